@@ -1,0 +1,1 @@
+"""Body types: geometry, materials and their derived discrete quantities."""

@@ -1,0 +1,37 @@
+"""Command line: `softmech <command> ...`. Each command lives in its own module and is imported
+only when used, so `softmech --help` stays fast.
+
+Exit codes: 0 success, 1 a check failed (validation case failed, simulation diverged),
+2 bad usage or input.
+"""
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "run": ("softmech.commands.run", "run a built-in scene and write plots to an output folder"),
+    "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
+    "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="softmech", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(p)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return importlib.import_module(args._module).execute(args)
+    except ValueError as err:
+        print(f"softmech {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Command-line commands (one module each, with add_arguments(parser) and execute(args))."""

@@ -1,0 +1,21 @@
+"""Files: atomic writes (write to a temporary file in the same folder, then os.replace)."""
+import os
+import tempfile
+
+import numpy as np
+
+
+def atomic_save_npz(path, **arrays):
+    """Write arrays to `path` (.npz) atomically: readers see the old file or the new, never half."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp.npz")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise

@@ -1,0 +1,253 @@
+"""Internal forces and couples of discrete Cosserat rods (Gazzola, Dudte, McCormick, Mahadevan,
+Royal Society Open Science 5:171628, 2018; ME498 handout section 2.2.1 with its errata).
+
+Discretization: n elements between n + 1 nodes; element i carries the directors Q_i (rows d1, d2,
+d3), the rest length l^_i, the current length l_i and the dilatation e_i = l_i / l^_i; interior
+node j carries the Voronoi rest length D^_j = (l^_j + l^_{j+1}) / 2 and eps_j = D_j / D^_j.
+
+Shear/stretch strain (local): sigma_i = Q_i (x_{i+1} - x_i) / l^_i - d3 = e_i Q_i t_i - (0, 0, 1).
+Curvature (local, per rest length, handout erratum): kappa_j = -log(Q_{j+1} Q_j^T) / D^_j.
+
+Constitutive laws (per rod):
+  * Gazzola 2018 ("current" form, default): n = S (sigma - sigma0) / e, m = B (kappa - kappa0) / eps^3,
+    i.e. the stiffnesses of the current cross-section of an incompressible rod (A = A^ / e).
+  * hyperelastic ("small-strain" form): n = S (sigma - sigma0), m = B (kappa - kappa0): forces and
+    couples are then exactly minus the gradient of
+    E = sum_i l^_i/2 (sigma - sigma0)^T S (sigma - sigma0) + sum_j D^_j/2 (kappa - kappa0)^T B (kappa - kappa0),
+    which needs the exact inverse Jacobian of the log map (extra c(theta) phi x (phi x m) term).
+Kelvin-Voigt viscosity adds tau_kv S d(sigma)/dt and tau_kv B d(kappa)/dt to n and m.
+
+Resulting loads (handout eqs. 3-4, Gazzola 2018 eqs. 2.14-2.17):
+  node force            F = Delta^h(Q^T n)
+  element couple        C = Delta^h(m) + A^h(phi x m) [+ exact term] + (Q dx) x n
+                            + (J w / e) x w + (J w / e^2) de/dt
+  with phi = D^ kappa; the last two are the Lagrangian-transport and unsteady-dilatation terms.
+The element angular acceleration is dw/dt = e J^{-1} C (eq. 4 multiplied by e / J).
+"""
+import numba as nb
+
+from softmech.kernels import kernel
+import numpy as np
+
+from softmech.kernels.so3 import log_jacobian_coefficient, theta_over_sin
+
+
+@kernel(inline="always")
+def rows3(a, start):
+    """Views a[0, start:], a[1, start:], a[2, start:] (0-based, unit-stride: vectorizable)."""
+    return a[0, start:], a[1, start:], a[2, start:]
+
+
+@kernel(inline="always")
+def rows9(a, start):
+    return (a[0, start:], a[1, start:], a[2, start:], a[3, start:], a[4, start:], a[5, start:],
+            a[6, start:], a[7, start:], a[8, start:])
+
+
+@kernel(inline="always")
+def rod_element_pass(m, s, ws, bi, W, r):
+    """Element loop of rod r in block bi: lengths, strains, internal force and element couples."""
+    e0 = m.rod_elem_off[r] * W
+    ne = m.rod_n_elems[r] * W
+    na = m.rod_node_off[r] * W
+    stretch_current = m.rod_law[r, 0]
+    # every array is viewed from the rod's first entry so the loop index k starts at 0
+    xa0, xa1, xa2 = rows3(s.x[bi], na)
+    xb0, xb1, xb2 = rows3(s.x[bi], na + W)
+    va0, va1, va2 = rows3(s.v[bi], na)
+    vb0, vb1, vb2 = rows3(s.v[bi], na + W)
+    Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(s.Q[bi], e0)
+    w0_, w1_, w2_ = rows3(s.w[bi], e0)
+    S0, S1, S2 = rows3(m.elem_S[bi], e0)
+    g0, g1, g2 = rows3(m.elem_rest_sigma[bi], e0)
+    J0, J1, J2 = rows3(m.elem_J[bi], e0)
+    inv_rl = m.elem_inv_rest_len[bi, e0:]
+    kv = m.elem_kv_tau[bi, e0:]
+    on0, on1, on2 = rows3(ws.elem_n[bi], e0)
+    ot0, ot1, ot2 = rows3(ws.elem_tau[bi], e0)
+    out_len = ws.elem_len[bi, e0:]
+    for k in range(ne):
+        dx0 = xb0[k] - xa0[k]
+        dx1 = xb1[k] - xa1[k]
+        dx2 = xb2[k] - xa2[k]
+        dv0 = vb0[k] - va0[k]
+        dv1 = vb1[k] - va1[k]
+        dv2 = vb2[k] - va2[k]
+        length = np.sqrt(dx0 * dx0 + dx1 * dx1 + dx2 * dx2)
+        il = inv_rl[k]
+        e = length * il
+        inv_e = 1.0 / e
+        # de/dt = t . (v_{i+1} - v_i) / l^
+        edot = (dx0 * dv0 + dx1 * dv1 + dx2 * dv2) * il / length
+        q00 = Q00[k]; q01 = Q01[k]; q02 = Q02[k]
+        q10 = Q10[k]; q11 = Q11[k]; q12 = Q12[k]
+        q20 = Q20[k]; q21 = Q21[k]; q22 = Q22[k]
+        # Q dx (local edge vector) and Q dv
+        qd0 = q00 * dx0 + q01 * dx1 + q02 * dx2
+        qd1 = q10 * dx0 + q11 * dx1 + q12 * dx2
+        qd2 = q20 * dx0 + q21 * dx1 + q22 * dx2
+        qv0 = q00 * dv0 + q01 * dv1 + q02 * dv2
+        qv1 = q10 * dv0 + q11 * dv1 + q12 * dv2
+        qv2 = q20 * dv0 + q21 * dv1 + q22 * dv2
+        w0 = w0_[k]; w1 = w1_[k]; w2 = w2_[k]
+        # strain minus rest strain, and its rate d/dt(Q dx / l^) = (Q dv - w x Q dx) / l^
+        s0 = qd0 * il - g0[k]
+        s1 = qd1 * il - g1[k]
+        s2 = qd2 * il - 1.0 - g2[k]
+        tau = kv[k]
+        r0 = (qv0 - (w1 * qd2 - w2 * qd1)) * il
+        r1 = (qv1 - (w2 * qd0 - w0 * qd2)) * il
+        r2 = (qv2 - (w0 * qd1 - w1 * qd0)) * il
+        scale = 1.0 + stretch_current * (inv_e - 1.0)
+        n0 = S0[k] * (s0 + tau * r0) * scale
+        n1 = S1[k] * (s1 + tau * r1) * scale
+        n2 = S2[k] * (s2 + tau * r2) * scale
+        # lab-frame internal force Q^T n
+        on0[k] = q00 * n0 + q10 * n1 + q20 * n2
+        on1[k] = q01 * n0 + q11 * n1 + q21 * n2
+        on2[k] = q02 * n0 + q12 * n1 + q22 * n2
+        # (Q dx) x n  (= (Q t) x S sigma l^ of eq. 4 with n = S sigma / e)
+        c0 = qd1 * n2 - qd2 * n1
+        c1 = qd2 * n0 - qd0 * n2
+        c2 = qd0 * n1 - qd1 * n0
+        # Lagrangian transport (J w / e) x w and unsteady dilatation (J w / e) de/dt / e
+        jw0 = J0[k] * w0 * inv_e
+        jw1 = J1[k] * w1 * inv_e
+        jw2 = J2[k] * w2 * inv_e
+        ed = edot * inv_e
+        ot0[k] = c0 + (jw1 * w2 - jw2 * w1) + jw0 * ed
+        ot1[k] = c1 + (jw2 * w0 - jw0 * w2) + jw1 * ed
+        ot2[k] = c2 + (jw0 * w1 - jw1 * w0) + jw2 * ed
+        out_len[k] = length
+
+
+@kernel(inline="always")
+def rod_voronoi_pass(m, s, ws, bi, W, r):
+    """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples."""
+    v0 = m.rod_vor_off[r] * W
+    nv = (m.rod_n_elems[r] - 1) * W
+    ea = m.rod_elem_off[r] * W
+    bend_current = m.rod_law[r, 1]
+    exact = m.rod_law[r, 2]
+    A00, A01, A02, A10, A11, A12, A20, A21, A22 = rows9(s.Q[bi], ea)
+    B00, B01, B02, B10, B11, B12, B20, B21, B22 = rows9(s.Q[bi], ea + W)
+    wa0, wa1, wa2 = rows3(s.w[bi], ea)
+    wb0, wb1, wb2 = rows3(s.w[bi], ea + W)
+    la = ws.elem_len[bi, ea:]
+    lb = ws.elem_len[bi, ea + W:]
+    iD = m.vor_inv_rest_len[bi, v0:]
+    Bs0, Bs1, Bs2 = rows3(m.vor_B[bi], v0)
+    k00, k01, k02 = rows3(m.vor_rest_kappa[bi], v0)
+    kv = m.vor_kv_tau[bi, v0:]
+    om0, om1, om2 = rows3(ws.vor_m[bi], v0)
+    oh0, oh1, oh2 = rows3(ws.vor_h[bi], v0)
+    og0, og1, og2 = rows3(ws.vor_g[bi], v0)
+    for j in range(nv):
+        # R = Q_b Q_a^T: R_mn = (row m of Q_b) . (row n of Q_a); only trace and skew part needed
+        a00 = A00[j]; a01 = A01[j]; a02 = A02[j]
+        a10 = A10[j]; a11 = A11[j]; a12 = A12[j]
+        a20 = A20[j]; a21 = A21[j]; a22 = A22[j]
+        b00 = B00[j]; b01 = B01[j]; b02 = B02[j]
+        b10 = B10[j]; b11 = B11[j]; b12 = B12[j]
+        b20 = B20[j]; b21 = B21[j]; b22 = B22[j]
+        r00 = b00 * a00 + b01 * a01 + b02 * a02
+        r11 = b10 * a10 + b11 * a11 + b12 * a12
+        r22 = b20 * a20 + b21 * a21 + b22 * a22
+        r01 = b00 * a10 + b01 * a11 + b02 * a12
+        r10 = b10 * a00 + b11 * a01 + b12 * a02
+        r02 = b00 * a20 + b01 * a21 + b02 * a22
+        r20 = b20 * a00 + b21 * a01 + b22 * a02
+        r12 = b10 * a20 + b11 * a21 + b12 * a22
+        r21 = b20 * a10 + b21 * a11 + b22 * a12
+        # R = exp(-[phi]x)  =>  axial(R - R^T)/2 = -sin(theta) phi/theta, cos(theta) = (tr R - 1)/2
+        ax0 = 0.5 * (r21 - r12)
+        ax1 = 0.5 * (r02 - r20)
+        ax2 = 0.5 * (r10 - r01)
+        sn = np.sqrt(ax0 * ax0 + ax1 * ax1 + ax2 * ax2)
+        cs = 0.5 * (r00 + r11 + r22 - 1.0)
+        ratio = theta_over_sin(sn, cs)
+        p0 = -ratio * ax0
+        p1 = -ratio * ax1
+        p2 = -ratio * ax2
+        th2 = p0 * p0 + p1 * p1 + p2 * p2
+        cc = log_jacobian_coefficient(th2, sn, cs, ratio)
+        idj = iD[j]
+        # curvature rate: d(phi)/dt = J_r^{-1}(phi) w_b - J_l^{-1}(phi) w_a
+        #   = (w_b - w_a) + phi x (w_a + w_b) / 2 + c phi x (phi x (w_b - w_a))
+        wd0 = wb0[j] - wa0[j]
+        wd1 = wb1[j] - wa1[j]
+        wd2 = wb2[j] - wa2[j]
+        ws0 = wb0[j] + wa0[j]
+        ws1 = wb1[j] + wa1[j]
+        ws2 = wb2[j] + wa2[j]
+        u0 = p1 * wd2 - p2 * wd1
+        u1 = p2 * wd0 - p0 * wd2
+        u2 = p0 * wd1 - p1 * wd0
+        rate0 = (wd0 + 0.5 * (p1 * ws2 - p2 * ws1) + cc * (p1 * u2 - p2 * u1)) * idj
+        rate1 = (wd1 + 0.5 * (p2 * ws0 - p0 * ws2) + cc * (p2 * u0 - p0 * u2)) * idj
+        rate2 = (wd2 + 0.5 * (p0 * ws1 - p1 * ws0) + cc * (p0 * u1 - p1 * u0)) * idj
+        eps = 0.5 * (la[j] + lb[j]) * idj
+        ie3 = 1.0 / (eps * eps * eps)
+        scale = 1.0 + bend_current * (ie3 - 1.0)
+        tau = kv[j]
+        m0 = Bs0[j] * (p0 * idj - k00[j] + tau * rate0) * scale
+        m1 = Bs1[j] * (p1 * idj - k01[j] + tau * rate1) * scale
+        m2 = Bs2[j] * (p2 * idj - k02[j] + tau * rate2) * scale
+        h0 = p1 * m2 - p2 * m1
+        h1 = p2 * m0 - p0 * m2
+        h2 = p0 * m1 - p1 * m0
+        ce = cc * exact
+        om0[j] = m0
+        om1[j] = m1
+        om2[j] = m2
+        oh0[j] = 0.5 * h0
+        oh1[j] = 0.5 * h1
+        oh2[j] = 0.5 * h2
+        og0[j] = ce * (p1 * h2 - p2 * h1)
+        og1[j] = ce * (p2 * h0 - p0 * h2)
+        og2[j] = ce * (p0 * h1 - p1 * h0)
+
+
+@kernel(inline="always")
+def rod_assemble(m, s, ws, bi, W, r):
+    """Sum the internal loads of rod r into node forces (ws.node_acc) and element couples
+    (ws.elem_alpha), overwriting both; external loads are added afterwards."""
+    n_e = m.rod_n_elems[r]
+    e0 = m.rod_elem_off[r] * W
+    n0 = m.rod_node_off[r] * W
+    v0 = m.rod_vor_off[r] * W
+    ne = n_e * W
+    nv = (n_e - 1) * W
+    for c in range(3):
+        # node forces Delta^h(Q^T n): first node +n_0, interior n_i - n_{i-1}, last node -n_{n-1}
+        F = ws.elem_n[bi, c, e0:]
+        acc = ws.node_acc[bi, c, n0:]
+        acc_in = ws.node_acc[bi, c, n0 + W:]
+        for k in range(W):
+            acc[k] = F[k]
+            acc_in[ne - W + k] = -F[ne - W + k]
+        for k in range(ne - W):
+            acc_in[k] = F[k + W] - F[k]
+        # element couples: own terms + right Voronoi (m + h + g) + left Voronoi (-m + h - g)
+        tau = ws.elem_tau[bi, c, e0:]
+        alpha = ws.elem_alpha[bi, c, e0:]
+        alpha_in = ws.elem_alpha[bi, c, e0 + W:]
+        mm = ws.vor_m[bi, c, v0:]
+        hh = ws.vor_h[bi, c, v0:]
+        gg = ws.vor_g[bi, c, v0:]
+        for k in range(ne):
+            alpha[k] = tau[k]
+        for j in range(nv):
+            alpha[j] += mm[j] + hh[j] + gg[j]
+        for j in range(nv):
+            alpha_in[j] += -mm[j] + hh[j] - gg[j]
+
+
+@kernel
+def internal_loads(m, s, ws, bi, W):
+    """Internal elastic (and Kelvin-Voigt) loads of every rod of block bi into ws.node_acc (as
+    forces [N]) and ws.elem_alpha (as local couples [N m])."""
+    for r in range(m.rod_n_elems.shape[0]):
+        rod_element_pass(m, s, ws, bi, W, r)
+        rod_voronoi_pass(m, s, ws, bi, W, r)
+        rod_assemble(m, s, ws, bi, W, r)

@@ -1,0 +1,68 @@
+"""Compiled-engine data layout: the named tuples of arrays that the kernels read and write.
+
+Worlds are grouped into *blocks* of W lanes; each block is advanced by one thread. Inside a block
+every per-node / per-element quantity is stored flat as ``a[component, i * W + lane]`` so that
+element-wise passes are one contiguous loop over ``k = i * W + lane`` (vectorized across elements
+when W == 1 and across worlds when W > 1) and neighbours sit at ``k +- W``.
+
+Several rods are concatenated: rod r owns nodes [node_off[r], node_off[r] + n_elems[r] + 1),
+elements [elem_off[r], elem_off[r] + n_elems[r]) and Voronoi domains
+[vor_off[r], vor_off[r] + n_elems[r] - 1), in units of W lanes.
+
+User-facing shapes are converted at the boundary by `softmech.packing`.
+"""
+from collections import namedtuple
+
+BlockModel = namedtuple("BlockModel", [
+    # topology, shape (n_rods,), int64, shared by all blocks
+    "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems",
+    # constitutive law per rod, shape (n_rods, 3) float64:
+    # [stretch_current (0/1): n /= e, bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1)]
+    "rod_law",
+    # per node, shape (n_blocks, n_nodes*W) or (n_blocks, 3, n_nodes*W)
+    "node_inv_mass",      # 1/m [1/kg]
+    "node_damping",       # gamma * dl [kg/s]: force -gamma dl v
+    "node_body_acc",      # body acceleration (gravity) [m/s^2], (n_blocks, 3, n_nodes*W)
+    # per element
+    "elem_rest_len",      # [m]
+    "elem_inv_rest_len",  # [1/m]
+    "elem_J",             # mass second moment rho*I*l [kg m^2], (n_blocks, 3, n_elems*W)
+    "elem_inv_J",         # [1/(kg m^2)]
+    "elem_S",             # shear/stretch stiffness diag (alpha G A, alpha G A, E A) [N]
+    "elem_rest_sigma",    # rest shear/stretch strain [-], (n_blocks, 3, n_elems*W)
+    "elem_damping",       # rotational damping coefficient * dl [N m s]: couple -c w
+    "elem_kv_tau",        # Kelvin-Voigt retardation time [s]
+    # per Voronoi domain (interior node)
+    "vor_rest_len",       # D_hat [m]
+    "vor_inv_rest_len",   # [1/m]
+    "vor_B",              # bend/twist stiffness diag (E I1, E I2, G I3) [N m^2]
+    "vor_rest_kappa",     # rest curvature [1/m], (n_blocks, 3, n_vor*W)
+    "vor_kv_tau",         # [s]
+    # point forces (lab frame): node index (n_pf,), vector (n_blocks, n_pf, 3, W), profile (n_pf, 3)
+    "pf_node", "pf_vec", "pf_profile",
+    # couples (lab frame) on elements: same layout
+    "pc_elem", "pc_vec", "pc_profile",
+    # constrained nodes: x = pos0 + disp * profile(t); index (n_cn,), (n_blocks, n_cn, 3, W) x2, (n_cn, 3)
+    "cn_node", "cn_pos0", "cn_disp", "cn_profile",
+    # constrained frames: element index (n_cf,), frame (n_blocks, n_cf, 9, W), w = 0
+    "cf_elem", "cf_Q",
+])
+
+BlockState = namedtuple("BlockState", [
+    "x",  # node positions [m], (n_blocks, 3, n_nodes*W)
+    "v",  # node velocities [m/s]
+    "Q",  # element directors, rows d1, d2, d3, row-major (n_blocks, 9, n_elems*W)
+    "w",  # element angular velocities in the local frame [rad/s], (n_blocks, 3, n_elems*W)
+])
+
+BlockWorkspace = namedtuple("BlockWorkspace", [
+    "elem_len",   # current element length l [m], (n_blocks, n_elems*W)
+    "elem_n",     # internal force Q^T n in the lab frame [N], (n_blocks, 3, n_elems*W)
+    "elem_tau",   # element-local couples: shear + transport + dilatation [N m]
+    "vor_m",      # bending/twist moment m [N m], (n_blocks, 3, n_vor*W)
+    "vor_h",      # 0.5 phi x m
+    "vor_g",      # c(theta) phi x (phi x m) (exact log Jacobian term; zero for Gazzola's law)
+    "node_acc",   # [m/s^2], (n_blocks, 3, n_nodes*W)
+    "elem_alpha", # angular acceleration, local [rad/s^2], (n_blocks, 3, n_elems*W)
+    "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
+])

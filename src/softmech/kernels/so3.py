@@ -1,0 +1,109 @@
+"""Branch-free SO(3) maps for the rod kernels: exponential, logarithm, log-Jacobian term.
+
+Conventions (Gazzola et al. 2018; ME498 handout eqs. 2, 6, 10 with the errata):
+a director matrix Q holds d1, d2, d3 as rows, so lab vectors map to the local frame as
+v_local = Q v_lab. Frames evolve as dQ/dt = -[w]x Q with w the local angular velocity, hence
+the update Q <- exp(-h[w]x) Q, and the discrete curvature is kappa = -log(Q_{i+1} Q_i^T) / D_i.
+
+All functions are scalar, inlined into the callers' flat loops and free of data-dependent
+branches (the `if`s below compile to selects), so LLVM can vectorize the loops that call them.
+No libm calls: this machine's numba has no SVML, and a scalar libm call blocks vectorization.
+"""
+import numba as nb
+
+from softmech.kernels import kernel
+
+# Taylor coefficients of sin(t)/t and (1 - cos t)/t^2 in z = t^2, up to z^8. For |t| <= 1 the
+# truncation error is below z^9/19! < 1e-17, i.e. exact in float64; the stepper checks |t| <= 1.
+_A0, _A1, _A2, _A3, _A4 = 1.0, -1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0
+_A5, _A6, _A7, _A8 = -1.0 / 39916800.0, 1.0 / 6227020800.0, -1.0 / 1307674368000.0, 1.0 / 355687428096000.0
+_B0, _B1, _B2, _B3, _B4 = 0.5, -1.0 / 24.0, 1.0 / 720.0, -1.0 / 40320.0, 1.0 / 3628800.0
+_B5, _B6, _B7, _B8 = -1.0 / 479001600.0, 1.0 / 87178291200.0, -1.0 / 20922789888000.0, 1.0 / 6402373705728000.0
+
+# Cephes atan rational approximation on |x| <= 0.66 (Moshier, Cephes Math Library, atan.c).
+_P0, _P1, _P2, _P3, _P4 = (-8.750608600031904122785e-1, -1.615753718733365076637e1,
+                           -7.500855792314704667340e1, -1.228866684490136173410e2,
+                           -6.485021904942025371773e1)
+_Q0, _Q1, _Q2, _Q3, _Q4 = (2.485846490142306297962e1, 1.650270098316988542046e2,
+                           4.328810604912902668951e2, 4.853903996359136964868e2,
+                           1.945506571482613964425e2)
+_MOREBITS = 6.123233995736765886130e-17
+_PIO2 = 1.5707963267948966
+_PIO4 = 0.7853981633974483
+_T3P8 = 2.414213562373095  # tan(3 pi / 8)
+
+MAX_ROTATION_ANGLE = 1.0
+"""Largest rotation angle [rad] per drift for which `exp_coefficients` is exact in float64."""
+
+
+@kernel(inline="always")
+def exp_coefficients(z):
+    """(sin t / t, (1 - cos t) / t^2) for z = t^2 <= 1, by Taylor series (exact in float64)."""
+    a = _A8
+    a = a * z + _A7
+    a = a * z + _A6
+    a = a * z + _A5
+    a = a * z + _A4
+    a = a * z + _A3
+    a = a * z + _A2
+    a = a * z + _A1
+    a = a * z + _A0
+    b = _B8
+    b = b * z + _B7
+    b = b * z + _B6
+    b = b * z + _B5
+    b = b * z + _B4
+    b = b * z + _B3
+    b = b * z + _B2
+    b = b * z + _B1
+    b = b * z + _B0
+    return a, b
+
+
+@kernel(inline="always")
+def atan_nonneg(x):
+    """atan(x) for x >= 0 (Cephes range reduction + rational approximation, ~1 ulp)."""
+    big = x > _T3P8
+    mid = x > 0.66
+    xr = x
+    y0 = 0.0
+    extra = 0.0
+    if big:
+        xr = -1.0 / x
+        y0 = _PIO2
+        extra = _MOREBITS
+    elif mid:
+        xr = (x - 1.0) / (x + 1.0)
+        y0 = _PIO4
+        extra = 0.5 * _MOREBITS
+    z = xr * xr
+    p = (((_P0 * z + _P1) * z + _P2) * z + _P3) * z + _P4
+    q = ((((z + _Q0) * z + _Q1) * z + _Q2) * z + _Q3) * z + _Q4
+    return y0 + (xr * z * p / q + extra) + xr
+
+
+@kernel(inline="always")
+def theta_over_sin(s, c):
+    """theta / sin(theta) for the angle theta in [0, pi) with sin = s >= 0 and cos = c.
+
+    Uses tan(theta/2) = s / (1 + c) and, for small angles, atan(t)/t = 1 + z p(z)/q(z) so that
+    no division by a vanishing sin(theta) occurs: theta/s = 2 (atan(t)/t) / (1 + c).
+    """
+    t = s / (1.0 + c)
+    z = t * t
+    p = (((_P0 * z + _P1) * z + _P2) * z + _P3) * z + _P4
+    q = ((((z + _Q0) * z + _Q1) * z + _Q2) * z + _Q3) * z + _Q4
+    small = 2.0 * (1.0 + z * p / q) / (1.0 + c)
+    large = 2.0 * atan_nonneg(t) / s
+    return small if t <= 0.66 else large
+
+
+@kernel(inline="always")
+def log_jacobian_coefficient(theta2, s, c, theta_over_s):
+    """c(theta) = 1/theta^2 - (1 + cos theta) / (2 theta sin theta), the [phi]x^2 coefficient of the
+    inverse Jacobians of SO(3) (J_r^{-1}(phi) = I + [phi]x/2 + c [phi]x^2). Series for small angles.
+    """
+    series = (1.0 / 12.0) + theta2 * ((1.0 / 720.0) + theta2 * ((1.0 / 30240.0) + theta2 * (1.0 / 1209600.0)))
+    theta = s * theta_over_s
+    exact = 1.0 / theta2 - (1.0 + c) / (2.0 * theta * s)
+    return series if theta2 < 0.25 else exact

@@ -1,0 +1,214 @@
+"""Conversion between the user-facing shapes (B, n, ...) and the engine's block layout, and the
+assembly of the engine model (kernels.layout.BlockModel) from rods, terms and parameters.
+
+Worlds are grouped in blocks of W lanes (one block per thread): W = 1 for a single world, else
+W = min(8, ceil(B / n_threads)). Padding lanes of the last block replicate the last world and
+are discarded on output.
+"""
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from softmech.bodies.cosserat_rod import LAWS, discrete_properties
+from softmech.kernels.layout import BlockModel, BlockState, BlockWorkspace
+
+MAX_LANES = 8  # one AVX-512 register of float64
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """How B worlds map to n_blocks blocks of W lanes."""
+    worlds: int
+    W: int
+    n_blocks: int
+
+    @classmethod
+    def for_worlds(cls, worlds, n_threads=None):
+        n_threads = n_threads or numba.get_num_threads()
+        W = 1 if worlds == 1 else min(MAX_LANES, math.ceil(worlds / n_threads))
+        return cls(worlds, W, math.ceil(worlds / W))
+
+    @property
+    def world_of_lane(self):
+        return np.minimum(np.arange(self.n_blocks * self.W), self.worlds - 1)
+
+
+def to_blocks(arr, lanes):
+    """(B, n, c...) -> (n_blocks, c, n*W) (c flattened; no component axis gives (n_blocks, n*W))."""
+    arr = np.asarray(arr, dtype=float)[lanes.world_of_lane]
+    n = arr.shape[1]
+    comps = int(np.prod(arr.shape[2:]))
+    out = arr.reshape(lanes.n_blocks, lanes.W, n, comps).transpose(0, 3, 2, 1)
+    out = np.ascontiguousarray(out.reshape(lanes.n_blocks, comps, n * lanes.W))
+    return out[:, 0] if arr.ndim == 2 else out
+
+
+def from_blocks(arr, lanes, trailing=()):
+    """Inverse of to_blocks: (n_blocks, c, n*W) -> (B, n, *trailing)."""
+    if arr.ndim == 2:
+        arr = arr[:, None]
+    nb, comps, nw = arr.shape
+    n = nw // lanes.W
+    out = arr.reshape(nb, comps, n, lanes.W).transpose(0, 3, 2, 1).reshape(nb * lanes.W, n, comps)
+    return out[:lanes.worlds].reshape((lanes.worlds, n) + tuple(trailing))
+
+
+def per_lane(arr, lanes):
+    """(B or 1, ...) -> (n_blocks, ..., W): per-world vectors for the point-load tables."""
+    arr = np.asarray(arr, dtype=float)
+    arr = arr[lanes.world_of_lane % arr.shape[0]]
+    out = arr.reshape((lanes.n_blocks, lanes.W) + arr.shape[1:])
+    return np.ascontiguousarray(np.moveaxis(out, 1, -1))
+
+
+def broadcast_worlds(field, arr, worlds, trailing):
+    """Check a per-world parameter (1 or B, *trailing) and broadcast it to (B, *trailing)."""
+    arr = np.asarray(arr, dtype=float)
+    if arr.ndim != 1 + len(trailing) or arr.shape[1:] != tuple(trailing) or arr.shape[0] not in (1, worlds):
+        raise ValueError(f"params['{field}'] has shape {arr.shape}, expected (1, {', '.join(map(str, trailing))}) "
+                         f"or ({worlds}, {', '.join(map(str, trailing))})".replace(", )", ")"))
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"params['{field}'] contains NaN or inf (must be finite)")
+    return np.broadcast_to(arr, (worlds,) + tuple(trailing))
+
+
+class Assembly:
+    """Per-world, user-shaped arrays that terms write into (see terms.base)."""
+
+    def __init__(self, rods, rod_params, worlds):
+        self.rods = rods
+        self.worlds = worlds
+        self._rods = {r.name: r for r in rods}
+        self._rod_params = rod_params
+        self.node_offset = {}
+        self.elem_offset = {}
+        off_n = off_e = 0
+        for r in rods:
+            self.node_offset[r.name], self.elem_offset[r.name] = off_n, off_e
+            off_n += r.n_nodes
+            off_e += r.n_elems
+        B = worlds
+        self.body_acc = {r.name: np.zeros((B, r.n_nodes, 3)) for r in rods}
+        self.node_damping = {r.name: np.zeros((B, r.n_nodes)) for r in rods}
+        self.elem_damping = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        self.point_forces, self.couples, self.node_constraints, self.frame_constraints = [], [], [], []
+
+    def rod(self, name, owner):
+        if name not in self._rods:
+            raise ValueError(f"{owner}.rod = {name!r} is not allowed: no such rod in the scene "
+                             f"(rods: {sorted(self._rods)})")
+        return self._rods[name]
+
+    def rod_params(self, name):
+        return self._rod_params[name]
+
+    def add_point_force(self, rod, node, vec, profile):
+        self.point_forces.append((self.node_offset[rod] + node, vec, profile))
+
+    def add_couple(self, rod, elem, vec, profile):
+        self.couples.append((self.elem_offset[rod] + elem, vec, profile))
+
+    def constrain_node(self, rod, node, displacement, profile):
+        pos0 = np.broadcast_to(self._rods[rod].positions[node], (self.worlds, 3))
+        disp = np.zeros((self.worlds, 3)) if displacement is None else displacement
+        self.node_constraints.append((self.node_offset[rod] + node, pos0, disp, profile))
+
+    def constrain_frame(self, rod, elem):
+        Q = np.broadcast_to(self._rods[rod].directors[elem], (self.worlds, 3, 3))
+        self.frame_constraints.append((self.elem_offset[rod] + elem, Q))
+
+
+def _table(entries, lanes, comps):
+    """Point-load / constraint tables -> (index (n,), vectors (n_blocks, n, comps, W), profile (n, 3))."""
+    idx = np.array([e[0] for e in entries], dtype=np.int64)
+    if not entries:
+        return idx, np.zeros((lanes.n_blocks, 0, comps, lanes.W)), np.zeros((0, 3))
+    vec = np.stack([per_lane(np.reshape(e[1], (-1, comps)), lanes) for e in entries], axis=1)
+    prof = np.stack([e[-1] for e in entries]) if len(entries[0]) > 2 else np.zeros((len(entries), 3))
+    return idx, vec, prof
+
+
+def assemble_model(rods, terms, params, lanes):
+    """Build the BlockModel from rods, terms and per-world parameters ('<owner>.<field>' -> array)."""
+    B = lanes.worlds
+    rod_params = {}
+    for r in rods:
+        shapes = {"radius": (r.n_elems,), "density": (r.n_elems,), "youngs_modulus": (r.n_elems,),
+                  "shear_modulus": (r.n_elems,), "shear_coefficient": (r.n_elems,),
+                  "rest_curvature": (r.n_elems - 1, 3), "rest_strain": (r.n_elems, 3)}
+        rp = {k: broadcast_worlds(f"{r.name}.{k}", params[f"{r.name}.{k}"], B, s) for k, s in shapes.items()}
+        for k in ("radius", "density", "youngs_modulus", "shear_modulus", "shear_coefficient"):
+            if np.any(rp[k] <= 0):
+                raise ValueError(f"params['{r.name}.{k}'] has entries <= 0 (must be > 0)")
+        rod_params[r.name] = rp
+    ctx = Assembly(rods, rod_params, B)
+    for term in terms:
+        p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
+                                 np.shape(v)[1:]) for k, v in term.parameters().items()}
+        term.contribute(ctx, p)
+
+    cat = {k: [] for k in ("node_mass", "node_damping", "body_acc", "rest_len", "J", "S", "sigma0",
+                           "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv")}
+    for r in rods:
+        rp = rod_params[r.name]
+        d = discrete_properties(r.rest_lengths, rp)
+        rl = np.broadcast_to(r.rest_lengths, (B, r.n_elems))
+        D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_elems - 1))
+        kv = ctx.kv_tau[r.name]
+        for key, val in (("node_mass", d["node_mass"]), ("node_damping", ctx.node_damping[r.name]),
+                         ("body_acc", ctx.body_acc[r.name]), ("rest_len", rl), ("J", d["elem_J"]),
+                         ("S", d["elem_S"]), ("sigma0", rp["rest_strain"]),
+                         ("elem_damping", ctx.elem_damping[r.name]), ("kv", kv), ("vor_len", D),
+                         ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
+                         ("vor_kv", 0.5 * (kv[:, 1:] + kv[:, :-1]))):
+            cat[key].append(val)
+    blk = {k: to_blocks(np.concatenate(v, axis=1), lanes) for k, v in cat.items()}
+
+    n_e = np.array([r.n_elems for r in rods], dtype=np.int64)
+    zero = np.zeros(1, dtype=np.int64)
+    pf = _table(ctx.point_forces, lanes, 3)
+    pc = _table(ctx.couples, lanes, 3)
+    cn_idx = np.array([c[0] for c in ctx.node_constraints], dtype=np.int64)
+    cn_pos = _table([(c[0], c[1]) for c in ctx.node_constraints], lanes, 3)[1]
+    cn_disp = _table([(c[0], c[2]) for c in ctx.node_constraints], lanes, 3)[1]
+    cn_prof = np.array([c[3] for c in ctx.node_constraints]).reshape(-1, 3)
+    cf = _table(ctx.frame_constraints, lanes, 9)
+    return BlockModel(
+        rod_node_off=np.concatenate([zero, np.cumsum(n_e + 1)[:-1]]),
+        rod_elem_off=np.concatenate([zero, np.cumsum(n_e)[:-1]]),
+        rod_vor_off=np.concatenate([zero, np.cumsum(n_e - 1)[:-1]]),
+        rod_n_elems=n_e,
+        rod_law=np.array([LAWS[r.law] for r in rods], dtype=float),
+        node_inv_mass=1.0 / blk["node_mass"], node_damping=blk["node_damping"],
+        node_body_acc=blk["body_acc"],
+        elem_rest_len=blk["rest_len"], elem_inv_rest_len=1.0 / blk["rest_len"],
+        elem_J=blk["J"], elem_inv_J=1.0 / blk["J"], elem_S=blk["S"], elem_rest_sigma=blk["sigma0"],
+        elem_damping=blk["elem_damping"], elem_kv_tau=blk["kv"],
+        vor_rest_len=blk["vor_len"], vor_inv_rest_len=1.0 / blk["vor_len"], vor_B=blk["vor_B"],
+        vor_rest_kappa=blk["kappa0"], vor_kv_tau=blk["vor_kv"],
+        pf_node=pf[0], pf_vec=pf[1], pf_profile=pf[2],
+        pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2],
+        cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
+        cf_elem=cf[0], cf_Q=cf[1],
+    )
+
+
+def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
+    nb, W = lanes.n_blocks, lanes.W
+    z = np.zeros
+    return BlockWorkspace(
+        elem_len=z((nb, n_elems * W)), elem_n=z((nb, 3, n_elems * W)), elem_tau=z((nb, 3, n_elems * W)),
+        vor_m=z((nb, 3, max(n_vor, 0) * W)), vor_h=z((nb, 3, max(n_vor, 0) * W)),
+        vor_g=z((nb, 3, max(n_vor, 0) * W)), node_acc=z((nb, 3, n_nodes * W)),
+        elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64))
+
+
+def pack_state(per_rod, lanes):
+    """per_rod: list of dicts with positions (B, n+1, 3), velocities, directors (B, n, 3, 3),
+    angular_velocities (B, n, 3) -> BlockState."""
+    cat = lambda key: np.concatenate([d[key] for d in per_rod], axis=1)
+    return BlockState(x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
+                      Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes))

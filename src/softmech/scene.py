@@ -1,0 +1,81 @@
+"""Scene builder: add rods and terms, then `compile(worlds=B, dt=...)` to get a Simulation."""
+import numpy as np
+
+from softmech import _checks
+from softmech.bodies.cosserat_rod import build_rod, straight_centerline
+from softmech.terms.base import Term
+
+
+class Scene:
+    """A model under construction. Names are unique across rods and terms."""
+
+    def __init__(self):
+        self.rods = []
+        self.terms = []
+
+    def _check_name(self, name):
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"name = {name!r} is not allowed: must be a Python identifier")
+        taken = {r.name for r in self.rods} | {t.name for t in self.terms}
+        if name in taken:
+            raise ValueError(f"name = {name!r} is not allowed: already used in this scene")
+
+    def add_cosserat_rod(self, *, name="rod", start=None, direction=None, length=None, n_elems=None,
+                         centerline=None, normal=None, directors=None, radius, density,
+                         youngs_modulus, shear_modulus=None, poisson_ratio=0.5,
+                         shear_coefficient=4.0 / 3.0, law="gazzola2018", rest_curvature=None,
+                         rest_strain=None):
+        """Add a Cosserat rod and return it.
+
+        Straight: start (3,) [m], direction (3,), length [m], n_elems. Arbitrary shape: centerline
+        (n+1, 3) [m]. Frames: normal (3,) (d1, parallel-transported along the centreline) or
+        directors (n, 3, 3). radius [m], density [kg/m^3], youngs_modulus, shear_modulus [Pa]:
+        scalars or per-element arrays (n,). law: "gazzola2018" (default) or "hyperelastic".
+        rest_curvature: None (straight rest shape), "initial" or (n-1, 3) [1/m];
+        rest_strain: (n, 3) rest shear/stretch strain [-].
+        """
+        self._check_name(name)
+        if centerline is None:
+            missing = [k for k, v in (("start", start), ("direction", direction), ("length", length),
+                                      ("n_elems", n_elems)) if v is None]
+            if missing:
+                raise ValueError(f"rod '{name}': give centerline=(n+1, 3) or all of start, direction, "
+                                 f"length, n_elems (missing: {', '.join(missing)})")
+            centerline = straight_centerline(start, direction, length, n_elems)
+        elif any(v is not None for v in (start, direction, length, n_elems)):
+            raise ValueError(f"rod '{name}': give centerline or start/direction/length/n_elems, not both")
+        rod = build_rod(name, positions=centerline, normal=normal, directors=directors, radius=radius,
+                        density=density, youngs_modulus=youngs_modulus, shear_modulus=shear_modulus,
+                        poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
+                        rest_curvature=rest_curvature, rest_strain=rest_strain)
+        self.rods.append(rod)
+        return rod
+
+    def add(self, term):
+        """Add a term (gravity, loads, dampers, boundary conditions); returns it."""
+        if not isinstance(term, Term):
+            raise ValueError(f"scene.add({term!r}) is not allowed: expected a softmech term")
+        self._check_name(term.name)
+        names = {r.name for r in self.rods}
+        rod = getattr(term, "rod", None)
+        if rod is not None and rod not in names:
+            raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: no such rod in the scene "
+                             f"(rods: {sorted(names)})")
+        self.terms.append(term)
+        return term
+
+    def compile(self, *, worlds=1, dt, scheme="verlet", strict=False, n_threads=None):
+        """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
+
+        scheme: "verlet" (position Verlet) or "pefrl". strict: raise instead of warn when dt is above
+        the estimated stability limit.
+        """
+        from softmech.simulation import Simulation
+
+        if not self.rods:
+            raise ValueError("the scene has no bodies: add a rod before compile()")
+        worlds = _checks.integer("worlds", worlds, 1)
+        dt = float(_checks.positive("dt", dt))
+        _checks.choice("scheme", scheme, {"verlet", "pefrl"})
+        return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=bool(strict),
+                          n_threads=n_threads)

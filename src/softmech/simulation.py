@@ -1,0 +1,286 @@
+"""Simulation: B worlds of a compiled scene, the run loop, recorders and the divergence guard."""
+import math
+import time as _time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
+from softmech.integrators.explicit import (SCHEMES, STATUS_OK, STATUS_ROTATION, advance,
+                                           evaluate_accelerations)
+from softmech.io import atomic_save_npz
+from softmech.packing import (Lanes, allocate_workspace, assemble_model, broadcast_worlds,
+                              from_blocks, pack_state, to_blocks)
+from softmech.stability import rod_time_step_limit
+
+STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
+DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
+                                "angular_momentum")
+
+
+class SimulationDiverged(RuntimeError):
+    """A run produced non-finite values; `state` holds the last finite state, `time` its time."""
+
+    def __init__(self, message, time, state):
+        super().__init__(message)
+        self.time = time
+        self.state = state
+
+
+@dataclass(frozen=True)
+class Every:
+    """Record `fields` every `seconds` of simulated time (rounded to whole steps)."""
+    seconds: float
+    fields: tuple = ("com",)
+
+    def __post_init__(self):
+        _checks.positive("Every.seconds", self.seconds)
+        for f in self.fields:
+            base = f.split(".")[-1]
+            if base not in STATE_FIELDS + DERIVED_FIELDS:
+                raise ValueError(f"Every.fields entry {f!r} is not allowed: must be one of "
+                                 f"{sorted(STATE_FIELDS + DERIVED_FIELDS)} (optionally 'rod.field')")
+
+
+class Results(dict):
+    """Recorded time series: 'time' (n_samples,) and '<rod>.<field>' (B, n_samples, ...). With a
+    single rod, a bare field name also works (out['com'])."""
+
+    def __missing__(self, key):
+        rods = {k.split(".")[0] for k in self if "." in k}
+        if len(rods) == 1 and f"{next(iter(rods))}.{key}" in self:
+            return self[f"{next(iter(rods))}.{key}"]
+        raise KeyError(key)
+
+    def save(self, path):
+        atomic_save_npz(path, **self)
+
+
+class Simulation:
+    """B worlds of a scene. `params['<owner>.<field>']` are per-world parameters with a leading
+    dimension of 1 (shared) or B; edit them in place or assign new arrays between runs."""
+
+    def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None):
+        self.rods = list(scene.rods)
+        self.terms = list(scene.terms)
+        self.worlds = worlds
+        self.dt = dt
+        self.scheme = scheme
+        self.time = 0.0
+        self.lanes = Lanes.for_worlds(worlds, n_threads)
+        self.params = {}
+        for r in self.rods:
+            self.params.update({f"{r.name}.{k}": v for k, v in r.parameters().items()})
+        for t in self.terms:
+            self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
+        self._index = {r.name: i for i, r in enumerate(self.rods)}
+        n_nodes = sum(r.n_nodes for r in self.rods)
+        n_elems = sum(r.n_elems for r in self.rods)
+        self.workspace = allocate_workspace(n_nodes, n_elems, n_elems - len(self.rods), self.lanes)
+        initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
+                    "velocities": np.broadcast_to(r.velocities, (worlds,) + r.velocities.shape),
+                    "directors": np.broadcast_to(r.directors, (worlds,) + r.directors.shape),
+                    "angular_velocities": np.broadcast_to(r.angular_velocities,
+                                                          (worlds,) + r.angular_velocities.shape)}
+                   for r in self.rods]
+        self._state = pack_state(initial, self.lanes)
+        self.check_time_step(strict)
+
+    # ----------------------------------------------------------------- parameters and state
+    def rod_params(self, name):
+        """Parameters of rod `name` broadcast to (B, ...)."""
+        rod = self.rods[self._index[name]]
+        return {k: broadcast_worlds(f"{name}.{k}", self.params[f"{name}.{k}"], self.worlds,
+                                    v.shape[1:]) for k, v in rod.parameters().items()}
+
+    def time_step_limit(self):
+        """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
+        return np.min([rod_time_step_limit(r, self.rod_params(r.name)) for r in self.rods], axis=0)
+
+    def check_time_step(self, strict=False):
+        limit = float(self.time_step_limit().min())
+        if self.dt > limit:
+            msg = (f"dt = {self.dt:g} s is above the estimated stability limit {limit:.3g} s of the "
+                   f"explicit integrator; use dt <= {limit:.3g} s")
+            if strict:
+                raise ValueError(msg)
+            warnings.warn(msg, RuntimeWarning, stacklevel=3)
+        return limit
+
+    def _rod_name(self, rod):
+        if rod is None:
+            if len(self.rods) != 1:
+                raise ValueError(f"rod = None is ambiguous: the scene has rods {list(self._index)}")
+            return self.rods[0].name
+        name = getattr(rod, "name", rod)
+        if name not in self._index:
+            raise ValueError(f"rod = {rod!r} is not allowed: no such rod (rods: {list(self._index)})")
+        return name
+
+    def _slices(self, name):
+        i = self._index[name]
+        n0 = sum(r.n_nodes for r in self.rods[:i])
+        e0 = sum(r.n_elems for r in self.rods[:i])
+        r = self.rods[i]
+        return slice(n0, n0 + r.n_nodes), slice(e0, e0 + r.n_elems)
+
+    def get_state(self, rod=None):
+        """Copy of the state of one rod: positions (B, n+1, 3) [m], velocities [m/s],
+        directors (B, n, 3, 3), angular_velocities (B, n, 3) [rad/s, local frame]."""
+        name = self._rod_name(rod)
+        ns, es = self._slices(name)
+        s = self._state
+        return {"positions": from_blocks(s.x, self.lanes, (3,))[:, ns].copy(),
+                "velocities": from_blocks(s.v, self.lanes, (3,))[:, ns].copy(),
+                "directors": from_blocks(s.Q, self.lanes, (3, 3))[:, es].copy(),
+                "angular_velocities": from_blocks(s.w, self.lanes, (3,))[:, es].copy()}
+
+    def set_state(self, rod=None, **fields):
+        """Overwrite state fields of one rod; arrays of shape (n, ...) or (B, n, ...)."""
+        name = self._rod_name(rod)
+        rod_obj = self.rods[self._index[name]]
+        shapes = {"positions": (rod_obj.n_nodes, 3), "velocities": (rod_obj.n_nodes, 3),
+                  "directors": (rod_obj.n_elems, 3, 3), "angular_velocities": (rod_obj.n_elems, 3)}
+        state = self.get_state(name)
+        for key, value in fields.items():
+            if key not in shapes:
+                raise ValueError(f"set_state field {key!r} is not allowed: must be one of {list(shapes)}")
+            arr = _checks.finite(f"{name}.{key}", value)
+            if arr.shape == shapes[key]:
+                arr = np.broadcast_to(arr, (self.worlds,) + shapes[key])
+            _checks.finite(f"{name}.{key}", arr, shape=(self.worlds,) + shapes[key])
+            if key == "directors":
+                _checks.orthonormal_frames(f"{name}.directors", arr)
+            state[key] = arr
+        all_states = [state if r.name == name else self.get_state(r.name) for r in self.rods]
+        self._state = pack_state(all_states, self.lanes)
+
+    def diagnostics(self, rod=None):
+        """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
+        name = self._rod_name(rod)
+        d = rod_diagnostics(self.rods[self._index[name]], self.rod_params(name), self.get_state(name))
+        d["total_energy"] = total_energy(d)
+        return d
+
+    def accelerations(self, rod=None):
+        """(node accelerations (B, n+1, 3) [m/s^2], element angular accelerations (B, n, 3)) at
+        the current state and time, without stepping."""
+        name = self._rod_name(rod)
+        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        evaluate_accelerations(model, self._state, self.workspace, self.lanes.W, self.time)
+        ns, es = self._slices(name)
+        return (from_blocks(self.workspace.node_acc, self.lanes, (3,))[:, ns].copy(),
+                from_blocks(self.workspace.elem_alpha, self.lanes, (3,))[:, es].copy())
+
+    # ----------------------------------------------------------------------------- running
+    def step(self, n_steps):
+        """Advance all worlds by n_steps steps of dt (no recording); raises SimulationDiverged."""
+        n_steps = _checks.integer("n_steps", n_steps, 0)
+        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        self._advance(model, n_steps)
+
+    def _advance(self, model, n_steps):
+        saved = tuple(a.copy() for a in self._state)
+        status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
+        advance(model, self._state, self.workspace, self.lanes.W, self.time, self.dt, n_steps,
+                SCHEMES[self.scheme], status)
+        if np.any(status != STATUS_OK):
+            self._diverged(saved, n_steps, status)
+        self.time += n_steps * self.dt
+
+    def _diverged(self, saved, n_steps, status):
+        bad_state = self._state
+        self._state = type(self._state)(*saved)
+        limit = float(self.time_step_limit().min())
+        worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
+                         for w in self.lanes.world_of_lane[bi * self.lanes.W:(bi + 1) * self.lanes.W]})
+        if np.any(status == STATUS_ROTATION):
+            what = "a frame rotated by more than 1 rad in one drift (angular velocity * dt too large)"
+        else:
+            names = {"x": "positions", "v": "velocities", "Q": "directors", "w": "angular_velocities"}
+            what = next((f"{names[k]}" for k, a in zip(bad_state._fields, bad_state)
+                         if not np.all(np.isfinite(a))), "state")
+            what = f"non-finite {what}"
+        t_end = self.time + n_steps * self.dt
+        raise SimulationDiverged(
+            f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
+            f"{worlds}: {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
+            f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
+            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods})
+
+    def run(self, duration, *, record=None, progress=False, checkpoint=None):
+        """Advance by `duration` [s] (rounded to whole steps); returns Results.
+
+        record: Every(seconds, fields) or None (only the final time). checkpoint: path of an
+        .npz file where the last good state is written (atomically) if the run diverges.
+        """
+        duration = float(_checks.nonnegative("duration", duration))
+        n_total = int(round(duration / self.dt))
+        every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
+        fields = () if record is None else record.fields
+        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        samples = {"time": []}
+        self._sample(samples, fields)
+        bar = _progress_bar(n_total, progress)
+        done = 0
+        try:
+            while done < n_total:
+                n = min(every if every > 0 else n_total, n_total - done)
+                self._advance(model, n)
+                done += n
+                self._sample(samples, fields)
+                if bar:
+                    bar.update(n)
+        except SimulationDiverged as err:
+            if checkpoint is not None:
+                self.save_state(checkpoint)
+            raise err
+        finally:
+            if bar:
+                bar.close()
+        out = Results(time=np.array(samples.pop("time")))
+        for k, v in samples.items():
+            out[k] = np.stack(v, axis=1)
+        return out
+
+    def _sample(self, samples, fields):
+        samples["time"].append(self.time)
+        if not fields:
+            return
+        per_rod = {}
+        for f in fields:
+            rod, base = (f.split(".", 1) if "." in f else (None, f))
+            names = [self._rod_name(rod)] if rod or len(self.rods) == 1 else [r.name for r in self.rods]
+            for name in names:
+                if base in STATE_FIELDS:
+                    value = self.get_state(name)[base]
+                else:
+                    if name not in per_rod:
+                        per_rod[name] = self.diagnostics(name)
+                    value = per_rod[name][base]
+                samples.setdefault(f"{name}.{base}", []).append(value)
+
+    def save_state(self, path):
+        """Write time and every rod's state to an .npz file atomically (restartable)."""
+        arrays = {"time": np.array(self.time)}
+        for r in self.rods:
+            arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
+        atomic_save_npz(path, **arrays)
+
+    def load_state(self, path):
+        with np.load(path) as data:
+            for r in self.rods:
+                self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
+            self.time = float(data["time"])
+
+
+def _progress_bar(total, enabled):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True)

@@ -1,0 +1,1 @@
+"""Physical terms (loads, dissipation, boundary conditions); each compiles into the engine arrays."""

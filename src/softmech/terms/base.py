@@ -1,0 +1,46 @@
+"""Common pieces of terms: the time profile of loads and the rod-end lookup.
+
+A term validates its arguments in its constructor (before any work starts), declares per-world
+parameters through `parameters()` (name -> array with a leading dimension of 1; the simulation
+may replace it with one of leading dimension B), and writes into the engine arrays in
+`contribute(ctx, p)` where p holds its parameters broadcast to B worlds.
+"""
+import numpy as np
+
+from softmech import _checks
+
+
+class Term:
+    """Base class of all terms. Subclasses set `self.name` and implement `contribute`."""
+
+    name = "term"
+
+    def parameters(self):
+        return {}
+
+    def contribute(self, ctx, p):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def time_profile(owner, ramp_time, frequency, phase):
+    """Validated (ramp_time [s], frequency [Hz], phase [rad]) of p(t) = ramp(t) sin(2 pi f t + phase)
+    (see kernels.external). ramp_time = 0: no ramp; frequency = 0: constant."""
+    return np.array([float(_checks.nonnegative(f"{owner}.ramp_time", ramp_time)),
+                     float(_checks.nonnegative(f"{owner}.frequency", frequency)),
+                     float(_checks.finite(f"{owner}.phase", phase))])
+
+
+def end_index(owner, end, n):
+    """'first' / 'last' (also 0 / -1) -> index among n items."""
+    if end in ("first", 0):
+        return 0
+    if end in ("last", -1):
+        return n - 1
+    raise ValueError(f"{owner}.end = {end!r} is not allowed: must be 'first' or 'last'")
+
+
+def rod_name(owner, rod):
+    name = getattr(rod, "name", rod)
+    if not isinstance(name, str):
+        raise ValueError(f"{owner}.rod = {rod!r} is not allowed: must be a rod or a rod's name")
+    return name

@@ -1,0 +1,63 @@
+"""Dissipation of rods.
+
+LinearDamping (ME498 handout's gamma, Table 1-2): per unit length, force -gamma v dl on each node
+(dl = rest length owned by the node) and couple -gamma_r w l^ on each element (local frame).
+gamma has units kg m^-1 s^-1. For the couple to be a torque, gamma_r must have units kg m s^-1;
+by default gamma_r = gamma I1 / A (= gamma r^2 / 4), which damps rotation of each element at the
+same rate gamma / (rho A) as translation (mass-proportional damping). PyElastica's and the
+snake's reference implementation use a rotational coefficient numerically equal to gamma:
+pass rotational_coefficient explicitly to reproduce it.
+
+KelvinVoigt: internal viscosity with retardation time tau [s]: n += tau S d(sigma)/dt and
+m += tau B d(kappa)/dt (stiffness-proportional damping; Renda et al. 2018 use this form).
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.bodies.cosserat_rod import section_properties
+from softmech.terms.base import Term, rod_name
+from softmech.terms.loads import node_lengths
+
+
+class LinearDamping(Term):
+    """LinearDamping(rod, coefficient [kg/(m s)], rotational_coefficient=None [kg m/s])."""
+
+    def __init__(self, rod, coefficient, *, rotational_coefficient=None, name="damping"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
+        self.rotational_coefficient = (None if rotational_coefficient is None else float(
+            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient)))
+
+    def parameters(self):
+        p = {"coefficient": np.array([self.coefficient])}
+        if self.rotational_coefficient is not None:
+            p["rotational_coefficient"] = np.array([self.rotational_coefficient])
+        return p
+
+    def contribute(self, ctx, p):
+        rod = ctx.rod(self.rod, self.name)
+        gamma = p["coefficient"][:, None]
+        ctx.node_damping[self.rod] += gamma * node_lengths(rod.rest_lengths)
+        if "rotational_coefficient" in p:
+            gamma_r = p["rotational_coefficient"][:, None]
+        else:
+            area, inertia = section_properties(ctx.rod_params(self.rod)["radius"])
+            gamma_r = gamma * inertia[..., 0] / area
+        ctx.elem_damping[self.rod] += gamma_r * rod.rest_lengths
+
+
+class KelvinVoigt(Term):
+    """KelvinVoigt(rod, retardation_time [s]) internal viscosity on stretch, shear, bend, twist."""
+
+    def __init__(self, rod, retardation_time, *, name="kelvin_voigt"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.retardation_time = float(_checks.nonnegative(f"{name}.retardation_time", retardation_time))
+
+    def parameters(self):
+        return {"retardation_time": np.array([self.retardation_time])}
+
+    def contribute(self, ctx, p):
+        ctx.rod(self.rod, self.name)
+        ctx.kv_tau[self.rod] += p["retardation_time"][:, None]

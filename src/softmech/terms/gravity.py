@@ -1,0 +1,20 @@
+"""Uniform gravity: a body acceleration g [m/s^2] on every node of every rod (F = m_i g)."""
+import numpy as np
+
+from softmech import _checks
+from softmech.terms.base import Term
+
+
+class Gravity(Term):
+    """Gravity(acceleration=(0, 0, -9.81)); per-world parameter `<name>.acceleration` (B, 3)."""
+
+    def __init__(self, acceleration=(0.0, 0.0, -9.81), *, name="gravity"):
+        self.name = name
+        self.acceleration = _checks.finite(f"{name}.acceleration", acceleration, shape=(3,))
+
+    def parameters(self):
+        return {"acceleration": self.acceleration[None].copy()}
+
+    def contribute(self, ctx, p):
+        for rod in ctx.rods:
+            ctx.body_acc[rod.name] += p["acceleration"][:, None, :]

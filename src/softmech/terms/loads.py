@@ -1,0 +1,74 @@
+"""Prescribed loads on rods: end forces and couples, and uniform (per unit length) loads.
+
+All vectors are in the lab frame; couples are converted to the element frame in the kernel.
+Each load follows the time profile p(t) = ramp(t) sin(2 pi f t + phase) (see terms.base).
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.terms.base import Term, end_index, rod_name, time_profile
+
+
+class EndLoad(Term):
+    """Force [N] on the end node and couple [N m] on the end element of a rod.
+
+    EndLoad(rod, force=(0, -15, 0), couple=(0, 0, 0), end="last", ramp_time=0, frequency=0, phase=0)
+    Per-world parameters `<name>.force` and `<name>.couple`, shape (B, 3).
+    """
+
+    def __init__(self, rod, force=(0.0, 0.0, 0.0), couple=(0.0, 0.0, 0.0), *, end="last",
+                 ramp_time=0.0, frequency=0.0, phase=0.0, name="end_load"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.force = _checks.finite(f"{name}.force", force, shape=(3,))
+        self.couple = _checks.finite(f"{name}.couple", couple, shape=(3,))
+        if end not in ("first", "last", 0, -1):
+            raise ValueError(f"{name}.end = {end!r} is not allowed: must be 'first' or 'last'")
+        self.end = end
+        self.profile = time_profile(name, ramp_time, frequency, phase)
+
+    def parameters(self):
+        return {"force": self.force[None].copy(), "couple": self.couple[None].copy()}
+
+    def contribute(self, ctx, p):
+        rod = ctx.rod(self.rod, self.name)
+        node = end_index(self.name, self.end, rod.n_nodes)
+        elem = end_index(self.name, self.end, rod.n_elems)
+        ctx.add_point_force(self.rod, node, p["force"], self.profile)
+        ctx.add_couple(self.rod, elem, p["couple"], self.profile)
+
+
+class UniformLoad(Term):
+    """Uniform force per unit length [N/m] on the nodes (node share dl of the rest length) and
+    couple per unit length [N m / m] on the elements (l^_i), lab frame.
+
+    Per-world parameters `<name>.force_per_length`, `<name>.couple_per_length`, shape (B, 3).
+    """
+
+    def __init__(self, rod, force_per_length=(0.0, 0.0, 0.0), couple_per_length=(0.0, 0.0, 0.0),
+                 *, ramp_time=0.0, frequency=0.0, phase=0.0, name="uniform_load"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.force_per_length = _checks.finite(f"{name}.force_per_length", force_per_length, shape=(3,))
+        self.couple_per_length = _checks.finite(f"{name}.couple_per_length", couple_per_length, shape=(3,))
+        self.profile = time_profile(name, ramp_time, frequency, phase)
+
+    def parameters(self):
+        return {"force_per_length": self.force_per_length[None].copy(),
+                "couple_per_length": self.couple_per_length[None].copy()}
+
+    def contribute(self, ctx, p):
+        rod = ctx.rod(self.rod, self.name)
+        dl = node_lengths(rod.rest_lengths)
+        for i in range(rod.n_nodes):
+            ctx.add_point_force(self.rod, i, p["force_per_length"] * dl[i], self.profile)
+        for i in range(rod.n_elems):
+            ctx.add_couple(self.rod, i, p["couple_per_length"] * rod.rest_lengths[i], self.profile)
+
+
+def node_lengths(rest_lengths):
+    """Rest length owned by each node (half of each adjacent element), shape (n + 1,) [m]."""
+    dl = np.zeros(len(rest_lengths) + 1)
+    dl[:-1] += 0.5 * rest_lengths
+    dl[1:] += 0.5 * rest_lengths
+    return dl
