@@ -176,7 +176,7 @@ def assemble_model(rods, terms, params, lanes):
     cn_disp = _table([(c[0], c[2]) for c in ctx.node_constraints], lanes, 3)[1]
     cn_prof = np.array([c[3] for c in ctx.node_constraints]).reshape(-1, 3)
     cf = _table(ctx.frame_constraints, lanes, 9)
-    return BlockModel(
+    return _writable_contiguous(BlockModel(
         rod_node_off=np.concatenate([zero, np.cumsum(n_e + 1)[:-1]]),
         rod_elem_off=np.concatenate([zero, np.cumsum(n_e)[:-1]]),
         rod_vor_off=np.concatenate([zero, np.cumsum(n_e - 1)[:-1]]),
@@ -193,7 +193,14 @@ def assemble_model(rods, terms, params, lanes):
         pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2],
         cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
         cf_elem=cf[0], cf_Q=cf[1],
-    )
+    ))
+
+
+def _writable_contiguous(tup):
+    """Same tuple with every array C-contiguous and writable: numba types encode layout and
+    read-only flags, so any variation would compile the kernels again."""
+    fix = lambda a: a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
+    return type(tup)(*(fix(a) for a in tup))
 
 
 def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
@@ -210,5 +217,6 @@ def pack_state(per_rod, lanes):
     """per_rod: list of dicts with positions (B, n+1, 3), velocities, directors (B, n, 3, 3),
     angular_velocities (B, n, 3) -> BlockState."""
     cat = lambda key: np.concatenate([d[key] for d in per_rod], axis=1)
-    return BlockState(x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
-                      Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes))
+    return _writable_contiguous(BlockState(
+        x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
+        Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes)))

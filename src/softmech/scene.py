@@ -42,12 +42,15 @@ class Scene:
                 raise ValueError(f"rod '{name}': give centerline=(n+1, 3) or all of start, direction, "
                                  f"length, n_elems (missing: {', '.join(missing)})")
             centerline = straight_centerline(start, direction, length, n_elems)
+            field = "positions"
         elif any(v is not None for v in (start, direction, length, n_elems)):
             raise ValueError(f"rod '{name}': give centerline or start/direction/length/n_elems, not both")
+        else:
+            field = "centerline"
         rod = build_rod(name, positions=centerline, normal=normal, directors=directors, radius=radius,
                         density=density, youngs_modulus=youngs_modulus, shear_modulus=shear_modulus,
                         poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
-                        rest_curvature=rest_curvature, rest_strain=rest_strain)
+                        rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field)
         self.rods.append(rod)
         return rod
 
@@ -61,6 +64,12 @@ class Scene:
         if rod is not None and rod not in names:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: no such rod in the scene "
                              f"(rods: {sorted(names)})")
+        end = getattr(term, "constrained_end", None)
+        if end is not None:
+            clash = [t.name for t in self.terms if getattr(t, "constrained_end", None) == end]
+            if clash:
+                raise ValueError(f"{term.name}.end = {term.end!r} is not allowed: rod '{end[0]}' end "
+                                 f"'{end[1]}' is already constrained by {clash[0]!r}")
         self.terms.append(term)
         return term
 
@@ -75,7 +84,11 @@ class Scene:
         if not self.rods:
             raise ValueError("the scene has no bodies: add a rod before compile()")
         worlds = _checks.integer("worlds", worlds, 1)
+        if n_threads is not None:
+            n_threads = _checks.integer("n_threads", n_threads, 1)
+        if not isinstance(strict, bool):
+            raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
         dt = float(_checks.positive("dt", dt))
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
-        return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=bool(strict),
+        return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)

@@ -8,8 +8,8 @@ import numpy as np
 
 from softmech import _checks
 from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
-from softmech.integrators.explicit import (SCHEMES, STATUS_OK, STATUS_ROTATION, advance,
-                                           evaluate_accelerations)
+from softmech.integrators.explicit import (SCHEME_TABLES, SCHEMES, STATUS_OK, STATUS_ROTATION,
+                                           advance, evaluate_accelerations)
 from softmech.io import atomic_save_npz
 from softmech.packing import (Lanes, allocate_workspace, assemble_model, broadcast_worlds,
                               from_blocks, pack_state, to_blocks)
@@ -175,17 +175,28 @@ class Simulation:
                 from_blocks(self.workspace.elem_alpha, self.lanes, (3,))[:, es].copy())
 
     # ----------------------------------------------------------------------------- running
+    def _check_params(self):
+        """Every params key must name a known per-world parameter (no silently ignored typo)."""
+        known = {f"{r.name}.{k}" for r in self.rods for k in r.parameters()}
+        known |= {f"{t.name}.{k}" for t in self.terms for k in t.parameters()}
+        unknown = sorted(set(self.params) - known)
+        if unknown:
+            raise ValueError(f"params key {unknown[0]!r} is not allowed: no such parameter "
+                             f"(known: {sorted(known)})")
+
     def step(self, n_steps):
         """Advance all worlds by n_steps steps of dt (no recording); raises SimulationDiverged."""
         n_steps = _checks.integer("n_steps", n_steps, 0)
+        self._check_params()
         model = assemble_model(self.rods, self.terms, self.params, self.lanes)
         self._advance(model, n_steps)
 
     def _advance(self, model, n_steps):
         saved = tuple(a.copy() for a in self._state)
         status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
+        drifts, kicks = SCHEME_TABLES[SCHEMES[self.scheme]]
         advance(model, self._state, self.workspace, self.lanes.W, self.time, self.dt, n_steps,
-                SCHEMES[self.scheme], status)
+                drifts, kicks, status)
         if np.any(status != STATUS_OK):
             self._diverged(saved, n_steps, status)
         self.time += n_steps * self.dt
@@ -217,9 +228,12 @@ class Simulation:
         .npz file where the last good state is written (atomically) if the run diverges.
         """
         duration = float(_checks.nonnegative("duration", duration))
+        if record is not None and not isinstance(record, Every):
+            raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
         n_total = int(round(duration / self.dt))
         every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
         fields = () if record is None else record.fields
+        self._check_params()
         model = assemble_model(self.rods, self.terms, self.params, self.lanes)
         samples = {"time": []}
         self._sample(samples, fields)

@@ -159,20 +159,21 @@ def discrete_properties(rest_lengths, p):
 
 def build_rod(name, *, positions, normal=None, directors=None, radius, density, youngs_modulus,
               shear_modulus=None, poisson_ratio=0.5, shear_coefficient=4.0 / 3.0,
-              law="gazzola2018", rest_curvature=None, rest_strain=None):
+              law="gazzola2018", rest_curvature=None, rest_strain=None, positions_field="positions"):
     """Validate user input and build a CosseratRod from a centreline (n+1, 3).
 
     rest_curvature: None (straight rest state), "initial" (the initial shape is stress-free) or an
     array (n-1, 3) [1/m]. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
     """
     f = f"rod '{name}'"
-    positions = _checks.finite(f"{f}.positions", positions, shape=(None, 3))
+    pf = f"{f}.{positions_field}"
+    positions = _checks.finite(pf, positions, shape=(None, 3))
     if len(positions) < 2:
-        raise ValueError(f"{f}.positions has {len(positions)} nodes, expected at least 2")
+        raise ValueError(f"{pf} has {len(positions)} nodes, expected at least 2")
     n = len(positions) - 1
     edge_len = np.linalg.norm(np.diff(positions, axis=0), axis=1)
     if np.any(edge_len <= 0):
-        raise ValueError(f"{f}.positions has coincident consecutive nodes (element length 0); "
+        raise ValueError(f"{pf} has coincident consecutive nodes (element length 0); "
                          "element lengths must be > 0")
     if directors is None:
         if normal is None:

@@ -78,7 +78,7 @@ def rod_element_pass(m, s, ws, bi, W, r):
         e = length * il
         inv_e = 1.0 / e
         # de/dt = t . (v_{i+1} - v_i) / l^
-        edot = (dx0 * dv0 + dx1 * dv1 + dx2 * dv2) * il / length
+        edot = (dx0 * dv0 + dx1 * dv1 + dx2 * dv2) * il * il * inv_e  # 1/length = il / e
         q00 = Q00[k]; q01 = Q01[k]; q02 = Q02[k]
         q10 = Q10[k]; q11 = Q11[k]; q12 = Q12[k]
         q20 = Q20[k]; q21 = Q21[k]; q22 = Q22[k]
@@ -136,6 +136,7 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
     la = ws.elem_len[bi, ea:]
     lb = ws.elem_len[bi, ea + W:]
     iD = m.vor_inv_rest_len[bi, v0:]
+    D = m.vor_rest_len[bi, v0:]
     Bs0, Bs1, Bs2 = rows3(m.vor_B[bi], v0)
     k00, k01, k02 = rows3(m.vor_rest_kappa[bi], v0)
     kv = m.vor_kv_tau[bi, v0:]
@@ -186,8 +187,8 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
         rate0 = (wd0 + 0.5 * (p1 * ws2 - p2 * ws1) + cc * (p1 * u2 - p2 * u1)) * idj
         rate1 = (wd1 + 0.5 * (p2 * ws0 - p0 * ws2) + cc * (p2 * u0 - p0 * u2)) * idj
         rate2 = (wd2 + 0.5 * (p0 * ws1 - p1 * ws0) + cc * (p0 * u1 - p1 * u0)) * idj
-        eps = 0.5 * (la[j] + lb[j]) * idj
-        ie3 = 1.0 / (eps * eps * eps)
+        inv_eps = 2.0 * D[j] / (la[j] + lb[j])
+        ie3 = inv_eps * inv_eps * inv_eps
         scale = 1.0 + bend_current * (ie3 - 1.0)
         tau = kv[j]
         m0 = Bs0[j] * (p0 * idj - k00[j] + tau * rate0) * scale
@@ -243,7 +244,7 @@ def rod_assemble(m, s, ws, bi, W, r):
             alpha_in[j] += -mm[j] + hh[j] - gg[j]
 
 
-@kernel
+@kernel(inline="always")
 def internal_loads(m, s, ws, bi, W):
     """Internal elastic (and Kelvin-Voigt) loads of every rod of block bi into ws.node_acc (as
     forces [N]) and ws.elem_alpha (as local couples [N m])."""

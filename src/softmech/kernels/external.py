@@ -47,7 +47,7 @@ def profile_rate(t, prof):
     return dr * s + r * ds
 
 
-@kernel
+@kernel(inline="always")
 def external_loads(m, s, ws, bi, W, t):
     """Add dissipation, point forces and couples to ws.node_acc [N] and ws.elem_alpha [N m, local],
     then convert them to accelerations: a = F / m + g, dw/dt = e J^{-1} C (handout eq. 4)."""
@@ -93,7 +93,7 @@ def external_loads(m, s, ws, bi, W, t):
             alpha[c, k] *= length[k] * irl[k] * iJ[c, k]
 
 
-@kernel
+@kernel(inline="always")
 def constrain_positions(m, s, bi, W, t):
     """Impose constrained node positions x = pos0 + disp p(t) and fixed frames."""
     x = s.x[bi]
@@ -111,7 +111,7 @@ def constrain_positions(m, s, bi, W, t):
                 Q[c, base + lane] = m.cf_Q[bi, i, c, lane]
 
 
-@kernel
+@kernel(inline="always")
 def constrain_rates(m, s, bi, W, t):
     """Impose constrained node velocities disp dp/dt and zero angular velocity of fixed frames."""
     v = s.v[bi]

@@ -31,9 +31,19 @@ _MOREBITS = 6.123233995736765886130e-17
 _PIO2 = 1.5707963267948966
 _PIO4 = 0.7853981633974483
 _T3P8 = 2.414213562373095  # tan(3 pi / 8)
+_TAN_PI_8 = 0.41421356237309503
+
+# c(theta) series coefficients (-1)^(n+1) B_2n / (2n)!, n = 1..8
+_C0, _C1, _C2, _C3 = 1.0 / 12.0, 1.0 / 720.0, 1.0 / 30240.0, 1.0 / 1209600.0
+_C4, _C5 = 1.0 / 47900160.0, 691.0 / 1307674368000.0
+_C6, _C7 = 1.0 / 74724249600.0, 3617.0 / 510.0 / 20922789888000.0
 
 MAX_ROTATION_ANGLE = 1.0
 """Largest rotation angle [rad] per drift for which `exp_coefficients` is exact in float64."""
+
+MAX_CURVATURE_ANGLE = 2.7
+"""Largest angle [rad] between neighbouring element frames for which `theta_over_sin` is accurate
+(its reduced argument stays within the Cephes range |x| <= 0.66 up to theta = 2 atan(4.88))."""
 
 
 @kernel(inline="always")
@@ -84,26 +94,47 @@ def atan_nonneg(x):
 
 @kernel(inline="always")
 def theta_over_sin(s, c):
-    """theta / sin(theta) for the angle theta in [0, pi) with sin = s >= 0 and cos = c.
+    """theta / sin(theta) for the angle theta in [0, MAX_CURVATURE_ANGLE] given sin = s >= 0 and
+    cos = c, with 3 divisions and no libm call.
 
-    Uses tan(theta/2) = s / (1 + c) and, for small angles, atan(t)/t = 1 + z p(z)/q(z) so that
-    no division by a vanishing sin(theta) occurs: theta/s = 2 (atan(t)/t) / (1 + c).
+    With t = tan(theta/2) = s / (1 + c): for t <= tan(pi/8), atan(t) = t (1 + z P(z)/Q(z)) with
+    z = t^2 (Cephes), so theta / s = 2 (1 + z P/Q) / (1 + c) -- no division by a vanishing s;
+    above, atan(t) = pi/4 + atan((t - 1)/(t + 1)) and theta / s = 2 atan(t) / s.
     """
     t = s / (1.0 + c)
-    z = t * t
+    large = t > _TAN_PI_8
+    xr = t
+    if large:
+        xr = (t - 1.0) / (t + 1.0)
+    z = xr * xr
     p = (((_P0 * z + _P1) * z + _P2) * z + _P3) * z + _P4
     q = ((((z + _Q0) * z + _Q1) * z + _Q2) * z + _Q3) * z + _Q4
-    small = 2.0 * (1.0 + z * p / q) / (1.0 + c)
-    large = 2.0 * atan_nonneg(t) / s
-    return small if t <= 0.66 else large
+    zpq = z * p / q
+    num = 1.0 + zpq
+    den = 1.0 + c
+    if large:
+        num = _PIO4 + 0.5 * _MOREBITS + xr + xr * zpq
+        den = s
+    return 2.0 * num / den
 
 
 @kernel(inline="always")
 def log_jacobian_coefficient(theta2, s, c, theta_over_s):
     """c(theta) = 1/theta^2 - (1 + cos theta) / (2 theta sin theta), the [phi]x^2 coefficient of the
-    inverse Jacobians of SO(3) (J_r^{-1}(phi) = I + [phi]x/2 + c [phi]x^2). Series for small angles.
+    inverse Jacobians of SO(3) (J_r^{-1}(phi) = I + [phi]x/2 + c [phi]x^2).
+
+    For theta^2 < 1 the series c = sum_{n>=1} (-1)^(n+1) B_2n theta^(2n-2) / (2n)! (from the
+    Laurent series of cot; B_2n Bernoulli numbers), truncated after theta^14: relative error
+    < 2e-13 (measured against mpmath, worst at theta -> 1). Above, the closed form (1 - (theta/sin)(1 + cos)/2) / theta^2 with one division.
     """
-    series = (1.0 / 12.0) + theta2 * ((1.0 / 720.0) + theta2 * ((1.0 / 30240.0) + theta2 * (1.0 / 1209600.0)))
-    theta = s * theta_over_s
-    exact = 1.0 / theta2 - (1.0 + c) / (2.0 * theta * s)
-    return series if theta2 < 0.25 else exact
+    z = theta2
+    series = _C7
+    series = series * z + _C6
+    series = series * z + _C5
+    series = series * z + _C4
+    series = series * z + _C3
+    series = series * z + _C2
+    series = series * z + _C1
+    series = series * z + _C0
+    exact = (1.0 - 0.5 * theta_over_s * (1.0 + c)) / theta2
+    return series if theta2 < 1.0 else exact

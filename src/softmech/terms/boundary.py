@@ -16,6 +16,11 @@ class _EndConstraint(Term):
             raise ValueError(f"{name}.end = {end!r} is not allowed: must be 'first' or 'last'")
         self.end = end
 
+    @property
+    def constrained_end(self):
+        """(rod, 'first' | 'last'): one boundary condition per rod end."""
+        return (self.rod, "first" if self.end in ("first", 0) else "last")
+
     def _indices(self, ctx):
         rod = ctx.rod(self.rod, self.name)
         return end_index(self.name, self.end, rod.n_nodes), end_index(self.name, self.end, rod.n_elems)
