@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
+from softmech.bodies.cosserat_rod import discrete_properties
 from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
 from softmech.integrators.explicit import (SCHEME_TABLES, SCHEMES, STATUS_OK, STATUS_ROTATION,
                                            advance, evaluate_accelerations)
@@ -168,8 +169,7 @@ class Simulation:
         """(node accelerations (B, n+1, 3) [m/s^2], element angular accelerations (B, n, 3)) at
         the current state and time, without stepping."""
         name = self._rod_name(rod)
-        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
-        evaluate_accelerations(model, self._state, self.workspace, self.lanes.W, self.time)
+        evaluate_accelerations(self._model(), self._state, self.workspace, self.lanes.W, self.time)
         ns, es = self._slices(name)
         return (from_blocks(self.workspace.node_acc, self.lanes, (3,))[:, ns].copy(),
                 from_blocks(self.workspace.elem_alpha, self.lanes, (3,))[:, es].copy())
@@ -184,12 +184,22 @@ class Simulation:
             raise ValueError(f"params key {unknown[0]!r} is not allowed: no such parameter "
                              f"(known: {sorted(known)})")
 
+    def _model(self):
+        """The engine model for the current params, rebuilt only when a parameter changed (params
+        may be edited in place, so the cache compares against copies)."""
+        self._check_params()
+        cached = getattr(self, "_model_cache", None)
+        if cached is not None and cached[0].keys() == self.params.keys() and all(
+                np.array_equal(cached[0][k], np.asarray(v)) for k, v in self.params.items()):
+            return cached[1]
+        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        self._model_cache = ({k: np.array(v, copy=True) for k, v in self.params.items()}, model)
+        return model
+
     def step(self, n_steps):
         """Advance all worlds by n_steps steps of dt (no recording); raises SimulationDiverged."""
         n_steps = _checks.integer("n_steps", n_steps, 0)
-        self._check_params()
-        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
-        self._advance(model, n_steps)
+        self._advance(self._model(), n_steps)
 
     def _advance(self, model, n_steps):
         saved = tuple(a.copy() for a in self._state)
@@ -233,8 +243,7 @@ class Simulation:
         n_total = int(round(duration / self.dt))
         every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
         fields = () if record is None else record.fields
-        self._check_params()
-        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        model = self._model()
         samples = {"time": []}
         self._sample(samples, fields)
         bar = _progress_bar(n_total, progress)
@@ -270,11 +279,22 @@ class Simulation:
             for name in names:
                 if base in STATE_FIELDS:
                     value = self.get_state(name)[base]
+                elif base in ("com", "com_velocity"):
+                    value = self._centre_of_mass(name, base)
                 else:
                     if name not in per_rod:
                         per_rod[name] = self.diagnostics(name)
                     value = per_rod[name][base]
                 samples.setdefault(f"{name}.{base}", []).append(value)
+
+    def _centre_of_mass(self, name, field):
+        """Mass-weighted mean node position [m] or velocity [m/s] of one rod, (B, 3)."""
+        ns, _ = self._slices(name)
+        arr = self._state.x if field == "com" else self._state.v
+        values = from_blocks(arr, self.lanes, (3,))[:, ns]
+        mass = discrete_properties(self.rods[self._index[name]].rest_lengths,
+                                   self.rod_params(name))["node_mass"]
+        return np.einsum("bn,bnk->bk", mass, values) / mass.sum(axis=1)[:, None]
 
     def save_state(self, path):
         """Write time and every rod's state to an .npz file atomically (restartable)."""
