@@ -10,7 +10,8 @@ m / eps^3) they agree with it to first order in the strains.
 """
 import numpy as np
 
-from softmech.bodies.cosserat_rod import curvature_of, discrete_properties, shear_strain_of
+from softmech.bodies.cosserat_rod import (curvature_of, discrete_properties, edge_vectors,
+                                          shear_strain_of)
 
 
 def rod_diagnostics(rod, p, state):
@@ -21,12 +22,12 @@ def rod_diagnostics(rod, p, state):
     Returns a dict of (B,) energies [J], and com (B, 3) [m], com_velocity (B, 3) [m/s],
     linear_momentum (B, 3) [kg m/s], angular_momentum (B, 3) [kg m^2/s] about the origin.
     """
-    d = discrete_properties(rod.rest_lengths, p)
+    d = discrete_properties(rod.rest_lengths, p, rod.closed)
     x, v, Q, w = (state[k] for k in ("positions", "velocities", "directors", "angular_velocities"))
     m = d["node_mass"]
-    e = np.linalg.norm(np.diff(x, axis=1), axis=2) / rod.rest_lengths
-    kappa = curvature_of(Q, rod.voronoi_rest_lengths) - p["rest_curvature"]
-    sigma = shear_strain_of(Q, x, rod.rest_lengths) - p["rest_strain"]
+    e = np.linalg.norm(edge_vectors(x, rod.closed), axis=2) / rod.rest_lengths
+    kappa = curvature_of(Q, rod.voronoi_rest_lengths, rod.closed) - p["rest_curvature"]
+    sigma = shear_strain_of(Q, x, rod.rest_lengths, rod.closed) - p["rest_strain"]
     bend = 0.5 * rod.voronoi_rest_lengths[:, None] * d["vor_B"] * kappa**2
     shear = 0.5 * rod.rest_lengths[:, None] * d["elem_S"] * sigma**2
     Jw = d["elem_J"] * w / e[..., None]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from softmech.bodies.cosserat_rod import LAWS, discrete_properties
+from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
 from softmech.kernels.layout import BlockModel, BlockState, BlockWorkspace
 
 MAX_LANES = 8  # one AVX-512 register of float64
@@ -74,6 +74,31 @@ def broadcast_worlds(field, arr, worlds, trailing):
     return np.broadcast_to(arr, (worlds,) + tuple(trailing))
 
 
+class Slots:
+    """Where each rod's nodes, elements and Voronoi domains sit in the engine's arrays.
+
+    A rod has n_elems + 1 node slots; an open rod n_elems element slots and n_elems - 1 Voronoi
+    slots; a closed rod one ghost element slot more (n_elems + 1) and n_elems Voronoi slots. The
+    ghosts (last node slot, last element slot of a closed rod) copy node 0 and element 0.
+    """
+
+    def __init__(self, rods):
+        self.node, self.elem, self.vor = {}, {}, {}
+        n = e = v = 0
+        for r in rods:
+            self.node[r.name], self.elem[r.name], self.vor[r.name] = n, e, v
+            n += r.n_elems + 1
+            e += r.n_elems + int(r.closed)
+            v += r.n_vor
+        self.n_nodes, self.n_elems, self.n_vor = n, e, v
+
+    @staticmethod
+    def with_ghost(rod, arr):
+        """(B, n, ...) per-node or per-element array of a closed rod -> with a copy of entry 0
+        appended (the ghost slot); open rods unchanged."""
+        return np.concatenate([arr, arr[:, :1]], axis=1) if rod.closed else arr
+
+
 class Assembly:
     """Per-world, user-shaped arrays that terms write into (see terms.base)."""
 
@@ -82,13 +107,8 @@ class Assembly:
         self.worlds = worlds
         self._rods = {r.name: r for r in rods}
         self._rod_params = rod_params
-        self.node_offset = {}
-        self.elem_offset = {}
-        off_n = off_e = 0
-        for r in rods:
-            self.node_offset[r.name], self.elem_offset[r.name] = off_n, off_e
-            off_n += r.n_nodes
-            off_e += r.n_elems
+        slots = Slots(rods)
+        self.node_offset, self.elem_offset = slots.node, slots.elem
         B = worlds
         self.body_acc = {r.name: np.zeros((B, r.n_nodes, 3)) for r in rods}
         self.node_damping = {r.name: np.zeros((B, r.n_nodes)) for r in rods}
@@ -138,7 +158,7 @@ def assemble_model(rods, terms, params, lanes):
     for r in rods:
         shapes = {"radius": (r.n_elems,), "density": (r.n_elems,), "youngs_modulus": (r.n_elems,),
                   "shear_modulus": (r.n_elems,), "shear_coefficient": (r.n_elems,),
-                  "rest_curvature": (r.n_elems - 1, 3), "rest_strain": (r.n_elems, 3)}
+                  "rest_curvature": (r.n_vor, 3), "rest_strain": (r.n_elems, 3)}
         rp = {k: broadcast_worlds(f"{r.name}.{k}", params[f"{r.name}.{k}"], B, s) for k, s in shapes.items()}
         for k in ("radius", "density", "youngs_modulus", "shear_modulus", "shear_coefficient"):
             if np.any(rp[k] <= 0):
@@ -154,21 +174,27 @@ def assemble_model(rods, terms, params, lanes):
                            "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv")}
     for r in rods:
         rp = rod_params[r.name]
-        d = discrete_properties(r.rest_lengths, rp)
+        d = discrete_properties(r.rest_lengths, rp, r.closed)
         rl = np.broadcast_to(r.rest_lengths, (B, r.n_elems))
-        D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_elems - 1))
+        D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_vor))
         kv = ctx.kv_tau[r.name]
-        for key, val in (("node_mass", d["node_mass"]), ("node_damping", ctx.node_damping[r.name]),
-                         ("body_acc", ctx.body_acc[r.name]), ("rest_len", rl), ("J", d["elem_J"]),
-                         ("S", d["elem_S"]), ("sigma0", rp["rest_strain"]),
-                         ("elem_damping", ctx.elem_damping[r.name]), ("kv", kv), ("vor_len", D),
+        g = lambda a: Slots.with_ghost(r, a)
+        for key, val in (("node_mass", g(d["node_mass"])), ("node_damping", g(ctx.node_damping[r.name])),
+                         ("body_acc", g(ctx.body_acc[r.name])), ("rest_len", g(rl)), ("J", g(d["elem_J"])),
+                         ("S", g(d["elem_S"])), ("sigma0", g(rp["rest_strain"])),
+                         ("elem_damping", g(ctx.elem_damping[r.name])), ("kv", g(kv)), ("vor_len", D),
                          ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
-                         ("vor_kv", 0.5 * (kv[:, 1:] + kv[:, :-1]))):
+                         ("vor_kv", voronoi_lengths(kv, r.closed))):
             cat[key].append(val)
     blk = {k: to_blocks(np.concatenate(v, axis=1), lanes) for k, v in cat.items()}
 
     n_e = np.array([r.n_elems for r in rods], dtype=np.int64)
-    zero = np.zeros(1, dtype=np.int64)
+    slots = Slots(rods)
+    closed = [r for r in rods if r.closed]
+    ghost_node = np.array([slots.node[r.name] + r.n_elems for r in closed], dtype=np.int64)
+    ghost_node_src = np.array([slots.node[r.name] for r in closed], dtype=np.int64)
+    ghost_elem = np.array([slots.elem[r.name] + r.n_elems for r in closed], dtype=np.int64)
+    ghost_elem_src = np.array([slots.elem[r.name] for r in closed], dtype=np.int64)
     pf = _table(ctx.point_forces, lanes, 3)
     pc = _table(ctx.couples, lanes, 3)
     cn_idx = np.array([c[0] for c in ctx.node_constraints], dtype=np.int64)
@@ -177,10 +203,11 @@ def assemble_model(rods, terms, params, lanes):
     cn_prof = np.array([c[3] for c in ctx.node_constraints]).reshape(-1, 3)
     cf = _table(ctx.frame_constraints, lanes, 9)
     return _writable_contiguous(BlockModel(
-        rod_node_off=np.concatenate([zero, np.cumsum(n_e + 1)[:-1]]),
-        rod_elem_off=np.concatenate([zero, np.cumsum(n_e)[:-1]]),
-        rod_vor_off=np.concatenate([zero, np.cumsum(n_e - 1)[:-1]]),
+        rod_node_off=np.array([slots.node[r.name] for r in rods], dtype=np.int64),
+        rod_elem_off=np.array([slots.elem[r.name] for r in rods], dtype=np.int64),
+        rod_vor_off=np.array([slots.vor[r.name] for r in rods], dtype=np.int64),
         rod_n_elems=n_e,
+        rod_closed=np.array([int(r.closed) for r in rods], dtype=np.int64),
         rod_law=np.array([LAWS[r.law] for r in rods], dtype=float),
         node_inv_mass=1.0 / blk["node_mass"], node_damping=blk["node_damping"],
         node_body_acc=blk["body_acc"],
@@ -193,6 +220,8 @@ def assemble_model(rods, terms, params, lanes):
         pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2],
         cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
         cf_elem=cf[0], cf_Q=cf[1],
+        ghost_node=ghost_node, ghost_node_src=ghost_node_src,
+        ghost_elem=ghost_elem, ghost_elem_src=ghost_elem_src,
     ))
 
 
@@ -213,10 +242,12 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64))
 
 
-def pack_state(per_rod, lanes):
-    """per_rod: list of dicts with positions (B, n+1, 3), velocities, directors (B, n, 3, 3),
-    angular_velocities (B, n, 3) -> BlockState."""
-    cat = lambda key: np.concatenate([d[key] for d in per_rod], axis=1)
+def pack_state(rods, per_rod, lanes):
+    """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
+    directors (B, n, 3, 3), angular_velocities (B, n, 3) -> BlockState (ghost slots filled)."""
+    def cat(key):
+        return np.concatenate([Slots.with_ghost(r, np.asarray(d[key])) for r, d in zip(rods, per_rod)],
+                              axis=1)
     return _writable_contiguous(BlockState(
         x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
         Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes)))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import build_rod, straight_centerline
+from softmech.bodies.cosserat_rod import build_rod, ring_nodes, straight_centerline
 from softmech.terms.base import Term
 
 
@@ -24,17 +24,22 @@ class Scene:
                          centerline=None, normal=None, directors=None, radius, density,
                          youngs_modulus, shear_modulus=None, poisson_ratio=0.5,
                          shear_coefficient=4.0 / 3.0, law="gazzola2018", rest_curvature=None,
-                         rest_strain=None):
+                         rest_strain=None, closed=False):
         """Add a Cosserat rod and return it.
 
         Straight: start (3,) [m], direction (3,), length [m], n_elems. Arbitrary shape: centerline
-        (n+1, 3) [m]. Frames: normal (3,) (d1, parallel-transported along the centreline) or
+        (n+1, 3) [m]; with closed=True the centerline holds the n nodes of a closed loop (the first
+        node not repeated) and the rod has n elements, the last joining node n-1 to node 0. Frames: normal (3,) (d1, parallel-transported along the centreline) or
         directors (n, 3, 3). radius [m], density [kg/m^3], youngs_modulus, shear_modulus [Pa]:
         scalars or per-element arrays (n,). law: "gazzola2018" (default) or "hyperelastic".
         rest_curvature: None (straight rest shape), "initial" or (n-1, 3) [1/m];
         rest_strain: (n, 3) rest shear/stretch strain [-].
         """
         self._check_name(name)
+        if not isinstance(closed, bool):
+            raise ValueError(f"rod '{name}'.closed = {closed!r} is not allowed: must be True or False")
+        if closed and centerline is None:
+            raise ValueError(f"rod '{name}': closed=True needs centerline=(n, 3) (or use add_cosserat_ring)")
         if centerline is None:
             missing = [k for k, v in (("start", start), ("direction", direction), ("length", length),
                                       ("n_elems", n_elems)) if v is None]
@@ -50,9 +55,22 @@ class Scene:
         rod = build_rod(name, positions=centerline, normal=normal, directors=directors, radius=radius,
                         density=density, youngs_modulus=youngs_modulus, shear_modulus=shear_modulus,
                         poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
-                        rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field)
+                        rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field,
+                        closed=closed)
         self.rods.append(rod)
         return rod
+
+    def add_cosserat_ring(self, *, name="ring", center=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
+                          ring_radius, n_elems, rest_curvature="initial", **material):
+        """Add a closed rod whose centreline is a circle of ring_radius [m] about `axis` through
+        `center`, with d1 = axis (normal to the ring's plane) and d3 along the tangent.
+
+        rest_curvature defaults to "initial" (a stress-free ring); material keywords as in
+        add_cosserat_rod (radius, density, youngs_modulus, ...).
+        """
+        nodes = ring_nodes(center, axis, ring_radius, n_elems)
+        return self.add_cosserat_rod(name=name, centerline=nodes, normal=axis, closed=True,
+                                     rest_curvature=rest_curvature, **material)
 
     def add(self, term):
         """Add a term (gravity, loads, dampers, boundary conditions); returns it."""
@@ -64,6 +82,10 @@ class Scene:
         if rod is not None and rod not in names:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: no such rod in the scene "
                              f"(rods: {sorted(names)})")
+        closed = {r.name for r in self.rods if r.closed}
+        if rod in closed and getattr(term, "end", None) is not None:
+            raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: a closed rod has no ends "
+                             f"(end = {term.end!r})")
         end = getattr(term, "constrained_end", None)
         if end is not None:
             clash = [t.name for t in self.terms if getattr(t, "constrained_end", None) == end]

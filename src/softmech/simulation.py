@@ -12,7 +12,7 @@ from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
 from softmech.integrators.explicit import (SCHEME_TABLES, SCHEMES, STATUS_OK, STATUS_ROTATION,
                                            advance, evaluate_accelerations)
 from softmech.io import atomic_save_npz
-from softmech.packing import (Lanes, allocate_workspace, assemble_model, broadcast_worlds,
+from softmech.packing import (Lanes, Slots, allocate_workspace, assemble_model, broadcast_worlds,
                               from_blocks, pack_state, to_blocks)
 from softmech.stability import rod_time_step_limit
 
@@ -77,16 +77,16 @@ class Simulation:
         for t in self.terms:
             self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
         self._index = {r.name: i for i, r in enumerate(self.rods)}
-        n_nodes = sum(r.n_nodes for r in self.rods)
-        n_elems = sum(r.n_elems for r in self.rods)
-        self.workspace = allocate_workspace(n_nodes, n_elems, n_elems - len(self.rods), self.lanes)
+        self._slots = Slots(self.rods)
+        self.workspace = allocate_workspace(self._slots.n_nodes, self._slots.n_elems,
+                                            self._slots.n_vor, self.lanes)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
                     "velocities": np.broadcast_to(r.velocities, (worlds,) + r.velocities.shape),
                     "directors": np.broadcast_to(r.directors, (worlds,) + r.directors.shape),
                     "angular_velocities": np.broadcast_to(r.angular_velocities,
                                                           (worlds,) + r.angular_velocities.shape)}
                    for r in self.rods]
-        self._state = pack_state(initial, self.lanes)
+        self._state = pack_state(self.rods, initial, self.lanes)
         self.check_time_step(strict)
 
     # ----------------------------------------------------------------- parameters and state
@@ -121,14 +121,13 @@ class Simulation:
         return name
 
     def _slices(self, name):
-        i = self._index[name]
-        n0 = sum(r.n_nodes for r in self.rods[:i])
-        e0 = sum(r.n_elems for r in self.rods[:i])
-        r = self.rods[i]
+        """Engine slots of the rod's real nodes and elements (ghost slots excluded)."""
+        r = self.rods[self._index[name]]
+        n0, e0 = self._slots.node[name], self._slots.elem[name]
         return slice(n0, n0 + r.n_nodes), slice(e0, e0 + r.n_elems)
 
     def get_state(self, rod=None):
-        """Copy of the state of one rod: positions (B, n+1, 3) [m], velocities [m/s],
+        """Copy of the state of one rod: positions (B, n_nodes, 3) [m], velocities [m/s],
         directors (B, n, 3, 3), angular_velocities (B, n, 3) [rad/s, local frame]."""
         name = self._rod_name(rod)
         ns, es = self._slices(name)
@@ -156,7 +155,7 @@ class Simulation:
                 _checks.orthonormal_frames(f"{name}.directors", arr)
             state[key] = arr
         all_states = [state if r.name == name else self.get_state(r.name) for r in self.rods]
-        self._state = pack_state(all_states, self.lanes)
+        self._state = pack_state(self.rods, all_states, self.lanes)
 
     def diagnostics(self, rod=None):
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
@@ -292,8 +291,8 @@ class Simulation:
         ns, _ = self._slices(name)
         arr = self._state.x if field == "com" else self._state.v
         values = from_blocks(arr, self.lanes, (3,))[:, ns]
-        mass = discrete_properties(self.rods[self._index[name]].rest_lengths,
-                                   self.rod_params(name))["node_mass"]
+        rod = self.rods[self._index[name]]
+        mass = discrete_properties(rod.rest_lengths, self.rod_params(name), rod.closed)["node_mass"]
         return np.einsum("bn,bnk->bk", mass, values) / mass.sum(axis=1)[:, None]
 
     def save_state(self, path):

@@ -21,7 +21,7 @@ SAFETY = 0.9
 
 def rod_time_step_limit(rod, p):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds): (B,)."""
-    d = discrete_properties(rod.rest_lengths, p)
+    d = discrete_properties(rod.rest_lengths, p, rod.closed)
     area, _ = section_properties(p["radius"])
     l = rod.rest_lengths
     rho_a = p["density"] * area
@@ -29,9 +29,12 @@ def rod_time_step_limit(rod, p):
     Bv = d["vor_B"]
     Dv = rod.voronoi_rest_lengths
     bend = np.zeros_like(d["elem_J"])
-    if rod.n_elems > 1:
-        bend[:, :-1] += 4.0 * Bv / Dv[:, None]
-        bend[:, 1:] += 4.0 * Bv / Dv[:, None]
+    k_vor = 4.0 * Bv / Dv[:, None]  # (B, n_vor, 3), acting on elements j and j + 1 (mod n)
+    bend[:, :rod.n_vor] += k_vor
+    if rod.closed:
+        bend += np.roll(k_vor, 1, axis=1)
+    else:
+        bend[:, 1:] += k_vor
     S = d["elem_S"]
     shear_rot = np.stack([2 * (S[..., 1]) * l, 2 * (S[..., 0]) * l, np.zeros_like(l * S[..., 0])], axis=-1)
     w2_rot = (shear_rot + bend) / d["elem_J"]

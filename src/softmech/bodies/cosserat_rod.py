@@ -1,6 +1,10 @@
 """Cosserat rod bodies: geometry (straight, arbitrary centreline), materials and the discrete
 quantities of Gazzola et al. 2018 (node masses, element inertia, stiffness matrices).
 
+Open rods have n elements between n + 1 nodes and n - 1 Voronoi domains (interior nodes).
+Closed rods (rings) have n elements, n nodes and n Voronoi domains: element i joins node i to
+node (i + 1) mod n, and Voronoi domain j lies between elements j and (j + 1) mod n.
+
 Cross-sections are solid circles of radius r: A = pi r^2, I1 = I2 = pi r^4 / 4, I3 = 2 I1.
 Stiffness (ME498 handout Table 2): S = diag(alpha_c G A, alpha_c G A, E A),
 B = diag(E I1, E I2, G I3); B on a Voronoi domain is the rest-length-weighted mean of its two
@@ -17,13 +21,21 @@ LAWS = {"gazzola2018": (1.0, 1.0, 0.0), "hyperelastic": (0.0, 0.0, 1.0)}
 """Constitutive laws -> (stretch_current, bend_current, exact_log_jacobian); see cosserat_forces."""
 
 
-def frames_along(positions, normal):
+def edge_vectors(positions, closed=False):
+    """x_{i+1} - x_i for every element, (..., n, 3) [m]; closed rods include x_0 - x_{n-1}."""
+    positions = np.asarray(positions)
+    if closed:
+        return np.roll(positions, -1, axis=-2) - positions
+    return np.diff(positions, axis=-2)
+
+
+def frames_along(positions, normal, closed=False):
     """Directors (n, 3, 3) with d3 along each edge and d1 parallel-transported from `normal`.
 
-    positions: (n + 1, 3) [m]; normal: (3,) first d1, projected orthogonal to the first edge.
-    Parallel transport (rotation-minimizing frame) keeps the initial twist zero.
+    positions: (n + 1, 3) [m] (closed: (n, 3)); normal: (3,) first d1, projected orthogonal to
+    the first edge. Parallel transport (rotation-minimizing frame) keeps the initial twist zero.
     """
-    edges = np.diff(positions, axis=0)
+    edges = edge_vectors(positions, closed)
     t = edges / np.linalg.norm(edges, axis=1, keepdims=True)
     d1 = normal - np.dot(normal, t[0]) * t[0]
     if np.linalg.norm(d1) < 1e-10:
@@ -44,17 +56,19 @@ def frames_along(positions, normal):
     return Q
 
 
-def curvature_of(Q, voronoi_rest_lengths):
-    """kappa_j = -log(Q_{j+1} Q_j^T) / D^_j (handout erratum), shape (..., n - 1, 3) [1/m]."""
-    R = Q[..., 1:, :, :] @ np.swapaxes(Q[..., :-1, :, :], -1, -2)
+def curvature_of(Q, voronoi_rest_lengths, closed=False):
+    """kappa_j = -log(Q_{j+1} Q_j^T) / D^_j (handout erratum), shape (..., n_vor, 3) [1/m]."""
+    Q_next = np.roll(Q, -1, axis=-3) if closed else Q[..., 1:, :, :]
+    Q_this = Q if closed else Q[..., :-1, :, :]
+    R = Q_next @ np.swapaxes(Q_this, -1, -2)
     flat = R.reshape(-1, 3, 3)
     rotvec = Rotation.from_matrix(flat).as_rotvec() if len(flat) else np.zeros((0, 3))
     return -rotvec.reshape(R.shape[:-1]) / voronoi_rest_lengths[..., None]
 
 
-def shear_strain_of(Q, positions, rest_lengths):
+def shear_strain_of(Q, positions, rest_lengths, closed=False):
     """sigma_i = Q_i (x_{i+1} - x_i) / l^_i - (0, 0, 1), shape (..., n, 3) [-]."""
-    edges = np.diff(positions, axis=-2)
+    edges = edge_vectors(positions, closed)
     local = np.einsum("...ij,...j->...i", Q, edges) / rest_lengths[..., None]
     local[..., 2] -= 1.0
     return local
@@ -64,8 +78,9 @@ def shear_strain_of(Q, positions, rest_lengths):
 class CosseratRod:
     """A Cosserat rod as built (rest state = initial state unless rest strains are given).
 
-    Shapes: positions (n+1, 3) [m]; directors (n, 3, 3); per-element arrays (n,) in SI units;
-    rest_curvature (n-1, 3) [1/m]; rest_strain (n, 3) [-].
+    Shapes: positions (n_nodes, 3) [m] (n + 1 nodes, or n for a closed rod); directors
+    (n, 3, 3); per-element arrays (n,) in SI units; rest_curvature (n_vor, 3) [1/m];
+    rest_strain (n, 3) [-].
     """
     name: str
     positions: np.ndarray
@@ -80,23 +95,24 @@ class CosseratRod:
     rest_strain: np.ndarray = None
     velocities: np.ndarray = None
     angular_velocities: np.ndarray = None
+    closed: bool = False
     rest_lengths: np.ndarray = field(init=False)
 
     def __post_init__(self):
-        self.rest_lengths = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
+        self.rest_lengths = np.linalg.norm(edge_vectors(self.positions, self.closed), axis=1)
         n = self.n_elems
         if self.rest_curvature is None:
-            self.rest_curvature = np.zeros((n - 1, 3))
+            self.rest_curvature = np.zeros((self.n_vor, 3))
         if self.rest_strain is None:
             self.rest_strain = np.zeros((n, 3))
         if self.velocities is None:
-            self.velocities = np.zeros((n + 1, 3))
+            self.velocities = np.zeros((self.n_nodes, 3))
         if self.angular_velocities is None:
             self.angular_velocities = np.zeros((n, 3))
         f = f"rod '{self.name}'"
-        _checks.finite(f"{f}.rest_curvature", self.rest_curvature, shape=(n - 1, 3))
+        _checks.finite(f"{f}.rest_curvature", self.rest_curvature, shape=(self.n_vor, 3))
         _checks.finite(f"{f}.rest_strain", self.rest_strain, shape=(n, 3))
-        _checks.finite(f"{f}.velocities", self.velocities, shape=(n + 1, 3))
+        _checks.finite(f"{f}.velocities", self.velocities, shape=(self.n_nodes, 3))
         _checks.finite(f"{f}.angular_velocities", self.angular_velocities, shape=(n, 3))
         _checks.positive(f"{f}.shear_coefficient", self.shear_coefficient)
         _checks.choice(f"{f}.law", self.law, LAWS)
@@ -107,11 +123,16 @@ class CosseratRod:
 
     @property
     def n_nodes(self):
-        return self.n_elems + 1
+        return self.n_elems + (0 if self.closed else 1)
+
+    @property
+    def n_vor(self):
+        """Number of Voronoi domains: n - 1 (open) or n (closed)."""
+        return self.n_elems - (0 if self.closed else 1)
 
     @property
     def voronoi_rest_lengths(self):
-        return 0.5 * (self.rest_lengths[1:] + self.rest_lengths[:-1])
+        return voronoi_lengths(self.rest_lengths, self.closed)
 
     @property
     def length(self):
@@ -130,6 +151,23 @@ class CosseratRod:
         }
 
 
+def voronoi_lengths(elem_values, closed=False):
+    """Mean of neighbouring elements' values, (..., n_vor): D^_j = (l^_j + l^_{j+1}) / 2."""
+    nxt = np.roll(elem_values, -1, axis=-1) if closed else elem_values[..., 1:]
+    this = elem_values if closed else elem_values[..., :-1]
+    return 0.5 * (this + nxt)
+
+
+def node_shares(elem_values, closed=False):
+    """Half of each adjacent element's value gathered at the nodes, (..., n_nodes)."""
+    if closed:
+        return 0.5 * (elem_values + np.roll(elem_values, 1, axis=-1))
+    out = np.zeros(elem_values.shape[:-1] + (elem_values.shape[-1] + 1,))
+    out[..., :-1] += 0.5 * elem_values
+    out[..., 1:] += 0.5 * elem_values
+    return out
+
+
 def section_properties(radius):
     """Area A = pi r^2 [m^2] and second moments (I1, I2, I3) [m^4] of solid circles, (..., 3)."""
     area = np.pi * radius**2
@@ -137,48 +175,49 @@ def section_properties(radius):
     return area, np.stack([i1, i1, 2.0 * i1], axis=-1)
 
 
-def discrete_properties(rest_lengths, p):
+def discrete_properties(rest_lengths, p, closed=False):
     """Derived per-world arrays from parameters p (each (B, n) or (B, n, 3)).
 
-    Returns dict with node_mass (B, n+1) [kg], elem_J (B, n, 3) [kg m^2], elem_S (B, n, 3) [N],
-    vor_B (B, n-1, 3) [N m^2].
+    Returns dict with node_mass (B, n_nodes) [kg], elem_J (B, n, 3) [kg m^2], elem_S (B, n, 3)
+    [N], vor_B (B, n_vor, 3) [N m^2] (rest-length-weighted mean of the two elements).
     """
     area, inertia = section_properties(p["radius"])
     elem_mass = p["density"] * area * rest_lengths
-    node_mass = np.zeros((elem_mass.shape[0], elem_mass.shape[1] + 1))
-    node_mass[:, :-1] += 0.5 * elem_mass
-    node_mass[:, 1:] += 0.5 * elem_mass
+    node_mass = node_shares(elem_mass, closed)
     E, G, a = p["youngs_modulus"], p["shear_modulus"], p["shear_coefficient"]
     elem_S = np.stack([a * G * area, a * G * area, E * area], axis=-1)
     elem_Bend = np.stack([E * inertia[..., 0], E * inertia[..., 1], G * inertia[..., 2]], axis=-1)
-    w = rest_lengths[:, None]
-    vor_B = (elem_Bend[:, 1:] * w[1:] + elem_Bend[:, :-1] * w[:-1]) / (w[1:] + w[:-1])
+    weighted = np.swapaxes(elem_Bend * rest_lengths[:, None], -1, -2)
+    vor_B = np.swapaxes(voronoi_lengths(weighted, closed), -1, -2) / voronoi_lengths(
+        rest_lengths, closed)[:, None]
     elem_J = (p["density"] * rest_lengths)[..., None] * inertia
     return {"node_mass": node_mass, "elem_J": elem_J, "elem_S": elem_S, "vor_B": vor_B}
 
 
 def build_rod(name, *, positions, normal=None, directors=None, radius, density, youngs_modulus,
               shear_modulus=None, poisson_ratio=0.5, shear_coefficient=4.0 / 3.0,
-              law="gazzola2018", rest_curvature=None, rest_strain=None, positions_field="positions"):
-    """Validate user input and build a CosseratRod from a centreline (n+1, 3).
+              law="gazzola2018", rest_curvature=None, rest_strain=None, positions_field="positions",
+              closed=False):
+    """Validate user input and build a CosseratRod from a centreline (n+1, 3), or (n, 3) nodes
+    of a closed rod (the first node is not repeated).
 
     rest_curvature: None (straight rest state), "initial" (the initial shape is stress-free) or an
-    array (n-1, 3) [1/m]. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
+    array (n_vor, 3) [1/m]. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
     """
     f = f"rod '{name}'"
     pf = f"{f}.{positions_field}"
     positions = _checks.finite(pf, positions, shape=(None, 3))
-    if len(positions) < 2:
-        raise ValueError(f"{pf} has {len(positions)} nodes, expected at least 2")
-    n = len(positions) - 1
-    edge_len = np.linalg.norm(np.diff(positions, axis=0), axis=1)
+    if len(positions) < (3 if closed else 2):
+        raise ValueError(f"{pf} has {len(positions)} nodes, expected at least {3 if closed else 2}")
+    n = len(positions) - (0 if closed else 1)
+    edge_len = np.linalg.norm(edge_vectors(positions, closed), axis=1)
     if np.any(edge_len <= 0):
         raise ValueError(f"{pf} has coincident consecutive nodes (element length 0); "
                          "element lengths must be > 0")
     if directors is None:
         if normal is None:
             raise ValueError(f"{f}: give either normal (3,) or directors (n, 3, 3)")
-        directors = frames_along(positions, _checks.unit_vector(f"{f}.normal", normal))
+        directors = frames_along(positions, _checks.unit_vector(f"{f}.normal", normal), closed)
     else:
         directors = _checks.orthonormal_frames(f"{f}.directors", directors)
         if directors.shape != (n, 3, 3):
@@ -195,12 +234,26 @@ def build_rod(name, *, positions, normal=None, directors=None, radius, density, 
         G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n)
     if isinstance(rest_curvature, str):
         _checks.choice(f"{f}.rest_curvature", rest_curvature, {"initial"})
-        D = 0.5 * (edge_len[1:] + edge_len[:-1])
-        rest_curvature = curvature_of(directors, D)
+        rest_curvature = curvature_of(directors, voronoi_lengths(edge_len, closed), closed)
     return CosseratRod(name=name, positions=positions, directors=directors, radius=radius,
                        density=density, youngs_modulus=E, shear_modulus=G,
                        shear_coefficient=shear_coefficient, law=law,
-                       rest_curvature=rest_curvature, rest_strain=rest_strain)
+                       rest_curvature=rest_curvature, rest_strain=rest_strain, closed=closed)
+
+
+def ring_nodes(center, axis, ring_radius, n_elems):
+    """n equispaced nodes (n, 3) [m] on a circle of `ring_radius` about `axis` through `center`
+    (counter-clockwise about axis)."""
+    center = _checks.finite("center", center, shape=(3,))
+    axis = _checks.unit_vector("axis", axis)
+    ring_radius = float(_checks.positive("ring_radius", ring_radius))
+    n = _checks.integer("n_elems", n_elems, 3)
+    helper = np.eye(3)[np.argmin(np.abs(axis))]
+    e1 = np.cross(axis, helper)
+    e1 /= np.linalg.norm(e1)
+    e2 = np.cross(axis, e1)
+    phi = 2.0 * np.pi * np.arange(n) / n
+    return center + ring_radius * (np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2)
 
 
 def straight_centerline(start, direction, length, n_elems):

@@ -119,13 +119,16 @@ def rod_element_pass(m, s, ws, bi, W, r):
         ot1[k] = c1 + (jw2 * w0 - jw0 * w2) + jw1 * ed
         ot2[k] = c2 + (jw0 * w1 - jw1 * w0) + jw2 * ed
         out_len[k] = length
+    if m.rod_closed[r]:
+        for lane in range(W):  # ghost element: the closing Voronoi domain reads its length
+            out_len[ne + lane] = out_len[lane]
 
 
 @kernel(inline="always")
 def rod_voronoi_pass(m, s, ws, bi, W, r):
     """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples."""
     v0 = m.rod_vor_off[r] * W
-    nv = (m.rod_n_elems[r] - 1) * W
+    nv = (m.rod_n_elems[r] - 1 + m.rod_closed[r]) * W
     ea = m.rod_elem_off[r] * W
     bend_current = m.rod_law[r, 1]
     exact = m.rod_law[r, 2]
@@ -212,15 +215,20 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
 @kernel(inline="always")
 def rod_assemble(m, s, ws, bi, W, r):
     """Sum the internal loads of rod r into node forces (ws.node_acc) and element couples
-    (ws.elem_alpha), overwriting both; external loads are added afterwards."""
+    (ws.elem_alpha), overwriting both; external loads are added afterwards.
+
+    Open rod: node 0 gets +n_0, node i gets n_i - n_{i-1}, node n gets -n_{n-1}. Closed rod:
+    node 0 gets n_0 - n_{n-1}, and element 0 also receives the closing Voronoi domain's couple;
+    ghost slots get zero (they are overwritten by the ghost copy)."""
     n_e = m.rod_n_elems[r]
+    closed = m.rod_closed[r]
     e0 = m.rod_elem_off[r] * W
     n0 = m.rod_node_off[r] * W
     v0 = m.rod_vor_off[r] * W
     ne = n_e * W
-    nv = (n_e - 1) * W
+    nv = (n_e - 1 + closed) * W
     for c in range(3):
-        # node forces Delta^h(Q^T n): first node +n_0, interior n_i - n_{i-1}, last node -n_{n-1}
+        # node forces Delta^h(Q^T n)
         F = ws.elem_n[bi, c, e0:]
         acc = ws.node_acc[bi, c, n0:]
         acc_in = ws.node_acc[bi, c, n0 + W:]
@@ -240,8 +248,15 @@ def rod_assemble(m, s, ws, bi, W, r):
             alpha[k] = tau[k]
         for j in range(nv):
             alpha[j] += mm[j] + hh[j] + gg[j]
-        for j in range(nv):
+        for j in range(ne - W):
             alpha_in[j] += -mm[j] + hh[j] - gg[j]
+        if closed:
+            last = nv - W
+            for k in range(W):
+                acc[k] -= F[ne - W + k]
+                acc[ne + k] = 0.0
+                alpha[k] += -mm[last + k] + hh[last + k] - gg[last + k]
+                alpha[ne + k] = 0.0
 
 
 @kernel(inline="always")

@@ -95,7 +95,7 @@ def external_loads(m, s, ws, bi, W, t):
 
 @kernel(inline="always")
 def constrain_positions(m, s, bi, W, t):
-    """Impose constrained node positions x = pos0 + disp p(t) and fixed frames."""
+    """Impose constrained node positions x = pos0 + disp p(t) and fixed frames; refresh ghosts."""
     x = s.x[bi]
     for i in range(m.cn_node.shape[0]):
         p = profile_value(t, m.cn_profile[i])
@@ -109,11 +109,14 @@ def constrain_positions(m, s, bi, W, t):
         for lane in range(W):
             for c in range(9):
                 Q[c, base + lane] = m.cf_Q[bi, i, c, lane]
+    copy_slots(x, m.ghost_node, m.ghost_node_src, W)
+    copy_slots(Q, m.ghost_elem, m.ghost_elem_src, W)
 
 
 @kernel(inline="always")
 def constrain_rates(m, s, bi, W, t):
-    """Impose constrained node velocities disp dp/dt and zero angular velocity of fixed frames."""
+    """Impose constrained node velocities disp dp/dt and zero angular velocity of fixed frames;
+    refresh ghosts."""
     v = s.v[bi]
     for i in range(m.cn_node.shape[0]):
         dp = profile_rate(t, m.cn_profile[i])
@@ -127,3 +130,14 @@ def constrain_rates(m, s, bi, W, t):
         for lane in range(W):
             for c in range(3):
                 w[c, base + lane] = 0.0
+    copy_slots(v, m.ghost_node, m.ghost_node_src, W)
+    copy_slots(w, m.ghost_elem, m.ghost_elem_src, W)
+
+
+@kernel(inline="always")
+def copy_slots(a, dst, src, W):
+    """a[:, dst[i]*W + lane] = a[:, src[i]*W + lane]: refresh the ghost slots of closed rods."""
+    for i in range(dst.shape[0]):
+        for c in range(a.shape[0]):
+            for lane in range(W):
+                a[c, dst[i] * W + lane] = a[c, src[i] * W + lane]

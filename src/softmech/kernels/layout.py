@@ -5,9 +5,11 @@ every per-node / per-element quantity is stored flat as ``a[component, i * W + l
 element-wise passes are one contiguous loop over ``k = i * W + lane`` (vectorized across elements
 when W == 1 and across worlds when W > 1) and neighbours sit at ``k +- W``.
 
-Several rods are concatenated: rod r owns nodes [node_off[r], node_off[r] + n_elems[r] + 1),
-elements [elem_off[r], elem_off[r] + n_elems[r]) and Voronoi domains
-[vor_off[r], vor_off[r] + n_elems[r] - 1), in units of W lanes.
+Several rods are concatenated: rod r owns n_elems[r] + 1 node slots from node_off[r],
+n_elems[r] + closed[r] element slots from elem_off[r] and n_elems[r] - 1 + closed[r] Voronoi
+domains from vor_off[r] (in units of W lanes). A closed rod's last node slot and last element
+slot are ghosts: copies of node 0 and element 0 refreshed after every drift and kick, so that the
+element and Voronoi passes need no wrap-around indexing.
 
 User-facing shapes are converted at the boundary by `softmech.packing`.
 """
@@ -15,7 +17,7 @@ from collections import namedtuple
 
 BlockModel = namedtuple("BlockModel", [
     # topology, shape (n_rods,), int64, shared by all blocks
-    "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems",
+    "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed",
     # constitutive law per rod, shape (n_rods, 3) float64:
     # [stretch_current (0/1): n /= e, bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1)]
     "rod_law",
@@ -46,6 +48,8 @@ BlockModel = namedtuple("BlockModel", [
     "cn_node", "cn_pos0", "cn_disp", "cn_profile",
     # constrained frames: element index (n_cf,), frame (n_blocks, n_cf, 9, W), w = 0
     "cf_elem", "cf_Q",
+    # ghost slots of closed rods: node slot <- node slot, element slot <- element slot, (n_ghosts,)
+    "ghost_node", "ghost_node_src", "ghost_elem", "ghost_elem_src",
 ])
 
 BlockState = namedtuple("BlockState", [

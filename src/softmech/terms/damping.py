@@ -14,9 +14,8 @@ m += tau B d(kappa)/dt (stiffness-proportional damping; Renda et al. 2018 use th
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import section_properties
+from softmech.bodies.cosserat_rod import node_shares, section_properties
 from softmech.terms.base import Term, rod_name
-from softmech.terms.loads import node_lengths
 
 
 class LinearDamping(Term):
@@ -38,7 +37,7 @@ class LinearDamping(Term):
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         gamma = p["coefficient"][:, None]
-        ctx.node_damping[self.rod] += gamma * node_lengths(rod.rest_lengths)
+        ctx.node_damping[self.rod] += gamma * node_shares(rod.rest_lengths, rod.closed)
         if "rotational_coefficient" in p:
             gamma_r = p["rotational_coefficient"][:, None]
         else:

@@ -6,6 +6,7 @@ Each load follows the time profile p(t) = ramp(t) sin(2 pi f t + phase) (see ter
 import numpy as np
 
 from softmech import _checks
+from softmech.bodies.cosserat_rod import node_shares
 from softmech.terms.base import Term, end_index, rod_name, time_profile
 
 
@@ -59,16 +60,9 @@ class UniformLoad(Term):
 
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
-        dl = node_lengths(rod.rest_lengths)
+        dl = node_shares(rod.rest_lengths, rod.closed)
         for i in range(rod.n_nodes):
             ctx.add_point_force(self.rod, i, p["force_per_length"] * dl[i], self.profile)
         for i in range(rod.n_elems):
             ctx.add_couple(self.rod, i, p["couple_per_length"] * rod.rest_lengths[i], self.profile)
 
-
-def node_lengths(rest_lengths):
-    """Rest length owned by each node (half of each adjacent element), shape (n + 1,) [m]."""
-    dl = np.zeros(len(rest_lengths) + 1)
-    dl[:-1] += 0.5 * rest_lengths
-    dl[1:] += 0.5 * rest_lengths
-    return dl

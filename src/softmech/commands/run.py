@@ -1,0 +1,256 @@
+"""`softmech run [SCENE]`: run a built-in scene, write its plots and recorded time series.
+
+Writes into the output folder (default ./output/<scene>): results.npz (the recorded time series,
+written atomically, with the scene name and softmech version), and PNG plots made from exactly
+those arrays. Exit code 0 on success, 1 if the simulation diverged (the last good state is then
+written to last_good_state.npz in the output folder).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.scenarios import DEFAULT_SCENE, SCENES
+
+N_SAMPLES = 200
+"""Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
+
+ENERGY_FIELDS = ("translational_energy", "rotational_energy", "bending_energy", "twisting_energy",
+                 "shear_energy", "stretch_energy", "total_energy")
+
+
+def add_arguments(parser):
+    """Options of `softmech run` on an argparse parser."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = "Run a built-in scene and write plots and results.npz to an output folder."
+    width = max(len(name) for name in SCENES)
+    parser.epilog = "scenes:\n" + "\n".join(f"  {name:<{width}}  {entry.description}"
+                                            for name, entry in SCENES.items())
+    parser.add_argument("scene", nargs="?", default=DEFAULT_SCENE, choices=sorted(SCENES),
+                        metavar="SCENE", help=f"scene to run (default: {DEFAULT_SCENE}; see below)")
+    parser.add_argument("--output", metavar="DIR", default=None,
+                        help="output folder (default: ./output/<scene>)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object with the results on stdout at the end "
+                             "(the human-readable summary then goes to stderr)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+    parser.add_argument("--duration", type=float, metavar="T", default=None,
+                        help="simulated time [s] (default: the scene's)")
+    parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
+                        help="elements per rod (default: the scene's)")
+
+
+def execute(args):
+    """Run `args.scene`; returns the exit code (0 success, 1 diverged). Bad input: ValueError."""
+    name = getattr(args, "scene", None) or DEFAULT_SCENE
+    _checks.choice("scene", name, SCENES)
+    quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
+    build_kwargs = {}
+    if getattr(args, "duration", None) is not None:
+        build_kwargs["duration"] = float(_checks.positive("--duration", args.duration))
+    if getattr(args, "n_elems", None) is not None:
+        build_kwargs["n_elems"] = _checks.integer("--n-elems", args.n_elems, 2)
+    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output", name))
+
+    # The summary goes to stdout, or to stderr when stdout carries the JSON object.
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    scene, info = SCENES[name].build(**build_kwargs)
+    sim = scene.compile(worlds=info.worlds, dt=info.dt)
+    report = REPORTS.get(name, _GenericReport)
+    fields = tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS)
+    record = sm.Every(seconds=info.duration / N_SAMPLES, fields=fields)
+    os.makedirs(output_dir, exist_ok=True)
+    checkpoint = os.path.join(output_dir, "last_good_state.npz")
+    if os.path.exists(checkpoint):      # from an earlier diverged run: stale once we run again
+        os.remove(checkpoint)
+    n_steps = int(round(info.duration / info.dt))
+    say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
+        f"{info.duration:g} s simulated ({n_steps} steps)")
+
+    # Zero steps compile (or load from the disk cache) the kernels, so that the first run's
+    # minute of compilation is announced instead of looking like a stalled progress bar.
+    say("  preparing the compiled kernels (about a minute the first time, cached afterwards)")
+    started = time.perf_counter()
+    sim.step(0)
+    say(f"  kernels ready in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    try:
+        out = sim.run(info.duration, record=record, progress=not quiet, checkpoint=checkpoint)
+    except sm.SimulationDiverged as err:
+        print(f"softmech run {name}: {err}", file=sys.stderr)
+        print(f"softmech run {name}: last good state (t = {err.time:g} s) written to {checkpoint}",
+              file=sys.stderr)
+        if as_json:
+            print(json.dumps({"scene": name, "output_dir": output_dir, "files": [checkpoint],
+                              "diverged": True, "error": str(err)}))
+        return 1
+    wall = time.perf_counter() - started
+
+    data = sm.Results(out)
+    data["scene"] = np.array(name)
+    data["softmech_version"] = np.array(sm.__version__)
+    data["dt"] = np.array(info.dt)
+    metrics = report.derive(data, info)
+    results_path = os.path.join(output_dir, "results.npz")
+    data.save(results_path)
+    files = [results_path]
+    files += report.plot(data, info, output_dir)
+    files.append(plot_energy(data, info, os.path.join(output_dir, "energy.png")))
+
+    say(f"  wall time {wall:.2f} s ({n_steps / max(wall, 1e-9):,.0f} steps/s)")
+    for line in report.summary(metrics):
+        say("  " + line)
+    say(f"  wrote {len(files)} files to {output_dir}:")
+    for f in files:
+        say(f"    {os.path.basename(f)}")
+    if as_json:
+        print(json.dumps({"scene": name, "output_dir": output_dir, "files": files, **metrics}))
+    return 0
+
+
+# ------------------------------------------------------------------------------- per-scene reports
+class _GenericReport:
+    """Any scene: records the centre of mass; no scene-specific metrics or plots."""
+
+    fields = ("com",)
+
+    @staticmethod
+    def derive(data, info):
+        return {}
+
+    @staticmethod
+    def summary(metrics):
+        return []
+
+    @staticmethod
+    def plot(data, info, output_dir):
+        return []
+
+
+class _CantileverReport:
+    """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time."""
+
+    fields = ("positions",)
+
+    @staticmethod
+    def derive(data, info):
+        """Adds arc_length, analytic curves and the tip time series to `data`; returns metrics."""
+        x = data[f"{info.rod}.positions"][0]          # world 0: (n_samples, n + 1, 3) [m]
+        s = x[0, :, 0]                                 # the rod starts straight along +x from 0
+        data["arc_length"] = s
+        s_fine = np.linspace(0.0, info.length, 301)   # smooth analytic curves for any n
+        data["analytic_arc_length"] = s_fine
+        data["timoshenko_deflection"] = info.deflection(s_fine)
+        data["euler_bernoulli_deflection"] = info.deflection(s_fine, "euler_bernoulli")
+        data["tip_deflection"] = x[:, -1, 1]
+        tip, analytic = float(x[-1, -1, 1]), float(info.deflection(info.length))
+        return {"tip_deflection": tip, "analytic_tip_deflection": analytic,
+                "relative_error": abs(tip - analytic) / abs(analytic)}
+
+    @staticmethod
+    def summary(m):
+        return [f"tip deflection {m['tip_deflection']:.6g} m, Timoshenko "
+                f"{m['analytic_tip_deflection']:.6g} m (relative error {m['relative_error']:.2%})"]
+
+    @staticmethod
+    def plot(data, info, output_dir):
+        mm = 1e3
+        t = data["time"]
+        fig, ax = _figure()
+        s = data["arc_length"]
+        ax.plot(s, data[f"{info.rod}.positions"][0, -1, :, 1] * mm, "o", ms=3.5, color="C0",
+                markevery=_marks(len(s), 50), zorder=3,
+                label=f"softmech, {info.n_elems} elements, t = {t[-1]:.3g} s")
+        s_fine = data["analytic_arc_length"]
+        ax.plot(s_fine, data["timoshenko_deflection"] * mm, "-", color="k",
+                label="Timoshenko (analytic)")
+        ax.plot(s_fine, data["euler_bernoulli_deflection"] * mm, "--", color="0.5",
+                label="Euler-Bernoulli (analytic)")
+        ax.set_xlabel("arc length s [m]")
+        ax.set_ylabel("deflection y [mm]")
+        ax.set_title(f"Cantilever, tip force {info.force:g} N: static centreline")
+        ax.legend(loc="lower left")
+        tip, analytic = data["tip_deflection"][-1], info.deflection(info.length)
+        ax.text(0.98, 0.96, f"tip: softmech {_num(tip * mm)} mm, Timoshenko {_num(analytic * mm)} mm"
+                f"\nrelative error {abs(tip - analytic) / abs(analytic):.2%}", transform=ax.transAxes,
+                ha="right", va="top", bbox=dict(boxstyle="round", fc="white", ec="0.8"))
+        centerline = _save(fig, os.path.join(output_dir, "centerline.png"))
+
+        fig, ax = _figure()
+        ax.plot(t, data["tip_deflection"] * mm, color="C0", label="softmech tip y(L, t)")
+        ax.axhline(info.deflection(info.length) * mm, color="k", lw=1, ls="--",
+                   label="Timoshenko static y(L)")
+        if info.ramp_time > 0:
+            ax.axvspan(0, min(info.ramp_time, t[-1]), color="0.9", label="load ramp")
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("tip deflection y(L) [mm]")
+        ax.set_title("Cantilever: tip deflection over time")
+        ax.legend(loc="upper right")
+        tip = _save(fig, os.path.join(output_dir, "tip_deflection.png"))
+        return [centerline, tip]
+
+
+REPORTS = {"cantilever": _CantileverReport}
+"""Scene name -> report (recorded fields, derived metrics, plots); scenes without one get
+_GenericReport. Every scene also gets energy.png and results.npz."""
+
+
+# ----------------------------------------------------------------------------------------- plots
+def plot_energy(data, info, path):
+    """Energies of world 0 over time from the recorded arrays; writes `path` (PNG), returns it."""
+    e = {k: data[f"{info.rod}.{k}"][0] for k in ENERGY_FIELDS}
+    kinetic = e["translational_energy"] + e["rotational_energy"]
+    t = data["time"]
+    fig, (top, bottom) = _figure(rows=2)
+    top.plot(t, e["total_energy"], color="k", label="total (kinetic + elastic)")
+    top.plot(t, e["bending_energy"] + e["twisting_energy"], color="C0", label="bending + twisting")
+    top.plot(t, e["shear_energy"] + e["stretch_energy"], color="C1", label="shear + stretch")
+    top.plot(t, kinetic, color="C2", label="kinetic (translation + rotation)")
+    top.set_ylabel("energy [J]")
+    top.set_title("Energy of the rod (work of external loads not included)")
+    top.legend(loc="best", fontsize="small")
+    positive = kinetic > 0
+    if np.any(positive):
+        bottom.semilogy(t[positive], kinetic[positive], color="C2")
+    bottom.set_ylabel("kinetic energy [J]")
+    bottom.set_xlabel("time t [s]")
+    for ax in (top, bottom):
+        ax.grid(True, alpha=0.3)
+    return _save(fig, path)
+
+
+def _figure(rows=1):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    # A bare Figure on the Agg canvas: no pyplot global state, no display needed.
+    fig = Figure(figsize=(7.0, 4.2 if rows == 1 else 6.0), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, 1, sharex=True) if rows > 1 else fig.subplots()
+    if rows == 1:
+        axes.grid(True, alpha=0.3)
+    return fig, axes
+
+
+def _marks(n_points, most):
+    """Indices of at most ~`most` evenly spaced markers among n_points, always the last one."""
+    step = max(1, -(-(n_points - 1) // most))
+    return sorted(set(range(0, n_points, step)) | {n_points - 1})
+
+
+def _num(value):
+    """Two decimals with a typographic minus, as on matplotlib's axes."""
+    return f"{value:.2f}".replace("-", "\u2212")
+
+
+def _save(fig, path):
+    fig.savefig(path, dpi=120)
+    return path
