@@ -14,6 +14,10 @@ def atomic_save_npz(path, **arrays):
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez_compressed(f, **arrays)
+        # mkstemp creates the file 0600; give it the mode a plain open() would (0666 & ~umask)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -64,9 +64,12 @@ def per_lane(arr, lanes):
 
 
 def broadcast_worlds(field, arr, worlds, trailing):
-    """Check a per-world parameter (1 or B, *trailing) and broadcast it to (B, *trailing)."""
+    """Check a per-world parameter (1 or B, *trailing) and broadcast it to (B, *trailing); trailing
+    axes of size 1 broadcast too (e.g. (B, 1) for one value per world on every element)."""
     arr = np.asarray(arr, dtype=float)
-    if arr.ndim != 1 + len(trailing) or arr.shape[1:] != tuple(trailing) or arr.shape[0] not in (1, worlds):
+    trailing_ok = arr.ndim == 1 + len(trailing) and all(
+        a in (1, t) for a, t in zip(arr.shape[1:], trailing))
+    if not trailing_ok or arr.shape[0] not in (1, worlds):
         raise ValueError(f"params['{field}'] has shape {arr.shape}, expected (1, {', '.join(map(str, trailing))}) "
                          f"or ({worlds}, {', '.join(map(str, trailing))})".replace(", )", ")"))
     if not np.all(np.isfinite(arr)):
@@ -154,6 +157,15 @@ def _table(entries, lanes, comps):
 def assemble_model(rods, terms, params, lanes):
     """Build the BlockModel from rods, terms and per-world parameters ('<owner>.<field>' -> array)."""
     B = lanes.worlds
+    ctx = assemble_terms(rods, terms, params, B)
+    rod_params = ctx.all_rod_params
+    return _block_model(rods, ctx, rod_params, lanes)
+
+
+def assemble_terms(rods, terms, params, worlds):
+    """Validate per-world parameters and let every term write its user-shaped arrays: returns
+    the Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""
+    B = worlds
     rod_params = {}
     for r in rods:
         shapes = {"radius": (r.n_elems,), "density": (r.n_elems,), "youngs_modulus": (r.n_elems,),
@@ -165,10 +177,16 @@ def assemble_model(rods, terms, params, lanes):
                 raise ValueError(f"params['{r.name}.{k}'] has entries <= 0 (must be > 0)")
         rod_params[r.name] = rp
     ctx = Assembly(rods, rod_params, B)
+    ctx.all_rod_params = rod_params
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
         term.contribute(ctx, p)
+    return ctx
+
+
+def _block_model(rods, ctx, rod_params, lanes):
+    B = lanes.worlds
 
     cat = {k: [] for k in ("node_mass", "node_damping", "body_acc", "rest_len", "J", "S", "sigma0",
                            "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv")}

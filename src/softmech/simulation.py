@@ -10,9 +10,10 @@ from softmech import _checks
 from softmech.bodies.cosserat_rod import discrete_properties
 from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
 from softmech.integrators.explicit import (SCHEME_TABLES, SCHEMES, STATUS_OK, STATUS_ROTATION,
-                                           advance, evaluate_accelerations)
+                                           advance, block_status, evaluate_accelerations, run_block)
 from softmech.io import atomic_save_npz
-from softmech.packing import (Lanes, Slots, allocate_workspace, assemble_model, broadcast_worlds,
+from softmech.packing import (Lanes, Slots, allocate_workspace, assemble_model, assemble_terms,
+                              broadcast_worlds,
                               from_blocks, pack_state, to_blocks)
 from softmech.stability import rod_time_step_limit
 
@@ -47,12 +48,14 @@ class Every:
 
 class Results(dict):
     """Recorded time series: 'time' (n_samples,) and '<rod>.<field>' (B, n_samples, ...). With a
-    single rod, a bare field name also works (out['com'])."""
+    single rod in the scene, a bare field name also works (out['com'])."""
+
+    rods = ()
+    """Names of the scene's rods (set by Simulation.run)."""
 
     def __missing__(self, key):
-        rods = {k.split(".")[0] for k in self if "." in k}
-        if len(rods) == 1 and f"{next(iter(rods))}.{key}" in self:
-            return self[f"{next(iter(rods))}.{key}"]
+        if len(self.rods) == 1 and f"{self.rods[0]}.{key}" in self:
+            return self[f"{self.rods[0]}.{key}"]
         raise KeyError(key)
 
     def save(self, path):
@@ -69,7 +72,8 @@ class Simulation:
         self.worlds = worlds
         self.dt = dt
         self.scheme = scheme
-        self.time = 0.0
+        self.strict = strict
+        self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
         self.params = {}
         for r in self.rods:
@@ -89,6 +93,15 @@ class Simulation:
         self._state = pack_state(self.rods, initial, self.lanes)
         self.check_time_step(strict)
 
+    @property
+    def time(self):
+        """Simulated time [s] = start time + steps taken * dt (no accumulated round-off)."""
+        return self._t0 + self._steps * self.dt
+
+    @time.setter
+    def time(self, value):
+        self._t0, self._steps = float(value), 0
+
     # ----------------------------------------------------------------- parameters and state
     def rod_params(self, name):
         """Parameters of rod `name` broadcast to (B, ...)."""
@@ -98,7 +111,9 @@ class Simulation:
 
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
-        return np.min([rod_time_step_limit(r, self.rod_params(r.name)) for r in self.rods], axis=0)
+        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds)
+        return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name])
+                       for r in self.rods], axis=0)
 
     def check_time_step(self, strict=False):
         limit = float(self.time_step_limit().min())
@@ -192,6 +207,8 @@ class Simulation:
                 np.array_equal(cached[0][k], np.asarray(v)) for k, v in self.params.items()):
             return cached[1]
         model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
+            self.check_time_step(self.strict)
         self._model_cache = ({k: np.array(v, copy=True) for k, v in self.params.items()}, model)
         return model
 
@@ -204,11 +221,18 @@ class Simulation:
         saved = tuple(a.copy() for a in self._state)
         status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
         drifts, kicks = SCHEME_TABLES[SCHEMES[self.scheme]]
-        advance(model, self._state, self.workspace, self.lanes.W, self.time, self.dt, n_steps,
-                drifts, kicks, status)
+        if self.lanes.n_blocks == 1:
+            # one block: call the serial kernel directly (a parallel region would wake idle threads)
+            self.workspace.rotation_violations[0] = 0
+            run_block(model, self._state, self.workspace, 0, self.lanes.W, self.time, self.dt,
+                      n_steps, drifts, kicks)
+            status[0] = block_status(self._state, self.workspace, 0)
+        else:
+            advance(model, self._state, self.workspace, self.lanes.W, self.time, self.dt, n_steps,
+                    drifts, kicks, status)
         if np.any(status != STATUS_OK):
             self._diverged(saved, n_steps, status)
-        self.time += n_steps * self.dt
+        self._steps += n_steps
 
     def _diverged(self, saved, n_steps, status):
         bad_state = self._state
@@ -241,6 +265,8 @@ class Simulation:
             raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
         n_total = int(round(duration / self.dt))
         every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
+        # Steps between divergence checks: on divergence the state of the last check is kept, so
+        # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
         fields = () if record is None else record.fields
         model = self._model()
         samples = {"time": []}
@@ -250,11 +276,12 @@ class Simulation:
         try:
             while done < n_total:
                 n = min(every if every > 0 else n_total, n_total - done)
-                self._advance(model, n)
+                for chunk in _chunks(n, GUARD_STEPS):
+                    self._advance(model, chunk)
+                    if bar:
+                        bar.update(chunk)
                 done += n
                 self._sample(samples, fields)
-                if bar:
-                    bar.update(n)
         except SimulationDiverged as err:
             if checkpoint is not None:
                 self.save_state(checkpoint)
@@ -263,6 +290,7 @@ class Simulation:
             if bar:
                 bar.close()
         out = Results(time=np.array(samples.pop("time")))
+        out.rods = tuple(r.name for r in self.rods)
         for k, v in samples.items():
             out[k] = np.stack(v, axis=1)
         return out
@@ -307,6 +335,17 @@ class Simulation:
             for r in self.rods:
                 self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
             self.time = float(data["time"])
+
+
+GUARD_STEPS = 4096
+"""Largest number of steps between two divergence checks of Simulation.run."""
+
+
+def _chunks(n, size):
+    """Split n steps into chunks of at most `size`."""
+    while n > 0:
+        yield min(n, size)
+        n -= size
 
 
 def _progress_bar(total, enabled):
