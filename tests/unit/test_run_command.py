@@ -1,0 +1,104 @@
+"""`softmech run`: the command writes its files and its JSON summary; bad input and divergence
+give the documented errors. Also the cantilever's analytic curves (ME498 handout section 2.2.3)."""
+import argparse
+import functools
+import json
+import os
+
+import numpy as np
+import pytest
+
+from softmech.commands import run
+from softmech.scenarios import SCENES, SceneEntry, build_cantilever
+from softmech.scenarios.cantilever import euler_bernoulli_deflection, timoshenko_deflection
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="softmech run")
+    run.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_defaults_of_the_parser():
+    args = parse([])
+    assert args.scene == "cantilever"
+    assert args.output is None and args.duration is None and args.n_elems is None
+    assert not args.json and not args.quiet
+
+
+def test_cantilever_writes_files_and_json(tmp_path, capsys):
+    args = parse(["cantilever", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.05", "--n-elems", "10"])
+    assert run.execute(args) == 0
+    stdout = capsys.readouterr().out
+    summary = json.loads(stdout)           # with --json, stdout is exactly one JSON object
+    assert {"scene", "output_dir", "files", "tip_deflection", "analytic_tip_deflection",
+            "relative_error"} <= set(summary)
+    assert summary["scene"] == "cantilever"
+    assert os.path.samefile(summary["output_dir"], tmp_path / "out")
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.npz", "centerline.png", "tip_deflection.png", "energy.png"} <= names
+    for f in summary["files"]:
+        assert os.path.getsize(f) > 0
+    for f in names - {"results.npz"}:
+        with open(tmp_path / "out" / f, "rb") as fh:
+            assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
+    # the file holds the recorded series; the reported tip is the last recorded one
+    with np.load(tmp_path / "out" / "results.npz") as data:
+        assert str(data["scene"]) == "cantilever"
+        x = data["beam.positions"]
+        assert x.shape == (1, len(data["time"]), 11, 3)
+        assert data["beam.total_energy"].shape == (1, len(data["time"]))
+        assert summary["tip_deflection"] == float(x[0, -1, -1, 1])
+    assert summary["tip_deflection"] < 0          # the 15 N load points down (-y)
+    assert summary["analytic_tip_deflection"] < 0
+    assert np.isfinite(summary["relative_error"])
+
+
+def test_bad_duration_and_n_elems_raise_value_error(tmp_path):
+    with pytest.raises(ValueError, match="--duration"):
+        run.execute(parse(["--output", str(tmp_path), "--duration", "-1"]))
+    with pytest.raises(ValueError, match="--n-elems"):
+        run.execute(parse(["--output", str(tmp_path), "--n-elems", "1"]))
+
+
+def test_divergence_exits_1_and_keeps_last_good_state(tmp_path, monkeypatch, capsys):
+    # dt far above the stability limit (~1.3e-2 s for 10 elements): the run must blow up.
+    unstable = functools.partial(build_cantilever, dt=0.5)
+    monkeypatch.setitem(SCENES, "cantilever", SceneEntry(unstable, "unstable cantilever"))
+    args = parse(["--output", str(tmp_path), "--json", "--quiet", "--duration", "200",
+                  "--n-elems", "10"])
+    with pytest.warns(RuntimeWarning, match="stability limit"):
+        assert run.execute(args) == 1
+    captured = capsys.readouterr()
+    assert "diverged" in captured.err
+    summary = json.loads(captured.out)
+    assert summary["diverged"] is True
+    with np.load(tmp_path / "last_good_state.npz") as state:
+        assert np.all(np.isfinite(state["beam.positions"]))
+
+
+def test_timoshenko_curve_closed_forms():
+    # Tip value of the handout's curve (section 2.2.3) at s = L: -F L / (alpha_c A G) - F L^3 / (3 E I);
+    # G -> infinity gives Euler-Bernoulli. Table 1 values; tolerance: float round-off only.
+    F, L, E, G, r, alpha = 15.0, 3.0, 1e6, 1e4, 0.25, 4.0 / 3.0
+    A, I = np.pi * r**2, np.pi * r**4 / 4
+    tip = -F * L / (alpha * A * G) - F * L**3 / (3 * E * I)
+    assert timoshenko_deflection(L, F, L, E, G, A, I, alpha) == pytest.approx(tip, rel=1e-12)
+    s = np.linspace(0, L, 7)
+    np.testing.assert_allclose(timoshenko_deflection(s, F, L, E, 1e30, A, I, alpha),
+                               euler_bernoulli_deflection(s, F, L, E, I), rtol=1e-12, atol=1e-30)
+    _, info = build_cantilever(n_elems=10)
+    assert info.deflection(L) == pytest.approx(tip, rel=1e-12)
+
+
+def test_scene_without_a_report_gets_results_and_energy_plot(tmp_path, monkeypatch, capsys):
+    # A newly registered scene needs only a builder: results.npz and energy.png are generic.
+    monkeypatch.setitem(SCENES, "plain", SceneEntry(build_cantilever, "cantilever, no report"))
+    args = argparse.Namespace(scene="plain", output=str(tmp_path), json=True, quiet=True,
+                              duration=0.01, n_elems=4)
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert {os.path.basename(f) for f in summary["files"]} == {"results.npz", "energy.png"}
+    with np.load(tmp_path / "results.npz") as data:
+        assert data["beam.com"].shape == (1, len(data["time"]), 3)
