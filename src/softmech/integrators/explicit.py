@@ -106,21 +106,33 @@ def run_block(m, s, ws, bi, W, t0, dt, n_steps, drifts, kicks):
     """n_steps steps of one drift-kick scheme on block bi. Loads are evaluated at the time
     reached by the preceding drifts; constraints are imposed after every drift and kick.
 
+    The closing drift of a step and the opening drift of the next are merged into one (for
+    position Verlet: one full drift per step instead of two halves). This is exact for the
+    frames, exp(-a[w]x) exp(-b[w]x) = exp(-(a + b)[w]x), and changes positions by round-off only.
+
     Every callee is inlined, so a step makes no function calls (a call passes the model's
     ~300 flattened array fields and cost ~0.1-0.2 us each)."""
+    if n_steps == 0:
+        return
     n_kicks = kicks.shape[0]
     for step in range(n_steps):
-        t = t0 + step * dt
-        for stage in range(n_kicks + 1):
-            h = drifts[stage] * dt
-            drift(s, ws, bi, h)
-            t += h
-            constrain_positions(m, s, bi, W, t)
-            if stage < n_kicks:
-                kick(m, s, ws, bi, W, kicks[stage] * dt, t)
+        opening = drifts[0] if step == 0 else drifts[n_kicks] + drifts[0]
+        drift(s, ws, bi, opening * dt)
+        t = t0 + step * dt + drifts[0] * dt
+        constrain_positions(m, s, bi, W, t)
+        for stage in range(n_kicks):
+            kick(m, s, ws, bi, W, kicks[stage] * dt, t)
+            if stage < n_kicks - 1:
+                constrain_rates(m, s, bi, W, t)
+                h = drifts[stage + 1] * dt
+                drift(s, ws, bi, h)
+                t += h
+                constrain_positions(m, s, bi, W, t)
+            else:
                 # after the last kick the velocities are those of the step's end
-                t_rates = t if stage < n_kicks - 1 else t0 + (step + 1) * dt
-                constrain_rates(m, s, bi, W, t_rates)
+                constrain_rates(m, s, bi, W, t0 + (step + 1) * dt)
+    drift(s, ws, bi, drifts[n_kicks] * dt)
+    constrain_positions(m, s, bi, W, t0 + n_steps * dt)
 
 
 @kernel
