@@ -226,7 +226,7 @@ def _block_model(rods, ctx, rod_params, lanes):
         rod_vor_off=np.array([slots.vor[r.name] for r in rods], dtype=np.int64),
         rod_n_elems=n_e,
         rod_closed=np.array([int(r.closed) for r in rods], dtype=np.int64),
-        rod_law=np.array([LAWS[r.law] for r in rods], dtype=float),
+        rod_law=np.array([LAWS[r.law] + (float(np.any(ctx.kv_tau[r.name] > 0)),) for r in rods]),
         node_inv_mass=1.0 / blk["node_mass"], node_damping=blk["node_damping"],
         node_body_acc=blk["body_acc"],
         elem_rest_len=blk["rest_len"], elem_inv_rest_len=1.0 / blk["rest_len"],

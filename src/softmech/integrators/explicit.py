@@ -15,7 +15,8 @@ import numba as nb
 from softmech.kernels import kernel
 import numpy as np
 
-from softmech.kernels.cosserat_forces import internal_loads
+from softmech.kernels.cosserat_forces import (internal_loads, rod_gyroscopic_kick,
+                                              rod_velocity_couples_explicit)
 from softmech.kernels.external import constrain_positions, constrain_rates, external_loads
 from softmech.kernels.so3 import MAX_ROTATION_ANGLE, exp_coefficients
 
@@ -73,18 +74,17 @@ def drift(s, ws, bi, h):
 
 @kernel(inline="always")
 def kick(m, s, ws, bi, W, h, t):
-    """v += h a(t), w += h dw/dt(t) with all loads evaluated on the current state."""
+    """v += h a(t), w += h dw/dt(t) on the current positions and frames; the velocity-dependent
+    couples by implicit midpoint (see cosserat_forces.rod_gyroscopic_kick)."""
     internal_loads(m, s, ws, bi, W)
     external_loads(m, s, ws, bi, W, t)
+    for r in range(m.rod_n_elems.shape[0]):
+        rod_gyroscopic_kick(m, s, ws, bi, W, r, h)
     v = s.v[bi]
     acc = ws.node_acc[bi]
-    w = s.w[bi]
-    alpha = ws.elem_alpha[bi]
     for c in range(3):
         for k in range(v.shape[1]):
             v[c, k] += h * acc[c, k]
-        for k in range(w.shape[1]):
-            w[c, k] += h * alpha[c, k]
 
 
 def _scheme_tables():
@@ -170,3 +170,5 @@ def evaluate_accelerations(m, s, ws, W, t):
     for bi in range(s.x.shape[0]):
         internal_loads(m, s, ws, bi, W)
         external_loads(m, s, ws, bi, W, t)
+        for r in range(m.rod_n_elems.shape[0]):
+            rod_velocity_couples_explicit(m, s, ws, bi, W, r)

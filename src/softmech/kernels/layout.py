@@ -18,8 +18,8 @@ from collections import namedtuple
 BlockModel = namedtuple("BlockModel", [
     # topology, shape (n_rods,), int64, shared by all blocks
     "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed",
-    # constitutive law per rod, shape (n_rods, 3) float64:
-    # [stretch_current (0/1): n /= e, bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1)]
+    # constitutive law per rod, shape (n_rods, 4) float64: [stretch_current (0/1): n /= e,
+    # bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1), viscous (0/1): Kelvin-Voigt on]
     "rod_law",
     # per node, shape (n_blocks, n_nodes*W) or (n_blocks, 3, n_nodes*W)
     "node_inv_mass",      # 1/m [1/kg]

@@ -13,12 +13,13 @@ import numba as nb
 
 from softmech.kernels import kernel
 
-# Taylor coefficients of sin(t)/t and (1 - cos t)/t^2 in z = t^2, up to z^8. For |t| <= 1 the
-# truncation error is below z^9/19! < 1e-17, i.e. exact in float64; the stepper checks |t| <= 1.
-_A0, _A1, _A2, _A3, _A4 = 1.0, -1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0
-_A5, _A6, _A7, _A8 = -1.0 / 39916800.0, 1.0 / 6227020800.0, -1.0 / 1307674368000.0, 1.0 / 355687428096000.0
-_B0, _B1, _B2, _B3, _B4 = 0.5, -1.0 / 24.0, 1.0 / 720.0, -1.0 / 40320.0, 1.0 / 3628800.0
-_B5, _B6, _B7, _B8 = -1.0 / 479001600.0, 1.0 / 87178291200.0, -1.0 / 20922789888000.0, 1.0 / 6402373705728000.0
+# Taylor coefficients (highest power first) of sin(t)/t and (1 - cos t)/t^2 in z = t^2, up to z^8.
+# For |t| <= 1 the truncation error is below z^9/19! < 1e-17, i.e. exact in float64; the
+# stepper checks |t| <= 1.
+_SINC = (1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0,
+         1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0, 1.0)
+_COSC = (1.0 / 6402373705728000.0, -1.0 / 20922789888000.0, 1.0 / 87178291200.0,
+         -1.0 / 479001600.0, 1.0 / 3628800.0, -1.0 / 40320.0, 1.0 / 720.0, -1.0 / 24.0, 0.5)
 
 # Cephes atan rational approximation on |x| <= 0.66 (Moshier, Cephes Math Library, atan.c).
 _P0, _P1, _P2, _P3, _P4 = (-8.750608600031904122785e-1, -1.615753718733365076637e1,
@@ -33,10 +34,9 @@ _PIO4 = 0.7853981633974483
 _T3P8 = 2.414213562373095  # tan(3 pi / 8)
 _TAN_PI_8 = 0.41421356237309503
 
-# c(theta) series coefficients (-1)^(n+1) B_2n / (2n)!, n = 1..8
-_C0, _C1, _C2, _C3 = 1.0 / 12.0, 1.0 / 720.0, 1.0 / 30240.0, 1.0 / 1209600.0
-_C4, _C5 = 1.0 / 47900160.0, 691.0 / 1307674368000.0
-_C6, _C7 = 1.0 / 74724249600.0, 3617.0 / 510.0 / 20922789888000.0
+# c(theta) series coefficients (-1)^(n+1) B_2n / (2n)!, n = 8..1 (highest power first)
+_LOGJ = (3617.0 / 510.0 / 20922789888000.0, 1.0 / 74724249600.0, 691.0 / 1307674368000.0,
+         1.0 / 47900160.0, 1.0 / 1209600.0, 1.0 / 30240.0, 1.0 / 720.0, 1.0 / 12.0)
 
 MAX_ROTATION_ANGLE = 1.0
 """Largest rotation angle [rad] per drift for which `exp_coefficients` is exact in float64."""
@@ -47,27 +47,18 @@ MAX_CURVATURE_ANGLE = 2.7
 
 
 @kernel(inline="always")
+def horner(z, coefficients):
+    """Polynomial in z with `coefficients` given highest power first (a constant tuple)."""
+    acc = 0.0
+    for c in coefficients:
+        acc = acc * z + c
+    return acc
+
+
+@kernel(inline="always")
 def exp_coefficients(z):
     """(sin t / t, (1 - cos t) / t^2) for z = t^2 <= 1, by Taylor series (exact in float64)."""
-    a = _A8
-    a = a * z + _A7
-    a = a * z + _A6
-    a = a * z + _A5
-    a = a * z + _A4
-    a = a * z + _A3
-    a = a * z + _A2
-    a = a * z + _A1
-    a = a * z + _A0
-    b = _B8
-    b = b * z + _B7
-    b = b * z + _B6
-    b = b * z + _B5
-    b = b * z + _B4
-    b = b * z + _B3
-    b = b * z + _B2
-    b = b * z + _B1
-    b = b * z + _B0
-    return a, b
+    return horner(z, _SINC), horner(z, _COSC)
 
 
 @kernel(inline="always")
@@ -127,14 +118,6 @@ def log_jacobian_coefficient(theta2, s, c, theta_over_s):
     Laurent series of cot; B_2n Bernoulli numbers), truncated after theta^14: relative error
     < 2e-13 (measured against mpmath, worst at theta -> 1). Above, the closed form (1 - (theta/sin)(1 + cos)/2) / theta^2 with one division.
     """
-    z = theta2
-    series = _C7
-    series = series * z + _C6
-    series = series * z + _C5
-    series = series * z + _C4
-    series = series * z + _C3
-    series = series * z + _C2
-    series = series * z + _C1
-    series = series * z + _C0
+    series = horner(theta2, _LOGJ)
     exact = (1.0 - 0.5 * theta_over_s * (1.0 + c)) / theta2
     return series if theta2 < 1.0 else exact

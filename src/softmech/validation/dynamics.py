@@ -19,17 +19,17 @@ from softmech.validation.reference import cantilever_first_frequency, clamped_fr
 def cantilever_first_mode():
     """First bending frequency of a clamped-free cantilever vs Euler-Bernoulli:
         f1 = (beta1 L)^2 / (2 pi L^2) sqrt(E I / (rho A)),  beta1 L = 1.87510...
-    Slender (L / r = 200) and shear-stiff (G = E / (2 (1 + 0.5))): Timoshenko (shear + rotary
+    Slender (L / r = 100) and shear-stiff (G = E / (2 (1 + 0.5))): Timoshenko (shear + rotary
     inertia) corrections are ~ (r/L)^2 ~ 1e-4 of f1. Law "gazzola2018" (the default; at this
     amplitude, tip 1e-3 L, both laws agree to second order in the strains). Excitation: initial
     velocity in the first Euler-Bernoulli mode shape, v_y = v0 phi1(s), and section spin
     v0 phi1'(s) about the bending axis, so higher modes are barely excited. The period is measured
     from the upward zero crossings of the tip's transverse displacement (linear interpolation)
-    over 4 periods. Tolerance 1 %. The discretization error is first order in 1/n (the clamp acts
+    over 2 periods. Tolerance 1 %. The discretization error is first order in 1/n (the clamp acts
     at the first element's centre, shortening the beam by ~l/2: df/f ~ 1/n); n = 200 keeps it
     near 0.5 %.
     """
-    length, radius, rho, E, n = 1.0, 0.005, 1000.0, 1e6, 200
+    length, radius, rho, E, n = 1.0, 0.01, 1000.0, 1e6, 200
     area, inertia = section(radius)
     f1 = cantilever_first_frequency(length, area, inertia, E, rho)
     scene = sm.Scene()
@@ -57,7 +57,7 @@ def cantilever_first_mode():
     v[0] = 0.0
     w[0] = 0.0
     sim.set_state(velocities=v, angular_velocities=w)
-    periods = 4.3
+    periods = 2.3
     sample = 1.0 / (f1 * 400.0)
     out = sim.run(periods / f1, record=sm.Every(seconds=sample, fields=("positions",)))
     t = out["time"]
@@ -127,7 +127,9 @@ def _energy_case(case, law, in_plane, tol, slack):
     """Energy test: max |rel E error| <= tol over 1e5 position-Verlet steps at dt = 0.5 x the
     stability estimate, AND mean |error| over the last tenth <= (1 + slack) x the mean over the
     first tenth (no secular drift: a symplectic method's energy error oscillates without growing;
-    the slack allows the oscillation's amplitude to differ between two finite windows)."""
+    the slack allows the oscillation's amplitude to differ between two finite windows, as the
+    energy moves between modes: with the velocity-dependent couple terms removed from the engine,
+    an experiment gave ratios 1.00 (in-plane) and 1.27 (3-D), against 3.6 and 67 with them)."""
     t, rel, _, _, dt, failure = energy_history(law, in_plane)
     if t is None:
         return result(case, math.inf, 0.0, math.inf, tol, f"diverged: {failure}", passed=False)
@@ -156,11 +158,12 @@ def energy_conservation_planar_hyperelastic():
 
 
 def energy_conservation_gazzola2018():
-    """Gazzola's law (n = S sigma / e, m = B kappa / eps^3) is not the gradient of the diagnostics'
-    quadratic energy (that energy is its first-order approximation), so the measured energy may
-    deviate by about (max strain) x (elastic energy): strains here are <= ~2 % and the elastic
-    energy is ~45 % of E, which allows 1e-2. No-growth condition as for the hyperelastic law."""
-    return _energy_case("energy_conservation_gazzola2018", "gazzola2018", False, 1e-2, 0.5)
+    """Gazzola's law (n = S sigma / e, m = B kappa / eps^3) is not conservative: n = S sigma / e
+    has a non-symmetric derivative d n_i / d sigma_j when S1 != S3, and m / eps^3 depends on
+    positions without a matching force. The diagnostics' quadratic energy is only its first-order
+    approximation, so energy may change by about (max strain ~2 %) x (elastic energy ~45 % of E)
+    and may drift: bound max |dE/E| <= 1e-2 over the 1e5 steps, no no-growth condition."""
+    return _energy_case("energy_conservation_gazzola2018", "gazzola2018", False, 1e-2, math.inf)
 
 
 def linear_momentum_conservation():
@@ -197,3 +200,101 @@ def angular_momentum_conservation():
               f"(dt fraction 0.5), {changes[1]:.2e} (0.25): ratio {ratio:.2f} (>= 3 required)")
     return result("angular_momentum_conservation", changes[0], 0.0, changes[0], 1e-3, detail,
                   passed=changes[0] <= 1e-3 and ratio >= 3.0)
+
+
+# ------------------------------------------------------------------ time-step convergence
+def _observed_orders(final_state, dts):
+    """Self-convergence: with y(dt) the final state for each dt (halving), the differences
+    d_k = max |y(dt_k) - y(dt_{k+1})| behave like C dt_k^p, so p_k = log2(d_k / d_{k+1}).
+    No reference solution is needed (a fine-dt PEFRL reference would inherit PEFRL's own error)."""
+    ys = [final_state(dt) for dt in dts]
+    diffs = [float(np.abs(a - b).max()) for a, b in zip(ys, ys[1:])]
+    orders = [math.log2(a / b) for a, b in zip(diffs, diffs[1:])]
+    return diffs, orders
+
+
+def _free_rod_final(scheme, duration, in_plane):
+    def final(dt):
+        sim = free_rod("hyperelastic", in_plane=in_plane, dt=dt, scheme=scheme)
+        sim.step(int(round(duration / dt)))
+        st = sim.get_state()
+        return np.concatenate([st["positions"][0].ravel(), st["directors"][0].ravel()])
+    return final
+
+
+def _halving_dts(limit, duration, first_fraction, levels):
+    """`levels` time steps dt_k = duration / (N0 2^k), the first one <= first_fraction * limit,
+    so that every run ends exactly at `duration`."""
+    n0 = math.ceil(duration / (first_fraction * limit))
+    return [duration / (n0 * 2**k) for k in range(levels)]
+
+
+def _convergence_case(case, scheme, in_plane, first_fraction, levels, expected, window):
+    """Observed order of the scheme on the free rod over 0.2 s (positions and directors), from
+    `levels` halvings of dt starting at first_fraction x the stability estimate; the orders of the
+    two finest pairs (asymptotic range) must lie in `window`; the record's measured value is the
+    finest one."""
+    duration = 0.2
+    limit = float(free_rod("hyperelastic", in_plane=in_plane).time_step_limit().min())
+    dts = _halving_dts(limit, duration, first_fraction, levels)
+    diffs, orders = _observed_orders(_free_rod_final(scheme, duration, in_plane), dts)
+    measured = orders[-1]
+    ok = all(window[0] <= p <= window[1] for p in orders[-2:])
+    kind = "in-plane bending (no gyroscopic term)" if in_plane else "3-D bend + twist + spin"
+    detail = (f"{scheme}, free rod, {kind}, hyperelastic, T={duration} s, dt from "
+              f"{dts[0]:.3g} to {dts[-1]:.3g} s; successive differences "
+              + ", ".join(f"{d:.2e}" for d in diffs) + "; observed orders "
+              + ", ".join(f"{p:.2f}" for p in orders) + f"; required {window[0]}..{window[1]}")
+    return result(case, measured, expected, abs(measured - expected),
+                  round(max(expected - window[0], window[1] - expected), 12), detail, passed=ok)
+
+
+def dt_convergence_verlet():
+    """Position Verlet is second order (Verlet 1967; ME498 handout eqs. 5-10): observed order in
+    [1.8, 2.2] on a smooth in-plane free-rod vibration, dt = lim/32 ... lim/256."""
+    return _convergence_case("dt_convergence_verlet", "verlet", True, 1.0 / 32.0, 4, 2.0, (1.8, 2.2))
+
+
+def dt_convergence_verlet_3d():
+    """As dt_convergence_verlet with bend + twist + spin (velocity-dependent couple terms active)."""
+    return _convergence_case("dt_convergence_verlet_3d", "verlet", False, 1.0 / 32.0, 4, 2.0,
+                             (1.8, 2.2))
+
+
+def dt_convergence_pefrl():
+    """PEFRL (Omelyan, Mryglod, Folk 2002) is fourth order for forces that depend on positions
+    only: observed order >= 3.5 (window 3.5..4.5) on the in-plane free rod, dt = lim/2 ... lim/32
+    (differences stay far above round-off: ~1e-6 ... 1e-8 m)."""
+    return _convergence_case("dt_convergence_pefrl", "pefrl", True, 0.5, 5, 4.0, (3.5, 4.5))
+
+
+def dt_convergence_pefrl_axial():
+    """Control for dt_convergence_pefrl: a straight free rod in pure axial vibration (no rotation,
+    so every force depends on positions only): PEFRL order must be in 3.5..4.5. Levels 0.9 lim,
+    lim/2*0.9, lim/4*0.9 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
+    p = FREE
+    duration = 1.0
+
+    def build(dt=None):
+        scene = sm.Scene()
+        straight_rod(scene, n_elems=p["n_elems"], length=p["length"], radius=p["radius"],
+                     density=p["density"], youngs_modulus=p["youngs_modulus"],
+                     shear_modulus=p["shear_modulus"], law="hyperelastic")
+        return compile_stable(scene, 0.5) if dt is None else compile_dt(scene, dt, "pefrl")
+
+    def final(dt):
+        sim = build(dt)
+        v = np.zeros((p["n_elems"] + 1, 3))
+        v[:, 0] = np.cos(np.pi * np.linspace(0.0, 1.0, p["n_elems"] + 1))  # 1 m/s, strain 3 %
+        sim.set_state(velocities=v)
+        sim.step(int(round(duration / dt)))
+        return sim.get_state()["positions"][0].ravel()
+
+    dts = _halving_dts(float(build().time_step_limit().min()), duration, 0.9, 3)
+    diffs, orders = _observed_orders(final, dts)
+    ok = all(3.5 <= q <= 4.5 for q in orders)
+    detail = (f"pefrl, straight free rod in axial vibration, T={duration} s, dt {dts[0]:.3g} .. "
+              f"{dts[-1]:.3g} s; differences " + ", ".join(f"{d:.2e}" for d in diffs)
+              + "; observed orders " + ", ".join(f"{q:.2f}" for q in orders))
+    return result("dt_convergence_pefrl_axial", orders[-1], 4.0, abs(orders[-1] - 4.0), 0.5, detail,
+                  passed=ok)

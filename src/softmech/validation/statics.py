@@ -35,8 +35,8 @@ def _axial_stretch(law):
       gazzola2018  n = E A (e - 1) / e  =>  e = 1 / (1 - F / (E A)),  dL = L (1 / (1 - F/(EA)) - 1)
       hyperelastic n = E A (e - 1)      =>  dL = F L / (E A)
     F / (E A) = 0.05 so the two laws differ by 5 % (dL = 0.0526 L vs 0.05 L), far above the
-    tolerance 1e-4 (relative): the only errors left are the settling residual (< 1e-7) and
-    round-off, since a uniformly stretched rod is an exact discrete equilibrium.
+    tolerance 1e-6 (relative): a uniformly stretched rod is an exact discrete equilibrium, so the
+    only errors left are the settling residual (~1e-8, SETTLE_RTOL) and round-off.
     """
     length, radius, rho, E, n = 1.0, 0.05, 1000.0, 1e6, 20
     area, _ = section(radius)
@@ -60,7 +60,7 @@ def _axial_stretch(law):
     reference = length * (1.0 / (1.0 - strain) - 1.0) if law == "gazzola2018" else length * strain
     other = length * strain if law == "gazzola2018" else length * (1.0 / (1.0 - strain) - 1.0)
     lateral = float(np.abs(sim.get_state()["positions"][0, :, 1:]).max())
-    tol = 1e-4
+    tol = 1e-6
     detail = (f"law={law}, F/(EA)={strain:g}, n={n}, dt={sim.dt:.3g} s, settled at t={sim.time:.3g} s "
               f"(last relative change {change:.1e}, converged={converged}); the other law's formula "
               f"would give {other:.6g} m (error {rel_error(measured, other):.2%}); max lateral "
@@ -70,10 +70,12 @@ def _axial_stretch(law):
 
 
 def axial_stretch_gazzola2018():
+    """Axial stretch, law gazzola2018: dL = L (1 / (1 - F/(EA)) - 1) (see _axial_stretch)."""
     return _axial_stretch("gazzola2018")
 
 
 def axial_stretch_hyperelastic():
+    """Axial stretch, law hyperelastic: dL = F L / (E A) (see _axial_stretch)."""
     return _axial_stretch("hyperelastic")
 
 
@@ -187,29 +189,39 @@ def timoshenko_euler_bernoulli_small_load():
 CONVERGENCE_N = (12, 25, 50, 100)
 
 
+def cantilever_convergence():
+    """Tip deflections [m], relative errors vs the Timoshenko formula and observed orders
+    log(err(n_k) / err(n_k+1)) / log(n_k+1 / n_k) of the Table 1 cantilever for n in
+    CONVERGENCE_N; returns (tips, errors, orders, all_converged)."""
+    p = TABLE1
+    area, inertia = section(p["radius"])
+    ref = timoshenko_tip_deflection(p["force"], p["length"], area, inertia, p["youngs_modulus"],
+                                    p["shear_modulus"], p["shear_coefficient"])
+    runs = [cantilever_tip(n, p["youngs_modulus"], p["shear_modulus"], p["force"])
+            for n in CONVERGENCE_N]
+    tips = [r[0] for r in runs]
+    errors = [rel_error(t, ref) for t in tips]
+    orders = [math.log(errors[i] / errors[i + 1]) / math.log(CONVERGENCE_N[i + 1] / CONVERGENCE_N[i])
+              for i in range(len(errors) - 1)]
+    return tips, errors, orders, all(r[1] for r in runs)
+
+
 def timoshenko_convergence():
     """Tip-deflection error of the Table 1 cantilever for n = 12, 25, 50, 100 elements.
 
     Expected: first order in 1/n (the clamp acts at the first element's centre, s = l/2; see
-    timoshenko_cantilever), so |error| must decrease monotonically and the observed order
-    log2(err(n) / err(2n)) must exceed 0.8 at every refinement (1 expected; 0.8 leaves room for
-    the n = 12/25 pair not being exactly a factor 2). The record's measured value is the
-    Richardson extrapolation 2 y(100) - y(50) (first order), compared to the Timoshenko formula
-    with tolerance 0.2 %: the exact continuum differs from the formula by 0.03 % and the next
-    discretization term is O(1/n^2).
+    timoshenko_cantilever), so |error| must decrease monotonically and the observed order must
+    exceed 0.8 at every refinement (measured 0.98; 1 expected, 0.8 leaves room for the
+    non-asymptotic coarse pairs). The record's measured value is the first-order Richardson
+    extrapolation 2 y(100) - y(50), compared to the Timoshenko formula with tolerance 0.2 %: the
+    exact continuum differs from the formula by 0.03 % and the next discretization term is
+    O(1/n^2).
     """
     p = TABLE1
     area, inertia = section(p["radius"])
     ref = timoshenko_tip_deflection(p["force"], p["length"], area, inertia, p["youngs_modulus"],
                                     p["shear_modulus"], p["shear_coefficient"])
-    tips, ok = [], True
-    for n in CONVERGENCE_N:
-        tip, converged, _, _ = cantilever_tip(n, p["youngs_modulus"], p["shear_modulus"], p["force"])
-        tips.append(tip)
-        ok = ok and converged
-    errors = [rel_error(t, ref) for t in tips]
-    orders = [math.log(errors[i] / errors[i + 1]) / math.log(CONVERGENCE_N[i + 1] / CONVERGENCE_N[i])
-              for i in range(len(errors) - 1)]
+    tips, errors, orders, converged = cantilever_convergence()
     monotone = all(b < a for a, b in zip(errors, errors[1:]))
     extrapolated = 2.0 * tips[-1] - tips[-2]
     err = rel_error(extrapolated, ref)
@@ -218,11 +230,8 @@ def timoshenko_convergence():
               + "; observed orders " + ", ".join(f"{o:.2f}" for o in orders)
               + f"; n * error at n=100: {CONVERGENCE_N[-1] * errors[-1]:.3f} (clamp estimate 1.08)"
               + f"; monotone={monotone}; measured = Richardson 2 y(100) - y(50)")
-    rec = result("timoshenko_convergence", extrapolated, ref, err, tol, detail,
-                 passed=ok and monotone and min(orders) > 0.8 and err <= tol)
-    rec["errors"] = errors
-    rec["orders"] = orders
-    return rec
+    return result("timoshenko_convergence", extrapolated, ref, err, tol, detail,
+                  passed=converged and monotone and min(orders) > 0.8 and err <= tol)
 
 
 # --------------------------------------------------------------------------- pre-curved rods
@@ -272,9 +281,10 @@ def precurved_return():
     (bending about d1, kappa = -log(Q_{j+1} Q_j^T) / D^); that array is given to a STRAIGHT rod of
     the same element lengths, built with d1 = +z. With zero loads the equilibrium is n = 0, m = 0
     for both laws: sigma = 0 and kappa = kappa0, i.e. exactly the polygon inscribed in the arc.
-    Measured: end-to-end distance vs the chord 2 R sin(theta / 2) of the inscribed polygon's arc
-    (tolerance 1 %), and the largest node distance after rigid alignment (Kabsch) to the arc's
-    nodes (reported, must also be < 1 % of L).
+    Measured: end-to-end distance vs the chord 2 R sin(theta / 2) of the arc (the polygon's end
+    nodes lie on the arc), and the largest node distance after rigid alignment (Kabsch) to the
+    arc's nodes, relative to L. Both must be <= 1e-6: the polygon is an exact discrete equilibrium,
+    so only the settling residual (~1e-8) remains (the handout-level tolerance would be 1 %).
     """
     p = PRECURVED
     arc = arc_centerline(p["radius_of_curvature"], p["angle"], p["n_elems"])
@@ -304,7 +314,7 @@ def precurved_return():
     chord = 2.0 * p["radius_of_curvature"] * math.sin(0.5 * p["angle"])
     shape = kabsch_rmsd(sim.get_state()["positions"][0], arc) / polygon_length
     err = rel_error(measured, chord)
-    tol = 0.01
+    tol = 1e-6
     detail = (f"rest curvature kappa0[0] = {kappa0[0].round(6).tolist()} 1/m (about d1); "
               f"n={rod.n_elems}, dt={sim.dt:.3g} s, settled at t={sim.time:.3g} s "
               f"(converged={converged}, last change {change:.1e}); max node distance to the arc "

@@ -1,0 +1,72 @@
+"""`softmech validate`: run the validation cases and print a table or JSON.
+
+    softmech validate                      all cases, table
+    softmech validate --case NAME ...      selected cases (repeatable)
+    softmech validate --json               JSON list of {case, measured, reference, error,
+                                           tolerance, passed}
+    softmech validate --list               names of the cases
+
+Exit code 0 when every selected case passed, 1 otherwise (2 for bad usage, via softmech.cli).
+"""
+import json
+import sys
+import time
+
+from softmech.validation.cases import CASES, RECORD_KEYS
+
+
+def add_arguments(parser):
+    """Options of the `validate` command on an argparse (sub)parser."""
+    parser.add_argument("--case", action="append", metavar="NAME", dest="cases",
+                        help="run only this case (repeatable); see --list")
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON list of {case, measured, reference, error, tolerance, "
+                             "passed} instead of a table")
+    parser.add_argument("--list", action="store_true", help="list the case names and exit")
+
+
+def _selected(names):
+    if not names:
+        return list(CASES)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        raise ValueError(f"--case {unknown[0]!r} is not allowed: must be one of {', '.join(CASES)}")
+    return list(dict.fromkeys(names))
+
+
+def format_table(records):
+    """Plain-text table of records (case, measured, reference, error, tolerance, PASS/FAIL)."""
+    header = ("case", "measured", "reference", "error", "tolerance", "result")
+    rows = [(r["case"], f"{r['measured']:.6g}", f"{r['reference']:.6g}", f"{r['error']:.3g}",
+             f"{r['tolerance']:.3g}", "PASS" if r["passed"] else "FAIL") for r in records]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()
+             for row in (header,) + tuple(rows)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def execute(args):
+    """Run the selected cases; returns the exit code (0 all passed, 1 otherwise)."""
+    if args.list:
+        for name in CASES:
+            doc = (CASES[name].__doc__ or "").strip().splitlines()
+            print(f"{name:40s} {doc[0] if doc else ''}")
+        return 0
+    names = _selected(args.cases)
+    records = []
+    for name in names:
+        start = time.perf_counter()
+        record = CASES[name]()
+        if not args.json:
+            print(f"{name}: {'PASS' if record['passed'] else 'FAIL'} "
+                  f"({time.perf_counter() - start:.1f} s) {record['detail']}", file=sys.stderr)
+        records.append(record)
+    if args.json:
+        print(json.dumps([{k: record[k] for k in RECORD_KEYS} for record in records], indent=2))
+    else:
+        print(format_table(records))
+        failed = [r["case"] for r in records if not r["passed"]]
+        print(f"\n{len(records) - len(failed)} of {len(records)} cases passed"
+              + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 0 if all(r["passed"] for r in records) else 1
