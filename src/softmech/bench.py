@@ -84,7 +84,7 @@ def build_scene(case, n_elems):
                                      normal=(0, 1, 0), length=3.0, n_elems=n_elems, radius=0.25,
                                      density=5000.0, youngs_modulus=1e6, shear_modulus=1e4,
                                      shear_coefficient=PEER_SHEAR_COEFFICIENT)
-        scene.add(sm.Clamp(rod, "first"))
+        scene.add(sm.Clamp(rod, "first", frame="element"))  # PyElastica's OneEndFixedBC: same problem
         scene.add(sm.EndLoad(rod, force=(0, -15, 0), end="last", ramp_time=1e-3, name="tip"))
         scene.add(sm.LinearDamping(rod, coefficient=0.1, rotational_coefficient=0.1))
     elif case == "free_rod":

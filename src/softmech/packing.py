@@ -118,6 +118,8 @@ class Assembly:
         self.elem_damping = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         self.point_forces, self.couples, self.node_constraints, self.frame_constraints = [], [], [], []
+        self.frame_anchors = []
+        self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
 
     def rod(self, name, owner):
         if name not in self._rods:
@@ -138,6 +140,13 @@ class Assembly:
         pos0 = np.broadcast_to(self._rods[rod].positions[node], (self.worlds, 3))
         disp = np.zeros((self.worlds, 3)) if displacement is None else displacement
         self.node_constraints.append((self.node_offset[rod] + node, pos0, disp, profile))
+
+    def anchor_frame(self, rod, elem, side, stiffness):
+        """Elastic half Voronoi domain between element `elem` and its initial frame, placed
+        before (side = +1) or after (side = -1) it; stiffness K / D (B, 3) [N m]."""
+        Q = np.broadcast_to(self._rods[rod].directors[elem], (self.worlds, 3, 3))
+        self.frame_anchors.append((self.elem_offset[rod] + elem, Q, stiffness, float(side)))
+        self.anchor_stiffness[rod][:, elem] += stiffness
 
     def constrain_frame(self, rod, elem):
         Q = np.broadcast_to(self._rods[rod].directors[elem], (self.worlds, 3, 3))
@@ -220,6 +229,9 @@ def _block_model(rods, ctx, rod_params, lanes):
     cn_disp = _table([(c[0], c[2]) for c in ctx.node_constraints], lanes, 3)[1]
     cn_prof = np.array([c[3] for c in ctx.node_constraints]).reshape(-1, 3)
     cf = _table(ctx.frame_constraints, lanes, 9)
+    fa = _table([(a[0], a[1]) for a in ctx.frame_anchors], lanes, 9)
+    fa_K = _table([(a[0], a[2]) for a in ctx.frame_anchors], lanes, 3)[1]
+    fa_side = np.array([a[3] for a in ctx.frame_anchors], dtype=float)
     return _writable_contiguous(BlockModel(
         rod_node_off=np.array([slots.node[r.name] for r in rods], dtype=np.int64),
         rod_elem_off=np.array([slots.elem[r.name] for r in rods], dtype=np.int64),
@@ -238,6 +250,7 @@ def _block_model(rods, ctx, rod_params, lanes):
         pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2],
         cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
         cf_elem=cf[0], cf_Q=cf[1],
+        fa_elem=fa[0], fa_Q=fa[1], fa_K=fa_K, fa_side=fa_side,
         ghost_node=ghost_node, ghost_node_src=ghost_node_src,
         ghost_elem=ghost_elem, ghost_elem_src=ghost_elem_src,
     ))

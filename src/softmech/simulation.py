@@ -112,8 +112,8 @@ class Simulation:
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
         ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds)
-        return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name])
-                       for r in self.rods], axis=0)
+        return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
+                                           ctx.anchor_stiffness[r.name]) for r in self.rods], axis=0)
 
     def check_time_step(self, strict=False):
         limit = float(self.time_step_limit().min())

@@ -24,9 +24,10 @@ from softmech.bodies.cosserat_rod import discrete_properties, section_properties
 SAFETY = 0.9
 
 
-def rod_time_step_limit(rod, p, kv_tau=None):
-    """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds) and
-    Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity): (B,)."""
+def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None):
+    """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
+    Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
+    stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,)."""
     d = discrete_properties(rod.rest_lengths, p, rod.closed)
     area, _ = section_properties(p["radius"])
     l = rod.rest_lengths
@@ -41,6 +42,9 @@ def rod_time_step_limit(rod, p, kv_tau=None):
         bend += np.roll(k_vor, 1, axis=1)
     else:
         bend[:, 1:] += k_vor
+    if anchor_stiffness is not None:
+        # a one-sided spring to a fixed frame: diagonal only, half the Voronoi domains' factor
+        bend += 2.0 * anchor_stiffness
     S = d["elem_S"]
     shear_rot = np.stack([2 * (S[..., 1]) * l, 2 * (S[..., 0]) * l, np.zeros_like(l * S[..., 0])], axis=-1)
     w2_rot = (shear_rot + bend) / d["elem_J"]

@@ -39,6 +39,44 @@ from softmech.kernels.so3 import log_jacobian_coefficient, theta_over_sin
 
 
 @kernel(inline="always")
+def relative_rotation(a00, a01, a02, a10, a11, a12, a20, a21, a22,
+                      b00, b01, b02, b10, b11, b12, b20, b21, b22):
+    """Rotation vector phi of R = Q_b Q_a^T = exp(-[phi]x) (handout erratum: kappa = phi / D),
+    plus sin, cos and theta/sin of its angle. phi has the same components in both local frames.
+
+    R_mn = (row m of Q_b) . (row n of Q_a); only its trace and skew part are needed:
+    axial(R - R^T)/2 = -sin(theta) phi/theta and cos(theta) = (tr R - 1)/2."""
+    r00 = b00 * a00 + b01 * a01 + b02 * a02
+    r11 = b10 * a10 + b11 * a11 + b12 * a12
+    r22 = b20 * a20 + b21 * a21 + b22 * a22
+    r01 = b00 * a10 + b01 * a11 + b02 * a12
+    r10 = b10 * a00 + b11 * a01 + b12 * a02
+    r02 = b00 * a20 + b01 * a21 + b02 * a22
+    r20 = b20 * a00 + b21 * a01 + b22 * a02
+    r12 = b10 * a20 + b11 * a21 + b12 * a22
+    r21 = b20 * a10 + b21 * a11 + b22 * a12
+    ax0 = 0.5 * (r21 - r12)
+    ax1 = 0.5 * (r02 - r20)
+    ax2 = 0.5 * (r10 - r01)
+    sn = np.sqrt(ax0 * ax0 + ax1 * ax1 + ax2 * ax2)
+    cs = 0.5 * (r00 + r11 + r22 - 1.0)
+    ratio = theta_over_sin(sn, cs)
+    return -ratio * ax0, -ratio * ax1, -ratio * ax2, sn, cs, ratio
+
+
+@kernel(inline="always")
+def voronoi_couple_terms(p0, p1, p2, m0, m1, m2, cc):
+    """(h, g) of a bend/twist moment m across a rotation phi: h = phi x m / 2 and
+    g = c(theta) phi x (phi x m); element a receives m + h + g and element b -m + h - g (the
+    transposed inverse Jacobians of the log map; Gazzola's law drops g, i.e. cc = 0)."""
+    h0 = p1 * m2 - p2 * m1
+    h1 = p2 * m0 - p0 * m2
+    h2 = p0 * m1 - p1 * m0
+    return (0.5 * h0, 0.5 * h1, 0.5 * h2,
+            cc * (p1 * h2 - p2 * h1), cc * (p2 * h0 - p0 * h2), cc * (p0 * h1 - p1 * h0))
+
+
+@kernel(inline="always")
 def rows3(a, start):
     """Views a[0, start:], a[1, start:], a[2, start:] (0-based, unit-stride: vectorizable)."""
     return a[0, start:], a[1, start:], a[2, start:]
@@ -149,32 +187,9 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
     oh0, oh1, oh2 = rows3(ws.vor_h[bi], v0)
     og0, og1, og2 = rows3(ws.vor_g[bi], v0)
     for j in range(nv):
-        # R = Q_b Q_a^T: R_mn = (row m of Q_b) . (row n of Q_a); only trace and skew part needed
-        a00 = A00[j]; a01 = A01[j]; a02 = A02[j]
-        a10 = A10[j]; a11 = A11[j]; a12 = A12[j]
-        a20 = A20[j]; a21 = A21[j]; a22 = A22[j]
-        b00 = B00[j]; b01 = B01[j]; b02 = B02[j]
-        b10 = B10[j]; b11 = B11[j]; b12 = B12[j]
-        b20 = B20[j]; b21 = B21[j]; b22 = B22[j]
-        r00 = b00 * a00 + b01 * a01 + b02 * a02
-        r11 = b10 * a10 + b11 * a11 + b12 * a12
-        r22 = b20 * a20 + b21 * a21 + b22 * a22
-        r01 = b00 * a10 + b01 * a11 + b02 * a12
-        r10 = b10 * a00 + b11 * a01 + b12 * a02
-        r02 = b00 * a20 + b01 * a21 + b02 * a22
-        r20 = b20 * a00 + b21 * a01 + b22 * a02
-        r12 = b10 * a20 + b11 * a21 + b12 * a22
-        r21 = b20 * a10 + b21 * a11 + b22 * a12
-        # R = exp(-[phi]x)  =>  axial(R - R^T)/2 = -sin(theta) phi/theta, cos(theta) = (tr R - 1)/2
-        ax0 = 0.5 * (r21 - r12)
-        ax1 = 0.5 * (r02 - r20)
-        ax2 = 0.5 * (r10 - r01)
-        sn = np.sqrt(ax0 * ax0 + ax1 * ax1 + ax2 * ax2)
-        cs = 0.5 * (r00 + r11 + r22 - 1.0)
-        ratio = theta_over_sin(sn, cs)
-        p0 = -ratio * ax0
-        p1 = -ratio * ax1
-        p2 = -ratio * ax2
+        p0, p1, p2, sn, cs, ratio = relative_rotation(
+            A00[j], A01[j], A02[j], A10[j], A11[j], A12[j], A20[j], A21[j], A22[j],
+            B00[j], B01[j], B02[j], B10[j], B11[j], B12[j], B20[j], B21[j], B22[j])
         idj = iD[j]
         cc = 0.0
         rate0 = 0.0
@@ -205,19 +220,16 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
         m0 = Bs0[j] * (p0 * idj - k00[j] + tau * rate0) * scale
         m1 = Bs1[j] * (p1 * idj - k01[j] + tau * rate1) * scale
         m2 = Bs2[j] * (p2 * idj - k02[j] + tau * rate2) * scale
-        h0 = p1 * m2 - p2 * m1
-        h1 = p2 * m0 - p0 * m2
-        h2 = p0 * m1 - p1 * m0
-        ce = cc * exact
+        hh0, hh1, hh2, gg0, gg1, gg2 = voronoi_couple_terms(p0, p1, p2, m0, m1, m2, cc * exact)
         om0[j] = m0
         om1[j] = m1
         om2[j] = m2
-        oh0[j] = 0.5 * h0
-        oh1[j] = 0.5 * h1
-        oh2[j] = 0.5 * h2
-        og0[j] = ce * (p1 * h2 - p2 * h1)
-        og1[j] = ce * (p2 * h0 - p0 * h2)
-        og2[j] = ce * (p0 * h1 - p1 * h0)
+        oh0[j] = hh0
+        oh1[j] = hh1
+        oh2[j] = hh2
+        og0[j] = gg0
+        og1[j] = gg1
+        og2[j] = gg2
 
 
 @kernel(inline="always")

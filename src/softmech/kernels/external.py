@@ -13,6 +13,8 @@ import math
 import numba as nb
 
 from softmech.kernels import kernel
+from softmech.kernels.cosserat_forces import relative_rotation, voronoi_couple_terms
+from softmech.kernels.so3 import log_jacobian_coefficient
 
 
 @kernel(inline="always")
@@ -80,6 +82,7 @@ def external_loads(m, s, ws, bi, W, t):
             # lab-frame couple to the local frame: Q c
             for row in range(3):
                 alpha[row, k] += Q[3 * row, k] * c0 + Q[3 * row + 1, k] * c1 + Q[3 * row + 2, k] * c2
+    frame_anchors(m, s, ws, bi, W)
     im = m.node_inv_mass[bi]
     g = m.node_body_acc[bi]
     for c in range(3):
@@ -91,6 +94,39 @@ def external_loads(m, s, ws, bi, W, t):
     for c in range(3):
         for k in range(alpha.shape[1]):
             alpha[c, k] *= length[k] * irl[k] * iJ[c, k]
+
+
+@kernel(inline="always")
+def frame_anchors(m, s, ws, bi, W):
+    """Couples of elastic anchors (half Voronoi domains) pulling element frames towards fixed
+    frames: m = (K / D) phi with phi the rotation between target and element frame, distributed
+    as in the rod's Voronoi domains (exact log-map Jacobian) -- a clamp at the rod's end s = 0
+    (or L) rather than at the first element's centre."""
+    Q = s.Q[bi]
+    alpha = ws.elem_alpha[bi]
+    for i in range(m.fa_elem.shape[0]):
+        side = m.fa_side[i]
+        base = m.fa_elem[i] * W
+        for lane in range(W):
+            k = base + lane
+            t = m.fa_Q[bi, i, :, lane]
+            if side > 0.0:  # target frame before the element: element is b
+                p0, p1, p2, sn, cs, ratio = relative_rotation(
+                    t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8],
+                    Q[0, k], Q[1, k], Q[2, k], Q[3, k], Q[4, k], Q[5, k], Q[6, k], Q[7, k], Q[8, k])
+            else:
+                p0, p1, p2, sn, cs, ratio = relative_rotation(
+                    Q[0, k], Q[1, k], Q[2, k], Q[3, k], Q[4, k], Q[5, k], Q[6, k], Q[7, k], Q[8, k],
+                    t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8])
+            cc = log_jacobian_coefficient(p0 * p0 + p1 * p1 + p2 * p2, sn, cs, ratio)
+            m0 = m.fa_K[bi, i, 0, lane] * p0
+            m1 = m.fa_K[bi, i, 1, lane] * p1
+            m2 = m.fa_K[bi, i, 2, lane] * p2
+            h0, h1, h2, g0, g1, g2 = voronoi_couple_terms(p0, p1, p2, m0, m1, m2, cc)
+            # element b receives -m + h - g, element a receives m + h + g
+            alpha[0, k] += -side * (m0 + g0) + h0
+            alpha[1, k] += -side * (m1 + g1) + h1
+            alpha[2, k] += -side * (m2 + g2) + h2
 
 
 @kernel(inline="always")

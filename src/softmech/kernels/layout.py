@@ -48,6 +48,10 @@ BlockModel = namedtuple("BlockModel", [
     "cn_node", "cn_pos0", "cn_disp", "cn_profile",
     # constrained frames: element index (n_cf,), frame (n_blocks, n_cf, 9, W), w = 0
     "cf_elem", "cf_Q",
+    # frame anchors: element index (n_fa,), target frame (n_blocks, n_fa, 9, W), stiffness over
+    # length K / D [N m] (n_blocks, n_fa, 3, W), side (n_fa,): +1 target before the element
+    # (first end), -1 after it (last end); an elastic half Voronoi domain to a fixed frame
+    "fa_elem", "fa_Q", "fa_K", "fa_side",
     # ghost slots of closed rods: node slot <- node slot, element slot <- element slot, (n_ghosts,)
     "ghost_node", "ghost_node_src", "ghost_elem", "ghost_elem_src",
 ])

@@ -2,7 +2,10 @@
 prescribed motion x(t) = x0 + displacement p(t) of an end node (optionally with its frame held).
 Constraints are imposed after every drift (positions) and kick (rates) of the integrator.
 """
+import numpy as np
+
 from softmech import _checks
+from softmech.bodies.cosserat_rod import section_properties
 from softmech.terms.base import Term, end_index, rod_name, time_profile
 
 _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)
@@ -27,15 +30,35 @@ class _EndConstraint(Term):
 
 
 class Clamp(_EndConstraint):
-    """Clamp(rod, end="first"): the end node and the end element's frame keep their initial values."""
+    """Clamp(rod, end="first", frame="boundary"): the end node keeps its initial position and
+    the rod's rotation is clamped at its end.
 
-    def __init__(self, rod, end="first", *, name="clamp"):
+    frame="boundary" (default): the clamp frame sits at the rod's end (s = 0 or L) and the end
+    element is joined to it by a half Voronoi domain (length l^/2, the element's bending and twist
+    stiffness), exactly as interior elements are joined to each other: the clamp is second-order
+    accurate (Timoshenko cantilever of ME498 Table 1 at n = 100: 0.01 % instead of 1.1 %).
+    frame="element": the end element's frame itself is held fixed (PyElastica's OneEndFixedBC),
+    which clamps the rotation at the element's centre s = l^/2: a first-order error ~1/n.
+    """
+
+    def __init__(self, rod, end="first", *, frame="boundary", name="clamp"):
         super().__init__(rod, end, name)
+        self.frame = _checks.choice(f"{name}.frame", frame, {"boundary", "element"})
 
     def contribute(self, ctx, p):
         node, elem = self._indices(ctx)
         ctx.constrain_node(self.rod, node, displacement=None, profile=_NO_PROFILE)
-        ctx.constrain_frame(self.rod, elem)
+        if self.frame == "element":
+            ctx.constrain_frame(self.rod, elem)
+            return
+        rod = ctx.rod(self.rod, self.name)
+        rp = ctx.rod_params(self.rod)
+        _, inertia = section_properties(rp["radius"][:, elem])
+        bend_twist = np.stack([rp["youngs_modulus"][:, elem] * inertia[:, 0],
+                               rp["youngs_modulus"][:, elem] * inertia[:, 1],
+                               rp["shear_modulus"][:, elem] * inertia[:, 2]], axis=-1)
+        side = 1.0 if elem == 0 else -1.0
+        ctx.anchor_frame(self.rod, elem, side, bend_twist / (0.5 * rod.rest_lengths[elem]))
 
 
 class Pin(_EndConstraint):
