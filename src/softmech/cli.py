@@ -16,7 +16,9 @@ COMMANDS = {
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="softmech", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="softmech", description="softmech: fast, validated simulation of soft robots and "
+        "musculoskeletal systems built from Cosserat rods.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
