@@ -13,26 +13,14 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from softmech.validation.rings import (RING, ring_breathing_frequency, ring_flexural_frequency,
+                                       ring_scene)
 
-R, RADIUS, RHO, E = 1.0, 0.01, 1000.0, 1e6
-
-
-def ring_scene(n_elems, law="gazzola2018"):
-    scene = sm.Scene()
-    ring = scene.add_cosserat_ring(name="ring", ring_radius=R, n_elems=n_elems, radius=RADIUS,
-                                   density=RHO, youngs_modulus=E, law=law)
-    return scene, ring
-
-
-def period_from_zero_crossings(t, u):
-    """Mean period [s] of a zero-mean oscillation from its sign changes."""
-    crossings = t[1:][np.nonzero(np.diff(np.sign(u)))[0]]
-    assert len(crossings) >= 3, "too few zero crossings to measure a period"
-    return 2.0 * np.mean(np.diff(crossings))
+R = RING["ring_radius"]
 
 
 def test_stress_free_ring_stays_at_rest():
-    scene, _ = ring_scene(40)
+    scene = ring_scene(40)
     sim = scene.compile(dt=1e-4)
     x0 = sim.get_state()["positions"].copy()
     sim.run(0.2)
@@ -41,7 +29,8 @@ def test_stress_free_ring_stays_at_rest():
 
 
 def test_ring_has_n_nodes_and_wraps():
-    scene, ring = ring_scene(12)
+    scene = ring_scene(12)
+    ring = scene.rods[0]
     assert ring.n_nodes == 12 and ring.n_elems == 12 and ring.n_vor == 12
     np.testing.assert_allclose(ring.rest_lengths, 2 * R * np.sin(np.pi / 12), rtol=1e-12)
     # a stress-free ring: rest curvature 1/R about d1 (the ring axis) at every Voronoi domain
@@ -51,7 +40,7 @@ def test_ring_has_n_nodes_and_wraps():
 
 @pytest.mark.parametrize("term", [lambda: sm.Clamp("ring"), lambda: sm.EndLoad("ring", force=(1, 0, 0))])
 def test_closed_rod_has_no_ends(term):
-    scene, _ = ring_scene(8)
+    scene = ring_scene(8)
     with pytest.raises(ValueError, match="closed rod has no ends"):
         scene.add(term())
 
@@ -64,42 +53,21 @@ def test_closed_needs_centerline():
 
 
 def test_breathing_mode_frequency():
-    """omega^2 = E / (rho R^2); tolerance 1e-3 (measured 4e-5: the Verlet phase error at
-    dt omega = 6e-4 and the zero-crossing resolution of 5 steps)."""
-    scene, _ = ring_scene(60)
-    dt = 2e-5
-    sim = scene.compile(dt=dt)
-    x = sim.get_state()["positions"][0]
-    sim.set_state(velocities=1e-3 * x / np.linalg.norm(x, axis=1)[:, None])
-    out = sim.run(0.5, record=sm.Every(seconds=5 * dt, fields=("positions",)))
-    mean_radius = np.linalg.norm(out["positions"][0], axis=2).mean(axis=1)
-    omega = 2 * np.pi / period_from_zero_crossings(out["time"], mean_radius - R)
-    assert abs(omega / (np.sqrt(E / RHO) / R) - 1) < 1e-3
+    """omega^2 = E / (rho R^2); tolerance 1e-3 (see validation.rings.ring_breathing_mode)."""
+    omega, ref = ring_breathing_frequency()
+    assert abs(omega / ref - 1) < 1e-3
 
 
 @pytest.mark.parametrize("law", ["gazzola2018", "hyperelastic"])
 def test_flexural_mode_n2_frequency(law):
-    """Hoppe's omega_2^2 = 7.2 E I / (rho A R^4). With 60 elements the discrete ring is 0.27% low
-    (measured; O(1/n^2): 0.93% at 30, 0.27% at 60, 0.07% at 120 elements); tolerance 1%."""
-    scene, _ = ring_scene(60, law)
-    area, inertia = np.pi * RADIUS**2, np.pi * RADIUS**4 / 4
-    omega_ref = np.sqrt(E * inertia / (RHO * area * R**4) * 4 * 9 / 5)
-    sim = scene.compile(dt=1e-4)
-    x = sim.get_state()["positions"][0]
-    phi = np.arctan2(x[:, 1], x[:, 0])
-    e_r = np.stack([np.cos(phi), np.sin(phi), 0 * phi], axis=1)
-    e_phi = np.stack([-np.sin(phi), np.cos(phi), 0 * phi], axis=1)
-    # inextensional n = 2 mode shape: u_r = cos 2 phi, u_phi = -sin(2 phi) / 2
-    sim.set_state(velocities=1e-4 * (np.cos(2 * phi)[:, None] * e_r - 0.5 * np.sin(2 * phi)[:, None] * e_phi))
-    period_ref = 2 * np.pi / omega_ref
-    out = sim.run(2.2 * period_ref, record=sm.Every(seconds=period_ref / 200, fields=("positions",)))
-    u = np.linalg.norm(out["positions"][0][:, 0], axis=1) - R
-    omega = 2 * np.pi / period_from_zero_crossings(out["time"], u)
-    assert abs(omega / omega_ref - 1) < 1e-2
+    """Hoppe's omega_2^2 = 7.2 E I / (rho A R^4); 60 elements are 0.18 % low (measured);
+    tolerance 1 %."""
+    omega, ref = ring_flexural_frequency(60, law)
+    assert abs(omega / ref - 1) < 1e-2
 
 
 def _ring_energy_error(law, dt):
-    scene, _ = ring_scene(24, law)
+    scene = ring_scene(24, law)
     sim = scene.compile(dt=dt)
     rng = np.random.default_rng(0)
     sim.set_state(velocities=1e-3 * rng.standard_normal((24, 3)),

@@ -5,7 +5,7 @@ Each case is a function of no arguments returning a record
      "passed": bool, "detail": str}
 with `error` relative to the reference unless the case's docstring says otherwise (absolute for
 reference 0 and for convergence orders). The formula, its source and the reason for the
-tolerance are in each case's docstring (statics.py, dynamics.py).
+tolerance are in each case's docstring (statics.py, dynamics.py, rings.py).
 
 Static cases (axial stretch, cantilevers, pre-curved return) reach equilibrium with a ramped load
 and strong mass-proportional damping, run until the measured value changes by < 1e-8 (relative)
@@ -18,6 +18,7 @@ from softmech.validation.dynamics import (angular_momentum_conservation, cantile
                                           energy_conservation_hyperelastic,
                                           energy_conservation_planar_hyperelastic,
                                           linear_momentum_conservation)
+from softmech.validation.rings import ring_breathing_mode, ring_flexural_mode
 from softmech.validation.statics import (axial_stretch_gazzola2018, axial_stretch_hyperelastic,
                                          precurved_rest, precurved_return, timoshenko_cantilever,
                                          timoshenko_convergence, timoshenko_euler_bernoulli,
@@ -42,6 +43,8 @@ CASES = {f.__name__: f for f in (
     dt_convergence_verlet_3d,
     dt_convergence_pefrl,
     dt_convergence_pefrl_axial,
+    ring_breathing_mode,
+    ring_flexural_mode,
 )}
 """Case name -> function returning its record (see module docstring)."""
 
