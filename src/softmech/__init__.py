@@ -3,10 +3,13 @@ from softmech._version import __version__
 from softmech.scene import Scene
 from softmech.simulation import Every, Results, Simulation, SimulationDiverged
 from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
+from softmech.terms.contact import AnisotropicFriction, GroundContact, IsotropicFriction
 from softmech.terms.damping import KelvinVoigt, LinearDamping
 from softmech.terms.gravity import Gravity
 from softmech.terms.loads import EndLoad, UniformLoad
+from softmech.terms.muscles import MuscleTorqueWave
 
 __all__ = ["__version__", "Scene", "Simulation", "SimulationDiverged", "Every", "Results",
            "Gravity", "EndLoad", "UniformLoad", "LinearDamping", "KelvinVoigt", "Clamp", "Pin",
-           "PrescribedMotion"]
+           "PrescribedMotion", "GroundContact", "AnisotropicFriction", "IsotropicFriction",
+           "MuscleTorqueWave"]

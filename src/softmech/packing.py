@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
+from softmech.kernels.contact import N_CONTACT_PARAMS
 from softmech.kernels.layout import BlockModel, BlockState, BlockWorkspace
 
 MAX_LANES = 8  # one AVX-512 register of float64
@@ -119,6 +120,9 @@ class Assembly:
         self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         self.point_forces, self.couples, self.node_constraints, self.frame_constraints = [], [], [], []
         self.frame_anchors = []
+        self.ground_contacts = []  # (rod index, params (B, N_CONTACT_PARAMS), flags (2,))
+        self.muscles = []          # (rod index, beta cos (B, n_vor), beta sin (B, n_vor), wave (B, 3))
+        self.rod_index = {r.name: i for i, r in enumerate(rods)}
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
 
     def rod(self, name, owner):
@@ -198,7 +202,7 @@ def _block_model(rods, ctx, rod_params, lanes):
     B = lanes.worlds
 
     cat = {k: [] for k in ("node_mass", "node_damping", "body_acc", "rest_len", "J", "S", "sigma0",
-                           "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv")}
+                           "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv", "radius")}
     for r in rods:
         rp = rod_params[r.name]
         d = discrete_properties(r.rest_lengths, rp, r.closed)
@@ -211,7 +215,7 @@ def _block_model(rods, ctx, rod_params, lanes):
                          ("S", g(d["elem_S"])), ("sigma0", g(rp["rest_strain"])),
                          ("elem_damping", g(ctx.elem_damping[r.name])), ("kv", g(kv)), ("vor_len", D),
                          ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
-                         ("vor_kv", voronoi_lengths(kv, r.closed))):
+                         ("vor_kv", voronoi_lengths(kv, r.closed)), ("radius", g(rp["radius"]))):
             cat[key].append(val)
     blk = {k: to_blocks(np.concatenate(v, axis=1), lanes) for k, v in cat.items()}
 
@@ -239,11 +243,12 @@ def _block_model(rods, ctx, rod_params, lanes):
         rod_n_elems=n_e,
         rod_closed=np.array([int(r.closed) for r in rods], dtype=np.int64),
         rod_law=np.array([LAWS[r.law] + (float(np.any(ctx.kv_tau[r.name] > 0)),) for r in rods]),
-        node_inv_mass=1.0 / blk["node_mass"], node_damping=blk["node_damping"],
+        node_mass=blk["node_mass"], node_inv_mass=1.0 / blk["node_mass"],
+        node_damping=blk["node_damping"],
         node_body_acc=blk["body_acc"],
         elem_rest_len=blk["rest_len"], elem_inv_rest_len=1.0 / blk["rest_len"],
         elem_J=blk["J"], elem_inv_J=1.0 / blk["J"], elem_S=blk["S"], elem_rest_sigma=blk["sigma0"],
-        elem_damping=blk["elem_damping"], elem_kv_tau=blk["kv"],
+        elem_damping=blk["elem_damping"], elem_kv_tau=blk["kv"], elem_radius=blk["radius"],
         vor_rest_len=blk["vor_len"], vor_inv_rest_len=1.0 / blk["vor_len"], vor_B=blk["vor_B"],
         vor_rest_kappa=blk["kappa0"], vor_kv_tau=blk["vor_kv"],
         pf_node=pf[0], pf_vec=pf[1], pf_profile=pf[2],
@@ -251,9 +256,44 @@ def _block_model(rods, ctx, rod_params, lanes):
         cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
         cf_elem=cf[0], cf_Q=cf[1],
         fa_elem=fa[0], fa_Q=fa[1], fa_K=fa_K, fa_side=fa_side,
+        gc_rod=np.array([c[0] for c in ctx.ground_contacts], dtype=np.int64),
+        gc_param=_contact_params(ctx, rods, lanes),
+        gc_flags=np.array([c[2] for c in ctx.ground_contacts], dtype=np.int64).reshape(-1, 2),
+        mt_rod=np.array([c[0] for c in ctx.muscles], dtype=np.int64),
+        mt_beta_cos=_lane_table([c[1] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
+        mt_beta_sin=_lane_table([c[2] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
+        mt_wave=_lane_table([c[3] for c in ctx.muscles], lanes, 3),
         ghost_node=ghost_node, ghost_node_src=ghost_node_src,
         ghost_elem=ghost_elem, ghost_elem_src=ghost_elem_src,
     ))
+
+
+def _contact_params(ctx, rods, lanes):
+    """Contact parameters per element slot and lane, (n_blocks, n_contacts, N_CONTACT_PARAMS,
+    n_elem_slots*W): stored per element so the contact loops are flat (vectorizable for any W)."""
+    slots = Slots(rods)
+    out = np.zeros((lanes.n_blocks, len(ctx.ground_contacts), N_CONTACT_PARAMS, slots.n_elems * lanes.W))
+    for i, (rod_index, prm, _) in enumerate(ctx.ground_contacts):
+        rod = rods[rod_index]
+        per_elem = np.zeros((lanes.worlds, slots.n_elems, N_CONTACT_PARAMS))
+        e0 = slots.elem[rod.name]
+        per_elem[:, e0:e0 + rod.n_elems] = prm[:, None, :]
+        out[:, i] = to_blocks(per_elem, lanes)
+    return out
+
+
+def _n_vor_max(muscles):
+    return max([c[1].shape[1] for c in muscles], default=0)
+
+
+def _lane_table(rows, lanes, width):
+    """List of (B, <= width) per-world rows -> (n_blocks, len(rows), width, W), zero padded."""
+    out = np.zeros((lanes.n_blocks, len(rows), width, lanes.W))
+    for i, row in enumerate(rows):
+        padded = np.zeros((lanes.worlds, width))
+        padded[:, :row.shape[1]] = row
+        out[:, i] = per_lane(padded, lanes)
+    return out
 
 
 def _writable_contiguous(tup):
@@ -270,7 +310,10 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         elem_len=z((nb, n_elems * W)), elem_n=z((nb, 3, n_elems * W)), elem_tau=z((nb, 3, n_elems * W)),
         vor_m=z((nb, 3, max(n_vor, 0) * W)), vor_h=z((nb, 3, max(n_vor, 0) * W)),
         vor_g=z((nb, 3, max(n_vor, 0) * W)), node_acc=z((nb, 3, n_nodes * W)),
-        elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64))
+        elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
+        contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
+        contact_axial=z((nb, 3, n_elems * W)), contact_lateral=z((nb, 3, n_elems * W)),
+        contact_force=z((nb, 3, n_elems * W)))
 
 
 def pack_state(rods, per_rod, lanes):

@@ -13,7 +13,9 @@ import math
 import numba as nb
 
 from softmech.kernels import kernel
+from softmech.kernels.contact import ground_contacts
 from softmech.kernels.cosserat_forces import relative_rotation, voronoi_couple_terms
+from softmech.kernels.muscles import muscle_waves
 from softmech.kernels.so3 import log_jacobian_coefficient
 
 
@@ -83,6 +85,9 @@ def external_loads(m, s, ws, bi, W, t):
             for row in range(3):
                 alpha[row, k] += Q[3 * row, k] * c0 + Q[3 * row + 1, k] * c1 + Q[3 * row + 2, k] * c2
     frame_anchors(m, s, ws, bi, W)
+    muscle_waves(m, s, ws, bi, W, t)
+    # contact last: its wall response balances the total force from everything above
+    ground_contacts(m, s, ws, bi, W)
     im = m.node_inv_mass[bi]
     g = m.node_body_acc[bi]
     for c in range(3):

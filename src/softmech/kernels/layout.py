@@ -22,6 +22,7 @@ BlockModel = namedtuple("BlockModel", [
     # bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1), viscous (0/1): Kelvin-Voigt on]
     "rod_law",
     # per node, shape (n_blocks, n_nodes*W) or (n_blocks, 3, n_nodes*W)
+    "node_mass",          # m [kg]
     "node_inv_mass",      # 1/m [1/kg]
     "node_damping",       # gamma * dl [kg/s]: force -gamma dl v
     "node_body_acc",      # body acceleration (gravity) [m/s^2], (n_blocks, 3, n_nodes*W)
@@ -34,6 +35,7 @@ BlockModel = namedtuple("BlockModel", [
     "elem_rest_sigma",    # rest shear/stretch strain [-], (n_blocks, 3, n_elems*W)
     "elem_damping",       # rotational damping coefficient * dl [N m s]: couple -c w
     "elem_kv_tau",        # Kelvin-Voigt retardation time [s]
+    "elem_radius",        # cross-section radius [m]
     # per Voronoi domain (interior node)
     "vor_rest_len",       # D_hat [m]
     "vor_inv_rest_len",   # [1/m]
@@ -52,6 +54,13 @@ BlockModel = namedtuple("BlockModel", [
     # length K / D [N m] (n_blocks, n_fa, 3, W), side (n_fa,): +1 target before the element
     # (first end), -1 after it (last end); an elastic half Voronoi domain to a fixed frame
     "fa_elem", "fa_Q", "fa_K", "fa_side",
+    # rod-plane contacts (kernels.contact): rod index (n_gc,), parameters
+    # (n_blocks, n_gc, N_CONTACT_PARAMS, W), flags (n_gc, 2) int64 [rolling, unit decomposition]
+    "gc_rod", "gc_param", "gc_flags",
+    # muscle torque waves (kernels.muscles): rod index (n_mt,), beta cos(k s) and beta sin(k s)
+    # per Voronoi domain (n_blocks, n_mt, n_vor_max, W) [N m], wave (n_blocks, n_mt, 3, W)
+    # [omega [rad/s], phase [rad], ramp time [s]]
+    "mt_rod", "mt_beta_cos", "mt_beta_sin", "mt_wave",
     # ghost slots of closed rods: node slot <- node slot, element slot <- element slot, (n_ghosts,)
     "ghost_node", "ghost_node_src", "ghost_elem", "ghost_elem_src",
 ])
@@ -73,4 +82,7 @@ BlockWorkspace = namedtuple("BlockWorkspace", [
     "node_acc",   # [m/s^2], (n_blocks, 3, n_nodes*W)
     "elem_alpha", # angular acceleration, local [rad/s^2], (n_blocks, 3, n_elems*W)
     "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
+    # contact scratch (kernels.contact), per element: friction normal force N [N], slip functions
+    # (n_blocks, 2, n_elems*W), in-plane axial and lateral directions, element forces [N]
+    "contact_normal", "contact_slip", "contact_axial", "contact_lateral", "contact_force",
 ])

@@ -1,0 +1,81 @@
+"""The slithering snake of the ME498 handout (Table 2) with the published optimal gait (Gazzola et
+al., R. Soc. Open Sci. 5:171628, 2018): a free Cosserat rod on the ground, driven by a travelling
+muscle torque wave, propelled by anisotropic friction.
+
+Conventions: the ground is the plane z = 0 (normal +z), the snake starts straight along +x resting
+on it (centreline at height r), d1 = +z (so the muscle moments about d1 bend it in the ground
+plane), d3 = +x points from tail to head (head = last node), and "forward" friction acts on
+velocities along +d3.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+import softmech as sm
+
+MU_FORWARD = 1.019368
+"""Forward kinetic friction coefficient of Table 2 (= L / (T^2 g Froude) with Froude 0.1)."""
+
+TABLE2 = dict(
+    length=1.0, radius=0.025, density=1000.0, youngs_modulus=1e7, shear_modulus=2e7 / 3.0,
+    period=1.0, damping=5.0, gravity=9.81, wall_stiffness=1.0, wall_damping=1e-6,
+    slip_velocity=1e-8, n_elems=50, dt=2.5e-5,
+    kinetic=(MU_FORWARD, 1.5 * MU_FORWARD, 2.0 * MU_FORWARD),
+    # Table 2: static forward 2 mu_k^f, backward 1.5 x static forward; lateral static is not
+    # listed: 2 x static forward, the same lateral/forward ratio as the kinetic coefficients
+    static=(2.0 * MU_FORWARD, 3.0 * MU_FORWARD, 4.0 * MU_FORWARD),
+)
+"""ME498 handout Table 2 (SI units); lateral kinetic = 2 x forward kinetic (Gazzola 2018)."""
+
+OPTIMAL_GAIT = dict(coefficients=(0.0, 17.4, 48.5, 5.4, 14.7, 0.0), wavelength=0.97)
+"""The handout's published optimum: beta_0..5 [N m] and lambda_m [m]; mean forward speed
+~0.6 m/s (course reference value 0.585 m/s)."""
+
+REFERENCE_SPEED = 0.585
+"""Mean forward centre-of-mass speed [m/s] of the optimal gait over periods 3-6 (course value)."""
+
+
+@dataclass
+class SnakeInfo:
+    rod: str
+    muscle: str
+    worlds: int
+    dt: float
+    duration: float
+    period: float
+
+
+def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAIT["coefficients"],
+                wavelength=OPTIMAL_GAIT["wavelength"], friction=None, damping=TABLE2["damping"],
+                rotational_damping=None, ramp=True, duration=6.0, dt=TABLE2["dt"]):
+    """The Table 2 snake. friction: an sm.AnisotropicFriction (default: Table 2's coefficients,
+    rolling, "sign" decomposition). damping gamma [kg/(m s)] acts on the node velocities
+    (-gamma v dl) and, as in the reference implementation, with the same numerical value as
+    rotational coefficient [kg m/s] on the element angular velocities (-gamma dl w): without it
+    the snake blows up within two seconds. Returns (scene, SnakeInfo)."""
+    t = TABLE2
+    if friction is None:
+        friction = sm.AnisotropicFriction(*t["kinetic"], *t["static"], slip_velocity=t["slip_velocity"])
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(
+        name="snake", start=(0.0, 0.0, t["radius"]), direction=(1.0, 0.0, 0.0),
+        normal=(0.0, 0.0, 1.0), length=t["length"], n_elems=n_elems, radius=t["radius"],
+        density=t["density"], youngs_modulus=t["youngs_modulus"], shear_modulus=t["shear_modulus"])
+    scene.add(sm.Gravity((0.0, 0.0, -t["gravity"])))
+    scene.add(sm.LinearDamping(rod, damping, rotational_coefficient=(
+        damping if rotational_damping is None else rotational_damping)))
+    scene.add(sm.GroundContact(rod, stiffness=t["wall_stiffness"], damping=t["wall_damping"],
+                               friction=friction))
+    scene.add(sm.MuscleTorqueWave(rod, coefficients, wavelength=wavelength, period=t["period"],
+                                  ramp_time=t["period"] if ramp else 0.0))
+    return scene, SnakeInfo(rod="snake", muscle="muscle", worlds=worlds, dt=dt, duration=duration,
+                            period=t["period"])
+
+
+def mean_velocities(time, com, period, first=3, last=6):
+    """Mean forward (+x) and lateral (y) centre-of-mass speeds [m/s] over periods first..last:
+    (com(t_last) - com(t_first)) / (t_last - t_first); com (B, n_samples, 3) -> two (B,) arrays."""
+    i0 = int(np.argmin(np.abs(time - first * period)))
+    i1 = int(np.argmin(np.abs(time - last * period)))
+    v = (com[:, i1] - com[:, i0]) / (time[i1] - time[i0])
+    return v[:, 0], v[:, 1]

@@ -1,0 +1,107 @@
+"""Ground (rod-plane) contact with friction; the kernel and its equations are in
+softmech.kernels.contact (Gazzola et al. 2018 eqs. 4.8-4.10, ME498 handout section 2.2.4).
+
+    GroundContact(rod, stiffness=1.0, damping=1e-6, plane_point=(0, 0, 0), plane_normal=(0, 0, 1),
+                  friction=AnisotropicFriction(forward=1.019, backward=1.529, lateral=2.039))
+
+Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg/s],
+`<name>.plane_point` (3,) [m], `<name>.plane_normal` (3,), `<name>.kinetic` (forward, backward,
+lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_velocity` [m/s].
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.kernels.contact import N_CONTACT_PARAMS
+from softmech.terms.base import Term, rod_name
+
+DECOMPOSITIONS = {"sign": 0, "unit": 1}
+
+
+@dataclass(frozen=True)
+class AnisotropicFriction:
+    """Amontons-Coulomb friction coefficients along the rod's in-plane axis (forward = along +d3,
+    backward) and across it (lateral), kinetic and static, below slip_velocity [m/s] static.
+
+    rolling: the contact point's velocity includes the section's spin (w x r) and the lateral
+    friction acts at the contact point (with its couple). decomposition: "sign" saturates each
+    direction separately, F = -mu N sign(v) (Gazzola 2018's reference implementation, default);
+    "unit" weights each direction by the unit slip velocity's component (PyElastica >= 0.3).
+    """
+    forward: float
+    backward: float
+    lateral: float
+    static_forward: float = 0.0
+    static_backward: float = 0.0
+    static_lateral: float = 0.0
+    slip_velocity: float = 1e-8
+    rolling: bool = True
+    decomposition: str = "sign"
+
+    def __post_init__(self):
+        for f in ("forward", "backward", "lateral", "static_forward", "static_backward",
+                  "static_lateral"):
+            _checks.nonnegative(f"friction.{f}", getattr(self, f))
+        _checks.positive("friction.slip_velocity", self.slip_velocity)
+        _checks.choice("friction.decomposition", self.decomposition, DECOMPOSITIONS)
+        if not isinstance(self.rolling, bool):
+            raise ValueError(f"friction.rolling = {self.rolling!r} is not allowed: must be True or False")
+
+
+def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
+                      decomposition="sign"):
+    """The same coefficient in every in-plane direction."""
+    return AnisotropicFriction(kinetic, kinetic, kinetic, static, static, static,
+                               slip_velocity, rolling, decomposition)
+
+
+NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
+
+
+class GroundContact(Term):
+    """Contact of a rod with a plane (see module docstring)."""
+
+    def __init__(self, rod, *, stiffness=1.0, damping=1e-6, plane_point=(0.0, 0.0, 0.0),
+                 plane_normal=(0.0, 0.0, 1.0), friction=NO_FRICTION, surface_tolerance=1e-4,
+                 name="ground"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.stiffness = float(_checks.nonnegative(f"{name}.stiffness", stiffness))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
+        self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
+        if not isinstance(friction, AnisotropicFriction):
+            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be an "
+                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...))")
+        self.friction = friction
+        self.surface_tolerance = float(_checks.nonnegative(f"{name}.surface_tolerance",
+                                                           surface_tolerance))
+
+    def parameters(self):
+        f = self.friction
+        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                "plane_point": self.plane_point[None].copy(),
+                "plane_normal": self.plane_normal[None].copy(),
+                "kinetic": np.array([[f.forward, f.backward, f.lateral]]),
+                "static": np.array([[f.static_forward, f.static_backward, f.static_lateral]]),
+                "slip_velocity": np.array([f.slip_velocity])}
+
+    def contribute(self, ctx, p):
+        ctx.rod(self.rod, self.name)
+        B = ctx.worlds
+        normal = p["plane_normal"] / np.linalg.norm(p["plane_normal"], axis=1, keepdims=True)
+        prm = np.zeros((B, N_CONTACT_PARAMS))
+        prm[:, 0:3] = p["plane_point"]
+        prm[:, 3:6] = normal
+        prm[:, 6] = p["stiffness"]
+        prm[:, 7] = p["damping"]
+        prm[:, 8:11] = p["kinetic"]
+        prm[:, 11:14] = p["static"]
+        prm[:, 14] = p["slip_velocity"]
+        prm[:, 15] = self.surface_tolerance
+        if np.any(prm[:, 14] <= 0) or np.any(prm[:, 6:14] < 0):
+            raise ValueError(f"params of {self.name}: stiffness, damping and friction coefficients "
+                             "must be >= 0 and slip_velocity > 0")
+        flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition])
+        ctx.ground_contacts.append((ctx.rod_index[self.rod], prm, flags))
