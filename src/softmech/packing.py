@@ -258,7 +258,7 @@ def _block_model(rods, ctx, rod_params, lanes):
         fa_elem=fa[0], fa_Q=fa[1], fa_K=fa_K, fa_side=fa_side,
         gc_rod=np.array([c[0] for c in ctx.ground_contacts], dtype=np.int64),
         gc_param=_contact_params(ctx, rods, lanes),
-        gc_flags=np.array([c[2] for c in ctx.ground_contacts], dtype=np.int64).reshape(-1, 2),
+        gc_flags=np.array([c[2] for c in ctx.ground_contacts], dtype=np.int64).reshape(-1, 3),
         mt_rod=np.array([c[0] for c in ctx.muscles], dtype=np.int64),
         mt_beta_cos=_lane_table([c[1] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
         mt_beta_sin=_lane_table([c[2] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
@@ -313,7 +313,7 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
         contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
         contact_axial=z((nb, 3, n_elems * W)), contact_lateral=z((nb, 3, n_elems * W)),
-        contact_force=z((nb, 3, n_elems * W)))
+        contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)))
 
 
 def pack_state(rods, per_rod, lanes):

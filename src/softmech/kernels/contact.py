@@ -19,7 +19,8 @@ plane) and the lateral ("rolling") direction r = a x u:
   static (active below the slip velocity): F_a = -min(|F . a|, s_a mu_s N) sign(F . a) a and,
       laterally, the no-slip force of a rolling cylinder (-(r F . r - 2 C . a) / (3 r)) capped at
       s_r mu_s,r N (without rolling: the lateral analogue of the axial law).
-Here v is the element's (mass-weighted) velocity; with rolling the lateral slip velocity adds the
+Here v is the element's (mass-weighted) velocity (per-node option: each half of the element's
+kinetic friction, with N/2, uses its own node's velocity and acts on that node); with rolling the lateral slip velocity adds the
 contact point's velocity from the section's spin, w x (-r u), and the lateral forces act at the
 contact point, adding the couple (-r u) x F. s(v) is the slip function of the reference
 implementation: 1 for |v| <= v_eps, 1 - min(1, |v| / v_eps - 1) above (sticking -> slipping).
@@ -36,8 +37,8 @@ from softmech.kernels.cosserat_forces import rows3, rows9
 (P_X, P_Y, P_Z, N_X, N_Y, N_Z, K_WALL, GAMMA_WALL, MU_KF, MU_KB, MU_KL, MU_SF, MU_SB, MU_SL,
  V_EPS, SURFACE_TOL) = range(16)
 N_CONTACT_PARAMS = 16
-# flags of gc_flags (n_contacts, 2)
-FLAG_ROLLING, FLAG_UNIT_DECOMPOSITION = 0, 1
+# flags of gc_flags (n_contacts, 3)
+FLAG_ROLLING, FLAG_UNIT_DECOMPOSITION, FLAG_PER_NODE = 0, 1, 2
 
 
 @kernel(inline="always")
@@ -49,6 +50,24 @@ def sign(x):
 def slip_function(speed, v_eps):
     """1 when sticking (speed <= v_eps), falling linearly to 0 at 2 v_eps (slipping)."""
     return 1.0 if speed <= v_eps else abs(1.0 - min(1.0, speed / v_eps - 1.0))
+
+
+@kernel(inline="always")
+def kinetic_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, v_eps, unit):
+    """Kinetic friction magnitudes along the axial and lateral directions for slip velocities
+    v_ax, v_lat and normal force N: -(1 - s) mu N dir, dir = sign (default) or the unit slip
+    velocity's component (unit decomposition)."""
+    s_ax = slip_function(abs(v_ax), v_eps)
+    s_lat = slip_function(abs(v_lat), v_eps)
+    sg_ax = sign(v_ax)
+    mu_ax = 0.5 * (mu_f * (1.0 + sg_ax) + mu_b * (1.0 - sg_ax))
+    dir_ax = sg_ax
+    dir_lat = sign(v_lat)
+    if unit:
+        iu = 1.0 / np.sqrt(v_ax * v_ax + v_lat * v_lat + 1e-28)
+        dir_ax = v_ax * iu
+        dir_lat = v_lat * iu
+    return -(1.0 - s_ax) * mu_ax * normal * dir_ax, -(1.0 - s_lat) * mu_l * normal * dir_lat
 
 
 @kernel(inline="always")
@@ -66,6 +85,7 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     n0 = m.rod_node_off[r] * W
     rolling = 1.0 * m.gc_flags[i, FLAG_ROLLING]
     unit = m.gc_flags[i, FLAG_UNIT_DECOMPOSITION] == 1
+    per_node = m.gc_flags[i, FLAG_PER_NODE] == 1
     prm = m.gc_param[bi, i]
     xa0, xa1, xa2 = rows3(s.x[bi], n0)
     xb0, xb1, xb2 = rows3(s.x[bi], n0 + W)
@@ -87,6 +107,7 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     ax0_, ax1_, ax2_ = rows3(ws.contact_axial[bi], e0)
     ro0_, ro1_, ro2_ = rows3(ws.contact_lateral[bi], e0)
     f0_, f1_, f2_ = rows3(ws.contact_force[bi], e0)
+    d0_, d1_, d2_ = rows3(ws.contact_force_diff[bi], e0)
     px, py, pz = prm[P_X, e0:], prm[P_Y, e0:], prm[P_Z, e0:]
     ux, uy, uz = prm[N_X, e0:], prm[N_Y, e0:], prm[N_Z, e0:]
     kw, gw, veps, tol = prm[K_WALL, e0:], prm[GAMMA_WALL, e0:], prm[V_EPS, e0:], prm[SURFACE_TOL, e0:]
@@ -144,23 +165,34 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         c0 = w1_[k] * qa2 - w2_[k] * qa1
         c1 = w2_[k] * qa0 - w0_[k] * qa2
         c2 = w0_[k] * qa1 - w1_[k] * qa0
-        v_lat += rolling * ((q00 * c0 + q10 * c1 + q20 * c2) * r0 + (q01 * c0 + q11 * c1 + q21 * c2) * r1
-                            + (q02 * c0 + q12 * c1 + q22 * c2) * r2)
+        spin_lat = rolling * ((q00 * c0 + q10 * c1 + q20 * c2) * r0 + (q01 * c0 + q11 * c1 + q21 * c2) * r1
+                              + (q02 * c0 + q12 * c1 + q22 * c2) * r2)
+        v_lat += spin_lat
         s_ax = slip_function(abs(v_ax), veps[k])
         s_lat = slip_function(abs(v_lat), veps[k])
-        sg_ax = sign(v_ax)
-        mu_ax = 0.5 * (mkf[k] * (1.0 + sg_ax) + mkb[k] * (1.0 - sg_ax))
-        dir_ax = sg_ax
-        dir_lat = sign(v_lat)
-        if unit:  # loop-invariant
-            iu = 1.0 / np.sqrt(v_ax * v_ax + v_lat * v_lat + 1e-28)
-            dir_ax = v_ax * iu
-            dir_lat = v_lat * iu
-        k_ax = -(1.0 - s_ax) * mu_ax * normal * dir_ax
-        k_lat = -(1.0 - s_lat) * mkl[k] * normal * dir_lat
+        if per_node:  # loop-invariant: each half with its own node's velocity and N / 2
+            ka_ax, ka_lat = kinetic_friction(
+                va0[k] * a0 + va1[k] * a1 + va2[k] * a2,
+                va0[k] * r0 + va1[k] * r1 + va2[k] * r2 + spin_lat,
+                0.5 * normal, mkf[k], mkb[k], mkl[k], veps[k], unit)
+            kb_ax, kb_lat = kinetic_friction(
+                vb0[k] * a0 + vb1[k] * a1 + vb2[k] * a2,
+                vb0[k] * r0 + vb1[k] * r1 + vb2[k] * r2 + spin_lat,
+                0.5 * normal, mkf[k], mkb[k], mkl[k], veps[k], unit)
+            k_ax = ka_ax + kb_ax
+            k_lat = ka_lat + kb_lat
+            d_ax = ka_ax - kb_ax
+            d_lat = ka_lat - kb_lat
+        else:
+            k_ax, k_lat = kinetic_friction(v_ax, v_lat, normal, mkf[k], mkb[k], mkl[k], veps[k], unit)
+            d_ax = 0.0
+            d_lat = 0.0
         f0_[k] = wall * u0 + k_ax * a0 + k_lat * r0
         f1_[k] = wall * u1 + k_ax * a1 + k_lat * r1
         f2_[k] = wall * u2 + k_ax * a2 + k_lat * r2
+        d0_[k] = d_ax * a0 + d_lat * r0
+        d1_[k] = d_ax * a1 + d_lat * r1
+        d2_[k] = d_ax * a2 + d_lat * r2
         # couple of the lateral force at the contact point: Q (arm x F_lat), arm = -rad u
         fl = -rad * rolling * k_lat
         c0 = (u1 * r2 - u2 * r1) * fl
@@ -178,7 +210,8 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         ro0_[k] = r0
         ro1_[k] = r1
         ro2_[k] = r2
-    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], e0, n0, ne, W, closed)
+    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
+                     W, closed)
     mirror_ghost(ws.node_acc[bi], n0, ne, W, closed)
     # ---- pass 2: static friction, from the total forces including the kinetic friction
     for k in range(ne):
@@ -215,6 +248,9 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         f0_[k] = st_ax * a0 + st_lat * r0
         f1_[k] = st_ax * a1 + st_lat * r1
         f2_[k] = st_ax * a2 + st_lat * r2
+        d0_[k] = 0.0
+        d1_[k] = 0.0
+        d2_[k] = 0.0
         fl = -rad * rolling * st_lat
         u0 = ux[k]
         u1 = uy[k]
@@ -225,7 +261,8 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         al0[k] += q00 * c0 + q01 * c1 + q02 * c2
         al1[k] += q10 * c0 + q11 * c1 + q12 * c2
         al2[k] += q20 * c0 + q21 * c1 + q22 * c2
-    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], e0, n0, ne, W, closed)
+    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
+                     W, closed)
     if closed:
         for c in range(3):  # the ghost's force is not used: zero it as rod_assemble does
             for lane in range(W):
@@ -242,17 +279,17 @@ def mirror_ghost(acc, n0, ne, W, closed):
 
 
 @kernel(inline="always")
-def scatter_to_nodes(acc, f, e0, n0, ne, W, closed):
-    """Half of each element force to each of its two nodes; a closed rod's last element ends on
-    node 0."""
+def scatter_to_nodes(acc, f, d, e0, n0, ne, W, closed):
+    """Element forces to their two nodes: (f + d)/2 to the first, (f - d)/2 to the second (d = 0:
+    half each); a closed rod's last element ends on node 0."""
     for c in range(3):
         for j in range(ne):
-            acc[c, n0 + j] += 0.5 * f[c, e0 + j]
+            acc[c, n0 + j] += 0.5 * (f[c, e0 + j] + d[c, e0 + j])
         for j in range(ne - closed * W):
-            acc[c, n0 + W + j] += 0.5 * f[c, e0 + j]
+            acc[c, n0 + W + j] += 0.5 * (f[c, e0 + j] - d[c, e0 + j])
         if closed:
             for lane in range(W):
-                acc[c, n0 + lane] += 0.5 * f[c, e0 + ne - W + lane]
+                acc[c, n0 + lane] += 0.5 * (f[c, e0 + ne - W + lane] - d[c, e0 + ne - W + lane])
 
 
 @kernel(inline="always")

@@ -28,6 +28,8 @@ class AnisotropicFriction:
     friction acts at the contact point (with its couple). decomposition: "sign" saturates each
     direction separately, F = -mu N sign(v) (Gazzola 2018's reference implementation, default);
     "unit" weights each direction by the unit slip velocity's component (PyElastica >= 0.3).
+    per_node: each half of an element's kinetic friction uses its own node's velocity (instead of
+    the element's mass-weighted velocity) and acts on that node.
     """
     forward: float
     backward: float
@@ -38,6 +40,7 @@ class AnisotropicFriction:
     slip_velocity: float = 1e-8
     rolling: bool = True
     decomposition: str = "sign"
+    per_node: bool = False
 
     def __post_init__(self):
         for f in ("forward", "backward", "lateral", "static_forward", "static_backward",
@@ -45,15 +48,16 @@ class AnisotropicFriction:
             _checks.nonnegative(f"friction.{f}", getattr(self, f))
         _checks.positive("friction.slip_velocity", self.slip_velocity)
         _checks.choice("friction.decomposition", self.decomposition, DECOMPOSITIONS)
-        if not isinstance(self.rolling, bool):
-            raise ValueError(f"friction.rolling = {self.rolling!r} is not allowed: must be True or False")
+        for f in ("rolling", "per_node"):
+            if not isinstance(getattr(self, f), bool):
+                raise ValueError(f"friction.{f} = {getattr(self, f)!r} is not allowed: must be True or False")
 
 
 def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
-                      decomposition="sign"):
+                      decomposition="sign", per_node=False):
     """The same coefficient in every in-plane direction."""
     return AnisotropicFriction(kinetic, kinetic, kinetic, static, static, static,
-                               slip_velocity, rolling, decomposition)
+                               slip_velocity, rolling, decomposition, per_node)
 
 
 NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
@@ -103,5 +107,6 @@ class GroundContact(Term):
         if np.any(prm[:, 14] <= 0) or np.any(prm[:, 6:14] < 0):
             raise ValueError(f"params of {self.name}: stiffness, damping and friction coefficients "
                              "must be >= 0 and slip_velocity > 0")
-        flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition])
+        flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
+                 int(self.friction.per_node))
         ctx.ground_contacts.append((ctx.rod_index[self.rod], prm, flags))
