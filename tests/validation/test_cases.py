@@ -1,9 +1,9 @@
 """Validation cases of the Cosserat rod engine (softmech.validation): each case must pass.
 
-Every case's docstring (src/softmech/validation/statics.py, dynamics.py) derives its formula,
-cites its source and justifies its tolerance; CASE_NOTES below summarizes them so that a failure
-message says what was checked. Each case takes < 3 s after numba compilation on one core, so none
-is marked slow.
+Every case's docstring (src/softmech/validation/statics.py, dynamics.py, rings.py, contact.py)
+derives its formula, cites its source and justifies its tolerance; CASE_NOTES below summarizes
+them so that a failure message says what was checked. Each case takes < 5 s after numba
+compilation on one core (friction_standing_wave, the longest, ~4 s), so none is marked slow.
 """
 import json
 import math
@@ -63,6 +63,31 @@ CASE_NOTES = {
         "PEFRL (Omelyan et al. 2002) is fourth order: observed order in [3.5, 4.5]",
     "dt_convergence_pefrl_axial":
         "PEFRL fourth order on pure axial vibration (position-only forces): order in [3.5, 4.5]",
+    "wall_rest_under_gravity":
+        "ME498 sec. 2.2.4 check 1: rod at rest on the ground, total wall force = M g (each node "
+        "its weight), stays at rest 0.5 s; tol 1e-9 rel (exact)",
+    "wall_interpenetration":
+        "ME498 sec. 2.2.4 check 2: no gravity, penetration eps: k_w eps per element, n k_w eps "
+        "in total; tol 1e-9 rel (exact)",
+    "wall_tangential_velocity":
+        "ME498 sec. 2.2.4 check 3: in-plane velocity: wall response -gamma_w v.u = 0; tol 1e-9 "
+        "of n gamma_w |v|",
+    "wall_normal_velocity":
+        "ME498 sec. 2.2.4 check 4: velocity v into the ground: gamma_w v per element; tol 1e-9 "
+        "rel (exact)",
+    "friction_slope_stick":
+        "Amontons-Coulomb: block rod on a slope with mu_k < tan(alpha) = 0.9 mu_s sticks: drift "
+        "< v_eps t = 5e-9 m",
+    "friction_slope_slide":
+        "tan(alpha) = 1.1 mu_s: a = g (sin(alpha) - mu_k cos(alpha)); tol 1e-6 rel (rigid "
+        "sliding, exact under Verlet)",
+    "friction_axial_push":
+        "rod pulled axially: sticks at 0.9 mu_s M g forward and backward (anisotropic mu_s), "
+        "slides at 1.1 with a = (F - mu_k M g)/M (tol 1e-6 rel) and growing kinetic energy",
+    "friction_standing_wave":
+        "symmetric standing-wave actuation, isotropic friction (no rolling): |mean com velocity| "
+        "over periods 3-6 < 1e-3 x body speed (mirror + half-period symmetry); anisotropic "
+        "friction and a travelling wave drift > 20x that",
 }
 
 

@@ -5,12 +5,16 @@ Each case is a function of no arguments returning a record
      "passed": bool, "detail": str}
 with `error` relative to the reference unless the case's docstring says otherwise (absolute for
 reference 0 and for convergence orders). The formula, its source and the reason for the
-tolerance are in each case's docstring (statics.py, dynamics.py, rings.py).
+tolerance are in each case's docstring (statics.py, dynamics.py, rings.py, contact.py).
 
 Static cases (axial stretch, cantilevers, pre-curved return) reach equilibrium with a ramped load
 and strong mass-proportional damping, run until the measured value changes by < 1e-8 (relative)
 between chunks; see softmech.validation.statics.
 """
+from softmech.validation.contact import (friction_axial_push, friction_slope_slide,
+                                         friction_slope_stick, friction_standing_wave,
+                                         wall_interpenetration, wall_normal_velocity,
+                                         wall_rest_under_gravity, wall_tangential_velocity)
 from softmech.validation.dynamics import (angular_momentum_conservation, cantilever_first_mode,
                                           dt_convergence_pefrl, dt_convergence_pefrl_axial,
                                           dt_convergence_verlet, dt_convergence_verlet_3d,
@@ -45,6 +49,14 @@ CASES = {f.__name__: f for f in (
     dt_convergence_pefrl_axial,
     ring_breathing_mode,
     ring_flexural_mode,
+    wall_rest_under_gravity,
+    wall_interpenetration,
+    wall_tangential_velocity,
+    wall_normal_velocity,
+    friction_slope_stick,
+    friction_slope_slide,
+    friction_axial_push,
+    friction_standing_wave,
 )}
 """Case name -> function returning its record (see module docstring)."""
 
