@@ -7,9 +7,9 @@ from softmech.terms.contact import AnisotropicFriction, GroundContact, Isotropic
 from softmech.terms.damping import KelvinVoigt, LinearDamping
 from softmech.terms.gravity import Gravity
 from softmech.terms.loads import EndLoad, UniformLoad
-from softmech.terms.muscles import MuscleTorqueWave
+from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
 
 __all__ = ["__version__", "Scene", "Simulation", "SimulationDiverged", "Every", "Results",
            "Gravity", "EndLoad", "UniformLoad", "LinearDamping", "KelvinVoigt", "Clamp", "Pin",
            "PrescribedMotion", "GroundContact", "AnisotropicFriction", "IsotropicFriction",
-           "MuscleTorqueWave"]
+           "MuscleTorqueWave", "MusclePairs"]

@@ -224,12 +224,12 @@ class Simulation:
         if self.lanes.n_blocks == 1:
             # one block: call the serial kernel directly (a parallel region would wake idle threads)
             self.workspace.rotation_violations[0] = 0
-            run_block(model, self._state, self.workspace, 0, self.lanes.W, self.time, self.dt,
-                      n_steps, drifts, kicks)
+            run_block(model, self._state, self.workspace, 0, self.lanes.W, self._t0, self._steps,
+                      self.dt, n_steps, drifts, kicks)
             status[0] = block_status(self._state, self.workspace, 0)
         else:
-            advance(model, self._state, self.workspace, self.lanes.W, self.time, self.dt, n_steps,
-                    drifts, kicks, status)
+            advance(model, self._state, self.workspace, self.lanes.W, self._t0, self._steps,
+                    self.dt, n_steps, drifts, kicks, status)
         if np.any(status != STATUS_OK):
             self._diverged(saved, n_steps, status)
         self._steps += n_steps

@@ -21,7 +21,7 @@ def parse(argv):
 
 def test_defaults_of_the_parser():
     args = parse([])
-    assert args.scene == "cantilever"
+    assert args.scene == "snake"
     assert args.output is None and args.duration is None and args.n_elems is None
     assert not args.json and not args.quiet
 
@@ -66,7 +66,7 @@ def test_divergence_exits_1_and_keeps_last_good_state(tmp_path, monkeypatch, cap
     # dt far above the stability limit (~1.3e-2 s for 10 elements): the run must blow up.
     unstable = functools.partial(build_cantilever, dt=0.5)
     monkeypatch.setitem(SCENES, "cantilever", SceneEntry(unstable, "unstable cantilever"))
-    args = parse(["--output", str(tmp_path), "--json", "--quiet", "--duration", "200",
+    args = parse(["cantilever", "--output", str(tmp_path), "--json", "--quiet", "--duration", "200",
                   "--n-elems", "10"])
     with pytest.warns(RuntimeWarning, match="stability limit"):
         assert run.execute(args) == 1

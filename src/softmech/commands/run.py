@@ -1,8 +1,8 @@
 """`softmech run [SCENE]`: run a built-in scene, write its plots and recorded time series.
 
 Writes into the output folder (default ./output/<scene>): results.npz (the recorded time series,
-written atomically, with the scene name and softmech version), and PNG plots made from exactly
-those arrays. Exit code 0 on success, 1 if the simulation diverged (the last good state is then
+written atomically, with the scene name and softmech version), and PNG plots (and, for the snake,
+a top-view video) made from exactly those arrays. Exit code 0 on success, 1 if the simulation diverged (the last good state is then
 written to last_good_state.npz in the output folder).
 """
 import argparse
@@ -16,6 +16,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios import DEFAULT_SCENE, SCENES
+from softmech.viz.figures import figure, save
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
@@ -65,8 +66,6 @@ def execute(args):
     scene, info = SCENES[name].build(**build_kwargs)
     sim = scene.compile(worlds=info.worlds, dt=info.dt)
     report = REPORTS.get(name, _GenericReport)
-    fields = tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS)
-    record = sm.Every(seconds=info.duration / N_SAMPLES, fields=fields)
     os.makedirs(output_dir, exist_ok=True)
     checkpoint = os.path.join(output_dir, "last_good_state.npz")
     if os.path.exists(checkpoint):      # from an earlier diverged run: stale once we run again
@@ -83,7 +82,7 @@ def execute(args):
     say(f"  kernels ready in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
     try:
-        out = sim.run(info.duration, record=record, progress=not quiet, checkpoint=checkpoint)
+        out = report.record(sim, info, progress=not quiet, checkpoint=checkpoint)
     except sm.SimulationDiverged as err:
         print(f"softmech run {name}: {err}", file=sys.stderr)
         print(f"softmech run {name}: last good state (t = {err.time:g} s) written to {checkpoint}",
@@ -122,6 +121,14 @@ class _GenericReport:
 
     fields = ("com",)
 
+    @classmethod
+    def record(cls, sim, info, progress, checkpoint):
+        """Run the scene for info.duration recording cls.fields and the energies N_SAMPLES
+        times; returns sm.Results."""
+        fields = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
+        record = sm.Every(seconds=info.duration / N_SAMPLES, fields=fields)
+        return sim.run(info.duration, record=record, progress=progress, checkpoint=checkpoint)
+
     @staticmethod
     def derive(data, info):
         return {}
@@ -135,7 +142,7 @@ class _GenericReport:
         return []
 
 
-class _CantileverReport:
+class _CantileverReport(_GenericReport):
     """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time."""
 
     fields = ("positions",)
@@ -198,7 +205,113 @@ class _CantileverReport:
         return [centerline, tip]
 
 
-REPORTS = {"cantilever": _CantileverReport}
+class _SnakeReport(_GenericReport):
+    """The slithering snake: centre-of-mass track, forward / lateral velocities against the
+    reference speed, a top-view video, and the mean speeds over periods 3-6."""
+
+    fields = ("com", "com_velocity")
+    sample_seconds = 0.01
+    """Interval [s] of the centre-of-mass and energy samples."""
+    fps = 25.0
+    """Video frames per second of simulated time (the video plays in real time)."""
+
+    @classmethod
+    def record(cls, sim, info, progress, checkpoint):
+        fields = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
+        return run_with_frames(sim, info.duration, every=cls.sample_seconds, fields=fields,
+                               frame_every=1.0 / cls.fps, rod=info.rod, progress=progress,
+                               checkpoint=checkpoint)
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.snake import averaging_window, mean_velocities
+
+        first, last = averaging_window(info.duration, info.period)
+        forward, lateral = mean_velocities(data["time"], data[f"{info.rod}.com"], info.period,
+                                           first, last)
+        window = [first * info.period, last * info.period]
+        data["averaging_window"] = np.array(window)             # saved with the results
+        data["mean_forward_speed"], data["mean_lateral_speed"] = forward, lateral
+        reference = info.reference_speed
+        return {"mean_forward_speed": float(forward[0]), "mean_lateral_speed": float(lateral[0]),
+                "reference_speed": reference,
+                "relative_difference": float(forward[0] - reference) / reference,
+                "averaging_window": window}
+
+    @staticmethod
+    def summary(m):
+        t0, t1 = m["averaging_window"]
+        return [f"mean forward speed {m['mean_forward_speed']:.4f} m/s over t = {t0:g}-{t1:g} s "
+                f"(reference {m['reference_speed']:g} m/s: {m['relative_difference']:+.1%}), "
+                f"mean lateral speed {m['mean_lateral_speed']:+.4f} m/s"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz import snake as viz
+        from softmech.viz.video import write_video
+
+        rod, t = info.rod, data["time"]
+        com, vel = data[f"{rod}.com"][0], data[f"{rod}.com_velocity"][0]
+        frame_time, frames = data["frame_time"], data[f"{rod}.frame_positions"][0]
+        t0, t1 = data["averaging_window"]
+        forward, lateral = data["mean_forward_speed"][0], data["mean_lateral_speed"][0]
+        files = [viz.plot_com_track(os.path.join(output_dir, "com_track.png"), t, com, frame_time,
+                                    frames, radius=info.radius,
+                                    snapshot_every=2.0 * info.period),
+                 viz.plot_velocities(os.path.join(output_dir, "velocities.png"), t, vel,
+                                     period=info.period, window=(t0, t1), mean_forward=forward,
+                                     mean_lateral=lateral, reference_speed=info.reference_speed,
+                                     ramp_time=info.period)]
+        video = viz.top_view_frames(frame_time, frames, radius=info.radius, time=t, com=com)
+        files.append(write_video(video, os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
+        return files
+
+
+def run_with_frames(sim, duration, *, every, fields, frame_every, rod=None, progress=False,
+                    checkpoint=None):
+    """Run `duration` [s] recording `fields` every `every` [s] (as sim.run with sm.Every) and,
+    at the coarser interval `frame_every` [s] (rounded to a whole number of samples), the node
+    positions of `rod` for videos. Returns sm.Results with the usual 'time' and fields plus
+    'frame_time' (m,) [s] and '<rod>.frame_positions' (B, m, n_nodes, 3) [m]. One progress bar
+    for the whole run; raises sm.SimulationDiverged like sim.run (checkpoint written)."""
+    dt = sim.dt
+    sample_steps = max(1, int(round(every / dt)))
+    frame_steps = sample_steps * max(1, int(round(frame_every / (sample_steps * dt))))
+    n_total = int(round(duration / dt))
+    rod = sim._rod_name(rod)
+    record = sm.Every(seconds=sample_steps * dt, fields=tuple(fields))
+    frame_time, frame_positions, parts = [sim.time], [sim.get_state(rod)["positions"]], []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=n_total, unit="step", unit_scale=True, dynamic_ncols=True)
+    done = 0
+    try:
+        while done < n_total:
+            n = min(frame_steps, n_total - done)
+            out = sim.run(n * dt, record=record, checkpoint=checkpoint)
+            # every part starts with a sample of the previous part's end: keep it only once
+            parts.append(out if not parts else {k: (v[1:] if k == "time" else v[:, 1:])
+                                                for k, v in out.items()})
+            frame_time.append(sim.time)
+            frame_positions.append(sim.get_state(rod)["positions"])
+            done += n
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not parts:                       # duration 0: the initial sample only
+        parts.append(sim.run(0.0, record=record))
+    result = sm.Results({k: np.concatenate([p[k] for p in parts], axis=0 if k == "time" else 1)
+                         for k in parts[0]})
+    result.rods = tuple(r.name for r in sim.rods)
+    result["frame_time"] = np.array(frame_time)
+    result[f"{rod}.frame_positions"] = np.stack(frame_positions, axis=1)
+    return result
+
+
+REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport}
 """Scene name -> report (recorded fields, derived metrics, plots); scenes without one get
 _GenericReport. Every scene also gets energy.png and results.npz."""
 
@@ -228,16 +341,7 @@ def plot_energy(data, info, path):
 
 
 def _figure(rows=1):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    # A bare Figure on the Agg canvas: no pyplot global state, no display needed.
-    fig = Figure(figsize=(7.0, 4.2 if rows == 1 else 6.0), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(rows, 1, sharex=True) if rows > 1 else fig.subplots()
-    if rows == 1:
-        axes.grid(True, alpha=0.3)
-    return fig, axes
+    return figure(rows)
 
 
 def _marks(n_points, most):
@@ -252,5 +356,4 @@ def _num(value):
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=120)
-    return path
+    return save(fig, path, dpi=120)

@@ -35,8 +35,37 @@ _PEFRL_CHI = -0.06626458266981849
 
 
 @kernel(inline="always")
+def rotate(Q, k, w0, w1, w2, h):
+    """Q[:, k] <- exp(-h [w]x) Q[:, k] (Rodrigues; exact series for angles <= 1 rad); returns
+    1 if the angle exceeds MAX_ROTATION_ANGLE, else 0."""
+    a0 = h * w0
+    a1 = h * w1
+    a2 = h * w2
+    z = a0 * a0 + a1 * a1 + a2 * a2
+    A, Bc = exp_coefficients(z)
+    # R = exp(-[a]x) = I - A [a]x + Bc ([a][a]^T - z I)
+    r00 = 1.0 + Bc * (a0 * a0 - z)
+    r11 = 1.0 + Bc * (a1 * a1 - z)
+    r22 = 1.0 + Bc * (a2 * a2 - z)
+    r01 = A * a2 + Bc * a0 * a1
+    r10 = -A * a2 + Bc * a0 * a1
+    r02 = -A * a1 + Bc * a0 * a2
+    r20 = A * a1 + Bc * a0 * a2
+    r12 = A * a0 + Bc * a1 * a2
+    r21 = -A * a0 + Bc * a1 * a2
+    for col in range(3):
+        q0 = Q[col, k]
+        q1 = Q[3 + col, k]
+        q2 = Q[6 + col, k]
+        Q[col, k] = r00 * q0 + r01 * q1 + r02 * q2
+        Q[3 + col, k] = r10 * q0 + r11 * q1 + r12 * q2
+        Q[6 + col, k] = r20 * q0 + r21 * q1 + r22 * q2
+    return 1 if z > _MAX_Z else 0
+
+
+@kernel(inline="always")
 def drift(s, ws, bi, h):
-    """x += h v and Q <- exp(-h [w]x) Q (Rodrigues, exact series for angles <= 1 rad)."""
+    """x += h v and Q <- exp(-h [w]x) Q."""
     x = s.x[bi]
     v = s.v[bi]
     for c in range(3):
@@ -46,29 +75,26 @@ def drift(s, ws, bi, h):
     w = s.w[bi]
     too_large = 0  # integer count: vectorizes without fast-math, unlike a float max reduction
     for k in range(Q.shape[1]):
-        a0 = h * w[0, k]
-        a1 = h * w[1, k]
-        a2 = h * w[2, k]
-        z = a0 * a0 + a1 * a1 + a2 * a2
-        too_large += z > _MAX_Z
-        A, Bc = exp_coefficients(z)
-        # R = exp(-[a]x) = I - A [a]x + Bc ([a][a]^T - z I)
-        r00 = 1.0 + Bc * (a0 * a0 - z)
-        r11 = 1.0 + Bc * (a1 * a1 - z)
-        r22 = 1.0 + Bc * (a2 * a2 - z)
-        r01 = A * a2 + Bc * a0 * a1
-        r10 = -A * a2 + Bc * a0 * a1
-        r02 = -A * a1 + Bc * a0 * a2
-        r20 = A * a1 + Bc * a0 * a2
-        r12 = A * a0 + Bc * a1 * a2
-        r21 = -A * a0 + Bc * a1 * a2
-        for col in range(3):
-            q0 = Q[col, k]
-            q1 = Q[3 + col, k]
-            q2 = Q[6 + col, k]
-            Q[col, k] = r00 * q0 + r01 * q1 + r02 * q2
-            Q[3 + col, k] = r10 * q0 + r11 * q1 + r12 * q2
-            Q[6 + col, k] = r20 * q0 + r21 * q1 + r22 * q2
+        too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h)
+    ws.rotation_violations[bi] += too_large
+
+
+@kernel(inline="always")
+def drift_twice(s, ws, bi, h1, h2):
+    """drift(h1) then drift(h2) in one pass over memory, bit-identical to the two calls: a step's
+    closing drift and the next step's opening drift, merged without changing any rounding, so a
+    run's result does not depend on how it is split into calls (recording intervals, resume)."""
+    x = s.x[bi]
+    v = s.v[bi]
+    for c in range(3):
+        for k in range(x.shape[1]):
+            x[c, k] = (x[c, k] + h1 * v[c, k]) + h2 * v[c, k]
+    Q = s.Q[bi]
+    w = s.w[bi]
+    too_large = 0
+    for k in range(Q.shape[1]):
+        too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h1)
+        too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h2)
     ws.rotation_violations[bi] += too_large
 
 
@@ -102,23 +128,26 @@ SCHEME_TABLES = _scheme_tables()
 
 
 @kernel
-def run_block(m, s, ws, bi, W, t0, dt, n_steps, drifts, kicks):
-    """n_steps steps of one drift-kick scheme on block bi. Loads are evaluated at the time
+def run_block(m, s, ws, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
+    """Steps step0 .. step0 + n_steps - 1 of one drift-kick scheme on block bi; step i runs from
+    t_origin + i dt (an integer step count: time does not depend on how a run is split). Loads are evaluated at the time
     reached by the preceding drifts; constraints are imposed after every drift and kick.
 
-    The closing drift of a step and the opening drift of the next are merged into one (for
-    position Verlet: one full drift per step instead of two halves). This is exact for the
-    frames, exp(-a[w]x) exp(-b[w]x) = exp(-(a + b)[w]x), and changes positions by round-off only.
+    The closing drift of a step and the opening drift of the next run in one pass over memory
+    (drift_twice), bit-identical to running them separately: the result of n steps does not
+    depend on how they are split into calls.
 
     Every callee is inlined, so a step makes no function calls (a call passes the model's
     ~300 flattened array fields and cost ~0.1-0.2 us each)."""
     if n_steps == 0:
         return
     n_kicks = kicks.shape[0]
-    for step in range(n_steps):
-        opening = drifts[0] if step == 0 else drifts[n_kicks] + drifts[0]
-        drift(s, ws, bi, opening * dt)
-        t = t0 + step * dt + drifts[0] * dt
+    for step in range(step0, step0 + n_steps):
+        if step == step0:
+            drift(s, ws, bi, drifts[0] * dt)
+        else:  # the previous step's closing drift, then this step's opening drift
+            drift_twice(s, ws, bi, drifts[n_kicks] * dt, drifts[0] * dt)
+        t = t_origin + step * dt + drifts[0] * dt
         constrain_positions(m, s, bi, W, t)
         for stage in range(n_kicks):
             kick(m, s, ws, bi, W, kicks[stage] * dt, t)
@@ -130,9 +159,9 @@ def run_block(m, s, ws, bi, W, t0, dt, n_steps, drifts, kicks):
                 constrain_positions(m, s, bi, W, t)
             else:
                 # after the last kick the velocities are those of the step's end
-                constrain_rates(m, s, bi, W, t0 + (step + 1) * dt)
+                constrain_rates(m, s, bi, W, t_origin + (step + 1) * dt)
     drift(s, ws, bi, drifts[n_kicks] * dt)
-    constrain_positions(m, s, bi, W, t0 + n_steps * dt)
+    constrain_positions(m, s, bi, W, t_origin + (step0 + n_steps) * dt)
 
 
 @kernel
@@ -152,15 +181,14 @@ def block_status(s, ws, bi):
 
 
 @kernel(parallel=True)
-def advance(m, s, ws, W, t0, dt, n_steps, drifts, kicks, status):
-    """Advance every block by n_steps of size dt from time t0 with the scheme given by its
-    drift/kick coefficients (SCHEME_TABLES); status[bi] gets the block's status.
-
-    Time is t0 + step * dt (no accumulated round-off). A block that turns non-finite keeps
+def advance(m, s, ws, W, t_origin, step0, dt, n_steps, drifts, kicks, status):
+    """Advance every block by n_steps of size dt (steps step0.. from t_origin, see run_block)
+    with the scheme given by its drift/kick coefficients (SCHEME_TABLES); status[bi] gets the
+    block's status. A block that turns non-finite keeps
     stepping (the caller restores the state it saved before the call)."""
     for bi in nb.prange(s.x.shape[0]):
         ws.rotation_violations[bi] = 0
-        run_block(m, s, ws, bi, W, t0, dt, n_steps, drifts, kicks)
+        run_block(m, s, ws, bi, W, t_origin, step0, dt, n_steps, drifts, kicks)
         status[bi] = block_status(s, ws, bi)
 
 

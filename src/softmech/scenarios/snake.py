@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import softmech as sm
+from softmech.terms.muscles import MusclePairs
 
 MU_FORWARD = 1.019368
 """Forward kinetic friction coefficient of Table 2 (= L / (T^2 g Froude) with Froude 0.1)."""
@@ -34,25 +35,49 @@ OPTIMAL_GAIT = dict(coefficients=(0.0, 17.4, 48.5, 5.4, 14.7, 0.0), wavelength=0
 REFERENCE_SPEED = 0.585
 """Mean forward centre-of-mass speed [m/s] of the optimal gait over periods 3-6 (course value)."""
 
+DEMO_PAIR_SPANS = ((5.0, 35.0), (25.0, 35.0), (45.0, 35.0), (60.0, 35.0))
+"""(start, length) [vertebrae, 0 = head .. 100 = tail] of four overlapping muscle pairs spanning 35
+vertebrae each (Zhang et al. 2019 found optimal spans of roughly 30-40 vertebrae)."""
+
+
+def demo_muscle_pairs(force=1500.0, wavelength=OPTIMAL_GAIT["wavelength"]):
+    """A demonstration MusclePairs layout (not an optimum: the paper does not list its values):
+    DEMO_PAIR_SPANS, each with peak force `force` [N] (1500 N -> 18.75 N m at h = r / 2) and the
+    phase of a head-to-tail travelling wave of `wavelength` [m] at the pair's centre c [vertebrae]:
+    phase = (c L / 100) / wavelength mod 1. Rows (start, length, force, phase)."""
+    length = TABLE2["length"]
+    return tuple((start, span, float(force), (start + span / 2) * length / 100.0 / wavelength % 1.0)
+                 for start, span in DEMO_PAIR_SPANS)
+
 
 @dataclass
 class SnakeInfo:
+    """What `softmech run` and the tools need to know about a built snake scene."""
     rod: str
     muscle: str
     worlds: int
     dt: float
     duration: float
     period: float
+    n_elems: int = TABLE2["n_elems"]
+    radius: float = TABLE2["radius"]
+    length: float = TABLE2["length"]
+    reference_speed: float = REFERENCE_SPEED
 
 
 def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAIT["coefficients"],
                 wavelength=OPTIMAL_GAIT["wavelength"], friction=None, damping=TABLE2["damping"],
-                rotational_damping=None, ramp=True, duration=6.0, dt=TABLE2["dt"]):
+                rotational_damping=None, ramp=True, duration=6.0, dt=TABLE2["dt"],
+                muscle_pairs=None):
     """The Table 2 snake. friction: an sm.AnisotropicFriction (default: Table 2's coefficients,
     rolling, "sign" decomposition). damping gamma [kg/(m s)] acts on the node velocities
     (-gamma v dl) and, as in the reference implementation, with the same numerical value as
     rotational coefficient [kg m/s] on the element angular velocities (-gamma dl w): without it
-    the snake blows up within two seconds. Returns (scene, SnakeInfo)."""
+    the snake blows up within three seconds (docs/snake.md). rotational_damping [kg m/s]: another
+    rotational coefficient. ramp: the muscle amplitude ramps up linearly over the first period.
+    muscle_pairs: None for the continuous torque wave (coefficients [N m], wavelength [m]), or
+    rows (start, length, force, phase) of MusclePairs (Zhang et al. 2019; frequency 1 / period)
+    that replace it, under the same term name "muscle". Returns (scene, SnakeInfo)."""
     t = TABLE2
     if friction is None:
         friction = sm.AnisotropicFriction(*t["kinetic"], *t["static"], slip_velocity=t["slip_velocity"])
@@ -66,10 +91,16 @@ def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAI
         damping if rotational_damping is None else rotational_damping)))
     scene.add(sm.GroundContact(rod, stiffness=t["wall_stiffness"], damping=t["wall_damping"],
                                friction=friction))
-    scene.add(sm.MuscleTorqueWave(rod, coefficients, wavelength=wavelength, period=t["period"],
-                                  ramp_time=t["period"] if ramp else 0.0))
+    ramp_time = t["period"] if ramp else 0.0
+    if muscle_pairs is None:
+        scene.add(sm.MuscleTorqueWave(rod, coefficients, wavelength=wavelength, period=t["period"],
+                                      ramp_time=ramp_time))
+    else:
+        scene.add(MusclePairs(rod, muscle_pairs, frequency=1.0 / t["period"], ramp_time=ramp_time,
+                              name="muscle"))
     return scene, SnakeInfo(rod="snake", muscle="muscle", worlds=worlds, dt=dt, duration=duration,
-                            period=t["period"])
+                            period=t["period"], n_elems=n_elems, radius=t["radius"],
+                            length=t["length"])
 
 
 def mean_velocities(time, com, period, first=3, last=6):
@@ -79,3 +110,13 @@ def mean_velocities(time, com, period, first=3, last=6):
     i1 = int(np.argmin(np.abs(time - last * period)))
     v = (com[:, i1] - com[:, i0]) / (time[i1] - time[i0])
     return v[:, 0], v[:, 1]
+
+
+def averaging_window(duration, period, first=3, last=6):
+    """Periods (first, last) over which mean_velocities averages: periods 3-6 when the run lasts
+    6 periods or more (the handout's window, after the start-up transient), otherwise the second
+    half of the run (fractional periods)."""
+    periods = duration / period
+    if periods >= last - 1e-9:
+        return float(first), float(last)
+    return 0.5 * periods, periods

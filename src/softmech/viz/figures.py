@@ -1,0 +1,22 @@
+"""Matplotlib figures without pyplot: a bare Figure on the Agg canvas (no global state, no
+display needed, safe in worker processes)."""
+
+
+def figure(rows=1, size=None, layout="constrained", sharex=True):
+    """(fig, axes): one axes, or `rows` axes stacked with a shared x axis. size (w, h) [inch]."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size or (7.0, 4.2 if rows == 1 else 6.0), layout=layout)
+    FigureCanvasAgg(fig)
+    if rows == 1:
+        ax = fig.subplots()
+        ax.grid(True, alpha=0.3)
+        return fig, ax
+    return fig, fig.subplots(rows, 1, sharex=sharex)
+
+
+def save(fig, path, dpi=120):
+    """Write fig to path (format from the extension); returns path."""
+    fig.savefig(path, dpi=dpi)
+    return path
