@@ -12,6 +12,7 @@ COMMANDS = {
     "run": ("softmech.commands.run", "run a built-in scene and write plots to an output folder"),
     "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
     "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
+    "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
 }
 
 

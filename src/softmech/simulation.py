@@ -23,12 +23,14 @@ DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_m
 
 
 class SimulationDiverged(RuntimeError):
-    """A run produced non-finite values; `state` holds the last finite state, `time` its time."""
+    """A run produced non-finite values; `state` holds the last finite state, `time` its time,
+    `worlds` the indices of the worlds whose block diverged (a block holds up to 8 worlds)."""
 
-    def __init__(self, message, time, state):
+    def __init__(self, message, time, state, worlds=()):
         super().__init__(message)
         self.time = time
         self.state = state
+        self.worlds = tuple(worlds)
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,7 @@ class Simulation:
             f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
             f"{worlds}: {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
             f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
-            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods})
+            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods}, worlds=worlds)
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.

@@ -1,0 +1,113 @@
+"""`softmech optimize snake`: CMA-ES gait optimization of the Table 2 snake (ME498 handout
+section 2.2.6), with a resumable campaign log and the handout's Fig. 4 panels.
+
+Writes into the output folder (default ./output/optimize_snake): campaign.jsonl (one line per
+finished generation, appended durably), best.json, fitness.png, velocities.png, envelope.png,
+snapshots.png. `--resume` continues a killed campaign from its log and reproduces the result of
+an uninterrupted one. Exit code 0 on success, 2 on bad input.
+"""
+import argparse
+import json
+import os
+import sys
+
+from softmech import _checks
+
+PROBLEMS = ("snake",)
+
+
+def add_arguments(parser):
+    """Options of `softmech optimize` on an argparse parser."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = ("CMA-ES gait optimization: each generation is one batched simulation "
+                          "of the whole population; the campaign log makes it resumable.")
+    parser.epilog = ("problems:\n  snake  beta_1..beta_4 (|beta| <= 50 N m) and the muscle "
+                     "wavelength (0.3-2.0 m)\n         of the Table 2 snake; fitness = mean "
+                     "forward speed over periods 2-3")
+    parser.add_argument("problem", choices=PROBLEMS, metavar="PROBLEM",
+                        help="what to optimize (snake)")
+    parser.add_argument("--generations", type=int, metavar="N", default=None,
+                        help="maximum number of generations (default 60; the campaign stops "
+                             "earlier once the best fitness has not improved by more than "
+                             "1e-3 m/s over 10 generations, after at least 20)")
+    parser.add_argument("--popsize", type=int, metavar="N", default=None,
+                        help="population size = worlds per batched run (default 16; >= 4)")
+    parser.add_argument("--seed", type=int, metavar="S", default=None,
+                        help="random seed of CMA-ES (default 1)")
+    parser.add_argument("--output", metavar="DIR", default=None,
+                        help="output folder (default: ./output/optimize_snake)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the campaign logged in the output folder")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object with the results on stdout at the end "
+                             "(the human-readable summary then goes to stderr)")
+    advanced = parser.add_argument_group("model resolution (defaults: Table 2)")
+    advanced.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
+                          help="elements of the snake (default 50)")
+    advanced.add_argument("--dt", type=float, metavar="DT", default=None,
+                          help="time step [s] (default 2.5e-5)")
+    advanced.add_argument("--window", type=float, nargs=2, metavar=("A", "B"), default=None,
+                          help="fitness averaging window in muscle periods (default 2 3); "
+                               "B periods are simulated per evaluation")
+    advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
+                          default=None, help="periods simulated for the figures (default 6)")
+
+
+DEFAULTS = dict(popsize=16, seed=1, max_generations=60, n_elems=50, dt=2.5e-5,
+                window=(2.0, 3.0), figure_periods=6.0)
+
+
+def execute(args):
+    """Run the campaign; returns the exit code. Bad input raises ValueError (exit code 2)."""
+    from softmech.optimize.campaign import read_log
+    from softmech.optimize.snake import optimize_snake
+
+    _checks.choice("problem", args.problem, PROBLEMS)
+    quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
+    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output",
+                                                                               "optimize_snake"))
+    options = dict(DEFAULTS)
+    log_path = os.path.join(output_dir, "campaign.jsonl")
+    if getattr(args, "resume", False) and os.path.exists(log_path):
+        # settings not given on the command line come from the log being resumed
+        header, _ = read_log(log_path)
+        meta = header.get("meta", {})
+        options.update(popsize=header["popsize"], seed=header["seed"],
+                       n_elems=meta.get("n_elems", options["n_elems"]),
+                       dt=meta.get("dt", options["dt"]),
+                       window=tuple(meta.get("window_periods", options["window"])))
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations,
+             "n_elems": getattr(args, "n_elems", None), "dt": getattr(args, "dt", None),
+             "window": None if getattr(args, "window", None) is None else tuple(args.window),
+             "figure_periods": getattr(args, "figure_periods", None)}
+    options.update({k: v for k, v in given.items() if v is not None})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--seed", options["seed"], 0)
+    _checks.integer("--generations", options["max_generations"], 1)
+    _checks.integer("--n-elems", options["n_elems"], 4)
+    _checks.positive("--dt", options["dt"])
+    _checks.positive("--figure-periods", options["figure_periods"])
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    summary = optimize_snake(output_dir, resume=bool(getattr(args, "resume", False)),
+                             progress=not quiet, say=say, **options)
+    say(f"  best gait over periods {summary['check_periods'][0]:g}-"
+        f"{summary['check_periods'][1]:g}: forward {summary['best_mean_forward_speed']:.4f} m/s, "
+        f"lateral {summary['best_mean_lateral_speed']:.4f} m/s (published optimum: "
+        f"{summary['published_mean_forward_speed']:.4f} m/s)")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to "
+        f"{output_dir}:")
+    for f in summary["files"]:
+        say(f"    {os.path.basename(f)}")
+    if as_json:
+        keys = ("best_fitness", "best_params", "generations", "evaluations", "wall_s",
+                "best_generation", "stop_reason", "resumed_generations", "evaluation_wall_s",
+                "best_mean_forward_speed", "best_mean_lateral_speed",
+                "published_mean_forward_speed", "files")
+        print(json.dumps({"problem": args.problem, "output_dir": output_dir,
+                          **{k: summary[k] for k in keys}}))
+    return 0

@@ -1,0 +1,285 @@
+"""The snake gait problem of the ME498 handout (section 2.2.6): find the muscle torque wave that
+maximizes the forward speed of the Table 2 snake (softmech.scenarios.snake).
+
+Parameters (5): beta_1 .. beta_4 [N m], the interior control points of the clamped cubic
+B-spline beta(s) (beta_0 = beta_5 = 0, handout), with |beta_i| <= 50 N m (the handout's bound),
+and the wavelength lambda_m [m] in [0.3, 2.0] m: 0.3 m (0.3 body lengths, about 3.3 waves on
+the body) is the shortest wave that 50 elements still resolve with 15 elements per wavelength,
+and that a real snake's body carries (lateral undulation uses ~1-2 waves); at 2.0 m the body
+carries half a wave and the travelling wave degenerates into a bending oscillation that barely
+propels. The published optimum (lambda_m = 0.97 m) lies well inside.
+
+Fitness [m/s]: the mean forward centre-of-mass speed over one muscle period after the start-up
+transient, (x_com(t_b) - x_com(t_a)) / (t_b - t_a) with (t_a, t_b) = (2 T_m, 3 T_m) by default,
+so one evaluation simulates 3 s. The amplitude ramps up over the first period and the gait is
+periodic from about 1.3 T_m on (docs/optimization.md); over the populations of a campaign the
+speeds over periods 2-3 and 3-4 rank the gaits alike (Spearman 0.91-1.00 while the population
+still spreads, same best gait) at 3/4 of the cost. "Forward" is +x, the snake's initial
+heading, so a gait that turns is penalized by its heading's cosine.
+
+One generation is ONE batched simulation: the problem compiles the snake once with B = popsize
+worlds, and each evaluation writes the population into the per-world parameters
+`muscle.coefficients` (B, 6) and `muscle.wavelength` (B,), resets the state to the straight
+snake at rest and the time to 0, and runs. The mirror image of a gait (beta -> -beta) has
+exactly the same forward speed (reflection y -> -y of the whole system), so the problem has two
+symmetric optima; the campaign finds one of them.
+"""
+import json
+import math
+import os
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.scenarios.snake import (OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, build_snake,
+                                      mean_velocities)
+
+NAMES = ("beta_1", "beta_2", "beta_3", "beta_4", "wavelength")
+"""Optimized parameters: spline control points [N m] and muscle wavelength [m]."""
+
+BETA_BOUND = 50.0
+"""|beta_i| <= 50 N m: the bound the handout used for its campaign."""
+
+WAVELENGTH_RANGE = (0.3, 2.0)
+"""Bounds of lambda_m [m] (see the module docstring for why)."""
+
+PUBLISHED_OPTIMUM = dict(zip(NAMES, (*OPTIMAL_GAIT["coefficients"][1:5],
+                                     OPTIMAL_GAIT["wavelength"])))
+"""The handout's optimum: beta_1..4 = 17.4, 48.5, 5.4, 14.7 N m, lambda_m = 0.97 m."""
+
+
+def coefficients_of(params):
+    """Population (B, 5) [beta_1..4, lambda] -> (coefficients (B, 6) with zero ends, wavelengths
+    (B,))."""
+    params = np.atleast_2d(np.asarray(params, dtype=float))
+    coefficients = np.zeros((len(params), 6))
+    coefficients[:, 1:5] = params[:, :4]
+    return coefficients, params[:, 4].copy()
+
+
+class SnakeGaitProblem:
+    """Batched fitness of snake gaits (callable: params (popsize, 5) -> mean forward speeds
+    (popsize,) [m/s]; NaN where a world diverged).
+
+    popsize: worlds of the compiled simulation; n_elems; dt [s] (default Table 2's 2.5e-5 s);
+    window: (first, last) muscle periods of the fitness average (default (2, 3)); the simulated
+    time is window[1] periods. beta_bound [N m] and wavelength_range [m]: the search box.
+    """
+
+    def __init__(self, popsize=16, *, n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
+                 beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE):
+        self.popsize = _checks.integer("popsize", popsize, 1)
+        self.n_elems = _checks.integer("n_elems", n_elems, 4)
+        self.dt = float(_checks.positive("dt", dt))
+        w = _checks.finite("window", window, shape=(2,))
+        if not 0 <= w[0] < w[1]:
+            raise ValueError(f"window = {w.tolist()} is not allowed: must be (first, last) "
+                             "periods with 0 <= first < last")
+        self.window = (float(w[0]), float(w[1]))
+        self.beta_bound = float(_checks.positive("beta_bound", beta_bound))
+        wr = _checks.positive("wavelength_range", wavelength_range)
+        if wr.shape != (2,) or not wr[0] < wr[1]:
+            raise ValueError(f"wavelength_range = {wavelength_range!r} is not allowed: must be "
+                             "(low, high) with 0 < low < high [m]")
+        lo, hi = wr
+        self.wavelength_range = (float(lo), float(hi))
+        self.period = TABLE2["period"]
+        self.names = NAMES
+        self.lower = np.array([-self.beta_bound] * 4 + [self.wavelength_range[0]])
+        self.upper = np.array([self.beta_bound] * 4 + [self.wavelength_range[1]])
+        self.steps = tuple(int(round(f * self.period / self.dt)) for f in self.window)
+        self._sim = None
+        self._single = None
+
+    @property
+    def duration(self):
+        """Simulated time of one evaluation [s]."""
+        return self.steps[1] * self.dt
+
+    def meta(self):
+        """Settings that define the fitness (stored in the campaign log header)."""
+        return {"problem": "snake", "n_elems": self.n_elems, "dt": self.dt,
+                "window_periods": list(self.window), "period": self.period,
+                "beta_bound": self.beta_bound, "wavelength_range": list(self.wavelength_range)}
+
+    # ---------------------------------------------------------------------- simulation
+    def _compile(self, worlds):
+        scene, info = build_snake(self.n_elems, worlds=worlds, dt=self.dt)
+        sim = scene.compile(worlds=worlds, dt=self.dt)
+        return sim, sim.get_state(info.rod)
+
+    @property
+    def simulation(self):
+        """The compiled popsize-world simulation (compiled on first use, then reused)."""
+        if self._sim is None:
+            self._sim = self._compile(self.popsize)
+        return self._sim[0]
+
+    def __call__(self, params, progress=None):
+        """Mean forward speed [m/s] over the window for each gait of params (popsize, 5)."""
+        params = _checks.finite("params", params, shape=(self.popsize, len(NAMES)))
+        self._check_box(params)
+        sim = self.simulation
+        try:
+            return self._run(sim, self._sim[1], params, progress)
+        except sm.SimulationDiverged:
+            # The batch stops as a whole; evaluate its gaits one by one to find the culprits.
+            if self._single is None:
+                self._single = self._compile(1)
+            fitness = np.empty(self.popsize)
+            for i in range(self.popsize):
+                try:
+                    single, initial = self._single
+                    fitness[i] = self._run(single, initial, params[i:i + 1], None)[0]
+                except sm.SimulationDiverged:
+                    fitness[i] = math.nan
+            return fitness
+
+    def _check_box(self, params):
+        tol = 1e-9 * (self.upper - self.lower)
+        outside = (params < self.lower - tol) | (params > self.upper + tol)
+        bad = np.flatnonzero(np.any(outside, axis=0))
+        if bad.size:
+            k = int(bad[0])
+            raise ValueError(f"params[:, {k}] ({NAMES[k]}) = {params[:, k].tolist()} is not "
+                             f"allowed: must lie in [{self.lower[k]:g}, {self.upper[k]:g}]")
+
+    def _run(self, sim, initial, params, progress):
+        coefficients, wavelengths = coefficients_of(params)
+        sim.params["muscle.coefficients"] = coefficients
+        sim.params["muscle.wavelength"] = wavelengths
+        # back to the straight snake at rest at t = 0 (the ramp and the wave phase start at 0)
+        sim.set_state(positions=initial["positions"],
+                      velocities=np.zeros_like(initial["velocities"]),
+                      directors=initial["directors"],
+                      angular_velocities=np.zeros_like(initial["angular_velocities"]))
+        sim.time = 0.0
+        bar = None
+        if progress is not None:
+            from tqdm import tqdm
+            bar = tqdm(total=self.steps[1], unit="step", unit_scale=True, dynamic_ncols=True,
+                       **progress)
+        try:
+            com = []
+            done = 0
+            for target in self.steps:
+                while done < target:
+                    n = min(target - done, 4096)
+                    sim.step(n)
+                    done += n
+                    if bar is not None:
+                        bar.update(n)
+                com.append(sim.diagnostics()["com"][:, 0])
+        finally:
+            if bar is not None:
+                bar.close()
+        return (com[1] - com[0]) / ((self.steps[1] - self.steps[0]) * self.dt)
+
+
+def simulate_gaits(params, *, n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], periods=6.0,
+                   sample=0.01, progress=False):
+    """Run gaits (B, 5) side by side for `periods` muscle periods from rest; returns sm.Results
+    with time (n_samples,) [s] and positions (B, n_samples, n+1, 3) [m], com [m] and
+    com_velocity [m/s] (B, n_samples, 3)."""
+    coefficients, wavelengths = coefficients_of(params)
+    worlds = len(coefficients)
+    scene, info = build_snake(n_elems, worlds=worlds, dt=dt)
+    sim = scene.compile(worlds=worlds, dt=dt)
+    sim.params["muscle.coefficients"] = coefficients
+    sim.params["muscle.wavelength"] = wavelengths
+    record = sm.Every(seconds=sample, fields=("positions", "com", "com_velocity"))
+    return sim.run(periods * info.period, record=record, progress=progress)
+
+
+def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_generations=20,
+                   patience=10, tolerance=1e-3, resume=False, progress=False,
+                   n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
+                   figure_periods=6.0, say=None):
+    """Run (or resume) a CMA-ES campaign for the snake gait, then simulate the best gait next to
+    the published one and draw the Fig. 4 panels. Writes into output_dir: campaign.jsonl (the
+    log), best.json, fitness.png, velocities.png, envelope.png, snapshots.png. Returns the
+    summary dict that best.json holds, plus 'files' and 'wall_s' [s] (this call)."""
+    import time
+
+    from softmech.optimize.campaign import Campaign
+    from softmech.optimize import figures
+
+    started = time.perf_counter()
+    say = say or (lambda text: None)
+    figure_periods = float(_checks.positive("figure_periods", figure_periods))
+    os.makedirs(output_dir, exist_ok=True)
+    problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window)
+    campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
+                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
+                        seed=seed, max_generations=max_generations,
+                        min_generations=min_generations, patience=patience, tolerance=tolerance,
+                        meta=problem.meta(), resume=resume, progress=progress)
+    say(f"CMA-ES snake gait campaign: population {popsize}, seed {seed}, at most "
+        f"{max_generations} generations; each generation = one batched run of {popsize} snakes "
+        f"({n_elems} elements, dt = {dt:g} s, {problem.duration:g} s simulated; fitness = mean "
+        f"forward speed over periods {problem.window[0]:g}-{problem.window[1]:g})")
+    result = campaign.run()
+    if result.resumed_generations:
+        say(f"  resumed {result.resumed_generations} logged generation(s)")
+    say(f"  stopped after {result.generations} generations ({result.evaluations} evaluations): "
+        f"{result.stop_reason}")
+    say(f"  best fitness {result.best_fitness:.4f} m/s (generation {result.best_generation}): "
+        + ", ".join(f"{k} = {v:.4g}" for k, v in result.best_params.items()))
+
+    # the best gait and the published optimum side by side, for the figures and best.json
+    published = np.array([PUBLISHED_OPTIMUM[k] for k in NAMES])
+    say(f"  simulating the best and the published gait for {figure_periods:g} periods")
+    out = simulate_gaits(np.stack([result.best_vector, published]), n_elems=n_elems, dt=dt,
+                         periods=figure_periods, progress=progress)
+    period = TABLE2["period"]
+    # periods 3-6: where the course's reference speed of the published gait is measured
+    check = (min(3.0, figure_periods / 2), figure_periods)
+    forward, lateral = mean_velocities(out["time"], out["com"], period, *check)
+    summary = {
+        "best_fitness": result.best_fitness, "best_params": result.best_params,
+        "best_generation": result.best_generation, "generations": result.generations,
+        "evaluations": result.evaluations, "stop_reason": result.stop_reason,
+        "resumed_generations": result.resumed_generations,
+        "evaluation_wall_s": result.evaluation_wall_s, "popsize": popsize, "seed": seed,
+        "settings": problem.meta(), "published_params": PUBLISHED_OPTIMUM,
+        "check_periods": list(check),
+        "best_mean_forward_speed": float(forward[0]), "best_mean_lateral_speed": float(lateral[0]),
+        "published_mean_forward_speed": float(forward[1]),
+        "published_mean_lateral_speed": float(lateral[1]),
+    }
+    files = [campaign.log_path, _write_json(os.path.join(output_dir, "best.json"), summary)]
+
+    h = result.history
+    best_so_far = np.maximum.accumulate([g.best_fitness if math.isfinite(g.best_fitness)
+                                         else -np.inf for g in h])
+    files.append(figures.plot_fitness(
+        [g.generation for g in h], best_so_far, [g.best_fitness for g in h],
+        [g.mean_fitness for g in h], os.path.join(output_dir, "fitness.png"),
+        reference=REFERENCE_SPEED))
+    files.append(figures.plot_velocities(
+        out["time"], out["com_velocity"], period, os.path.join(output_dir, "velocities.png"),
+        labels=("best gait", "published optimum"),
+        window=(problem.window[0] * period, problem.window[1] * period)))
+    last = max(0.0, math.floor(figure_periods) - 1.0)
+    files.append(figures.plot_envelope(out["time"], out["positions"][0], period, last,
+                                       os.path.join(output_dir, "envelope.png")))
+    instants = figure_periods * period * np.array([0.25, 0.5, 0.75, 1.0])
+    files.append(figures.plot_snapshots(out["time"], out["positions"][0], out["com"][0],
+                                        instants, period, os.path.join(output_dir, "snapshots.png"),
+                                        radius=TABLE2["radius"]))
+    summary["files"] = files
+    summary["wall_s"] = time.perf_counter() - started
+    return summary
+
+
+def _write_json(path, obj):
+    """Write obj as JSON to path atomically (temporary file + os.replace); returns path."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=2, allow_nan=False)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
