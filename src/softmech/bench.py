@@ -1,10 +1,10 @@
 """`softmech bench`: time softmech side by side with PyElastica 1.0 on the same problems.
 
-For every case in (cantilever, free_rod), rod resolution n in (50, 100, 500) elements and batch
-size B in (1, 16) worlds, the same problem is built in softmech (B worlds of one compiled scene)
-and in PyElastica (B rods in one simulator, see benchmarks/peer_pyelastica.py), both are warmed up
-(JIT compilation or cache load, untimed), and then a run of n_steps steps is timed. The reported
-cost is wall-clock microseconds per rod-step,
+For every case in (cantilever, free_rod, snake), rod resolution n (default: 50, 100, 500 elements
+for the rods, 50 for the snake) and batch size B in (1, 16) worlds, the same problem is built in
+softmech (B worlds of one compiled scene) and in PyElastica (B rods in one simulator, see
+benchmarks/peer_pyelastica.py), both are warmed up (JIT compilation or cache load, untimed), and
+then a run of n_steps steps is timed. The reported cost is wall-clock microseconds per rod-step,
 
     us_per_rod_step = wall [s] / (n_steps * B) * 1e6,
 
@@ -19,12 +19,22 @@ step against the peer's `case_dt` and refuses to compare if they differ):
               dt = 3e-4 * min(1, 100 / n) s.
   free_rod    L = 1 m, r = 0.025 m, rho = 1000 kg/m^3, E = 1e7 Pa, G = E / 1.5, gravity
               (0, 0, -9.81) m/s^2, no damping, no boundary conditions, dt = 2.5e-5 * min(1, 50 / n) s.
-Both use position Verlet. Shear stiffness: PyElastica 1.0 hard-codes the shear coefficient
+  snake       the slithering snake of softmech.scenarios.snake.build_snake (ME498 handout Table 2,
+              published optimal gait): the terms of build_snake (gravity, LinearDamping(5,
+              rotational_coefficient=5), GroundContact with Table 2's anisotropic friction,
+              MuscleTorqueWave with OPTIMAL_GAIT), built by `build_scene` with the shear
+              coefficient below; dt = 2.5e-5 * min(1, 50 / n) s (Table 2 at n = 50). The peer is
+              PyElastica's own snake: RodPlaneContactWithAnisotropicFriction (its "unit-weighted"
+              kinetic decomposition; softmech's default is the reference "sign" one: about
+              the same work per element, a different speed, see docs/benchmarks.md), MuscleTorques (the same spline and wave) and AnalyticalLinearDamper with
+              constants equal to gamma = 5 per unit length (benchmarks/peer_pyelastica.py,
+              snake_damping_kwargs).
+All use position Verlet. Shear stiffness: PyElastica 1.0 hard-codes the shear coefficient
 alpha_c = 27/28 in S = diag(alpha_c G A, alpha_c G A, E A) (elastica/rod/factory_function.py);
 softmech's default is the handout's 4/3, so the benchmark passes shear_coefficient=27/28 to build
 the same discrete rod (tests/unit/test_bench_cli.py checks positions, frames, radius, density and
-stiffness against the peer's rods). Known difference (same per-step work, different dissipation rate):
-softmech's LinearDamping(0.1, rotational_coefficient=0.1) is the handout's force -gamma v dl per
+stiffness against the peer's rods). Known difference of the cantilever (same per-step work,
+different dissipation rate): softmech's LinearDamping(0.1, rotational_coefficient=0.1) is the handout's force -gamma v dl per
 node and couple -gamma_r w l per element (a decay rate gamma / (rho A) ~ 1e-4 1/s), while the peer
 uses PyElastica's AnalyticalLinearDamper(damping_constant=0.1), v *= exp(-0.1 dt) per step (a
 decay rate 0.1 1/s). Both cost one multiply per node and element per step.
@@ -47,8 +57,10 @@ import sys
 import time
 from pathlib import Path
 
-CASES = ("cantilever", "free_rod")
+CASES = ("cantilever", "free_rod", "snake")
 DEFAULT_SIZES = (50, 100, 500)
+CASE_SIZES = {"cantilever": DEFAULT_SIZES, "free_rod": DEFAULT_SIZES, "snake": (50,)}
+"""Resolutions timed per case when no --sizes is given (the snake: Table 2's n = 50 only)."""
 DEFAULT_WORLDS = (1, 16)
 ROW_KEYS = ("case", "n", "B", "us_per_rod_step", "peer_us_per_rod_step", "ratio")
 PEER_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "peer_pyelastica.py"
@@ -69,7 +81,7 @@ def case_dt(case, n_elems):
     """Time step [s] of `case` at resolution `n_elems` (identical to the peer harness)."""
     if case == "cantilever":
         return 3e-4 * min(1.0, 100.0 / n_elems)
-    if case == "free_rod":
+    if case in ("free_rod", "snake"):
         return 2.5e-5 * min(1.0, 50.0 / n_elems)
     raise ValueError(f"case = {case!r} is not allowed: must be one of {list(CASES)}")
 
@@ -87,6 +99,8 @@ def build_scene(case, n_elems):
         scene.add(sm.Clamp(rod, "first", frame="element"))  # PyElastica's OneEndFixedBC: same problem
         scene.add(sm.EndLoad(rod, force=(0, -15, 0), end="last", ramp_time=1e-3, name="tip"))
         scene.add(sm.LinearDamping(rod, coefficient=0.1, rotational_coefficient=0.1))
+    elif case == "snake":
+        _add_snake(scene, n_elems)
     elif case == "free_rod":
         scene.add_cosserat_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
                                length=1.0, n_elems=n_elems, radius=0.025, density=1000.0,
@@ -96,6 +110,32 @@ def build_scene(case, n_elems):
     else:
         raise ValueError(f"case = {case!r} is not allowed: must be one of {list(CASES)}")
     return scene
+
+
+def _add_snake(scene, n_elems, friction=None):
+    """The terms of softmech.scenarios.snake.build_snake (Table 2, optimal gait, default friction
+    unless `friction` is given) with PyElastica's shear coefficient 27/28 (build_snake keeps the
+    handout's 4/3): one rod "snake" on the ground z = 0, along +x, d1 = +z, head = last node."""
+    import softmech as sm
+    from softmech.scenarios.snake import OPTIMAL_GAIT, TABLE2
+
+    t = TABLE2
+    if friction is None:
+        friction = sm.AnisotropicFriction(*t["kinetic"], *t["static"],
+                                          slip_velocity=t["slip_velocity"])
+    rod = scene.add_cosserat_rod(
+        name="snake", start=(0.0, 0.0, t["radius"]), direction=(1.0, 0.0, 0.0),
+        normal=(0.0, 0.0, 1.0), length=t["length"], n_elems=n_elems, radius=t["radius"],
+        density=t["density"], youngs_modulus=t["youngs_modulus"], shear_modulus=t["shear_modulus"],
+        shear_coefficient=PEER_SHEAR_COEFFICIENT)
+    scene.add(sm.Gravity((0.0, 0.0, -t["gravity"])))
+    scene.add(sm.LinearDamping(rod, t["damping"], rotational_coefficient=t["damping"]))
+    scene.add(sm.GroundContact(rod, stiffness=t["wall_stiffness"], damping=t["wall_damping"],
+                               friction=friction))
+    scene.add(sm.MuscleTorqueWave(rod, OPTIMAL_GAIT["coefficients"],
+                                  wavelength=OPTIMAL_GAIT["wavelength"], period=t["period"],
+                                  ramp_time=t["period"]))
+    return rod
 
 
 # ------------------------------------------------------------------------------------- timings
@@ -155,10 +195,11 @@ def load_peer(path=PEER_PATH):
 def run_benchmarks(cases, sizes, worlds, *, peer=None, target_seconds=TARGET_SECONDS,
                    repeats=REPEATS, log=None):
     """Time every (case, n, B); returns a list of dicts with keys ROW_KEYS (peer fields None
-    without a peer). `log(message)` is called before each configuration."""
+    without a peer). sizes None: CASE_SIZES of each case. `log(message)` is called before each
+    configuration."""
     rows = []
     for case in cases:
-        for n in sizes:
+        for n in (CASE_SIZES[case] if sizes is None else sizes):
             if peer is not None and peer.case_dt(case, n) != case_dt(case, n):
                 raise RuntimeError(f"the peer harness uses dt = {peer.case_dt(case, n)!r} for "
                                    f"{case} n={n}, softmech.bench uses {case_dt(case, n)!r}: the "
@@ -272,8 +313,9 @@ def add_arguments(parser):
     parser.description = "Time softmech and PyElastica on the same rod problems (µs per rod-step)."
     parser.add_argument("--cases", default=",".join(CASES),
                         help=f"comma-separated cases (default {','.join(CASES)})")
-    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
-                        help="comma-separated elements per rod (default 50,100,500)")
+    parser.add_argument("--sizes", default=None,
+                        help="comma-separated elements per rod (default 50,100,500 for the rods, "
+                             "50 for the snake)")
     parser.add_argument("--worlds", default=",".join(map(str, DEFAULT_WORLDS)),
                         help="comma-separated batch sizes B (default 1,16)")
     parser.add_argument("--quick", action="store_true",
@@ -294,7 +336,7 @@ def add_arguments(parser):
 def execute(args):
     """Run the benchmark; returns the exit code (0 ok, 1 a run diverged)."""
     cases = _case_list(args.cases)
-    sizes = _int_list("sizes", args.sizes, 2)
+    sizes = None if args.sizes is None else _int_list("sizes", args.sizes, 2)
     worlds = _int_list("worlds", args.worlds, 1)
     target = args.seconds if args.seconds is not None else (
         QUICK_TARGET_SECONDS if args.quick else TARGET_SECONDS)
@@ -332,11 +374,12 @@ def execute(args):
         print(format_table(rows))
     if args.warm_start:
         try:
-            wall, inner = warm_start(cases[0], sizes[0], repeats=repeats)
+            n_warm = (CASE_SIZES[cases[0]] if sizes is None else sizes)[0]
+            wall, inner = warm_start(cases[0], n_warm, repeats=repeats)
         except RuntimeError as err:
             log(f"error: {err}")
             return 1
-        print(f"warm start ({cases[0]} n={sizes[0]} B=1, kernels cached): {wall:.2f} s process wall "
+        print(f"warm start ({cases[0]} n={n_warm} B=1, kernels cached): {wall:.2f} s process wall "
               f"(Python start + import softmech + build + compile + first step), {inner:.2f} s "
               f"after interpreter start", file=report)
     return 0
