@@ -31,7 +31,7 @@ forces go to the two nodes of the element, half each.
 import numpy as np
 
 from softmech.kernels import kernel
-from softmech.kernels.cosserat_forces import rows3, rows9
+from softmech.kernels.cosserat_forces import pair_rows, rows3, rows9
 
 # contact parameter rows of gc_param (n_blocks, n_contacts, N_CONTACT_PARAMS, W)
 (P_X, P_Y, P_Z, N_X, N_Y, N_Z, K_WALL, GAMMA_WALL, MU_KF, MU_KB, MU_KL, MU_SF, MU_SB, MU_SL,
@@ -50,6 +50,13 @@ def sign(x):
 def slip_function(speed, v_eps):
     """1 when sticking (speed <= v_eps), falling linearly to 0 at 2 v_eps (slipping)."""
     return 1.0 if speed <= v_eps else abs(1.0 - min(1.0, speed / v_eps - 1.0))
+
+
+@kernel(inline="always")
+def element_force(fa, fb, ga, gb, ma, mb, wa, wb):
+    """One component of the total force [N] on an element from its nodes' forces (fa, fb), with
+    gravity m g added, weighted 1/2 each (1 for an open rod's end node: its whole force)."""
+    return wa * (fa + ma * ga) + wb * (fb + mb * gb)
 
 
 @kernel(inline="always")
@@ -87,14 +94,10 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     unit = m.gc_flags[i, FLAG_UNIT_DECOMPOSITION] == 1
     per_node = m.gc_flags[i, FLAG_PER_NODE] == 1
     prm = m.gc_param[bi, i]
-    xa0, xa1, xa2 = rows3(s.x[bi], n0)
-    xb0, xb1, xb2 = rows3(s.x[bi], n0 + W)
-    va0, va1, va2 = rows3(s.v[bi], n0)
-    vb0, vb1, vb2 = rows3(s.v[bi], n0 + W)
-    Fa0, Fa1, Fa2 = rows3(ws.node_acc[bi], n0)
-    Fb0, Fb1, Fb2 = rows3(ws.node_acc[bi], n0 + W)
-    ga0, ga1, ga2 = rows3(m.node_body_acc[bi], n0)
-    gb0, gb1, gb2 = rows3(m.node_body_acc[bi], n0 + W)
+    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(s.x[bi], n0, W)
+    va0, va1, va2, vb0, vb1, vb2 = pair_rows(s.v[bi], n0, W)
+    Fa0, Fa1, Fa2, Fb0, Fb1, Fb2 = pair_rows(ws.node_acc[bi], n0, W)
+    ga0, ga1, ga2, gb0, gb1, gb2 = pair_rows(m.node_body_acc[bi], n0, W)
     ma_ = m.node_mass[bi, n0:]
     mb_ = m.node_mass[bi, n0 + W:]
     Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(s.Q[bi], e0)
@@ -133,9 +136,10 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         dist = (u0 * (0.5 * (xa0[k] + xb0[k]) - px[k]) + u1 * (0.5 * (xa1[k] + xb1[k]) - py[k])
                 + u2 * (0.5 * (xa2[k] + xb2[k]) - pz[k]) - rad)
         touching = 1.0 if dist <= tol[k] else 0.0
-        fn = (u0 * (wa * (Fa0[k] + ma * ga0[k]) + wb * (Fb0[k] + mb * gb0[k]))
-              + u1 * (wa * (Fa1[k] + ma * ga1[k]) + wb * (Fb1[k] + mb * gb1[k]))
-              + u2 * (wa * (Fa2[k] + ma * ga2[k]) + wb * (Fb2[k] + mb * gb2[k])))
+        F0 = element_force(Fa0[k], Fb0[k], ga0[k], gb0[k], ma, mb, wa, wb)
+        F1 = element_force(Fa1[k], Fb1[k], ga1[k], gb1[k], ma, mb, wa, wb)
+        F2 = element_force(Fa2[k], Fb2[k], ga2[k], gb2[k], ma, mb, wa, wb)
+        fn = u0 * F0 + u1 * F1 + u2 * F2
         normal = max(-fn, 0.0) * touching
         wall = (normal - kw[k] * min(dist, 0.0) - gw[k] * (u0 * ve0 + u1 * ve1 + u2 * ve2)) * touching
         # in-plane axial direction a and lateral direction r = a x u
@@ -219,9 +223,9 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         wb = 0.5 + 0.5 * open_ * (k >= last)
         ma = ma_[k]
         mb = mb_[k]
-        F0 = wa * (Fa0[k] + ma * ga0[k]) + wb * (Fb0[k] + mb * gb0[k])
-        F1 = wa * (Fa1[k] + ma * ga1[k]) + wb * (Fb1[k] + mb * gb1[k])
-        F2 = wa * (Fa2[k] + ma * ga2[k]) + wb * (Fb2[k] + mb * gb2[k])
+        F0 = element_force(Fa0[k], Fb0[k], ga0[k], gb0[k], ma, mb, wa, wb)
+        F1 = element_force(Fa1[k], Fb1[k], ga1[k], gb1[k], ma, mb, wa, wb)
+        F2 = element_force(Fa2[k], Fb2[k], ga2[k], gb2[k], ma, mb, wa, wb)
         a0 = ax0_[k]
         a1 = ax1_[k]
         a2 = ax2_[k]

@@ -83,6 +83,14 @@ def rows3(a, start):
 
 
 @kernel(inline="always")
+def pair_rows(a, start, W):
+    """rows3 at the first node of every element (start) and at its second node (start + W)."""
+    a0, a1, a2 = rows3(a, start)
+    b0, b1, b2 = rows3(a, start + W)
+    return a0, a1, a2, b0, b1, b2
+
+
+@kernel(inline="always")
 def rows9(a, start):
     return (a[0, start:], a[1, start:], a[2, start:], a[3, start:], a[4, start:], a[5, start:],
             a[6, start:], a[7, start:], a[8, start:])
@@ -96,10 +104,8 @@ def rod_element_pass(m, s, ws, bi, W, r):
     na = m.rod_node_off[r] * W
     stretch_current = m.rod_law[r, 0]
     # every array is viewed from the rod's first entry so the loop index k starts at 0
-    xa0, xa1, xa2 = rows3(s.x[bi], na)
-    xb0, xb1, xb2 = rows3(s.x[bi], na + W)
-    va0, va1, va2 = rows3(s.v[bi], na)
-    vb0, vb1, vb2 = rows3(s.v[bi], na + W)
+    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(s.x[bi], na, W)
+    va0, va1, va2, vb0, vb1, vb2 = pair_rows(s.v[bi], na, W)
     Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(s.Q[bi], e0)
     w0_, w1_, w2_ = rows3(s.w[bi], e0)
     S0, S1, S2 = rows3(m.elem_S[bi], e0)
@@ -309,12 +315,9 @@ def rod_gyroscopic_kick(m, s, ws, bi, W, r, h):
     ne = m.rod_n_elems[r] * W
     na = m.rod_node_off[r] * W
     half = 0.5 * h
-    xa0, xa1, xa2 = rows3(s.x[bi], na)
-    xb0, xb1, xb2 = rows3(s.x[bi], na + W)
-    va0, va1, va2 = rows3(s.v[bi], na)
-    vb0, vb1, vb2 = rows3(s.v[bi], na + W)
-    aa0, aa1, aa2 = rows3(ws.node_acc[bi], na)
-    ab0, ab1, ab2 = rows3(ws.node_acc[bi], na + W)
+    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(s.x[bi], na, W)
+    va0, va1, va2, vb0, vb1, vb2 = pair_rows(s.v[bi], na, W)
+    aa0, aa1, aa2, ab0, ab1, ab2 = pair_rows(ws.node_acc[bi], na, W)
     w0_, w1_, w2_ = rows3(s.w[bi], e0)
     al0, al1, al2 = rows3(ws.elem_alpha[bi], e0)
     J0, J1, J2 = rows3(m.elem_J[bi], e0)
