@@ -53,6 +53,25 @@ def slip_function(speed, v_eps):
 
 
 @kernel(inline="always")
+def by_direction(forward, backward, sg):
+    """The forward coefficient for sg = +1, the backward one for sg = -1, their mean for 0."""
+    return 0.5 * (forward * (1.0 + sg) + backward * (1.0 - sg))
+
+
+@kernel(inline="always")
+def lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22, u0, u1, u2, r0, r1, r2, force,
+                   rad):
+    """Local couple Q (arm x force r) [N m] of a lateral force [N] acting at the contact point,
+    arm = -rad u (the plane's normal u, lateral direction r, lab frame)."""
+    fl = -rad * force
+    c0 = (u1 * r2 - u2 * r1) * fl
+    c1 = (u2 * r0 - u0 * r2) * fl
+    c2 = (u0 * r1 - u1 * r0) * fl
+    return (q00 * c0 + q01 * c1 + q02 * c2, q10 * c0 + q11 * c1 + q12 * c2,
+            q20 * c0 + q21 * c1 + q22 * c2)
+
+
+@kernel(inline="always")
 def element_force(fa, fb, ga, gb, ma, mb, wa, wb):
     """One component of the total force [N] on an element from its nodes' forces (fa, fb), with
     gravity m g added, weighted 1/2 each (1 for an open rod's end node: its whole force)."""
@@ -67,7 +86,7 @@ def kinetic_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, v_eps, unit):
     s_ax = slip_function(abs(v_ax), v_eps)
     s_lat = slip_function(abs(v_lat), v_eps)
     sg_ax = sign(v_ax)
-    mu_ax = 0.5 * (mu_f * (1.0 + sg_ax) + mu_b * (1.0 - sg_ax))
+    mu_ax = by_direction(mu_f, mu_b, sg_ax)
     dir_ax = sg_ax
     dir_lat = sign(v_lat)
     if unit:
@@ -197,14 +216,11 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         d0_[k] = d_ax * a0 + d_lat * r0
         d1_[k] = d_ax * a1 + d_lat * r1
         d2_[k] = d_ax * a2 + d_lat * r2
-        # couple of the lateral force at the contact point: Q (arm x F_lat), arm = -rad u
-        fl = -rad * rolling * k_lat
-        c0 = (u1 * r2 - u2 * r1) * fl
-        c1 = (u2 * r0 - u0 * r2) * fl
-        c2 = (u0 * r1 - u1 * r0) * fl
-        al0[k] += q00 * c0 + q01 * c1 + q02 * c2
-        al1[k] += q10 * c0 + q11 * c1 + q12 * c2
-        al2[k] += q20 * c0 + q21 * c1 + q22 * c2
+        c0, c1, c2 = lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22,
+                                    u0, u1, u2, r0, r1, r2, rolling * k_lat, rad)
+        al0[k] += c0
+        al1[k] += c1
+        al2[k] += c2
         N_arr[k] = normal
         sa_arr[k] = s_ax
         sr_arr[k] = s_lat
@@ -236,7 +252,7 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         normal = N_arr[k]
         f_ax = F0 * a0 + F1 * a1 + F2 * a2
         sg = sign(f_ax)
-        mu_s = 0.5 * (msf[k] * (1.0 + sg) + msb[k] * (1.0 - sg))
+        mu_s = by_direction(msf[k], msb[k], sg)
         st_ax = -min(abs(f_ax), sa_arr[k] * mu_s * normal) * sg
         f_lat = F0 * r0 + F1 * r1 + F2 * r2
         # rolling cylinder: no-slip lateral force from the lateral force and the axial couple
@@ -255,16 +271,11 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         d0_[k] = 0.0
         d1_[k] = 0.0
         d2_[k] = 0.0
-        fl = -rad * rolling * st_lat
-        u0 = ux[k]
-        u1 = uy[k]
-        u2 = uz[k]
-        c0 = (u1 * r2 - u2 * r1) * fl
-        c1 = (u2 * r0 - u0 * r2) * fl
-        c2 = (u0 * r1 - u1 * r0) * fl
-        al0[k] += q00 * c0 + q01 * c1 + q02 * c2
-        al1[k] += q10 * c0 + q11 * c1 + q12 * c2
-        al2[k] += q20 * c0 + q21 * c1 + q22 * c2
+        c0, c1, c2 = lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22,
+                                    ux[k], uy[k], uz[k], r0, r1, r2, rolling * st_lat, rad)
+        al0[k] += c0
+        al1[k] += c1
+        al2[k] += c2
     scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
                      W, closed)
     if closed:
