@@ -13,6 +13,8 @@ COMMANDS = {
     "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
     "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
     "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
+    "new": ("softmech.commands.new", "write a built-in scene as an editable scenario file (TOML)"),
+    "list": ("softmech.commands.list", "list the built-in scenes"),
 }
 
 

@@ -35,6 +35,7 @@ class Scene:
         rest_curvature: None (straight rest shape), "initial" or (n-1, 3) [1/m];
         rest_strain: (n, 3) rest shear/stretch strain [-].
         """
+        call = {k: v for k, v in locals().items() if k != "self"}   # the call, for scenario files
         self._check_name(name)
         if not isinstance(closed, bool):
             raise ValueError(f"rod '{name}'.closed = {closed!r} is not allowed: must be True or False")
@@ -57,6 +58,7 @@ class Scene:
                         poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
                         rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field,
                         closed=closed)
+        rod.builder = ("cosserat_rod", call)
         self.rods.append(rod)
         return rod
 
@@ -68,9 +70,13 @@ class Scene:
         rest_curvature defaults to "initial" (a stress-free ring); material keywords as in
         add_cosserat_rod (radius, density, youngs_modulus, ...).
         """
+        call = {"name": name, "center": center, "axis": axis, "ring_radius": ring_radius,
+                "n_elems": n_elems, "rest_curvature": rest_curvature, **material}
         nodes = ring_nodes(center, axis, ring_radius, n_elems)
-        return self.add_cosserat_rod(name=name, centerline=nodes, normal=axis, closed=True,
-                                     rest_curvature=rest_curvature, **material)
+        rod = self.add_cosserat_rod(name=name, centerline=nodes, normal=axis, closed=True,
+                                    rest_curvature=rest_curvature, **material)
+        rod.builder = ("cosserat_ring", call)
+        return rod
 
     def add(self, term):
         """Add a term (gravity, loads, dampers, boundary conditions); returns it."""

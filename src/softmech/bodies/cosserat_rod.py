@@ -96,6 +96,8 @@ class CosseratRod:
     velocities: np.ndarray = None
     angular_velocities: np.ndarray = None
     closed: bool = False
+    builder: tuple = field(default=None, repr=False, compare=False)
+    """(builder name, {argument: value}) of the Scene call that made the rod (scenario files)."""
     rest_lengths: np.ndarray = field(init=False)
 
     def __post_init__(self):

@@ -32,6 +32,7 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
+from softmech.io import atomic_write_text
 from softmech.scenarios.snake import (OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, build_snake,
                                       mean_velocities)
 
@@ -274,12 +275,5 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
 
 
 def _write_json(path, obj):
-    """Write obj as JSON to path atomically (temporary file + os.replace); returns path."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=2, allow_nan=False)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    """Write obj as JSON to path atomically; returns path."""
+    return atomic_write_text(path, json.dumps(obj, indent=2, allow_nan=False) + "\n")

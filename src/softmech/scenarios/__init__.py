@@ -3,14 +3,22 @@ worlds=...)` returns (scene, info) where info has at least rod, worlds, dt [s] a
 `softmech run NAME` runs them."""
 from typing import Callable, NamedTuple
 
-from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever,
-                                           euler_bernoulli_deflection, timoshenko_deflection)
-from softmech.scenarios.snake import SnakeInfo, build_snake
+from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, cantilever_info,
+                                           cantilever_report, euler_bernoulli_deflection,
+                                           timoshenko_deflection)
+from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
+from softmech.scenarios.templates import GenericInfo, generic_info
 
 
 class SceneEntry(NamedTuple):
     build: Callable
     description: str
+
+
+class Template(NamedTuple):
+    """info_from(scene, run_settings, report) -> info; report_of(info) -> [report] table."""
+    info_from: Callable
+    report_of: Callable
 
 
 SCENES = {
@@ -23,5 +31,13 @@ SCENES = {
 
 DEFAULT_SCENE = "snake"
 
-__all__ = ["SCENES", "DEFAULT_SCENE", "SceneEntry", "CantileverInfo", "build_cantilever",
+TEMPLATES = {
+    "generic": Template(generic_info, lambda info: {"rod": info.rod}),
+    "cantilever": Template(cantilever_info, cantilever_report),
+    "snake": Template(snake_info, snake_report),
+}
+"""Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
+Each built-in scene uses the template of its own name."""
+
+__all__ = ["SCENES", "DEFAULT_SCENE", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake"]

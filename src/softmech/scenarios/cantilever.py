@@ -141,3 +141,50 @@ def build_cantilever(n_elems=100, worlds=1, *, law="gazzola2018", force=TABLE1["
                           damping=damping, rotational_damping=rotational_damping,
                           ramp_time=ramp_time)
     return scene, info
+
+
+def cantilever_info(scene, run, report):
+    """CantileverInfo of a cantilever scenario (template "cantilever"), read from the scene so
+    that an edited file is compared with the beam theory of its own values. [report]: rod
+    (default "beam"), load (its EndLoad at the free end, default "tip"), damping (its
+    LinearDamping, default "damping"; absent: no damping). The rod must start straight along +x,
+    clamped at its first end, with uniform material, and the tip force must point along -y."""
+    from softmech.scenarios.templates import find_rod, find_term, report_parameters, uniform
+    from softmech.terms.boundary import Clamp
+
+    p = report_parameters(report, {"rod": "beam", "load": "tip", "damping": "damping"})
+    rod = find_rod(scene, p["rod"])
+    load = find_term(scene, p["load"], (EndLoad,), "load")
+    x = rod.positions - rod.positions[0]
+    if rod.closed or np.any(np.abs(x[:, 1:]) > 1e-12 * rod.length) or np.any(np.diff(x[:, 0]) <= 0):
+        raise ValueError(f"rod = {rod.name!r} is not allowed: the cantilever template needs a "
+                         "rod that starts straight along +x")
+    if not any(isinstance(t, Clamp) and t.rod == rod.name and t.constrained_end[1] == "first"
+               for t in scene.terms):
+        raise ValueError(f"rod = {rod.name!r} is not allowed: the cantilever template needs a "
+                         "Clamp at its first end")
+    if load.force[0] != 0 or load.force[2] != 0 or np.any(load.couple != 0):
+        raise ValueError(f"load = {load.name!r} is not allowed: the cantilever template compares "
+                         f"with beam theory under a tip force along -y (force = "
+                         f"{load.force.tolist()}, couple = {load.couple.tolist()})")
+    radius = uniform(f"rod '{rod.name}'.radius", rod.radius)
+    area = np.pi * radius**2
+    gamma = gamma_r = 0.0
+    if any(t.name == p["damping"] for t in scene.terms):
+        damping = find_term(scene, p["damping"], (LinearDamping,), "damping")
+        gamma = damping.coefficient
+        # LinearDamping's default rotational coefficient is gamma I1 / A = gamma r^2 / 4
+        gamma_r = (gamma * radius**2 / 4.0 if damping.rotational_coefficient is None
+                   else damping.rotational_coefficient)
+    return CantileverInfo(
+        rod=rod.name, worlds=run.worlds, dt=run.dt, duration=run.duration, n_elems=rod.n_elems,
+        length=float(rod.length), force=float(-load.force[1]),
+        youngs_modulus=uniform(f"rod '{rod.name}'.youngs_modulus", rod.youngs_modulus),
+        shear_modulus=uniform(f"rod '{rod.name}'.shear_modulus", rod.shear_modulus), area=area,
+        second_moment=area * radius**2 / 4.0, shear_coefficient=float(rod.shear_coefficient),
+        damping=gamma, rotational_damping=gamma_r, ramp_time=float(load.profile[0]))
+
+
+def cantilever_report(info):
+    """The [report] table of a cantilever scenario."""
+    return {"rod": info.rod, "load": "tip", "damping": "damping"}

@@ -120,3 +120,26 @@ def averaging_window(duration, period, first=3, last=6):
     if periods >= last - 1e-9:
         return float(first), float(last)
     return 0.5 * periods, periods
+
+
+def snake_info(scene, run, report):
+    """SnakeInfo of a snake scenario (template "snake"). [report]: rod (default "snake"), muscle
+    (the MuscleTorqueWave or MusclePairs term, default "muscle"), reference_speed [m/s] (default
+    0.585). The period is the muscle's; radius, length and elements are the rod's."""
+    from softmech.scenarios.templates import find_rod, find_term, report_parameters
+
+    p = report_parameters(report, {"rod": "snake", "muscle": "muscle",
+                                   "reference_speed": REFERENCE_SPEED})
+    rod = find_rod(scene, p["rod"])
+    muscle = find_term(scene, p["muscle"], (sm.MuscleTorqueWave, MusclePairs), "muscle")
+    period = muscle.period if isinstance(muscle, sm.MuscleTorqueWave) else 1.0 / muscle.frequency
+    return SnakeInfo(rod=rod.name, muscle=muscle.name, worlds=run.worlds, dt=run.dt,
+                     duration=run.duration, period=period, n_elems=rod.n_elems,
+                     radius=float(rod.radius.max()), length=float(rod.length),
+                     reference_speed=float(sm._checks.positive("reference_speed",
+                                                                p["reference_speed"])))
+
+
+def snake_report(info):
+    """The [report] table of a snake scenario."""
+    return {"rod": info.rod, "muscle": info.muscle, "reference_speed": info.reference_speed}

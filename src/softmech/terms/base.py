@@ -5,15 +5,36 @@ parameters through `parameters()` (name -> array with a leading dimension of 1; 
 may replace it with one of leading dimension B), and writes into the engine arrays in
 `contribute(ctx, p)` where p holds its parameters broadcast to B worlds.
 """
+import inspect
+
 import numpy as np
 
 from softmech import _checks
 
 
 class Term:
-    """Base class of all terms. Subclasses set `self.name` and implement `contribute`."""
+    """Base class of all terms. Subclasses set `self.name` and implement `contribute`.
+
+    A term remembers the arguments it was constructed with (`arguments()`), so that a scene can
+    be written back as a scenario file (softmech.scenefile) exactly as it was built.
+    """
 
     name = "term"
+    section = "terms"
+    """Table of a scenario file that holds terms of this type (softmech.scenefile)."""
+
+    def __new__(cls, *args, **kwargs):
+        term = super().__new__(cls)
+        term._call = (args, kwargs)
+        return term
+
+    def arguments(self):
+        """The constructor call as {parameter: value}, defaults filled in, in signature order."""
+        bound = inspect.signature(type(self).__init__).bind(self, *self._call[0], **self._call[1])
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        arguments.pop("self")
+        return arguments
 
     def parameters(self):
         return {}

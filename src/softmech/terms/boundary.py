@@ -12,6 +12,8 @@ _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)
 
 
 class _EndConstraint(Term):
+    section = "boundary"
+
     def __init__(self, rod, end, name):
         self.name = name
         self.rod = rod_name(name, rod)

@@ -66,6 +66,8 @@ NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
 class GroundContact(Term):
     """Contact of a rod with a plane (see module docstring)."""
 
+    section = "contact"
+
     def __init__(self, rod, *, stiffness=1.0, damping=1e-6, plane_point=(0.0, 0.0, 0.0),
                  plane_normal=(0.0, 0.0, 1.0), friction=NO_FRICTION, surface_tolerance=1e-4,
                  name="ground"):

@@ -21,6 +21,8 @@ from softmech.terms.base import Term, rod_name
 class LinearDamping(Term):
     """LinearDamping(rod, coefficient [kg/(m s)], rotational_coefficient=None [kg m/s])."""
 
+    section = "damping"
+
     def __init__(self, rod, coefficient, *, rotational_coefficient=None, name="damping"):
         self.name = name
         self.rod = rod_name(name, rod)
@@ -48,6 +50,8 @@ class LinearDamping(Term):
 
 class KelvinVoigt(Term):
     """KelvinVoigt(rod, retardation_time [s]) internal viscosity on stretch, shear, bend, twist."""
+
+    section = "damping"
 
     def __init__(self, rod, retardation_time, *, name="kelvin_voigt"):
         self.name = name

@@ -8,6 +8,8 @@ from softmech.terms.base import Term
 class Gravity(Term):
     """Gravity(acceleration=(0, 0, -9.81)); per-world parameter `<name>.acceleration` (B, 3)."""
 
+    section = "environment"
+
     def __init__(self, acceleration=(0.0, 0.0, -9.81), *, name="gravity"):
         self.name = name
         self.acceleration = _checks.finite(f"{name}.acceleration", acceleration, shape=(3,))

@@ -17,6 +17,8 @@ class EndLoad(Term):
     Per-world parameters `<name>.force` and `<name>.couple`, shape (B, 3).
     """
 
+    section = "loads"
+
     def __init__(self, rod, force=(0.0, 0.0, 0.0), couple=(0.0, 0.0, 0.0), *, end="last",
                  ramp_time=0.0, frequency=0.0, phase=0.0, name="end_load"):
         self.name = name
@@ -45,6 +47,8 @@ class UniformLoad(Term):
 
     Per-world parameters `<name>.force_per_length`, `<name>.couple_per_length`, shape (B, 3).
     """
+
+    section = "loads"
 
     def __init__(self, rod, force_per_length=(0.0, 0.0, 0.0), couple_per_length=(0.0, 0.0, 0.0),
                  *, ramp_time=0.0, frequency=0.0, phase=0.0, name="uniform_load"):

@@ -29,6 +29,8 @@ class MuscleTorqueWave(Term):
     applied about each element's d1 at the interior nodes (+A after the node, -A before it).
     ramp_time [s]: linear ramp of the amplitude (default: one period; 0 for none)."""
 
+    section = "actuators"
+
     def __init__(self, rod, coefficients, *, wavelength, period, phase=0.0, ramp_time=None,
                  head="last", name="muscle"):
         self.name = name
@@ -102,6 +104,8 @@ class MusclePairs(Term):
     this ramp, as for MuscleTorqueWave). Per-world parameters: `<name>.groups` (B, n_pairs, 4)
     rows (start, length, force, phase), `<name>.frequency` [Hz], `<name>.ramp_time` [s].
     """
+
+    section = "actuators"
 
     def __init__(self, rod, groups, *, frequency, lever_arm=None, ramp_time=None, head="last",
                  name="muscle_pairs"):

@@ -1,0 +1,122 @@
+"""What a scenario file may contain (schema_version 1): its tables, the builder behind each
+table, and the Scenario it loads into.
+
+A scenario file is TOML. Every call of the scene builder has a table form:
+
+    schema_version = 1
+    [scene]        name, description, template ("generic", "snake", "cantilever": what
+                   `softmech run` derives and plots)
+    [run]          dt [s], duration [s], worlds, scheme ("verlet" | "pefrl"), strict
+    [record]       every [s], fields (as sm.Every); optional: the template's default otherwise
+    [materials.NAME]  density, youngs_modulus, ... shared by rods that say material = "NAME"
+    [[rods]]       kind = "cosserat_rod" (Scene.add_cosserat_rod) or "cosserat_ring"
+                   (Scene.add_cosserat_ring), with that method's keyword arguments
+    [[environment]], [[boundary]], [[loads]], [[damping]], [[contact]], [[actuators]]
+                   type = a term class (sm.Gravity, sm.Clamp, ...), with its arguments
+    [report]       parameters of the template (e.g. the reference speed of the snake)
+
+Arrays larger than INLINE_LIMIT numbers may live in side files: a value
+{ file = "arrays.npz", key = "rods.snake.radius" } (also .npy, and .csv read with numpy.loadtxt),
+with the path relative to the scenario file.
+"""
+import inspect
+from dataclasses import dataclass, field
+
+from softmech.scene import Scene
+from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
+from softmech.terms.contact import AnisotropicFriction, GroundContact
+from softmech.terms.damping import KelvinVoigt, LinearDamping
+from softmech.terms.gravity import Gravity
+from softmech.terms.loads import EndLoad, UniformLoad
+from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
+
+SCHEMA_VERSION = 1
+
+INLINE_LIMIT = 24
+"""Arrays with more numbers than this go to the side file when a scenario is saved to disk."""
+
+TERM_SECTIONS = ("environment", "boundary", "loads", "damping", "contact", "actuators")
+"""Tables of terms, in the order they are written and added to the scene."""
+
+TERM_TYPES = {cls.__name__: cls for cls in (
+    Gravity, Clamp, Pin, PrescribedMotion, EndLoad, UniformLoad, LinearDamping, KelvinVoigt,
+    GroundContact, MuscleTorqueWave, MusclePairs)}
+"""Term type name (the `type` field) -> class; each class says its table in `section`."""
+
+MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio",
+                   "shear_coefficient", "law")
+"""Fields that a [materials.NAME] table may hold (the rod's own fields override them)."""
+
+_RING_MATERIAL = ("radius",) + MATERIAL_FIELDS + ("rest_strain",)
+
+
+def _keywords(function, skip=("self", "material")):
+    """{parameter: default (inspect.Parameter.empty if required)} of a builder function."""
+    return {n: p.default for n, p in inspect.signature(function).parameters.items()
+            if n not in skip and p.kind is not inspect.Parameter.VAR_KEYWORD}
+
+
+_ROD_FIELDS = _keywords(Scene.add_cosserat_rod)
+ROD_KINDS = {
+    "cosserat_rod": ("add_cosserat_rod", _ROD_FIELDS),
+    "cosserat_ring": ("add_cosserat_ring", {**_keywords(Scene.add_cosserat_ring),
+                                            **{k: _ROD_FIELDS[k] for k in _RING_MATERIAL}}),
+}
+"""Rod kind -> (Scene method, {field: default}); fields without a default are required."""
+
+FRICTION_FIELDS = tuple(AnisotropicFriction.__dataclass_fields__)
+
+SCENE_FIELDS = {"name": "scenario", "description": "", "template": "generic"}
+RUN_FIELDS = {"dt": inspect.Parameter.empty, "duration": inspect.Parameter.empty, "worlds": 1,
+              "scheme": "verlet", "strict": False}
+RECORD_FIELDS = {"every": inspect.Parameter.empty, "fields": inspect.Parameter.empty}
+
+TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods") + TERM_SECTIONS + (
+    "report",)
+
+
+def term_fields(cls):
+    """{field: default} of a term type's table (its constructor's arguments)."""
+    return _keywords(cls.__init__)
+
+
+@dataclass
+class RunSettings:
+    """How `softmech run` runs a scenario: time step dt [s], simulated duration [s], number of
+    worlds, integrator scheme, and whether a dt above the stability estimate raises."""
+    dt: float
+    duration: float
+    worlds: int = 1
+    scheme: str = "verlet"
+    strict: bool = False
+
+
+@dataclass
+class Scenario:
+    """A scene with everything needed to run it from the command line.
+
+    scene: the built sm.Scene. template: which scene-specific analysis `softmech run` applies
+    ("generic" records the centre of mass and the energies). report: the template's parameters.
+    record: an sm.Every, or None for the template's default. source: the file it was read from.
+    """
+    scene: Scene
+    run: RunSettings
+    name: str = "scenario"
+    description: str = ""
+    template: str = "generic"
+    report: dict = field(default_factory=dict)
+    record: object = None
+    source: str = None
+
+    def compile(self, **overrides):
+        """scene.compile with the run settings (keywords override them)."""
+        settings = dict(worlds=self.run.worlds, dt=self.run.dt, scheme=self.run.scheme,
+                        strict=self.run.strict)
+        settings.update(overrides)
+        return self.scene.compile(**settings)
+
+    def info(self):
+        """The template's info object (rod name, dt, duration, ...) for `softmech run`."""
+        from softmech.scenarios import TEMPLATES
+
+        return TEMPLATES[self.template].info_from(self.scene, self.run, self.report)
