@@ -284,3 +284,35 @@ def test_command_rejects_bad_options(tmp_path):
         optimize_cmd.execute(parse(base + ["--generations", "0"]))
     with pytest.raises(ValueError, match="--dt"):
         optimize_cmd.execute(parse(base + ["--dt", "-1"]))
+
+
+def test_campaign_from_an_edited_scenario_file(tmp_path, capsys):
+    """`softmech new snake` writes an [optimize] table; `softmech optimize FILE` runs the campaign
+    on the file's snake (here edited to 10 elements, a larger time step and a tiny campaign), and
+    equals the same campaign given on the command line (the file only moves the settings)."""
+    from softmech.scenefile import builtin_scenario, save_scenario
+
+    path = tmp_path / "snake.toml"
+    save_scenario(builtin_scenario("snake", n_elems=10, dt=tiny_dt()), path)
+    text = path.read_text()
+    for old, new in (("popsize = 16", "popsize = 4"), ("seed = 1", "seed = 0"),
+                     ("max_generations = 60", "max_generations = 2"),
+                     ("window = [2.0, 3.0]", "window = [0.25, 0.5]"),
+                     ("figure_periods = 6.0", "figure_periods = 1.0")):
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text)
+    assert optimize_cmd.execute(parse([str(path), "--output", str(tmp_path / "a"), "--quiet",
+                                       "--json"])) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    assert optimize_cmd.execute(parse(["snake", "--popsize", "4", "--seed", "0", "--generations",
+                                       "2", "--n-elems", "10", "--dt", repr(tiny_dt()),
+                                       "--window", "0.25", "0.5", "--figure-periods", "1",
+                                       "--output", str(tmp_path / "b"), "--quiet",
+                                       "--json"])) == 0
+    from_flags = json.loads(capsys.readouterr().out)
+    assert from_file["best_params"] == from_flags["best_params"]
+    assert from_file["generations"] == 2 and from_file["evaluations"] == 8
+    assert "scenario" in read_log(tmp_path / "a" / "campaign.jsonl")[0]["meta"]
+    with pytest.raises(ValueError, match="--n-elems is not allowed with a scenario file"):
+        optimize_cmd.execute(parse([str(path), "--n-elems", "12", "--output", str(tmp_path / "c")]))

@@ -24,8 +24,10 @@ def add_arguments(parser):
     parser.epilog = ("problems:\n  snake  beta_1..beta_4 (|beta| <= 50 N m) and the muscle "
                      "wavelength (0.3-2.0 m)\n         of the Table 2 snake; fitness = mean "
                      "forward speed over periods 2-3")
-    parser.add_argument("problem", choices=PROBLEMS, metavar="PROBLEM",
-                        help="what to optimize (snake)")
+    parser.add_argument("problem", metavar="PROBLEM",
+                        help="what to optimize: snake (the Table 2 snake), or a scenario file "
+                             "(FILE.toml, template 'snake', e.g. from `softmech new snake`) whose "
+                             "[optimize] table sets the campaign; options given here override it")
     parser.add_argument("--generations", type=int, metavar="N", default=None,
                         help="maximum number of generations (default 60; the campaign stops "
                              "earlier once the best fitness has not improved by more than "
@@ -63,11 +65,29 @@ def execute(args):
     from softmech.optimize.campaign import read_log
     from softmech.optimize.snake import optimize_snake
 
-    _checks.choice("problem", args.problem, PROBLEMS)
     quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
-    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output",
-                                                                               "optimize_snake"))
     options = dict(DEFAULTS)
+    scenario = None
+    if args.problem.endswith(".toml"):
+        from softmech.scenefile import load_scenario
+
+        scenario = load_scenario(args.problem)
+        if scenario.template != "snake" or scenario.optimize is None:
+            raise ValueError(f"{args.problem}: nothing to optimize: the file needs template = "
+                             "\"snake\" and an [optimize] table (see `softmech new snake`)")
+        for flag in ("n_elems", "dt"):
+            if getattr(args, flag, None) is not None:
+                raise ValueError(f"--{flag.replace('_', '-')} is not allowed with a scenario "
+                                 "file: set it in the file")
+        c = scenario.optimize
+        options.update(popsize=c["popsize"], seed=c["seed"], max_generations=c["max_generations"],
+                       window=tuple(c["window"]), figure_periods=c["figure_periods"],
+                       beta_bound=c["beta_bound"], wavelength_range=tuple(c["wavelength_range"]))
+        default_dir = os.path.join("output", f"optimize_{scenario.name}")
+    else:
+        _checks.choice("problem", args.problem, PROBLEMS)
+        default_dir = os.path.join("output", "optimize_snake")
+    output_dir = os.path.abspath(getattr(args, "output", None) or default_dir)
     log_path = os.path.join(output_dir, "campaign.jsonl")
     if getattr(args, "resume", False) and os.path.exists(log_path):
         # settings not given on the command line come from the log being resumed
@@ -94,7 +114,7 @@ def execute(args):
             print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
 
     summary = optimize_snake(output_dir, resume=bool(getattr(args, "resume", False)),
-                             progress=not quiet, say=say, **options)
+                             progress=not quiet, say=say, scenario=scenario, **options)
     say(f"  best gait over periods {summary['check_periods'][0]:g}-"
         f"{summary['check_periods'][1]:g}: forward {summary['best_mean_forward_speed']:.4f} m/s, "
         f"lateral {summary['best_mean_lateral_speed']:.4f} m/s (published optimum: "

@@ -33,8 +33,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.io import atomic_write_text
-from softmech.scenarios.snake import (OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, build_snake,
-                                      mean_velocities)
+from softmech.scenarios.snake import OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, mean_velocities
 
 NAMES = ("beta_1", "beta_2", "beta_3", "beta_4", "wavelength")
 """Optimized parameters: spline control points [N m] and muscle wavelength [m]."""
@@ -48,6 +47,33 @@ WAVELENGTH_RANGE = (0.3, 2.0)
 PUBLISHED_OPTIMUM = dict(zip(NAMES, (*OPTIMAL_GAIT["coefficients"][1:5],
                                      OPTIMAL_GAIT["wavelength"])))
 """The handout's optimum: beta_1..4 = 17.4, 48.5, 5.4, 14.7 N m, lambda_m = 0.97 m."""
+
+
+CAMPAIGN_DEFAULTS = dict(problem="snake_gait", popsize=16, seed=1, max_generations=60,
+                         window=[2.0, 3.0], figure_periods=6.0, beta_bound=BETA_BOUND,
+                         wavelength_range=list(WAVELENGTH_RANGE))
+"""The [optimize] table of a snake scenario file (`softmech optimize FILE`): the campaign's
+settings, with these defaults (window in muscle periods, beta_bound [N m], wavelength_range [m])."""
+
+
+def campaign_settings(table):
+    """Check an [optimize] table; returns it completed with CAMPAIGN_DEFAULTS. ValueError names
+    the field, the value and what is allowed."""
+    unknown = sorted(set(table) - set(CAMPAIGN_DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r} (allowed: {', '.join(CAMPAIGN_DEFAULTS)})")
+    s = {**CAMPAIGN_DEFAULTS, **table}
+    _checks.choice("problem", s["problem"], {"snake_gait"})
+    _checks.integer("popsize", s["popsize"], 4)
+    _checks.integer("seed", s["seed"], 0)
+    _checks.integer("max_generations", s["max_generations"], 1)
+    _checks.positive("figure_periods", s["figure_periods"])
+    for key in ("beta_bound", "window", "wavelength_range", "figure_periods"):
+        if np.asarray(s[key]).dtype == bool:
+            raise ValueError(f"{key} = {s[key]!r} is not allowed: must be numbers, not booleans")
+    # the problem's own checks of the search box and the window, without building it
+    SnakeGaitProblem.check_box_settings(s["window"], s["beta_bound"], s["wavelength_range"])
+    return s
 
 
 def coefficients_of(params):
@@ -66,32 +92,41 @@ class SnakeGaitProblem:
     popsize: worlds of the compiled simulation; n_elems; dt [s] (default Table 2's 2.5e-5 s);
     window: (first, last) muscle periods of the fitness average (default (2, 3)); the simulated
     time is window[1] periods. beta_bound [N m] and wavelength_range [m]: the search box.
+    scenario: the snake to optimize, a softmech.scenefile.Scenario of template "snake" whose
+    muscle is a MuscleTorqueWave with 6 coefficients (e.g. an edited `softmech new snake` file);
+    its dt and elements are used and n_elems / dt are ignored. Default: the Table 2 snake with
+    n_elems and dt.
     """
 
     def __init__(self, popsize=16, *, n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
-                 beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE):
+                 beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE, scenario=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
-        self.n_elems = _checks.integer("n_elems", n_elems, 4)
-        self.dt = float(_checks.positive("dt", dt))
-        w = _checks.finite("window", window, shape=(2,))
-        if not 0 <= w[0] < w[1]:
-            raise ValueError(f"window = {w.tolist()} is not allowed: must be (first, last) "
-                             "periods with 0 <= first < last")
-        self.window = (float(w[0]), float(w[1]))
-        self.beta_bound = float(_checks.positive("beta_bound", beta_bound))
-        wr = _checks.positive("wavelength_range", wavelength_range)
-        if wr.shape != (2,) or not wr[0] < wr[1]:
-            raise ValueError(f"wavelength_range = {wavelength_range!r} is not allowed: must be "
-                             "(low, high) with 0 < low < high [m]")
-        lo, hi = wr
-        self.wavelength_range = (float(lo), float(hi))
-        self.period = TABLE2["period"]
+        self.window, self.beta_bound, self.wavelength_range = self.check_box_settings(
+            window, beta_bound, wavelength_range)
+        self.scenario, info = snake_scenario(scenario, n_elems, dt)
+        self.n_elems, self.dt = info.n_elems, self.scenario.run.dt
+        self.rod, self.muscle, self.period = info.rod, info.muscle, info.period
         self.names = NAMES
         self.lower = np.array([-self.beta_bound] * 4 + [self.wavelength_range[0]])
         self.upper = np.array([self.beta_bound] * 4 + [self.wavelength_range[1]])
         self.steps = tuple(int(round(f * self.period / self.dt)) for f in self.window)
         self._sim = None
         self._single = None
+
+    @staticmethod
+    def check_box_settings(window, beta_bound, wavelength_range):
+        """Checked (window (first, last) [periods], beta_bound [N m], wavelength_range (low,
+        high) [m])."""
+        w = _checks.finite("window", window, shape=(2,))
+        if not 0 <= w[0] < w[1]:
+            raise ValueError(f"window = {w.tolist()} is not allowed: must be (first, last) "
+                             "periods with 0 <= first < last")
+        bound = float(_checks.positive("beta_bound", beta_bound))
+        wr = _checks.positive("wavelength_range", wavelength_range)
+        if wr.shape != (2,) or not wr[0] < wr[1]:
+            raise ValueError(f"wavelength_range = {wavelength_range!r} is not allowed: must be "
+                             "(low, high) with 0 < low < high [m]")
+        return (float(w[0]), float(w[1])), bound, (float(wr[0]), float(wr[1]))
 
     @property
     def duration(self):
@@ -100,15 +135,19 @@ class SnakeGaitProblem:
 
     def meta(self):
         """Settings that define the fitness (stored in the campaign log header)."""
-        return {"problem": "snake", "n_elems": self.n_elems, "dt": self.dt,
+        meta = {"problem": "snake", "n_elems": self.n_elems, "dt": self.dt,
                 "window_periods": list(self.window), "period": self.period,
                 "beta_bound": self.beta_bound, "wavelength_range": list(self.wavelength_range)}
+        if self.scenario.source is not None:     # a scenario file: the log keeps its scene
+            from softmech.scenefile import dumps
+
+            meta["scenario"] = dumps(self.scenario)
+        return meta
 
     # ---------------------------------------------------------------------- simulation
     def _compile(self, worlds):
-        scene, info = build_snake(self.n_elems, worlds=worlds, dt=self.dt)
-        sim = scene.compile(worlds=worlds, dt=self.dt)
-        return sim, sim.get_state(info.rod)
+        sim = self.scenario.compile(worlds=worlds)
+        return sim, sim.get_state(self.rod)
 
     @property
     def simulation(self):
@@ -147,11 +186,9 @@ class SnakeGaitProblem:
                              f"allowed: must lie in [{self.lower[k]:g}, {self.upper[k]:g}]")
 
     def _run(self, sim, initial, params, progress):
-        coefficients, wavelengths = coefficients_of(params)
-        sim.params["muscle.coefficients"] = coefficients
-        sim.params["muscle.wavelength"] = wavelengths
+        set_gaits(sim, self.muscle, params)
         # back to the straight snake at rest at t = 0 (the ramp and the wave phase start at 0)
-        sim.set_state(positions=initial["positions"],
+        sim.set_state(self.rod, positions=initial["positions"],
                       velocities=np.zeros_like(initial["velocities"]),
                       directors=initial["directors"],
                       angular_velocities=np.zeros_like(initial["angular_velocities"]))
@@ -171,32 +208,59 @@ class SnakeGaitProblem:
                     done += n
                     if bar is not None:
                         bar.update(n)
-                com.append(sim.diagnostics()["com"][:, 0])
+                com.append(sim.diagnostics(self.rod)["com"][:, 0])
         finally:
             if bar is not None:
                 bar.close()
         return (com[1] - com[0]) / ((self.steps[1] - self.steps[0]) * self.dt)
 
 
+def snake_scenario(scenario, n_elems, dt):
+    """(scenario, SnakeInfo): the given snake scenario, checked, or the Table 2 snake."""
+    from softmech.scenefile import builtin_scenario
+
+    if scenario is None:
+        scenario = builtin_scenario("snake", n_elems=_checks.integer("n_elems", n_elems, 4),
+                                    dt=float(_checks.positive("dt", dt)))
+    if scenario.template != "snake":
+        raise ValueError(f"scenario template = {scenario.template!r} is not allowed: the snake "
+                         "gait problem needs a scenario of template 'snake'")
+    info = scenario.info()
+    muscle = next(t for t in scenario.scene.terms if t.name == info.muscle)
+    if not isinstance(muscle, sm.MuscleTorqueWave) or len(muscle.coefficients) != 6:
+        raise ValueError(f"muscle = {info.muscle!r} is not allowed: the snake gait problem "
+                         "optimizes a MuscleTorqueWave with 6 coefficients (beta_0 .. beta_5)")
+    return scenario, info
+
+
+def set_gaits(sim, muscle, params):
+    """Write gaits (B, 5) into the per-world parameters of the muscle term named `muscle`."""
+    coefficients, wavelengths = coefficients_of(params)
+    sim.params[f"{muscle}.coefficients"] = coefficients
+    sim.params[f"{muscle}.wavelength"] = wavelengths
+
+
 def simulate_gaits(params, *, n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], periods=6.0,
-                   sample=0.01, progress=False):
+                   sample=0.01, progress=False, scenario=None):
     """Run gaits (B, 5) side by side for `periods` muscle periods from rest; returns sm.Results
     with time (n_samples,) [s] and positions (B, n_samples, n+1, 3) [m], com [m] and
-    com_velocity [m/s] (B, n_samples, 3)."""
-    coefficients, wavelengths = coefficients_of(params)
-    worlds = len(coefficients)
-    scene, info = build_snake(n_elems, worlds=worlds, dt=dt)
-    sim = scene.compile(worlds=worlds, dt=dt)
-    sim.params["muscle.coefficients"] = coefficients
-    sim.params["muscle.wavelength"] = wavelengths
-    record = sm.Every(seconds=sample, fields=("positions", "com", "com_velocity"))
-    return sim.run(periods * info.period, record=record, progress=progress)
+    com_velocity [m/s] (B, n_samples, 3). scenario: as SnakeGaitProblem's."""
+    scenario, info = snake_scenario(scenario, n_elems, dt)
+    sim = scenario.compile(worlds=len(np.atleast_2d(params)))
+    set_gaits(sim, info.muscle, params)
+    record = sm.Every(seconds=sample, fields=(f"{info.rod}.positions", f"{info.rod}.com",
+                                              f"{info.rod}.com_velocity"))
+    out = sim.run(periods * info.period, record=record, progress=progress)
+    for field in ("positions", "com", "com_velocity"):
+        out[field] = out.pop(f"{info.rod}.{field}")
+    return out
 
 
 def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_generations=20,
                    patience=10, tolerance=1e-3, resume=False, progress=False,
                    n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
-                   figure_periods=6.0, say=None):
+                   figure_periods=6.0, say=None, scenario=None, beta_bound=BETA_BOUND,
+                   wavelength_range=WAVELENGTH_RANGE):
     """Run (or resume) a CMA-ES campaign for the snake gait, then simulate the best gait next to
     the published one and draw the Fig. 4 panels. Writes into output_dir: campaign.jsonl (the
     log), best.json, fitness.png, velocities.png, envelope.png, snapshots.png. Returns the
@@ -210,7 +274,9 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     say = say or (lambda text: None)
     figure_periods = float(_checks.positive("figure_periods", figure_periods))
     os.makedirs(output_dir, exist_ok=True)
-    problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window)
+    problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window, scenario=scenario,
+                               beta_bound=beta_bound, wavelength_range=wavelength_range)
+    n_elems, dt = problem.n_elems, problem.dt
     campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
                         log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
                         seed=seed, max_generations=max_generations,
@@ -231,9 +297,9 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     # the best gait and the published optimum side by side, for the figures and best.json
     published = np.array([PUBLISHED_OPTIMUM[k] for k in NAMES])
     say(f"  simulating the best and the published gait for {figure_periods:g} periods")
-    out = simulate_gaits(np.stack([result.best_vector, published]), n_elems=n_elems, dt=dt,
-                         periods=figure_periods, progress=progress)
-    period = TABLE2["period"]
+    out = simulate_gaits(np.stack([result.best_vector, published]), periods=figure_periods,
+                         progress=progress, scenario=problem.scenario)
+    period = problem.period
     # periods 3-6: where the course's reference speed of the published gait is measured
     check = (min(3.0, figure_periods / 2), figure_periods)
     forward, lateral = mean_velocities(out["time"], out["com"], period, *check)
@@ -268,7 +334,7 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     instants = figure_periods * period * np.array([0.25, 0.5, 0.75, 1.0])
     files.append(figures.plot_snapshots(out["time"], out["positions"][0], out["com"][0],
                                         instants, period, os.path.join(output_dir, "snapshots.png"),
-                                        radius=TABLE2["radius"]))
+                                        radius=problem.scenario.info().radius))
     summary["files"] = files
     summary["wall_s"] = time.perf_counter() - started
     return summary

@@ -84,12 +84,29 @@ class _Reader:
             self.fail("[report]", "report must be a table")
         scenario = Scenario(scene=scene, run=run, name=head["name"], description=head["description"],
                             template=head["template"], report=dict(report), record=record,
-                            source=self.source)
+                            optimize=self.campaign(doc, head["template"]), source=self.source)
         try:
             scenario.info()            # the template's parameters are checked before any work
         except ValueError as err:
             self.fail(f"[report] (template {head['template']!r})", str(err))
         return scenario
+
+    def campaign(self, doc, template):
+        """The [optimize] table, checked (only the snake template has a campaign so far)."""
+        if "optimize" not in doc:
+            return None
+        table = doc["optimize"]
+        if not isinstance(table, dict):
+            self.fail("[optimize]", "optimize must be a table")
+        if template != "snake":
+            self.fail("[optimize]", f"template = {template!r} has no optimization campaign: "
+                      "[optimize] needs template = \"snake\" (the snake gait campaign)")
+        from softmech.optimize.snake import campaign_settings
+
+        try:
+            return campaign_settings(table)
+        except ValueError as err:
+            self.fail("[optimize]", str(err))
 
     # ------------------------------------------------------------------------ plain tables
     def check_keys(self, where, table, allowed, kind="field"):

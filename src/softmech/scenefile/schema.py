@@ -14,6 +14,8 @@ A scenario file is TOML. Every call of the scene builder has a table form:
     [[environment]], [[boundary]], [[loads]], [[damping]], [[contact]], [[actuators]]
                    type = a term class (sm.Gravity, sm.Clamp, ...), with its arguments
     [report]       parameters of the template (e.g. the reference speed of the snake)
+    [optimize]     an optimization campaign over the scene (`softmech optimize FILE`): the
+                   snake template's gait campaign (softmech.optimize.snake.CAMPAIGN_DEFAULTS)
 
 Arrays larger than INLINE_LIMIT numbers may live in side files: a value
 { file = "arrays.npz", key = "rods.snake.radius" } (also .npy, and .csv read with numpy.loadtxt),
@@ -72,7 +74,7 @@ RUN_FIELDS = {"dt": inspect.Parameter.empty, "duration": inspect.Parameter.empty
 RECORD_FIELDS = {"every": inspect.Parameter.empty, "fields": inspect.Parameter.empty}
 
 TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods") + TERM_SECTIONS + (
-    "report",)
+    "report", "optimize")
 
 
 def term_fields(cls):
@@ -97,7 +99,8 @@ class Scenario:
 
     scene: the built sm.Scene. template: which scene-specific analysis `softmech run` applies
     ("generic" records the centre of mass and the energies). report: the template's parameters.
-    record: an sm.Every, or None for the template's default. source: the file it was read from.
+    record: an sm.Every, or None for the template's default. optimize: the [optimize] table
+    (campaign settings), or None. source: the file it was read from.
     """
     scene: Scene
     run: RunSettings
@@ -106,6 +109,7 @@ class Scenario:
     template: str = "generic"
     report: dict = field(default_factory=dict)
     record: object = None
+    optimize: dict = None
     source: str = None
 
     def compile(self, **overrides):

@@ -14,7 +14,8 @@ UNITS = {
     "phase": "rad", "displacement": "m", "retardation_time": "s", "stiffness": "N/m",
     "plane_point": "m", "surface_tolerance": "m", "slip_velocity": "m/s", "wavelength": "m",
     "period": "s", "lever_arm": "m", "rest_curvature": "1/m", "reference_speed": "m/s",
-    "velocities": "m/s", "angular_velocities": "rad/s",
+    "velocities": "m/s", "angular_velocities": "rad/s", "beta_bound": "N m",
+    "wavelength_range": "m", "window": "muscle periods", "figure_periods": "muscle periods",
 }
 """Field name -> unit written as a comment (fields whose unit depends on the table are below)."""
 

@@ -39,6 +39,8 @@ def scenario_dict(scenario, side_arrays=None):
             doc[section] = tables
     if scenario.report:
         doc["report"] = {k: to_toml(v, f"report.{k}") for k, v in scenario.report.items()}
+    if scenario.optimize:
+        doc["optimize"] = {k: to_toml(v, f"optimize.{k}") for k, v in scenario.optimize.items()}
     unknown = [t for t in scenario.scene.terms if t.section not in TERM_SECTIONS
                or type(t).__name__ not in TERM_TYPES]
     if unknown:
