@@ -13,6 +13,7 @@ COMMANDS = {
     "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
     "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
     "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
+    "info": ("softmech.commands.info", "describe a results file (results.h5)"),
 }
 
 
