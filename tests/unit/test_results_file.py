@@ -168,11 +168,15 @@ def test_kill_9_keeps_the_flushed_samples_and_resumes_bit_for_bit(reference, tmp
     proc = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(path), "15"],
                             stdout=subprocess.PIPE, text=True, env=env)
     try:
-        assert proc.stdout.readline().strip() == "READY"
-        os.kill(proc.pid, signal.SIGKILL)
+        ready = proc.stdout.readline().strip()
+        if ready == "READY":
+            os.kill(proc.pid, signal.SIGKILL)       # kill -9 while it takes sample 14
     finally:
+        if proc.poll() is None:
+            proc.kill()
         proc.wait(timeout=60)
-    assert proc.returncode == -signal.SIGKILL
+        proc.stdout.close()
+    assert ready == "READY" and proc.returncode == -signal.SIGKILL
     ref = load_results(reference[0])
     with h5py.File(path, "r") as f:              # opens in plain h5py after the kill
         assert not bool(f.attrs["complete"])
@@ -293,7 +297,20 @@ def test_contact_force_carries_the_weight_of_a_resting_rod():
     # after 0.2 s the rod still rests: the total is m g to 1e-6 (round-off and tiny motion)
     np.testing.assert_allclose(f[0, :, :, 2].sum(axis=1), weight, rtol=1e-6)
     np.testing.assert_allclose(f[0, :, :, :2], 0.0, atol=1e-9 * weight)
-    assert np.all(f[0, :, :, 2] > 0)                         # every node pushed up
+    # each element carries its own weight, half on each node: m g (1/2, 1, ..., 1, 1/2) / 8
+    share = np.r_[0.5, np.ones(7), 0.5] / 8
+    np.testing.assert_allclose(f[0, 0, :, 2], weight * share, rtol=1e-9)
+
+
+def test_contact_force_includes_the_wall_stiffness():
+    # pressed depth d into the ground: the wall adds k d per element (Gazzola eq. 4.8) to m g
+    sim, depth = resting_rod(), 1e-4
+    x = sim.get_state("rod")["positions"]
+    x[..., 2] -= depth
+    sim.set_state("rod", positions=x)
+    weight = 1000.0 * np.pi * 0.02**2 * 0.5 * 9.81
+    total = sim.contact_forces("rod")[0].sum(axis=0)
+    assert total[2] == pytest.approx(weight + 8 * 1e3 * depth, rel=1e-9)
 
 
 def test_contact_force_friction_opposes_sliding():

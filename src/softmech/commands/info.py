@@ -48,8 +48,8 @@ def format_description(d, *, scene=False):
                      f"{a.get('scheme')}, {a.get('worlds')} world(s))")
     if d["checkpoint"]:
         c = d["checkpoint"]
-        lines.append(f"  checkpoint    at sample {c.get('n_samples')} "
-                     f"(t = {c.get('time', float('nan')):g} s)")
+        lines.append(f"  checkpoint    t = {c.get('time', float('nan')):g} s "
+                     f"(after {c.get('n_samples')} samples; --resume continues from there)")
     lines.append("  settings")
     lines += [f"    {k:<20} {json.dumps(v)}" for k, v in sorted(d["settings"].items())]
     lines.append("  attributes")
@@ -57,7 +57,7 @@ def format_description(d, *, scene=False):
     lines.append("  datasets")
     width = max((len(p) for p in d["datasets"]), default=0)
     for path, ds in sorted(d["datasets"].items()):
-        shape = "(" + ", ".join(str(s) for s in ds["shape"]) + ")"
+        shape = str(tuple(ds["shape"]))
         units = f"[{ds['units']}]" if ds["units"] else ""
         lines.append(f"    {path:<{width}}  {shape:<22} {ds['dtype']:<8} {units}")
     toml = d["scene_toml"]

@@ -18,7 +18,7 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
-from softmech.resultsfile import ResultsWriter, load_results, record_to_file
+from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
 from softmech.viz.figures import figure, save
 
