@@ -154,8 +154,8 @@ def execute(args):
     files += report.plot(data, info, output_dir)
     files.append(plot_energy(data, info, os.path.join(output_dir, "energy.png")))
 
-    say(f"  wall time {wall:.2f} s ({n_steps / max(wall, 1e-9):,.0f} steps/s"
-        + (", resumed run: only the steps after the checkpoint)" if resume else ")"))
+    say(f"  wall time {wall:.2f} s (" + ("resumed: the steps after the checkpoint)" if resume
+                                        else f"{n_steps / max(wall, 1e-9):,.0f} steps/s)"))
     for line in report.summary(metrics):
         say("  " + line)
     say(f"  wrote {len(files)} files to {output_dir}:")
