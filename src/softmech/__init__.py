@@ -2,7 +2,7 @@
 from softmech._version import __version__
 from softmech.scene import Scene
 from softmech.simulation import Every, Results, Simulation, SimulationDiverged
-from softmech.resultsfile import Recorder, describe, load_results, record_to_file
+from softmech.resultsfile import Recorder, load_results, record_to_file
 from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
 from softmech.terms.contact import AnisotropicFriction, GroundContact, IsotropicFriction
 from softmech.terms.damping import KelvinVoigt, LinearDamping
@@ -13,5 +13,4 @@ from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
 __all__ = ["__version__", "Scene", "Simulation", "SimulationDiverged", "Every", "Results",
            "Gravity", "EndLoad", "UniformLoad", "LinearDamping", "KelvinVoigt", "Clamp", "Pin",
            "PrescribedMotion", "GroundContact", "AnisotropicFriction", "IsotropicFriction",
-           "MuscleTorqueWave", "MusclePairs", "Recorder", "record_to_file", "load_results",
-           "describe"]
+           "MuscleTorqueWave", "MusclePairs", "Recorder", "record_to_file", "load_results"]

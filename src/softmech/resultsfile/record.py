@@ -92,8 +92,8 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
                 bar.update(steps)
             at_checkpoint = (i % checkpoint_samples == 0) or i == n_samples - 1
             if at_checkpoint or _time.monotonic() - last_flush >= flush_seconds:
-                writer.append(pending)
-                pending = []
+                batch, pending = pending, []
+                writer.append(batch)
                 last_flush = _time.monotonic()
             if at_checkpoint:
                 writer.write_checkpoint(sim, i + 1)

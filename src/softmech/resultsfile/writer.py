@@ -100,12 +100,14 @@ class ResultsWriter:
         if not samples:
             return
         n0, k = self.n_samples, len(samples)
-        for key in samples[0]:
+        # /time last: it is the commit marker (readers take n = len(/time)), so a kill part-way
+        # through leaves no time without its samples
+        for key in sorted(samples[0], key=lambda name: name == "time"):
             stacked = np.array([s["time"] for s in samples], dtype=float) if key == "time" else \
                 np.stack([np.asarray(s[key], dtype=float) for s in samples], axis=1)
             ds = self._series(key, stacked)
             axis = 0 if key == "time" else 1
-            if ds.shape[axis] != n0:
+            if ds.shape[axis] < n0:
                 raise RuntimeError(f"results file: {ds.name} holds {ds.shape[axis]} samples, "
                                    f"/time {n0} (corrupt file?)")
             ds.resize(n0 + k, axis=axis)
