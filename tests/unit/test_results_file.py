@@ -340,3 +340,22 @@ def test_clock_property():
     assert other.time == sim.time
     with pytest.raises(ValueError, match="clock steps"):
         other.clock = (0.0, -1)
+
+
+def test_two_rods_and_zero_duration(tmp_path):
+    # a field without a rod prefix is recorded for every rod; duration 0 gives the first sample
+    scene = sm.Scene()
+    for name, y in (("left", 0.0), ("right", 1.0)):
+        scene.add_cosserat_rod(name=name, start=(0, y, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                               length=0.5, n_elems=3 + int(y), radius=0.02, density=1000.0,
+                               youngs_modulus=1e6)
+    path = tmp_path / "two.h5"
+    out = record_to_file(scene.compile(dt=1e-4), path, duration=0.0, every=0.01,
+                         fields=("com", "right.positions"))
+    assert out.rods == ("left", "right") and out["time"].tolist() == [0.0]
+    with h5py.File(path, "r") as f:
+        assert sorted(f["rods"]) == ["left", "right"] and bool(f.attrs["complete"])
+        assert f["rods/left/com"].shape == f["rods/right/com"].shape == (1, 1, 3)
+        assert "positions" not in f["rods/left"] and f["rods/right/positions"].shape == (1, 1, 5, 3)
+        np.testing.assert_allclose(f["rods/right/com"][0, 0], [0.25, 1.0, 0.0], atol=1e-12)
+        assert f["rods/right/rest_lengths"].shape == (4,)
