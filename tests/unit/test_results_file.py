@@ -222,6 +222,10 @@ def test_bad_files_and_arguments(tmp_path):
         record_to_file(sim, tmp_path / "c.h5", duration=0.01, every=0.01, checkpoint_every=-1)
     with pytest.raises(ValueError, match="settings key 'dt'"):
         record_to_file(sim, tmp_path / "c.h5", duration=0.01, every=0.01, settings={"dt": 1})
+    with pytest.raises(ValueError, match="must be a Simulation"):
+        record_to_file("sim", tmp_path / "c.h5", duration=0.01, every=0.01)
+    with pytest.raises(ValueError, match=r"fields = 'com' is not allowed: must be a tuple"):
+        record_to_file(sim, tmp_path / "c.h5", duration=0.01, every=0.01, fields="com")
     with pytest.raises(ValueError, match="Every.fields"):
         record_to_file(sim, tmp_path / "c.h5", duration=0.01, every=0.01, fields=("nope",))
     assert not (tmp_path / "c.h5").exists()      # bad input: nothing written

@@ -8,7 +8,7 @@ from softmech import _checks
 from softmech.resultsfile.reader import load_results
 from softmech.resultsfile.recorders import check_recorders
 from softmech.resultsfile.writer import ResultsWriter
-from softmech.simulation import Every
+from softmech.simulation import Every, Simulation
 
 UNCHECKED_SETTINGS = ("command_line",)
 """Settings that may differ between a run and its resumption."""
@@ -36,7 +36,14 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     Returns sm.Results of the whole run (read back from the file). Raises SimulationDiverged as
     sim.run does, after appending the samples taken so far.
     """
+    if not isinstance(sim, Simulation):
+        raise ValueError(f"sim = {sim!r} is not allowed: must be a Simulation (scene.compile())")
     duration = float(_checks.nonnegative("duration", duration))
+    if isinstance(fields, str):
+        raise ValueError(f"fields = {fields!r} is not allowed: must be a tuple of field names, "
+                         f"e.g. ({fields!r},)")
+    if not isinstance(scene_name, str):
+        raise ValueError(f"scene_name = {scene_name!r} is not allowed: must be a string")
     record = Every(seconds=float(_checks.positive("every", every)), fields=tuple(fields))
     recorders = check_recorders(recorders)
     checkpoint_every = float(_checks.positive("checkpoint_every", checkpoint_every))
