@@ -2,6 +2,7 @@
 from softmech._version import __version__
 from softmech.scene import Scene
 from softmech.simulation import Every, Results, Simulation, SimulationDiverged
+from softmech.resultsfile import Recorder, load_results, record_to_file
 from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
 from softmech.terms.contact import AnisotropicFriction, GroundContact, IsotropicFriction
 from softmech.terms.damping import KelvinVoigt, LinearDamping
@@ -12,4 +13,4 @@ from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
 __all__ = ["__version__", "Scene", "Simulation", "SimulationDiverged", "Every", "Results",
            "Gravity", "EndLoad", "UniformLoad", "LinearDamping", "KelvinVoigt", "Clamp", "Pin",
            "PrescribedMotion", "GroundContact", "AnisotropicFriction", "IsotropicFriction",
-           "MuscleTorqueWave", "MusclePairs"]
+           "MuscleTorqueWave", "MusclePairs", "Recorder", "record_to_file", "load_results"]

@@ -15,6 +15,7 @@ COMMANDS = {
     "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
     "new": ("softmech.commands.new", "write a built-in scene as an editable scenario file (TOML)"),
     "list": ("softmech.commands.list", "list the built-in scenes"),
+    "info": ("softmech.commands.info", "describe a results file (results.h5)"),
 }
 
 

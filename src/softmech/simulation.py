@@ -19,7 +19,7 @@ from softmech.stability import rod_time_step_limit
 
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
 DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
-                                "angular_momentum")
+                                "angular_momentum", "contact_force")
 
 
 class SimulationDiverged(RuntimeError):
@@ -103,6 +103,19 @@ class Simulation:
     @time.setter
     def time(self, value):
         self._t0, self._steps = float(value), 0
+
+    @property
+    def clock(self):
+        """The exact clock (time origin [s], steps taken): time = origin + steps * dt. Saving and
+        restoring it (with the state) continues a run bit for bit; setting `time` instead loses
+        the step count and changes the round-off of later times."""
+        return self._t0, self._steps
+
+    @clock.setter
+    def clock(self, value):
+        origin, steps = value
+        self._t0 = float(_checks.finite("clock time origin", origin))
+        self._steps = _checks.integer("clock steps", steps, 0)
 
     # ----------------------------------------------------------------- parameters and state
     def rod_params(self, name):
@@ -189,6 +202,22 @@ class Simulation:
         ns, es = self._slices(name)
         return (from_blocks(self.workspace.node_acc, self.lanes, (3,))[:, ns].copy(),
                 from_blocks(self.workspace.elem_alpha, self.lanes, (3,))[:, es].copy())
+
+    def contact_forces(self, rod=None):
+        """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
+        kinetic and static friction, exactly as it enters the equations of motion, at the
+        current state and time. Computed as the difference of two force evaluations, with and
+        without the ground contacts (the contact kernel's scratch array holds only its last,
+        static-friction pass), times the node masses."""
+        name = self._rod_name(rod)
+        model, W = self._model(), self.lanes.W
+        evaluate_accelerations(model, self._state, self.workspace, W, self.time)
+        with_contact = self.workspace.node_acc.copy()
+        evaluate_accelerations(model._replace(gc_rod=model.gc_rod[:0]), self._state,
+                               self.workspace, W, self.time)
+        ns, _ = self._slices(name)
+        diff = from_blocks(with_contact - self.workspace.node_acc, self.lanes, (3,))[:, ns]
+        return self._node_mass(name)[..., None] * diff
 
     # ----------------------------------------------------------------------------- running
     def _check_params(self):
@@ -310,6 +339,8 @@ class Simulation:
                     value = self.get_state(name)[base]
                 elif base in ("com", "com_velocity"):
                     value = self._centre_of_mass(name, base)
+                elif base == "contact_force":
+                    value = self.contact_forces(name)
                 else:
                     if name not in per_rod:
                         per_rod[name] = self.diagnostics(name)
@@ -321,9 +352,13 @@ class Simulation:
         ns, _ = self._slices(name)
         arr = self._state.x if field == "com" else self._state.v
         values = from_blocks(arr, self.lanes, (3,))[:, ns]
-        rod = self.rods[self._index[name]]
-        mass = discrete_properties(rod.rest_lengths, self.rod_params(name), rod.closed)["node_mass"]
+        mass = self._node_mass(name)
         return np.einsum("bn,bnk->bk", mass, values) / mass.sum(axis=1)[:, None]
+
+    def _node_mass(self, name):
+        """Node masses [kg] of one rod, (B, n_nodes)."""
+        rod = self.rods[self._index[name]]
+        return discrete_properties(rod.rest_lengths, self.rod_params(name), rod.closed)["node_mass"]
 
     def save_state(self, path):
         """Write time and every rod's state to an .npz file atomically (restartable)."""

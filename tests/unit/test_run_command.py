@@ -5,10 +5,12 @@ import functools
 import json
 import os
 
+import h5py
 import numpy as np
 import pytest
 
 from softmech.commands import run
+from softmech.resultsfile import ResultsWriter, load_results
 from softmech.scenarios import SCENES, SceneEntry, build_cantilever
 from softmech.scenarios.cantilever import euler_bernoulli_deflection, timoshenko_deflection
 
@@ -23,7 +25,8 @@ def test_defaults_of_the_parser():
     args = parse([])
     assert args.scene == "snake"
     assert args.output is None and args.duration is None and args.n_elems is None
-    assert not args.json and not args.quiet
+    assert not args.json and not args.quiet and not args.resume
+    assert args.checkpoint_every == run.CHECKPOINT_EVERY
 
 
 def test_cantilever_writes_files_and_json(tmp_path, capsys):
@@ -37,19 +40,25 @@ def test_cantilever_writes_files_and_json(tmp_path, capsys):
     assert summary["scene"] == "cantilever"
     assert os.path.samefile(summary["output_dir"], tmp_path / "out")
     names = {os.path.basename(f) for f in summary["files"]}
-    assert {"results.npz", "centerline.png", "tip_deflection.png", "energy.png"} <= names
+    assert {"results.h5", "centerline.png", "tip_deflection.png", "energy.png"} <= names
     for f in summary["files"]:
         assert os.path.getsize(f) > 0
-    for f in names - {"results.npz"}:
+    for f in names - {"results.h5"}:
         with open(tmp_path / "out" / f, "rb") as fh:
             assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
     # the file holds the recorded series; the reported tip is the last recorded one
-    with np.load(tmp_path / "out" / "results.npz") as data:
-        assert str(data["scene"]) == "cantilever"
-        x = data["beam.positions"]
-        assert x.shape == (1, len(data["time"]), 11, 3)
-        assert data["beam.total_energy"].shape == (1, len(data["time"]))
+    with h5py.File(tmp_path / "out" / "results.h5", "r") as f:
+        assert f.attrs["scene"] == "cantilever" and bool(f.attrs["complete"])
+        settings = json.loads(f["settings_json"][()])
+        assert settings["scene"] == "cantilever" and settings["n_elems"] == 10
+        assert "--duration 0.05" in settings["command_line"]
+        x = f["rods/beam/positions"][()]
+        n = len(f["time"])
+        assert x.shape == (1, n, 11, 3)
+        assert f["rods/beam/total_energy"].shape == (1, n)
         assert summary["tip_deflection"] == float(x[0, -1, -1, 1])
+        # the report's derived curves are kept with the run
+        assert f["derived/tip_deflection"].shape == (n,)
     assert summary["tip_deflection"] < 0          # the 15 N load points down (-y)
     assert summary["analytic_tip_deflection"] < 0
     assert np.isfinite(summary["relative_error"])
@@ -93,12 +102,62 @@ def test_timoshenko_curve_closed_forms():
 
 
 def test_scene_without_a_report_gets_results_and_energy_plot(tmp_path, monkeypatch, capsys):
-    # A newly registered scene needs only a builder: results.npz and energy.png are generic.
+    # A newly registered scene needs only a builder: results.h5 and energy.png are generic.
     monkeypatch.setitem(SCENES, "plain", SceneEntry(build_cantilever, "cantilever, no report"))
     args = argparse.Namespace(scene="plain", output=str(tmp_path), json=True, quiet=True,
                               duration=0.01, n_elems=4)
     assert run.execute(args) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert {os.path.basename(f) for f in summary["files"]} == {"results.npz", "energy.png"}
-    with np.load(tmp_path / "results.npz") as data:
-        assert data["beam.com"].shape == (1, len(data["time"]), 3)
+    assert {os.path.basename(f) for f in summary["files"]} == {"results.h5", "energy.png"}
+    data = load_results(tmp_path / "results.h5")
+    assert data["beam.com"].shape == (1, len(data["time"]), 3)
+
+
+def test_resume_continues_an_interrupted_run_bit_for_bit(tmp_path, capsys, monkeypatch):
+    argv = ["cantilever", "--quiet", "--json", "--duration", "0.06", "--n-elems", "6",
+            "--checkpoint-every", "0.015"]
+    assert run.execute(parse(argv + ["--output", str(tmp_path / "a")])) == 0
+    # interrupt b (Ctrl-C) when its third checkpoint is due: the samples up to there are in
+    # the file, the last checkpoint is the second
+    write_checkpoint, calls = ResultsWriter.write_checkpoint, []
+
+    def interrupted(self, sim, n_samples):
+        calls.append(n_samples)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        write_checkpoint(self, sim, n_samples)
+
+    monkeypatch.setattr(ResultsWriter, "write_checkpoint", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run.execute(parse(argv + ["--output", str(tmp_path / "b")]))
+    monkeypatch.undo()
+    with h5py.File(tmp_path / "b" / "results.h5", "r") as f:
+        assert not bool(f.attrs["complete"])
+        assert f["checkpoint"].attrs["n_samples"] == calls[1] < calls[2] == len(f["time"])
+    capsys.readouterr()
+    assert run.execute(parse(argv + ["--output", str(tmp_path / "b"), "--resume"])) == 0
+    assert json.loads(capsys.readouterr().out)["resumed"] is True
+    with h5py.File(tmp_path / "a" / "results.h5", "r") as a, \
+            h5py.File(tmp_path / "b" / "results.h5", "r") as b:
+        assert bool(b.attrs["complete"])
+        names = []
+        a.visititems(lambda name, obj: names.append(name) if isinstance(obj, h5py.Dataset) else None)
+        assert "rods/beam/positions" in names and "derived/tip_deflection" in names
+        for name in names:
+            if name != "settings_json":             # its command line names another folder
+                np.testing.assert_array_equal(a[name][()], b[name][()], err_msg=name)
+
+
+def test_resume_errors(tmp_path, capsys):
+    argv = ["cantilever", "--quiet", "--json", "--n-elems", "6", "--output", str(tmp_path)]
+    with pytest.raises(ValueError, match="nothing to resume"):
+        run.execute(parse(argv + ["--duration", "0.02", "--resume"]))
+    assert run.execute(parse(argv + ["--duration", "0.02"])) == 0
+    with pytest.raises(ValueError, match="complete, there is nothing to resume"):
+        run.execute(parse(argv + ["--duration", "0.02", "--resume"]))
+    with h5py.File(tmp_path / "results.h5", "r+") as f:
+        f.attrs["complete"] = False
+    with pytest.raises(ValueError, match="setting 'duration' was 0.02"):
+        run.execute(parse(argv + ["--duration", "0.03", "--resume"]))
+    with pytest.raises(ValueError, match="--checkpoint-every"):
+        run.execute(parse(argv + ["--checkpoint-every", "0"]))

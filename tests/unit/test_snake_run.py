@@ -1,5 +1,5 @@
-"""`softmech run snake` (the default demo): the files and the JSON summary, the recording of
-coarse video frames alongside the fine samples, the video fallback, and the published gait's
+"""`softmech run snake` (the default demo): the files and the JSON summary, the video frames
+subsampled from the recorded body positions, the video fallback, and the published gait's
 mean forward speed against the course reference (ME498 handout, section 2.2.6 and Table 2)."""
 import argparse
 import json
@@ -8,11 +8,10 @@ import os
 import numpy as np
 import pytest
 
-import softmech as sm
 from softmech.commands import run
+from softmech.resultsfile import load_results
 from softmech.scenarios import DEFAULT_SCENE, SCENES
-from softmech.scenarios.snake import (REFERENCE_SPEED, averaging_window, build_snake,
-                                      mean_velocities)
+from softmech.scenarios.snake import REFERENCE_SPEED, averaging_window, mean_velocities
 from softmech.viz import snake as viz
 from softmech.viz import video
 
@@ -42,7 +41,7 @@ def test_short_snake_run_writes_plots_video_and_json(tmp_path, capsys):
     assert os.path.samefile(summary["output_dir"], out)
     assert summary["reference_speed"] == REFERENCE_SPEED
     names = {os.path.basename(f) for f in summary["files"]}
-    assert {"results.npz", "com_track.png", "velocities.png", "energy.png"} <= names
+    assert {"results.h5", "com_track.png", "velocities.png", "energy.png"} <= names
     assert names & {"snake.mp4", "snake.gif"}
     for f in summary["files"]:
         with open(f, "rb") as fh:
@@ -53,39 +52,30 @@ def test_short_snake_run_writes_plots_video_and_json(tmp_path, capsys):
             assert head[4:8] == b"ftyp"                 # ISO base media file
         elif f.endswith(".gif"):
             assert head[:6] == b"GIF89a"
-    with np.load(out / "results.npz") as data:
-        time, com = data["time"], data["snake.com"]
-        frames, frame_time = data["snake.frame_positions"], data["frame_time"]
-        # fine samples every 0.01 s, frames every 0.04 s (both from t = 0 to the end)
-        np.testing.assert_allclose(np.diff(time), 0.01, rtol=1e-9)
-        np.testing.assert_allclose(np.diff(frame_time), 0.04, rtol=1e-9)
-        assert frames.shape == (1, len(frame_time), 51, 3)
-        assert data["snake.com_velocity"].shape == com.shape == (1, len(time), 3)
-        # the summary's speeds are the mean velocities of the saved track over the window
-        # (a run shorter than 6 periods averages over its second half)
-        first, last = averaging_window(0.4, 1.0)
-        assert list(data["averaging_window"]) == pytest.approx([first, last])
-        forward, lateral = mean_velocities(time, com, 1.0, first, last)
+    data = load_results(out / "results.h5")
+    time, com = data["time"], data["snake.com"]
+    # samples (centre of mass, body) every 0.01 s from t = 0 to the end
+    np.testing.assert_allclose(np.diff(time), 0.01, rtol=1e-9)
+    assert data["snake.positions"].shape == (1, len(time), 51, 3)
+    assert data["snake.com_velocity"].shape == com.shape == (1, len(time), 3)
+    # the summary's speeds are the mean velocities of the saved track over the window
+    # (a run shorter than 6 periods averages over its second half)
+    first, last = averaging_window(0.4, 1.0)
+    assert list(data["averaging_window"]) == pytest.approx([first, last])
+    forward, lateral = mean_velocities(time, com, 1.0, first, last)
     assert summary["mean_forward_speed"] == float(forward[0])
     assert summary["mean_lateral_speed"] == float(lateral[0])
 
 
-def test_frames_are_recorded_without_disturbing_the_fine_samples():
-    # run_with_frames splits the run into frame-long pieces: its samples must be exactly those
-    # of one sim.run with the same sm.Every (same states, bit for bit: deterministic stepping)
-    fields = ("snake.com", "snake.com_velocity")
-    scene, info = build_snake(10, dt=1e-4)
-    a = scene.compile(worlds=1, dt=info.dt)
-    b = scene.compile(worlds=1, dt=info.dt)
-    together = a.run(0.5, record=sm.Every(seconds=0.01, fields=fields))
-    pieces = run.run_with_frames(b, 0.5, every=0.01, fields=fields, frame_every=0.03, rod="snake")
-    np.testing.assert_array_equal(pieces["time"], together["time"])
-    for f in fields:
-        np.testing.assert_array_equal(pieces[f], together[f])
-    np.testing.assert_allclose(pieces["frame_time"], np.r_[np.arange(0.0, 0.5, 0.03), 0.5],
-                               rtol=0, atol=1e-12)
-    np.testing.assert_array_equal(pieces["snake.frame_positions"][0, -1],
-                                  a.get_state()["positions"][0])
+def test_video_frames_every_fourth_sample_and_the_last():
+    # samples every 0.01 s, frames every 0.04 s (25 frames/s of simulated time) and the end
+    time = np.r_[np.arange(0.0, 0.5, 0.01), 0.5]
+    positions = np.arange(len(time))[:, None] * np.ones((1, 3))
+    frame_time, frames = run.video_frames(time, positions, 0.04)
+    np.testing.assert_allclose(frame_time, np.r_[np.arange(0.0, 0.5, 0.04), 0.5], atol=1e-12)
+    np.testing.assert_array_equal(frames[:, 0], np.r_[np.arange(0, 51, 4), 50])
+    one, = run.video_frames(time[:1], positions[:1], 0.04)[0]
+    assert one == 0.0
 
 
 def test_averaging_window():

@@ -1,13 +1,16 @@
 """`softmech run [SCENE]`: run a built-in scene, write its plots and recorded time series.
 
-Writes into the output folder (default ./output/<scene>): results.npz (the recorded time series,
-written atomically, with the scene name and softmech version), and PNG plots (and, for the snake,
-a top-view video) made from exactly those arrays. Exit code 0 on success, 1 if the simulation diverged (the last good state is then
-written to last_good_state.npz in the output folder).
+Writes into the output folder (default ./output/<scene>): results.h5 (the recorded time series,
+written incrementally with checkpoints, with the scene, the softmech version and the run settings
+embedded; docs/results_files.md), and PNG plots (and, for the snake, a top-view video) made from
+exactly those arrays. `--resume` continues an interrupted run from the checkpoint in results.h5,
+bit for bit. Exit code 0 on success, 1 if the simulation diverged (the last good state is then
+written to last_good_state.npz in the output folder), 2 on bad input.
 """
 import argparse
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -15,11 +18,15 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
+from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
 from softmech.viz.figures import figure, save
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
+
+CHECKPOINT_EVERY = 1.0
+"""Default interval [s of simulated time] between checkpoints in results.h5."""
 
 ENERGY_FIELDS = ("translational_energy", "rotational_energy", "bending_energy", "twisting_energy",
                  "shear_energy", "stretch_energy", "total_energy")
@@ -28,7 +35,7 @@ ENERGY_FIELDS = ("translational_energy", "rotational_energy", "bending_energy", 
 def add_arguments(parser):
     """Options of `softmech run` on an argparse parser."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.description = "Run a built-in scene and write plots and results.npz to an output folder."
+    parser.description = "Run a built-in scene and write plots and results.h5 to an output folder."
     width = max(len(name) for name in SCENES)
     parser.epilog = "scenes:\n" + "\n".join(f"  {name:<{width}}  {entry.description}"
                                             for name, entry in SCENES.items())
@@ -44,6 +51,35 @@ def add_arguments(parser):
                         help="simulated time [s] (default: the scene's)")
     parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
                         help="elements per rod (default: the scene's)")
+    parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
+                        dest="checkpoint_every", default=CHECKPOINT_EVERY,
+                        help="simulated time [s] between checkpoints in results.h5 (default: "
+                             f"{CHECKPOINT_EVERY:g}; rounded to whole samples)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run in the output folder's results.h5 "
+                             "from its last checkpoint (same scene and options), bit for bit")
+
+
+def scene_text(name):
+    """The scenario file (TOML) of built-in scene `name`, embedded in results.h5 (/scene_toml);
+    None (stored as "") until softmech.scenefile (issue 4 part 1) provides it."""
+    # SCENE-TEXT CALL SITE: the one place the scenario text reaches results.h5.
+    try:
+        from softmech.scenefile import scenario_text
+    except ImportError:
+        return None
+    return scenario_text(name)
+
+
+def command_line(args, name):
+    """The command line that reproduces `args` (stored in the run settings)."""
+    words = ["softmech", "run", name]
+    for option in ("output", "duration", "n_elems", "checkpoint_every"):
+        value = getattr(args, option, None)
+        if value is not None:
+            words += [f"--{option.replace('_', '-')}", str(value)]
+    words += [f"--{flag}" for flag in ("resume", "quiet", "json") if getattr(args, flag, False)]
+    return shlex.join(words)
 
 
 def execute(args):
@@ -51,12 +87,19 @@ def execute(args):
     name = getattr(args, "scene", None) or DEFAULT_SCENE
     _checks.choice("scene", name, SCENES)
     quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
+    resume = bool(getattr(args, "resume", False))
     build_kwargs = {}
     if getattr(args, "duration", None) is not None:
         build_kwargs["duration"] = float(_checks.positive("--duration", args.duration))
     if getattr(args, "n_elems", None) is not None:
         build_kwargs["n_elems"] = _checks.integer("--n-elems", args.n_elems, 2)
+    checkpoint_every = getattr(args, "checkpoint_every", None)
+    checkpoint_every = float(_checks.positive(
+        "--checkpoint-every", CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every))
     output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output", name))
+    results_path = os.path.join(output_dir, "results.h5")
+    if resume and not os.path.exists(results_path):
+        raise ValueError(f"--resume: nothing to resume, {results_path} does not exist")
 
     # The summary goes to stdout, or to stderr when stdout carries the JSON object.
     def say(text):
@@ -66,13 +109,14 @@ def execute(args):
     scene, info = SCENES[name].build(**build_kwargs)
     sim = scene.compile(worlds=info.worlds, dt=info.dt)
     report = REPORTS.get(name, _GenericReport)
+    n_steps = int(round(info.duration / info.dt))
+    say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
+        f"{info.duration:g} s simulated ({n_steps} steps)"
+        + (f", resuming {results_path}" if resume else ""))
     os.makedirs(output_dir, exist_ok=True)
     checkpoint = os.path.join(output_dir, "last_good_state.npz")
     if os.path.exists(checkpoint):      # from an earlier diverged run: stale once we run again
         os.remove(checkpoint)
-    n_steps = int(round(info.duration / info.dt))
-    say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
-        f"{info.duration:g} s simulated ({n_steps} steps)")
 
     # Zero steps compile (or load from the disk cache) the kernels, so that the first run's
     # minute of compilation is announced instead of looking like a stalled progress bar.
@@ -82,36 +126,44 @@ def execute(args):
     say(f"  kernels ready in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
     try:
-        out = report.record(sim, info, progress=not quiet, checkpoint=checkpoint)
+        out = record_to_file(
+            sim, results_path, duration=info.duration, every=report.sample_interval(info),
+            fields=tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS),
+            scene_text=scene_text(name), scene_name=name, checkpoint_every=checkpoint_every,
+            settings={"command_line": command_line(args, name), "scene": name,
+                      "n_elems": info.n_elems},
+            progress=not quiet, resume=resume)
     except sm.SimulationDiverged as err:
+        sim.save_state(checkpoint)      # the state was restored to the last good one
         print(f"softmech run {name}: {err}", file=sys.stderr)
         print(f"softmech run {name}: last good state (t = {err.time:g} s) written to {checkpoint}",
               file=sys.stderr)
         if as_json:
-            print(json.dumps({"scene": name, "output_dir": output_dir, "files": [checkpoint],
-                              "diverged": True, "error": str(err)}))
+            print(json.dumps({"scene": name, "output_dir": output_dir,
+                              "files": [checkpoint, results_path], "diverged": True,
+                              "error": str(err)}))
         return 1
     wall = time.perf_counter() - started
 
     data = sm.Results(out)
-    data["scene"] = np.array(name)
-    data["softmech_version"] = np.array(sm.__version__)
-    data["dt"] = np.array(info.dt)
+    data.rods = out.rods
     metrics = report.derive(data, info)
-    results_path = os.path.join(output_dir, "results.npz")
-    data.save(results_path)
+    with ResultsWriter.open(results_path) as writer:     # the report's derived values
+        writer.write_derived({k: v for k, v in data.items() if k not in out})
     files = [results_path]
     files += report.plot(data, info, output_dir)
     files.append(plot_energy(data, info, os.path.join(output_dir, "energy.png")))
 
-    say(f"  wall time {wall:.2f} s ({n_steps / max(wall, 1e-9):,.0f} steps/s)")
+    say(f"  wall time {wall:.2f} s (" + ("resumed: the steps after the checkpoint)" if resume
+                                        else f"{n_steps / max(wall, 1e-9):,.0f} steps/s)"))
     for line in report.summary(metrics):
         say("  " + line)
     say(f"  wrote {len(files)} files to {output_dir}:")
     for f in files:
         say(f"    {os.path.basename(f)}")
     if as_json:
-        print(json.dumps({"scene": name, "output_dir": output_dir, "files": files, **metrics}))
+        print(json.dumps({"scene": name, "output_dir": output_dir, "files": files,
+                          "resumed": resume, **metrics}))
     return 0
 
 
@@ -120,14 +172,12 @@ class _GenericReport:
     """Any scene: records the centre of mass; no scene-specific metrics or plots."""
 
     fields = ("com",)
+    """Fields of info.rod recorded (with the energies) into results.h5."""
 
-    @classmethod
-    def record(cls, sim, info, progress, checkpoint):
-        """Run the scene for info.duration recording cls.fields and the energies N_SAMPLES
-        times; returns sm.Results."""
-        fields = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
-        record = sm.Every(seconds=info.duration / N_SAMPLES, fields=fields)
-        return sim.run(info.duration, record=record, progress=progress, checkpoint=checkpoint)
+    @staticmethod
+    def sample_interval(info):
+        """Record interval [s]: N_SAMPLES samples over the run."""
+        return info.duration / N_SAMPLES
 
     @staticmethod
     def derive(data, info):
@@ -209,18 +259,16 @@ class _SnakeReport(_GenericReport):
     """The slithering snake: centre-of-mass track, forward / lateral velocities against the
     reference speed, a top-view video, and the mean speeds over periods 3-6."""
 
-    fields = ("com", "com_velocity")
+    fields = ("com", "com_velocity", "positions")
     sample_seconds = 0.01
-    """Interval [s] of the centre-of-mass and energy samples."""
+    """Interval [s] of the samples (centre of mass, energies, body positions)."""
     fps = 25.0
-    """Video frames per second of simulated time (the video plays in real time)."""
+    """Video frames per second of simulated time (the video plays in real time); the frames are
+    every (1 / fps) / sample_seconds-th sample of the body positions, and the last one."""
 
     @classmethod
-    def record(cls, sim, info, progress, checkpoint):
-        fields = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
-        return run_with_frames(sim, info.duration, every=cls.sample_seconds, fields=fields,
-                               frame_every=1.0 / cls.fps, rod=info.rod, progress=progress,
-                               checkpoint=checkpoint)
+    def sample_interval(cls, info):
+        return cls.sample_seconds
 
     @staticmethod
     def derive(data, info):
@@ -252,7 +300,7 @@ class _SnakeReport(_GenericReport):
 
         rod, t = info.rod, data["time"]
         com, vel = data[f"{rod}.com"][0], data[f"{rod}.com_velocity"][0]
-        frame_time, frames = data["frame_time"], data[f"{rod}.frame_positions"][0]
+        frame_time, frames = video_frames(t, data[f"{rod}.positions"][0], 1.0 / cls.fps)
         t0, t1 = data["averaging_window"]
         forward, lateral = data["mean_forward_speed"][0], data["mean_lateral_speed"][0]
         files = [viz.plot_com_track(os.path.join(output_dir, "com_track.png"), t, com, frame_time,
@@ -267,53 +315,19 @@ class _SnakeReport(_GenericReport):
         return files
 
 
-def run_with_frames(sim, duration, *, every, fields, frame_every, rod=None, progress=False,
-                    checkpoint=None):
-    """Run `duration` [s] recording `fields` every `every` [s] (as sim.run with sm.Every) and,
-    at the coarser interval `frame_every` [s] (rounded to a whole number of samples), the node
-    positions of `rod` for videos. Returns sm.Results with the usual 'time' and fields plus
-    'frame_time' (m,) [s] and '<rod>.frame_positions' (B, m, n_nodes, 3) [m]. One progress bar
-    for the whole run; raises sm.SimulationDiverged like sim.run (checkpoint written)."""
-    dt = sim.dt
-    sample_steps = max(1, int(round(every / dt)))
-    frame_steps = sample_steps * max(1, int(round(frame_every / (sample_steps * dt))))
-    n_total = int(round(duration / dt))
-    rod = sim._rod_name(rod)
-    record = sm.Every(seconds=sample_steps * dt, fields=tuple(fields))
-    frame_time, frame_positions, parts = [sim.time], [sim.get_state(rod)["positions"]], []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=n_total, unit="step", unit_scale=True, dynamic_ncols=True)
-    done = 0
-    try:
-        while done < n_total:
-            n = min(frame_steps, n_total - done)
-            out = sim.run(n * dt, record=record, checkpoint=checkpoint)
-            # every part starts with a sample of the previous part's end: keep it only once
-            parts.append(out if not parts else {k: (v[1:] if k == "time" else v[:, 1:])
-                                                for k, v in out.items()})
-            frame_time.append(sim.time)
-            frame_positions.append(sim.get_state(rod)["positions"])
-            done += n
-            if bar is not None:
-                bar.update(n)
-    finally:
-        if bar is not None:
-            bar.close()
-    if not parts:                       # duration 0: the initial sample only
-        parts.append(sim.run(0.0, record=record))
-    result = sm.Results({k: np.concatenate([p[k] for p in parts], axis=0 if k == "time" else 1)
-                         for k in parts[0]})
-    result.rods = tuple(r.name for r in sim.rods)
-    result["frame_time"] = np.array(frame_time)
-    result[f"{rod}.frame_positions"] = np.stack(frame_positions, axis=1)
-    return result
+def video_frames(time, positions, frame_every):
+    """Every k-th sample (k = frame_every / sample interval, rounded, at least 1) and the last one:
+    time (n,) [s], positions (n, ...) -> (frame_time (m,) [s], frame positions (m, ...))."""
+    k = max(1, int(round(frame_every / (time[1] - time[0])))) if len(time) > 1 else 1
+    index = np.arange(0, len(time), k)
+    if index[-1] != len(time) - 1:
+        index = np.append(index, len(time) - 1)
+    return time[index], positions[index]
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport}
 """Scene name -> report (recorded fields, derived metrics, plots); scenes without one get
-_GenericReport. Every scene also gets energy.png and results.npz."""
+_GenericReport. Every scene also gets energy.png and results.h5."""
 
 
 # ----------------------------------------------------------------------------------------- plots

@@ -1,0 +1,83 @@
+"""The HDF5 results layout (format "softmech-results", version 1): names, units and chunking.
+
+The layout is documented in docs/results_files.md; any HDF5 reader can open the files:
+
+    /                   attrs format, format_version, softmech_version, scene, created, complete,
+                        dt [s], duration [s], scheme, worlds
+    /scene_toml         scalar UTF-8 string: the scenario file the run used ("" if unknown)
+    /settings_json      scalar string: the run settings as JSON
+    /time               (n,) float64 [s], resizable along axis 0
+    /rods/<rod>         attrs n_nodes, n_elems, closed; radius (B, n_elems) [m],
+                        rest_lengths (n_elems,) [m], and time series <field> (B, n, ...)
+    /recorders/<name>   user-recorded time series (B, n, ...)
+    /derived/<name>     optional: quantities derived after the run (reports of `softmech run`)
+    /checkpoint         attrs time_origin [s], steps, n_samples; <rod>/<state field> (B, ...)
+"""
+import re
+
+import numpy as np
+
+FORMAT = "softmech-results"
+FORMAT_VERSION = 1
+
+UNITS = {
+    "time": "s", "positions": "m", "velocities": "m/s", "directors": "1",
+    "angular_velocities": "rad/s (local frame)", "com": "m", "com_velocity": "m/s",
+    "translational_energy": "J", "rotational_energy": "J", "bending_energy": "J",
+    "twisting_energy": "J", "shear_energy": "J", "stretch_energy": "J", "total_energy": "J",
+    "linear_momentum": "kg m/s", "angular_momentum": "kg m^2/s (about the origin)",
+    "contact_force": "N", "radius": "m", "rest_lengths": "m",
+}
+"""Units of every built-in field (the `units` attribute of its dataset)."""
+
+CHECKPOINT = "checkpoint"
+CHECKPOINT_TMP = "checkpoint_tmp"
+"""A new checkpoint is written under CHECKPOINT_TMP, then renamed: a kill while writing it leaves
+the previous checkpoint intact."""
+
+CHUNK_BYTES = 1 << 18
+"""Target size of a dataset chunk (256 KiB): large enough for gzip, small enough that appending
+a few samples rewrites little."""
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def valid_name(field, name):
+    """A dataset name: letters, digits and underscores, not starting with a digit."""
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(f"{field} = {name!r} is not allowed: must be letters, digits and "
+                         "underscores, not starting with a digit")
+    return name
+
+
+def series_path(key):
+    """Results key -> dataset path: 'time' -> /time, '<rod>.<field>' -> /rods/<rod>/<field>,
+    a recorder name -> /recorders/<name>."""
+    if key == "time":
+        return "time"
+    if "." in key:
+        rod, field = key.split(".", 1)
+        return f"rods/{rod}/{field}"
+    return f"recorders/{key}"
+
+
+def series_key(path):
+    """Inverse of series_path."""
+    parts = path.strip("/").split("/")
+    if parts == ["time"]:
+        return "time"
+    if parts[0] == "rods" and len(parts) == 3:
+        return f"{parts[1]}.{parts[2]}"
+    if parts[0] == "recorders" and len(parts) == 2:
+        return parts[1]
+    raise ValueError(f"dataset {path!r} is not a time series of the softmech-results layout")
+
+
+def chunk_shape(sample_shape, worlds):
+    """Chunk of a time series (B, n, *sample_shape): all worlds and as many samples as fit in
+    CHUNK_BYTES (at least one); when one sample of all worlds is larger, fewer worlds."""
+    per_world = 8 * int(np.prod(sample_shape, dtype=np.int64))
+    per_sample = max(per_world * worlds, 1)
+    if per_sample > CHUNK_BYTES:
+        return (max(1, CHUNK_BYTES // max(per_world, 1)), 1) + tuple(sample_shape)
+    return (worlds, max(1, CHUNK_BYTES // per_sample)) + tuple(sample_shape)

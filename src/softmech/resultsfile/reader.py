@@ -1,0 +1,95 @@
+"""Reading results files: `load_results` (the time series as sm.Results) and `describe` (every
+attribute and dataset, for `softmech info`)."""
+import json
+import os
+
+import h5py
+import numpy as np
+
+from softmech.resultsfile import layout
+from softmech.simulation import Results
+
+
+def check_format(path):
+    """`path` if it is a softmech results file of a supported version, else ValueError."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"results file {path!r} is not allowed: no such file")
+    if not h5py.is_hdf5(path):
+        raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
+    with h5py.File(path, "r") as f:
+        fmt, version = f.attrs.get("format"), f.attrs.get("format_version")
+    if fmt != layout.FORMAT:
+        raise ValueError(f"results file {path!r} is not allowed: attribute format = {fmt!r}, "
+                         f"expected {layout.FORMAT!r} (not a softmech results file)")
+    if version != layout.FORMAT_VERSION:
+        raise ValueError(f"results file {path!r} has format_version = {version!r}; this softmech "
+                         f"reads version {layout.FORMAT_VERSION}")
+    return path
+
+
+def load_results(path, *, derived=True):
+    """The time series of a results file as sm.Results: 'time' (n,) [s], '<rod>.<field>'
+    (B, n, ...) and user recorders '<name>' (B, n, ...); with `derived`, also the /derived
+    quantities under their names. Works on an unfinished (crashed) file: it holds the samples
+    appended before the crash."""
+    with h5py.File(check_format(path), "r") as f:
+        out = Results(time=f["time"][()])
+        n = out["time"].shape[0]
+        rods = tuple(f.get("rods", {}))
+        for rod in rods:
+            for name, ds in f[f"rods/{rod}"].items():
+                if _is_series(ds):
+                    out[f"{rod}.{name}"] = ds[:, :n]
+        for name, ds in f.get("recorders", {}).items():
+            out[name] = ds[:, :n]
+        if derived:
+            for name, ds in f.get("derived", {}).items():
+                value = ds[()]
+                out[name] = value.decode() if isinstance(value, bytes) else value
+    out.rods = rods
+    return out
+
+
+def _is_series(ds):
+    return isinstance(ds, h5py.Dataset) and len(ds.maxshape) >= 2 and ds.maxshape[1] is None
+
+
+def describe(path):
+    """Everything about a results file as a JSON-ready dict: attrs (root attributes), settings
+    (dict), scene_toml (str), n_samples, time_range [s] (or None), and datasets: path ->
+    {shape, dtype, units}."""
+    with h5py.File(check_format(path), "r") as f:
+        attrs = {k: _plain(v) for k, v in f.attrs.items()}
+        settings = json.loads(_text(f["settings_json"][()])) if "settings_json" in f else {}
+        scene = _text(f["scene_toml"][()]) if "scene_toml" in f else ""
+        time = f["time"][()]
+        datasets = {}
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset) and name not in ("scene_toml", "settings_json"):
+                datasets["/" + name] = {"shape": list(obj.shape), "dtype": str(obj.dtype),
+                                        "units": _plain(obj.attrs.get("units", ""))}
+        f.visititems(visit)
+        checkpoint = f.get(layout.CHECKPOINT)
+        ckpt = ({k: _plain(v) for k, v in checkpoint.attrs.items()} if checkpoint is not None
+                else None)
+    return {"path": os.path.abspath(path), "attrs": attrs, "settings": settings,
+            "scene_toml": scene, "n_samples": int(time.shape[0]),
+            "time_range": [float(time[0]), float(time[-1])] if time.size else None,
+            "checkpoint": ckpt, "datasets": datasets}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _plain(value):
+    """An HDF5 attribute value as a JSON-ready Python value."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
