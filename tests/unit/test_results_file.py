@@ -187,7 +187,8 @@ def test_kill_9_keeps_the_flushed_samples_and_resumes_bit_for_bit(reference, tmp
         assert f["checkpoint"].attrs["n_samples"] == 13       # sample 12 = 0.06 s
     rec = [sm.Recorder("head_z", head_height, "m")]
     out = record_to_file(snake(), path, resume=True, recorders=rec, scene_name="snake",
-                         settings={"command_line": "test"}, **RUN)
+                         scene_text="[scene]\nname = 'snake'\n", settings={"command_line": "test"},
+                         **RUN)
     assert_same_datasets(path, reference[0])
     np.testing.assert_array_equal(out["snake.com"], ref["snake.com"])
 
@@ -203,6 +204,10 @@ def test_resume_refuses_other_settings_complete_files_and_missing_files(referenc
         f.attrs["complete"] = False
     with pytest.raises(ValueError, match="setting 'duration' was 0.01 .*now 0.1"):
         record_to_file(snake(), path, resume=True, **RUN)
+    # another scene (its scenario text differs) is not continued either
+    with pytest.raises(ValueError, match="setting 'scene_sha256'"):
+        record_to_file(snake(), path, resume=True, scene_text="[scene]\nname = 'other'\n",
+                       **dict(RUN, duration=0.01))
 
 
 def test_bad_files_and_arguments(tmp_path):

@@ -161,3 +161,44 @@ def test_resume_errors(tmp_path, capsys):
         run.execute(parse(argv + ["--duration", "0.03", "--resume"]))
     with pytest.raises(ValueError, match="--checkpoint-every"):
         run.execute(parse(argv + ["--checkpoint-every", "0"]))
+
+
+def test_scenario_file_runs_like_the_builtin_scene_and_is_embedded(tmp_path, capsys):
+    """`softmech new` + `softmech run FILE` gives the built-in scene's results bit for bit, and
+    results.h5 embeds a scenario text that loads back to the same scene."""
+    from softmech.commands import new
+    from softmech.scenefile import loads_scenario
+
+    path = tmp_path / "beam.toml"
+    new_parser = argparse.ArgumentParser()
+    new.add_arguments(new_parser)
+    assert new.execute(new_parser.parse_args(["cantilever", str(path), "--quiet"])) == 0
+    text = path.read_text().replace("n_elems = 100", "n_elems = 8").replace(
+        "duration = 20.0", "duration = 0.05")
+    path.write_text(text)
+    assert run.execute(parse([str(path), "--output", str(tmp_path / "file"), "--quiet",
+                              "--json"])) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    assert run.execute(parse(["cantilever", "--n-elems", "8", "--duration", "0.05", "--output",
+                              str(tmp_path / "builtin"), "--quiet", "--json"])) == 0
+    from_builtin = json.loads(capsys.readouterr().out)
+    assert from_file["tip_deflection"] == from_builtin["tip_deflection"]
+    a, b = load_results(tmp_path / "file" / "results.h5"), load_results(tmp_path / "builtin" / "results.h5")
+    np.testing.assert_array_equal(a["beam.positions"], b["beam.positions"])
+    with h5py.File(tmp_path / "file" / "results.h5", "r") as f:
+        embedded = f["scene_toml"][()].decode()
+    again = loads_scenario(embedded)
+    assert again.scene.rods[0].n_elems == 8 and again.run.duration == 0.05
+
+
+def test_broken_scenario_file_exits_2_with_the_file_in_the_message(tmp_path, capsys):
+    from softmech import cli
+
+    path = tmp_path / "broken.toml"
+    path.write_text("schema_version = 1\n[run]\ndt = -1\nduration = 1\n")
+    assert cli.main(["run", str(path), "--output", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "dt = -1" in err and "must be > 0" in err
+    assert not (tmp_path / "o").exists()                  # nothing was started
+    with pytest.raises(ValueError, match="--n-elems is not allowed with a scenario file"):
+        run.execute(parse([str(path), "--n-elems", "4"]))

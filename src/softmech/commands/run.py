@@ -1,4 +1,5 @@
-"""`softmech run [SCENE]`: run a built-in scene, write its plots and recorded time series.
+"""`softmech run [SCENE | FILE.toml]`: run a built-in scene or a scenario file, write its plots and
+recorded time series.
 
 Writes into the output folder (default ./output/<scene>): results.h5 (the recorded time series,
 written incrementally with checkpoints, with the scene, the softmech version and the run settings
@@ -35,14 +36,16 @@ ENERGY_FIELDS = ("translational_energy", "rotational_energy", "bending_energy", 
 def add_arguments(parser):
     """Options of `softmech run` on an argparse parser."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.description = "Run a built-in scene and write plots and results.h5 to an output folder."
+    parser.description = ("Run a built-in scene or a scenario file and write plots and results.h5 "
+                          "to an output folder.")
     width = max(len(name) for name in SCENES)
     parser.epilog = "scenes:\n" + "\n".join(f"  {name:<{width}}  {entry.description}"
                                             for name, entry in SCENES.items())
-    parser.add_argument("scene", nargs="?", default=DEFAULT_SCENE, choices=sorted(SCENES),
-                        metavar="SCENE", help=f"scene to run (default: {DEFAULT_SCENE}; see below)")
+    parser.add_argument("scene", nargs="?", default=DEFAULT_SCENE, metavar="SCENE",
+                        help=f"built-in scene (default: {DEFAULT_SCENE}; see below) or scenario "
+                             "file FILE.toml (see `softmech new`)")
     parser.add_argument("--output", metavar="DIR", default=None,
-                        help="output folder (default: ./output/<scene>)")
+                        help="output folder (default: ./output/<scene name>)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with the results on stdout at the end "
                              "(the human-readable summary then goes to stderr)")
@@ -50,7 +53,8 @@ def add_arguments(parser):
     parser.add_argument("--duration", type=float, metavar="T", default=None,
                         help="simulated time [s] (default: the scene's)")
     parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
-                        help="elements per rod (default: the scene's)")
+                        help="elements per rod of a built-in scene (default: the scene's; in a "
+                             "scenario file, edit n_elems)")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "
@@ -60,20 +64,36 @@ def add_arguments(parser):
                              "from its last checkpoint (same scene and options), bit for bit")
 
 
-def scene_text(name):
-    """The scenario file (TOML) of built-in scene `name`, embedded in results.h5 (/scene_toml);
-    None (stored as "") until softmech.scenefile (issue 4 part 1) provides it."""
-    # SCENE-TEXT CALL SITE: the one place the scenario text reaches results.h5.
-    try:
-        from softmech.scenefile import scenario_text
-    except ImportError:
-        return None
-    return scenario_text(name)
+def scenario_of(args):
+    """The Scenario that `softmech run` runs: a scenario file (an argument ending in .toml), or a
+    built-in scene built with --n-elems; --duration overrides either's duration."""
+    from softmech.scenefile import builtin_scenario, load_scenario
+
+    name = getattr(args, "scene", None) or DEFAULT_SCENE
+    duration = getattr(args, "duration", None)
+    if duration is not None:
+        duration = float(_checks.positive("--duration", duration))
+    n_elems = getattr(args, "n_elems", None)
+    if name.endswith(".toml"):
+        if n_elems is not None:
+            raise ValueError("--n-elems is not allowed with a scenario file: edit n_elems in the "
+                             "file's [[rods]] table")
+        scenario = load_scenario(name)
+        if duration is not None:
+            scenario.run.duration = duration
+        return scenario
+    if name not in SCENES:
+        raise ValueError(f"scene = {name!r} is not allowed: must be a scenario file (.toml) or "
+                         f"one of {sorted(SCENES)}")
+    kwargs = {"duration": duration} if duration is not None else {}
+    if n_elems is not None:
+        kwargs["n_elems"] = _checks.integer("--n-elems", n_elems, 2)
+    return builtin_scenario(name, **kwargs)
 
 
 def command_line(args, name):
     """The command line that reproduces `args` (stored in the run settings)."""
-    words = ["softmech", "run", name]
+    words = ["softmech", "run", getattr(args, "scene", None) or name]
     for option in ("output", "duration", "n_elems", "checkpoint_every"):
         value = getattr(args, option, None)
         if value is not None:
@@ -84,15 +104,12 @@ def command_line(args, name):
 
 def execute(args):
     """Run `args.scene`; returns the exit code (0 success, 1 diverged). Bad input: ValueError."""
-    name = getattr(args, "scene", None) or DEFAULT_SCENE
-    _checks.choice("scene", name, SCENES)
+    from softmech.scenefile import dumps
+
     quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
     resume = bool(getattr(args, "resume", False))
-    build_kwargs = {}
-    if getattr(args, "duration", None) is not None:
-        build_kwargs["duration"] = float(_checks.positive("--duration", args.duration))
-    if getattr(args, "n_elems", None) is not None:
-        build_kwargs["n_elems"] = _checks.integer("--n-elems", args.n_elems, 2)
+    scenario = scenario_of(args)               # checked before any work starts
+    name, info = scenario.name, scenario.info()
     checkpoint_every = getattr(args, "checkpoint_every", None)
     checkpoint_every = float(_checks.positive(
         "--checkpoint-every", CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every))
@@ -106,9 +123,13 @@ def execute(args):
         if not quiet:
             print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
 
-    scene, info = SCENES[name].build(**build_kwargs)
-    sim = scene.compile(worlds=info.worlds, dt=info.dt)
-    report = REPORTS.get(name, _GenericReport)
+    sim = scenario.compile()
+    report = REPORTS.get(scenario.template, _GenericReport)
+    fields = tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS)
+    every = report.sample_interval(info)
+    if scenario.record is not None:            # the file's [record] adds fields, sets the interval
+        fields += tuple(f for f in scenario.record.fields if f not in fields)
+        every = scenario.record.seconds
     n_steps = int(round(info.duration / info.dt))
     say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
         f"{info.duration:g} s simulated ({n_steps} steps)"
@@ -127,9 +148,8 @@ def execute(args):
     started = time.perf_counter()
     try:
         out = record_to_file(
-            sim, results_path, duration=info.duration, every=report.sample_interval(info),
-            fields=tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS),
-            scene_text=scene_text(name), scene_name=name, checkpoint_every=checkpoint_every,
+            sim, results_path, duration=info.duration, every=every, fields=fields,
+            scene_text=dumps(scenario), scene_name=name, checkpoint_every=checkpoint_every,
             settings={"command_line": command_line(args, name), "scene": name,
                       "n_elems": info.n_elems},
             progress=not quiet, resume=resume)
@@ -326,8 +346,8 @@ def video_frames(time, positions, frame_every):
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport}
-"""Scene name -> report (recorded fields, derived metrics, plots); scenes without one get
-_GenericReport. Every scene also gets energy.png and results.h5."""
+"""Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
+plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 
 
 # ----------------------------------------------------------------------------------------- plots

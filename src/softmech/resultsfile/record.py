@@ -1,5 +1,6 @@
 """record_to_file: run a simulation while writing its samples to a results file incrementally,
 with checkpoints; `resume=True` continues an interrupted run bit for bit."""
+import hashlib
 import json
 import math
 import time as _time
@@ -59,6 +60,8 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
                      recorders=[r.name for r in recorders], scheme=sim.scheme,
                      worlds=sim.worlds, checkpoint_interval=checkpoint_samples * every_steps * sim.dt,
                      checkpoint_samples=checkpoint_samples)
+    # a resumed run must continue the same scene: its scenario text is compared by hash
+    full["scene_sha256"] = hashlib.sha256((scene_text or "").encode("utf-8")).hexdigest()
     record = Every(seconds=every_steps * sim.dt, fields=record.fields)
 
     def sample():
