@@ -22,7 +22,10 @@ COMMANDS = {
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="softmech", description="softmech: fast, validated simulation of soft robots and "
-        "musculoskeletal systems built from Cosserat rods.")
+        "musculoskeletal systems built from Cosserat rods.",
+        epilog="exit codes: 0 success; 1 a check failed (a validation case failed, a simulation "
+               "diverged); 2 bad usage or input (the message names the field, the value and what "
+               "is allowed). `softmech COMMAND --help` describes each command.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
