@@ -57,6 +57,8 @@ import sys
 import time
 from pathlib import Path
 
+from softmech.progress import progress_bar
+
 CASES = ("cantilever", "free_rod", "snake")
 DEFAULT_SIZES = (50, 100, 500)
 CASE_SIZES = {"cantilever": DEFAULT_SIZES, "free_rod": DEFAULT_SIZES, "snake": (50,)}
@@ -193,11 +195,22 @@ def load_peer(path=PEER_PATH):
 
 
 def run_benchmarks(cases, sizes, worlds, *, peer=None, target_seconds=TARGET_SECONDS,
-                   repeats=REPEATS, log=None):
+                   repeats=REPEATS, log=None, progress=False):
     """Time every (case, n, B); returns a list of dicts with keys ROW_KEYS (peer fields None
     without a peer). sizes None: CASE_SIZES of each case. `log(message)` is called before each
-    configuration."""
+    configuration; progress: a bar over the configurations."""
     rows = []
+    total = sum(len(CASE_SIZES[c] if sizes is None else sizes) for c in cases) * len(worlds)
+    bar = progress_bar(total, progress, unit="config", desc="softmech bench")
+    try:
+        _time_all(cases, sizes, worlds, peer, target_seconds, repeats, log, bar, rows)
+    finally:
+        if bar is not None:
+            bar.close()
+    return rows
+
+
+def _time_all(cases, sizes, worlds, peer, target_seconds, repeats, log, bar, rows):
     for case in cases:
         for n in (CASE_SIZES[case] if sizes is None else sizes):
             if peer is not None and peer.case_dt(case, n) != case_dt(case, n):
@@ -205,7 +218,9 @@ def run_benchmarks(cases, sizes, worlds, *, peer=None, target_seconds=TARGET_SEC
                                    f"{case} n={n}, softmech.bench uses {case_dt(case, n)!r}: the "
                                    f"problems differ, update softmech/bench.py to match")
             for b in worlds:
-                if log:
+                if bar is not None:
+                    bar.set_postfix_str(f"{case} n={n} B={b}")
+                elif log:
                     log(f"{case} n={n} B={b}")
                 ours = time_softmech(case, n, b, target_seconds=target_seconds, repeats=repeats)
                 theirs = (None if peer is None else
@@ -213,7 +228,8 @@ def run_benchmarks(cases, sizes, worlds, *, peer=None, target_seconds=TARGET_SEC
                 rows.append({"case": case, "n": n, "B": b, "us_per_rod_step": round(ours, 4),
                              "peer_us_per_rod_step": None if theirs is None else round(theirs, 4),
                              "ratio": None if theirs is None else round(theirs / ours, 3)})
-    return rows
+                if bar is not None:
+                    bar.update(1)
 
 
 # ---------------------------------------------------------------------------------- warm start
@@ -328,6 +344,8 @@ def add_arguments(parser):
     parser.add_argument("--no-peer", action="store_true", help="do not time PyElastica")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list of rows with keys " + ", ".join(ROW_KEYS))
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar and no per-configuration messages")
     parser.add_argument("--warm-start", action="store_true",
                         help="also measure the warm start (fresh process, cached kernels) and "
                              "print it (to stderr with --json)")
@@ -347,7 +365,8 @@ def execute(args):
         raise ValueError(f"--repeats = {repeats!r} is not allowed: must be an integer >= 1")
 
     def log(message):
-        print(f"softmech bench: {message}", file=sys.stderr, flush=True)
+        if not getattr(args, "quiet", False):
+            print(f"softmech bench: {message}", file=sys.stderr, flush=True)
 
     peer = None
     if not args.no_peer:
@@ -356,7 +375,8 @@ def execute(args):
             log(f"peer not available: {reason}")
     try:
         rows = run_benchmarks(cases, sizes, worlds, peer=peer, target_seconds=target,
-                              repeats=repeats, log=log)
+                              repeats=repeats, log=log,
+                              progress=not getattr(args, "quiet", False))
     except RuntimeError as err:  # SimulationDiverged or a diverged / mismatched peer run
         log(f"error: {err}")
         return 1

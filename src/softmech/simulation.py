@@ -15,6 +15,7 @@ from softmech.io import atomic_save_npz
 from softmech.packing import (Lanes, Slots, allocate_workspace, assemble_model, assemble_terms,
                               broadcast_worlds,
                               from_blocks, pack_state, to_blocks)
+from softmech.progress import progress_bar
 from softmech.stability import rod_time_step_limit
 
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
@@ -302,7 +303,7 @@ class Simulation:
         model = self._model()
         samples = {"time": []}
         self._sample(samples, fields)
-        bar = _progress_bar(n_total, progress)
+        bar = progress_bar(n_total, progress)
         done = 0
         try:
             while done < n_total:
@@ -385,11 +386,3 @@ def _chunks(n, size):
         n -= size
 
 
-def _progress_bar(total, enabled):
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None
-    return tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True)

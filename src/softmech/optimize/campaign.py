@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from softmech import _checks
+from softmech.progress import progress_bar
 
 LOG_FORMAT = "softmech.campaign/1"
 """Format tag of the header line of a campaign log."""
@@ -196,9 +197,9 @@ class Campaign:
         es = self._new_strategy()
         history = self._replay(es) if self.resume else self._start_log()
         resumed = len(history)
-        bar = _bar(self.progress, total=self.max_generations,
-                   initial=min(resumed, self.max_generations), desc="CMA-ES generations",
-                   unit="gen", position=0)
+        bar = progress_bar(self.max_generations, self.progress, unit="gen",
+                           initial=min(resumed, self.max_generations), desc="CMA-ES generations",
+                           position=0)
         reason = self.stop_reason(history, es)
         try:
             if bar is not None and history:
@@ -371,9 +372,3 @@ def _json_float(value):
     value = float(value)
     return value if math.isfinite(value) else None
 
-
-def _bar(enabled, **kwargs):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-    return tqdm(dynamic_ncols=True, **kwargs)

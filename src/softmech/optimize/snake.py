@@ -33,6 +33,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.io import atomic_write_text
+from softmech.progress import progress_bar
 from softmech.scenarios.snake import OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, mean_velocities
 
 NAMES = ("beta_1", "beta_2", "beta_3", "beta_4", "wavelength")
@@ -193,11 +194,7 @@ class SnakeGaitProblem:
                       directors=initial["directors"],
                       angular_velocities=np.zeros_like(initial["angular_velocities"]))
         sim.time = 0.0
-        bar = None
-        if progress is not None:
-            from tqdm import tqdm
-            bar = tqdm(total=self.steps[1], unit="step", unit_scale=True, dynamic_ncols=True,
-                       **progress)
+        bar = progress_bar(self.steps[1], progress is not None, **(progress or {}))
         try:
             com = []
             done = 0

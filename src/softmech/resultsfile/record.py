@@ -6,6 +6,7 @@ import math
 import time as _time
 
 from softmech import _checks
+from softmech.progress import progress_bar
 from softmech.resultsfile.reader import load_results
 from softmech.resultsfile.recorders import check_recorders
 from softmech.resultsfile.writer import ResultsWriter
@@ -85,7 +86,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
                                       scene_text=scene_text or "", scene_name=scene_name)
     writer.recorder_units = {r.name: r.units for r in recorders}
     pending = []
-    bar = _progress_bar(n_total, progress)
+    bar = progress_bar(n_total, progress)
     try:
         if not resume:
             writer.append([sample()])
@@ -142,10 +143,3 @@ def _same_settings(path, stored, now):
             raise ValueError(f"cannot resume {path}: setting {key!r} was {stored.get(key)!r} "
                              f"in the interrupted run, now {now.get(key)!r} (it must be equal)")
 
-
-def _progress_bar(total, enabled):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True)
