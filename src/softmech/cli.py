@@ -13,6 +13,8 @@ COMMANDS = {
     "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
     "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
     "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
+    "render": ("softmech.commands.render", "3D stills, videos (tubes or POV-Ray) and plots from "
+                                           "an HDF5 results file"),
 }
 
 

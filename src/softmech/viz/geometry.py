@@ -170,6 +170,26 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
     return vertices, faces.astype(np.int64)
 
 
+def refine_centerline(positions, radius, factor=4, closed=False):
+    """A smoother centreline through the nodes: `factor` points per element on a cubic spline
+    in the chord length (periodic for a closed rod), the node radii (N,) [m] interpolated
+    linearly. Returns (positions (M, 3) [m], radius (M,) [m]); M = factor E + 1 (open) or
+    factor N (closed; the first point is not repeated)."""
+    from scipy.interpolate import CubicSpline
+
+    factor = _checks.integer("factor", factor, 1)
+    x, r = np.asarray(positions, float), np.asarray(radius, float)
+    if closed:
+        x, r = np.concatenate([x, x[:1]]), np.concatenate([r, r[:1]])
+    s = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(x, axis=0), axis=1))])
+    if factor == 1 or len(x) < 3 or not np.all(np.diff(s) > 0):
+        return (x[:-1], r[:-1]) if closed else (x, r)
+    fine = np.interp(np.arange(factor * (len(x) - 1) + 1) / factor, np.arange(len(x)), s)
+    spline = CubicSpline(s, x, axis=0, bc_type="periodic" if closed else "not-a-knot")
+    out_x, out_r = spline(fine), np.interp(fine, s, r)
+    return (out_x[:-1], out_r[:-1]) if closed else (out_x, out_r)
+
+
 def face_normals(vertices, faces):
     """Unit normals (F, 3) of the triangles (right-hand rule on the vertex order)."""
     v = np.asarray(vertices)[np.asarray(faces)]

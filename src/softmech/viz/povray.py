@@ -25,7 +25,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.io import atomic_output
-from softmech.viz.geometry import RodBody, View, bounds_of, frame_camera
+from softmech.viz.geometry import RodBody, View, bounds_of, frame_camera, refine_centerline
 from softmech.viz.tubes import FLOOR_COLORS, floor_extent
 
 EXECUTABLE = "povray"
@@ -100,9 +100,15 @@ def _texture(vapory, color):
     return vapory.Texture(vapory.Pigment("color", "rgb", linear_rgb(color)), _finish(vapory))
 
 
+REFINE = 4
+"""Points per element of the spline through the nodes that rods are drawn along (smooth
+highlights where the centreline bends)."""
+
+
 def rod_objects(vapory, body):
-    """POV-Ray objects of a RodBody: a union of spheres at the nodes and cones between them."""
-    x, r = body.positions, body.radius
+    """POV-Ray objects of a RodBody: a union of spheres and cones along a cubic spline through
+    the nodes (REFINE points per element; radius interpolated between the nodes)."""
+    x, r = refine_centerline(body.positions, body.radius, REFINE, body.closed)
     parts = [vapory.Sphere(list(p), float(ri)) for p, ri in zip(x, r)]
     pairs = list(zip(range(len(x) - 1), range(1, len(x))))
     if body.closed:
@@ -142,7 +148,7 @@ def pov_scene(bodies, camera, *, floor=None, view=View(), bounds=None):
     eye = to_camera / distance
     right = np.cross(-eye, up)
     right /= np.linalg.norm(right)
-    key_dir = 0.6 * eye + 1.0 * up - 0.5 * right
+    key_dir = 0.5 * eye + 0.9 * up - 0.8 * right       # shadows fall beside the bodies
     key_dir /= np.linalg.norm(key_dir)
     size = max(float(np.linalg.norm(hi - lo)), 1e-6)
     key = vapory.LightSource(list(centre + 2.5 * distance * key_dir), "color", "rgb",

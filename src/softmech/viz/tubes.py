@@ -89,7 +89,7 @@ class TubeAxes:
         ax.set_xlim(plo[0], phi[0])
         ax.set_ylim(plo[1], phi[1])
         ax.set_zlim(plo[2], phi[2])
-        ax.set_box_aspect(span, zoom=1.3)
+        ax.set_box_aspect(span, zoom=1.0)
         ax.computed_zorder = False                # the floor is drawn below everything
         azimuth = np.degrees(np.arctan2(self.eye @ c, self.eye @ a))
         ax.view_init(elev=view.elevation, azim=azimuth)
@@ -101,9 +101,9 @@ class TubeAxes:
             for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
                 axis.set_pane_color((0.97, 0.97, 0.97, 1.0))
             # a flat box would crowd its ticks: a few on the short side
-            from matplotlib.ticker import MaxNLocator
-            axis = (ax.xaxis, ax.yaxis, ax.zaxis)[int(np.argmin(span))]
-            axis.set_major_locator(MaxNLocator(2))
+            short = int(np.argmin(span))
+            if span[short] < 0.12 * span.max():       # a flat box: ticks would overlap
+                (ax.xaxis, ax.yaxis, ax.zaxis)[short].set_ticks([])
         else:
             ax.set_axis_off()
         self.artists = []
@@ -149,7 +149,9 @@ def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     fig, _ = figure(size=(width / dpi, height / dpi), layout=None)
     fig.clear()
     fig.set_dpi(dpi)
-    ax = fig.add_axes((0.0, 0.0, 1.0, 0.93 if title is not None else 1.0), projection="3d")
+    # the 3D box leaves wide empty margins inside its axes: let the axes overhang the figure
+    top = 0.93 if title is not None else 1.0
+    ax = fig.add_axes((-0.12, -0.14, 1.24, top + 0.2), projection="3d")
     tubes = TubeAxes(ax, lo, hi, view=view, floor=floor, sides=sides, axes_labels=axes_labels)
     text = fig.text(0.5, 0.975, title or "", ha="center", va="top", fontsize="medium")
     return fig, tubes, text
