@@ -114,6 +114,7 @@ def _space_time(series, time, name, unit, title, path):
         fig.colorbar(mesh, ax=ax, label=_label(("|%s|" if y.ndim == 3 else "%s") % name, unit))
         ax.set_ylabel("time t [s]")
         ax.set_xlabel(f"{rod}: index along the rod")
+        ax.grid(False)
     axes[0].set_title(title)
     return save(fig, path)
 
