@@ -218,18 +218,26 @@ def render_still(path, bodies, *, view=View(), floor=None, width=960, height=540
 
 
 def render_movie(path, frames, *, fps=25.0, view=View(), floor=None, width=640, height=368,
-                 quality=9, antialias=0.3, angle=35.0, progress=None):
+                 quality=9, antialias=0.3, angle=35.0, follow=False, progress=None):
     """Movie (.mp4; GIF fallback, see video.write_video) of frames (a list, one per picture, of
-    lists of bodies) rendered with POV-Ray, one camera framed on all frames. progress: a callable
-    called once per rendered frame. Returns the path written."""
+    lists of bodies) rendered with POV-Ray, one camera framed on all frames, or with
+    follow=True a camera that keeps its distance (set by the largest frame) and moves with the
+    centre of each frame's box (for bodies that travel far). progress: a callable called once
+    per rendered frame. Returns the path written."""
     from softmech.viz.video import write_video
 
     require_povray()
     width, height, quality, antialias = check_settings(width, height, quality, antialias)
     fps = float(_checks.positive("fps", fps))
     frames = list(frames)
-    lo, hi = bounds_of(frames)
-    camera = frame_camera(lo, hi, view, aspect=width / height, angle=angle)
+    boxes = [bounds_of([bodies]) for bodies in frames]
+    if follow:
+        half = 0.5 * np.max([hi - lo for lo, hi in boxes], axis=0)
+        boxes = [(0.5 * (lo + hi) - half, 0.5 * (lo + hi) + half) for lo, hi in boxes]
+    else:
+        boxes = [bounds_of(frames)] * len(frames)
+    cameras = [frame_camera(lo, hi, view, aspect=width / height, angle=angle)
+               for lo, hi in boxes]
 
     def pictures():
         import imageio.v2 as imageio
@@ -237,7 +245,8 @@ def render_movie(path, frames, *, fps=25.0, view=View(), floor=None, width=640, 
         with tempfile.TemporaryDirectory(prefix="softmech-movie-") as work:
             for i, bodies in enumerate(frames):
                 png = os.path.join(work, f"frame{i:05d}.png")
-                run_povray(pov_scene(bodies, camera, floor=floor, view=view, bounds=(lo, hi)),
+                run_povray(pov_scene(bodies, cameras[i], floor=floor, view=view,
+                                     bounds=boxes[i]),
                            png, width=width, height=height, quality=quality,
                            antialias=antialias)
                 yield np.asarray(imageio.imread(png))[..., :3]
