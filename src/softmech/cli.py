@@ -16,6 +16,8 @@ COMMANDS = {
     "new": ("softmech.commands.new", "write a built-in scene as an editable scenario file (TOML)"),
     "list": ("softmech.commands.list", "list the built-in scenes"),
     "info": ("softmech.commands.info", "describe a results file (results.h5)"),
+    "render": ("softmech.commands.render", "3D stills, videos (tubes or POV-Ray) and plots from "
+                                           "an HDF5 results file"),
 }
 
 

@@ -28,18 +28,18 @@ def check_format(path):
     return path
 
 
-def load_results(path, *, derived=True):
+def load_results(path, *, derived=True, fields=None):
     """The time series of a results file as sm.Results: 'time' (n,) [s], '<rod>.<field>'
     (B, n, ...) and user recorders '<name>' (B, n, ...); with `derived`, also the /derived
-    quantities under their names. Works on an unfinished (crashed) file: it holds the samples
-    appended before the crash."""
+    quantities under their names. fields: rod fields to read (e.g. ('positions',); None: all).
+    Works on an unfinished (crashed) file: it holds the samples appended before the crash."""
     with h5py.File(check_format(path), "r") as f:
         out = Results(time=f["time"][()])
         n = out["time"].shape[0]
         rods = tuple(f.get("rods", {}))
         for rod in rods:
             for name, ds in f[f"rods/{rod}"].items():
-                if _is_series(ds):
+                if _is_series(ds) and (fields is None or name in fields):
                     out[f"{rod}.{name}"] = ds[:, :n]
         for name, ds in f.get("recorders", {}).items():
             out[name] = ds[:, :n]

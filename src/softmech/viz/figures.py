@@ -17,6 +17,9 @@ def figure(rows=1, size=None, layout="constrained", sharex=True):
 
 
 def save(fig, path, dpi=120):
-    """Write fig to path (format from the extension); returns path."""
-    fig.savefig(path, dpi=dpi)
+    """Write fig to path (format from the extension) atomically; returns path."""
+    from softmech.io import atomic_output
+
+    with atomic_output(path) as tmp:
+        fig.savefig(tmp, dpi=dpi)
     return path

@@ -6,10 +6,11 @@ animated GIF when MP4 writing fails (no ffmpeg binary, no encoder).
 frames: an iterable of RGB images, each a uint8 array of shape (height, width, 3); use
 `figure_frames` to turn a matplotlib figure that is redrawn per frame into such images.
 """
-import os
 import warnings
 
 import numpy as np
+
+from softmech.io import atomic_output
 
 
 def figure_frames(fig, update, n_frames, artists=None):
@@ -52,11 +53,10 @@ def write_video(frames, path, fps=25.0):
     if not frames:
         raise ValueError("frames is empty: a video needs at least one frame")
     try:
-        _write_mp4(frames, path, fps)
+        with atomic_output(path) as tmp:
+            _write_mp4(frames, tmp, fps)
         return path
     except Exception as err:          # any failure of the ffmpeg route: fall back to a GIF
-        if os.path.exists(path):
-            os.remove(path)
         gif = path[:-4] + ".gif"
         warnings.warn(f"could not write {path} ({type(err).__name__}: {err}); writing {gif} "
                       "instead", RuntimeWarning, stacklevel=2)
@@ -83,6 +83,7 @@ def write_gif(frames, path, fps=25.0):
     import imageio.v2 as imageio
 
     step = max(1, int(round(fps / 15.0)))
-    kept = frames[::step]
-    imageio.mimsave(path, kept, format="GIF", duration=1000.0 * step / fps, loop=0)
+    kept = list(frames)[::step]
+    with atomic_output(path) as tmp:
+        imageio.mimsave(tmp, kept, format="GIF", duration=1000.0 * step / fps, loop=0)
     return path

@@ -1,0 +1,191 @@
+"""3D views of bodies as shaded tubes with matplotlib (no POV-Ray needed): a still picture and the
+frames of an animation (joined into a video by softmech.viz.video.write_video).
+
+    bodies = [RodBody.make("snake", positions, radius)]        # positions (N, 3) [m]
+    plot_tubes("snake.png", bodies, floor=0.0)
+    write_video(tube_frames(frames, times=t, floor=0.0), "snake.mp4", fps=25)
+
+Any body with a triangle mesh (softmech.viz.geometry) is drawn; faces are flat-shaded by a light
+above and beside the camera (Lambert + Blinn-Phong highlight). Coordinates are shown with the
+view's up axis vertical. matplotlib sorts polygons by depth (painter's algorithm), which is
+exact for separate convex pieces and good enough for tubes; the floor is always drawn first.
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.viz.figures import figure, save
+from softmech.viz.geometry import View, bounds_of, face_normals
+
+FLOOR_COLORS = ((0.86, 0.86, 0.84), (0.70, 0.71, 0.72))
+
+
+def _size(size_px):
+    w, h = size_px
+    return _checks.integer("width", w, 16), _checks.integer("height", h, 16)
+
+
+def nice_step(length, target=10):
+    """A round length (1, 2 or 5 x 10^k) [m] dividing `length` into about `target` parts."""
+    raw = max(float(length), 1e-12) / target
+    power = 10.0 ** np.floor(np.log10(raw))
+    return float(power * min((1, 2, 5, 10), key=lambda m: abs(np.log(m * power / raw))))
+
+
+def floor_extent(lo, hi, view, margin=0.08):
+    """Horizontal extent ((a0, a1), (c0, c1)) [m] of the floor under the box (lo, hi): the box
+    grown by `margin` of its larger side, snapped to whole checker squares; and the square [m]."""
+    a, c, _ = view.basis()
+    span = max((hi - lo) @ a, (hi - lo) @ c)
+    square = nice_step(span, 8)
+    pad = margin * span + square
+    out = []
+    for axis in (a, c):
+        x0, x1 = lo @ axis - pad, hi @ axis + pad
+        out.append((square * np.floor(x0 / square), square * np.ceil(x1 / square)))
+    return tuple(out), square
+
+
+def shade(normals, color, light, eye, ambient=0.35):
+    """RGB (F, 3) of faces with unit normals (F, 3): ambient + Lambert diffuse from the unit
+    light direction + a Blinn-Phong highlight towards the unit eye direction."""
+    halfway = light + eye
+    halfway /= np.linalg.norm(halfway)
+    diffuse = np.clip(normals @ light, 0.0, 1.0)
+    highlight = 0.35 * np.clip(normals @ halfway, 0.0, 1.0) ** 30
+    rgb = np.asarray(color)[None, :] * (ambient + (1.0 - ambient) * diffuse)[:, None]
+    return np.clip(rgb + highlight[:, None], 0.0, 1.0)
+
+
+class TubeAxes:
+    """A matplotlib 3D axes showing bodies in fixed limits (the box of all frames), with an
+    optional checker floor; `draw(bodies)` replaces what is shown. Used by plot_tubes and
+    tube_frames."""
+
+    def __init__(self, ax, lo, hi, *, view=View(), floor=None, sides=16, axes_labels=True):
+        from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+        self._poly = Poly3DCollection
+        self.ax, self.view, self.sides = ax, view, _checks.integer("sides", sides, 3)
+        a, c, u = view.basis()
+        self.basis = np.stack([a, c, u])          # rows: the plotted X, Y, Z axes
+        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+        if floor is not None:
+            floor = float(_checks.finite("floor", floor))
+            lo, hi = lo.copy(), hi.copy()
+            k = int(np.argmax(u))
+            lo[k] = min(lo[k], floor)
+        self.eye = view.direction(lo, hi)
+        right = np.cross(-self.eye, u)
+        right /= np.linalg.norm(right)
+        self.light = 0.75 * self.eye + 0.9 * u - 0.45 * right
+        self.light /= np.linalg.norm(self.light)
+        P = self.basis
+        plo, phi = P @ lo, P @ hi
+        if floor is not None:
+            (x, y), square = floor_extent(lo, hi, view)
+            plo[:2], phi[:2] = (x[0], y[0]), (x[1], y[1])
+            self._draw_floor(x, y, floor, square)
+        span = np.maximum(phi - plo, 1e-9)
+        ax.set_xlim(plo[0], phi[0])
+        ax.set_ylim(plo[1], phi[1])
+        ax.set_zlim(plo[2], phi[2])
+        ax.set_box_aspect(span, zoom=1.0)
+        ax.computed_zorder = False                # the floor is drawn below everything
+        azimuth = np.degrees(np.arctan2(self.eye @ c, self.eye @ a))
+        ax.view_init(elev=view.elevation, azim=azimuth)
+        names = ["xyz"[int(np.argmax(row))] for row in P]
+        if axes_labels:
+            ax.set_xlabel(f"{names[0]} [m]")
+            ax.set_ylabel(f"{names[1]} [m]")
+            ax.set_zlabel(f"{names[2]} [m]")
+            for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+                axis.set_pane_color((0.97, 0.97, 0.97, 1.0))
+            # a flat box would crowd its ticks: a few on the short side
+            short = int(np.argmin(span))
+            if span[short] < 0.12 * span.max():       # a flat box: ticks would overlap
+                (ax.xaxis, ax.yaxis, ax.zaxis)[short].set_ticks([])
+        else:
+            ax.set_axis_off()
+        self.artists = []
+
+    def _draw_floor(self, x, y, height, square):
+        nx = max(1, int(round((x[1] - x[0]) / square)))
+        ny = max(1, int(round((y[1] - y[0]) / square)))
+        xs, ys = np.linspace(x[0], x[1], nx + 1), np.linspace(y[0], y[1], ny + 1)
+        quads, colors = [], []
+        for i in range(nx):
+            for j in range(ny):
+                quads.append([(xs[i], ys[j], height), (xs[i + 1], ys[j], height),
+                              (xs[i + 1], ys[j + 1], height), (xs[i], ys[j + 1], height)])
+                colors.append(FLOOR_COLORS[(i + j + int(round(x[0] / square))
+                                            + int(round(y[0] / square))) % 2])
+        self.ax.add_collection3d(self._poly(quads, facecolors=colors, edgecolors="none",
+                                            zorder=0))
+
+    def draw(self, bodies):
+        """Show `bodies` (replacing the previous ones); returns the new artists."""
+        for artist in self.artists:
+            artist.remove()
+        polys, colors = [], []
+        for body in bodies:
+            vertices, faces = body.mesh(self.sides)
+            rgb = shade(face_normals(vertices, faces), body.color, self.light, self.eye)
+            polys.append((vertices @ self.basis.T)[faces])
+            colors.append(rgb)
+        if not polys:
+            self.artists = []
+            return self.artists
+        colors = np.concatenate(colors)
+        # edges in the face colour hide the hairline seams between antialiased triangles
+        collection = self._poly(np.concatenate(polys), facecolors=colors, edgecolors=colors,
+                                linewidths=0.25, zorder=1)
+        self.ax.add_collection3d(collection)
+        self.artists = [collection]
+        return self.artists
+
+
+def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
+    width, height = _size(size_px)
+    fig, _ = figure(size=(width / dpi, height / dpi), layout=None)
+    fig.clear()
+    fig.set_dpi(dpi)
+    # the 3D box leaves wide empty margins inside its axes: let the axes overhang the figure
+    top = 0.93 if title is not None else 1.0
+    ax = fig.add_axes((-0.12, -0.14, 1.24, top + 0.2), projection="3d")
+    tubes = TubeAxes(ax, lo, hi, view=view, floor=floor, sides=sides, axes_labels=axes_labels)
+    text = fig.text(0.5, 0.975, title or "", ha="center", va="top", fontsize="medium")
+    return fig, tubes, text
+
+
+def plot_tubes(path, bodies, *, view=View(), floor=None, title=None, size_px=(960, 540),
+               dpi=100, sides=16, axes_labels=True, bounds=None):
+    """Still picture (PNG) of bodies (a list of RodBody, ...) as shaded tubes; floor: height
+    [m] of a checker floor along view.up, or None; bounds: (lo, hi) [m] of the view (default
+    the bodies' box). Writes `path` and returns it."""
+    lo, hi = bounds if bounds is not None else bounds_of([bodies])
+    fig, tubes, _ = _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels)
+    tubes.draw(bodies)
+    return save(fig, path, dpi=dpi)
+
+
+def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_px=(960, 544),
+                dpi=100, sides=12, axes_labels=True, progress=None):
+    """Frames of an animation: frames is a list (one per picture) of lists of bodies, times
+    (len(frames),) [s] is shown as a clock after `title`. The limits cover all frames. Yields
+    RGB uint8 arrays (height, width, 3); progress: a callable called once per frame (e.g. a
+    tqdm bar's update)."""
+    frames = list(frames)
+    lo, hi = bounds_of(frames)
+    if times is not None:
+        times = _checks.finite("times", times, shape=(len(frames),))
+    fig, tubes, text = _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels)
+    from softmech.viz.video import figure_frames
+
+    def update(i):
+        tubes.draw(frames[i])
+        if times is not None:
+            text.set_text(f"{title}    t = {times[i]:6.2f} s".strip())
+        if progress is not None:
+            progress()
+
+    return figure_frames(fig, update, len(frames))
