@@ -271,7 +271,7 @@ def dt_convergence_pefrl():
 def dt_convergence_pefrl_axial():
     """Control for dt_convergence_pefrl: a straight free rod in pure axial vibration (no rotation,
     so every force depends on positions only): PEFRL order must be in 3.5..4.5. Levels 0.9 lim,
-    lim/2*0.9, lim/4*0.9 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
+    0.9 lim/2, 0.9 lim/4 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
     p = FREE
     duration = 1.0
 
