@@ -1,6 +1,7 @@
 """`softmech validate`: run the validation cases and print a table or JSON.
 
     softmech validate                      all cases, table
+
     softmech validate --case NAME ...      selected cases (repeatable)
     softmech validate --json               JSON list of {case, measured, reference, error,
                                            tolerance, passed}

@@ -18,7 +18,9 @@ from softmech.validation.reference import cantilever_first_frequency, clamped_fr
 # ------------------------------------------------------------------- cantilever first mode
 def cantilever_first_mode():
     """First bending frequency of a clamped-free cantilever vs Euler-Bernoulli:
+
         f1 = (beta1 L)^2 / (2 pi L^2) sqrt(E I / (rho A)),  beta1 L = 1.87510...
+
     Slender (L / r = 100) and shear-stiff (G = E / (2 (1 + 0.5))): Timoshenko (shear + rotary
     inertia) corrections are ~ (r/L)^2 ~ 1e-4 of f1. Law "gazzola2018" (the default; at this
     amplitude, tip 1e-3 L, both laws agree to second order in the strains). Excitation: initial
