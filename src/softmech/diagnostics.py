@@ -1,10 +1,12 @@
 """Energies, momenta and centre of mass of Cosserat rods, from user-shaped state arrays.
 
 Energies (Gazzola et al. 2018, and PyElastica's definitions):
-  translational  sum_i m_i |v_i|^2 / 2
-  rotational     sum_i w_i . (J_i w_i) / (2 e_i)
-  bending        sum_j D^_j/2 sum_{a=1,2} B_aa (kappa - kappa0)_a^2,  twisting: the a = 3 term
-  shear          sum_i l^_i/2 sum_{a=1,2} S_aa (sigma - sigma0)_a^2,  stretch: the a = 3 term
+
+    translational  sum_i m_i |v_i|^2 / 2
+    rotational     sum_i w_i . (J_i w_i) / (2 e_i)
+    bending        sum_j D^_j/2 sum_{a=1,2} B_aa (kappa - kappa0)_a^2,  twisting: the a = 3 term
+    shear          sum_i l^_i/2 sum_{a=1,2} S_aa (sigma - sigma0)_a^2,  stretch: the a = 3 term
+
 The elastic terms are exactly the potential of the "hyperelastic" law; for Gazzola's law (n / e,
 m / eps^3) they agree with it to first order in the strains.
 """

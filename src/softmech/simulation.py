@@ -50,8 +50,8 @@ class Every:
 
 
 class Results(dict):
-    """Recorded time series: 'time' (n_samples,) and '<rod>.<field>' (B, n_samples, ...). With a
-    single rod in the scene, a bare field name also works (out['com'])."""
+    """Recorded time series: `'time'` (n_samples,) and `'<rod>.<field>'` (B, n_samples, ...).
+    With a single rod in the scene, a bare field name also works (`out['com']`)."""
 
     rods = ()
     """Names of the scene's rods (set by Simulation.run)."""

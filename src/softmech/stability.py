@@ -2,12 +2,14 @@
 
 Position Verlet is stable for dt < 2 / omega_max, with omega_max the highest natural frequency of
 the discrete rod. A Gershgorin bound per element, from the stiffness/inertia of each mode:
-  stretch/shear of an element between two nodes of mass m = rho A l^ (shared):
+
+    stretch/shear of an element between two nodes of mass m = rho A l^ (shared):
       omega^2 = 4 S_aa / (rho A l^^2)                       (a = 1, 2, 3)
-  rotation of an element (inertia J_a = rho I_a l^) restrained by shear (S l^, both shear
-  components couple to it) and by bending/twist of the two Voronoi domains (B / D^ each, doubled
-  by the Gershgorin off-diagonal terms):
+    rotation of an element (inertia J_a = rho I_a l^) restrained by shear (S l^, both shear
+    components couple to it) and by bending/twist of the two Voronoi domains (B / D^ each, doubled
+    by the Gershgorin off-diagonal terms):
       omega^2 = (2 S_bb l^ + 4 B_aa / D^) / J_a
+
 dt_max = safety * min 2 / omega. Kelvin-Voigt viscosity with retardation time tau damps each
 mode with ratio zeta = tau omega / 2, and an explicit step of a damped oscillator is stable for
 dt < (2 / omega) (sqrt(1 + zeta^2) - zeta) (Belytschko, Liu, Moran, Nonlinear Finite Elements

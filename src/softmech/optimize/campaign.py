@@ -1,6 +1,7 @@
 """CMA-ES campaigns over any batched objective, with an append-only log and exact resume.
 
     campaign = Campaign(objective, names=("a", "b"), lower=(-1, 0), upper=(1, 2),
+
                         log_path="campaign.jsonl", popsize=16, seed=1)
     result = campaign.run()          # maximizes objective; result.best_params, result.best_fitness
 

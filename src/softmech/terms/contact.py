@@ -2,6 +2,7 @@
 softmech.kernels.contact (Gazzola et al. 2018 eqs. 4.8-4.10, ME498 handout section 2.2.4).
 
     GroundContact(rod, stiffness=1.0, damping=1e-6, plane_point=(0, 0, 0), plane_normal=(0, 0, 1),
+
                   friction=AnisotropicFriction(forward=1.019, backward=1.529, lateral=2.039))
 
 Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg/s],

@@ -91,7 +91,9 @@ class MusclePairs(Term):
     muscle with F_i (0.5 sin(2 pi f t - 2 pi phase_i) + 0.5) and its left one half a period out
     of phase; both act at the lever arm h from the midline (the tendons' anchors, 'half its
     radius away from the midline vertebra'), so the pair's net bending moment about d1 is
+
         M_i(t) = (right - left) h = F_i h sin(2 pi f t - 2 pi phase_i).
+
     M_i is applied at every interior node inside the span exactly like MuscleTorqueWave's moment
     (+M on the element after the node, -M on the one before): the couples on the span's
     interior elements cancel, so the pair bends the body through equal and opposite couples at

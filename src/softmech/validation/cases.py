@@ -1,8 +1,10 @@
 """Registry of the validation cases of the Cosserat rod engine.
 
 Each case is a function of no arguments returning a record
+
     {"case": str, "measured": float, "reference": float, "error": float, "tolerance": float,
      "passed": bool, "detail": str}
+
 with `error` relative to the reference unless the case's docstring says otherwise (absolute for
 reference 0 and for convergence orders). The formula, its source and the reason for the
 tolerance are in each case's docstring (statics.py, dynamics.py, rings.py, contact.py).

@@ -1,18 +1,23 @@
 """`softmech validate`: run the validation cases and print a table or JSON.
 
     softmech validate                      all cases, table
+
     softmech validate --case NAME ...      selected cases (repeatable)
     softmech validate --json               JSON list of {case, measured, reference, error,
                                            tolerance, passed}
     softmech validate --list               names of the cases
+    softmech validate --report PATH        also write the Markdown report page (the docs site's
+                                           docs/validation.md), atomically, after the run
 
 Exit code 0 when every selected case passed, 1 otherwise (2 for bad usage, via softmech.cli).
 """
 import json
+import os
 import sys
 import time
 
 from softmech.validation.cases import CASES, RECORD_KEYS
+from softmech.validation.report import case_info, write_report
 
 
 def add_arguments(parser):
@@ -23,6 +28,9 @@ def add_arguments(parser):
                         help="print a JSON list of {case, measured, reference, error, tolerance, "
                              "passed} instead of a table")
     parser.add_argument("--list", action="store_true", help="list the case names and exit")
+    parser.add_argument("--report", metavar="PATH", default=None,
+                        help="write a Markdown report (every case: quantity, measured, reference, "
+                             "error, tolerance, result, source) to PATH (.md) after the run")
 
 
 def _selected(names):
@@ -32,6 +40,19 @@ def _selected(names):
     if unknown:
         raise ValueError(f"--case {unknown[0]!r} is not allowed: must be one of {', '.join(CASES)}")
     return list(dict.fromkeys(names))
+
+
+def _report_path(path):
+    """Validated --report path (None: no report): a .md file whose folder exists."""
+    if path is None:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if not path.endswith(".md") or os.path.isdir(path):
+        raise ValueError(f"--report = {path!r} is not allowed: must be a Markdown file path "
+                         "ending in .md")
+    if not os.path.isdir(folder):
+        raise ValueError(f"--report = {path!r} is not allowed: its folder {folder!r} does not exist")
+    return path
 
 
 def format_table(records):
@@ -54,7 +75,12 @@ def execute(args):
             print(f"{name:40s} {doc[0] if doc else ''}")
         return 0
     names = _selected(args.cases)
+    report = _report_path(getattr(args, "report", None))
+    if report:
+        for name in names:
+            case_info(name)  # every case must say what it measures before the run starts
     records = []
+    run_start = time.perf_counter()
     for name in names:
         start = time.perf_counter()
         record = CASES[name]()
@@ -62,6 +88,13 @@ def execute(args):
             print(f"{name}: {'PASS' if record['passed'] else 'FAIL'} "
                   f"({time.perf_counter() - start:.1f} s) {record['detail']}", file=sys.stderr)
         records.append(record)
+    if report:
+        command = "softmech validate" + "".join(f" --case {n}" for n in (args.cases or ())) \
+            + f" --report {report}"
+        write_report(report, records, docstrings={n: CASES[n].__doc__ for n in names},
+                     seconds=time.perf_counter() - run_start, command=command)
+        if not args.json:
+            print(f"wrote {report}", file=sys.stderr)
     if args.json:
         print(json.dumps([{k: record[k] for k in RECORD_KEYS} for record in records], indent=2))
     else:

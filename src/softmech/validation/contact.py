@@ -2,7 +2,9 @@
 
 Wall checks: the four tests of the ME498 handout, section 2.2.4 ("Contact with the wall"), on the
 wall response
+
     F_wall = H(eps) (-F_perp + k_w eps - gamma_w v . u) u        (per element, eps = penetration)
+
 The wall force is measured exactly, without stepping: the same scene is compiled with and without
 the GroundContact term, both are put in the same state, and the contact force on node i is
 m_i (a_i(with) - a_i(without)) [N] (Simulation.accelerations). These are exact instantaneous
@@ -119,7 +121,9 @@ def wall_record(name, force, normal, expected_nodes, detail, *, tangential_refer
 def wall_rest_under_gravity(*, stiffness=TABLE2["wall_stiffness"], damping=TABLE2["wall_damping"],
                             plane_point=(0.0, 0.0, 0.0), plane_normal=(0.0, 0.0, 1.0), settle=0.5):
     """Handout check 1: a rod resting horizontally on the ground under gravity g normal to it.
+
         total wall force = sum_i m_i g = M g  (static equilibrium), node i: m_i g.
+
     The wall's -F_perp term balances each element's push exactly: an element carries the
     weighted node forces (1/2 of an interior node, the whole of an end node), i.e. rho A l g for
     every element, and hands half to each node: exactly each node's weight. The rod is run for
@@ -144,7 +148,9 @@ def wall_rest_under_gravity(*, stiffness=TABLE2["wall_stiffness"], damping=TABLE
 def wall_interpenetration(*, stiffness=TABLE2["wall_stiffness"], penetration=1e-3,
                           plane_point=(0.0, 0.0, 0.0), plane_normal=(0.0, 0.0, 1.0)):
     """Handout check 2: no gravity, the rod initialized interpenetrating the ground by eps:
+
         instantaneous wall response k_w eps per element, n k_w eps in total
+
     (node share: k_w eps inside, k_w eps / 2 at the ends). Table 2 rod and k_w = 1 N/m,
     eps = 1e-3 m (4 % of the radius), gamma_w = 0.5 kg/s (irrelevant at rest). Tolerance 1e-9
     relative (exact)."""
@@ -162,7 +168,9 @@ def wall_tangential_velocity(*, damping=0.5, speed=0.3, plane_point=(0.0, 0.0, 0
                              plane_normal=(0.0, 0.0, 1.0)):
     """Handout check 3: no gravity, the rod lying on the ground (eps = 0) with a uniform velocity
     v in the ground plane (along the rod and across it):
+
         wall response = -gamma_w v . u = 0
+
     (error absolute, relative to the scale n gamma_w |v| that a wrongly oriented damping would
     give). k_w = 1 N/m, gamma_w = 0.5 kg/s (large, so that a leak would show), |v| = 0.3 m/s,
     frictionless. Tolerance 1e-9 of that scale."""
@@ -185,8 +193,10 @@ def wall_normal_velocity(*, damping=0.5, speed=0.3, penetration=0.0,
                          plane_normal=(0.0, 0.0, 1.0)):
     """Handout check 4: no gravity, the rod on the ground moving with uniform velocity v into it
     (-v u):
+
         instantaneous wall response gamma_w v per element (+ k_w eps with a penetration eps),
         n (gamma_w v + k_w eps) in total.
+
     Table 2 rod, k_w = 1 N/m, gamma_w = 0.5 kg/s, v = 0.3 m/s, eps = 0. Tolerance 1e-9 relative
     (exact: the element velocity is the mass-weighted mean of its nodes' velocities)."""
     with_c, without = wall_scenes(stiffness=stiffness, damping=damping, gravity=0.0,
@@ -270,7 +280,9 @@ def friction_slope_stick(ratio=0.9, duration=0.5):
 
 def friction_slope_slide(ratio=1.1, duration=0.5):
     """Block rod released on a slope with tan(alpha) = 1.1 mu_s slides down with
+
         a = g (sin(alpha) - mu_k cos(alpha))          (Amontons-Coulomb, kinetic forward mu_k)
+
     measured from the com velocity over [duration/2, duration] (after the static -> kinetic
     transition within 2 v_eps). The block slides rigidly (no internal forces; each element's
     friction is proportional to its weight) and position Verlet is exact for a constant
@@ -330,11 +342,13 @@ def friction_axial_push(duration=1.0):
     """A block rod on flat ground pulled along its axis by an end force F ramped over 0.2 s,
     forward (+d3) and backward, at 0.9 and 1.1 x the static threshold mu_s M g (mu_s forward 0.5,
     backward 0.75: anisotropic). Amontons-Coulomb for the whole rod:
+
         F < mu_s M g: the rod stays (com does not move: |dx| < 1e-9 m, the elastic stretch is
                       internal, and total friction = -F exactly while every element sticks);
         F > mu_s M g: it slides, kinetic energy grows, a = (F - mu_k M g) / M (mu_k of the
                       direction of motion), measured over [0.5 s, 1 s]; tolerance 1e-6 relative
                       (rigid sliding is exact; a wrong coefficient shows at >= 1e-2).
+
     The backward pull at 0.9 mu_s,b M g is 1.35 x the forward static threshold and still
     sticks: the backward coefficient is the one used.
     v_eps = 1e-3 m/s here: the rod must act as a block, i.e. the quasi-static creep of its
@@ -370,8 +384,10 @@ def standing_wave_run(duration=6.0, rolling=False):
     """Table 2 snake rod (n = 50, gravity, damping 5, k_w = 1, gamma_w = 1e-6, dt = 2.5e-5 s)
     actuated by two MuscleTorqueWave terms of equal symmetric coefficients STANDING_BETA,
     lambda = 0.97 m, T = 1 s, one travelling from each end: their sum
+
         beta(s) [sin(w t - k (L - s)) + sin(w t - k s)]
             = 2 beta(s) sin(w t - k L / 2) cos(k (s - L / 2))
+
     is a standing wave, symmetric about the middle. Worlds: 0 isotropic friction (Table 2 forward
     mu_k, static 2 mu_k) with the standing wave; 1 the Table 2 anisotropic friction with the
     standing wave; 2 isotropic friction with one travelling wave of coefficients 2 beta.

@@ -18,7 +18,9 @@ from softmech.validation.reference import cantilever_first_frequency, clamped_fr
 # ------------------------------------------------------------------- cantilever first mode
 def cantilever_first_mode():
     """First bending frequency of a clamped-free cantilever vs Euler-Bernoulli:
+
         f1 = (beta1 L)^2 / (2 pi L^2) sqrt(E I / (rho A)),  beta1 L = 1.87510...
+
     Slender (L / r = 100) and shear-stiff (G = E / (2 (1 + 0.5))): Timoshenko (shear + rotary
     inertia) corrections are ~ (r/L)^2 ~ 1e-4 of f1. Law "gazzola2018" (the default; at this
     amplitude, tip 1e-3 L, both laws agree to second order in the strains). Excitation: initial
@@ -271,7 +273,7 @@ def dt_convergence_pefrl():
 def dt_convergence_pefrl_axial():
     """Control for dt_convergence_pefrl: a straight free rod in pure axial vibration (no rotation,
     so every force depends on positions only): PEFRL order must be in 3.5..4.5. Levels 0.9 lim,
-    lim/2*0.9, lim/4*0.9 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
+    0.9 lim/2, 0.9 lim/4 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
     p = FREE
     duration = 1.0
 

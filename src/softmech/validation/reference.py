@@ -17,7 +17,9 @@ def timoshenko_tip_deflection(force, length, area, inertia, youngs_modulus, shea
 
     ME498 handout, section 2.2.3 (Timoshenko case), evaluated at s = L and with the handout's 4/3
     written as the shear coefficient alpha_c of the rod's shear stiffness alpha_c G A:
+
         y(L) = -F L / (alpha_c A G) - F L^3 / (3 E I)
+
     force [N] (positive = along the load direction), length [m], area [m^2], inertia [m^4]."""
     return -(force * length / (shear_coefficient * area * shear_modulus)
              + force * length**3 / (3.0 * youngs_modulus * inertia))
@@ -34,12 +36,14 @@ def planar_cantilever_tip(force, length, area, inertia, youngs_modulus, shear_mo
     along +x, dead tip force (0, -F)), for the rod's constitutive law, by collocation.
 
     Continuum equations per rest arc length s (Gazzola et al. 2018 eqs. 2.1-2.2, static, planar):
-      internal force n = (0, -F) everywhere (n' = 0, n(L) = tip force);
-      local components N3 = n.d3 = -F sin(theta), N1 = n.d1 = -F cos(theta), with
-      d3 = (cos theta, sin theta), d1 = (-sin theta, cos theta);
-      strains: hyperelastic sigma = N / S; gazzola2018 N = S sigma / e with e = |sigma + e3|;
-      x' = (1 + sigma3) d3 + sigma1 d1;  m' = -(x' x n).z = F x'_x;
-      theta' = m / (E I) (hyperelastic) or m e^3 / (E I) (gazzola2018, m = B kappa / e^3).
+
+        internal force n = (0, -F) everywhere (n' = 0, n(L) = tip force);
+        local components N3 = n.d3 = -F sin(theta), N1 = n.d1 = -F cos(theta), with
+        d3 = (cos theta, sin theta), d1 = (-sin theta, cos theta);
+        strains: hyperelastic sigma = N / S; gazzola2018 N = S sigma / e with e = |sigma + e3|;
+        x' = (1 + sigma3) d3 + sigma1 d1;  m' = -(x' x n).z = F x'_x;
+        theta' = m / (E I) (hyperelastic) or m e^3 / (E I) (gazzola2018, m = B kappa / e^3).
+
     Boundary conditions: theta(0) = 0, x(0) = 0, m(L) = 0.
     Returns (tip y [m], tip rotation [rad]).
     """

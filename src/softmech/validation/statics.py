@@ -32,8 +32,10 @@ def _axial_stretch(law):
     """Rod clamped at s = 0, end force F along the axis at s = L (ME498 handout, case 1).
 
     Steady elongation (uniform strain, exact for the discrete rod too):
-      gazzola2018  n = E A (e - 1) / e  =>  e = 1 / (1 - F / (E A)),  dL = L (1 / (1 - F/(EA)) - 1)
-      hyperelastic n = E A (e - 1)      =>  dL = F L / (E A)
+
+        gazzola2018  n = E A (e - 1) / e => e = 1 / (1 - F / (E A)), dL = L (1 / (1 - F/(EA)) - 1)
+        hyperelastic n = E A (e - 1)      =>  dL = F L / (E A)
+
     F / (E A) = 0.05 so the two laws differ by 5 % (dL = 0.0526 L vs 0.05 L), far above the
     tolerance 1e-6 (relative): a uniformly stretched rod is an exact discrete equilibrium, so the
     only errors left are the settling residual (~1e-8, SETTLE_RTOL) and round-off.
@@ -137,7 +139,9 @@ def _cantilever_record(case, n, E, G, F, reference, ref_name, tol):
 
 def timoshenko_cantilever():
     """ME498 handout Table 1 cantilever (n = 100) vs the handout's Timoshenko solution at s = L:
+
         y(L) = -F L / (alpha_c A G) - F L^3 / (3 E I)     (alpha_c = 4/3; tolerance 1 %)
+
     The default clamp (sm.Clamp frame="boundary") holds the rotation at s = 0 through a half
     Voronoi domain, so the discretization error is second order (3.5e-5 at n = 100 against the
     exact continuum, see timoshenko_convergence). Deflections are 2 % of L, so the linear formula

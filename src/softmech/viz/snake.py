@@ -4,8 +4,10 @@ a top-view video. The ground is the x-y plane; "forward" is +x (the snake starts
 its head, the last node, in front) and "lateral" is y.
 
 Array arguments (one world):
+
     time (n,) [s], com (n, 3) [m], com_velocity (n, 3) [m/s]: the finely sampled series;
     frame_time (m,) [s], positions (m, n_nodes, 3) [m]: the coarser samples of the body.
+
 """
 import numpy as np
 
