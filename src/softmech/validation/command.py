@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+from softmech.progress import progress_bar
 from softmech.validation.cases import CASES, RECORD_KEYS
 from softmech.validation.report import case_info, write_report
 
@@ -28,6 +29,8 @@ def add_arguments(parser):
                         help="print a JSON list of {case, measured, reference, error, tolerance, "
                              "passed} instead of a table")
     parser.add_argument("--list", action="store_true", help="list the case names and exit")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar and no per-case lines on stderr")
     parser.add_argument("--report", metavar="PATH", default=None,
                         help="write a Markdown report (every case: quantity, measured, reference, "
                              "error, tolerance, result, source) to PATH (.md) after the run")
@@ -81,19 +84,29 @@ def execute(args):
             case_info(name)  # every case must say what it measures before the run starts
     records = []
     run_start = time.perf_counter()
-    for name in names:
-        start = time.perf_counter()
-        record = CASES[name]()
-        if not args.json:
-            print(f"{name}: {'PASS' if record['passed'] else 'FAIL'} "
-                  f"({time.perf_counter() - start:.1f} s) {record['detail']}", file=sys.stderr)
-        records.append(record)
+    quiet = bool(getattr(args, "quiet", False))
+    bar = progress_bar(len(names), not quiet, unit="case", desc="softmech validate")
+    try:
+        for name in names:
+            start = time.perf_counter()
+            if bar is not None:
+                bar.set_postfix_str(name)
+            record = CASES[name]()
+            if bar is not None:
+                bar.write(f"{name}: {'PASS' if record['passed'] else 'FAIL'} "
+                          f"({time.perf_counter() - start:.1f} s) {record['detail']}",
+                          file=sys.stderr)
+                bar.update(1)
+            records.append(record)
+    finally:
+        if bar is not None:
+            bar.close()
     if report:
         command = "softmech validate" + "".join(f" --case {n}" for n in (args.cases or ())) \
             + f" --report {report}"
         write_report(report, records, docstrings={n: CASES[n].__doc__ for n in names},
                      seconds=time.perf_counter() - run_start, command=command)
-        if not args.json:
+        if not (args.json or quiet):
             print(f"wrote {report}", file=sys.stderr)
     if args.json:
         print(json.dumps([{k: record[k] for k in RECORD_KEYS} for record in records], indent=2))
