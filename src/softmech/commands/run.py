@@ -22,15 +22,13 @@ from softmech import _checks
 from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
 from softmech.viz.figures import figure, save
+from softmech.viz.plots import ENERGY_FIELDS
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
 
 CHECKPOINT_EVERY = 1.0
 """Default interval [s of simulated time] between checkpoints in results.h5."""
-
-ENERGY_FIELDS = ("translational_energy", "rotational_energy", "bending_energy", "twisting_energy",
-                 "shear_energy", "stretch_energy", "total_energy")
 
 
 def add_arguments(parser):
@@ -352,26 +350,10 @@ plots); the generic template gets _GenericReport. Every scene also gets energy.p
 
 # ----------------------------------------------------------------------------------------- plots
 def plot_energy(data, info, path):
-    """Energies of world 0 over time from the recorded arrays; writes `path` (PNG), returns it."""
-    e = {k: data[f"{info.rod}.{k}"][0] for k in ENERGY_FIELDS}
-    kinetic = e["translational_energy"] + e["rotational_energy"]
-    t = data["time"]
-    fig, (top, bottom) = _figure(rows=2)
-    top.plot(t, e["total_energy"], color="k", label="total (kinetic + elastic)")
-    top.plot(t, e["bending_energy"] + e["twisting_energy"], color="C0", label="bending + twisting")
-    top.plot(t, e["shear_energy"] + e["stretch_energy"], color="C1", label="shear + stretch")
-    top.plot(t, kinetic, color="C2", label="kinetic (translation + rotation)")
-    top.set_ylabel("energy [J]")
-    top.set_title("Energy of the rod (work of external loads not included)")
-    top.legend(loc="best", fontsize="small")
-    positive = kinetic > 0
-    if np.any(positive):
-        bottom.semilogy(t[positive], kinetic[positive], color="C2")
-    bottom.set_ylabel("kinetic energy [J]")
-    bottom.set_xlabel("time t [s]")
-    for ax in (top, bottom):
-        ax.grid(True, alpha=0.3)
-    return _save(fig, path)
+    """Energies of info.rod in world 0 over time (softmech.viz.plots.plot_energies); returns path."""
+    from softmech.viz.plots import plot_energies
+
+    return plot_energies(data, path, world=0, rod=info.rod)
 
 
 def _figure(rows=1):
