@@ -44,13 +44,17 @@ def commands():
                 yield line
 
 
-@pytest.mark.parametrize("line", list(commands()))
-def test_bash_commands_run(line, tmp_path):
-    argv = shlex.split(line)
-    assert argv[0] == "softmech", f"tutorial command {line!r}: only softmech commands are tested"
+def test_bash_commands_run_in_order(tmp_path):
+    """The tutorial's commands, in order, in one folder (later ones read what earlier ones
+    wrote, as they would for a reader)."""
     env = dict(os.environ)
     src = os.path.dirname(os.path.dirname(softmech.__file__))   # the softmech under test
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-m", "softmech.cli", *argv[1:]], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"{line!r} exited {done.returncode}:\n{done.stderr[-2000:]}"
+    lines = list(commands())
+    assert len(lines) >= 5
+    for line in lines:
+        argv = shlex.split(line)
+        assert argv[0] == "softmech", f"tutorial command {line!r}: only softmech commands are tested"
+        done = subprocess.run([sys.executable, "-m", "softmech.cli", *argv[1:]], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{line!r} exited {done.returncode}:\n{done.stderr[-2000:]}"
