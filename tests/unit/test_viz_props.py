@@ -86,11 +86,12 @@ def test_page_keeps_the_sections_of_scenes_not_rendered(tmp_path, monkeypatch):
     page.write_text("# Gallery\n\nintro\n\n## snake\n\nOld snake text.\n\n*old caption*")
 
     def fake_render(name, output_dir, **kwargs):
-        return (str(tmp_path / f"{name}.png"), str(tmp_path / f"{name}.mp4"), "povray", 20.0,
-                4.0, "A note.")
+        return (str(tmp_path / f"{name}.png"), str(tmp_path / f"{name}.mp4"),
+                ("povray", "tubes"), 20.0, 4.0, "A note.")
     monkeypatch.setattr(gallery, "render_scene", fake_render)
     gallery.build_gallery(str(tmp_path / "gallery"), str(page), scenes=["cantilever"])
     text = page.read_text()
     assert text.index("## cantilever") < text.index("## snake")
     assert "Old snake text.\n\n*old caption*\n" in text and "A note.*" in text
+    assert "picture rendered with POV-Ray, video with matplotlib tubes" in text
     assert text.count("# Gallery") == 1

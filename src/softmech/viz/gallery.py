@@ -29,8 +29,10 @@ class Shot:
     function (RenderData) -> list of static bodies drawn in every frame (a clamp wall, the
     initial centreline; None: none), rod_opacity in (0, 1] (below 1: see-through rods),
     centrelines: also draw each rod's current centreline as a thin dark line (seen through
-    see-through rods), and note: a function (RenderData) -> text added to the page's caption
-    (what the props show, measured values; None: nothing)."""
+    see-through rods), note: a function (RenderData) -> text added to the page's caption
+    (what the props show, measured values; None: nothing), and video_style: "tubes" to film
+    the video with matplotlib even when the still is a POV-Ray render (see-through POV-Ray
+    frames cost minutes each on 2 cores), None for the still's style."""
     duration: float = None
     view: View = View()
     follow: bool = False
@@ -38,9 +40,12 @@ class Shot:
     rod_opacity: float = 1.0
     centrelines: bool = False
     note: object = None
+    video_style: str = None
 
     def __post_init__(self):
         check_opacity("rod_opacity", self.rod_opacity)
+        if self.video_style is not None:
+            _checks.choice("video_style", self.video_style, {"povray", "tubes"})
 
 
 LINE_RADIUS = 0.05
@@ -112,7 +117,7 @@ def _cantilever_note(data):
 
 SHOTS = {"cantilever": Shot(duration=20.0, view=View(up="y", elevation=0.0, azimuth=0.0),
                             props=_cantilever_props, rod_opacity=0.55, centrelines=True,
-                            note=_cantilever_note),
+                            note=_cantilever_note, video_style="tubes"),
          "snake": Shot(duration=4.0, view=View(elevation=30.0), follow=True)}
 """Per-scene settings; scenes not listed get Shot()."""
 
@@ -137,8 +142,9 @@ def simulate(name, duration=None):
 
 def render_scene(name, output_dir, *, style=None, progress=False):
     """Simulate scene `name` and write <name>.png (last sample) and <name>.mp4 (or .gif) into
-    output_dir; returns (still, video, style used, simulated span [s], speed, note: caption
-    text of the shot, or ""). style: 'povray' or 'tubes' (None: POV-Ray when available)."""
+    output_dir; returns (still, video, (still style, video style), simulated span [s], speed,
+    note: caption text of the shot, or ""). style: 'povray' or 'tubes' (None: POV-Ray when
+    available); a shot's video_style overrides it for the video."""
     from softmech.viz import povray, tubes
     from softmech.viz.source import bodies_at, frame_samples, ground_height
     from softmech.viz.video import write_video
@@ -146,6 +152,7 @@ def render_scene(name, output_dir, *, style=None, progress=False):
     style = style or ("povray" if povray.povray_available() else "tubes")
     _checks.choice("style", style, {"povray", "tubes"})
     shot = SHOTS.get(name, Shot())
+    video_style = shot.video_style or style
     data = simulate(name, shot.duration)
     floor = ground_height(data, 0, shot.view.up)
     span = float(data.time[-1] - data.time[0])
@@ -165,14 +172,16 @@ def render_scene(name, output_dir, *, style=None, progress=False):
         if style == "povray":
             still = povray.render_still(still_path, frames[-1], view=shot.view, floor=floor,
                                         width=STILL_SIZE[0], height=STILL_SIZE[1])
+        else:
+            still = tubes.plot_tubes(still_path, frames[-1], view=shot.view, floor=floor,
+                                     size_px=STILL_SIZE, title=f"{name}, t = "
+                                     f"{data.time[samples[-1]]:.2f} s")
+        if video_style == "povray":
             video = povray.render_movie(video_path, frames, fps=FPS, view=shot.view,
                                         floor=floor, width=VIDEO_SIZE[0],
                                         height=VIDEO_SIZE[1], quality=9, antialias=0.3,
                                         follow=shot.follow, progress=tick)
         else:
-            still = tubes.plot_tubes(still_path, frames[-1], view=shot.view, floor=floor,
-                                     size_px=STILL_SIZE, title=f"{name}, t = "
-                                     f"{data.time[samples[-1]]:.2f} s")
             video = write_video(tubes.tube_frames(frames, times=data.time[samples],
                                                   view=shot.view, floor=floor, title=name,
                                                   size_px=VIDEO_SIZE, progress=tick),
@@ -180,7 +189,7 @@ def render_scene(name, output_dir, *, style=None, progress=False):
     finally:
         if bar is not None:
             bar.close()
-    return still, video, style, span, speed, note
+    return still, video, (style, video_style), span, speed, note
 
 
 def page_sections(text):
@@ -219,12 +228,14 @@ def build_gallery(output_dir, page=None, *, scenes=None, style=None, progress=Tr
         still, video, style_used, span, speed, note = render_scene(
             name, output_dir, style=style, progress=progress)
         files += [still, video]
-        how = "POV-Ray" if style_used == "povray" else "matplotlib tubes"
+        names = {"povray": "POV-Ray", "tubes": "matplotlib tubes"}
+        how = f"rendered with {names[style_used[0]]}" if style_used[0] == style_used[1] else \
+            f"picture rendered with {names[style_used[0]]}, video with {names[style_used[1]]}"
         description = SCENES[name].description
         sections[name] = [
             f"## {name}", "", f"{description[0].upper()}{description[1:]}.", "",
             f"[![{name}]({rel}/{os.path.basename(still)})]({rel}/{os.path.basename(video)})",
-            "", f"*{span:.3g} s simulated, played at {speed:.3g}x real time; rendered with "
+            "", f"*{span:.3g} s simulated, played at {speed:.3g}x real time; "
             f"{how}.{' ' + note if note else ''}*", ""]
     lines = ["# Gallery", "",
              "The built-in scenes (`softmech run SCENE`), each simulated briefly and rendered "
