@@ -196,30 +196,48 @@ def face_normals(vertices, faces):
     return _unit(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]))
 
 
+def check_color(name, color):
+    """Validated colour: a tuple of 3 floats (RGB) in [0, 1]; name: the body, for errors."""
+    rgb = tuple(float(c) for c in _checks.finite(f"{name}.color", color, shape=(3,)))
+    if not all(0.0 <= c <= 1.0 for c in rgb):
+        raise ValueError(f"{name}.color = {rgb!r} is not allowed: RGB entries in [0, 1]")
+    return rgb
+
+
+def check_opacity(name, opacity):
+    """Validated opacity [-] in (0, 1]: 1 = opaque, smaller = more see-through (a ghost)."""
+    value = float(_checks.finite(f"{name}.opacity", opacity))
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"{name}.opacity = {opacity!r} is not allowed: must be in (0, 1] "
+                         "(1 = opaque)")
+    return value
+
+
 @dataclass(frozen=True)
 class RodBody:
     """A rod at one instant: node positions (N, 3) [m], node radii (N,) [m], optional element
-    frames (E, 3, 3), closed (a ring), colour (RGB in [0, 1]). Build it with RodBody.make."""
+    frames (E, 3, 3), closed (a ring), colour (RGB in [0, 1]), opacity in (0, 1] (1: opaque;
+    e.g. 0.3 for a see-through ghost of a reference shape). Build it with RodBody.make."""
     name: str
     positions: np.ndarray
     radius: np.ndarray
     directors: np.ndarray = None
     closed: bool = False
     color: tuple = PALETTE[0]
+    opacity: float = 1.0
 
     @classmethod
-    def make(cls, name, positions, radius, directors=None, *, closed=False, color=None, index=0):
+    def make(cls, name, positions, radius, directors=None, *, closed=False, color=None, index=0,
+             opacity=1.0):
         """Validated RodBody; radius scalar, per node or per element (see node_radius); colour
-        default rod_color(index)."""
+        default rod_color(index); opacity in (0, 1]."""
         x = _checks.finite(f"{name}.positions", positions)
         if x.ndim != 2 or x.shape[1] != 3 or x.shape[0] < 2:
             raise ValueError(f"{name}.positions has shape {x.shape}, expected (n_nodes >= 2, 3)")
-        color = rod_color(index) if color is None else tuple(
-            float(c) for c in _checks.finite(f"{name}.color", color, shape=(3,)))
-        if not all(0.0 <= c <= 1.0 for c in color):
-            raise ValueError(f"{name}.color = {color!r} is not allowed: RGB entries in [0, 1]")
+        color = rod_color(index) if color is None else check_color(name, color)
+        opacity = check_opacity(name, opacity)
         d = None if directors is None else _checks.finite(f"{name}.directors", directors)
-        return cls(name, x, node_radius(radius, len(x), closed), d, bool(closed), color)
+        return cls(name, x, node_radius(radius, len(x), closed), d, bool(closed), color, opacity)
 
     def bounds(self):
         """(lo, hi): corners (3,) [m] of the box around the tube."""
@@ -230,6 +248,51 @@ class RodBody:
         """(vertices, faces) of the tube (tube_mesh)."""
         return tube_mesh(self.positions, self.radius, self.directors, sides=sides,
                          closed=self.closed)
+
+
+WALL_COLOR = (0.62, 0.62, 0.64)
+"""Default colour (RGB in [0, 1]) of static boxes: a light concrete grey."""
+
+
+@dataclass(frozen=True)
+class BoxBody:
+    """A static axis-aligned box (a clamp wall, a block): corners lo, hi (3,) [m] with lo < hi,
+    colour (RGB in [0, 1]), opacity in (0, 1]. Build it with BoxBody.make."""
+    name: str
+    lo: np.ndarray
+    hi: np.ndarray
+    color: tuple = WALL_COLOR
+    opacity: float = 1.0
+
+    @classmethod
+    def make(cls, name, lo, hi, *, color=WALL_COLOR, opacity=1.0):
+        """Validated BoxBody: lo and hi (3,) [m], every hi[k] > lo[k]."""
+        lo = _checks.finite(f"{name}.lo", lo, shape=(3,)).astype(float)
+        hi = _checks.finite(f"{name}.hi", hi, shape=(3,)).astype(float)
+        if not np.all(hi > lo):
+            raise ValueError(f"{name}: lo = {lo.tolist()}, hi = {hi.tolist()} is not allowed: "
+                             "every hi[k] must be > lo[k] (a box of positive size)")
+        return cls(name, lo, hi, check_color(name, color), check_opacity(name, opacity))
+
+    def bounds(self):
+        """(lo, hi): the box's corners (3,) [m]."""
+        return self.lo.copy(), self.hi.copy()
+
+    def mesh(self, sides=None):
+        """(vertices (8, 3) [m], faces (12, 3) int, outward counter-clockwise); sides is
+        ignored (same signature as the rods')."""
+        bits = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], float)
+        vertices = self.lo + bits * (self.hi - self.lo)
+        faces = []
+        for k in range(3):                        # the two faces normal to axis k
+            j, m = (k + 1) % 3, (k + 2) % 3
+            for side in (0, 1):
+                quad = [int(sum(b << a for a, b in ((k, side), (j, p), (m, q))))
+                        for p, q in ((0, 0), (1, 0), (1, 1), (0, 1))]
+                if side == 0:                     # (j, m, k) is right-handed: flip the far face
+                    quad = quad[::-1]
+                faces += [quad[:3], [quad[0], quad[2], quad[3]]]
+        return vertices, np.array(faces, dtype=np.int64)
 
 
 def bounds_of(frames):

@@ -7,7 +7,8 @@ vapory (pip package `vapory`) from the same bodies as the matplotlib views
         render_movie("snake.mp4", frames, fps=25, floor=0.0)     # frames: lists of bodies
 
 Rods are chains of spheres at the nodes joined by truncated cones (exact per-node radius, smooth
-joints); other bodies are drawn as their triangle mesh (mesh2). Lights: a soft key light above
+joints); boxes (BoxBody) as boxes; other bodies as their triangle mesh (mesh2). Bodies with
+opacity < 1 are see-through (transmit) and cast no shadow. Lights: a soft key light above
 and beside the camera (area light: soft shadows), a shadowless fill light, and sky light. The
 camera frames the bounding box of all frames (geometry.frame_camera). POV-Ray is left-handed;
 the camera's negative `right` vector shows our right-handed coordinates unmirrored.
@@ -25,7 +26,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.io import atomic_output
-from softmech.viz.geometry import RodBody, View, bounds_of, frame_camera, refine_centerline
+from softmech.viz.geometry import BoxBody, RodBody, View, bounds_of, frame_camera, refine_centerline
 from softmech.viz.tubes import FLOOR_COLORS, floor_extent
 
 EXECUTABLE = "povray"
@@ -96,8 +97,20 @@ def linear_rgb(color):
     return list(np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4))
 
 
-def _texture(vapory, color):
-    return vapory.Texture(vapory.Pigment("color", "rgb", linear_rgb(color)), _finish(vapory))
+def _texture(vapory, color, opacity=1.0):
+    """Texture of colour `color` (sRGB in [0, 1]); opacity < 1: see-through (POV-Ray transmit
+    1 - opacity)."""
+    if opacity >= 1.0:
+        return vapory.Texture(vapory.Pigment("color", "rgb", linear_rgb(color)), _finish(vapory))
+    return vapory.Texture(vapory.Pigment("color", "rgbt", linear_rgb(color) + [1.0 - opacity]),
+                          _finish(vapory))
+
+
+def _material(vapory, body):
+    """Texture of a body, and no_shadow for see-through ones (a ghost casts no shadow)."""
+    opacity = getattr(body, "opacity", 1.0)
+    texture = _texture(vapory, body.color, opacity)
+    return [texture] if opacity >= 1.0 else [texture, "no_shadow"]
 
 
 REFINE = 4
@@ -106,8 +119,9 @@ highlights where the centreline bends)."""
 
 
 def rod_objects(vapory, body):
-    """POV-Ray objects of a RodBody: a union of spheres and cones along a cubic spline through
-    the nodes (REFINE points per element; radius interpolated between the nodes)."""
+    """POV-Ray objects of a RodBody: a union (a merge when see-through) of spheres and cones
+    along a cubic spline through the nodes (REFINE points per element; radius interpolated
+    between the nodes)."""
     x, r = refine_centerline(body.positions, body.radius, REFINE, body.closed)
     parts = [vapory.Sphere(list(p), float(ri)) for p, ri in zip(x, r)]
     pairs = list(zip(range(len(x) - 1), range(1, len(x))))
@@ -116,7 +130,9 @@ def rod_objects(vapory, body):
     for i, j in pairs:
         if np.linalg.norm(x[j] - x[i]) > 1e-9 * max(r[i], r[j]):
             parts.append(vapory.Cone(list(x[i]), float(r[i]), list(x[j]), float(r[j])))
-    return vapory.Union(*parts, _texture(vapory, body.color))
+    # a see-through rod is a merge (no inner surfaces between the overlapping pieces)
+    group = vapory.Union if getattr(body, "opacity", 1.0) >= 1.0 else vapory.Merge
+    return group(*parts, *_material(vapory, body))
 
 
 def mesh_objects(vapory, body):
@@ -124,10 +140,15 @@ def mesh_objects(vapory, body):
     vertices, faces = body.mesh()
     return vapory.Mesh2(vapory.VertexVectors(len(vertices), *[list(v) for v in vertices]),
                         vapory.FaceIndices(len(faces), *[list(map(int, f)) for f in faces]),
-                        _texture(vapory, body.color))
+                        *_material(vapory, body))
 
 
-BUILDERS = {RodBody: rod_objects}
+def box_objects(vapory, body):
+    """A BoxBody: a POV-Ray box."""
+    return vapory.Box(list(body.lo), list(body.hi), *_material(vapory, body))
+
+
+BUILDERS = {RodBody: rod_objects, BoxBody: box_objects}
 """Body type -> function (vapory, body) -> POV-Ray object; other types use mesh_objects. A new
 body type (a shell) registers its own builder here or relies on its mesh."""
 
@@ -158,10 +179,14 @@ def pov_scene(bodies, camera, *, floor=None, view=View(), bounds=None):
     fill = vapory.LightSource(list(centre + 2.0 * distance * (eye + 0.6 * right + 0.3 * up)),
                               "color", "rgb", [0.35, 0.37, 0.42], "shadowless")
     objects = [key, fill]
-    sky_colors = ([0.99, 0.99, 1.0], [0.72, 0.80, 0.92])
+    # pale at the horizon, blue towards the zenith, mirrored below (no seam at the horizon):
+    # the gradient runs over [-1, 1] along up
+    horizon, zenith = ("<%.4f, %.4f, %.4f>" % tuple(linear_rgb(c))
+                       for c in ([0.99, 0.99, 1.0], [0.72, 0.80, 0.92]))
     objects.append(vapory.SkySphere(vapory.Pigment(
-        "gradient", list(up), "color_map", "{ [0.0 color rgb %s] [1.0 color rgb %s] }"
-        % tuple("<%.4f, %.4f, %.4f>" % tuple(linear_rgb(c)) for c in sky_colors))))
+        "gradient", list(up), "color_map",
+        "{ [0.0 color rgb %s] [0.5 color rgb %s] [1.0 color rgb %s] }" % (zenith, horizon, zenith),
+        "scale", 2.0, "translate", list(-np.asarray(up, float)))))
     if floor is not None:
         floor = float(_checks.finite("floor", floor))
         _, square = floor_extent(lo, hi, view)

@@ -5,7 +5,8 @@ frames of an animation (joined into a video by softmech.viz.video.write_video).
     plot_tubes("snake.png", bodies, floor=0.0)
     write_video(tube_frames(frames, times=t, floor=0.0), "snake.mp4", fps=25)
 
-Any body with a triangle mesh (softmech.viz.geometry) is drawn; faces are flat-shaded by a light
+Any body with a triangle mesh (softmech.viz.geometry) is drawn, see-through when its opacity
+is below 1; faces are flat-shaded by a light
 above and beside the camera (Lambert + Blinn-Phong highlight). Coordinates are shown with the
 view's up axis vertical. matplotlib sorts polygons by depth (painter's algorithm), which is
 exact for separate convex pieces and good enough for tubes; the floor is always drawn first.
@@ -104,6 +105,10 @@ class TubeAxes:
             short = int(np.argmin(span))
             if span[short] < 0.12 * span.max():       # a flat box: ticks would overlap
                 (ax.xaxis, ax.yaxis, ax.zaxis)[short].set_ticks([])
+            for k, axis in enumerate((ax.xaxis, ax.yaxis, ax.zaxis)):
+                if abs(P[k] @ self.eye) > 0.98:           # seen end-on (a side view): no room
+                    axis.set_ticks([])
+                    axis.set_label_text("")
         else:
             ax.set_axis_off()
         self.artists = []
@@ -126,19 +131,22 @@ class TubeAxes:
         """Show `bodies` (replacing the previous ones); returns the new artists."""
         for artist in self.artists:
             artist.remove()
-        polys, colors = [], []
+        polys, colors, edges = [], [], []
         for body in bodies:
             vertices, faces = body.mesh(self.sides)
             rgb = shade(face_normals(vertices, faces), body.color, self.light, self.eye)
+            opacity = getattr(body, "opacity", 1.0)
+            rgba = np.column_stack([rgb, np.full(len(rgb), opacity)])
             polys.append((vertices @ self.basis.T)[faces])
-            colors.append(rgb)
+            colors.append(rgba)
+            # edges in the face colour hide the hairline seams between antialiased triangles
+            # of opaque bodies; on see-through ones they would draw a wire mesh: none there
+            edges.append(rgba if opacity >= 1.0 else np.zeros_like(rgba))
         if not polys:
             self.artists = []
             return self.artists
-        colors = np.concatenate(colors)
-        # edges in the face colour hide the hairline seams between antialiased triangles
-        collection = self._poly(np.concatenate(polys), facecolors=colors, edgecolors=colors,
-                                linewidths=0.25, zorder=1)
+        collection = self._poly(np.concatenate(polys), facecolors=np.concatenate(colors),
+                                edgecolors=np.concatenate(edges), linewidths=0.25, zorder=1)
         self.ax.add_collection3d(collection)
         self.artists = [collection]
         return self.artists
