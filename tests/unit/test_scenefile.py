@@ -112,3 +112,26 @@ def test_csv_and_npy_side_files(tmp_path):
     rod = load_scenario(tmp_path / "s.toml").scene.rods[0]
     np.testing.assert_array_equal(rod.radius, np.linspace(0.02, 0.01, n))
     np.testing.assert_allclose(rod.positions[:, 0], x)
+
+
+def test_mesh_side_files(tmp_path):
+    """A centreline read from the vertices of an .obj; an .stl's faces through key = "faces"."""
+    import trimesh
+
+    from softmech.scenefile.values import ScenarioError, load_side_array
+
+    x = np.linspace(0.0, 0.5, 6)
+    (tmp_path / "line.obj").write_text("".join(f"v {v} 0 0.1\n" for v in x))
+    (tmp_path / "s.toml").write_text(
+        'schema_version = 1\n[run]\ndt = 1e-5\nduration = 0.0\n[[rods]]\nname = "r"\n'
+        'centerline = { file = "line.obj" }\nnormal = [0, 0, 1]\nradius = 0.01\n'
+        'density = 1000\nyoungs_modulus = 1e6\n')
+    rod = load_scenario(tmp_path / "s.toml").scene.rods[0]
+    np.testing.assert_allclose(rod.positions[:, 0], x)
+    trimesh.creation.box(extents=(1, 2, 3)).export(tmp_path / "box.stl")
+    faces = load_side_array({"file": "box.stl", "key": "faces"}, str(tmp_path), "here")
+    vertices = load_side_array({"file": "box.stl"}, str(tmp_path), "here")
+    assert faces.shape == (12, 3) and vertices.shape[1] == 3
+    np.testing.assert_allclose(vertices.max(axis=0) - vertices.min(axis=0), [1, 2, 3])
+    with pytest.raises(ScenarioError, match="key = 'normals' is not allowed.*'vertices' or 'faces'"):
+        load_side_array({"file": "box.stl", "key": "normals"}, str(tmp_path), "here")

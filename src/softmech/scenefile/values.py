@@ -48,7 +48,9 @@ def is_side_reference(value):
 
 def load_side_array(ref, base_dir, where):
     """The array that a side-file reference points to; ScenarioError naming `where` if it cannot
-    be read. .npz needs a key; .npy and .csv (comma-separated numbers, '#' comments) do not."""
+    be read. .npz needs a key; .npy and .csv (comma-separated numbers, '#' comments) do not;
+    meshes (.obj, .stl, .ply, read with trimesh) give their "vertices" (n, 3) [m] (the default)
+    or "faces" (m, 3) (vertex indices), chosen by key."""
     name = ref["file"]
     if not isinstance(name, str) or not name:
         raise ScenarioError(f"{where}: file = {name!r} is not allowed: must be a file name")
@@ -70,12 +72,33 @@ def load_side_array(ref, base_dir, where):
             return np.load(path)
         if ext == ".csv":
             return np.loadtxt(path, delimiter=",", ndmin=1)
+        if ext in MESH_EXTENSIONS:
+            return _mesh_array(path, name, key, where)
     except ScenarioError:
         raise
     except Exception as err:   # any reader failure is reported with the file and field
         raise ScenarioError(f"{where}: cannot read side file {name!r}: {err}") from None
     raise ScenarioError(f"{where}: side file {name!r} is not allowed: the extension must be "
-                        ".npz, .npy or .csv")
+                        f"one of .npz, .npy, .csv, {', '.join(MESH_EXTENSIONS)}")
+
+
+MESH_EXTENSIONS = (".obj", ".stl", ".ply")
+"""Mesh side files, read with trimesh (vertex positions and faces, no processing)."""
+
+
+def _mesh_array(path, name, key, where):
+    """Vertices (n, 3) or faces (m, 3) of a mesh file (a vertex-only .obj is a point list)."""
+    import trimesh
+
+    key = key or "vertices"
+    if key not in ("vertices", "faces"):
+        raise ScenarioError(f"{where}: key = {key!r} is not allowed for the mesh {name!r}: must "
+                            "be 'vertices' or 'faces'")
+    mesh = trimesh.load(path, process=False)
+    if not hasattr(mesh, key):
+        raise ScenarioError(f"{where}: the mesh {name!r} has no {key} (it holds "
+                            f"{type(mesh).__name__})")
+    return np.asarray(getattr(mesh, key))
 
 
 def resolve(value, base_dir, where):
