@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
-from softmech.kernels.contact import N_CONTACT_PARAMS
+from softmech.kernels.contact import FLAG_UNIFORM, N_CONTACT_FLAGS, N_CONTACT_PARAMS
 from softmech.kernels.layout import BlockModel, BlockState, BlockWorkspace
 
 MAX_LANES = 8  # one AVX-512 register of float64
@@ -258,7 +258,7 @@ def _block_model(rods, ctx, rod_params, lanes):
         fa_elem=fa[0], fa_Q=fa[1], fa_K=fa_K, fa_side=fa_side,
         gc_rod=np.array([c[0] for c in ctx.ground_contacts], dtype=np.int64),
         gc_param=_contact_params(ctx, rods, lanes),
-        gc_flags=np.array([c[2] for c in ctx.ground_contacts], dtype=np.int64).reshape(-1, 3),
+        gc_flags=_contact_flags(ctx, rods, slots, blk["body_acc"], lanes),
         mt_rod=np.array([c[0] for c in ctx.muscles], dtype=np.int64),
         mt_beta_cos=_lane_table([c[1] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
         mt_beta_sin=_lane_table([c[2] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
@@ -280,6 +280,27 @@ def _contact_params(ctx, rods, lanes):
         per_elem[:, e0:e0 + rod.n_elems] = prm[:, None, :]
         out[:, i] = to_blocks(per_elem, lanes)
     return out
+
+
+def _contact_flags(ctx, rods, slots, body_acc, lanes):
+    """(n_contacts, N_CONTACT_FLAGS) int64: the term's flags, then FLAG_UNIFORM = 1 when the
+    contact's parameters are bitwise the same in every world and its rod's body acceleration
+    (block layout body_acc) the same on every node slot: the kernel then reads them as scalars."""
+    out = np.zeros((len(ctx.ground_contacts), N_CONTACT_FLAGS), dtype=np.int64)
+    for i, (rod_index, prm, flags) in enumerate(ctx.ground_contacts):
+        rod = rods[rod_index]
+        out[i, :len(flags)] = flags
+        n0 = slots.node[rod.name] * lanes.W
+        g = body_acc[:, :, n0:n0 + (rod.n_elems + 1) * lanes.W]
+        out[i, FLAG_UNIFORM] = int(_bitwise_uniform(np.asarray(prm, dtype=float))
+                                   and _bitwise_uniform(np.moveaxis(g, 1, 2).reshape(-1, 3)))
+    return out
+
+
+def _bitwise_uniform(rows):
+    """True if every row of a 2-D float array equals the first bit for bit (0.0 differs from -0.0)."""
+    bits = np.ascontiguousarray(rows).view(np.uint64)
+    return bool(np.all(bits == bits[:1]))
 
 
 def _n_vor_max(muscles):
@@ -312,7 +333,7 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         vor_g=z((nb, 3, max(n_vor, 0) * W)), node_acc=z((nb, 3, n_nodes * W)),
         elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
         contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
-        contact_axial=z((nb, 3, n_elems * W)), contact_lateral=z((nb, 3, n_elems * W)),
+        contact_axial=z((nb, 3, n_elems * W)),
         contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)))
 
 

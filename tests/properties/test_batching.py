@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from softmech.kernels.contact import FLAG_UNIFORM
 
 N_ELEMS = 14
 N_STEPS = 1000
@@ -97,3 +98,49 @@ def test_shared_parameters_broadcast_to_all_worlds():
     single = run(scene, 1, params)
     for b in range(4):
         assert_states_equal(batched, b, single)
+
+
+def contact_scene():
+    """A free rod lying on the ground, sliding sideways under gravity with anisotropic friction."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="rod", start=(0, 0, 0.02), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=0.5, n_elems=N_ELEMS, radius=0.02,
+                                 density=1000.0, youngs_modulus=1e6, shear_modulus=4e5)
+    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
+    scene.add(sm.GroundContact(rod, stiffness=10.0, damping=1e-3,
+                               friction=sm.AnisotropicFriction(0.2, 0.3, 0.4, 0.4, 0.6, 0.8)))
+    return scene
+
+
+@pytest.mark.parametrize("vary", ["ground.kinetic", "gravity.acceleration", None])
+def test_batched_contact_equals_single_runs(vary):
+    """The contact kernel reads its parameters and the body acceleration as scalars when they are
+    the same in every world (FLAG_UNIFORM) and per element-lane otherwise: both paths must give
+    the single runs' results bit for bit (a batch whose worlds differ takes the per-lane path,
+    each single run the scalar one)."""
+    B = 5
+    rng = np.random.default_rng(11)
+    values = {"ground.kinetic": rng.uniform(0.1, 0.5, size=(B, 3)),
+              "gravity.acceleration": np.array([0.0, 0.0, -9.81])
+              + rng.normal(scale=0.5, size=(B, 3))}
+    params = {} if vary is None else {vary: values[vary]}
+    velocities = np.tile([0.05, 0.3, 0.0], (N_ELEMS + 1, 1))
+    scene = contact_scene()
+    batched_sim = scene.compile(worlds=B, dt=DT, strict=True)
+    for key, value in params.items():
+        batched_sim.params[key] = np.array(value)
+    uniform = batched_sim._model().gc_flags[0, FLAG_UNIFORM]
+    assert uniform == (vary is None)
+    batched_sim.set_state("rod", velocities=np.broadcast_to(velocities, (B,) + velocities.shape))
+    batched_sim.step(N_STEPS)
+    batched = batched_sim.get_state()
+    if vary is not None:  # the worlds really differ
+        assert np.all(np.abs(np.diff(batched["positions"][:, -1, 1])) > 1e-12)
+    for b in range(B):
+        sim = scene.compile(worlds=1, dt=DT, strict=True)
+        for key, value in params.items():
+            sim.params[key] = np.array(value[b:b + 1])
+        assert sim._model().gc_flags[0, FLAG_UNIFORM] == 1
+        sim.set_state("rod", velocities=velocities[None])
+        sim.step(N_STEPS)
+        assert_states_equal(batched, b, sim.get_state())

@@ -55,8 +55,8 @@ BlockModel = namedtuple("BlockModel", [
     # (first end), -1 after it (last end); an elastic half Voronoi domain to a fixed frame
     "fa_elem", "fa_Q", "fa_K", "fa_side",
     # rod-plane contacts (kernels.contact): rod index (n_gc,), parameters
-    # per element slot (n_blocks, n_gc, N_CONTACT_PARAMS, n_elems*W), flags (n_gc, 3) int64
-    # [rolling, unit decomposition, per-node friction]
+    # per element slot (n_blocks, n_gc, N_CONTACT_PARAMS, n_elems*W), flags (n_gc, 4) int64
+    # [rolling, unit decomposition, per-node friction, uniform parameters and body acceleration]
     "gc_rod", "gc_param", "gc_flags",
     # muscle torque waves (kernels.muscles): rod index (n_mt,), beta cos(k s) and beta sin(k s)
     # per Voronoi domain (n_blocks, n_mt, n_vor_max, W) [N m], wave (n_blocks, n_mt, 3, W)
@@ -84,7 +84,8 @@ BlockWorkspace = namedtuple("BlockWorkspace", [
     "elem_alpha", # angular acceleration, local [rad/s^2], (n_blocks, 3, n_elems*W)
     "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
     # contact scratch (kernels.contact), per element: friction normal force N [N], slip functions
-    # (n_blocks, 2, n_elems*W), in-plane axial and lateral directions, element forces [N]
-    "contact_normal", "contact_slip", "contact_axial", "contact_lateral", "contact_force",
+    # (n_blocks, 2, n_elems*W), in-plane axial direction, element forces [N] (after a force
+    # evaluation: the static-friction pass only)
+    "contact_normal", "contact_slip", "contact_axial", "contact_force",
     "contact_force_diff",  # (first-node part - second-node part) of per-node friction [N]
 ])
