@@ -202,3 +202,23 @@ def test_broken_scenario_file_exits_2_with_the_file_in_the_message(tmp_path, cap
     assert not (tmp_path / "o").exists()                  # nothing was started
     with pytest.raises(ValueError, match="--n-elems is not allowed with a scenario file"):
         run.execute(parse([str(path), "--n-elems", "4"]))
+
+
+def test_record_table_of_a_scenario_file_sets_fields_and_interval(tmp_path, capsys):
+    """[record] adds its fields (bare names for every rod, no duplicates of the report's own)
+    and sets the sampling interval."""
+    from softmech.scenefile import builtin_scenario, save_scenario
+
+    scenario = builtin_scenario("cantilever", n_elems=6, duration=0.02)
+    path = tmp_path / "beam.toml"
+    save_scenario(scenario, path)
+    path.write_text(path.read_text().replace(
+        "[materials.beam]", '[record]\nevery = 0.005\nfields = ["com", "directors"]\n\n'
+        "[materials.beam]"))
+    assert run.execute(parse([str(path), "--output", str(tmp_path / "o"), "--quiet"])) == 0
+    data = load_results(tmp_path / "o" / "results.h5")
+    n = len(data["time"])
+    assert n == 5                                           # 0.02 s every 0.005 s
+    assert data["beam.com"].shape == (1, n, 3)
+    assert data["beam.directors"].shape == (1, n, 6, 3, 3)
+    assert data["beam.positions"].shape == (1, n, 7, 3)     # the template's own field stays

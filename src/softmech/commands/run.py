@@ -126,7 +126,9 @@ def execute(args):
     fields = tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS)
     every = report.sample_interval(info)
     if scenario.record is not None:            # the file's [record] adds fields, sets the interval
-        fields += tuple(f for f in scenario.record.fields if f not in fields)
+        for f in scenario.record.fields:       # a bare field is recorded for every rod
+            named = (f,) if "." in f else tuple(f"{r.name}.{f}" for r in scenario.scene.rods)
+            fields += tuple(n for n in named if n not in fields)
         every = scenario.record.seconds
     n_steps = int(round(info.duration / info.dt))
     say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
