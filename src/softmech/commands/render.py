@@ -14,6 +14,7 @@ import os
 import sys
 
 from softmech import _checks
+from softmech.progress import progress_bar
 from softmech.viz.geometry import AXES, View
 
 STYLES = ("tubes", "povray")
@@ -170,11 +171,7 @@ def render_video(data, output, style, world, view, floor, size, fps, speed, prog
     frames = [bodies_at(data, i, world) for i in samples]
     path = os.path.join(output, f"{data.name}_{style}.mp4")
     width, height, quality, antialias = size
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(frames), unit="frame", dynamic_ncols=True, file=sys.stderr,
-                   desc=f"{style} video")
+    bar = progress_bar(len(frames), progress, unit="frame", desc=f"{style} video")
     tick = bar.update if bar is not None else None
     try:
         if style == "povray":

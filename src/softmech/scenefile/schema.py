@@ -52,10 +52,11 @@ MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio"
 _RING_MATERIAL = ("radius",) + MATERIAL_FIELDS + ("rest_strain",)
 
 
-def _keywords(function, skip=("self", "material")):
-    """{parameter: default (inspect.Parameter.empty if required)} of a builder function."""
+def _keywords(function):
+    """{parameter: default (inspect.Parameter.empty if required)} of a builder function (self
+    and **keywords left out)."""
     return {n: p.default for n, p in inspect.signature(function).parameters.items()
-            if n not in skip and p.kind is not inspect.Parameter.VAR_KEYWORD}
+            if n != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD}
 
 
 _ROD_FIELDS = _keywords(Scene.add_cosserat_rod)

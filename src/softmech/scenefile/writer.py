@@ -20,6 +20,11 @@ HEADER = """\
 
 def scenario_dict(scenario, side_arrays=None):
     """The scenario as a TOML-ready dict (see schema.py); large arrays go to side_arrays."""
+    unknown = [t for t in scenario.scene.terms if t.section not in TERM_SECTIONS
+               or type(t).__name__ not in TERM_TYPES]
+    if unknown:
+        raise ValueError(f"term {unknown[0].name!r} ({type(unknown[0]).__name__}) cannot be written "
+                         "to a scenario file: not a built-in term type")
     doc = {"schema_version": SCHEMA_VERSION,
            "scene": {"name": scenario.name, "description": scenario.description,
                      "template": scenario.template},
@@ -41,11 +46,6 @@ def scenario_dict(scenario, side_arrays=None):
         doc["report"] = {k: to_toml(v, f"report.{k}") for k, v in scenario.report.items()}
     if scenario.optimize:
         doc["optimize"] = {k: to_toml(v, f"optimize.{k}") for k, v in scenario.optimize.items()}
-    unknown = [t for t in scenario.scene.terms if t.section not in TERM_SECTIONS
-               or type(t).__name__ not in TERM_TYPES]
-    if unknown:
-        raise ValueError(f"term {unknown[0].name!r} ({type(unknown[0]).__name__}) cannot be written "
-                         "to a scenario file: not a built-in term type")
     return doc
 
 

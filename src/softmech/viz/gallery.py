@@ -7,12 +7,12 @@ Pictures are POV-Ray renders when POV-Ray is installed, matplotlib tubes otherwi
 says which). Each video lasts a few seconds at modest resolution (well under 2 MB).
 """
 import os
-import sys
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from softmech import _checks
+from softmech.progress import progress_bar
 from softmech.viz.geometry import RodBody, View, check_opacity
 
 FPS = 15.0
@@ -163,10 +163,7 @@ def render_scene(name, output_dir, *, style=None, progress=False):
     note = shot.note(data) if shot.note is not None else ""
     still_path = os.path.join(output_dir, f"{name}.png")
     video_path = os.path.join(output_dir, f"{name}.mp4")
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(frames), unit="frame", desc=name, file=sys.stderr)
+    bar = progress_bar(len(frames), progress, unit="frame", desc=name)
     tick = bar.update if bar is not None else None
     try:
         if style == "povray":
