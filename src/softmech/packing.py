@@ -333,7 +333,7 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         vor_g=z((nb, 3, max(n_vor, 0) * W)), node_acc=z((nb, 3, n_nodes * W)),
         elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
         contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
-        contact_axial=z((nb, 3, n_elems * W)),
+        contact_axial=z((nb, 6, n_elems * W)),
         contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)))
 
 

@@ -35,9 +35,9 @@ _PEFRL_CHI = -0.06626458266981849
 
 
 @kernel(inline="always")
-def rotate(Q, k, w0, w1, w2, h):
-    """Q[:, k] <- exp(-h [w]x) Q[:, k] (Rodrigues; exact series for angles <= 1 rad); returns
-    1 if the angle exceeds MAX_ROTATION_ANGLE, else 0."""
+def rotation_matrix(w0, w1, w2, h):
+    """Entries r00, r01, ..., r22 of R = exp(-h [w]x) (Rodrigues with the exact series for angles
+    <= 1 rad) and 1 if the angle exceeds MAX_ROTATION_ANGLE, else 0."""
     a0 = h * w0
     a1 = h * w1
     a2 = h * w2
@@ -53,6 +53,13 @@ def rotate(Q, k, w0, w1, w2, h):
     r20 = A * a1 + Bc * a0 * a2
     r12 = A * a0 + Bc * a1 * a2
     r21 = -A * a0 + Bc * a1 * a2
+    return (r00, r01, r02, r10, r11, r12, r20, r21, r22), (1 if z > _MAX_Z else 0)
+
+
+@kernel(inline="always")
+def apply_rotation(Q, k, R):
+    """Q[:, k] <- R Q[:, k] (R from rotation_matrix; Q's rows d1, d2, d3 flattened as 9 rows)."""
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = R
     for col in range(3):
         q0 = Q[col, k]
         q1 = Q[3 + col, k]
@@ -60,7 +67,14 @@ def rotate(Q, k, w0, w1, w2, h):
         Q[col, k] = r00 * q0 + r01 * q1 + r02 * q2
         Q[3 + col, k] = r10 * q0 + r11 * q1 + r12 * q2
         Q[6 + col, k] = r20 * q0 + r21 * q1 + r22 * q2
-    return 1 if z > _MAX_Z else 0
+
+
+@kernel(inline="always")
+def rotate(Q, k, w0, w1, w2, h):
+    """Q[:, k] <- exp(-h [w]x) Q[:, k]; returns 1 if the angle exceeds MAX_ROTATION_ANGLE, else 0."""
+    R, too_large = rotation_matrix(w0, w1, w2, h)
+    apply_rotation(Q, k, R)
+    return too_large
 
 
 @kernel(inline="always")
@@ -83,7 +97,8 @@ def drift(s, ws, bi, h):
 def drift_twice(s, ws, bi, h1, h2):
     """drift(h1) then drift(h2) in one pass over memory, bit-identical to the two calls: a step's
     closing drift and the next step's opening drift, merged without changing any rounding, so a
-    run's result does not depend on how it is split into calls (recording intervals, resume)."""
+    run's result does not depend on how it is split into calls (recording intervals, resume).
+    With h1 == h2 both rotations are the same matrix (same w, same h): it is built once."""
     x = s.x[bi]
     v = s.v[bi]
     for c in range(3):
@@ -92,9 +107,16 @@ def drift_twice(s, ws, bi, h1, h2):
     Q = s.Q[bi]
     w = s.w[bi]
     too_large = 0
-    for k in range(Q.shape[1]):
-        too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h1)
-        too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h2)
+    if h1 == h2:  # the usual case (Verlet: dt/2, PEFRL: xi dt): R computed once, applied twice
+        for k in range(Q.shape[1]):
+            R, large = rotation_matrix(w[0, k], w[1, k], w[2, k], h1)
+            apply_rotation(Q, k, R)
+            apply_rotation(Q, k, R)
+            too_large += 2 * large
+    else:
+        for k in range(Q.shape[1]):
+            too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h1)
+            too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h2)
     ws.rotation_violations[bi] += too_large
 
 

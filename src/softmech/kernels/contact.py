@@ -49,9 +49,10 @@ def sign(x):
 
 
 @kernel(inline="always")
-def slip_function(speed, v_eps):
-    """1 when sticking (speed <= v_eps), falling linearly to 0 at 2 v_eps (slipping)."""
-    return 1.0 if speed <= v_eps else abs(1.0 - min(1.0, speed / v_eps - 1.0))
+def slip_function(speed, v_eps, inv_v_eps):
+    """1 when sticking (speed <= v_eps), falling linearly to 0 at 2 v_eps (slipping); inv_v_eps =
+    1 / v_eps (loop-invariant for uniform parameters: a multiply instead of a division)."""
+    return 1.0 if speed <= v_eps else abs(1.0 - min(1.0, speed * inv_v_eps - 1.0))
 
 
 @kernel(inline="always")
@@ -61,16 +62,15 @@ def by_direction(forward, backward, sg):
 
 
 @kernel(inline="always")
-def lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22, u0, u1, u2, r0, r1, r2, force,
-                   rad):
-    """Local couple Q (arm x force r) [N m] of a lateral force [N] acting at the contact point,
-    arm = -rad u (the plane's normal u, lateral direction r, lab frame)."""
-    fl = -rad * force
-    c0 = (u1 * r2 - u2 * r1) * fl
-    c1 = (u2 * r0 - u0 * r2) * fl
-    c2 = (u0 * r1 - u1 * r0) * fl
-    return (q00 * c0 + q01 * c1 + q02 * c2, q10 * c0 + q11 * c1 + q12 * c2,
-            q20 * c0 + q21 * c1 + q22 * c2)
+def local_axial(q00, q01, q02, q10, q11, q12, q20, q21, q22, a0, a1, a2):
+    """Q a: the axial direction a (lab) in the element's frame (rows of Q: d1, d2, d3).
+
+    It gives both rolling terms with one matrix product, since u x r = u x (a x u) = a for the
+    unit normal u and a in the plane: the lateral velocity of the contact point (arm = -rad u),
+    (w x Q arm) . (Q r) = w . (Q arm x Q r) = -rad w . Q a, and the local couple of a lateral
+    force f r at it, Q (arm x f r) = -rad f Q a."""
+    return (q00 * a0 + q01 * a1 + q02 * a2, q10 * a0 + q11 * a1 + q12 * a2,
+            q20 * a0 + q21 * a1 + q22 * a2)
 
 
 @kernel(inline="always")
@@ -87,12 +87,12 @@ def element_force(fa, fb, ga, gb, ma, mb, wa, wb):
 
 
 @kernel(inline="always")
-def kinetic_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, v_eps, unit):
+def kinetic_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, v_eps, inv_v_eps, unit):
     """Kinetic friction magnitudes along the axial and lateral directions for slip velocities
     v_ax, v_lat and normal force N: -(1 - s) mu N dir, dir = sign (default) or the unit slip
     velocity's component (unit decomposition)."""
-    s_ax = slip_function(abs(v_ax), v_eps)
-    s_lat = slip_function(abs(v_lat), v_eps)
+    s_ax = slip_function(abs(v_ax), v_eps, inv_v_eps)
+    s_lat = slip_function(abs(v_lat), v_eps, inv_v_eps)
     sg_ax = sign(v_ax)
     mu_ax = by_direction(mu_f, mu_b, sg_ax)
     dir_ax = sg_ax
@@ -117,7 +117,7 @@ def kinetic_element(k, pk, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, W
     Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = Qr
     w0_, w1_, w2_ = Wr
     al0, al1, al2 = AL
-    px, py, pz, ux, uy, uz, kw, gw, veps, tol, mkf, mkb, mkl = P
+    px, py, pz, ux, uy, uz, kw, gw, v_eps, tol, mkf, mkb, mkl = P
     u0 = ux[pk]
     u1 = uy[pk]
     u2 = uz[pk]
@@ -152,30 +152,24 @@ def kinetic_element(k, pk, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, W
     r0, r1, r2 = lateral_direction(a0, a1, a2, u0, u1, u2)
     v_ax = ve0 * a0 + ve1 * a1 + ve2 * a2
     v_lat = ve0 * r0 + ve1 * r1 + ve2 * r2
-    # contact point velocity from the section's spin: Q^T (w x Q arm), arm = -rad u
-    q00 = Q00[k]; q01 = Q01[k]; q02 = Q02[k]
-    q10 = Q10[k]; q11 = Q11[k]; q12 = Q12[k]
-    q20 = Q20[k]; q21 = Q21[k]; q22 = Q22[k]
-    qa0 = -rad * (q00 * u0 + q01 * u1 + q02 * u2)
-    qa1 = -rad * (q10 * u0 + q11 * u1 + q12 * u2)
-    qa2 = -rad * (q20 * u0 + q21 * u1 + q22 * u2)
-    c0 = w1_[k] * qa2 - w2_[k] * qa1
-    c1 = w2_[k] * qa0 - w0_[k] * qa2
-    c2 = w0_[k] * qa1 - w1_[k] * qa0
-    spin_lat = rolling * ((q00 * c0 + q10 * c1 + q20 * c2) * r0 + (q01 * c0 + q11 * c1 + q21 * c2) * r1
-                          + (q02 * c0 + q12 * c1 + q22 * c2) * r2)
+    # the section's rolling: lateral velocity of the contact point -rad w . Q a (local_axial)
+    b0, b1, b2 = local_axial(Q00[k], Q01[k], Q02[k], Q10[k], Q11[k], Q12[k], Q20[k], Q21[k],
+                             Q22[k], a0, a1, a2)
+    spin_lat = rolling * (-rad) * (w0_[k] * b0 + w1_[k] * b1 + w2_[k] * b2)
     v_lat += spin_lat
-    s_ax = slip_function(abs(v_ax), veps[pk])
-    s_lat = slip_function(abs(v_lat), veps[pk])
+    veps = v_eps[pk]
+    iveps = 1.0 / veps  # loop-invariant when uniform: hoisted out of the loop
+    s_ax = slip_function(abs(v_ax), veps, iveps)
+    s_lat = slip_function(abs(v_lat), veps, iveps)
     if per_node:  # loop-invariant: each half with its own node's velocity and N / 2
         ka_ax, ka_lat = kinetic_friction(
             va0[k] * a0 + va1[k] * a1 + va2[k] * a2,
             va0[k] * r0 + va1[k] * r1 + va2[k] * r2 + spin_lat,
-            0.5 * normal, mkf[pk], mkb[pk], mkl[pk], veps[pk], unit)
+            0.5 * normal, mkf[pk], mkb[pk], mkl[pk], veps, iveps, unit)
         kb_ax, kb_lat = kinetic_friction(
             vb0[k] * a0 + vb1[k] * a1 + vb2[k] * a2,
             vb0[k] * r0 + vb1[k] * r1 + vb2[k] * r2 + spin_lat,
-            0.5 * normal, mkf[pk], mkb[pk], mkl[pk], veps[pk], unit)
+            0.5 * normal, mkf[pk], mkb[pk], mkl[pk], veps, iveps, unit)
         k_ax = ka_ax + kb_ax
         k_lat = ka_lat + kb_lat
         d_ax = ka_ax - kb_ax
@@ -184,33 +178,36 @@ def kinetic_element(k, pk, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, W
         out_d[1][k] = d_ax * a1 + d_lat * r1
         out_d[2][k] = d_ax * a2 + d_lat * r2
     else:
-        k_ax, k_lat = kinetic_friction(v_ax, v_lat, normal, mkf[pk], mkb[pk], mkl[pk], veps[pk],
-                                       unit)
+        k_ax, k_lat = kinetic_friction(v_ax, v_lat, normal, mkf[pk], mkb[pk], mkl[pk], veps,
+                                       iveps, unit)
     out_f[0][k] = wall * u0 + k_ax * a0 + k_lat * r0
     out_f[1][k] = wall * u1 + k_ax * a1 + k_lat * r1
     out_f[2][k] = wall * u2 + k_ax * a2 + k_lat * r2
-    c0, c1, c2 = lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22,
-                                u0, u1, u2, r0, r1, r2, rolling * k_lat, rad)
-    al0[k] += c0
-    al1[k] += c1
-    al2[k] += c2
+    # local couple of the lateral friction at the contact point: -rad k_lat Q a
+    couple = rolling * (-rad) * k_lat
+    al0[k] += couple * b0
+    al1[k] += couple * b1
+    al2[k] += couple * b2
     out_n[k] = normal
     out_s[0][k] = s_ax
     out_s[1][k] = s_lat
     out_a[0][k] = a0
     out_a[1][k] = a1
     out_a[2][k] = a2
+    out_a[3][k] = b0
+    out_a[4][k] = b1
+    out_a[5][k] = b2
 
 
 @kernel(inline="always")
-def static_element(k, pk, wa, wb, rolling, F, G, M, Qr, AL, radius, U, MUS, normal_, slip, axial,
+def static_element(k, pk, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal_, slip, axial,
                    out_f):
     """Pass 2 on element-lane k: static friction from the total forces including the kinetic
-    friction (the axial direction, normal force and slip functions saved by pass 1)."""
+    friction (the axial direction a, its local components Q a, the normal force and the slip
+    functions saved by pass 1)."""
     Fa0, Fa1, Fa2, Fb0, Fb1, Fb2 = F
     ga0, ga1, ga2, gb0, gb1, gb2 = G
     ma_, mb_ = M
-    Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = Qr
     al0, al1, al2 = AL
     ux, uy, uz = U
     msf, msb, msl = MUS
@@ -225,6 +222,9 @@ def static_element(k, pk, wa, wb, rolling, F, G, M, Qr, AL, radius, U, MUS, norm
     a0 = axial[0][k]
     a1 = axial[1][k]
     a2 = axial[2][k]
+    b0 = axial[3][k]
+    b1 = axial[4][k]
+    b2 = axial[5][k]
     r0, r1, r2 = lateral_direction(a0, a1, a2, u0, u1, u2)
     rad = radius[k]
     normal = normal_[k]
@@ -234,23 +234,17 @@ def static_element(k, pk, wa, wb, rolling, F, G, M, Qr, AL, radius, U, MUS, norm
     st_ax = -min(abs(f_ax), slip[0][k] * mu_s * normal) * sg
     f_lat = F0 * r0 + F1 * r1 + F2 * r2
     # rolling cylinder: no-slip lateral force from the lateral force and the axial couple
-    q00 = Q00[k]; q01 = Q01[k]; q02 = Q02[k]
-    q10 = Q10[k]; q11 = Q11[k]; q12 = Q12[k]
-    q20 = Q20[k]; q21 = Q21[k]; q22 = Q22[k]
-    C0 = q00 * al0[k] + q10 * al1[k] + q20 * al2[k]
-    C1 = q01 * al0[k] + q11 * al1[k] + q21 * al2[k]
-    C2 = q02 * al0[k] + q12 * al1[k] + q22 * al2[k]
-    c_ax = C0 * a0 + C1 * a1 + C2 * a2
+    # C . a = (Q^T alpha) . a = alpha . Q a (alpha: the element's local couple)
+    c_ax = al0[k] * b0 + al1[k] * b1 + al2[k] * b2
     noslip = rolling * (-(rad * f_lat - 2.0 * c_ax) / (3.0 * rad)) - (1.0 - rolling) * f_lat
     st_lat = min(abs(noslip), slip[1][k] * msl[pk] * normal) * sign(noslip)
     out_f[0][k] = st_ax * a0 + st_lat * r0
     out_f[1][k] = st_ax * a1 + st_lat * r1
     out_f[2][k] = st_ax * a2 + st_lat * r2
-    c0, c1, c2 = lateral_couple(q00, q01, q02, q10, q11, q12, q20, q21, q22,
-                                u0, u1, u2, r0, r1, r2, rolling * st_lat, rad)
-    al0[k] += c0
-    al1[k] += c1
-    al2[k] += c2
+    couple = rolling * (-rad) * st_lat  # local couple -rad f Q a (local_axial)
+    al0[k] += couple * b0
+    al1[k] += couple * b1
+    al2[k] += couple * b2
 
 
 @kernel(inline="always")
@@ -286,7 +280,8 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     radius = m.elem_radius[bi, e0:]
     normal = ws.contact_normal[bi, e0:]
     slip = (ws.contact_slip[bi, 0, e0:], ws.contact_slip[bi, 1, e0:])
-    axial = rows3(ws.contact_axial[bi], e0)
+    ca = ws.contact_axial[bi]
+    axial = (ca[0, e0:], ca[1, e0:], ca[2, e0:], ca[3, e0:], ca[4, e0:], ca[5, e0:])
     out_f = rows3(ws.contact_force[bi], e0)
     out_d = rows3(ws.contact_force_diff[bi], e0)
     P = (prm[P_X, e0:], prm[P_Y, e0:], prm[P_Z, e0:], prm[N_X, e0:], prm[N_Y, e0:], prm[N_Z, e0:],
@@ -318,13 +313,13 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         for k in range(ne):
             wa = 0.5 + 0.5 * open_ * (k < W)
             wb = 0.5 + 0.5 * open_ * (k >= last)
-            static_element(k, 0, wa, wb, rolling, F, G, M, Qr, AL, radius, U, MUS, normal, slip,
+            static_element(k, 0, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal, slip,
                            axial, out_f)
     else:
         for k in range(ne):
             wa = 0.5 + 0.5 * open_ * (k < W)
             wb = 0.5 + 0.5 * open_ * (k >= last)
-            static_element(k, k, wa, wb, rolling, F, G, M, Qr, AL, radius, U, MUS, normal, slip,
+            static_element(k, k, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal, slip,
                            axial, out_f)
     scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
                      W, closed, False)
@@ -339,30 +334,38 @@ def mirror_ghost(acc, n0, ne, W, closed):
     """Closed rod: copy node 0's force into the ghost slot, read as the last element's end node."""
     if closed:
         for c in range(3):
+            row = acc[c]
             for lane in range(W):
-                acc[c, n0 + ne + lane] = acc[c, n0 + lane]
+                row[n0 + ne + lane] = row[n0 + lane]
 
 
 @kernel(inline="always")
 def scatter_to_nodes(acc, f, d, e0, n0, ne, W, closed, use_d):
     """Element forces to their two nodes: (f + d)/2 to the first, (f - d)/2 to the second (d = 0:
     half each; use_d False: d is not read, and f + 0.0 keeps the rounding of d = 0 exactly); a
-    closed rod's last element ends on node 0."""
+    closed rod's last element ends on node 0.
+
+    The loops run on 1-D row views from offset 0 (rows3): with 2-D indexing acc[c, n0 + j] LLVM
+    cannot prove the read-modify-write of acc independent of f and leaves the loop scalar."""
     for c in range(3):
+        first = acc[c, n0:]
+        second = acc[c, n0 + W:]
+        fc = f[c, e0:]
+        dc = d[c, e0:]
         if use_d:
             for j in range(ne):
-                acc[c, n0 + j] += 0.5 * (f[c, e0 + j] + d[c, e0 + j])
+                first[j] += 0.5 * (fc[j] + dc[j])
             for j in range(ne - closed * W):
-                acc[c, n0 + W + j] += 0.5 * (f[c, e0 + j] - d[c, e0 + j])
+                second[j] += 0.5 * (fc[j] - dc[j])
         else:
             for j in range(ne):
-                acc[c, n0 + j] += 0.5 * (f[c, e0 + j] + 0.0)
+                first[j] += 0.5 * (fc[j] + 0.0)
             for j in range(ne - closed * W):
-                acc[c, n0 + W + j] += 0.5 * f[c, e0 + j]
+                second[j] += 0.5 * fc[j]
         if closed:
             for lane in range(W):
-                dd = d[c, e0 + ne - W + lane] if use_d else 0.0
-                acc[c, n0 + lane] += 0.5 * (f[c, e0 + ne - W + lane] - dd)
+                dd = dc[ne - W + lane] if use_d else 0.0
+                first[lane] += 0.5 * (fc[ne - W + lane] - dd)
 
 
 @kernel(inline="always")

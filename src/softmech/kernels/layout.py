@@ -84,8 +84,9 @@ BlockWorkspace = namedtuple("BlockWorkspace", [
     "elem_alpha", # angular acceleration, local [rad/s^2], (n_blocks, 3, n_elems*W)
     "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
     # contact scratch (kernels.contact), per element: friction normal force N [N], slip functions
-    # (n_blocks, 2, n_elems*W), in-plane axial direction, element forces [N] (after a force
-    # evaluation: the static-friction pass only)
+    # (n_blocks, 2, n_elems*W), in-plane axial direction a (rows 0-2, lab) and Q a (rows 3-5,
+    # local), (n_blocks, 6, n_elems*W), element forces [N] (after a force evaluation: the
+    # static-friction pass only)
     "contact_normal", "contact_slip", "contact_axial", "contact_force",
     "contact_force_diff",  # (first-node part - second-node part) of per-node friction [N]
 ])

@@ -92,17 +92,20 @@ def theta_over_sin(s, c):
     z = t^2 (Cephes), so theta / s = 2 (1 + z P/Q) / (1 + c) -- no division by a vanishing s;
     above, atan(t) = pi/4 + atan((t - 1)/(t + 1)) and theta / s = 2 atan(t) / s.
     """
-    t = s / (1.0 + c)
-    large = t > _TAN_PI_8
-    xr = t
+    den = 1.0 + c
+    large = s > _TAN_PI_8 * den  # t > tan(pi/8)
+    # xr = t or (t - 1) / (t + 1) = (s - den) / (s + den): one division for both branches
+    top = s
+    bottom = den
     if large:
-        xr = (t - 1.0) / (t + 1.0)
+        top = s - den
+        bottom = s + den
+    xr = top / bottom
     z = xr * xr
     p = (((_P0 * z + _P1) * z + _P2) * z + _P3) * z + _P4
     q = ((((z + _Q0) * z + _Q1) * z + _Q2) * z + _Q3) * z + _Q4
     zpq = z * p / q
     num = 1.0 + zpq
-    den = 1.0 + c
     if large:
         num = _PIO4 + 0.5 * _MOREBITS + xr + xr * zpq
         den = s
