@@ -334,7 +334,8 @@ def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
         elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
         contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
         contact_axial=z((nb, 6, n_elems * W)),
-        contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)))
+        contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)),
+        muscle_phase=z((nb, 2, W)), muscle_moment=z((nb, n_elems * W)))
 
 
 def pack_state(rods, per_rod, lanes):

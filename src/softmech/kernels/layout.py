@@ -89,4 +89,7 @@ BlockWorkspace = namedtuple("BlockWorkspace", [
     # static-friction pass only)
     "contact_normal", "contact_slip", "contact_axial", "contact_force",
     "contact_force_diff",  # (first-node part - second-node part) of per-node friction [N]
+    # muscle scratch (kernels.muscles): ramp sin and ramp cos per lane (n_blocks, 2, W), and the
+    # moments [N m] of one muscle's Voronoi domains (n_blocks, n_elems*W)
+    "muscle_phase", "muscle_moment",
 ])

@@ -18,8 +18,19 @@ W_OMEGA, W_PHASE, W_RAMP = 0, 1, 2
 
 @kernel(inline="always")
 def muscle_waves(m, s, ws, bi, W, t):
-    """Add the muscle moments of block bi at time t to ws.elem_alpha [N m, local]."""
+    """Add the muscle moments of block bi at time t to ws.elem_alpha [N m, local].
+
+    Per muscle: the time factors ramp sin and ramp cos of every lane (ws.muscle_phase, one
+    sin/cos pair per lane), the moment of every Voronoi domain and lane (ws.muscle_moment, in the
+    elements' lane-interleaved order), then two flat loops: +A to the element after each domain,
+    then -A to the one before. Each element receives the two in the order of a sweep over the
+    domains (+ from the domain before it, then - from the one after), so the result does not
+    depend on this arrangement; flat unit-stride loops vectorize across lanes, where a loop over
+    the domains of one lane (stride W) stays scalar."""
     alpha = ws.elem_alpha[bi]
+    sn = ws.muscle_phase[bi, 0]
+    cs = ws.muscle_phase[bi, 1]
+    moment = ws.muscle_moment[bi]
     for i in range(m.mt_rod.shape[0]):
         r = m.mt_rod[i]
         n_e = m.rod_n_elems[r]
@@ -30,11 +41,20 @@ def muscle_waves(m, s, ws, bi, W, t):
             arg = m.mt_wave[bi, i, W_OMEGA, lane] * t + m.mt_wave[bi, i, W_PHASE, lane]
             ramp_time = m.mt_wave[bi, i, W_RAMP, lane]
             factor = min(1.0, t / ramp_time) if ramp_time > 0.0 else 1.0
-            sn = factor * math.sin(arg)
-            cs = factor * math.cos(arg)
-            for j in range(nv):
-                moment = sn * m.mt_beta_cos[bi, i, j, lane] - cs * m.mt_beta_sin[bi, i, j, lane]
-                ka = e0 + j * W + lane
-                kb = e0 + lane if (closed == 1 and j == n_e - 1) else ka + W
-                alpha[0, ka] -= moment
-                alpha[0, kb] += moment
+            sn[lane] = factor * math.sin(arg)
+            cs[lane] = factor * math.cos(arg)
+        beta_cos = m.mt_beta_cos[bi, i]
+        beta_sin = m.mt_beta_sin[bi, i]
+        for j in range(nv):
+            for lane in range(W):
+                moment[j * W + lane] = sn[lane] * beta_cos[j, lane] - cs[lane] * beta_sin[j, lane]
+        before = alpha[0, e0:]       # element j * W + lane: the one before domain j
+        after = alpha[0, e0 + W:]    # element (j + 1) * W + lane: the one after it
+        n_inner = (n_e - 1) * W      # domains between two elements of the open sequence
+        for k in range(n_inner):
+            after[k] += moment[k]
+        for k in range(nv * W):
+            before[k] -= moment[k]
+        if closed:  # the closing domain (after the last element) acts on element 0
+            for lane in range(W):
+                before[lane] += moment[n_inner + lane]

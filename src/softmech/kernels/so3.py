@@ -86,7 +86,7 @@ def atan_nonneg(x):
 @kernel(inline="always")
 def theta_over_sin(s, c):
     """theta / sin(theta) for the angle theta in [0, MAX_CURVATURE_ANGLE] given sin = s >= 0 and
-    cos = c, with 3 divisions and no libm call.
+    cos = c, with 2 divisions and no libm call.
 
     With t = tan(theta/2) = s / (1 + c): for t <= tan(pi/8), atan(t) = t (1 + z P(z)/Q(z)) with
     z = t^2 (Cephes), so theta / s = 2 (1 + z P/Q) / (1 + c) -- no division by a vanishing s;
@@ -104,12 +104,12 @@ def theta_over_sin(s, c):
     z = xr * xr
     p = (((_P0 * z + _P1) * z + _P2) * z + _P3) * z + _P4
     q = ((((z + _Q0) * z + _Q1) * z + _Q2) * z + _Q3) * z + _Q4
-    zpq = z * p / q
-    num = 1.0 + zpq
+    # theta / s = 2 (1 + z p / q) / den, or 2 (pi/4 + xr + xr z p / q) / s: one division
+    num = q + z * p
     if large:
-        num = _PIO4 + 0.5 * _MOREBITS + xr + xr * zpq
+        num = (_PIO4 + 0.5 * _MOREBITS + xr) * q + xr * z * p
         den = s
-    return 2.0 * num / den
+    return 2.0 * num / (q * den)
 
 
 @kernel(inline="always")
