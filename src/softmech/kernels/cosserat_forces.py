@@ -98,7 +98,17 @@ def rows9(a, start):
 
 @kernel(inline="always")
 def rod_element_pass(m, s, ws, bi, W, r):
-    """Element loop of rod r in block bi: lengths, strains, internal force and element couples."""
+    """Element loop of rod r in block bi: lengths, strains, internal force and element couples
+    (the strain rate only for a Kelvin-Voigt rod: viscous is a literal constant in each loop)."""
+    if m.rod_law[r, 3] > 0.0:
+        element_loop(True, m, s, ws, bi, W, r)
+    else:
+        element_loop(False, m, s, ws, bi, W, r)
+
+
+@kernel(inline="always")
+def element_loop(viscous, m, s, ws, bi, W, r):
+    """The loop of rod_element_pass; viscous (literal): add tau S d(sigma)/dt to the force."""
     e0 = m.rod_elem_off[r] * W
     ne = m.rod_n_elems[r] * W
     na = m.rod_node_off[r] * W
@@ -119,37 +129,38 @@ def rod_element_pass(m, s, ws, bi, W, r):
         dx0 = xb0[k] - xa0[k]
         dx1 = xb1[k] - xa1[k]
         dx2 = xb2[k] - xa2[k]
-        dv0 = vb0[k] - va0[k]
-        dv1 = vb1[k] - va1[k]
-        dv2 = vb2[k] - va2[k]
         length = np.sqrt(dx0 * dx0 + dx1 * dx1 + dx2 * dx2)
         il = inv_rl[k]
         e = length * il
         inv_e = 1.0 / e
-        # de/dt = t . (v_{i+1} - v_i) / l^
         q00 = Q00[k]; q01 = Q01[k]; q02 = Q02[k]
         q10 = Q10[k]; q11 = Q11[k]; q12 = Q12[k]
         q20 = Q20[k]; q21 = Q21[k]; q22 = Q22[k]
-        # Q dx (local edge vector) and Q dv
+        # Q dx (local edge vector)
         qd0 = q00 * dx0 + q01 * dx1 + q02 * dx2
         qd1 = q10 * dx0 + q11 * dx1 + q12 * dx2
         qd2 = q20 * dx0 + q21 * dx1 + q22 * dx2
-        qv0 = q00 * dv0 + q01 * dv1 + q02 * dv2
-        qv1 = q10 * dv0 + q11 * dv1 + q12 * dv2
-        qv2 = q20 * dv0 + q21 * dv1 + q22 * dv2
-        w0 = w0_[k]; w1 = w1_[k]; w2 = w2_[k]
-        # strain minus rest strain, and its rate d/dt(Q dx / l^) = (Q dv - w x Q dx) / l^
+        # strain minus rest strain
         s0 = qd0 * il - g0[k]
         s1 = qd1 * il - g1[k]
         s2 = qd2 * il - 1.0 - g2[k]
-        tau = kv[k]
-        r0 = (qv0 - (w1 * qd2 - w2 * qd1)) * il
-        r1 = (qv1 - (w2 * qd0 - w0 * qd2)) * il
-        r2 = (qv2 - (w0 * qd1 - w1 * qd0)) * il
+        if viscous:
+            # strain rate d/dt(Q dx / l^) = (Q dv - w x Q dx) / l^
+            dv0 = vb0[k] - va0[k]
+            dv1 = vb1[k] - va1[k]
+            dv2 = vb2[k] - va2[k]
+            qv0 = q00 * dv0 + q01 * dv1 + q02 * dv2
+            qv1 = q10 * dv0 + q11 * dv1 + q12 * dv2
+            qv2 = q20 * dv0 + q21 * dv1 + q22 * dv2
+            w0 = w0_[k]; w1 = w1_[k]; w2 = w2_[k]
+            tau = kv[k]
+            s0 = s0 + tau * ((qv0 - (w1 * qd2 - w2 * qd1)) * il)
+            s1 = s1 + tau * ((qv1 - (w2 * qd0 - w0 * qd2)) * il)
+            s2 = s2 + tau * ((qv2 - (w0 * qd1 - w1 * qd0)) * il)
         scale = 1.0 + stretch_current * (inv_e - 1.0)
-        n0 = S0[k] * (s0 + tau * r0) * scale
-        n1 = S1[k] * (s1 + tau * r1) * scale
-        n2 = S2[k] * (s2 + tau * r2) * scale
+        n0 = S0[k] * s0 * scale
+        n1 = S1[k] * s1 * scale
+        n2 = S2[k] * s2 * scale
         # lab-frame internal force Q^T n
         on0[k] = q00 * n0 + q10 * n1 + q20 * n2
         on1[k] = q01 * n0 + q11 * n1 + q21 * n2
@@ -170,14 +181,35 @@ def rod_element_pass(m, s, ws, bi, W, r):
 
 @kernel(inline="always")
 def rod_voronoi_pass(m, s, ws, bi, W, r):
-    """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples."""
+    """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples.
+
+    The law's options reach the loop as literal constants, one loop per combination: as plain
+    flags LLVM if-converted their branches and computed the log-Jacobian coefficient and the
+    curvature rate in every iteration of every law."""
     v0 = m.rod_vor_off[r] * W
-    nv = (m.rod_n_elems[r] - 1 + m.rod_closed[r]) * W
     ea = m.rod_elem_off[r] * W
-    bend_current = m.rod_law[r, 1]
-    exact = m.rod_law[r, 2]
+    exact = m.rod_law[r, 2] > 0.0
     viscous = m.rod_law[r, 3] > 0.0
-    need_cc = exact > 0.0 or viscous
+    args = (m, s, ws, bi, W, r, v0, ea)
+    if exact:
+        if viscous:
+            voronoi_loop(True, True, args)
+        else:
+            voronoi_loop(True, False, args)
+    elif viscous:
+        voronoi_loop(False, True, args)
+    else:
+        voronoi_loop(False, False, args)
+
+
+@kernel(inline="always")
+def voronoi_loop(exact, viscous, args):
+    """The loop of rod_voronoi_pass for one combination of the literal flags exact (the exact
+    log-map Jacobian, g term) and viscous (Kelvin-Voigt curvature rate)."""
+    m, s, ws, bi, W, r, v0, ea = args
+    nv = (m.rod_n_elems[r] - 1 + m.rod_closed[r]) * W
+    bend_current = m.rod_law[r, 1]
+    need_cc = exact or viscous
     A00, A01, A02, A10, A11, A12, A20, A21, A22 = rows9(s.Q[bi], ea)
     B00, B01, B02, B10, B11, B12, B20, B21, B22 = rows9(s.Q[bi], ea + W)
     wa0, wa1, wa2 = rows3(s.w[bi], ea)
@@ -201,7 +233,7 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
         rate0 = 0.0
         rate1 = 0.0
         rate2 = 0.0
-        if need_cc:  # loop-invariant: LLVM unswitches the loop
+        if need_cc:
             th2 = p0 * p0 + p1 * p1 + p2 * p2
             cc = log_jacobian_coefficient(th2, sn, cs, ratio)
         if viscous:
@@ -226,14 +258,15 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
         m0 = Bs0[j] * (p0 * idj - k00[j] + tau * rate0) * scale
         m1 = Bs1[j] * (p1 * idj - k01[j] + tau * rate1) * scale
         m2 = Bs2[j] * (p2 * idj - k02[j] + tau * rate2) * scale
-        hh0, hh1, hh2, gg0, gg1, gg2 = voronoi_couple_terms(p0, p1, p2, m0, m1, m2, cc * exact)
+        hh0, hh1, hh2, gg0, gg1, gg2 = voronoi_couple_terms(p0, p1, p2, m0, m1, m2,
+                                                            cc * (1.0 if exact else 0.0))
         om0[j] = m0
         om1[j] = m1
         om2[j] = m2
         oh0[j] = hh0
         oh1[j] = hh1
         oh2[j] = hh2
-        if exact > 0.0:  # loop-invariant; Gazzola's law has no g term (see rod_assemble)
+        if exact:  # Gazzola's law has no g term (see rod_assemble)
             og0[j] = gg0
             og1[j] = gg1
             og2[j] = gg2
