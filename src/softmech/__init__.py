@@ -1,16 +1,17 @@
 """softmech: soft robots and musculoskeletal systems from Cosserat rods, simulated fast."""
 from softmech._version import __version__
-from softmech.scene import Scene
-from softmech.simulation import Every, Results, Simulation, SimulationDiverged
-from softmech.resultsfile import Recorder, load_results, record_to_file
-from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
-from softmech.terms.contact import AnisotropicFriction, GroundContact, IsotropicFriction
-from softmech.terms.damping import KelvinVoigt, LinearDamping
-from softmech.terms.gravity import Gravity
-from softmech.terms.loads import EndLoad, UniformLoad
-from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
+from softmech.cache import check_kernel_cache as _check_kernel_cache
+
+_check_kernel_cache()  # before any kernel loads from numba's cache (see softmech.cache)
+
+from softmech.scene import Scene  # noqa: E402
+from softmech.simulation import Every, Results, Simulation, SimulationDiverged  # noqa: E402
+from softmech.resultsfile import Recorder, load_results, record_to_file  # noqa: E402
+from softmech.terms import TERMS as _TERMS  # noqa: E402
+from softmech.terms.contact import AnisotropicFriction, IsotropicFriction  # noqa: E402
+
+globals().update(_TERMS)  # every term class: sm.Gravity, sm.GroundContact, ... (softmech.terms)
 
 __all__ = ["__version__", "Scene", "Simulation", "SimulationDiverged", "Every", "Results",
-           "Gravity", "EndLoad", "UniformLoad", "LinearDamping", "KelvinVoigt", "Clamp", "Pin",
-           "PrescribedMotion", "GroundContact", "AnisotropicFriction", "IsotropicFriction",
-           "MuscleTorqueWave", "MusclePairs", "Recorder", "record_to_file", "load_results"]
+           "AnisotropicFriction", "IsotropicFriction", "Recorder", "record_to_file",
+           "load_results", *sorted(_TERMS)]

@@ -1,5 +1,6 @@
-"""Conversion between the user-facing shapes (B, n, ...) and the engine's block layout, and the
-assembly of the engine model (kernels.layout.BlockModel) from rods, terms and parameters.
+"""Conversion between the user-facing shapes (B, n, ...) and the engine's block layout
+(softmech.model), and the assembly of a compiled scene: the rods' model (RodBodies) and the
+table of term kernels with their argument tuples (softmech.integrators.driver.Call).
 
 Worlds are grouped in blocks of W lanes (one block per thread): W = 1 for a single world, else
 W = min(8, ceil(B / n_threads)). Padding lanes of the last block replicate the last world and
@@ -12,8 +13,9 @@ import numba
 import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
-from softmech.kernels.contact import FLAG_UNIFORM, N_CONTACT_FLAGS, N_CONTACT_PARAMS
-from softmech.kernels.layout import BlockModel, BlockState, BlockWorkspace
+from softmech.integrators.driver import STAGES
+from softmech.kernels.rod_motion import RodMotionArgs
+from softmech.model import RodBodies, State, Workspace, pick
 
 MAX_LANES = 8  # one AVX-512 register of float64
 
@@ -104,26 +106,32 @@ class Slots:
 
 
 class Assembly:
-    """Per-world, user-shaped arrays that terms write into (see terms.base)."""
+    """What the terms of a scene write while it is assembled (see terms.base.Term.contribute):
+    body-level fields of every rod (user-shaped, (B, n, ...)) and the parts -- one per kind of
+    compiled term, created on first use by `part(cls)` -- that collect the terms' contributions
+    and pack them into their kernels' arrays."""
 
     def __init__(self, rods, rod_params, worlds):
         self.rods = rods
         self.worlds = worlds
         self._rods = {r.name: r for r in rods}
         self._rod_params = rod_params
+        self.all_rod_params = rod_params
         slots = Slots(rods)
         self.node_offset, self.elem_offset = slots.node, slots.elem
+        self.rod_index = {r.name: i for i, r in enumerate(rods)}
         B = worlds
         self.body_acc = {r.name: np.zeros((B, r.n_nodes, 3)) for r in rods}
-        self.node_damping = {r.name: np.zeros((B, r.n_nodes)) for r in rods}
-        self.elem_damping = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
-        self.point_forces, self.couples, self.node_constraints, self.frame_constraints = [], [], [], []
-        self.frame_anchors = []
-        self.ground_contacts = []  # (rod index, params (B, N_CONTACT_PARAMS), flags (2,))
-        self.muscles = []          # (rod index, beta cos (B, n_vor), beta sin (B, n_vor), wave (B, 3))
-        self.rod_index = {r.name: i for i, r in enumerate(rods)}
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
+        """Stiffness K / D [N m] of elastic frame anchors per element (the time-step limit)."""
+        self.parts = {}
+
+    def part(self, cls):
+        """The scene's part of type cls (a terms.base.Part subclass), created on first use."""
+        if cls not in self.parts:
+            self.parts[cls] = cls(self)
+        return self.parts[cls]
 
     def rod(self, name, owner):
         if name not in self._rods:
@@ -134,31 +142,10 @@ class Assembly:
     def rod_params(self, name):
         return self._rod_params[name]
 
-    def add_point_force(self, rod, node, vec, profile):
-        self.point_forces.append((self.node_offset[rod] + node, vec, profile))
 
-    def add_couple(self, rod, elem, vec, profile):
-        self.couples.append((self.elem_offset[rod] + elem, vec, profile))
-
-    def constrain_node(self, rod, node, displacement, profile):
-        pos0 = np.broadcast_to(self._rods[rod].positions[node], (self.worlds, 3))
-        disp = np.zeros((self.worlds, 3)) if displacement is None else displacement
-        self.node_constraints.append((self.node_offset[rod] + node, pos0, disp, profile))
-
-    def anchor_frame(self, rod, elem, side, stiffness):
-        """Elastic half Voronoi domain between element `elem` and its initial frame, placed
-        before (side = +1) or after (side = -1) it; stiffness K / D (B, 3) [N m]."""
-        Q = np.broadcast_to(self._rods[rod].directors[elem], (self.worlds, 3, 3))
-        self.frame_anchors.append((self.elem_offset[rod] + elem, Q, stiffness, float(side)))
-        self.anchor_stiffness[rod][:, elem] += stiffness
-
-    def constrain_frame(self, rod, elem):
-        Q = np.broadcast_to(self._rods[rod].directors[elem], (self.worlds, 3, 3))
-        self.frame_constraints.append((self.elem_offset[rod] + elem, Q))
-
-
-def _table(entries, lanes, comps):
-    """Point-load / constraint tables -> (index (n,), vectors (n_blocks, n, comps, W), profile (n, 3))."""
+def point_table(entries, lanes, comps):
+    """(index, per-world vector (B or 1, comps)[, profile (3,)]) entries -> (index (n,) int64,
+    vectors (n_blocks, n, comps, W), profiles (n, 3)): the layout of point loads and constraints."""
     idx = np.array([e[0] for e in entries], dtype=np.int64)
     if not entries:
         return idx, np.zeros((lanes.n_blocks, 0, comps, lanes.W)), np.zeros((0, 3))
@@ -167,17 +154,19 @@ def _table(entries, lanes, comps):
     return idx, vec, prof
 
 
-def assemble_model(rods, terms, params, lanes):
-    """Build the BlockModel from rods, terms and per-world parameters ('<owner>.<field>' -> array)."""
-    B = lanes.worlds
-    ctx = assemble_terms(rods, terms, params, B)
-    rod_params = ctx.all_rod_params
-    return _block_model(rods, ctx, rod_params, lanes)
+def lane_table(rows, lanes, width):
+    """List of (B, <= width) per-world rows -> (n_blocks, len(rows), width, W), zero padded."""
+    out = np.zeros((lanes.n_blocks, len(rows), width, lanes.W))
+    for i, row in enumerate(rows):
+        padded = np.zeros((lanes.worlds, width))
+        padded[:, :row.shape[1]] = row
+        out[:, i] = per_lane(padded, lanes)
+    return out
 
 
 def assemble_terms(rods, terms, params, worlds):
-    """Validate per-world parameters and let every term write its user-shaped arrays: returns
-    the Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""
+    """Validate per-world parameters and let every term write its contributions: returns the
+    Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""
     B = worlds
     rod_params = {}
     for r in rods:
@@ -190,7 +179,6 @@ def assemble_terms(rods, terms, params, worlds):
                 raise ValueError(f"params['{r.name}.{k}'] has entries <= 0 (must be > 0)")
         rod_params[r.name] = rp
     ctx = Assembly(rods, rod_params, B)
-    ctx.all_rod_params = rod_params
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -198,152 +186,114 @@ def assemble_terms(rods, terms, params, worlds):
     return ctx
 
 
-def _block_model(rods, ctx, rod_params, lanes):
-    B = lanes.worlds
+class Engine:
+    """A compiled scene's arrays: the rods' model (`bodies`, RodBodies), the State and the
+    Workspace, and the table of term kernels (`calls`, softmech.integrators.driver.Call, sorted
+    by stage and order). `motion` is the integrator's RodMotionArgs; `T` the tuple handed to
+    the generated step: (motion, args of call 0, args of call 1, ...)."""
 
-    cat = {k: [] for k in ("node_mass", "node_damping", "body_acc", "rest_len", "J", "S", "sigma0",
-                           "elem_damping", "kv", "vor_len", "vor_B", "kappa0", "vor_kv", "radius")}
+    def __init__(self, rods, ctx, lanes, state, workspace):
+        self.rods, self.ctx, self.lanes = rods, ctx, lanes
+        self.slots = Slots(rods)
+        self.scratch = []
+        """Scratch arrays the terms allocated through zeros() (the term contract tests fill them
+        with NaN: a kernel must write its scratch before reading it)."""
+        self.state, self.workspace = state, workspace
+        self.bodies = pack_rod_bodies(rods, ctx, lanes)
+        from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
+        calls = list(RodElasticity(ctx).calls(self))
+        for part in ctx.parts.values():
+            calls.extend(part.calls(self))
+        # stable sort: equal orders keep the order in which the parts were first used
+        self.calls = sorted(calls, key=lambda c: (STAGES.index(c.stage), c.order))
+        self.motion = self.args(RodMotionArgs)
+        self.T = (self.motion,) + tuple(c.args for c in self.calls)
+        self.has_ghosts = any(r.closed for r in rods)
+
+    def call_args(self, name):
+        """Argument tuple of the call named `name` (e.g. "ground_contacts")."""
+        found = [c.args for c in self.calls if c.name == name]
+        if not found:
+            raise ValueError(f"no call named {name!r} in this scene (calls: {[c.name for c in self.calls]})")
+        return found[0]
+
+    def args(self, args_type, **own):
+        """A kernel's argument tuple: its own arrays, the rest from the bodies, state and workspace."""
+        return writable_contiguous(pick(args_type, self.state, self.bodies, self.workspace, **own))
+
+    def zeros(self, *shape, dtype=float):
+        """Scratch array (n_blocks, *shape) for a term."""
+        array = np.zeros((self.lanes.n_blocks,) + shape, dtype=dtype)
+        self.scratch.append(array)
+        return array
+
+
+def pack_rod_bodies(rods, ctx, lanes):
+    """RodBodies (block layout) of the rods, from their parameters and the terms' body-level
+    fields (gravity, Kelvin-Voigt times)."""
+    B = lanes.worlds
+    cat = {k: [] for k in ("node_mass", "body_acc", "rest_len", "J", "S", "sigma0", "kv", "vor_len",
+                           "vor_B", "kappa0", "vor_kv", "radius")}
     for r in rods:
-        rp = rod_params[r.name]
+        rp = ctx.all_rod_params[r.name]
         d = discrete_properties(r.rest_lengths, rp, r.closed)
         rl = np.broadcast_to(r.rest_lengths, (B, r.n_elems))
         D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_vor))
         kv = ctx.kv_tau[r.name]
         g = lambda a: Slots.with_ghost(r, a)
-        for key, val in (("node_mass", g(d["node_mass"])), ("node_damping", g(ctx.node_damping[r.name])),
-                         ("body_acc", g(ctx.body_acc[r.name])), ("rest_len", g(rl)), ("J", g(d["elem_J"])),
-                         ("S", g(d["elem_S"])), ("sigma0", g(rp["rest_strain"])),
-                         ("elem_damping", g(ctx.elem_damping[r.name])), ("kv", g(kv)), ("vor_len", D),
+        for key, val in (("node_mass", g(d["node_mass"])), ("body_acc", g(ctx.body_acc[r.name])),
+                         ("rest_len", g(rl)), ("J", g(d["elem_J"])), ("S", g(d["elem_S"])),
+                         ("sigma0", g(rp["rest_strain"])), ("kv", g(kv)), ("vor_len", D),
                          ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
                          ("vor_kv", voronoi_lengths(kv, r.closed)), ("radius", g(rp["radius"]))):
             cat[key].append(val)
     blk = {k: to_blocks(np.concatenate(v, axis=1), lanes) for k, v in cat.items()}
-
-    n_e = np.array([r.n_elems for r in rods], dtype=np.int64)
     slots = Slots(rods)
     closed = [r for r in rods if r.closed]
-    ghost_node = np.array([slots.node[r.name] + r.n_elems for r in closed], dtype=np.int64)
-    ghost_node_src = np.array([slots.node[r.name] for r in closed], dtype=np.int64)
-    ghost_elem = np.array([slots.elem[r.name] + r.n_elems for r in closed], dtype=np.int64)
-    ghost_elem_src = np.array([slots.elem[r.name] for r in closed], dtype=np.int64)
-    pf = _table(ctx.point_forces, lanes, 3)
-    pc = _table(ctx.couples, lanes, 3)
-    cn_idx = np.array([c[0] for c in ctx.node_constraints], dtype=np.int64)
-    cn_pos = _table([(c[0], c[1]) for c in ctx.node_constraints], lanes, 3)[1]
-    cn_disp = _table([(c[0], c[2]) for c in ctx.node_constraints], lanes, 3)[1]
-    cn_prof = np.array([c[3] for c in ctx.node_constraints]).reshape(-1, 3)
-    cf = _table(ctx.frame_constraints, lanes, 9)
-    fa = _table([(a[0], a[1]) for a in ctx.frame_anchors], lanes, 9)
-    fa_K = _table([(a[0], a[2]) for a in ctx.frame_anchors], lanes, 3)[1]
-    fa_side = np.array([a[3] for a in ctx.frame_anchors], dtype=float)
-    return _writable_contiguous(BlockModel(
-        rod_node_off=np.array([slots.node[r.name] for r in rods], dtype=np.int64),
-        rod_elem_off=np.array([slots.elem[r.name] for r in rods], dtype=np.int64),
-        rod_vor_off=np.array([slots.vor[r.name] for r in rods], dtype=np.int64),
-        rod_n_elems=n_e,
-        rod_closed=np.array([int(r.closed) for r in rods], dtype=np.int64),
+    index = lambda values: np.array(values, dtype=np.int64)
+    return writable_contiguous(RodBodies(
+        rod_node_off=index([slots.node[r.name] for r in rods]),
+        rod_elem_off=index([slots.elem[r.name] for r in rods]),
+        rod_vor_off=index([slots.vor[r.name] for r in rods]),
+        rod_n_elems=index([r.n_elems for r in rods]),
+        rod_closed=index([int(r.closed) for r in rods]),
         rod_law=np.array([LAWS[r.law] + (float(np.any(ctx.kv_tau[r.name] > 0)),) for r in rods]),
         node_mass=blk["node_mass"], node_inv_mass=1.0 / blk["node_mass"],
-        node_damping=blk["node_damping"],
         node_body_acc=blk["body_acc"],
         elem_rest_len=blk["rest_len"], elem_inv_rest_len=1.0 / blk["rest_len"],
         elem_J=blk["J"], elem_inv_J=1.0 / blk["J"], elem_S=blk["S"], elem_rest_sigma=blk["sigma0"],
-        elem_damping=blk["elem_damping"], elem_kv_tau=blk["kv"], elem_radius=blk["radius"],
+        elem_kv_tau=blk["kv"], elem_radius=blk["radius"],
         vor_rest_len=blk["vor_len"], vor_inv_rest_len=1.0 / blk["vor_len"], vor_B=blk["vor_B"],
         vor_rest_kappa=blk["kappa0"], vor_kv_tau=blk["vor_kv"],
-        pf_node=pf[0], pf_vec=pf[1], pf_profile=pf[2],
-        pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2],
-        cn_node=cn_idx, cn_pos0=cn_pos, cn_disp=cn_disp, cn_profile=cn_prof,
-        cf_elem=cf[0], cf_Q=cf[1],
-        fa_elem=fa[0], fa_Q=fa[1], fa_K=fa_K, fa_side=fa_side,
-        gc_rod=np.array([c[0] for c in ctx.ground_contacts], dtype=np.int64),
-        gc_param=_contact_params(ctx, rods, lanes),
-        gc_flags=_contact_flags(ctx, rods, slots, blk["body_acc"], lanes),
-        mt_rod=np.array([c[0] for c in ctx.muscles], dtype=np.int64),
-        mt_beta_cos=_lane_table([c[1] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
-        mt_beta_sin=_lane_table([c[2] for c in ctx.muscles], lanes, _n_vor_max(ctx.muscles)),
-        mt_wave=_lane_table([c[3] for c in ctx.muscles], lanes, 3),
-        ghost_node=ghost_node, ghost_node_src=ghost_node_src,
-        ghost_elem=ghost_elem, ghost_elem_src=ghost_elem_src,
+        ghost_node=index([slots.node[r.name] + r.n_elems for r in closed]),
+        ghost_node_src=index([slots.node[r.name] for r in closed]),
+        ghost_elem=index([slots.elem[r.name] + r.n_elems for r in closed]),
+        ghost_elem_src=index([slots.elem[r.name] for r in closed]),
     ))
 
 
-def _contact_params(ctx, rods, lanes):
-    """Contact parameters per element slot and lane, (n_blocks, n_contacts, N_CONTACT_PARAMS,
-    n_elem_slots*W): stored per element so the contact loops are flat (vectorizable for any W)."""
-    slots = Slots(rods)
-    out = np.zeros((lanes.n_blocks, len(ctx.ground_contacts), N_CONTACT_PARAMS, slots.n_elems * lanes.W))
-    for i, (rod_index, prm, _) in enumerate(ctx.ground_contacts):
-        rod = rods[rod_index]
-        per_elem = np.zeros((lanes.worlds, slots.n_elems, N_CONTACT_PARAMS))
-        e0 = slots.elem[rod.name]
-        per_elem[:, e0:e0 + rod.n_elems] = prm[:, None, :]
-        out[:, i] = to_blocks(per_elem, lanes)
-    return out
-
-
-def _contact_flags(ctx, rods, slots, body_acc, lanes):
-    """(n_contacts, N_CONTACT_FLAGS) int64: the term's flags, then FLAG_UNIFORM = 1 when the
-    contact's parameters are bitwise the same in every world and its rod's body acceleration
-    (block layout body_acc) the same on every node slot: the kernel then reads them as scalars."""
-    out = np.zeros((len(ctx.ground_contacts), N_CONTACT_FLAGS), dtype=np.int64)
-    for i, (rod_index, prm, flags) in enumerate(ctx.ground_contacts):
-        rod = rods[rod_index]
-        out[i, :len(flags)] = flags
-        n0 = slots.node[rod.name] * lanes.W
-        g = body_acc[:, :, n0:n0 + (rod.n_elems + 1) * lanes.W]
-        out[i, FLAG_UNIFORM] = int(_bitwise_uniform(np.asarray(prm, dtype=float))
-                                   and _bitwise_uniform(np.moveaxis(g, 1, 2).reshape(-1, 3)))
-    return out
-
-
-def _bitwise_uniform(rows):
-    """True if every row of a 2-D float array equals the first bit for bit (0.0 differs from -0.0)."""
-    bits = np.ascontiguousarray(rows).view(np.uint64)
-    return bool(np.all(bits == bits[:1]))
-
-
-def _n_vor_max(muscles):
-    return max([c[1].shape[1] for c in muscles], default=0)
-
-
-def _lane_table(rows, lanes, width):
-    """List of (B, <= width) per-world rows -> (n_blocks, len(rows), width, W), zero padded."""
-    out = np.zeros((lanes.n_blocks, len(rows), width, lanes.W))
-    for i, row in enumerate(rows):
-        padded = np.zeros((lanes.worlds, width))
-        padded[:, :row.shape[1]] = row
-        out[:, i] = per_lane(padded, lanes)
-    return out
-
-
-def _writable_contiguous(tup):
+def writable_contiguous(tup):
     """Same tuple with every array C-contiguous and writable: numba types encode layout and
     read-only flags, so any variation would compile the kernels again."""
     fix = lambda a: a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
     return type(tup)(*(fix(a) for a in tup))
 
 
-def allocate_workspace(n_nodes, n_elems, n_vor, lanes):
+def allocate_workspace(slots, lanes):
+    """Workspace (softmech.model) for rods occupying `slots`."""
     nb, W = lanes.n_blocks, lanes.W
-    z = np.zeros
-    return BlockWorkspace(
-        elem_len=z((nb, n_elems * W)), elem_n=z((nb, 3, n_elems * W)), elem_tau=z((nb, 3, n_elems * W)),
-        vor_m=z((nb, 3, max(n_vor, 0) * W)), vor_h=z((nb, 3, max(n_vor, 0) * W)),
-        vor_g=z((nb, 3, max(n_vor, 0) * W)), node_acc=z((nb, 3, n_nodes * W)),
-        elem_alpha=z((nb, 3, n_elems * W)), rotation_violations=z(nb, dtype=np.int64),
-        contact_normal=z((nb, n_elems * W)), contact_slip=z((nb, 2, n_elems * W)),
-        contact_axial=z((nb, 6, n_elems * W)),
-        contact_force=z((nb, 3, n_elems * W)), contact_force_diff=z((nb, 3, n_elems * W)),
-        muscle_phase=z((nb, 2, W)), muscle_moment=z((nb, n_elems * W)))
+    return Workspace(node_force=np.zeros((nb, 3, slots.n_nodes * W)),
+                     elem_couple=np.zeros((nb, 3, slots.n_elems * W)),
+                     elem_len=np.zeros((nb, slots.n_elems * W)),
+                     rotation_violations=np.zeros(nb, dtype=np.int64))
 
 
 def pack_state(rods, per_rod, lanes):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
-    directors (B, n, 3, 3), angular_velocities (B, n, 3) -> BlockState (ghost slots filled)."""
+    directors (B, n, 3, 3), angular_velocities (B, n, 3) -> State (ghost slots filled)."""
     def cat(key):
         return np.concatenate([Slots.with_ghost(r, np.asarray(d[key])) for r, d in zip(rods, per_rod)],
                               axis=1)
-    return _writable_contiguous(BlockState(
+    return writable_contiguous(State(
         x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
         Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes)))

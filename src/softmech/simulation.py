@@ -2,19 +2,21 @@
 import math
 import time as _time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
+import numba
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import discrete_properties
 from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
-from softmech.integrators.explicit import (SCHEME_TABLES, SCHEMES, STATUS_OK, STATUS_ROTATION,
-                                           advance, block_status, evaluate_accelerations, run_block)
+from softmech.integrators.driver import step_module
+from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
-from softmech.packing import (Lanes, Slots, allocate_workspace, assemble_model, assemble_terms,
-                              broadcast_worlds,
-                              from_blocks, pack_state, to_blocks)
+from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
+from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
+                              broadcast_worlds, from_blocks, pack_state)
 from softmech.progress import progress_bar
 from softmech.stability import rod_time_step_limit
 
@@ -85,8 +87,7 @@ class Simulation:
             self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
         self._index = {r.name: i for i, r in enumerate(self.rods)}
         self._slots = Slots(self.rods)
-        self.workspace = allocate_workspace(self._slots.n_nodes, self._slots.n_elems,
-                                            self._slots.n_vor, self.lanes)
+        self.workspace = allocate_workspace(self._slots, self.lanes)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
                     "velocities": np.broadcast_to(r.velocities, (worlds,) + r.velocities.shape),
                     "directors": np.broadcast_to(r.directors, (worlds,) + r.directors.shape),
@@ -127,7 +128,9 @@ class Simulation:
 
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
-        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds)
+        return self._time_step_limit(self._engine().ctx)
+
+    def _time_step_limit(self, ctx):
         return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
                                            ctx.anchor_stiffness[r.name]) for r in self.rods], axis=0)
 
@@ -186,7 +189,12 @@ class Simulation:
                 _checks.orthonormal_frames(f"{name}.directors", arr)
             state[key] = arr
         all_states = [state if r.name == name else self.get_state(r.name) for r in self.rods]
-        self._state = pack_state(self.rods, all_states, self.lanes)
+        self._restore(pack_state(self.rods, all_states, self.lanes))
+
+    def _restore(self, arrays):
+        """Copy arrays into the state in place (the compiled step holds the state's arrays)."""
+        for dst, src in zip(self._state, arrays):
+            dst[...] = src
 
     def diagnostics(self, rod=None):
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
@@ -199,10 +207,16 @@ class Simulation:
         """(node accelerations (B, n+1, 3) [m/s^2], element angular accelerations (B, n, 3)) at
         the current state and time, without stepping."""
         name = self._rod_name(rod)
-        evaluate_accelerations(self._model(), self._state, self.workspace, self.lanes.W, self.time)
+        self._evaluate(self._engine())
         ns, es = self._slices(name)
-        return (from_blocks(self.workspace.node_acc, self.lanes, (3,))[:, ns].copy(),
-                from_blocks(self.workspace.elem_alpha, self.lanes, (3,))[:, es].copy())
+        return (from_blocks(self.workspace.node_force, self.lanes, (3,))[:, ns].copy(),
+                from_blocks(self.workspace.elem_couple, self.lanes, (3,))[:, es].copy())
+
+    def _evaluate(self, engine, leave_out=()):
+        """Accelerations of the current state into the workspace, without the force terms named
+        in leave_out (softmech.integrators.driver.Call.name)."""
+        active = np.array([c.name not in leave_out for c in engine.calls], dtype=np.int64)
+        self._step(engine).evaluate(engine.T, self.lanes.W, self.time, active)
 
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
@@ -211,13 +225,12 @@ class Simulation:
         without the ground contacts (the contact kernel's scratch array holds only its last,
         static-friction pass), times the node masses."""
         name = self._rod_name(rod)
-        model, W = self._model(), self.lanes.W
-        evaluate_accelerations(model, self._state, self.workspace, W, self.time)
-        with_contact = self.workspace.node_acc.copy()
-        evaluate_accelerations(model._replace(gc_rod=model.gc_rod[:0]), self._state,
-                               self.workspace, W, self.time)
+        engine = self._engine()
+        self._evaluate(engine)
+        with_contact = self.workspace.node_force.copy()
+        self._evaluate(engine, leave_out=("ground_contacts",))
         ns, _ = self._slices(name)
-        diff = from_blocks(with_contact - self.workspace.node_acc, self.lanes, (3,))[:, ns]
+        diff = from_blocks(with_contact - self.workspace.node_force, self.lanes, (3,))[:, ns]
         return self._node_mass(name)[..., None] * diff
 
     # ----------------------------------------------------------------------------- running
@@ -230,45 +243,49 @@ class Simulation:
             raise ValueError(f"params key {unknown[0]!r} is not allowed: no such parameter "
                              f"(known: {sorted(known)})")
 
-    def _model(self):
-        """The engine model for the current params, rebuilt only when a parameter changed (params
-        may be edited in place, so the cache compares against copies)."""
+    def _engine(self):
+        """The compiled scene's arrays (softmech.packing.Engine) for the current params, rebuilt
+        only when a parameter changed (params may be edited in place, so the cache compares
+        against copies)."""
         self._check_params()
-        cached = getattr(self, "_model_cache", None)
+        cached = getattr(self, "_engine_cache", None)
         if cached is not None and cached[0].keys() == self.params.keys() and all(
                 np.array_equal(cached[0][k], np.asarray(v)) for k, v in self.params.items()):
             return cached[1]
-        model = assemble_model(self.rods, self.terms, self.params, self.lanes)
+        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds)
+        engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace)
+        self._engine_cache = ({k: np.array(v, copy=True) for k, v in self.params.items()}, engine)
         if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
             self.check_time_step(self.strict)
-        self._model_cache = ({k: np.array(v, copy=True) for k, v in self.params.items()}, model)
-        return model
+        return engine
+
+    def _step(self, engine):
+        """The generated step module of the engine's term set (softmech.integrators.driver)."""
+        return step_module(engine.calls, engine.has_ghosts)
 
     def step(self, n_steps):
         """Advance all worlds by n_steps steps of dt (no recording); raises SimulationDiverged."""
         n_steps = _checks.integer("n_steps", n_steps, 0)
-        self._advance(self._model(), n_steps)
+        self._advance(self._engine(), n_steps)
 
-    def _advance(self, model, n_steps):
+    def _advance(self, engine, n_steps):
         saved = tuple(a.copy() for a in self._state)
         status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
         drifts, kicks = SCHEME_TABLES[SCHEMES[self.scheme]]
+        step = self._step(engine)
+        run = partial(step.step_block, engine.T, W=self.lanes.W, t_origin=self._t0,
+                      step0=self._steps, dt=self.dt, n_steps=n_steps, drifts=drifts, kicks=kicks)
         if self.lanes.n_blocks == 1:
-            # one block: call the serial kernel directly (a parallel region would wake idle threads)
-            self.workspace.rotation_violations[0] = 0
-            run_block(model, self._state, self.workspace, 0, self.lanes.W, self._t0, self._steps,
-                      self.dt, n_steps, drifts, kicks)
-            status[0] = block_status(self._state, self.workspace, 0)
-        else:
-            advance(model, self._state, self.workspace, self.lanes.W, self._t0, self._steps,
-                    self.dt, n_steps, drifts, kicks, status)
+            status[0] = run(0)
+        else:  # one block per task; step_block releases the GIL
+            status[:] = list(_block_pool().map(run, range(self.lanes.n_blocks)))
         if np.any(status != STATUS_OK):
             self._diverged(saved, n_steps, status)
         self._steps += n_steps
 
     def _diverged(self, saved, n_steps, status):
-        bad_state = self._state
-        self._state = type(self._state)(*saved)
+        bad_state = type(self._state)(*(a.copy() for a in self._state))
+        self._restore(saved)
         limit = float(self.time_step_limit().min())
         worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
                          for w in self.lanes.world_of_lane[bi * self.lanes.W:(bi + 1) * self.lanes.W]})
@@ -300,7 +317,7 @@ class Simulation:
         # Steps between divergence checks: on divergence the state of the last check is kept, so
         # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
         fields = () if record is None else record.fields
-        model = self._model()
+        engine = self._engine()
         samples = {"time": []}
         self._sample(samples, fields)
         bar = progress_bar(n_total, progress)
@@ -309,7 +326,7 @@ class Simulation:
             while done < n_total:
                 n = min(every if every > 0 else n_total, n_total - done)
                 for chunk in _chunks(n, GUARD_STEPS):
-                    self._advance(model, chunk)
+                    self._advance(engine, chunk)
                     if bar:
                         bar.update(chunk)
                 done += n
@@ -357,22 +374,42 @@ class Simulation:
         return np.einsum("bn,bnk->bk", mass, values) / mass.sum(axis=1)[:, None]
 
     def _node_mass(self, name):
-        """Node masses [kg] of one rod, (B, n_nodes)."""
-        rod = self.rods[self._index[name]]
-        return discrete_properties(rod.rest_lengths, self.rod_params(name), rod.closed)["node_mass"]
+        """Node masses [kg] of one rod, (B, n_nodes), as packed in the rods' model."""
+        ns, _ = self._slices(name)
+        return from_blocks(self._engine().bodies.node_mass, self.lanes)[:, ns]
 
     def save_state(self, path):
-        """Write time and every rod's state to an .npz file atomically (restartable)."""
-        arrays = {"time": np.array(self.time)}
+        """Write the clock and every rod's state to an .npz file atomically: load_state continues
+        the run bit for bit (`time` is kept too, for readers)."""
+        origin, steps = self.clock
+        arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
+                  "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
         for r in self.rods:
             arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
         atomic_save_npz(path, **arrays)
 
     def load_state(self, path):
+        """Restore a state written by save_state. The clock continues bit for bit when the time
+        step is the same; with another dt (or a file without a clock) the time is restored."""
         with np.load(path) as data:
             for r in self.rods:
                 self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
-            self.time = float(data["time"])
+            if "clock_steps" in data and float(data["clock_dt"]) == self.dt:
+                self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
+            else:
+                self.time = float(data["time"])
+
+
+_POOL = []
+
+
+def _block_pool():
+    """Threads that advance the blocks of a batch, as many as numba's thread count (which also
+    sets how worlds are grouped into blocks: softmech.packing.Lanes)."""
+    if not _POOL or _POOL[0][0] != numba.get_num_threads():
+        _POOL[:] = [(numba.get_num_threads(),
+                     ThreadPoolExecutor(numba.get_num_threads(), thread_name_prefix="softmech"))]
+    return _POOL[0][1]
 
 
 GUARD_STEPS = 4096

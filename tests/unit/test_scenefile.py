@@ -16,9 +16,12 @@ def assert_same_model(a, b):
     assert sa.params.keys() == sb.params.keys()
     for k in sa.params:
         np.testing.assert_array_equal(sa.params[k], sb.params[k], err_msg=k)
-    ma, mb = sa._model(), sb._model()
-    for field in ma._fields:
-        np.testing.assert_array_equal(getattr(ma, field), getattr(mb, field), err_msg=field)
+    ea, eb = sa._engine(), sb._engine()
+    assert [c.name for c in ea.calls] == [c.name for c in eb.calls]
+    for ma, mb in zip(ea.T, eb.T):
+        assert type(ma) is type(mb)
+        for field in ma._fields:
+            np.testing.assert_array_equal(getattr(ma, field), getattr(mb, field), err_msg=field)
     for x, y in zip(sa._state, sb._state):
         np.testing.assert_array_equal(x, y)
     sa.step(50)
@@ -63,6 +66,7 @@ def everything_scene():
     scene.add(sm.LinearDamping(arm, 0.5))
     scene.add(sm.LinearDamping("ring", 0.5, rotational_coefficient=1e-3, name="ring_damping"))
     scene.add(sm.KelvinVoigt("beam", 1e-4))
+    scene.add(sm.ViscousDrag("ring", normal=0.2, tangential=0.1))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, rolling=False),
                                plane_point=(0, 0, 0.0)))
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))

@@ -1,7 +1,8 @@
 """`softmech info FILE`: what a results file (HDF5, docs/results_files.md) holds -- its
 attributes, scene, softmech version, run settings, whether the run completed, the time range and
 sample count, and every dataset's shape, dtype and units. Exit code 2 if FILE is missing or not a
-softmech results file."""
+softmech results file. `softmech info --system`: versions, cache locations, CPU features and
+threads, for bug reports (softmech.system)."""
 import json
 
 from softmech.resultsfile.reader import describe
@@ -10,8 +11,10 @@ from softmech.resultsfile.reader import describe
 def add_arguments(parser):
     """Options of `softmech info` on an argparse parser."""
     parser.description = ("Describe a softmech results file (results.h5): attributes, settings, "
-                          "time range and every dataset.")
-    parser.add_argument("file", metavar="FILE", help="a results file written by softmech")
+                          "time range and every dataset; or, with --system, this installation.")
+    parser.add_argument("file", metavar="FILE", nargs="?", help="a results file written by softmech")
+    parser.add_argument("--system", action="store_true",
+                        help="print versions, cache locations, CPU features and threads (for bug reports)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of the text summary")
     parser.add_argument("--scene", action="store_true",
@@ -19,7 +22,16 @@ def add_arguments(parser):
 
 
 def execute(args):
-    """Print the description of args.file; returns 0. Bad file: ValueError (exit code 2)."""
+    """Print the description of args.file (or of the system); returns 0. Bad file or no FILE
+    without --system: ValueError (exit code 2)."""
+    if getattr(args, "system", False):
+        from softmech.system import format_report, system_report
+        report = system_report()
+        print(json.dumps(report) if getattr(args, "json", False) else
+              "\n".join(["softmech system"] + format_report(report)))
+        return 0
+    if args.file is None:
+        raise ValueError("FILE is required (a results file), or --system")
     d = describe(args.file)
     if getattr(args, "json", False):
         print(json.dumps(d))

@@ -28,6 +28,8 @@ implementation: 1 for |v| <= v_eps, 1 - min(1, |v| / v_eps - 1) above (sticking 
 Everything is computed on element-lane pairs with selects instead of branches (vectorizable);
 forces go to the two nodes of the element, half each.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from softmech.kernels import kernel
@@ -41,6 +43,19 @@ N_CONTACT_PARAMS = 16
 # contact's parameters and its rod's body accelerations are the same in every element slot and lane
 FLAG_ROLLING, FLAG_UNIT_DECOMPOSITION, FLAG_PER_NODE, FLAG_UNIFORM = 0, 1, 2, 3
 N_CONTACT_FLAGS = 4
+
+GroundContactArgs = namedtuple("GroundContactArgs", [
+    "x", "v", "Q", "w",                                      # state
+    "rod_node_off", "rod_elem_off", "rod_n_elems", "rod_closed",
+    "node_mass", "node_body_acc", "elem_radius",             # rod bodies
+    "gc_rod", "gc_param", "gc_flags",                        # rod index (n_gc,), parameters per
+    # element slot (n_blocks, n_gc, N_CONTACT_PARAMS, n_elems*W), flags (n_gc, N_CONTACT_FLAGS)
+    "contact_normal", "contact_slip", "contact_axial",       # scratch, per element slot: normal
+    # force N [N] (n_blocks, n_elems*W), slip functions (n_blocks, 2, .), axial direction a and Q a
+    # (n_blocks, 6, .)
+    "contact_force", "contact_force_diff",                   # element forces [N] of the last pass
+    "node_force", "elem_couple",                             # outputs (added to)
+])
 
 
 @kernel(inline="always")
@@ -248,9 +263,9 @@ def static_element(k, pk, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal_,
 
 
 @kernel(inline="always")
-def rod_plane_contact(m, s, ws, bi, W, i):
+def rod_plane_contact(a, bi, W, i):
     """Contact and friction of contact entry i (one rod, one plane) in block bi: adds forces to
-    ws.node_acc [N] and couples to ws.elem_alpha [N m, local].
+    a.node_force [N] and couples to a.elem_couple [N m, local].
 
     Flat loops over the rod's element-lanes k (vectorizable for any W); the contact parameters
     are stored per element-lane (gc_param). When they and the body accelerations are the same
@@ -259,31 +274,31 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     than the 16 registers (measured: half the loop's instructions were pointer reloads and
     spills). An open rod's end elements take their end node's whole force (weights 1 instead of
     1/2); a closed rod's ghost node mirrors node 0."""
-    r = m.gc_rod[i]
-    ne = m.rod_n_elems[r] * W
-    closed = m.rod_closed[r]
-    e0 = m.rod_elem_off[r] * W
-    n0 = m.rod_node_off[r] * W
-    rolling = 1.0 * m.gc_flags[i, FLAG_ROLLING]
-    unit = m.gc_flags[i, FLAG_UNIT_DECOMPOSITION] == 1
-    per_node = m.gc_flags[i, FLAG_PER_NODE] == 1
-    uniform = m.gc_flags[i, FLAG_UNIFORM] == 1
-    prm = m.gc_param[bi, i]
-    X = pair_rows(s.x[bi], n0, W)
-    V = pair_rows(s.v[bi], n0, W)
-    F = pair_rows(ws.node_acc[bi], n0, W)
-    G = pair_rows(m.node_body_acc[bi], n0, W)
-    M = (m.node_mass[bi, n0:], m.node_mass[bi, n0 + W:])
-    Qr = rows9(s.Q[bi], e0)
-    Wr = rows3(s.w[bi], e0)
-    AL = rows3(ws.elem_alpha[bi], e0)
-    radius = m.elem_radius[bi, e0:]
-    normal = ws.contact_normal[bi, e0:]
-    slip = (ws.contact_slip[bi, 0, e0:], ws.contact_slip[bi, 1, e0:])
-    ca = ws.contact_axial[bi]
+    r = a.gc_rod[i]
+    ne = a.rod_n_elems[r] * W
+    closed = a.rod_closed[r]
+    e0 = a.rod_elem_off[r] * W
+    n0 = a.rod_node_off[r] * W
+    rolling = 1.0 * a.gc_flags[i, FLAG_ROLLING]
+    unit = a.gc_flags[i, FLAG_UNIT_DECOMPOSITION] == 1
+    per_node = a.gc_flags[i, FLAG_PER_NODE] == 1
+    uniform = a.gc_flags[i, FLAG_UNIFORM] == 1
+    prm = a.gc_param[bi, i]
+    X = pair_rows(a.x[bi], n0, W)
+    V = pair_rows(a.v[bi], n0, W)
+    F = pair_rows(a.node_force[bi], n0, W)
+    G = pair_rows(a.node_body_acc[bi], n0, W)
+    M = (a.node_mass[bi, n0:], a.node_mass[bi, n0 + W:])
+    Qr = rows9(a.Q[bi], e0)
+    Wr = rows3(a.w[bi], e0)
+    AL = rows3(a.elem_couple[bi], e0)
+    radius = a.elem_radius[bi, e0:]
+    normal = a.contact_normal[bi, e0:]
+    slip = (a.contact_slip[bi, 0, e0:], a.contact_slip[bi, 1, e0:])
+    ca = a.contact_axial[bi]
     axial = (ca[0, e0:], ca[1, e0:], ca[2, e0:], ca[3, e0:], ca[4, e0:], ca[5, e0:])
-    out_f = rows3(ws.contact_force[bi], e0)
-    out_d = rows3(ws.contact_force_diff[bi], e0)
+    out_f = rows3(a.contact_force[bi], e0)
+    out_d = rows3(a.contact_force_diff[bi], e0)
     P = (prm[P_X, e0:], prm[P_Y, e0:], prm[P_Z, e0:], prm[N_X, e0:], prm[N_Y, e0:], prm[N_Z, e0:],
          prm[K_WALL, e0:], prm[GAMMA_WALL, e0:], prm[V_EPS, e0:], prm[SURFACE_TOL, e0:],
          prm[MU_KF, e0:], prm[MU_KB, e0:], prm[MU_KL, e0:])
@@ -291,7 +306,7 @@ def rod_plane_contact(m, s, ws, bi, W, i):
     MUS = (prm[MU_SF, e0:], prm[MU_SB, e0:], prm[MU_SL, e0:])
     last = ne - W
     end = 1.0 - 0.5 * closed  # weight of an end node: 1 (open rod: its whole force) or 1/2
-    mirror_ghost(ws.node_acc[bi], n0, ne, W, closed)
+    mirror_ghost(a.node_force[bi], n0, ne, W, closed)
     # ---- pass 1: wall response and kinetic friction; the options as literal constants, one
     # loop per combination (LLVM if-converts the option branches instead of unswitching the
     # loop, which computed every variant in every iteration: measured 528 instructions per
@@ -307,9 +322,9 @@ def rod_plane_contact(m, s, ws, bi, W, i):
         kinetic_pass(True, False, args)
     else:
         kinetic_pass(False, False, args)
-    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
+    scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
                      W, closed, per_node)
-    mirror_ghost(ws.node_acc[bi], n0, ne, W, closed)
+    mirror_ghost(a.node_force[bi], n0, ne, W, closed)
     # ---- pass 2: static friction, from the total forces including the kinetic friction
     if uniform:
         for k in range(ne):
@@ -323,12 +338,12 @@ def rod_plane_contact(m, s, ws, bi, W, i):
             wb = end if k >= last else 0.5
             static_element(k, k, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal, slip,
                            axial, out_f)
-    scatter_to_nodes(ws.node_acc[bi], ws.contact_force[bi], ws.contact_force_diff[bi], e0, n0, ne,
+    scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
                      W, closed, False)
     if closed:
         for c in range(3):  # the ghost's force is not used: zero it as rod_assemble does
             for lane in range(W):
-                ws.node_acc[bi, c, n0 + ne + lane] = 0.0
+                a.node_force[bi, c, n0 + ne + lane] = 0.0
 
 
 @kernel(inline="always")
@@ -390,8 +405,9 @@ def scatter_to_nodes(acc, f, d, e0, n0, ne, W, closed, use_d):
                 first[lane] += 0.5 * (fc[ne - W + lane] - dd)
 
 
-@kernel(inline="always")
-def ground_contacts(m, s, ws, bi, W):
-    """All rod-plane contacts of block bi (see module docstring)."""
-    for i in range(m.gc_rod.shape[0]):
-        rod_plane_contact(m, s, ws, bi, W, i)
+@kernel
+def ground_contacts(a, bi, W, t):
+    """All rod-plane contacts of block bi (see module docstring). Runs last in the force pass:
+    its wall response balances the total force from every other term."""
+    for i in range(a.gc_rod.shape[0]):
+        rod_plane_contact(a, bi, W, i)

@@ -22,20 +22,30 @@ Resulting loads (handout eqs. 3-4, Gazzola 2018 eqs. 2.14-2.17):
   element couple        C = Delta^h(m) + A^h(phi x m) [+ exact term] + (Q dx) x n
                             + (J w / e) x w + (J w / e^2) de/dt
   with phi = D^ kappa; the last two are the Lagrangian-transport and unsteady-dilatation terms.
-The element angular acceleration is dw/dt = e J^{-1} C (eq. 4 multiplied by e / J).
+The element angular acceleration dw/dt = e J^{-1} C (eq. 4 multiplied by e / J) and the two
+velocity-dependent couples belong to the integrator (softmech.kernels.rod_motion).
 
-The two velocity-dependent couples are applied by `rod_gyroscopic_kick` at the mid-point of the
-kick (implicit midpoint): evaluated explicitly with the pre-kick velocities, as PyElastica does,
-they make the kick an explicit Euler step, which is not time-symmetric: the energy of a spinning
-free rod then drifts steadily, angular momentum converges at first order and PEFRL drops to first
-order (measured; tests/validation).
+`rod_elasticity` is the rod body kind's force term: it runs first in the force pass of the step
+and *initialises* the accumulators node_force [N] and elem_couple [N m, local] of every rod slot
+(every rod has it), so no separate zeroing pass is needed; the other terms add to them.
 """
-import numba as nb
+from collections import namedtuple
 
-from softmech.kernels import kernel
 import numpy as np
 
+from softmech.kernels import kernel
+
 from softmech.kernels.so3 import log_jacobian_coefficient, theta_over_sin
+
+RodElasticityArgs = namedtuple("RodElasticityArgs", [
+    "x", "v", "Q", "w",                                              # state
+    "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed", "rod_law",
+    "elem_S", "elem_rest_sigma", "elem_inv_rest_len", "elem_kv_tau",  # rod bodies
+    "vor_rest_len", "vor_inv_rest_len", "vor_B", "vor_rest_kappa", "vor_kv_tau",
+    "elem_n", "elem_tau", "vor_m", "vor_h", "vor_g",                  # scratch of this term
+    "node_force", "elem_couple", "elem_len",                          # outputs (overwritten)
+])
+"""Arrays of the rod elasticity term (shapes in softmech.model; scratch: see RodElasticity)."""
 
 
 @kernel(inline="always")
@@ -97,34 +107,34 @@ def rows9(a, start):
 
 
 @kernel(inline="always")
-def rod_element_pass(m, s, ws, bi, W, r):
+def rod_element_pass(a, bi, W, r):
     """Element loop of rod r in block bi: lengths, strains, internal force and element couples
     (the strain rate only for a Kelvin-Voigt rod: viscous is a literal constant in each loop)."""
-    if m.rod_law[r, 3] > 0.0:
-        element_loop(True, m, s, ws, bi, W, r)
+    if a.rod_law[r, 3] > 0.0:
+        element_loop(True, a, bi, W, r)
     else:
-        element_loop(False, m, s, ws, bi, W, r)
+        element_loop(False, a, bi, W, r)
 
 
 @kernel(inline="always")
-def element_loop(viscous, m, s, ws, bi, W, r):
+def element_loop(viscous, a, bi, W, r):
     """The loop of rod_element_pass; viscous (literal): add tau S d(sigma)/dt to the force."""
-    e0 = m.rod_elem_off[r] * W
-    ne = m.rod_n_elems[r] * W
-    na = m.rod_node_off[r] * W
-    stretch_current = m.rod_law[r, 0]
+    e0 = a.rod_elem_off[r] * W
+    ne = a.rod_n_elems[r] * W
+    na = a.rod_node_off[r] * W
+    stretch_current = a.rod_law[r, 0]
     # every array is viewed from the rod's first entry so the loop index k starts at 0
-    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(s.x[bi], na, W)
-    va0, va1, va2, vb0, vb1, vb2 = pair_rows(s.v[bi], na, W)
-    Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(s.Q[bi], e0)
-    w0_, w1_, w2_ = rows3(s.w[bi], e0)
-    S0, S1, S2 = rows3(m.elem_S[bi], e0)
-    g0, g1, g2 = rows3(m.elem_rest_sigma[bi], e0)
-    inv_rl = m.elem_inv_rest_len[bi, e0:]
-    kv = m.elem_kv_tau[bi, e0:]
-    on0, on1, on2 = rows3(ws.elem_n[bi], e0)
-    ot0, ot1, ot2 = rows3(ws.elem_tau[bi], e0)
-    out_len = ws.elem_len[bi, e0:]
+    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(a.x[bi], na, W)
+    va0, va1, va2, vb0, vb1, vb2 = pair_rows(a.v[bi], na, W)
+    Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(a.Q[bi], e0)
+    w0_, w1_, w2_ = rows3(a.w[bi], e0)
+    S0, S1, S2 = rows3(a.elem_S[bi], e0)
+    g0, g1, g2 = rows3(a.elem_rest_sigma[bi], e0)
+    inv_rl = a.elem_inv_rest_len[bi, e0:]
+    kv = a.elem_kv_tau[bi, e0:]
+    on0, on1, on2 = rows3(a.elem_n[bi], e0)
+    ot0, ot1, ot2 = rows3(a.elem_tau[bi], e0)
+    out_len = a.elem_len[bi, e0:]
     for k in range(ne):
         dx0 = xb0[k] - xa0[k]
         dx1 = xb1[k] - xa1[k]
@@ -174,23 +184,23 @@ def element_loop(viscous, m, s, ws, bi, W, r):
         ot1[k] = c1
         ot2[k] = c2
         out_len[k] = length
-    if m.rod_closed[r]:
+    if a.rod_closed[r]:
         for lane in range(W):  # ghost element: the closing Voronoi domain reads its length
             out_len[ne + lane] = out_len[lane]
 
 
 @kernel(inline="always")
-def rod_voronoi_pass(m, s, ws, bi, W, r):
+def rod_voronoi_pass(a, bi, W, r):
     """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples.
 
     The law's options reach the loop as literal constants, one loop per combination: as plain
     flags LLVM if-converted their branches and computed the log-Jacobian coefficient and the
     curvature rate in every iteration of every law."""
-    v0 = m.rod_vor_off[r] * W
-    ea = m.rod_elem_off[r] * W
-    exact = m.rod_law[r, 2] > 0.0
-    viscous = m.rod_law[r, 3] > 0.0
-    args = (m, s, ws, bi, W, r, v0, ea)
+    v0 = a.rod_vor_off[r] * W
+    ea = a.rod_elem_off[r] * W
+    exact = a.rod_law[r, 2] > 0.0
+    viscous = a.rod_law[r, 3] > 0.0
+    args = (a, bi, W, r, v0, ea)
     if exact:
         if viscous:
             voronoi_loop(True, True, args)
@@ -206,24 +216,24 @@ def rod_voronoi_pass(m, s, ws, bi, W, r):
 def voronoi_loop(exact, viscous, args):
     """The loop of rod_voronoi_pass for one combination of the literal flags exact (the exact
     log-map Jacobian, g term) and viscous (Kelvin-Voigt curvature rate)."""
-    m, s, ws, bi, W, r, v0, ea = args
-    nv = (m.rod_n_elems[r] - 1 + m.rod_closed[r]) * W
-    bend_current = m.rod_law[r, 1]
+    a, bi, W, r, v0, ea = args
+    nv = (a.rod_n_elems[r] - 1 + a.rod_closed[r]) * W
+    bend_current = a.rod_law[r, 1]
     need_cc = exact or viscous
-    A00, A01, A02, A10, A11, A12, A20, A21, A22 = rows9(s.Q[bi], ea)
-    B00, B01, B02, B10, B11, B12, B20, B21, B22 = rows9(s.Q[bi], ea + W)
-    wa0, wa1, wa2 = rows3(s.w[bi], ea)
-    wb0, wb1, wb2 = rows3(s.w[bi], ea + W)
-    la = ws.elem_len[bi, ea:]
-    lb = ws.elem_len[bi, ea + W:]
-    iD = m.vor_inv_rest_len[bi, v0:]
-    D = m.vor_rest_len[bi, v0:]
-    Bs0, Bs1, Bs2 = rows3(m.vor_B[bi], v0)
-    k00, k01, k02 = rows3(m.vor_rest_kappa[bi], v0)
-    kv = m.vor_kv_tau[bi, v0:]
-    om0, om1, om2 = rows3(ws.vor_m[bi], v0)
-    oh0, oh1, oh2 = rows3(ws.vor_h[bi], v0)
-    og0, og1, og2 = rows3(ws.vor_g[bi], v0)
+    A00, A01, A02, A10, A11, A12, A20, A21, A22 = rows9(a.Q[bi], ea)
+    B00, B01, B02, B10, B11, B12, B20, B21, B22 = rows9(a.Q[bi], ea + W)
+    wa0, wa1, wa2 = rows3(a.w[bi], ea)
+    wb0, wb1, wb2 = rows3(a.w[bi], ea + W)
+    la = a.elem_len[bi, ea:]
+    lb = a.elem_len[bi, ea + W:]
+    iD = a.vor_inv_rest_len[bi, v0:]
+    D = a.vor_rest_len[bi, v0:]
+    Bs0, Bs1, Bs2 = rows3(a.vor_B[bi], v0)
+    k00, k01, k02 = rows3(a.vor_rest_kappa[bi], v0)
+    kv = a.vor_kv_tau[bi, v0:]
+    om0, om1, om2 = rows3(a.vor_m[bi], v0)
+    oh0, oh1, oh2 = rows3(a.vor_h[bi], v0)
+    og0, og1, og2 = rows3(a.vor_g[bi], v0)
     for j in range(nv):
         p0, p1, p2, sn, cs, ratio = relative_rotation(
             A00[j], A01[j], A02[j], A10[j], A11[j], A12[j], A20[j], A21[j], A22[j],
@@ -273,38 +283,38 @@ def voronoi_loop(exact, viscous, args):
 
 
 @kernel(inline="always")
-def rod_assemble(m, s, ws, bi, W, r):
-    """Sum the internal loads of rod r into node forces (ws.node_acc) and element couples
-    (ws.elem_alpha), overwriting both; external loads are added afterwards.
+def rod_assemble(a, bi, W, r):
+    """Sum the internal loads of rod r into node forces (a.node_force) and element couples
+    (a.elem_couple), overwriting both; external loads are added afterwards.
 
     Open rod: node 0 gets +n_0, node i gets n_i - n_{i-1}, node n gets -n_{n-1}. Closed rod:
     node 0 gets n_0 - n_{n-1}, and element 0 also receives the closing Voronoi domain's couple;
     ghost slots get zero (they are overwritten by the ghost copy)."""
-    n_e = m.rod_n_elems[r]
-    closed = m.rod_closed[r]
-    e0 = m.rod_elem_off[r] * W
-    n0 = m.rod_node_off[r] * W
-    v0 = m.rod_vor_off[r] * W
+    n_e = a.rod_n_elems[r]
+    closed = a.rod_closed[r]
+    e0 = a.rod_elem_off[r] * W
+    n0 = a.rod_node_off[r] * W
+    v0 = a.rod_vor_off[r] * W
     ne = n_e * W
     nv = (n_e - 1 + closed) * W
-    exact = m.rod_law[r, 2] > 0.0  # else vor_g is not written (g = 0): not read either
+    exact = a.rod_law[r, 2] > 0.0  # else vor_g is not written (g = 0): not read either
     for c in range(3):
         # node forces Delta^h(Q^T n)
-        F = ws.elem_n[bi, c, e0:]
-        acc = ws.node_acc[bi, c, n0:]
-        acc_in = ws.node_acc[bi, c, n0 + W:]
+        F = a.elem_n[bi, c, e0:]
+        acc = a.node_force[bi, c, n0:]
+        acc_in = a.node_force[bi, c, n0 + W:]
         for k in range(W):
             acc[k] = F[k]
             acc_in[ne - W + k] = -F[ne - W + k]
         for k in range(ne - W):
             acc_in[k] = F[k + W] - F[k]
         # element couples: own terms + right Voronoi (m + h + g) + left Voronoi (-m + h - g)
-        tau = ws.elem_tau[bi, c, e0:]
-        alpha = ws.elem_alpha[bi, c, e0:]
-        alpha_in = ws.elem_alpha[bi, c, e0 + W:]
-        mm = ws.vor_m[bi, c, v0:]
-        hh = ws.vor_h[bi, c, v0:]
-        gg = ws.vor_g[bi, c, v0:]
+        tau = a.elem_tau[bi, c, e0:]
+        alpha = a.elem_couple[bi, c, e0:]
+        alpha_in = a.elem_couple[bi, c, e0 + W:]
+        mm = a.vor_m[bi, c, v0:]
+        hh = a.vor_h[bi, c, v0:]
+        gg = a.vor_g[bi, c, v0:]
         for k in range(ne):
             alpha[k] = tau[k]
         if exact:
@@ -322,115 +332,19 @@ def rod_assemble(m, s, ws, bi, W, r):
             for k in range(W):
                 acc[k] -= F[ne - W + k]
                 acc[ne + k] = 0.0
-                alpha[k] += -mm[last + k] + hh[last + k] - exact * gg[last + k]
+                if exact:  # vor_g is written for the exact law only: not read otherwise
+                    alpha[k] += -mm[last + k] + hh[last + k] - gg[last + k]
+                else:
+                    alpha[k] += -mm[last + k] + hh[last + k]
                 alpha[ne + k] = 0.0
 
 
-@kernel(inline="always")
-def gyroscopic_coefficients(J0, J1, J2, iJ0, iJ1, iJ2):
-    """(c0, c1, c2) = ((J1 - J2) / J0, (J2 - J0) / J1, (J0 - J1) / J2) [-] for the principal mass
-    moments of inertia J (and their reciprocals iJ): J^{-1} ((J w) x w) = (c0 w1 w2, c1 w2 w0,
-    c2 w0 w1) (Euler's equations), three products per evaluation instead of nine."""
-    return (J1 - J2) * iJ0, (J2 - J0) * iJ1, (J0 - J1) * iJ2
-
-
-@kernel(inline="always")
-def velocity_couples(c0, c1, c2, w0, w1, w2, rate):
-    """Angular acceleration of the velocity-dependent couples (eq. 4 times e J^{-1}):
-    J^{-1} ((J w) x w) + w rate, with (c0, c1, c2) from gyroscopic_coefficients and
-    rate = (de/dt) / e [1/s]."""
-    return (c0 * w1 * w2 + w0 * rate, c1 * w2 * w0 + w1 * rate, c2 * w0 * w1 + w2 * rate)
-
-
-GYROSCOPIC_ITERATIONS = 4
-"""Fixed-point iterations of the implicit-midpoint kick. Each one contracts the error by about
-h |w| / 2 (half the frame's rotation during the kick), so after k iterations the residual per
-step is ~ (h |w|)^(k+1) / 2^k relative to w: 6e-12 for k = 4 even at h |w| = 1e-2 (typical runs:
-h |w| < 1e-3). A fixed count keeps the loop branch-free (vectorizable)."""
-
-
-@kernel(inline="always")
-def rod_gyroscopic_kick(m, s, ws, bi, W, r, h):
-    """w += h (alpha + g(w_mid)) for the real elements of rod r, with the velocity-dependent part
-    g(w) = e J^{-1} [(J w / e) x w + (J w / e) de/dt / e] = J^{-1} ((J w) x w) + w de/dt / e
-    evaluated at w_mid = (w_old + w_new) / 2 and at the mid-kick node velocities v + h a / 2
-    (implicit midpoint: time-symmetric, and it conserves the rotational kinetic energy of a free
-    element exactly). alpha (ws.elem_alpha) holds all other angular accelerations."""
-    e0 = m.rod_elem_off[r] * W
-    ne = m.rod_n_elems[r] * W
-    na = m.rod_node_off[r] * W
-    half = 0.5 * h
-    xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(s.x[bi], na, W)
-    va0, va1, va2, vb0, vb1, vb2 = pair_rows(s.v[bi], na, W)
-    aa0, aa1, aa2, ab0, ab1, ab2 = pair_rows(ws.node_acc[bi], na, W)
-    w0_, w1_, w2_ = rows3(s.w[bi], e0)
-    al0, al1, al2 = rows3(ws.elem_alpha[bi], e0)
-    J0, J1, J2 = rows3(m.elem_J[bi], e0)
-    iJ0, iJ1, iJ2 = rows3(m.elem_inv_J[bi], e0)
-    length = ws.elem_len[bi, e0:]
-    for k in range(ne):
-        dx0 = xb0[k] - xa0[k]
-        dx1 = xb1[k] - xa1[k]
-        dx2 = xb2[k] - xa2[k]
-        # de/dt / e = t . dv / l with t = dx / l: (dx . dv_mid) / l^2
-        dm0 = vb0[k] - va0[k] + half * (ab0[k] - aa0[k])
-        dm1 = vb1[k] - va1[k] + half * (ab1[k] - aa1[k])
-        dm2 = vb2[k] - va2[k] + half * (ab2[k] - aa2[k])
-        il = 1.0 / length[k]
-        rate = (dx0 * dm0 + dx1 * dm1 + dx2 * dm2) * il * il
-        wo0 = w0_[k]
-        wo1 = w1_[k]
-        wo2 = w2_[k]
-        # explicit part to the mid-point, then fixed-point iterations on the velocity terms
-        wh0 = wo0 + half * al0[k]
-        wh1 = wo1 + half * al1[k]
-        wh2 = wo2 + half * al2[k]
-        a0 = wh0
-        a1 = wh1
-        a2 = wh2
-        c0, c1, c2 = gyroscopic_coefficients(J0[k], J1[k], J2[k], iJ0[k], iJ1[k], iJ2[k])
-        for _ in range(GYROSCOPIC_ITERATIONS):
-            g0, g1, g2 = velocity_couples(c0, c1, c2, a0, a1, a2, rate)
-            a0 = wh0 + half * g0
-            a1 = wh1 + half * g1
-            a2 = wh2 + half * g2
-        w0_[k] = 2.0 * a0 - wo0
-        w1_[k] = 2.0 * a1 - wo1
-        w2_[k] = 2.0 * a2 - wo2
-
-
-@kernel(inline="always")
-def rod_velocity_couples_explicit(m, s, ws, bi, W, r):
-    """alpha += the velocity-dependent angular accelerations at the current velocities (for
-    diagnostics: Simulation.accelerations; the integrator uses rod_gyroscopic_kick)."""
-    e0 = m.rod_elem_off[r] * W
-    na = m.rod_node_off[r] * W
-    x = s.x[bi]
-    v = s.v[bi]
-    w = s.w[bi]
-    alpha = ws.elem_alpha[bi]
-    for i in range(m.rod_n_elems[r] * W):
-        k = e0 + i
-        a = na + i
-        b = a + W
-        num = 0.0
-        for c in range(3):
-            num += (x[c, b] - x[c, a]) * (v[c, b] - v[c, a])
-        rate = num / (ws.elem_len[bi, k] * ws.elem_len[bi, k])
-        c0, c1, c2 = gyroscopic_coefficients(
-            m.elem_J[bi, 0, k], m.elem_J[bi, 1, k], m.elem_J[bi, 2, k], m.elem_inv_J[bi, 0, k],
-            m.elem_inv_J[bi, 1, k], m.elem_inv_J[bi, 2, k])
-        g0, g1, g2 = velocity_couples(c0, c1, c2, w[0, k], w[1, k], w[2, k], rate)
-        alpha[0, k] += g0
-        alpha[1, k] += g1
-        alpha[2, k] += g2
-
-
-@kernel(inline="always")
-def internal_loads(m, s, ws, bi, W):
-    """Internal elastic (and Kelvin-Voigt) loads of every rod of block bi into ws.node_acc (as
-    forces [N]) and ws.elem_alpha (as local couples [N m])."""
-    for r in range(m.rod_n_elems.shape[0]):
-        rod_element_pass(m, s, ws, bi, W, r)
-        rod_voronoi_pass(m, s, ws, bi, W, r)
-        rod_assemble(m, s, ws, bi, W, r)
+@kernel
+def rod_elasticity(a, bi, W, t):
+    """Internal elastic (and Kelvin-Voigt) loads of every rod of block bi into a.node_force (as
+    forces [N]) and a.elem_couple (as local couples [N m]), overwriting both; a.elem_len gets the
+    current element lengths [m] (read by the integrator and by later terms)."""
+    for r in range(a.rod_n_elems.shape[0]):
+        rod_element_pass(a, bi, W, r)
+        rod_voronoi_pass(a, bi, W, r)
+        rod_assemble(a, bi, W, r)

@@ -9,42 +9,54 @@ C = cos(w t + phase), A = ramp (S beta cos(k s) - C beta sin(k s)), so a step co
 per world instead of one per node.
 """
 import math
+from collections import namedtuple
 
 from softmech.kernels import kernel
 
 # rows of mt_wave (n_blocks, n_muscles, 3, W)
 W_OMEGA, W_PHASE, W_RAMP = 0, 1, 2
 
+MuscleWavesArgs = namedtuple("MuscleWavesArgs", [
+    "rod_elem_off", "rod_n_elems", "rod_closed",     # rod bodies
+    "mt_rod",            # rod index per muscle (n_mt,)
+    "mt_beta_cos",       # beta cos(k s) per Voronoi domain [N m], (n_blocks, n_mt, n_vor_max, W)
+    "mt_beta_sin",       # beta sin(k s), same shape
+    "mt_wave",           # [omega [rad/s], phase [rad], ramp time [s]], (n_blocks, n_mt, 3, W)
+    "muscle_phase",      # scratch: ramp sin, ramp cos per lane, (n_blocks, 2, W)
+    "muscle_moment",     # scratch: one muscle's moments [N m], (n_blocks, n_elems*W)
+    "elem_couple",       # output (added to)
+])
 
-@kernel(inline="always")
-def muscle_waves(m, s, ws, bi, W, t):
-    """Add the muscle moments of block bi at time t to ws.elem_alpha [N m, local].
 
-    Per muscle: the time factors ramp sin and ramp cos of every lane (ws.muscle_phase, one
-    sin/cos pair per lane), the moment of every Voronoi domain and lane (ws.muscle_moment, in the
+@kernel
+def muscle_waves(a, bi, W, t):
+    """Add the muscle moments of block bi at time t to a.elem_couple [N m, local].
+
+    Per muscle: the time factors ramp sin and ramp cos of every lane (a.muscle_phase, one
+    sin/cos pair per lane), the moment of every Voronoi domain and lane (a.muscle_moment, in the
     elements' lane-interleaved order), then two flat loops: +A to the element after each domain,
     then -A to the one before. Each element receives the two in the order of a sweep over the
     domains (+ from the domain before it, then - from the one after), so the result does not
     depend on this arrangement; flat unit-stride loops vectorize across lanes, where a loop over
     the domains of one lane (stride W) stays scalar."""
-    alpha = ws.elem_alpha[bi]
-    sn = ws.muscle_phase[bi, 0]
-    cs = ws.muscle_phase[bi, 1]
-    moment = ws.muscle_moment[bi]
-    for i in range(m.mt_rod.shape[0]):
-        r = m.mt_rod[i]
-        n_e = m.rod_n_elems[r]
-        closed = m.rod_closed[r]
+    alpha = a.elem_couple[bi]
+    sn = a.muscle_phase[bi, 0]
+    cs = a.muscle_phase[bi, 1]
+    moment = a.muscle_moment[bi]
+    for i in range(a.mt_rod.shape[0]):
+        r = a.mt_rod[i]
+        n_e = a.rod_n_elems[r]
+        closed = a.rod_closed[r]
         nv = n_e - 1 + closed
-        e0 = m.rod_elem_off[r] * W
+        e0 = a.rod_elem_off[r] * W
         for lane in range(W):
-            arg = m.mt_wave[bi, i, W_OMEGA, lane] * t + m.mt_wave[bi, i, W_PHASE, lane]
-            ramp_time = m.mt_wave[bi, i, W_RAMP, lane]
+            arg = a.mt_wave[bi, i, W_OMEGA, lane] * t + a.mt_wave[bi, i, W_PHASE, lane]
+            ramp_time = a.mt_wave[bi, i, W_RAMP, lane]
             factor = min(1.0, t / ramp_time) if ramp_time > 0.0 else 1.0
             sn[lane] = factor * math.sin(arg)
             cs[lane] = factor * math.cos(arg)
-        beta_cos = m.mt_beta_cos[bi, i]
-        beta_sin = m.mt_beta_sin[bi, i]
+        beta_cos = a.mt_beta_cos[bi, i]
+        beta_sin = a.mt_beta_sin[bi, i]
         for j in range(nv):
             for lane in range(W):
                 moment[j * W + lane] = sn[lane] * beta_cos[j, lane] - cs[lane] * beta_sin[j, lane]

@@ -1,6 +1,7 @@
 """Built-in scenes. Each entry of SCENES is SceneEntry(build, description): `build(n_elems=...,
 worlds=...)` returns (scene, info) where info has at least rod, worlds, dt [s] and duration [s].
 `softmech run NAME` runs them."""
+import importlib
 from typing import Callable, NamedTuple
 
 from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, cantilever_info,
@@ -16,9 +17,17 @@ class SceneEntry(NamedTuple):
 
 
 class Template(NamedTuple):
-    """info_from(scene, run_settings, report) -> info; report_of(info) -> [report] table."""
+    """info_from(scene, run_settings, report) -> info; report_of(info) -> [report] table.
+    campaign: the module (by name, imported on use) of the template's optimization campaign,
+    with CAMPAIGN_DEFAULTS and campaign_settings(table) for the [optimize] table of scenario
+    files; "" if the template has none. Scenario files ask the template, never the module."""
     info_from: Callable
     report_of: Callable
+    campaign: str = ""
+
+    def campaign_module(self):
+        """The campaign's module, or None."""
+        return importlib.import_module(self.campaign) if self.campaign else None
 
 
 SCENES = {
@@ -34,7 +43,7 @@ DEFAULT_SCENE = "snake"
 TEMPLATES = {
     "generic": Template(generic_info, lambda info: {"rod": info.rod}),
     "cantilever": Template(cantilever_info, cantilever_report),
-    "snake": Template(snake_info, snake_report),
+    "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""

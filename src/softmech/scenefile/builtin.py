@@ -14,11 +14,8 @@ def builtin_scenario(name, **build_kwargs):
     entry = SCENES[name]
     scene, info = entry.build(**build_kwargs)
     template = name if name in TEMPLATES else "generic"
-    optimize = None
-    if template == "snake":                      # the gait campaign, ready to edit and run
-        from softmech.optimize.snake import CAMPAIGN_DEFAULTS
-
-        optimize = dict(CAMPAIGN_DEFAULTS)
+    campaign = TEMPLATES[template].campaign_module()  # its campaign, ready to edit and run
+    optimize = dict(campaign.CAMPAIGN_DEFAULTS) if campaign else None
     return Scenario(scene=scene, run=RunSettings(dt=info.dt, duration=info.duration,
                                                  worlds=info.worlds),
                     name=name, description=entry.description, template=template,

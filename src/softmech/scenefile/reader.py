@@ -92,19 +92,21 @@ class _Reader:
         return scenario
 
     def campaign(self, doc, template):
-        """The [optimize] table, checked (only the snake template has a campaign so far)."""
+        """The [optimize] table, checked by the template's campaign (softmech.scenarios.Template)."""
         if "optimize" not in doc:
             return None
         table = doc["optimize"]
         if not isinstance(table, dict):
             self.fail("[optimize]", "optimize must be a table")
-        if template != "snake":
-            self.fail("[optimize]", f"template = {template!r} has no optimization campaign: "
-                      "[optimize] needs template = \"snake\" (the snake gait campaign)")
-        from softmech.optimize.snake import campaign_settings
+        from softmech.scenarios import TEMPLATES
 
+        campaign = TEMPLATES[template].campaign_module() if template in TEMPLATES else None
+        if campaign is None:
+            with_campaign = sorted(n for n, t in TEMPLATES.items() if t.campaign)
+            self.fail("[optimize]", f"template = {template!r} has no optimization campaign: "
+                      f"[optimize] needs a template with one ({', '.join(with_campaign)})")
         try:
-            return campaign_settings(table)
+            return campaign.campaign_settings(table)
         except ValueError as err:
             self.fail("[optimize]", str(err))
 

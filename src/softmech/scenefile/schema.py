@@ -15,7 +15,7 @@ A scenario file is TOML. Every call of the scene builder has a table form:
                    type = a term class (sm.Gravity, sm.Clamp, ...), with its arguments
     [report]       parameters of the template (e.g. the reference speed of the snake)
     [optimize]     an optimization campaign over the scene (`softmech optimize FILE`): the
-                   snake template's gait campaign (softmech.optimize.snake.CAMPAIGN_DEFAULTS)
+                   template's campaign (softmech.scenarios.Template.campaign; the snake's gait campaign)
 
 Arrays larger than INLINE_LIMIT numbers may live in side files: a value
 { file = "arrays.npz", key = "rods.snake.radius" } (also .npy, and .csv read with numpy.loadtxt),
@@ -25,12 +25,8 @@ import inspect
 from dataclasses import dataclass, field
 
 from softmech.scene import Scene
-from softmech.terms.boundary import Clamp, Pin, PrescribedMotion
-from softmech.terms.contact import AnisotropicFriction, GroundContact
-from softmech.terms.damping import KelvinVoigt, LinearDamping
-from softmech.terms.gravity import Gravity
-from softmech.terms.loads import EndLoad, UniformLoad
-from softmech.terms.muscles import MusclePairs, MuscleTorqueWave
+from softmech.terms import TERMS
+from softmech.terms.contact import AnisotropicFriction
 
 SCHEMA_VERSION = 1
 
@@ -40,9 +36,7 @@ INLINE_LIMIT = 24
 TERM_SECTIONS = ("environment", "boundary", "loads", "damping", "contact", "actuators")
 """Tables of terms, in the order they are written and added to the scene."""
 
-TERM_TYPES = {cls.__name__: cls for cls in (
-    Gravity, Clamp, Pin, PrescribedMotion, EndLoad, UniformLoad, LinearDamping, KelvinVoigt,
-    GroundContact, MuscleTorqueWave, MusclePairs)}
+TERM_TYPES = dict(TERMS)
 """Term type name (the `type` field) -> class; each class says its table in `section`."""
 
 MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio",

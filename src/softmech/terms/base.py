@@ -2,14 +2,21 @@
 
 A term validates its arguments in its constructor (before any work starts), declares per-world
 parameters through `parameters()` (name -> array with a leading dimension of 1; the simulation
-may replace it with one of leading dimension B), and writes into the engine arrays in
-`contribute(ctx, p)` where p holds its parameters broadcast to B worlds.
+may replace it with one of leading dimension B), and writes its contribution in
+`contribute(ctx, p)` where p holds its parameters broadcast to B worlds: either a body-level
+field of the rods (ctx.body_acc, ctx.kv_tau) or, through `ctx.part(SomePart)`, the part that
+compiles terms of its kind into one kernel call (a Part: docs/architecture.md, "Adding a term").
 """
 import inspect
 
 import numpy as np
 
 from softmech import _checks
+
+
+TERMS = {}
+"""Public term classes by class name, registered when their module is imported (softmech.terms
+imports every module of the package): the types of scenario files and the names in softmech."""
 
 
 class Term:
@@ -22,6 +29,11 @@ class Term:
     name = "term"
     section = "terms"
     """Table of a scenario file that holds terms of this type (softmech.scenefile)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls.__name__.startswith("_"):
+            TERMS[cls.__name__] = cls
 
     def __new__(cls, *args, **kwargs):
         term = super().__new__(cls)
@@ -45,7 +57,7 @@ class Term:
 
 def time_profile(owner, ramp_time, frequency, phase):
     """Validated (ramp_time [s], frequency [Hz], phase [rad]) of p(t) = ramp(t) sin(2 pi f t + phase)
-    (see kernels.external). ramp_time = 0: no ramp; frequency = 0: constant."""
+    (see softmech.kernels.profiles). ramp_time = 0: no ramp; frequency = 0: constant."""
     return np.array([float(_checks.nonnegative(f"{owner}.ramp_time", ramp_time)),
                      float(_checks.nonnegative(f"{owner}.frequency", frequency)),
                      float(_checks.finite(f"{owner}.phase", phase))])
@@ -65,3 +77,20 @@ def rod_name(owner, rod):
     if not isinstance(name, str):
         raise ValueError(f"{owner}.rod = {rod!r} is not allowed: must be a rod or a rod's name")
     return name
+
+
+class Part:
+    """The compiled side of a kind of term: collects what the scene's terms of that kind
+    contribute (methods of the subclass, called from Term.contribute) and turns it into kernel
+    calls with their arrays.
+
+    `calls(engine)` returns a list of softmech.integrators.driver.Call: the stage of the step
+    ("forces", "positions" or "rates"), the order within it, the module-level kernel
+    kernel(args, bi, W, t) and its argument tuple, built with engine.args(ArgsType, **own_arrays)
+    (arrays not given are taken from the rods' model, the state and the workspace)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def calls(self, engine):  # pragma: no cover - interface
+        raise NotImplementedError

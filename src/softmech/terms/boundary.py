@@ -6,7 +6,72 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import section_properties
-from softmech.terms.base import Term, end_index, rod_name, time_profile
+from softmech.integrators.driver import Call
+from softmech.kernels.anchors import FrameAnchorsArgs, frame_anchors
+from softmech.kernels.constraints import ConstraintArgs, constrain_positions, constrain_rates
+from softmech.packing import point_table
+from softmech.terms.base import Part, Term, end_index, rod_name, time_profile
+
+ANCHOR_ORDER = 30
+"""Place of the frame anchors in the force pass: after point loads, before muscles."""
+CONSTRAINT_ORDER = 0
+"""Place of the constraints among the position and rate hooks (before the ghost refresh)."""
+
+
+class Constraints(Part):
+    """Prescribed node positions x = pos0 + disp p(t) and fixed element frames, imposed after
+    every drift (positions) and kick (rates)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.nodes, self.frames = [], []
+
+    def constrain_node(self, rod, node, displacement, profile):
+        B = self.ctx.worlds
+        pos0 = np.broadcast_to(self.ctx.rod(rod, "constraint").positions[node], (B, 3))
+        disp = np.zeros((B, 3)) if displacement is None else displacement
+        self.nodes.append((self.ctx.node_offset[rod] + node, pos0, disp, profile))
+
+    def constrain_frame(self, rod, elem):
+        Q = np.broadcast_to(self.ctx.rod(rod, "constraint").directors[elem], (self.ctx.worlds, 3, 3))
+        self.frames.append((self.ctx.elem_offset[rod] + elem, Q))
+
+    def calls(self, engine):
+        lanes = engine.lanes
+        cn_pos = point_table([(c[0], c[1]) for c in self.nodes], lanes, 3)[1]
+        cn_disp = point_table([(c[0], c[2]) for c in self.nodes], lanes, 3)[1]
+        cf = point_table(self.frames, lanes, 9)
+        args = engine.args(
+            ConstraintArgs, cn_node=np.array([c[0] for c in self.nodes], dtype=np.int64),
+            cn_pos0=cn_pos, cn_disp=cn_disp,
+            cn_profile=np.array([c[3] for c in self.nodes]).reshape(-1, 3),
+            cf_elem=cf[0], cf_Q=cf[1])
+        return [Call("positions", CONSTRAINT_ORDER, constrain_positions, args, "constrain_positions"),
+                Call("rates", CONSTRAINT_ORDER, constrain_rates, args, "constrain_rates")]
+
+
+class FrameAnchors(Part):
+    """Elastic half Voronoi domains between end elements and fixed frames (Clamp, frame="boundary")."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []
+
+    def anchor_frame(self, rod, elem, side, stiffness):
+        """Elastic half Voronoi domain between element `elem` and its initial frame, placed
+        before (side = +1) or after (side = -1) it; stiffness K / D (B, 3) [N m]."""
+        Q = np.broadcast_to(self.ctx.rod(rod, "anchor").directors[elem], (self.ctx.worlds, 3, 3))
+        self.entries.append((self.ctx.elem_offset[rod] + elem, Q, stiffness, float(side)))
+        self.ctx.anchor_stiffness[rod][:, elem] += stiffness
+
+    def calls(self, engine):
+        lanes = engine.lanes
+        fa = point_table([(a[0], a[1]) for a in self.entries], lanes, 9)
+        args = engine.args(
+            FrameAnchorsArgs, fa_elem=fa[0], fa_Q=fa[1],
+            fa_K=point_table([(a[0], a[2]) for a in self.entries], lanes, 3)[1],
+            fa_side=np.array([a[3] for a in self.entries], dtype=float))
+        return [Call("forces", ANCHOR_ORDER, frame_anchors, args, "frame_anchors")]
 
 _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)
 
@@ -49,9 +114,9 @@ class Clamp(_EndConstraint):
 
     def contribute(self, ctx, p):
         node, elem = self._indices(ctx)
-        ctx.constrain_node(self.rod, node, displacement=None, profile=_NO_PROFILE)
+        ctx.part(Constraints).constrain_node(self.rod, node, displacement=None, profile=_NO_PROFILE)
         if self.frame == "element":
-            ctx.constrain_frame(self.rod, elem)
+            ctx.part(Constraints).constrain_frame(self.rod, elem)
             return
         rod = ctx.rod(self.rod, self.name)
         rp = ctx.rod_params(self.rod)
@@ -60,7 +125,7 @@ class Clamp(_EndConstraint):
                                rp["youngs_modulus"][:, elem] * inertia[:, 1],
                                rp["shear_modulus"][:, elem] * inertia[:, 2]], axis=-1)
         side = 1.0 if elem == 0 else -1.0
-        ctx.anchor_frame(self.rod, elem, side, bend_twist / (0.5 * rod.rest_lengths[elem]))
+        ctx.part(FrameAnchors).anchor_frame(self.rod, elem, side, bend_twist / (0.5 * rod.rest_lengths[elem]))
 
 
 class Pin(_EndConstraint):
@@ -71,7 +136,7 @@ class Pin(_EndConstraint):
 
     def contribute(self, ctx, p):
         node, _ = self._indices(ctx)
-        ctx.constrain_node(self.rod, node, displacement=None, profile=_NO_PROFILE)
+        ctx.part(Constraints).constrain_node(self.rod, node, displacement=None, profile=_NO_PROFILE)
 
 
 class PrescribedMotion(_EndConstraint):
@@ -92,6 +157,6 @@ class PrescribedMotion(_EndConstraint):
 
     def contribute(self, ctx, p):
         node, elem = self._indices(ctx)
-        ctx.constrain_node(self.rod, node, displacement=p["displacement"], profile=self.profile)
+        ctx.part(Constraints).constrain_node(self.rod, node, displacement=p["displacement"], profile=self.profile)
         if self.hold_frame:
-            ctx.constrain_frame(self.rod, elem)
+            ctx.part(Constraints).constrain_frame(self.rod, elem)

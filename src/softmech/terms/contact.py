@@ -14,8 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
-from softmech.kernels.contact import N_CONTACT_PARAMS
-from softmech.terms.base import Term, rod_name
+from softmech.integrators.driver import Call
+from softmech.kernels.contact import (FLAG_UNIFORM, N_CONTACT_FLAGS, N_CONTACT_PARAMS,
+                                      GroundContactArgs, ground_contacts)
+from softmech.packing import to_blocks
+from softmech.terms.base import Part, Term, rod_name
+
+ORDER = 90
+"""Last in the force pass: the wall response balances the total force of every other term."""
 
 DECOMPOSITIONS = {"sign": 0, "unit": 1}
 
@@ -112,4 +118,61 @@ class GroundContact(Term):
                              "must be >= 0 and slip_velocity > 0")
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
-        ctx.ground_contacts.append((ctx.rod_index[self.rod], prm, flags))
+        ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags)
+
+
+class GroundContacts(Part):
+    """All rod-plane contacts of a scene in one kernel call: per entry the rod index, the
+    parameters (B, N_CONTACT_PARAMS) and the flags (rolling, unit decomposition, per node)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []
+
+    def add(self, rod_index, params, flags):
+        self.entries.append((rod_index, params, flags))
+
+    def calls(self, engine):
+        W, n_e = engine.lanes.W, engine.slots.n_elems * engine.lanes.W
+        args = engine.args(
+            GroundContactArgs, gc_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
+            gc_param=self._params(engine), gc_flags=self._flags(engine),
+            contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
+            contact_axial=engine.zeros(6, n_e), contact_force=engine.zeros(3, n_e),
+            contact_force_diff=engine.zeros(3, n_e))
+        return [Call("forces", ORDER, ground_contacts, args, "ground_contacts")]
+
+    def _params(self, engine):
+        """Contact parameters per element slot and lane, (n_blocks, n_contacts, N_CONTACT_PARAMS,
+        n_elem_slots*W): stored per element so the contact loops are flat (vectorizable for any W)."""
+        lanes, slots, rods = engine.lanes, engine.slots, engine.rods
+        out = np.zeros((lanes.n_blocks, len(self.entries), N_CONTACT_PARAMS, slots.n_elems * lanes.W))
+        for i, (rod_index, prm, _) in enumerate(self.entries):
+            rod = rods[rod_index]
+            per_elem = np.zeros((lanes.worlds, slots.n_elems, N_CONTACT_PARAMS))
+            e0 = slots.elem[rod.name]
+            per_elem[:, e0:e0 + rod.n_elems] = prm[:, None, :]
+            out[:, i] = to_blocks(per_elem, lanes)
+        return out
+
+    def _flags(self, engine):
+        """(n_contacts, N_CONTACT_FLAGS) int64: the term's flags, then FLAG_UNIFORM = 1 when the
+        contact's parameters are bitwise the same in every world and its rod's body acceleration
+        the same on every node slot: the kernel then reads them as scalars."""
+        lanes, slots = engine.lanes, engine.slots
+        body_acc = engine.bodies.node_body_acc
+        out = np.zeros((len(self.entries), N_CONTACT_FLAGS), dtype=np.int64)
+        for i, (rod_index, prm, flags) in enumerate(self.entries):
+            rod = engine.rods[rod_index]
+            out[i, :len(flags)] = flags
+            n0 = slots.node[rod.name] * lanes.W
+            g = body_acc[:, :, n0:n0 + (rod.n_elems + 1) * lanes.W]
+            out[i, FLAG_UNIFORM] = int(_bitwise_uniform(np.asarray(prm, dtype=float))
+                                       and _bitwise_uniform(np.moveaxis(g, 1, 2).reshape(-1, 3)))
+        return out
+
+
+def _bitwise_uniform(rows):
+    """True if every row of a 2-D float array equals the first bit for bit (0.0 differs from -0.0)."""
+    bits = np.ascontiguousarray(rows).view(np.uint64)
+    return bool(np.all(bits == bits[:1]))

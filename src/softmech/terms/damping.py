@@ -15,7 +15,32 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import node_shares, section_properties
-from softmech.terms.base import Term, rod_name
+from softmech.integrators.driver import Call
+from softmech.kernels.damping import LinearDampingArgs, linear_damping
+from softmech.packing import Slots, to_blocks
+from softmech.terms.base import Part, Term, rod_name
+
+ORDER = 10
+"""Place in the force pass: right after the rods' elasticity."""
+
+
+class Dampers(Part):
+    """All linear dampers of a scene in one kernel call: coefficients per node (gamma dl [kg/s])
+    and per element (gamma_r l^ [N m s]) of every rod, (B, n) each, zero on undamped rods."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        B = ctx.worlds
+        self.node = {r.name: np.zeros((B, r.n_nodes)) for r in ctx.rods}
+        self.elem = {r.name: np.zeros((B, r.n_elems)) for r in ctx.rods}
+
+    def calls(self, engine):
+        def blocks(per_rod):
+            return to_blocks(np.concatenate([Slots.with_ghost(r, per_rod[r.name]) for r in engine.rods],
+                                            axis=1), engine.lanes)
+        args = engine.args(LinearDampingArgs, node_damping=blocks(self.node),
+                           elem_damping=blocks(self.elem))
+        return [Call("forces", ORDER, linear_damping, args, "linear_damping")]
 
 
 class LinearDamping(Term):
@@ -39,13 +64,14 @@ class LinearDamping(Term):
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         gamma = p["coefficient"][:, None]
-        ctx.node_damping[self.rod] += gamma * node_shares(rod.rest_lengths, rod.closed)
+        dampers = ctx.part(Dampers)
+        dampers.node[self.rod] += gamma * node_shares(rod.rest_lengths, rod.closed)
         if "rotational_coefficient" in p:
             gamma_r = p["rotational_coefficient"][:, None]
         else:
             area, inertia = section_properties(ctx.rod_params(self.rod)["radius"])
             gamma_r = gamma * inertia[..., 0] / area
-        ctx.elem_damping[self.rod] += gamma_r * rod.rest_lengths
+        dampers.elem[self.rod] += gamma_r * rod.rest_lengths
 
 
 class KelvinVoigt(Term):

@@ -7,7 +7,35 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import node_shares
-from softmech.terms.base import Term, end_index, rod_name, time_profile
+from softmech.integrators.driver import Call
+from softmech.kernels.point_loads import PointLoadsArgs, point_loads
+from softmech.packing import point_table
+from softmech.terms.base import Part, Term, end_index, rod_name, time_profile
+
+ORDER = 20
+"""Place in the force pass: after damping, before anchors."""
+
+
+class PointLoads(Part):
+    """All prescribed point forces and couples of a scene in one kernel call: entries (slot,
+    per-world vector (B, 3) [N] or [N m], time profile (3,))."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.forces, self.couples = [], []
+
+    def add_force(self, rod, node, vec, profile):
+        self.forces.append((self.ctx.node_offset[rod] + node, vec, profile))
+
+    def add_couple(self, rod, elem, vec, profile):
+        self.couples.append((self.ctx.elem_offset[rod] + elem, vec, profile))
+
+    def calls(self, engine):
+        pf = point_table(self.forces, engine.lanes, 3)
+        pc = point_table(self.couples, engine.lanes, 3)
+        args = engine.args(PointLoadsArgs, pf_node=pf[0], pf_vec=pf[1], pf_profile=pf[2],
+                           pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2])
+        return [Call("forces", ORDER, point_loads, args, "point_loads")]
 
 
 class EndLoad(Term):
@@ -37,8 +65,9 @@ class EndLoad(Term):
         rod = ctx.rod(self.rod, self.name)
         node = end_index(self.name, self.end, rod.n_nodes)
         elem = end_index(self.name, self.end, rod.n_elems)
-        ctx.add_point_force(self.rod, node, p["force"], self.profile)
-        ctx.add_couple(self.rod, elem, p["couple"], self.profile)
+        loads = ctx.part(PointLoads)
+        loads.add_force(self.rod, node, p["force"], self.profile)
+        loads.add_couple(self.rod, elem, p["couple"], self.profile)
 
 
 class UniformLoad(Term):
@@ -65,8 +94,9 @@ class UniformLoad(Term):
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         dl = node_shares(rod.rest_lengths, rod.closed)
+        loads = ctx.part(PointLoads)
         for i in range(rod.n_nodes):
-            ctx.add_point_force(self.rod, i, p["force_per_length"] * dl[i], self.profile)
+            loads.add_force(self.rod, i, p["force_per_length"] * dl[i], self.profile)
         for i in range(rod.n_elems):
-            ctx.add_couple(self.rod, i, p["couple_per_length"] * rod.rest_lengths[i], self.profile)
+            loads.add_couple(self.rod, i, p["couple_per_length"] * rod.rest_lengths[i], self.profile)
 

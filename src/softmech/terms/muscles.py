@@ -13,7 +13,36 @@ import numpy as np
 from scipy.interpolate import BSpline
 
 from softmech import _checks
-from softmech.terms.base import Term, rod_name
+from softmech.integrators.driver import Call
+from softmech.kernels.muscles import MuscleWavesArgs, muscle_waves
+from softmech.packing import lane_table
+from softmech.terms.base import Part, Term, rod_name
+
+ORDER = 40
+"""Place in the force pass: after damping, point loads and anchors, before contact."""
+
+
+class MuscleWaves(Part):
+    """All muscle waves and pairs of a scene in one kernel call: per entry the rod, the spatial
+    rows beta cos(k s), beta sin(k s) (B, n_vor) [N m] and the wave (omega, phase, ramp) (B, 3)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []
+
+    def add(self, rod_index, beta_cos, beta_sin, wave):
+        self.entries.append((rod_index, beta_cos, beta_sin, wave))
+
+    def calls(self, engine):
+        lanes, W = engine.lanes, engine.lanes.W
+        width = max(e[1].shape[1] for e in self.entries)
+        args = engine.args(
+            MuscleWavesArgs, mt_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
+            mt_beta_cos=lane_table([e[1] for e in self.entries], lanes, width),
+            mt_beta_sin=lane_table([e[2] for e in self.entries], lanes, width),
+            mt_wave=lane_table([e[3] for e in self.entries], lanes, 3),
+            muscle_phase=engine.zeros(2, W), muscle_moment=engine.zeros(engine.slots.n_elems * W))
+        return [Call("forces", ORDER, muscle_waves, args, "muscle_waves")]
 
 
 def muscle_spline(coefficients, length):
@@ -61,7 +90,7 @@ class MuscleTorqueWave(Term):
         beta = np.stack([muscle_spline(c, length)(s) for c in p["coefficients"]])  # (B, n_vor)
         k = 2.0 * np.pi / p["wavelength"][:, None]
         wave = np.stack([2.0 * np.pi / p["period"], p["phase"], p["ramp_time"]], axis=1)
-        ctx.muscles.append((ctx.rod_index[self.rod], beta * np.cos(k * s), beta * np.sin(k * s), wave))
+        ctx.part(MuscleWaves).add(ctx.rod_index[self.rod], beta * np.cos(k * s), beta * np.sin(k * s), wave)
 
     def arc_from_head(self, rod):
         """Arc length [m] from the head of each Voronoi domain (interior node), (n_vor,)."""
@@ -150,7 +179,7 @@ class MusclePairs(Term):
         beta_sin = np.sum(amplitude * np.sin(angle), axis=1)
         wave = np.stack([2.0 * np.pi * p["frequency"], np.zeros_like(p["frequency"]),
                          p["ramp_time"]], axis=1)
-        ctx.muscles.append((ctx.rod_index[self.rod], beta_cos, beta_sin, wave))
+        ctx.part(MuscleWaves).add(ctx.rod_index[self.rod], beta_cos, beta_sin, wave)
 
     arc_from_head = MuscleTorqueWave.arc_from_head
 

@@ -1,0 +1,70 @@
+"""Cold compile time of every kernel of a scene's step (developer tool).
+
+    python benchmarks/compile_times.py                 # the README demo's snake, B = 1
+    python benchmarks/compile_times.py --scene cantilever
+
+Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
+scene and compiles, one at a time and in the order a first run would: every term kernel of the
+scene's table (softmech.packing.Engine.calls), the integrator's rod kernels
+(softmech.kernels.rod_motion), then the scene's generated step (step_block, which links the
+kernels above) and its diagnostic entry (evaluate). Prints wall seconds per function; the
+budget for a new term is 10 s (docs/architecture.md). Numbers are recorded in
+docs/benchmarks.md with the machine.
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever"))
+    args = parser.parse_args(argv)
+    folder = tempfile.mkdtemp(prefix="softmech-compile-")
+    os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
+    t_start = time.perf_counter()
+    import numpy as np
+    from numba import typeof
+
+    import softmech as sm  # noqa: F401  (imports numba and the kernels' modules)
+    from softmech.kernels import rod_motion
+    from softmech.scenarios import SCENES
+    t_import = time.perf_counter() - t_start
+
+    scene, info = SCENES[args.scene].build()
+    sim = scene.compile(worlds=1, dt=info.dt)
+    engine = sim._engine()
+    W = sim.lanes.W
+    rows = [("import softmech", t_import)]
+    i64, f64 = typeof(0), typeof(0.0)
+    for call in engine.calls:
+        t0 = time.perf_counter()
+        call.kernel.compile((typeof(call.args), i64, i64, f64))
+        rows.append((f"{call.stage}: {call.name}", time.perf_counter() - t0))
+    motion = typeof(engine.motion)
+    for name, sig in (("rod_kick", (motion, i64, i64, f64)),
+                      ("rod_drift", (motion, i64, i64, f64)),
+                      ("rod_drift_twice", (motion, i64, i64, f64, f64)),
+                      ("rod_status", (motion, i64)),
+                      ("rod_accelerations", (motion, i64, i64))):
+        t0 = time.perf_counter()
+        getattr(rod_motion, name).compile(sig)
+        rows.append((f"integrator: {name}", time.perf_counter() - t0))
+    t0 = time.perf_counter()
+    sim.step(0)
+    rows.append(("generated step (step_block)", time.perf_counter() - t0))
+    t0 = time.perf_counter()
+    sim._evaluate(engine)
+    rows.append(("generated evaluate", time.perf_counter() - t0))
+    total = time.perf_counter() - t_start
+    print(f"cold compile, scene {args.scene!r} (W = {W}), empty caches in {folder}")
+    for name, seconds in rows:
+        print(f"  {name:42s} {seconds:6.2f} s")
+    print(f"  {'total (process, from the start)':42s} {total:6.2f} s")
+    return int(not np.isfinite(total))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

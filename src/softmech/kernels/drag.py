@@ -1,0 +1,66 @@
+"""Viscous (resistive-force) drag on rods (softmech.terms.drag): per element, with t the unit
+tangent and v the mean velocity of its two nodes,
+    F_e = -l^ [c_t (v . t) t + c_n (v - (v . t) t)]                               [N]
+(resistive-force theory: Gray & Hancock, J. Exp. Biol. 32:802, 1955; Lighthill, Mathematical
+Biofluiddynamics, SIAM 1975, ch. 3), split equally between the element's two nodes. c_t and c_n
+are drag coefficients per unit length [N s/m^2]; c_t = c_n is isotropic drag.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from softmech.kernels import kernel
+from softmech.kernels.cosserat_forces import pair_rows
+
+ViscousDragArgs = namedtuple("ViscousDragArgs", [
+    "x", "v",                                          # state
+    "rod_node_off", "rod_elem_off", "rod_n_elems", "rod_closed",
+    "drag_rod",      # rod index per drag entry (n_drag,)
+    "drag_coeff",    # l^ c_t and l^ c_n per element slot [N s/m], (n_blocks, n_drag, 2, n_elems*W)
+    "drag_force",    # scratch: element forces [N], (n_blocks, 3, n_elems*W)
+    "node_force",    # output (added to)
+])
+
+
+@kernel
+def viscous_drag(a, bi, W, t):
+    """Add the drag of every drag entry of block bi to a.node_force."""
+    for i in range(a.drag_rod.shape[0]):
+        r = a.drag_rod[i]
+        ne = a.rod_n_elems[r] * W
+        e0 = a.rod_elem_off[r] * W
+        n0 = a.rod_node_off[r] * W
+        closed = a.rod_closed[r]
+        xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(a.x[bi], n0, W)
+        va0, va1, va2, vb0, vb1, vb2 = pair_rows(a.v[bi], n0, W)
+        ct = a.drag_coeff[bi, i, 0, e0:]
+        cn = a.drag_coeff[bi, i, 1, e0:]
+        f0 = a.drag_force[bi, 0, e0:]
+        f1 = a.drag_force[bi, 1, e0:]
+        f2 = a.drag_force[bi, 2, e0:]
+        for k in range(ne):
+            t0 = xb0[k] - xa0[k]
+            t1 = xb1[k] - xa1[k]
+            t2 = xb2[k] - xa2[k]
+            it = 1.0 / np.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
+            t0 *= it
+            t1 *= it
+            t2 *= it
+            m0 = 0.5 * (va0[k] + vb0[k])
+            m1 = 0.5 * (va1[k] + vb1[k])
+            m2 = 0.5 * (va2[k] + vb2[k])
+            along = (ct[k] - cn[k]) * (m0 * t0 + m1 * t1 + m2 * t2)
+            f0[k] = -0.5 * (cn[k] * m0 + along * t0)   # half of the element's force
+            f1[k] = -0.5 * (cn[k] * m1 + along * t1)
+            f2[k] = -0.5 * (cn[k] * m2 + along * t2)
+        for c in range(3):  # half to each node; a closed rod's last element ends on node 0
+            fc = a.drag_force[bi, c, e0:]
+            first = a.node_force[bi, c, n0:]
+            second = a.node_force[bi, c, n0 + W:]
+            for j in range(ne):
+                first[j] += fc[j]
+            for j in range(ne - closed * W):
+                second[j] += fc[j]
+            if closed:
+                for lane in range(W):
+                    first[lane] += fc[ne - W + lane]

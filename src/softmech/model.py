@@ -1,0 +1,96 @@
+"""The three kinds of data of a compiled scene, kept apart (docs/architecture.md):
+
+* Model (read-only during a run): the bodies -- counts, connectivity, rest geometry, materials,
+  inertia -- in `RodBodies`, plus each term's own packed arrays (its argument tuple, defined
+  beside its kernel in softmech.kernels). Per-world values have one lane per world.
+* State (what restarts a run bit for bit, nothing derived): `State`, plus the clock
+  (time origin, steps taken) kept by softmech.simulation.Simulation.
+* Workspace (scratch and accumulators, allocated once per compiled scene): `Workspace` holds
+  what several terms and the integrator share -- the force and couple accumulators and the
+  current element lengths; a term's private scratch lives in its own argument tuple.
+
+Block layout (the engine's internal order; user-facing shapes (B, n, ...) are converted at the
+boundary by softmech.packing): worlds are grouped into blocks of W lanes, each block advanced by
+one thread. Inside a block every per-node / per-element quantity is stored flat as
+``a[component, i * W + lane]``, so element-wise passes are one contiguous loop over
+``k = i * W + lane`` (vectorized across elements when W == 1 and across worlds when W > 1), and
+neighbours sit at ``k +- W``. Leading axis: n_blocks.
+
+Several rods are concatenated: rod r owns n_elems[r] + 1 node slots from rod_node_off[r],
+n_elems[r] + closed[r] element slots from rod_elem_off[r] and n_elems[r] - 1 + closed[r] Voronoi
+slots from rod_vor_off[r] (offsets in units of W lanes). A closed rod's last node slot and last
+element slot are ghosts: copies of node 0 and element 0 refreshed after every drift and kick, so
+the element and Voronoi passes need no wrap-around indexing.
+
+Field names say where a value lives: rod_ (per rod), node_ (per node slot), elem_ (per element
+slot), vor_ (per Voronoi slot, i.e. interior node), ghost_ (ghost-slot tables).
+"""
+from collections import namedtuple
+
+RodBodies = namedtuple("RodBodies", [
+    # topology, shape (n_rods,) int64, shared by all blocks
+    "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed",
+    # constitutive law per rod, (n_rods, 4) float64: [stretch_current (0/1): n /= e,
+    # bend_current (0/1): m /= eps^3, exact_log_jacobian (0/1), viscous (0/1): Kelvin-Voigt on]
+    "rod_law",
+    # per node slot, (n_blocks, n_nodes*W) or (n_blocks, 3, n_nodes*W)
+    "node_mass",          # m [kg]
+    "node_inv_mass",      # 1/m [1/kg]
+    "node_body_acc",      # body acceleration field (gravity) [m/s^2], (n_blocks, 3, n_nodes*W)
+    # per element slot
+    "elem_rest_len",      # l^ [m]
+    "elem_inv_rest_len",  # [1/m]
+    "elem_J",             # mass second moment rho I l^ [kg m^2], (n_blocks, 3, n_elems*W)
+    "elem_inv_J",         # [1/(kg m^2)]
+    "elem_S",             # shear/stretch stiffness diag (alpha G A, alpha G A, E A) [N]
+    "elem_rest_sigma",    # rest shear/stretch strain [-], (n_blocks, 3, n_elems*W)
+    "elem_kv_tau",        # Kelvin-Voigt retardation time [s]
+    "elem_radius",        # cross-section radius [m]
+    # per Voronoi slot (interior node)
+    "vor_rest_len",       # D^ [m]
+    "vor_inv_rest_len",   # [1/m]
+    "vor_B",              # bend/twist stiffness diag (E I1, E I2, G I3) [N m^2]
+    "vor_rest_kappa",     # rest curvature [1/m], (n_blocks, 3, n_vor*W)
+    "vor_kv_tau",         # [s]
+    # ghost slots of closed rods: node slot <- node slot, element slot <- element slot, (n_ghosts,)
+    "ghost_node", "ghost_node_src", "ghost_elem", "ghost_elem_src",
+])
+"""Model of the Cosserat rod body kind, block layout."""
+
+State = namedtuple("State", [
+    "x",  # node positions [m], (n_blocks, 3, n_nodes*W)
+    "v",  # node velocities [m/s]
+    "Q",  # element directors, rows d1, d2, d3, row-major (n_blocks, 9, n_elems*W)
+    "w",  # element angular velocities in the local frame [rad/s], (n_blocks, 3, n_elems*W)
+])
+"""State of the rods, block layout (with the clock, all a run needs to continue bit for bit)."""
+
+Workspace = namedtuple("Workspace", [
+    "node_force",   # force pass: forces [N]; after the integrator's inertia: accelerations
+                    # [m/s^2], (n_blocks, 3, n_nodes*W)
+    "elem_couple",  # local couples [N m]; then angular accelerations [rad/s^2], (n_blocks, 3, n_elems*W)
+    "elem_len",     # current element length l [m], (n_blocks, n_elems*W)
+    "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
+])
+"""Accumulators and scratch shared by the terms and the integrator, block layout."""
+
+
+def pick(args_type, *sources, **own):
+    """An argument tuple of type `args_type` (a namedtuple of arrays): each field from `own` if
+    given there, else from the first source (namedtuple) that has it. Raises if one is missing."""
+    values = {}
+    for field in args_type._fields:
+        if field in own:
+            values[field] = own[field]
+            continue
+        for src in sources:
+            if field in src._fields:
+                values[field] = getattr(src, field)
+                break
+        else:
+            raise ValueError(f"{args_type.__name__}.{field}: no such array in the model, state "
+                             f"or workspace, and not given by the term")
+    unknown = set(own) - set(args_type._fields)
+    if unknown:
+        raise ValueError(f"{args_type.__name__} has no field(s) {sorted(unknown)}")
+    return args_type(**values)

@@ -1,0 +1,167 @@
+"""Every term of the table (softmech.packing.Engine.calls, docs/architecture.md) held to the same
+contract, on random states of a scene that uses every term type:
+
+* the force pass writes every entry of the accumulators, and no kernel reads its scratch before
+  writing it (accumulators and every term's scratch pre-filled with NaN);
+* dissipative terms (damping, drag) never add energy: their power sum F.v + C.w <= 0;
+* B batched worlds with different parameters equal B single runs, bit for bit;
+* a term absent from a scene is absent from its step (the generated module calls only the
+  scene's kernels).
+Forces as minus the energy gradient and rigid-motion invariance of the elastic term are in
+test_rod_properties.py.
+"""
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+import softmech as sm
+from softmech.integrators.driver import step_source
+from softmech.packing import from_blocks
+from softmech.terms import TERMS
+
+N = 12
+
+
+def contract_scene():
+    """Two open rods and a ring with every term type (wave muscle on one rod, pairs on the
+    other; rod and ring rest on the ground)."""
+    scene = sm.Scene()
+    common = dict(radius=0.02, density=1000.0, youngs_modulus=1e5, shear_modulus=1e5 / 1.5)
+    rod = scene.add_cosserat_rod(name="rod", start=(0, 0, 0.02), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=1.0, n_elems=N, **common)
+    scene.add_cosserat_rod(name="arm", start=(0, 1, 0.5), direction=(0, 0, 1), normal=(1, 0, 0),
+                           length=0.5, n_elems=N, **common)
+    scene.add_cosserat_ring(name="ring", center=(0, -1, 0.02), ring_radius=0.2, n_elems=N,
+                            radius=0.02, density=1000.0, youngs_modulus=1e5)
+    scene.add(sm.Gravity((0, 0, -9.81)))
+    scene.add(sm.Clamp("arm", "first"))
+    scene.add(sm.Clamp(rod, "last", frame="element", name="tail_clamp"))
+    scene.add(sm.PrescribedMotion("arm", (0.01, 0, 0), end="last", frequency=2.0, name="shaker"))
+    scene.add(sm.Pin(rod, "first"))
+    scene.add(sm.EndLoad(rod, force=(0, 0.1, 0), couple=(0.01, 0, 0), ramp_time=0.1, name="tip"))
+    scene.add(sm.UniformLoad("ring", force_per_length=(0, 0.1, 0), name="push"))
+    scene.add(sm.LinearDamping(rod, 0.5))
+    scene.add(sm.KelvinVoigt("arm", 1e-3))
+    scene.add(sm.ViscousDrag("ring", normal=0.4, tangential=0.2))
+    scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
+    scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
+    scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
+    scene.add(sm.MusclePairs("arm", [(10, 30, 0.5, 0.0)], frequency=2.0, name="pairs"))
+    return scene
+
+
+def randomize(sim, rng, scale=0.01):
+    """Random positions (noise ~ scale), frames (rotations ~ 5 scale rad) and velocities."""
+    for r in sim.rods:
+        s = sim.get_state(r.name)
+        B = s["positions"].shape[0]
+        rot = Rotation.from_rotvec(rng.normal(scale=5 * scale, size=(B * r.n_elems, 3)))
+        Q = np.einsum("nij,njk->nik", s["directors"].reshape(-1, 3, 3), rot.as_matrix())
+        sim.set_state(r.name, positions=s["positions"] + rng.normal(scale=scale, size=s["positions"].shape),
+                      velocities=rng.normal(scale=0.1, size=s["velocities"].shape),
+                      directors=Q.reshape(s["directors"].shape),
+                      angular_velocities=rng.normal(scale=1.0, size=s["angular_velocities"].shape))
+
+
+def test_the_contract_scene_uses_every_term_type():
+    used = {type(t).__name__ for t in contract_scene().terms}
+    assert used == set(TERMS)
+
+
+@pytest.mark.parametrize("worlds", [1, 3])
+def test_force_pass_writes_every_entry_and_reads_no_stale_scratch(worlds):
+    sim = contract_scene().compile(worlds=worlds, dt=1e-5)
+    randomize(sim, np.random.default_rng(worlds))
+    engine = sim._engine()
+    ws = engine.workspace
+    for array in (ws.node_force, ws.elem_couple, ws.elem_len, *engine.scratch):
+        array[...] = np.nan
+    sim.time = 0.37
+    sim._evaluate(engine)
+    for name in ("node_force", "elem_couple", "elem_len"):
+        assert np.all(np.isfinite(getattr(ws, name))), name
+
+
+@pytest.mark.parametrize("call", ["linear_damping", "viscous_drag"])
+def test_dissipative_terms_never_add_energy(call):
+    """Power of one dissipative term on random states: over nodes m (a_with - a_without) . v,
+    over elements (J / e) (alpha_with - alpha_without) . w (the local couple C = J alpha / e);
+    it must be <= 0. (A scene without contact: the wall response depends on the total force.)"""
+    scene = sm.Scene()
+    for name, closed in (("rod", False), ("ring", True)):
+        common = dict(name=name, radius=0.02, density=1000.0, youngs_modulus=1e5)
+        if closed:
+            scene.add_cosserat_ring(center=(0, 1, 0), ring_radius=0.3, n_elems=N, **common)
+        else:
+            scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                   length=1.0, n_elems=N, **common)
+        scene.add(sm.LinearDamping(name, 0.5, name=f"{name}_damping"))
+        scene.add(sm.ViscousDrag(name, normal=0.4, tangential=0.2, name=f"{name}_drag"))
+    scene.add(sm.Gravity())
+    sim = scene.compile(worlds=4, dt=1e-5)
+    rng = np.random.default_rng(7)
+    engine, lanes = sim._engine(), sim.lanes
+    mass = from_blocks(engine.bodies.node_mass, lanes)
+    J = from_blocks(engine.bodies.elem_J, lanes, (3,))
+    for _ in range(3):
+        randomize(sim, rng)
+        sim._evaluate(engine)
+        with_term = (engine.workspace.node_force.copy(), engine.workspace.elem_couple.copy())
+        sim._evaluate(engine, leave_out=(call,))
+        da = from_blocks(with_term[0] - engine.workspace.node_force, lanes, (3,))
+        dalpha = from_blocks(with_term[1] - engine.workspace.elem_couple, lanes, (3,))
+        e = from_blocks(engine.workspace.elem_len * engine.bodies.elem_inv_rest_len, lanes)
+        v = from_blocks(engine.state.v, lanes, (3,))
+        w = from_blocks(engine.state.w, lanes, (3,))
+        power = (np.einsum("bn,bnk,bnk->b", mass, da, v)
+                 + np.einsum("bnk,bnk,bnk->b", J / e[..., None], dalpha, w))
+        assert np.any(np.abs(da) > 0)          # the term acts
+        assert np.all(power < 0), power
+
+
+def test_batched_worlds_equal_single_runs_for_every_term():
+    B = 3
+    rng = np.random.default_rng(3)
+    values = {"gravity.acceleration": rng.normal(scale=1.0, size=(B, 3)) + [0, 0, -9.81],
+              "damping.coefficient": rng.uniform(0.1, 1.0, size=B),
+              "drag.normal": rng.uniform(0.1, 1.0, size=B),
+              "ground.kinetic": rng.uniform(0.5, 2.0, size=(B, 3)),
+              "tip.force": rng.normal(scale=0.1, size=(B, 3)),
+              "muscle.coefficients": rng.uniform(0, 2e-3, size=(B, 5))}
+    scene = contract_scene()
+    batched = scene.compile(worlds=B, dt=1e-5)
+    for k, v in values.items():
+        batched.params[k] = v
+    batched.step(300)
+    for b in range(B):
+        single = scene.compile(worlds=1, dt=1e-5)
+        for k, v in values.items():
+            single.params[k] = v[b:b + 1]
+        single.step(300)
+        for r in scene.rods:
+            got, want = batched.get_state(r.name), single.get_state(r.name)
+            for field in want:
+                np.testing.assert_array_equal(got[field][b], want[field][0], err_msg=f"{r.name}.{field}")
+
+
+def test_a_term_absent_from_a_scene_is_absent_from_its_step():
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=1.0, n_elems=5, radius=0.01, density=1000.0,
+                                 youngs_modulus=1e6)
+    scene.add(sm.Gravity())
+    calls = scene.compile(dt=1e-5)._engine().calls
+    assert [c.name for c in calls] == ["rod_elasticity"]
+    source = step_source(calls, ghosts=False)
+    scene.add(sm.ViscousDrag(rod, normal=0.1))
+    calls2 = scene.compile(dt=1e-5)._engine().calls
+    assert [c.name for c in calls2] == ["rod_elasticity", "viscous_drag"]
+    source2 = step_source(calls2, ghosts=False)
+    added = set(source2.splitlines()) - set(source.splitlines())
+    # only the drag's import, its call in the force hook and in the masked hook (with its test)
+    assert added == {"from softmech.kernels.drag import viscous_drag as k1_viscous_drag",
+                     "    k1_viscous_drag(T[2], bi, W, t)", "        k1_viscous_drag(T[2], bi, W, t)",
+                     "    if active[1]:"}, added
+    for kernel in ("ground_contacts", "muscle_waves", "linear_damping", "point_loads",
+                   "frame_anchors", "constrain_positions", "rod_refresh"):
+        assert kernel not in source2
