@@ -263,9 +263,11 @@ def static_element(k, pk, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal_,
 
 
 @kernel(inline="always")
-def rod_plane_contact(a, bi, W, i):
+def rod_plane_contact(a, bi, W, i, unit, per_node, param_step):
     """Contact and friction of contact entry i (one rod, one plane) in block bi: adds forces to
-    a.node_force [N] and couples to a.elem_couple [N m, local].
+    a.node_force [N] and couples to a.elem_couple [N m, local]. unit, per_node (bool) and
+    param_step (int: 0 uniform parameters, 1 per element) are literal constants of the variant
+    kernel that calls it (see VARIANTS), so each variant compiles one copy of the loops.
 
     Flat loops over the rod's element-lanes k (vectorizable for any W); the contact parameters
     are stored per element-lane (gc_param). When they and the body accelerations are the same
@@ -280,9 +282,6 @@ def rod_plane_contact(a, bi, W, i):
     e0 = a.rod_elem_off[r] * W
     n0 = a.rod_node_off[r] * W
     rolling = 1.0 * a.gc_flags[i, FLAG_ROLLING]
-    unit = a.gc_flags[i, FLAG_UNIT_DECOMPOSITION] == 1
-    per_node = a.gc_flags[i, FLAG_PER_NODE] == 1
-    uniform = a.gc_flags[i, FLAG_UNIFORM] == 1
     prm = a.gc_param[bi, i]
     X = pair_rows(a.x[bi], n0, W)
     V = pair_rows(a.v[bi], n0, W)
@@ -307,37 +306,21 @@ def rod_plane_contact(a, bi, W, i):
     last = ne - W
     end = 1.0 - 0.5 * closed  # weight of an end node: 1 (open rod: its whole force) or 1/2
     mirror_ghost(a.node_force[bi], n0, ne, W, closed)
-    # ---- pass 1: wall response and kinetic friction; the options as literal constants, one
-    # loop per combination (LLVM if-converts the option branches instead of unswitching the
-    # loop, which computed every variant in every iteration: measured 528 instructions per
-    # 8 lanes with all of them, the default alone needs far fewer)
-    args = (ne, W, last, end, uniform, rolling, X, V, F, G, M, Qr, Wr, AL, radius, P, out_f,
+    # ---- pass 1: wall response and kinetic friction; the options as literal constants of the
+    # variant (LLVM if-converts option branches instead of unswitching the loop, which computed
+    # every variant in every iteration: measured 528 instructions per 8 lanes with all of them)
+    args = (ne, W, last, end, rolling, X, V, F, G, M, Qr, Wr, AL, radius, P, out_f,
             out_d, normal, slip, axial)
-    if per_node:
-        if unit:
-            kinetic_pass(True, True, args)
-        else:
-            kinetic_pass(False, True, args)
-    elif unit:
-        kinetic_pass(True, False, args)
-    else:
-        kinetic_pass(False, False, args)
+    kinetic_pass(unit, per_node, param_step, args)
     scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
                      W, closed, per_node)
     mirror_ghost(a.node_force[bi], n0, ne, W, closed)
     # ---- pass 2: static friction, from the total forces including the kinetic friction
-    if uniform:
-        for k in range(ne):
-            wa = end if k < W else 0.5
-            wb = end if k >= last else 0.5
-            static_element(k, 0, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal, slip,
-                           axial, out_f)
-    else:
-        for k in range(ne):
-            wa = end if k < W else 0.5
-            wb = end if k >= last else 0.5
-            static_element(k, k, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal, slip,
-                           axial, out_f)
+    for k in range(ne):
+        wa = end if k < W else 0.5
+        wb = end if k >= last else 0.5
+        static_element(k, k * param_step, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal,
+                       slip, axial, out_f)
     scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
                      W, closed, False)
     if closed:
@@ -347,23 +330,17 @@ def rod_plane_contact(a, bi, W, i):
 
 
 @kernel(inline="always")
-def kinetic_pass(unit, per_node, args):
-    """Pass 1 over a rod's element-lanes (kinetic_element), with per-element or uniform (read
-    once) contact parameters; unit and per_node are literal constants at every call site."""
-    (ne, W, last, end, uniform, rolling, X, V, F, G, M, Qr, Wr, AL, radius, P, out_f, out_d,
+def kinetic_pass(unit, per_node, param_step, args):
+    """Pass 1 over a rod's element-lanes (kinetic_element); the contact parameters of
+    element-lane k sit at k * param_step (param_step = 0: uniform, read once, loop-invariant).
+    unit, per_node and param_step are literal constants of the variant."""
+    (ne, W, last, end, rolling, X, V, F, G, M, Qr, Wr, AL, radius, P, out_f, out_d,
      normal, slip, axial) = args
-    if uniform:
-        for k in range(ne):
-            wa = end if k < W else 0.5
-            wb = end if k >= last else 0.5
-            kinetic_element(k, 0, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, Wr, AL,
-                            radius, P, out_f, out_d, normal, slip, axial)
-    else:
-        for k in range(ne):
-            wa = end if k < W else 0.5
-            wb = end if k >= last else 0.5
-            kinetic_element(k, k, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, Wr, AL,
-                            radius, P, out_f, out_d, normal, slip, axial)
+    for k in range(ne):
+        wa = end if k < W else 0.5
+        wb = end if k >= last else 0.5
+        kinetic_element(k, k * param_step, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, Wr,
+                        AL, radius, P, out_f, out_d, normal, slip, axial)
 
 
 @kernel(inline="always")
@@ -405,9 +382,64 @@ def scatter_to_nodes(acc, f, d, e0, n0, ne, W, closed, use_d):
                 first[lane] += 0.5 * (fc[ne - W + lane] - dd)
 
 
-@kernel
-def ground_contacts(a, bi, W, t):
-    """All rod-plane contacts of block bi (see module docstring). Runs last in the force pass:
-    its wall response balances the total force from every other term."""
+@kernel(inline="always")
+def contact_entries(a, bi, W, unit, per_node, param_step):
+    """Every contact entry of the call (all of one variant) in block bi."""
     for i in range(a.gc_rod.shape[0]):
-        rod_plane_contact(a, bi, W, i)
+        rod_plane_contact(a, bi, W, i, unit, per_node, param_step)
+
+
+# One kernel per variant (kinetic decomposition, per-node friction, uniform parameters), so a
+# scene compiles only the variants it uses (softmech.terms.contact.GroundContacts groups its
+# entries): with every variant in one kernel, its cold compile took ~46 s and ~2 GB.
+@kernel
+def ground_contacts_sign(a, bi, W, t):
+    contact_entries(a, bi, W, False, False, 1)
+
+
+@kernel
+def ground_contacts_sign_uniform(a, bi, W, t):
+    contact_entries(a, bi, W, False, False, 0)
+
+
+@kernel
+def ground_contacts_unit(a, bi, W, t):
+    contact_entries(a, bi, W, True, False, 1)
+
+
+@kernel
+def ground_contacts_unit_uniform(a, bi, W, t):
+    contact_entries(a, bi, W, True, False, 0)
+
+
+@kernel
+def ground_contacts_sign_per_node(a, bi, W, t):
+    contact_entries(a, bi, W, False, True, 1)
+
+
+@kernel
+def ground_contacts_sign_per_node_uniform(a, bi, W, t):
+    contact_entries(a, bi, W, False, True, 0)
+
+
+@kernel
+def ground_contacts_unit_per_node(a, bi, W, t):
+    contact_entries(a, bi, W, True, True, 1)
+
+
+@kernel
+def ground_contacts_unit_per_node_uniform(a, bi, W, t):
+    contact_entries(a, bi, W, True, True, 0)
+
+
+VARIANTS = {
+    (False, False, False): ground_contacts_sign, (False, False, True): ground_contacts_sign_uniform,
+    (True, False, False): ground_contacts_unit, (True, False, True): ground_contacts_unit_uniform,
+    (False, True, False): ground_contacts_sign_per_node,
+    (False, True, True): ground_contacts_sign_per_node_uniform,
+    (True, True, False): ground_contacts_unit_per_node,
+    (True, True, True): ground_contacts_unit_per_node_uniform,
+}
+"""(unit decomposition, per-node friction, uniform parameters) -> the variant's kernel; each
+takes GroundContactArgs whose entries all have that variant, and runs last in the force pass
+(its wall response balances the total force from every other term)."""

@@ -39,6 +39,7 @@ from softmech.kernels.so3 import log_jacobian_coefficient, theta_over_sin
 
 RodElasticityArgs = namedtuple("RodElasticityArgs", [
     "x", "v", "Q", "w",                                              # state
+    "elastic_rods",   # indices of the rods this call handles (all of its variant), (n,) int64
     "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed", "rod_law",
     "elem_S", "elem_rest_sigma", "elem_inv_rest_len", "elem_kv_tau",  # rod bodies
     "vor_rest_len", "vor_inv_rest_len", "vor_B", "vor_rest_kappa", "vor_kv_tau",
@@ -107,13 +108,10 @@ def rows9(a, start):
 
 
 @kernel(inline="always")
-def rod_element_pass(a, bi, W, r):
+def rod_element_pass(a, bi, W, r, viscous):
     """Element loop of rod r in block bi: lengths, strains, internal force and element couples
-    (the strain rate only for a Kelvin-Voigt rod: viscous is a literal constant in each loop)."""
-    if a.rod_law[r, 3] > 0.0:
-        element_loop(True, a, bi, W, r)
-    else:
-        element_loop(False, a, bi, W, r)
+    (the strain rate only for a Kelvin-Voigt rod: viscous is a literal constant of the variant)."""
+    element_loop(viscous, a, bi, W, r)
 
 
 @kernel(inline="always")
@@ -190,26 +188,15 @@ def element_loop(viscous, a, bi, W, r):
 
 
 @kernel(inline="always")
-def rod_voronoi_pass(a, bi, W, r):
+def rod_voronoi_pass(a, bi, W, r, exact, viscous):
     """Voronoi loop of rod r: curvature from the log map, bend/twist moment and its couples.
 
-    The law's options reach the loop as literal constants, one loop per combination: as plain
-    flags LLVM if-converted their branches and computed the log-Jacobian coefficient and the
+    The law's options reach the loop as literal constants of the variant kernel: as plain flags
+    LLVM if-converted their branches and computed the log-Jacobian coefficient and the
     curvature rate in every iteration of every law."""
     v0 = a.rod_vor_off[r] * W
     ea = a.rod_elem_off[r] * W
-    exact = a.rod_law[r, 2] > 0.0
-    viscous = a.rod_law[r, 3] > 0.0
-    args = (a, bi, W, r, v0, ea)
-    if exact:
-        if viscous:
-            voronoi_loop(True, True, args)
-        else:
-            voronoi_loop(True, False, args)
-    elif viscous:
-        voronoi_loop(False, True, args)
-    else:
-        voronoi_loop(False, False, args)
+    voronoi_loop(exact, viscous, (a, bi, W, r, v0, ea))
 
 
 @kernel(inline="always")
@@ -339,12 +326,42 @@ def rod_assemble(a, bi, W, r):
                 alpha[ne + k] = 0.0
 
 
+@kernel(inline="always")
+def elastic_rods(a, bi, W, exact, viscous):
+    """Internal elastic (and Kelvin-Voigt) loads of the call's rods (a.elastic_rods) in block
+    bi into a.node_force (as forces [N]) and a.elem_couple (as local couples [N m]),
+    overwriting both; a.elem_len gets the current element lengths [m] (read by the integrator
+    and by later terms). exact, viscous: literal constants of the variant."""
+    for i in range(a.elastic_rods.shape[0]):
+        r = a.elastic_rods[i]
+        rod_element_pass(a, bi, W, r, viscous)
+        rod_voronoi_pass(a, bi, W, r, exact, viscous)
+        rod_assemble(a, bi, W, r)
+
+
+# One kernel per variant of the constitutive law (exact log-map Jacobian: the hyperelastic law;
+# viscous: Kelvin-Voigt), so a scene compiles only the laws its rods use
+# (softmech.terms.elasticity.RodElasticity groups the rods).
 @kernel
 def rod_elasticity(a, bi, W, t):
-    """Internal elastic (and Kelvin-Voigt) loads of every rod of block bi into a.node_force (as
-    forces [N]) and a.elem_couple (as local couples [N m]), overwriting both; a.elem_len gets the
-    current element lengths [m] (read by the integrator and by later terms)."""
-    for r in range(a.rod_n_elems.shape[0]):
-        rod_element_pass(a, bi, W, r)
-        rod_voronoi_pass(a, bi, W, r)
-        rod_assemble(a, bi, W, r)
+    elastic_rods(a, bi, W, False, False)
+
+
+@kernel
+def rod_elasticity_viscous(a, bi, W, t):
+    elastic_rods(a, bi, W, False, True)
+
+
+@kernel
+def rod_elasticity_exact(a, bi, W, t):
+    elastic_rods(a, bi, W, True, False)
+
+
+@kernel
+def rod_elasticity_exact_viscous(a, bi, W, t):
+    elastic_rods(a, bi, W, True, True)
+
+
+VARIANTS = {(False, False): rod_elasticity, (False, True): rod_elasticity_viscous,
+            (True, False): rod_elasticity_exact, (True, True): rod_elasticity_exact_viscous}
+"""(exact log-map Jacobian, Kelvin-Voigt) -> the elasticity kernel of that law variant."""

@@ -15,8 +15,9 @@ import numpy as np
 
 from softmech import _checks
 from softmech.integrators.driver import Call
-from softmech.kernels.contact import (FLAG_UNIFORM, N_CONTACT_FLAGS, N_CONTACT_PARAMS,
-                                      GroundContactArgs, ground_contacts)
+from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DECOMPOSITION,
+                                      N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
+                                      GroundContactArgs)
 from softmech.packing import to_blocks
 from softmech.terms.base import Part, Term, rod_name
 
@@ -133,14 +134,27 @@ class GroundContacts(Part):
         self.entries.append((rod_index, params, flags))
 
     def calls(self, engine):
-        W, n_e = engine.lanes.W, engine.slots.n_elems * engine.lanes.W
-        args = engine.args(
-            GroundContactArgs, gc_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-            gc_param=self._params(engine), gc_flags=self._flags(engine),
-            contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
-            contact_axial=engine.zeros(6, n_e), contact_force=engine.zeros(3, n_e),
-            contact_force_diff=engine.zeros(3, n_e))
-        return [Call("forces", ORDER, ground_contacts, args, "ground_contacts")]
+        """One call per run of consecutive entries with the same variant (softmech.kernels.
+        contact.VARIANTS): a scene compiles only the variants it uses, and the entries keep
+        their order (each contact reads the total force, including the contacts before it)."""
+        n_e = engine.slots.n_elems * engine.lanes.W
+        scratch = dict(contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
+                       contact_axial=engine.zeros(6, n_e), contact_force=engine.zeros(3, n_e),
+                       contact_force_diff=engine.zeros(3, n_e))
+        params, flags = self._params(engine), self._flags(engine)
+        variant = [(bool(f[FLAG_UNIT_DECOMPOSITION]), bool(f[FLAG_PER_NODE]), bool(f[FLAG_UNIFORM]))
+                   for f in flags]
+        calls, start = [], 0
+        for stop in range(1, len(self.entries) + 1):
+            if stop < len(self.entries) and variant[stop] == variant[start]:
+                continue
+            group = slice(start, stop)
+            args = engine.args(
+                GroundContactArgs, gc_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
+                gc_param=params[:, group], gc_flags=flags[group], **scratch)
+            calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
+            start = stop
+        return calls
 
     def _params(self, engine):
         """Contact parameters per element slot and lane, (n_blocks, n_contacts, N_CONTACT_PARAMS,

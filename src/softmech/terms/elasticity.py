@@ -2,7 +2,9 @@
 softmech.kernels.cosserat_forces). Every rod has it; it runs first in the force pass and
 initialises the force and couple accumulators."""
 from softmech.integrators.driver import Call
-from softmech.kernels.cosserat_forces import RodElasticityArgs, rod_elasticity
+import numpy as np
+
+from softmech.kernels.cosserat_forces import VARIANTS, RodElasticityArgs
 from softmech.terms.base import Part
 
 ORDER = 0
@@ -16,10 +18,19 @@ class RodElasticity(Part):
     the exact log-Jacobian term [N m]."""
 
     def calls(self, engine):
+        """One call per law variant the rods use (softmech.kernels.cosserat_forces.VARIANTS:
+        exact log-map Jacobian, Kelvin-Voigt), each over its rods; the rods' slots are disjoint,
+        so the grouping does not change any result."""
         W, s = engine.lanes.W, engine.slots
         n_vor = max(s.n_vor, 0) * W
-        args = engine.args(
-            RodElasticityArgs,
-            elem_n=engine.zeros(3, s.n_elems * W), elem_tau=engine.zeros(3, s.n_elems * W),
-            vor_m=engine.zeros(3, n_vor), vor_h=engine.zeros(3, n_vor), vor_g=engine.zeros(3, n_vor))
-        return [Call("forces", ORDER, rod_elasticity, args, "rod_elasticity")]
+        scratch = dict(elem_n=engine.zeros(3, s.n_elems * W), elem_tau=engine.zeros(3, s.n_elems * W),
+                       vor_m=engine.zeros(3, n_vor), vor_h=engine.zeros(3, n_vor),
+                       vor_g=engine.zeros(3, n_vor))
+        law = engine.bodies.rod_law
+        variants = [(bool(row[2] > 0), bool(row[3] > 0)) for row in law]
+        calls = []
+        for variant in dict.fromkeys(variants):  # first-use order
+            rods = np.array([i for i, v in enumerate(variants) if v == variant], dtype=np.int64)
+            args = engine.args(RodElasticityArgs, elastic_rods=rods, **scratch)
+            calls.append(Call("forces", ORDER, VARIANTS[variant], args, "rod_elasticity"))
+        return calls
