@@ -5,11 +5,12 @@
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
-scene's table (softmech.packing.Engine.calls), the integrator's rod kernels
-(softmech.kernels.rod_motion), then the scene's generated step (step_block, which links the
-kernels above) and its diagnostic entry (evaluate). Prints wall seconds per function; the
-budget for a new term is 10 s (docs/architecture.md). Numbers are recorded in
-docs/benchmarks.md with the machine.
+scene's table (softmech.packing.Engine.calls; the small ones, inlined into the step, are also
+compiled alone here because diagnostics call them from Python), the integrator's rod kernels
+(softmech.kernels.rod_motion), then the scene's generated step (step_block: the only function
+compiled per term set; it links the big kernels and inlines the small ones). Prints wall
+seconds per function; the budget for a new term is 10 s (docs/architecture.md). Numbers are
+recorded in docs/benchmarks.md with the machine.
 """
 import argparse
 import os
@@ -43,21 +44,18 @@ def main(argv=None):
         t0 = time.perf_counter()
         call.kernel.compile((typeof(call.args), i64, i64, f64))
         rows.append((f"{call.stage}: {call.name}", time.perf_counter() - t0))
-    motion = typeof(engine.motion)
-    for name, sig in (("rod_kick", (motion, i64, i64, f64)),
-                      ("rod_drift", (motion, i64, i64, f64)),
-                      ("rod_drift_twice", (motion, i64, i64, f64, f64)),
-                      ("rod_status", (motion, i64)),
-                      ("rod_accelerations", (motion, i64, i64))):
+    drift, kick = typeof(engine.motion.drift), typeof(engine.motion.kick)
+    for name, sig in (("rod_kick", (kick, i64, i64, f64)),
+                      ("rod_drift", (drift, i64, i64, f64)),
+                      ("rod_drift_twice", (drift, i64, i64, f64, f64)),
+                      ("rod_status", (drift, i64)),
+                      ("rod_accelerations", (kick, i64, i64))):
         t0 = time.perf_counter()
         getattr(rod_motion, name).compile(sig)
         rows.append((f"integrator: {name}", time.perf_counter() - t0))
     t0 = time.perf_counter()
     sim.step(0)
     rows.append(("generated step (step_block)", time.perf_counter() - t0))
-    t0 = time.perf_counter()
-    sim._evaluate(engine)
-    rows.append(("generated evaluate", time.perf_counter() - t0))
     total = time.perf_counter() - t_start
     print(f"cold compile, scene {args.scene!r} (W = {W}), empty caches in {folder}")
     for name, seconds in rows:

@@ -63,8 +63,8 @@ def _probes(engine, W):
 
     probes = {f"{c.stage}: {c.name}": (lambda n, c=c: term(c.kernel, c.args, W, n))
               for c in engine.calls}
-    probes["kick (inertia, gyroscopic, h = 0)"] = lambda n: kick(engine.motion, W, n)
-    probes["drift (h = 0)"] = lambda n: drift(engine.motion, W, n)
+    probes["kick (inertia, gyroscopic, h = 0)"] = lambda n: kick(engine.motion.kick, W, n)
+    probes["drift (h = 0)"] = lambda n: drift(engine.motion.drift, W, n)
     return probes
 
 
@@ -84,7 +84,7 @@ def main(argv=None):
     sim = bench.build_scene("snake", 50).compile(worlds=8, dt=bench.case_dt("snake", 50))
     sim.step(20000)  # 0.5 s: the snake crawls, in contact and slipping
     engine, W = sim._engine(), sim.lanes.W
-    arrays = [a for args in engine.T for a in args]
+    arrays = [a for args in engine.arg_tuples() for a in args]
     print(f"benchmark snake, n = 50, one block of W = {W} worlds, one thread; "
           f"us per snake-step, best of 5 x {args.repeats}")
     total = 0.0

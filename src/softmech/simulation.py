@@ -14,7 +14,7 @@ from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
-from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
+from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION, rod_accelerations
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state)
 from softmech.progress import progress_bar
@@ -214,9 +214,14 @@ class Simulation:
 
     def _evaluate(self, engine, leave_out=()):
         """Accelerations of the current state into the workspace, without the force terms named
-        in leave_out (softmech.integrators.driver.Call.name)."""
-        active = np.array([c.name not in leave_out for c in engine.calls], dtype=np.int64)
-        self._step(engine).evaluate(engine.T, self.lanes.W, self.time, active)
+        in leave_out (softmech.integrators.driver.Call.name): the force pass's kernels called
+        one by one from Python (diagnostics: no per-scene compilation), then the inertia."""
+        W, t = self.lanes.W, self.time
+        for bi in range(self.lanes.n_blocks):
+            for call in engine.calls:
+                if call.stage == "forces" and call.name not in leave_out:
+                    call.kernel(call.args, bi, W, t)
+            rod_accelerations(engine.motion.kick, bi, W)
 
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus

@@ -18,7 +18,7 @@ def assert_same_model(a, b):
         np.testing.assert_array_equal(sa.params[k], sb.params[k], err_msg=k)
     ea, eb = sa._engine(), sb._engine()
     assert [c.name for c in ea.calls] == [c.name for c in eb.calls]
-    for ma, mb in zip(ea.T, eb.T):
+    for ma, mb in zip(ea.arg_tuples(), eb.arg_tuples()):
         assert type(ma) is type(mb)
         for field in ma._fields:
             np.testing.assert_array_equal(getattr(ma, field), getattr(mb, field), err_msg=field)

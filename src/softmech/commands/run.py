@@ -141,7 +141,7 @@ def execute(args):
 
     # Zero steps compile (or load from the disk cache) the kernels, so that the first run's
     # minute of compilation is announced instead of looking like a stalled progress bar.
-    say("  preparing the compiled kernels (about a minute the first time, cached afterwards)")
+    say("  preparing the compiled kernels (about 20-30 s the first time, cached afterwards)")
     started = time.perf_counter()
     sim.step(0)
     say(f"  kernels ready in {time.perf_counter() - started:.1f} s")

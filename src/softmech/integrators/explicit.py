@@ -13,7 +13,8 @@ hooks that softmech.integrators.driver generates for each set of terms (see RUN_
     forces(T, bi, W, t)      every force term's kernel, in the table's order
     positions(T, bi, W, t)   every position constraint, then the rods' ghost slots
     rates(T, bi, W, t)       every velocity constraint, then the rods' ghost slots
-T is the tuple of the terms' argument tuples; T[0] is the rods' RodMotionArgs.
+T is the tuple of the terms' argument tuples; T[0] is the rods' RodMotionArgs (the integrator's
+own arrays: drift, kick, ghosts).
 """
 import numpy as np
 
@@ -53,7 +54,8 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
     not depend on how they are split into calls."""
     if n_steps == 0:
         return
-    R = T[0]
+    R = T[0].drift
+    K = T[0].kick
     n_kicks = kicks.shape[0]
     for step in range(step0, step0 + n_steps):
         if step == step0:
@@ -64,7 +66,7 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
         positions(T, bi, W, t)
         for stage in range(n_kicks):
             forces(T, bi, W, t)
-            rod_kick(R, bi, W, kicks[stage] * dt)
+            rod_kick(K, bi, W, kicks[stage] * dt)
             if stage < n_kicks - 1:
                 rates(T, bi, W, t)
                 h = drifts[stage + 1] * dt
@@ -83,18 +85,9 @@ def step_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
     """run_block on block bi, then its status (rod_status). Releases the GIL: the blocks of a
     batch are advanced by a pool of threads, one block per task (softmech.simulation), which
     costs no extra compilation (a numba parallel loop over the blocks compiled for ~20 s more)."""
-    T[0].rotation_violations[bi] = 0
+    T[0].drift.rotation_violations[bi] = 0
     run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks)
-    return rod_status(T[0], bi)
-
-
-@kernel
-def evaluate(T, W, t, active):
-    """Accelerations of every block at time t into the rods' node_force and elem_couple,
-    without stepping (diagnostics and tests); active[i] = 0 leaves force term i out."""
-    for bi in range(T[0].x.shape[0]):
-        forces_masked(T, bi, W, t, active)
-        rod_accelerations(T[0], bi, W)
+    return rod_status(T[0].drift, bi)
 '''
 """The integrator's compiled entry points, completed per set of terms by
-softmech.integrators.driver (which supplies forces, positions, rates and forces_masked)."""
+softmech.integrators.driver (which supplies forces, positions and rates)."""

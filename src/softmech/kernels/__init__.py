@@ -43,7 +43,17 @@ no atomic reference-count calls (measured: ~570 NRT_incref/decref calls in the s
 
 
 def kernel(fn=None, **extra):
-    """@kernel / @kernel(inline="always", parallel=True): numba.njit with KERNEL_OPTIONS."""
+    """@kernel / @kernel(inline="always"): numba.njit with KERNEL_OPTIONS.
+
+    A term kernel kernel(args, bi, W, t) is a plain @kernel -- its own compiled function,
+    compiled once (and cached) for every scene that uses it -- when it is big (rod elasticity,
+    ground contact, the integrator's kick). A *small* one (a few flat loops: damping, point loads,
+    anchors, constraints, muscle waves, the ghost refresh, the drift of the time loop) is
+    @kernel(inline="always"): each scene's generated step inlines it. Measured on the benchmark
+    rods at B = 1 (docs/benchmarks.md): a separate call costs ~30-40 ns per step whatever its
+    arguments, ~3 % of a 50-element rod's step each, while inlining a small kernel adds well
+    under a second to a step's compile; inlining everything (the old fused step) was ~5 % faster
+    still but compiled for 54 s and 1.5 GB per scene."""
     if fn is None:
         return lambda f: _nb.njit(**KERNEL_OPTIONS, **extra)(f)
     return _nb.njit(**KERNEL_OPTIONS)(fn)

@@ -14,7 +14,7 @@ FrameAnchorsArgs = namedtuple("FrameAnchorsArgs", [
 ])
 
 
-@kernel
+@kernel(inline="always")
 def frame_anchors(a, bi, W, t):
     """Couples of elastic anchors (half Voronoi domains) pulling element frames towards fixed
     frames: m = (K / D) phi with phi the rotation between target and element frame, distributed

@@ -13,7 +13,7 @@ ConstraintArgs = namedtuple("ConstraintArgs", [
 ])
 
 
-@kernel
+@kernel(inline="always")
 def constrain_positions(a, bi, W, t):
     """Impose constrained node positions x = pos0 + disp p(t) and fixed frames."""
     x = a.x[bi]
@@ -31,7 +31,7 @@ def constrain_positions(a, bi, W, t):
                 Q[c, base + lane] = a.cf_Q[bi, i, c, lane]
 
 
-@kernel
+@kernel(inline="always")
 def constrain_rates(a, bi, W, t):
     """Impose constrained node velocities disp dp/dt and zero angular velocity of fixed frames."""
     v = a.v[bi]

@@ -41,12 +41,21 @@ RodElasticityArgs = namedtuple("RodElasticityArgs", [
     "x", "v", "Q", "w",                                              # state
     "elastic_rods",   # indices of the rods this call handles (all of its variant), (n,) int64
     "rod_node_off", "rod_elem_off", "rod_vor_off", "rod_n_elems", "rod_closed", "rod_law",
-    "elem_S", "elem_rest_sigma", "elem_inv_rest_len", "elem_kv_tau",  # rod bodies
-    "vor_rest_len", "vor_inv_rest_len", "vor_B", "vor_rest_kappa", "vor_kv_tau",
+    "elem_material",  # rows ELEM_* of the rods' model, (n_blocks, N_ELEM_MATERIAL, n_elems*W)
+    "vor_material",   # rows VOR_*, (n_blocks, N_VOR_MATERIAL, n_vor*W)
     "elem_n", "elem_tau", "vor_m", "vor_h", "vor_g",                  # scratch of this term
     "node_force", "elem_couple", "elem_len",                          # outputs (overwritten)
 ])
-"""Arrays of the rod elasticity term (shapes in softmech.model; scratch: see RodElasticity)."""
+"""Arrays of the rod elasticity term (shapes in softmech.model; scratch: see RodElasticity).
+The read-only material arrays come as rows of two arrays, not nine: a call's cost grows with
+its arguments (11 scalars per array in numba's calling convention)."""
+
+ELEM_S, ELEM_SIGMA0, ELEM_INV_REST_LEN, ELEM_KV_TAU = 0, 3, 6, 7
+N_ELEM_MATERIAL = 8
+"""Rows of elem_material: S (3) [N], rest strain sigma0 (3) [-], 1/l^ [1/m], tau_kv [s]."""
+VOR_B, VOR_KAPPA0, VOR_REST_LEN, VOR_INV_REST_LEN, VOR_KV_TAU = 0, 3, 6, 7, 8
+N_VOR_MATERIAL = 9
+"""Rows of vor_material: B (3) [N m^2], rest curvature (3) [1/m], D^ [m], 1/D^ [1/m], tau_kv [s]."""
 
 
 @kernel(inline="always")
@@ -126,10 +135,11 @@ def element_loop(viscous, a, bi, W, r):
     va0, va1, va2, vb0, vb1, vb2 = pair_rows(a.v[bi], na, W)
     Q00, Q01, Q02, Q10, Q11, Q12, Q20, Q21, Q22 = rows9(a.Q[bi], e0)
     w0_, w1_, w2_ = rows3(a.w[bi], e0)
-    S0, S1, S2 = rows3(a.elem_S[bi], e0)
-    g0, g1, g2 = rows3(a.elem_rest_sigma[bi], e0)
-    inv_rl = a.elem_inv_rest_len[bi, e0:]
-    kv = a.elem_kv_tau[bi, e0:]
+    E = a.elem_material[bi]
+    S0, S1, S2 = E[ELEM_S, e0:], E[ELEM_S + 1, e0:], E[ELEM_S + 2, e0:]
+    g0, g1, g2 = E[ELEM_SIGMA0, e0:], E[ELEM_SIGMA0 + 1, e0:], E[ELEM_SIGMA0 + 2, e0:]
+    inv_rl = E[ELEM_INV_REST_LEN, e0:]
+    kv = E[ELEM_KV_TAU, e0:]
     on0, on1, on2 = rows3(a.elem_n[bi], e0)
     ot0, ot1, ot2 = rows3(a.elem_tau[bi], e0)
     out_len = a.elem_len[bi, e0:]
@@ -213,11 +223,12 @@ def voronoi_loop(exact, viscous, args):
     wb0, wb1, wb2 = rows3(a.w[bi], ea + W)
     la = a.elem_len[bi, ea:]
     lb = a.elem_len[bi, ea + W:]
-    iD = a.vor_inv_rest_len[bi, v0:]
-    D = a.vor_rest_len[bi, v0:]
-    Bs0, Bs1, Bs2 = rows3(a.vor_B[bi], v0)
-    k00, k01, k02 = rows3(a.vor_rest_kappa[bi], v0)
-    kv = a.vor_kv_tau[bi, v0:]
+    V = a.vor_material[bi]
+    iD = V[VOR_INV_REST_LEN, v0:]
+    D = V[VOR_REST_LEN, v0:]
+    Bs0, Bs1, Bs2 = V[VOR_B, v0:], V[VOR_B + 1, v0:], V[VOR_B + 2, v0:]
+    k00, k01, k02 = V[VOR_KAPPA0, v0:], V[VOR_KAPPA0 + 1, v0:], V[VOR_KAPPA0 + 2, v0:]
+    kv = V[VOR_KV_TAU, v0:]
     om0, om1, om2 = rows3(a.vor_m[bi], v0)
     oh0, oh1, oh2 = rows3(a.vor_h[bi], v0)
     og0, og1, og2 = rows3(a.vor_g[bi], v0)

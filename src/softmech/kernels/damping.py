@@ -13,7 +13,7 @@ LinearDampingArgs = namedtuple("LinearDampingArgs", [
 ])
 
 
-@kernel
+@kernel(inline="always")
 def linear_damping(a, bi, W, t):
     """node_force -= c_n v and elem_couple -= c_e w on block bi."""
     acc = a.node_force[bi]

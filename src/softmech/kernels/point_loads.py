@@ -14,7 +14,7 @@ PointLoadsArgs = namedtuple("PointLoadsArgs", [
 ])
 
 
-@kernel
+@kernel(inline="always")
 def point_loads(a, bi, W, t):
     """Add the point forces and couples of block bi at time t."""
     acc = a.node_force[bi]
