@@ -14,7 +14,8 @@ import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
 from softmech.integrators.driver import STAGES
-from softmech.kernels.rod_motion import RodDriftArgs, RodGhostArgs, RodKickArgs, RodMotionArgs
+from softmech.kernels.rod_motion import (RodDriftArgs, RodGhostArgs, RodKickArgs,
+                                         RodKickDriftArgs, RodMotionArgs)
 from softmech.model import RodBodies, State, Workspace, pick
 
 MAX_LANES = 8  # one AVX-512 register of float64
@@ -207,13 +208,14 @@ class Engine:
         # stable sort: equal orders keep the order in which the parts were first used
         self.calls = sorted(calls, key=lambda c: (STAGES.index(c.stage), c.order))
         self.motion = RodMotionArgs(drift=self.args(RodDriftArgs), kick=self.args(RodKickArgs),
+                                    kick_drift=self.args(RodKickDriftArgs),
                                     ghosts=self.args(RodGhostArgs))
         self.T = (self.motion,) + tuple(c.args for c in self.calls)
         self.has_ghosts = any(r.closed for r in rods)
 
     def arg_tuples(self):
-        """Every argument tuple of the step, flat: the integrator's (drift, kick, ghosts), then
-        each call's."""
+        """Every argument tuple of the step, flat: the integrator's (drift, kick, kick_drift,
+        ghosts), then each call's."""
         return [*self.motion, *(c.args for c in self.calls)]
 
     def call_args(self, name):

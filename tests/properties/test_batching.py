@@ -129,7 +129,7 @@ def test_batched_contact_equals_single_runs(vary):
     batched_sim = scene.compile(worlds=B, dt=DT, strict=True)
     for key, value in params.items():
         batched_sim.params[key] = np.array(value)
-    uniform = batched_sim._engine().call_args("ground_contacts").gc_flags[0, FLAG_UNIFORM]
+    uniform = batched_sim._engine().call_args("ground_contacts").contact_flags[0, FLAG_UNIFORM]
     assert uniform == (vary is None)
     batched_sim.set_state("rod", velocities=np.broadcast_to(velocities, (B,) + velocities.shape))
     batched_sim.step(N_STEPS)
@@ -140,7 +140,7 @@ def test_batched_contact_equals_single_runs(vary):
         sim = scene.compile(worlds=1, dt=DT, strict=True)
         for key, value in params.items():
             sim.params[key] = np.array(value[b:b + 1])
-        assert sim._engine().call_args("ground_contacts").gc_flags[0, FLAG_UNIFORM] == 1
+        assert sim._engine().call_args("ground_contacts").contact_flags[0, FLAG_UNIFORM] == 1
         sim.set_state("rod", velocities=velocities[None])
         sim.step(N_STEPS)
         assert_states_equal(batched, b, sim.get_state())

@@ -50,34 +50,51 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
     every drift and kick.
 
     The closing drift of a step and the opening drift of the next run in one pass over memory
-    (rod_drift_twice), bit-identical to running them separately: the result of n steps does
-    not depend on how they are split into calls."""
+    (drift_twice), bit-identical to running them separately: the result of n steps does not
+    depend on how they are split into calls. FUSE (a constant of the generated module: the
+    scene has no constraint and no ghost slot, so the position and rate hooks are empty): each
+    kick and the drift after it are one call (rod_kick_drift), the same operations in the same
+    order."""
     if n_steps == 0:
         return
     R = T[0].drift
     K = T[0].kick
+    KD = T[0].kick_drift
     n_kicks = kicks.shape[0]
+    last = step0 + n_steps - 1
     for step in range(step0, step0 + n_steps):
         if step == step0:
             rod_drift(R, bi, W, drifts[0] * dt)
-        else:  # the previous step's closing drift, then this step's opening drift
+        elif not FUSE:  # the previous step's closing drift, then this step's opening drift
             rod_drift_twice(R, bi, W, drifts[n_kicks] * dt, drifts[0] * dt)
         t = t_origin + step * dt + drifts[0] * dt
         positions(T, bi, W, t)
         for stage in range(n_kicks):
             forces(T, bi, W, t)
-            rod_kick(K, bi, W, kicks[stage] * dt)
-            if stage < n_kicks - 1:
-                rates(T, bi, W, t)
-                h = drifts[stage + 1] * dt
-                rod_drift(R, bi, W, h)
-                t += h
-                positions(T, bi, W, t)
+            if FUSE:
+                if stage < n_kicks - 1:
+                    h = drifts[stage + 1] * dt
+                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, h, 0.0)
+                    t += h
+                elif step < last:  # this step's closing drift and the next one's opening drift
+                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt,
+                                   drifts[0] * dt)
+                else:
+                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt, 0.0)
             else:
-                # after the last kick the velocities are those of the step's end
-                rates(T, bi, W, t_origin + (step + 1) * dt)
-    rod_drift(R, bi, W, drifts[n_kicks] * dt)
-    positions(T, bi, W, t_origin + (step0 + n_steps) * dt)
+                rod_kick(K, bi, W, kicks[stage] * dt)
+                if stage < n_kicks - 1:
+                    rates(T, bi, W, t)
+                    h = drifts[stage + 1] * dt
+                    rod_drift(R, bi, W, h)
+                    t += h
+                    positions(T, bi, W, t)
+                else:
+                    # after the last kick the velocities are those of the step's end
+                    rates(T, bi, W, t_origin + (step + 1) * dt)
+    if not FUSE:
+        rod_drift(R, bi, W, drifts[n_kicks] * dt)
+        positions(T, bi, W, t_origin + (step0 + n_steps) * dt)
 
 
 @kernel(nogil=True)

@@ -7,9 +7,11 @@ from softmech.kernels import kernel
 from softmech.kernels.profiles import profile_rate, profile_value
 
 ConstraintArgs = namedtuple("ConstraintArgs", [
-    "x", "v", "Q", "w",                              # state (overwritten where constrained)
-    "cn_node", "cn_pos0", "cn_disp", "cn_profile",   # node slot (n_cn,), (n_blocks, n_cn, 3, W) x2 [m], (n_cn, 3)
-    "cf_elem", "cf_Q",                               # element slot (n_cf,), frame (n_blocks, n_cf, 9, W)
+    "x", "v", "Q", "w",                  # state (overwritten where constrained)
+    "fixed_node",                        # node slot per constrained node (n_cn,)
+    "fixed_node_pos0", "fixed_node_disp",  # x = pos0 + disp p(t) [m], (n_blocks, n_cn, 3, W) each
+    "fixed_node_profile",                # time profile (ramp, frequency, phase), (n_cn, 3)
+    "fixed_elem", "fixed_elem_Q",        # element slot (n_cf,), held frame (n_blocks, n_cf, 9, W)
 ])
 
 
@@ -17,33 +19,33 @@ ConstraintArgs = namedtuple("ConstraintArgs", [
 def constrain_positions(a, bi, W, t):
     """Impose constrained node positions x = pos0 + disp p(t) and fixed frames."""
     x = a.x[bi]
-    for i in range(a.cn_node.shape[0]):
-        p = profile_value(t, a.cn_profile[i])
-        base = a.cn_node[i] * W
+    for i in range(a.fixed_node.shape[0]):
+        p = profile_value(t, a.fixed_node_profile[i])
+        base = a.fixed_node[i] * W
         for lane in range(W):
             for c in range(3):
-                x[c, base + lane] = a.cn_pos0[bi, i, c, lane] + p * a.cn_disp[bi, i, c, lane]
+                x[c, base + lane] = a.fixed_node_pos0[bi, i, c, lane] + p * a.fixed_node_disp[bi, i, c, lane]
     Q = a.Q[bi]
-    for i in range(a.cf_elem.shape[0]):
-        base = a.cf_elem[i] * W
+    for i in range(a.fixed_elem.shape[0]):
+        base = a.fixed_elem[i] * W
         for lane in range(W):
             for c in range(9):
-                Q[c, base + lane] = a.cf_Q[bi, i, c, lane]
+                Q[c, base + lane] = a.fixed_elem_Q[bi, i, c, lane]
 
 
 @kernel(inline="always")
 def constrain_rates(a, bi, W, t):
     """Impose constrained node velocities disp dp/dt and zero angular velocity of fixed frames."""
     v = a.v[bi]
-    for i in range(a.cn_node.shape[0]):
-        dp = profile_rate(t, a.cn_profile[i])
-        base = a.cn_node[i] * W
+    for i in range(a.fixed_node.shape[0]):
+        dp = profile_rate(t, a.fixed_node_profile[i])
+        base = a.fixed_node[i] * W
         for lane in range(W):
             for c in range(3):
-                v[c, base + lane] = dp * a.cn_disp[bi, i, c, lane]
+                v[c, base + lane] = dp * a.fixed_node_disp[bi, i, c, lane]
     w = a.w[bi]
-    for i in range(a.cf_elem.shape[0]):
-        base = a.cf_elem[i] * W
+    for i in range(a.fixed_elem.shape[0]):
+        base = a.fixed_elem[i] * W
         for lane in range(W):
             for c in range(3):
                 w[c, base + lane] = 0.0

@@ -35,11 +35,11 @@ import numpy as np
 from softmech.kernels import kernel
 from softmech.kernels.cosserat_forces import pair_rows, rows3, rows9
 
-# contact parameter rows of gc_param (n_blocks, n_contacts, N_CONTACT_PARAMS, W)
+# contact parameter rows of contact_param (n_blocks, n_contacts, N_CONTACT_PARAMS, W)
 (P_X, P_Y, P_Z, N_X, N_Y, N_Z, K_WALL, GAMMA_WALL, MU_KF, MU_KB, MU_KL, MU_SF, MU_SB, MU_SL,
  V_EPS, SURFACE_TOL) = range(16)
 N_CONTACT_PARAMS = 16
-# flags of gc_flags (n_contacts, N_CONTACT_FLAGS); FLAG_UNIFORM (set by softmech.packing): the
+# flags of contact_flags (n_contacts, N_CONTACT_FLAGS); FLAG_UNIFORM (set by softmech.packing): the
 # contact's parameters and its rod's body accelerations are the same in every element slot and lane
 FLAG_ROLLING, FLAG_UNIT_DECOMPOSITION, FLAG_PER_NODE, FLAG_UNIFORM = 0, 1, 2, 3
 N_CONTACT_FLAGS = 4
@@ -48,8 +48,9 @@ GroundContactArgs = namedtuple("GroundContactArgs", [
     "x", "v", "Q", "w",                                      # state
     "rod_node_off", "rod_elem_off", "rod_n_elems", "rod_closed",
     "node_mass", "node_body_acc", "elem_radius",             # rod bodies
-    "gc_rod", "gc_param", "gc_flags",                        # rod index (n_gc,), parameters per
-    # element slot (n_blocks, n_gc, N_CONTACT_PARAMS, n_elems*W), flags (n_gc, N_CONTACT_FLAGS)
+    "contact_rod",                                           # rod index per contact (n_c,)
+    "contact_param",  # per element slot (n_blocks, n_c, N_CONTACT_PARAMS, n_elems*W)
+    "contact_flags",  # (n_c, N_CONTACT_FLAGS) int64
     "contact_normal", "contact_slip", "contact_axial",       # scratch, per element slot: normal
     # force N [N] (n_blocks, n_elems*W), slip functions (n_blocks, 2, .), axial direction a and Q a
     # (n_blocks, 6, .)
@@ -270,19 +271,19 @@ def rod_plane_contact(a, bi, W, i, unit, per_node, param_step):
     kernel that calls it (see VARIANTS), so each variant compiles one copy of the loops.
 
     Flat loops over the rod's element-lanes k (vectorizable for any W); the contact parameters
-    are stored per element-lane (gc_param). When they and the body accelerations are the same
+    are stored per element-lane (contact_param). When they and the body accelerations are the same
     for every element-lane (FLAG_UNIFORM, the usual case), the loops read them once, as scalars:
     each array read in the loop costs a pointer register, and the passes read ~50 arrays, far more
     than the 16 registers (measured: half the loop's instructions were pointer reloads and
     spills). An open rod's end elements take their end node's whole force (weights 1 instead of
     1/2); a closed rod's ghost node mirrors node 0."""
-    r = a.gc_rod[i]
+    r = a.contact_rod[i]
     ne = a.rod_n_elems[r] * W
     closed = a.rod_closed[r]
     e0 = a.rod_elem_off[r] * W
     n0 = a.rod_node_off[r] * W
-    rolling = 1.0 * a.gc_flags[i, FLAG_ROLLING]
-    prm = a.gc_param[bi, i]
+    rolling = 1.0 * a.contact_flags[i, FLAG_ROLLING]
+    prm = a.contact_param[bi, i]
     X = pair_rows(a.x[bi], n0, W)
     V = pair_rows(a.v[bi], n0, W)
     F = pair_rows(a.node_force[bi], n0, W)
@@ -385,7 +386,7 @@ def scatter_to_nodes(acc, f, d, e0, n0, ne, W, closed, use_d):
 @kernel(inline="always")
 def contact_entries(a, bi, W, unit, per_node, param_step):
     """Every contact entry of the call (all of one variant) in block bi."""
-    for i in range(a.gc_rod.shape[0]):
+    for i in range(a.contact_rod.shape[0]):
         rod_plane_contact(a, bi, W, i, unit, per_node, param_step)
 
 

@@ -13,22 +13,22 @@ from collections import namedtuple
 
 from softmech.kernels import kernel
 
-# rows of mt_wave (n_blocks, n_muscles, 3, W)
+# rows of muscle_wave (n_blocks, n_muscles, 3, W)
 W_OMEGA, W_PHASE, W_RAMP = 0, 1, 2
 
 MuscleWavesArgs = namedtuple("MuscleWavesArgs", [
     "rod_elem_off", "rod_n_elems", "rod_closed",     # rod bodies
-    "mt_rod",            # rod index per muscle (n_mt,)
-    "mt_beta_cos",       # beta cos(k s) per Voronoi domain [N m], (n_blocks, n_mt, n_vor_max, W)
-    "mt_beta_sin",       # beta sin(k s), same shape
-    "mt_wave",           # [omega [rad/s], phase [rad], ramp time [s]], (n_blocks, n_mt, 3, W)
-    "muscle_phase",      # scratch: ramp sin, ramp cos per lane, (n_blocks, 2, W)
-    "muscle_moment",     # scratch: one muscle's moments [N m], (n_blocks, n_elems*W)
-    "elem_couple",       # output (added to)
+    "muscle_rod",            # rod index per muscle (n_mt,)
+    "muscle_beta_cos",       # beta cos(k s) per Voronoi domain [N m], (n_blocks, n_mt, n_vor_max, W)
+    "muscle_beta_sin",       # beta sin(k s), same shape
+    "muscle_wave",           # [omega [rad/s], phase [rad], ramp time [s]], (n_blocks, n_mt, 3, W)
+    "muscle_phase",          # scratch: ramp sin, ramp cos per lane, (n_blocks, 2, W)
+    "muscle_moment",         # scratch: one muscle's moments [N m], (n_blocks, n_elems*W)
+    "elem_couple",           # output (added to)
 ])
 
 
-@kernel
+@kernel(inline="always")
 def muscle_waves(a, bi, W, t):
     """Add the muscle moments of block bi at time t to a.elem_couple [N m, local].
 
@@ -43,20 +43,20 @@ def muscle_waves(a, bi, W, t):
     sn = a.muscle_phase[bi, 0]
     cs = a.muscle_phase[bi, 1]
     moment = a.muscle_moment[bi]
-    for i in range(a.mt_rod.shape[0]):
-        r = a.mt_rod[i]
+    for i in range(a.muscle_rod.shape[0]):
+        r = a.muscle_rod[i]
         n_e = a.rod_n_elems[r]
         closed = a.rod_closed[r]
         nv = n_e - 1 + closed
         e0 = a.rod_elem_off[r] * W
         for lane in range(W):
-            arg = a.mt_wave[bi, i, W_OMEGA, lane] * t + a.mt_wave[bi, i, W_PHASE, lane]
-            ramp_time = a.mt_wave[bi, i, W_RAMP, lane]
+            arg = a.muscle_wave[bi, i, W_OMEGA, lane] * t + a.muscle_wave[bi, i, W_PHASE, lane]
+            ramp_time = a.muscle_wave[bi, i, W_RAMP, lane]
             factor = min(1.0, t / ramp_time) if ramp_time > 0.0 else 1.0
             sn[lane] = factor * math.sin(arg)
             cs[lane] = factor * math.cos(arg)
-        beta_cos = a.mt_beta_cos[bi, i]
-        beta_sin = a.mt_beta_sin[bi, i]
+        beta_cos = a.muscle_beta_cos[bi, i]
+        beta_sin = a.muscle_beta_sin[bi, i]
         for j in range(nv):
             for lane in range(W):
                 moment[j * W + lane] = sn[lane] * beta_cos[j, lane] - cs[lane] * beta_sin[j, lane]

@@ -38,14 +38,14 @@ class Constraints(Part):
 
     def calls(self, engine):
         lanes = engine.lanes
-        cn_pos = point_table([(c[0], c[1]) for c in self.nodes], lanes, 3)[1]
-        cn_disp = point_table([(c[0], c[2]) for c in self.nodes], lanes, 3)[1]
+        pos0 = point_table([(c[0], c[1]) for c in self.nodes], lanes, 3)[1]
+        disp = point_table([(c[0], c[2]) for c in self.nodes], lanes, 3)[1]
         cf = point_table(self.frames, lanes, 9)
         args = engine.args(
-            ConstraintArgs, cn_node=np.array([c[0] for c in self.nodes], dtype=np.int64),
-            cn_pos0=cn_pos, cn_disp=cn_disp,
-            cn_profile=np.array([c[3] for c in self.nodes]).reshape(-1, 3),
-            cf_elem=cf[0], cf_Q=cf[1])
+            ConstraintArgs, fixed_node=np.array([c[0] for c in self.nodes], dtype=np.int64),
+            fixed_node_pos0=pos0, fixed_node_disp=disp,
+            fixed_node_profile=np.array([c[3] for c in self.nodes]).reshape(-1, 3),
+            fixed_elem=cf[0], fixed_elem_Q=cf[1])
         return [Call("positions", CONSTRAINT_ORDER, constrain_positions, args, "constrain_positions"),
                 Call("rates", CONSTRAINT_ORDER, constrain_rates, args, "constrain_rates")]
 
@@ -68,9 +68,9 @@ class FrameAnchors(Part):
         lanes = engine.lanes
         fa = point_table([(a[0], a[1]) for a in self.entries], lanes, 9)
         args = engine.args(
-            FrameAnchorsArgs, fa_elem=fa[0], fa_Q=fa[1],
-            fa_K=point_table([(a[0], a[2]) for a in self.entries], lanes, 3)[1],
-            fa_side=np.array([a[3] for a in self.entries], dtype=float))
+            FrameAnchorsArgs, anchor_elem=fa[0], anchor_Q=fa[1],
+            anchor_K=point_table([(a[0], a[2]) for a in self.entries], lanes, 3)[1],
+            anchor_side=np.array([a[3] for a in self.entries], dtype=float))
         return [Call("forces", ANCHOR_ORDER, frame_anchors, args, "frame_anchors")]
 
 _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)

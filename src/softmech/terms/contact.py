@@ -150,8 +150,8 @@ class GroundContacts(Part):
                 continue
             group = slice(start, stop)
             args = engine.args(
-                GroundContactArgs, gc_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
-                gc_param=params[:, group], gc_flags=flags[group], **scratch)
+                GroundContactArgs, contact_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
+                contact_param=params[:, group], contact_flags=flags[group], **scratch)
             calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
             start = stop
         return calls

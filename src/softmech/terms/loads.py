@@ -33,8 +33,8 @@ class PointLoads(Part):
     def calls(self, engine):
         pf = point_table(self.forces, engine.lanes, 3)
         pc = point_table(self.couples, engine.lanes, 3)
-        args = engine.args(PointLoadsArgs, pf_node=pf[0], pf_vec=pf[1], pf_profile=pf[2],
-                           pc_elem=pc[0], pc_vec=pc[1], pc_profile=pc[2])
+        args = engine.args(PointLoadsArgs, force_node=pf[0], force_vec=pf[1], force_profile=pf[2],
+                           couple_elem=pc[0], couple_vec=pc[1], couple_profile=pc[2])
         return [Call("forces", ORDER, point_loads, args, "point_loads")]
 
 

@@ -37,10 +37,10 @@ class MuscleWaves(Part):
         lanes, W = engine.lanes, engine.lanes.W
         width = max(e[1].shape[1] for e in self.entries)
         args = engine.args(
-            MuscleWavesArgs, mt_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-            mt_beta_cos=lane_table([e[1] for e in self.entries], lanes, width),
-            mt_beta_sin=lane_table([e[2] for e in self.entries], lanes, width),
-            mt_wave=lane_table([e[3] for e in self.entries], lanes, 3),
+            MuscleWavesArgs, muscle_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
+            muscle_beta_cos=lane_table([e[1] for e in self.entries], lanes, width),
+            muscle_beta_sin=lane_table([e[2] for e in self.entries], lanes, width),
+            muscle_wave=lane_table([e[3] for e in self.entries], lanes, 3),
             muscle_phase=engine.zeros(2, W), muscle_moment=engine.zeros(engine.slots.n_elems * W))
         return [Call("forces", ORDER, muscle_waves, args, "muscle_waves")]
 
