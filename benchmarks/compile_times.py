@@ -45,7 +45,9 @@ def main(argv=None):
         call.kernel.compile((typeof(call.args), i64, i64, f64))
         rows.append((f"{call.stage}: {call.name}", time.perf_counter() - t0))
     drift, kick = typeof(engine.motion.drift), typeof(engine.motion.kick)
+    kick_drift = typeof(engine.motion.kick_drift)
     for name, sig in (("rod_kick", (kick, i64, i64, f64)),
+                      ("rod_kick_drift", (kick_drift, i64, i64, f64, f64, f64)),
                       ("rod_drift", (drift, i64, i64, f64)),
                       ("rod_drift_twice", (drift, i64, i64, f64, f64)),
                       ("rod_status", (drift, i64)),

@@ -16,15 +16,17 @@ from softmech.bodies.cosserat_rod import (curvature_of, discrete_properties, edg
                                           shear_strain_of)
 
 
-def rod_diagnostics(rod, p, state):
+def rod_diagnostics(rod, p, state, discrete=None):
     """Diagnostics of one rod in B worlds.
 
-    rod: CosseratRod; p: its parameters broadcast to B worlds; state: dict with positions
+    rod: CosseratRod; p: its parameters broadcast to B worlds; discrete: its
+    discrete_properties if already computed (softmech.packing.Assembly.discrete); state: dict
+    with positions
     (B, n+1, 3), velocities, directors (B, n, 3, 3), angular_velocities (B, n, 3).
     Returns a dict of (B,) energies [J], and com (B, 3) [m], com_velocity (B, 3) [m/s],
     linear_momentum (B, 3) [kg m/s], angular_momentum (B, 3) [kg m^2/s] about the origin.
     """
-    d = discrete_properties(rod.rest_lengths, p, rod.closed)
+    d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
     x, v, Q, w = (state[k] for k in ("positions", "velocities", "directors", "angular_velocities"))
     m = d["node_mass"]
     e = np.linalg.norm(edge_vectors(x, rod.closed), axis=2) / rod.rest_lengths

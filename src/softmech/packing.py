@@ -126,6 +126,11 @@ class Assembly:
         self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
         """Stiffness K / D [N m] of elastic frame anchors per element (the time-step limit)."""
+        self.discrete = {r.name: discrete_properties(r.rest_lengths, rod_params[r.name], r.closed)
+                         for r in rods}
+        """Derived rod quantities (masses, inertia, stiffnesses; bodies.cosserat_rod.
+        discrete_properties), computed once here for packing, the time-step limit and the
+        diagnostics."""
         self.parts = {}
 
     def part(self, cls):
@@ -244,7 +249,7 @@ def pack_rod_bodies(rods, ctx, lanes):
                            "vor_B", "kappa0", "vor_kv", "radius")}
     for r in rods:
         rp = ctx.all_rod_params[r.name]
-        d = discrete_properties(r.rest_lengths, rp, r.closed)
+        d = ctx.discrete[r.name]
         rl = np.broadcast_to(r.rest_lengths, (B, r.n_elems))
         D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_vor))
         kv = ctx.kv_tau[r.name]

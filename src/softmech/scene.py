@@ -1,5 +1,4 @@
 """Scene builder: add rods and terms, then `compile(worlds=B, dt=...)` to get a Simulation."""
-import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import build_rod, ring_nodes, straight_centerline

@@ -1,6 +1,4 @@
 """Simulation: B worlds of a compiled scene, the run loop, recorders and the divergence guard."""
-import math
-import time as _time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -128,11 +126,10 @@ class Simulation:
 
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
-        return self._time_step_limit(self._engine().ctx)
-
-    def _time_step_limit(self, ctx):
+        ctx = self._engine().ctx
         return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
-                                           ctx.anchor_stiffness[r.name]) for r in self.rods], axis=0)
+                                           ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
+                       for r in self.rods], axis=0)
 
     def check_time_step(self, strict=False):
         limit = float(self.time_step_limit().min())
@@ -199,7 +196,9 @@ class Simulation:
     def diagnostics(self, rod=None):
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
         name = self._rod_name(rod)
-        d = rod_diagnostics(self.rods[self._index[name]], self.rod_params(name), self.get_state(name))
+        engine = self._engine()
+        d = rod_diagnostics(self.rods[self._index[name]], engine.ctx.all_rod_params[name],
+                            self.get_state(name), engine.ctx.discrete[name])
         d["total_energy"] = total_energy(d)
         return d
 

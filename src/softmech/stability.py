@@ -26,11 +26,12 @@ from softmech.bodies.cosserat_rod import discrete_properties, section_properties
 SAFETY = 0.9
 
 
-def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None):
+def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
-    stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,)."""
-    d = discrete_properties(rod.rest_lengths, p, rod.closed)
+    stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,). discrete: the rod's
+    discrete_properties if already computed (softmech.packing.Assembly.discrete)."""
+    d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
     area, _ = section_properties(p["radius"])
     l = rod.rest_lengths
     rho_a = p["density"] * area

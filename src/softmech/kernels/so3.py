@@ -9,7 +9,6 @@ All functions are scalar, inlined into the callers' flat loops and free of data-
 branches (the `if`s below compile to selects), so LLVM can vectorize the loops that call them.
 No libm calls: this machine's numba has no SVML, and a scalar libm call blocks vectorization.
 """
-import numba as nb
 
 from softmech.kernels import kernel
 

@@ -7,5 +7,7 @@ import pkgutil
 
 from softmech.terms.base import TERMS
 
+__all__ = ["TERMS"]
+
 for _module in pkgutil.iter_modules(__path__):
     importlib.import_module(f"{__name__}.{_module.name}")

@@ -1,5 +1,4 @@
 """Uniform gravity: a body acceleration g [m/s^2] on every node of every rod (F = m_i g)."""
-import numpy as np
 
 from softmech import _checks
 from softmech.terms.base import Term

@@ -3,7 +3,6 @@
 All vectors are in the lab frame; couples are converted to the element frame in the kernel.
 Each load follows the time profile p(t) = ramp(t) sin(2 pi f t + phase) (see terms.base).
 """
-import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import node_shares

@@ -69,8 +69,8 @@ def ring_breathing_mode():
     omega, ref = ring_breathing_frequency()
     err = rel_error(omega, ref)
     return result("ring_breathing_mode", omega, ref, err, 1e-3,
-                  f"R=1 m, r=0.01 m, n=60, dt=2e-5 s; omega [rad/s] from zero crossings of the "
-                  f"mean radius over 0.5 s")
+                  "R=1 m, r=0.01 m, n=60, dt=2e-5 s; omega [rad/s] from zero crossings of the "
+                  "mean radius over 0.5 s")
 
 
 def ring_flexural_mode():
