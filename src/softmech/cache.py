@@ -2,7 +2,7 @@
 
 The generated step modules (softmech.integrators.driver) live in cache_dir()/steps: the
 SOFTMECH_CACHE_DIR environment variable if set, else the user cache directory
-($XDG_CACHE_HOME/softmech or ~/.cache/softmech). numba caches each compiled kernel beside its
+($XDG_CACHE_HOME/softmech or ~/.cache/softmech), else (not writable) a temporary folder. numba caches each compiled kernel beside its
 source file (in __pycache__) when that folder is writable, and in its user-wide cache
 (NUMBA_CACHE_DIR, or numba's folder in the user cache directory) when it is not, e.g. for a
 non-editable install into a read-only site-packages.
@@ -16,6 +16,8 @@ removes the cached kernels there so they compile afresh.
 """
 import hashlib
 import os
+import tempfile
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,12 +30,30 @@ KERNEL_SOURCES = ("kernels", "integrators")
 
 
 def cache_dir():
-    """Folder of softmech's own cache (generated step modules and the kernel stamp)."""
+    """Folder of softmech's own cache (the generated step modules): SOFTMECH_CACHE_DIR, else
+    the user cache directory; if that cannot be created or written, a folder in the system's
+    temporary directory (with a warning naming both)."""
     env = os.environ.get("SOFTMECH_CACHE_DIR")
     if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "softmech"
+        folder = Path(env).expanduser()
+    else:
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "softmech"
+    return _writable(folder)
+
+
+@lru_cache(maxsize=None)
+def _writable(folder):
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    fallback = Path(tempfile.gettempdir()) / f"softmech-cache-{os.getuid()}"
+    fallback.mkdir(parents=True, exist_ok=True)
+    warnings.warn(f"softmech cache folder {folder} is not writable: using {fallback} "
+                  "(set SOFTMECH_CACHE_DIR to choose another)", RuntimeWarning, stacklevel=3)
+    return fallback
 
 
 def _kernel_files():

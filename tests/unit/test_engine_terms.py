@@ -96,3 +96,14 @@ def test_info_system_reports_versions_caches_and_cpu(capsys):
 def test_info_without_file_or_system_exits_2(capsys):
     assert main(["info"]) == 2
     assert "FILE is required" in capsys.readouterr().err
+
+
+def test_unwritable_cache_folder_falls_back_to_a_temporary_one(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("SOFTMECH_CACHE_DIR", str(blocked / "cache"))
+    cache._writable.cache_clear()
+    with __import__("pytest").warns(RuntimeWarning, match="not writable"):
+        folder = cache.cache_dir()
+    assert folder.is_dir() and os.access(folder, os.W_OK) and str(blocked) not in str(folder)
+    cache._writable.cache_clear()

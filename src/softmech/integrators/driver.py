@@ -4,9 +4,9 @@ A scene's step calls the kernels of the terms it has, and only those. The genera
 integrator's entry points (softmech.integrators.explicit.RUN_BLOCK_SOURCE) after three hooks
 (forces, positions, rates) that call the scene's term kernels in the table's order, each kernel
 a separately compiled function taking its own argument tuple. The module is written once per
-distinct term set under softmech.cache.cache_dir()/steps (the file name is a hash of its text,
-the softmech and numba versions and the kernels' sources), so numba caches it like any other
-module and a second scene with the same terms reuses it.
+distinct term set under softmech.cache.cache_dir()/steps (the file name is a hash of its text
+and of softmech.cache.kernel_fingerprint(): the kernels' sources and the numba version), so
+numba caches it like any other module and a second scene with the same terms reuses it.
 
 Compile cost therefore grows with the terms a scene uses: a term kernel is compiled once (and
 cached) for every scene that uses it, a term absent from a scene costs that scene nothing, and
@@ -16,6 +16,7 @@ the same kernels one by one from Python, compiling nothing per scene.
 """
 import hashlib
 import importlib.util
+import os
 import sys
 from dataclasses import dataclass
 
@@ -96,7 +97,7 @@ def step_module(calls, ghosts):
     path = folder / f"step_{digest}.py"
     if not path.exists() or path.read_text() != source:
         # numba's cache keys on the file's modification time: write only when absent
-        tmp = path.with_suffix(f".tmp{id(source)}")
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(source)
         tmp.replace(path)
     name = f"softmech_step_{digest}"
