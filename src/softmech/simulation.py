@@ -17,6 +17,7 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
                               broadcast_worlds, from_blocks, pack_state)
 from softmech.progress import progress_bar
 from softmech.stability import rod_time_step_limit
+from softmech.terms.contact import node_forces as contact_node_forces
 
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
 DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
@@ -225,17 +226,14 @@ class Simulation:
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
         kinetic and static friction, exactly as it enters the equations of motion, at the
-        current state and time. Computed as the difference of two force evaluations, with and
-        without the ground contacts (the contact kernel's scratch array holds only its last,
-        static-friction pass), times the node masses."""
+        current state and time: an output of the contact kernels (their element forces of both
+        passes, split between the nodes; softmech.terms.contact.node_forces) after one force
+        evaluation."""
         name = self._rod_name(rod)
         engine = self._engine()
         self._evaluate(engine)
-        with_contact = self.workspace.node_force.copy()
-        self._evaluate(engine, leave_out=("ground_contacts",))
         ns, _ = self._slices(name)
-        diff = from_blocks(with_contact - self.workspace.node_force, self.lanes, (3,))[:, ns]
-        return self._node_mass(name)[..., None] * diff
+        return from_blocks(contact_node_forces(engine), self.lanes, (3,))[:, ns]
 
     # ----------------------------------------------------------------------------- running
     def _check_params(self):

@@ -107,3 +107,38 @@ def test_unwritable_cache_folder_falls_back_to_a_temporary_one(tmp_path, monkeyp
         folder = cache.cache_dir()
     assert folder.is_dir() and os.access(folder, os.W_OK) and str(blocked) not in str(folder)
     cache._writable.cache_clear()
+
+
+def test_contact_forces_are_the_contact_kernels_output():
+    """Simulation.contact_forces (the contact kernels' element forces of both passes, split
+    between the nodes) equals the difference of two force evaluations with and without the
+    contact terms, times the node masses, to round-off; for an open rod, a ring with per-node
+    friction, and two planes under one rod."""
+    scene = sm.Scene()
+    common = dict(radius=0.02, density=1000.0, youngs_modulus=1e5)
+    rod = scene.add_cosserat_rod(name="rod", start=(0, 0, 0.015), direction=(1, 0, 0.02),
+                                 normal=(0, 0, 1), length=1.0, n_elems=12, **common)
+    scene.add_cosserat_ring(name="ring", center=(0, 1, 0.015), ring_radius=0.2, n_elems=12, **common)
+    scene.add(sm.Gravity())
+    scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
+    scene.add(sm.GroundContact(rod, plane_point=(0.5, 0, 0), plane_normal=(-1, 0, 0), name="wall"))
+    scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, per_node=True),
+                               name="ring_ground"))
+    sim = scene.compile(worlds=3, dt=1e-5)
+    rng = np.random.default_rng(5)
+    for r in sim.rods:
+        s = sim.get_state(r.name)
+        sim.set_state(r.name, velocities=rng.normal(scale=0.05, size=s["velocities"].shape))
+    sim.step(50)
+    engine = sim._engine()
+    for r in sim.rods:
+        got = sim.contact_forces(r.name)
+        sim._evaluate(engine)
+        with_contact = engine.workspace.node_force.copy()
+        sim._evaluate(engine, leave_out=("ground_contacts",))
+        ns, _ = sim._slices(r.name)
+        from softmech.packing import from_blocks
+        diff = from_blocks(with_contact - engine.workspace.node_force, sim.lanes, (3,))[:, ns]
+        expected = sim._node_mass(r.name)[..., None] * diff
+        assert np.any(np.abs(expected) > 1e-3)               # contact acts
+        np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12 * np.abs(expected).max())

@@ -54,7 +54,10 @@ GroundContactArgs = namedtuple("GroundContactArgs", [
     "contact_normal", "contact_slip", "contact_axial",       # scratch, per element slot: normal
     # force N [N] (n_blocks, n_elems*W), slip functions (n_blocks, 2, .), axial direction a and Q a
     # (n_blocks, 6, .)
-    "contact_force", "contact_force_diff",                   # element forces [N] of the last pass
+    "contact_force",         # per entry: element forces [N] of pass 1 (wall and kinetic friction),
+    "contact_force_diff",    # (first-node - second-node) part of per-node friction [N], and
+    "contact_force_static",  # of pass 2 (static friction); each (n_blocks, n_c, 3, n_elems*W):
+    # after a force evaluation they hold every entry's forces (softmech.terms.contact.node_forces)
     "node_force", "elem_couple",                             # outputs (added to)
 ])
 
@@ -297,8 +300,9 @@ def rod_plane_contact(a, bi, W, i, unit, per_node, param_step):
     slip = (a.contact_slip[bi, 0, e0:], a.contact_slip[bi, 1, e0:])
     ca = a.contact_axial[bi]
     axial = (ca[0, e0:], ca[1, e0:], ca[2, e0:], ca[3, e0:], ca[4, e0:], ca[5, e0:])
-    out_f = rows3(a.contact_force[bi], e0)
-    out_d = rows3(a.contact_force_diff[bi], e0)
+    out_f = rows3(a.contact_force[bi, i], e0)
+    out_d = rows3(a.contact_force_diff[bi, i], e0)
+    out_s = rows3(a.contact_force_static[bi, i], e0)
     P = (prm[P_X, e0:], prm[P_Y, e0:], prm[P_Z, e0:], prm[N_X, e0:], prm[N_Y, e0:], prm[N_Z, e0:],
          prm[K_WALL, e0:], prm[GAMMA_WALL, e0:], prm[V_EPS, e0:], prm[SURFACE_TOL, e0:],
          prm[MU_KF, e0:], prm[MU_KB, e0:], prm[MU_KL, e0:])
@@ -313,17 +317,17 @@ def rod_plane_contact(a, bi, W, i, unit, per_node, param_step):
     args = (ne, W, last, end, rolling, X, V, F, G, M, Qr, Wr, AL, radius, P, out_f,
             out_d, normal, slip, axial)
     kinetic_pass(unit, per_node, param_step, args)
-    scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
-                     W, closed, per_node)
+    scatter_to_nodes(a.node_force[bi], a.contact_force[bi, i], a.contact_force_diff[bi, i], e0, n0,
+                     ne, W, closed, per_node)
     mirror_ghost(a.node_force[bi], n0, ne, W, closed)
     # ---- pass 2: static friction, from the total forces including the kinetic friction
     for k in range(ne):
         wa = end if k < W else 0.5
         wb = end if k >= last else 0.5
         static_element(k, k * param_step, wa, wb, rolling, F, G, M, AL, radius, U, MUS, normal,
-                       slip, axial, out_f)
-    scatter_to_nodes(a.node_force[bi], a.contact_force[bi], a.contact_force_diff[bi], e0, n0, ne,
-                     W, closed, False)
+                       slip, axial, out_s)
+    scatter_to_nodes(a.node_force[bi], a.contact_force_static[bi, i], a.contact_force_diff[bi, i],
+                     e0, n0, ne, W, closed, False)
     if closed:
         for c in range(3):  # the ghost's force is not used: zero it as rod_assemble does
             for lane in range(W):

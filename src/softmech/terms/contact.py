@@ -139,8 +139,7 @@ class GroundContacts(Part):
         their order (each contact reads the total force, including the contacts before it)."""
         n_e = engine.slots.n_elems * engine.lanes.W
         scratch = dict(contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
-                       contact_axial=engine.zeros(6, n_e), contact_force=engine.zeros(3, n_e),
-                       contact_force_diff=engine.zeros(3, n_e))
+                       contact_axial=engine.zeros(6, n_e))
         params, flags = self._params(engine), self._flags(engine)
         variant = [(bool(f[FLAG_UNIT_DECOMPOSITION]), bool(f[FLAG_PER_NODE]), bool(f[FLAG_UNIFORM]))
                    for f in flags]
@@ -149,9 +148,11 @@ class GroundContacts(Part):
             if stop < len(self.entries) and variant[stop] == variant[start]:
                 continue
             group = slice(start, stop)
+            per_entry = {name: engine.zeros(stop - start, 3, n_e) for name in
+                         ("contact_force", "contact_force_diff", "contact_force_static")}
             args = engine.args(
                 GroundContactArgs, contact_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
-                contact_param=params[:, group], contact_flags=flags[group], **scratch)
+                contact_param=params[:, group], contact_flags=flags[group], **scratch, **per_entry)
             calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
             start = stop
         return calls
@@ -184,6 +185,32 @@ class GroundContacts(Part):
             out[i, FLAG_UNIFORM] = int(_bitwise_uniform(np.asarray(prm, dtype=float))
                                        and _bitwise_uniform(np.moveaxis(g, 1, 2).reshape(-1, 3)))
         return out
+
+
+def node_forces(engine):
+    """Ground-contact force on every node slot [N], block layout (n_blocks, 3, n_nodes*W), from
+    the element forces the contact kernels kept in their scratch during the last force
+    evaluation (both passes, every entry): each element's force split between its two nodes as
+    the kernel does (kernels.contact.scatter_to_nodes), a closed rod's last element ending on
+    node 0. Zero where no contact acts."""
+    W = engine.lanes.W
+    out = np.zeros_like(engine.workspace.node_force)
+    for call in engine.calls:
+        if call.name != "ground_contacts":
+            continue
+        a = call.args
+        for i, r in enumerate(a.contact_rod):
+            e0, n0 = a.rod_elem_off[r] * W, a.rod_node_off[r] * W
+            ne, closed = a.rod_n_elems[r] * W, a.rod_closed[r]
+            d = a.contact_force_diff[:, i, :, e0:e0 + ne] * a.contact_flags[i, FLAG_PER_NODE]
+            for f, dd in ((a.contact_force[:, i, :, e0:e0 + ne], d),
+                          (a.contact_force_static[:, i, :, e0:e0 + ne], 0.0 * d)):
+                first, second = 0.5 * (f + dd), 0.5 * (f - dd)
+                out[:, :, n0:n0 + ne] += first
+                out[:, :, n0 + W:n0 + W + ne - closed * W] += second[:, :, :ne - closed * W]
+                if closed:
+                    out[:, :, n0:n0 + W] += second[:, :, ne - W:]
+    return out
 
 
 def _bitwise_uniform(rows):
