@@ -14,7 +14,7 @@ import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
 from softmech.integrators.driver import STAGES
-from softmech.kernels.rod_motion import (RodDriftArgs, RodGhostArgs, RodKickArgs,
+from softmech.kernels.rod_motion import (ROD_MOTION, RodDriftArgs, RodGhostArgs, RodKickArgs,
                                          RodKickDriftArgs, RodMotionArgs)
 from softmech.model import RodBodies, State, Workspace, pick
 
@@ -195,8 +195,10 @@ def assemble_terms(rods, terms, params, worlds):
 class Engine:
     """A compiled scene's arrays: the rods' model (`bodies`, RodBodies), the State and the
     Workspace, and the table of term kernels (`calls`, softmech.integrators.driver.Call, sorted
-    by stage and order). `motion` is the integrator's RodMotionArgs; `T` the tuple handed to
-    the generated step: (motion, args of call 0, args of call 1, ...)."""
+    by stage and order). `kinds` are the scene's body kinds with their motion kernels
+    (integrators.driver.BodyKind) and `motions` their arrays (`motion`: the rods'
+    RodMotionArgs); `T` is the tuple handed to the generated step: (motions, args of call 0,
+    args of call 1, ...)."""
 
     def __init__(self, rods, ctx, lanes, state, workspace):
         self.rods, self.ctx, self.lanes = rods, ctx, lanes
@@ -215,13 +217,16 @@ class Engine:
         self.motion = RodMotionArgs(drift=self.args(RodDriftArgs), kick=self.args(RodKickArgs),
                                     kick_drift=self.args(RodKickDriftArgs),
                                     ghosts=self.args(RodGhostArgs))
-        self.T = (self.motion,) + tuple(c.args for c in self.calls)
-        self.has_ghosts = any(r.closed for r in rods)
+        self.kinds = [(ROD_MOTION, any(r.closed for r in rods))]
+        """(body kind, with ghost slots) of every kind in the scene; the rods so far."""
+        self.motions = (self.motion,)
+        """The body kinds' motion tuples, in the order of `kinds`: T[0]."""
+        self.T = (self.motions,) + tuple(c.args for c in self.calls)
 
     def arg_tuples(self):
         """Every argument tuple of the step, flat: the integrator's (drift, kick, kick_drift,
         ghosts), then each call's."""
-        return [*self.motion, *(c.args for c in self.calls)]
+        return [*(a for m in self.motions for a in m), *(c.args for c in self.calls)]
 
     def call_args(self, name):
         """Argument tuple of the call named `name` (e.g. "ground_contacts")."""

@@ -12,7 +12,7 @@ from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
-from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION, rod_accelerations
+from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state)
 from softmech.progress import progress_bar
@@ -221,7 +221,8 @@ class Simulation:
             for call in engine.calls:
                 if call.stage == "forces" and call.name not in leave_out:
                     call.kernel(call.args, bi, W, t)
-            rod_accelerations(engine.motion.kick, bi, W)
+            for (kind, _), motion in zip(engine.kinds, engine.motions):
+                kind.accelerations(motion.kick, bi, W)
 
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
@@ -263,7 +264,7 @@ class Simulation:
 
     def _step(self, engine):
         """The generated step module of the engine's term set (softmech.integrators.driver)."""
-        return step_module(engine.calls, engine.has_ghosts)
+        return step_module(engine.calls, engine.kinds)
 
     def step(self, n_steps):
         """Advance all worlds by n_steps steps of dt (no recording); raises SimulationDiverged."""

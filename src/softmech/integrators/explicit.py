@@ -8,13 +8,14 @@ PEFRL (Omelyan, Mryglod, Folk, Comput. Phys. Commun. 146:188, 2002, eq. 20): fou
 evaluations per step, fourth order for conservative forces.
 
 The integrator owns the time loop, inertia (forces -> accelerations), the drifts and the order
-in which constraints are imposed; it never names a term. The scene's terms enter through three
-hooks that softmech.integrators.driver generates for each set of terms (see RUN_BLOCK_SOURCE):
+in which constraints are imposed; it never names a term nor a body kind. Both enter through
+hooks that softmech.integrators.driver generates for each scene (see RUN_BLOCK_SOURCE):
     forces(T, bi, W, t)      every force term's kernel, in the table's order
-    positions(T, bi, W, t)   every position constraint, then the rods' ghost slots
-    rates(T, bi, W, t)       every velocity constraint, then the rods' ghost slots
-T is the tuple of the terms' argument tuples; T[0] is the rods' RodMotionArgs (the integrator's
-own arrays: drift, kick, ghosts).
+    positions(T, bi, W, t)   every position constraint, then the bodies' ghost slots
+    rates(T, bi, W, t)       every velocity constraint, then the bodies' ghost slots
+    drift, drift_twice, kick, kick_drift, reset_status, status: every body kind's motion
+        kernels (driver.BodyKind; the Cosserat rods: softmech.kernels.rod_motion.ROD_MOTION)
+T[0] is the tuple of the body kinds' motion arguments; T[1:] the terms' argument tuples.
 """
 import numpy as np
 
@@ -53,20 +54,17 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
     (drift_twice), bit-identical to running them separately: the result of n steps does not
     depend on how they are split into calls. FUSE (a constant of the generated module: the
     scene has no constraint and no ghost slot, so the position and rate hooks are empty): each
-    kick and the drift after it are one call (rod_kick_drift), the same operations in the same
+    kick and the drift after it are one call (kick_drift), the same operations in the same
     order."""
     if n_steps == 0:
         return
-    R = T[0].drift
-    K = T[0].kick
-    KD = T[0].kick_drift
     n_kicks = kicks.shape[0]
     last = step0 + n_steps - 1
     for step in range(step0, step0 + n_steps):
         if step == step0:
-            rod_drift(R, bi, W, drifts[0] * dt)
+            drift(T, bi, W, drifts[0] * dt)
         elif not FUSE:  # the previous step's closing drift, then this step's opening drift
-            rod_drift_twice(R, bi, W, drifts[n_kicks] * dt, drifts[0] * dt)
+            drift_twice(T, bi, W, drifts[n_kicks] * dt, drifts[0] * dt)
         t = t_origin + step * dt + drifts[0] * dt
         positions(T, bi, W, t)
         for stage in range(n_kicks):
@@ -74,37 +72,37 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
             if FUSE:
                 if stage < n_kicks - 1:
                     h = drifts[stage + 1] * dt
-                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, h, 0.0)
+                    kick_drift(T, bi, W, kicks[stage] * dt, h, 0.0)
                     t += h
                 elif step < last:  # this step's closing drift and the next one's opening drift
-                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt,
-                                   drifts[0] * dt)
+                    kick_drift(T, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt, drifts[0] * dt)
                 else:
-                    rod_kick_drift(KD, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt, 0.0)
+                    kick_drift(T, bi, W, kicks[stage] * dt, drifts[n_kicks] * dt, 0.0)
             else:
-                rod_kick(K, bi, W, kicks[stage] * dt)
+                kick(T, bi, W, kicks[stage] * dt)
                 if stage < n_kicks - 1:
                     rates(T, bi, W, t)
                     h = drifts[stage + 1] * dt
-                    rod_drift(R, bi, W, h)
+                    drift(T, bi, W, h)
                     t += h
                     positions(T, bi, W, t)
                 else:
                     # after the last kick the velocities are those of the step's end
                     rates(T, bi, W, t_origin + (step + 1) * dt)
     if not FUSE:
-        rod_drift(R, bi, W, drifts[n_kicks] * dt)
+        drift(T, bi, W, drifts[n_kicks] * dt)
         positions(T, bi, W, t_origin + (step0 + n_steps) * dt)
 
 
 @kernel(nogil=True)
 def step_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
-    """run_block on block bi, then its status (rod_status). Releases the GIL: the blocks of a
-    batch are advanced by a pool of threads, one block per task (softmech.simulation), which
-    costs no extra compilation (a numba parallel loop over the blocks compiled for ~20 s more)."""
-    T[0].drift.rotation_violations[bi] = 0
+    """run_block on block bi, then its status (the bodies' status kernels). Releases the GIL:
+    the blocks of a batch are advanced by a pool of threads, one block per task
+    (softmech.simulation), which costs no extra compilation (a numba parallel loop over the
+    blocks compiled for ~20 s more)."""
+    reset_status(T, bi)
     run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks)
-    return rod_status(T[0].drift, bi)
+    return status(T, bi)
 '''
-"""The integrator's compiled entry points, completed per set of terms by
-softmech.integrators.driver (which supplies forces, positions and rates)."""
+"""The integrator's compiled entry points, completed per scene by softmech.integrators.driver
+(which supplies the term hooks and the body-kind hooks)."""

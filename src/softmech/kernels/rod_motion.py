@@ -22,6 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from softmech.integrators.driver import BodyKind
 from softmech.kernels import kernel
 from softmech.kernels.cosserat_forces import pair_rows, rows3
 from softmech.kernels.so3 import MAX_ROTATION_ANGLE, exp_coefficients
@@ -341,6 +342,12 @@ def rod_refresh_rates(a, bi, W, t):
     copy_slots(a.w[bi], a.ghost_elem, a.ghost_elem_src, W)
 
 
+@kernel(inline="always")
+def rod_reset_status(a, bi):
+    """Before a call of the time loop: no rotation violation counted yet on block bi."""
+    a.rotation_violations[bi] = 0
+
+
 @kernel
 def rod_status(a, bi):
     """STATUS_NONFINITE if any state entry of block bi is NaN/inf, STATUS_ROTATION if a drift
@@ -355,3 +362,10 @@ def rod_status(a, bi):
     if a.rotation_violations[bi] > 0:
         return STATUS_ROTATION
     return STATUS_OK
+
+
+ROD_MOTION = BodyKind(
+    drift=rod_drift, drift_twice=rod_drift_twice, kick=rod_kick, kick_drift=rod_kick_drift,
+    reset_status=rod_reset_status, status=rod_status, accelerations=rod_accelerations,
+    refresh_positions=rod_refresh_positions, refresh_rates=rod_refresh_rates)
+"""The motion kernels of the Cosserat rod body kind (softmech.integrators.driver.BodyKind)."""
