@@ -239,6 +239,20 @@ class Engine:
         """A kernel's argument tuple: its own arrays, the rest from the bodies, state and workspace."""
         return writable_contiguous(pick(args_type, self.state, self.bodies, self.workspace, **own))
 
+    def elem_table(self, entries, width):
+        """Per-entry values on the element slots of its rod, zero elsewhere: entries of (rod
+        index, values (B, n_elems or 1, width)) -> (n_blocks, len(entries), width,
+        n_elem_slots*W), so a term's element loops read them flat (vectorizable for any W)."""
+        lanes, slots = self.lanes, self.slots
+        out = np.zeros((lanes.n_blocks, len(entries), width, slots.n_elems * lanes.W))
+        for i, (rod_index, values) in enumerate(entries):
+            rod = self.rods[rod_index]
+            per_elem = np.zeros((lanes.worlds, slots.n_elems, width))
+            e0 = slots.elem[rod.name]
+            per_elem[:, e0:e0 + rod.n_elems] = values
+            out[:, i] = to_blocks(per_elem, lanes)
+        return out
+
     def zeros(self, *shape, dtype=float):
         """Scratch array (n_blocks, *shape) for a term."""
         array = np.zeros((self.lanes.n_blocks,) + shape, dtype=dtype)

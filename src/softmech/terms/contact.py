@@ -18,7 +18,6 @@ from softmech.integrators.driver import Call
 from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DECOMPOSITION,
                                       N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
                                       GroundContactArgs)
-from softmech.packing import to_blocks
 from softmech.terms.base import Part, Term, rod_name
 
 ORDER = 90
@@ -140,7 +139,9 @@ class GroundContacts(Part):
         n_e = engine.slots.n_elems * engine.lanes.W
         scratch = dict(contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
                        contact_axial=engine.zeros(6, n_e))
-        params, flags = self._params(engine), self._flags(engine)
+        params = engine.elem_table([(e[0], e[1][:, None, :]) for e in self.entries],
+                                   N_CONTACT_PARAMS)
+        flags = self._flags(engine)
         variant = [(bool(f[FLAG_UNIT_DECOMPOSITION]), bool(f[FLAG_PER_NODE]), bool(f[FLAG_UNIFORM]))
                    for f in flags]
         calls, start = [], 0
@@ -156,19 +157,6 @@ class GroundContacts(Part):
             calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
             start = stop
         return calls
-
-    def _params(self, engine):
-        """Contact parameters per element slot and lane, (n_blocks, n_contacts, N_CONTACT_PARAMS,
-        n_elem_slots*W): stored per element so the contact loops are flat (vectorizable for any W)."""
-        lanes, slots, rods = engine.lanes, engine.slots, engine.rods
-        out = np.zeros((lanes.n_blocks, len(self.entries), N_CONTACT_PARAMS, slots.n_elems * lanes.W))
-        for i, (rod_index, prm, _) in enumerate(self.entries):
-            rod = rods[rod_index]
-            per_elem = np.zeros((lanes.worlds, slots.n_elems, N_CONTACT_PARAMS))
-            e0 = slots.elem[rod.name]
-            per_elem[:, e0:e0 + rod.n_elems] = prm[:, None, :]
-            out[:, i] = to_blocks(per_elem, lanes)
-        return out
 
     def _flags(self, engine):
         """(n_contacts, N_CONTACT_FLAGS) int64: the term's flags, then FLAG_UNIFORM = 1 when the

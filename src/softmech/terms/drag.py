@@ -11,7 +11,6 @@ import numpy as np
 from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.drag import ViscousDragArgs, viscous_drag
-from softmech.packing import to_blocks
 from softmech.terms.base import Part, Term, rod_name
 
 ORDER = 15
@@ -51,15 +50,9 @@ class ViscousDragPart(Part):
         self.entries = []
 
     def calls(self, engine):
-        lanes, slots = engine.lanes, engine.slots
-        coeff = np.zeros((lanes.n_blocks, len(self.entries), 2, slots.n_elems * lanes.W))
-        for i, (rod_index, values) in enumerate(self.entries):
-            rod = engine.rods[rod_index]
-            per_elem = np.zeros((lanes.worlds, slots.n_elems, 2))
-            e0 = slots.elem[rod.name]
-            per_elem[:, e0:e0 + rod.n_elems] = values
-            coeff[:, i] = to_blocks(per_elem, lanes)
+        n_e = engine.slots.n_elems * engine.lanes.W
         args = engine.args(ViscousDragArgs,
                            drag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           drag_coeff=coeff, drag_force=engine.zeros(3, slots.n_elems * lanes.W))
+                           drag_coeff=engine.elem_table(self.entries, 2),
+                           drag_force=engine.zeros(3, n_e))
         return [Call("forces", ORDER, viscous_drag, args, "viscous_drag")]
