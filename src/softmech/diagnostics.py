@@ -1,4 +1,4 @@
-"""Energies, momenta and centre of mass of Cosserat rods, from user-shaped state arrays.
+"""Energies, momenta and centre of mass of Cosserat rods and rigid bodies, from user-shaped state arrays.
 
 Energies (Gazzola et al. 2018, and PyElastica's definitions):
 
@@ -49,6 +49,28 @@ def rod_diagnostics(rod, p, state, discrete=None):
         "com_velocity": np.einsum("bn,bnk->bk", m, v) / total_mass[:, None],
         "linear_momentum": np.einsum("bn,bnk->bk", m, v),
         "angular_momentum": np.einsum("bn,bnk->bk", m, np.cross(x, v)) + spin,
+    }
+
+
+def rigid_diagnostics(body, p, state):
+    """Diagnostics of one rigid body in B worlds, with the keys of rod_diagnostics (its elastic
+    energies are zero). p: mass (B,) [kg] and principal inertia (B, 3) [kg m^2]; state: the
+    body's user-facing state (Simulation.get_state: (B, 1, ...) arrays, its own frame)."""
+    from softmech.bodies.rigid_body import to_engine_frame
+
+    m = p["mass"]
+    x, v = state["positions"][:, 0], state["velocities"][:, 0]
+    Q, w = to_engine_frame(body, state["directors"][:, 0], state["angular_velocities"][:, 0])
+    Jw = p["inertia"] * w
+    zero = np.zeros(len(m))
+    return {
+        "translational_energy": 0.5 * m * np.einsum("bk,bk->b", v, v),
+        "rotational_energy": 0.5 * np.einsum("bk,bk->b", w, Jw),
+        "bending_energy": zero, "twisting_energy": zero, "shear_energy": zero,
+        "stretch_energy": zero.copy(),
+        "com": x.copy(), "com_velocity": v.copy(), "linear_momentum": m[:, None] * v,
+        # orbital m x x v plus spin Q^T (J w) (lab frame)
+        "angular_momentum": m[:, None] * np.cross(x, v) + np.einsum("bji,bj->bi", Q, Jw),
     }
 
 

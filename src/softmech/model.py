@@ -22,8 +22,12 @@ slots from rod_vor_off[r] (offsets in units of W lanes). A closed rod's last nod
 element slot are ghosts: copies of node 0 and element 0 refreshed after every drift and kick, so
 the element and Voronoi passes need no wrap-around indexing.
 
+Rigid bodies (softmech.bodies.rigid_body) are a second body kind with arrays of their own
+(RigidBodies, and the rb_ fields of State and Workspace), one slot per body in the same layout.
+
 Field names say where a value lives: rod_ (per rod), node_ (per node slot), elem_ (per element
-slot), vor_ (per Voronoi slot, i.e. interior node), ghost_ (ghost-slot tables).
+slot), vor_ (per Voronoi slot, i.e. interior node), ghost_ (ghost-slot tables), rb_ (per rigid
+body).
 """
 from collections import namedtuple
 
@@ -57,13 +61,28 @@ RodBodies = namedtuple("RodBodies", [
 ])
 """Model of the Cosserat rod body kind, block layout."""
 
+RigidBodies = namedtuple("RigidBodies", [
+    # per rigid-body slot (one slot per body and lane), (n_blocks, n_rb*W) or (n_blocks, 3, n_rb*W)
+    "rb_inv_mass",        # 1/m [1/kg] (0 for a fixed body)
+    "rb_body_acc",        # body acceleration field (gravity) [m/s^2] (0 for a fixed body)
+    "rb_J",               # principal moments of inertia [kg m^2]
+    "rb_inv_J",           # [1/(kg m^2)] (0 for a fixed body)
+])
+"""Model of the rigid-body kind (softmech.bodies.rigid_body), block layout: the engine's frame of
+a body is its principal frame, so J is diagonal."""
+
 State = namedtuple("State", [
     "x",  # node positions [m], (n_blocks, 3, n_nodes*W)
     "v",  # node velocities [m/s]
     "Q",  # element directors, rows d1, d2, d3, row-major (n_blocks, 9, n_elems*W)
     "w",  # element angular velocities in the local frame [rad/s], (n_blocks, 3, n_elems*W)
+    "rb_x",  # rigid bodies' centres of mass [m], (n_blocks, 3, n_rb*W)
+    "rb_v",  # [m/s]
+    "rb_Q",  # principal frames, rows d1, d2, d3 (n_blocks, 9, n_rb*W)
+    "rb_w",  # angular velocities in the principal frame [rad/s], (n_blocks, 3, n_rb*W)
 ])
-"""State of the rods, block layout (with the clock, all a run needs to continue bit for bit)."""
+"""State of the rods and rigid bodies, block layout (with the clock, all a run needs to continue
+bit for bit)."""
 
 Workspace = namedtuple("Workspace", [
     "node_force",   # force pass: forces [N]; after the integrator's inertia: accelerations
@@ -71,6 +90,8 @@ Workspace = namedtuple("Workspace", [
     "elem_couple",  # local couples [N m]; then angular accelerations [rad/s^2], (n_blocks, 3, n_elems*W)
     "elem_len",     # current element length l [m], (n_blocks, n_elems*W)
     "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
+    "rb_force",     # rigid bodies: force [N]; after the inertia: acceleration [m/s^2], (n_blocks, 3, n_rb*W)
+    "rb_torque",    # principal-frame torque [N m]; then angular acceleration [rad/s^2]
 ])
 """Accumulators and scratch shared by the terms and the integrator, block layout."""
 

@@ -13,10 +13,14 @@ import numba
 import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
-from softmech.integrators.driver import STAGES
+from softmech.bodies.rigid_body import to_engine_frame
+from softmech.integrators.driver import STAGES, Call
 from softmech.kernels.rod_motion import (ROD_MOTION, RodDriftArgs, RodGhostArgs, RodKickArgs,
                                          RodKickDriftArgs, RodMotionArgs)
-from softmech.model import RodBodies, State, Workspace, pick
+from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDriftArgs,
+                                           RigidKickArgs, RigidKickDriftArgs, RigidMotionArgs,
+                                           rigid_clear)
+from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
 
 MAX_LANES = 8  # one AVX-512 register of float64
 
@@ -112,8 +116,15 @@ class Assembly:
     compiled term, created on first use by `part(cls)` -- that collect the terms' contributions
     and pack them into their kernels' arrays."""
 
-    def __init__(self, rods, rod_params, worlds):
+    def __init__(self, rods, rod_params, worlds, rigid_bodies=(), rigid_params=None):
         self.rods = rods
+        self.rigid_bodies = list(rigid_bodies)
+        self.rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
+        """Slot of each rigid body (its order in the scene)."""
+        self.rigid_params = rigid_params or {}
+        """Per-world parameters of each rigid body (mass (B,), inertia (B, 3))."""
+        self.rigid_body_acc = {b.name: np.zeros((worlds, 3)) for b in self.rigid_bodies}
+        """Body acceleration field (gravity) [m/s^2] of each rigid body, (B, 3)."""
         self.worlds = worlds
         self._rods = {r.name: r for r in rods}
         self._rod_params = rod_params
@@ -131,6 +142,8 @@ class Assembly:
         """Derived rod quantities (masses, inertia, stiffnesses; bodies.cosserat_rod.
         discrete_properties), computed once here for packing, the time-step limit and the
         diagnostics."""
+        self.time_step_limits = []
+        """Stability limits [s], (B,) each, of stiff terms (joints, contacts): dt below each."""
         self.parts = {}
 
     def part(self, cls):
@@ -147,6 +160,13 @@ class Assembly:
 
     def rod_params(self, name):
         return self._rod_params[name]
+
+    def rigid_body(self, name, owner):
+        """The rigid body `name` (softmech.bodies.rigid_body.RigidBody); raises naming `owner`."""
+        if name not in self.rigid_index:
+            raise ValueError(f"{owner}.body = {name!r} is not allowed: no such rigid body in the "
+                             f"scene (bodies: {sorted(self.rigid_index)})")
+        return self.rigid_bodies[self.rigid_index[name]]
 
 
 def point_table(entries, lanes, comps):
@@ -170,7 +190,7 @@ def lane_table(rows, lanes, width):
     return out
 
 
-def assemble_terms(rods, terms, params, worlds):
+def assemble_terms(rods, terms, params, worlds, rigid_bodies=()):
     """Validate per-world parameters and let every term write its contributions: returns the
     Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""
     B = worlds
@@ -184,7 +204,15 @@ def assemble_terms(rods, terms, params, worlds):
             if np.any(rp[k] <= 0):
                 raise ValueError(f"params['{r.name}.{k}'] has entries <= 0 (must be > 0)")
         rod_params[r.name] = rp
-    ctx = Assembly(rods, rod_params, B)
+    rigid_params = {}
+    for b in rigid_bodies:
+        mass = broadcast_worlds(f"{b.name}.mass", params[f"{b.name}.mass"], B, ())
+        inertia = broadcast_worlds(f"{b.name}.inertia", params[f"{b.name}.inertia"], B, (3,))
+        if np.any(mass <= 0) or np.any(inertia <= 0):
+            raise ValueError(f"params['{b.name}.mass'] and params['{b.name}.inertia'] must be > 0 "
+                             f"(an inertia that is not positive definite)")
+        rigid_params[b.name] = {"mass": mass, "inertia": inertia}
+    ctx = Assembly(rods, rod_params, B, rigid_bodies, rigid_params)
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -208,18 +236,28 @@ class Engine:
         with NaN: a kernel must write its scratch before reading it)."""
         self.state, self.workspace = state, workspace
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
+        self.rigid = pack_rigid_bodies(ctx, lanes)
         from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
-        calls = list(RodElasticity(ctx).calls(self))
+        calls = list(RodElasticity(ctx).calls(self)) if rods else []
+        if ctx.rigid_bodies:  # clears the rigid bodies' accumulators before every force pass
+            calls.append(Call("forces", -1, rigid_clear, self.args(RigidClearArgs), "rigid_clear"))
         for part in ctx.parts.values():
             calls.extend(part.calls(self))
         # stable sort: equal orders keep the order in which the parts were first used
         self.calls = sorted(calls, key=lambda c: (STAGES.index(c.stage), c.order))
-        self.motion = RodMotionArgs(drift=self.args(RodDriftArgs), kick=self.args(RodKickArgs),
-                                    kick_drift=self.args(RodKickDriftArgs),
-                                    ghosts=self.args(RodGhostArgs))
-        self.kinds = [(ROD_MOTION, any(r.closed for r in rods))]
-        """(body kind, with ghost slots) of every kind in the scene; the rods so far."""
-        self.motions = (self.motion,)
+        self.kinds, motions = [], []
+        """(body kind, with ghost slots) of every kind in the scene: rods, then rigid bodies."""
+        if rods:
+            self.kinds.append((ROD_MOTION, any(r.closed for r in rods)))
+            motions.append(RodMotionArgs(
+                drift=self.args(RodDriftArgs), kick=self.args(RodKickArgs),
+                kick_drift=self.args(RodKickDriftArgs), ghosts=self.args(RodGhostArgs)))
+        if ctx.rigid_bodies:
+            self.kinds.append((RIGID_MOTION, False))
+            motions.append(RigidMotionArgs(drift=self.args(RigidDriftArgs),
+                                           kick=self.args(RigidKickArgs),
+                                           kick_drift=self.args(RigidKickDriftArgs)))
+        self.motions = tuple(motions)
         """The body kinds' motion tuples, in the order of `kinds`: T[0]."""
         self.T = (self.motions,) + tuple(c.args for c in self.calls)
 
@@ -237,7 +275,8 @@ class Engine:
 
     def args(self, args_type, **own):
         """A kernel's argument tuple: its own arrays, the rest from the bodies, state and workspace."""
-        return writable_contiguous(pick(args_type, self.state, self.bodies, self.workspace, **own))
+        return writable_contiguous(pick(args_type, self.state, self.bodies, self.rigid,
+                                        self.workspace, **own))
 
     def elem_table(self, entries, width):
         """Per-entry values on the element slots of its rod, zero elsewhere: entries of (rod
@@ -279,7 +318,10 @@ def pack_rod_bodies(rods, ctx, lanes):
                          ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
                          ("vor_kv", voronoi_lengths(kv, r.closed)), ("radius", g(rp["radius"]))):
             cat[key].append(val)
-    blk = {k: to_blocks(np.concatenate(v, axis=1), lanes) for k, v in cat.items()}
+    vectors = {"body_acc", "J", "S", "sigma0", "vor_B", "kappa0"}
+    blk = {k: to_blocks(np.concatenate(v, axis=1) if v else
+                        np.zeros((B, 0, 3) if k in vectors else (B, 0)), lanes)
+           for k, v in cat.items()}
     slots = Slots(rods)
     closed = [r for r in rods if r.closed]
     index = lambda values: np.array(values, dtype=np.int64)
@@ -289,7 +331,8 @@ def pack_rod_bodies(rods, ctx, lanes):
         rod_vor_off=index([slots.vor[r.name] for r in rods]),
         rod_n_elems=index([r.n_elems for r in rods]),
         rod_closed=index([int(r.closed) for r in rods]),
-        rod_law=np.array([LAWS[r.law] + (float(np.any(ctx.kv_tau[r.name] > 0)),) for r in rods]),
+        rod_law=np.array([LAWS[r.law] + (float(np.any(ctx.kv_tau[r.name] > 0)),)
+                          for r in rods]).reshape(len(rods), 4),
         node_mass=blk["node_mass"], node_inv_mass=1.0 / blk["node_mass"],
         node_body_acc=blk["body_acc"],
         elem_rest_len=blk["rest_len"], elem_inv_rest_len=1.0 / blk["rest_len"],
@@ -304,6 +347,26 @@ def pack_rod_bodies(rods, ctx, lanes):
     ))
 
 
+def pack_rigid_bodies(ctx, lanes):
+    """RigidBodies (block layout) of the scene's rigid bodies; a fixed body has 1/m = 1/J = 0
+    and no body acceleration."""
+    B = lanes.worlds
+    bodies = ctx.rigid_bodies
+    mobile = np.array([[0.0 if b.fixed else 1.0] for b in bodies]).reshape(1, -1)  # (1, n_rb)
+
+    def stack(values, comps):  # (B, n_rb, comps) -> blocks
+        return to_blocks(np.asarray(values, dtype=float).reshape(B, len(bodies), comps), lanes)
+
+    mass = np.stack([ctx.rigid_params[b.name]["mass"] for b in bodies], axis=1) if bodies \
+        else np.ones((B, 0))
+    J = np.stack([ctx.rigid_params[b.name]["inertia"] for b in bodies], axis=1) if bodies \
+        else np.ones((B, 0, 3))
+    g = np.stack([ctx.rigid_body_acc[b.name] for b in bodies], axis=1) if bodies else np.zeros((B, 0, 3))
+    return writable_contiguous(RigidBodies(
+        rb_inv_mass=stack(mobile / mass, 1)[:, 0], rb_body_acc=stack(g * mobile[..., None], 3),
+        rb_J=stack(J, 3), rb_inv_J=stack(mobile[..., None] / J, 3)))
+
+
 def writable_contiguous(tup):
     """Same tuple with every array C-contiguous and writable: numba types encode layout and
     read-only flags, so any variation would compile the kernels again."""
@@ -311,21 +374,38 @@ def writable_contiguous(tup):
     return type(tup)(*(fix(a) for a in tup))
 
 
-def allocate_workspace(slots, lanes):
-    """Workspace (softmech.model) for rods occupying `slots`."""
+def allocate_workspace(slots, lanes, n_rigid=0):
+    """Workspace (softmech.model) for rods occupying `slots` and n_rigid rigid bodies."""
     nb, W = lanes.n_blocks, lanes.W
     return Workspace(node_force=np.zeros((nb, 3, slots.n_nodes * W)),
                      elem_couple=np.zeros((nb, 3, slots.n_elems * W)),
                      elem_len=np.zeros((nb, slots.n_elems * W)),
-                     rotation_violations=np.zeros(nb, dtype=np.int64))
+                     rotation_violations=np.zeros(nb, dtype=np.int64),
+                     rb_force=np.zeros((nb, 3, n_rigid * W)), rb_torque=np.zeros((nb, 3, n_rigid * W)))
 
 
-def pack_state(rods, per_rod, lanes):
+def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=()):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
-    directors (B, n, 3, 3), angular_velocities (B, n, 3) -> State (ghost slots filled)."""
-    def cat(key):
-        return np.concatenate([Slots.with_ghost(r, np.asarray(d[key])) for r, d in zip(rods, per_rod)],
-                              axis=1)
+    directors (B, n, 3, 3), angular_velocities (B, n, 3); per_rigid: the same for each rigid
+    body with n_nodes = n = 1, its own (user) frame -> State (ghost slots filled, rigid bodies in
+    their principal frames)."""
+    B = lanes.worlds
+
+    def cat(key, shape):
+        parts = [Slots.with_ghost(r, np.asarray(d[key])) for r, d in zip(rods, per_rod)]
+        return np.concatenate(parts, axis=1) if parts else np.zeros((B, 0) + shape)
+
+    frames = [to_engine_frame(b, d["directors"], d["angular_velocities"])
+              for b, d in zip(rigid, per_rigid)]
+
+    def rigid_cat(values, shape):
+        return np.concatenate(values, axis=1) if values else np.zeros((B, 0) + shape)
+
     return writable_contiguous(State(
-        x=to_blocks(cat("positions"), lanes), v=to_blocks(cat("velocities"), lanes),
-        Q=to_blocks(cat("directors"), lanes), w=to_blocks(cat("angular_velocities"), lanes)))
+        x=to_blocks(cat("positions", (3,)), lanes), v=to_blocks(cat("velocities", (3,)), lanes),
+        Q=to_blocks(cat("directors", (3, 3)), lanes),
+        w=to_blocks(cat("angular_velocities", (3,)), lanes),
+        rb_x=to_blocks(rigid_cat([np.asarray(d["positions"]) for d in per_rigid], (3,)), lanes),
+        rb_v=to_blocks(rigid_cat([np.asarray(d["velocities"]) for d in per_rigid], (3,)), lanes),
+        rb_Q=to_blocks(rigid_cat([f[0] for f in frames], (3, 3)), lanes),
+        rb_w=to_blocks(rigid_cat([f[1] for f in frames], (3,)), lanes)))

@@ -1,21 +1,24 @@
-"""Scene builder: add rods and terms, then `compile(worlds=B, dt=...)` to get a Simulation."""
+"""Scene builder: add rods, rigid bodies and terms, then `compile(worlds=B, dt=...)` to get a
+Simulation."""
 
 from softmech import _checks
+from softmech.bodies import rigid_body
 from softmech.bodies.cosserat_rod import build_rod, ring_nodes, straight_centerline
 from softmech.terms.base import Term
 
 
 class Scene:
-    """A model under construction. Names are unique across rods and terms."""
+    """A model under construction. Names are unique across rods, rigid bodies and terms."""
 
     def __init__(self):
         self.rods = []
+        self.rigid_bodies = []
         self.terms = []
 
     def _check_name(self, name):
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"name = {name!r} is not allowed: must be a Python identifier")
-        taken = {r.name for r in self.rods} | {t.name for t in self.terms}
+        taken = {b.name for b in self.rods + self.rigid_bodies} | {t.name for t in self.terms}
         if name in taken:
             raise ValueError(f"name = {name!r} is not allowed: already used in this scene")
 
@@ -77,6 +80,52 @@ class Scene:
         rod.builder = ("cosserat_ring", call)
         return rod
 
+    def _add_rigid(self, kind, name, call, **shape):
+        self._check_name(name)
+        common = {k: call[k] for k in ("directors", "velocity", "angular_velocity", "fixed")}
+        axis = (call.get("direction"), call.get("normal")) if call["directors"] is None else (None, None)
+        common["directors"] = rigid_body._frame(f"body '{name}'", call["directors"], *axis)
+        body = rigid_body.BUILDERS[kind](name, **shape, **common)
+        body.builder = ("rigid_body" if kind == "general" else kind,
+                        {k: v for k, v in call.items() if k != "self"})
+        self.rigid_bodies.append(body)
+        return body
+
+    def add_sphere(self, *, name="sphere", position, radius, density=None, mass=None,
+                   directors=None, velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0),
+                   fixed=False):
+        """Add a solid rigid sphere: centre `position` (3,) [m], radius [m], density [kg/m^3]
+        or mass [kg]; frame `directors` (3, 3) (rows d1, d2, d3; default the lab frame);
+        velocity [m/s], angular_velocity [rad/s] (body frame); fixed=True: it never moves."""
+        return self._add_rigid("sphere", name, dict(locals()), position=position, radius=radius,
+                               density=density, mass=mass)
+
+    def add_cylinder(self, *, name="cylinder", position, direction=(0.0, 0.0, 1.0), normal=None,
+                     radius, length, density=None, mass=None, directors=None,
+                     velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0), fixed=False):
+        """Add a solid rigid cylinder: centre `position` (3,) [m], axis `direction` (d3), d1
+        along `normal` (or `directors` (3, 3) instead), radius and length [m], density or mass;
+        other arguments as add_sphere."""
+        return self._add_rigid("cylinder", name, dict(locals()), position=position, radius=radius,
+                               length=length, density=density, mass=mass)
+
+    def add_box(self, *, name="box", position, lengths, density=None, mass=None, directors=None,
+                velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0), fixed=False):
+        """Add a solid rigid box: centre `position` (3,) [m], edge lengths (3,) [m] along d1, d2,
+        d3 of `directors`, density or mass; other arguments as add_sphere."""
+        return self._add_rigid("box", name, dict(locals()), position=position, lengths=lengths,
+                               density=density, mass=mass)
+
+    def add_rigid_body(self, *, name="body", position, mass, inertia, vertices=None, faces=None,
+                       directors=None, velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0),
+                       fixed=False):
+        """Add a general rigid body: centre of mass `position` (3,) [m], mass [kg], inertia
+        tensor (3, 3) [kg m^2] about the centre of mass in the body frame `directors`; optional
+        mesh for display and ground contact (vertices (n, 3) [m] in the body frame about the
+        centre of mass, faces (m, 3)); other arguments as add_sphere."""
+        return self._add_rigid("general", name, dict(locals()), position=position, mass=mass,
+                               inertia=inertia, vertices=vertices, faces=faces)
+
     def add(self, term):
         """Add a term (gravity, loads, dampers, boundary conditions); returns it."""
         if not isinstance(term, Term):
@@ -87,6 +136,16 @@ class Scene:
         if rod is not None and rod not in names:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: no such rod in the scene "
                              f"(rods: {sorted(names)})")
+        body = getattr(term, "body", None)
+        rigid = {b.name for b in self.rigid_bodies}
+        if body is not None and body not in rigid:
+            raise ValueError(f"{term.name}.body = {body!r} is not allowed: no such rigid body in "
+                             f"the scene (rigid bodies: {sorted(rigid)})")
+        every = {b.name for b in self.rods + self.rigid_bodies}
+        for end in getattr(term, "bodies", lambda: ())():
+            if end not in every:
+                raise ValueError(f"{term.name}: body {end!r} is not allowed: no such rod or rigid "
+                                 f"body in the scene (bodies: {sorted(every)})")
         closed = {r.name for r in self.rods if r.closed}
         if rod in closed and getattr(term, "end", None) is not None:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: a closed rod has no ends "
@@ -108,8 +167,8 @@ class Scene:
         """
         from softmech.simulation import Simulation
 
-        if not self.rods:
-            raise ValueError("the scene has no bodies: add a rod before compile()")
+        if not self.rods and not self.rigid_bodies:
+            raise ValueError("the scene has no bodies: add a rod or a rigid body before compile()")
         worlds = _checks.integer("worlds", worlds, 1)
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)

@@ -8,7 +8,8 @@ import numba
 import numpy as np
 
 from softmech import _checks
-from softmech.diagnostics import ENERGY_KEYS, rod_diagnostics, total_energy
+from softmech.bodies.rigid_body import to_user_frame
+from softmech.diagnostics import ENERGY_KEYS, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
@@ -51,15 +52,19 @@ class Every:
 
 
 class Results(dict):
-    """Recorded time series: `'time'` (n_samples,) and `'<rod>.<field>'` (B, n_samples, ...).
-    With a single rod in the scene, a bare field name also works (`out['com']`)."""
+    """Recorded time series: `'time'` (n_samples,) and `'<body>.<field>'` (B, n_samples, ...).
+    With a single body (rod or rigid body) in the scene, a bare field name also works
+    (`out['com']`)."""
 
     rods = ()
     """Names of the scene's rods (set by Simulation.run)."""
+    rigid_bodies = ()
+    """Names of the scene's rigid bodies (set by Simulation.run)."""
 
     def __missing__(self, key):
-        if len(self.rods) == 1 and f"{self.rods[0]}.{key}" in self:
-            return self[f"{self.rods[0]}.{key}"]
+        names = tuple(self.rods) + tuple(self.rigid_bodies)
+        if len(names) == 1 and f"{names[0]}.{key}" in self:
+            return self[f"{names[0]}.{key}"]
         raise KeyError(key)
 
     def save(self, path):
@@ -72,6 +77,7 @@ class Simulation:
 
     def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None):
         self.rods = list(scene.rods)
+        self.rigid_bodies = list(getattr(scene, "rigid_bodies", ()))
         self.terms = list(scene.terms)
         self.worlds = worlds
         self.dt = dt
@@ -80,20 +86,24 @@ class Simulation:
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
         self.params = {}
-        for r in self.rods:
+        for r in self.rods + self.rigid_bodies:
             self.params.update({f"{r.name}.{k}": v for k, v in r.parameters().items()})
         for t in self.terms:
             self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
         self._index = {r.name: i for i, r in enumerate(self.rods)}
+        self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         self._slots = Slots(self.rods)
-        self.workspace = allocate_workspace(self._slots, self.lanes)
+        self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies))
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
                     "velocities": np.broadcast_to(r.velocities, (worlds,) + r.velocities.shape),
                     "directors": np.broadcast_to(r.directors, (worlds,) + r.directors.shape),
                     "angular_velocities": np.broadcast_to(r.angular_velocities,
                                                           (worlds,) + r.angular_velocities.shape)}
                    for r in self.rods]
-        self._state = pack_state(self.rods, initial, self.lanes)
+        rigid = [{k: np.broadcast_to(v, (worlds, 1) + np.shape(v)) for k, v in (
+            ("positions", b.position), ("velocities", b.velocity), ("directors", b.directors),
+            ("angular_velocities", b.angular_velocity))} for b in self.rigid_bodies]
+        self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid)
         self.check_time_step(strict)
 
     @property
@@ -128,9 +138,10 @@ class Simulation:
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
         ctx = self._engine().ctx
-        return np.min([rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
-                                           ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
-                       for r in self.rods], axis=0)
+        return np.min([np.full(self.worlds, np.inf)] + [
+            rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
+                                ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
+            for r in self.rods] + list(ctx.time_step_limits), axis=0)
 
     def check_time_step(self, strict=False):
         limit = float(self.time_step_limit().min())
@@ -143,14 +154,21 @@ class Simulation:
         return limit
 
     def _rod_name(self, rod):
+        """Name of a body (rod or rigid body) given by name or object; None for the only one."""
+        names = list(self._index) + list(self._rigid_index)
         if rod is None:
-            if len(self.rods) != 1:
-                raise ValueError(f"rod = None is ambiguous: the scene has rods {list(self._index)}")
-            return self.rods[0].name
+            if len(names) != 1:
+                raise ValueError(f"rod = None is ambiguous: the scene has bodies {names}")
+            return names[0]
         name = getattr(rod, "name", rod)
-        if name not in self._index:
-            raise ValueError(f"rod = {rod!r} is not allowed: no such rod (rods: {list(self._index)})")
+        if name not in names:
+            raise ValueError(f"rod = {rod!r} is not allowed: no such body (bodies: {names})")
         return name
+
+    def _rigid(self, name):
+        """The rigid body called `name`, or None if `name` is a rod."""
+        i = self._rigid_index.get(name)
+        return None if i is None else self.rigid_bodies[i]
 
     def _slices(self, name):
         """Engine slots of the rod's real nodes and elements (ghost slots excluded)."""
@@ -160,10 +178,19 @@ class Simulation:
 
     def get_state(self, rod=None):
         """Copy of the state of one rod: positions (B, n_nodes, 3) [m], velocities [m/s],
-        directors (B, n, 3, 3), angular_velocities (B, n, 3) [rad/s, local frame]."""
+        directors (B, n, 3, 3), angular_velocities (B, n, 3) [rad/s, local frame]; of a rigid
+        body: the same with n_nodes = n = 1 (centre of mass, the body's own frame)."""
         name = self._rod_name(rod)
-        ns, es = self._slices(name)
         s = self._state
+        body = self._rigid(name)
+        if body is not None:
+            i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
+            Q, w = to_user_frame(body, from_blocks(s.rb_Q, self.lanes, (3, 3))[:, i],
+                                 from_blocks(s.rb_w, self.lanes, (3,))[:, i])
+            return {"positions": from_blocks(s.rb_x, self.lanes, (3,))[:, i].copy(),
+                    "velocities": from_blocks(s.rb_v, self.lanes, (3,))[:, i].copy(),
+                    "directors": Q, "angular_velocities": w}
+        ns, es = self._slices(name)
         return {"positions": from_blocks(s.x, self.lanes, (3,))[:, ns].copy(),
                 "velocities": from_blocks(s.v, self.lanes, (3,))[:, ns].copy(),
                 "directors": from_blocks(s.Q, self.lanes, (3, 3))[:, es].copy(),
@@ -172,7 +199,7 @@ class Simulation:
     def set_state(self, rod=None, **fields):
         """Overwrite state fields of one rod; arrays of shape (n, ...) or (B, n, ...)."""
         name = self._rod_name(rod)
-        rod_obj = self.rods[self._index[name]]
+        rod_obj = self._rigid(name) or self.rods[self._index[name]]
         shapes = {"positions": (rod_obj.n_nodes, 3), "velocities": (rod_obj.n_nodes, 3),
                   "directors": (rod_obj.n_elems, 3, 3), "angular_velocities": (rod_obj.n_elems, 3)}
         state = self.get_state(name)
@@ -186,8 +213,10 @@ class Simulation:
             if key == "directors":
                 _checks.orthonormal_frames(f"{name}.directors", arr)
             state[key] = arr
-        all_states = [state if r.name == name else self.get_state(r.name) for r in self.rods]
-        self._restore(pack_state(self.rods, all_states, self.lanes))
+        states = {b.name: state if b.name == name else self.get_state(b.name)
+                  for b in self.rods + self.rigid_bodies}
+        self._restore(pack_state(self.rods, [states[r.name] for r in self.rods], self.lanes,
+                                 self.rigid_bodies, [states[b.name] for b in self.rigid_bodies]))
 
     def _restore(self, arrays):
         """Copy arrays into the state in place (the compiled step holds the state's arrays)."""
@@ -198,6 +227,11 @@ class Simulation:
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
         name = self._rod_name(rod)
         engine = self._engine()
+        body = self._rigid(name)
+        if body is not None:
+            d = rigid_diagnostics(body, engine.ctx.rigid_params[name], self.get_state(name))
+            d["total_energy"] = total_energy(d)
+            return d
         d = rod_diagnostics(self.rods[self._index[name]], engine.ctx.all_rod_params[name],
                             self.get_state(name), engine.ctx.discrete[name])
         d["total_energy"] = total_energy(d)
@@ -208,6 +242,11 @@ class Simulation:
         the current state and time, without stepping."""
         name = self._rod_name(rod)
         self._evaluate(self._engine())
+        body = self._rigid(name)
+        if body is not None:
+            i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
+            acc = from_blocks(self.workspace.rb_force, self.lanes, (3,))[:, i].copy()
+            return acc, from_blocks(self.workspace.rb_torque, self.lanes, (3,))[:, i] @ body.P
         ns, es = self._slices(name)
         return (from_blocks(self.workspace.node_force, self.lanes, (3,))[:, ns].copy(),
                 from_blocks(self.workspace.elem_couple, self.lanes, (3,))[:, es].copy())
@@ -239,7 +278,7 @@ class Simulation:
     # ----------------------------------------------------------------------------- running
     def _check_params(self):
         """Every params key must name a known per-world parameter (no silently ignored typo)."""
-        known = {f"{r.name}.{k}" for r in self.rods for k in r.parameters()}
+        known = {f"{r.name}.{k}" for r in self.rods + self.rigid_bodies for k in r.parameters()}
         known |= {f"{t.name}.{k}" for t in self.terms for k in t.parameters()}
         unknown = sorted(set(self.params) - known)
         if unknown:
@@ -255,7 +294,7 @@ class Simulation:
         if cached is not None and cached[0].keys() == self.params.keys() and all(
                 np.array_equal(cached[0][k], np.asarray(v)) for k, v in self.params.items()):
             return cached[1]
-        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds)
+        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies)
         engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace)
         self._engine_cache = ({k: np.array(v, copy=True) for k, v in self.params.items()}, engine)
         if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
@@ -296,6 +335,7 @@ class Simulation:
             what = "a frame rotated by more than 1 rad in one drift (angular velocity * dt too large)"
         else:
             names = {"x": "positions", "v": "velocities", "Q": "directors", "w": "angular_velocities"}
+            names.update({f"rb_{k}": f"rigid-body {v}" for k, v in names.items()})
             what = next((f"{names[k]}" for k, a in zip(bad_state._fields, bad_state)
                          if not np.all(np.isfinite(a))), "state")
             what = f"non-finite {what}"
@@ -304,7 +344,8 @@ class Simulation:
             f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
             f"{worlds}: {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
             f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
-            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods}, worlds=worlds)
+            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods + self.rigid_bodies},
+            worlds=worlds)
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.
@@ -343,6 +384,7 @@ class Simulation:
                 bar.close()
         out = Results(time=np.array(samples.pop("time")))
         out.rods = tuple(r.name for r in self.rods)
+        out.rigid_bodies = tuple(b.name for b in self.rigid_bodies)
         for k, v in samples.items():
             out[k] = np.stack(v, axis=1)
         return out
@@ -354,13 +396,16 @@ class Simulation:
         per_rod = {}
         for f in fields:
             rod, base = (f.split(".", 1) if "." in f else (None, f))
-            names = [self._rod_name(rod)] if rod or len(self.rods) == 1 else [r.name for r in self.rods]
+            every = [b.name for b in self.rods + self.rigid_bodies]
+            names = [self._rod_name(rod)] if rod or len(every) == 1 else every
             for name in names:
                 if base in STATE_FIELDS:
                     value = self.get_state(name)[base]
                 elif base in ("com", "com_velocity"):
                     value = self._centre_of_mass(name, base)
                 elif base == "contact_force":
+                    if self._rigid(name) is not None:
+                        continue  # ground-contact forces are recorded for rods
                     value = self.contact_forces(name)
                 else:
                     if name not in per_rod:
@@ -369,7 +414,10 @@ class Simulation:
                 samples.setdefault(f"{name}.{base}", []).append(value)
 
     def _centre_of_mass(self, name, field):
-        """Mass-weighted mean node position [m] or velocity [m/s] of one rod, (B, 3)."""
+        """Mass-weighted mean node position [m] or velocity [m/s] of one rod, (B, 3); a rigid
+        body's centre of mass."""
+        if self._rigid(name) is not None:
+            return self.get_state(name)["positions" if field == "com" else "velocities"][:, 0]
         ns, _ = self._slices(name)
         arr = self._state.x if field == "com" else self._state.v
         values = from_blocks(arr, self.lanes, (3,))[:, ns]
@@ -387,7 +435,7 @@ class Simulation:
         origin, steps = self.clock
         arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
                   "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
-        for r in self.rods:
+        for r in self.rods + self.rigid_bodies:
             arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
         atomic_save_npz(path, **arrays)
 
@@ -395,7 +443,7 @@ class Simulation:
         """Restore a state written by save_state. The clock continues bit for bit when the time
         step is the same; with another dt (or a file without a clock) the time is restored."""
         with np.load(path) as data:
-            for r in self.rods:
+            for r in self.rods + self.rigid_bodies:
                 self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
             if "clock_steps" in data and float(data["clock_dt"]) == self.dt:
                 self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))

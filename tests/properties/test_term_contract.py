@@ -47,12 +47,30 @@ def contract_scene():
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
     scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("arm", [(10, 30, 0.5, 0.0)], frequency=2.0, name="pairs"))
+    ball = scene.add_sphere(name="ball", position=(0.5, 0.5, 0.05), radius=0.05, density=500.0)
+    crate = scene.add_box(name="crate", position=(-0.5, 0.5, 0.05), lengths=(0.1, 0.1, 0.1),
+                          density=500.0)
+    scene.add(sm.RigidLoad(ball, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="ball_push"))
+    scene.add(sm.RigidDamping(crate, 0.1, rotational_coefficient=0.01))
+    scene.add(sm.RigidGroundContact(ball, 1e3, 1.0, static_friction=0.5, kinetic_friction=0.4))
+    scene.add(sm.RigidGroundContact(crate, 1e3, 1.0, kinetic_friction=0.4, name="crate_ground"))
+    # a rod standing on the ball (spherical joint) carrying a lid (fixed joint); the crate
+    # hinged to the ring
+    scene.add_cosserat_rod(name="link", start=(0.5, 0.5, 0.1), direction=(0, 0, 1),
+                           normal=(1, 0, 0), length=0.3, n_elems=N, **common)
+    scene.add_box(name="lid", position=(0.5, 0.5, 0.4), lengths=(0.05, 0.05, 0.02), density=500.0)
+    scene.add(sm.SphericalJoint(("link", "first"), (ball, (0, 0, 0.05)), stiffness=1e3,
+                                damping=0.1))
+    scene.add(sm.FixedJoint(("link", "last"), ("lid", "attach"), stiffness=1e3,
+                            rotational_stiffness=1e-3, rotational_damping=1e-5))
+    scene.add(sm.HingeJoint(("ring", 0), (crate, "attach"), axis=(0, 0, 1), stiffness=1e3,
+                            rotational_stiffness=1e-3))
     return scene
 
 
 def randomize(sim, rng, scale=0.01):
     """Random positions (noise ~ scale), frames (rotations ~ 5 scale rad) and velocities."""
-    for r in sim.rods:
+    for r in sim.rods + sim.rigid_bodies:
         s = sim.get_state(r.name)
         B = s["positions"].shape[0]
         rot = Rotation.from_rotvec(rng.normal(scale=5 * scale, size=(B * r.n_elems, 3)))
@@ -74,11 +92,12 @@ def test_force_pass_writes_every_entry_and_reads_no_stale_scratch(worlds):
     randomize(sim, np.random.default_rng(worlds))
     engine = sim._engine()
     ws = engine.workspace
-    for array in (ws.node_force, ws.elem_couple, ws.elem_len, *engine.scratch):
+    for array in (ws.node_force, ws.elem_couple, ws.elem_len, ws.rb_force, ws.rb_torque,
+                  *engine.scratch):
         array[...] = np.nan
     sim.time = 0.37
     sim._evaluate(engine)
-    for name in ("node_force", "elem_couple", "elem_len"):
+    for name in ("node_force", "elem_couple", "elem_len", "rb_force", "rb_torque"):
         assert np.all(np.isfinite(getattr(ws, name))), name
 
 
@@ -127,7 +146,10 @@ def test_batched_worlds_equal_single_runs_for_every_term():
               "drag.normal": rng.uniform(0.1, 1.0, size=B),
               "ground.kinetic": rng.uniform(0.5, 2.0, size=(B, 3)),
               "tip.force": rng.normal(scale=0.1, size=(B, 3)),
-              "muscle.coefficients": rng.uniform(0, 2e-3, size=(B, 5))}
+              "muscle.coefficients": rng.uniform(0, 2e-3, size=(B, 5)),
+              "ball_push.force": rng.normal(scale=0.1, size=(B, 3)),
+              "ball.mass": rng.uniform(0.2, 0.4, size=B),
+              "fixed_joint.rotational_stiffness": rng.uniform(1e-3, 2e-3, size=B)}
     scene = contract_scene()
     batched = scene.compile(worlds=B, dt=1e-5)
     for k, v in values.items():
@@ -138,7 +160,7 @@ def test_batched_worlds_equal_single_runs_for_every_term():
         for k, v in values.items():
             single.params[k] = v[b:b + 1]
         single.step(300)
-        for r in scene.rods:
+        for r in scene.rods + scene.rigid_bodies:
             got, want = batched.get_state(r.name), single.get_state(r.name)
             for field in want:
                 np.testing.assert_array_equal(got[field][b], want[field][0], err_msg=f"{r.name}.{field}")
@@ -163,5 +185,5 @@ def test_a_term_absent_from_a_scene_is_absent_from_its_step():
     assert added == {"from softmech.kernels.drag import viscous_drag as drag__viscous_drag",
                      "    drag__viscous_drag(T[2], bi, W, t)"}, added
     for kernel in ("ground_contacts", "muscle_waves", "linear_damping", "point_loads",
-                   "frame_anchors", "constrain_positions", "rod_refresh"):
+                   "frame_anchors", "constrain_positions", "rod_refresh", "rigid"):
         assert kernel not in source2

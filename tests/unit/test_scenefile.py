@@ -72,6 +72,27 @@ def everything_scene():
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("beam", [(10, 30, 5.0, 0.0), (50, 30, 5.0, 0.5)], frequency=2.0,
                              name="pairs"))
+    # every rigid-body kind, their terms and every joint type
+    tip = arm.positions[-1]
+    bob = scene.add_sphere(name="bob", position=tip + (0.05, 0, 0), radius=0.05, density=500.0,
+                           velocity=(0.1, 0, 0))
+    scene.add_cylinder(name="drum", position=(2, 1, 0.05), direction=(0, 1, 0), normal=(1, 0, 0),
+                       radius=0.05, length=0.2, density=800.0)
+    scene.add_box(name="crate", position=tip + (0.15, 0, 0), lengths=(0.1, 0.2, 0.1), mass=1.5)
+    vertices = np.array([[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)])
+    faces = np.array([[0, 1, 2], [1, 3, 2], [4, 6, 5], [5, 6, 7], [0, 4, 1], [1, 4, 5],
+                      [2, 3, 6], [3, 7, 6], [0, 2, 4], [2, 6, 4], [1, 5, 3], [3, 5, 7]])
+    scene.add_rigid_body(name="rock", position=(3, 0, 0.5), mass=2.0, vertices=vertices,
+                         faces=faces, inertia=[[0.02, 0.001, 0], [0.001, 0.03, 0], [0, 0, 0.04]],
+                         fixed=True)
+    scene.add(sm.RigidLoad(bob, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="bob_push"))
+    scene.add(sm.RigidDamping("crate", 0.2, rotational_coefficient=0.01))
+    scene.add(sm.RigidGroundContact("drum", 1e4, 10.0, kinetic_friction=0.3))
+    scene.add(sm.SphericalJoint((arm, "last"), (bob, "attach"), stiffness=1e3))
+    scene.add(sm.FixedJoint(("bob", (0.05, 0, 0)), ("crate", "attach"), stiffness=1e3,
+                            rotational_stiffness=1.0))
+    scene.add(sm.HingeJoint(("ring", 3), ("rock", "attach"), axis=(0, 0, 1), stiffness=1e3,
+                            rotational_stiffness=1e-3, damping=0.1))
     return Scenario(scene=scene, run=RunSettings(dt=1e-5, duration=0.01, worlds=3, scheme="pefrl"),
                     name="everything", record=sm.Every(0.001, ("com", "arm.positions")))
 

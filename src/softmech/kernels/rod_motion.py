@@ -102,34 +102,24 @@ def rotate(Q, k, w0, w1, w2, h):
 
 
 @kernel(inline="always")
-def drift(a, bi, h):
-    """x += h v and Q <- exp(-h [w]x) Q."""
-    x = a.x[bi]
-    v = a.v[bi]
+def move(x, v, Q, w, h):
+    """x += h v and Q <- exp(-h [w]x) Q on one block's arrays (rod nodes and elements, or rigid
+    bodies); returns the number of frames rotated by more than MAX_ROTATION_ANGLE."""
     for c in range(3):
         for k in range(x.shape[1]):
             x[c, k] += h * v[c, k]
-    Q = a.Q[bi]
-    w = a.w[bi]
     too_large = 0  # integer count: vectorizes without fast-math, unlike a float max reduction
     for k in range(Q.shape[1]):
         too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h)
-    a.rotation_violations[bi] += too_large
+    return too_large
 
 
 @kernel(inline="always")
-def drift_twice(a, bi, h1, h2):
-    """drift(h1) then drift(h2) in one pass over memory, bit-identical to the two calls: a step's
-    closing drift and the next step's opening drift, merged without changing any rounding, so a
-    run's result does not depend on how it is split into calls (recording intervals, resume).
-    With h1 == h2 both rotations are the same matrix (same w, same h): it is built once."""
-    x = a.x[bi]
-    v = a.v[bi]
+def move_twice(x, v, Q, w, h1, h2):
+    """move(h1) then move(h2) in one pass over memory, bit-identical to the two calls."""
     for c in range(3):
         for k in range(x.shape[1]):
             x[c, k] = (x[c, k] + h1 * v[c, k]) + h2 * v[c, k]
-    Q = a.Q[bi]
-    w = a.w[bi]
     too_large = 0
     if h1 == h2:  # the usual case (Verlet: dt/2, PEFRL: xi dt): R computed once, applied twice
         for k in range(Q.shape[1]):
@@ -141,7 +131,22 @@ def drift_twice(a, bi, h1, h2):
         for k in range(Q.shape[1]):
             too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h1)
             too_large += rotate(Q, k, w[0, k], w[1, k], w[2, k], h2)
-    a.rotation_violations[bi] += too_large
+    return too_large
+
+
+@kernel(inline="always")
+def drift(a, bi, h):
+    """x += h v and Q <- exp(-h [w]x) Q."""
+    a.rotation_violations[bi] += move(a.x[bi], a.v[bi], a.Q[bi], a.w[bi], h)
+
+
+@kernel(inline="always")
+def drift_twice(a, bi, h1, h2):
+    """drift(h1) then drift(h2) in one pass over memory, bit-identical to the two calls: a step's
+    closing drift and the next step's opening drift, merged without changing any rounding, so a
+    run's result does not depend on how it is split into calls (recording intervals, resume).
+    With h1 == h2 both rotations are the same matrix (same w, same h): it is built once."""
+    a.rotation_violations[bi] += move_twice(a.x[bi], a.v[bi], a.Q[bi], a.w[bi], h1, h2)
 
 
 @kernel(inline="always")
@@ -165,6 +170,25 @@ GYROSCOPIC_ITERATIONS = 4
 h |w| / 2 (half the frame's rotation during the kick), so after k iterations the residual per
 step is ~ (h |w|)^(k+1) / 2^k relative to w: 6e-12 for k = 4 even at h |w| = 1e-2 (typical runs:
 h |w| < 1e-3). A fixed count keeps the loop branch-free (vectorizable)."""
+
+
+@kernel(inline="always")
+def midpoint_spin(wo0, wo1, wo2, al0, al1, al2, c0, c1, c2, rate, half):
+    """w_old + 2 half (alpha + g(w_mid)) with w_mid = (w_old + w_new) / 2 (implicit midpoint):
+    the explicit part to the mid-point, then GYROSCOPIC_ITERATIONS fixed-point iterations on
+    the velocity-dependent terms g (velocity_couples). Returns the new angular velocity."""
+    wh0 = wo0 + half * al0
+    wh1 = wo1 + half * al1
+    wh2 = wo2 + half * al2
+    a0 = wh0
+    a1 = wh1
+    a2 = wh2
+    for _ in range(GYROSCOPIC_ITERATIONS):
+        g0, g1, g2 = velocity_couples(c0, c1, c2, a0, a1, a2, rate)
+        a0 = wh0 + half * g0
+        a1 = wh1 + half * g1
+        a2 = wh2 + half * g2
+    return 2.0 * a0 - wo0, 2.0 * a1 - wo1, 2.0 * a2 - wo2
 
 
 @kernel(inline="always")
@@ -196,25 +220,9 @@ def rod_gyroscopic_kick(a, bi, W, r, h):
         dm2 = vb2[k] - va2[k] + half * (ab2[k] - aa2[k])
         il = 1.0 / length[k]
         rate = (dx0 * dm0 + dx1 * dm1 + dx2 * dm2) * il * il
-        wo0 = w0_[k]
-        wo1 = w1_[k]
-        wo2 = w2_[k]
-        # explicit part to the mid-point, then fixed-point iterations on the velocity terms
-        wh0 = wo0 + half * al0[k]
-        wh1 = wo1 + half * al1[k]
-        wh2 = wo2 + half * al2[k]
-        a0 = wh0
-        a1 = wh1
-        a2 = wh2
         c0, c1, c2 = gyroscopic_coefficients(J0[k], J1[k], J2[k], iJ0[k], iJ1[k], iJ2[k])
-        for _ in range(GYROSCOPIC_ITERATIONS):
-            g0, g1, g2 = velocity_couples(c0, c1, c2, a0, a1, a2, rate)
-            a0 = wh0 + half * g0
-            a1 = wh1 + half * g1
-            a2 = wh2 + half * g2
-        w0_[k] = 2.0 * a0 - wo0
-        w1_[k] = 2.0 * a1 - wo1
-        w2_[k] = 2.0 * a2 - wo2
+        w0_[k], w1_[k], w2_[k] = midpoint_spin(w0_[k], w1_[k], w2_[k], al0[k], al1[k], al2[k],
+                                               c0, c1, c2, rate, half)
 
 
 @kernel(inline="always")
@@ -352,14 +360,21 @@ def rod_reset_status(a, bi):
 def rod_status(a, bi):
     """STATUS_NONFINITE if any state entry of block bi is NaN/inf, STATUS_ROTATION if a drift
     rotated a frame by more than MAX_ROTATION_ANGLE, else STATUS_OK."""
+    return state_status((a.x[bi], a.v[bi], a.w[bi], a.Q[bi]), a.rotation_violations[bi])
+
+
+@kernel(inline="always")
+def state_status(arrays, rotation_violations):
+    """STATUS_NONFINITE if an entry of the (2D) arrays is NaN/inf, STATUS_ROTATION if
+    rotation_violations > 0, else STATUS_OK."""
     acc = 0.0
-    for arr in (a.x[bi], a.v[bi], a.w[bi], a.Q[bi]):
+    for arr in arrays:
         for c in range(arr.shape[0]):
             for k in range(arr.shape[1]):
                 acc += arr[c, k] * 0.0
     if not np.isfinite(acc):
         return STATUS_NONFINITE
-    if a.rotation_violations[bi] > 0:
+    if rotation_violations > 0:
         return STATUS_ROTATION
     return STATUS_OK
 

@@ -8,7 +8,7 @@ import tomllib
 from softmech import _checks
 from softmech.scene import Scene
 from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_FIELDS,
-                                       ROD_KINDS, RUN_FIELDS, SCENE_FIELDS, SCHEMA_VERSION,
+                                       BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCENE_FIELDS, SCHEMA_VERSION,
                                        TERM_SECTIONS, TERM_TYPES, TOP_LEVEL, RunSettings,
                                        Scenario, term_fields)
 from softmech.scenefile.values import ScenarioError, resolve
@@ -72,10 +72,14 @@ class _Reader:
         scene = Scene()
         materials = self.materials(doc.get("materials", {}))
         rods = self.array_of_tables(doc, "rods")
-        if not rods:
-            self.fail("[[rods]]", "the scene has no bodies: add at least one [[rods]] table")
+        bodies = self.array_of_tables(doc, "bodies")
+        if not rods and not bodies:
+            self.fail("[[rods]]", "the scene has no bodies: add at least one [[rods]] or "
+                      "[[bodies]] table")
         for i, table in enumerate(rods, 1):
             self.add_rod(scene, i, table, materials)
+        for i, table in enumerate(bodies, 1):
+            self.add_body(scene, i, table)
         for section in TERM_SECTIONS:
             for i, table in enumerate(self.array_of_tables(doc, section), 1):
                 self.add_term(scene, section, i, table)
@@ -220,6 +224,15 @@ class _Reader:
             table = {**materials[material], **table}
         kwargs = self.arguments(where, table, fields)
         self.call(where, getattr(scene, method), kwargs)
+
+    def add_body(self, scene, i, table):
+        table = dict(table)
+        kind = table.pop("kind", None)
+        where = f"[[bodies]] #{i} (name = {table.get('name', kind)!r})"
+        if kind not in BODY_KINDS:
+            self.fail(where, f"kind = {kind!r} is not allowed: must be one of {sorted(BODY_KINDS)}")
+        method, fields = BODY_KINDS[kind]
+        self.call(where, getattr(scene, method), self.arguments(where, table, fields))
 
     def add_term(self, scene, section, i, table):
         table = dict(table)

@@ -11,7 +11,8 @@ A scenario file is TOML. Every call of the scene builder has a table form:
     [materials.NAME]  density, youngs_modulus, ... shared by rods that say material = "NAME"
     [[rods]]       kind = "cosserat_rod" (Scene.add_cosserat_rod) or "cosserat_ring"
                    (Scene.add_cosserat_ring), with that method's keyword arguments
-    [[environment]], [[boundary]], [[loads]], [[damping]], [[contact]], [[actuators]]
+    [[bodies]]     kind = "sphere", "cylinder", "box" or "rigid_body" (Scene.add_sphere, ...)
+    [[environment]], [[boundary]], [[joints]], [[loads]], [[damping]], [[contact]], [[actuators]]
                    type = a term class (sm.Gravity, sm.Clamp, ...), with its arguments
     [report]       parameters of the template (e.g. the reference speed of the snake)
     [optimize]     an optimization campaign over the scene (`softmech optimize FILE`): the
@@ -33,7 +34,7 @@ SCHEMA_VERSION = 1
 INLINE_LIMIT = 24
 """Arrays with more numbers than this go to the side file when a scenario is saved to disk."""
 
-TERM_SECTIONS = ("environment", "boundary", "loads", "damping", "contact", "actuators")
+TERM_SECTIONS = ("environment", "boundary", "joints", "loads", "damping", "contact", "actuators")
 """Tables of terms, in the order they are written and added to the scene."""
 
 TERM_TYPES = dict(TERMS)
@@ -61,6 +62,11 @@ ROD_KINDS = {
 }
 """Rod kind -> (Scene method, {field: default}); fields without a default are required."""
 
+BODY_KINDS = {kind: (method, _keywords(getattr(Scene, method))) for kind, method in (
+    ("sphere", "add_sphere"), ("cylinder", "add_cylinder"), ("box", "add_box"),
+    ("rigid_body", "add_rigid_body"))}
+"""Rigid-body kind ([[bodies]] kind = ...) -> (Scene method, {field: default})."""
+
 FRICTION_FIELDS = tuple(AnisotropicFriction.__dataclass_fields__)
 
 SCENE_FIELDS = {"name": "scenario", "description": "", "template": "generic"}
@@ -68,7 +74,7 @@ RUN_FIELDS = {"dt": inspect.Parameter.empty, "duration": inspect.Parameter.empty
               "scheme": "verlet", "strict": False}
 RECORD_FIELDS = {"every": inspect.Parameter.empty, "fields": inspect.Parameter.empty}
 
-TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods") + TERM_SECTIONS + (
+TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods", "bodies") + TERM_SECTIONS + (
     "report", "optimize")
 
 

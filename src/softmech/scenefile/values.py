@@ -6,6 +6,7 @@ import os
 import numpy as np
 
 from softmech.bodies.cosserat_rod import CosseratRod
+from softmech.bodies.rigid_body import RigidBody
 from softmech.scenefile.schema import INLINE_LIMIT
 
 
@@ -24,8 +25,11 @@ def to_toml(value, key, side_arrays=None):
         return int(value)
     if isinstance(value, (float, np.floating)):
         return float(value)
-    if isinstance(value, CosseratRod):                  # a rod is referenced by its name
+    if isinstance(value, (CosseratRod, RigidBody)):     # a body is referenced by its name
         return value.name
+    if isinstance(value, (tuple, list)) and any(
+            isinstance(v, (str, CosseratRod, RigidBody)) for v in value):  # e.g. ("rod", "last")
+        return [to_toml(v, f"{key}[{i}]", side_arrays) for i, v in enumerate(value)]
     if dataclasses.is_dataclass(value):
         return {f.name: to_toml(getattr(value, f.name), f"{key}.{f.name}", side_arrays)
                 for f in dataclasses.fields(value)}

@@ -13,7 +13,8 @@ from softmech.scenefile.values import to_toml
 HEADER = """\
 # softmech scenario file (schema_version {version}); SI units throughout: m, kg, s, N, Pa, rad.
 # Edit and run it with `softmech run {file}`. Each [[rods]] table is a call of
-# Scene.add_cosserat_rod (kind = "cosserat_rod") or Scene.add_cosserat_ring, each term table a
+# Scene.add_cosserat_rod (kind = "cosserat_rod") or Scene.add_cosserat_ring, each [[bodies]]
+# table one of Scene.add_sphere, add_cylinder, add_box, add_rigid_body, each term table a
 # term constructor (type = "GroundContact" is sm.GroundContact(...)); see docs/scenario_files.md.
 """
 
@@ -37,7 +38,11 @@ def scenario_dict(scenario, side_arrays=None):
         rods.append(_rod_table(rod, materials, side_arrays))
     if materials:
         doc["materials"] = materials
-    doc["rods"] = rods
+    if rods:
+        doc["rods"] = rods
+    bodies = [_body_table(b, side_arrays) for b in scenario.scene.rigid_bodies]
+    if bodies:
+        doc["bodies"] = bodies
     for section in TERM_SECTIONS:
         tables = [_term_table(t, side_arrays) for t in scenario.scene.terms if t.section == section]
         if tables:
@@ -70,6 +75,16 @@ def _rod_table(rod, materials, side_arrays):
         name = same[0] if same else _free_name(rod.name, materials)
         materials[name] = material
         table["material"] = name
+    return table
+
+
+def _body_table(body, side_arrays):
+    """[[bodies]] entry of one rigid body: kind, then its builder's arguments."""
+    kind, call = body.builder
+    table = {"kind": kind}
+    for key, value in call.items():
+        if value is not None:
+            table[key] = to_toml(value, f"bodies.{body.name}.{key}", side_arrays)
     return table
 
 

@@ -19,3 +19,5 @@ class Gravity(Term):
     def contribute(self, ctx, p):
         for rod in ctx.rods:
             ctx.body_acc[rod.name] += p["acceleration"][:, None, :]
+        for body in ctx.rigid_bodies:
+            ctx.rigid_body_acc[body.name] += p["acceleration"]

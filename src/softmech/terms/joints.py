@@ -1,0 +1,251 @@
+"""Joints between rods and rigid bodies as soft constraints (kernel and equations:
+softmech.kernels.joints; Zhang et al. 2019, Methods eqs. 5-6).
+
+An end point is written (body, where):
+  * a rod: where = "first", "last" or a node index; the end carries the frame of the element
+    next to that node (the first element for node 0, else element i - 1 ... see `rod_end`);
+  * a rigid body: where = a point (3,) [m] in the body's own frame about its centre of mass
+    (default: the centre), or "attach": the point of the body that coincides with the other
+    end's initial position (how a muscle or tendon rides on a bone).
+
+    SphericalJoint(a, b, stiffness, damping=0)
+    HingeJoint(a, b, axis, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
+    FixedJoint(a, b, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
+
+Per-world parameters `<name>.stiffness` [N/m], `.damping` [N s/m], `.rotational_stiffness`
+[N m/rad], `.rotational_damping` [N m s/rad], shape (B,). The ends must coincide initially
+(within 1e-3 of the smaller body's length scale): a joint holds bodies together, it does not
+pull them together.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.integrators.driver import Call
+from softmech.kernels.joints import (
+    END_RIGID_POINT,
+    END_ROD_NODE,
+    FIXED,
+    HINGE,
+    N_JOINT_PARAMS,
+    SPHERICAL,
+    JointsArgs,
+    joints,
+)
+from softmech.packing import lane_table
+from softmech.terms.base import Part, Term
+
+ORDER = 50
+"""Place in the force pass: after the prescribed loads and muscles, before ground contact."""
+
+GAP_TOLERANCE = 1e-3
+"""Largest initial distance between the two ends, relative to the length scale of the smaller
+body (a rod's end element, a rigid body's size)."""
+
+
+@dataclass
+class End:
+    """A resolved end point: kind (END_ROD_NODE / END_RIGID_POINT), engine slot, frame slot
+    (element slot of a rod end, body slot of a rigid one), offset (principal frame) [m], lab
+    position [m] and frame (3, 3) at build time, length scale [m], mass [kg] (B,) and smallest
+    moment of inertia [kg m^2] (B,) (stability limits)."""
+    kind: int
+    slot: int
+    frame_slot: int
+    offset: np.ndarray
+    position: np.ndarray
+    frame: np.ndarray
+    scale: float
+    mass: np.ndarray
+    inertia: np.ndarray
+
+
+def _spec(owner, field, spec):
+    if isinstance(spec, str) or getattr(spec, "name", None) is not None:
+        return getattr(spec, "name", spec), None
+    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+        return getattr(spec[0], "name", spec[0]), spec[1]
+    raise ValueError(f"{owner}.{field} = {spec!r} is not allowed: must be (rod, 'first' | 'last' | "
+                     f"node index) or (rigid body, point (3,) | 'attach') or a rigid body's name")
+
+
+def rod_end(ctx, owner, field, rod, where):
+    """End of a rod at node `where` ('first', 'last' or index): the node's slot and the slot of
+    the element whose frame it carries (element i, or the last element for the last node)."""
+    n = rod.n_nodes
+    if where in ("first", "last"):
+        node = 0 if where == "first" else n - 1
+    elif isinstance(where, (int, np.integer)) and not isinstance(where, bool) and -n <= where < n:
+        node = int(where) % n
+    else:
+        raise ValueError(f"{owner}.{field} node = {where!r} is not allowed: must be 'first', 'last' "
+                         f"or a node index in [0, {n - 1}] of rod {rod.name!r}")
+    elem = min(node, rod.n_elems - 1)
+    d = ctx.discrete[rod.name]
+    return End(END_ROD_NODE, ctx.node_offset[rod.name] + node, ctx.elem_offset[rod.name] + elem,
+               np.zeros(3), rod.positions[node], rod.directors[elem],
+               float(rod.rest_lengths[elem]), d["node_mass"][:, node], d["elem_J"][:, elem].min(axis=1))
+
+
+def rigid_end(ctx, owner, field, body, where, other_position):
+    """Point of a rigid body: `where` (3,) in its frame, None for the centre, 'attach' for the
+    point at `other_position`."""
+    if where is None:
+        offset_user = np.zeros(3)
+    elif isinstance(where, str):
+        if where != "attach" or other_position is None:
+            raise ValueError(f"{owner}.{field} point = {where!r} is not allowed: must be a point "
+                             f"(3,) in the body frame, or 'attach' with a rod end on the other side")
+        offset_user = body.directors @ (other_position - body.position)
+    else:
+        offset_user = _checks.finite(f"{owner}.{field} point", where, shape=(3,))
+    size = max(body.size.values(), default=1.0, key=lambda v: np.max(v))
+    params = ctx.rigid_params[body.name]
+    mass = np.full(ctx.worlds, np.inf) if body.fixed else params["mass"]
+    inertia = np.full(ctx.worlds, np.inf) if body.fixed else params["inertia"].min(axis=1)
+    return End(END_RIGID_POINT, ctx.rigid_index[body.name], ctx.rigid_index[body.name],
+               body.to_principal(offset_user), body.position + body.directors.T @ offset_user,
+               body.principal_directors, float(np.max(size)), mass, inertia)
+
+
+class Joints(Part):
+    """All joints of a scene in one kernel call."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (kind, End a, End b, axes (2, 3), rest (9,), params (B, 4))
+
+    def calls(self, engine):
+        e = self.entries
+        n = len(e)
+        ends = lambda attr, dtype: np.array([[getattr(x[1], attr), getattr(x[2], attr)] for x in e],
+                                            dtype=dtype).reshape((n, 2) + ((3,) if attr == "offset" else ()))
+        args = engine.args(
+            JointsArgs, joint_kind=np.array([x[0] for x in e], dtype=np.int64),
+            joint_end_kind=ends("kind", np.int64), joint_end_slot=ends("slot", np.int64),
+            joint_end_frame=ends("frame_slot", np.int64), joint_offset=ends("offset", float),
+            joint_axis=np.array([x[3] for x in e]).reshape(n, 2, 3),
+            joint_rest=np.array([x[4] for x in e]).reshape(n, 9),
+            joint_params=lane_table([x[5] for x in e], engine.lanes, N_JOINT_PARAMS),
+            joint_force=np.zeros((engine.lanes.n_blocks, 3, n * engine.lanes.W)))
+        return [Call("forces", ORDER, joints, args, "joints")]
+
+
+class _Joint(Term):
+    section = "joints"
+    kind = SPHERICAL
+
+    def __init__(self, a, b, *, stiffness, damping=0.0, rotational_stiffness=0.0,
+                 rotational_damping=0.0, axis=None, name):
+        self.name = name
+        self.a = _spec(name, "a", a)
+        self.b = _spec(name, "b", b)
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.rotational_stiffness = float(_checks.nonnegative(f"{name}.rotational_stiffness",
+                                                              rotational_stiffness))
+        self.rotational_damping = float(_checks.nonnegative(f"{name}.rotational_damping",
+                                                            rotational_damping))
+        if self.kind != SPHERICAL and self.rotational_stiffness <= 0:
+            raise ValueError(f"{name}.rotational_stiffness = {rotational_stiffness!r} is not "
+                             f"allowed: must be > 0 for a {type(self).__name__}")
+        self.axis = None if axis is None else _checks.unit_vector(f"{name}.axis", axis)
+        if self.a == self.b:
+            raise ValueError(f"{name}: a = b = {self.a!r} is not allowed: a joint needs two "
+                             f"different end points")
+
+    def bodies(self):
+        """Names of the two bodies (for the scene's checks)."""
+        return self.a[0], self.b[0]
+
+    def parameters(self):
+        return {k: np.array([getattr(self, k)]) for k in (
+            "stiffness", "damping", "rotational_stiffness", "rotational_damping")}
+
+    def _end(self, ctx, field, spec, other_position=None):
+        name, where = spec
+        rods = {r.name: r for r in ctx.rods}
+        if name in rods:
+            if where is None:
+                raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: say which node "
+                                 f"of the rod: ({name!r}, 'first' | 'last' | index)")
+            return rod_end(ctx, self.name, field, rods[name], where)
+        if name in ctx.rigid_index:
+            return rigid_end(ctx, self.name, field, ctx.rigid_bodies[ctx.rigid_index[name]],
+                             where, other_position)
+        raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: no such rod or rigid "
+                         f"body in the scene (bodies: {sorted(list(rods) + list(ctx.rigid_index))})")
+
+    def contribute(self, ctx, p):
+        for k in ("stiffness",):
+            if np.any(p[k] <= 0):
+                raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
+        a_is_attach = self.a[1] == "attach"
+        first = self._end(ctx, "b" if a_is_attach else "a", self.b if a_is_attach else self.a)
+        second = self._end(ctx, "a" if a_is_attach else "b", self.a if a_is_attach else self.b,
+                           first.position)
+        a, b = (second, first) if a_is_attach else (first, second)
+        if a.kind == b.kind == END_RIGID_POINT and a.slot == b.slot:
+            raise ValueError(f"{self.name}: a and b are points of the same rigid body "
+                             f"{self.a[0]!r}: a joint needs two bodies")
+        gap = float(np.linalg.norm(a.position - b.position))
+        scale = min(a.scale, b.scale)
+        if gap > GAP_TOLERANCE * scale:
+            raise ValueError(f"{self.name}: the ends are {gap:.3g} m apart at the start (allowed: "
+                             f"{GAP_TOLERANCE * scale:.3g} m); place the bodies so that they meet")
+        axes = np.zeros((2, 3))
+        if self.kind == HINGE:
+            axes = np.array([a.frame @ self.axis, b.frame @ self.axis])
+        rest = (b.frame @ a.frame.T).ravel()   # B's frame = R0 A's frame at the start
+        params = np.stack([p["stiffness"], p["damping"], p["rotational_stiffness"],
+                           p["rotational_damping"]], axis=1)
+        ctx.part(Joints).entries.append((self.kind, a, b, axes, rest, params))
+        # explicit stability: a spring k on the lighter end, dt < 2 sqrt(m / k), halved
+        ctx.time_step_limits.append(np.sqrt(np.minimum(a.mass, b.mass) / p["stiffness"]))
+        if self.kind != SPHERICAL:
+            ctx.time_step_limits.append(np.sqrt(np.minimum(a.inertia, b.inertia)
+                                                / p["rotational_stiffness"]))
+
+
+class SphericalJoint(_Joint):
+    """Ends a and b held together by a spring (stiffness [N/m], damping [N s/m]); free relative
+    rotation (Zhang et al. 2019 eq. 5)."""
+
+    kind = SPHERICAL
+
+    def __init__(self, a, b, *, stiffness, damping=0.0, name="spherical_joint"):
+        super().__init__(a, b, stiffness=stiffness, damping=damping, name=name)
+
+
+class HingeJoint(_Joint):
+    """A spherical joint whose rotation is confined to the axis (3,) (lab frame at the start):
+    a rotational spring (rotational_stiffness [N m/rad], rotational_damping [N m s/rad]) keeps
+    the axis carried by a's frame aligned with the one carried by b's frame."""
+
+    kind = HINGE
+
+    def __init__(self, a, b, *, axis, stiffness, rotational_stiffness, damping=0.0,
+                 rotational_damping=0.0, name="hinge_joint"):
+        super().__init__(a, b, stiffness=stiffness, damping=damping, axis=axis,
+                         rotational_stiffness=rotational_stiffness,
+                         rotational_damping=rotational_damping, name=name)
+
+
+class FixedJoint(_Joint):
+    """A spherical joint that also holds the relative orientation of a's and b's frames at its
+    initial value (rotational_stiffness [N m/rad], rotational_damping [N m s/rad])."""
+
+    kind = FIXED
+
+    def __init__(self, a, b, *, stiffness, rotational_stiffness, damping=0.0,
+                 rotational_damping=0.0, name="fixed_joint"):
+        super().__init__(a, b, stiffness=stiffness, damping=damping,
+                         rotational_stiffness=rotational_stiffness,
+                         rotational_damping=rotational_damping, name=name)
+
+
+def joint_forces(engine):
+    """Force on the b end of every joint [N], (n_blocks, 3, n_joints*W), from the last force
+    evaluation (softmech.simulation.Simulation.joint_forces)."""
+    return engine.call_args("joints").joint_force

@@ -1,0 +1,179 @@
+"""Joints as soft constraints (softmech.kernels.joints; Zhang et al. 2019 eqs. 5-6) between rods
+and rigid bodies, against pendulum and beam theory."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.validation.common import damping_for, section, settle
+from softmech.validation.reference import timoshenko_tip_deflection
+
+G = 9.81
+ROD = dict(radius=0.005, density=1000.0, youngs_modulus=1e7)
+
+
+def _compile(scene, dt):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)   # dt must be below every stability limit
+        return scene.compile(dt=dt)
+
+
+def _pivot(scene):
+    """A fixed sphere whose lowest point (0, 0, 0) is the pivot."""
+    return scene.add_sphere(name="pivot", position=(0, 0, 0.05), radius=0.05, density=1000.0,
+                            fixed=True)
+
+
+def _crossing_period(t, signal):
+    """Mean time between upward zero crossings of signal(t) (linear interpolation)."""
+    c = np.flatnonzero((signal[1:] > 0) & (signal[:-1] <= 0))
+    tc = t[c] - signal[c] * (t[c + 1] - t[c]) / (signal[c + 1] - signal[c])
+    return np.mean(np.diff(tc)), len(c)
+
+
+def test_rod_hanging_from_a_rigid_body_is_a_compound_pendulum():
+    """A uniform rod of length L hanging from a point of a (fixed) rigid sphere by a spherical
+    joint, released at theta0 = 2 deg: T = 2 pi sqrt(I / (m g d)) = 2 pi sqrt(2 L / (3 g)) for
+    I = m L^2 / 3, d = L / 2, times the finite-amplitude factor 1 + theta0^2 / 16 (e.g.
+    Marion & Thornton, Classical Dynamics, section 4.4). Tolerance 0.5 % (issue); the lumped
+    node masses of n = 20 elements raise I by 1 / (2 n^2) (+0.06 % on T)."""
+    L, theta0 = 0.5, math.radians(2.0)
+    scene = sm.Scene()
+    _pivot(scene)
+    scene.add_cosserat_rod(name="rod", start=(0, 0, 0), direction=(math.sin(theta0), 0, -math.cos(theta0)),
+                           normal=(0, 1, 0), length=L, n_elems=20, **ROD)
+    scene.add(sm.Gravity())
+    scene.add(sm.SphericalJoint(("rod", "first"), ("pivot", (0, 0, -0.05)), stiffness=1e5))
+    sim = _compile(scene, 2e-5)
+    out = sim.run(3.0, record=sm.Every(0.001, ("positions",)))
+    period, n = _crossing_period(out["time"], out["rod.positions"][0, :, -1, 0])
+    assert n >= 2
+    expected = 2 * math.pi * math.sqrt(2 * L / (3 * G)) * (1 + theta0**2 / 16)
+    assert period == pytest.approx(expected, rel=5e-3)
+
+
+def _double_pendulum(stiffness, duration, record_every):
+    """Two rods (L = 0.3 m each) joined end to end by a spherical joint, the first hanging from
+    a fixed sphere by another; released from 60 and 90 degrees, no damping. The rods use the
+    hyperelastic law, whose elastic energy is exactly the potential of its forces (Gazzola's
+    law agrees with it to first order in the strains only: softmech.diagnostics)."""
+    L = 0.3
+    rod = dict(ROD, law="hyperelastic")
+    scene = sm.Scene()
+    _pivot(scene)
+    a = np.radians(60.0)
+    d1 = np.array([np.sin(a), 0, -np.cos(a)])
+    scene.add_cosserat_rod(name="upper", start=(0, 0, 0), direction=d1, normal=(0, 1, 0), length=L,
+                           n_elems=10, **rod)
+    scene.add_cosserat_rod(name="lower", start=L * d1, direction=(1, 0, 0), normal=(0, 1, 0),
+                           length=L, n_elems=10, **rod)
+    scene.add(sm.Gravity())
+    scene.add(sm.SphericalJoint(("upper", "first"), ("pivot", (0, 0, -0.05)), stiffness=stiffness,
+                                name="top"))
+    scene.add(sm.SphericalJoint(("upper", "last"), ("lower", "first"), stiffness=stiffness,
+                                name="middle"))
+    sim = _compile(scene, 2e-5)
+    fields = ("positions", "total_energy")
+    out = sim.run(duration, record=sm.Every(record_every, fields))
+    return sim, out
+
+
+def _total_energy(sim, out, stiffness):
+    """Kinetic + elastic energies of both rods + gravity (-m g z) + joint springs k |gap|^2 / 2."""
+    energy = out["upper.total_energy"][0] + out["lower.total_energy"][0]
+    for name in ("upper", "lower"):
+        m = sim._engine().ctx.discrete[name]["node_mass"][0]
+        energy = energy + G * out[f"{name}.positions"][0, :, :, 2] @ m
+    gap_mid = np.linalg.norm(out["upper.positions"][0, :, -1] - out["lower.positions"][0, :, 0], axis=1)
+    gap_top = np.linalg.norm(out["upper.positions"][0, :, 0], axis=1)
+    return energy + 0.5 * stiffness * (gap_mid**2 + gap_top**2), np.maximum(gap_mid, gap_top)
+
+
+def test_double_pendulum_of_two_rods_conserves_energy_and_joint_gap_scales_as_one_over_k():
+    """Without damping the energy of the chaotic double pendulum (rods, gravity, joint springs)
+    stays within 0.5 % of the potential-energy scale m g L over 100 periods of the small-
+    amplitude mode (2 pi sqrt(2L/3g) = 0.90 s); measured: 0.17 % (k = 2e4 N/m, dt = 2e-5 s),
+    0.06 % with k = 1e5 N/m. (A single rod pendulum at 90 degrees keeps its energy to 1e-7
+    over 60 s: the drift comes from the violently excited joint modes of the chaotic motion,
+    whose amplitude scales as 1/k.) The joint gap is the spring's stretch under the joint force,
+    gap = F / k: doubling k halves the largest gap over the first 2 s (within 10 %)."""
+    k = 2e4
+    duration = 100 * 2 * math.pi * math.sqrt(2 * 0.3 / (3 * G))
+    sim, out = _double_pendulum(k, duration, 0.01)
+    energy, _ = _total_energy(sim, out, k)
+    scale = G * 0.3 * sum(sim._engine().ctx.discrete[n]["node_mass"][0].sum() for n in ("upper", "lower"))
+    assert np.max(np.abs(energy - energy[0])) / scale < 5e-3
+    _, out2 = _double_pendulum(2 * k, 2.0, 0.001)
+    _, gap2 = _total_energy(sim, out2, 2 * k)
+    _, out1 = _double_pendulum(k, 2.0, 0.001)
+    _, gap1 = _total_energy(sim, out1, k)
+    assert gap1.max() / gap2.max() == pytest.approx(2.0, rel=0.1)
+
+
+def test_hinge_keeps_a_pendulum_in_its_plane():
+    """A stiff rod pendulum (r = 2 cm, E = 100 MPa) hinged to a fixed sphere about the y axis
+    (motion in the x-z plane), pushed out of the plane by a lateral tip force of 10 % of its
+    weight: with the hinge (rotational stiffness 500 N m/rad) the tip leaves the plane by less
+    than 1 % of L (static estimate: bending F L^3 / 3EI = 0.2 % of L plus the hinge's compliance
+    F L^2 / k_r = 0.04 %, up to twice that for a suddenly applied load), while the same rod on
+    a spherical joint swings out of it by more than 10 % of L."""
+    L = 0.4
+    stiff = dict(ROD, radius=0.02, youngs_modulus=1e8)
+
+    def run(hinge):
+        scene = sm.Scene()
+        _pivot(scene)
+        a = math.radians(20.0)
+        rod = scene.add_cosserat_rod(name="rod", start=(0, 0, 0), direction=(math.sin(a), 0, -math.cos(a)),
+                                     normal=(0, 1, 0), length=L, n_elems=16, **stiff)
+        scene.add(sm.Gravity())
+        weight = G * stiff["density"] * math.pi * stiff["radius"] ** 2 * L
+        scene.add(sm.EndLoad(rod, force=(0, 0.1 * weight, 0)))
+        ends = (("rod", "first"), ("pivot", (0, 0, -0.05)))
+        if hinge:
+            scene.add(sm.HingeJoint(*ends, axis=(0, 1, 0), stiffness=1e6, rotational_stiffness=500.0,
+                                    rotational_damping=1e-2))
+        else:
+            scene.add(sm.SphericalJoint(*ends, stiffness=1e6))
+        sim = _compile(scene, 2e-5)
+        out = sim.run(1.5, record=sm.Every(0.005, ("positions",)))
+        return np.abs(out["rod.positions"][0, :, -1, 1]).max()
+
+    assert run(True) < 0.01 * L
+    assert run(False) > 0.1 * L
+
+
+def test_fixed_joint_makes_two_rods_bend_like_one():
+    """Two rods of 1.5 m (50 elements each) joined by a fixed joint form the ME498 Table 1
+    cantilever (L = 3 m, r = 0.25 m, E = 1 MPa, G = 10 kPa, tip force 15 N): static tip
+    deflection within 1 % of Timoshenko's F L / (alpha_c A G) + F L^3 / (3 E I) (ME498
+    handout 2.2.3). A stiff joint (k_r = 1e6 N m/rad) leaves out the curvature over the one
+    Voronoi length that joins the rods in a continuous rod: -0.5 % expected."""
+    L, r, rho, E, Gs, F = 3.0, 0.25, 5000.0, 1e6, 1e4, 15.0
+    area, inertia = section(r)
+    y_ref = timoshenko_tip_deflection(F, L, area, inertia, E, Gs, 4.0 / 3.0)
+    omega1 = math.sqrt(F / abs(y_ref) / (33.0 / 140.0 * rho * area * L))
+    gamma = damping_for(omega1, rho * area)
+    scene = sm.Scene()
+    common = dict(direction=(1, 0, 0), normal=(0, 1, 0), length=L / 2, n_elems=50, radius=r,
+                  density=rho, youngs_modulus=E, shear_modulus=Gs)
+    first = scene.add_cosserat_rod(name="first", start=(0, 0, 0), **common)
+    second = scene.add_cosserat_rod(name="second", start=(L / 2, 0, 0), **common)
+    scene.add(sm.Clamp(first, "first"))
+    scene.add(sm.FixedJoint((first, "last"), (second, "first"), stiffness=1e7,
+                            rotational_stiffness=1e6))
+    scene.add(sm.EndLoad(second, force=(0, -F, 0), ramp_time=2 * math.pi / omega1))
+    for rod in (first, second):
+        scene.add(sm.LinearDamping(rod, gamma, rotational_coefficient=gamma * inertia / area,
+                                   name=f"{rod.name}_damping"))
+    sim = _compile(scene, 2e-4)
+
+    def tip(s):
+        return float(s.get_state("second")["positions"][0, -1, 1])
+
+    value, converged, _ = settle(sim, tip, min_time=15.0 / omega1, max_time=80.0 / omega1,
+                                 chunk=2.0 / omega1, rtol=1e-8)
+    assert converged
+    assert value == pytest.approx(-abs(y_ref), rel=1e-2)
