@@ -31,6 +31,9 @@ def to_toml(value, key, side_arrays=None):
                 for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {k: to_toml(v, f"{key}.{k}", side_arrays) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, (str, CosseratRod)) for v in value):   # rods (e.g. RodContact.rods)
+        return [to_toml(v, key) for v in value]
     arr = np.asarray(value)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{key} = {value!r} cannot be written to a scenario file: expected "
