@@ -23,7 +23,7 @@ Broad phase, per world (lane): every contact element's bounding box (inflated by
 put in the cell of a uniform grid that holds its centre, the cell size h being the largest box
 extent, so two overlapping boxes lie in the same or in neighbouring cells. Cells are hashed
 into H = 2^m >= 2 n buckets and sorted by bucket (counting sort), and every element visits the
-buckets of its 27 neighbouring cells (each distinct bucket once): O(n) work for n elements of
+buckets of its 27 neighbouring cells, taking only the elements of that cell: O(n) work for n elements of
 bounded density, no pair list (nothing to overflow), forces computed where a pair is found.
 """
 from collections import namedtuple
@@ -61,7 +61,6 @@ RodContactArgs = namedtuple("RodContactArgs", [
     "rc_bucket",    # scratch (n_blocks, n_ce) int64: hash bucket of each element
     "rc_start",     # scratch (n_blocks, H + 1) int64: bucket ends after the counting sort
     "rc_order",     # scratch (n_blocks, n_ce) int64: elements sorted by bucket
-    "rc_seen",      # scratch (n_blocks, 27) int64: buckets visited from one element
     "rc_force",     # output (n_blocks, 3, n_nodes*W): rod-contact force on every node slot [N]
     "rc_stats",     # output (n_blocks, 3, W): max eps / (r_i + r_j), box pairs, contacts
 ])
@@ -242,28 +241,23 @@ def lane_contacts(a, bi, W, lane, n_ce, mask):
     cell = a.rc_cell[bi]
     start = a.rc_start[bi]
     order = a.rc_order[bi]
-    seen = a.rc_seen[bi]
     n_box = 0
     n_contact = 0
     worst = 0.0
     for i in range(n_ce):
         ri = a.rc_rod[i]
-        n_seen = 0
         for dx in range(-1, 2):
             for dy in range(-1, 2):
                 for dz in range(-1, 2):
-                    b = cell_hash(cell[0, i] + dx, cell[1, i] + dy, cell[2, i] + dz, mask)
-                    fresh = True
-                    for q in range(n_seen):
-                        if seen[q] == b:
-                            fresh = False
-                    if not fresh:
-                        continue
-                    seen[n_seen] = b
-                    n_seen += 1
+                    cx = cell[0, i] + dx
+                    cy = cell[1, i] + dy
+                    cz = cell[2, i] + dz
+                    b = cell_hash(cx, cy, cz, mask)
                     for q in range(start[b - 1] if b > 0 else 0, start[b]):
                         j = order[q]
-                        if j <= i:
+                        # only j of this very cell: a bucket shared by several cells (hash
+                        # collision) is then visited once per cell without duplicate pairs
+                        if j <= i or cell[0, j] != cx or cell[1, j] != cy or cell[2, j] != cz:
                             continue
                         if (abs(box[0, i] - box[0, j]) > box[3, i] + box[3, j]
                                 or abs(box[1, i] - box[1, j]) > box[4, i] + box[4, j]

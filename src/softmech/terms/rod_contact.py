@@ -17,7 +17,6 @@ Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s],
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from softmech import _checks
 from softmech.integrators.driver import Call
@@ -134,6 +133,8 @@ def contact_elements(rods, indices):
 def check_initial_overlap(term, ctx, indices):
     """ValueError if the term's rods, as built, overlap by more than overlap_tolerance (r_i + r_j)
     (the largest radius of any world), by the kernel's own distance and self-contact rule."""
+    from scipy.spatial import cKDTree    # here: scipy.spatial costs import time otherwise
+
     x0, x1, arc, length, rod, local = contact_elements(ctx.rods, indices)
     rad = np.concatenate([np.max(ctx.all_rod_params[ctx.rods[r].name]["radius"], axis=0)
                           for r in indices])
@@ -208,7 +209,6 @@ class RodContacts(Part):
             rc_bucket=engine.zeros(n_ce, dtype=np.int64),
             rc_start=engine.zeros(H + 1, dtype=np.int64),
             rc_order=engine.zeros(n_ce, dtype=np.int64),
-            rc_seen=engine.zeros(27, dtype=np.int64),
             rc_force=engine.zeros(3, slots.n_nodes * lanes.W),
             rc_stats=engine.zeros(3, lanes.W))
         return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts")]
