@@ -2,6 +2,7 @@
 
     python benchmarks/compile_times.py                 # the README demo's snake, B = 1
     python benchmarks/compile_times.py --scene cantilever
+    python benchmarks/compile_times.py --scene rod_contact   # two rods with sm.RodContact
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -21,7 +22,7 @@ import time
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever"))
+    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever", "rod_contact"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
@@ -34,8 +35,12 @@ def main(argv=None):
     from softmech.scenarios import SCENES
     t_import = time.perf_counter() - t_start
 
-    scene, info = SCENES[args.scene].build()
-    sim = scene.compile(worlds=1, dt=info.dt)
+    if args.scene == "rod_contact":
+        scene, dt = _rod_contact_scene(sm)
+    else:
+        scene, info = SCENES[args.scene].build()
+        dt = info.dt
+    sim = scene.compile(worlds=1, dt=dt)
     engine = sim._engine()
     W = sim.lanes.W
     rows = [("import softmech", t_import)]
@@ -64,6 +69,18 @@ def main(argv=None):
         print(f"  {name:42s} {seconds:6.2f} s")
     print(f"  {'total (process, from the start)':42s} {total:6.2f} s")
     return int(not np.isfinite(total))
+
+
+def _rod_contact_scene(sm):
+    """Two crossing rods with rod-rod contact and friction, and gravity."""
+    scene = sm.Scene()
+    common = dict(n_elems=20, normal=(0, 0, 1), radius=0.01, density=1000.0, youngs_modulus=1e6)
+    scene.add_cosserat_rod(name="a", start=(-0.2, 0, 0), direction=(1, 0, 0), length=0.4, **common)
+    scene.add_cosserat_rod(name="b", start=(0, -0.2, 0.03), direction=(0, 1, 0), length=0.4,
+                           **common)
+    scene.add(sm.Gravity())
+    scene.add(sm.RodContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
+    return scene, 1e-5
 
 
 if __name__ == "__main__":

@@ -72,6 +72,9 @@ def everything_scene():
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("beam", [(10, 30, 5.0, 0.0), (50, 30, 5.0, 0.5)], frequency=2.0,
                              name="pairs"))
+    scene.add(sm.RodContact(("arm", "beam"), stiffness=1e3, damping=0.1,
+                            friction=sm.CoulombFriction(static=0.5, kinetic=0.4)))
+    scene.add(sm.RodContact(["ring"], stiffness=5e2, self_contact=True, name="ring_self"))
     # every rigid-body kind, their terms and every joint type
     tip = arm.positions[-1]
     bob = scene.add_sphere(name="bob", position=tip + (0.05, 0, 0), radius=0.05, density=500.0,

@@ -248,13 +248,17 @@ class _Reader:
         cls = TERM_TYPES[type_name]
         kwargs = self.arguments(where, table, term_fields(cls))
         if isinstance(kwargs.get("friction"), dict):
-            kwargs["friction"] = self.friction(f"{where} friction", kwargs["friction"])
+            kwargs["friction"] = self.friction(f"{where} friction", kwargs["friction"],
+                                               getattr(cls, "friction_type", AnisotropicFriction))
         term = self.call(where, cls, kwargs)
         self.call(where, scene.add, {"term": term})
 
-    def friction(self, where, table):
-        self.check_keys(where, table, FRICTION_FIELDS)
-        return self.call(where, AnisotropicFriction, table)
+    def friction(self, where, table, law=AnisotropicFriction):
+        """The term's friction law (its class's friction_type; AnisotropicFriction by default)
+        from a friction sub-table."""
+        fields = FRICTION_FIELDS if law is AnisotropicFriction else tuple(law.__dataclass_fields__)
+        self.check_keys(where, table, fields)
+        return self.call(where, law, table)
 
     def call(self, where, builder, kwargs):
         """builder(**kwargs), its ValueError / TypeError reported at `where`."""

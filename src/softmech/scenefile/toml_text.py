@@ -21,7 +21,7 @@ UNITS = {
 
 TABLE_UNITS = {
     ("LinearDamping", "coefficient"): "kg/(m s)", ("LinearDamping", "rotational_coefficient"):
-    "kg m/s", ("GroundContact", "damping"): "kg/s", ("MuscleTorqueWave", "coefficients"): "N m",
+    "kg m/s", ("GroundContact", "damping"): "kg/s", ("RodContact", "damping"): "kg/s", ("MuscleTorqueWave", "coefficients"): "N m",
     ("MuscleTorqueWave", "phase"): "rad", ("MusclePairs", "groups"):
     "rows (start, length [vertebrae], force [N], phase [periods])",
 }

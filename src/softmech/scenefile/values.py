@@ -28,7 +28,7 @@ def to_toml(value, key, side_arrays=None):
     if isinstance(value, (CosseratRod, RigidBody)):     # a body is referenced by its name
         return value.name
     if isinstance(value, (tuple, list)) and any(
-            isinstance(v, (str, CosseratRod, RigidBody)) for v in value):  # e.g. ("rod", "last")
+            isinstance(v, (str, CosseratRod, RigidBody)) for v in value):  # ("rod", "last"), rod lists
         return [to_toml(v, f"{key}[{i}]", side_arrays) for i, v in enumerate(value)]
     if dataclasses.is_dataclass(value):
         return {f.name: to_toml(getattr(value, f.name), f"{key}.{f.name}", side_arrays)

@@ -1,0 +1,321 @@
+"""Rod-rod and self contact between element centrelines (softmech.terms.rod_contact).
+
+Model (Zhang, Chan, Parthasarathy, Gazzola, Nat. Commun. 10:4825, 2019, "Rod collision", eq. 7):
+for elements i and j (segments [a_i, b_i] and [a_j, b_j], radii r_i, r_j) with closest points
+p_i = a_i + s (b_i - a_i), p_j = a_j + u (b_j - a_j), distance d = |p_j - p_i| and unit normal
+n = (p_j - p_i) / d, the overlap is eps = r_i + r_j - d and the force on element j is
+
+    F_n = H(eps) max(k eps - gamma (v_j - v_i) . n, 0) n                                  [N]
+
+(v_i, v_j: velocities of the closest points, interpolated from the nodes; the max keeps the
+damping from pulling the rods together while they separate). Optional Coulomb friction on the
+relative tangential velocity w = (v_j - v_i) - ((v_j - v_i) . n) n of the closest points,
+regularized (a viscous law below the slip velocity v_s, no history):
+
+    F_t = -mu(|w|) |F_n| w / max(|w|, v_s),
+    mu(|w|) = mu_s + (mu_k - mu_s) clip(|w| / v_s - 1, 0, 1)
+
+i.e. a viscous stick law reaching mu_s |F_n| at |w| = v_s, blending to mu_k by 2 v_s. Element i
+gets -(F_n + F_t). Each element's force is split onto its two nodes by the segment parameter,
+(1 - s) to a and s to b: equal and opposite, so linear momentum is conserved.
+
+Broad phase, per world (lane): every contact element's bounding box (inflated by its radius) is
+put in the cell of a uniform grid that holds its centre, the cell size h being the largest box
+extent, so two overlapping boxes lie in the same or in neighbouring cells. Cells are hashed
+into H = 2^m >= 2 n buckets and sorted by bucket (counting sort), and every element visits the
+buckets of its 27 neighbouring cells, taking only the elements of that cell: O(n) work for n elements of
+bounded density, no pair list (nothing to overflow), forces computed where a pair is found.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from softmech.kernels import kernel
+
+K, GAMMA, MU_S, MU_K, V_S = range(5)
+N_PARAMS = 5
+"""Rows of rc_param: stiffness k [N/m], damping gamma [kg/s], static and kinetic friction
+coefficients mu_s, mu_k [-], slip velocity v_s [m/s]."""
+
+SELF_GAP = 2.0
+"""Self contact skips element pairs of one rod whose rest arc-length gap (between their nearest
+ends along the centreline) is below SELF_GAP (r_i + r_j): a straight rod at rest has every such
+gap above r_i + r_j, and a rod bent at rest to any radius of curvature above ~1.05 r keeps its
+non-excluded pairs apart (chord 2 sin(kappa a / 2) / kappa > 2 r for a = 2 (r_i + r_j))."""
+
+PARALLEL = 1e-10
+"""sin^2 of the angle between two segments below which they are treated as parallel."""
+
+RodContactArgs = namedtuple("RodContactArgs", [
+    "x", "v", "elem_radius", "node_force",
+    "rc_node_a", "rc_node_b",  # node slots of each contact element's ends (n_ce,) int64
+    "rc_elem",      # element slot of each contact element (n_ce,) int64 (its radius)
+    "rc_rod",       # rod index of each contact element (n_ce,) int64
+    "rc_arc",       # rest arc length [m] of each contact element's centre along its rod (n_ce,)
+    "rc_len",       # rest length [m] of each contact element (n_ce,)
+    "rc_rod_len",   # per rod: rest length [m] if closed (arc distances wrap), else 0 (n_rods,)
+    "rc_pair",      # (n_rods, n_rods) int64: 1 + contact entry of a pair of rods, 0 if none
+    "rc_param",     # per entry and world (n_blocks, n_entries, N_PARAMS, W)
+    "rc_box",       # scratch (n_blocks, 6, n_ce): box centres and half-extents [m]
+    "rc_cell",      # scratch (n_blocks, 3, n_ce) int64: grid cell of each box centre
+    "rc_bucket",    # scratch (n_blocks, n_ce) int64: hash bucket of each element
+    "rc_start",     # scratch (n_blocks, H + 1) int64: bucket ends after the counting sort
+    "rc_order",     # scratch (n_blocks, n_ce) int64: elements sorted by bucket
+    "rc_force",     # output (n_blocks, 3, n_nodes*W): rod-contact force on every node slot [N]
+    "rc_stats",     # output (n_blocks, 3, W): max eps / (r_i + r_j), box pairs, contacts
+])
+
+
+@kernel(inline="always")
+def clamp01(x):
+    return min(max(x, 0.0), 1.0)
+
+
+@kernel(inline="always")
+def segment_parameters(a0, a1, a2, b0, b1, b2, c0, c1, c2, e0, e1, e2):
+    """Parameters (s, u) in [0, 1] of the closest points a + s (b - a), c + u (e - c) of two
+    segments (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.9). Zero-length segments
+    give s = 0 or u = 0; (nearly) parallel ones (sin^2 < PARALLEL) take s at the middle of the
+    part of [a, b] facing [c, e] (the end nearest to it if none), so that a force spread along
+    a line contact acts at its centre rather than at one end."""
+    d10, d11, d12 = b0 - a0, b1 - a1, b2 - a2
+    d20, d21, d22 = e0 - c0, e1 - c1, e2 - c2
+    r0, r1, r2 = a0 - c0, a1 - c1, a2 - c2
+    A = d10 * d10 + d11 * d11 + d12 * d12
+    E = d20 * d20 + d21 * d21 + d22 * d22
+    f = d20 * r0 + d21 * r1 + d22 * r2
+    if A <= 1e-300 and E <= 1e-300:
+        return 0.0, 0.0
+    if A <= 1e-300:
+        return 0.0, clamp01(f / E)
+    c = d10 * r0 + d11 * r1 + d12 * r2
+    if E <= 1e-300:
+        return clamp01(-c / A), 0.0
+    b = d10 * d20 + d11 * d21 + d12 * d22
+    denom = A * E - b * b
+    if denom > PARALLEL * A * E:
+        s = clamp01((b * f - c * E) / denom)
+    else:  # parallel: the middle of the overlap of [0, 1] with c, e projected onto a..b
+        s0 = -c / A
+        s1 = (b - c) / A
+        s = 0.5 * (clamp01(min(s0, s1)) + clamp01(max(s0, s1)))
+    u = (b * s + f) / E
+    if u < 0.0:
+        return clamp01(-c / A), 0.0
+    if u > 1.0:
+        return clamp01((b - c) / A), 1.0
+    return s, u
+
+
+@kernel(inline="always")
+def self_excluded(arc_i, arc_j, len_i, len_j, rad_i, rad_j, rod_len):
+    """True for two elements of one rod too close along it to touch (SELF_GAP rule): rest arc
+    distance of their centres (the shorter way round a closed rod, rod_len > 0) minus half
+    their lengths, below SELF_GAP (r_i + r_j). Adjacent elements always (gap 0)."""
+    dist = abs(arc_i - arc_j)
+    if rod_len > 0.0:
+        dist = min(dist, rod_len - dist)
+    return dist - 0.5 * (len_i + len_j) < SELF_GAP * (rad_i + rad_j)
+
+
+@kernel(inline="always")
+def contact_normal(d0, d1, d2, dist, t0, t1, t2, q0, q1, q2):
+    """Unit normal from element i to j: the closest points' difference d / |d|; if the
+    centrelines cross (d ~ 0), the normal of both tangents t, q; if also parallel, any unit
+    vector normal to t."""
+    if dist > 1e-150:
+        return d0 / dist, d1 / dist, d2 / dist
+    n0, n1, n2 = t1 * q2 - t2 * q1, t2 * q0 - t0 * q2, t0 * q1 - t1 * q0
+    m = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+    if m <= 1e-150:  # parallel: t x (the axis t is least along)
+        if abs(t0) <= abs(t1) and abs(t0) <= abs(t2):
+            n0, n1, n2 = 0.0, t2, -t1
+        elif abs(t1) <= abs(t2):
+            n0, n1, n2 = -t2, 0.0, t0
+        else:
+            n0, n1, n2 = t1, -t0, 0.0
+        m = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2) + 1e-300
+    return n0 / m, n1 / m, n2 / m
+
+
+@kernel(inline="always")
+def cell_hash(ix, iy, iz, mask):
+    """Bucket of grid cell (ix, iy, iz) (Teschner et al. 2003 spatial hashing primes)."""
+    return ((ix * 73856093) ^ (iy * 19349663) ^ (iz * 83492791)) & mask
+
+
+@kernel(inline="always")
+def pair_force(a, bi, W, lane, i, j, prm):
+    """Narrow phase of contact elements i, j of one lane: adds their forces to a.rc_force and
+    returns (contact 0 or 1, eps / (r_i + r_j))."""
+    X = a.x[bi]
+    V = a.v[bi]
+    F = a.rc_force[bi]
+    ia, ib = a.rc_node_a[i] * W + lane, a.rc_node_b[i] * W + lane
+    ja, jb = a.rc_node_a[j] * W + lane, a.rc_node_b[j] * W + lane
+    s, u = segment_parameters(X[0, ia], X[1, ia], X[2, ia], X[0, ib], X[1, ib], X[2, ib],
+                              X[0, ja], X[1, ja], X[2, ja], X[0, jb], X[1, jb], X[2, jb])
+    t0, t1, t2 = X[0, ib] - X[0, ia], X[1, ib] - X[1, ia], X[2, ib] - X[2, ia]
+    q0, q1, q2 = X[0, jb] - X[0, ja], X[1, jb] - X[1, ja], X[2, jb] - X[2, ja]
+    d0 = X[0, ja] + u * q0 - X[0, ia] - s * t0
+    d1 = X[1, ja] + u * q1 - X[1, ia] - s * t1
+    d2 = X[2, ja] + u * q2 - X[2, ia] - s * t2
+    dist = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+    rsum = a.elem_radius[bi, a.rc_elem[i] * W + lane] + a.elem_radius[bi, a.rc_elem[j] * W + lane]
+    eps = rsum - dist
+    if not eps > 0.0:
+        return 0, 0.0
+    n0, n1, n2 = contact_normal(d0, d1, d2, dist, t0, t1, t2, q0, q1, q2)
+    # relative velocity of the closest points, v_j - v_i
+    w0 = V[0, ja] + u * (V[0, jb] - V[0, ja]) - V[0, ia] - s * (V[0, ib] - V[0, ia])
+    w1 = V[1, ja] + u * (V[1, jb] - V[1, ja]) - V[1, ia] - s * (V[1, ib] - V[1, ia])
+    w2 = V[2, ja] + u * (V[2, jb] - V[2, ja]) - V[2, ia] - s * (V[2, ib] - V[2, ia])
+    vn = w0 * n0 + w1 * n1 + w2 * n2
+    fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)          # Zhang 2019 eq. 7
+    w0 -= vn * n0
+    w1 -= vn * n1
+    w2 -= vn * n2
+    slip = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+    v_s = prm[V_S, lane]
+    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
+    ft = mu * fn / max(slip, v_s)                                       # regularized Coulomb
+    f0 = fn * n0 - ft * w0           # force on element j; element i gets -f
+    f1 = fn * n1 - ft * w1
+    f2 = fn * n2 - ft * w2
+    F[0, ja] += (1.0 - u) * f0
+    F[1, ja] += (1.0 - u) * f1
+    F[2, ja] += (1.0 - u) * f2
+    F[0, jb] += u * f0
+    F[1, jb] += u * f1
+    F[2, jb] += u * f2
+    F[0, ia] -= (1.0 - s) * f0
+    F[1, ia] -= (1.0 - s) * f1
+    F[2, ia] -= (1.0 - s) * f2
+    F[0, ib] -= s * f0
+    F[1, ib] -= s * f1
+    F[2, ib] -= s * f2
+    return 1, eps / rsum
+
+
+@kernel(inline="always")
+def build_grid(a, bi, W, lane, n_ce, mask):
+    """Boxes, cells and the counting sort of one lane's contact elements (module docstring)."""
+    X = a.x[bi]
+    box = a.rc_box[bi]
+    cell = a.rc_cell[bi]
+    bucket = a.rc_bucket[bi]
+    start = a.rc_start[bi]
+    order = a.rc_order[bi]
+    h = 0.0
+    for i in range(n_ce):
+        ia, ib = a.rc_node_a[i] * W + lane, a.rc_node_b[i] * W + lane
+        rad = a.elem_radius[bi, a.rc_elem[i] * W + lane]
+        for c in range(3):
+            lo = min(X[c, ia], X[c, ib]) - rad
+            hi = max(X[c, ia], X[c, ib]) + rad
+            box[c, i] = 0.5 * (lo + hi)
+            box[3 + c, i] = 0.5 * (hi - lo)
+            h = max(h, hi - lo)
+    inv_h = 1.0 / max(h, 1e-300)
+    for k in range(start.shape[0]):
+        start[k] = 0
+    for i in range(n_ce):
+        for c in range(3):
+            cell[c, i] = np.int64(np.floor(box[c, i] * inv_h))
+        b = cell_hash(cell[0, i], cell[1, i], cell[2, i], mask)
+        bucket[i] = b
+        start[b + 1] += 1
+    for k in range(1, start.shape[0]):
+        start[k] += start[k - 1]
+    for i in range(n_ce):          # afterwards start[b] is the end of bucket b
+        order[start[bucket[i]]] = i
+        start[bucket[i]] += 1
+
+
+@kernel(inline="always")
+def lane_contacts(a, bi, W, lane, n_ce, mask):
+    """Every contact of one lane (world): grid, then each element against the elements of its
+    27 neighbouring cells with a higher index, box test, pair mask, self-contact rule."""
+    build_grid(a, bi, W, lane, n_ce, mask)
+    box = a.rc_box[bi]
+    cell = a.rc_cell[bi]
+    start = a.rc_start[bi]
+    order = a.rc_order[bi]
+    n_box = 0
+    n_contact = 0
+    worst = 0.0
+    for i in range(n_ce):
+        ri = a.rc_rod[i]
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                for dz in range(-1, 2):
+                    cx = cell[0, i] + dx
+                    cy = cell[1, i] + dy
+                    cz = cell[2, i] + dz
+                    b = cell_hash(cx, cy, cz, mask)
+                    for q in range(start[b - 1] if b > 0 else 0, start[b]):
+                        j = order[q]
+                        # only j of this very cell: a bucket shared by several cells (hash
+                        # collision) is then visited once per cell without duplicate pairs
+                        if j <= i or cell[0, j] != cx or cell[1, j] != cy or cell[2, j] != cz:
+                            continue
+                        if (abs(box[0, i] - box[0, j]) > box[3, i] + box[3, j]
+                                or abs(box[1, i] - box[1, j]) > box[4, i] + box[4, j]
+                                or abs(box[2, i] - box[2, j]) > box[5, i] + box[5, j]):
+                            continue
+                        rj = a.rc_rod[j]
+                        entry = a.rc_pair[ri, rj] - 1
+                        if entry < 0:
+                            continue
+                        if ri == rj and self_excluded(
+                                a.rc_arc[i], a.rc_arc[j], a.rc_len[i], a.rc_len[j],
+                                a.elem_radius[bi, a.rc_elem[i] * W + lane],
+                                a.elem_radius[bi, a.rc_elem[j] * W + lane], a.rc_rod_len[ri]):
+                            continue
+                        n_box += 1
+                        hit, ratio = pair_force(a, bi, W, lane, i, j, a.rc_param[bi, entry])
+                        n_contact += hit
+                        worst = max(worst, ratio)
+    a.rc_stats[bi, 0, lane] = worst
+    a.rc_stats[bi, 1, lane] = n_box
+    a.rc_stats[bi, 2, lane] = n_contact
+
+
+@kernel
+def rod_rod_contacts(a, bi, W, t):
+    """Add the rod-rod and self-contact forces of block bi to a.node_force (all contact terms of
+    a scene in this one call); a.rc_force keeps them per node slot, a.rc_stats per lane."""
+    n_ce = a.rc_node_a.shape[0]
+    mask = a.rc_start.shape[1] - 2          # H - 1 (rc_start holds H + 1 entries, H = 2^m)
+    F = a.rc_force[bi]
+    for c in range(3):
+        fc = F[c]
+        for k in range(fc.shape[0]):
+            fc[k] = 0.0
+    for lane in range(W):
+        lane_contacts(a, bi, W, lane, n_ce, mask)
+    for c in range(3):
+        fc = F[c]
+        out = a.node_force[bi, c]
+        for k in range(fc.shape[0]):
+            out[k] += fc[k]
+
+
+@kernel
+def initial_overlaps(x0, x1, rad, arc, length, rod, rod_len, pairs, out):
+    """Overlap ratio eps / (r_i + r_j) of candidate element pairs (pairs (m, 2)) of segments
+    [x0, x1] (n, 3) with radii rad, by the kernel's closest points and self-contact rule (0 for
+    excluded pairs): the scene's check of its initial geometry (softmech.terms.rod_contact)."""
+    for p in range(pairs.shape[0]):
+        i, j = pairs[p, 0], pairs[p, 1]
+        out[p] = 0.0
+        if rod[i] == rod[j] and self_excluded(arc[i], arc[j], length[i], length[j], rad[i],
+                                              rad[j], rod_len[rod[i]]):
+            continue
+        s, u = segment_parameters(x0[i, 0], x0[i, 1], x0[i, 2], x1[i, 0], x1[i, 1], x1[i, 2],
+                                  x0[j, 0], x0[j, 1], x0[j, 2], x1[j, 0], x1[j, 1], x1[j, 2])
+        d = 0.0
+        for c in range(3):
+            dc = x0[j, c] + u * (x1[j, c] - x0[j, c]) - x0[i, c] - s * (x1[i, c] - x0[i, c])
+            d += dc * dc
+        out[p] = (rad[i] + rad[j] - np.sqrt(d)) / (rad[i] + rad[j])

@@ -1,0 +1,232 @@
+"""Rod-rod and self contact between element centrelines with optional Coulomb friction; the kernel
+and its equations are in softmech.kernels.rod_contact (Zhang et al., Nat. Commun. 2019, eq. 7).
+
+    RodContact(rods=None, stiffness=..., damping=0.0, friction=None | CoulombFriction(static,
+               kinetic, slip_velocity=1e-4), self_contact=False, overlap_tolerance=0.01,
+               name="rod_contact")
+
+rods: the rods (or names) that touch each other, None for every rod of the scene. Every pair of
+distinct listed rods is in contact; self_contact=True adds each listed rod with itself. All
+RodContact terms of a scene compile into one kernel call (a pair table over rod indices), and a
+pair of rods may belong to one term only.
+
+Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s],
+`<name>.static`, `<name>.kinetic` friction coefficients mu_s, mu_k [-] (0 without friction),
+`<name>.slip_velocity` v_s [m/s].
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.integrators.driver import Call
+from softmech.kernels.rod_contact import N_PARAMS, RodContactArgs, initial_overlaps, rod_rod_contacts
+from softmech.packing import from_blocks, per_lane
+from softmech.terms.base import Part, Term, rod_name
+
+ORDER = 85
+"""Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
+response balances the total force including this one."""
+
+
+@dataclass(frozen=True)
+class CoulombFriction:
+    """Isotropic Coulomb friction between rods: static and kinetic coefficients [-] and the slip
+    velocity v_s [m/s] of the regularization (softmech.kernels.rod_contact): below v_s a viscous
+    law, F_t = -mu_s N w / v_s, so a rod held by static friction creeps at most at v_s (choose
+    v_s well below the speeds that matter; dt must resolve mu_s N / (m v_s), docs/contact.md)."""
+    static: float
+    kinetic: float
+    slip_velocity: float = 1e-4
+
+    def __post_init__(self):
+        _checks.nonnegative("friction.static", self.static)
+        _checks.nonnegative("friction.kinetic", self.kinetic)
+        _checks.positive("friction.slip_velocity", self.slip_velocity)
+
+
+class RodContact(Term):
+    """Contact between rods and, optionally, of each rod with itself (see module docstring)."""
+
+    section = "contact"
+    friction_type = CoulombFriction
+    """The friction law of a [[contact]] table's friction sub-table (softmech.scenefile)."""
+
+    def __init__(self, rods=None, *, stiffness, damping=0.0, friction=None, self_contact=False,
+                 overlap_tolerance=0.01, name="rod_contact"):
+        self.name = name
+        if rods is None:
+            self.rods = None
+        else:
+            if isinstance(rods, str) or not hasattr(rods, "__iter__"):
+                raise ValueError(f"{name}.rods = {rods!r} is not allowed: must be a list of rods "
+                                 "or rod names, or None for every rod")
+            self.rods = tuple(rod_name(f"{name}.rods", r) for r in rods)
+            twice = sorted({r for r in self.rods if self.rods.count(r) > 1})
+            if twice:
+                raise ValueError(f"{name}.rods = {list(self.rods)} is not allowed: rod "
+                                 f"{twice[0]!r} is listed twice (for self contact use "
+                                 "self_contact=True)")
+            if not self.rods or (len(self.rods) < 2 and not self_contact):
+                raise ValueError(f"{name}.rods = {list(self.rods)} is not allowed: needs at least "
+                                 "two rods, or one with self_contact=True")
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        if friction is not None and not isinstance(friction, CoulombFriction):
+            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
+                             "sm.CoulombFriction(static=..., kinetic=...)")
+        self.friction = friction
+        if not isinstance(self_contact, bool):
+            raise ValueError(f"{name}.self_contact = {self_contact!r} is not allowed: must be "
+                             "True or False")
+        self.self_contact = self_contact
+        self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
+                                                           overlap_tolerance))
+
+    def parameters(self):
+        f = self.friction or CoulombFriction(0.0, 0.0)
+        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
+                "slip_velocity": np.array([f.slip_velocity])}
+
+    def contribute(self, ctx, p):
+        names = [r.name for r in ctx.rods] if self.rods is None else list(self.rods)
+        for n in names:
+            if n not in ctx.rod_index:
+                raise ValueError(f"{self.name}.rods = {names} is not allowed: {n!r} is not a rod "
+                                 f"of the scene (rods: {sorted(ctx.rod_index)})")
+        if len(names) < 2 and not self.self_contact:
+            raise ValueError(f"{self.name}.rods = None is not allowed in a scene with one rod "
+                             "unless self_contact=True")
+        for key, low in (("stiffness", 0.0), ("damping", 0.0), ("static", 0.0), ("kinetic", 0.0)):
+            if np.any(p[key] < low):
+                raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
+        if np.any(p["slip_velocity"] <= 0):
+            raise ValueError(f"params['{self.name}.slip_velocity'] has entries <= 0 (must be > 0)")
+        prm = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
+                        p["slip_velocity"]], axis=1)                      # (B, N_PARAMS)
+        indices = [ctx.rod_index[n] for n in names]
+        check_initial_overlap(self, ctx, indices)
+        ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm)
+
+
+def contact_elements(rods, indices):
+    """Geometry of the elements of rods[indices] as built: (ends x0, x1 (n, 3) [m], rest arc
+    length of the centres (n,) [m], rest lengths (n,) [m], rod index (n,), local element
+    index (n,))."""
+    x0, x1, arc, length, rod, local = [], [], [], [], [], []
+    for r in indices:
+        body = rods[r]
+        x = body.positions
+        x0.append(x if body.closed else x[:-1])
+        x1.append(np.roll(x, -1, axis=0) if body.closed else x[1:])
+        ls = body.rest_lengths
+        arc.append(np.cumsum(ls) - 0.5 * ls)
+        length.append(ls)
+        rod.append(np.full(body.n_elems, r))
+        local.append(np.arange(body.n_elems))
+    cat = np.concatenate
+    return (cat(x0), cat(x1), cat(arc), cat(length), cat(rod).astype(np.int64),
+            cat(local).astype(np.int64))
+
+
+def check_initial_overlap(term, ctx, indices):
+    """ValueError if the term's rods, as built, overlap by more than overlap_tolerance (r_i + r_j)
+    (the largest radius of any world), by the kernel's own distance and self-contact rule."""
+    from scipy.spatial import cKDTree    # here: scipy.spatial costs import time otherwise
+
+    x0, x1, arc, length, rod, local = contact_elements(ctx.rods, indices)
+    rad = np.concatenate([np.max(ctx.all_rod_params[ctx.rods[r].name]["radius"], axis=0)
+                          for r in indices])
+    centre, half = 0.5 * (x0 + x1), 0.5 * length
+    pairs = cKDTree(centre).query_pairs(2 * (half.max() + rad.max()), output_type="ndarray")
+    if not term.self_contact:
+        pairs = pairs[rod[pairs[:, 0]] != rod[pairs[:, 1]]]
+    rod_len = np.array([r.length if r.closed else 0.0 for r in ctx.rods])
+    ratio = np.zeros(len(pairs))
+    initial_overlaps(x0, x1, rad, arc, length, rod, rod_len, pairs.astype(np.int64), ratio)
+    if len(pairs) and ratio.max() > term.overlap_tolerance:
+        k = int(np.argmax(ratio))
+        (i, j) = pairs[k]
+        names = [ctx.rods[rod[e]].name for e in (i, j)]
+        raise ValueError(
+            f"{term.name}: the initial geometry of rods {names[0]!r} (element {local[i]}) and "
+            f"{names[1]!r} (element {local[j]}) overlaps by {ratio[k]:.3g} (r_i + r_j), more than "
+            f"{term.name}.overlap_tolerance = {term.overlap_tolerance}: move the rods apart")
+
+
+class RodContacts(Part):
+    """All RodContact terms of a scene in one kernel call: per entry its name, rod indices,
+    self-contact flag and parameters (B, N_PARAMS)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []
+
+    def add(self, name, indices, self_contact, params):
+        self.entries.append((name, indices, self_contact, params))
+
+    def pair_table(self, n_rods):
+        """(n_rods, n_rods) int64: 1 + the entry of every pair of rods in contact, 0 elsewhere;
+        ValueError if two terms claim the same pair (their forces would add up twice)."""
+        pair = np.zeros((n_rods, n_rods), dtype=np.int64)
+        rods = self.ctx.rods
+        for e, (name, indices, self_contact, _) in enumerate(self.entries):
+            for a in indices:
+                for b in indices:
+                    if a == b and not self_contact:
+                        continue
+                    if pair[a, b]:
+                        other = self.entries[pair[a, b] - 1][0]
+                        raise ValueError(
+                            f"{name}: the contact of rods {rods[a].name!r} and {rods[b].name!r} is "
+                            f"already in {other!r} (a pair of rods may be in one RodContact only)")
+                    pair[a, b] = e + 1
+        return pair
+
+    def calls(self, engine):
+        lanes, slots, rods = engine.lanes, engine.slots, engine.rods
+        used = sorted({r for _, indices, _, _ in self.entries for r in indices})
+        _, _, arc, length, rod, local = contact_elements(rods, used)
+        n_ce = len(rod)
+        node0 = np.array([slots.node[rods[r].name] for r in rod])
+        last = np.array([rods[r].n_elems - 1 for r in rod])
+        closed = np.array([rods[r].closed for r in rod], dtype=bool)
+        H = 1 << max(6, int(np.ceil(np.log2(2 * n_ce))))   # hash buckets: >= 2 per element
+        params = np.zeros((lanes.n_blocks, len(self.entries), N_PARAMS, lanes.W))
+        for e, entry in enumerate(self.entries):
+            params[:, e] = per_lane(entry[3], lanes)
+        i64 = lambda a: np.asarray(a, dtype=np.int64)
+        args = engine.args(
+            RodContactArgs,
+            rc_node_a=i64(node0 + local),
+            rc_node_b=i64(node0 + np.where(closed & (local == last), 0, local + 1)),
+            rc_elem=i64([slots.elem[rods[r].name] for r in rod] + local),
+            rc_rod=rod, rc_arc=arc, rc_len=length,
+            rc_rod_len=np.array([r.length if r.closed else 0.0 for r in rods]),
+            rc_pair=self.pair_table(len(rods)), rc_param=params,
+            rc_box=engine.zeros(6, n_ce), rc_cell=engine.zeros(3, n_ce, dtype=np.int64),
+            rc_bucket=engine.zeros(n_ce, dtype=np.int64),
+            rc_start=engine.zeros(H + 1, dtype=np.int64),
+            rc_order=engine.zeros(n_ce, dtype=np.int64),
+            rc_force=engine.zeros(3, slots.n_nodes * lanes.W),
+            rc_stats=engine.zeros(3, lanes.W))
+        return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts")]
+
+
+def node_forces(sim, rod=None):
+    """Rod-contact force on each node of one rod [N], (B, n_nodes, 3), at the current state and
+    time (normal, damping and friction, exactly as it enters the equations of motion): one
+    force evaluation, then the kernel's per-node output."""
+    name = sim._rod_name(rod)
+    engine = sim._engine()
+    sim._evaluate(engine)
+    ns, _ = sim._slices(name)
+    return from_blocks(engine.call_args("rod_contacts").rc_force, sim.lanes, (3,))[:, ns]
+
+
+def contact_stats(sim):
+    """After a force evaluation or a step: per world (B, 3) the largest overlap eps / (r_i + r_j)
+    [-], the number of element pairs whose boxes overlap and the number in contact."""
+    stats = sim._engine().call_args("rod_contacts").rc_stats          # (n_blocks, 3, W)
+    return np.moveaxis(stats, 1, 2).reshape(-1, 3)[:sim.worlds].copy()
