@@ -40,6 +40,11 @@ def loads_scenario(text, *, source="<string>", base_dir="."):
     return _Reader(source, base_dir).scenario(doc)
 
 
+def scenario_from_dict(doc, *, source="<dict>", base_dir="."):
+    """Scenario of a parsed scenario dict (as tomllib returns it), checked like a file."""
+    return _Reader(source, base_dir).scenario(doc)
+
+
 class _Reader:
     def __init__(self, source, base_dir):
         self.source = source
