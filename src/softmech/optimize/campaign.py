@@ -119,8 +119,10 @@ class Campaign:
         self.objective = objective
         self.names = [str(n) for n in names]
         n = len(self.names)
-        if n < 1 or len(set(self.names)) != n:
-            raise ValueError(f"names = {names!r} is not allowed: must be distinct, at least one")
+        if n < 2 or len(set(self.names)) != n:
+            raise ValueError(f"names = {names!r} is not allowed: must be distinct, at least two "
+                             "(cma's CMA-ES needs two dimensions; sweep a single parameter with "
+                             "`softmech sweep`)")
         self.lower = _checks.finite("lower", lower, shape=(n,))
         self.upper = _checks.finite("upper", upper, shape=(n,))
         if np.any(self.upper <= self.lower):

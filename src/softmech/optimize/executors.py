@@ -147,6 +147,16 @@ class EvaluationJournal:
         return {k: np.array([math.nan if v is None else v for v in vs], dtype=float)
                 for k, vs in rec.items()}
 
+    def values_of(self, row):
+        """{name: value} of one candidate row (n,) found in the journal, or None."""
+        target = np.asarray(row, dtype=float).tolist()
+        for key, rec in self._done.items():
+            rows = json.loads(key)
+            if target in rows:
+                i = rows.index(target)
+                return {k: vs[i] for k, vs in rec.items()}
+        return None
+
     def add(self, params, values):
         rec = {k: [_json_float(v) for v in np.asarray(vs, dtype=float)] for k, vs in values.items()}
         append_line(self.path, {"kind": "chunk", "params": params.tolist(), "values": rec})

@@ -94,7 +94,7 @@ class Study:
         self.parameters = list(parameters)
         if not self.parameters:
             raise ValueError("parameters = [] is not allowed: name at least one parameter path")
-        self.paths, names, lower, upper, log, initial = [], [], [], [], [], []
+        self.paths, names, lower, upper, log, initial, given = [], [], [], [], [], [], []
         for i, p in enumerate(self.parameters):
             path = resolve_path(p.path, params0, self.doc, field=f"parameters[{i}].path")
             self.paths.append(path)
@@ -122,10 +122,12 @@ class Study:
             upper += hi.tolist()
             log += [bool(p.log)] * n
             initial += x0.tolist()
+            given += [p.initial is not None] * n
         if len(set(names)) != len(names):
             raise ValueError(f"parameters: the dimension names {names} are not distinct")
         self.names, self.log = tuple(names), np.array(log)
         self.lower, self.upper, self.initial = np.array(lower), np.array(upper), np.array(initial)
+        self.initial_given = np.array(given)      # False: the box centre (exactly 0.5 unit)
         self.fixed = [(resolve_path(k, params0, self.doc, field=f"fixed[{k!r}]"),
                        np.atleast_1d(_checks.finite(f"fixed[{k!r}]", v)).astype(float))
                       for k, v in (fixed or {}).items()]
