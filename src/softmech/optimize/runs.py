@@ -39,11 +39,11 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
     from softmech.optimize import figures
     from softmech.optimize.campaign import Campaign
     from softmech.optimize.executors import EvaluationJournal
-    from softmech.optimize.settings import check_campaign_fields, study_of
+    from softmech.optimize.settings import CAMPAIGN_FIELDS, check_campaign_fields, study_of
 
     started = time.perf_counter()
     say = say or (lambda text: None)
-    s = {**scenario.optimize, **(settings or {})}
+    s = {**CAMPAIGN_FIELDS, **scenario.optimize, **(settings or {})}
     check_campaign_fields(s)
     study = study_of(scenario)
     chunk = s.get("chunk") or s["popsize"]

@@ -21,6 +21,7 @@ A run starts from the scenario's initial state at t = 0 and lasts until the late
 ones that diverge get NaN.
 """
 import copy
+import dataclasses
 import math
 import tomllib
 import uuid
@@ -83,8 +84,7 @@ class Study:
                  constraints=(), fixed=None, duration=None):
         from softmech.scenefile import dumps
 
-        self.doc = tomllib.loads(dumps(scenario))
-        self.doc.pop("optimize", None)
+        self.doc = tomllib.loads(dumps(dataclasses.replace(scenario, optimize=None)))
         self.source = scenario.source
         self.scenario = scenario
         self.uid = uuid.uuid4().hex          # workers cache compiled simulations under it
@@ -193,7 +193,7 @@ class Study:
 
         return {"scenario": toml_dumps(self.doc), "names": list(self.names),
                 "paths": [p.path for p in self.parameters], "log": self.log.tolist(),
-                "objectives": {k: (f"callable {getattr(v, '__qualname__', repr(v))}"
+                "objectives": {k: (f"callable {getattr(v, '__qualname__', type(v).__qualname__)}"
                                    if callable(v) else v) for k, v in self.objective_tables.items()},
                 "objective": self.objective, "goal": self.goal, "constraints": self.constraints,
                 "fixed": {p.text: v.tolist() for p, v in self.fixed}, "duration": self.duration}
