@@ -273,3 +273,20 @@ def test_sweep_options_are_checked(tmp_path):
     with pytest.raises(ValueError, match="log range needs lo > 0"):
         parse_param("muscle.wavelength=0:1:3:log")
     assert main(["sweep", str(snake_file(tmp_path)), "--quiet"]) == 2       # no --param
+
+
+def test_the_documented_example_file_loads_and_names_its_campaign():
+    """examples/snake_stiffness_gait.toml (docs/optimization.md): Young's modulus on a log scale
+    and the gait, every dimension named by its path."""
+    import os
+
+    from softmech.optimize.settings import study_of
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                        "snake_stiffness_gait.toml")
+    study = study_of(load_scenario(path))
+    assert study.names == ("rods.snake.youngs_modulus", "muscle.coefficients[1]",
+                           "muscle.coefficients[2]", "muscle.coefficients[3]",
+                           "muscle.coefficients[4]", "muscle.wavelength")
+    assert study.log.tolist() == [True] + [False] * 5 and not study.rebuild
+    assert study.duration == 3.0

@@ -155,7 +155,10 @@ def plot_sweep(table, names, objective, path):
     fig, axes = _figure(1, len(names), size=(4.2 * len(names), 3.6), squeeze=False)
     for ax, name in zip(axes[0], names):
         ax.grid(True, alpha=0.3)
-        ax.plot(table[name], table[objective], "o", color="C0", ms=4)
+        x = np.asarray(table[name], dtype=float)
+        ax.plot(x, table[objective], "o", color="C0", ms=4)
+        if x.min() > 0 and x.max() > 30 * x.min():       # spans decades: log axis
+            ax.set_xscale("log")
         ax.set_xlabel(name)
         ax.set_ylabel(objective)
     fig.suptitle(f"sweep: {objective} over {len(table[objective])} runs")

@@ -90,7 +90,7 @@ def resolve_path(text, params, doc, field="path"):
                                                                                       table):
         known = sorted(k.split(".", 1)[1] for k in params if k.startswith(owner + "."))
         build = sorted(f for f in _construction(section, table) if f not in
-                       ("name", "type", "kind", "rod", "material"))
+                       ("name", "type", "kind", "rod", "material") and f not in known)
         raise ValueError(f"{field} = {text!r} is not allowed: {owner!r} has no field {name!r} "
                          f"(per-world parameters: {', '.join(known) or 'none'}; construction "
                          f"fields, rebuilt per candidate: {', '.join(build) or 'none'})")
