@@ -290,3 +290,55 @@ def test_the_documented_example_file_loads_and_names_its_campaign():
                            "muscle.coefficients[4]", "muscle.wavelength")
     assert study.log.tolist() == [True] + [False] * 5 and not study.rebuild
     assert study.duration == 3.0
+
+
+def test_muscle_power_is_the_engines_couple_times_angular_velocity():
+    """muscle_power recomputes the muscle's couple from its parameters; the engine's own couple
+    is the difference of the angular accelerations with and without the muscle kernel, times
+    J / e (the rotational inertia over the dilatation, Gazzola 2018 eq. 2.7)."""
+    from softmech.diagnostics import discrete_properties
+    from softmech.optimize.quantities import muscle_power
+    from softmech.packing import from_blocks
+
+    sim = builtin_scenario("snake", n_elems=10, dt=DT).compile(worlds=2)
+    sim.params["muscle.coefficients"] = np.column_stack([np.zeros(2), GAITS[:2, :4],
+                                                         np.zeros(2)])
+    sim.params["muscle.wavelength"] = GAITS[:2, 4].copy()
+    sim.step(4000)                                      # t = 0.33 s: ramping, moving
+    engine = sim._engine()
+    accelerations = []
+    for leave_out in ((), ("muscle_waves",)):
+        sim._evaluate(engine, leave_out)
+        accelerations.append(from_blocks(sim.workspace.elem_couple, sim.lanes, (3,)).copy())
+    alpha = accelerations[0] - accelerations[1]         # the muscle's angular acceleration
+    assert np.all(alpha[..., 1:] == 0.0)                # about d1 only
+    rod = sim.rods[0]
+    state = sim.get_state("snake")
+    e = np.linalg.norm(np.diff(state["positions"], axis=1), axis=2) / rod.rest_lengths
+    inertia = discrete_properties(rod.rest_lengths, sim.rod_params("snake"), rod.closed)["elem_J"]
+    engine_power = np.sum(alpha[..., 0] * inertia[..., 0] / e
+                          * state["angular_velocities"][..., 0], axis=1)
+    power = muscle_power(sim, "muscle")
+    assert np.all(np.abs(power) > 1.0)
+    np.testing.assert_allclose(power, engine_power, rtol=1e-10)
+
+
+def test_muscle_work_kinds(tmp_path):
+    from softmech.optimize.settings import study_of
+
+    work = {f"work_{k}": {"quantity": "muscle_work", "kind": k, "window": [0.25, 0.5],
+                          "every": 0.005} for k in ("positive", "absolute", "net")}
+    table = {**GAIT_TABLE, "objectives": {**GAIT_TABLE["objectives"], **work}}
+    values = study_of(load_scenario(snake_file(tmp_path, table))).evaluate(GAITS)
+    assert values["work_positive"][2] == 0.0                   # no muscle activity
+    moving = [0, 1, 3]
+    assert np.all(values["work_positive"][moving] > 0)
+    assert np.all(values["work_absolute"] >= values["work_positive"])
+    assert np.all(values["work_positive"] >= values["work_net"])
+    # absolute = positive + negative parts, net = positive - negative parts
+    np.testing.assert_allclose(values["work_absolute"] + values["work_net"],
+                               2 * values["work_positive"], rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="must name a MuscleTorqueWave"):
+        study_of(load_scenario(snake_file(tmp_path, {**GAIT_TABLE, "objectives": {
+            "w": {"quantity": "muscle_work", "muscle": "ground", "window": [0, 1]}}},
+            name="bad.toml")))

@@ -10,6 +10,7 @@ Registry (QUANTITIES; the ``quantity`` field of an ``[optimize.objectives.NAME]`
 | final_position | centre-of-mass coordinate along `axis` at t1 [m] | axis |
 | energy | mechanical energy [J] (`kind`: kinetic, elastic or total) reduced over the window | kind, reduce, every |
 | field | any recorded field (sm.Every's names: positions, com, total_energy, ...) reduced over the window; `index` selects one number of the per-world array | field, index, reduce, every |
+| muscle_work | energy spent by a MuscleTorqueWave over the window [J]: the time integral (trapezoid, samples `every` s) of its power P = sum over elements of couple . angular velocity; `kind` positive (default: the work it does, negative power counted as 0), absolute (|P|) or net (P) | muscle, kind, every |
 
 Every quantity takes `rod` (default: the scene's first rod) and `window` = [t0, t1] [s]
 (required). `reduce` is mean, max, min or final (the value at t1); `every` [s] is the sampling
@@ -32,12 +33,40 @@ DIAGNOSTIC_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linea
                                    "angular_momentum")
 
 
+def muscle_power(sim, muscle):
+    """Power [W] of the MuscleTorqueWave term `muscle` in every world now, (B,): sum over the
+    elements of its couple about d1 times the angular velocity about d1 (local frame). The
+    couple is the kernel's (softmech.kernels.muscles): A_j(t) = ramp(t) beta(s_j) sin(omega t
+    - k s_j + phase) at interior node j, +A_j on the element after it, -A_j on the one before."""
+    from softmech.terms.muscles import muscle_spline
+
+    term = next(t for t in sim.terms if t.name == muscle)
+    rod = next(r for r in sim.rods if r.name == term.rod)
+    p = {k: np.broadcast_to(sim.params[f"{muscle}.{k}"],
+                            (sim.worlds,) + np.shape(sim.params[f"{muscle}.{k}"])[1:])
+         for k in ("coefficients", "wavelength", "period", "phase", "ramp_time")}
+    s = term.arc_from_head(rod)                                            # (n_vor,)
+    beta = np.stack([muscle_spline(c, rod.length)(s) for c in p["coefficients"]])
+    t = sim.time
+    ramp = np.where(p["ramp_time"] > 0, np.minimum(1.0, t / np.where(p["ramp_time"] > 0,
+                                                                       p["ramp_time"], 1.0)), 1.0)
+    arg = (2 * np.pi / p["period"] * t + p["phase"])[:, None] - (2 * np.pi / p["wavelength"])[
+        :, None] * s
+    moment = ramp[:, None] * beta * np.sin(arg)                           # (B, n_vor)
+    couple = np.zeros((sim.worlds, rod.n_elems))
+    couple[:, 1:] += moment
+    couple[:, :-1] -= moment
+    return np.einsum("be,be->b", couple, sim.get_state(rod.name)["angular_velocities"][..., 0])
+
+
 def sample(sim, rod, field, cache):
     """One field of one rod now, (B, ...): state fields from Simulation.get_state, the others
     from Simulation.diagnostics (the same numbers `softmech run` records); cache: a dict that
     keeps the rod's diagnostics for the other fields of the same instant."""
     if field in STATE_FIELDS:
         return sim.get_state(rod)[field]
+    if field.startswith("muscle_power:"):
+        return muscle_power(sim, field.split(":", 1)[1])
     if field == "contact_force":
         return sim.contact_forces(rod)
     if rod not in cache:
@@ -216,17 +245,52 @@ class Field(Reduced):
         return values[0][(slice(None),) + self.index]
 
 
+class MuscleWork(Reduced):
+    """Energy spent by a muscle over the window (the trapezoid integral of its power)."""
+    options = ("muscle", "kind", "every")
+    KINDS = ("positive", "absolute", "net")
+
+    def __init__(self, name, table, rods, terms=()):
+        super().__init__(name, {k: v for k, v in table.items() if k not in ("muscle", "kind")},
+                         rods)
+        from softmech.terms.muscles import MuscleTorqueWave
+
+        waves = [t.name for t in terms if isinstance(t, MuscleTorqueWave)]
+        muscle = table.get("muscle", waves[0] if waves else None)
+        if muscle not in waves:
+            raise ValueError(f"{self.where}.muscle = {muscle!r} is not allowed: must name a "
+                             f"MuscleTorqueWave of the scene (muscle torque waves: {waves})")
+        self.kind = _checks.choice(f"{self.where}.kind", table.get("kind", "positive"),
+                                   self.KINDS)
+        self.fields = (f"muscle_power:{muscle}",)
+        self.reduce = "mean"
+
+    def combine(self, values):
+        p = values[0]
+        return {"positive": np.maximum(p, 0.0), "absolute": np.abs(p), "net": p}[self.kind]
+
+    def value(self, samples, dt):
+        steps = self.sample_steps(dt)
+        power = np.stack([self.combine([samples[s, self.rod, self.fields[0]]]) for s in steps],
+                         axis=1)                                           # (B, n_samples)
+        t = np.array(steps) * dt
+        return np.sum(0.5 * (power[:, 1:] + power[:, :-1]) * np.diff(t), axis=1)
+
+
 QUANTITIES = {"com_speed": ComSpeed, "distance": Distance, "final_position": FinalPosition,
-              "energy": Energy, "field": Field}
+              "energy": Energy, "field": Field, "muscle_work": MuscleWork}
 """Quantity name (the `quantity` field) -> class."""
 
 
-def make_quantity(name, table, rods):
-    """A Quantity from its table (see the module docstring); ValueError naming the field."""
+def make_quantity(name, table, rods, terms=()):
+    """A Quantity from its table (see the module docstring); rods {name: rod}, terms: the
+    scene's terms. ValueError naming the field."""
     if not isinstance(table, dict):
         raise ValueError(f"objectives.{name} must be a table with a quantity field")
     quantity = table.get("quantity")
     if quantity not in QUANTITIES:
         raise ValueError(f"objectives.{name}.quantity = {quantity!r} is not allowed: must be one "
                          f"of {sorted(QUANTITIES)}")
+    if quantity == "muscle_work":
+        return MuscleWork(name, table, rods, terms)
     return QUANTITIES[quantity](name, table, rods)

@@ -136,15 +136,16 @@ class Study:
                 raise ValueError(f"fixed[{path.text!r}] = {value.tolist()} is not allowed: "
                                  f"give 1 or {path.size} values")
         self.rebuild = any(p.kind == "build" for p in self.paths + [f[0] for f in self.fixed])
-        self._set_objectives(objectives, objective, goal, constraints, rods, duration)
+        self._set_objectives(objectives, objective, goal, constraints, rods, duration,
+                             scenario.scene.terms)
         self._sims = {}
 
-    def _set_objectives(self, objectives, objective, goal, constraints, rods, duration):
+    def _set_objectives(self, objectives, objective, goal, constraints, rods, duration, terms):
         if not isinstance(objectives, dict) or not objectives:
             raise ValueError("objectives is missing or empty: name at least one measured "
                              "quantity ([optimize.objectives.NAME] with quantity = ...)")
         self.objective_tables = {k: (v if callable(v) else dict(v)) for k, v in objectives.items()}
-        self.quantities = {k: make_quantity(k, v, rods) for k, v in objectives.items()
+        self.quantities = {k: make_quantity(k, v, rods, terms) for k, v in objectives.items()
                            if not callable(v)}
         self.callables = {k: v for k, v in objectives.items() if callable(v)}
         if objective is None:
