@@ -231,6 +231,7 @@ def test_sweep_grid_random_tables_plot_and_resume(tmp_path, capsys):
         speeds = h5["sweep/forward_speed"][:]
     assert w.shape == (5,) and np.all((w >= 0.5) & (w <= 1.5)) and len(set(w)) == 5
     assert main(rand) == 2
+    assert main(rand[:-1] + [str(tmp_path / "nothing"), "--resume"]) == 2
     assert main(rand + ["--resume"]) == 0
     with h5py.File(tmp_path / "r" / "sweep.h5") as h5:
         np.testing.assert_array_equal(h5["sweep/forward_speed"][:], speeds)
@@ -342,3 +343,30 @@ def test_muscle_work_kinds(tmp_path):
         study_of(load_scenario(snake_file(tmp_path, {**GAIT_TABLE, "objectives": {
             "w": {"quantity": "muscle_work", "muscle": "ground", "window": [0, 1]}}},
             name="bad.toml")))
+
+
+def test_resume_after_a_kill_before_the_log_header(tmp_path, capsys):
+    """A driver killed after creating its journal but before the campaign log's header resumes
+    as a fresh campaign that takes its chunks from the journal; --resume of an empty folder is
+    refused."""
+    import os
+
+    path = snake_file(tmp_path)
+    out = tmp_path / "o"
+    assert main(["optimize", str(path), "--output", str(out), "--quiet"]) == 0
+    full = (out / "campaign.jsonl").read_text()
+    os.remove(out / "campaign.jsonl")
+    assert main(["optimize", str(path), "--output", str(out), "--resume", "--quiet"]) == 0
+    assert (out / "campaign.jsonl").read_text().splitlines()[1:] != []
+    journal = (out / "evaluations.jsonl").read_text().splitlines()
+    assert len(journal) == 1 + 2                      # nothing simulated twice
+    strip = [{k: v for k, v in json.loads(line).items() if k != "wall_s"}
+             for line in full.splitlines()[1:]]
+    again = [{k: v for k, v in json.loads(line).items() if k != "wall_s"}
+             for line in (out / "campaign.jsonl").read_text().splitlines()[1:]]
+    assert again == strip
+    capsys.readouterr()
+    assert main(["optimize", str(path), "--output", str(tmp_path / "empty"), "--resume",
+                 "--quiet"]) == 2
+    assert "nothing to resume" in capsys.readouterr().err
+    assert not (tmp_path / "empty" / "evaluations.jsonl").exists()

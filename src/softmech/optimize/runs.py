@@ -31,6 +31,19 @@ class StudyObjective:
         return self.study.fitness(values)
 
 
+def campaign_resume(resume, output_dir):
+    """Whether the campaign log of output_dir is to be resumed: with --resume, unless a driver
+    was killed after creating the journal but before the log's header (then there is nothing to
+    replay, and the campaign starts over, taking its chunks from the journal). Without either
+    file there is nothing to resume: ValueError, before anything is written."""
+    log = os.path.join(output_dir, "campaign.jsonl")
+    journal = os.path.join(output_dir, "evaluations.jsonl")
+    if resume and not os.path.exists(log) and not os.path.exists(journal):
+        raise ValueError(f"--resume: nothing to resume in {output_dir} (no campaign.jsonl); "
+                         "start a new campaign without --resume")
+    return resume and os.path.exists(log)
+
+
 def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume=False,
                    progress=False, say=None):
     """Run (or resume) the campaign of a scenario's generic [optimize] table; settings: fields
@@ -49,6 +62,7 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
     chunk = s.get("chunk") or s["popsize"]
     os.makedirs(output_dir, exist_ok=True)
     meta = study.meta()
+    resume_log = campaign_resume(resume, output_dir)       # before the journal is created
     journal = EvaluationJournal(os.path.join(output_dir, "evaluations.jsonl"), meta, resume=resume)
     probe = Campaign(lambda p, progress=None: p, names=study.names, lower=study.lower,
                      upper=study.upper, log_path=os.devnull, log=study.log)
@@ -60,7 +74,8 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
                         popsize=s["popsize"], seed=s["seed"], sigma0=s["sigma0"],
                         max_generations=s["max_generations"],
                         min_generations=s["min_generations"], patience=s["patience"],
-                        tolerance=s["tolerance"], meta=meta, resume=resume, progress=progress)
+                        tolerance=s["tolerance"], meta=meta, progress=progress,
+                        resume=resume_log)
     where = "on Ray" if getattr(executor, "name", "local") == "ray" else "locally"
     say(f"CMA-ES campaign over {', '.join(study.names)}: population {s['popsize']}, seed "
         f"{s['seed']}, at most {s['max_generations']} generations, {study.goal} "

@@ -251,18 +251,21 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     figure_periods = float(_checks.positive("figure_periods", figure_periods))
     os.makedirs(output_dir, exist_ok=True)
     from softmech.optimize.executors import EvaluationJournal
+    from softmech.optimize.runs import campaign_resume
 
     problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window, scenario=scenario,
                                beta_bound=beta_bound, wavelength_range=wavelength_range,
                                executor=executor, chunk=chunk)
     n_elems, dt = problem.n_elems, problem.dt
+    resume_log = campaign_resume(resume, output_dir)       # before the journal is created
     problem.journal = EvaluationJournal(os.path.join(output_dir, "evaluations.jsonl"),
                                         problem.meta(), resume=resume)
     campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
                         log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
                         seed=seed, max_generations=max_generations,
                         min_generations=min_generations, patience=patience, tolerance=tolerance,
-                        meta=problem.meta(), resume=resume, progress=progress)
+                        meta=problem.meta(), progress=progress,
+                        resume=resume_log)
     say(f"CMA-ES snake gait campaign: population {popsize}, seed {seed}, at most "
         f"{max_generations} generations; each generation = one batched run of {popsize} snakes "
         f"({n_elems} elements, dt = {dt:g} s, {problem.duration:g} s simulated; fitness = mean "

@@ -121,7 +121,11 @@ def run_sweep(scenario, specs, output_dir, *, random=None, seed=0, chunk=DEFAULT
     points = sweep_points(specs, random, seed)
     os.makedirs(output_dir, exist_ok=True)
     meta = {**study.meta(), "points": points.tolist(), "chunk": chunk}
-    journal = EvaluationJournal(os.path.join(output_dir, "evaluations.jsonl"), meta, resume=resume)
+    journal_path = os.path.join(output_dir, "evaluations.jsonl")
+    if resume and not os.path.exists(journal_path):
+        raise ValueError(f"--resume: nothing to resume in {output_dir} (no evaluations.jsonl); "
+                         "start the sweep without --resume")
+    journal = EvaluationJournal(journal_path, meta, resume=resume)
     say(f"sweep of {len(points)} runs over {', '.join(study.names)} in chunks of {chunk} worlds; "
         f"objectives: {', '.join(study.objective_tables)}")
     bar = progress_bar(len(points), progress, unit="run", desc="sweep")
