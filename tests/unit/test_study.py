@@ -370,3 +370,48 @@ def test_resume_after_a_kill_before_the_log_header(tmp_path, capsys):
                  "--quiet"]) == 2
     assert "nothing to resume" in capsys.readouterr().err
     assert not (tmp_path / "empty" / "evaluations.jsonl").exists()
+
+
+def test_parameter_paths_resolve_indices_and_owners():
+    import tomllib
+
+    from softmech.optimize.paths import resolve_path
+    from softmech.scenefile import dumps
+
+    scenario = builtin_scenario("snake", n_elems=10, dt=DT)
+    doc = tomllib.loads(dumps(scenario))
+    params = scenario.compile().params
+    cases = {"muscle.coefficients[1:5]": ("world", (1, 2, 3, 4)),
+             "muscle.coefficients[-1]": ("world", (5,)),
+             "muscle.coefficients[:2]": ("world", (0, 1)),
+             "snake.youngs_modulus": ("world", None),
+             "rods.snake.radius[3]": ("world", (3,)),
+             "rods.snake.start[2]": ("build", (2,)),
+             "rods.snake.n_elems": ("build", None),
+             "ground.stiffness": ("world", None)}
+    for text, (kind, index) in cases.items():
+        path = resolve_path(text, params, doc)
+        assert (path.kind, path.index) == (kind, index), text
+    assert resolve_path("muscle.coefficients[1:3]", params, doc).dimension_names() == (
+        "muscle.coefficients[1]", "muscle.coefficients[2]")
+    for bad, fragment in (("muscle.coefficients[6]", "the index must be"),
+                          ("muscle.coefficients[1:2:3]", "the index must be"),
+                          ("snake", "a parameter path is OWNER.FIELD"),
+                          ("gravity.nothing", "has no field 'nothing'"),
+                          ("rods.muscle.wavelength", "no rod 'muscle'")):
+        with pytest.raises(ValueError, match=fragment.replace("[", r"\[")):
+            resolve_path(bad, params, doc)
+    # a rebuilt start height (index into a construction array) moves the snake off the ground
+    study = Study(scenario, [Parameter("rods.snake.start[2]", 0.02, 0.2),
+                             Parameter("muscle.wavelength", 0.3, 2.0)],
+                  {"z": {"quantity": "final_position", "axis": "z", "window": [0, 0.01]}})
+    z = study.evaluate(np.array([[0.025, 0.97], [0.1, 0.97]]))["z"]
+    assert abs(z[0] - 0.025) < 1e-3 and abs(z[1] - 0.1) < 2e-3
+
+
+def test_an_unreachable_ray_address_is_refused_at_once():
+    pytest.importorskip("ray")
+    from softmech.optimize.executors import RayExecutor
+
+    with pytest.raises(ValueError, match="no Ray head answers there"):
+        RayExecutor("127.0.0.1:1")

@@ -81,11 +81,18 @@ class RayExecutor:
             options = dict(init)
             options.setdefault("logging_level", "warning")
             options.setdefault("log_to_driver", False)
-            if address == "local":
-                options.setdefault("include_dashboard", False)
-                ray.init(**options)
-            else:
-                ray.init(address=address, **options)
+            if address not in ("auto", "local"):
+                _check_reachable(address)
+            try:
+                if address == "local":
+                    options.setdefault("include_dashboard", False)
+                    ray.init(**options)
+                else:
+                    ray.init(address=address, **options)
+            except (ConnectionError, RuntimeError) as err:
+                raise ValueError(f"--ray {address} is not allowed: no Ray cluster could be "
+                                 f"reached there ({err}); start one with `ray start --head`, "
+                                 "or use --ray local") from None
         self._task = ray.remote(num_cpus=self.threads, max_retries=RAY_RETRIES,
                                 retry_exceptions=False)(_evaluate_on_worker)
         self._refs = {}
@@ -105,6 +112,20 @@ class RayExecutor:
         self._refs.clear()
         if self._started and self._ray.is_initialized():
             self._ray.shutdown()
+
+
+def _check_reachable(address):
+    """ValueError at once if HOST:PORT does not accept a connection (ray.init would retry for
+    minutes)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=5):
+            pass
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--ray {address} is not allowed: no Ray head answers there ({err}); "
+                         "start one with `ray start --head`, or use --ray local") from None
 
 
 def make_executor(ray=None, threads=1):
