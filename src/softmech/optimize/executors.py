@@ -48,6 +48,8 @@ class LocalExecutor:
 
 
 _WORKER_STUDIES = {}
+WORKER_STUDIES_KEPT = 4
+"""Studies (with their compiled simulations) a Ray worker keeps between tasks."""
 
 
 def _evaluate_on_worker(study, params, threads):
@@ -57,6 +59,8 @@ def _evaluate_on_worker(study, params, threads):
 
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     kept = _WORKER_STUDIES.setdefault(study.uid, study)
+    while len(_WORKER_STUDIES) > WORKER_STUDIES_KEPT:      # oldest first (insertion order)
+        del _WORKER_STUDIES[next(iter(_WORKER_STUDIES))]
     return kept.evaluate(params)
 
 

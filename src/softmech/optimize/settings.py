@@ -57,9 +57,9 @@ def study_settings(table, scenario):
                              "[optimize.objectives.NAME] tables")
     if not isinstance(s["parameters"], list):
         raise ValueError("parameters must be an array of tables, written [[optimize.parameters]]")
-    for key in ("constraints",):
-        if not isinstance(s[key], list):
-            raise ValueError(f"{key} must be an array of tables, written [[optimize.{key}]]")
+    if not isinstance(s["constraints"], list):
+        raise ValueError("constraints must be an array of tables, written "
+                         "[[optimize.constraints]]")
     for key in ("objectives", "fixed"):
         if not isinstance(s[key], dict):
             raise ValueError(f"{key} must be a table, written [optimize.{key}]")
