@@ -122,7 +122,10 @@ def test_campaign_on_ray_with_a_killed_worker_equals_the_local_one(cluster, tmp_
         (folder / "arm").touch()              # the first chunk to finish its run is the victim
 
         def kill_the_victim():
+            deadline = time.monotonic() + 120
             while not (folder / "pid").exists() or not (folder / "pid").read_text():
+                if time.monotonic() > deadline:
+                    return                        # the assertion below reports it
                 time.sleep(0.05)
             killed["pid"] = int((folder / "pid").read_text())
             os.kill(killed["pid"], signal.SIGKILL)
