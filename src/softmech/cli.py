@@ -12,7 +12,9 @@ COMMANDS = {
     "run": ("softmech.commands.run", "run a built-in scene and write plots to an output folder"),
     "validate": ("softmech.validation.command", "run the validation cases against analytic results"),
     "bench": ("softmech.bench", "time softmech side by side with PyElastica"),
-    "optimize": ("softmech.commands.optimize", "CMA-ES gait optimization (snake), resumable"),
+    "optimize": ("softmech.commands.optimize", "CMA-ES campaign over a scenario's [optimize] "
+                                               "table (or the snake's gait), resumable, Ray"),
+    "sweep": ("softmech.commands.sweep", "grid or random parameter sweep of a scenario file"),
     "new": ("softmech.commands.new", "write a built-in scene as an editable scenario file (TOML)"),
     "list": ("softmech.commands.list", "list the built-in scenes"),
     "info": ("softmech.commands.info", "describe a results file (results.h5)"),

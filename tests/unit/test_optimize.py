@@ -251,9 +251,9 @@ def test_command_writes_panels_json_and_resumes(tmp_path, capsys):
     assert set(first["best_params"]) == set(NAMES)
     assert first["generations"] == 2 and first["evaluations"] == 8
     names = {os.path.basename(f) for f in first["files"]}
-    assert names == {"campaign.jsonl", "best.json", "fitness.png", "velocities.png",
+    assert names == {"campaign.jsonl", "evaluations.jsonl", "best.json", "fitness.png", "velocities.png",
                      "envelope.png", "snapshots.png"}
-    for f in names - {"campaign.jsonl", "best.json"}:
+    for f in names - {"campaign.jsonl", "evaluations.jsonl", "best.json"}:
         with open(out / f, "rb") as fh:
             assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
     # every evaluated point lies inside the box |beta| <= 50 N m, 0.3 <= lambda <= 2 m

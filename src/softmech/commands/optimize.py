@@ -1,10 +1,13 @@
-"""`softmech optimize snake`: CMA-ES gait optimization of the Table 2 snake (ME498 handout
-section 2.2.6), with a resumable campaign log and the handout's Fig. 4 panels.
+"""`softmech optimize snake | FILE.toml`: CMA-ES campaigns. `snake` (or a snake file whose
+[optimize] table is the gait campaign, problem = "snake_gait") is the gait optimization of the
+Table 2 snake (ME498 handout section 2.2.6) with the handout's Fig. 4 panels; any other
+[optimize] table names its parameters and objectives (softmech.optimize.settings).
 
-Writes into the output folder (default ./output/optimize_snake): campaign.jsonl (one line per
-finished generation, appended durably), best.json, fitness.png, velocities.png, envelope.png,
-snapshots.png. `--resume` continues a killed campaign from its log and reproduces the result of
-an uninterrupted one. Exit code 0 on success, 2 on bad input.
+Writes into the output folder (default ./output/optimize_<name>): campaign.jsonl (one line per
+finished generation, appended durably), evaluations.jsonl (the finished chunks), best.json and
+the figures. `--resume` continues a killed campaign from its log and reproduces the result of an
+uninterrupted one. `--ray ADDRESS` evaluates each generation's chunks on a Ray cluster with the
+same results. Exit code 0 on success, 2 on bad input.
 """
 import argparse
 import json
@@ -40,6 +43,7 @@ def add_arguments(parser):
                         help="output folder (default: ./output/optimize_snake)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the campaign logged in the output folder")
+    add_executor_arguments(parser, "each generation")
     parser.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with the results on stdout at the end "
@@ -56,6 +60,27 @@ def add_arguments(parser):
                           default=None, help="periods simulated for the figures (default 6)")
 
 
+def add_executor_arguments(parser, what):
+    """--ray and --chunk (shared by `softmech optimize` and `softmech sweep`)."""
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help=f"evaluate {what} as chunks on Ray: auto (the cluster of `ray start` "
+                             "on this machine), local (a Ray instance for this command) or "
+                             "HOST:PORT; results equal a local run's bit for bit")
+    parser.add_argument("--chunk", type=int, metavar="N", default=None,
+                        help="candidates per batched simulation (one Ray task each); the split "
+                             "does not change the results")
+
+
+def make_executor(args):
+    """The executor of --ray (None: local)."""
+    from softmech.optimize.executors import make_executor as make
+
+    ray = getattr(args, "ray", None)
+    if getattr(args, "chunk", None) is not None:
+        _checks.integer("--chunk", args.chunk, 1)
+    return None if ray is None else make(ray)
+
+
 DEFAULTS = dict(popsize=16, seed=1, max_generations=60, n_elems=50, dt=2.5e-5,
                 window=(2.0, 3.0), figure_periods=6.0)
 
@@ -69,12 +94,15 @@ def execute(args):
     options = dict(DEFAULTS)
     scenario = None
     if args.problem.endswith(".toml"):
+        from softmech.optimize.settings import is_generic
         from softmech.scenefile import load_scenario
 
         scenario = load_scenario(args.problem)
-        if scenario.template != "snake" or scenario.optimize is None:
-            raise ValueError(f"{args.problem}: nothing to optimize: the file needs template = "
-                             "\"snake\" and an [optimize] table (see `softmech new snake`)")
+        if scenario.optimize is None:
+            raise ValueError(f"{args.problem}: nothing to optimize: the file needs an [optimize] "
+                             "table (docs/optimization.md; `softmech new snake` writes one)")
+        if is_generic(scenario.optimize):
+            return execute_study(args, scenario, quiet, as_json)
         for flag in ("n_elems", "dt"):
             if getattr(args, flag, None) is not None:
                 raise ValueError(f"--{flag.replace('_', '-')} is not allowed with a scenario "
@@ -113,8 +141,14 @@ def execute(args):
         if not quiet:
             print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
 
-    summary = optimize_snake(output_dir, resume=bool(getattr(args, "resume", False)),
-                             progress=not quiet, say=say, scenario=scenario, **options)
+    executor = make_executor(args)
+    try:
+        summary = optimize_snake(output_dir, resume=bool(getattr(args, "resume", False)),
+                                 progress=not quiet, say=say, scenario=scenario,
+                                 executor=executor, chunk=getattr(args, "chunk", None), **options)
+    finally:
+        if executor is not None:
+            executor.close()
     say(f"  best gait over periods {summary['check_periods'][0]:g}-"
         f"{summary['check_periods'][1]:g}: forward {summary['best_mean_forward_speed']:.4f} m/s, "
         f"lateral {summary['best_mean_lateral_speed']:.4f} m/s (published optimum: "
@@ -130,4 +164,43 @@ def execute(args):
                 "published_mean_forward_speed", "files")
         print(json.dumps({"problem": args.problem, "output_dir": output_dir,
                           **{k: summary[k] for k in keys}}))
+    return 0
+
+
+def execute_study(args, scenario, quiet, as_json):
+    """`softmech optimize FILE.toml` for a generic [optimize] table (softmech.optimize.runs)."""
+    from softmech.optimize.runs import optimize_study
+
+    for flag in ("n_elems", "dt", "window", "figure_periods"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with this file: it "
+                             "belongs to the snake gait problem; set the model in the file")
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations,
+             "chunk": getattr(args, "chunk", None)}
+    settings = {k: v for k, v in given.items() if v is not None}
+    output_dir = os.path.abspath(getattr(args, "output", None)
+                                 or os.path.join("output", f"optimize_{scenario.name}"))
+    log_path = os.path.join(output_dir, "campaign.jsonl")
+    if getattr(args, "resume", False) and os.path.exists(log_path):
+        from softmech.optimize.campaign import read_log
+
+        header, _ = read_log(log_path)      # settings not given here come from the log
+        settings = {"popsize": header["popsize"], "seed": header["seed"], **settings}
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    executor = make_executor(args)
+    try:
+        summary = optimize_study(scenario, output_dir, settings=settings, executor=executor,
+                                 resume=bool(getattr(args, "resume", False)),
+                                 progress=not quiet, say=say)
+    finally:
+        if executor is not None:
+            executor.close()
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to "
+        f"{output_dir}")
+    if as_json:
+        print(json.dumps({"problem": args.problem, "output_dir": output_dir, **summary}))
     return 0

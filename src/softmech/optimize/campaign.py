@@ -115,17 +115,23 @@ class Campaign:
 
     def __init__(self, objective, *, names, lower, upper, log_path, popsize=16, seed=1, x0=None,
                  sigma0=0.25, max_generations=60, min_generations=20, patience=10,
-                 tolerance=1e-3, meta=None, resume=False, progress=False):
+                 tolerance=1e-3, meta=None, resume=False, progress=False, log=None):
         self.objective = objective
         self.names = [str(n) for n in names]
         n = len(self.names)
-        if n < 1 or len(set(self.names)) != n:
-            raise ValueError(f"names = {names!r} is not allowed: must be distinct, at least one")
+        if n < 2 or len(set(self.names)) != n:
+            raise ValueError(f"names = {names!r} is not allowed: must be distinct, at least two "
+                             "(cma's CMA-ES needs two dimensions; sweep a single parameter with "
+                             "`softmech sweep`)")
         self.lower = _checks.finite("lower", lower, shape=(n,))
         self.upper = _checks.finite("upper", upper, shape=(n,))
         if np.any(self.upper <= self.lower):
             raise ValueError(f"upper = {self.upper.tolist()} is not allowed: must be > lower = "
                              f"{self.lower.tolist()} in every entry")
+        self.log = np.zeros(n, dtype=bool) if log is None else np.array(log, dtype=bool)
+        if self.log.shape != (n,) or np.any(self.lower[self.log] <= 0):
+            raise ValueError(f"log = {log!r} is not allowed: one flag per parameter, and a "
+                             "log-scale parameter needs lower > 0")
         self.popsize = _checks.integer("popsize", popsize, 4)
         self.seed = _checks.integer("seed", seed, 0)
         self.x0 = np.full(n, 0.5) if x0 is None else _checks.finite("x0", x0, shape=(n,))
@@ -144,13 +150,31 @@ class Campaign:
 
     # ------------------------------------------------------------------------ mapping
     def to_params(self, x):
-        """Unit box coordinates (..., n) -> physical parameters (..., n)."""
-        return self.lower + np.asarray(x, dtype=float) * (self.upper - self.lower)
+        """Unit box coordinates (..., n) -> physical parameters (..., n): affine, or
+        geometric (lower * (upper / lower)^x) for log-scale parameters."""
+        x = np.asarray(x, dtype=float)
+        linear = self.lower + x * (self.upper - self.lower)
+        if not self.log.any():
+            return linear
+        with np.errstate(divide="ignore", invalid="ignore"):
+            geometric = np.exp(np.log(self.lower) + x * (np.log(self.upper) - np.log(self.lower)))
+        return np.where(self.log, geometric, linear)
+
+    def to_unit(self, params):
+        """Inverse of to_params: physical (..., n) -> unit box coordinates (..., n)."""
+        p = np.asarray(params, dtype=float)
+        linear = (p - self.lower) / (self.upper - self.lower)
+        if not self.log.any():
+            return linear
+        with np.errstate(divide="ignore", invalid="ignore"):
+            geometric = (np.log(p) - np.log(self.lower)) / (np.log(self.upper) - np.log(self.lower))
+        return np.where(self.log, geometric, linear)
 
     def header(self):
         import cma
         from softmech import __version__
-        return {"kind": "header", "format": LOG_FORMAT, "names": self.names,
+        log = {"log": self.log.tolist()} if self.log.any() else {}
+        return {"kind": "header", "format": LOG_FORMAT, "names": self.names, **log,
                 "lower": self.lower.tolist(), "upper": self.upper.tolist(),
                 "popsize": self.popsize, "seed": self.seed, "x0": self.x0.tolist(),
                 "sigma0": self.sigma0, "meta": self.meta, "softmech_version": __version__,
@@ -297,9 +321,9 @@ class Campaign:
         header, records = read_log(self.log_path, repair=True)
         mine = self.header()
         for key in ("format", "names", "lower", "upper", "popsize", "seed", "x0", "sigma0",
-                    "meta"):
-            if header.get(key) != mine[key]:
-                raise ValueError(f"resume: {key} = {mine[key]!r} differs from the log's "
+                    "meta", "log"):
+            if header.get(key) != mine.get(key):
+                raise ValueError(f"resume: {key} = {mine.get(key)!r} differs from the log's "
                                  f"{header.get(key)!r} ({self.log_path}); resume with the "
                                  "logged settings")
         history = []
@@ -337,6 +361,13 @@ def read_log(path, repair=False):
     """(header dict, list of generation records) of a campaign log. A last line that is
     truncated (no newline, or not valid JSON) is ignored, and with repair=True cut off the file so
     that the next append starts on a clean line; a bad line anywhere else raises ValueError."""
+    return read_jsonl(path, LOG_FORMAT, repair)
+
+
+def read_jsonl(path, fmt, repair=False):
+    """(header, records) of an append-only JSON-lines file whose header line has format `fmt`
+    (a campaign log, an evaluation journal); a truncated last line is dropped (and with
+    repair=True cut off the file)."""
     with open(path, "rb") as f:
         raw = f.read()
     lines = raw.split(b"\n")
@@ -357,11 +388,11 @@ def read_log(path, repair=False):
             f.flush()
             os.fsync(f.fileno())
     if not records or records[0].get("kind") != "header":
-        raise ValueError(f"{path}: no campaign header line; not a softmech campaign log")
+        raise ValueError(f"{path}: no header line; not a softmech {fmt.split('/')[0]} file")
     header = records[0]
-    if header.get("format") != LOG_FORMAT:
+    if header.get("format") != fmt:
         raise ValueError(f"{path}: log format {header.get('format')!r} is not supported "
-                         f"(expected {LOG_FORMAT!r})")
+                         f"(expected {fmt!r})")
     return header, records[1:]
 
 

@@ -27,9 +27,10 @@ def _save(fig, path):
     return path
 
 
-def plot_fitness(generations, best, generation_best, mean, path, reference=None):
-    """Fitness [m/s] vs generation: arrays (n_generations,) each; reference: a speed [m/s] drawn
-    as a dotted line (the published optimum's), or None."""
+def plot_fitness(generations, best, generation_best, mean, path, reference=None,
+                 ylabel="fitness: mean forward speed [m/s]"):
+    """Fitness vs generation: arrays (n_generations,) each; reference: a speed [m/s] drawn
+    as a dotted line (the published optimum's), or None; ylabel: what the fitness is."""
     fig, ax = _figure()
     ax.grid(True, alpha=0.3)
     ax.plot(generations, best, "-", color="C0", lw=2, label="best so far")
@@ -39,8 +40,9 @@ def plot_fitness(generations, best, generation_best, mean, path, reference=None)
         ax.axhline(reference, color="0.5", ls=":", lw=1.2,
                    label=f"published optimum {reference:.3g} m/s")
     ax.set_xlabel("generation")
-    ax.set_ylabel("fitness: mean forward speed [m/s]")
-    ax.set_title(f"CMA-ES campaign: best {np.nanmax(best):.4g} m/s after {len(generations)} "
+    ax.set_ylabel(ylabel)
+    unit = " m/s" if "[m/s]" in ylabel else ""
+    ax.set_title(f"CMA-ES campaign: best {np.nanmax(best):.4g}{unit} after {len(generations)} "
                  "generations")
     ax.legend(loc="lower right")
     return _save(fig, path)
@@ -144,4 +146,20 @@ def plot_snapshots(time, positions, com, instants, period, path, radius=0.025):
     handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize="small")
     fig.suptitle(f"Snake with the best gait, top view (body radius {radius * 1e3:g} mm)")
+    return _save(fig, path)
+
+
+def plot_sweep(table, names, objective, path):
+    """A sweep's objective against each parameter: one panel per parameter, one dot per run.
+    table: {column: (n_runs,)}; names: the parameter columns; objective: the plotted column."""
+    fig, axes = _figure(1, len(names), size=(4.2 * len(names), 3.6), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        ax.grid(True, alpha=0.3)
+        x = np.asarray(table[name], dtype=float)
+        ax.plot(x, table[objective], "o", color="C0", ms=4)
+        if x.min() > 0 and x.max() > 30 * x.min():       # spans decades: log axis
+            ax.set_xscale("log")
+        ax.set_xlabel(name)
+        ax.set_ylabel(objective)
+    fig.suptitle(f"sweep: {objective} over {len(table[objective])} runs")
     return _save(fig, path)

@@ -17,10 +17,12 @@ speeds over periods 2-3 and 3-4 rank the gaits alike (Spearman 0.91-1.00 while t
 still spreads, same best gait) at 3/4 of the cost. "Forward" is +x, the snake's initial
 heading, so a gait that turns is penalized by its heading's cosine.
 
-One generation is ONE batched simulation: the problem compiles the snake once with B = popsize
-worlds, and each evaluation writes the population into the per-world parameters
-`muscle.coefficients` (B, 6) and `muscle.wavelength` (B,), resets the state to the straight
-snake at rest and the time to 0, and runs. The mirror image of a gait (beta -> -beta) has
+One generation is ONE batched simulation: the problem is a softmech.optimize.study.Study of the
+snake scenario (snake_study: parameters muscle.coefficients[1:5] and muscle.wavelength, objective
+com_speed along x over the window, beta_0 = beta_5 = 0 fixed). The study compiles the snake once
+with B = popsize worlds, and each evaluation writes the population into the per-world
+parameters `muscle.coefficients` (B, 6) and `muscle.wavelength` (B,), resets the state to the
+straight snake at rest and the time to 0, and runs. The mirror image of a gait (beta -> -beta) has
 exactly the same forward speed (reflection y -> -y of the whole system), so the problem has two
 symmetric optima; the campaign finds one of them.
 """
@@ -96,11 +98,14 @@ class SnakeGaitProblem:
     scenario: the snake to optimize, a softmech.scenefile.Scenario of template "snake" whose
     muscle is a MuscleTorqueWave with 6 coefficients (e.g. an edited `softmech new snake` file);
     its dt and elements are used and n_elems / dt are ignored. Default: the Table 2 snake with
-    n_elems and dt.
+    n_elems and dt. executor, chunk, journal: where and in which chunks a generation is simulated,
+    and the journal of finished chunks (softmech.optimize.executors.evaluate_batch; default:
+    locally, the whole population as one batched simulation).
     """
 
     def __init__(self, popsize=16, *, n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
-                 beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE, scenario=None):
+                 beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE, scenario=None,
+                 executor=None, chunk=None, journal=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.window, self.beta_bound, self.wavelength_range = self.check_box_settings(
             window, beta_bound, wavelength_range)
@@ -111,8 +116,10 @@ class SnakeGaitProblem:
         self.lower = np.array([-self.beta_bound] * 4 + [self.wavelength_range[0]])
         self.upper = np.array([self.beta_bound] * 4 + [self.wavelength_range[1]])
         self.steps = tuple(int(round(f * self.period / self.dt)) for f in self.window)
-        self._sim = None
-        self._single = None
+        self.study = snake_study(self.scenario, info, self.window, self.beta_bound,
+                                 self.wavelength_range)
+        self.executor, self.journal = executor, journal
+        self.chunk = None if chunk is None else _checks.integer("chunk", chunk, 1)
 
     @staticmethod
     def check_box_settings(window, beta_bound, wavelength_range):
@@ -153,63 +160,32 @@ class SnakeGaitProblem:
     @property
     def simulation(self):
         """The compiled popsize-world simulation (compiled on first use, then reused)."""
-        if self._sim is None:
-            self._sim = self._compile(self.popsize)
-        return self._sim[0]
+        return self.study._sim(self.popsize, None)[0]
 
     def __call__(self, params, progress=None):
-        """Mean forward speed [m/s] over the window for each gait of params (popsize, 5)."""
+        """Mean forward speed [m/s] over the window for each gait of params (popsize, 5); NaN
+        for a gait whose simulation diverged (the others keep their speed)."""
+        from softmech.optimize.executors import evaluate_batch
+
         params = _checks.finite("params", params, shape=(self.popsize, len(NAMES)))
-        self._check_box(params)
-        sim = self.simulation
-        try:
-            return self._run(sim, self._sim[1], params, progress)
-        except sm.SimulationDiverged:
-            # The batch stops as a whole; evaluate its gaits one by one to find the culprits.
-            if self._single is None:
-                self._single = self._compile(1)
-            fitness = np.empty(self.popsize)
-            for i in range(self.popsize):
-                try:
-                    single, initial = self._single
-                    fitness[i] = self._run(single, initial, params[i:i + 1], None)[0]
-                except sm.SimulationDiverged:
-                    fitness[i] = math.nan
-            return fitness
+        values = evaluate_batch(self.study, params, executor=self.executor, chunk=self.chunk,
+                                journal=self.journal, progress=progress)
+        return values["forward_speed"]
 
-    def _check_box(self, params):
-        tol = 1e-9 * (self.upper - self.lower)
-        outside = (params < self.lower - tol) | (params > self.upper + tol)
-        bad = np.flatnonzero(np.any(outside, axis=0))
-        if bad.size:
-            k = int(bad[0])
-            raise ValueError(f"params[:, {k}] ({NAMES[k]}) = {params[:, k].tolist()} is not "
-                             f"allowed: must lie in [{self.lower[k]:g}, {self.upper[k]:g}]")
 
-    def _run(self, sim, initial, params, progress):
-        set_gaits(sim, self.muscle, params)
-        # back to the straight snake at rest at t = 0 (the ramp and the wave phase start at 0)
-        sim.set_state(self.rod, positions=initial["positions"],
-                      velocities=np.zeros_like(initial["velocities"]),
-                      directors=initial["directors"],
-                      angular_velocities=np.zeros_like(initial["angular_velocities"]))
-        sim.time = 0.0
-        bar = progress_bar(self.steps[1], progress is not None, **(progress or {}))
-        try:
-            com = []
-            done = 0
-            for target in self.steps:
-                while done < target:
-                    n = min(target - done, 4096)
-                    sim.step(n)
-                    done += n
-                    if bar is not None:
-                        bar.update(n)
-                com.append(sim.diagnostics(self.rod)["com"][:, 0])
-        finally:
-            if bar is not None:
-                bar.close()
-        return (com[1] - com[0]) / ((self.steps[1] - self.steps[0]) * self.dt)
+def snake_study(scenario, info, window, beta_bound, wavelength_range):
+    """The gait problem as a Study: beta_1..4 = muscle.coefficients[1:5] in [-beta_bound,
+    beta_bound] [N m], wavelength = muscle.wavelength in wavelength_range [m], beta_0 = beta_5
+    = 0; objective forward_speed = com_speed of the rod along x over window (periods) * period."""
+    from softmech.optimize.study import Parameter, Study
+
+    muscle = info.muscle
+    return Study(scenario, [
+        Parameter(f"{muscle}.coefficients[1:5]", -beta_bound, beta_bound, names=NAMES[:4]),
+        Parameter(f"{muscle}.wavelength", *wavelength_range, names=NAMES[4:])],
+        {"forward_speed": {"quantity": "com_speed", "rod": info.rod, "axis": "x",
+                           "window": [window[0] * info.period, window[1] * info.period]}},
+        fixed={f"{muscle}.coefficients[0]": 0.0, f"{muscle}.coefficients[5]": 0.0})
 
 
 def snake_scenario(scenario, n_elems, dt):
@@ -257,11 +233,14 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
                    patience=10, tolerance=1e-3, resume=False, progress=False,
                    n_elems=TABLE2["n_elems"], dt=TABLE2["dt"], window=(2.0, 3.0),
                    figure_periods=6.0, say=None, scenario=None, beta_bound=BETA_BOUND,
-                   wavelength_range=WAVELENGTH_RANGE):
+                   wavelength_range=WAVELENGTH_RANGE, executor=None, chunk=None):
     """Run (or resume) a CMA-ES campaign for the snake gait, then simulate the best gait next to
     the published one and draw the Fig. 4 panels. Writes into output_dir: campaign.jsonl (the
-    log), best.json, fitness.png, velocities.png, envelope.png, snapshots.png. Returns the
-    summary dict that best.json holds, plus 'files' and 'wall_s' [s] (this call)."""
+    log), evaluations.jsonl (the journal of finished chunks), best.json, fitness.png,
+    velocities.png, envelope.png, snapshots.png. executor, chunk: where and in chunks of how
+    many gaits a generation is simulated (softmech.optimize.executors; default: this machine,
+    the whole population at once). Returns the summary dict that best.json holds, plus 'files'
+    and 'wall_s' [s] (this call)."""
     import time
 
     from softmech.optimize.campaign import Campaign
@@ -271,14 +250,22 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     say = say or (lambda text: None)
     figure_periods = float(_checks.positive("figure_periods", figure_periods))
     os.makedirs(output_dir, exist_ok=True)
+    from softmech.optimize.executors import EvaluationJournal
+    from softmech.optimize.runs import campaign_resume
+
     problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window, scenario=scenario,
-                               beta_bound=beta_bound, wavelength_range=wavelength_range)
+                               beta_bound=beta_bound, wavelength_range=wavelength_range,
+                               executor=executor, chunk=chunk)
     n_elems, dt = problem.n_elems, problem.dt
+    resume_log = campaign_resume(resume, output_dir)       # before the journal is created
+    problem.journal = EvaluationJournal(os.path.join(output_dir, "evaluations.jsonl"),
+                                        problem.meta(), resume=resume)
     campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
                         log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
                         seed=seed, max_generations=max_generations,
                         min_generations=min_generations, patience=patience, tolerance=tolerance,
-                        meta=problem.meta(), resume=resume, progress=progress)
+                        meta=problem.meta(), progress=progress,
+                        resume=resume_log)
     say(f"CMA-ES snake gait campaign: population {popsize}, seed {seed}, at most "
         f"{max_generations} generations; each generation = one batched run of {popsize} snakes "
         f"({n_elems} elements, dt = {dt:g} s, {problem.duration:g} s simulated; fitness = mean "
@@ -312,7 +299,7 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
         "published_mean_forward_speed": float(forward[1]),
         "published_mean_lateral_speed": float(lateral[1]),
     }
-    files = [campaign.log_path, _write_json(os.path.join(output_dir, "best.json"), summary)]
+    files = [campaign.log_path, problem.journal.path, _write_json(os.path.join(output_dir, "best.json"), summary)]
 
     h = result.history
     best_so_far = np.maximum.accumulate([g.best_fitness if math.isfinite(g.best_fitness)

@@ -40,6 +40,11 @@ def loads_scenario(text, *, source="<string>", base_dir="."):
     return _Reader(source, base_dir).scenario(doc)
 
 
+def scenario_from_dict(doc, *, source="<dict>", base_dir="."):
+    """Scenario of a parsed scenario dict (as tomllib returns it), checked like a file."""
+    return _Reader(source, base_dir).scenario(doc)
+
+
 class _Reader:
     def __init__(self, source, base_dir):
         self.source = source
@@ -88,28 +93,30 @@ class _Reader:
             self.fail("[report]", "report must be a table")
         scenario = Scenario(scene=scene, run=run, name=head["name"], description=head["description"],
                             template=head["template"], report=dict(report), record=record,
-                            optimize=self.campaign(doc, head["template"]), source=self.source)
+                            source=self.source)
         try:
             scenario.info()            # the template's parameters are checked before any work
         except ValueError as err:
             self.fail(f"[report] (template {head['template']!r})", str(err))
+        scenario.optimize = self.campaign(doc, head["template"], scenario)
         return scenario
 
-    def campaign(self, doc, template):
-        """The [optimize] table, checked by the template's campaign (softmech.scenarios.Template)."""
+    def campaign(self, doc, template, scenario):
+        """The [optimize] table: a generic campaign (parameters and objectives by name,
+        softmech.optimize.settings) or the template's own campaign (softmech.scenarios.Template;
+        the snake's gait campaign), checked against the scene."""
         if "optimize" not in doc:
             return None
         table = doc["optimize"]
         if not isinstance(table, dict):
             self.fail("[optimize]", "optimize must be a table")
+        from softmech.optimize.settings import is_generic, study_settings
         from softmech.scenarios import TEMPLATES
 
         campaign = TEMPLATES[template].campaign_module() if template in TEMPLATES else None
-        if campaign is None:
-            with_campaign = sorted(n for n, t in TEMPLATES.items() if t.campaign)
-            self.fail("[optimize]", f"template = {template!r} has no optimization campaign: "
-                      f"[optimize] needs a template with one ({', '.join(with_campaign)})")
         try:
+            if is_generic(table) or campaign is None:
+                return study_settings(table, scenario)
             return campaign.campaign_settings(table)
         except ValueError as err:
             self.fail("[optimize]", str(err))

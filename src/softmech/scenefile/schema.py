@@ -15,8 +15,10 @@ A scenario file is TOML. Every call of the scene builder has a table form:
     [[environment]], [[boundary]], [[joints]], [[loads]], [[damping]], [[contact]], [[actuators]]
                    type = a term class (sm.Gravity, sm.Clamp, ...), with its arguments
     [report]       parameters of the template (e.g. the reference speed of the snake)
-    [optimize]     an optimization campaign over the scene (`softmech optimize FILE`): the
-                   template's campaign (softmech.scenarios.Template.campaign; the snake's gait campaign)
+    [optimize]     an optimization campaign over the scene (`softmech optimize FILE`, and the
+                   objectives of `softmech sweep FILE`): parameters by path, objectives,
+                   goal, constraints (softmech.optimize.settings), or the template's own
+                   campaign (softmech.scenarios.Template.campaign; the snake's gait campaign)
 
 Arrays larger than INLINE_LIMIT numbers may live in side files: a value
 { file = "arrays.npz", key = "rods.snake.radius" } (also .npy, and .csv read with numpy.loadtxt),

@@ -24,6 +24,7 @@ TABLE_UNITS = {
     "kg m/s", ("GroundContact", "damping"): "kg/s", ("RodContact", "damping"): "kg/s", ("MuscleTorqueWave", "coefficients"): "N m",
     ("MuscleTorqueWave", "phase"): "rad", ("MusclePairs", "groups"):
     "rows (start, length [vertebrae], force [N], phase [periods])",
+    ("objective", "window"): "s", ("objective", "every"): "s",
 }
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -57,7 +58,7 @@ def _table(lines, path, table, array):
     if scalars or array:
         name = ".".join(_key(p) for p in path)
         lines += ["", f"[[{name}]]" if array else f"[{name}]"]
-        kind = table.get("type")
+        kind = table.get("type") or ("objective" if "quantity" in table else None)
         lines += [_assignment(k, v, kind) for k, v in scalars.items()]
     for key, value in table.items():
         if _is_table(value) and not _is_reference(value):

@@ -50,7 +50,7 @@ def scenario_dict(scenario, side_arrays=None):
     if scenario.report:
         doc["report"] = {k: to_toml(v, f"report.{k}") for k, v in scenario.report.items()}
     if scenario.optimize:
-        doc["optimize"] = {k: to_toml(v, f"optimize.{k}") for k, v in scenario.optimize.items()}
+        doc["optimize"] = _campaign_table(scenario.optimize, "optimize")
     return doc
 
 
@@ -102,6 +102,17 @@ def _term_table(term, side_arrays):
             continue
         table[key] = to_toml(value, f"{term.section}.{term.name}.{key}", side_arrays)
     return table
+
+
+def _campaign_table(value, key):
+    """The [optimize] table as TOML values (its arrays of tables kept as lists of tables)."""
+    if isinstance(value, dict):
+        return {k: _campaign_table(v, f"{key}.{k}") for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+        return [_campaign_table(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, (list, tuple)) and any(isinstance(v, str) for v in value):
+        return [str(v) for v in value]
+    return to_toml(value, key)
 
 
 def _free_name(base, taken):
