@@ -41,6 +41,13 @@ JointsArgs = namedtuple("JointsArgs", [
 
 
 @kernel(inline="always")
+def to_lab(q, a):
+    """Q^T a: a local vector in the lab frame."""
+    return (q[0] * a[0] + q[3] * a[1] + q[6] * a[2], q[1] * a[0] + q[4] * a[1] + q[7] * a[2],
+            q[2] * a[0] + q[5] * a[1] + q[8] * a[2])
+
+
+@kernel(inline="always")
 def end_point(x, v, Q, w, rb_x, rb_v, rb_Q, rb_w, kind, slot, frame, off, W, lane):
     """Position p, velocity u, frame (9 entries, rows d1 d2 d3), lab angular velocity and lever
     arm p - x of an end point; returns (p, u, q, wl, r) as 3-, 3-, 9-, 3-, 3-tuples."""
@@ -48,19 +55,13 @@ def end_point(x, v, Q, w, rb_x, rb_v, rb_Q, rb_w, kind, slot, frame, off, W, lan
         n = slot * W + lane
         e = frame * W + lane
         q = (Q[0, e], Q[1, e], Q[2, e], Q[3, e], Q[4, e], Q[5, e], Q[6, e], Q[7, e], Q[8, e])
-        wl = (Q[0, e] * w[0, e] + Q[3, e] * w[1, e] + Q[6, e] * w[2, e],
-              Q[1, e] * w[0, e] + Q[4, e] * w[1, e] + Q[7, e] * w[2, e],
-              Q[2, e] * w[0, e] + Q[5, e] * w[1, e] + Q[8, e] * w[2, e])
+        wl = to_lab(q, (w[0, e], w[1, e], w[2, e]))
         return ((x[0, n], x[1, n], x[2, n]), (v[0, n], v[1, n], v[2, n]), q, wl, (0.0, 0.0, 0.0))
     k = slot * W + lane
     q = (rb_Q[0, k], rb_Q[1, k], rb_Q[2, k], rb_Q[3, k], rb_Q[4, k], rb_Q[5, k], rb_Q[6, k],
          rb_Q[7, k], rb_Q[8, k])
-    r = (q[0] * off[0] + q[3] * off[1] + q[6] * off[2],
-         q[1] * off[0] + q[4] * off[1] + q[7] * off[2],
-         q[2] * off[0] + q[5] * off[1] + q[8] * off[2])
-    wl = (q[0] * rb_w[0, k] + q[3] * rb_w[1, k] + q[6] * rb_w[2, k],
-          q[1] * rb_w[0, k] + q[4] * rb_w[1, k] + q[7] * rb_w[2, k],
-          q[2] * rb_w[0, k] + q[5] * rb_w[1, k] + q[8] * rb_w[2, k])
+    r = to_lab(q, (off[0], off[1], off[2]))
+    wl = to_lab(q, (rb_w[0, k], rb_w[1, k], rb_w[2, k]))
     u = (rb_v[0, k] + wl[1] * r[2] - wl[2] * r[1], rb_v[1, k] + wl[2] * r[0] - wl[0] * r[2],
          rb_v[2, k] + wl[0] * r[1] - wl[1] * r[0])
     return ((rb_x[0, k] + r[0], rb_x[1, k] + r[1], rb_x[2, k] + r[2]), u, q, wl, r)
@@ -92,13 +93,6 @@ def apply_at(node_force, elem_couple, rb_force, rb_torque, kind, slot, frame, q,
         rb_torque[0, k] += l0
         rb_torque[1, k] += l1
         rb_torque[2, k] += l2
-
-
-@kernel(inline="always")
-def to_lab(q, a):
-    """Q^T a: a local vector in the lab frame."""
-    return (q[0] * a[0] + q[3] * a[1] + q[6] * a[2], q[1] * a[0] + q[4] * a[1] + q[7] * a[2],
-            q[2] * a[0] + q[5] * a[1] + q[8] * a[2])
 
 
 @kernel(inline="always")
