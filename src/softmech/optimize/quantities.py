@@ -1,5 +1,5 @@
 """Measured quantities: the objectives of campaigns and sweeps, measured in each world of a
-batched run over a time window [t0, t1] [s] (simulated from t = 0).
+batched run over a time window (t0, t1) in s (simulated from t = 0).
 
 Registry (QUANTITIES; the ``quantity`` field of an ``[optimize.objectives.NAME]`` table):
 
@@ -12,7 +12,7 @@ Registry (QUANTITIES; the ``quantity`` field of an ``[optimize.objectives.NAME]`
 | field | any recorded field (sm.Every's names: positions, com, total_energy, ...) reduced over the window; `index` selects one number of the per-world array | field, index, reduce, every |
 | muscle_work | energy spent by a MuscleTorqueWave over the window [J]: the time integral (trapezoid, samples `every` s) of its power P = sum over elements of couple . angular velocity; `kind` positive (default: the work it does, negative power counted as 0), absolute (|P|) or net (P) | muscle, kind, every |
 
-Every quantity takes `rod` (default: the scene's first rod) and `window` = [t0, t1] [s]
+Every quantity takes `rod` (default: the scene's first rod) and `window` = (t0, t1) in s
 (required). `reduce` is mean, max, min or final (the value at t1); `every` [s] is the sampling
 interval of the reductions (default: the window / 50). Each quantity asks the runner for samples
 at whole time steps (t / dt rounded), then reduces them; a run is sampled only where some

@@ -174,8 +174,8 @@ class SnakeGaitProblem:
 
 
 def snake_study(scenario, info, window, beta_bound, wavelength_range):
-    """The gait problem as a Study: beta_1..4 = muscle.coefficients[1:5] in [-beta_bound,
-    beta_bound] [N m], wavelength = muscle.wavelength in wavelength_range [m], beta_0 = beta_5
+    """The gait problem as a Study: beta_1..4 = muscle.coefficients[1:5] within +-beta_bound
+    (N m), wavelength = muscle.wavelength in wavelength_range [m], beta_0 = beta_5
     = 0; objective forward_speed = com_speed of the rod along x over window (periods) * period."""
     from softmech.optimize.study import Parameter, Study
 
