@@ -21,6 +21,7 @@ from softmech.kernels import kernel
 from softmech.kernels.cosserat_forces import relative_rotation
 
 END_ROD_NODE, END_RIGID_POINT = 0, 1
+"""Kinds of end point: a rod node (the engine's rod arrays) or a rigid-body point (rb_ arrays)."""
 SPHERICAL, HINGE, FIXED = 0, 1, 2
 J_STIFFNESS, J_DAMPING, J_ROT_STIFFNESS, J_ROT_DAMPING = range(4)
 N_JOINT_PARAMS = 4
@@ -48,51 +49,43 @@ def to_lab(q, a):
 
 
 @kernel(inline="always")
-def end_point(x, v, Q, w, rb_x, rb_v, rb_Q, rb_w, kind, slot, frame, off, W, lane):
-    """Position p, velocity u, frame (9 entries, rows d1 d2 d3), lab angular velocity and lever
-    arm p - x of an end point; returns (p, u, q, wl, r) as 3-, 3-, 9-, 3-, 3-tuples."""
+def kind_arrays(a, bi, kind):
+    """(x, v, Q, w, force, couple) of block bi for an end of `kind`: a rod node's, or a rigid
+    body's (the same formulas serve both; a rod node's offset is 0)."""
     if kind == END_ROD_NODE:
-        n = slot * W + lane
-        e = frame * W + lane
-        q = (Q[0, e], Q[1, e], Q[2, e], Q[3, e], Q[4, e], Q[5, e], Q[6, e], Q[7, e], Q[8, e])
-        wl = to_lab(q, (w[0, e], w[1, e], w[2, e]))
-        return ((x[0, n], x[1, n], x[2, n]), (v[0, n], v[1, n], v[2, n]), q, wl, (0.0, 0.0, 0.0))
-    k = slot * W + lane
-    q = (rb_Q[0, k], rb_Q[1, k], rb_Q[2, k], rb_Q[3, k], rb_Q[4, k], rb_Q[5, k], rb_Q[6, k],
-         rb_Q[7, k], rb_Q[8, k])
-    r = to_lab(q, (off[0], off[1], off[2]))
-    wl = to_lab(q, (rb_w[0, k], rb_w[1, k], rb_w[2, k]))
-    u = (rb_v[0, k] + wl[1] * r[2] - wl[2] * r[1], rb_v[1, k] + wl[2] * r[0] - wl[0] * r[2],
-         rb_v[2, k] + wl[0] * r[1] - wl[1] * r[0])
-    return ((rb_x[0, k] + r[0], rb_x[1, k] + r[1], rb_x[2, k] + r[2]), u, q, wl, r)
+        return a.x[bi], a.v[bi], a.Q[bi], a.w[bi], a.node_force[bi], a.elem_couple[bi]
+    return a.rb_x[bi], a.rb_v[bi], a.rb_Q[bi], a.rb_w[bi], a.rb_force[bi], a.rb_torque[bi]
 
 
 @kernel(inline="always")
-def apply_at(node_force, elem_couple, rb_force, rb_torque, kind, slot, frame, q, r, f, tau, W, lane):
-    """Add force f (lab) at the end point and torque tau (lab) to its body (local frame)."""
+def end_point(x, v, Q, w, slot, frame, off, W, lane):
+    """Position p = x + Q^T r, velocity u = v + w_lab x Q^T r, frame q (9 entries, rows d1 d2
+    d3), lab angular velocity w_lab and lever arm Q^T r of an end point with offset r (body
+    frame; 0 for a rod node, whose frame is its element's): (p, u, q, w_lab, Q^T r)."""
+    n = slot * W + lane
+    e = frame * W + lane
+    q = (Q[0, e], Q[1, e], Q[2, e], Q[3, e], Q[4, e], Q[5, e], Q[6, e], Q[7, e], Q[8, e])
+    r = to_lab(q, (off[0], off[1], off[2]))
+    wl = to_lab(q, (w[0, e], w[1, e], w[2, e]))
+    u = (v[0, n] + wl[1] * r[2] - wl[2] * r[1], v[1, n] + wl[2] * r[0] - wl[0] * r[2],
+         v[2, n] + wl[0] * r[1] - wl[1] * r[0])
+    return ((x[0, n] + r[0], x[1, n] + r[1], x[2, n] + r[2]), u, q, wl, r)
+
+
+@kernel(inline="always")
+def apply_at(force, couple, slot, frame, q, r, f, tau, W, lane):
+    """Add force f (lab) at the end point to `force`, and the torque tau + r x f (lab) to
+    `couple` in the body's local frame."""
     t0 = tau[0] + r[1] * f[2] - r[2] * f[1]
     t1 = tau[1] + r[2] * f[0] - r[0] * f[2]
     t2 = tau[2] + r[0] * f[1] - r[1] * f[0]
-    l0 = q[0] * t0 + q[1] * t1 + q[2] * t2
-    l1 = q[3] * t0 + q[4] * t1 + q[5] * t2
-    l2 = q[6] * t0 + q[7] * t1 + q[8] * t2
-    if kind == END_ROD_NODE:
-        n = slot * W + lane
-        e = frame * W + lane
-        node_force[0, n] += f[0]
-        node_force[1, n] += f[1]
-        node_force[2, n] += f[2]
-        elem_couple[0, e] += l0
-        elem_couple[1, e] += l1
-        elem_couple[2, e] += l2
-    else:
-        k = slot * W + lane
-        rb_force[0, k] += f[0]
-        rb_force[1, k] += f[1]
-        rb_force[2, k] += f[2]
-        rb_torque[0, k] += l0
-        rb_torque[1, k] += l1
-        rb_torque[2, k] += l2
+    n = slot * W + lane
+    e = frame * W + lane
+    for c in range(3):
+        force[c, n] += f[c]
+    couple[0, e] += q[0] * t0 + q[1] * t1 + q[2] * t2
+    couple[1, e] += q[3] * t0 + q[4] * t1 + q[5] * t2
+    couple[2, e] += q[6] * t0 + q[7] * t1 + q[8] * t2
 
 
 @kernel(inline="always")
@@ -130,18 +123,16 @@ def joint_torque(kind, qa, qb, wa, wb, axis, rest, kr, cr):
 @kernel
 def joints(a, bi, W, t):
     """Add the forces and torques of every joint of block bi."""
-    x, v, Q, w = a.x[bi], a.v[bi], a.Q[bi], a.w[bi]
-    rx, rv, rQ, rw = a.rb_x[bi], a.rb_v[bi], a.rb_Q[bi], a.rb_w[bi]
-    nf, ec, rf, rt = a.node_force[bi], a.elem_couple[bi], a.rb_force[bi], a.rb_torque[bi]
     out = a.joint_force[bi]
     for j in range(a.joint_kind.shape[0]):
-        ka, kb = a.joint_end_kind[j, 0], a.joint_end_kind[j, 1]
+        xa, va, Qa, wa_, fa_, ca = kind_arrays(a, bi, a.joint_end_kind[j, 0])
+        xb, vb, Qb, wb_, fb_, cb = kind_arrays(a, bi, a.joint_end_kind[j, 1])
         sa, sb = a.joint_end_slot[j, 0], a.joint_end_slot[j, 1]
         fa, fb = a.joint_end_frame[j, 0], a.joint_end_frame[j, 1]
         oa, ob = a.joint_offset[j, 0], a.joint_offset[j, 1]
         for lane in range(W):
-            pa, ua, qa, wa, ra = end_point(x, v, Q, w, rx, rv, rQ, rw, ka, sa, fa, oa, W, lane)
-            pb, ub, qb, wb, rb = end_point(x, v, Q, w, rx, rv, rQ, rw, kb, sb, fb, ob, W, lane)
+            pa, ua, qa, wa, ra = end_point(xa, va, Qa, wa_, sa, fa, oa, W, lane)
+            pb, ub, qb, wb, rb = end_point(xb, vb, Qb, wb_, sb, fb, ob, W, lane)
             p = a.joint_params[bi, j]
             k = p[J_STIFFNESS, lane]
             c = p[J_DAMPING, lane]
@@ -149,8 +140,8 @@ def joints(a, bi, W, t):
                  k * (pb[2] - pa[2]) + c * (ub[2] - ua[2]))
             tau = joint_torque(a.joint_kind[j], qa, qb, wa, wb, a.joint_axis[j], a.joint_rest[j],
                                p[J_ROT_STIFFNESS, lane], p[J_ROT_DAMPING, lane])
-            apply_at(nf, ec, rf, rt, ka, sa, fa, qa, ra, f, (-tau[0], -tau[1], -tau[2]), W, lane)
-            apply_at(nf, ec, rf, rt, kb, sb, fb, qb, rb, (-f[0], -f[1], -f[2]), tau, W, lane)
+            apply_at(fa_, ca, sa, fa, qa, ra, f, (-tau[0], -tau[1], -tau[2]), W, lane)
+            apply_at(fb_, cb, sb, fb, qb, rb, (-f[0], -f[1], -f[2]), tau, W, lane)
             out[0, j * W + lane] = -f[0]
             out[1, j * W + lane] = -f[1]
             out[2, j * W + lane] = -f[2]

@@ -100,13 +100,13 @@ def rigid_end(ctx, owner, field, body, where, other_position):
         offset_user = body.directors @ (other_position - body.position)
     else:
         offset_user = _checks.finite(f"{owner}.{field} point", where, shape=(3,))
-    size = max(body.size.values(), default=1.0, key=lambda v: np.max(v))
+    scale = max((float(np.max(v)) for v in body.size.values()), default=1.0)
     params = ctx.rigid_params[body.name]
     mass = np.full(ctx.worlds, np.inf) if body.fixed else params["mass"]
     inertia = np.full(ctx.worlds, np.inf) if body.fixed else params["inertia"].min(axis=1)
     return End(END_RIGID_POINT, ctx.rigid_index[body.name], ctx.rigid_index[body.name],
                body.to_principal(offset_user), body.position + body.directors.T @ offset_user,
-               body.principal_directors, float(np.max(size)), mass, inertia)
+               body.principal_directors, scale, mass, inertia)
 
 
 class Joints(Part):
@@ -178,9 +178,8 @@ class _Joint(Term):
                          f"body in the scene (bodies: {sorted(list(rods) + list(ctx.rigid_index))})")
 
     def contribute(self, ctx, p):
-        for k in ("stiffness",):
-            if np.any(p[k] <= 0):
-                raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
+        if np.any(p["stiffness"] <= 0):
+            raise ValueError(f"params['{self.name}.stiffness'] has entries <= 0 (must be > 0)")
         a_is_attach = self.a[1] == "attach"
         first = self._end(ctx, "b" if a_is_attach else "a", self.b if a_is_attach else self.a)
         second = self._end(ctx, "a" if a_is_attach else "b", self.a if a_is_attach else self.b,
