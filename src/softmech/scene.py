@@ -154,7 +154,7 @@ class Scene:
         if end is not None:
             clash = [t.name for t in self.terms if getattr(t, "constrained_end", None) == end]
             if clash:
-                raise ValueError(f"{term.name}.end = {term.end!r} is not allowed: rod '{end[0]}' end "
+                raise ValueError(f"{term.name}.end = {term.end!r} is not allowed: body '{end[0]}' end "
                                  f"'{end[1]}' is already constrained by {clash[0]!r}")
         self.terms.append(term)
         return term

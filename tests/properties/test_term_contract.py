@@ -71,6 +71,13 @@ def contract_scene():
                             rotational_stiffness=1e-3, rotational_damping=1e-5))
     scene.add(sm.HingeJoint(("ring", 0), (crate, "attach"), axis=(0, 0, 1), stiffness=1e3,
                             rotational_stiffness=1e-3))
+    # driven ends: the bar's far end turned and sliding along its axis, a paddle waved
+    times = np.linspace(0.0, 1.0, 5)
+    scene.add(sm.DrivenEnd("bar", "last", times=times, rotation=lambda t: (0, 2.0 * t, 0),
+                           slide=(0, 1, 0), name="bar_twist"))
+    scene.add_box(name="paddle", position=(-0.5, -0.5, 0.3), lengths=(0.1, 0.02, 0.1), density=500.0)
+    scene.add(sm.DrivenEnd("paddle", times=times, displacement=lambda t: (0.1 * t, 0, 0),
+                           rotation=lambda t: (0, 0, np.sin(3 * t)), name="paddle_wave"))
     return scene
 
 

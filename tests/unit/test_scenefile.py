@@ -96,6 +96,10 @@ def everything_scene():
                             rotational_stiffness=1.0))
     scene.add(sm.HingeJoint(("ring", 3), ("rock", "attach"), axis=(0, 0, 1), stiffness=1e3,
                             rotational_stiffness=1e-3, damping=0.1))
+    scene.add(sm.DrivenEnd("drum", times=[0.0, 0.5, 1.0], rotation=[[0, 0, 0], [0, 0.5, 0], [0, 2, 0]],
+                           slide=(0, 0, 1), name="drum_drive"))
+    scene.add(sm.DrivenEnd(arm, "last", times=[0.0, 1.0], displacement=[[0, 0, 0], [0, 0, 0.01]],
+                           name="arm_drive"))
     return Scenario(scene=scene, run=RunSettings(dt=1e-5, duration=0.01, worlds=3, scheme="pefrl"),
                     name="everything", record=sm.Every(0.001, ("com", "arm.positions")))
 

@@ -76,6 +76,19 @@ class FrameAnchors(Part):
 _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)
 
 
+def boundary_anchor_stiffness(ctx, rod_name, owner, elem):
+    """K / D [N m], (B, 3), of the half Voronoi domain joining end element `elem` of a rod to a
+    clamp frame at the rod's end: the element's bending (E I1, E I2) and twist (G I3)
+    stiffnesses over half its rest length."""
+    rod = ctx.rod(rod_name, owner)
+    rp = ctx.rod_params(rod_name)
+    _, inertia = section_properties(rp["radius"][:, elem])
+    bend_twist = np.stack([rp["youngs_modulus"][:, elem] * inertia[:, 0],
+                           rp["youngs_modulus"][:, elem] * inertia[:, 1],
+                           rp["shear_modulus"][:, elem] * inertia[:, 2]], axis=-1)
+    return bend_twist / (0.5 * rod.rest_lengths[elem])
+
+
 class _EndConstraint(Term):
     section = "boundary"
 
@@ -118,14 +131,9 @@ class Clamp(_EndConstraint):
         if self.frame == "element":
             ctx.part(Constraints).constrain_frame(self.rod, elem)
             return
-        rod = ctx.rod(self.rod, self.name)
-        rp = ctx.rod_params(self.rod)
-        _, inertia = section_properties(rp["radius"][:, elem])
-        bend_twist = np.stack([rp["youngs_modulus"][:, elem] * inertia[:, 0],
-                               rp["youngs_modulus"][:, elem] * inertia[:, 1],
-                               rp["shear_modulus"][:, elem] * inertia[:, 2]], axis=-1)
         side = 1.0 if elem == 0 else -1.0
-        ctx.part(FrameAnchors).anchor_frame(self.rod, elem, side, bend_twist / (0.5 * rod.rest_lengths[elem]))
+        ctx.part(FrameAnchors).anchor_frame(self.rod, elem, side,
+                                            boundary_anchor_stiffness(ctx, self.rod, self.name, elem))
 
 
 class Pin(_EndConstraint):
