@@ -71,6 +71,9 @@ def contract_scene():
                             rotational_stiffness=1e-3, rotational_damping=1e-5))
     scene.add(sm.HingeJoint(("ring", 0), (crate, "attach"), axis=(0, 0, 1), stiffness=1e3,
                             rotational_stiffness=1e-3))
+    scene.add_sphere(name="pebble", position=(0.25, 0, 0.07), radius=0.03, density=500.0)
+    scene.add(sm.RodBodyContact(["rod"], ["pebble", "crate"], stiffness=1e3, damping=0.1,
+                                friction=sm.CoulombFriction(0.5, 0.4)))
     # driven ends: the bar's far end turned and sliding along its axis, a paddle waved
     times = np.linspace(0.0, 1.0, 5)
     scene.add(sm.DrivenEnd("bar", "last", times=times, rotation=lambda t: (0, 2.0 * t, 0),

@@ -96,6 +96,8 @@ def everything_scene():
                             rotational_stiffness=1.0))
     scene.add(sm.HingeJoint(("ring", 3), ("rock", "attach"), axis=(0, 0, 1), stiffness=1e3,
                             rotational_stiffness=1e-3, damping=0.1))
+    scene.add(sm.RodBodyContact(["beam"], ["drum", "crate"], stiffness=1e3, damping=0.1,
+                                friction=sm.CoulombFriction(static=0.5, kinetic=0.4)))
     scene.add(sm.DrivenEnd("drum", times=[0.0, 0.5, 1.0], rotation=[[0, 0, 0], [0, 0.5, 0], [0, 2, 0]],
                            slide=(0, 0, 1), name="drum_drive"))
     scene.add(sm.DrivenEnd(arm, "last", times=[0.0, 1.0], displacement=[[0, 0, 0], [0, 0, 0.01]],

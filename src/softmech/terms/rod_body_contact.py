@@ -1,0 +1,209 @@
+"""Contact between rods and rigid spheres, cylinders and boxes, with optional Coulomb friction;
+kernel and equations in softmech.kernels.rod_body_contact (the rod-rod law of Zhang et al.,
+Nat. Commun. 2019, eq. 7, against the body's exact surface).
+
+    RodBodyContact(rods=None, bodies=None, stiffness=..., damping=0.0, friction=None |
+                   CoulombFriction(static, kinetic, slip_velocity=1e-4),
+                   overlap_tolerance=0.01, name="rod_body_contact")
+
+rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
+None for every sphere, cylinder and box of the scene (a general body's mesh is for display
+only: it takes no part in rod contact). Every listed rod touches every listed body; a pair
+(rod, body) may belong to one term only. All terms compile into one kernel call, which checks
+every element against every listed body (a bounding-sphere test first): cost ~ elements x bodies.
+
+Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s], `<name>.static`,
+`<name>.kinetic` [-] (0 without friction), `<name>.slip_velocity` v_s [m/s].
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.integrators.driver import Call
+from softmech.kernels.rod_body_contact import (
+    SHAPE_BOX,
+    SHAPE_CYLINDER,
+    SHAPE_SPHERE,
+    RodBodyContactArgs,
+    initial_body_overlaps,
+    rod_body_contacts,
+)
+from softmech.kernels.rod_contact import N_PARAMS
+from softmech.packing import from_blocks, per_lane
+from softmech.terms.base import Part, Term, rod_name
+from softmech.terms.rod_contact import CoulombFriction, contact_elements
+
+ORDER = 86
+"""Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
+
+SHAPES = {"sphere": SHAPE_SPHERE, "cylinder": SHAPE_CYLINDER, "box": SHAPE_BOX}
+
+
+def shape_dims(body):
+    """(shape kind, dims (3,) [m]) of a sphere, cylinder or box (softmech.kernels.rod_body_contact)."""
+    size = body.size
+    if body.shape == "sphere":
+        return SHAPE_SPHERE, np.array([size["radius"], 0.0, 0.0])
+    if body.shape == "cylinder":
+        return SHAPE_CYLINDER, np.array([size["radius"], 0.5 * size["length"], 0.0])
+    return SHAPE_BOX, 0.5 * np.asarray(size["lengths"], dtype=float)
+
+
+def _names(owner, field, items, what):
+    if items is None:
+        return None
+    if isinstance(items, str) or not hasattr(items, "__iter__"):
+        raise ValueError(f"{owner}.{field} = {items!r} is not allowed: must be a list of {what} "
+                         f"or their names, or None for all")
+    names = tuple(rod_name(f"{owner}.{field}", r) for r in items)
+    if not names or len(set(names)) != len(names):
+        raise ValueError(f"{owner}.{field} = {list(names)} is not allowed: must list one or more "
+                         f"{what}, each once")
+    return names
+
+
+class RodBodyContact(Term):
+    """Contact of rods with rigid spheres, cylinders and boxes (see module docstring)."""
+
+    section = "contact"
+    friction_type = CoulombFriction
+
+    def __init__(self, rods=None, bodies=None, *, stiffness, damping=0.0, friction=None,
+                 overlap_tolerance=0.01, name="rod_body_contact"):
+        self.name = name
+        self.rods = _names(name, "rods", rods, "rods")
+        self.rigid = _names(name, "bodies", bodies, "rigid bodies")
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        if friction is not None and not isinstance(friction, CoulombFriction):
+            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
+                             "sm.CoulombFriction(static=..., kinetic=...)")
+        self.friction = friction
+        self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
+                                                           overlap_tolerance))
+
+    def bodies(self):
+        """Names of the listed rods and rigid bodies (for the scene's checks)."""
+        return (self.rods or ()) + (self.rigid or ())
+
+    def parameters(self):
+        f = self.friction or CoulombFriction(0.0, 0.0)
+        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
+                "slip_velocity": np.array([f.slip_velocity])}
+
+    def contribute(self, ctx, p):
+        rods = [r.name for r in ctx.rods] if self.rods is None else list(self.rods)
+        for n in rods:
+            if n not in ctx.rod_index:
+                raise ValueError(f"{self.name}.rods = {rods} is not allowed: {n!r} is not a rod "
+                                 f"of the scene (rods: {sorted(ctx.rod_index)})")
+        if self.rigid is None:
+            bodies = [b.name for b in ctx.rigid_bodies if b.shape in SHAPES]
+        else:
+            bodies = list(self.rigid)
+        for n in bodies:
+            body = ctx.rigid_body(n, self.name)
+            if body.shape not in SHAPES:
+                raise ValueError(f"{self.name}.bodies = {bodies} is not allowed: {n!r} is a "
+                                 f"{body.shape} body (rod contact supports {sorted(SHAPES)})")
+        if not rods or not bodies:
+            raise ValueError(f"{self.name}: no rods or no spheres, cylinders or boxes to touch "
+                             f"(rods: {rods}, bodies: {bodies})")
+        for key in ("stiffness", "damping", "static", "kinetic"):
+            if np.any(p[key] < 0):
+                raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
+        if np.any(p["slip_velocity"] <= 0):
+            raise ValueError(f"params['{self.name}.slip_velocity'] has entries <= 0 (must be > 0)")
+        prm = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
+                        p["slip_velocity"]], axis=1)                      # (B, N_PARAMS)
+        rod_indices = [ctx.rod_index[n] for n in rods]
+        slots = [ctx.rigid_index[n] for n in bodies]
+        check_initial_overlap(self, ctx, rod_indices, slots)
+        ctx.part(RodBodyContacts).add(self.name, rod_indices, slots, prm)
+        # explicit stability of the penalty spring on the lightest node: dt < 2 sqrt(m / k), halved
+        m = min(ctx.discrete[n]["node_mass"].min(axis=1).min() for n in rods)
+        ctx.time_step_limits.append(np.sqrt(m / p["stiffness"]))
+
+
+def check_initial_overlap(term, ctx, rod_indices, slots):
+    """ValueError if an element of the term's rods, as built, overlaps one of its bodies by more
+    than overlap_tolerance times its radius (the largest of any world)."""
+    x0, x1, _, _, rod, local = contact_elements(ctx.rods, rod_indices)
+    rad = np.concatenate([np.max(ctx.all_rod_params[ctx.rods[r].name]["radius"], axis=0)
+                          for r in rod_indices])
+    for slot in slots:
+        body = ctx.rigid_bodies[slot]
+        shape, dims = shape_dims(body)
+        n = len(rad)
+        ratio = np.zeros(n)
+        initial_body_overlaps(x0, x1, rad, np.tile(body.position, (n, 1)),
+                              np.tile(body.principal_directors.reshape(9, 1), (1, n)).copy(),
+                              np.full(n, shape, dtype=np.int64), np.tile(dims, (n, 1)), ratio)
+        if n and ratio.max() > term.overlap_tolerance:
+            k = int(np.argmax(ratio))
+            raise ValueError(
+                f"{term.name}: the initial geometry of rod {ctx.rods[rod[k]].name!r} (element "
+                f"{local[k]}) and body {body.name!r} overlaps by {ratio[k]:.3g} of the rod's "
+                f"radius, more than {term.name}.overlap_tolerance = {term.overlap_tolerance}: "
+                f"move them apart")
+
+
+class RodBodyContacts(Part):
+    """All RodBodyContact terms of a scene in one kernel call: per entry its name, rod indices,
+    rigid-body slots and parameters (B, N_PARAMS)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []
+
+    def add(self, name, rod_indices, slots, params):
+        claimed = {(r, b): e[0] for e in self.entries for r in e[1] for b in e[2]}
+        for r in rod_indices:
+            for b in slots:
+                if (r, b) in claimed:
+                    raise ValueError(
+                        f"{name}: the contact of rod {self.ctx.rods[r].name!r} and body "
+                        f"{self.ctx.rigid_bodies[b].name!r} is already in {claimed[(r, b)]!r} "
+                        f"(a pair may be in one RodBodyContact only)")
+        self.entries.append((name, rod_indices, slots, params))
+
+    def calls(self, engine):
+        lanes, slots, rods = engine.lanes, engine.slots, engine.rods
+        rows = []   # (node a, node b, element slot, body slot, entry)
+        for e, (_, rod_indices, bodies, _) in enumerate(self.entries):
+            for r in rod_indices:
+                rod = rods[r]
+                n0, e0 = slots.node[rod.name], slots.elem[rod.name]
+                for i in range(rod.n_elems):
+                    b_node = n0 + (0 if rod.closed and i == rod.n_elems - 1 else i + 1)
+                    rows.extend((n0 + i, b_node, e0 + i, b, e) for b in bodies)
+        rows = np.array(rows, dtype=np.int64).reshape(-1, 5)
+        geometry = [shape_dims(self.ctx.rigid_bodies[b]) for b in rows[:, 3]]
+        params = np.zeros((lanes.n_blocks, len(self.entries), N_PARAMS, lanes.W))
+        for e, entry in enumerate(self.entries):
+            params[:, e] = per_lane(entry[3], lanes)
+        args = engine.args(
+            RodBodyContactArgs, rbc_node_a=rows[:, 0].copy(), rbc_node_b=rows[:, 1].copy(),
+            rbc_elem=rows[:, 2].copy(), rbc_body=rows[:, 3].copy(), rbc_entry=rows[:, 4].copy(),
+            rbc_shape=np.array([g[0] for g in geometry], dtype=np.int64),
+            rbc_dims=np.array([g[1] for g in geometry], dtype=float).reshape(-1, 3),
+            rbc_param=params, rbc_force=engine.zeros(3, slots.n_nodes * lanes.W),
+            rbc_stats=engine.zeros(2, lanes.W))
+        return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")]
+
+
+def body_contact_forces(sim, rod=None):
+    """Rod-body contact force on each node of one rod [N], (B, n_nodes, 3), at the current state
+    and time (one force evaluation, then the kernel's per-node output)."""
+    name = sim._rod_name(rod)
+    engine = sim._engine()
+    sim._evaluate(engine)
+    ns, _ = sim._slices(name)
+    return from_blocks(engine.call_args("rod_body_contacts").rbc_force, sim.lanes, (3,))[:, ns]
+
+
+def body_contact_stats(sim):
+    """After a force evaluation or a step: per world (B, 2) the largest overlap eps / r [-] and
+    the number of elements in contact with a body."""
+    stats = sim._engine().call_args("rod_body_contacts").rbc_stats     # (n_blocks, 2, W)
+    return np.moveaxis(stats, 1, 2).reshape(-1, 2)[:sim.worlds].copy()
