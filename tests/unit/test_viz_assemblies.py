@@ -1,0 +1,106 @@
+"""An assembly from a scenario file to pictures: `softmech run examples/rod_pendulum.toml` writes
+results.h5 with the rigid bodies and joints, com.png with every body, and a still and a video
+that show the sphere and the cylinder; `softmech render` draws the same bodies from the file
+as a run in memory gives."""
+import argparse
+import json
+import os
+
+import h5py
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.commands import render, run
+from softmech.scenefile import load_scenario
+from softmech.viz import povray
+from softmech.viz.geometry import PALETTE
+from softmech.viz.solids import SolidBody
+from softmech.viz.source import bodies_at, from_simulation, read_results
+
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rod_pendulum.toml")
+
+
+def parse(module, argv):
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+@pytest.fixture(scope="module")
+def pendulum(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pendulum")
+    args = parse(run, [EXAMPLE, "--duration", "0.2", "--output", str(out), "--quiet", "--json"])
+    assert run.execute(args) == 0
+    return out
+
+
+def image(path):
+    import imageio.v2 as imageio
+    return np.asarray(imageio.imread(path))[..., :3].astype(int)
+
+
+def hue(img, rgb):
+    """Pixels of the colour `rgb` under any shading: chromaticity (the channels over their sum)
+    within 0.04 of rgb's, and not grey."""
+    chroma = img / np.maximum(img.sum(axis=-1, keepdims=True), 1)
+    target = np.asarray(rgb) / np.sum(rgb)
+    return (np.abs(chroma - target).max(axis=-1) < 0.04) & (np.ptp(img, axis=-1) > 30)
+
+
+def test_run_writes_bodies_joints_plots_and_pictures(pendulum):
+    names = sorted(os.listdir(pendulum))
+    assert names == sorted(["results.h5", "energy.png", "com.png", "rod_pendulum_tubes.mp4",
+                            "rod_pendulum_tubes_t0.200s.png"])
+    with h5py.File(pendulum / "results.h5", "r") as f:
+        assert sorted(f["bodies"]) == ["anchor", "bob"] and sorted(f["joints"]) == ["pivot", "weld"]
+        assert f["bodies/bob"].attrs["shape"] == "cylinder"
+        assert f["bodies/bob/directors"].shape[2:] == (1, 3, 3)
+        assert f["joints/weld"].attrs["kind"] == "fixed"
+    still = image(pendulum / "rod_pendulum_tubes_t0.200s.png")
+    # the anchor (second colour) and the bob (third) are in the picture, the bob below it
+    anchor, bob = hue(still, PALETTE[1]), hue(still, PALETTE[2])
+    assert anchor.sum() > 500 and bob.sum() > 200
+    assert np.nonzero(bob)[0].mean() > np.nonzero(anchor)[0].mean() + 100
+
+
+def test_video_has_a_frame_per_25th_of_a_second(pendulum):
+    import imageio.v2 as imageio
+
+    with imageio.get_reader(str(pendulum / "rod_pendulum_tubes.mp4"), format="FFMPEG") as r:
+        frames = [frame for frame in r]
+    assert len(frames) == 6                                      # 0.2 s at 25 frames/s
+    moved = np.abs(frames[0].astype(int) - frames[-1].astype(int)).sum(axis=2) > 60
+    assert moved.sum() > 100                                     # the pendulum swings
+
+
+def test_file_draws_the_bodies_of_the_run_in_memory(pendulum):
+    data = read_results(str(pendulum / "results.h5"))
+    scenario = load_scenario(EXAMPLE)
+    sim = scenario.compile()
+    out = sim.run(0.2, record=sm.Every(0.001, ("positions", "directors")))
+    memory = from_simulation(sim, out)
+    assert list(memory.solids) == list(data.solids) and memory.joints.keys() == data.joints.keys()
+    for name in memory.joints:
+        for side in ("a", "b"):
+            a, b = memory.joints[name][side], data.joints[name][side]
+            assert (a["body"], a["node"]) == (b["body"], b["node"])
+            np.testing.assert_array_equal(a["point"], b["point"])
+    file_bodies, memory_bodies = bodies_at(data, -1), bodies_at(memory, -1)
+    assert [b.name for b in file_bodies] == [b.name for b in memory_bodies]
+    for a, b in zip(file_bodies, memory_bodies):
+        np.testing.assert_array_equal(a.mesh()[0], b.mesh()[0], err_msg=a.name)
+    assert sum(isinstance(b, SolidBody) for b in file_bodies) == 4     # 2 bodies, 2 joints
+
+
+def test_render_command_video_and_plots_of_an_assembly(pendulum, tmp_path, capsys):
+    style = ["--style", "povray", "--quality", "4", "--antialias", "0"] \
+        if povray.povray_available() else []
+    args = parse(render, [str(pendulum / "results.h5"), "--output", str(tmp_path), "--video",
+                          "--fps", "10", "--plots", "--plot", "bob.com", "--width", "160",
+                          "--height", "96", "--json", "--quiet"] + style)
+    assert render.execute(args) == 0
+    files = [os.path.basename(f) for f in json.loads(capsys.readouterr().out)["files"]]
+    assert set(files) >= {"energy.png", "com.png", "velocities.png", "bob_com.png"} or \
+        set(files) >= {"energy.png", "com.png", "bob_com.png"}
+    assert any(f.endswith((".mp4", ".gif")) for f in files)
