@@ -23,6 +23,10 @@ from softmech.terms.rigid import ground_contact_force
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
 
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
+PRINCIPAL = ("directors", "angular_velocities")
+"""State fields of a rigid body that differ between its own and its principal frame."""
+ROD_FIELDS = ("rod_contact_force",)
+"""Recorded fields that only rods have (a bare name records them for the rods only)."""
 DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
                                 "angular_momentum", "contact_force", "rod_contact_force")
 
@@ -410,7 +414,7 @@ class Simulation:
         body, or in a scene without sm.RodContact."""
         for f in fields:
             owner, base = f.split(".", 1) if "." in f else (None, f)
-            if base != "rod_contact_force":
+            if base not in ROD_FIELDS:
                 continue
             if owner is not None and self._rigid(self._rod_name(owner)) is not None:
                 raise ValueError(f"Every.fields entry {f!r} is not allowed: {owner!r} is a rigid "
@@ -439,7 +443,7 @@ class Simulation:
                              else self.contact_forces(name))
                 elif base == "rod_contact_force":
                     if self._rigid(name) is not None:
-                        continue  # rod-rod contact acts on rods (checked by _check_fields)
+                        continue  # a rod-only field (ROD_FIELDS; checked by _check_fields)
                     value = rod_contact_node_forces(self, name)
                 else:
                     if name not in per_rod:
@@ -464,13 +468,19 @@ class Simulation:
         return from_blocks(self._engine().bodies.node_mass, self.lanes)[:, ns]
 
     def save_state(self, path):
-        """Write the clock and every rod's state to an .npz file atomically: load_state continues
-        the run bit for bit (`time` is kept too, for readers)."""
+        """Write the clock and every body's state to an .npz file atomically: load_state
+        continues the run bit for bit (`time` is kept too, for readers; a rigid body's frame is
+        kept both in its own frame, '<body>.directors', and exactly as the engine holds it,
+        '<body>.principal_directors' and '<body>.principal_angular_velocities')."""
         origin, steps = self.clock
         arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
                   "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
         for r in self.rods + self.rigid_bodies:
             arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
+        for b in self.rigid_bodies:
+            exact = self.get_state(b.name, principal=True)
+            arrays.update({f"{b.name}.principal_{k}": exact[k]
+                           for k in ("directors", "angular_velocities")})
         atomic_save_npz(path, **arrays)
 
     def load_state(self, path):
@@ -478,7 +488,10 @@ class Simulation:
         step is the same; with another dt (or a file without a clock) the time is restored."""
         with np.load(path) as data:
             for r in self.rods + self.rigid_bodies:
-                self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
+                exact = f"{r.name}.principal_directors" in data
+                self.set_state(r.name, principal=exact, **{
+                    k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
+                    for k in STATE_FIELDS})
             if "clock_steps" in data and float(data["clock_dt"]) == self.dt:
                 self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
             else:

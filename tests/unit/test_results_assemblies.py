@@ -176,3 +176,18 @@ def test_fields_the_scene_cannot_give_are_refused():
         scene.compile(dt=1e-5).run(0.0, record=sm.Every(1e-5, ("rod_contact_force",)))
     with pytest.raises(ValueError, match="'ball' is a rigid body"):
         resting_ball().run(0.0, record=sm.Every(1e-4, ("ball.rod_contact_force",)))
+
+
+def test_save_and_load_state_continue_a_general_body_bit_for_bit(tmp_path):
+    a, b = assembly(1), assembly(1)
+    a.run(0.004)
+    a.save_state(tmp_path / "s.npz")
+    b.load_state(tmp_path / "s.npz")
+    a.run(0.004)
+    b.run(0.004)
+    for name in ("rod", "bob", "crate"):
+        for key, value in a.get_state(name, principal=True).items():
+            np.testing.assert_array_equal(b.get_state(name, principal=True)[key], value,
+                                          err_msg=f"{name}.{key}")
+    with np.load(tmp_path / "s.npz") as data:        # the user frame is there for readers
+        assert data["bob.directors"].shape == (1, 1, 3, 3)

@@ -104,3 +104,16 @@ def test_render_command_video_and_plots_of_an_assembly(pendulum, tmp_path, capsy
     assert set(files) >= {"energy.png", "com.png", "velocities.png", "bob_com.png"} or \
         set(files) >= {"energy.png", "com.png", "bob_com.png"}
     assert any(f.endswith((".mp4", ".gif")) for f in files)
+
+
+def test_a_bare_record_field_is_recorded_for_rigid_bodies_too(tmp_path, capsys):
+    text = open(EXAMPLE).read() + '\n[record]\nevery = 0.01\nfields = ["velocities"]\n'
+    path = tmp_path / "pendulum.toml"
+    path.write_text(text)
+    args = parse(run, [str(path), "--duration", "0.02", "--output", str(tmp_path / "o"),
+                       "--quiet", "--json"])
+    assert run.execute(args) == 0
+    with h5py.File(tmp_path / "o" / "results.h5", "r") as f:
+        assert f["bodies/bob/velocities"].shape == (1, 3, 1, 3)
+        assert f["rods/rod/velocities"].shape == (1, 3, 21, 3)
+        assert f["bodies/anchor/velocities"][()].max() == 0.0        # fixed

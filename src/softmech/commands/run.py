@@ -21,6 +21,7 @@ import softmech as sm
 from softmech import _checks
 from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
+from softmech.simulation import ROD_FIELDS
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 
@@ -126,8 +127,10 @@ def execute(args):
     fields = report.record_fields(scenario.scene, info)
     every = report.sample_interval(info)
     if scenario.record is not None:            # the file's [record] adds fields, sets the interval
-        for f in scenario.record.fields:       # a bare field is recorded for every rod
-            named = (f,) if "." in f else tuple(f"{r.name}.{f}" for r in scenario.scene.rods)
+        scene = scenario.scene                 # a bare field: every rod and rigid body
+        for f in scenario.record.fields:       # (a rod-only field: every rod)
+            bodies = scene.rods + ([] if f in ROD_FIELDS else scene.rigid_bodies)
+            named = (f,) if "." in f else tuple(f"{b.name}.{f}" for b in bodies)
             fields += tuple(n for n in named if n not in fields)
         every = scenario.record.seconds
     n_steps = int(round(info.duration / info.dt))
