@@ -117,3 +117,19 @@ def test_a_bare_record_field_is_recorded_for_rigid_bodies_too(tmp_path, capsys):
         assert f["bodies/bob/velocities"].shape == (1, 3, 1, 3)
         assert f["rods/rod/velocities"].shape == (1, 3, 21, 3)
         assert f["bodies/anchor/velocities"][()].max() == 0.0        # fixed
+
+
+def test_a_scene_of_rigid_bodies_only_runs_and_is_drawn(tmp_path, capsys):
+    tables = open(EXAMPLE).read().split("\n[[")
+    text = "\n[[".join(t for t in tables if not t.startswith(("rods]]", "joints]]", "damping]]")))
+    path = tmp_path / "falling.toml"
+    path.write_text(text.replace("fixed = true", "fixed = false"))
+    args = parse(run, [str(path), "--duration", "0.1", "--output", str(tmp_path / "o"),
+                       "--quiet", "--json"])
+    assert run.execute(args) == 0
+    names = {os.path.basename(f) for f in json.loads(capsys.readouterr().out)["files"]}
+    assert {"com.png", "energy.png", "rod_pendulum_tubes.mp4"} <= names
+    data = read_results(str(tmp_path / "o" / "results.h5"))
+    z = data.results["anchor.com"][0, :, 2]
+    assert z[-1] == pytest.approx(0.05 - 0.5 * 9.81 * 0.1**2, rel=1e-3)     # free fall
+    assert [b.name for b in bodies_at(data, -1)] == ["anchor", "bob"]

@@ -68,6 +68,10 @@ def read_results(path, fields=None):
                  for k, v in f.attrs.items()}
         for rod in results.rods:
             group = f[f"rods/{rod}"]
+            if "radius" not in group:
+                raise ValueError(f"results file {path!r} is not allowed: /rods/{rod} has no "
+                                 "radius (a version 1 file that stored a rigid body as a rod); "
+                                 "run the scene again to draw it")
             radius[rod] = group["radius"][()]
             closed[rod] = bool(group.attrs.get("closed", False))
         for group_name, owners in (("rods", results.rods), ("bodies", results.rigid_bodies)):
