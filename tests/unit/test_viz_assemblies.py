@@ -57,6 +57,9 @@ def test_run_writes_bodies_joints_plots_and_pictures(pendulum):
         assert f["bodies/bob"].attrs["shape"] == "cylinder"
         assert f["bodies/bob/directors"].shape[2:] == (1, 3, 3)
         assert f["joints/weld"].attrs["kind"] == "fixed"
+    from softmech.viz.plots import rods_with
+    assert set(rods_with(read_results(str(pendulum / "results.h5")).results, "com")) == \
+        {"rod", "anchor", "bob"}                                  # com.png shows every body
     still = image(pendulum / "rod_pendulum_tubes_t0.200s.png")
     # the anchor (second colour) and the bob (third) are in the picture, the bob below it
     anchor, bob = hue(still, PALETTE[1]), hue(still, PALETTE[2])
