@@ -96,7 +96,10 @@ def test_joint_markers_sit_at_the_joints():
     # wider than the marker, 0.25 x half the box's 0.1 m)
     np.testing.assert_allclose(hinge.position, [0.0, 0.0, -0.39])
     assert hinge.description["radius"] == pytest.approx(JOINT_SIZE["rigid"] * 0.05)
-    np.testing.assert_allclose(bodies["hinge gap"].positions[:, 2], [-0.4, -0.38])
+    gap = bodies["hinge gap"]
+    np.testing.assert_allclose(gap.bounds()[0][2], -0.4, atol=1e-12)
+    np.testing.assert_allclose(gap.bounds()[1][2], -0.38, atol=1e-12)
+    assert gap.description["radius"] == pytest.approx(0.3 * hinge.description["radius"])
     # a joint whose bodies are not shown is not drawn
     assert joint_bodies("pivot", pendulum_data().joints["pivot"], {}) == []
 
@@ -186,3 +189,18 @@ def test_pov_scene_draws_round_shapes_with_normals():
     bodies = scene_bodies()
     text = str(povray.pov_scene(bodies, frame_camera(*bodies[1].bounds(), View())))
     assert text.count("mesh2") == 2 and text.count("normal_vectors") == 1     # sphere only
+
+
+def test_a_tall_scene_is_fitted_into_the_picture(tmp_path, monkeypatch):
+    from softmech.viz import tubes
+
+    rod = RodBody.make("rod", [[0.0, 0.0, 0.0], [0.0, 0.0, -1.0]], 0.02)
+    ball = SolidBody.make("ball", {"shape": "sphere", "radius": 0.12}, [0.0, 0.0, -1.12],
+                          color=GREEN)
+    whole = coloured(image(plot_tubes(str(tmp_path / "t.png"), [rod, ball], title="tall",
+                                      size_px=(480, 270))), GREEN)
+    assert whole.sum() > 100 and not whole[-3:].any()             # the ball, above the edge
+    monkeypatch.setattr(tubes, "fit_box", lambda *args, **kwargs: None)
+    cut = coloured(image(plot_tubes(str(tmp_path / "c.png"), [rod, ball], title="tall",
+                                    size_px=(480, 270))), GREEN)
+    assert cut[-3:].any()                                           # without the fit: cut

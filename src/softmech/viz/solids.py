@@ -174,7 +174,8 @@ def end_point(end, bodies):
 def joint_bodies(name, joint, bodies):
     """Bodies that show joint `name` ({kind, a, b}) among `bodies` {name: RodBody or
     SolidBody}: a marker (SolidBody sphere) at the middle of its ends and, if they are apart by
-    more than its radius, a line (RodBody) between them. [] when neither end's body is shown."""
+    more than its radius, a line (a thin SolidBody cylinder) between them. [] when neither
+    end's body is shown."""
     points, sizes = [], []
     for side in ("a", "b"):
         end, body = joint[side], bodies.get(joint[side]["body"])
@@ -190,7 +191,19 @@ def joint_bodies(name, joint, bodies):
     radius = min(sizes)
     marker = SolidBody.make(f"{name} joint", {"shape": "sphere", "radius": radius},
                             np.mean(points, axis=0), color=JOINT_COLOR)
-    if len(points) == 2 and np.linalg.norm(points[1] - points[0]) > radius:
-        return [marker, RodBody.make(f"{name} gap", np.array(points), 0.3 * radius,
-                                     color=JOINT_COLOR)]
-    return [marker]
+    gap = points[-1] - points[0]
+    length = float(np.linalg.norm(gap))
+    if length <= radius:
+        return [marker]
+    line = SolidBody.make(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,
+                                          "length": length},
+                          np.mean(points, axis=0), frame_along(gap / length), color=JOINT_COLOR)
+    return [marker, line]
+
+
+def frame_along(d3):
+    """A right-handed frame (3, 3) (rows d1, d2, d3) whose d3 is the unit vector `d3`."""
+    helper = np.eye(3)[int(np.argmin(np.abs(d3)))]
+    d1 = np.cross(d3, helper)
+    d1 /= np.linalg.norm(d1)
+    return np.array([d1, np.cross(d3, d1), d3])
