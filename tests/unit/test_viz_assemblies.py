@@ -136,3 +136,33 @@ def test_a_scene_of_rigid_bodies_only_runs_and_is_drawn(tmp_path, capsys):
     z = data.results["anchor.com"][0, :, 2]
     assert z[-1] == pytest.approx(0.05 - 0.5 * 9.81 * 0.1**2, rel=1e-3)     # free fall
     assert [b.name for b in bodies_at(data, -1)] == ["anchor", "bob"]
+
+
+def test_softmech_run_resume_of_an_assembly_is_bit_for_bit(tmp_path, capsys, monkeypatch):
+    from softmech.resultsfile import ResultsWriter
+
+    argv = [EXAMPLE, "--duration", "0.2", "--checkpoint-every", "0.05", "--quiet", "--json"]
+    write_checkpoint, calls = ResultsWriter.write_checkpoint, []
+
+    def interrupted(self, sim, n_samples):         # Ctrl-C when the third checkpoint is due
+        calls.append(n_samples)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        write_checkpoint(self, sim, n_samples)
+
+    monkeypatch.setattr(ResultsWriter, "write_checkpoint", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run.execute(parse(run, argv + ["--output", str(tmp_path)]))
+    monkeypatch.undo()
+    with h5py.File(tmp_path / "results.h5", "r") as f:
+        assert not f.attrs["complete"] and "bob" in f["checkpoint"]
+    assert run.execute(parse(run, argv + ["--output", str(tmp_path), "--resume"])) == 0
+    reference = tmp_path / "reference"
+    assert run.execute(parse(run, argv + ["--output", str(reference)])) == 0
+    with h5py.File(reference / "results.h5", "r") as a, h5py.File(tmp_path / "results.h5", "r") as b:
+        names = []
+        a.visititems(lambda name, obj: names.append(name) if isinstance(obj, h5py.Dataset) else None)
+        assert "bodies/bob/directors" in names and "checkpoint/bob/directors" in names
+        for name in names:
+            if name != "settings_json":                 # its command line names another folder
+                np.testing.assert_array_equal(a[name][()], b[name][()], err_msg=name)
