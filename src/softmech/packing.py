@@ -384,10 +384,11 @@ def allocate_workspace(slots, lanes, n_rigid=0):
                      rb_force=np.zeros((nb, 3, n_rigid * W)), rb_torque=np.zeros((nb, 3, n_rigid * W)))
 
 
-def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=()):
+def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
     directors (B, n, 3, 3), angular_velocities (B, n, 3); per_rigid: the same for each rigid
-    body with n_nodes = n = 1, its own (user) frame -> State (ghost slots filled, rigid bodies in
+    body with n_nodes = n = 1, its own (user) frame, or with principal=True already in its
+    principal frame (taken as they are: exact) -> State (ghost slots filled, rigid bodies in
     their principal frames)."""
     B = lanes.worlds
 
@@ -395,7 +396,8 @@ def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=()):
         parts = [Slots.with_ghost(r, np.asarray(d[key])) for r, d in zip(rods, per_rod)]
         return np.concatenate(parts, axis=1) if parts else np.zeros((B, 0) + shape)
 
-    frames = [to_engine_frame(b, d["directors"], d["angular_velocities"])
+    frames = [(d["directors"], d["angular_velocities"]) if principal else
+              to_engine_frame(b, d["directors"], d["angular_velocities"])
               for b, d in zip(rigid, per_rigid)]
 
     def rigid_cat(values, shape):

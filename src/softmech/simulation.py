@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.rigid_body import to_user_frame
+from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.diagnostics import ENERGY_KEYS, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
@@ -19,10 +19,16 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
 from softmech.progress import progress_bar
 from softmech.stability import rod_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
+from softmech.terms.rigid import ground_contact_force
+from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
 
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
+PRINCIPAL = ("directors", "angular_velocities")
+"""State fields of a rigid body that differ between its own and its principal frame."""
+ROD_FIELDS = ("rod_contact_force",)
+"""Recorded fields that only rods have (a bare name records them for the rods only)."""
 DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
-                                "angular_momentum", "contact_force")
+                                "angular_momentum", "contact_force", "rod_contact_force")
 
 
 class SimulationDiverged(RuntimeError):
@@ -176,17 +182,21 @@ class Simulation:
         n0, e0 = self._slots.node[name], self._slots.elem[name]
         return slice(n0, n0 + r.n_nodes), slice(e0, e0 + r.n_elems)
 
-    def get_state(self, rod=None):
+    def get_state(self, rod=None, *, principal=False):
         """Copy of the state of one rod: positions (B, n_nodes, 3) [m], velocities [m/s],
         directors (B, n, 3, 3), angular_velocities (B, n, 3) [rad/s, local frame]; of a rigid
-        body: the same with n_nodes = n = 1 (centre of mass, the body's own frame)."""
+        body: the same with n_nodes = n = 1 (centre of mass, the body's own frame; with
+        principal=True its principal frame as the engine holds it, Q_p = P Q: exact, for
+        checkpoints)."""
         name = self._rod_name(rod)
         s = self._state
         body = self._rigid(name)
         if body is not None:
             i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
-            Q, w = to_user_frame(body, from_blocks(s.rb_Q, self.lanes, (3, 3))[:, i],
-                                 from_blocks(s.rb_w, self.lanes, (3,))[:, i])
+            Q = from_blocks(s.rb_Q, self.lanes, (3, 3))[:, i].copy()
+            w = from_blocks(s.rb_w, self.lanes, (3,))[:, i].copy()
+            if not principal:
+                Q, w = to_user_frame(body, Q, w)
             return {"positions": from_blocks(s.rb_x, self.lanes, (3,))[:, i].copy(),
                     "velocities": from_blocks(s.rb_v, self.lanes, (3,))[:, i].copy(),
                     "directors": Q, "angular_velocities": w}
@@ -196,13 +206,17 @@ class Simulation:
                 "directors": from_blocks(s.Q, self.lanes, (3, 3))[:, es].copy(),
                 "angular_velocities": from_blocks(s.w, self.lanes, (3,))[:, es].copy()}
 
-    def set_state(self, rod=None, **fields):
-        """Overwrite state fields of one rod; arrays of shape (n, ...) or (B, n, ...)."""
+    def set_state(self, rod=None, *, principal=False, **fields):
+        """Overwrite state fields of one rod; arrays of shape (n, ...) or (B, n, ...). A rigid
+        body's directors and angular velocities are in its own frame, or with principal=True in
+        its principal frame (as get_state(principal=True) returns them). The other bodies'
+        states are kept exactly."""
         name = self._rod_name(rod)
-        rod_obj = self._rigid(name) or self.rods[self._index[name]]
+        body = self._rigid(name)
+        rod_obj = body or self.rods[self._index[name]]
         shapes = {"positions": (rod_obj.n_nodes, 3), "velocities": (rod_obj.n_nodes, 3),
                   "directors": (rod_obj.n_elems, 3, 3), "angular_velocities": (rod_obj.n_elems, 3)}
-        state = self.get_state(name)
+        state = self.get_state(name, principal=True)
         for key, value in fields.items():
             if key not in shapes:
                 raise ValueError(f"set_state field {key!r} is not allowed: must be one of {list(shapes)}")
@@ -212,11 +226,16 @@ class Simulation:
             _checks.finite(f"{name}.{key}", arr, shape=(self.worlds,) + shapes[key])
             if key == "directors":
                 _checks.orthonormal_frames(f"{name}.directors", arr)
+            if body is not None and not principal and key == "directors":
+                arr = to_engine_frame(body, arr, np.zeros(3))[0]
+            elif body is not None and not principal and key == "angular_velocities":
+                arr = to_engine_frame(body, np.eye(3), arr)[1]
             state[key] = arr
-        states = {b.name: state if b.name == name else self.get_state(b.name)
+        states = {b.name: state if b.name == name else self.get_state(b.name, principal=True)
                   for b in self.rods + self.rigid_bodies}
         self._restore(pack_state(self.rods, [states[r.name] for r in self.rods], self.lanes,
-                                 self.rigid_bodies, [states[b.name] for b in self.rigid_bodies]))
+                                 self.rigid_bodies, [states[b.name] for b in self.rigid_bodies],
+                                 principal=True))
 
     def _restore(self, arrays):
         """Copy arrays into the state in place (the compiled step holds the state's arrays)."""
@@ -362,6 +381,7 @@ class Simulation:
         # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
         fields = () if record is None else record.fields
         engine = self._engine()
+        self._check_fields(engine, fields)
         samples = {"time": []}
         self._sample(samples, fields)
         bar = progress_bar(n_total, progress)
@@ -389,6 +409,21 @@ class Simulation:
             out[k] = np.stack(v, axis=1)
         return out
 
+    def _check_fields(self, engine, fields):
+        """ValueError for a recorded field the scene cannot give: rod_contact_force of a rigid
+        body, or in a scene without sm.RodContact."""
+        for f in fields:
+            owner, base = f.split(".", 1) if "." in f else (None, f)
+            if base not in ROD_FIELDS:
+                continue
+            if owner is not None and self._rigid(self._rod_name(owner)) is not None:
+                raise ValueError(f"Every.fields entry {f!r} is not allowed: {owner!r} is a rigid "
+                                 "body; rod_contact_force is the sm.RodContact force on a rod's "
+                                 "nodes")
+            if not any(c.name == "rod_contacts" for c in engine.calls):
+                raise ValueError(f"Every.fields entry {f!r} is not allowed: the scene has no "
+                                 "sm.RodContact term")
+
     def _sample(self, samples, fields):
         samples["time"].append(self.time)
         if not fields:
@@ -404,9 +439,12 @@ class Simulation:
                 elif base in ("com", "com_velocity"):
                     value = self._centre_of_mass(name, base)
                 elif base == "contact_force":
+                    value = (ground_contact_force(self, name) if self._rigid(name) is not None
+                             else self.contact_forces(name))
+                elif base == "rod_contact_force":
                     if self._rigid(name) is not None:
-                        continue  # ground-contact forces are recorded for rods
-                    value = self.contact_forces(name)
+                        continue  # a rod-only field (ROD_FIELDS; checked by _check_fields)
+                    value = rod_contact_node_forces(self, name)
                 else:
                     if name not in per_rod:
                         per_rod[name] = self.diagnostics(name)
@@ -430,13 +468,19 @@ class Simulation:
         return from_blocks(self._engine().bodies.node_mass, self.lanes)[:, ns]
 
     def save_state(self, path):
-        """Write the clock and every rod's state to an .npz file atomically: load_state continues
-        the run bit for bit (`time` is kept too, for readers)."""
+        """Write the clock and every body's state to an .npz file atomically: load_state
+        continues the run bit for bit (`time` is kept too, for readers; a rigid body's frame is
+        kept both in its own frame, '<body>.directors', and exactly as the engine holds it,
+        '<body>.principal_directors' and '<body>.principal_angular_velocities')."""
         origin, steps = self.clock
         arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
                   "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
         for r in self.rods + self.rigid_bodies:
             arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
+        for b in self.rigid_bodies:
+            exact = self.get_state(b.name, principal=True)
+            arrays.update({f"{b.name}.principal_{k}": exact[k]
+                           for k in ("directors", "angular_velocities")})
         atomic_save_npz(path, **arrays)
 
     def load_state(self, path):
@@ -444,7 +488,10 @@ class Simulation:
         step is the same; with another dt (or a file without a clock) the time is restored."""
         with np.load(path) as data:
             for r in self.rods + self.rigid_bodies:
-                self.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in STATE_FIELDS})
+                exact = f"{r.name}.principal_directors" in data
+                self.set_state(r.name, principal=exact, **{
+                    k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
+                    for k in STATE_FIELDS})
             if "clock_steps" in data and float(data["clock_dt"]) == self.dt:
                 self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
             else:

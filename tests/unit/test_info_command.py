@@ -25,7 +25,7 @@ def results(tmp_path_factory):
 def test_text_summary(results, capsys):
     assert main(["info", str(results), "--scene"]) == 0
     out = capsys.readouterr().out
-    assert "softmech-results version 1" in out and f"softmech      {sm.__version__}" in out
+    assert "softmech-results version 2" in out and f"softmech      {sm.__version__}" in out
     assert "status        complete" in out
     assert "samples       5, t = 0 s to 0.02 s" in out
     assert '"pytest"' in out                                   # the settings

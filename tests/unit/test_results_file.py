@@ -66,7 +66,7 @@ def test_layout_attributes_and_units(reference):
     path, out, _ = reference
     with h5py.File(path, "r") as f:        # plain h5py, no softmech
         a = f.attrs
-        assert a["format"] == "softmech-results" and a["format_version"] == 1
+        assert a["format"] == "softmech-results" and a["format_version"] == 2
         assert a["softmech_version"] == sm.__version__ and a["scene"] == "snake"
         assert bool(a["complete"]) and a["worlds"] == 2 and a["dt"] == DT
         assert a["duration"] == RUN["duration"] and a["scheme"] == snake().scheme

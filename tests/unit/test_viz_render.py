@@ -134,3 +134,12 @@ def test_plot_shapes_and_errors(run, tmp_path):
         plots.plot_energies(partial, str(tmp_path / "e.png"))
     with pytest.raises(ValueError, match="none of the standard plots"):
         plots.standard_plots({"time": out["time"]}, str(tmp_path))
+
+
+def test_version_1_file_with_a_rigid_body_is_refused_clearly(run, tmp_path):
+    path = write_h5(str(tmp_path / "v1.h5"), *run)
+    with h5py.File(path, "r+") as f:          # version 1 put a rigid body's series under /rods
+        f.create_dataset("rods/ball/positions", data=np.zeros((2, len(f["time"]), 1, 3)),
+                         maxshape=(2, None, 1, 3))
+    with pytest.raises(ValueError, match="/rods/ball has no radius"):
+        read_results(path)

@@ -199,6 +199,21 @@ def general(name, *, position, mass, inertia, vertices=None, faces=None, **commo
 BUILDERS = {"sphere": sphere, "cylinder": cylinder, "box": box, "general": general}
 
 
+def describe(body):
+    """The static description of a body that pictures need (stored in results files under
+    /bodies/<name>; softmech.viz.solids draws from it): shape (str), fixed (bool), mass [kg],
+    inertia (3, 3) [kg m^2] about the centre of mass in the user body frame, principal_axes
+    P (3, 3), the shape's sizes (radius [m], length [m], lengths (3,) [m], as built) and, for a
+    general body with a mesh, vertices (n, 3) [m] (user body frame about the centre of mass)
+    and faces (m, 3) int."""
+    out = {"shape": body.shape, "fixed": bool(body.fixed), "mass": float(body.mass),
+           "inertia": body.P.T @ np.diag(body.inertia) @ body.P, "principal_axes": body.P.copy()}
+    out.update({k: np.asarray(v, dtype=float) for k, v in body.size.items()})
+    if body.mesh is not None:
+        out["vertices"], out["faces"] = np.asarray(body.mesh[0], float), np.asarray(body.mesh[1])
+    return out
+
+
 def to_engine_frame(body, directors, angular_velocities):
     """User frame (..., 3, 3) and user-frame angular velocities (..., 3) -> the engine's
     principal frame Q_p = P Q and w_p = P w."""

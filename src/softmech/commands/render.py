@@ -25,7 +25,7 @@ STILL_SIZE, VIDEO_SIZE = (960, 540), (640, 368)
 def add_arguments(parser):
     """Options of `softmech render` on an argparse parser."""
     parser.description = ("Render 3D stills, videos and plots from an HDF5 results file "
-                          "(positions at /rods/<rod>/positions).")
+                          "(positions at /rods/<rod>/positions and /bodies/<body>/positions).")
     parser.add_argument("results", metavar="RESULTS_FILE", help="HDF5 results file (.h5)")
     parser.add_argument("--style", choices=STYLES, default="tubes",
                         help="3D style: matplotlib tubes (default) or POV-Ray (photorealistic; "
@@ -144,9 +144,9 @@ def _auto_floor(data, world, up, needed):
 def render_still(data, output, style, world, time, view, floor, size):
     """One 3D picture at the sample nearest to `time` [s] (None: the last); returns its path."""
     from softmech.viz import povray, tubes
-    from softmech.viz.source import bodies_at, nearest_sample, rods_with_positions
+    from softmech.viz.source import bodies_at, nearest_sample, bodies_with_positions
 
-    rods_with_positions(data)
+    bodies_with_positions(data)
     sample = len(data.time) - 1 if time is None else nearest_sample(data.time, time)
     t = float(data.time[sample])
     path = os.path.join(output, f"{data.name}_{style}_t{t:.3f}s.png")
@@ -163,10 +163,10 @@ def render_video(data, output, style, world, view, floor, size, fps, speed, prog
     """A movie of world `world` (frames at fps, `speed` simulated seconds per second); returns
     the path written (.mp4, or .gif when MP4 writing fails)."""
     from softmech.viz import povray, tubes
-    from softmech.viz.source import bodies_at, frame_samples, rods_with_positions
+    from softmech.viz.source import bodies_at, frame_samples, bodies_with_positions
     from softmech.viz.video import write_video
 
-    rods_with_positions(data)
+    bodies_with_positions(data)
     samples = frame_samples(data.time, fps, speed)
     frames = [bodies_at(data, i, world) for i in samples]
     path = os.path.join(output, f"{data.name}_{style}.mp4")

@@ -21,6 +21,7 @@ import softmech as sm
 from softmech import _checks
 from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
+from softmech.simulation import ROD_FIELDS
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 
@@ -122,12 +123,14 @@ def execute(args):
             print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
 
     sim = scenario.compile()
-    report = REPORTS.get(scenario.template, _GenericReport)
-    fields = tuple(f"{info.rod}.{f}" for f in report.fields + ENERGY_FIELDS)
+    report = report_for(scenario)
+    fields = report.record_fields(scenario.scene, info)
     every = report.sample_interval(info)
     if scenario.record is not None:            # the file's [record] adds fields, sets the interval
-        for f in scenario.record.fields:       # a bare field is recorded for every rod
-            named = (f,) if "." in f else tuple(f"{r.name}.{f}" for r in scenario.scene.rods)
+        scene = scenario.scene                 # a bare field: every rod and rigid body
+        for f in scenario.record.fields:       # (a rod-only field: every rod)
+            bodies = scene.rods + ([] if f in ROD_FIELDS else scene.rigid_bodies)
+            named = (f,) if "." in f else tuple(f"{b.name}.{f}" for b in bodies)
             fields += tuple(n for n in named if n not in fields)
         every = scenario.record.seconds
     n_steps = int(round(info.duration / info.dt))
@@ -193,6 +196,11 @@ class _GenericReport:
 
     fields = ("com",)
     """Fields of info.rod recorded (with the energies) into results.h5."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        """Results keys recorded into results.h5: `fields` and the energies of info.rod."""
+        return tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
 
     @staticmethod
     def sample_interval(info):
@@ -333,6 +341,55 @@ class _SnakeReport(_GenericReport):
         video = viz.top_view_frames(frame_time, frames, radius=info.radius, time=t, com=com)
         files.append(write_video(video, os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
         return files
+
+
+class _AssemblyReport(_GenericReport):
+    """A scene with rigid bodies or joints: every body's pose is recorded, and the centre of
+    mass of every body (com.png), a still (<scene>.png) and a video (<scene>.mp4) of all
+    bodies and joints are made from results.h5 (softmech.commands.render)."""
+
+    body_fields = ("com", "positions", "directors")
+    """Fields recorded for every rod and rigid body (with the energies of info.rod)."""
+    video_seconds = 10.0
+    """Longest video [s]: a longer run is played faster than real time."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        return tuple(f"{b.name}.{f}" for b in scene.rods + scene.rigid_bodies
+                     for f in cls.body_fields) + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS)
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.commands import render
+        from softmech.viz.geometry import View
+        from softmech.viz.plots import plot_com
+        from softmech.viz.source import ground_height, read_results
+
+        scene = read_results(os.path.join(output_dir, "results.h5"))
+        view, world = View(), 0
+        floor = ground_height(scene, world, view.up)
+        duration = float(scene.time[-1] - scene.time[0])
+        speed = max(1.0, duration / cls.video_seconds)
+        files = [plot_com(scene.results, os.path.join(output_dir, "com.png"), world=world)]
+        files.append(render.render_still(scene, output_dir, "tubes", world, None, view, floor,
+                                         render.STILL_SIZE + (9, 0.3)))
+        files.append(render.render_video(scene, output_dir, "tubes", world, view, floor,
+                                         render.VIDEO_SIZE + (9, 0.3), 25.0, speed,
+                                         progress=False))
+        return files
+
+
+def report_for(scenario):
+    """The report of `softmech run` for a scenario: its template's (REPORTS), else the
+    assembly report for a scene with rigid bodies or joints, else the generic one."""
+    from softmech.terms.joints import JOINT_TYPES
+
+    if scenario.template in REPORTS:
+        return REPORTS[scenario.template]
+    scene = scenario.scene
+    if scene.rigid_bodies or any(isinstance(t, JOINT_TYPES) for t in scene.terms):
+        return _AssemblyReport
+    return _GenericReport
 
 
 def video_frames(time, positions, frame_every):

@@ -1,6 +1,7 @@
-"""HDF5 results files (format "softmech-results", version 1; docs/results_files.md): a run's
-time series, the scene file, the softmech version and the run settings, written incrementally
-with checkpoints, readable with plain h5py.
+"""HDF5 results files (format "softmech-results", version 2; docs/results_files.md): a run's
+time series of rods and rigid bodies, the description of its bodies and joints, the scene file,
+the softmech version and the run settings, written incrementally with checkpoints, readable
+with plain h5py (version 1 files, rods only, are read too).
 
     record_to_file(sim, path, duration=..., every=..., fields=...)   run and write (or resume)
     load_results(path) -> sm.Results                                  read back

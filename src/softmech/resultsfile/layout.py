@@ -1,4 +1,4 @@
-"""The HDF5 results layout (format "softmech-results", version 1): names, units and chunking.
+"""The HDF5 results layout (format "softmech-results", version 2): names, units and chunking.
 
 The layout is documented in docs/results_files.md; any HDF5 reader can open the files:
 
@@ -9,16 +9,27 @@ The layout is documented in docs/results_files.md; any HDF5 reader can open the 
     /time               (n,) float64 [s], resizable along axis 0
     /rods/<rod>         attrs n_nodes, n_elems, closed; radius (B, n_elems) [m],
                         rest_lengths (n_elems,) [m], and time series <field> (B, n, ...)
+    /bodies/<body>      a rigid body (version 2): attrs shape, fixed; mass [kg], inertia (3, 3)
+                        [kg m^2], principal_axes (3, 3), its sizes (radius, length, lengths [m]),
+                        a general body's mesh (vertices (n, 3) [m], faces (m, 3)), and time
+                        series <field> (B, n, ...)
+    /joints/<joint>     a joint (version 2): attrs kind, a_body, a_node, b_body, b_node;
+                        a_point, b_point (3,) [m]
     /recorders/<name>   user-recorded time series (B, n, ...)
     /derived/<name>     optional: quantities derived after the run (reports of `softmech run`)
-    /checkpoint         attrs time_origin [s], steps, n_samples; <rod>/<state field> (B, ...)
+    /checkpoint         attrs time_origin [s], steps, n_samples; <body>/<state field> (B, ...)
+
+Version 1 (no /bodies, /joints) is read as before: its files are version 2 files of a scene of
+rods only.
 """
 import re
 
 import numpy as np
 
 FORMAT = "softmech-results"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Versions this softmech reads (and resumes): 1 had rods only."""
 
 UNITS = {
     "time": "s", "positions": "m", "velocities": "m/s", "directors": "1",
@@ -26,7 +37,10 @@ UNITS = {
     "translational_energy": "J", "rotational_energy": "J", "bending_energy": "J",
     "twisting_energy": "J", "shear_energy": "J", "stretch_energy": "J", "total_energy": "J",
     "linear_momentum": "kg m/s", "angular_momentum": "kg m^2/s (about the origin)",
-    "contact_force": "N", "radius": "m", "rest_lengths": "m",
+    "contact_force": "N", "rod_contact_force": "N", "radius": "m", "rest_lengths": "m",
+    "mass": "kg", "inertia": "kg m^2 (about the centre of mass, body frame)",
+    "principal_axes": "1", "length": "m", "lengths": "m", "vertices": "m (body frame)",
+    "faces": "1", "a_point": "m (body frame)", "b_point": "m (body frame)",
 }
 """Units of every built-in field (the `units` attribute of its dataset)."""
 
@@ -50,14 +64,15 @@ def valid_name(field, name):
     return name
 
 
-def series_path(key):
+def series_path(key, bodies=()):
     """Results key -> dataset path: 'time' -> /time, '<rod>.<field>' -> /rods/<rod>/<field>,
-    a recorder name -> /recorders/<name>."""
+    '<body>.<field>' -> /bodies/<body>/<field> for the rigid bodies named in `bodies`, a
+    recorder name -> /recorders/<name>."""
     if key == "time":
         return "time"
     if "." in key:
-        rod, field = key.split(".", 1)
-        return f"rods/{rod}/{field}"
+        owner, field = key.split(".", 1)
+        return f"{'bodies' if owner in bodies else 'rods'}/{owner}/{field}"
     return f"recorders/{key}"
 
 
@@ -66,7 +81,7 @@ def series_key(path):
     parts = path.strip("/").split("/")
     if parts == ["time"]:
         return "time"
-    if parts[0] == "rods" and len(parts) == 3:
+    if parts[0] in ("rods", "bodies") and len(parts) == 3:
         return f"{parts[1]}.{parts[2]}"
     if parts[0] == "recorders" and len(parts) == 2:
         return parts[1]
@@ -81,3 +96,10 @@ def chunk_shape(sample_shape, worlds):
     if per_sample > CHUNK_BYTES:
         return (max(1, CHUNK_BYTES // max(per_world, 1)), 1) + tuple(sample_shape)
     return (worlds, max(1, CHUNK_BYTES // per_sample)) + tuple(sample_shape)
+
+
+def is_series(ds):
+    """True for a time series dataset (B, n, ...), resizable along the samples (axis 1), as
+    opposed to a static one (a radius, a mesh) or a group."""
+    return (getattr(ds, "maxshape", None) is not None and len(ds.maxshape) >= 2
+            and ds.maxshape[1] is None)

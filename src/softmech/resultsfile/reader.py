@@ -22,37 +22,35 @@ def check_format(path):
     if fmt != layout.FORMAT:
         raise ValueError(f"results file {path!r} is not allowed: attribute format = {fmt!r}, "
                          f"expected {layout.FORMAT!r} (not a softmech results file)")
-    if version != layout.FORMAT_VERSION:
+    if version not in layout.READABLE_VERSIONS:
         raise ValueError(f"results file {path!r} has format_version = {version!r}; this softmech "
-                         f"reads version {layout.FORMAT_VERSION}")
+                         f"reads versions {list(layout.READABLE_VERSIONS)}")
     return path
 
 
 def load_results(path, *, derived=True, fields=None):
-    """The time series of a results file as sm.Results: 'time' (n,) [s], '<rod>.<field>'
-    (B, n, ...) and user recorders '<name>' (B, n, ...); with `derived`, also the /derived
-    quantities under their names. fields: rod fields to read (e.g. ('positions',); None: all).
-    Works on an unfinished (crashed) file: it holds the samples appended before the crash."""
+    """The time series of a results file as sm.Results: 'time' (n,) [s], '<body>.<field>'
+    (B, n, ...) of rods and rigid bodies and user recorders '<name>' (B, n, ...); with
+    `derived`, also the /derived quantities under their names. fields: body fields to read
+    (e.g. ('positions',); None: all). Works on an unfinished (crashed) file: it holds the
+    samples appended before the crash."""
     with h5py.File(check_format(path), "r") as f:
         out = Results(time=f["time"][()])
         n = out["time"].shape[0]
-        rods = tuple(f.get("rods", {}))
-        for rod in rods:
-            for name, ds in f[f"rods/{rod}"].items():
-                if _is_series(ds) and (fields is None or name in fields):
-                    out[f"{rod}.{name}"] = ds[:, :n]
+        names = {group: tuple(f.get(group, {})) for group in ("rods", "bodies")}
+        for group, owners in names.items():
+            for owner in owners:
+                for name, ds in f[f"{group}/{owner}"].items():
+                    if layout.is_series(ds) and (fields is None or name in fields):
+                        out[f"{owner}.{name}"] = ds[:, :n]
         for name, ds in f.get("recorders", {}).items():
             out[name] = ds[:, :n]
         if derived:
             for name, ds in f.get("derived", {}).items():
                 value = ds[()]
                 out[name] = value.decode() if isinstance(value, bytes) else value
-    out.rods = rods
+    out.rods, out.rigid_bodies = names["rods"], names["bodies"]
     return out
-
-
-def _is_series(ds):
-    return isinstance(ds, h5py.Dataset) and len(ds.maxshape) >= 2 and ds.maxshape[1] is None
 
 
 def describe(path):

@@ -14,6 +14,7 @@ import numpy as np
 
 from softmech._version import __version__
 from softmech.resultsfile import layout
+from softmech.resultsfile.description import write_description
 from softmech.simulation import STATE_FIELDS
 
 
@@ -24,13 +25,15 @@ class ResultsWriter:
         self.file = h5file
         self.recorder_units = {}
         """Units [str] of user recorders by name (set before their first append)."""
+        self.rigid_bodies = frozenset(h5file.get("bodies", {}))
+        """Names of the rigid bodies: their time series go to /bodies/<name>."""
 
     # -------------------------------------------------------------------------- opening
     @classmethod
     def create(cls, path, sim, *, duration, settings, scene_text="", scene_name=""):
         """A new file at `path` (an existing file is replaced) for simulation `sim`: the root
-        attributes (complete = False), /scene_toml, /settings_json (the dict `settings`), and per
-        rod its attributes, radius (B, n_elems) [m] and rest_lengths (n_elems,) [m]."""
+        attributes (complete = False), /scene_toml, /settings_json (the dict `settings`), and
+        the description of its rods, rigid bodies and joints (description.py)."""
         path = os.fspath(path)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         f = h5py.File(path, "w")
@@ -47,14 +50,7 @@ class ResultsWriter:
                              dtype=h5py.string_dtype())
             f.create_dataset("time", shape=(0,), maxshape=(None,), dtype="f8", chunks=(4096,))
             f["time"].attrs["units"] = layout.UNITS["time"]
-            for rod in sim.rods:
-                g = f.create_group(f"rods/{rod.name}")
-                g.attrs.update({"n_nodes": rod.n_nodes, "n_elems": rod.n_elems,
-                                "closed": bool(rod.closed)})
-                g.create_dataset("radius", data=sim.rod_params(rod.name)["radius"])
-                g.create_dataset("rest_lengths", data=np.asarray(rod.rest_lengths, dtype=float))
-                for name in ("radius", "rest_lengths"):
-                    g[name].attrs["units"] = layout.UNITS[name]
+            write_description(f, sim)
             f.flush()
         except BaseException:
             f.close()
@@ -119,7 +115,7 @@ class ResultsWriter:
 
     def _series(self, key, stacked):
         """The dataset of Results key `key`, created from the first values (B, k, ...)."""
-        path = layout.series_path(key)
+        path = layout.series_path(key, self.rigid_bodies)
         if path in self.file:
             ds = self.file[path]
             if key != "time" and ds.shape[:1] + ds.shape[2:] != stacked.shape[:1] + stacked.shape[2:]:
@@ -144,25 +140,29 @@ class ResultsWriter:
 
     def _all_series(self):
         out = [self.file["time"]]
-        for group in ("rods", "recorders"):
+        for group in ("rods", "bodies", "recorders"):
             for sub in self.file.get(group, {}).values():
                 items = sub.values() if isinstance(sub, h5py.Group) else [sub]
-                out += [d for d in items if isinstance(d, h5py.Dataset)
-                        and d.maxshape[1:2] == (None,)]
+                out += [d for d in items if layout.is_series(d)]
         return out
 
     # ------------------------------------------------------------------------ checkpoints
     def write_checkpoint(self, sim, n_samples):
-        """The exact state of every rod and the clock of `sim`, taken at sample n_samples - 1.
+        """The exact state of every rod and rigid body and the clock of `sim`, taken at sample
+        n_samples - 1; a rigid body's directors and angular velocities in its principal frame
+        (Simulation.get_state(principal=True): exact; group attribute frame = "principal").
         Written under a temporary name and renamed, so a kill meanwhile keeps the previous one."""
         f = self.file
         if layout.CHECKPOINT_TMP in f:
             del f[layout.CHECKPOINT_TMP]
         g = f.create_group(layout.CHECKPOINT_TMP)
-        for rod in sim.rods:
-            for key, value in sim.get_state(rod.name).items():
-                g.create_dataset(f"{rod.name}/{key}", data=value)
-                g[f"{rod.name}/{key}"].attrs["units"] = layout.UNITS[key]
+        rigid = {b.name for b in sim.rigid_bodies}
+        for body in sim.rods + sim.rigid_bodies:
+            for key, value in sim.get_state(body.name, principal=True).items():
+                g.create_dataset(f"{body.name}/{key}", data=value)
+                g[f"{body.name}/{key}"].attrs["units"] = layout.UNITS[key]
+            if body.name in rigid:
+                g[body.name].attrs["frame"] = "principal"
         origin, steps = sim.clock
         g.attrs.update({"time_origin": origin, "steps": steps, "n_samples": int(n_samples),
                         "time": float(sim.time)})
@@ -185,10 +185,12 @@ class ResultsWriter:
         """Set `sim`'s state and clock from the checkpoint and drop later samples; returns the
         checkpoint's n_samples."""
         g = self.checkpoint_group()
-        for rod in sim.rods:
-            if rod.name not in g:
-                raise ValueError(f"the checkpoint has no rod {rod.name!r} (rods: {list(g)})")
-            sim.set_state(rod.name, **{k: g[f"{rod.name}/{k}"][()] for k in STATE_FIELDS})
+        rigid = {b.name for b in sim.rigid_bodies}
+        for body in sim.rods + sim.rigid_bodies:
+            if body.name not in g:
+                raise ValueError(f"the checkpoint has no body {body.name!r} (bodies: {list(g)})")
+            sim.set_state(body.name, principal=body.name in rigid,
+                          **{k: g[f"{body.name}/{k}"][()] for k in STATE_FIELDS})
         sim.clock = (float(g.attrs["time_origin"]), int(g.attrs["steps"]))
         n = int(g.attrs["n_samples"])
         if self.n_samples < n:

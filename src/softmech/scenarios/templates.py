@@ -10,7 +10,9 @@ from softmech import _checks
 
 @dataclass(frozen=True)
 class GenericInfo:
-    """What `softmech run` needs of any scene: the rod it reports on, worlds, dt [s], duration [s]."""
+    """What `softmech run` needs of any scene: the rod (or, in a scene of rigid bodies, the
+    rigid body) it reports on, worlds, dt [s], duration [s], its number of elements (1 for a
+    rigid body)."""
     rod: str
     worlds: int
     dt: float
@@ -48,11 +50,15 @@ def find_term(scene, name, types, field):
 
 
 def generic_info(scene, run, report):
-    """GenericInfo; [report] may name the rod (default: the first one)."""
-    p = report_parameters(report, {"rod": scene.rods[0].name})
-    rod = find_rod(scene, p["rod"])
-    return GenericInfo(rod=rod.name, worlds=run.worlds, dt=run.dt, duration=run.duration,
-                       n_elems=rod.n_elems)
+    """GenericInfo; [report] may name the rod (default: the first one) or, in a scene of rigid
+    bodies, a rigid body (default: the first one when there is no rod)."""
+    p = report_parameters(report, {"rod": (scene.rods or scene.rigid_bodies)[0].name})
+    bodies = {b.name: b for b in scene.rods + scene.rigid_bodies}
+    if p["rod"] not in bodies:
+        find_rod(scene, p["rod"])                 # raises, listing the rods
+    body = bodies[p["rod"]]
+    return GenericInfo(rod=body.name, worlds=run.worlds, dt=run.dt, duration=run.duration,
+                       n_elems=body.n_elems)
 
 
 def uniform(field, values):

@@ -70,17 +70,34 @@ def _spec(owner, field, spec):
                      f"node index) or (rigid body, point (3,) | 'attach') or a rigid body's name")
 
 
+def rod_node(owner, field, rod, where):
+    """Node index of `where` ('first', 'last' or an index, negative from the end) on rod `rod`."""
+    n = rod.n_nodes
+    if where in ("first", "last"):
+        return 0 if where == "first" else n - 1
+    if isinstance(where, (int, np.integer)) and not isinstance(where, bool) and -n <= where < n:
+        return int(where) % n
+    raise ValueError(f"{owner}.{field} node = {where!r} is not allowed: must be 'first', 'last' "
+                     f"or a node index in [0, {n - 1}] of rod {rod.name!r}")
+
+
+def rigid_point(owner, field, body, where, other_position):
+    """Point (3,) [m] of a rigid body in its user frame about its centre of mass: `where` (3,),
+    None for the centre, 'attach' for the point at `other_position` (3,) [m] (lab frame)."""
+    if where is None:
+        return np.zeros(3)
+    if isinstance(where, str):
+        if where != "attach" or other_position is None:
+            raise ValueError(f"{owner}.{field} point = {where!r} is not allowed: must be a point "
+                             f"(3,) in the body frame, or 'attach' with a rod end on the other side")
+        return body.directors @ (other_position - body.position)
+    return _checks.finite(f"{owner}.{field} point", where, shape=(3,))
+
+
 def rod_end(ctx, owner, field, rod, where):
     """End of a rod at node `where` ('first', 'last' or index): the node's slot and the slot of
     the element whose frame it carries (element i, or the last element for the last node)."""
-    n = rod.n_nodes
-    if where in ("first", "last"):
-        node = 0 if where == "first" else n - 1
-    elif isinstance(where, (int, np.integer)) and not isinstance(where, bool) and -n <= where < n:
-        node = int(where) % n
-    else:
-        raise ValueError(f"{owner}.{field} node = {where!r} is not allowed: must be 'first', 'last' "
-                         f"or a node index in [0, {n - 1}] of rod {rod.name!r}")
+    node = rod_node(owner, field, rod, where)
     elem = min(node, rod.n_elems - 1)
     d = ctx.discrete[rod.name]
     return End(END_ROD_NODE, ctx.node_offset[rod.name] + node, ctx.elem_offset[rod.name] + elem,
@@ -91,15 +108,7 @@ def rod_end(ctx, owner, field, rod, where):
 def rigid_end(ctx, owner, field, body, where, other_position):
     """Point of a rigid body: `where` (3,) in its frame, None for the centre, 'attach' for the
     point at `other_position`."""
-    if where is None:
-        offset_user = np.zeros(3)
-    elif isinstance(where, str):
-        if where != "attach" or other_position is None:
-            raise ValueError(f"{owner}.{field} point = {where!r} is not allowed: must be a point "
-                             f"(3,) in the body frame, or 'attach' with a rod end on the other side")
-        offset_user = body.directors @ (other_position - body.position)
-    else:
-        offset_user = _checks.finite(f"{owner}.{field} point", where, shape=(3,))
+    offset_user = rigid_point(owner, field, body, where, other_position)
     scale = max((float(np.max(v)) for v in body.size.values()), default=1.0)
     params = ctx.rigid_params[body.name]
     mass = np.full(ctx.worlds, np.inf) if body.fixed else params["mass"]
@@ -107,6 +116,10 @@ def rigid_end(ctx, owner, field, body, where, other_position):
     return End(END_RIGID_POINT, ctx.rigid_index[body.name], ctx.rigid_index[body.name],
                body.to_principal(offset_user), body.position + body.directors.T @ offset_user,
                body.principal_directors, scale, mass, inertia)
+
+
+KIND_NAMES = {SPHERICAL: "spherical", HINGE: "hinge", FIXED: "fixed"}
+"""Joint kind (kernel constant) -> its name in results files."""
 
 
 class Joints(Part):
@@ -176,6 +189,33 @@ class _Joint(Term):
                              where, other_position)
         raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: no such rod or rigid "
                          f"body in the scene (bodies: {sorted(list(rods) + list(ctx.rigid_index))})")
+
+    def describe(self, rods, rigid_bodies):
+        """Where the joint is, for pictures and results files (/joints/<name>): kind
+        ('spherical', 'hinge' or 'fixed') and its ends a and b, each {body (name), node (rod
+        node index, or -1 on a rigid body), point (3,) [m] (on a rigid body: in its user frame
+        about its centre of mass; zeros on a rod)}."""
+        rods = {r.name: r for r in rods}
+        bodies = {b.name: b for b in rigid_bodies}
+
+        def end(field, spec, other_position=None):
+            name, where = spec
+            if name in rods:
+                node = rod_node(self.name, field, rods[name], where)
+                return {"body": name, "node": node, "point": np.zeros(3)}, rods[name].positions[node]
+            if name not in bodies:
+                raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: no such rod or "
+                                 f"rigid body (bodies: {sorted(list(rods) + list(bodies))})")
+            body = bodies[name]
+            point = rigid_point(self.name, field, body, where, other_position)
+            return {"body": name, "node": -1, "point": point}, body.position + body.directors.T @ point
+
+        first, second = ("b", "a") if self.a[1] == "attach" else ("a", "b")
+        specs = {"a": self.a, "b": self.b}
+        out, position = {}, None
+        for field in (first, second):       # an 'attach' end is placed at the other end
+            out[field], position = end(field, specs[field], position)
+        return {"kind": KIND_NAMES[self.kind], "a": out["a"], "b": out["b"]}
 
     def contribute(self, ctx, p):
         if np.any(p["stiffness"] <= 0):
@@ -248,3 +288,7 @@ def joint_forces(engine):
     """Force on the b end of every joint [N], (n_blocks, 3, n_joints*W), from the last force
     evaluation (softmech.simulation.Simulation.joint_forces)."""
     return engine.call_args("joints").joint_force
+
+
+JOINT_TYPES = (SphericalJoint, HingeJoint, FixedJoint)
+"""Every joint type (each has describe(rods, rigid_bodies))."""

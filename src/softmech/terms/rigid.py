@@ -16,7 +16,7 @@ from softmech.kernels.rigid_contact import (
     RigidGroundContactArgs,
     rigid_ground_contact,
 )
-from softmech.packing import lane_table, point_table, to_blocks
+from softmech.packing import from_blocks, lane_table, point_table, to_blocks
 from softmech.terms.base import Part, Term, time_profile
 
 LOAD_ORDER, DAMPING_ORDER, CONTACT_ORDER = 20, 10, 90
@@ -201,3 +201,23 @@ class RigidGroundContact(Term):
         # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
         mass = ctx.rigid_params[body.name]["mass"]
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
+
+
+def ground_contact_force(sim, body=None):
+    """Total RigidGroundContact force on one rigid body [N], (B, 1, 3) (the rods' per-node
+    shape with its one node): wall response, damping and friction of every contact feature,
+    exactly as it enters the equations of motion, at the current state and time (one force
+    evaluation, then the kernel's per-feature output). Zero without RigidGroundContact."""
+    name = sim._rod_name(body)
+    if name not in sim._rigid_index:
+        raise ValueError(f"body = {name!r} is not allowed: not a rigid body")
+    engine = sim._engine()
+    sim._evaluate(engine)
+    lanes = sim.lanes
+    total = np.zeros((lanes.n_blocks, 3, lanes.W))
+    for call in engine.calls:
+        if call.name == "rigid_ground_contact":
+            a = call.args
+            per_feature = a.feat_force.reshape(lanes.n_blocks, 3, -1, lanes.W)
+            total += per_feature[:, :, a.feat_body == sim._rigid_index[name]].sum(axis=2)
+    return from_blocks(total, lanes, (3,))

@@ -124,20 +124,21 @@ SHOTS = {"cantilever": Shot(duration=20.0, view=View(up="y", elevation=0.0, azim
 
 def simulate(name, duration=None):
     """Run built-in scene `name` (world 0 only) for `duration` [s], recording node positions
-    about FPS times per second of video; returns RenderData (softmech.viz.source)."""
+    (and rigid bodies' poses) about FPS times per second of video; returns RenderData
+    (softmech.viz.source) with the scene's rigid bodies and joints."""
     import softmech as sm
     from softmech.scenarios import SCENES
-    from softmech.viz.source import from_results
+    from softmech.viz.source import from_simulation
 
     _checks.choice("scene", name, SCENES)
     scene, info = SCENES[name].build()
     duration = float(duration or min(info.duration, VIDEO_SECONDS))
     sim = scene.compile(worlds=1, dt=info.dt)
     every = max(info.dt, duration / (VIDEO_SECONDS * FPS))
-    fields = tuple(f"{rod.name}.positions" for rod in sim.rods)
+    fields = tuple(f"{rod.name}.positions" for rod in sim.rods) + tuple(
+        f"{b.name}.{f}" for b in sim.rigid_bodies for f in ("positions", "directors"))
     out = sim.run(duration, record=sm.Every(seconds=every, fields=fields))
-    return from_results(out, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
-                        closed={r.name: r.closed for r in sim.rods}, attrs={"scene": name})
+    return from_simulation(sim, out, attrs={"scene": name})
 
 
 def render_scene(name, output_dir, *, style=None, progress=False):

@@ -281,18 +281,24 @@ class BoxBody:
     def mesh(self, sides=None):
         """(vertices (8, 3) [m], faces (12, 3) int, outward counter-clockwise); sides is
         ignored (same signature as the rods')."""
-        bits = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], float)
-        vertices = self.lo + bits * (self.hi - self.lo)
-        faces = []
-        for k in range(3):                        # the two faces normal to axis k
-            j, m = (k + 1) % 3, (k + 2) % 3
-            for side in (0, 1):
-                quad = [int(sum(b << a for a, b in ((k, side), (j, p), (m, q))))
-                        for p, q in ((0, 0), (1, 0), (1, 1), (0, 1))]
-                if side == 0:                     # (j, m, k) is right-handed: flip the far face
-                    quad = quad[::-1]
-                faces += [quad[:3], [quad[0], quad[2], quad[3]]]
-        return vertices, np.array(faces, dtype=np.int64)
+        return box_mesh(self.lo, self.hi)
+
+
+def box_mesh(lo, hi):
+    """Triangle mesh of the axis-aligned box with corners lo, hi (3,) [m]: (vertices (8, 3)
+    [m], faces (12, 3) int, outward counter-clockwise)."""
+    bits = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], float)
+    vertices = np.asarray(lo, float) + bits * (np.asarray(hi, float) - np.asarray(lo, float))
+    faces = []
+    for k in range(3):                        # the two faces normal to axis k
+        j, m = (k + 1) % 3, (k + 2) % 3
+        for side in (0, 1):
+            quad = [int(sum(b << a for a, b in ((k, side), (j, p), (m, q))))
+                    for p, q in ((0, 0), (1, 0), (1, 1), (0, 1))]
+            if side == 0:                     # (j, m, k) is right-handed: flip the far face
+                quad = quad[::-1]
+            faces += [quad[:3], [quad[0], quad[2], quad[3]]]
+    return vertices, np.array(faces, dtype=np.int64)
 
 
 def bounds_of(frames):

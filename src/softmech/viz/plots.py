@@ -1,7 +1,7 @@
 """Plots of recorded time series against time, for any scene, from a Results-like dict: 'time'
 (n,) [s] and '<rod>.<field>' arrays (B, n, ...) (sm.Results, or what
 softmech.viz.source.read_results returns). One world is shown (`world`, default 0); every rod
-that recorded the field is drawn.
+and rigid body that recorded the field is drawn.
 
     plot_energies(results, "energy.png")          # kinetic and elastic energies [J]
     plot_com(results, "com.png")                  # centre of mass x, y, z [m]
@@ -31,8 +31,9 @@ COMPONENTS = ("x", "y", "z")
 
 
 def rods_with(results, field):
-    """{rod: key} of the rods that recorded `field`; field is 'name' (every rod) or
-    'rod.name' (that rod). Raises ValueError listing what was recorded when none did."""
+    """{body: key} of the rods and rigid bodies that recorded `field`; field is 'name' (every
+    body) or 'body.name' (that one). Raises ValueError listing what was recorded when none
+    did."""
     if "." in field:
         keys = [field] if field in results else []
     else:
@@ -68,7 +69,7 @@ def _label(name, unit):
 
 
 def plot_field(results, field, path, *, world=0, title=None):
-    """Plot one recorded field of every rod that has it against time; writes `path` (PNG) and
+    """Plot one recorded field of every body (rod or rigid body) that has it against time; writes `path` (PNG) and
     returns it. field: 'com' (all rods) or 'snake.com'. See the module docstring for shapes."""
     keys = rods_with(results, field)
     time = np.asarray(results["time"])
@@ -154,13 +155,13 @@ def plot_energies(results, path, *, world=0, rod=None):
 
 
 def plot_com(results, path, *, world=0):
-    """Centre of mass x, y, z [m] of every rod against time; writes `path`, returns it."""
+    """Centre of mass x, y, z [m] of every rod and rigid body against time; writes `path`, returns it."""
     return plot_field(results, "com", path, world=world,
                       title=f"Centre of mass (world {world})")
 
 
 def plot_velocities(results, path, *, world=0):
-    """Centre-of-mass velocity x, y, z [m/s] of every rod against time; writes `path`."""
+    """Centre-of-mass velocity x, y, z [m/s] of every rod and rigid body against time; writes `path`."""
     return plot_field(results, "com_velocity", path, world=world,
                       title=f"Centre-of-mass velocity (world {world})")
 

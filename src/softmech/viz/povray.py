@@ -7,7 +7,8 @@ vapory (pip package `vapory`) from the same bodies as the matplotlib views
         render_movie("snake.mp4", frames, fps=25, floor=0.0)     # frames: lists of bodies
 
 Rods are chains of spheres at the nodes joined by truncated cones (exact per-node radius, smooth
-joints); boxes (BoxBody) as boxes; other bodies as their triangle mesh (mesh2). Bodies with
+joints); boxes (BoxBody) as boxes; rigid bodies (SolidBody) as their mesh with smooth normals
+where the shape is round; other bodies as their triangle mesh (mesh2). Bodies with
 opacity < 1 are see-through (transmit) and cast no shadow. Lights: a soft key light above
 and beside the camera (area light: soft shadows), a shadowless fill light, and sky light. The
 camera frames the bounding box of all frames (geometry.frame_camera). POV-Ray is left-handed;
@@ -27,6 +28,7 @@ import numpy as np
 from softmech import _checks
 from softmech.io import atomic_output
 from softmech.viz.geometry import BoxBody, RodBody, View, bounds_of, frame_camera, refine_centerline
+from softmech.viz.solids import SolidBody
 from softmech.viz.tubes import FLOOR_COLORS, floor_extent
 
 EXECUTABLE = "povray"
@@ -143,12 +145,25 @@ def mesh_objects(vapory, body):
                         *_material(vapory, body))
 
 
+def solid_objects(vapory, body):
+    """A rigid body (softmech.viz.solids.SolidBody): its mesh as a mesh2, with vertex normals
+    where the shape is smooth (sphere, cylinder side) so it shades round."""
+    from softmech.viz.solids import SIDES
+
+    vertices, faces, normals = body.smooth_mesh(2 * SIDES)
+    parts = [vapory.VertexVectors(len(vertices), *[list(v) for v in vertices])]
+    if normals is not None:
+        parts.append(vapory.NormalVectors(len(normals), *[list(n) for n in normals]))
+    parts.append(vapory.FaceIndices(len(faces), *[list(map(int, f)) for f in faces]))
+    return vapory.Mesh2(*parts, *_material(vapory, body))
+
+
 def box_objects(vapory, body):
     """A BoxBody: a POV-Ray box."""
     return vapory.Box(list(body.lo), list(body.hi), *_material(vapory, body))
 
 
-BUILDERS = {RodBody: rod_objects, BoxBody: box_objects}
+BUILDERS = {RodBody: rod_objects, BoxBody: box_objects, SolidBody: solid_objects}
 """Body type -> function (vapory, body) -> POV-Ray object; other types use mesh_objects. A new
 body type (a shell) registers its own builder here or relies on its mesh."""
 

@@ -1,26 +1,34 @@
-"""What the renders and plots read: recorded time series with the rods' radii, from an HDF5
-results file (read_results; layout format_version 1 of softmech results files) or from a run
-in memory (from_results), and the bodies at one recorded sample (bodies_at).
+"""What the renders and plots read: recorded time series with the rods' radii and the rigid
+bodies' and joints' descriptions, from an HDF5 results file (read_results; layout
+format_version 1 or 2 of softmech results files) or from a run in memory (from_results,
+from_simulation), and the bodies at one recorded sample (bodies_at).
 
-The file is read by softmech.resultsfile's reader (plus the rods' radii and units).
+The file is read by softmech.resultsfile's reader (plus the rods' radii, the bodies and joints
+(softmech.resultsfile.description) and units).
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from softmech import _checks
-from softmech.viz.geometry import AXES, RodBody
+from softmech.viz.geometry import AXES, RodBody, rod_color
+from softmech.viz.solids import SolidBody, body_mesh, half_size, joint_bodies, place
+
 
 @dataclass
 class RenderData:
-    """results: sm.Results ('time' (n,) [s], '<rod>.<field>' (B, n, ...)), with a `units` dict
-    (field -> unit); radius: rod -> (B, n_elems) [m]; closed: rod -> bool; rods: their names in
-    scene order; attrs: the file's attributes (scene, dt, ...)."""
+    """results: sm.Results ('time' (n,) [s], '<body>.<field>' (B, n, ...)), with a `units`
+    dict (field -> unit); radius: rod -> (B, n_elems) [m]; closed: rod -> bool; rods: their
+    names in scene order; attrs: the file's attributes (scene, dt, ...); solids: rigid body ->
+    its description (softmech.bodies.rigid_body.describe), scene order; joints: joint ->
+    {kind, a, b} (softmech.terms.joints: describe)."""
     results: dict
     radius: dict
     closed: dict
     rods: tuple
     attrs: dict = field(default_factory=dict)
+    solids: dict = field(default_factory=dict)
+    joints: dict = field(default_factory=dict)
 
     @property
     def time(self):
@@ -28,7 +36,8 @@ class RenderData:
 
     @property
     def worlds(self):
-        return min(np.shape(r)[0] for r in self.radius.values())
+        series = [np.shape(v)[0] for k, v in self.results.items() if "." in k and np.ndim(v) >= 2]
+        return min(series or [np.shape(r)[0] for r in self.radius.values()])
 
     @property
     def name(self):
@@ -42,11 +51,13 @@ def _text(value):
 
 def read_results(path, fields=None):
     """RenderData from an HDF5 results file (softmech.resultsfile: /time, /rods/<rod>/<field>
-    (B, n, ...) time series, /rods/<rod>/radius (B, n_elems)). fields: names of the rod time
-    series to read (None: all), e.g. ('positions',)."""
+    and /bodies/<body>/<field> (B, n, ...) time series, /rods/<rod>/radius (B, n_elems), the
+    rigid bodies' and joints' descriptions). fields: names of the time series to read (None:
+    all), e.g. ('positions', 'directors')."""
     import h5py
 
     from softmech.resultsfile import load_results
+    from softmech.resultsfile.description import read_bodies, read_joints
     from softmech.resultsfile.reader import check_format
 
     results = load_results(path, derived=False, fields=fields)
@@ -57,21 +68,39 @@ def read_results(path, fields=None):
                  for k, v in f.attrs.items()}
         for rod in results.rods:
             group = f[f"rods/{rod}"]
+            if "radius" not in group:
+                raise ValueError(f"results file {path!r} is not allowed: /rods/{rod} has no "
+                                 "radius (a version 1 file that stored a rigid body as a rod); "
+                                 "run the scene again to draw it")
             radius[rod] = group["radius"][()]
             closed[rod] = bool(group.attrs.get("closed", False))
-            for name, ds in group.items():
-                if f"{rod}.{name}" in results and "units" in ds.attrs:
-                    results.units[name] = _text(ds.attrs["units"])
-    return RenderData(results, radius, closed, tuple(results.rods), attrs)
+        for group_name, owners in (("rods", results.rods), ("bodies", results.rigid_bodies)):
+            for owner in owners:
+                for name, ds in f[f"{group_name}/{owner}"].items():
+                    if f"{owner}.{name}" in results and "units" in ds.attrs:
+                        results.units[name] = _text(ds.attrs["units"])
+        solids, joints = read_bodies(f), read_joints(f)
+    return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints)
 
 
-def from_results(results, radius, *, closed=None, attrs=None):
+def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None):
     """RenderData of a run in memory: results (sm.Results), radius {rod: (B or 1, n_elems) [m]}
-    (sim.rod_params(rod)['radius']), closed {rod: bool} (default all open)."""
+    (sim.rod_params(rod)['radius']), closed {rod: bool} (default all open), solids {rigid body:
+    description} and joints {joint: {kind, a, b}} (default none; from_simulation fills all)."""
     rods = tuple(radius)
     closed = {rod: bool((closed or {}).get(rod, False)) for rod in rods}
     return RenderData(results, {k: np.atleast_2d(v) for k, v in radius.items()}, closed, rods,
-                      dict(attrs or {}))
+                      dict(attrs or {}), dict(solids or {}), dict(joints or {}))
+
+
+def from_simulation(sim, results, *, attrs=None):
+    """RenderData of `results` (sm.Results of sim.run) with everything else read from `sim`:
+    the rods' radii and closedness, the rigid bodies and the joints."""
+    from softmech.resultsfile.description import bodies_of, joints_of
+
+    return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
+                        closed={r.name: r.closed for r in sim.rods}, attrs=attrs,
+                        solids=bodies_of(sim), joints=joints_of(sim))
 
 
 def check_world(data, world):
@@ -83,19 +112,36 @@ def check_world(data, world):
     return world
 
 
-def rods_with_positions(data):
-    """The rods whose node positions were recorded; ValueError if none."""
-    rods = [rod for rod in data.rods if f"{rod}.positions" in data.results]
-    if not rods:
-        raise ValueError("no rod recorded 'positions' (B, n, n_nodes, 3): record them to render "
-                         "3D views (sm.Every(..., fields=('<rod>.positions', ...)))")
-    return rods
+def bodies_with_positions(data):
+    """The rods and rigid bodies whose positions were recorded, in scene order; ValueError if
+    none."""
+    names = [b for b in tuple(data.rods) + tuple(data.solids) if f"{b}.positions" in data.results]
+    if not names:
+        raise ValueError("no body recorded 'positions' (B, n, n_nodes, 3): record them to render "
+                         "3D views (sm.Every(..., fields=('<body>.positions', ...)))")
+    return names
+
+
+def rigid_pose(data, body, world=0):
+    """(positions (n, 3) [m], directors (n, 3, 3)) of rigid body `body` over the samples of
+    world `world`. A sphere needs no recorded directors (the lab frame is used); any other
+    shape does: ValueError naming the field to record."""
+    x = np.asarray(data.results[f"{body}.positions"])[world, :, 0]
+    d = data.results.get(f"{body}.directors")
+    if d is not None:
+        return x, np.asarray(d)[world, :, 0]
+    if data.solids[body]["shape"] != "sphere":
+        raise ValueError(f"rigid body {body!r} ({data.solids[body]['shape']}) needs its "
+                         f"recorded directors to be drawn: record '{body}.directors'")
+    return x, np.broadcast_to(np.eye(3), (len(x), 3, 3))
 
 
 def bodies_at(data, sample, world=0):
-    """RodBody list (one per rod with recorded positions) at recorded sample index `sample`
-    of world `world`; directors are used when recorded."""
-    out = []
+    """The bodies at recorded sample index `sample` of world `world`: a RodBody per rod and a
+    SolidBody per rigid body with recorded positions (rod directors are used when recorded),
+    then each joint's marker and gap line (softmech.viz.solids.joint_bodies). Colours follow
+    the scene order, rods first."""
+    shown = {}
     for k, rod in enumerate(data.rods):
         key = f"{rod}.positions"
         if key not in data.results:
@@ -103,9 +149,15 @@ def bodies_at(data, sample, world=0):
         x = data.results[key][world, sample]
         radius = data.radius[rod][world % len(data.radius[rod])]
         d = data.results.get(f"{rod}.directors")
-        out.append(RodBody.make(rod, x, radius, None if d is None else d[world, sample],
-                                closed=data.closed[rod], index=k))
-    return out
+        shown[rod] = RodBody.make(rod, x, radius, None if d is None else d[world, sample],
+                                  closed=data.closed[rod], index=k)
+    for k, (body, description) in enumerate(data.solids.items()):
+        if f"{body}.positions" in data.results:
+            x, d = rigid_pose(data, body, world)
+            shown[body] = SolidBody.make(body, description, x[sample], d[sample],
+                                         color=rod_color(len(data.rods) + k))
+    joints = [b for name, joint in data.joints.items() for b in joint_bodies(name, joint, shown)]
+    return list(shown.values()) + joints
 
 
 def nearest_sample(time, t):
@@ -131,14 +183,20 @@ def frame_samples(time, fps, speed=1.0):
 
 
 def ground_height(data, world=0, up="z", tolerance=0.25):
-    """0.0 when the rods rest on the plane through the origin normal to `up` (their lowest
-    surface point is within `tolerance` x the largest radius of it: ground contact), else
-    None."""
+    """0.0 when the bodies rest on the plane through the origin normal to `up` (their lowest
+    surface point over all samples is within `tolerance` x the largest rod radius, or half the
+    smallest extent of a rigid body, of it: ground contact), else None."""
     k = AXES[_checks.choice("up", up, AXES)]
     lowest, largest = np.inf, 0.0
-    for rod in rods_with_positions(data):
-        x = data.results[f"{rod}.positions"][world]
-        r = data.radius[rod][world % len(data.radius[rod])]
-        lowest = min(lowest, float(x[..., k].min()) - float(r.max()))
-        largest = max(largest, float(r.max()))
+    for body in bodies_with_positions(data):
+        if body in data.radius:
+            x = data.results[f"{body}.positions"][world]
+            r = data.radius[body][world % len(data.radius[body])]
+            lowest = min(lowest, float(x[..., k].min()) - float(r.max()))
+            largest = max(largest, float(r.max()))
+            continue
+        vertices = body_mesh(data.solids[body], 16)[0]
+        x, d = rigid_pose(data, body, world)
+        lowest = min(lowest, float(place(vertices, x[:, None], d)[..., k].min()))  # (n, V)
+        largest = max(largest, half_size(data.solids[body]))
     return 0.0 if abs(lowest) <= tolerance * largest else None

@@ -161,8 +161,32 @@ def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     top = 0.93 if title is not None else 1.0
     ax = fig.add_axes((-0.12, -0.14, 1.24, top + 0.2), projection="3d")
     tubes = TubeAxes(ax, lo, hi, view=view, floor=floor, sides=sides, axes_labels=axes_labels)
+    fit_box(fig, ax, (0.0, 0.0, 1.0, top))
     text = fig.text(0.5, 0.975, title or "", ha="center", va="top", fontsize="medium")
     return fig, tubes, text
+
+
+def fit_box(fig, ax, region, margin=0.02):
+    """Shrink and move the 3D axes `ax` when the projection of its box (its x, y, z limits)
+    overflows `region` (x0, y0, x1, y1) of the figure [figure fraction] less `margin`: a tall
+    scene (a hanging pendulum) would otherwise be cut by the overhanging axes. A box that fits
+    is left as it is."""
+    from mpl_toolkits.mplot3d import proj3d
+
+    limits = (ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d())
+    corners = np.array([[x, y, z] for x in limits[0] for y in limits[1] for z in limits[2]])
+    xs, ys, _ = proj3d.proj_transform(*corners.T, ax.get_proj())
+    pixels = ax.transData.transform(np.column_stack([xs, ys]))
+    fx, fy = (fig.transFigure.inverted().transform(pixels)).T
+    x0, y0, x1, y1 = region[0] + margin, region[1] + margin, region[2] - margin, region[3] - margin
+    scale = min(1.0, (x1 - x0) / max(np.ptp(fx), 1e-9), (y1 - y0) / max(np.ptp(fy), 1e-9))
+    if scale >= 1.0 and fx.min() >= x0 and fx.max() <= x1 and fy.min() >= y0 and fy.max() <= y1:
+        return
+    box = ax.get_position()
+    cx, cy = 0.5 * (fx.min() + fx.max()), 0.5 * (fy.min() + fy.max())
+    left = 0.5 * (x0 + x1) - (cx - box.x0) * scale
+    bottom = 0.5 * (y0 + y1) - (cy - box.y0) * scale
+    ax.set_position((left, bottom, box.width * scale, box.height * scale))
 
 
 def plot_tubes(path, bodies, *, view=View(), floor=None, title=None, size_px=(960, 540),

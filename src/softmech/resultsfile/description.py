@@ -1,0 +1,86 @@
+"""The static description of a scene in a results file, written once when the file is created
+and read by the pictures (softmech.viz.source), so that they can draw every body from the file
+alone (layout.py; docs/results_files.md):
+
+    /rods/<rod>       attrs n_nodes, n_elems, closed; radius (B, n_elems) [m], rest_lengths [m]
+    /bodies/<body>    attrs shape, fixed; mass [kg], inertia (3, 3) [kg m^2], principal_axes,
+                      radius / length / lengths [m], vertices (n, 3) [m] and faces (m, 3)
+    /joints/<joint>   attrs kind, a_body, a_node, b_body, b_node; a_point, b_point (3,) [m]
+
+`bodies_of(sim)` and `joints_of(sim)` give the same dicts from a live simulation as
+`read_bodies(f)` and `read_joints(f)` from a file.
+"""
+import numpy as np
+
+from softmech.bodies.rigid_body import describe
+from softmech.resultsfile import layout
+from softmech.terms.joints import JOINT_TYPES
+
+BODY_ATTRS = ("shape", "fixed")
+"""Attributes of /bodies/<body>; its other description entries are datasets."""
+END_ATTRS = ("body", "node")
+"""Attributes of a joint end (a_body, a_node, ...); its point is a dataset (a_point)."""
+
+
+def bodies_of(sim):
+    """{rigid body name: its description (softmech.bodies.rigid_body.describe)}, scene order."""
+    return {b.name: describe(b) for b in sim.rigid_bodies}
+
+
+def joints_of(sim):
+    """{joint name: {kind, a, b}} (softmech.terms.joints: describe) of the joints of `sim`."""
+    return {t.name: t.describe(sim.rods, sim.rigid_bodies) for t in sim.terms
+            if isinstance(t, JOINT_TYPES)}
+
+
+def write_description(f, sim):
+    """Write the rods, rigid bodies and joints of `sim` into the open h5py file `f`."""
+    for rod in sim.rods:
+        g = f.create_group(f"rods/{rod.name}")
+        g.attrs.update({"n_nodes": rod.n_nodes, "n_elems": rod.n_elems,
+                        "closed": bool(rod.closed)})
+        _datasets(g, {"radius": sim.rod_params(rod.name)["radius"],
+                      "rest_lengths": np.asarray(rod.rest_lengths, dtype=float)})
+    for name, body in bodies_of(sim).items():
+        g = f.create_group(f"bodies/{name}")
+        g.attrs.update({k: body[k] for k in BODY_ATTRS})
+        _datasets(g, {k: v for k, v in body.items() if k not in BODY_ATTRS})
+    for name, joint in joints_of(sim).items():
+        g = f.create_group(f"joints/{name}")
+        g.attrs["kind"] = joint["kind"]
+        for side in ("a", "b"):
+            g.attrs.update({f"{side}_{k}": joint[side][k] for k in END_ATTRS})
+            _datasets(g, {f"{side}_point": joint[side]["point"]})
+
+
+def _datasets(group, values):
+    for key, value in values.items():
+        group.create_dataset(key, data=value)
+        group[key].attrs["units"] = layout.UNITS[key]
+
+
+def _plain(value):
+    value = value.item() if isinstance(value, np.generic) else value
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def read_bodies(f):
+    """{rigid body name: description} from the open h5py file `f` ({} for version 1)."""
+    out = {}
+    for name, g in f.get("bodies", {}).items():
+        body = {k: _plain(g.attrs[k]) for k in BODY_ATTRS}
+        body.update({k: ds[()] for k, ds in g.items() if not layout.is_series(ds)})
+        out[name] = body
+    return out
+
+
+def read_joints(f):
+    """{joint name: {kind, a, b}} from the open h5py file `f` ({} for version 1)."""
+    out = {}
+    for name, g in f.get("joints", {}).items():
+        out[name] = {"kind": _plain(g.attrs["kind"])}
+        for side in ("a", "b"):
+            out[name][side] = {k: _plain(g.attrs[f"{side}_{k}"]) for k in END_ATTRS}
+            out[name][side]["point"] = g[f"{side}_point"][()]
+    return out
+
