@@ -18,6 +18,8 @@ COMMANDS = {
     "new": ("softmech.commands.new", "write a built-in scene as an editable scenario file (TOML)"),
     "list": ("softmech.commands.list", "list the built-in scenes"),
     "info": ("softmech.commands.info", "describe a results file (results.h5)"),
+    "view": ("softmech.commands.view", "interactive 3D view of a results file in the web "
+                                       "browser (one offline HTML page)"),
     "render": ("softmech.commands.render", "3D stills, videos (tubes or POV-Ray) and plots from "
                                            "an HDF5 results file"),
 }

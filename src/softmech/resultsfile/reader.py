@@ -14,7 +14,7 @@ def check_format(path):
     """`path` if it is a softmech results file of a supported version, else ValueError."""
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise ValueError(f"results file {path!r} is not allowed: no such file")
+        raise ValueError(f"no such file: {path}")
     if not h5py.is_hdf5(path):
         raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
     with h5py.File(path, "r") as f:

@@ -32,24 +32,52 @@ def rod_color(index):
 def node_radius(radius, n_nodes, closed=False):
     """Radius at the nodes [m], shape (n_nodes,), from a scalar, a per-node array (n_nodes,) of
     an open rod, or a per-element array (n_elems,): an interior node takes the mean of its two
-    elements, an end node its element's. n_elems = n_nodes - 1 (open) or n_nodes (closed; an
-    array of that length is read as per element, as recorded)."""
+    elements, an end node its element's (to_nodes). n_elems = n_nodes - 1 (open) or n_nodes
+    (closed; an array of that length is read as per element, as recorded)."""
     n_nodes = _checks.integer("n_nodes", n_nodes, 2)
     r = _checks.positive("radius", radius)
     if r.ndim == 0:
         return np.full(n_nodes, float(r))
+    return to_nodes("radius", r, n_nodes, closed)
+
+
+def to_nodes(field, values, n_nodes, closed=False):
+    """Values at the nodes, shape (..., n_nodes), from per-element values (..., n_elems) (an
+    interior node takes the mean of its two elements, an end node its element's) or per-node
+    values (..., n_nodes) of an open rod (returned as they are). n_elems = n_nodes - 1 (open)
+    or n_nodes (closed: per element). field: its name, for errors."""
+    v = np.asarray(values, dtype=float)
     n_elems = n_nodes if closed else n_nodes - 1
-    if r.ndim == 1 and r.shape[0] == n_elems:
+    if v.ndim >= 1 and v.shape[-1] == n_elems:
         if closed:                        # node i joins elements i - 1 and i
-            return 0.5 * (r + np.roll(r, 1))
-        out = np.empty(n_nodes)
-        out[1:-1] = 0.5 * (r[:-1] + r[1:])
-        out[0], out[-1] = r[0], r[-1]
+            return 0.5 * (v + np.roll(v, 1, axis=-1))
+        out = np.empty(v.shape[:-1] + (n_nodes,))
+        out[..., 1:-1] = 0.5 * (v[..., :-1] + v[..., 1:])
+        out[..., 0], out[..., -1] = v[..., 0], v[..., -1]
         return out
-    if r.ndim == 1 and r.shape[0] == n_nodes and not closed:
-        return r.astype(float)
-    raise ValueError(f"radius has shape {r.shape}, expected a scalar, ({n_elems},) per element"
-                     + ("" if closed else f" or ({n_nodes},) per node"))
+    if v.ndim >= 1 and v.shape[-1] == n_nodes and not closed:
+        return v.copy()
+    raise ValueError(f"{field} has shape {v.shape}, expected a scalar, (..., {n_elems}) per "
+                     "element" + ("" if closed else f" or (..., {n_nodes}) per node"))
+
+
+def _cap_rings(sides, closed, caps):
+    """Number of rings of each hemispherical end cap of tube_mesh, plus one (0: no caps)."""
+    return max(2, sides // 4) if caps and not closed else 0
+
+
+def tube_vertex_nodes(n_nodes, *, sides=16, closed=False, caps=True):
+    """Index of the centreline node (0..n_nodes - 1) that each vertex of tube_mesh(positions of
+    n_nodes nodes, sides=sides, closed=closed, caps=caps) belongs to: shape (V,) int. Values at
+    the nodes (n_nodes,) become values at the vertices by indexing with it (the viewer's
+    colouring by a field)."""
+    n_cap = _cap_rings(_checks.integer("sides", sides, 3), closed, caps)
+    ring_nodes = np.arange(n_nodes)
+    if n_cap:
+        ring_nodes = np.concatenate([np.zeros(n_cap - 1, int), ring_nodes,
+                                     np.full(n_cap - 1, n_nodes - 1)])
+    index = np.repeat(ring_nodes, sides)
+    return np.concatenate([index, [0, n_nodes - 1]]) if n_cap else index
 
 
 def _unit(v, axis=-1):
@@ -142,7 +170,7 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
     ring = np.cos(theta)[:, None, None] * normals + np.sin(theta)[:, None, None] * binormals
     ring = np.swapaxes(ring, 0, 1)                                    # (N, sides, 3)
     centres, radii, dirs = [x], [r], [ring]
-    n_cap = max(2, sides // 4) if caps and not closed else 0
+    n_cap = _cap_rings(sides, closed, caps)
     if n_cap:   # rings of a hemisphere beyond each end, shrinking to a pole
         phi = 0.5 * np.pi * np.arange(1, n_cap) / n_cap
         start = x[0] - np.sin(phi)[::-1, None] * r[0] * t[0]

@@ -21,7 +21,8 @@ class RenderData:
     dict (field -> unit); radius: rod -> (B, n_elems) [m]; closed: rod -> bool; rods: their
     names in scene order; attrs: the file's attributes (scene, dt, ...); solids: rigid body ->
     its description (softmech.bodies.rigid_body.describe), scene order; joints: joint ->
-    {kind, a, b} (softmech.terms.joints: describe)."""
+    {kind, a, b} (softmech.terms.joints: describe); rest_lengths: rod -> (n_elems,) [m] where
+    known (files written by softmech; the viewer's 'stretch')."""
     results: dict
     radius: dict
     closed: dict
@@ -29,6 +30,7 @@ class RenderData:
     attrs: dict = field(default_factory=dict)
     solids: dict = field(default_factory=dict)
     joints: dict = field(default_factory=dict)
+    rest_lengths: dict = field(default_factory=dict)
 
     @property
     def time(self):
@@ -62,7 +64,7 @@ def read_results(path, fields=None):
 
     results = load_results(path, derived=False, fields=fields)
     results.units = {}
-    radius, closed = {}, {}
+    radius, closed, rest = {}, {}, {}
     with h5py.File(check_format(path), "r") as f:
         attrs = {k: _text(v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
                  for k, v in f.attrs.items()}
@@ -74,13 +76,16 @@ def read_results(path, fields=None):
                                  "run the scene again to draw it")
             radius[rod] = group["radius"][()]
             closed[rod] = bool(group.attrs.get("closed", False))
+            if "rest_lengths" in group:
+                rest[rod] = group["rest_lengths"][()]
         for group_name, owners in (("rods", results.rods), ("bodies", results.rigid_bodies)):
             for owner in owners:
                 for name, ds in f[f"{group_name}/{owner}"].items():
                     if f"{owner}.{name}" in results and "units" in ds.attrs:
                         results.units[name] = _text(ds.attrs["units"])
         solids, joints = read_bodies(f), read_joints(f)
-    return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints)
+    return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints,
+                      rest)
 
 
 def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None):
