@@ -25,8 +25,24 @@ def nonnegative(field, value):
     return arr
 
 
+def _is_text(value):
+    """True for a string, or a list / array holding one."""
+    if isinstance(value, (str, bytes)):
+        return True
+    if isinstance(value, (list, tuple, np.ndarray)):
+        if isinstance(value, np.ndarray) and value.dtype.kind not in "USO":
+            return False
+        return any(_is_text(v) for v in value)
+    return False
+
+
 def finite(field, value, shape=None):
-    """A float array with no NaN/inf; with `shape` (None entries are free) also checks the shape."""
+    """A float array with no NaN/inf; with `shape` (None entries are free) also checks the shape.
+    Text is refused, not converted ("1e7" is not the number 1e7: a scenario file's quoted value
+    is an error naming its field)."""
+    if _is_text(value):
+        raise ValueError(f"{field} = {_show(value)} is not allowed: must be a number or array of "
+                         "numbers, not text (write 1e7, not \"1e7\")")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

@@ -58,9 +58,11 @@ class Every:
 
 
 class Results(dict):
-    """Recorded time series: `'time'` (n_samples,) and `'<body>.<field>'` (B, n_samples, ...).
-    With a single body (rod or rigid body) in the scene, a bare field name also works
-    (`out['com']`)."""
+    """Recorded time series: `'time'` (n_samples,) and `'<body>.<field>'` (B, n_samples, ...):
+    `out['rod.positions']` is the one name of a recorded field, as in results files
+    (/rods/rod/positions) and `softmech info`. A bare field name (`out['positions']`) is
+    accepted where it is unambiguous: exactly one body recorded that field (always so with a
+    single body in the scene); otherwise KeyError lists the full names to use."""
 
     rods = ()
     """Names of the scene's rods (set by Simulation.run)."""
@@ -68,10 +70,25 @@ class Results(dict):
     """Names of the scene's rigid bodies (set by Simulation.run)."""
 
     def __missing__(self, key):
-        names = tuple(self.rods) + tuple(self.rigid_bodies)
-        if len(names) == 1 and f"{names[0]}.{key}" in self:
-            return self[f"{names[0]}.{key}"]
-        raise KeyError(key)
+        matches = self._full_names(key)
+        if len(matches) == 1:
+            return self[matches[0]]
+        if len(matches) > 1:
+            raise KeyError(f"{key!r} is ambiguous: {len(matches)} bodies recorded it; use one "
+                           f"of {matches}")
+        raise KeyError(f"{key!r} was not recorded; the results hold {sorted(self)}")
+
+    def _full_names(self, key):
+        """The '<body>.<field>' keys whose field is the bare name `key`."""
+        if not isinstance(key, str) or "." in key:
+            return []
+        return [k for k in self if isinstance(k, str) and "." in k and k.split(".", 1)[1] == key]
+
+    def get(self, key, default=None):
+        """self[key] (a bare field name too, where unambiguous), else default."""
+        if key in self or len(self._full_names(key)) == 1:
+            return self[key]
+        return default
 
     def save(self, path):
         atomic_save_npz(path, **self)

@@ -6,14 +6,14 @@ import json
 import os
 import sys
 
-from softmech.scenarios import SCENES
+from softmech.scenarios import SCENES, check_scene
 
 
 def add_arguments(parser):
     """Options of `softmech new` on an argparse parser."""
     parser.description = ("Write a built-in scene as an editable scenario file; run it with "
                           "`softmech run FILE`.")
-    parser.add_argument("scene", choices=sorted(SCENES), metavar="SCENE",
+    parser.add_argument("scene", metavar="SCENE",
                         help=f"built-in scene ({', '.join(sorted(SCENES))}; see `softmech list`)")
     parser.add_argument("file", nargs="?", default=None,
                         help="scenario file to write (default: SCENE.toml)")
@@ -27,6 +27,7 @@ def execute(args):
     """Write the scenario file(s); returns the exit code. Bad input: ValueError."""
     from softmech.scenefile import builtin_scenario, save_scenario
 
+    check_scene(args.scene, files=False)
     path = args.file or f"{args.scene}.toml"
     if not path.endswith(".toml"):
         raise ValueError(f"file = {path!r} is not allowed: a scenario file name ends in .toml")

@@ -113,7 +113,9 @@ def execute(args):
                        beta_bound=c["beta_bound"], wavelength_range=tuple(c["wavelength_range"]))
         default_dir = os.path.join("output", f"optimize_{scenario.name}")
     else:
-        _checks.choice("problem", args.problem, PROBLEMS)
+        from softmech.scenarios import check_scene
+
+        check_scene(args.problem, PROBLEMS)
         default_dir = os.path.join("output", "optimize_snake")
     output_dir = os.path.abspath(getattr(args, "output", None) or default_dir)
     log_path = os.path.join(output_dir, "campaign.jsonl")

@@ -20,7 +20,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.resultsfile import ResultsWriter, record_to_file
-from softmech.scenarios import DEFAULT_SCENE, SCENES
+from softmech.scenarios import DEFAULT_SCENE, SCENES, check_scene
 from softmech.simulation import ROD_FIELDS
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
@@ -44,7 +44,11 @@ def add_arguments(parser):
                         help=f"built-in scene (default: {DEFAULT_SCENE}; see below) or scenario "
                              "file FILE.toml (see `softmech new`)")
     parser.add_argument("--output", metavar="DIR", default=None,
-                        help="output folder (default: ./output/<scene name>)")
+                        help="output folder (default: ./output/<scene name>, or "
+                             "./output/<file stem> for FILE.toml)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite the results of an earlier run in the output folder "
+                             "(without it, a folder holding results.h5 is refused)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with the results on stdout at the end "
                              "(the human-readable summary then goes to stderr)")
@@ -81,13 +85,19 @@ def scenario_of(args):
         if duration is not None:
             scenario.run.duration = duration
         return scenario
-    if name not in SCENES:
-        raise ValueError(f"scene = {name!r} is not allowed: must be a scenario file (.toml) or "
-                         f"one of {sorted(SCENES)}")
+    check_scene(name)
     kwargs = {"duration": duration} if duration is not None else {}
     if n_elems is not None:
         kwargs["n_elems"] = _checks.integer("--n-elems", n_elems, 2)
     return builtin_scenario(name, **kwargs)
+
+
+def default_output(args, name):
+    """./output/<file stem> for a scenario file (the file, not the scene it was made from,
+    names the folder), ./output/<scene> for a built-in scene."""
+    scene = getattr(args, "scene", None) or name
+    stem = os.path.splitext(os.path.basename(scene))[0] if scene.endswith(".toml") else name
+    return os.path.join("output", stem)
 
 
 def command_line(args, name):
@@ -97,7 +107,8 @@ def command_line(args, name):
         value = getattr(args, option, None)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
-    words += [f"--{flag}" for flag in ("resume", "quiet", "json") if getattr(args, flag, False)]
+    words += [f"--{flag}" for flag in ("resume", "force", "quiet", "json")
+              if getattr(args, flag, False)]
     return shlex.join(words)
 
 
@@ -112,10 +123,14 @@ def execute(args):
     checkpoint_every = getattr(args, "checkpoint_every", None)
     checkpoint_every = float(_checks.positive(
         "--checkpoint-every", CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every))
-    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output", name))
+    output_dir = os.path.abspath(getattr(args, "output", None) or default_output(args, name))
     results_path = os.path.join(output_dir, "results.h5")
     if resume and not os.path.exists(results_path):
         raise ValueError(f"--resume: nothing to resume, {results_path} does not exist")
+    if os.path.exists(results_path) and not resume and not getattr(args, "force", False):
+        raise ValueError(f"output folder {output_dir} already holds the results of an earlier "
+                         "run (results.h5): pass --force to overwrite them, --resume to continue "
+                         "that run, or --output DIR for another folder")
 
     # The summary goes to stdout, or to stderr when stdout carries the JSON object.
     def say(text):

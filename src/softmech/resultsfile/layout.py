@@ -44,6 +44,14 @@ UNITS = {
 }
 """Units of every built-in field (the `units` attribute of its dataset)."""
 
+DERIVED_UNITS = {
+    "averaging_window": "s", "mean_forward_speed": "m/s", "mean_lateral_speed": "m/s",
+    "arc_length": "m", "analytic_arc_length": "m", "timoshenko_deflection": "m",
+    "euler_bernoulli_deflection": "m", "tip_deflection": "m",
+}
+"""Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
+reports); another derived quantity's units are given to ResultsWriter.write_derived."""
+
 CHECKPOINT = "checkpoint"
 CHECKPOINT_TMP = "checkpoint_tmp"
 """A new checkpoint is written under CHECKPOINT_TMP, then renamed: a kill while writing it leaves

@@ -66,8 +66,11 @@ def describe(path):
 
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset) and name not in ("scene_toml", "settings_json"):
+                units = obj.attrs.get("units", "")
+                if not units and name.startswith("derived/"):    # files written before units
+                    units = layout.DERIVED_UNITS.get(name.split("/", 1)[1], "")
                 datasets["/" + name] = {"shape": list(obj.shape), "dtype": str(obj.dtype),
-                                        "units": _plain(obj.attrs.get("units", ""))}
+                                        "units": _plain(units)}
         f.visititems(visit)
         checkpoint = f.get(layout.CHECKPOINT)
         ckpt = ({k: _plain(v) for k, v in checkpoint.attrs.items()} if checkpoint is not None

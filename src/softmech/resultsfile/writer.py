@@ -200,8 +200,11 @@ class ResultsWriter:
         return n
 
     # -------------------------------------------------------------------------- finishing
-    def write_derived(self, values):
-        """Quantities derived after the run (name -> array) under /derived, replacing old ones."""
+    def write_derived(self, values, units=None):
+        """Quantities derived after the run (name -> array) under /derived, replacing old ones,
+        each with its `units` attribute: units[name], else layout.DERIVED_UNITS[name] (a name
+        in neither gets none)."""
+        units = {**layout.DERIVED_UNITS, **(units or {})}
         for name, value in values.items():
             layout.valid_name("derived quantity name", name)
             path = f"derived/{name}"
@@ -213,6 +216,8 @@ class ResultsWriter:
                 self.file.create_dataset(path, data=value, dtype=h5py.string_dtype())
             else:
                 self.file.create_dataset(path, data=value)
+            if name in units:
+                self.file[path].attrs["units"] = units[name]
         self.file.flush()
 
     def finish(self):

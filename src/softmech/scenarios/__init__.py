@@ -40,6 +40,23 @@ SCENES = {
 
 DEFAULT_SCENE = "snake"
 
+def check_scene(name, allowed=None, *, files=True):
+    """`name` if it is a built-in scene among `allowed` (default: every one of SCENES), else
+    ValueError in the one wording that `softmech run`, `new` and `optimize` share, with a
+    "did you mean" for a near miss. files: whether a scenario file (FILE.toml) is also allowed
+    there (said in the message)."""
+    import difflib
+
+    allowed = sorted(SCENES if allowed is None else allowed)
+    if name in allowed:
+        return name
+    close = difflib.get_close_matches(str(name), allowed, n=1, cutoff=0.6)
+    hint = f" did you mean {close[0]!r}?" if close else ""
+    alternatives = f"one of {allowed}" + (" or a scenario file FILE.toml" if files else "")
+    raise ValueError(f"scene = {name!r} is not allowed:{hint} must be {alternatives} "
+                     "(`softmech list` describes the built-in scenes)")
+
+
 TEMPLATES = {
     "generic": Template(generic_info, lambda info: {"rod": info.rod}),
     "cantilever": Template(cantilever_info, cantilever_report),
@@ -48,5 +65,5 @@ TEMPLATES = {
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
-__all__ = ["SCENES", "DEFAULT_SCENE", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
+__all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake"]

@@ -1,6 +1,5 @@
 """Built-in scenes as Scenarios: the builder of softmech.scenarios with its run settings and
 template, ready to be run or written to an editable file (`softmech new`)."""
-from softmech import _checks
 from softmech.scenefile.schema import RunSettings, Scenario
 from softmech.scenefile.writer import dumps
 
@@ -8,9 +7,9 @@ from softmech.scenefile.writer import dumps
 def builtin_scenario(name, **build_kwargs):
     """Scenario of built-in scene `name` (softmech.scenarios.SCENES); build_kwargs go to its
     builder (n_elems=..., duration=...)."""
-    from softmech.scenarios import SCENES, TEMPLATES
+    from softmech.scenarios import SCENES, TEMPLATES, check_scene
 
-    _checks.choice("scene", name, SCENES)
+    check_scene(name, files=False)
     entry = SCENES[name]
     scene, info = entry.build(**build_kwargs)
     template = name if name in TEMPLATES else "generic"
