@@ -111,6 +111,7 @@ def test_scene_without_a_report_gets_results_and_energy_plot(tmp_path, monkeypat
     assert {os.path.basename(f) for f in summary["files"]} == {"results.h5", "energy.png"}
     data = load_results(tmp_path / "results.h5")
     assert data["beam.com"].shape == (1, len(data["time"]), 3)
+    assert data["beam.positions"].shape == (1, len(data["time"]), 5, 3)   # softmech view draws it
 
 
 def test_resume_continues_an_interrupted_run_bit_for_bit(tmp_path, capsys, monkeypatch):

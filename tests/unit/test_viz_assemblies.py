@@ -166,3 +166,23 @@ def test_softmech_run_resume_of_an_assembly_is_bit_for_bit(tmp_path, capsys, mon
         for name in names:
             if name != "settings_json":                 # its command line names another folder
                 np.testing.assert_array_equal(a[name][()], b[name][()], err_msg=name)
+
+
+def test_viewer_draws_every_body_and_joint(pendulum):
+    """softmech view of the assembly: the rod, both rigid bodies and both joints are traces, at
+    the same places as bodies_at puts them; the rod is coloured by curvature."""
+    from softmech.viz.viewer import view_figure
+
+    data = read_results(os.path.join(pendulum, "results.h5"))
+    fig, _ = view_figure(data, field="curvature", fps=1000)
+    traces = {t.name: t for t in fig.data if t.type == "mesh3d"}
+    shown = bodies_at(data, len(data.time) - 1)
+    assert set(traces) == {b.name for b in shown}          # rod, anchor, bob, 2 joint markers
+    assert traces["rod"].showscale and traces["bob"].intensity is None
+    last = fig.frames[-1].data
+    names = [t.name for t in fig.data if t.type == "mesh3d"]
+    for body in shown:
+        centre = np.mean(body.mesh(12)[0], axis=0)
+        trace = last[names.index(body.name)]
+        assert np.allclose([np.mean(trace.x), np.mean(trace.y), np.mean(trace.z)], centre,
+                           atol=1e-5), body.name

@@ -207,15 +207,22 @@ def execute(args):
 
 # ------------------------------------------------------------------------------- per-scene reports
 class _GenericReport:
-    """Any scene: records the centre of mass; no scene-specific metrics or plots."""
+    """Any scene: records the centre of mass and every rod's positions; no scene-specific
+    metrics or plots."""
 
     fields = ("com",)
     """Fields of info.rod recorded (with the energies) into results.h5."""
+    rod_fields = ("positions",)
+    """Fields recorded for every rod, so that `softmech view` and `softmech render` can draw
+    any scene's run."""
 
     @classmethod
     def record_fields(cls, scene, info):
-        """Results keys recorded into results.h5: `fields` and the energies of info.rod."""
-        return tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
+        """Results keys recorded into results.h5: `fields` and the energies of info.rod, and
+        `rod_fields` of every rod."""
+        own = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
+        every = tuple(f"{r.name}.{f}" for r in scene.rods for f in cls.rod_fields)
+        return tuple(dict.fromkeys(own + every))
 
     @staticmethod
     def sample_interval(info):

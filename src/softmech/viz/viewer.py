@@ -104,7 +104,7 @@ class _Run:
 
     def meshes(self, k):
         """{trace name: (vertices (V, 3) float32 [m], faces (F, 3), colour, intensity (V,) or
-        None)} of the bodies at frame k."""
+        None, opacity)} of the bodies at frame k."""
         out = {}
         for body in bodies_at(self.data, self.samples[k], self.world):
             vertices, faces = body.mesh(SIDES)
@@ -113,7 +113,8 @@ class _Run:
                 nodes = tube_vertex_nodes(len(body.positions), sides=SIDES, closed=body.closed)
                 intensity = self.values[body.name][0][self.samples[k]][nodes]
             name = body.name if not self.label else f"{body.name} ({self.label})"
-            out[name] = (vertices.astype(np.float32), faces, body.color, intensity)
+            out[name] = (vertices.astype(np.float32), faces, body.color, intensity,
+                         self.opacity)
         return out
 
 
@@ -144,7 +145,6 @@ def view_figure(data, *, field=None, series=None, compare=None, compare_label="c
     frames = [{k: v for run in runs for k, v in run.meshes(i).items()}
               for i in range(len(samples))]
     names = list(dict.fromkeys(name for f in frames for name in f))
-    opacity = {name: run.opacity for run, f in zip(runs, _first_meshes(runs)) for name in f}
     series = default_series(data) if series is None else series
     keys = series_keys(data, series) if series is not None else []
 
@@ -156,14 +156,15 @@ def view_figure(data, *, field=None, series=None, compare=None, compare_label="c
     if floor is not None:
         fig.add_trace(_ground(go, lo, hi, floor, view), row=1, col=1)
         lo[_axis(view)] = min(lo[_axis(view)], floor)
-    low, high = _colour_range(runs, samples) if field else (0.0, 1.0)
-    dynamic = []
-    for n, name in enumerate(names):
+    low, high = _colour_range(runs) if field else (0.0, 1.0)
+    units = next(r.values[rod][1] for r in runs for rod in r.values) if field else ""
+    dynamic, scaled = [], False
+    for name in names:
         dynamic.append(len(fig.data))
         first = next(f[name] for f in frames if name in f)
-        units = next(r.values[rod][1] for r in runs for rod in r.values) if field else ""
-        fig.add_trace(_mesh(go, name, first, opacity.get(name, 1.0), low, high,
-                            show_scale=field is not None and n == 0,
+        show_scale = first[3] is not None and not scaled      # one colour bar, on the first
+        scaled = scaled or show_scale
+        fig.add_trace(_mesh(go, name, first, low, high, show_scale=show_scale,
                             scale_title=f"{field} [{units}]" if units else str(field)),
                       row=1, col=1)
     fixed_faces = {name: _same_faces(frames, name) for name in names}
@@ -184,11 +185,6 @@ def _axis(view):
     return "xyz".index(view.up)
 
 
-def _first_meshes(runs):
-    """The trace names of each run's bodies at its first frame."""
-    return [run.meshes(0) for run in runs]
-
-
 def _bounds(frames):
     """(lo, hi) (3,) [m]: the box around every vertex of every frame."""
     vertices = [m[0] for f in frames for m in f.values() if len(m[0])]
@@ -196,7 +192,7 @@ def _bounds(frames):
             np.max([v.max(axis=0) for v in vertices], axis=0).astype(float))
 
 
-def _colour_range(runs, samples):
+def _colour_range(runs):
     """(low, high) of the field over the shown frames of every run (equal: widened by 1)."""
     values = [v[0][run.samples] for run in runs for v in run.values.values()]
     low, high = min(float(v.min()) for v in values), max(float(v.max()) for v in values)
@@ -207,9 +203,9 @@ def _rgb(color):
     return "rgb({:.0f},{:.0f},{:.0f})".format(*(255 * np.asarray(color)))
 
 
-def _mesh(go, name, mesh, opacity, low, high, show_scale, scale_title):
+def _mesh(go, name, mesh, low, high, show_scale, scale_title):
     """The Mesh3d trace of a body, at its first frame."""
-    vertices, faces, color, intensity = mesh
+    vertices, faces, color, intensity, opacity = mesh
     style = dict(color=_rgb(color))
     if intensity is not None:
         style = dict(intensity=intensity.astype(np.float32), colorscale=COLORSCALE, cmin=low,
@@ -236,7 +232,7 @@ def _frame_mesh(go, mesh, fixed_faces):
     field's values); an empty mesh when the body is not there (a joint's gap line)."""
     if mesh is None:
         return go.Mesh3d(x=[], y=[], z=[], i=[], j=[], k=[])
-    vertices, faces, _, intensity = mesh
+    vertices, faces, _, intensity, _ = mesh
     extra = {} if fixed_faces else dict(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2])
     if intensity is not None:
         extra["intensity"] = intensity.astype(np.float32)
