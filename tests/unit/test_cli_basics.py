@@ -113,3 +113,16 @@ def test_info_units_of_derived_and_missing_file(tmp_path, capsys, monkeypatch):
     with h5py.File("output/cantilever/results.h5") as f:
         assert f["derived/tip_deflection"].attrs["units"] == "m"
         assert np.ndim(f["derived/tip_deflection"]) == 1
+
+
+def test_readme_example_runs_with_the_one_field_name(capsys):
+    """The README's Python block runs as written and reads out['rod.positions'], the name that
+    the tutorial, Results and results files use."""
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")).read()
+    code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    assert "out['rod.positions']" in code
+    namespace = {}
+    exec(code.replace("progress=True", "progress=False"), namespace)
+    assert "tip deflection -0.0612 m" in capsys.readouterr().out
+    out = namespace["out"]
+    assert out["positions"] is out["rod.positions"]             # the documented bare alias
