@@ -138,3 +138,20 @@ def test_command_opens_the_browser_without_html(h5, tmp_path, capsys, monkeypatc
 def test_command_errors(h5, argv, match, capsys):
     assert main(["view"] + [a.format(h5=h5) for a in argv]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_command_on_the_cantilever(tmp_path, capsys):
+    """The cantilever (clamped in the air: no ground), coloured by stretch."""
+    out = tmp_path / "beam"
+    assert main(["run", "cantilever", "--duration", "0.5", "--n-elems", "10", "--output",
+                 str(out), "--quiet"]) == 0
+    page = tmp_path / "beam.html"
+    assert main(["view", str(out / "results.h5"), "--html", str(page), "--field", "stretch",
+                 "--series", "total_energy", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    data = read_results(out / "results.h5")
+    assert report["frames"] == 14 and report["notes"] == [                 # 0, 0.04, ..., 0.5 s
+        f"showing 14 of {len(data.time)} samples (25 frames per simulated second)"]
+    fig, _ = view_figure(data, field="stretch", series="total_energy")
+    assert [t.name for t in fig.data if t.type == "mesh3d"] == ["beam"]   # no ground
+    assert fig.data[0].colorbar.title.text == "stretch [1]"

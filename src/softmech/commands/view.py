@@ -33,7 +33,7 @@ def add_arguments(parser):
                         help="write the page to this file instead of opening it in the browser")
     parser.add_argument("--field", metavar="NAME", default=None,
                         help="colour the rods by this per-node or per-element field: computed "
-                             "'curvature' [1/m] or 'stretch' [-], or any such recorded series "
+                             "'curvature' [1/m] or 'stretch' [1], or any such recorded series "
                              "(e.g. 'velocities', shown by its length); default: body colours")
     parser.add_argument("--series", metavar="NAME", default=None,
                         help="time series beside the 3D view: a field of every body that "

@@ -5,7 +5,7 @@ the recorded positions.
     recorded  any rod series of shape (B, n, n_nodes or n_elems) or (B, n, n_nodes or n_elems, 3)
               (a vector is shown by its length), e.g. velocities [m/s], contact_force [N],
               angular_velocities [rad/s]
-    computed  stretch [-]: element length / rest length - 1 (positive: stretched), per element;
+    computed  stretch [1]: element length / rest length - 1 (positive: stretched), per element;
               curvature [1/m]: the discrete curvature |kappa b| / Voronoi length at the interior
               nodes (Bergou et al., "Discrete elastic rods", SIGGRAPH 2008, eq. 1), 0 at the
               ends of an open rod
