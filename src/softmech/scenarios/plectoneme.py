@@ -48,7 +48,7 @@ class PlectonemeInfo:
     turns: float
     slack: float
     twist_time: float
-    rest_lengths: np.ndarray   # of the rod's elements [m], (n_elems,)
+    rest_lengths: tuple   # of the rod's elements [m], n_elems entries
 
 
 def build_plectoneme(n_elems=DEFAULTS["n_elems"], worlds=1, *, duration=None, turns=DEFAULTS["turns"],
@@ -80,7 +80,7 @@ def build_plectoneme(n_elems=DEFAULTS["n_elems"], worlds=1, *, duration=None, tu
     return scene, PlectonemeInfo(rod="rod", drive="twist", worlds=worlds, dt=dt,
                                  duration=duration, n_elems=n_elems, radius=r, length=L,
                                  turns=turns, slack=slack * L, twist_time=twist_time,
-                                 rest_lengths=rod.rest_lengths.copy())
+                                 rest_lengths=tuple(rod.rest_lengths))
 
 
 def plectoneme_info(scene, run, report):
@@ -97,7 +97,7 @@ def plectoneme_info(scene, run, report):
         n_elems=rod.n_elems, radius=float(rod.radius.max()), length=float(rod.length),
         turns=float(np.linalg.norm(drive.rotation[-1]) / (2 * np.pi)),
         slack=float(np.linalg.norm(drive.displacement[-1])), twist_time=float(drive.times[-1]),
-        rest_lengths=rod.rest_lengths.copy())
+        rest_lengths=tuple(rod.rest_lengths))
 
 
 def plectoneme_report(info):
