@@ -3,6 +3,8 @@
     python benchmarks/compile_times.py                 # the README demo's snake, B = 1
     python benchmarks/compile_times.py --scene cantilever
     python benchmarks/compile_times.py --scene rod_contact   # two rods with sm.RodContact
+    python benchmarks/compile_times.py --scene rod_body_contact   # rods, bodies, DrivenEnd
+    python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -22,7 +24,8 @@ import time
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever", "rod_contact"))
+    parser.add_argument("--scene", default="snake", choices=(
+        "snake", "cantilever", "plectoneme", "rod_contact", "rod_body_contact"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
@@ -35,8 +38,9 @@ def main(argv=None):
     from softmech.scenarios import SCENES
     t_import = time.perf_counter() - t_start
 
-    if args.scene == "rod_contact":
-        scene, dt = _rod_contact_scene(sm)
+    if args.scene in ("rod_contact", "rod_body_contact"):
+        scene, dt = (_rod_contact_scene if args.scene == "rod_contact"
+                     else _rod_body_contact_scene)(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
@@ -49,8 +53,9 @@ def main(argv=None):
         t0 = time.perf_counter()
         call.kernel.compile((typeof(call.args), i64, i64, f64))
         rows.append((f"{call.stage}: {call.name}", time.perf_counter() - t0))
-    drift, kick = typeof(engine.motion.drift), typeof(engine.motion.kick)
-    kick_drift = typeof(engine.motion.kick_drift)
+    rods = engine.motions[0]            # the rods' motion tuples (rods are the first kind)
+    drift, kick = typeof(rods.drift), typeof(rods.kick)
+    kick_drift = typeof(rods.kick_drift)
     for name, sig in (("rod_kick", (kick, i64, i64, f64)),
                       ("rod_kick_drift", (kick_drift, i64, i64, f64, f64, f64)),
                       ("rod_drift", (drift, i64, i64, f64)),
@@ -80,6 +85,21 @@ def _rod_contact_scene(sm):
                            **common)
     scene.add(sm.Gravity())
     scene.add(sm.RodContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
+    return scene, 1e-5
+
+
+def _rod_body_contact_scene(sm):
+    """A rod resting across a sphere and a box, with friction; the sphere turned by a DrivenEnd."""
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="a", start=(-0.2, 0, 0.06), direction=(1, 0, 0), n_elems=20,
+                           normal=(0, 0, 1), length=0.4, radius=0.01, density=1000.0,
+                           youngs_modulus=1e6)
+    ball = scene.add_sphere(name="ball", position=(-0.1, 0, 0), radius=0.05, density=1000.0)
+    scene.add_box(name="brick", position=(0.1, 0, 0), lengths=(0.1, 0.1, 0.1), density=1000.0,
+                  fixed=True)
+    scene.add(sm.Gravity())
+    scene.add(sm.DrivenEnd(ball, times=[0.0, 1.0], rotation=[[0, 0, 0], [0, 1, 0]]))
+    scene.add(sm.RodBodyContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
     return scene, 1e-5
 
 

@@ -14,10 +14,11 @@ b).using(ea.RodRodContact, k=, nu=)` for all 630 pairs, PositionVerlet, `stepper
 Same dt = 1e-5 s. Reports microseconds per step (best of 3) and the ratio.
 
 scaling: N rods of 4 elements (L = 0.04 m, r = 5 mm) with random orientations on a cubic
-lattice of spacing 0.05 m (constant number density), random velocities of 0.5 m/s, no gravity
-and no ground (GroundContact packs a per-entry table over every element slot: 10,000 rods on
-the ground would need N^2 memory); every rod in one RodContact. Reports microseconds per step
-with and without the contact term, and the contact's cost per element.
+lattice of spacing 0.05 m (constant number density) falling with random velocities (0.3 m/s)
+into an open box (a floor and four walls: fixed rigid boxes; GroundContact is not used: it packs
+a per-entry table over every element slot, N^2 memory for 10,000 rods on one ground); every rod
+in one RodContact and one RodBodyContact with the box. Reports the build time (scene, compile,
+state) and microseconds per step with and without the contact terms, and their cost per element.
 """
 import sys
 import time
@@ -124,7 +125,15 @@ def bundle():
           f"{us_pe / us_sm:6.1f}x")
 
 
-def cloud_scene(n_rods, contact, seed=0):
+BOX_WALL = 0.02
+"""Thickness [m] of the box's floor and walls."""
+
+
+def box_scene(n_rods, contact, seed=0):
+    """N short rods (4 elements, L = 0.04 m, r = 5 mm, random orientations) on a cubic lattice of
+    spacing 0.05 m above the floor of an open box (a fixed floor and four fixed walls, rigid
+    boxes), falling under gravity with random velocities (0.3 m/s); with `contact`, one
+    RodContact among all rods and one RodBodyContact of all rods with the box."""
     rng = np.random.default_rng(seed)
     side = int(np.ceil(n_rods ** (1 / 3)))
     scene = sm.Scene()
@@ -135,32 +144,52 @@ def cloud_scene(n_rods, contact, seed=0):
         d /= np.linalg.norm(d)
         normal = np.cross(d, rng.normal(size=3))
         normal /= np.linalg.norm(normal)
-        centre = spacing * np.array([i, j, m], dtype=float)
+        centre = spacing * np.array([i, j, m + 1], dtype=float)
         scene.add_cosserat_rod(name=f"r{k}", start=centre - 0.5 * length * d, direction=d,
                                normal=normal, length=length, n_elems=4, radius=R, density=RHO,
                                youngs_modulus=E, shear_modulus=E / 1.5)
+    inner = spacing * side + 0.02              # the box's inner width [m]
+    lo = -0.5 * spacing - 0.01
+    middle = lo + 0.5 * inner
+    height = spacing * (side + 1)
+    walls = {"floor": ((middle, middle, -0.5 * BOX_WALL), (inner, inner, BOX_WALL)),
+             "wall_x0": ((lo - 0.5 * BOX_WALL, middle, 0.5 * height), (BOX_WALL, inner, height)),
+             "wall_x1": ((lo + inner + 0.5 * BOX_WALL, middle, 0.5 * height), (BOX_WALL, inner, height)),
+             "wall_y0": ((middle, lo - 0.5 * BOX_WALL, 0.5 * height), (inner, BOX_WALL, height)),
+             "wall_y1": ((middle, lo + inner + 0.5 * BOX_WALL, 0.5 * height), (inner, BOX_WALL, height))}
+    for name, (centre, lengths) in walls.items():
+        scene.add_box(name=name, position=centre, lengths=lengths, density=RHO, fixed=True)
+    scene.add(sm.Gravity())
     if contact:
         scene.add(sm.RodContact(stiffness=K, damping=NU))
+        scene.add(sm.RodBodyContact(stiffness=K, damping=NU))
     sim = scene.compile(dt=DT)
-    for k, r in enumerate(scene.rods):
+    for r in scene.rods:
         sim.set_state(r.name, velocities=np.broadcast_to(rng.normal(scale=0.3, size=3), (1, 5, 3)))
     return sim
 
 
 def scaling(sizes=(1000, 3000, 10000)):
-    print("broad phase: N rods x 4 elements (constant density), one world, one thread")
-    print(f"{'N':>7} {'with contact':>14} {'without':>10} {'contact':>10} {'per element':>12}")
+    print("broad phase: N rods x 4 elements falling into a box (constant density), one world, "
+          "one thread")
+    print(f"{'N':>7} {'build':>8} {'with contact':>14} {'without':>10} {'contact':>10} "
+          f"{'per element':>12}")
     for n in sizes:
         row = []
         for contact in (True, False):
-            sim = cloud_scene(n, contact)
+            t0 = time.perf_counter()
+            sim = box_scene(n, contact)
             sim.step(5)
+            build = time.perf_counter() - t0
             steps = max(20, 200000 // n)
             t0 = time.perf_counter()
             sim.step(steps)
             row.append((time.perf_counter() - t0) / steps * 1e6)
+            if contact:
+                built = build
         c = row[0] - row[1]
-        print(f"{n:7d} {row[0]:11.0f} us {row[1]:7.0f} us {c:7.0f} us {1e3 * c / (4 * n):9.1f} ns")
+        print(f"{n:7d} {built:6.1f} s {row[0]:11.0f} us {row[1]:7.0f} us {c:7.0f} us "
+              f"{1e3 * c / (4 * n):9.1f} ns", flush=True)
 
 
 if __name__ == "__main__":

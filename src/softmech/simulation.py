@@ -15,7 +15,7 @@ from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
-                              broadcast_worlds, from_blocks, pack_state)
+                              broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.progress import progress_bar
 from softmech.stability import rod_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
@@ -178,13 +178,14 @@ class Simulation:
 
     def _rod_name(self, rod):
         """Name of a body (rod or rigid body) given by name or object; None for the only one."""
-        names = list(self._index) + list(self._rigid_index)
         if rod is None:
+            names = list(self._index) + list(self._rigid_index)
             if len(names) != 1:
                 raise ValueError(f"rod = None is ambiguous: the scene has bodies {names}")
             return names[0]
         name = getattr(rod, "name", rod)
-        if name not in names:
+        if name not in self._index and name not in self._rigid_index:
+            names = list(self._index) + list(self._rigid_index)
             raise ValueError(f"rod = {rod!r} is not allowed: no such body (bodies: {names})")
         return name
 
@@ -233,7 +234,7 @@ class Simulation:
         rod_obj = body or self.rods[self._index[name]]
         shapes = {"positions": (rod_obj.n_nodes, 3), "velocities": (rod_obj.n_nodes, 3),
                   "directors": (rod_obj.n_elems, 3, 3), "angular_velocities": (rod_obj.n_elems, 3)}
-        state = self.get_state(name, principal=True)
+        checked = {}
         for key, value in fields.items():
             if key not in shapes:
                 raise ValueError(f"set_state field {key!r} is not allowed: must be one of {list(shapes)}")
@@ -247,12 +248,23 @@ class Simulation:
                 arr = to_engine_frame(body, arr, np.zeros(3))[0]
             elif body is not None and not principal and key == "angular_velocities":
                 arr = to_engine_frame(body, np.eye(3), arr)[1]
-            state[key] = arr
-        states = {b.name: state if b.name == name else self.get_state(b.name, principal=True)
-                  for b in self.rods + self.rigid_bodies}
-        self._restore(pack_state(self.rods, [states[r.name] for r in self.rods], self.lanes,
-                                 self.rigid_bodies, [states[b.name] for b in self.rigid_bodies],
-                                 principal=True))
+            checked[key] = arr
+        # write this body's slots only (ghost slots of a closed rod included): the other bodies
+        # are untouched, and setting every body of a 10,000-rod scene stays linear in its size
+        s = self._state
+        if body is None:
+            n0, e0 = self._slots.node[name], self._slots.elem[name]
+            where = {"positions": (s.x, n0), "velocities": (s.v, n0), "directors": (s.Q, e0),
+                     "angular_velocities": (s.w, e0)}
+        else:
+            k = self._rigid_index[name]
+            where = {"positions": (s.rb_x, k), "velocities": (s.rb_v, k), "directors": (s.rb_Q, k),
+                     "angular_velocities": (s.rb_w, k)}
+        W = self.lanes.W
+        for key, arr in checked.items():
+            dst, start = where[key]
+            blocks = to_blocks(arr if body is not None else Slots.with_ghost(rod_obj, arr), self.lanes)
+            dst[..., start * W:start * W + blocks.shape[-1]] = blocks
 
     def _restore(self, arrays):
         """Copy arrays into the state in place (the compiled step holds the state's arrays)."""

@@ -64,6 +64,23 @@ def test_cantilever_writes_files_and_json(tmp_path, capsys):
     assert np.isfinite(summary["relative_error"])
 
 
+def test_plectoneme_writes_its_report(tmp_path, capsys):
+    """A short plectoneme run (30 elements, 0.5 s: the rod has not buckled yet) writes its
+    report: closest approach (of a nearly straight rod: above 2r, the strands are not yet in
+    contact), writhe (~0 for the nearly straight rod), their plots, a still and a video."""
+    args = parse(["plectoneme", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.5", "--n-elems", "30"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["passed_through"] is False
+    assert 1.0 < summary["smallest_self_gap"] < 4.0
+    assert abs(summary["final_writhe"]) < 0.05
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "self_gap.png", "writhe.png", "com.png", "plectoneme_tubes.mp4"} <= names
+    with h5py.File(tmp_path / "out" / "results.h5", "r") as f:
+        assert f["derived/self_gap"].shape == f["time"].shape
+
+
 def test_bad_duration_and_n_elems_raise_value_error(tmp_path):
     with pytest.raises(ValueError, match="--duration"):
         run.execute(parse(["--output", str(tmp_path), "--duration", "-1"]))

@@ -31,7 +31,7 @@ def assert_same_model(a, b):
     assert (a.run, a.template, a.report, a.name) == (b.run, b.template, b.report, b.name)
 
 
-@pytest.mark.parametrize("name", ["snake", "cantilever"])
+@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
     original = builtin_scenario(name, n_elems=12)
     files = save_scenario(original, tmp_path / f"{name}.toml")

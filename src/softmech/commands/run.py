@@ -401,6 +401,59 @@ class _AssemblyReport(_GenericReport):
         return files
 
 
+class _PlectonemeReport(_AssemblyReport):
+    """The plectoneme: every sample's closest approach of self-contact centrelines (over 2r,
+    softmech.scenarios.plectoneme.self_gaps) against the no-pass-through bound, with the
+    assembly report's centre of mass, still and video."""
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.plectoneme import NO_PASS_THROUGH, self_gaps, writhe
+
+        x = data[f"{info.rod}.positions"][0]
+        gaps = self_gaps(info.rest_lengths, x, info.radius)
+        data["self_gap"] = gaps
+        data["writhe"] = np.array([writhe(xk) for xk in x])
+        return {"smallest_self_gap": float(gaps.min()), "no_pass_through_bound": NO_PASS_THROUGH,
+                "passed_through": bool(gaps.min() < NO_PASS_THROUGH), "turns": info.turns,
+                "final_writhe": float(data["writhe"][-1])}
+
+    @staticmethod
+    def summary(m):
+        verdict = "passed through itself" if m["passed_through"] else "no pass-through"
+        return [f"{m['turns']:g} turns: closest approach of the strands {m['smallest_self_gap']:.3f}"
+                f" x 2r (bound {m['no_pass_through_bound']:g}: {verdict}); writhe at the end "
+                f"{m['final_writhe']:.2f}"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.scenarios.plectoneme import NO_PASS_THROUGH
+
+        files = super().plot(data, info, output_dir)
+        t = data["time"]
+        fig, ax = _figure()
+        ax.plot(t, data["self_gap"], color="C0", label="closest centrelines / 2r")
+        ax.axhline(1.0, color="k", lw=1, ls=":", label="touching (d = 2r)")
+        ax.axhline(NO_PASS_THROUGH, color="C3", lw=1, ls="--", label="no-pass-through bound")
+        ax.axvspan(0, min(info.twist_time, t[-1]), color="0.93",
+                   label=f"end turned {info.turns:g} times")
+        ax.set_ylim(0.0, min(3.0, max(1.5, float(np.nanmax(np.minimum(data["self_gap"], 3.0))))))
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("closest approach d / 2r [-]")
+        ax.set_title("Plectoneme: self contact keeps the strands apart")
+        ax.legend(loc="lower left")
+        files.append(_save(fig, os.path.join(output_dir, "self_gap.png")))
+        fig, ax = _figure()
+        ax.plot(t, data["writhe"], color="C0", label="writhe Wr of the centreline")
+        ax.plot(t, info.turns * np.minimum(t / info.twist_time, 1.0), color="k", ls="--", lw=1,
+                label="turns of the driven end")
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("turns [-]")
+        ax.set_title("Plectoneme: twist turning into writhe")
+        ax.legend(loc="upper left")
+        return files + [_save(fig, os.path.join(output_dir, "writhe.png"))]
+
+
 def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
     assembly report for a scene with rigid bodies or joints, else the generic one."""
@@ -424,7 +477,8 @@ def video_frames(time, positions, frame_every):
     return time[index], positions[index]
 
 
-REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport}
+REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
+           "plectoneme": _PlectonemeReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

@@ -201,6 +201,11 @@ def pair_contact(a, bi, W, lane, p, prm):
     reach = bounding_radius(shape, dims) + half + r
     if m0 * m0 + m1 * m1 + m2 * m2 > reach * reach:
         return 0, 0.0
+    # phi is 1-Lipschitz: no point of the element is nearer than phi(middle) - half (one
+    # evaluation instead of a search, for elements near a large body's bounding sphere)
+    ym = to_body(Q, k, m0, m1, m2)
+    if signed_distance(shape, dims, ym[0], ym[1], ym[2]) - half > r:
+        return 0, 0.0
     s, phi, y = element_depth(shape, dims, Q, k, xb[0, k], xb[1, k], xb[2, k], xa, xe,
                               TIE_BREAK * reach)
     eps = r - phi

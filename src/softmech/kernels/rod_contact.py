@@ -54,7 +54,8 @@ RodContactArgs = namedtuple("RodContactArgs", [
     "rc_arc",       # rest arc length [m] of each contact element's centre along its rod (n_ce,)
     "rc_len",       # rest length [m] of each contact element (n_ce,)
     "rc_rod_len",   # per rod: rest length [m] if closed (arc distances wrap), else 0 (n_rods,)
-    "rc_pair",      # (n_rods, n_rods) int64: 1 + contact entry of a pair of rods, 0 if none
+    "rc_member",    # (n_rods, n_entries) int64: 1 if the rod is in the contact entry, else 0
+    "rc_self",      # (n_entries,) int64: 1 if the entry has self contact
     "rc_param",     # per entry and world (n_blocks, n_entries, N_PARAMS, W)
     "rc_box",       # scratch (n_blocks, 6, n_ce): box centres and half-extents [m]
     "rc_cell",      # scratch (n_blocks, 3, n_ce) int64: grid cell of each box centre
@@ -136,6 +137,17 @@ def contact_normal(d0, d1, d2, dist, t0, t1, t2, q0, q1, q2):
             n0, n1, n2 = t1, -t0, 0.0
         m = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2) + 1e-300
     return n0 / m, n1 / m, n2 / m
+
+
+@kernel(inline="always")
+def pair_entry(member, self_contact, ri, rj):
+    """The contact entry holding rods ri and rj (both members; for ri == rj, one with self
+    contact), or -1: a pair belongs to one entry at most (softmech.terms.rod_contact). Memory
+    n_rods x n_entries, not n_rods^2 (10,000 rods)."""
+    for e in range(member.shape[1]):
+        if member[ri, e] and member[rj, e] and (ri != rj or self_contact[e]):
+            return e
+    return -1
 
 
 @kernel(inline="always")
@@ -264,7 +276,7 @@ def lane_contacts(a, bi, W, lane, n_ce, mask):
                                 or abs(box[2, i] - box[2, j]) > box[5, i] + box[5, j]):
                             continue
                         rj = a.rc_rod[j]
-                        entry = a.rc_pair[ri, rj] - 1
+                        entry = pair_entry(a.rc_member, a.rc_self, ri, rj)
                         if entry < 0:
                             continue
                         if ri == rj and self_excluded(

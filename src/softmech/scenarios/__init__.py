@@ -7,6 +7,8 @@ from typing import Callable, NamedTuple
 from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, cantilever_info,
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
+from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
+                                           plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
@@ -35,6 +37,9 @@ SCENES = {
                                                "(ME498 handout Table 1), compared with beam theory"),
     "snake": SceneEntry(build_snake, "slithering snake (ME498 handout Table 2) with the published "
                                      "optimal gait: centre-of-mass track, velocities, video"),
+    "plectoneme": SceneEntry(build_plectoneme, "rod clamped at both ends, one end turned 6 times "
+                                               "and pushed in: coils into a plectoneme held by "
+                                               "self contact; closest approach, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -61,9 +66,11 @@ TEMPLATES = {
     "generic": Template(generic_info, lambda info: {"rod": info.rod}),
     "cantilever": Template(cantilever_info, cantilever_report),
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
+    "plectoneme": Template(plectoneme_info, plectoneme_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
-           "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake"]
+           "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
+           "PlectonemeInfo", "build_plectoneme"]

@@ -166,23 +166,26 @@ class RodContacts(Part):
     def add(self, name, indices, self_contact, params):
         self.entries.append((name, indices, self_contact, params))
 
-    def pair_table(self, n_rods):
-        """(n_rods, n_rods) int64: 1 + the entry of every pair of rods in contact, 0 elsewhere;
-        ValueError if two terms claim the same pair (their forces would add up twice)."""
-        pair = np.zeros((n_rods, n_rods), dtype=np.int64)
+    def membership(self, n_rods):
+        """(member (n_rods, n_entries) int64: 1 where a rod is in an entry, self (n_entries,)
+        int64: 1 for entries with self contact); ValueError if two terms claim the same pair of
+        rods (their forces would add up twice): two entries sharing two rods, or one rod with
+        self contact in both."""
+        member = np.zeros((n_rods, len(self.entries)), dtype=np.int64)
+        for e, (_, indices, _, _) in enumerate(self.entries):
+            member[indices, e] = 1
         rods = self.ctx.rods
         for e, (name, indices, self_contact, _) in enumerate(self.entries):
-            for a in indices:
-                for b in indices:
-                    if a == b and not self_contact:
-                        continue
-                    if pair[a, b]:
-                        other = self.entries[pair[a, b] - 1][0]
-                        raise ValueError(
-                            f"{name}: the contact of rods {rods[a].name!r} and {rods[b].name!r} is "
-                            f"already in {other!r} (a pair of rods may be in one RodContact only)")
-                    pair[a, b] = e + 1
-        return pair
+            for f, (other, others, other_self, _) in enumerate(self.entries[:e]):
+                shared = sorted(set(indices) & set(others))
+                clash = (shared[0], shared[1]) if len(shared) > 1 else (
+                    (shared[0], shared[0]) if shared and self_contact and other_self else None)
+                if clash:
+                    raise ValueError(
+                        f"{name}: the contact of rods {rods[clash[0]].name!r} and "
+                        f"{rods[clash[1]].name!r} is already in {other!r} (a pair of rods may be "
+                        f"in one RodContact only)")
+        return member, np.array([int(e[2]) for e in self.entries], dtype=np.int64)
 
     def calls(self, engine):
         lanes, slots, rods = engine.lanes, engine.slots, engine.rods
@@ -193,6 +196,7 @@ class RodContacts(Part):
         last = np.array([rods[r].n_elems - 1 for r in rod])
         closed = np.array([rods[r].closed for r in rod], dtype=bool)
         H = 1 << max(6, int(np.ceil(np.log2(2 * n_ce))))   # hash buckets: >= 2 per element
+        member, self_contact = self.membership(len(rods))
         params = np.zeros((lanes.n_blocks, len(self.entries), N_PARAMS, lanes.W))
         for e, entry in enumerate(self.entries):
             params[:, e] = per_lane(entry[3], lanes)
@@ -204,7 +208,7 @@ class RodContacts(Part):
             rc_elem=i64([slots.elem[rods[r].name] for r in rod] + local),
             rc_rod=rod, rc_arc=arc, rc_len=length,
             rc_rod_len=np.array([r.length if r.closed else 0.0 for r in rods]),
-            rc_pair=self.pair_table(len(rods)), rc_param=params,
+            rc_member=member, rc_self=self_contact, rc_param=params,
             rc_box=engine.zeros(6, n_ce), rc_cell=engine.zeros(3, n_ce, dtype=np.int64),
             rc_bucket=engine.zeros(n_ce, dtype=np.int64),
             rc_start=engine.zeros(H + 1, dtype=np.int64),
