@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from softmech.cli import main
+from softmech.scenarios import SCENES
 from softmech.viz.fields import colour_fields, rod_field
 from softmech.viz.geometry import node_radius, to_nodes, tube_mesh, tube_vertex_nodes
 from softmech.viz.source import from_results, read_results
@@ -155,3 +156,25 @@ def test_command_on_the_cantilever(tmp_path, capsys):
     fig, _ = view_figure(data, field="stretch", series="total_energy")
     assert [t.name for t in fig.data if t.type == "mesh3d"] == ["beam"]   # no ground
     assert fig.data[0].colorbar.title.text == "stretch [1]"
+
+
+@pytest.mark.parametrize("scene", sorted(SCENES))
+def test_every_built_in_scene_is_viewed_and_described_with_units(scene, tmp_path, capsys):
+    """Every built-in scene (later ones too): `softmech run` records what the viewer draws,
+    `softmech view` draws every rod, and `softmech info` gives every dataset under /rods and
+    /derived its units."""
+    out = tmp_path / scene
+    assert main(["run", scene, "--duration", "0.05", "--n-elems", "12", "--output", str(out),
+                 "--quiet"]) == 0
+    page = tmp_path / f"{scene}.html"
+    assert main(["view", str(out / "results.h5"), "--html", str(page), "--field", "curvature",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["frames"] >= 2
+    data = read_results(out / "results.h5")
+    fig, _ = view_figure(data)
+    assert set(data.rods) <= {t.name for t in fig.data if t.type == "mesh3d"}
+    assert main(["info", str(out / "results.h5"), "--json"]) == 0
+    datasets = json.loads(capsys.readouterr().out)["datasets"]
+    missing = [path for path, d in datasets.items()
+               if path.startswith(("/rods/", "/derived/")) and not d["units"]]
+    assert not missing, f"datasets without units: {missing}"

@@ -48,6 +48,7 @@ DERIVED_UNITS = {
     "averaging_window": "s", "mean_forward_speed": "m/s", "mean_lateral_speed": "m/s",
     "arc_length": "m", "analytic_arc_length": "m", "timoshenko_deflection": "m",
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
+    "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""
