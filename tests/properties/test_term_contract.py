@@ -46,6 +46,7 @@ def contract_scene():
     scene.add(sm.LinearDamping(rod, 0.5))
     scene.add(sm.KelvinVoigt("arm", 1e-3))
     scene.add(sm.ViscousDrag("ring", normal=0.4, tangential=0.2))
+    scene.add(sm.SlenderBodyDrag("bar", 0.5))
     scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
     scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))

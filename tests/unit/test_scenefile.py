@@ -67,6 +67,7 @@ def everything_scene():
     scene.add(sm.LinearDamping("ring", 0.5, rotational_coefficient=1e-3, name="ring_damping"))
     scene.add(sm.KelvinVoigt("beam", 1e-4))
     scene.add(sm.ViscousDrag("ring", normal=0.2, tangential=0.1))
+    scene.add(sm.SlenderBodyDrag("beam", 1.2e-3, form="gazzola2018"))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, rolling=False),
                                plane_point=(0, 0, 0.0)))
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
