@@ -68,6 +68,9 @@ def everything_scene():
     scene.add(sm.KelvinVoigt("beam", 1e-4))
     scene.add(sm.ViscousDrag("ring", normal=0.2, tangential=0.1))
     scene.add(sm.SlenderBodyDrag("beam", 1.2e-3, form="gazzola2018"))
+    scene.add(sm.Buoyancy(998.0))
+    scene.add(sm.QuadraticDrag(arm, 2.5, 0.01, fluid_density=998.0))
+    scene.add(sm.AddedMass("beam", 1.5))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, rolling=False),
                                plane_point=(0, 0, 0.0)))
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
@@ -91,6 +94,8 @@ def everything_scene():
                          fixed=True)
     scene.add(sm.RigidLoad(bob, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="bob_push"))
     scene.add(sm.RigidDamping("crate", 0.2, rotational_coefficient=0.01))
+    scene.add(sm.RigidQuadraticDrag(bob, 0.01))
+    scene.add(sm.RigidAddedMass("drum", 0.8, fluid_density=998.0))
     scene.add(sm.RigidGroundContact("drum", 1e4, 10.0, kinetic_friction=0.3))
     scene.add(sm.SphericalJoint((arm, "last"), (bob, "attach"), stiffness=1e3))
     scene.add(sm.FixedJoint(("bob", (0.05, 0, 0)), ("crate", "attach"), stiffness=1e3,

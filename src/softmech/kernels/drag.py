@@ -53,14 +53,22 @@ def viscous_drag(a, bi, W, t):
             f0[k] = -0.5 * (cn[k] * m0 + along * t0)   # half of the element's force
             f1[k] = -0.5 * (cn[k] * m1 + along * t1)
             f2[k] = -0.5 * (cn[k] * m2 + along * t2)
-        for c in range(3):  # half to each node; a closed rod's last element ends on node 0
-            fc = a.drag_force[bi, c, e0:]
-            first = a.node_force[bi, c, n0:]
-            second = a.node_force[bi, c, n0 + W:]
-            for j in range(ne):
-                first[j] += fc[j]
-            for j in range(ne - closed * W):
-                second[j] += fc[j]
-            if closed:
-                for lane in range(W):
-                    first[lane] += fc[ne - W + lane]
+        spread_to_nodes(a.drag_force[bi], e0, a.node_force[bi], n0, ne, W, closed)
+
+
+@kernel(inline="always")
+def spread_to_nodes(half, e0, node_force, n0, ne, W, closed):
+    """node_force (3, n_slots) += half (3, n_elem_slots) of every element of a rod (element slots
+    from e0, node slots from n0, ne = n_elems * W) on each of its two nodes; a closed rod's
+    last element ends on node 0."""
+    for c in range(3):
+        fc = half[c, e0:]
+        first = node_force[c, n0:]
+        second = node_force[c, n0 + W:]
+        for j in range(ne):
+            first[j] += fc[j]
+        for j in range(ne - closed * W):
+            second[j] += fc[j]
+        if closed:
+            for lane in range(W):
+                first[lane] += fc[ne - W + lane]
