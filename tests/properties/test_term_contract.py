@@ -47,9 +47,11 @@ def contract_scene():
     scene.add(sm.KelvinVoigt("arm", 1e-3))
     scene.add(sm.ViscousDrag("ring", normal=0.4, tangential=0.2))
     scene.add(sm.SlenderBodyDrag("bar", 0.5))
+    scene.add(sm.RotaryInertiaScaling("bar", 2.0))
     scene.add(sm.Buoyancy(500.0))
     scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
     scene.add(sm.AddedMass("arm", 1.0))
+    scene.add(sm.ContractileCell(rod, 0.2, 0.3, 0.01, frequency=2.0, cell_radius=0.01))
     scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
     scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
@@ -159,6 +161,7 @@ def test_batched_worlds_equal_single_runs_for_every_term():
               "damping.coefficient": rng.uniform(0.1, 1.0, size=B),
               "drag.normal": rng.uniform(0.1, 1.0, size=B),
               "buoyancy.fluid_density": rng.uniform(500.0, 1500.0, size=B),
+              "cell.start": rng.uniform(0.1, 0.4, size=B),
               "quadratic_drag.normal": rng.uniform(1.0, 3.0, size=B),
               "added_mass.coefficient": rng.uniform(0.5, 1.5, size=B),
               "rigid_quadratic_drag.coefficient": rng.uniform(0.005, 0.02, size=B),

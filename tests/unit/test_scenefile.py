@@ -71,6 +71,8 @@ def everything_scene():
     scene.add(sm.Buoyancy(998.0))
     scene.add(sm.QuadraticDrag(arm, 2.5, 0.01, fluid_density=998.0))
     scene.add(sm.AddedMass("beam", 1.5))
+    scene.add(sm.RotaryInertiaScaling("beam", 3.0))
+    scene.add(sm.ContractileCell(arm, 0.3, 0.2, 0.05, frequency=1.0, side="-d2", name="cell"))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, rolling=False),
                                plane_point=(0, 0, 0.0)))
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))

@@ -23,6 +23,7 @@ from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.scenarios import DEFAULT_SCENE, SCENES
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
+from softmech.viz.swimmer import SwimmerReport
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
@@ -345,7 +346,7 @@ def video_frames(time, positions, frame_every):
     return time[index], positions[index]
 
 
-REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport}
+REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport, "swimmer": SwimmerReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

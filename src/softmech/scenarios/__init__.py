@@ -8,6 +8,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
+from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
 
@@ -35,6 +36,9 @@ SCENES = {
                                                "(ME498 handout Table 1), compared with beam theory"),
     "snake": SceneEntry(build_snake, "slithering snake (ME498 handout Table 2) with the published "
                                      "optimal gait: centre-of-mass track, velocities, video"),
+    "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
+                                         "Stokes flow: centre displacement over 20 beats, "
+                                         "midlines, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -44,9 +48,10 @@ TEMPLATES = {
     "generic": Template(generic_info, lambda info: {"rod": info.rod}),
     "cantilever": Template(cantilever_info, cantilever_report),
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
+    "swimmer": Template(swimmer_info, swimmer_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
-           "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake"]
+           "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake", "SwimmerInfo", "build_swimmer"]
