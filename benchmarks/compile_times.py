@@ -3,6 +3,8 @@
     python benchmarks/compile_times.py                 # the README demo's snake, B = 1
     python benchmarks/compile_times.py --scene cantilever
     python benchmarks/compile_times.py --scene rod_contact   # two rods with sm.RodContact
+    python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
+    python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -22,7 +24,8 @@ import time
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever", "rod_contact"))
+    parser.add_argument("--scene", default="snake", choices=("snake", "cantilever", "rod_contact", "swimmer",
+                                                          "fluids"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
@@ -37,6 +40,8 @@ def main(argv=None):
 
     if args.scene == "rod_contact":
         scene, dt = _rod_contact_scene(sm)
+    elif args.scene == "fluids":
+        scene, dt = _fluids_scene(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
@@ -49,8 +54,9 @@ def main(argv=None):
         t0 = time.perf_counter()
         call.kernel.compile((typeof(call.args), i64, i64, f64))
         rows.append((f"{call.stage}: {call.name}", time.perf_counter() - t0))
-    drift, kick = typeof(engine.motion.drift), typeof(engine.motion.kick)
-    kick_drift = typeof(engine.motion.kick_drift)
+    motion = engine.motions[0]          # the rods' (softmech.kernels.rod_motion)
+    drift, kick = typeof(motion.drift), typeof(motion.kick)
+    kick_drift = typeof(motion.kick_drift)
     for name, sig in (("rod_kick", (kick, i64, i64, f64)),
                       ("rod_kick_drift", (kick_drift, i64, i64, f64, f64, f64)),
                       ("rod_drift", (drift, i64, i64, f64)),
@@ -81,6 +87,22 @@ def _rod_contact_scene(sm):
     scene.add(sm.Gravity())
     scene.add(sm.RodContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
     return scene, 1e-5
+
+
+def _fluids_scene(sm):
+    """A rod and a sphere under gravity in water: buoyancy, quadratic drag, added mass."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=0.5, n_elems=20, radius=0.01, density=2000.0,
+                                 youngs_modulus=1e6)
+    ball = scene.add_sphere(name="ball", position=(1, 0, 0), radius=0.02, density=3000.0)
+    scene.add(sm.Gravity())
+    scene.add(sm.Buoyancy(1000.0))
+    scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
+    scene.add(sm.AddedMass(rod, 1.0))
+    scene.add(sm.RigidQuadraticDrag(ball, 6e-4))
+    scene.add(sm.RigidAddedMass(ball, 0.5))
+    return scene, 1e-4
 
 
 if __name__ == "__main__":

@@ -31,11 +31,12 @@ def assert_same_model(a, b):
     assert (a.run, a.template, a.report, a.name) == (b.run, b.template, b.report, b.name)
 
 
-@pytest.mark.parametrize("name", ["snake", "cantilever"])
+@pytest.mark.parametrize("name", ["snake", "cantilever", "swimmer"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
     original = builtin_scenario(name, n_elems=12)
     files = save_scenario(original, tmp_path / f"{name}.toml")
-    assert files == [str(tmp_path / f"{name}.toml")]          # small scenes: no side file
+    assert files[0] == str(tmp_path / f"{name}.toml")
+    assert len(files) == 1 or name == "swimmer"       # small scenes: no side file (but radii)
     loaded = load_scenario(files[0])
     assert_same_model(original, loaded)
     assert loaded.info() == original.info()

@@ -20,11 +20,12 @@ towards +x; d1 = +y (the cell's side), bending in the xy plane. The swimmer swim
 towards -x: the reported speed is the mean centre-of-mass velocity along -x.
 
 Time step: the explicit step is limited by the rotation of the thin tail's elements against
-shear, omega = sqrt(8 alpha G / rho) / r (softmech.stability), ~1e-7 s for r = 7 um, i.e.
-~2.6e6 steps per beat. Inertia is negligible at this Reynolds number (the inertial time rho A /
-c_n ~ 6e-5 s against a 0.28 s period), so `density_scale` multiplies the density (the mass and
-rotary inertia; nothing else depends on it without gravity) and the stable dt by
-sqrt(density_scale); docs/swimmer.md measures the error it makes.
+shear, omega = sqrt(8 alpha G / rho) / r (softmech.stability): 7e-8 s for r = 7 um, 4e6 steps
+per beat. Inertia hardly matters at this Reynolds number, so the scene scales the rotary
+inertia (`rotary_inertia`, softmech.RotaryInertiaScaling; default 10: dt x 3.2) and can scale
+the density (`density_scale`: mass and rotary inertia; nothing else depends on it without
+gravity). The speed converges only well below the stability limit (`dt_fraction`, default
+0.225). docs/swimmer.md measures all three.
 """
 from dataclasses import dataclass
 
@@ -40,6 +41,14 @@ FIG2 = dict(length=1.927e-3, head_length=424e-6, head_radius=20e-6, tail_radius=
 PAPER_OPTIMUM = dict(head_length=190e-6, head_radius=32.3e-6, tail_radius=4.3e-6,
                      cell_location=190e-6, speedup=2.44)
 """The caption's optimized swimmer and its speed-up over the original."""
+
+ROTARY_INERTIA = 10.0
+"""Default rotary-inertia scaling (softmech.RotaryInertiaScaling): dt x 3.2, speed -7 % (docs/swimmer.md)."""
+
+DT_FRACTION = 0.225
+"""Default dt / stability estimate: the swimmer's speed converges only well below the explicit
+limit (docs/swimmer.md: with rotary_inertia 100, against 0.09 of the limit, the distance per
+beat is +123 % at 0.9, +15 % at 0.45 and +4 % at 0.225 of it)."""
 
 RANGES = dict(head_length=(0.0, FIG2["length"]), head_radius=(4e-6, 40e-6),
               tail_radius=(4e-6, 6.5e-6), cell_location=(0.0, FIG2["length"]))
@@ -73,13 +82,14 @@ def radius_profile(n_elems, head_length, head_radius, tail_radius, length=FIG2["
 
 def build_swimmer(n_elems=50, worlds=1, *, head_length=FIG2["head_length"],
                   head_radius=FIG2["head_radius"], tail_radius=FIG2["tail_radius"],
-                  cell_location=None, cycles=20.0, density_scale=1.0, rotary_inertia=1.0,
-                  dt=None):
+                  cell_location=None, cycles=20.0, density_scale=1.0,
+                  rotary_inertia=ROTARY_INERTIA, dt=None, dt_fraction=DT_FRACTION,
+                  duration=None):
     """The Fig. 2 swimmer (module docstring); returns (scene, SwimmerInfo). cell_location [m]:
     arc length from the head's front to the cell's near end (default: the head length, the
-    junction). cycles: duration in beats. density_scale, rotary_inertia: inertia scalings
-    (module docstring; softmech.RotaryInertiaScaling). dt: default 0.9 x the stability
-    estimate, rounded down to a divisor of the period."""
+    junction). cycles: duration in beats (duration [s], if given, instead). density_scale, rotary_inertia: inertia scalings
+    (module docstring; softmech.RotaryInertiaScaling). dt: default dt_fraction x the
+    stability estimate, rounded down to a divisor of the period."""
     f = FIG2
     for key, value in (("head_length", head_length), ("head_radius", head_radius),
                        ("tail_radius", tail_radius), ("cycles", cycles),
@@ -104,9 +114,11 @@ def build_swimmer(n_elems=50, worlds=1, *, head_length=FIG2["head_length"],
                                  side="d1", name="cell"))
     period = 1.0 / f["frequency"]
     if dt is None:
-        dt = stable_dt(scene, period)
+        dt = stable_dt(scene, period, dt_fraction)
     return scene, SwimmerInfo(rod="flagellum", cell="cell", worlds=worlds, dt=float(dt),
-                              duration=float(cycles) * period, period=period, n_elems=n_elems,
+                              duration=float(cycles) * period if duration is None else float(
+                                  sm._checks.positive("duration", duration)),
+                              period=period, n_elems=n_elems,
                               radius=float(max(head_radius, tail_radius)),
                               elem_radius=np.array(rod.radius, dtype=float))
 
@@ -132,15 +144,15 @@ def swimmer_report(info):
     return {"rod": info.rod, "cell": info.cell}
 
 
-def stable_dt(scene, period, safety=0.9):
-    """0.9 x the explicit stability estimate (softmech.stability), rounded down so that a whole
-    number of steps makes one period."""
+def stable_dt(scene, period, fraction=DT_FRACTION):
+    """fraction x the explicit stability estimate (softmech.stability), rounded down so that a
+    whole number of steps makes one period."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # compiled with a placeholder dt
         limit = float(scene.compile(dt=1.0).time_step_limit().min())
-    return period / np.ceil(period / (safety * limit))
+    return period / np.ceil(period / (fraction * limit))
 
 
 def centre_track(time, com, period):

@@ -40,8 +40,9 @@ class ViscousDrag(Term):
         for key in ("normal", "tangential"):
             if np.any(p[key] < 0):
                 raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
+        zero = np.zeros((len(p["normal"]), rod.n_elems))
         coeff = np.stack([p["tangential"][:, None] * rod.rest_lengths,
-                          p["normal"][:, None] * rod.rest_lengths], axis=-1)   # (B, n_elems, 2)
+                          p["normal"][:, None] * rod.rest_lengths, zero, zero], axis=-1)
         ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
 
 
@@ -76,7 +77,10 @@ meaningless (at L / r = 10 the O(1) terms already change c_t by 28 %)."""
 class SlenderBodyDrag(Term):
     """Stokes drag of a slender rod: ViscousDrag with c_t, c_n from slender-body theory
     (`slender_body_coefficients`), aspect ratio L / r_e per element (L the rod's rest length,
-    r_e the element's radius, so a tapered rod gets local coefficients).
+    r_e the element's radius, so a tapered rod gets local coefficients), and the couples that
+    resist each element's own rotation (softmech.kernels.drag: c_n l^^3 / 12 about d1, d2,
+    4 pi mu r^2 l^ about d3): without them the elements' rotation against shear, the fastest
+    mode of a thin rod, would ring undamped.
 
     SlenderBodyDrag(rod, viscosity [Pa s], form="spheroid" | "gazzola2018")
     Per-world parameter `<name>.viscosity`, shape (B,)."""
@@ -102,7 +106,9 @@ class SlenderBodyDrag(Term):
                              f"{aspect.min():.3g}, not allowed: slender-body theory needs >= "
                              f"{MIN_ASPECT_RATIO:g}")
         c_t, c_n = slender_body_coefficients(p["viscosity"][:, None], aspect, self.form)
-        coeff = np.stack([c_t * rod.rest_lengths, c_n * rod.rest_lengths], axis=-1)
+        l = rod.rest_lengths
+        spin = 4.0 * np.pi * p["viscosity"][:, None] * ctx.rod_params(self.rod)["radius"] ** 2
+        coeff = np.stack([c_t * l, c_n * l, c_n * l**3 / 12.0, spin * l], axis=-1)  # kernels.drag
         ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
 
 
@@ -117,6 +123,6 @@ class ViscousDragPart(Part):
         n_e = engine.slots.n_elems * engine.lanes.W
         args = engine.args(ViscousDragArgs,
                            drag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           drag_coeff=engine.elem_table(self.entries, 2),
+                           drag_coeff=engine.elem_table(self.entries, 4),
                            drag_force=engine.zeros(3, n_e))
         return [Call("forces", ORDER, viscous_drag, args, "viscous_drag")]

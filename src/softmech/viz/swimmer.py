@@ -41,7 +41,7 @@ def plot_midlines(path, positions, *, radius):
 
     fig, ax = figure(size=(7.0, 3.6))
     cmap = matplotlib.colormaps["viridis"]
-    centred = positions - positions[:, :, :2].mean(axis=(0, 1)).tolist() + [0.0]
+    centred = positions - np.append(positions[:, :, :2].mean(axis=(0, 1)), 0.0)
     n = len(centred)
     ax.fill(*(body_outline(centred[0], radius[:, None]) * UM).T, color="0.85", ec="0.4", lw=0.6,
             label="body at the beat's start")
