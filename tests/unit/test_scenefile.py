@@ -33,7 +33,7 @@ def assert_same_model(a, b):
 
 @pytest.mark.parametrize("name", ["snake", "cantilever", "swimmer"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
-    original = builtin_scenario(name, n_elems=12)
+    original = builtin_scenario(name, n_elems=40 if name == "swimmer" else 12)  # cell: 100 um
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
     assert len(files) == 1 or name == "swimmer"       # small scenes: no side file (but radii)

@@ -67,8 +67,8 @@ class SwimmerInfo:
     n_elems: int
     length: float = FIG2["length"]
     radius: float = FIG2["head_radius"]
-    elem_radius: np.ndarray = None
-    """Radius per element [m], (n_elems,) (the pictures)."""
+    elem_radius: tuple = None
+    """Radius per element [m], n_elems values (the pictures)."""
 
 
 def radius_profile(n_elems, head_length, head_radius, tail_radius, length=FIG2["length"]):
@@ -120,7 +120,7 @@ def build_swimmer(n_elems=50, worlds=1, *, head_length=FIG2["head_length"],
                                   sm._checks.positive("duration", duration)),
                               period=period, n_elems=n_elems,
                               radius=float(max(head_radius, tail_radius)),
-                              elem_radius=np.array(rod.radius, dtype=float))
+                              elem_radius=tuple(np.asarray(rod.radius, dtype=float).tolist()))
 
 
 def swimmer_info(scene, run, report):
@@ -136,7 +136,7 @@ def swimmer_info(scene, run, report):
     return SwimmerInfo(rod=rod.name, cell=cell.name, worlds=run.worlds, dt=run.dt,
                        duration=run.duration, period=1.0 / cell.frequency, n_elems=rod.n_elems,
                        length=float(rod.length), radius=float(rod.radius.max()),
-                       elem_radius=np.array(rod.radius, dtype=float))
+                       elem_radius=tuple(np.asarray(rod.radius, dtype=float).tolist()))
 
 
 def swimmer_report(info):
@@ -156,12 +156,15 @@ def stable_dt(scene, period, fraction=DT_FRACTION):
 
 
 def centre_track(time, com, period):
-    """(displacement along the swimming direction -x [m], (n,), mean speed [m/s] over the last
-    whole periods after the first) from the centre of mass com (n, 3)."""
-    forward = -(com[:, 0] - com[0, 0])
-    cycles = int(np.floor(time[-1] / period + 1e-9))
-    if cycles < 2:
-        return forward, float(forward[-1] / time[-1])
-    i0 = int(np.argmin(np.abs(time - period)))
-    i1 = int(np.argmin(np.abs(time - cycles * period)))
-    return forward, float((forward[i1] - forward[i0]) / (time[i1] - time[i0]))
+    """Centre-of-mass track of one swimmer, com (n, 3) [m] sampled at `time` (n,) [s]: returns
+    (net displacement |com - com(0)| (n,) [m], displacement along the initial axis, head first
+    (-x) (n,) [m], speed [m/s]: the distance covered from beat to beat, averaged over the whole
+    beats after the first (the start-up), divided by the period; the whole run if shorter)."""
+    rel = com - com[0]
+    net, forward = np.linalg.norm(rel, axis=1), -rel[:, 0]
+    beats = int(np.floor(time[-1] / period + 1e-9))
+    if beats < 2:
+        return net, forward, float(net[-1] / time[-1])
+    index = [int(np.argmin(np.abs(time - b * period))) for b in range(1, beats + 1)]
+    steps = np.linalg.norm(np.diff(com[index], axis=0), axis=1)
+    return net, forward, float(steps.mean() / period)

@@ -22,14 +22,15 @@ def node_radius(elem_radius):
     return np.maximum(np.concatenate([r[:1], r]), np.concatenate([r, r[-1:]]))
 
 
-def plot_displacement(path, time, forward, *, period, speed):
-    """Centre-of-mass displacement along the swimming direction [um] against beats; returns path."""
+def plot_displacement(path, time, net, forward, *, period, speed):
+    """Centre-of-mass displacement [um] against beats: its length and its component along the
+    initial axis (head first); returns path."""
     fig, ax = figure()
-    ax.plot(time / period, forward * UM, color="C0", label="softmech")
+    ax.plot(time / period, net * UM, color="C0", label="|displacement| of the centre")
+    ax.plot(time / period, forward * UM, color="C1", ls="--", label="along the initial axis (head first)")
     ax.set_xlabel("beats t f [-]")
-    ax.set_ylabel("centre displacement (head first) [um]")
-    ax.set_title(f"Bio-hybrid swimmer: mean speed {speed * UM:.1f} um/s "
-                 f"({speed * period * UM:.1f} um per beat)")
+    ax.set_ylabel("centre displacement [um]")
+    ax.set_title(f"Bio-hybrid swimmer: {speed * UM:.1f} um/s ({speed * period * UM:.1f} um per beat)")
     ax.legend(loc="upper left")
     return save(fig, path, dpi=120)
 
@@ -99,16 +100,18 @@ class SwimmerReport:
     def derive(data, info):
         from softmech.scenarios.swimmer import centre_track
 
-        forward, speed = centre_track(data["time"], data[f"{info.rod}.com"][0], info.period)
-        data["forward_displacement"] = forward
+        net, forward, speed = centre_track(data["time"], data[f"{info.rod}.com"][0], info.period)
+        data["net_displacement"], data["forward_displacement"] = net, forward
         data["mean_speed"] = np.array([speed])
-        return {"mean_speed": speed, "displacement": float(forward[-1]),
+        return {"mean_speed": speed, "displacement": float(net[-1]),
+                "axial_displacement": float(forward[-1]),
                 "cycles": float(data["time"][-1] / info.period)}
 
     @staticmethod
     def summary(m):
-        return [f"mean speed {m['mean_speed'] * UM:.2f} um/s (head first), centre displacement "
-                f"{m['displacement'] * UM:.1f} um over {m['cycles']:g} beats"]
+        return [f"speed {m['mean_speed'] * UM:.2f} um/s (distance per beat x frequency), centre "
+                f"displacement {m['displacement'] * UM:.1f} um ({m['axial_displacement'] * UM:.1f} um "
+                f"along the initial axis, head first) over {m['cycles']:g} beats"]
 
     @classmethod
     def plot(cls, data, info, output_dir):
@@ -120,7 +123,8 @@ class SwimmerReport:
         k = cls.samples_per_period
         last = x[-k - 1:] if len(x) > k else x
         files = [plot_displacement(os.path.join(output_dir, "displacement.png"), t,
-                                   data["forward_displacement"], period=info.period,
+                                   data["net_displacement"], data["forward_displacement"],
+                                   period=info.period,
                                    speed=float(data["mean_speed"][0])),
                  plot_midlines(os.path.join(output_dir, "midlines.png"), last, radius=radius)]
         frames = top_view_frames(t, x, radius=radius, time=t, com=com)
