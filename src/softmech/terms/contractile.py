@@ -4,7 +4,7 @@ attachment points together (kernel and equations: softmech.kernels.contractile).
     ContractileCell(rod, start=0.424e-3, length=100e-6, force=12e-6, frequency=3.6,
                     cell_radius=10e-6, side="d1")
 
-The cell spans the rod's arc length [start, start + length] [m] from the rod's first node (each
+The cell spans the rod's arc length from start to start + length [m] (from the first node; each
 end snapped to the nearest node); it sits on the rod's surface on the side of the material
 direction `side` ("d1", "-d1", "d2", "-d2"), its axis at h = r + cell_radius from the centreline
 (r the rod's radius at that end). It pulls with F (1 - cos(2 pi f t + phase)) / 2 [N] (a
