@@ -5,6 +5,8 @@
     python benchmarks/compile_times.py --scene rod_contact   # two rods with sm.RodContact
     python benchmarks/compile_times.py --scene rod_body_contact   # rods, bodies, DrivenEnd
     python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
+    python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
+    python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -25,7 +27,8 @@ import time
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
-        "snake", "cantilever", "plectoneme", "rod_contact", "rod_body_contact"))
+        "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
+        "fluids"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
@@ -41,6 +44,8 @@ def main(argv=None):
     if args.scene in ("rod_contact", "rod_body_contact"):
         scene, dt = (_rod_contact_scene if args.scene == "rod_contact"
                      else _rod_body_contact_scene)(sm)
+    elif args.scene == "fluids":
+        scene, dt = _fluids_scene(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
@@ -101,6 +106,22 @@ def _rod_body_contact_scene(sm):
     scene.add(sm.DrivenEnd(ball, times=[0.0, 1.0], rotation=[[0, 0, 0], [0, 1, 0]]))
     scene.add(sm.RodBodyContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
     return scene, 1e-5
+
+
+def _fluids_scene(sm):
+    """A rod and a sphere under gravity in water: buoyancy, quadratic drag, added mass."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=0.5, n_elems=20, radius=0.01, density=2000.0,
+                                 youngs_modulus=1e6)
+    ball = scene.add_sphere(name="ball", position=(1, 0, 0), radius=0.02, density=3000.0)
+    scene.add(sm.Gravity())
+    scene.add(sm.Buoyancy(1000.0))
+    scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
+    scene.add(sm.AddedMass(rod, 1.0))
+    scene.add(sm.RigidQuadraticDrag(ball, 6e-4))
+    scene.add(sm.RigidAddedMass(ball, 0.5))
+    return scene, 1e-4
 
 
 if __name__ == "__main__":

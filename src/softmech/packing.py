@@ -142,6 +142,13 @@ class Assembly:
         """Derived rod quantities (masses, inertia, stiffnesses; bodies.cosserat_rod.
         discrete_properties), computed once here for packing, the time-step limit and the
         diagnostics."""
+        self.added_mass = {r.name: np.zeros((B, r.n_nodes)) for r in rods}
+        self.displaced_mass = {r.name: np.zeros((B, r.n_nodes)) for r in rods}
+        self.rigid_added_mass = {b.name: np.zeros(worlds) for b in self.rigid_bodies}
+        self.rigid_displaced_mass = {b.name: np.zeros(worlds) for b in self.rigid_bodies}
+        """Fluid terms (softmech.terms.fluids): added mass m_a and displaced fluid mass m_f [kg]
+        per node (B, n_nodes) or rigid body (B,). Inertia belongs to the integrator: the packed
+        mass is m + m_a and the body acceleration g (m - m_f) / (m + m_a) (`in_fluid`)."""
         self.time_step_limits = []
         """Stability limits [s], (B,) each, of stiff terms (joints, contacts): dt below each."""
         self.parts = {}
@@ -312,7 +319,9 @@ def pack_rod_bodies(rods, ctx, lanes):
         D = np.broadcast_to(r.voronoi_rest_lengths, (B, r.n_vor))
         kv = ctx.kv_tau[r.name]
         g = lambda a: Slots.with_ghost(r, a)
-        for key, val in (("node_mass", g(d["node_mass"])), ("body_acc", g(ctx.body_acc[r.name])),
+        mass, body_acc = in_fluid(d["node_mass"], ctx.body_acc[r.name], ctx.added_mass[r.name],
+                                  ctx.displaced_mass[r.name])
+        for key, val in (("node_mass", g(mass)), ("body_acc", g(body_acc)),
                          ("rest_len", g(rl)), ("J", g(d["elem_J"])), ("S", g(d["elem_S"])),
                          ("sigma0", g(rp["rest_strain"])), ("kv", g(kv)), ("vor_len", D),
                          ("vor_B", d["vor_B"]), ("kappa0", rp["rest_curvature"]),
@@ -347,6 +356,17 @@ def pack_rod_bodies(rods, ctx, lanes):
     ))
 
 
+def in_fluid(mass, body_acc, added, displaced):
+    """(m + m_a, g (m - m_f) / (m + m_a)): the mass the kick divides by and the body acceleration
+    (gravity and buoyancy, Renda et al. 2018 eq. 10) of bodies with added mass m_a and displaced
+    fluid mass m_f [kg] (mass, added, displaced (B, n); body_acc (B, n, 3)); unchanged arrays
+    when both are zero (scenes without fluid stay bit-identical)."""
+    if not (np.any(added) or np.any(displaced)):
+        return mass, body_acc
+    total = mass + added
+    return total, body_acc * ((mass - displaced) / total)[..., None]
+
+
 def pack_rigid_bodies(ctx, lanes):
     """RigidBodies (block layout) of the scene's rigid bodies; a fixed body has 1/m = 1/J = 0
     and no body acceleration."""
@@ -362,6 +382,9 @@ def pack_rigid_bodies(ctx, lanes):
     J = np.stack([ctx.rigid_params[b.name]["inertia"] for b in bodies], axis=1) if bodies \
         else np.ones((B, 0, 3))
     g = np.stack([ctx.rigid_body_acc[b.name] for b in bodies], axis=1) if bodies else np.zeros((B, 0, 3))
+    if bodies:
+        mass, g = in_fluid(mass, g, *(np.stack([table[b.name] for b in bodies], axis=1) for table
+                                      in (ctx.rigid_added_mass, ctx.rigid_displaced_mass)))
     return writable_contiguous(RigidBodies(
         rb_inv_mass=stack(mobile / mass, 1)[:, 0], rb_body_acc=stack(g * mobile[..., None], 3),
         rb_J=stack(J, 3), rb_inv_J=stack(mobile[..., None] / J, 3)))

@@ -46,6 +46,12 @@ def contract_scene():
     scene.add(sm.LinearDamping(rod, 0.5))
     scene.add(sm.KelvinVoigt("arm", 1e-3))
     scene.add(sm.ViscousDrag("ring", normal=0.4, tangential=0.2))
+    scene.add(sm.SlenderBodyDrag("bar", 0.5))
+    scene.add(sm.RotaryInertiaScaling("bar", 2.0))
+    scene.add(sm.Buoyancy(500.0))
+    scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
+    scene.add(sm.AddedMass("arm", 1.0))
+    scene.add(sm.ContractileCell(rod, 0.2, 0.3, 0.01, frequency=2.0, cell_radius=0.01))
     scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
     scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
@@ -58,6 +64,8 @@ def contract_scene():
                           density=500.0)
     scene.add(sm.RigidLoad(ball, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="ball_push"))
     scene.add(sm.RigidDamping(crate, 0.1, rotational_coefficient=0.01))
+    scene.add(sm.RigidQuadraticDrag(ball, 0.01))
+    scene.add(sm.RigidAddedMass(crate, 0.5))
     scene.add(sm.RigidGroundContact(ball, 1e3, 1.0, static_friction=0.5, kinetic_friction=0.4))
     scene.add(sm.RigidGroundContact(crate, 1e3, 1.0, kinetic_friction=0.4, name="crate_ground"))
     # a rod standing on the ball (spherical joint) carrying a lid (fixed joint); the crate
@@ -118,7 +126,7 @@ def test_force_pass_writes_every_entry_and_reads_no_stale_scratch(worlds):
         assert np.all(np.isfinite(getattr(ws, name))), name
 
 
-@pytest.mark.parametrize("call", ["linear_damping", "viscous_drag"])
+@pytest.mark.parametrize("call", ["linear_damping", "viscous_drag", "quadratic_drag"])
 def test_dissipative_terms_never_add_energy(call):
     """Power of one dissipative term on random states: over nodes m (a_with - a_without) . v,
     over elements (J / e) (alpha_with - alpha_without) . w (the local couple C = J alpha / e);
@@ -133,6 +141,7 @@ def test_dissipative_terms_never_add_energy(call):
                                    length=1.0, n_elems=N, **common)
         scene.add(sm.LinearDamping(name, 0.5, name=f"{name}_damping"))
         scene.add(sm.ViscousDrag(name, normal=0.4, tangential=0.2, name=f"{name}_drag"))
+        scene.add(sm.QuadraticDrag(name, 2.5, 0.5, name=f"{name}_quadratic_drag"))
     scene.add(sm.Gravity())
     sim = scene.compile(worlds=4, dt=1e-5)
     rng = np.random.default_rng(7)
@@ -161,6 +170,12 @@ def test_batched_worlds_equal_single_runs_for_every_term():
     values = {"gravity.acceleration": rng.normal(scale=1.0, size=(B, 3)) + [0, 0, -9.81],
               "damping.coefficient": rng.uniform(0.1, 1.0, size=B),
               "drag.normal": rng.uniform(0.1, 1.0, size=B),
+              "buoyancy.fluid_density": rng.uniform(500.0, 1500.0, size=B),
+              "cell.start": rng.uniform(0.1, 0.4, size=B),
+              "quadratic_drag.normal": rng.uniform(1.0, 3.0, size=B),
+              "added_mass.coefficient": rng.uniform(0.5, 1.5, size=B),
+              "rigid_quadratic_drag.coefficient": rng.uniform(0.005, 0.02, size=B),
+              "rigid_added_mass.coefficient": rng.uniform(0.3, 0.7, size=B),
               "ground.kinetic": rng.uniform(0.5, 2.0, size=(B, 3)),
               "tip.force": rng.normal(scale=0.1, size=(B, 3)),
               "muscle.coefficients": rng.uniform(0, 2e-3, size=(B, 5)),

@@ -164,8 +164,7 @@ def test_every_built_in_scene_is_viewed_and_described_with_units(scene, tmp_path
     `softmech view` draws every rod, and `softmech info` gives every dataset under /rods and
     /derived its units."""
     out = tmp_path / scene
-    assert main(["run", scene, "--duration", "0.05", "--n-elems", "12", "--output", str(out),
-                 "--quiet"]) == 0
+    assert main(["run", scene, "--duration", "0.05", "--output", str(out), "--quiet"]) == 0
     page = tmp_path / f"{scene}.html"
     assert main(["view", str(out / "results.h5"), "--html", str(page), "--field", "curvature",
                  "--json"]) == 0

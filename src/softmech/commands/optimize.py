@@ -16,7 +16,7 @@ import sys
 
 from softmech import _checks
 
-PROBLEMS = ("snake",)
+PROBLEMS = ("snake", "swimmer")
 
 
 def add_arguments(parser):
@@ -24,9 +24,11 @@ def add_arguments(parser):
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = ("CMA-ES gait optimization: each generation is one batched simulation "
                           "of the whole population; the campaign log makes it resumable.")
-    parser.epilog = ("problems:\n  snake  beta_1..beta_4 (|beta| <= 50 N m) and the muscle "
-                     "wavelength (0.3-2.0 m)\n         of the Table 2 snake; fitness = mean "
-                     "forward speed over periods 2-3")
+    parser.epilog = ("problems:\n  snake    beta_1..beta_4 (|beta| <= 50 N m) and the muscle "
+                     "wavelength (0.3-2.0 m)\n           of the Table 2 snake; fitness = mean "
+                     "forward speed over periods 2-3\n  swimmer  head length, head and tail "
+                     "radii, cell location of the bio-hybrid\n           swimmer (Zhang et al. "
+                     "2019, Fig. 2c); fitness = speed over beats 1-3")
     parser.add_argument("problem", metavar="PROBLEM",
                         help="what to optimize: snake (the Table 2 snake), or a scenario file "
                              "(FILE.toml, template 'snake', e.g. from `softmech new snake`) whose "
@@ -116,6 +118,8 @@ def execute(args):
         from softmech.scenarios import check_scene
 
         check_scene(args.problem, PROBLEMS)
+        if args.problem == "swimmer":
+            return execute_swimmer(args, quiet, as_json)
         default_dir = os.path.join("output", "optimize_snake")
     output_dir = os.path.abspath(getattr(args, "output", None) or default_dir)
     log_path = os.path.join(output_dir, "campaign.jsonl")
@@ -205,4 +209,38 @@ def execute_study(args, scenario, quiet, as_json):
         f"{output_dir}")
     if as_json:
         print(json.dumps({"problem": args.problem, "output_dir": output_dir, **summary}))
+    return 0
+
+
+def execute_swimmer(args, quiet, as_json):
+    """`softmech optimize swimmer` (softmech.optimize.swimmer)."""
+    from softmech.optimize.swimmer import CAMPAIGN_DEFAULTS, optimize_swimmer
+
+    for flag in ("dt", "figure_periods", "ray", "chunk"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the swimmer problem")
+    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("popsize", "seed", "max_generations", "window",
+                                                 "n_elems", "rotary_inertia")}
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations,
+             "n_elems": getattr(args, "n_elems", None),
+             "window": None if getattr(args, "window", None) is None else tuple(args.window)}
+    options.update({k: v for k, v in given.items() if v is not None})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--generations", options["max_generations"], 1)
+    output_dir = os.path.abspath(getattr(args, "output", None)
+                                 or os.path.join("output", "optimize_swimmer"))
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    summary = optimize_swimmer(output_dir, resume=bool(getattr(args, "resume", False)),
+                               progress=not quiet, say=say, **options)
+    say(f"  best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items()))
+    say(f"  speed {summary['speed_best'] * 1e6:.2f} um/s, original {summary['speed_original'] * 1e6:.2f}"
+        f" um/s: speed-up {summary['speedup']:.2f} (the paper's optimum here: "
+        f"{summary['paper_optimum_speedup']:.2f}; reported {summary['paper_reported_speedup']})")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    if as_json:
+        print(json.dumps({"problem": "swimmer", "output_dir": output_dir, **summary}))
     return 0

@@ -24,6 +24,7 @@ from softmech.scenarios import DEFAULT_SCENE, SCENES, check_scene
 from softmech.simulation import ROD_FIELDS
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
+from softmech.viz.swimmer import SwimmerReport
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
@@ -478,7 +479,7 @@ def video_frames(time, positions, frame_every):
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
-           "plectoneme": _PlectonemeReport}
+           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

@@ -112,6 +112,16 @@ def slide_free(target, current, s):
     return (target[0] + along * s[0], target[1] + along * s[1], target[2] + along * s[2])
 
 
+@kernel(inline="always")
+def impose(x, base, W, target, s):
+    """x[:, base + lane] <- slide_free(target, x[:, base + lane], s) for every lane."""
+    for lane in range(W):
+        k = base + lane
+        xn = slide_free(target, (x[0, k], x[1, k], x[2, k]), s)
+        for c in range(3):
+            x[c, k] = xn[c]
+
+
 @kernel
 def drive_positions(a, bi, W, t):
     """Impose the driven ends' positions (and rigid bodies' frames) at time t, and write the
@@ -125,18 +135,13 @@ def drive_positions(a, bi, W, t):
         p = (p0[0] + u[0], p0[1] + u[1], p0[2] + u[2])
         s = a.drive_slide[d]
         rigid = a.drive_kind[d] == DRIVE_RIGID_BODY
-        x = a.rb_x[bi] if rigid else a.x[bi]
         base = a.drive_slot[d] * W
+        impose(a.rb_x[bi] if rigid else a.x[bi], base, W, p, s)
         for lane in range(W):
-            k = base + lane
-            xn = slide_free(p, (x[0, k], x[1, k], x[2, k]), s)
-            for c in range(3):
-                x[c, k] = xn[c]
-            if rigid:
-                for c in range(9):
-                    a.rb_Q[bi, c, k] = q[c]
-            else:
-                for c in range(9):
+            for c in range(9):
+                if rigid:
+                    a.rb_Q[bi, c, base + lane] = q[c]
+                else:
                     a.anchor_Q[bi, a.drive_anchor[d], c, lane] = q[c]
 
 
@@ -148,13 +153,8 @@ def drive_rates(a, bi, W, t):
         _, du = table_sample(a.drive_times[d], a.drive_disp[d], n, t)
         s = a.drive_slide[d]
         rigid = a.drive_kind[d] == DRIVE_RIGID_BODY
-        v = a.rb_v[bi] if rigid else a.v[bi]
         base = a.drive_slot[d] * W
-        for lane in range(W):
-            k = base + lane
-            vn = slide_free(du, (v[0, k], v[1, k], v[2, k]), s)
-            for c in range(3):
-                v[c, k] = vn[c]
+        impose(a.rb_v[bi] if rigid else a.v[bi], base, W, du, s)
         if rigid:
             th, dth = table_sample(a.drive_times[d], a.drive_rot[d], n, t)
             _, B, C = rotation_coefficients(th)

@@ -28,7 +28,7 @@ import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
-from softmech.kernels.rod_contact import GAMMA, K, MU_K, MU_S, V_S, clamp01
+from softmech.kernels.rod_contact import GAMMA, K, MU_K, MU_S, V_S, add_rows, clamp01, clear_rows
 
 SHAPE_SPHERE, SHAPE_CYLINDER, SHAPE_BOX = 0, 1, 2
 GOLDEN_STEPS = 48
@@ -51,7 +51,7 @@ RodBodyContactArgs = namedtuple("RodBodyContactArgs", [
 ])
 
 
-@kernel(inline="always")
+@kernel
 def signed_distance(shape, dims, y0, y1, y2):
     """phi(y) of a body of `shape` and `dims` at y (body frame) [m]."""
     if shape == SHAPE_SPHERE:
@@ -71,7 +71,7 @@ def sign(v):
     return 1.0 if v >= 0.0 else -1.0
 
 
-@kernel(inline="always")
+@kernel
 def outward_normal(shape, dims, y0, y1, y2):
     """Unit gradient of phi at y (body frame): the outward normal of the nearest surface."""
     if shape == SHAPE_SPHERE:
@@ -101,7 +101,7 @@ def outward_normal(shape, dims, y0, y1, y2):
     return sign(y0) * e0 / m, sign(y1) * e1 / m, sign(y2) * e2 / m
 
 
-@kernel(inline="always")
+@kernel
 def closest_parameter(shape, dims, ya, yb, eta):
     """s in [0, 1] minimising phi(ya + s (yb - ya)) + eta (s - 1/2)^2 (golden section) and
     phi there."""
@@ -145,7 +145,7 @@ def to_body(Q, k, p0, p1, p2):
             Q[6, k] * p0 + Q[7, k] * p1 + Q[8, k] * p2)
 
 
-@kernel(inline="always")
+@kernel
 def element_depth(shape, dims, Q, k, xb0, xb1, xb2, a, b, eta):
     """Closest parameter s, phi there and the point y (body frame) of element [a, b] (lab)
     against the body at xb with frame Q[:, k]."""
@@ -156,7 +156,7 @@ def element_depth(shape, dims, Q, k, xb0, xb1, xb2, a, b, eta):
     return s, phi, y
 
 
-@kernel(inline="always")
+@kernel
 def application_parameter(shape, dims, Q, k, xb0, xb1, xb2, a, b, s, eps, r):
     """Where along the element the contact force acts: a weighted mean of the closest point s
     and the ends 0, 1, with weights eps - max(eps_a+, eps_b+), eps_a+ and eps_b+ (eps_a+, eps_b+:
@@ -182,7 +182,7 @@ def bounding_radius(shape, dims):
     return math.sqrt(dims[0] * dims[0] + dims[1] * dims[1] + dims[2] * dims[2])
 
 
-@kernel(inline="always")
+@kernel
 def pair_contact(a, bi, W, lane, p, prm):
     """Force of pair p in one lane, added to rbc_force and the body: (contact, eps / r)."""
     X, V, F = a.x[bi], a.v[bi], a.rbc_force[bi]
@@ -254,11 +254,7 @@ def rod_body_contacts(a, bi, W, t):
     """Add the rod-body contact forces of block bi to a.node_force and the bodies' force and
     torque (all RodBodyContact terms of a scene in this one call); a.rbc_force keeps the rods'
     share per node slot, a.rbc_stats per lane."""
-    F = a.rbc_force[bi]
-    for c in range(3):
-        fc = F[c]
-        for j in range(fc.shape[0]):
-            fc[j] = 0.0
+    clear_rows(a.rbc_force[bi])
     for lane in range(W):
         worst = 0.0
         count = 0
@@ -268,11 +264,7 @@ def rod_body_contacts(a, bi, W, t):
             worst = max(worst, ratio)
         a.rbc_stats[bi, 0, lane] = worst
         a.rbc_stats[bi, 1, lane] = count
-    for c in range(3):
-        fc = F[c]
-        out = a.node_force[bi, c]
-        for j in range(fc.shape[0]):
-            out[j] += fc[j]
+    add_rows(a.node_force[bi], a.rbc_force[bi])
 
 
 @kernel

@@ -293,24 +293,35 @@ def lane_contacts(a, bi, W, lane, n_ce, mask):
     a.rc_stats[bi, 2, lane] = n_contact
 
 
+@kernel(inline="always")
+def clear_rows(F):
+    """F[...] = 0 for a (3, n) output."""
+    for c in range(F.shape[0]):
+        fc = F[c]
+        for k in range(fc.shape[0]):
+            fc[k] = 0.0
+
+
+@kernel(inline="always")
+def add_rows(out, F):
+    """out += F for (3, n) arrays (a contact term's per-node forces into node_force)."""
+    for c in range(F.shape[0]):
+        fc = F[c]
+        oc = out[c]
+        for k in range(fc.shape[0]):
+            oc[k] += fc[k]
+
+
 @kernel
 def rod_rod_contacts(a, bi, W, t):
     """Add the rod-rod and self-contact forces of block bi to a.node_force (all contact terms of
     a scene in this one call); a.rc_force keeps them per node slot, a.rc_stats per lane."""
     n_ce = a.rc_node_a.shape[0]
     mask = a.rc_start.shape[1] - 2          # H - 1 (rc_start holds H + 1 entries, H = 2^m)
-    F = a.rc_force[bi]
-    for c in range(3):
-        fc = F[c]
-        for k in range(fc.shape[0]):
-            fc[k] = 0.0
+    clear_rows(a.rc_force[bi])
     for lane in range(W):
         lane_contacts(a, bi, W, lane, n_ce, mask)
-    for c in range(3):
-        fc = F[c]
-        out = a.node_force[bi, c]
-        for k in range(fc.shape[0]):
-            out[k] += fc[k]
+    add_rows(a.node_force[bi], a.rc_force[bi])
 
 
 @kernel

@@ -49,6 +49,7 @@ DERIVED_UNITS = {
     "arc_length": "m", "analytic_arc_length": "m", "timoshenko_deflection": "m",
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
     "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",
+    "net_displacement": "m", "forward_displacement": "m", "mean_speed": "m/s",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""

@@ -10,6 +10,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
+from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
 
@@ -40,6 +41,9 @@ SCENES = {
     "plectoneme": SceneEntry(build_plectoneme, "rod clamped at both ends, one end turned 6 times "
                                                "and pushed in: coils into a plectoneme held by "
                                                "self contact; closest approach, video"),
+    "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
+                                         "Stokes flow: centre displacement over 20 beats, "
+                                         "midlines, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -67,10 +71,11 @@ TEMPLATES = {
     "cantilever": Template(cantilever_info, cantilever_report),
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
     "plectoneme": Template(plectoneme_info, plectoneme_report),
+    "swimmer": Template(swimmer_info, swimmer_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer"]

@@ -2,9 +2,12 @@
 
     ViscousDrag(rod, normal=..., tangential=None)     # [N s/m^2]; tangential defaults to normal
 
-Per-world parameters `<name>.normal` and `<name>.tangential`, shape (B,). For a slender rod in
-Stokes flow, slender-body theory gives c_n ~ 2 c_t (Lighthill 1975); the caller chooses them
-(e.g. from the fluid viscosity and the rod's aspect ratio).
+Per-world parameters `<name>.normal` and `<name>.tangential`, shape (B,).
+
+    SlenderBodyDrag(rod, viscosity=1e-3, form="spheroid")          # [Pa s]
+
+is the same kernel with c_t, c_n derived from the fluid's dynamic viscosity and the rod's aspect
+ratio L / r (Stokes flow, slender-body theory; see `slender_body_coefficients`).
 """
 import numpy as np
 
@@ -37,8 +40,75 @@ class ViscousDrag(Term):
         for key in ("normal", "tangential"):
             if np.any(p[key] < 0):
                 raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
+        zero = np.zeros((len(p["normal"]), rod.n_elems))
         coeff = np.stack([p["tangential"][:, None] * rod.rest_lengths,
-                          p["normal"][:, None] * rod.rest_lengths], axis=-1)   # (B, n_elems, 2)
+                          p["normal"][:, None] * rod.rest_lengths, zero, zero], axis=-1)
+        ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
+
+
+SLENDER_BODY_FORMS = ("spheroid", "gazzola2018")
+
+
+def slender_body_coefficients(viscosity, aspect_ratio, form="spheroid"):
+    """Drag coefficients per unit length (c_t, c_n) [N s/m^2] of slender-body theory for a rod of
+    length L and radius r in a fluid of dynamic viscosity mu [Pa s], with eps = ln(L / r):
+
+      form="spheroid":    c_t = 2 pi mu / (eps - 1/2),   c_n = 4 pi mu / (eps + 1/2)
+      form="gazzola2018": c_t = 2 pi mu / eps,           c_n = 4 pi mu / eps
+
+    "spheroid" keeps the O(1) terms of the slender-body expansion (Batchelor, J. Fluid Mech.
+    44:419, 1970; Lighthill, Mathematical Biofluiddynamics, SIAM 1975): with them, uniform
+    coefficients reproduce the exact Stokes drag of a prolate spheroid of length L and equatorial
+    radius r (Oberbeck 1876; Chwang & Wu, J. Fluid Mech. 67:787, 1975) to O(r^2 / L^2), and
+    c_n / c_t = 2 (eps - 1/2) / (eps + 1/2) tends to 2 as L / r grows. "gazzola2018" is the
+    leading-order form of Gazzola et al., R. Soc. Open Sci. 5:171628 (2018), eq. 4.13 (c_n = 2 c_t
+    at every aspect ratio). viscosity and aspect_ratio broadcast (any shapes)."""
+    eps = np.log(np.asarray(aspect_ratio, dtype=float))
+    shift = 0.5 if form == "spheroid" else 0.0
+    mu = np.asarray(viscosity, dtype=float)
+    return 2.0 * np.pi * mu / (eps - shift), 4.0 * np.pi * mu / (eps + shift)
+
+
+MIN_ASPECT_RATIO = 10.0
+"""Smallest L / r accepted by SlenderBodyDrag: below it the expansion in 1 / ln(L / r) is
+meaningless (at L / r = 10 the O(1) terms already change c_t by 28 %)."""
+
+
+class SlenderBodyDrag(Term):
+    """Stokes drag of a slender rod: ViscousDrag with c_t, c_n from slender-body theory
+    (`slender_body_coefficients`), aspect ratio L / r_e per element (L the rod's rest length,
+    r_e the element's radius, so a tapered rod gets local coefficients), and the couples that
+    resist each element's own rotation (softmech.kernels.drag: c_n l^^3 / 12 about d1, d2,
+    4 pi mu r^2 l^ about d3): without them the elements' rotation against shear, the fastest
+    mode of a thin rod, would ring undamped.
+
+    SlenderBodyDrag(rod, viscosity [Pa s], form="spheroid" | "gazzola2018")
+    Per-world parameter `<name>.viscosity`, shape (B,)."""
+
+    section = "damping"
+
+    def __init__(self, rod, viscosity=1e-3, *, form="spheroid", name="slender_body_drag"):
+        self.name = name
+        self.rod = rod_name(name, rod)
+        self.viscosity = float(_checks.positive(f"{name}.viscosity", viscosity))
+        self.form = _checks.choice(f"{name}.form", form, set(SLENDER_BODY_FORMS))
+
+    def parameters(self):
+        return {"viscosity": np.array([self.viscosity])}
+
+    def contribute(self, ctx, p):
+        rod = ctx.rod(self.rod, self.name)
+        if np.any(p["viscosity"] <= 0):
+            raise ValueError(f"params['{self.name}.viscosity'] has entries <= 0 (must be > 0)")
+        aspect = rod.length / ctx.rod_params(self.rod)["radius"]            # (B, n_elems)
+        if np.any(aspect < MIN_ASPECT_RATIO):
+            raise ValueError(f"{self.name}: rod {self.rod!r} has length / radius = "
+                             f"{aspect.min():.3g}, not allowed: slender-body theory needs >= "
+                             f"{MIN_ASPECT_RATIO:g}")
+        c_t, c_n = slender_body_coefficients(p["viscosity"][:, None], aspect, self.form)
+        l = rod.rest_lengths
+        spin = 4.0 * np.pi * p["viscosity"][:, None] * ctx.rod_params(self.rod)["radius"] ** 2
+        coeff = np.stack([c_t * l, c_n * l, c_n * l**3 / 12.0, spin * l], axis=-1)  # kernels.drag
         ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
 
 
@@ -53,6 +123,6 @@ class ViscousDragPart(Part):
         n_e = engine.slots.n_elems * engine.lanes.W
         args = engine.args(ViscousDragArgs,
                            drag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           drag_coeff=engine.elem_table(self.entries, 2),
+                           drag_coeff=engine.elem_table(self.entries, 4),
                            drag_force=engine.zeros(3, n_e))
         return [Call("forces", ORDER, viscous_drag, args, "viscous_drag")]

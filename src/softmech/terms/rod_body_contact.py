@@ -17,7 +17,6 @@ Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s],
 """
 import numpy as np
 
-from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.rod_body_contact import (
     SHAPE_BOX,
@@ -29,8 +28,8 @@ from softmech.kernels.rod_body_contact import (
 )
 from softmech.kernels.rod_contact import N_PARAMS
 from softmech.packing import from_blocks, per_lane
-from softmech.terms.base import Part, Term, rod_name
-from softmech.terms.rod_contact import CoulombFriction, contact_elements
+from softmech.terms.base import Part, rod_name
+from softmech.terms.rod_contact import _PenaltyContact, contact_elements
 
 ORDER = 86
 """Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
@@ -61,35 +60,19 @@ def _names(owner, field, items, what):
     return names
 
 
-class RodBodyContact(Term):
+class RodBodyContact(_PenaltyContact):
     """Contact of rods with rigid spheres, cylinders and boxes (see module docstring)."""
-
-    section = "contact"
-    friction_type = CoulombFriction
 
     def __init__(self, rods=None, bodies=None, *, stiffness, damping=0.0, friction=None,
                  overlap_tolerance=0.01, name="rod_body_contact"):
         self.name = name
         self.rods = _names(name, "rods", rods, "rods")
         self.rigid = _names(name, "bodies", bodies, "rigid bodies")
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
-        if friction is not None and not isinstance(friction, CoulombFriction):
-            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
-                             "sm.CoulombFriction(static=..., kinetic=...)")
-        self.friction = friction
-        self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
-                                                           overlap_tolerance))
+        self._penalty(name, stiffness, damping, friction, overlap_tolerance)
 
     def bodies(self):
         """Names of the listed rods and rigid bodies (for the scene's checks)."""
         return (self.rods or ()) + (self.rigid or ())
-
-    def parameters(self):
-        f = self.friction or CoulombFriction(0.0, 0.0)
-        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
-                "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
-                "slip_velocity": np.array([f.slip_velocity])}
 
     def contribute(self, ctx, p):
         rods = [r.name for r in ctx.rods] if self.rods is None else list(self.rods)
@@ -109,13 +92,7 @@ class RodBodyContact(Term):
         if not rods or not bodies:
             raise ValueError(f"{self.name}: no rods or no spheres, cylinders or boxes to touch "
                              f"(rods: {rods}, bodies: {bodies})")
-        for key in ("stiffness", "damping", "static", "kinetic"):
-            if np.any(p[key] < 0):
-                raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
-        if np.any(p["slip_velocity"] <= 0):
-            raise ValueError(f"params['{self.name}.slip_velocity'] has entries <= 0 (must be > 0)")
-        prm = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
-                        p["slip_velocity"]], axis=1)                      # (B, N_PARAMS)
+        prm = self.contact_params(p)                                      # (B, N_PARAMS)
         rod_indices = [ctx.rod_index[n] for n in rods]
         slots = [ctx.rigid_index[n] for n in bodies]
         check_initial_overlap(self, ctx, rod_indices, slots)

@@ -45,12 +45,44 @@ class CoulombFriction:
         _checks.positive("friction.slip_velocity", self.slip_velocity)
 
 
-class RodContact(Term):
-    """Contact between rods and, optionally, of each rod with itself (see module docstring)."""
+class _PenaltyContact(Term):
+    """What the rod contact terms share: stiffness k [N/m], damping gamma [kg/s], an optional
+    CoulombFriction and the overlap tolerance of the initial geometry, validated; their
+    per-world parameters, and their rows (B, N_PARAMS) for the kernel."""
 
     section = "contact"
     friction_type = CoulombFriction
     """The friction law of a [[contact]] table's friction sub-table (softmech.scenefile)."""
+
+    def _penalty(self, name, stiffness, damping, friction, overlap_tolerance):
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        if friction is not None and not isinstance(friction, CoulombFriction):
+            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
+                             "sm.CoulombFriction(static=..., kinetic=...)")
+        self.friction = friction
+        self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
+                                                           overlap_tolerance))
+
+    def parameters(self):
+        f = self.friction or CoulombFriction(0.0, 0.0)
+        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
+                "slip_velocity": np.array([f.slip_velocity])}
+
+    def contact_params(self, p):
+        """The kernel's rows (B, N_PARAMS) from the per-world parameters p, checked."""
+        for key in ("stiffness", "damping", "static", "kinetic"):
+            if np.any(p[key] < 0):
+                raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
+        if np.any(p["slip_velocity"] <= 0):
+            raise ValueError(f"params['{self.name}.slip_velocity'] has entries <= 0 (must be > 0)")
+        return np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
+                         p["slip_velocity"]], axis=1)
+
+
+class RodContact(_PenaltyContact):
+    """Contact between rods and, optionally, of each rod with itself (see module docstring)."""
 
     def __init__(self, rods=None, *, stiffness, damping=0.0, friction=None, self_contact=False,
                  overlap_tolerance=0.01, name="rod_contact"):
@@ -70,24 +102,11 @@ class RodContact(Term):
             if not self.rods or (len(self.rods) < 2 and not self_contact):
                 raise ValueError(f"{name}.rods = {list(self.rods)} is not allowed: needs at least "
                                  "two rods, or one with self_contact=True")
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
-        if friction is not None and not isinstance(friction, CoulombFriction):
-            raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
-                             "sm.CoulombFriction(static=..., kinetic=...)")
-        self.friction = friction
+        self._penalty(name, stiffness, damping, friction, overlap_tolerance)
         if not isinstance(self_contact, bool):
             raise ValueError(f"{name}.self_contact = {self_contact!r} is not allowed: must be "
                              "True or False")
         self.self_contact = self_contact
-        self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
-                                                           overlap_tolerance))
-
-    def parameters(self):
-        f = self.friction or CoulombFriction(0.0, 0.0)
-        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
-                "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
-                "slip_velocity": np.array([f.slip_velocity])}
 
     def contribute(self, ctx, p):
         names = [r.name for r in ctx.rods] if self.rods is None else list(self.rods)
@@ -98,13 +117,7 @@ class RodContact(Term):
         if len(names) < 2 and not self.self_contact:
             raise ValueError(f"{self.name}.rods = None is not allowed in a scene with one rod "
                              "unless self_contact=True")
-        for key, low in (("stiffness", 0.0), ("damping", 0.0), ("static", 0.0), ("kinetic", 0.0)):
-            if np.any(p[key] < low):
-                raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")
-        if np.any(p["slip_velocity"] <= 0):
-            raise ValueError(f"params['{self.name}.slip_velocity'] has entries <= 0 (must be > 0)")
-        prm = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
-                        p["slip_velocity"]], axis=1)                      # (B, N_PARAMS)
+        prm = self.contact_params(p)                                      # (B, N_PARAMS)
         indices = [ctx.rod_index[n] for n in names]
         check_initial_overlap(self, ctx, indices)
         ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm)

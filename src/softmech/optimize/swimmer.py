@@ -1,0 +1,171 @@
+"""The bio-hybrid swimmer design problem of Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 2c:
+CMA-ES over head length, head radius, tail radius and cell location (the caption's
+manufacturability ranges, softmech.scenarios.swimmer.RANGES) at fixed total length, maximizing
+the swimming speed.
+
+Search variables: head_length [m] in [0, L - cell length - one element], head_radius [m] in
+[4, 40] um, tail_radius [m] in [4, 6.5] um, and cell_position in [0, 1]: the cell's near end
+at head_length + cell_position (L - head_length - cell length), i.e. anywhere on the tail.
+Fitness [m/s]: the distance the centre of mass covers between the starts of beats window[0] and
+window[1], over the time (the swimmer turns slowly, so the distance, not one axis); default
+window (1, 3): the first beat is the start-up.
+
+One generation is ONE batched simulation of popsize swimmers: the design enters through
+per-world parameters only (`flagellum.radius` (B, n_elems) from radius_profile, `cell.start`
+(B,)), so the scene compiles once. All worlds share dt: the stability estimate of the stiffest
+corner of the box (the thinnest tail). The run uses the rotary-inertia scaling of the swimmer
+scene (rotary_inertia, default 100; docs/swimmer.md measures its error).
+"""
+import json
+import math
+import os
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.io import atomic_write_text
+from softmech.scenarios.swimmer import (FIG2, PAPER_OPTIMUM, RANGES, build_swimmer,
+                                        radius_profile, stable_dt)
+
+NAMES = ("head_length", "head_radius", "tail_radius", "cell_position")
+
+CAMPAIGN_DEFAULTS = dict(problem="swimmer_design", popsize=8, seed=1, max_generations=48,
+                         window=[1.0, 3.0], n_elems=50, rotary_inertia=100.0)
+"""Settings of `softmech optimize swimmer` (window in beats)."""
+
+
+def original_design():
+    """The Fig. 2 swimmer as search variables (cell at the head-tail junction)."""
+    return np.array([FIG2["head_length"], FIG2["head_radius"], FIG2["tail_radius"], 0.0])
+
+
+def paper_optimum():
+    """The caption's optimum as search variables (cell 190 um from the front = the junction)."""
+    head = PAPER_OPTIMUM["head_length"]
+    tail_room = FIG2["length"] - head - FIG2["cell_length"]
+    return np.array([head, PAPER_OPTIMUM["head_radius"], PAPER_OPTIMUM["tail_radius"],
+                     (PAPER_OPTIMUM["cell_location"] - head) / tail_room])
+
+
+class SwimmerDesignProblem:
+    """Batched fitness: params (popsize, 4) -> swimming speed (popsize,) [m/s] (NaN where a
+    world diverged). See the module docstring."""
+
+    def __init__(self, popsize=8, *, n_elems=50, window=(1.0, 3.0), rotary_inertia=100.0):
+        self.popsize = _checks.integer("popsize", popsize, 1)
+        self.n_elems = _checks.integer("n_elems", n_elems, 10)
+        w = _checks.finite("window", window, shape=(2,))
+        if not 0 <= w[0] < w[1]:
+            raise ValueError(f"window = {w.tolist()} is not allowed: (first, last) beats with "
+                             "0 <= first < last")
+        self.window = (float(w[0]), float(w[1]))
+        self.rotary_inertia = float(rotary_inertia)
+        element = FIG2["length"] / self.n_elems
+        self.names = NAMES
+        self.lower = np.array([0.0, RANGES["head_radius"][0], RANGES["tail_radius"][0], 0.0])
+        self.upper = np.array([FIG2["length"] - FIG2["cell_length"] - element,
+                               RANGES["head_radius"][1], RANGES["tail_radius"][1], 1.0])
+        stiff, _ = build_swimmer(self.n_elems, head_radius=self.upper[1],
+                                 tail_radius=self.lower[2], rotary_inertia=self.rotary_inertia)
+        self.period = 1.0 / FIG2["frequency"]
+        self.dt = stable_dt(stiff, self.period)
+        self.scene, self.info = build_swimmer(self.n_elems, self.popsize,
+                                              rotary_inertia=self.rotary_inertia, dt=self.dt)
+        self._sim = None
+
+    def meta(self):
+        return {"problem": "swimmer_design", "n_elems": self.n_elems, "dt": self.dt,
+                "window_beats": list(self.window), "rotary_inertia": self.rotary_inertia}
+
+    def world_parameters(self, params):
+        """Search variables (B, 4) -> (radius (B, n_elems) [m], cell start (B,) [m])."""
+        params = np.atleast_2d(np.asarray(params, dtype=float))
+        head, r_head, r_tail, position = params.T
+        start = head + position * (FIG2["length"] - head - FIG2["cell_length"])
+        return radius_profile(self.n_elems, head, r_head, r_tail), start
+
+    def speeds(self, params, beats=None, record=False):
+        """Run the designs (B <= popsize, padded with the first) for window[1] (or `beats`)
+        beats; returns speeds (B,) [m/s] and, with record, the recorded Results."""
+        params = np.atleast_2d(np.asarray(params, dtype=float))
+        k = len(params)
+        padded = np.concatenate([params, np.repeat(params[:1], self.popsize - k, axis=0)])
+        if self._sim is None:
+            self._sim = self.scene.compile(worlds=self.popsize, dt=self.dt)
+            self._initial = self._sim.get_state("flagellum")
+        sim = self._sim
+        radius, start = self.world_parameters(padded)
+        sim.params["flagellum.radius"] = radius
+        sim.params["cell.start"] = start
+        sim.set_state("flagellum", **self._initial)
+        sim.time = 0.0
+        beats = self.window[1] if beats is None else beats
+        fields = ("flagellum.com",) + (("flagellum.positions",) if record else ())
+        try:
+            out = sim.run(beats * self.period, record=sm.Every(self.period / 20, fields))
+        except sm.SimulationDiverged:
+            return np.full(k, math.nan), None
+        t, com = out["time"], out["flagellum.com"]
+        i0, i1 = (int(np.argmin(np.abs(t - b * self.period))) for b in self.window)
+        speed = np.linalg.norm(com[:, i1] - com[:, i0], axis=1) / (t[i1] - t[i0])
+        return speed[:k], out
+
+    def __call__(self, params, progress=None):
+        return self.speeds(_checks.finite("params", params, shape=(self.popsize, len(NAMES))))[0]
+
+
+def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_generations=10,
+                     patience=10, tolerance=1e-7, window=(1.0, 3.0), n_elems=50,
+                     rotary_inertia=100.0, resume=False, progress=False, say=None):
+    """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
+    output_dir and returns the summary (best design, its speed and the original's and the
+    paper optimum's, speed-ups, wall time per generation)."""
+    from softmech.optimize import figures
+    from softmech.optimize.campaign import Campaign
+    from softmech.optimize.runs import campaign_resume
+
+    started = time.perf_counter()
+    say = say or (lambda text: None)
+    os.makedirs(output_dir, exist_ok=True)
+    problem = SwimmerDesignProblem(popsize, n_elems=n_elems, window=window,
+                                   rotary_inertia=rotary_inertia)
+    x0 = (original_design() - problem.lower) / (problem.upper - problem.lower)
+    campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
+                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
+                        seed=seed, x0=np.clip(x0, 0.0, 1.0), max_generations=max_generations,
+                        min_generations=min_generations, patience=patience, tolerance=tolerance,
+                        meta=problem.meta(), progress=progress,
+                        resume=campaign_resume(resume, output_dir))
+    say(f"CMA-ES swimmer design campaign: population {popsize}, seed {seed}, at most "
+        f"{max_generations} generations of one batched run each ({n_elems} elements, dt = "
+        f"{problem.dt:.3g} s, {problem.window[1]:g} beats; fitness = speed over beats "
+        f"{problem.window[0]:g}-{problem.window[1]:g})")
+    result = campaign.run()
+    reference = np.stack([result.best_vector, original_design(), paper_optimum()])
+    speeds, _ = problem.speeds(reference)
+    summary = {
+        "best_params": result.best_params, "best_fitness": result.best_fitness,
+        "best_generation": result.best_generation, "generations": result.generations,
+        "evaluations": result.evaluations, "stop_reason": result.stop_reason,
+        "speed_best": float(speeds[0]), "speed_original": float(speeds[1]),
+        "speed_paper_optimum": float(speeds[2]),
+        "speedup": float(speeds[0] / speeds[1]),
+        "paper_optimum_speedup": float(speeds[2] / speeds[1]),
+        "paper_reported_speedup": PAPER_OPTIMUM["speedup"],
+        "evaluation_wall_s": result.evaluation_wall_s, "settings": problem.meta(),
+    }
+    h = result.history
+    best = np.maximum.accumulate([g.best_fitness if math.isfinite(g.best_fitness) else -np.inf
+                                  for g in h])
+    files = [campaign.log_path,
+             atomic_write_text(os.path.join(output_dir, "best.json"),
+                               json.dumps(summary, indent=2, allow_nan=False) + "\n"),
+             figures.plot_fitness([g.generation for g in h], best, [g.best_fitness for g in h],
+                                  [g.mean_fitness for g in h],
+                                  os.path.join(output_dir, "fitness.png"),
+                                  ylabel="fitness: swimming speed [m/s]")]
+    summary["files"] = files
+    summary["wall_s"] = time.perf_counter() - started
+    return summary

@@ -1,0 +1,170 @@
+"""The bio-hybrid swimmer of Zhang, Chan, Parthasarathy & Gazzola, Nat. Commun. 10:4825 (2019),
+Fig. 2 (after Williams et al., Nat. Commun. 5:3081, 2014): a PDMS flagellum with a short wide
+head and a long thin tail, bent by a beating cluster of cardiomyocytes, swimming in Stokes flow.
+
+Fig. 2 caption (SI units here): flagellum L = 1.927 mm (head 424 um long, radius 20 um; tail
+1503 um, radius 7 um), rho = 965 kg/m^3, E = 3.86 MPa; a contractile cell of radius 10 um and
+length 100 um producing F = 12 uN at f = 3.6 Hz; fluid viscosity mu = 1.2e-3 Pa s. Modelled as
+one Cosserat rod (radius per element: head, then tail), slender-body Stokes drag
+(softmech.SlenderBodyDrag, the leading-order form of Gazzola et al. 2018 that the paper's solver
+uses) and a softmech.ContractileCell on the rod's d1 side pulling with F (1 - cos 2 pi f t) / 2.
+
+Choices the caption leaves open (docs/swimmer.md): the original cell location, which the caption
+does not give, is at the head-tail junction (cell_location = arc length from the head's front
+to the cell's near end = head length); the cell's force profile (a twitch per period); the
+circular sections (the caption's E I = 2.427e-9 N mm^2 equals E pi r^4 / 12 of the 7 um tail,
+a third of the circular E pi r^4 / 4 used here); no gravity (a neutrally buoyant swimmer).
+
+Conventions: the flagellum starts straight along +x, head first at x = 0 (the first node), tail
+towards +x; d1 = +y (the cell's side), bending in the xy plane. The swimmer swims head first,
+towards -x: the reported speed is the mean centre-of-mass velocity along -x.
+
+Time step: the explicit step is limited by the rotation of the thin tail's elements against
+shear, omega = sqrt(8 alpha G / rho) / r (softmech.stability): 7e-8 s for r = 7 um, 4e6 steps
+per beat. Inertia hardly matters at this Reynolds number, so the scene scales the rotary
+inertia (`rotary_inertia`, softmech.RotaryInertiaScaling; default 10: dt x 3.2) and can scale
+the density (`density_scale`: mass and rotary inertia; nothing else depends on it without
+gravity). The speed converges only well below the stability limit (`dt_fraction`, default
+0.225). docs/swimmer.md measures all three.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+import softmech as sm
+
+FIG2 = dict(length=1.927e-3, head_length=424e-6, head_radius=20e-6, tail_radius=7e-6,
+            density=965.0, youngs_modulus=3.86e6, cell_radius=10e-6, cell_length=100e-6,
+            cell_force=12e-6, frequency=3.6, viscosity=1.2e-3)
+"""The Fig. 2 caption's original swimmer (SI units)."""
+
+PAPER_OPTIMUM = dict(head_length=190e-6, head_radius=32.3e-6, tail_radius=4.3e-6,
+                     cell_location=190e-6, speedup=2.44)
+"""The caption's optimized swimmer and its speed-up over the original."""
+
+ROTARY_INERTIA = 10.0
+"""Default rotary-inertia scaling (softmech.RotaryInertiaScaling): dt x 3.2, speed -7 % (docs/swimmer.md)."""
+
+DT_FRACTION = 0.225
+"""Default dt / stability estimate: the swimmer's speed converges only well below the explicit
+limit (docs/swimmer.md: with rotary_inertia 100, against 0.09 of the limit, the distance per
+beat is +123 % at 0.9, +15 % at 0.45 and +4 % at 0.225 of it)."""
+
+RANGES = dict(head_length=(0.0, FIG2["length"]), head_radius=(4e-6, 40e-6),
+              tail_radius=(4e-6, 6.5e-6), cell_location=(0.0, FIG2["length"]))
+"""The caption's manufacturability ranges [m] (cell location: anywhere on the tail)."""
+
+
+@dataclass
+class SwimmerInfo:
+    """What `softmech run` and the campaign need of a built swimmer scene."""
+    rod: str
+    cell: str
+    worlds: int
+    dt: float
+    duration: float
+    period: float
+    n_elems: int
+    length: float = FIG2["length"]
+    radius: float = FIG2["head_radius"]
+    elem_radius: tuple = None
+    """Radius per element [m], n_elems values (the pictures)."""
+
+
+def radius_profile(n_elems, head_length, head_radius, tail_radius, length=FIG2["length"]):
+    """Per-element radius [m], (n_elems,) or (B, n_elems) for arrays of designs: an element is
+    head when its midpoint lies within head_length of the front."""
+    mid = (np.arange(n_elems) + 0.5) * length / n_elems
+    head = mid < np.asarray(head_length, dtype=float)[..., None]
+    return np.where(head, np.asarray(head_radius, dtype=float)[..., None],
+                    np.asarray(tail_radius, dtype=float)[..., None])
+
+
+def build_swimmer(n_elems=50, worlds=1, *, head_length=FIG2["head_length"],
+                  head_radius=FIG2["head_radius"], tail_radius=FIG2["tail_radius"],
+                  cell_location=None, cycles=20.0, density_scale=1.0,
+                  rotary_inertia=ROTARY_INERTIA, dt=None, dt_fraction=DT_FRACTION,
+                  duration=None):
+    """The Fig. 2 swimmer (module docstring); returns (scene, SwimmerInfo). cell_location [m]:
+    arc length from the head's front to the cell's near end (default: the head length, the
+    junction). cycles: duration in beats (duration [s], if given, instead). density_scale, rotary_inertia: inertia scalings
+    (module docstring; softmech.RotaryInertiaScaling). dt: default dt_fraction x the
+    stability estimate, rounded down to a divisor of the period."""
+    f = FIG2
+    for key, value in (("head_length", head_length), ("head_radius", head_radius),
+                       ("tail_radius", tail_radius), ("cycles", cycles),
+                       ("density_scale", density_scale)):
+        sm._checks.positive(key, value)
+    cell_location = head_length if cell_location is None else float(
+        sm._checks.nonnegative("cell_location", cell_location))
+    if cell_location + f["cell_length"] > f["length"]:
+        raise ValueError(f"cell_location = {cell_location:g} m is not allowed: the cell "
+                         f"({f['cell_length']:g} m) must end on the flagellum (length {f['length']:g} m)")
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(
+        name="flagellum", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0, 1.0, 0.0),
+        length=f["length"], n_elems=n_elems,
+        radius=radius_profile(n_elems, head_length, head_radius, tail_radius),
+        density=f["density"] * density_scale, youngs_modulus=f["youngs_modulus"])
+    if rotary_inertia != 1.0:
+        scene.add(sm.RotaryInertiaScaling(rod, rotary_inertia, name="rotary_inertia"))
+    scene.add(sm.SlenderBodyDrag(rod, f["viscosity"], form="gazzola2018", name="stokes"))
+    scene.add(sm.ContractileCell(rod, cell_location, f["cell_length"], f["cell_force"],
+                                 frequency=f["frequency"], cell_radius=f["cell_radius"],
+                                 side="d1", name="cell"))
+    period = 1.0 / f["frequency"]
+    if dt is None:
+        dt = stable_dt(scene, period, dt_fraction)
+    return scene, SwimmerInfo(rod="flagellum", cell="cell", worlds=worlds, dt=float(dt),
+                              duration=float(cycles) * period if duration is None else float(
+                                  sm._checks.positive("duration", duration)),
+                              period=period, n_elems=n_elems,
+                              radius=float(max(head_radius, tail_radius)),
+                              elem_radius=tuple(np.asarray(rod.radius, dtype=float).tolist()))
+
+
+def swimmer_info(scene, run, report):
+    """SwimmerInfo of a swimmer scenario (template "swimmer"). [report]: rod (default
+    "flagellum") and cell (the ContractileCell, default "cell"); the period is the cell's."""
+    from softmech.scenarios.templates import find_rod, find_term, report_parameters
+
+    p = report_parameters(report, {"rod": "flagellum", "cell": "cell"})
+    rod = find_rod(scene, p["rod"])
+    cell = find_term(scene, p["cell"], (sm.ContractileCell,), "cell")
+    if cell.frequency <= 0:
+        raise ValueError(f"cell = {cell.name!r} is not allowed: its frequency is 0 (no beat)")
+    return SwimmerInfo(rod=rod.name, cell=cell.name, worlds=run.worlds, dt=run.dt,
+                       duration=run.duration, period=1.0 / cell.frequency, n_elems=rod.n_elems,
+                       length=float(rod.length), radius=float(rod.radius.max()),
+                       elem_radius=tuple(np.asarray(rod.radius, dtype=float).tolist()))
+
+
+def swimmer_report(info):
+    """The [report] table of a swimmer scenario."""
+    return {"rod": info.rod, "cell": info.cell}
+
+
+def stable_dt(scene, period, fraction=DT_FRACTION):
+    """fraction x the explicit stability estimate (softmech.stability), rounded down so that a
+    whole number of steps makes one period."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # compiled with a placeholder dt
+        limit = float(scene.compile(dt=1.0).time_step_limit().min())
+    return period / np.ceil(period / (fraction * limit))
+
+
+def centre_track(time, com, period):
+    """Centre-of-mass track of one swimmer, com (n, 3) [m] sampled at `time` (n,) [s]: returns
+    (net displacement |com - com(0)| (n,) [m], displacement along the initial axis, head first
+    (-x) (n,) [m], speed [m/s]: the distance covered from beat to beat, averaged over the whole
+    beats after the first (the start-up), divided by the period; the whole run if shorter)."""
+    rel = com - com[0]
+    net, forward = np.linalg.norm(rel, axis=1), -rel[:, 0]
+    beats = int(np.floor(time[-1] / period + 1e-9))
+    if beats < 2:
+        return net, forward, float(net[-1] / time[-1])
+    index = [int(np.argmin(np.abs(time - b * period))) for b in range(1, beats + 1)]
+    steps = np.linalg.norm(np.diff(com[index], axis=0), axis=1)
+    return net, forward, float(steps.mean() / period)
