@@ -62,7 +62,7 @@ def test_closest_point_of_a_segment_matches_sampling(a, b, shape):
              SHAPE_BOX: box_distance(y, dims)}[shape]
     outside = phi > 0
     np.testing.assert_allclose(phi[outside], exact[outside], atol=1e-12)
-    t, found = closest_parameter(shape, dims, a, b, 0.0)
+    t, found, _, _ = closest_parameter(shape, dims, a, b, 0.0)
     assert 0.0 <= t <= 1.0
     assert found <= phi.min() + 1e-9
     assert phi.min() - found <= np.linalg.norm(b - a) / 40000 + 1e-9

@@ -103,8 +103,8 @@ def outward_normal(shape, dims, y0, y1, y2):
 
 @kernel
 def closest_parameter(shape, dims, ya, yb, eta):
-    """s in [0, 1] minimising phi(ya + s (yb - ya)) + eta (s - 1/2)^2 (golden section) and
-    phi there."""
+    """s in [0, 1] minimising phi(ya + s (yb - ya)) + eta (s - 1/2)^2 (golden section), phi
+    there, and phi at the ends ya, yb."""
     g = 0.5 * (math.sqrt(5.0) - 1.0)
     lo, hi = 0.0, 1.0
     s1, s2 = hi - g * (hi - lo), lo + g * (hi - lo)
@@ -127,15 +127,17 @@ def closest_parameter(shape, dims, ya, yb, eta):
                                  ya[2] + s2 * (yb[2] - ya[2])) + eta * (s2 - 0.5) ** 2
     s = 0.5 * (lo + hi)
     # the ends themselves (golden section never evaluates them): a minimum at an end is exact
-    fa = signed_distance(shape, dims, ya[0], ya[1], ya[2]) + 0.25 * eta
-    fb = signed_distance(shape, dims, yb[0], yb[1], yb[2]) + 0.25 * eta
+    da = signed_distance(shape, dims, ya[0], ya[1], ya[2])
+    db = signed_distance(shape, dims, yb[0], yb[1], yb[2])
+    fa = da + 0.25 * eta
+    fb = db + 0.25 * eta
     fs = signed_distance(shape, dims, ya[0] + s * (yb[0] - ya[0]), ya[1] + s * (yb[1] - ya[1]),
                          ya[2] + s * (yb[2] - ya[2])) + eta * (s - 0.5) ** 2
     if fa < fs and fa <= fb:
         s, fs = 0.0, fa
     elif fb < fs:
         s, fs = 1.0, fb
-    return s, fs - eta * (s - 0.5) ** 2
+    return s, fs - eta * (s - 0.5) ** 2, da, db
 
 
 @kernel(inline="always")
@@ -147,28 +149,27 @@ def to_body(Q, k, p0, p1, p2):
 
 @kernel
 def element_depth(shape, dims, Q, k, xb0, xb1, xb2, a, b, eta):
-    """Closest parameter s, phi there and the point y (body frame) of element [a, b] (lab)
-    against the body at xb with frame Q[:, k]."""
+    """Closest parameter s, phi there, the point y (body frame) of element [a, b] (lab) against
+    the body at xb with frame Q[:, k], and phi at the ends a, b."""
     ya = to_body(Q, k, a[0] - xb0, a[1] - xb1, a[2] - xb2)
     yb = to_body(Q, k, b[0] - xb0, b[1] - xb1, b[2] - xb2)
-    s, phi = closest_parameter(shape, dims, ya, yb, eta)
+    s, phi, da, db = closest_parameter(shape, dims, ya, yb, eta)
     y = (ya[0] + s * (yb[0] - ya[0]), ya[1] + s * (yb[1] - ya[1]), ya[2] + s * (yb[2] - ya[2]))
-    return s, phi, y
+    return s, phi, y, da, db
 
 
-@kernel
-def application_parameter(shape, dims, Q, k, xb0, xb1, xb2, a, b, s, eps, r):
+@kernel(inline="always")
+def application_parameter(s, eps, r, da, db):
     """Where along the element the contact force acts: a weighted mean of the closest point s
     and the ends 0, 1, with weights eps - max(eps_a+, eps_b+), eps_a+ and eps_b+ (eps_a+, eps_b+:
     the ends' overlaps where positive; eps >= both),
         s_c = (s (eps - m) + eps_b+) / (eps - m + eps_a+ + eps_b+),   m = max(eps_a+, eps_b+):
     s itself while the ends are clear, the end itself when it is the deepest point, and the
     middle of an element lying flat on a face (a line contact shared by both nodes, however the
-    search placed s in the flat stretch); continuous as the ends touch or leave."""
-    ya = to_body(Q, k, a[0] - xb0, a[1] - xb1, a[2] - xb2)
-    yb = to_body(Q, k, b[0] - xb0, b[1] - xb1, b[2] - xb2)
-    ea = max(r - signed_distance(shape, dims, ya[0], ya[1], ya[2]), 0.0)
-    eb = max(r - signed_distance(shape, dims, yb[0], yb[1], yb[2]), 0.0)
+    search placed s in the flat stretch); continuous as the ends touch or leave. da, db: phi
+    at the ends, r: the element's radius."""
+    ea = max(r - da, 0.0)
+    eb = max(r - db, 0.0)
     m = max(ea, eb)
     return (s * (eps - m) + eb) / (eps - m + ea + eb)
 
@@ -206,8 +207,8 @@ def pair_contact(a, bi, W, lane, p, prm):
     ym = to_body(Q, k, m0, m1, m2)
     if signed_distance(shape, dims, ym[0], ym[1], ym[2]) - half > r:
         return 0, 0.0
-    s, phi, y = element_depth(shape, dims, Q, k, xb[0, k], xb[1, k], xb[2, k], xa, xe,
-                              TIE_BREAK * reach)
+    s, phi, y, da, db = element_depth(shape, dims, Q, k, xb[0, k], xb[1, k], xb[2, k], xa, xe,
+                                      TIE_BREAK * reach)
     eps = r - phi
     if not eps > 0.0:
         return 0, 0.0
@@ -215,7 +216,7 @@ def pair_contact(a, bi, W, lane, p, prm):
     n = (Q[0, k] * nl[0] + Q[3, k] * nl[1] + Q[6, k] * nl[2],       # Q^T: lab frame
          Q[1, k] * nl[0] + Q[4, k] * nl[1] + Q[7, k] * nl[2],
          Q[2, k] * nl[0] + Q[5, k] * nl[1] + Q[8, k] * nl[2])
-    s = application_parameter(shape, dims, Q, k, xb[0, k], xb[1, k], xb[2, k], xa, xe, s, eps, r)
+    s = application_parameter(s, eps, r, da, db)
     # body point q = p(s) - phi n, its lever arm and material velocity
     lev = (xa[0] + s * (xe[0] - xa[0]) - phi * n[0] - xb[0, k],
            xa[1] + s * (xe[1] - xa[1]) - phi * n[1] - xb[1, k],
@@ -275,6 +276,6 @@ def initial_body_overlaps(x0, x1, rad, xb, Qb, shape, dims, out):
     for p in range(x0.shape[0]):
         reach = bounding_radius(shape[p], dims[p]) + rad[p] + math.sqrt(
             (x1[p, 0] - x0[p, 0]) ** 2 + (x1[p, 1] - x0[p, 1]) ** 2 + (x1[p, 2] - x0[p, 2]) ** 2)
-        _, phi, _ = element_depth(shape[p], dims[p], Qb, p, xb[p, 0], xb[p, 1], xb[p, 2], x0[p],
+        _, phi, _, _, _ = element_depth(shape[p], dims[p], Qb, p, xb[p, 0], xb[p, 1], xb[p, 2], x0[p],
                                   x1[p], TIE_BREAK * reach)
         out[p] = (rad[p] - phi) / rad[p]

@@ -159,7 +159,27 @@ class AddedMassPart(Part):
         return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "added_mass")]
 
 
-class AddedMass(Term):
+class _CoefficientInFluid(Term):
+    """What AddedMass, RigidQuadraticDrag and RigidAddedMass share: a coefficient (>= 0) and a
+    fluid density (> 0), validated, as per-world parameters `<name>.coefficient` and
+    `<name>.fluid_density`, whose product the term uses."""
+
+    def _fluid(self, coefficient, fluid_density):
+        self.coefficient = float(_checks.nonnegative(f"{self.name}.coefficient", coefficient))
+        self.fluid_density = checked_density(self.name, fluid_density)
+
+    def parameters(self):
+        return {"coefficient": np.array([self.coefficient]),
+                "fluid_density": np.array([self.fluid_density])}
+
+    def coefficient_density(self, p):
+        """coefficient x fluid_density per world, (B,), after checking both."""
+        check_positive_params(self.name, p, ["coefficient"], strict=False)
+        check_positive_params(self.name, p, ["fluid_density"])
+        return p["coefficient"] * p["fluid_density"]
+
+
+class AddedMass(_CoefficientInFluid):
     """Added mass of a rod moving normal to its axis: B_b rho_f A per unit length (Renda et al.
     2018 eq. 13, F_b = diag(0, A B_b, A B_b); B_b = 1 is the potential-flow value of a circular
     cylinder, their Table 1 uses 1.5). It joins the integrator's mass (softmech.kernels.fluids);
@@ -173,21 +193,14 @@ class AddedMass(Term):
     def __init__(self, rod, coefficient=1.0, *, fluid_density=1000.0, name="added_mass"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
-        self.fluid_density = checked_density(name, fluid_density)
-
-    def parameters(self):
-        return {"coefficient": np.array([self.coefficient]),
-                "fluid_density": np.array([self.fluid_density])}
+        self._fluid(coefficient, fluid_density)
 
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         if rod.closed:
             raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: added mass needs an "
                              "open rod (node tangents from its neighbours)")
-        check_positive_params(self.name, p, ["coefficient"], strict=False)
-        check_positive_params(self.name, p, ["fluid_density"])
-        per_elem = (p["coefficient"] * p["fluid_density"])[:, None] * rod_volumes(ctx, rod)
+        per_elem = self.coefficient_density(p)[:, None] * rod_volumes(ctx, rod)
         ctx.added_mass[self.rod] += node_shares(per_elem, False)
         part = ctx.part(AddedMassPart)
         if self.rod not in part.rods:
@@ -209,7 +222,7 @@ class RigidQuadraticDrags(Part):
         return [Call("forces", DRAG_ORDER, rigid_quadratic_drag, args, "rigid_quadratic_drag")]
 
 
-class RigidQuadraticDrag(Term):
+class RigidQuadraticDrag(_CoefficientInFluid):
     """Quadratic drag of a rigid body, F = -1/2 rho_f C_r |v| v (Renda et al. 2018 eq. 20;
     C_r = C_d x frontal area [m^2], e.g. 0.47 pi R^2 for a sphere at 1e3 < Re < 1e5).
 
@@ -221,22 +234,15 @@ class RigidQuadraticDrag(Term):
     def __init__(self, body, coefficient, *, fluid_density=1000.0, name="rigid_quadratic_drag"):
         self.name = name
         self.body = body_name(name, body)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
-        self.fluid_density = checked_density(name, fluid_density)
-
-    def parameters(self):
-        return {"coefficient": np.array([self.coefficient]),
-                "fluid_density": np.array([self.fluid_density])}
+        self._fluid(coefficient, fluid_density)
 
     def contribute(self, ctx, p):
         ctx.rigid_body(self.body, self.name)
-        check_positive_params(self.name, p, ["coefficient"], strict=False)
-        check_positive_params(self.name, p, ["fluid_density"])
         ctx.part(RigidQuadraticDrags).entries.append(
-            (ctx.rigid_index[self.body], (0.5 * p["fluid_density"] * p["coefficient"])[:, None]))
+            (ctx.rigid_index[self.body], (0.5 * self.coefficient_density(p))[:, None]))
 
 
-class RigidAddedMass(Term):
+class RigidAddedMass(_CoefficientInFluid):
     """Added mass C_a rho_f V of a rigid body (translation, isotropic; Renda et al. 2018 eq. 21
     with m_r B_r = C_a rho_f V; C_a = 1/2 for a sphere in potential flow). It joins the
     integrator's mass; rotary added inertia is neglected, as in Renda's model.
@@ -249,16 +255,8 @@ class RigidAddedMass(Term):
     def __init__(self, body, coefficient=0.5, *, fluid_density=1000.0, name="rigid_added_mass"):
         self.name = name
         self.body = body_name(name, body)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
-        self.fluid_density = checked_density(name, fluid_density)
-
-    def parameters(self):
-        return {"coefficient": np.array([self.coefficient]),
-                "fluid_density": np.array([self.fluid_density])}
+        self._fluid(coefficient, fluid_density)
 
     def contribute(self, ctx, p):
         body = ctx.rigid_body(self.body, self.name)
-        check_positive_params(self.name, p, ["coefficient"], strict=False)
-        check_positive_params(self.name, p, ["fluid_density"])
-        volume = body_volume(self.name, body)
-        ctx.rigid_added_mass[self.body] += p["coefficient"] * p["fluid_density"] * volume
+        ctx.rigid_added_mass[self.body] += self.coefficient_density(p) * body_volume(self.name, body)

@@ -27,7 +27,7 @@ from softmech.kernels.rod_body_contact import (
     rod_body_contacts,
 )
 from softmech.kernels.rod_contact import N_PARAMS
-from softmech.packing import from_blocks, per_lane
+from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import Part, rod_name
 from softmech.terms.rod_contact import _PenaltyContact, contact_elements
 
@@ -156,9 +156,7 @@ class RodBodyContacts(Part):
                     rows.extend((n0 + i, b_node, e0 + i, b, e) for b in bodies)
         rows = np.array(rows, dtype=np.int64).reshape(-1, 5)
         geometry = [shape_dims(self.ctx.rigid_bodies[b]) for b in rows[:, 3]]
-        params = np.zeros((lanes.n_blocks, len(self.entries), N_PARAMS, lanes.W))
-        for e, entry in enumerate(self.entries):
-            params[:, e] = per_lane(entry[3], lanes)
+        params = lane_table([entry[3] for entry in self.entries], lanes, N_PARAMS)
         args = engine.args(
             RodBodyContactArgs, rbc_node_a=rows[:, 0].copy(), rbc_node_b=rows[:, 1].copy(),
             rbc_elem=rows[:, 2].copy(), rbc_body=rows[:, 3].copy(), rbc_entry=rows[:, 4].copy(),

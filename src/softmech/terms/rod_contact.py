@@ -21,7 +21,7 @@ import numpy as np
 from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.rod_contact import N_PARAMS, RodContactArgs, initial_overlaps, rod_rod_contacts
-from softmech.packing import from_blocks, per_lane
+from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import Part, Term, rod_name
 
 ORDER = 85
@@ -210,9 +210,7 @@ class RodContacts(Part):
         closed = np.array([rods[r].closed for r in rod], dtype=bool)
         H = 1 << max(6, int(np.ceil(np.log2(2 * n_ce))))   # hash buckets: >= 2 per element
         member, self_contact = self.membership(len(rods))
-        params = np.zeros((lanes.n_blocks, len(self.entries), N_PARAMS, lanes.W))
-        for e, entry in enumerate(self.entries):
-            params[:, e] = per_lane(entry[3], lanes)
+        params = lane_table([entry[3] for entry in self.entries], lanes, N_PARAMS)
         i64 = lambda a: np.asarray(a, dtype=np.int64)
         args = engine.args(
             RodContactArgs,
