@@ -13,12 +13,14 @@ class Scene:
     def __init__(self):
         self.rods = []
         self.rigid_bodies = []
+        self.implicit_bodies = []   # discrete rods and shells (softmech.implicit)
         self.terms = []
 
     def _check_name(self, name):
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"name = {name!r} is not allowed: must be a Python identifier")
-        taken = {b.name for b in self.rods + self.rigid_bodies} | {t.name for t in self.terms}
+        taken = ({b.name for b in self.rods + self.rigid_bodies + self.implicit_bodies}
+                 | {t.name for t in self.terms})
         if name in taken:
             raise ValueError(f"name = {name!r} is not allowed: already used in this scene")
 
@@ -125,6 +127,25 @@ class Scene:
         centre of mass, faces (m, 3)); other arguments as add_sphere."""
         return self._add_rigid("general", name, dict(locals()), position=position, mass=mass,
                                inertia=inertia, vertices=vertices, faces=faces)
+
+    def add_der_rod(self, *, name="rod", **options):
+        """Add a discrete elastic rod (DisMech's model, integrated implicitly) and return it;
+        options: softmech.bodies.der_rod.DerRod."""
+        from softmech.bodies.der_rod import DerRod
+        return self._add_implicit("der_rod", DerRod, name, options)
+
+    def add_shell(self, *, name="shell", **options):
+        """Add a discrete shell on a triangle mesh (integrated implicitly) and return it;
+        options: softmech.bodies.shell.Shell."""
+        from softmech.bodies.shell import Shell
+        return self._add_implicit("shell", Shell, name, options)
+
+    def _add_implicit(self, kind, cls, name, options):
+        self._check_name(name)
+        body = cls(name=name, **options)
+        body.builder = (kind, {"name": name, **options})
+        self.implicit_bodies.append(body)
+        return body
 
     def add(self, term):
         """Add a term (gravity, loads, dampers, boundary conditions); returns it."""

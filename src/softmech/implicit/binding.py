@@ -1,0 +1,89 @@
+"""What a term (or a body's elastic energy) gives the implicit integrator: a Binding.
+
+The implicit integrator (softmech.implicit.newton) solves, per world and step, implicit Euler
+(ref. 004 eqs. 4-7)
+
+    R(q) = M (q - q_n - h v_n) / h^2 - F(q, v) = 0,   v = (q - q_n) / h,
+    dR/dq = M / h^2 - (dF/dq + dF/dv / h),
+
+and a static solve R(q) = -F(q, 0) = 0. F is the sum of the scene's bindings' forces; each
+binding also writes its block of the Jacobian dF/dq + dF/dv / h into its own entries. Inertia
+is the integrator's (M, from softmech.implicit.layout.DofLayout.mass), never a binding's.
+
+A term joins the implicit integrator by implementing `bind_implicit(ctx)` -> list of Binding
+(a body kind's elastic energies the same way, through its own `bind_implicit`). The bindings
+are built once per compiled scene; their `forces` are then called at every Newton iteration.
+"""
+import numpy as np
+
+
+class ImplicitContext:
+    """What bindings are built from.
+
+    layout: the finalized softmech.implicit.layout.DofLayout; worlds: B; bodies: {name: body}
+    of the implicit bodies; params: the simulation's per-world parameters {"<owner>.<name>":
+    array (B, ...)} -- a binding keeps references to its arrays and reads row b at every call,
+    so that writing sim.params[...] between runs changes the next run without recompiling.
+    """
+
+    def __init__(self, layout, worlds, bodies, params):
+        self.layout = layout
+        self.worlds = worlds
+        self.bodies = bodies
+        self.params = params
+
+    def body(self, owner, name):
+        """The implicit body called `name`, or a ValueError naming `owner`."""
+        try:
+            return self.bodies[name]
+        except KeyError:
+            raise ValueError(f"{owner}: no discrete rod or shell named {name!r} in the scene "
+                             f"(implicit bodies: {sorted(self.bodies)})") from None
+
+
+EMPTY = np.zeros(0, dtype=np.int64)
+
+
+class Binding:
+    """One contribution to the implicit step. Subclasses set:
+
+    name: for error messages and timings;
+    rows, cols: int64 (nnz,) -- the DOF (row, column) of each Jacobian entry `forces` writes,
+      in the order of its J argument (repeats allowed; they are added);
+    constrained_dofs: int64 (k,) -- DOFs this binding prescribes (boundary conditions), removed
+      from the solve; their values come from `constrained_values`;
+    and override `forces` (and, where they apply, the other hooks).
+    """
+
+    name = "binding"
+    rows = EMPTY
+    cols = EMPTY
+    constrained_dofs = EMPTY
+
+    def forces(self, b, q, v, t, h, F, J):
+        """Add this binding's generalized forces of world b to F (n_dof,) [N on node DOFs, N m
+        on angle DOFs] and its Jacobian dF/dq + dF/dv / h to J (nnz,), at DOFs q (n_dof,),
+        velocities v (n_dof,) = (q - q_n)/h, time t [s] (the end of the step) and step h [s]
+        (h = inf and v = 0 in a static solve)."""
+
+    def energy(self, b, q):
+        """Potential energy [J] of the conservative part of this binding at q (n_dof,), world b
+        (0.0 for a binding that has none): F = -dE/dq for those, tested by the properties."""
+        return 0.0
+
+    def constrained_values(self, b, t):
+        """Values (k,) of `constrained_dofs` for world b at time t [s]."""
+        return np.zeros(len(self.constrained_dofs))
+
+    def begin_step(self, b, q, t):
+        """Called once before the Newton iterations of a step from state q (n_dof,) at time t."""
+
+    def accept(self, b, q):
+        """Called when world b's step to q (n_dof,) is accepted (commit history: reference
+        frames, reference twist)."""
+
+    def state(self):
+        """Restart data this binding keeps between steps {name: array (B, ...)} (updated in
+        place; saved and restored with the simulation's state), e.g. a rod's reference
+        frames; {} for none."""
+        return {}
