@@ -8,18 +8,26 @@ from softmech.implicit.body import ImplicitBody
 
 
 class SpringChain(ImplicitBody):
-    """Nodes at `positions` (n, 3) [m], each of mass `mass` [kg], consecutive nodes joined by
-    springs of stiffness `stiffness` [N/m] and rest length their initial distance."""
+    """Nodes at `positions` (n, 3) [m], each of mass `mass` [kg] (or, with line_density
+    [kg/m], line_density times its Voronoi length), consecutive nodes joined by springs of
+    stiffness `stiffness` [N/m] and rest length their initial distance; density [kg/m^3] for
+    buoyancy."""
 
     kind = "spring chain"
 
-    def __init__(self, name, positions, mass, stiffness):
+    def __init__(self, name, positions, mass=None, stiffness=100.0, *, line_density=None,
+                 density=1000.0):
         self.name = name
         self.positions = np.asarray(positions, dtype=float)
-        self.mass = mass
+        self.mass = mass if line_density is None else line_density * self.node_lengths()
         self.stiffness = stiffness
+        self.density = density
         self.scalars = np.zeros(0, np.int64)
         self.builder = ("spring_chain", {})
+
+    def node_lengths(self):
+        edges = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
+        return 0.5 * (np.append(edges, 0.0) + np.insert(edges, 0, 0.0))
 
     def place(self, layout):
         self.nodes = layout.add_nodes(self.positions)

@@ -28,6 +28,14 @@ from softmech.implicit.linear import JacobianPattern, SingularJacobian
 
 ARMIJO = 1e-4
 """Sufficient decrease constant c of the line search."""
+MAX_PSEUDO_STEPS = 400
+"""Pseudo-time steps of a static solve's continuation before it gives up."""
+MAX_PSEUDO_GROWTH = 2.0 ** 16
+"""Largest pseudo-time step of the continuation, in units of the first (h grows no further,
+so that M / h^2 keeps regularizing the directions in which the equilibrium is not unique)."""
+ROUNDOFF = 1e-13
+"""Residual floor relative to the sum of the force terms' magnitudes: below it the residual is
+round-off (the terms cancel to ~1e-16 of their size per DOF, times a margin)."""
 
 
 class NewtonFailed(RuntimeError):
@@ -119,10 +127,21 @@ class ImplicitStepper:
         F, J = self._F, self._J
         F[:] = 0.0
         J[:] = 0.0
+        norms = 0.0
         for bd, sl in zip(self.bindings, self._slices):
+            before = float(np.linalg.norm(F))
             bd.forces(b, q, v, t, h, F, J[sl])
+            norms += abs(float(np.linalg.norm(F)) - before)
+        self._binding_norms = norms
         self.stats.evaluations += 1
         return F, J
+
+    def _force_scale(self, q, q_n, v_n, h):
+        """Size of the terms that R sums [N]: the inertia term's norm plus, per binding, the
+        change of |F| as it added its part in the last evaluation (a cheap estimate of its
+        force's norm: gravity and a ground carrying it count twice the weight, not 0)."""
+        scale = 0.0 if np.isinf(h) else float(np.linalg.norm(self.mass * (q - q_n - h * v_n))) / (h * h)
+        return scale + self._binding_norms
 
     def energy(self, b, q):
         """Sum of the bindings' potential energies [J] at q."""
@@ -151,7 +170,7 @@ class ImplicitStepper:
         if not np.all(np.isfinite(R)):
             raise NewtonFailed("non-finite force at the initial guess", "nonfinite")
         norm0 = float(np.linalg.norm(R))
-        target = opt.rtol * norm0 + opt.atol
+        target = max(opt.rtol * norm0 + opt.atol, ROUNDOFF * self._force_scale(q, q_n, v_n, h))
         phi = 0.5 * norm0 * norm0
         for it in range(1, opt.max_iterations + 1):
             if np.sqrt(2 * phi) <= target:
@@ -219,35 +238,30 @@ class ImplicitStepper:
         h0 [s]: first pseudo-time step of the continuation used if Newton fails from q."""
         q = q.copy()
         self.apply_constraints(b, q, t)
+        q_start = q.copy()
         for bd in self.bindings:
             bd.begin_step(b, q, t)
+        zero = np.zeros_like(q)
+        R0, _ = self._residual(b, q, q, zero, t, np.inf)
+        target = self.options.rtol * float(np.linalg.norm(R0)) + self.options.atol
         try:
-            self.newton(b, q, q, np.zeros_like(q), t, np.inf)
+            self.newton(b, q, q, zero, t, np.inf)
             for bd in self.bindings:
                 bd.accept(b, q)
             return q
         except NewtonFailed:
             pass
         # Pseudo-transient continuation: damped implicit steps (velocity reset to 0 after each),
-        # doubling h after a success, until static Newton converges from the current shape.
-        start = q.copy()
+        # doubling h after each, until the static residual |F(q, 0)| has fallen by rtol from
+        # the initial guess's. It also settles bodies whose equilibrium is not unique (free to
+        # slide on a frictionless plane: the static matrix is singular there).
+        q = q_start
         h = h0
-        zero = np.zeros_like(q)
-        for _ in range(200):
-            q_prev = q.copy()
+        for _ in range(MAX_PSEUDO_STEPS):
             q, _v = self.step(b, q, zero, t, h)
-            self.apply_constraints(b, q, t)
-            trial = q.copy()
-            for bd in self.bindings:
-                bd.begin_step(b, trial, t)
-            try:
-                self.newton(b, trial, trial, zero, t, np.inf)
-                for bd in self.bindings:
-                    bd.accept(b, trial)
-                return trial
-            except NewtonFailed:
-                if np.max(np.abs(q - q_prev)) == 0.0 and np.array_equal(q, start):
-                    break
-            h *= 2.0
-        raise NewtonFailed("the static solve did not converge (Newton from the initial shape "
-                           "and 200 pseudo-time steps failed)", "static")
+            R, _ = self._residual(b, q, q, zero, t, np.inf)
+            if float(np.linalg.norm(R)) <= target:
+                return q
+            h = min(2.0 * h, h0 * MAX_PSEUDO_GROWTH)
+        raise NewtonFailed(f"the static solve did not converge (Newton from the initial shape "
+                           f"and {MAX_PSEUDO_STEPS} pseudo-time steps failed)", "static")

@@ -66,7 +66,7 @@ class ImplicitSimulation:
                 dict.__setitem__(params, f"{owner.name}.{key}",
                                  np.repeat(value[:1], worlds, axis=0).copy())
         self.params = params
-        ctx = ImplicitContext(self.layout, worlds, self.bodies, params)
+        ctx = ImplicitContext(self.layout, worlds, self.bodies, params, self.terms)
         bindings = []
         for body in scene.implicit_bodies:
             bindings += body.bind_implicit(ctx)
