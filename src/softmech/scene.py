@@ -162,6 +162,11 @@ class Scene:
         if body is not None and body not in rigid:
             raise ValueError(f"{term.name}.body = {body!r} is not allowed: no such rigid body in "
                              f"the scene (rigid bodies: {sorted(rigid)})")
+        implicit = getattr(term, "implicit_body", None)
+        if implicit is not None and implicit not in {b.name for b in self.implicit_bodies}:
+            raise ValueError(f"{term.name}.body = {implicit!r} is not allowed: no discrete rod or "
+                             f"shell of that name in the scene (implicit bodies: "
+                             f"{sorted(b.name for b in self.implicit_bodies)})")
         every = {b.name for b in self.rods + self.rigid_bodies}
         for end in getattr(term, "bodies", lambda: ())():
             if end not in every:
@@ -180,22 +185,32 @@ class Scene:
         self.terms.append(term)
         return term
 
-    def compile(self, *, worlds=1, dt, scheme="verlet", strict=False, n_threads=None):
+    def compile(self, *, worlds=1, dt, scheme="verlet", strict=False, n_threads=None,
+                newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
-        scheme: "verlet" (position Verlet) or "pefrl". strict: raise instead of warn when dt is above
-        the estimated stability limit.
+        Cosserat rods and rigid bodies (explicit): scheme "verlet" (position Verlet) or
+        "pefrl"; strict: raise instead of warn when dt is above the estimated stability limit.
+        Discrete rods and shells (implicit Euler, softmech.implicit): an ImplicitSimulation;
+        newton: softmech.implicit.newton.NewtonOptions (tolerances, iterations, halvings).
         """
         from softmech.simulation import Simulation
 
-        if not self.rods and not self.rigid_bodies:
-            raise ValueError("the scene has no bodies: add a rod or a rigid body before compile()")
+        if not self.rods and not self.rigid_bodies and not self.implicit_bodies:
+            raise ValueError("the scene has no bodies: add a rod, a shell or a rigid body before "
+                             "compile()")
         worlds = _checks.integer("worlds", worlds, 1)
+        dt = float(_checks.positive("dt", dt))
+        if self.implicit_bodies:
+            from softmech.implicit.simulation import compile_implicit
+            return compile_implicit(self, worlds=worlds, dt=dt, newton=newton)
+        if newton is not None:
+            raise ValueError("newton = ... is not allowed: the scene has no discrete rods or "
+                             "shells (its bodies are integrated explicitly)")
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         if not isinstance(strict, bool):
             raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
-        dt = float(_checks.positive("dt", dt))
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)

@@ -23,14 +23,16 @@ class ImplicitContext:
     layout: the finalized softmech.implicit.layout.DofLayout; worlds: B; bodies: {name: body}
     of the implicit bodies; params: the simulation's per-world parameters {"<owner>.<name>":
     array (B, ...)} -- a binding keeps references to its arrays and reads row b at every call,
-    so that writing sim.params[...] between runs changes the next run without recompiling.
+    so that writing sim.params[...] between runs changes the next run without recompiling;
+    terms: the scene's terms (buoyancy reads the gravity terms' parameters).
     """
 
-    def __init__(self, layout, worlds, bodies, params):
+    def __init__(self, layout, worlds, bodies, params, terms=()):
         self.layout = layout
         self.worlds = worlds
         self.bodies = bodies
         self.params = params
+        self.terms = tuple(terms)
 
     def body(self, owner, name):
         """The implicit body called `name`, or a ValueError naming `owner`."""
