@@ -252,6 +252,13 @@ class DerRod(ImplicitBody):
     def n_springs(self):
         return len(self.spring_nodes)
 
+    def node_lengths(self):
+        """Voronoi length of every node (n_nodes,) [m]: half of each adjacent rest edge."""
+        out = np.zeros(self.n_nodes)
+        np.add.at(out, self.edges[:, 0], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edges[:, 1], 0.5 * self.rest_lengths)
+        return out
+
     # -- implicit body protocol -------------------------------------------------------------
     def parameters(self):
         """Per-world parameters: natural_curvature (1, s, 2) [1/m] and natural_twist (1, s)

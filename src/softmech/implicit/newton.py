@@ -49,13 +49,19 @@ class NewtonFailed(RuntimeError):
 @dataclass
 class NewtonOptions:
     """Newton settings: rtol, atol [N] (residual), xtol [m or rad] (update), max_iterations per
-    step, max_halvings of a failing step, max_line_search halvings of alpha."""
+    step, max_halvings of a failing step, max_line_search halvings of alpha; line_search=False
+    takes full Newton steps (halved only where the force is not finite), as DisMech does by
+    default for rods: the residual of a stiff rod (EA l^2 >> EI) grows by orders of magnitude
+    after the first full step of a large deflection (the linearized rotation stretches the
+    edges), which a residual line search answers with tiny steps although Newton converges in
+    2-3 full steps."""
     rtol: float = 1e-9
     atol: float = 0.0
     xtol: float = 1e-12
     max_iterations: int = 25
     max_halvings: int = 10
     max_line_search: int = 12
+    line_search: bool = True
 
     def __post_init__(self):
         for field in ("rtol", "atol", "xtol"):
@@ -63,6 +69,9 @@ class NewtonOptions:
         _checks.integer("NewtonOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("NewtonOptions.max_halvings", self.max_halvings, 0)
         _checks.integer("NewtonOptions.max_line_search", self.max_line_search, 0)
+        if not isinstance(self.line_search, bool):
+            raise ValueError(f"NewtonOptions.line_search = {self.line_search!r} is not allowed: "
+                             "must be True or False")
         if self.rtol == 0 and self.atol == 0 and self.xtol == 0:
             raise ValueError("NewtonOptions: rtol, atol and xtol are all 0: Newton could never "
                              "stop; give at least one > 0")
@@ -182,12 +191,19 @@ class ImplicitStepper:
             self.stats.solves += 1
             self.stats.iterations += 1
             q_free = q[self.free]
+            if np.max(np.abs(dq)) <= opt.xtol:
+                # converged by the update: the residual is at its round-off floor (for a stiff
+                # rod EA times the round-off of the node coordinates, far above ROUNDOFF times
+                # the forces), where the line search below could only stall
+                q[self.free] = q_free + dq
+                return it
             alpha = 1.0
             for _ in range(opt.max_line_search + 1):
                 q[self.free] = q_free + alpha * dq
                 R, J = self._residual(b, q, q_n, v_n, t, h)
                 phi_new = 0.5 * float(R @ R)
-                if np.isfinite(phi_new) and phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * phi:
+                if np.isfinite(phi_new) and (not opt.line_search or
+                                             phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * phi):
                     break
                 alpha *= 0.5
             else:
