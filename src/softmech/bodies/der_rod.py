@@ -24,6 +24,7 @@ the initial shape is then the rest shape).
 import numpy as np
 
 from softmech import _checks
+from softmech.bodies.schedules import Schedule, is_schedule
 from softmech.implicit.body import ImplicitBody
 
 
@@ -96,7 +97,10 @@ class DerRod(ImplicitBody):
     Rest shape: rest lengths are the initial edge lengths; natural_curvature None (straight),
     "initial" or (s, 2) [1/m] (kappa1, kappa2 per spring, material components); natural_twist
     None (untwisted), "initial" or (s,) [rad/m]. Springs are numbered as `build_springs` does
-    (a polyline's spring i - 1 sits at node i).
+    (a polyline's spring i - 1 sits at node i). Actuation: either may also vary in time, given
+    as a function of t or a table (softmech.bodies.schedules); the bindings then write the
+    per-world parameters "<rod>.natural_curvature" / "<rod>.natural_twist" from it at every
+    force evaluation (at the time the implicit step is solved for).
     """
 
     kind = "der_rod"
@@ -187,6 +191,7 @@ class DerRod(ImplicitBody):
 
         self.a1_0 = self._initial_frames()
         kappa0, twist0, self.ref_twist0 = self.strains(self.positions, self.twist0)
+        self.schedules = {}
         self.natural_curvature = self._rest_value(
             f + "natural_curvature", natural_curvature, kappa0, (s, 2))
         self.natural_twist = self._rest_value(f + "natural_twist", natural_twist, twist0, (s,))
@@ -230,8 +235,12 @@ class DerRod(ImplicitBody):
                     kappa, tau)
         return kappa / self.voronoi_lengths[:, None], tau / self.voronoi_lengths, ref
 
-    @staticmethod
-    def _rest_value(field, value, initial, shape):
+    def _rest_value(self, field, value, initial, shape):
+        if is_schedule(value):
+            schedule = Schedule(field, value, shape)
+            self.schedules[field.rsplit(".", 1)[1]] = schedule
+            start = np.asarray(schedule(0.0), dtype=float)
+            return (start if start.shape == shape else start[0]).copy()
         if value is None:
             return np.zeros(shape)
         if isinstance(value, str):

@@ -49,6 +49,8 @@ class DerBendTwist(Binding):
     Reads the per-world parameters "<rod>.natural_curvature" (B, s, 2) [1/m] and
     "<rod>.natural_twist" (B, s) [rad/m] at every call (row b % rows), so actuation may change
     them between steps; they are used as DisMech's discrete values times the Voronoi length.
+    A rod given a schedule for either writes world b's row from it at the time t of every
+    `forces` call (the end of the step being solved, implicit Euler).
     """
 
     def __init__(self, rod, ctx):
@@ -69,6 +71,8 @@ class DerBendTwist(Binding):
         self.ref_twist = np.repeat(rod.ref_twist0[None], B, axis=0)
         self._curv = ctx.params[f"{rod.name}.natural_curvature"]
         self._twist = ctx.params[f"{rod.name}.natural_twist"]
+        self._schedules = [(rod.schedules[k], ctx.params[f"{rod.name}.{k}"])
+                           for k in ("natural_curvature", "natural_twist") if k in rod.schedules]
         # scratch, allocated once
         self._t, self._a1, self._a2 = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
         self._ref = np.empty(s)
@@ -85,20 +89,23 @@ class DerBendTwist(Binding):
                    self.spring_edges, self.spring_signs, self._t, self._a1, self._a2, self._ref)
         return self._t, self._a1, self._a2, self._ref
 
-    def _natural(self, b):
+    def _natural(self, b, t=None):
+        if t is not None:
+            for schedule, target in self._schedules:
+                schedule.write(t, b, target)
         np.multiply(self._curv[b % len(self._curv)], self.voronoi[:, None], out=self._kbar)
         np.multiply(self._twist[b % len(self._twist)], self.voronoi, out=self._tbar)
 
-    def _call(self, b, q, want_jac, F, J):
+    def _call(self, b, q, want_jac, F, J, t=None):
         self.frames(b, q)
-        self._natural(b)
+        self._natural(b, t)
         return der_bend_twist_forces(
             q, self.spring_dofs, self.spring_edges, self.spring_signs, self._t, self._a1,
             self._a2, self._ref, self._kbar, self._tbar, self.inv_vor, self.EI, self.GJ,
             want_jac, self._g, self._H, self._blk, F, J)
 
     def forces(self, b, q, v, t, h, F, J):
-        self._call(b, q, True, F, J)
+        self._call(b, q, True, F, J, t)
 
     def energy(self, b, q):
         return self._call(b, q, False, self._F, self._J)
