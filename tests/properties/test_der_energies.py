@@ -213,3 +213,10 @@ def test_closed_form_energies_of_an_arc_and_a_uniform_twist():
     q[layout.scalar_dof(rod.scalars)] = alpha * np.arange(n)
     GJ = 1e7 / 2.6 * np.pi * 0.01 ** 4 / 2
     assert bend.energy(0, q) == pytest.approx((n - 1) * GJ * alpha ** 2 / (2 * l), rel=1e-12)
+
+
+def test_the_network_case_exercises_every_orientation_sign():
+    # the checks above cover reversed edges (s = -1) and half-turned frames (c = -1) only if
+    # the network has them
+    _, net = list(rods())[1]
+    assert (net.spring_signs[:, :2] < 0).any() and (net.spring_signs[:, 2] < 0).any()

@@ -57,4 +57,4 @@ def test_network_springs_use_dismech_edge_signs():
     nodes, pairs, signs = build_springs(4, np.array([[0, 1], [2, 1], [1, 3]]))
     assert nodes.tolist() == [[0, 1, 2], [0, 1, 3], [2, 1, 3]]
     assert pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
-    assert signs.tolist() == [[1, -1], [1, 1], [1, 1]]
+    assert signs.tolist() == [[1, -1, 1], [1, 1, 1], [1, 1, 1]]

@@ -47,9 +47,11 @@ def build_springs(n_nodes, edges):
     """Bending-twisting springs of a rod network: every pair of edges sharing a node.
 
     edges: (m, 2) int node indices. Returns nodes (s, 3) (x_a, centre x_b, x_c), spring_edges
-    (s, 2) (edge e entering the centre, edge f leaving it) and signs (s, 2): +1 where the stored
-    edge already points that way (e = (a, b), f = (b, c)), -1 where it is used negated (ref. 004
-    sec. 3.2). A polyline gives the n - 1 springs (i-1, i, i+1) with all signs +1.
+    (s, 2) (edge e entering the centre, edge f leaving it) and signs (s, 3): for e and f +1
+    where the stored edge already points that way (e = (a, b), f = (b, c)), -1 where it is used
+    negated (ref. 004 sec. 3.2), then the frame factor c_e = +1 (DerRod sets -1 where the frames
+    face opposite ways, softmech.kernels.der_frames). A polyline gives the n - 1 springs
+    (i-1, i, i+1) with all signs +1.
     """
     at_node = [[] for _ in range(n_nodes)]
     for j, (i0, i1) in enumerate(edges):
@@ -67,10 +69,10 @@ def build_springs(n_nodes, edges):
                 c = edges[jf][1] if sf > 0 else edges[jf][0]
                 nodes.append((a, centre, c))
                 pairs.append((je, jf))
-                signs.append((se, sf))
+                signs.append((se, sf, 1.0))
     return (np.array(nodes, dtype=np.int64).reshape(-1, 3),
             np.array(pairs, dtype=np.int64).reshape(-1, 2),
-            np.array(signs, dtype=float).reshape(-1, 2))
+            np.array(signs, dtype=float).reshape(-1, 3))
 
 
 def _spring_dofs(node_dofs, twist_dofs, spring_nodes, spring_edges):
@@ -96,7 +98,9 @@ class DerRod(ImplicitBody):
     poisson_ratio (default 0.5, in (-1, 0.5]) or shear_modulus [Pa] (not both).
     Rest shape: rest lengths are the initial edge lengths; natural_curvature None (straight),
     "initial" or (s, 2) [1/m] (kappa1, kappa2 per spring, material components); natural_twist
-    None (untwisted), "initial" or (s,) [rad/m]. Springs are numbered as `build_springs` does
+    None (untwisted), "initial" or (s,) [rad/m]. For a network None means "initial" (a
+    junction has no straight rest shape, and its initial reference twists depend on how the
+    edges are stored). Springs are numbered as `build_springs` does
     (a polyline's spring i - 1 sits at node i). Actuation: either may also vary in time, given
     as a function of t or a table (softmech.bodies.schedules); the bindings then write the
     per-world parameters "<rod>.natural_curvature" / "<rod>.natural_twist" from it at every
@@ -190,8 +194,15 @@ class DerRod(ImplicitBody):
         self.twist_inertia = 0.5 * edge_mass * r ** 2                            # (m,) [kg m^2]
 
         self.a1_0 = self._initial_frames()
+        _, _, ref = self.strains(self.positions, self.twist0)
+        # half-turn the entering edge's frame of springs whose frames face opposite ways
+        self.spring_signs[np.abs(ref) > 0.5 * np.pi, 2] = -1.0
         kappa0, twist0, self.ref_twist0 = self.strains(self.positions, self.twist0)
         self.schedules = {}
+        if not self.polyline:
+            # a junction has no straight, untwisted rest shape: a network rests as built
+            natural_curvature = "initial" if natural_curvature is None else natural_curvature
+            natural_twist = "initial" if natural_twist is None else natural_twist
         self.natural_curvature = self._rest_value(
             f + "natural_curvature", natural_curvature, kappa0, (s, 2))
         self.natural_twist = self._rest_value(f + "natural_twist", natural_twist, twist0, (s,))

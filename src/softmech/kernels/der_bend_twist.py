@@ -180,7 +180,7 @@ def der_bend_twist_forces(q, spring_dofs, spring_edges, spring_signs, t, a1, a2,
     entries per spring, row-major over its 11 DOFs). Returns the energy [J].
 
     q: (n_dof,) [m, rad]; spring_dofs: (s, 11) int64; spring_edges: (s, 2) int64 (edges e, f);
-    spring_signs: (s, 2) +-1.0; t, a1, a2: (m, 3) current reference frames and ref_twist (s,)
+    spring_signs: (s, 3) (s_e, s_f, c_e) +-1.0 (softmech.kernels.der_frames); t, a1, a2: (m, 3) current reference frames and ref_twist (s,)
     [rad] (softmech.kernels.der_frames.der_frames); kappa_bar: (s, 2) natural discrete
     curvatures [-]; twist_bar: (s,) natural discrete twist [rad]; inv_vor: (s,) 1 / l_i [1/m];
     EI: (s, 2) [N m^2]; GJ: (s,) [N m^2]. Scratch: g (3, 11), H (11, 11), blk (3, 3, 3).
@@ -207,8 +207,9 @@ def der_bend_twist_forces(q, spring_dofs, spring_edges, spring_signs, t, a1, a2,
         th_f = sf * q[d[_TF]]
         ce, sne = math.cos(th_e), math.sin(th_e)
         cf, snf = math.cos(th_f), math.sin(th_f)
-        a1e = scale3(se, load3(a1, je))
-        a2e = load3(a2, je)
+        ce_ = spring_signs[s, 2]
+        a1e = scale3(se * ce_, load3(a1, je))
+        a2e = scale3(ce_, load3(a2, je))
         a1f = scale3(sf, load3(a1, jf))
         a2f = load3(a2, jf)
         m1e = axpy3(ce, a1e, scale3(sne, a2e))
@@ -276,8 +277,8 @@ def der_strains(q, spring_dofs, spring_edges, spring_signs, t, a1, a2, ref_twist
         tf = scale3(1.0 / math.sqrt(dot3(f, f)), f)
         th_e = se * q[d[_TE]]
         th_f = sf * q[d[_TF]]
-        a1e = scale3(se, load3(a1, spring_edges[s, 0]))
-        a2e = load3(a2, spring_edges[s, 0])
+        a1e = scale3(se * spring_signs[s, 2], load3(a1, spring_edges[s, 0]))
+        a2e = scale3(spring_signs[s, 2], load3(a2, spring_edges[s, 0]))
         a1f = scale3(sf, load3(a1, spring_edges[s, 1]))
         a2f = load3(a2, spring_edges[s, 1])
         kb = scale3(2.0 / (1.0 + dot3(te, tf)), cross3(te, tf))

@@ -17,7 +17,14 @@ Conventions (Bergou et al. 2008, "Discrete Elastic Rods", sec. 4-6; Bergou et al
 
 Rod networks (ref. 004 sec. 3.2, Fig. 2g): a spring's edge may point the other way (sign -1);
 the spring then uses t' = -t, a1' = -a1, a2' = a2 (still right-handed) and theta' = -theta,
-so m1' = -m1, m2' = m2, exactly DisMech's bookkeeping. Vectors are 3-tuples (no allocation).
+so m1' = -m1, m2' = m2, exactly DisMech's bookkeeping. In addition (not in DisMech) a spring
+may turn its entering edge's frame by a half turn about the tangent (frame factor c_e = -1:
+a1' -> -a1', a2' -> -a2'), chosen once at construction where the two edges' frames would
+otherwise face opposite ways (initial reference twist beyond +-pi/2). Without it such a spring
+loses a bending stiffness, since m1_e + m1_f cancels in kappa (ref. 004 eqs. 12-13): a polyline
+stored with alternating edge directions had zero stiffness modes, and at a junction of three
+edges in a plane no choice of per-edge frames avoids a half-turned pair.
+Vectors are 3-tuples (no allocation).
 """
 import math
 
@@ -99,7 +106,8 @@ def der_frames(q, edge_dofs, a1_old, t_old, ref_twist_old, spring_edges, spring_
     second node; a1_old, t_old: (m, 3) the accepted step's first reference director and tangent;
     ref_twist_old: (s,) [rad] the accepted reference twist of each bending-twisting spring;
     spring_edges: (s, 2) int64 its edges e (entering the centre node) and f (leaving it);
-    spring_signs: (s, 2) float +1 or -1 (edge stored the other way, see module docstring).
+    spring_signs: (s, 3) float: the orientation signs s_e, s_f (+1 or -1: edge stored the other
+    way) and the frame factor c_e (+1 or -1) of the entering edge (see module docstring).
     Writes t_out, a1_out, a2_out: (m, 3) and ref_twist_out: (s,) [rad].
     """
     for j in range(edge_dofs.shape[0]):
@@ -123,7 +131,7 @@ def der_frames(q, edge_dofs, a1_old, t_old, ref_twist_old, spring_edges, spring_
         sf = spring_signs[s, 1]
         te = scale3(se, load3(t_out, je))
         tf = scale3(sf, load3(t_out, jf))
-        ae = scale3(se, load3(a1_out, je))
+        ae = scale3(se * spring_signs[s, 2], load3(a1_out, je))
         af = scale3(sf, load3(a1_out, jf))
         # DisMech computeRefTwist: transport a1^e onto t^f, turn it by the old reference twist,
         # and add the (small) remaining angle to the old value: continuous in time.
