@@ -93,16 +93,10 @@ class ImplicitStepper:
         self.mass = np.asarray(mass, dtype=float)
         self.options = options or NewtonOptions()
         self.stats = NewtonStats()
-        n_dof = self.mass.size
-        self.n_dof = n_dof
-        sizes = [len(bd.rows) for bd in self.bindings]
+        self.n_dof = self.mass.size
         for bd in self.bindings:
             if len(bd.rows) != len(bd.cols):
                 raise ValueError(f"binding {bd.name!r}: rows and cols differ in length")
-        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
-        rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
-        cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
         constrained = np.concatenate([bd.constrained_dofs for bd in self.bindings]
                                      + [np.zeros(0, np.int64)]).astype(np.int64)
         if np.unique(constrained).size != constrained.size:
@@ -110,10 +104,31 @@ class ImplicitStepper:
         self.constrained = constrained
         self._constraint_owner = [(bd, i) for i, bd in enumerate(self.bindings)
                                   if len(bd.constrained_dofs)]
-        self.pattern = JacobianPattern(n_dof, rows, cols, constrained)
+        self._dynamic = [bd for bd in self.bindings if bd.dynamic]
+        self._versions = None
+        self._F = np.zeros(self.n_dof)
+        self._refresh_pattern()
         self.free = self.pattern.free
-        self._F = np.zeros(n_dof)
+
+    def _refresh_pattern(self):
+        """(Re)build the Jacobian's structure when it is new or a dynamic binding (contact)
+        changed its entries (Binding.pattern_version) in begin_step."""
+        versions = tuple(bd.pattern_version for bd in self._dynamic)
+        if versions == self._versions:
+            return
+        self._versions = versions
+        sizes = [len(bd.rows) for bd in self.bindings]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
+        rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
+        cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
+        self.pattern = JacobianPattern(self.n_dof, rows, cols, self.constrained)
         self._J = np.zeros(offsets[-1])
+
+    def _begin(self, b, q, t):
+        for bd in self.bindings:
+            bd.begin_step(b, q, t)
+        self._refresh_pattern()
 
     # -- pieces -------------------------------------------------------------------------
     def apply_constraints(self, b, q, t):
@@ -213,8 +228,7 @@ class ImplicitStepper:
         return self._step(b, q_n, v_n, t_n, h, 0)
 
     def _step(self, b, q_n, v_n, t_n, h, depth):
-        for bd in self.bindings:
-            bd.begin_step(b, q_n, t_n)
+        self._begin(b, q_n, t_n)
         q = q_n + h * v_n            # explicit predictor (same as DisMech's: q_n + h v_n)
         t = t_n + h
         self.apply_constraints(b, q, t)
@@ -239,8 +253,7 @@ class ImplicitStepper:
         q = q.copy()
         self.apply_constraints(b, q, t)
         q_start = q.copy()
-        for bd in self.bindings:
-            bd.begin_step(b, q, t)
+        self._begin(b, q, t)
         zero = np.zeros_like(q)
         R0, _ = self._residual(b, q, q, zero, t, np.inf)
         target = self.options.rtol * float(np.linalg.norm(R0)) + self.options.atol
