@@ -148,3 +148,19 @@ def test_node_force_and_gravity_balance_in_a_static_solve():
     sim.solve_static()
     z = sim.get_state("chain")["positions"][0, 1, 2]
     assert z == pytest.approx(-0.1 - (m * 9.81 - F) / k, rel=1e-10)
+
+
+def test_symplectic_euler_uses_the_same_forces_and_matches_its_recurrence():
+    # Explicit comparison scheme: v_{n+1} = v_n + h (-k/m)(x_n - x*), x_{n+1} = x_n + h v_{n+1}.
+    m, k, h, v0 = 0.2, 50.0, 0.01, 0.3
+    sim = chain_scene(n=2, mass=m, stiffness=k, gravity=False).compile(dt=h, scheme="symplectic_euler")
+    sim.set_state("chain", velocities=np.array([[0, 0, 0], [0, 0, v0]]))
+    out = sim.run(0.2, record=sm.Every(h, ("positions",)))
+    x, v, expected = -0.1, v0, [-0.1]
+    for _ in range(20):
+        v = v - h * k / m * (x + 0.1)
+        x = x + h * v
+        expected.append(x)
+    np.testing.assert_allclose(out["chain.positions"][0, :, 1, 2], expected, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="scheme"):
+        chain_scene().compile(dt=h, scheme="verlet")

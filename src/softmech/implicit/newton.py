@@ -247,6 +247,27 @@ class ImplicitStepper:
         self.stats.steps += 1
         return q, v
 
+    def explicit_step(self, b, q_n, v_n, t_n, h):
+        """One symplectic Euler step with the same forces: v = v_n + h M^-1 F(q_n, v_n, t_n),
+        q = q_n + h v (constrained DOFs follow their values at t_n + h). Stable only below the
+        stiffness limit (for comparisons with the implicit step); NewtonFailed("nonfinite") on
+        a non-finite state."""
+        self._begin(b, q_n, t_n)
+        F, _ = self.forces(b, q_n, v_n, t_n, h)
+        v = v_n.copy()
+        free = self.free
+        v[free] += h * F[free] / self.mass[free]
+        q = q_n + h * v
+        self.apply_constraints(b, q, t_n + h)
+        v[self.constrained] = (q[self.constrained] - q_n[self.constrained]) / h
+        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
+            raise NewtonFailed("non-finite state in the explicit step (dt above the stability "
+                               "limit?)", "nonfinite")
+        for bd in self.bindings:
+            bd.accept(b, q)
+        self.stats.steps += 1
+        return q, v
+
     def static(self, b, q, t, h0):
         """Equilibrium of world b at time t from the guess q (n_dof,), returned (a new array).
         h0 [s]: first pseudo-time step of the continuation used if Newton fails from q."""
