@@ -162,11 +162,14 @@ class Scene:
         if body is not None and body not in rigid:
             raise ValueError(f"{term.name}.body = {body!r} is not allowed: no such rigid body in "
                              f"the scene (rigid bodies: {sorted(rigid)})")
-        implicit = getattr(term, "implicit_body", None)
-        if implicit is not None and implicit not in {b.name for b in self.implicit_bodies}:
-            raise ValueError(f"{term.name}.body = {implicit!r} is not allowed: no discrete rod or "
-                             f"shell of that name in the scene (implicit bodies: "
-                             f"{sorted(b.name for b in self.implicit_bodies)})")
+        implicit = {b.name for b in self.implicit_bodies}
+        wanted = getattr(term, "implicit_bodies", lambda: ())()
+        single = getattr(term, "implicit_body", None)
+        for target in ((single,) if single is not None else ()) + tuple(wanted):
+            if target not in implicit:
+                raise ValueError(f"{term.name}.body = {target!r} is not allowed: no discrete rod "
+                                 f"or shell of that name in the scene (implicit bodies: "
+                                 f"{sorted(implicit)})")
         every = {b.name for b in self.rods + self.rigid_bodies}
         for end in getattr(term, "bodies", lambda: ())():
             if end not in every:

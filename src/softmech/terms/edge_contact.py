@@ -46,6 +46,9 @@ class EdgeContact(_ImplicitTerm):
         self.margin = (self.distance if margin is None
                        else float(_checks.nonnegative(f"{name}.margin", margin)))
 
+    def implicit_bodies(self):
+        return tuple(self.body_names)
+
     def parameters(self):
         return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.friction])}
 
