@@ -162,11 +162,14 @@ class Scene:
         if body is not None and body not in rigid:
             raise ValueError(f"{term.name}.body = {body!r} is not allowed: no such rigid body in "
                              f"the scene (rigid bodies: {sorted(rigid)})")
-        implicit = getattr(term, "implicit_body", None)
-        if implicit is not None and implicit not in {b.name for b in self.implicit_bodies}:
-            raise ValueError(f"{term.name}.body = {implicit!r} is not allowed: no discrete rod or "
-                             f"shell of that name in the scene (implicit bodies: "
-                             f"{sorted(b.name for b in self.implicit_bodies)})")
+        implicit = {b.name for b in self.implicit_bodies}
+        wanted = getattr(term, "implicit_bodies", lambda: ())()
+        single = getattr(term, "implicit_body", None)
+        for target in ((single,) if single is not None else ()) + tuple(wanted):
+            if target not in implicit:
+                raise ValueError(f"{term.name}.body = {target!r} is not allowed: no discrete rod "
+                                 f"or shell of that name in the scene (implicit bodies: "
+                                 f"{sorted(implicit)})")
         every = {b.name for b in self.rods + self.rigid_bodies}
         for end in getattr(term, "bodies", lambda: ())():
             if end not in every:
@@ -185,14 +188,15 @@ class Scene:
         self.terms.append(term)
         return term
 
-    def compile(self, *, worlds=1, dt, scheme="verlet", strict=False, n_threads=None,
+    def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
                 newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
-        Cosserat rods and rigid bodies (explicit): scheme "verlet" (position Verlet) or
-        "pefrl"; strict: raise instead of warn when dt is above the estimated stability limit.
-        Discrete rods and shells (implicit Euler, softmech.implicit): an ImplicitSimulation;
-        newton: softmech.implicit.newton.NewtonOptions (tolerances, iterations, halvings).
+        Cosserat rods and rigid bodies (explicit): scheme "verlet" (position Verlet, the
+        default) or "pefrl"; strict: raise instead of warn when dt is above the estimated
+        stability limit. Discrete rods and shells: an ImplicitSimulation (softmech.implicit),
+        scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
+        terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
         """
         from softmech.simulation import Simulation
 
@@ -203,7 +207,9 @@ class Scene:
         dt = float(_checks.positive("dt", dt))
         if self.implicit_bodies:
             from softmech.implicit.simulation import compile_implicit
-            return compile_implicit(self, worlds=worlds, dt=dt, newton=newton)
+            scheme = "implicit_euler" if scheme is None else scheme
+            _checks.choice("scheme", scheme, {"implicit_euler", "symplectic_euler"})
+            return compile_implicit(self, worlds=worlds, dt=dt, newton=newton, scheme=scheme)
         if newton is not None:
             raise ValueError("newton = ... is not allowed: the scene has no discrete rods or "
                              "shells (its bodies are integrated explicitly)")
@@ -211,6 +217,7 @@ class Scene:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         if not isinstance(strict, bool):
             raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
+        scheme = "verlet" if scheme is None else scheme
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)

@@ -148,3 +148,49 @@ def test_node_force_and_gravity_balance_in_a_static_solve():
     sim.solve_static()
     z = sim.get_state("chain")["positions"][0, 1, 2]
     assert z == pytest.approx(-0.1 - (m * 9.81 - F) / k, rel=1e-10)
+
+
+def test_symplectic_euler_uses_the_same_forces_and_matches_its_recurrence():
+    # Explicit comparison scheme: v_{n+1} = v_n + h (-k/m)(x_n - x*), x_{n+1} = x_n + h v_{n+1}.
+    m, k, h, v0 = 0.2, 50.0, 0.01, 0.3
+    sim = chain_scene(n=2, mass=m, stiffness=k, gravity=False).compile(dt=h, scheme="symplectic_euler")
+    sim.set_state("chain", velocities=np.array([[0, 0, 0], [0, 0, v0]]))
+    out = sim.run(0.2, record=sm.Every(h, ("positions",)))
+    x, v, expected = -0.1, v0, [-0.1]
+    for _ in range(20):
+        v = v - h * k / m * (x + 0.1)
+        x = x + h * v
+        expected.append(x)
+    np.testing.assert_allclose(out["chain.positions"][0, :, 1, 2], expected, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="scheme"):
+        chain_scene().compile(dt=h, scheme="verlet")
+
+
+def test_joined_chains_hang_like_one_chain():
+    # Two 3-node chains joined end to start (JoinNodes merges the nodes, masses add) hang
+    # exactly like one 5-node chain whose junction node has twice the mass: spring i carries
+    # the weight below it.
+    m, k = 0.1, 100.0
+    scene = sm.Scene()
+    upper = np.zeros((3, 3))
+    upper[:, 2] = -0.1 * np.arange(3)
+    lower = upper - [0, 0, 0.2]
+    scene.implicit_bodies.append(SpringChain("upper", upper, m, k))
+    scene.implicit_bodies.append(SpringChain("lower", lower, m, k))
+    scene.add(sm.JoinNodes("upper", 2, "lower", 0))
+    scene.add(sm.Gravity())
+    scene.add(sm.FixNodes("upper", [0]))
+    sim = scene.compile(dt=1e-2)
+    assert sim.layout.n_nodes == 5
+    sim.solve_static()
+    z = np.concatenate([sim.get_state("upper")["positions"][0, :, 2],
+                        sim.get_state("lower")["positions"][0, 1:, 2]])
+    below = np.array([5, 4, 2, 1]) * m        # the junction node carries 2 m
+    np.testing.assert_allclose(-np.diff(z) - 0.1, below * 9.81 / k, rtol=1e-10)
+    np.testing.assert_array_equal(sim.get_state("upper")["positions"][:, 2],
+                                  sim.get_state("lower")["positions"][:, 0])
+    apart = sm.Scene()
+    apart.implicit_bodies += [SpringChain("upper", upper, m, k), SpringChain("lower", lower + 1, m, k)]
+    apart.add(sm.JoinNodes("upper", 2, "lower", 0))
+    with pytest.raises(ValueError, match="join: the joined nodes are .* apart"):
+        apart.compile(dt=1e-2)

@@ -102,16 +102,10 @@ class ImplicitStepper:
         self.mass = np.asarray(mass, dtype=float)
         self.options = options or NewtonOptions()
         self.stats = NewtonStats()
-        n_dof = self.mass.size
-        self.n_dof = n_dof
-        sizes = [len(bd.rows) for bd in self.bindings]
+        self.n_dof = self.mass.size
         for bd in self.bindings:
             if len(bd.rows) != len(bd.cols):
                 raise ValueError(f"binding {bd.name!r}: rows and cols differ in length")
-        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
-        rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
-        cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
         constrained = np.concatenate([bd.constrained_dofs for bd in self.bindings]
                                      + [np.zeros(0, np.int64)]).astype(np.int64)
         if np.unique(constrained).size != constrained.size:
@@ -119,10 +113,31 @@ class ImplicitStepper:
         self.constrained = constrained
         self._constraint_owner = [(bd, i) for i, bd in enumerate(self.bindings)
                                   if len(bd.constrained_dofs)]
-        self.pattern = JacobianPattern(n_dof, rows, cols, constrained)
+        self._dynamic = [bd for bd in self.bindings if bd.dynamic]
+        self._versions = None
+        self._F = np.zeros(self.n_dof)
+        self._refresh_pattern()
         self.free = self.pattern.free
-        self._F = np.zeros(n_dof)
+
+    def _refresh_pattern(self):
+        """(Re)build the Jacobian's structure when it is new or a dynamic binding (contact)
+        changed its entries (Binding.pattern_version) in begin_step."""
+        versions = tuple(bd.pattern_version for bd in self._dynamic)
+        if versions == self._versions:
+            return
+        self._versions = versions
+        sizes = [len(bd.rows) for bd in self.bindings]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
+        rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
+        cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
+        self.pattern = JacobianPattern(self.n_dof, rows, cols, self.constrained)
         self._J = np.zeros(offsets[-1])
+
+    def _begin(self, b, q, t):
+        for bd in self.bindings:
+            bd.begin_step(b, q, t)
+        self._refresh_pattern()
 
     # -- pieces -------------------------------------------------------------------------
     def apply_constraints(self, b, q, t):
@@ -229,8 +244,7 @@ class ImplicitStepper:
         return self._step(b, q_n, v_n, t_n, h, 0)
 
     def _step(self, b, q_n, v_n, t_n, h, depth):
-        for bd in self.bindings:
-            bd.begin_step(b, q_n, t_n)
+        self._begin(b, q_n, t_n)
         q = q_n + h * v_n            # explicit predictor (same as DisMech's: q_n + h v_n)
         t = t_n + h
         self.apply_constraints(b, q, t)
@@ -249,14 +263,34 @@ class ImplicitStepper:
         self.stats.steps += 1
         return q, v
 
+    def explicit_step(self, b, q_n, v_n, t_n, h):
+        """One symplectic Euler step with the same forces: v = v_n + h M^-1 F(q_n, v_n, t_n),
+        q = q_n + h v (constrained DOFs follow their values at t_n + h). Stable only below the
+        stiffness limit (for comparisons with the implicit step); NewtonFailed("nonfinite") on
+        a non-finite state."""
+        self._begin(b, q_n, t_n)
+        F, _ = self.forces(b, q_n, v_n, t_n, h)
+        v = v_n.copy()
+        free = self.free
+        v[free] += h * F[free] / self.mass[free]
+        q = q_n + h * v
+        self.apply_constraints(b, q, t_n + h)
+        v[self.constrained] = (q[self.constrained] - q_n[self.constrained]) / h
+        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
+            raise NewtonFailed("non-finite state in the explicit step (dt above the stability "
+                               "limit?)", "nonfinite")
+        for bd in self.bindings:
+            bd.accept(b, q)
+        self.stats.steps += 1
+        return q, v
+
     def static(self, b, q, t, h0):
         """Equilibrium of world b at time t from the guess q (n_dof,), returned (a new array).
         h0 [s]: first pseudo-time step of the continuation used if Newton fails from q."""
         q = q.copy()
         self.apply_constraints(b, q, t)
         q_start = q.copy()
-        for bd in self.bindings:
-            bd.begin_step(b, q, t)
+        self._begin(b, q, t)
         zero = np.zeros_like(q)
         R0, _ = self._residual(b, q, q, zero, t, np.inf)
         target = self.options.rtol * float(np.linalg.norm(R0)) + self.options.atol

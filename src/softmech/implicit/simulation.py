@@ -43,12 +43,15 @@ class ImplicitSimulation:
     Scene.add_shell); built by Scene.compile(worlds=B, dt=...).
 
     dt [s]: the step (implicit: not limited by stiffness; a failing Newton halves it locally).
-    options: softmech.implicit.newton.NewtonOptions. params: ParameterTable.
+    options: softmech.implicit.newton.NewtonOptions. params: ParameterTable. scheme:
+    "implicit_euler" or "symplectic_euler" (explicit, stable only below the stiffness limit;
+    for comparisons with the same force terms).
     """
 
-    def __init__(self, scene, *, worlds, dt, options=None):
+    def __init__(self, scene, *, worlds, dt, options=None, scheme="implicit_euler"):
         self.worlds = worlds
         self.dt = dt
+        self.scheme = scheme
         self.bodies = {b.name: b for b in scene.implicit_bodies}
         self.terms = list(scene.terms)
         layout = DofLayout()
@@ -177,7 +180,10 @@ class ImplicitSimulation:
         saved = self._snapshot()
         for b in range(self.worlds):
             try:
-                q, v = self.stepper.step(b, self.q[b], self.v[b], self.time, self.dt)
+                if self.scheme == "implicit_euler":
+                    q, v = self.stepper.step(b, self.q[b], self.v[b], self.time, self.dt)
+                else:
+                    q, v = self.stepper.explicit_step(b, self.q[b], self.v[b], self.time, self.dt)
             except NewtonFailed as err:
                 self._restore(saved)
                 raise SimulationDiverged(
@@ -262,7 +268,7 @@ class ImplicitSimulation:
             samples.setdefault(f"{owner}.{base}", []).append(value)
 
 
-def compile_implicit(scene, *, worlds, dt, newton=None):
+def compile_implicit(scene, *, worlds, dt, newton=None, scheme="implicit_euler"):
     """The ImplicitSimulation of a scene (called by Scene.compile)."""
     if scene.rods or scene.rigid_bodies:
         raise ValueError("a scene with discrete rods or shells cannot also hold Cosserat rods or "
@@ -271,4 +277,4 @@ def compile_implicit(scene, *, worlds, dt, newton=None):
     if newton is not None and not isinstance(newton, NewtonOptions):
         raise ValueError(f"newton = {newton!r} is not allowed: must be "
                          "softmech.implicit.newton.NewtonOptions or None")
-    return ImplicitSimulation(scene, worlds=worlds, dt=dt, options=newton)
+    return ImplicitSimulation(scene, worlds=worlds, dt=dt, options=newton, scheme=scheme)

@@ -92,3 +92,40 @@ class NodeForce(_ImplicitTerm):
         _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes")
         dofs = ctx.layout.node_dof(body.nodes[[self.node]])
         return [NodeLoads(self.name, dofs, np.ones(1), ctx.params[f"{self.name}.force"])]
+
+
+class JoinNodes(_ImplicitTerm):
+    """JoinNodes(body_a, node_a, body_b, node_b, tolerance=1e-9): node node_a of body_a and
+    node node_b of body_b become one node (DisMech's joints through shared nodes: a rod network's
+    junction, a rod attached to a shell, ref. 004 sections 2 and 3.4). They must start within
+    `tolerance` [m] of each other; their masses add up."""
+
+    section = "joints"
+
+    def __init__(self, body_a, node_a, body_b, node_b, *, tolerance=1e-9, name="join"):
+        self.name = name
+        self.body_a = _body_name(name, body_a)
+        self.body_b = _body_name(name, body_b)
+        self.node_a = _checks.integer(f"{name}.node_a", node_a, 0)
+        self.node_b = _checks.integer(f"{name}.node_b", node_b, 0)
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        if self.body_a == self.body_b and self.node_a == self.node_b:
+            raise ValueError(f"{name}: joins node {self.node_a} of {self.body_a!r} to itself")
+
+    def implicit_bodies(self):
+        return (self.body_a, self.body_b)
+
+    def place_implicit(self, layout, bodies):
+        slots = []
+        for field, body_name, node in (("a", self.body_a, self.node_a),
+                                       ("b", self.body_b, self.node_b)):
+            if body_name not in bodies:
+                raise ValueError(f"{self.name}.body_{field} = {body_name!r} is not allowed: no "
+                                 f"discrete rod or shell of that name (bodies: {sorted(bodies)})")
+            body = bodies[body_name]
+            _in_range(self.name, f"node_{field}", np.array([node]), len(body.nodes), "nodes")
+            slots.append(body.nodes[node])
+        layout.merge(slots[0], slots[1], tolerance=self.tolerance, owner=self.name)
+
+    def bind_implicit(self, ctx):
+        return []
