@@ -29,6 +29,7 @@ class SpringChain(ImplicitBody):
         edges = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
         return 0.5 * (np.append(edges, 0.0) + np.insert(edges, 0, 0.0))
 
+    @property
     def edges(self):
         n = len(self.positions)
         return np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)

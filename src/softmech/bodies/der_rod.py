@@ -108,6 +108,8 @@ class DerRod(ImplicitBody):
     """
 
     kind = "der_rod"
+    closed = False
+    """A discrete rod is open (results files describe its polyline as a rod's)."""
 
     def __init__(self, name="rod", *, centerline=None, start=None, direction=None, length=None,
                  n_elems=None, edges=None, normal=None, twist=0.0, radius, density,
