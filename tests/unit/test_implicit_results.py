@@ -58,3 +58,47 @@ def test_record_to_file_and_resume_bit_for_bit(tmp_path):
     back = load_results(path)
     for key in FIELDS:
         np.testing.assert_array_equal(back[key], plain[key])
+
+
+def test_shells_and_rod_networks_are_written_read_and_drawn(tmp_path):
+    # A sheet (two triangles) hanging from a corner, and a three-armed discrete rod network:
+    # results.h5 holds /shells/<name> with faces or edges, the pictures draw the sheet as a
+    # mesh at its recorded node positions and the network edge by edge.
+    import sys
+    from pathlib import Path
+
+    import h5py
+
+    from softmech.viz.solids import SolidBody
+    from softmech.viz.source import bodies_at, read_results
+    from softmech.viz.viewer import view_figure
+    sys.path.insert(0, str(Path(__file__).parent))
+    from implicit_fixture import SpringSheet
+
+    scene = sm.Scene()
+    square = np.array([[0, 0, 0], [0.1, 0, 0], [0.1, 0.1, 0], [0, 0.1, 0]], dtype=float)
+    scene.implicit_bodies.append(SpringSheet("sheet", square, [[0, 1, 2], [0, 2, 3]], 0.01, 50.0))
+    star = np.array([[0.3, 0, 0], [0.4, 0, 0], [0.3, 0.1, 0], [0.2, 0, 0]], dtype=float)
+    scene.add_der_rod(name="star", centerline=star, edges=[[0, 1], [0, 2], [0, 3]], radius=2e-3,
+                      density=1000.0, youngs_modulus=1e6)
+    scene.add(sm.FixNodes("sheet", [0]))
+    scene.add(sm.FixNodes("star", [1, 2, 3], name="star_ends"))
+    scene.add(sm.Gravity())
+    sim = scene.compile(dt=1e-2)
+    assert [b.name for b in sim.shells] == ["sheet", "star"] and sim.rods == []
+    path = tmp_path / "s.h5"
+    record_to_file(sim, path, duration=0.1, every=0.05,
+                   fields=("sheet.positions", "star.positions"))
+    with h5py.File(path, "r") as f:
+        np.testing.assert_array_equal(f["shells/sheet/faces"][()], [[0, 1, 2], [0, 2, 3]])
+        assert f["shells/star/edges"].shape == (3, 2)
+        assert f["shells/sheet/positions"].shape == (1, 3, 4, 3)
+    data = read_results(path)
+    bodies = bodies_at(data, 2)
+    drawn = {b.name: b for b in bodies}
+    sheet = drawn["sheet"]
+    assert isinstance(sheet, SolidBody)
+    np.testing.assert_array_equal(sheet.mesh()[0], data.results["sheet.positions"][0, 2])
+    assert sum(b.name == "star" for b in bodies) == 3             # one tube per edge
+    fig, _ = view_figure(data)
+    assert "sheet" in {t.name for t in fig.data if t.type == "mesh3d"}

@@ -29,6 +29,7 @@ class ResultsWriter:
         self.recorder_units = {}
         """Units [str] of user recorders by name (set before their first append)."""
         self.rigid_bodies = frozenset(h5file.get("bodies", {}))
+        self.shells = frozenset(h5file.get("shells", {}))
         """Names of the rigid bodies: their time series go to /bodies/<name>."""
 
     # -------------------------------------------------------------------------- opening
@@ -118,7 +119,7 @@ class ResultsWriter:
 
     def _series(self, key, stacked):
         """The dataset of Results key `key`, created from the first values (B, k, ...)."""
-        path = layout.series_path(key, self.rigid_bodies)
+        path = layout.series_path(key, self.rigid_bodies, self.shells)
         if path in self.file:
             ds = self.file[path]
             if key != "time" and ds.shape[:1] + ds.shape[2:] != stacked.shape[:1] + stacked.shape[2:]:
@@ -143,7 +144,7 @@ class ResultsWriter:
 
     def _all_series(self):
         out = [self.file["time"]]
-        for group in ("rods", "bodies", "recorders"):
+        for group in ("rods", "bodies", "shells", "recorders"):
             for sub in self.file.get(group, {}).values():
                 items = sub.values() if isinstance(sub, h5py.Group) else [sub]
                 out += [d for d in items if layout.is_series(d)]
