@@ -167,11 +167,10 @@ def test_cylindrical_bending_energy_hinge():
     DisMech's k_b = 2 D / sqrt(3) (ref. 004 eq. 17), on the area the interior edges carry,
     sum (A1 + A2)/3 (a boundary edge has no hinge). The hinge model depends on the mesh's
     orientation (ref. 004 section 3.3: "the mesh orientation significantly influences the
-    deflection"): measured -4.7 % bending across the mesh's rows (axis 0), +2.7 % along them
-    (axis 1) at l/R = 0.02 -- tolerance 10 % each, and their mean within 3 %."""
+    deflection"): measured -4.9 % bending across the mesh's rows (axis 0) and -0.6 % along them
+    (axis 1) at l/R = 0.02; tolerance 6 % for either orientation."""
     ratios = [_cylinder_energy_ratio("hinge", axis) for axis in (0, 1)]
-    assert all(abs(r - 1) < 0.10 for r in ratios), ratios
-    assert abs(np.mean(ratios) - 1) < 0.03, ratios
+    assert all(abs(r - 1) < 0.06 for r in ratios), ratios
 
 
 @pytest.mark.parametrize("axis", [0, 1])

@@ -149,11 +149,12 @@ def hinges(triangles):
 
 # -- generated meshes ----------------------------------------------------------------------
 def _zip_rows(row_a, xa, row_b, xb):
-    """Triangulate the strip between two rows of nodes sorted by x (row_a below row_b), each
-    triangle counter-clockwise seen from +z."""
+    """Triangulate the strip between two rows of nodes sorted by x (row_a below row_b)."""
     tris, i, j = [], 0, 0
     while i < len(row_a) - 1 or j < len(row_b) - 1:
-        adv_a = j == len(row_b) - 1 or (i < len(row_a) - 1 and xa[i + 1] <= xb[j + 1])
+        # advance the row whose new diagonal is the shorter one (the Delaunay choice)
+        adv_a = j == len(row_b) - 1 or (
+            i < len(row_a) - 1 and abs(xa[i + 1] - xb[j]) <= abs(xa[i] - xb[j + 1]))
         if adv_a:
             tris.append((row_a[i], row_a[i + 1], row_b[j]))
             i += 1
