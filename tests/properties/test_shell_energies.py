@@ -29,7 +29,6 @@ def assemble(bindings, q):
     """Dense forces (n,) and Jacobian (n, n) of the bindings at q, and their energy."""
     n = len(q)
     F = np.zeros(n)
-    J = np.zeros(n)
     Jd = np.zeros((n, n))
     for b in bindings:
         Jb = np.zeros(len(b.rows))

@@ -107,7 +107,8 @@ def randomize(sim, rng, scale=0.01):
 
 def test_the_contract_scene_uses_every_term_type():
     used = {type(t).__name__ for t in contract_scene().terms}
-    assert used == set(TERMS)
+    # terms of the implicit bodies (discrete shells, rods) are not in the explicit engine's table
+    assert used == {name for name, cls in TERMS.items() if not getattr(cls, "implicit_only", False)}
 
 
 @pytest.mark.parametrize("worlds", [1, 3])

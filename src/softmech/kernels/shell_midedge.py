@@ -27,22 +27,9 @@ positions through the unit normal n only, and its gradient and Hessian below are
 
 where the second derivatives of n . c (linear in c) are gathered into one Hess(n . w).
 """
-import numpy as np
 
 from softmech.kernels import kernel
-from softmech.kernels.vec3 import cross, dot, load, norm, scale, sub
-
-
-@kernel(inline="always")
-def _sk(a, i, j):
-    """Entry (i, j) of the cross-product matrix [a]x (so that [a]x b = a x b)."""
-    if i == j:
-        return 0.0
-    if i == 0:
-        return -a[2] if j == 1 else a[1]
-    if i == 1:
-        return a[2] if j == 0 else -a[0]
-    return -a[1] if j == 0 else a[0]
+from softmech.kernels.vec3 import cross, dot, load, norm, scale, skew, sub
 
 
 @kernel(inline="always")
@@ -198,16 +185,16 @@ def _add_hess_ndot(n, lN, e1, e2, w, J, base):
                     # (A_p^T H_N A_q)_ij = -sum_kl [a]x_ik H_kl [b]x_lj
                     acc = 0.0
                     for k in range(3):
-                        sik = _sk(a, i, k)
+                        sik = skew(a, i, k)
                         if sik == 0.0:
                             continue
                         for l in range(3):
-                            slj = _sk(b, l, j)
+                            slj = skew(b, l, j)
                             if slj == 0.0:
                                 continue
                             hkl = -(pw[k] * n[l] + n[k] * pw[l]
                                     + nw * ((1.0 if k == l else 0.0) - n[k] * n[l])) * inv2
                             acc -= sik * hkl * slj
-                    m_ij = -_sk(g, i, j)
-                    acc += s1[p] * s2[qq] * m_ij + s2[p] * s1[qq] * (-_sk(g, j, i))
+                    m_ij = -skew(g, i, j)
+                    acc += s1[p] * s2[qq] * m_ij + s2[p] * s1[qq] * (-skew(g, j, i))
                     J[base + 12 * (3 * p + i) + 3 * qq + j] -= acc

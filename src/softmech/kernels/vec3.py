@@ -48,3 +48,15 @@ def add_outer(J, base, stride, r0, c0, coef, a, b):
     for i in range(3):
         for j in range(3):
             J[base + stride * (r0 + i) + c0 + j] += coef * a[i] * b[j]
+
+
+@kernel(inline="always")
+def skew(a, i, j):
+    """Entry (i, j) of the cross-product matrix [a]x (so that [a]x b = a x b)."""
+    if i == j:
+        return 0.0
+    if i == 0:
+        return -a[2] if j == 1 else a[1]
+    if i == 1:
+        return a[2] if j == 0 else -a[0]
+    return -a[1] if j == 0 else a[0]
