@@ -162,6 +162,14 @@ class Scene:
         if body is not None and body not in rigid:
             raise ValueError(f"{term.name}.body = {body!r} is not allowed: no such rigid body in "
                              f"the scene (rigid bodies: {sorted(rigid)})")
+        implicit = {b.name for b in self.implicit_bodies}
+        wanted = getattr(term, "implicit_bodies", lambda: ())()
+        single = getattr(term, "implicit_body", None)
+        for target in ((single,) if single is not None else ()) + tuple(wanted):
+            if target not in implicit:
+                raise ValueError(f"{term.name}.body = {target!r} is not allowed: no discrete rod "
+                                 f"or shell of that name in the scene (implicit bodies: "
+                                 f"{sorted(implicit)})")
         every = {b.name for b in self.rods + self.rigid_bodies}
         for end in getattr(term, "bodies", lambda: ())():
             if end not in every:
@@ -180,22 +188,36 @@ class Scene:
         self.terms.append(term)
         return term
 
-    def compile(self, *, worlds=1, dt, scheme="verlet", strict=False, n_threads=None):
+    def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
+                newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
-        scheme: "verlet" (position Verlet) or "pefrl". strict: raise instead of warn when dt is above
-        the estimated stability limit.
+        Cosserat rods and rigid bodies (explicit): scheme "verlet" (position Verlet, the
+        default) or "pefrl"; strict: raise instead of warn when dt is above the estimated
+        stability limit. Discrete rods and shells: an ImplicitSimulation (softmech.implicit),
+        scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
+        terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
         """
         from softmech.simulation import Simulation
 
-        if not self.rods and not self.rigid_bodies:
-            raise ValueError("the scene has no bodies: add a rod or a rigid body before compile()")
+        if not self.rods and not self.rigid_bodies and not self.implicit_bodies:
+            raise ValueError("the scene has no bodies: add a rod, a shell or a rigid body before "
+                             "compile()")
         worlds = _checks.integer("worlds", worlds, 1)
+        dt = float(_checks.positive("dt", dt))
+        if self.implicit_bodies:
+            from softmech.implicit.simulation import compile_implicit
+            scheme = "implicit_euler" if scheme is None else scheme
+            _checks.choice("scheme", scheme, {"implicit_euler", "symplectic_euler"})
+            return compile_implicit(self, worlds=worlds, dt=dt, newton=newton, scheme=scheme)
+        if newton is not None:
+            raise ValueError("newton = ... is not allowed: the scene has no discrete rods or "
+                             "shells (its bodies are integrated explicitly)")
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         if not isinstance(strict, bool):
             raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
-        dt = float(_checks.positive("dt", dt))
+        scheme = "verlet" if scheme is None else scheme
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)

@@ -27,6 +27,8 @@ PRINCIPAL = ("directors", "angular_velocities")
 """State fields of a rigid body that differ between its own and its principal frame."""
 ROD_FIELDS = ("rod_contact_force",)
 """Recorded fields that only rods have (a bare name records them for the rods only)."""
+IMPLICIT_FIELDS = ("angles",)
+"""Recorded fields of discrete rods and shells only (their scalar DOFs, softmech.implicit)."""
 DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_momentum",
                                 "angular_momentum", "contact_force", "rod_contact_force")
 
@@ -52,9 +54,10 @@ class Every:
         _checks.positive("Every.seconds", self.seconds)
         for f in self.fields:
             base = f.split(".")[-1]
-            if base not in STATE_FIELDS + DERIVED_FIELDS:
+            allowed = STATE_FIELDS + DERIVED_FIELDS + IMPLICIT_FIELDS
+            if base not in allowed:
                 raise ValueError(f"Every.fields entry {f!r} is not allowed: must be one of "
-                                 f"{sorted(STATE_FIELDS + DERIVED_FIELDS)} (optionally 'rod.field')")
+                                 f"{sorted(allowed)} (optionally 'rod.field')")
 
 
 class Results(dict):

@@ -23,14 +23,16 @@ class ImplicitContext:
     layout: the finalized softmech.implicit.layout.DofLayout; worlds: B; bodies: {name: body}
     of the implicit bodies; params: the simulation's per-world parameters {"<owner>.<name>":
     array (B, ...)} -- a binding keeps references to its arrays and reads row b at every call,
-    so that writing sim.params[...] between runs changes the next run without recompiling.
+    so that writing sim.params[...] between runs changes the next run without recompiling;
+    terms: the scene's terms (buoyancy reads the gravity terms' parameters).
     """
 
-    def __init__(self, layout, worlds, bodies, params):
+    def __init__(self, layout, worlds, bodies, params, terms=()):
         self.layout = layout
         self.worlds = worlds
         self.bodies = bodies
         self.params = params
+        self.terms = tuple(terms)
 
     def body(self, owner, name):
         """The implicit body called `name`, or a ValueError naming `owner`."""
@@ -59,6 +61,10 @@ class Binding:
     rows = EMPTY
     cols = EMPTY
     constrained_dofs = EMPTY
+    dynamic = False
+    """True for a binding whose entries change between steps (contact pairs): it may replace
+    rows and cols in begin_step, and then increments pattern_version."""
+    pattern_version = 0
 
     def forces(self, b, q, v, t, h, F, J):
         """Add this binding's generalized forces of world b to F (n_dof,) [N on node DOFs, N m
@@ -76,7 +82,8 @@ class Binding:
         return np.zeros(len(self.constrained_dofs))
 
     def begin_step(self, b, q, t):
-        """Called once before the Newton iterations of a step from state q (n_dof,) at time t."""
+        """Called once before the Newton iterations of a step from state q (n_dof,) at time t
+        (a dynamic binding updates its entries here)."""
 
     def accept(self, b, q):
         """Called when world b's step to q (n_dof,) is accepted (commit history: reference

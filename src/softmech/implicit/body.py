@@ -15,12 +15,18 @@ sim.params["<body>.<name>"] with B lanes.
 
 
 class ImplicitBody:
-    """Base class of implicit body kinds. Subclasses set `name`, `nodes` (the node slot ids of
-    its nodes, (n_nodes,), set by `place`), and implement `place` and `bind_implicit`."""
+    """Base class of implicit body kinds. Subclasses set `name`, `density` [kg/m^3] (buoyancy
+    uses each node's displaced volume m_i / density), `nodes` (the node slot ids of its nodes,
+    (n_nodes,)) and `scalars` (its scalar DOF ids, possibly empty) in `place`, and implement
+    `place` and `bind_implicit`; rods also `node_lengths()` (n_nodes,) [m] (Voronoi lengths:
+    half the adjacent rest edge lengths), shells `node_areas()` (n_nodes,) [m^2] (a third of
+    the adjacent rest triangle areas)."""
 
     name = "body"
     kind = "implicit body"
+    density = None
     nodes = None
+    scalars = None
 
     def place(self, layout):  # pragma: no cover - interface
         raise NotImplementedError

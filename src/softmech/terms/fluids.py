@@ -87,6 +87,26 @@ class Buoyancy(Term):
             if not (body.fixed and body.shape == "general"):
                 ctx.rigid_displaced_mass[body.name] += rho * body_volume(self.name, body)
 
+    def bind_implicit(self, ctx):
+        """Discrete rods and shells: F_i = -rho_f (m_i / rho) g on every node, i.e. gravity
+        scaled by (1 - rho_f / rho) together with sm.Gravity (ref. 004 section 5.1); one
+        load per Gravity term of the scene (none without gravity)."""
+        from softmech.implicit.loads import NodeLoads
+        from softmech.terms.gravity import Gravity
+
+        rho = ctx.params[f"{self.name}.fluid_density"]
+        check_positive_params(self.name, {"fluid_density": rho}, ["fluid_density"])
+        dofs, volumes = [], []
+        for body in ctx.bodies.values():
+            nd = ctx.layout.node_dof(body.nodes)
+            dofs.append(nd)
+            volumes.append(ctx.layout.mass[nd[:, 0]] / body.density)
+        dofs, first = np.unique(np.concatenate(dofs), axis=0, return_index=True)
+        volumes = np.concatenate(volumes)[first]
+        return [NodeLoads(f"{self.name}.{g.name}", dofs, -volumes,
+                          ctx.params[f"{g.name}.acceleration"], scale=rho)
+                for g in ctx.terms if isinstance(g, Gravity)]
+
 
 class QuadraticDragPart(Part):
     """All QuadraticDrag terms of a scene in one kernel call."""

@@ -1,6 +1,10 @@
-"""Uniform gravity: a body acceleration g [m/s^2] on every node of every rod (F = m_i g)."""
+"""Uniform gravity: a body acceleration g [m/s^2] on every node of every rod (F = m_i g), every
+rigid body, and every node of the discrete rods and shells."""
+
+import numpy as np
 
 from softmech import _checks
+from softmech.implicit.loads import NodeLoads
 from softmech.terms.base import Term
 
 
@@ -21,3 +25,10 @@ class Gravity(Term):
             ctx.body_acc[rod.name] += p["acceleration"][:, None, :]
         for body in ctx.rigid_bodies:
             ctx.rigid_body_acc[body.name] += p["acceleration"]
+
+    def bind_implicit(self, ctx):
+        """Discrete rods and shells: F_i = m_i g on every node (the lumped node masses)."""
+        dofs = ctx.layout.node_dof(np.concatenate([b.nodes for b in ctx.bodies.values()]))
+        dofs = np.unique(dofs, axis=0)          # a node shared by two bodies counts once
+        return [NodeLoads(self.name, dofs, ctx.layout.mass[dofs[:, 0]],
+                          ctx.params[f"{self.name}.acceleration"])]

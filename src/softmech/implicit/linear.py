@@ -1,0 +1,101 @@
+"""The Newton system's matrix: assembled from the bindings' Jacobian entries into a banded or a
+sparse matrix over the free DOFs, and solved.
+
+The structure is fixed when the scene is compiled: every binding declares the (row, column) of
+each entry it writes, so the position of each entry in the solver's storage is computed once
+(`JacobianPattern`), and assembling at a Newton iteration is one weighted bincount of the
+bindings' values into that storage. Entries in a constrained row or column are dropped (a
+constrained DOF is not an unknown; its value enters through the forces).
+
+Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
+free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
+10), LAPACK's banded LU (scipy.linalg.solve_banded, O(n bw^2)); otherwise SuperLU on a CSC
+matrix (scipy.sparse.linalg.splu, with its fill-reducing column ordering) for meshes and
+networks.
+"""
+import numpy as np
+import scipy.linalg
+import scipy.sparse
+import scipy.sparse.linalg
+
+BANDED_MAX = 24
+"""Largest half bandwidth solved as a banded matrix: LAPACK's banded LU costs ~n (3 bw + 1) bw
+flops, SuperLU on a matrix of that band costs more per entry from its indexing (measured in
+benchmarks/der_vs_cosserat.py)."""
+
+
+class SingularJacobian(RuntimeError):
+    """The Newton matrix is singular (a free body with no inertia in a static solve, a DOF no
+    energy and no mass constrains)."""
+
+
+class JacobianPattern:
+    """Where each Jacobian entry goes.
+
+    n_dof: size of q; rows, cols: int64 (nnz,) entries of all bindings, concatenated in binding
+    order; constrained: int64 (k,) DOFs removed from the solve. The diagonal of the free DOFs is
+    always part of the structure (the mass term M/h^2 lives there).
+
+    After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth.
+    """
+
+    def __init__(self, n_dof, rows, cols, constrained):
+        rows = np.asarray(rows, dtype=np.int64)
+        cols = np.asarray(cols, dtype=np.int64)
+        is_free = np.ones(n_dof, dtype=bool)
+        is_free[np.asarray(constrained, dtype=np.int64)] = False
+        self.free = np.flatnonzero(is_free)
+        n = len(self.free)
+        self.n_free = n
+        reduced = np.full(n_dof, -1, dtype=np.int64)
+        reduced[self.free] = np.arange(n)
+        r, c = reduced[rows], reduced[cols]
+        keep = (r >= 0) & (c >= 0)
+        self._entry_keep = np.flatnonzero(keep)
+        r, c = r[keep], c[keep]
+        diag = np.arange(n)
+        self.bandwidth = int(np.max(np.abs(r - c))) if r.size else 0
+        if self.bandwidth <= BANDED_MAX:
+            self.kind = "banded"
+            bw = self.bandwidth
+            # LAPACK general band storage ab[bw + i - j, j] = A[i, j] (scipy.linalg.solve_banded)
+            self._size = (2 * bw + 1) * n
+            self._entry_slot = (bw + r - c) * n + c
+            self._diag_slot = bw * n + diag
+        else:
+            self.kind = "sparse"
+            all_r = np.concatenate([r, diag])
+            all_c = np.concatenate([c, diag])
+            key = all_c * n + all_r              # CSC order: by column, then row
+            unique, slot = np.unique(key, return_inverse=True)
+            self._size = unique.size
+            self._entry_slot = slot[:r.size]
+            self._diag_slot = slot[r.size:]
+            self._csc_rows = (unique % n).astype(np.int32)
+            counts = np.bincount(unique // n, minlength=n)
+            self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+
+    def solve(self, J, diagonal, rhs):
+        """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
+        entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
+        in a static solve), rhs (n_free,). Returns x (n_free,)."""
+        data = np.bincount(self._entry_slot, weights=-J[self._entry_keep], minlength=self._size)
+        data[self._diag_slot] += diagonal
+        if self.kind == "banded":
+            bw = self.bandwidth
+            ab = data.reshape(2 * bw + 1, self.n_free)
+            try:
+                x = scipy.linalg.solve_banded((bw, bw), ab, rhs, check_finite=False)
+            except np.linalg.LinAlgError as err:
+                raise SingularJacobian(str(err)) from None
+        else:
+            A = scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
+                                        shape=(self.n_free, self.n_free))
+            try:
+                x = scipy.sparse.linalg.splu(A).solve(rhs)
+            except RuntimeError as err:   # SuperLU: "Factor is exactly singular"
+                raise SingularJacobian(str(err)) from None
+        if not np.all(np.isfinite(x)):
+            raise SingularJacobian("the Newton matrix is singular or ill-conditioned (non-finite "
+                                   "update)")
+        return x

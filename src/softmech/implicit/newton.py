@@ -1,0 +1,301 @@
+"""Implicit Euler with Newton-Raphson, line search and step halving (ref. 004 eqs. 4-7,
+Algorithm 1), and the static (equilibrium) solve, for one world at a time.
+
+Step from (q_n, v_n) at t_n to t_n + h:
+
+    R(q) = M (q - q_n - h v_n) / h^2 - F(q, (q - q_n)/h, t_n + h) = 0          (ref. 004 eq. 4)
+    v_{n+1} = (q_{n+1} - q_n) / h                                              (eq. 5)
+
+Newton: solve (M/h^2 - dF/dq - dF/dv / h) dq = -R (eqs. 6-7) over the free DOFs, then a
+backtracking line search on the merit phi(alpha) = |R(q + alpha dq)|^2 / 2 (Armijo condition
+phi(alpha) <= (1 - 2 c alpha) phi(0), c = 1e-4; DisMech's line search likewise asks the residual
+to fall). Converged when |R| <= rtol |R_0| + atol, or when a full Newton update moves no DOF by
+more than xtol. A step whose Newton iterations fail (no convergence in max_iterations, a
+singular matrix, a non-finite force) is retried as two half steps, recursively down to
+h / 2**max_halvings; only then does the step fail (`NewtonFailed`), never the process.
+
+Static solve: R(q) = -F(q, 0, t) with h = inf and v = 0 (no inertia); if Newton fails from the
+initial guess (a large deflection far from it, a buckled branch), pseudo-transient continuation
+takes over: damped implicit steps of growing size h (velocity reset after each) until the
+static Newton converges from the current shape.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.implicit.linear import JacobianPattern, SingularJacobian
+
+ARMIJO = 1e-4
+"""Sufficient decrease constant c of the line search."""
+MAX_PSEUDO_STEPS = 400
+"""Pseudo-time steps of a static solve's continuation before it gives up."""
+MAX_PSEUDO_GROWTH = 2.0 ** 16
+"""Largest pseudo-time step of the continuation, in units of the first (h grows no further,
+so that M / h^2 keeps regularizing the directions in which the equilibrium is not unique)."""
+ROUNDOFF = 1e-13
+"""Residual floor relative to the sum of the force terms' magnitudes: below it the residual is
+round-off (the terms cancel to ~1e-16 of their size per DOF, times a margin)."""
+
+
+class NewtonFailed(RuntimeError):
+    """Newton did not converge even at the smallest allowed step; `reason` says why."""
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass
+class NewtonOptions:
+    """Newton settings: rtol, atol [N] (residual), xtol [m or rad] (update), max_iterations per
+    step, max_halvings of a failing step, max_line_search halvings of alpha."""
+    rtol: float = 1e-9
+    atol: float = 0.0
+    xtol: float = 1e-12
+    max_iterations: int = 25
+    max_halvings: int = 10
+    max_line_search: int = 12
+
+    def __post_init__(self):
+        for field in ("rtol", "atol", "xtol"):
+            _checks.nonnegative(f"NewtonOptions.{field}", getattr(self, field))
+        _checks.integer("NewtonOptions.max_iterations", self.max_iterations, 1)
+        _checks.integer("NewtonOptions.max_halvings", self.max_halvings, 0)
+        _checks.integer("NewtonOptions.max_line_search", self.max_line_search, 0)
+        if self.rtol == 0 and self.atol == 0 and self.xtol == 0:
+            raise ValueError("NewtonOptions: rtol, atol and xtol are all 0: Newton could never "
+                             "stop; give at least one > 0")
+
+
+@dataclass
+class NewtonStats:
+    """Counters over a run: steps taken, Newton iterations, residual evaluations, linear
+    solves, steps halved."""
+    steps: int = 0
+    iterations: int = 0
+    evaluations: int = 0
+    solves: int = 0
+    halvings: int = 0
+
+    def reset(self):
+        self.steps = self.iterations = self.evaluations = self.solves = self.halvings = 0
+
+
+class ImplicitStepper:
+    """Implicit Euler and static solves of a compiled scene's bindings, one world at a time.
+
+    bindings: list of softmech.implicit.binding.Binding; mass: (n_dof,) lumped mass;
+    options: NewtonOptions. Scratch (F, J) is allocated once here and reused."""
+
+    def __init__(self, bindings, mass, options=None):
+        self.bindings = list(bindings)
+        self.mass = np.asarray(mass, dtype=float)
+        self.options = options or NewtonOptions()
+        self.stats = NewtonStats()
+        self.n_dof = self.mass.size
+        for bd in self.bindings:
+            if len(bd.rows) != len(bd.cols):
+                raise ValueError(f"binding {bd.name!r}: rows and cols differ in length")
+        constrained = np.concatenate([bd.constrained_dofs for bd in self.bindings]
+                                     + [np.zeros(0, np.int64)]).astype(np.int64)
+        if np.unique(constrained).size != constrained.size:
+            raise ValueError("two boundary conditions constrain the same degree of freedom")
+        self.constrained = constrained
+        self._constraint_owner = [(bd, i) for i, bd in enumerate(self.bindings)
+                                  if len(bd.constrained_dofs)]
+        self._dynamic = [bd for bd in self.bindings if bd.dynamic]
+        self._versions = None
+        self._F = np.zeros(self.n_dof)
+        self._refresh_pattern()
+        self.free = self.pattern.free
+
+    def _refresh_pattern(self):
+        """(Re)build the Jacobian's structure when it is new or a dynamic binding (contact)
+        changed its entries (Binding.pattern_version) in begin_step."""
+        versions = tuple(bd.pattern_version for bd in self._dynamic)
+        if versions == self._versions:
+            return
+        self._versions = versions
+        sizes = [len(bd.rows) for bd in self.bindings]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
+        rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
+        cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
+        self.pattern = JacobianPattern(self.n_dof, rows, cols, self.constrained)
+        self._J = np.zeros(offsets[-1])
+
+    def _begin(self, b, q, t):
+        for bd in self.bindings:
+            bd.begin_step(b, q, t)
+        self._refresh_pattern()
+
+    # -- pieces -------------------------------------------------------------------------
+    def apply_constraints(self, b, q, t):
+        """Write the prescribed values of world b at time t into q (n_dof,) in place."""
+        for bd, _ in self._constraint_owner:
+            q[bd.constrained_dofs] = bd.constrained_values(b, t)
+
+    def forces(self, b, q, v, t, h):
+        """Sum of the bindings' forces F (n_dof,) and Jacobian entries J (nnz,) (scratch
+        arrays, overwritten by the next call)."""
+        F, J = self._F, self._J
+        F[:] = 0.0
+        J[:] = 0.0
+        norms = 0.0
+        for bd, sl in zip(self.bindings, self._slices):
+            before = float(np.linalg.norm(F))
+            bd.forces(b, q, v, t, h, F, J[sl])
+            norms += abs(float(np.linalg.norm(F)) - before)
+        self._binding_norms = norms
+        self.stats.evaluations += 1
+        return F, J
+
+    def _force_scale(self, q, q_n, v_n, h):
+        """Size of the terms that R sums [N]: the inertia term's norm plus, per binding, the
+        change of |F| as it added its part in the last evaluation (a cheap estimate of its
+        force's norm: gravity and a ground carrying it count twice the weight, not 0)."""
+        scale = 0.0 if np.isinf(h) else float(np.linalg.norm(self.mass * (q - q_n - h * v_n))) / (h * h)
+        return scale + self._binding_norms
+
+    def energy(self, b, q):
+        """Sum of the bindings' potential energies [J] at q."""
+        return sum(bd.energy(b, q) for bd in self.bindings)
+
+    def _residual(self, b, q, q_n, v_n, t, h):
+        """R over the free DOFs (n_free,) and the Jacobian entries, at q."""
+        if np.isinf(h):
+            v = np.zeros_like(q)
+            F, J = self.forces(b, q, v, t, h)
+            R = -F[self.free]
+        else:
+            v = (q - q_n) / h
+            F, J = self.forces(b, q, v, t, h)
+            R = (self.mass * (q - q_n - h * v_n) / (h * h) - F)[self.free]
+        return R, J
+
+    def newton(self, b, q, q_n, v_n, t, h):
+        """Newton iterations from the guess q (n_dof, with constrained values set; modified in
+        place) for R = 0 at time t with step h (inf: static). Returns the number of
+        iterations, or raises NewtonFailed."""
+        opt = self.options
+        diagonal = (np.zeros(len(self.free)) if np.isinf(h)
+                    else self.mass[self.free] / (h * h))
+        R, J = self._residual(b, q, q_n, v_n, t, h)
+        if not np.all(np.isfinite(R)):
+            raise NewtonFailed("non-finite force at the initial guess", "nonfinite")
+        norm0 = float(np.linalg.norm(R))
+        target = max(opt.rtol * norm0 + opt.atol, ROUNDOFF * self._force_scale(q, q_n, v_n, h))
+        phi = 0.5 * norm0 * norm0
+        for it in range(1, opt.max_iterations + 1):
+            if np.sqrt(2 * phi) <= target:
+                return it - 1
+            try:
+                dq = self.pattern.solve(J, diagonal, -R)
+            except SingularJacobian as err:
+                raise NewtonFailed(f"singular Newton matrix: {err}", "singular") from None
+            self.stats.solves += 1
+            self.stats.iterations += 1
+            q_free = q[self.free]
+            alpha = 1.0
+            for _ in range(opt.max_line_search + 1):
+                q[self.free] = q_free + alpha * dq
+                R, J = self._residual(b, q, q_n, v_n, t, h)
+                phi_new = 0.5 * float(R @ R)
+                if np.isfinite(phi_new) and phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * phi:
+                    break
+                alpha *= 0.5
+            else:
+                if not np.isfinite(phi_new):
+                    raise NewtonFailed("non-finite force along the Newton direction", "nonfinite")
+                # no decrease along dq: keep the smallest step (it may still be converged)
+                if np.max(np.abs(alpha * 2 * dq)) > opt.xtol:
+                    raise NewtonFailed("the line search found no decrease of the residual",
+                                       "line_search")
+            phi = phi_new
+            if alpha == 1.0 and np.max(np.abs(dq)) <= opt.xtol:
+                return it
+        if np.sqrt(2 * phi) <= target:
+            return opt.max_iterations
+        raise NewtonFailed(f"no convergence in {opt.max_iterations} Newton iterations "
+                           f"(residual {np.sqrt(2 * phi):.3g}, target {target:.3g})", "iterations")
+
+    # -- time stepping ------------------------------------------------------------------
+    def step(self, b, q_n, v_n, t_n, h):
+        """One implicit Euler step of world b from (q_n, v_n) at t_n, halving the step (as
+        many sub-steps as needed, at most max_halvings levels deep) when Newton fails.
+        Returns (q, v) at t_n + h; raises NewtonFailed with the smallest step's reason."""
+        return self._step(b, q_n, v_n, t_n, h, 0)
+
+    def _step(self, b, q_n, v_n, t_n, h, depth):
+        self._begin(b, q_n, t_n)
+        q = q_n + h * v_n            # explicit predictor (same as DisMech's: q_n + h v_n)
+        t = t_n + h
+        self.apply_constraints(b, q, t)
+        try:
+            self.newton(b, q, q_n, v_n, t, h)
+        except NewtonFailed as err:
+            if depth >= self.options.max_halvings:
+                raise NewtonFailed(f"{err} at the smallest step {h:.3g} s (after "
+                                   f"{depth} halvings)", err.reason) from None
+            self.stats.halvings += 1
+            q_mid, v_mid = self._step(b, q_n, v_n, t_n, h / 2, depth + 1)
+            return self._step(b, q_mid, v_mid, t_n + h / 2, h / 2, depth + 1)
+        v = (q - q_n) / h
+        for bd in self.bindings:
+            bd.accept(b, q)
+        self.stats.steps += 1
+        return q, v
+
+    def explicit_step(self, b, q_n, v_n, t_n, h):
+        """One symplectic Euler step with the same forces: v = v_n + h M^-1 F(q_n, v_n, t_n),
+        q = q_n + h v (constrained DOFs follow their values at t_n + h). Stable only below the
+        stiffness limit (for comparisons with the implicit step); NewtonFailed("nonfinite") on
+        a non-finite state."""
+        self._begin(b, q_n, t_n)
+        F, _ = self.forces(b, q_n, v_n, t_n, h)
+        v = v_n.copy()
+        free = self.free
+        v[free] += h * F[free] / self.mass[free]
+        q = q_n + h * v
+        self.apply_constraints(b, q, t_n + h)
+        v[self.constrained] = (q[self.constrained] - q_n[self.constrained]) / h
+        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
+            raise NewtonFailed("non-finite state in the explicit step (dt above the stability "
+                               "limit?)", "nonfinite")
+        for bd in self.bindings:
+            bd.accept(b, q)
+        self.stats.steps += 1
+        return q, v
+
+    def static(self, b, q, t, h0):
+        """Equilibrium of world b at time t from the guess q (n_dof,), returned (a new array).
+        h0 [s]: first pseudo-time step of the continuation used if Newton fails from q."""
+        q = q.copy()
+        self.apply_constraints(b, q, t)
+        q_start = q.copy()
+        self._begin(b, q, t)
+        zero = np.zeros_like(q)
+        R0, _ = self._residual(b, q, q, zero, t, np.inf)
+        target = self.options.rtol * float(np.linalg.norm(R0)) + self.options.atol
+        try:
+            self.newton(b, q, q, zero, t, np.inf)
+            for bd in self.bindings:
+                bd.accept(b, q)
+            return q
+        except NewtonFailed:
+            pass
+        # Pseudo-transient continuation: damped implicit steps (velocity reset to 0 after each),
+        # doubling h after each, until the static residual |F(q, 0)| has fallen by rtol from
+        # the initial guess's. It also settles bodies whose equilibrium is not unique (free to
+        # slide on a frictionless plane: the static matrix is singular there).
+        q = q_start
+        h = h0
+        for _ in range(MAX_PSEUDO_STEPS):
+            q, _v = self.step(b, q, zero, t, h)
+            R, _ = self._residual(b, q, q, zero, t, np.inf)
+            if float(np.linalg.norm(R)) <= target:
+                return q
+            h = min(2.0 * h, h0 * MAX_PSEUDO_GROWTH)
+        raise NewtonFailed(f"the static solve did not converge (Newton from the initial shape "
+                           f"and {MAX_PSEUDO_STEPS} pseudo-time steps failed)", "static")

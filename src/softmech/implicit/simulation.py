@@ -1,0 +1,280 @@
+"""ImplicitSimulation: B worlds of a scene of discrete rods and shells, advanced by implicit
+Euler (softmech.implicit.newton), with the explicit Simulation's run / record / state API.
+
+Worlds are independent: each is stepped by its own Newton iterations (and halves its own
+step when Newton fails), so a batched run equals B single runs bit for bit; all worlds meet
+at every step of size dt, where they are recorded.
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.implicit.binding import ImplicitContext
+from softmech.implicit.layout import DofLayout
+from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
+from softmech.io import atomic_save_npz
+from softmech.progress import progress_bar
+from softmech.simulation import Every, Results, SimulationDiverged
+
+STATE_FIELDS = ("positions", "velocities", "angles", "angular_velocities")
+"""State of an implicit body: node positions [m] and velocities [m/s] (B, n_nodes, 3); its
+scalar DOFs (edge twist or mid-edge angles) [rad] and their rates [rad/s] (B, n_scalars)."""
+RECORD_FIELDS = STATE_FIELDS + ("com",)
+
+
+class ParameterTable(dict):
+    """Per-world parameters {"<owner>.<name>": array (B, ...)}. Assigning a value writes it
+    into the existing array (broadcast to B rows), so that the compiled bindings, which hold
+    these arrays, see it; the shape and finiteness are checked."""
+
+    def __setitem__(self, key, value):
+        if key not in self:
+            raise KeyError(f"sim.params has no parameter {key!r}; parameters: {sorted(self)}")
+        target = dict.__getitem__(self, key)
+        arr = _checks.finite(f"params[{key!r}]", value)
+        try:
+            target[...] = np.broadcast_to(arr, target.shape)
+        except ValueError:
+            raise ValueError(f"params[{key!r}] has shape {arr.shape}; expected {target.shape} "
+                             f"or {target.shape[1:]} (one row per world or one for all)") from None
+
+
+class ImplicitSimulation:
+    """B worlds of a scene whose bodies are discrete rods and shells (Scene.add_der_rod,
+    Scene.add_shell); built by Scene.compile(worlds=B, dt=...).
+
+    dt [s]: the step (implicit: not limited by stiffness; a failing Newton halves it locally).
+    options: softmech.implicit.newton.NewtonOptions. params: ParameterTable. scheme:
+    "implicit_euler" or "symplectic_euler" (explicit, stable only below the stiffness limit;
+    for comparisons with the same force terms).
+    """
+
+    def __init__(self, scene, *, worlds, dt, options=None, scheme="implicit_euler"):
+        self.worlds = worlds
+        self.dt = dt
+        self.scheme = scheme
+        self.bodies = {b.name: b for b in scene.implicit_bodies}
+        self.terms = list(scene.terms)
+        layout = DofLayout()
+        for body in scene.implicit_bodies:
+            body.place(layout)
+        for term in self.terms:
+            place = getattr(term, "place_implicit", None)
+            if place is not None:
+                place(layout, self.bodies)
+        self.layout = layout.finalize()
+        params = ParameterTable()
+        for owner in list(scene.implicit_bodies) + self.terms:
+            for key, value in owner.parameters().items():
+                value = np.asarray(value, dtype=float)
+                dict.__setitem__(params, f"{owner.name}.{key}",
+                                 np.repeat(value[:1], worlds, axis=0).copy())
+        self.params = params
+        ctx = ImplicitContext(self.layout, worlds, self.bodies, params, self.terms)
+        bindings = []
+        for body in scene.implicit_bodies:
+            bindings += body.bind_implicit(ctx)
+        for term in self.terms:
+            bind = getattr(term, "bind_implicit", None)
+            if bind is None:
+                raise ValueError(f"term {term.name!r} ({type(term).__name__}) does not work with "
+                                 "discrete rods and shells (the implicit integrator); terms that "
+                                 "do have a bind_implicit method")
+            bindings += bind(ctx)
+        self.stepper = ImplicitStepper(bindings, self.layout.mass, options)
+        free_mass = self.layout.mass[self.stepper.free]
+        if np.any(free_mass <= 0):
+            dof = int(self.stepper.free[np.argmin(free_mass)])
+            raise ValueError(f"degree of freedom {dof} has no mass and is not constrained: "
+                             "every free DOF needs a positive mass (density > 0)")
+        self.q = np.repeat(self.layout.q0[None], worlds, axis=0)
+        self.v = np.zeros_like(self.q)
+        self.time = 0.0
+        for b in range(worlds):
+            self.stepper.apply_constraints(b, self.q[b], self.time)
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def newton_stats(self):
+        """softmech.implicit.newton.NewtonStats of the runs so far (steps, iterations, ...)."""
+        return self.stepper.stats
+
+    def _body(self, name):
+        name = getattr(name, "name", name)
+        if name not in self.bodies:
+            raise ValueError(f"body = {name!r} is not allowed: no discrete rod or shell of that "
+                             f"name (bodies: {sorted(self.bodies)})")
+        return self.bodies[name]
+
+    def _dofs(self, body):
+        """(node DOFs (n_nodes, 3), scalar DOFs (n_scalars,)) of a body."""
+        scalars = getattr(body, "scalars", None)
+        scalars = np.zeros(0, np.int64) if scalars is None else scalars
+        return self.layout.node_dof(body.nodes), self.layout.scalar_dof(scalars)
+
+    def get_state(self, body):
+        """{"positions", "velocities": (B, n_nodes, 3); "angles", "angular_velocities":
+        (B, n_scalars)} of one body (copies)."""
+        nd, sd = self._dofs(self._body(body))
+        return {"positions": self.q[:, nd].copy(), "velocities": self.v[:, nd].copy(),
+                "angles": self.q[:, sd].copy(), "angular_velocities": self.v[:, sd].copy()}
+
+    def set_state(self, body, **fields):
+        """Set fields of get_state (same shapes, or without the leading B) of one body."""
+        nd, sd = self._dofs(self._body(body))
+        for key, value in fields.items():
+            if key not in STATE_FIELDS:
+                raise ValueError(f"set_state: field {key!r} is not allowed: must be one of "
+                                 f"{STATE_FIELDS}")
+            dofs = nd if key in ("positions", "velocities") else sd
+            target = self.q if key in ("positions", "angles") else self.v
+            arr = _checks.finite(f"set_state {key}", value)
+            try:
+                target[:, dofs] = np.broadcast_to(arr, (self.worlds,) + dofs.shape)
+            except ValueError:
+                raise ValueError(f"set_state {key} has shape {arr.shape}; expected "
+                                 f"{(self.worlds,) + dofs.shape}") from None
+
+    def _restart_arrays(self):
+        arrays = {"q": self.q, "v": self.v}
+        for i, bd in enumerate(self.stepper.bindings):
+            for key, value in bd.state().items():
+                arrays[f"binding{i}.{key}"] = value
+        return arrays
+
+    def _snapshot(self):
+        return {k: v.copy() for k, v in self._restart_arrays().items()}, self.time
+
+    def _restore(self, snapshot):
+        arrays, time = snapshot
+        for key, value in self._restart_arrays().items():
+            value[...] = arrays[key]
+        self.time = time
+
+    def save_state(self, path):
+        """Write the clock, the DOFs and the bindings' history (reference frames) to .npz."""
+        atomic_save_npz(path, time=np.array(self.time), **self._restart_arrays())
+
+    def load_state(self, path):
+        """Restore a state written by save_state of the same scene (same B)."""
+        with np.load(path, allow_pickle=False) as data:
+            arrays = self._restart_arrays()
+            missing = set(arrays) - set(data.files)
+            if missing:
+                raise ValueError(f"{path}: not a state of this scene (missing {sorted(missing)})")
+            for key, value in arrays.items():
+                if data[key].shape != value.shape:
+                    raise ValueError(f"{path}: {key} has shape {data[key].shape}, this scene's "
+                                     f"is {value.shape}")
+            for key, value in arrays.items():
+                value[...] = data[key]
+            self.time = float(data["time"])
+
+    # -- stepping ---------------------------------------------------------------------
+    def step(self, n_steps=1):
+        """Advance every world by n_steps steps of dt."""
+        n_steps = _checks.integer("n_steps", n_steps, 0)
+        for _ in range(n_steps):
+            self._advance()
+
+    def _advance(self):
+        saved = self._snapshot()
+        for b in range(self.worlds):
+            try:
+                if self.scheme == "implicit_euler":
+                    q, v = self.stepper.step(b, self.q[b], self.v[b], self.time, self.dt)
+                else:
+                    q, v = self.stepper.explicit_step(b, self.q[b], self.v[b], self.time, self.dt)
+            except NewtonFailed as err:
+                self._restore(saved)
+                raise SimulationDiverged(
+                    f"implicit step from t = {self.time:.6g} s failed in world {b}: {err}. "
+                    f"The state at t = {self.time:.6g} s is kept; try a smaller dt (e.g. "
+                    f"{self.dt / 4:.3g} s), more Newton iterations, or check the scene "
+                    "(interpenetration, an unconstrained body)", self.time,
+                    {name: self.get_state(name) for name in self.bodies}, worlds=(b,)) from None
+            self.q[b], self.v[b] = q, v
+        self.time += self.dt
+
+    def solve_static(self):
+        """Replace every world's state by the equilibrium reached from it at the current time
+        (velocities set to 0); raises SimulationDiverged (state kept) if it does not converge."""
+        saved = self._snapshot()
+        for b in range(self.worlds):
+            try:
+                self.q[b] = self.stepper.static(b, self.q[b], self.time, self.dt)
+            except NewtonFailed as err:
+                self._restore(saved)
+                raise SimulationDiverged(f"static solve of world {b} failed: {err}", self.time,
+                                         {name: self.get_state(name) for name in self.bodies},
+                                         worlds=(b,)) from None
+        self.v[...] = 0.0
+
+    def run(self, duration, *, record=None, progress=False, checkpoint=None):
+        """Advance by `duration` [s] (rounded to whole steps); returns Results.
+
+        record: sm.Every(seconds, fields) with fields among RECORD_FIELDS, as
+        "<body>.<field>" or a bare field (every body). checkpoint: .npz path where the last
+        good state is written if a step fails."""
+        duration = float(_checks.nonnegative("duration", duration))
+        if record is not None and not isinstance(record, Every):
+            raise ValueError(f"record = {record!r} is not allowed: must be None or "
+                             "sm.Every(seconds, fields)")
+        fields = self._record_names(() if record is None else record.fields)
+        n_total = int(round(duration / self.dt))
+        every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
+        samples = {"time": []}
+        self._sample(samples, fields)
+        bar = progress_bar(n_total, progress)
+        try:
+            for i in range(1, n_total + 1):
+                self._advance()
+                if bar:
+                    bar.update(1)
+                if i % max(every, 1) == 0 or i == n_total:
+                    self._sample(samples, fields)
+        except SimulationDiverged:
+            if checkpoint is not None:
+                self.save_state(checkpoint)
+            raise
+        finally:
+            if bar:
+                bar.close()
+        out = Results(time=np.array(samples.pop("time")))
+        out.rods = tuple(self.bodies)
+        for key, values in samples.items():
+            out[key] = np.stack(values, axis=1)
+        return out
+
+    def _record_names(self, fields):
+        names = []
+        for f in fields:
+            owner, base = f.split(".", 1) if "." in f else (None, f)
+            if base not in RECORD_FIELDS:
+                raise ValueError(f"Every.fields entry {f!r} is not allowed here: a scene of "
+                                 f"discrete rods and shells records {RECORD_FIELDS}")
+            owners = [self._body(owner).name] if owner else list(self.bodies)
+            names += [(o, base) for o in owners]
+        return names
+
+    def _sample(self, samples, fields):
+        samples["time"].append(self.time)
+        for owner, base in fields:
+            if base == "com":
+                nd, _ = self._dofs(self.bodies[owner])
+                m = self.layout.mass[nd[:, 0]]
+                value = np.einsum("n,bnk->bk", m, self.q[:, nd]) / m.sum()
+            else:
+                value = self.get_state(owner)[base]
+            samples.setdefault(f"{owner}.{base}", []).append(value)
+
+
+def compile_implicit(scene, *, worlds, dt, newton=None, scheme="implicit_euler"):
+    """The ImplicitSimulation of a scene (called by Scene.compile)."""
+    if scene.rods or scene.rigid_bodies:
+        raise ValueError("a scene with discrete rods or shells cannot also hold Cosserat rods or "
+                         "rigid bodies yet (they are integrated explicitly): build them in "
+                         "separate scenes")
+    if newton is not None and not isinstance(newton, NewtonOptions):
+        raise ValueError(f"newton = {newton!r} is not allowed: must be "
+                         "softmech.implicit.newton.NewtonOptions or None")
+    return ImplicitSimulation(scene, worlds=worlds, dt=dt, options=newton, scheme=scheme)

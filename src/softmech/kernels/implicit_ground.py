@@ -1,0 +1,108 @@
+"""Smooth penalty ground contact with regularized Coulomb friction on the nodes of discrete rods
+and shells, with the Jacobian the implicit integrator needs (MAT-DiSMech, ref. 004 eqs. 23,
+25-26, after the implicit contact model IMC of Tong et al. 2023).
+
+Gap of node i: d = n . (x_i - p) (plane through p with unit normal n). With z = K (delta - d)
+(delta: contact distance [m], K: sharpness [1/m]), the penalty energy is
+
+    E = k s^2,   s = log(1 + exp(z)) / K,                          (IMC's smooth penalty)
+
+so the normal force is F_n = -dE/dd n = 2 k s sigma n, sigma = 1 / (1 + exp(-z)), and
+d|F_n|/dd = -2 k (sigma^2 + K s sigma (1 - sigma)). Friction (eq. 23): with the tangential
+velocity u = (I - n n^T) v,
+
+    F_f = -mu |F_n| gamma(|u|) u / |u|,   gamma(w) = 2 / (1 + exp(-K_f w)) - 1,
+
+K_f = 15 / slip_tolerance (gamma = 0.9999996 at the slip tolerance: sliding above it, a smooth
+stick below). Its Jacobian has the velocity part (d g/du) P / h (v = (q - q_n) / h) and the
+normal-force part -mu g (d|F_n|/dx)^T, g = gamma u / |u|, d g / du = gamma/|u| (I - u^ u^T)
++ gamma'(|u|) u^ u^T (-> K_f / 2 I as |u| -> 0).
+"""
+import numpy as np
+
+from softmech.kernels import kernel
+
+
+@kernel
+def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, sharpness,
+                          friction, slip_sharpness, inv_h, F, J):
+    """Add the ground's forces on the nodes to F (n_dof,) and their 3x3 Jacobian blocks
+    dF/dq + dF/dv / h to J (n_nodes * 9,) (row-major per node).
+
+    q, v: DOFs [m] and velocities [m/s] (n_dof,); node_dofs: (n_nodes, 3) int64; point (3,)
+    [m], normal (3,) unit; stiffness k [N/m]; distance delta [m]; sharpness K [1/m]; friction
+    mu [-]; slip_sharpness K_f [s/m]; inv_h: 1/h [1/s] (0 in a static solve)."""
+    nx, ny, nz = normal[0], normal[1], normal[2]
+    for i in range(node_dofs.shape[0]):
+        a, b_, c = node_dofs[i, 0], node_dofs[i, 1], node_dofs[i, 2]
+        d = nx * (q[a] - point[0]) + ny * (q[b_] - point[1]) + nz * (q[c] - point[2])
+        z = sharpness * (distance - d)
+        if z < -40.0:          # exp(-40) ~ 4e-18: no contact force to double precision
+            continue
+        # s = softplus(z)/K and sigma = logistic(z), written to avoid overflow for large z
+        if z > 0.0:
+            e = np.exp(-z)
+            s = (z + np.log1p(e)) / sharpness
+            sigma = 1.0 / (1.0 + e)
+        else:
+            e = np.exp(z)
+            s = np.log1p(e) / sharpness
+            sigma = e / (1.0 + e)
+        fn = 2.0 * stiffness * s * sigma                       # |F_n| [N]
+        dfn = -2.0 * stiffness * (sigma * sigma + sharpness * s * sigma * (1.0 - sigma))
+        F[a] += fn * nx
+        F[b_] += fn * ny
+        F[c] += fn * nz
+        base = 9 * i
+        for r in range(3):
+            nr = normal[r]
+            for col in range(3):
+                J[base + 3 * r + col] += dfn * nr * normal[col]
+        if friction == 0.0:
+            continue
+        vn = nx * v[a] + ny * v[b_] + nz * v[c]
+        u0 = v[a] - vn * nx
+        u1 = v[b_] - vn * ny
+        u2 = v[c] - vn * nz
+        w = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+        x = slip_sharpness * w
+        ex = np.exp(-x)
+        gamma = 2.0 / (1.0 + ex) - 1.0
+        dgamma = 2.0 * slip_sharpness * ex / ((1.0 + ex) * (1.0 + ex))
+        if x > 1e-6:
+            ratio = gamma / w                                   # gamma / |u|
+            h0, h1, h2 = u0 / w, u1 / w, u2 / w
+        else:                                                   # gamma ~ K_f w / 2
+            ratio = 0.5 * slip_sharpness
+            h0 = h1 = h2 = 0.0
+            dgamma = ratio
+        g0, g1, g2 = ratio * u0, ratio * u1, ratio * u2
+        mu_fn = friction * fn
+        F[a] -= mu_fn * g0
+        F[b_] -= mu_fn * g1
+        F[c] -= mu_fn * g2
+        uhat = (h0, h1, h2)
+        g = (g0, g1, g2)
+        for r in range(3):
+            for col in range(3):
+                # dg/du (r, m) = ratio (delta_rm - uh_r uh_m) + dgamma uh_r uh_m; times
+                # P = I - n n^T (u = P v) and 1/h
+                acc = 0.0
+                for m in range(3):
+                    dgdu = ratio * ((1.0 if r == m else 0.0) - uhat[r] * uhat[m]) \
+                        + dgamma * uhat[r] * uhat[m]
+                    acc += dgdu * ((1.0 if m == col else 0.0) - normal[m] * normal[col])
+                J[base + 3 * r + col] += -mu_fn * acc * inv_h - friction * g[r] * dfn * normal[col]
+
+
+@kernel
+def ground_contact_energy(q, node_dofs, point, normal, stiffness, distance, sharpness):
+    """Penalty energy sum_i k s_i^2 [J] of the nodes (the conservative part; friction has none)."""
+    total = 0.0
+    for i in range(node_dofs.shape[0]):
+        d = (normal[0] * (q[node_dofs[i, 0]] - point[0]) + normal[1] * (q[node_dofs[i, 1]] - point[1])
+             + normal[2] * (q[node_dofs[i, 2]] - point[2]))
+        z = sharpness * (distance - d)
+        s = (z + np.log1p(np.exp(-z))) / sharpness if z > 0 else np.log1p(np.exp(z)) / sharpness
+        total += stiffness * s * s
+    return total

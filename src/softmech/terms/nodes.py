@@ -1,0 +1,131 @@
+"""Boundary conditions and loads on the nodes of discrete rods and shells (implicit bodies):
+
+    FixNodes(body, nodes, angles=())   the nodes (and scalar DOFs) held where they start
+    NodeForce(body, node, force)       a constant force [N] on one node
+
+(sm.Gravity works on implicit bodies too: softmech.terms.gravity.) A discrete rod is clamped
+by fixing its first two nodes and its first edge's twist angle (DisMech's clamp).
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.implicit.loads import FixedDofs, NodeLoads
+from softmech.terms.base import Term
+
+
+def _body_name(owner, body):
+    name = getattr(body, "name", body)
+    if not isinstance(name, str):
+        raise ValueError(f"{owner}.body = {body!r} is not allowed: must be a discrete rod or "
+                         "shell, or its name")
+    return name
+
+
+def _indices(field, value):
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise ValueError(f"{field} = {value!r} is not allowed: must be integer indices >= 0")
+    arr = arr.astype(np.int64).reshape(-1)
+    if np.any(arr < 0):
+        raise ValueError(f"{field} = {value!r} is not allowed: must be integer indices >= 0")
+    if np.unique(arr).size != arr.size:
+        raise ValueError(f"{field} = {value!r} is not allowed: an index is repeated")
+    return arr
+
+
+def _in_range(owner, field, idx, n, what):
+    if idx.size and idx.max() >= n:
+        raise ValueError(f"{owner}.{field} = {idx.tolist()} is not allowed: the body has {n} "
+                         f"{what} (indices 0..{n - 1})")
+
+
+class _ImplicitTerm(Term):
+    implicit_only = True
+    """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
+
+    def contribute(self, ctx, p):
+        raise ValueError(f"{self.name} ({type(self).__name__}) works on discrete rods and shells "
+                         "only; for Cosserat rods use sm.Clamp, sm.Pin or sm.EndLoad")
+
+
+class FixNodes(_ImplicitTerm):
+    """FixNodes(body, nodes, angles=()): hold nodes (indices into the body's nodes) and scalar
+    DOFs (its `angles`: a rod's edge twists) at their values when the scene is compiled."""
+
+    section = "boundary"
+
+    def __init__(self, body, nodes, angles=(), *, name="fix"):
+        self.name = name
+        self.implicit_body = _body_name(name, body)
+        self.nodes = _indices(f"{name}.nodes", nodes)
+        self.angles = _indices(f"{name}.angles", angles)
+        if not self.nodes.size and not self.angles.size:
+            raise ValueError(f"{name}: nodes and angles are both empty: fix at least one")
+
+    def bind_implicit(self, ctx):
+        body = ctx.body(self.name, self.implicit_body)
+        _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes")
+        scalars = np.zeros(0, np.int64) if body.scalars is None else body.scalars
+        _in_range(self.name, "angles", self.angles, len(scalars), "angles")
+        dofs = np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes]).reshape(-1),
+                               ctx.layout.scalar_dof(scalars[self.angles])])
+        return [FixedDofs(self.name, dofs, ctx.layout.q0[dofs])]
+
+
+class NodeForce(_ImplicitTerm):
+    """NodeForce(body, node, force): a constant force (3,) [N] on node `node` of a discrete rod
+    or shell; per-world parameter `<name>.force` (B, 3)."""
+
+    section = "loads"
+
+    def __init__(self, body, node, force, *, name="node_force"):
+        self.name = name
+        self.implicit_body = _body_name(name, body)
+        self.node = _checks.integer(f"{name}.node", node, 0)
+        self.force = _checks.finite(f"{name}.force", force, shape=(3,))
+
+    def parameters(self):
+        return {"force": self.force[None].copy()}
+
+    def bind_implicit(self, ctx):
+        body = ctx.body(self.name, self.implicit_body)
+        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes")
+        dofs = ctx.layout.node_dof(body.nodes[[self.node]])
+        return [NodeLoads(self.name, dofs, np.ones(1), ctx.params[f"{self.name}.force"])]
+
+
+class JoinNodes(_ImplicitTerm):
+    """JoinNodes(body_a, node_a, body_b, node_b, tolerance=1e-9): node node_a of body_a and
+    node node_b of body_b become one node (DisMech's joints through shared nodes: a rod network's
+    junction, a rod attached to a shell, ref. 004 sections 2 and 3.4). They must start within
+    `tolerance` [m] of each other; their masses add up."""
+
+    section = "joints"
+
+    def __init__(self, body_a, node_a, body_b, node_b, *, tolerance=1e-9, name="join"):
+        self.name = name
+        self.body_a = _body_name(name, body_a)
+        self.body_b = _body_name(name, body_b)
+        self.node_a = _checks.integer(f"{name}.node_a", node_a, 0)
+        self.node_b = _checks.integer(f"{name}.node_b", node_b, 0)
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        if self.body_a == self.body_b and self.node_a == self.node_b:
+            raise ValueError(f"{name}: joins node {self.node_a} of {self.body_a!r} to itself")
+
+    def implicit_bodies(self):
+        return (self.body_a, self.body_b)
+
+    def place_implicit(self, layout, bodies):
+        slots = []
+        for field, body_name, node in (("a", self.body_a, self.node_a),
+                                       ("b", self.body_b, self.node_b)):
+            if body_name not in bodies:
+                raise ValueError(f"{self.name}.body_{field} = {body_name!r} is not allowed: no "
+                                 f"discrete rod or shell of that name (bodies: {sorted(bodies)})")
+            body = bodies[body_name]
+            _in_range(self.name, f"node_{field}", np.array([node]), len(body.nodes), "nodes")
+            slots.append(body.nodes[node])
+        layout.merge(slots[0], slots[1], tolerance=self.tolerance, owner=self.name)
+
+    def bind_implicit(self, ctx):
+        return []

@@ -1,0 +1,84 @@
+"""A test-only implicit body: point masses joined by linear axial springs, with its energy,
+forces and Hessian written in plain numpy (E = k/2 (|x_j - x_i| - l0)^2 per spring), to test
+the implicit integrator (softmech.implicit) independently of the discrete rods and shells."""
+import numpy as np
+
+from softmech.implicit.binding import Binding
+from softmech.implicit.body import ImplicitBody
+
+
+class SpringChain(ImplicitBody):
+    """Nodes at `positions` (n, 3) [m], each of mass `mass` [kg] (or, with line_density
+    [kg/m], line_density times its Voronoi length), consecutive nodes joined by springs of
+    stiffness `stiffness` [N/m] and rest length their initial distance; density [kg/m^3] for
+    buoyancy."""
+
+    kind = "spring chain"
+
+    def __init__(self, name, positions, mass=None, stiffness=100.0, *, line_density=None,
+                 density=1000.0):
+        self.name = name
+        self.positions = np.asarray(positions, dtype=float)
+        self.mass = mass if line_density is None else line_density * self.node_lengths()
+        self.stiffness = stiffness
+        self.density = density
+        self.scalars = np.zeros(0, np.int64)
+        self.builder = ("spring_chain", {})
+
+    def node_lengths(self):
+        edges = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
+        return 0.5 * (np.append(edges, 0.0) + np.insert(edges, 0, 0.0))
+
+    def edges(self):
+        n = len(self.positions)
+        return np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)
+
+    def place(self, layout):
+        self.nodes = layout.add_nodes(self.positions)
+        layout.add_mass("node", self.nodes, self.mass)
+
+    def parameters(self):
+        return {"stiffness": np.array([self.stiffness], dtype=float)}
+
+    def bind_implicit(self, ctx):
+        dofs = ctx.layout.node_dof(self.nodes)
+        pairs = np.stack([dofs[:-1], dofs[1:]], axis=1).reshape(-1, 6)        # (m, 6)
+        rest = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
+        return [Springs(f"{self.name}.springs", pairs, rest, ctx.params[f"{self.name}.stiffness"])]
+
+
+class Springs(Binding):
+    def __init__(self, name, pairs, rest, stiffness):
+        self.name = name
+        self.pairs = pairs
+        self.rest = rest
+        self.k = stiffness
+        self.rows = np.repeat(pairs, 6, axis=1).reshape(-1)
+        self.cols = np.tile(pairs, (1, 6)).reshape(-1)
+
+    def _geometry(self, q):
+        d = q[self.pairs[:, 3:]] - q[self.pairs[:, :3]]
+        length = np.linalg.norm(d, axis=1)
+        return d, length
+
+    def energy(self, b, q):
+        _, length = self._geometry(q)
+        return 0.5 * self.k[b] * float(np.sum((length - self.rest) ** 2))
+
+    def forces(self, b, q, v, t, h, F, J):
+        k = self.k[b]
+        d, length = self._geometry(q)
+        u = d / length[:, None]
+        f = k * (length - self.rest)[:, None] * u            # force on node i (pulls to j)
+        np.add.at(F, self.pairs[:, :3], f)
+        np.add.at(F, self.pairs[:, 3:], -f)
+        # Hessian of E wrt x_j: k [u u^T + (1 - l0/l)(I - u u^T)]; dF/dq = -Hessian
+        eye = np.eye(3)
+        uu = u[:, :, None] * u[:, None, :]
+        Kjj = k * (uu + (1 - self.rest / length)[:, None, None] * (eye - uu))
+        block = np.zeros((len(self.rest), 6, 6))
+        block[:, :3, :3] = -Kjj
+        block[:, 3:, 3:] = -Kjj
+        block[:, :3, 3:] = Kjj
+        block[:, 3:, :3] = Kjj
+        J += block.reshape(-1)
