@@ -21,7 +21,8 @@ def build(bending, mesh=None, **options):
     layout = DofLayout()
     shell.place(layout)
     layout.finalize()
-    bindings = shell.bind_implicit(ImplicitContext(layout, 1, {"s": shell}, {}))
+    params = {f"s.{k}": v for k, v in shell.parameters().items()}
+    bindings = shell.bind_implicit(ImplicitContext(layout, 1, {"s": shell}, params))
     return shell, layout, bindings
 
 

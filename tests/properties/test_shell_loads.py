@@ -16,7 +16,8 @@ def bind(term, mesh):
     layout = DofLayout()
     shell.place(layout)
     layout.finalize()
-    (binding,) = term.bind_implicit(ImplicitContext(layout, 1, {"s": shell}, {}))
+    params = {f"{term.name}.{k}": v for k, v in term.parameters().items()}
+    (binding,) = term.bind_implicit(ImplicitContext(layout, 1, {"s": shell}, params))
     return shell, layout, binding
 
 
@@ -116,7 +117,7 @@ def test_drag_on_a_sheet_moving_along_its_normal():
     (lambda: sm.ShellPressure("s", float("nan")), "pressure = nan is not allowed"),
     (lambda: sm.ShellDrag("s", -1.0), r"drag_coefficient = -1.0 is not allowed: must be > 0"),
     (lambda: sm.ShellDrag("s", 1.0, 0.0), "fluid_density = 0.0 is not allowed"),
-    (lambda: sm.ShellPressure(3, 1.0), "must be a shell or a shell's name"),
+    (lambda: sm.ShellPressure(3, 1.0), "must be a discrete rod or shell, or its name"),
 ])
 def test_arguments_are_validated(make, message):
     with pytest.raises(ValueError, match=message):
@@ -130,4 +131,5 @@ def test_unknown_shell_is_named():
     shell.place(layout)
     layout.finalize()
     with pytest.raises(ValueError, match="pressure: no discrete rod or shell named 'sail'"):
-        sm.ShellPressure("sail", 1.0).bind_implicit(ImplicitContext(layout, 1, {"s": shell}, {}))
+        sm.ShellPressure("sail", 1.0).bind_implicit(
+            ImplicitContext(layout, 1, {"s": shell}, {"pressure.pressure": np.ones(1)}))

@@ -145,6 +145,8 @@ OK = dict(mesh=meshes.rectangle(0.1, 0.05, 4), thickness=1e-3, youngs_modulus=1e
     (dict(vertices=V), "either mesh or vertices"),
     (dict(mesh="no/such/file.obj"), "no such file"),
     (dict(mesh=V), "must be a TriangleMesh"),
+    (dict(natural_curvature=(1.0, 0.0)), r"natural_curvature has shape \(2,\)"),
+    (dict(natural_curvature=(1.0, 0.0, 0.0), rest_shape=np.zeros((16, 3))), "needs a flat mesh"),
 ])
 def test_shell_arguments_are_validated(change, message):
     with pytest.raises(ValueError, match=message):

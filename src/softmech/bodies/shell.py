@@ -48,7 +48,10 @@ class Shell(ImplicitBody):
     "initial" (the mesh as given), "flat" (zero natural curvature), or node positions (n_nodes, 3)
     [m] of a curved rest shape (e.g. the sheet wrapped onto a cylinder) whose hinge angles /
     mid-edge shape operators are the natural ones; rest lengths and areas always come from the
-    initial mesh. Per-world parameters (sim.params): "<name>.rest_angle" (hinge, (B, n_hinges)
+    initial mesh. natural_curvature: (k_xx, k_yy, k_xy) [1/m], a uniform natural curvature tensor
+    of a flat mesh lying in a plane z = const (with rest_shape "initial" or "flat"): the sheet
+    wants to curl into the surface z = 1/2 (k_xx x^2 + 2 k_xy x y + k_yy y^2) locally (e.g.
+    (1/R, 0, 0): a cylinder of radius R about an axis along y). Per-world parameters (sim.params): "<name>.rest_angle" (hinge, (B, n_hinges)
     [rad]) or "<name>.rest_curvature" (midedge, (B, n_tris, 3) [1/m]: a_bar of
     softmech.kernels.shell_midedge), written to actuate by natural curvature.
     """
@@ -56,7 +59,8 @@ class Shell(ImplicitBody):
     kind = "shell"
 
     def __init__(self, name="shell", *, mesh=None, vertices=None, triangles=None, thickness,
-                 youngs_modulus, density, poisson_ratio=0.3, bending="hinge", rest_shape="initial"):
+                 youngs_modulus, density, poisson_ratio=0.3, bending="hinge", rest_shape="initial",
+                 natural_curvature=None):
         self.name = name
         owner = f"shell {name!r}"
         if mesh is not None:
@@ -86,6 +90,14 @@ class Shell(ImplicitBody):
         else:
             self.rest_shape = _checks.finite(f"{owner}.rest_shape", rest_shape,
                                              shape=(len(self.vertices), 3))
+        self.natural_curvature_tensor = None
+        if natural_curvature is not None:
+            k = _checks.finite(f"{owner}.natural_curvature", natural_curvature, shape=(3,))
+            if not isinstance(self.rest_shape, str) or np.ptp(self.vertices[:, 2]) > 0:
+                raise ValueError(f"{owner}.natural_curvature is not allowed with this mesh: it "
+                                 "needs a flat mesh in a plane z = const and rest_shape 'initial' "
+                                 "or 'flat' (give a curved rest shape as rest_shape instead)")
+            self.natural_curvature_tensor = np.array([[k[0], k[2]], [k[2], k[1]]])
         self._topology()
         self._stiffness()
         self.nodes = None
@@ -136,6 +148,8 @@ class Shell(ImplicitBody):
     def natural_curvature(self):
         """Natural curvature from rest_shape: hinge angles theta_bar (n_hinges,) [rad] or mid-edge
         a_bar (n_tris, 3) [1/m] (xi = 0: the mid-edge normals along their faces' mean normal)."""
+        if self.natural_curvature_tensor is not None:
+            return self._curvature_from_tensor(self.natural_curvature_tensor)
         if isinstance(self.rest_shape, str) and self.rest_shape == "flat":
             n = len(self.hinges) if self.bending == "hinge" else len(self.triangles)
             return np.zeros(n) if self.bending == "hinge" else np.zeros((n, 3))
@@ -148,6 +162,32 @@ class Shell(ImplicitBody):
         return midedge_shape(x, self.triangles, self.tri_edges, self.tri_edge_sign, tau, nrm0,
                              self.length_over_area)
 
+    def _curvature_from_tensor(self, K):
+        """Hinge: the angle of each hinge's four nodes lifted onto z = 1/2 d^T K d, d the offset
+        from the hinge edge's midpoint (the interpolant of the natural surface, taken locally).
+        Mid-edge: a_bar per triangle with sum_i a_bar_i t_i t_i^T = K (the discrete shape
+        operator of eq. 19 equal to the natural one), a 3 x 3 solve per triangle."""
+        v = self.vertices
+        if self.bending == "hinge":
+            out = np.zeros(len(self.hinges))
+            x = v[self.hinges].copy()                                  # (n_h, 4, 3)
+            d = x[:, :, :2] - 0.5 * (x[:, :1, :2] + x[:, 1:2, :2])
+            x[:, :, 2] += 0.5 * np.einsum("hni,ij,hnj->hn", d, K, d)
+            shell_hinge.hinge_angles(x.ravel(), np.arange(x.size).reshape(-1, 12), out)
+            return out
+        p = v[self.triangles]
+        sgn = np.sign(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])[:, 2])[:, None]
+        A = np.empty((len(p), 3, 3))
+        for i in range(3):
+            e = p[:, (i + 2) % 3, :2] - p[:, (i + 1) % 3, :2]
+            t = np.stack([e[:, 1], -e[:, 0]], axis=1) * sgn          # in-plane normal to the edge
+            t /= np.linalg.norm(t, axis=1)[:, None]
+            A[:, :, i] = np.stack([t[:, 0] ** 2, t[:, 1] ** 2, t[:, 0] * t[:, 1]], axis=1)
+        rhs = np.broadcast_to(np.array([K[0, 0], K[1, 1], K[0, 1]]), (len(p), 3))
+        # sign: a_i is the tilt of the mid-edge normal outwards, dn/ds = -S for a surface bulging
+        # towards +n, hence the minus (checked by the rolled-strip validation)
+        return -sgn * np.linalg.solve(A, rhs[..., None])[..., 0]
+
     def parameters(self):
         key = "rest_angle" if self.bending == "hinge" else "rest_curvature"
         return {key: self.natural_curvature()[None]}
@@ -156,14 +196,21 @@ class Shell(ImplicitBody):
     def place(self, layout):
         """Add the nodes, their lumped mass and (midedge) one xi per edge after its first node."""
         self.nodes = layout.add_nodes(self.vertices)
-        m = self.density * self.thickness * self.tri_area / 3.0
-        layout.add_mass("node", self.nodes[self.triangles.ravel()], np.repeat(m, 3))
+        self.scalars = np.zeros(0, dtype=np.int64)
+        layout.add_mass("node", self.nodes, self.density * self.thickness * self.node_areas())
         if self.bending == "midedge":
-            self.xi = layout.add_scalars(after=self.nodes[self.edges[:, 0]], initial=0.0)
-            strip = np.zeros(len(self.edges))
+            self.xi = self.scalars = layout.add_scalars(after=self.nodes[self.edges[:, 0]],
+                                                        initial=0.0)
+            strip = np.zeros(len(self.edges))       # a third of the edge's triangles' areas
             np.add.at(strip, self.tri_edges.ravel(), np.repeat(self.tri_area / 3.0, 3))
             layout.add_mass("scalar", self.xi,
                             self.density * self.thickness * strip * self.edge_length ** 2 / 12)
+
+    def node_areas(self):
+        """A third of the rest areas of each node's triangles, (n_nodes,) [m^2]."""
+        out = np.zeros(len(self.vertices))
+        np.add.at(out, self.triangles.ravel(), np.repeat(self.tri_area / 3.0, 3))
+        return out
 
     def node_dofs(self, layout):
         """DOF indices (n_nodes, 3) of this shell's nodes."""
@@ -174,12 +221,11 @@ class Shell(ImplicitBody):
         out = [_StretchBinding(self.name, nd[self.edges].reshape(-1, 6), self.edge_length,
                                self.stretch_stiffness)]
         if self.bending == "hinge":
-            rest = ctx.params.get(f"{self.name}.rest_angle", self.parameters()["rest_angle"])
+            rest = ctx.params[f"{self.name}.rest_angle"]
             out.append(_HingeBinding(self.name, nd[self.hinges].reshape(-1, 12),
                                      self.hinge_stiffness, rest))
         else:
-            rest = ctx.params.get(f"{self.name}.rest_curvature",
-                                  self.parameters()["rest_curvature"])
+            rest = ctx.params[f"{self.name}.rest_curvature"]
             xi = ctx.layout.scalar_dof(self.xi)
             dofs = np.concatenate([nd[self.triangles].reshape(-1, 9), xi[self.tri_edges]], axis=1)
             out.append(_MidedgeBinding(self, dofs, nd, rest, ctx.worlds))

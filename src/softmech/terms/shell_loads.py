@@ -6,37 +6,23 @@ import numpy as np
 from softmech import _checks
 from softmech.implicit.binding import Binding
 from softmech.kernels import shell_loads
-from softmech.terms.base import Term
+from softmech.terms.nodes import _body_name, _ImplicitTerm
 
 
-class _ShellTerm(Term):
+class _ShellTerm(_ImplicitTerm):
     """A term acting on the triangles of one discrete shell (softmech.bodies.shell)."""
-
-    implicit_only = True
-    """Acts on implicit bodies only: not part of the explicit engine's term table."""
-
-    def _shell_name(self, shell):
-        name = getattr(shell, "name", shell)
-        if not isinstance(name, str):
-            raise ValueError(f"{self.name}.shell = {shell!r} is not allowed: must be a shell or "
-                             "a shell's name")
-        return name
-
-    def contribute(self, ctx, p):
-        raise ValueError(f"{type(self).__name__} {self.name!r} acts on a discrete shell: it is "
-                         "integrated implicitly (compile the scene with the implicit integrator)")
 
     def _dofs(self, ctx):
         from softmech.bodies.shell import Shell
-        shell = ctx.body(self.name, self.shell)
+        shell = ctx.body(self.name, self.implicit_body)
         if not isinstance(shell, Shell):
-            raise ValueError(f"{self.name}.shell = {self.shell!r} is not allowed: it is a "
+            raise ValueError(f"{self.name}.shell = {self.implicit_body!r} is not allowed: it is a "
                              f"{shell.kind}, not a shell")
         nd = shell.node_dofs(ctx.layout)
         return shell, nd[shell.triangles].reshape(-1, 9)
 
     def _param(self, ctx, key):
-        return ctx.params.get(f"{self.name}.{key}", self.parameters()[key])
+        return ctx.params[f"{self.name}.{key}"]
 
 
 class ShellPressure(_ShellTerm):
@@ -47,7 +33,7 @@ class ShellPressure(_ShellTerm):
 
     def __init__(self, shell, pressure, *, name="pressure"):
         self.name = name
-        self.shell = self._shell_name(shell)
+        self.implicit_body = _body_name(name, shell)
         self.pressure = float(_checks.finite(f"{name}.pressure", pressure))
 
     def parameters(self):
@@ -65,7 +51,7 @@ class ShellDrag(_ShellTerm):
 
     def __init__(self, shell, drag_coefficient, fluid_density=1.2, *, name="shell_drag"):
         self.name = name
-        self.shell = self._shell_name(shell)
+        self.implicit_body = _body_name(name, shell)
         self.drag_coefficient = float(_checks.positive(f"{name}.drag_coefficient", drag_coefficient))
         self.fluid_density = float(_checks.positive(f"{name}.fluid_density", fluid_density))
 
