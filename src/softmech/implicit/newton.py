@@ -115,6 +115,7 @@ class ImplicitStepper:
         self._constraint_owner = [(bd, i) for i, bd in enumerate(self.bindings)
                                   if len(bd.constrained_dofs)]
         self._dynamic = [bd for bd in self.bindings if bd.dynamic]
+        self._updaters = [bd for bd in self.bindings if bd.updates]
         self._versions = None
         self._F = np.zeros(self.n_dof)
         self._refresh_pattern()
@@ -153,6 +154,8 @@ class ImplicitStepper:
         F, J = self._F, self._J
         F[:] = 0.0
         J[:] = 0.0
+        for bd in self._updaters:
+            bd.update(b, t)
         if measure:
             norms, before = 0.0, 0.0
             for bd, sl in zip(self.bindings, self._slices):
