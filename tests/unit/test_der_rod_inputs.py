@@ -58,3 +58,29 @@ def test_network_springs_use_dismech_edge_signs():
     assert nodes.tolist() == [[0, 1, 2], [0, 1, 3], [2, 1, 3]]
     assert pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
     assert signs.tolist() == [[1, -1, 1], [1, 1, 1], [1, 1, 1]]
+
+
+@pytest.mark.parametrize("schedule, message", [
+    ({"times": [0.0, 0.0], "values": np.zeros((2, 3, 2))}, "strictly increasing"),
+    ({"times": [0.0, 1.0], "values": np.zeros((2, 4, 2))}, "values has shape (2, 4, 2), expected (2, 3, 2)"),
+    ({"times": [0.0, 1.0]}, "table with keys ['times'] is not allowed"),
+    ({"file": "/nonexistent/curvature.txt"}, "could not be read"),
+    (lambda t: np.zeros(3), "natural_curvature(t = 0) has shape (3,), expected (3, 2)"),
+    (lambda t: np.full((3, 2), np.nan), "contains NaN"),
+])
+def test_bad_actuation_schedules_are_refused_when_the_rod_is_built(schedule, message):
+    with pytest.raises(ValueError) as err:
+        DerRod("r", **BASE, natural_curvature=schedule)
+    assert message in str(err.value)
+
+
+def test_table_schedule_interpolates_and_holds(tmp_path):
+    values = np.arange(12.0).reshape(2, 3, 2)
+    path = tmp_path / "c.csv"
+    np.savetxt(path, np.column_stack([[1.0, 3.0], values.reshape(2, -1)]), delimiter=",")
+    for spec in ({"times": [1.0, 3.0], "values": values}, {"file": str(path)}):
+        rod = DerRod("r", **BASE, natural_curvature=spec)
+        schedule = rod.schedules["natural_curvature"]
+        assert np.array_equal(schedule(0.0), values[0]) and np.array_equal(schedule(9.0), values[1])
+        assert np.allclose(schedule(1.5), 0.75 * values[0] + 0.25 * values[1])
+        assert np.array_equal(rod.natural_curvature, values[0])    # the value at t = 0
