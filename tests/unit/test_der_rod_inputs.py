@@ -4,22 +4,23 @@ import pytest
 
 from softmech.bodies.der_rod import DerRod, build_springs
 
-BASE = dict(start=(0, 0, 0), direction=(1, 0, 0), length=1.0, n_elems=4, radius=0.01,
-            density=1000.0, youngs_modulus=1e7)
+BASE = {"start": (0, 0, 0), "direction": (1, 0, 0), "length": 1.0, "n_elems": 4,
+        "radius": 0.01, "density": 1000.0, "youngs_modulus": 1e7}
 
 
 @pytest.mark.parametrize("change, message", [
-    (dict(radius=-0.01), "radius = -0.01 is not allowed"),
-    (dict(density=0.0), "density = 0.0 is not allowed"),
-    (dict(youngs_modulus="1e7"), "youngs_modulus = '1e7' is not allowed"),
-    (dict(poisson_ratio=0.7), "poisson_ratio = 0.7 is not allowed: must be in (-1, 0.5]"),
-    (dict(poisson_ratio=0.3, shear_modulus=1e6), "not both"),
-    (dict(n_elems=1), "n_elems = 1 is not allowed"),
-    (dict(length=np.inf), "length = inf is not allowed"),
-    (dict(normal=(1, 0, 0)), "normal = [1.0, 0.0, 0.0] is not allowed: parallel"),
-    (dict(natural_curvature=np.zeros((4, 2))), "natural_curvature has shape (4, 2), expected (3, 2)"),
-    (dict(natural_twist="final"), "natural_twist = 'final' is not allowed"),
-    (dict(twist=np.zeros(3)), "twist has shape (3,), expected a scalar or shape (4,)"),
+    ({"radius": -0.01}, "radius = -0.01 is not allowed"),
+    ({"density": 0.0}, "density = 0.0 is not allowed"),
+    ({"youngs_modulus": "1e7"}, "youngs_modulus = '1e7' is not allowed"),
+    ({"poisson_ratio": 0.7}, "poisson_ratio = 0.7 is not allowed: must be in (-1, 0.5]"),
+    ({"poisson_ratio": 0.3, "shear_modulus": 1e6}, "not both"),
+    ({"n_elems": 1}, "n_elems = 1 is not allowed"),
+    ({"length": np.inf}, "length = inf is not allowed"),
+    ({"normal": (1, 0, 0)}, "normal = [1.0, 0.0, 0.0] is not allowed: parallel"),
+    ({"natural_curvature": np.zeros((4, 2))},
+     "natural_curvature has shape (4, 2), expected (3, 2)"),
+    ({"natural_twist": "final"}, "natural_twist = 'final' is not allowed"),
+    ({"twist": np.zeros(3)}, "twist has shape (3,), expected a scalar or shape (4,)"),
 ])
 def test_bad_arguments_name_the_field(change, message):
     with pytest.raises(ValueError) as err:

@@ -286,7 +286,7 @@ def test_network_bookkeeping_reproduces_the_polyline():
     polyline's static shape (to 1e-10 L) at E = 1e8 Pa, a large deflection with bending in
     every spring."""
     rng = np.random.default_rng(5)
-    tip, sim = static_tip(1e8)
+    _, sim = static_tip(1e8)
     reference = sim.get_state("rod")["positions"][0]
     n = len(reference) - 1
     edges = np.stack([np.arange(n), np.arange(1, n + 1)], 1)

@@ -242,7 +242,7 @@ class DerRod(ImplicitBody):
         der_frames(q, edge_dofs, self.a1_0, t0, np.zeros(s), self.spring_edges, self.spring_signs,
                    t, a1, a2, ref)
         kappa, tau = np.empty((s, 2)), np.empty(s)
-        der_strains(q, spring_dofs, self.spring_edges, self.spring_signs, t, a1, a2, ref,
+        der_strains(q, spring_dofs, self.spring_edges, self.spring_signs, a1, a2, ref,
                     kappa, tau)
         return kappa / self.voronoi_lengths[:, None], tau / self.voronoi_lengths, ref
 

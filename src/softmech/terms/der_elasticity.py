@@ -100,8 +100,8 @@ class DerBendTwist(Binding):
         self.frames(b, q)
         self._natural(b, t)
         return der_bend_twist_forces(
-            q, self.spring_dofs, self.spring_edges, self.spring_signs, self._t, self._a1,
-            self._a2, self._ref, self._kbar, self._tbar, self.inv_vor, self.EI, self.GJ,
+            q, self.spring_dofs, self.spring_edges, self.spring_signs, self._a1, self._a2,
+            self._ref, self._kbar, self._tbar, self.inv_vor, self.EI, self.GJ,
             want_jac, self._g, self._H, self._blk, F, J)
 
     def forces(self, b, q, v, t, h, F, J):
@@ -114,7 +114,7 @@ class DerBendTwist(Binding):
         """Discrete curvatures (s, 2) [-] and twists (s,) [rad] at q (world b)."""
         self.frames(b, q)
         kappa, tw = np.empty((len(self.inv_vor), 2)), np.empty(len(self.inv_vor))
-        der_strains(q, self.spring_dofs, self.spring_edges, self.spring_signs, self._t,
+        der_strains(q, self.spring_dofs, self.spring_edges, self.spring_signs,
                     self._a1, self._a2, self._ref, kappa, tw)
         return kappa, tw
 
