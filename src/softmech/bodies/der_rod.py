@@ -182,11 +182,15 @@ class DerRod(ImplicitBody):
 
         r = self.radius
         area = np.pi * r ** 2
-        self.EA = self.youngs_modulus * area                                       # (m,) [N]
-        ei_edge = self.youngs_modulus * np.pi * r ** 4 / 4.0
-        gj_edge = self.shear_modulus * np.pi * r ** 4 / 2.0
-        self.EI = np.repeat(ei_edge[self.spring_edges].mean(axis=1)[:, None], 2, axis=1)
-        self.GJ = gj_edge[self.spring_edges].mean(axis=1)                        # (s,) [N m^2]
+        # section constants: A (m,) [m^2]; I (s, 2) and J = 2 I (s,) [m^4], the mean of a
+        # spring's two edges; the stiffnesses are the moduli times these
+        self.section_area = area
+        i_edge = np.pi * r ** 4 / 4.0
+        self.section_inertia = np.repeat(i_edge[self.spring_edges].mean(axis=1)[:, None], 2, 1)
+        self.section_polar = (2.0 * i_edge)[self.spring_edges].mean(axis=1)
+        self.EA = self.youngs_modulus * self.section_area                           # (m,) [N]
+        self.EI = self.youngs_modulus * self.section_inertia                     # (s, 2) [N m^2]
+        self.GJ = self.shear_modulus * self.section_polar                        # (s,) [N m^2]
         edge_mass = self.density * area * rest_len
         self.node_mass = np.zeros(len(x))
         np.add.at(self.node_mass, edges[:, 0], 0.5 * edge_mass)
@@ -282,9 +286,13 @@ class DerRod(ImplicitBody):
     # -- implicit body protocol -------------------------------------------------------------
     def parameters(self):
         """Per-world parameters: natural_curvature (1, s, 2) [1/m] and natural_twist (1, s)
-        [rad/m] (actuation writes these)."""
+        [rad/m] (actuation writes these); youngs_modulus and shear_modulus (1,) [Pa] (a sweep
+        over stiffness without recompiling: EA, EI scale with E and GJ with G, each set on its
+        own -- writing E does not change G)."""
         return {"natural_curvature": self.natural_curvature[None].copy(),
-                "natural_twist": self.natural_twist[None].copy()}
+                "natural_twist": self.natural_twist[None].copy(),
+                "youngs_modulus": np.array([self.youngs_modulus]),
+                "shear_modulus": np.array([self.shear_modulus])}
 
     def place(self, layout):
         """Add the nodes, one twist DOF per edge after its first node, and the lumped masses."""
