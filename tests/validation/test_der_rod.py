@@ -377,3 +377,32 @@ def test_restart_from_saved_state_is_bit_for_bit(tmp_path):
     stale.run(0.2)
     assert not np.allclose(stale.get_state("rod")["positions"], reference["positions"],
                            rtol=0, atol=1e-9)
+
+
+def test_discrete_rod_works_with_the_implicit_environment():
+    """The DER in the integrator's other terms (smoke and one closed form): a rod dropped on
+    SmoothGroundContact comes to rest on it, its edges join EdgeContact (self contact), and
+    under gravity with ViscousFriction (ref. 004 eq. 27, force -eta v per unit length) a free
+    rod falls at the terminal speed m g / (eta L) = rho A g / eta."""
+    rod_kw = {"start": (0.0, 0.0, 0.05), "direction": (1.0, 0.0, 0.0), "length": 0.5,
+              "n_elems": 10, "radius": 0.005, "density": 1000.0, "youngs_modulus": 1e7}
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", **rod_kw)
+    scene.add(sm.Gravity())
+    scene.add(sm.SmoothGroundContact(rod, stiffness=100.0, distance=5e-3, friction=0.5))
+    scene.add(sm.EdgeContact([rod], distance=0.01, stiffness=10.0))
+    sim = scene.compile(dt=2e-3, newton=FULL_STEPS)
+    sim.run(1.0)
+    z = sim.get_state("rod")["positions"][0, :, 2]
+    assert np.all(np.abs(z - z.mean()) < 1e-3) and 0.0 < z.mean() < 5e-3
+
+    eta = 2.0
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", **rod_kw)
+    scene.add(sm.Gravity())
+    scene.add(sm.ViscousFriction(rod, viscosity=eta))
+    sim = scene.compile(dt=1e-2, newton=FULL_STEPS)
+    sim.run(1.0)      # relaxation time rho A / eta = 0.04 s
+    v = sim.get_state("rod")["velocities"][0, :, 2]
+    terminal = -RHO * math.pi * 0.005**2 * 9.81 / eta
+    assert np.allclose(v, terminal, rtol=1e-6)

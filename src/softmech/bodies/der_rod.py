@@ -144,7 +144,7 @@ class DerRod(ImplicitBody):
                 raise ValueError(f"{f}edges: an edge joins a node to itself")
             self.polyline = False
         self.positions = x
-        self.edges = edges
+        self.edge_nodes = edges
         m = len(edges)
         rest_len = np.linalg.norm(x[edges[:, 1]] - x[edges[:, 0]], axis=1)
         if np.any(rest_len <= 1e-12 * max(1.0, np.abs(x).max())):
@@ -214,7 +214,7 @@ class DerRod(ImplicitBody):
     def _initial_frames(self):
         if self.polyline:
             return polyline_frames(self.positions, self.normal)
-        t = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t = self.positions[self.edge_nodes[:, 1]] - self.positions[self.edge_nodes[:, 0]]
         t /= np.linalg.norm(t, axis=1, keepdims=True)
         a1 = self.normal - (t @ self.normal)[:, None] * t
         bad = np.linalg.norm(a1, axis=1) < 1e-8
@@ -226,7 +226,7 @@ class DerRod(ImplicitBody):
         """DOF tables of a private layout q = (x_0, ..., x_{N-1}, theta_0, ..., theta_{m-1})."""
         nd = np.arange(3 * self.n_nodes).reshape(-1, 3)
         tw = 3 * self.n_nodes + np.arange(self.n_elems)
-        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        edge_dofs = np.concatenate([nd[self.edge_nodes[:, 0]], nd[self.edge_nodes[:, 1]]], axis=1)
         return edge_dofs, tw, _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges)
 
     def strains(self, positions, twist):
@@ -239,7 +239,7 @@ class DerRod(ImplicitBody):
         edge_dofs, _, spring_dofs = self._local_dofs()
         q = np.concatenate([np.asarray(positions, float).ravel(), np.asarray(twist, float)])
         m, s = self.n_elems, self.n_springs
-        t0 = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t0 = self.positions[self.edge_nodes[:, 1]] - self.positions[self.edge_nodes[:, 0]]
         t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
         t, a1, a2 = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
         ref = np.empty(s)
@@ -270,17 +270,22 @@ class DerRod(ImplicitBody):
 
     @property
     def n_elems(self):
-        return len(self.edges)
+        return len(self.edge_nodes)
 
     @property
     def n_springs(self):
         return len(self.spring_nodes)
 
+    def edges(self):
+        """Node indices (m, 2) of every edge (the implicit bodies' edge protocol, used by
+        softmech.terms.edge_contact)."""
+        return self.edge_nodes
+
     def node_lengths(self):
         """Voronoi length of every node (n_nodes,) [m]: half of each adjacent rest edge."""
         out = np.zeros(self.n_nodes)
-        np.add.at(out, self.edges[:, 0], 0.5 * self.rest_lengths)
-        np.add.at(out, self.edges[:, 1], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edge_nodes[:, 0], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edge_nodes[:, 1], 0.5 * self.rest_lengths)
         return out
 
     # -- implicit body protocol -------------------------------------------------------------
@@ -297,7 +302,7 @@ class DerRod(ImplicitBody):
     def place(self, layout):
         """Add the nodes, one twist DOF per edge after its first node, and the lumped masses."""
         self.nodes = layout.add_nodes(self.positions)
-        self.scalars = layout.add_scalars(after=self.nodes[self.edges[:, 0]], initial=self.twist0)
+        self.scalars = layout.add_scalars(after=self.nodes[self.edge_nodes[:, 0]], initial=self.twist0)
         layout.add_mass("node", self.nodes, self.node_mass)
         layout.add_mass("scalar", self.scalars, self.twist_inertia)
 
@@ -306,7 +311,7 @@ class DerRod(ImplicitBody):
         spring_dofs (s, 11) (x_a, theta_e, x_b, theta_f, x_c) of the finalized layout."""
         nd = layout.node_dof(self.nodes)                       # (N, 3)
         tw = layout.scalar_dof(self.scalars)                   # (m,)
-        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        edge_dofs = np.concatenate([nd[self.edge_nodes[:, 0]], nd[self.edge_nodes[:, 1]]], axis=1)
         return (np.ascontiguousarray(edge_dofs, dtype=np.int64), tw,
                 _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges))
 

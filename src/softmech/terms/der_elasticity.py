@@ -79,7 +79,7 @@ class DerBendTwist(Binding):
         self.EI = _Stiffness(rod.section_inertia, ctx.params[f"{rod.name}.youngs_modulus"])
         self.GJ = _Stiffness(rod.section_polar, ctx.params[f"{rod.name}.shear_modulus"])
         B, m, s = ctx.worlds, rod.n_elems, rod.n_springs
-        t0 = rod.positions[rod.edges[:, 1]] - rod.positions[rod.edges[:, 0]]
+        t0 = rod.positions[rod.edge_nodes[:, 1]] - rod.positions[rod.edge_nodes[:, 0]]
         t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
         self.a1 = np.repeat(rod.a1_0[None], B, axis=0)
         self.tangent = np.repeat(t0[None], B, axis=0)
