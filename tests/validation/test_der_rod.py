@@ -406,3 +406,17 @@ def test_discrete_rod_works_with_the_implicit_environment():
     v = sim.get_state("rod")["velocities"][0, :, 2]
     terminal = -RHO * math.pi * 0.005**2 * 9.81 / eta
     assert np.allclose(v, terminal, rtol=1e-6)
+
+
+def test_static_solve_of_a_stiff_rod_with_the_default_line_search(static_tips):
+    """With the default NewtonOptions (residual line search) the static solve from straight
+    fails at first (the line search stalls) and the pseudo-transient continuation takes over;
+    it must stop at the round-off floor of a stiff rod's residual (EA times the coordinates'
+    round-off, above rtol |R0|) instead of running out of steps: the same equilibrium as full
+    Newton steps, to 1e-9 of the deflection."""
+    for E in (1e10, 1e9):
+        scene, _ = cantilever(E)
+        sim = scene.compile(dt=1e-3)
+        sim.solve_static()
+        tip = sim.get_state("rod")["positions"][0, -1]
+        assert abs(tip[2] - static_tips[E][2]) <= 1e-9 * abs(static_tips[E][2]), E
