@@ -2,7 +2,7 @@
 
     python benchmarks/der_vs_cosserat.py [--quick]
 
-Problem (issue 13, "Performance"): the cantilever of tests/validation/test_der_rod.py
+Problem (issue 13, "Performance"): the validated cantilever (softmech.validation.der)
 (L = 1 m, r = 10 mm, rho = 1000 kg/m^3, nu = 0.5, n = 50 edges) released straight under
 gravity and simulated for 1 s, at E = 1e9 and 1e11 Pa.
 
@@ -22,18 +22,14 @@ repeated calls at a bent state. Prints a Markdown table for docs/benchmarks.md.
 import argparse
 import math
 import platform
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
 from softmech.validation.common import compile_stable, straight_rod
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "validation"))
-from test_der_rod import RHO, A, I, L, R, cantilever, static_tip  # the validated scene
+from softmech.validation.der import RHO, A, I, L, R, cantilever, static_tip
 
 FULL_STEPS = NewtonOptions(line_search=False)
 
