@@ -378,7 +378,7 @@ def test_torsion_under_a_tip_torque():
     sec. 3.3; exact for the discrete rod, whose n springs each carry m = T l / GJ). The axis
     stays straight (no coupling to bending at zero curvature)."""
     E, n, T = 1e9, 20, 1e-3
-    scene, body = cantilever(E, n=n, gravity=(0.0, 0.0, 0.0))
+    scene, _ = cantilever(E, n=n, gravity=(0.0, 0.0, 0.0))
     scene.add(_TipTorque(T))
     sim = scene.compile(dt=1e-3, newton=FULL_STEPS)
     sim.solve_static()
