@@ -37,8 +37,11 @@ def test_geometry_errors():
         DerRod("r", centerline=np.zeros((5, 3)), n_elems=4, **kw)
     with pytest.raises(ValueError, match="edge 1 has length 0"):
         DerRod("r", centerline=[[0, 0, 0], [1, 0, 0], [1, 0, 0], [2, 0, 0]], **kw)
-    with pytest.raises(ValueError, match=r"edges must hold node indices in 0..3"):
+    with pytest.raises(ValueError, match=r"edges must hold two or more edges of node indices in "
+                                         r"0..3"):
         DerRod("r", centerline=np.eye(4, 3), edges=[[0, 1], [1, 4]], **kw)
+    with pytest.raises(ValueError, match=r"edges must hold two or more edges"):
+        DerRod("r", centerline=np.eye(4, 3), edges=np.zeros((0, 2)), **kw)
     with pytest.raises(ValueError, match="no two edges share a node"):
         DerRod("r", centerline=np.eye(4, 3), edges=[[0, 1], [2, 3]], **kw)
 
