@@ -108,6 +108,8 @@ class DerRod(ImplicitBody):
     """
 
     kind = "der_rod"
+    closed = False
+    """A discrete rod is open (results files describe its polyline as a rod's)."""
 
     def __init__(self, name="rod", *, centerline=None, start=None, direction=None, length=None,
                  n_elems=None, edges=None, normal=None, twist=0.0, radius, density,
@@ -283,9 +285,10 @@ class DerRod(ImplicitBody):
     def n_springs(self):
         return len(self.spring_nodes)
 
+    @property
     def edges(self):
-        """Node indices (m, 2) of every edge (the implicit bodies' edge protocol, used by
-        softmech.terms.edge_contact)."""
+        """Node indices (m, 2) of every edge (the implicit bodies' edge attribute, as a
+        shell's: softmech.terms.edge_contact, results files)."""
         return self.edge_nodes
 
     def node_lengths(self):

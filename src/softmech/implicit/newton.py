@@ -19,6 +19,7 @@ initial guess (a large deflection far from it, a buckled branch), pseudo-transie
 takes over: damped implicit steps of growing size h (velocity reset after each) until the
 static Newton converges from the current shape.
 """
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -145,18 +146,24 @@ class ImplicitStepper:
         for bd, _ in self._constraint_owner:
             q[bd.constrained_dofs] = bd.constrained_values(b, t)
 
-    def forces(self, b, q, v, t, h):
+    def forces(self, b, q, v, t, h, measure=False):
         """Sum of the bindings' forces F (n_dof,) and Jacobian entries J (nnz,) (scratch
-        arrays, overwritten by the next call)."""
+        arrays, overwritten by the next call); measure: also estimate the size of the summed
+        terms for the round-off floor (_force_scale), once per Newton solve."""
         F, J = self._F, self._J
         F[:] = 0.0
         J[:] = 0.0
-        norms = 0.0
-        for bd, sl in zip(self.bindings, self._slices):
-            before = float(np.linalg.norm(F))
-            bd.forces(b, q, v, t, h, F, J[sl])
-            norms += abs(float(np.linalg.norm(F)) - before)
-        self._binding_norms = norms
+        if measure:
+            norms, before = 0.0, 0.0
+            for bd, sl in zip(self.bindings, self._slices):
+                bd.forces(b, q, v, t, h, F, J[sl])
+                after = math.sqrt(float(F @ F))
+                norms += abs(after - before)
+                before = after
+            self._binding_norms = norms
+        else:
+            for bd, sl in zip(self.bindings, self._slices):
+                bd.forces(b, q, v, t, h, F, J[sl])
         self.stats.evaluations += 1
         return F, J
 
@@ -171,15 +178,15 @@ class ImplicitStepper:
         """Sum of the bindings' potential energies [J] at q."""
         return sum(bd.energy(b, q) for bd in self.bindings)
 
-    def _residual(self, b, q, q_n, v_n, t, h):
+    def _residual(self, b, q, q_n, v_n, t, h, measure=False):
         """R over the free DOFs (n_free,) and the Jacobian entries, at q."""
         if np.isinf(h):
             v = np.zeros_like(q)
-            F, J = self.forces(b, q, v, t, h)
+            F, J = self.forces(b, q, v, t, h, measure)
             R = -F[self.free]
         else:
             v = (q - q_n) / h
-            F, J = self.forces(b, q, v, t, h)
+            F, J = self.forces(b, q, v, t, h, measure)
             R = (self.mass * (q - q_n - h * v_n) / (h * h) - F)[self.free]
         return R, J
 
@@ -190,7 +197,7 @@ class ImplicitStepper:
         opt = self.options
         diagonal = (np.zeros(len(self.free)) if np.isinf(h)
                     else self.mass[self.free] / (h * h))
-        R, J = self._residual(b, q, q_n, v_n, t, h)
+        R, J = self._residual(b, q, q_n, v_n, t, h, measure=True)
         if not np.all(np.isfinite(R)):
             raise NewtonFailed("non-finite force at the initial guess", "nonfinite")
         norm0 = float(np.linalg.norm(R))

@@ -40,6 +40,7 @@ class DerStretch(Binding):
 
     def __init__(self, rod, ctx):
         self.name = f"{rod.name}.stretch"
+        self.body = rod.name
         self.edge_dofs, _, _ = rod.dofs(ctx.layout)
         self.rows, self.cols = _block_entries(self.edge_dofs)
         self.rest_len = rod.rest_lengths.copy()
@@ -53,6 +54,9 @@ class DerStretch(Binding):
     def energy(self, b, q):
         return der_stretch_forces(q, self.edge_dofs, self.rest_len, self.EA(b), False, self._F,
                                   self._J)
+
+    def energy_parts(self, b, q):
+        return {"stretch_energy": self.energy(b, q)}
 
 
 class DerBendTwist(Binding):
@@ -70,6 +74,7 @@ class DerBendTwist(Binding):
 
     def __init__(self, rod, ctx):
         self.name = f"{rod.name}.bend_twist"
+        self.body = rod.name
         self.edge_dofs, _, self.spring_dofs = rod.dofs(ctx.layout)
         self.rows, self.cols = _block_entries(self.spring_dofs)
         self.spring_edges = rod.spring_edges
@@ -132,6 +137,15 @@ class DerBendTwist(Binding):
         der_strains(q, self.spring_dofs, self.spring_edges, self.spring_signs,
                     self._a1, self._a2, self._ref, kappa, tw)
         return kappa, tw
+
+    def energy_parts(self, b, q):
+        """Bending 1/2 sum EI_k (kappa_k - kappa_bar_k)^2 / dL and twisting 1/2 sum GJ
+        (tau - tau_bar)^2 / dL [J] (ref. 004 eqs. 14, 16; their sum is `energy`)."""
+        kappa, tw = self.strains(b, q)
+        self._natural(b)
+        bend = 0.5 * np.sum(self.EI(b) * (kappa - self._kbar) ** 2 * self.inv_vor[:, None])
+        twist = 0.5 * np.sum(self.GJ(b) * (tw - self._tbar) ** 2 * self.inv_vor)
+        return {"bending_energy": float(bend), "twisting_energy": float(twist)}
 
     def accept(self, b, q):
         t, a1, _, ref = self.frames(b, q)
