@@ -319,8 +319,19 @@ class ImplicitStepper:
         h = h0
         for _ in range(MAX_PSEUDO_STEPS):
             q, _v = self.step(b, q, zero, t, h)
-            R, _ = self._residual(b, q, q, zero, t, np.inf)
+            R, J = self._residual(b, q, q, zero, t, np.inf)
             if float(np.linalg.norm(R)) <= target:
+                return q
+            # or a static Newton update below xtol: the residual is at its round-off floor
+            # (a stiff rod's, EA times the coordinates' round-off, can lie above target)
+            try:
+                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R)
+            except SingularJacobian:
+                dq = None
+            if dq is not None and np.max(np.abs(dq)) <= self.options.xtol:
+                q[self.free] += dq
+                for bd in self.bindings:
+                    bd.accept(b, q)
                 return q
             h = min(2.0 * h, h0 * MAX_PSEUDO_GROWTH)
         raise NewtonFailed(f"the static solve did not converge (Newton from the initial shape "
