@@ -66,7 +66,7 @@ def series_keys(data, name):
     allowed = sorted(k for k, v in results.items() if k != "time" and _is_series(v))
     if name in allowed and "." in name:
         return [name]
-    bodies = tuple(data.rods) + tuple(data.solids)
+    bodies = tuple(data.rods) + tuple(data.solids) + tuple(data.meshes)
     keys = [f"{b}.{name}" for b in bodies if f"{b}.{name}" in allowed]
     if not keys and name in allowed:
         keys = [name]
