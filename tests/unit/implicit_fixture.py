@@ -29,6 +29,7 @@ class SpringChain(ImplicitBody):
         edges = np.linalg.norm(np.diff(self.positions, axis=0), axis=1)
         return 0.5 * (np.append(edges, 0.0) + np.insert(edges, 0, 0.0))
 
+    @property
     def edges(self):
         n = len(self.positions)
         return np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)
@@ -82,3 +83,26 @@ class Springs(Binding):
         block[:, :3, 3:] = Kjj
         block[:, 3:, :3] = Kjj
         J += block.reshape(-1)
+
+
+class SpringSheet(SpringChain):
+    """A test-only triangle mesh: nodes `positions` (n, 3) [m], `triangles` (m, 3), a spring of
+    stiffness `stiffness` on every edge of the triangles."""
+
+    kind = "spring sheet"
+
+    def __init__(self, name, positions, triangles, mass, stiffness):
+        super().__init__(name, positions, mass, stiffness)
+        self.triangles = np.asarray(triangles, dtype=np.int64)
+        pairs = np.sort(self.triangles[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2), axis=1)
+        self._edges = np.unique(pairs, axis=0)
+
+    @property
+    def edges(self):
+        return self._edges
+
+    def bind_implicit(self, ctx):
+        dofs = ctx.layout.node_dof(self.nodes)
+        pairs = np.concatenate([dofs[self._edges[:, 0]], dofs[self._edges[:, 1]]], axis=1)
+        rest = np.linalg.norm(np.diff(self.positions[self._edges], axis=1)[:, 0], axis=1)
+        return [Springs(f"{self.name}.springs", pairs, rest, ctx.params[f"{self.name}.stiffness"])]

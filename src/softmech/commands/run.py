@@ -188,7 +188,8 @@ def execute(args):
     data.rods = out.rods
     metrics = report.derive(data, info)
     with ResultsWriter.open(results_path) as writer:     # the report's derived values
-        writer.write_derived({k: v for k, v in data.items() if k not in out})
+        writer.write_derived({k: v for k, v in data.items() if k not in out},
+                             units=getattr(report, "derived_units", None))
     files = [results_path]
     files += report.plot(data, info, output_dir)
     files.append(plot_energy(data, info, os.path.join(output_dir, "energy.png")))
@@ -457,12 +458,18 @@ class _PlectonemeReport(_AssemblyReport):
 
 def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
-    assembly report for a scene with rigid bodies or joints, else the generic one."""
+    discrete report for a scene of discrete rods and shells, the assembly report for a scene
+    with rigid bodies or joints, else the generic one."""
+    from softmech.commands.discrete_reports import DISCRETE_REPORTS, DiscreteReport
     from softmech.terms.joints import JOINT_TYPES
 
     if scenario.template in REPORTS:
         return REPORTS[scenario.template]
+    if scenario.template in DISCRETE_REPORTS:
+        return DISCRETE_REPORTS[scenario.template]
     scene = scenario.scene
+    if scene.implicit_bodies:
+        return DiscreteReport
     if scene.rigid_bodies or any(isinstance(t, JOINT_TYPES) for t in scene.terms):
         return _AssemblyReport
     return _GenericReport

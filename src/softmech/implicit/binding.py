@@ -77,6 +77,15 @@ class Binding:
         (0.0 for a binding that has none): F = -dE/dq for those, tested by the properties."""
         return 0.0
 
+    body = None
+    """Name of the body whose elastic energy this binding is (None for terms)."""
+
+    def energy_parts(self, b, q):
+        """The binding's energy by kind {"stretch_energy" | "bending_energy" |
+        "twisting_energy" | "shear_energy": [J]} (what softmech.diagnostics reports for a
+        body); {} for a binding that is not a body's elasticity."""
+        return {}
+
     def constrained_values(self, b, t):
         """Values (k,) of `constrained_dofs` for world b at time t [s]."""
         return np.zeros(len(self.constrained_dofs))

@@ -17,8 +17,9 @@ sim.params["<body>.<name>"] with B lanes.
 class ImplicitBody:
     """Base class of implicit body kinds. Subclasses set `name`, `density` [kg/m^3] (buoyancy
     uses each node's displaced volume m_i / density), `nodes` (the node slot ids of its nodes,
-    (n_nodes,)) and `scalars` (its scalar DOF ids, possibly empty) in `place`, and implement
-    `place` and `bind_implicit`; rods also `node_lengths()` (n_nodes,) [m] (Voronoi lengths:
+    (n_nodes,)) and `scalars` (its scalar DOF ids, possibly empty) in `place`, `edges` (m, 2)
+    int64 (body-local node indices of its edges: a rod's, a mesh's unique edges; edge contact
+    uses them), and implement `place` and `bind_implicit`; rods also `node_lengths()` (n_nodes,) [m] (Voronoi lengths:
     half the adjacent rest edge lengths), shells `node_areas()` (n_nodes,) [m^2] (a third of
     the adjacent rest triangle areas)."""
 

@@ -9,7 +9,7 @@ constrained DOF is not an unknown; its value enters through the forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
-10), LAPACK's banded LU (scipy.linalg.solve_banded, O(n bw^2)); otherwise SuperLU on a CSC
+10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise SuperLU on a CSC
 matrix (scipy.sparse.linalg.splu, with its fill-reducing column ordering) for meshes and
 networks.
 """
@@ -58,10 +58,13 @@ class JacobianPattern:
         if self.bandwidth <= BANDED_MAX:
             self.kind = "banded"
             bw = self.bandwidth
-            # LAPACK general band storage ab[bw + i - j, j] = A[i, j] (scipy.linalg.solve_banded)
-            self._size = (2 * bw + 1) * n
-            self._entry_slot = (bw + r - c) * n + c
-            self._diag_slot = bw * n + diag
+            # LAPACK dgbsv's band storage, Fortran order: AB(kl + ku + i - j, j) = A(i, j) with
+            # kl = ku = bw, leading dimension 3 bw + 1 (the top bw rows are the LU's fill-in)
+            self._ldab = 3 * bw + 1
+            self._size = self._ldab * n
+            self._entry_slot = (2 * bw + r - c) + c * self._ldab
+            self._diag_slot = 2 * bw + diag * self._ldab
+            self._gbsv = scipy.linalg.get_lapack_funcs("gbsv", (np.zeros(1),))
         else:
             self.kind = "sparse"
             all_r = np.concatenate([r, diag])
@@ -83,11 +86,14 @@ class JacobianPattern:
         data[self._diag_slot] += diagonal
         if self.kind == "banded":
             bw = self.bandwidth
-            ab = data.reshape(2 * bw + 1, self.n_free)
-            try:
-                x = scipy.linalg.solve_banded((bw, bw), ab, rhs, check_finite=False)
-            except np.linalg.LinAlgError as err:
-                raise SingularJacobian(str(err)) from None
+            ab = data.reshape((self._ldab, self.n_free), order="F")
+            # dgbsv directly (scipy.linalg.solve_banded's checks and copies cost ~10x the solve
+            # of a rod's band, measured in benchmarks/der_vs_cosserat.py)
+            _lu, _piv, x, info = self._gbsv(bw, bw, ab, rhs, overwrite_ab=True, overwrite_b=False)
+            if info > 0:
+                raise SingularJacobian(f"singular matrix (LAPACK dgbsv: U({info},{info}) = 0)")
+            if info < 0:  # pragma: no cover - an argument error is a bug here
+                raise RuntimeError(f"LAPACK dgbsv: illegal argument {-info}")
         else:
             A = scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
                                         shape=(self.n_free, self.n_free))

@@ -8,6 +8,7 @@ at every step of size dt, where they are recorded.
 import numpy as np
 
 from softmech import _checks
+from softmech.diagnostics import ENERGY_KEYS
 from softmech.implicit.binding import ImplicitContext
 from softmech.implicit.layout import DofLayout
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
@@ -18,7 +19,10 @@ from softmech.simulation import Every, Results, SimulationDiverged
 STATE_FIELDS = ("positions", "velocities", "angles", "angular_velocities")
 """State of an implicit body: node positions [m] and velocities [m/s] (B, n_nodes, 3); its
 scalar DOFs (edge twist or mid-edge angles) [rad] and their rates [rad/s] (B, n_scalars)."""
-RECORD_FIELDS = STATE_FIELDS + ("com",)
+RECORD_FIELDS = STATE_FIELDS + ("com", "com_velocity") + ENERGY_KEYS + ("total_energy",)
+"""Fields an ImplicitSimulation records: the state, the centre of mass and its velocity, and
+the energies of softmech.diagnostics (kinetic: translational = nodes, rotational = scalar DOFs;
+elastic: from the body's bindings' energy_parts)."""
 
 
 class ParameterTable(dict):
@@ -53,7 +57,11 @@ class ImplicitSimulation:
         self.dt = dt
         self.scheme = scheme
         self.bodies = {b.name: b for b in scene.implicit_bodies}
-        self.terms = list(scene.terms)
+        # Forces are summed in binding order; a canonical order (by the scenario file's table
+        # order, then as added) makes a scene and its scenario file sum them alike, bit for bit.
+        from softmech.scenefile.schema import TERM_SECTIONS
+        rank = {section: i for i, section in enumerate(TERM_SECTIONS)}
+        self.terms = sorted(scene.terms, key=lambda term: rank.get(term.section, len(rank)))
         layout = DofLayout()
         for body in scene.implicit_bodies:
             body.place(layout)
@@ -88,9 +96,63 @@ class ImplicitSimulation:
                              "every free DOF needs a positive mass (density > 0)")
         self.q = np.repeat(self.layout.q0[None], worlds, axis=0)
         self.v = np.zeros_like(self.q)
-        self.time = 0.0
+        self._origin, self._steps = 0.0, 0
         for b in range(worlds):
             self.stepper.apply_constraints(b, self.q[b], self.time)
+
+    # -- clock and the bodies as the results files see them ---------------------------
+    @property
+    def time(self):
+        """Simulated time [s]: time origin + steps taken x dt (exact on resume)."""
+        return self._origin + self._steps * self.dt
+
+    @time.setter
+    def time(self, value):
+        self._origin, self._steps = float(value), 0
+
+    @property
+    def clock(self):
+        """(time origin [s], steps taken since): what restores `time` bit for bit."""
+        return self._origin, self._steps
+
+    @clock.setter
+    def clock(self, value):
+        self._origin, self._steps = float(value[0]), int(value[1])
+
+    @property
+    def rods(self):
+        """The discrete rods that are single polylines (drawn as rods in results files)."""
+        return [b for b in self.bodies.values() if getattr(b, "polyline", False)]
+
+    @property
+    def shells(self):
+        """The bodies that are not polyline rods (shells, rod networks)."""
+        return [b for b in self.bodies.values() if not getattr(b, "polyline", False)]
+
+    @property
+    def rigid_bodies(self):
+        """None: an implicit scene has no rigid bodies (the explicit Simulation's attribute)."""
+        return []
+
+    def rod_params(self, name):
+        """{"radius": (B, n_elems) [m]} of a discrete rod (results-file description)."""
+        body = self._body(name)
+        return {"radius": np.broadcast_to(np.asarray(body.radius, float),
+                                          (self.worlds, body.n_elems)).copy()}
+
+    def history(self):
+        """What the bindings keep between steps (reference frames) {key: (B, ...)}: saved in
+        checkpoints so that a resumed run continues bit for bit."""
+        return {k: v for k, v in self._restart_arrays().items() if k not in ("q", "v")}
+
+    def set_history(self, arrays):
+        """Restore history() from a checkpoint."""
+        own = self.history()
+        if set(own) != set(arrays):
+            raise ValueError(f"checkpoint history {sorted(arrays)} does not match this scene's "
+                             f"{sorted(own)}")
+        for key, value in own.items():
+            value[...] = arrays[key]
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -111,14 +173,15 @@ class ImplicitSimulation:
         scalars = np.zeros(0, np.int64) if scalars is None else scalars
         return self.layout.node_dof(body.nodes), self.layout.scalar_dof(scalars)
 
-    def get_state(self, body):
+    def get_state(self, body, principal=False):
         """{"positions", "velocities": (B, n_nodes, 3); "angles", "angular_velocities":
-        (B, n_scalars)} of one body (copies)."""
+        (B, n_scalars)} of one body (copies). `principal` is accepted for the explicit
+        Simulation's signature and ignored (implicit bodies have no principal frame)."""
         nd, sd = self._dofs(self._body(body))
         return {"positions": self.q[:, nd].copy(), "velocities": self.v[:, nd].copy(),
                 "angles": self.q[:, sd].copy(), "angular_velocities": self.v[:, sd].copy()}
 
-    def set_state(self, body, **fields):
+    def set_state(self, body, principal=False, **fields):
         """Set fields of get_state (same shapes, or without the leading B) of one body."""
         nd, sd = self._dofs(self._body(body))
         for key, value in fields.items():
@@ -142,17 +205,18 @@ class ImplicitSimulation:
         return arrays
 
     def _snapshot(self):
-        return {k: v.copy() for k, v in self._restart_arrays().items()}, self.time
+        return {k: v.copy() for k, v in self._restart_arrays().items()}, self.clock
 
     def _restore(self, snapshot):
-        arrays, time = snapshot
+        arrays, clock = snapshot
         for key, value in self._restart_arrays().items():
             value[...] = arrays[key]
-        self.time = time
+        self.clock = clock
 
     def save_state(self, path):
         """Write the clock, the DOFs and the bindings' history (reference frames) to .npz."""
-        atomic_save_npz(path, time=np.array(self.time), **self._restart_arrays())
+        atomic_save_npz(path, time_origin=np.array(self._origin), steps=np.array(self._steps),
+                        **self._restart_arrays())
 
     def load_state(self, path):
         """Restore a state written by save_state of the same scene (same B)."""
@@ -167,7 +231,7 @@ class ImplicitSimulation:
                                      f"is {value.shape}")
             for key, value in arrays.items():
                 value[...] = data[key]
-            self.time = float(data["time"])
+            self.clock = (float(data["time_origin"]), int(data["steps"]))
 
     # -- stepping ---------------------------------------------------------------------
     def step(self, n_steps=1):
@@ -193,7 +257,7 @@ class ImplicitSimulation:
                     "(interpenetration, an unconstrained body)", self.time,
                     {name: self.get_state(name) for name in self.bodies}, worlds=(b,)) from None
             self.q[b], self.v[b] = q, v
-        self.time += self.dt
+        self._steps += 1
 
     def solve_static(self):
         """Replace every world's state by the equilibrium reached from it at the current time
@@ -258,14 +322,39 @@ class ImplicitSimulation:
 
     def _sample(self, samples, fields):
         samples["time"].append(self.time)
+        energies = {}
         for owner, base in fields:
-            if base == "com":
+            if base in ("com", "com_velocity"):
                 nd, _ = self._dofs(self.bodies[owner])
                 m = self.layout.mass[nd[:, 0]]
-                value = np.einsum("n,bnk->bk", m, self.q[:, nd]) / m.sum()
-            else:
+                arr = self.q if base == "com" else self.v
+                value = np.einsum("n,bnk->bk", m, arr[:, nd]) / m.sum()
+            elif base in STATE_FIELDS:
                 value = self.get_state(owner)[base]
+            else:
+                if owner not in energies:
+                    energies[owner] = self.energies(owner)
+                value = energies[owner][base]
             samples.setdefault(f"{owner}.{base}", []).append(value)
+
+    def energies(self, body):
+        """{key: (B,)} [J] for every key of softmech.diagnostics.ENERGY_KEYS and total_energy of
+        one body: translational = 1/2 sum m v^2 over its nodes, rotational = 1/2 sum I w^2 over
+        its scalar DOFs, and the elastic energies its bindings report (energy_parts)."""
+        body = self._body(body)
+        nd, sd = self._dofs(body)
+        out = {key: np.zeros(self.worlds) for key in ENERGY_KEYS}
+        mass = self.layout.mass
+        out["translational_energy"] = 0.5 * np.einsum("n,bnk->b", mass[nd[:, 0]], self.v[:, nd] ** 2)
+        out["rotational_energy"] = 0.5 * np.einsum("s,bs->b", mass[sd], self.v[:, sd] ** 2)
+        for bd in self.stepper.bindings:
+            if getattr(bd, "body", None) != body.name:
+                continue
+            for b in range(self.worlds):
+                for key, value in bd.energy_parts(b, self.q[b]).items():
+                    out[key][b] += value
+        out["total_energy"] = sum(out[key] for key in ENERGY_KEYS)
+        return out
 
 
 def compile_implicit(scene, *, worlds, dt, newton=None, scheme="implicit_euler"):

@@ -6,6 +6,9 @@ alone (layout.py; docs/results_files.md):
     /bodies/<body>    attrs shape, fixed; mass [kg], inertia (3, 3) [kg m^2], principal_axes,
                       radius / length / lengths [m], vertices (n, 3) [m] and faces (m, 3)
     /joints/<joint>   attrs kind, a_body, a_node, b_body, b_node; a_point, b_point (3,) [m]
+    /shells/<shell>   faces (m, 3) and thickness [m] (a discrete shell), or edges (m, 2) and
+                      radius (m,) [m] (a network of discrete rods): node indices into its
+                      positions series
 
 `bodies_of(sim)` and `joints_of(sim)` give the same dicts from a live simulation as
 `read_bodies(f)` and `read_joints(f)` from a file.
@@ -41,6 +44,9 @@ def write_description(f, sim):
                         "closed": bool(rod.closed)})
         _datasets(g, {"radius": sim.rod_params(rod.name)["radius"],
                       "rest_lengths": np.asarray(rod.rest_lengths, dtype=float)})
+    for shell in getattr(sim, "shells", ()):
+        g = f.create_group(f"shells/{shell.name}")
+        _datasets(g, mesh_of(shell))
     for name, body in bodies_of(sim).items():
         g = f.create_group(f"bodies/{name}")
         g.attrs.update({k: body[k] for k in BODY_ATTRS})
@@ -51,6 +57,25 @@ def write_description(f, sim):
         for side in ("a", "b"):
             g.attrs.update({f"{side}_{k}": joint[side][k] for k in END_ATTRS})
             _datasets(g, {f"{side}_point": joint[side]["point"]})
+
+
+def mesh_of(body):
+    """What draws a shell or a rod network: {"faces": (m, 3)} (a triangle mesh, with its
+    "thickness" [m]) or {"edges": (m, 2), "radius": (m,) [m]} (a network of rod edges), node
+    indices into its positions."""
+    triangles = getattr(body, "triangles", None)
+    if triangles is not None:
+        return {"faces": np.asarray(triangles, np.int64),
+                "thickness": np.asarray(getattr(body, "thickness", 0.0), float)}
+    edges = np.asarray(body.edges, np.int64)
+    return {"edges": edges,
+            "radius": np.broadcast_to(np.asarray(body.radius, float), (len(edges),)).copy()}
+
+
+def read_shells(f):
+    """{shell name: mesh_of description} from the open h5py file `f` ({} if none)."""
+    return {name: {k: ds[()] for k, ds in g.items() if not layout.is_series(ds)}
+            for name, g in f.get("shells", {}).items()}
 
 
 def _datasets(group, values):

@@ -33,14 +33,15 @@ READABLE_VERSIONS = (1, 2)
 
 UNITS = {
     "time": "s", "positions": "m", "velocities": "m/s", "directors": "1",
-    "angular_velocities": "rad/s (local frame)", "com": "m", "com_velocity": "m/s",
+    "angular_velocities": "rad/s (local frame; a discrete rod's or shell's angle rates: rad/s)",
+    "angles": "rad", "com": "m", "com_velocity": "m/s",
     "translational_energy": "J", "rotational_energy": "J", "bending_energy": "J",
     "twisting_energy": "J", "shear_energy": "J", "stretch_energy": "J", "total_energy": "J",
     "linear_momentum": "kg m/s", "angular_momentum": "kg m^2/s (about the origin)",
     "contact_force": "N", "rod_contact_force": "N", "radius": "m", "rest_lengths": "m",
     "mass": "kg", "inertia": "kg m^2 (about the centre of mass, body frame)",
     "principal_axes": "1", "length": "m", "lengths": "m", "vertices": "m (body frame)",
-    "faces": "1", "a_point": "m (body frame)", "b_point": "m (body frame)",
+    "faces": "1", "edges": "1", "thickness": "m", "a_point": "m (body frame)", "b_point": "m (body frame)",
 }
 """Units of every built-in field (the `units` attribute of its dataset)."""
 
@@ -74,15 +75,17 @@ def valid_name(field, name):
     return name
 
 
-def series_path(key, bodies=()):
+def series_path(key, bodies=(), shells=()):
     """Results key -> dataset path: 'time' -> /time, '<rod>.<field>' -> /rods/<rod>/<field>,
-    '<body>.<field>' -> /bodies/<body>/<field> for the rigid bodies named in `bodies`, a
+    '<body>.<field>' -> /bodies/<body>/<field> for the rigid bodies named in `bodies`,
+    /shells/<shell>/<field> for the meshes (shells, rod networks) named in `shells`, a
     recorder name -> /recorders/<name>."""
     if key == "time":
         return "time"
     if "." in key:
         owner, field = key.split(".", 1)
-        return f"{'bodies' if owner in bodies else 'rods'}/{owner}/{field}"
+        group = "bodies" if owner in bodies else "shells" if owner in shells else "rods"
+        return f"{group}/{owner}/{field}"
     return f"recorders/{key}"
 
 
@@ -91,7 +94,7 @@ def series_key(path):
     parts = path.strip("/").split("/")
     if parts == ["time"]:
         return "time"
-    if parts[0] in ("rods", "bodies") and len(parts) == 3:
+    if parts[0] in ("rods", "bodies", "shells") and len(parts) == 3:
         return f"{parts[1]}.{parts[2]}"
     if parts[0] == "recorders" and len(parts) == 2:
         return parts[1]

@@ -30,14 +30,14 @@ def check_format(path):
 
 def load_results(path, *, derived=True, fields=None):
     """The time series of a results file as sm.Results: 'time' (n,) [s], '<body>.<field>'
-    (B, n, ...) of rods and rigid bodies and user recorders '<name>' (B, n, ...); with
+    (B, n, ...) of rods, rigid bodies and shells (meshes, rod networks) and user recorders '<name>' (B, n, ...); with
     `derived`, also the /derived quantities under their names. fields: body fields to read
     (e.g. ('positions',); None: all). Works on an unfinished (crashed) file: it holds the
     samples appended before the crash."""
     with h5py.File(check_format(path), "r") as f:
         out = Results(time=f["time"][()])
         n = out["time"].shape[0]
-        names = {group: tuple(f.get(group, {})) for group in ("rods", "bodies")}
+        names = {group: tuple(f.get(group, {})) for group in ("rods", "bodies", "shells")}
         for group, owners in names.items():
             for owner in owners:
                 for name, ds in f[f"{group}/{owner}"].items():
@@ -49,7 +49,7 @@ def load_results(path, *, derived=True, fields=None):
             for name, ds in f.get("derived", {}).items():
                 value = ds[()]
                 out[name] = value.decode() if isinstance(value, bytes) else value
-    out.rods, out.rigid_bodies = names["rods"], names["bodies"]
+    out.rods, out.rigid_bodies, out.shells = names["rods"], names["bodies"], names["shells"]
     return out
 
 

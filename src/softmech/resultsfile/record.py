@@ -38,7 +38,9 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     Returns sm.Results of the whole run (read back from the file). Raises SimulationDiverged as
     sim.run does, after appending the samples taken so far.
     """
-    if not isinstance(sim, Simulation):
+    from softmech.implicit.simulation import ImplicitSimulation
+
+    if not isinstance(sim, (Simulation, ImplicitSimulation)):
         raise ValueError(f"sim = {sim!r} is not allowed: must be a Simulation (scene.compile())")
     duration = float(_checks.nonnegative("duration", duration))
     if isinstance(fields, str):

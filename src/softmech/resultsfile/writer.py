@@ -15,7 +15,10 @@ import numpy as np
 from softmech._version import __version__
 from softmech.resultsfile import layout
 from softmech.resultsfile.description import write_description
-from softmech.simulation import STATE_FIELDS
+
+
+HISTORY = "_history"
+"""Checkpoint group of an implicit simulation's history (softmech.implicit: reference frames)."""
 
 
 class ResultsWriter:
@@ -26,6 +29,7 @@ class ResultsWriter:
         self.recorder_units = {}
         """Units [str] of user recorders by name (set before their first append)."""
         self.rigid_bodies = frozenset(h5file.get("bodies", {}))
+        self.shells = frozenset(h5file.get("shells", {}))
         """Names of the rigid bodies: their time series go to /bodies/<name>."""
 
     # -------------------------------------------------------------------------- opening
@@ -115,7 +119,7 @@ class ResultsWriter:
 
     def _series(self, key, stacked):
         """The dataset of Results key `key`, created from the first values (B, k, ...)."""
-        path = layout.series_path(key, self.rigid_bodies)
+        path = layout.series_path(key, self.rigid_bodies, self.shells)
         if path in self.file:
             ds = self.file[path]
             if key != "time" and ds.shape[:1] + ds.shape[2:] != stacked.shape[:1] + stacked.shape[2:]:
@@ -140,7 +144,7 @@ class ResultsWriter:
 
     def _all_series(self):
         out = [self.file["time"]]
-        for group in ("rods", "bodies", "recorders"):
+        for group in ("rods", "bodies", "shells", "recorders"):
             for sub in self.file.get(group, {}).values():
                 items = sub.values() if isinstance(sub, h5py.Group) else [sub]
                 out += [d for d in items if layout.is_series(d)]
@@ -157,12 +161,16 @@ class ResultsWriter:
             del f[layout.CHECKPOINT_TMP]
         g = f.create_group(layout.CHECKPOINT_TMP)
         rigid = {b.name for b in sim.rigid_bodies}
-        for body in sim.rods + sim.rigid_bodies:
+        for body in sim.rods + sim.rigid_bodies + list(getattr(sim, "shells", ())):
             for key, value in sim.get_state(body.name, principal=True).items():
                 g.create_dataset(f"{body.name}/{key}", data=value)
                 g[f"{body.name}/{key}"].attrs["units"] = layout.UNITS[key]
             if body.name in rigid:
                 g[body.name].attrs["frame"] = "principal"
+        for key, value in getattr(sim, "history", dict)().items():
+            # what an implicit simulation keeps between steps (a discrete rod's reference
+            # frames): without it a resumed run would not continue bit for bit
+            g.create_dataset(f"{HISTORY}/{key}", data=value)
         origin, steps = sim.clock
         g.attrs.update({"time_origin": origin, "steps": steps, "n_samples": int(n_samples),
                         "time": float(sim.time)})
@@ -186,11 +194,13 @@ class ResultsWriter:
         checkpoint's n_samples."""
         g = self.checkpoint_group()
         rigid = {b.name for b in sim.rigid_bodies}
-        for body in sim.rods + sim.rigid_bodies:
+        for body in sim.rods + sim.rigid_bodies + list(getattr(sim, "shells", ())):
             if body.name not in g:
                 raise ValueError(f"the checkpoint has no body {body.name!r} (bodies: {list(g)})")
             sim.set_state(body.name, principal=body.name in rigid,
-                          **{k: g[f"{body.name}/{k}"][()] for k in STATE_FIELDS})
+                          **{k: ds[()] for k, ds in g[body.name].items()})
+        if HISTORY in g:
+            sim.set_history({k: ds[()] for k, ds in g[HISTORY].items()})
         sim.clock = (float(g.attrs["time_origin"]), int(g.attrs["steps"]))
         n = int(g.attrs["n_samples"])
         if self.n_samples < n:

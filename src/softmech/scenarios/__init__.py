@@ -7,6 +7,7 @@ from typing import Callable, NamedTuple
 from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, cantilever_info,
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
+from softmech.scenarios.discrete import build_falling_rod, build_pneunet
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -44,6 +45,12 @@ SCENES = {
     "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
                                          "Stokes flow: centre displacement over 20 beats, "
                                          "midlines, video"),
+    "falling_rod": SceneEntry(build_falling_rod, "a soft and a stiff discrete elastic rod "
+                                                 "(implicit) dropped onto ground with friction: "
+                                                 "the soft one deforms on impact; video"),
+    "pneunet": SceneEntry(build_pneunet, "three PneuNet-like actuators (discrete rods, "
+                                         "implicit) curling by natural curvature under a tip "
+                                         "load and gravity; video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -72,10 +79,11 @@ TEMPLATES = {
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
+    "falling_rod": Template(generic_info, lambda info: {"rod": info.rod}),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "build_falling_rod", "build_pneunet"]

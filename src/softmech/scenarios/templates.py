@@ -51,14 +51,18 @@ def find_term(scene, name, types, field):
 
 def generic_info(scene, run, report):
     """GenericInfo; [report] may name the rod (default: the first one) or, in a scene of rigid
-    bodies, a rigid body (default: the first one when there is no rod)."""
-    p = report_parameters(report, {"rod": (scene.rods or scene.rigid_bodies)[0].name})
-    bodies = {b.name: b for b in scene.rods + scene.rigid_bodies}
+    bodies, a rigid body (default: the first one when there is no rod), or a discrete rod or
+    shell (the first one in a scene of those)."""
+    every = scene.rods + scene.rigid_bodies + scene.implicit_bodies
+    p = report_parameters(report, {"rod": every[0].name})
+    bodies = {b.name: b for b in every}
     if p["rod"] not in bodies:
-        find_rod(scene, p["rod"])                 # raises, listing the rods
+        raise ValueError(f"rod = {p['rod']!r} is not allowed: no such body (bodies: "
+                         f"{sorted(bodies)})")
     body = bodies[p["rod"]]
+    n = getattr(body, "n_elems", None)
     return GenericInfo(rod=body.name, worlds=run.worlds, dt=run.dt, duration=run.duration,
-                       n_elems=body.n_elems)
+                       n_elems=len(body.triangles) if n is None else n)
 
 
 def uniform(field, values):

@@ -8,7 +8,7 @@ import tomllib
 from softmech import _checks
 from softmech.scene import Scene
 from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_FIELDS,
-                                       BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCENE_FIELDS, SCHEMA_VERSION,
+                                       BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCHEMES, SCENE_FIELDS, SCHEMA_VERSION,
                                        TERM_SECTIONS, TERM_TYPES, TOP_LEVEL, RunSettings,
                                        Scenario, term_fields)
 from softmech.scenefile.values import ScenarioError, resolve
@@ -154,7 +154,8 @@ class _Reader:
             dt = float(_checks.positive("dt", dt))
             duration = float(_checks.nonnegative("duration", duration))
             worlds = _checks.integer("worlds", t["worlds"], 1)
-            scheme = _checks.choice("scheme", t["scheme"], {"verlet", "pefrl"})
+            scheme = (None if t["scheme"] is None
+                      else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
         except ValueError as err:
             self.fail("[run]", str(err))
         if not isinstance(t["strict"], bool):

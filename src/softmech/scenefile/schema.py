@@ -64,16 +64,27 @@ ROD_KINDS = {
 }
 """Rod kind -> (Scene method, {field: default}); fields without a default are required."""
 
+def _implicit_kind(module, cls):
+    """{field: default} of an implicit body kind: its class constructor's keywords."""
+    import importlib
+
+    return _keywords(getattr(importlib.import_module(module), cls).__init__)
+
+
 BODY_KINDS = {kind: (method, _keywords(getattr(Scene, method))) for kind, method in (
     ("sphere", "add_sphere"), ("cylinder", "add_cylinder"), ("box", "add_box"),
     ("rigid_body", "add_rigid_body"))}
-"""Rigid-body kind ([[bodies]] kind = ...) -> (Scene method, {field: default})."""
+BODY_KINDS["der_rod"] = ("add_der_rod", _implicit_kind("softmech.bodies.der_rod", "DerRod"))
+"""Body kind ([[bodies]] kind = ...) -> (Scene method, {field: default}): rigid bodies and the
+implicitly integrated discrete rods."""
 
 FRICTION_FIELDS = tuple(AnisotropicFriction.__dataclass_fields__)
 
 SCENE_FIELDS = {"name": "scenario", "description": "", "template": "generic"}
 RUN_FIELDS = {"dt": inspect.Parameter.empty, "duration": inspect.Parameter.empty, "worlds": 1,
-              "scheme": "verlet", "strict": False}
+              "scheme": None, "strict": False}
+SCHEMES = ("verlet", "pefrl", "implicit_euler", "symplectic_euler")
+"""Integrator schemes a [run] table may name (Scene.compile checks them against the bodies)."""
 RECORD_FIELDS = {"every": inspect.Parameter.empty, "fields": inspect.Parameter.empty}
 
 TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods", "bodies") + TERM_SECTIONS + (
@@ -88,11 +99,13 @@ def term_fields(cls):
 @dataclass
 class RunSettings:
     """How `softmech run` runs a scenario: time step dt [s], simulated duration [s], number of
-    worlds, integrator scheme, and whether a dt above the stability estimate raises."""
+    worlds, integrator scheme (None: the bodies' default, "verlet" for Cosserat rods and rigid
+    bodies, "implicit_euler" for discrete rods and shells), and whether a dt above the
+    stability estimate raises."""
     dt: float
     duration: float
     worlds: int = 1
-    scheme: str = "verlet"
+    scheme: str = None
     strict: bool = False
 
 
@@ -117,8 +130,9 @@ class Scenario:
 
     def compile(self, **overrides):
         """scene.compile with the run settings (keywords override them)."""
-        settings = dict(worlds=self.run.worlds, dt=self.run.dt, scheme=self.run.scheme,
-                        strict=self.run.strict)
+        settings = dict(worlds=self.run.worlds, dt=self.run.dt, scheme=self.run.scheme)
+        if not self.scene.implicit_bodies:          # the explicit engine's own option
+            settings["strict"] = self.run.strict
         settings.update(overrides)
         return self.scene.compile(**settings)
 

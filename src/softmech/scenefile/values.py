@@ -7,7 +7,11 @@ import numpy as np
 
 from softmech.bodies.cosserat_rod import CosseratRod
 from softmech.bodies.rigid_body import RigidBody
+from softmech.implicit.body import ImplicitBody
 from softmech.scenefile.schema import INLINE_LIMIT
+
+BODIES = (CosseratRod, RigidBody, ImplicitBody)
+"""Body types a term argument may hold: written as the body's name."""
 
 
 class ScenarioError(ValueError):
@@ -25,10 +29,10 @@ def to_toml(value, key, side_arrays=None):
         return int(value)
     if isinstance(value, (float, np.floating)):
         return float(value)
-    if isinstance(value, (CosseratRod, RigidBody)):     # a body is referenced by its name
+    if isinstance(value, BODIES):                       # a body is referenced by its name
         return value.name
     if isinstance(value, (tuple, list)) and any(
-            isinstance(v, (str, CosseratRod, RigidBody)) for v in value):  # ("rod", "last"), rod lists
+            isinstance(v, (str,) + BODIES) for v in value):  # ("rod", "last"), rod lists
         return [to_toml(v, f"{key}[{i}]", side_arrays) for i, v in enumerate(value)]
     if dataclasses.is_dataclass(value):
         return {f.name: to_toml(getattr(value, f.name), f"{key}.{f.name}", side_arrays)

@@ -29,7 +29,8 @@ def scenario_dict(scenario, side_arrays=None):
     doc = {"schema_version": SCHEMA_VERSION,
            "scene": {"name": scenario.name, "description": scenario.description,
                      "template": scenario.template},
-           "run": {k: to_toml(v, f"run.{k}") for k, v in vars(scenario.run).items()}}
+           "run": {k: to_toml(v, f"run.{k}") for k, v in vars(scenario.run).items()
+                   if v is not None}}          # TOML has no null: scheme None is the default
     if scenario.record is not None:
         doc["record"] = {"every": float(scenario.record.seconds),
                          "fields": list(scenario.record.fields)}
@@ -40,7 +41,8 @@ def scenario_dict(scenario, side_arrays=None):
         doc["materials"] = materials
     if rods:
         doc["rods"] = rods
-    bodies = [_body_table(b, side_arrays) for b in scenario.scene.rigid_bodies]
+    bodies = [_body_table(b, side_arrays)
+              for b in scenario.scene.rigid_bodies + scenario.scene.implicit_bodies]
     if bodies:
         doc["bodies"] = bodies
     for section in TERM_SECTIONS:

@@ -56,7 +56,7 @@ class EdgeContact(_ImplicitTerm):
         edge_dofs = []
         for body_name in self.body_names:
             body = ctx.body(self.name, body_name)
-            edges = np.asarray(body.edges(), dtype=np.int64)
+            edges = np.asarray(body.edges, dtype=np.int64)
             edge_dofs.append(ctx.layout.node_dof(body.nodes[edges]).reshape(-1, 6))
         return [_EdgeContactBinding(self, np.concatenate(edge_dofs), ctx.params)]
 

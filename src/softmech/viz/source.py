@@ -22,7 +22,8 @@ class RenderData:
     names in scene order; attrs: the file's attributes (scene, dt, ...); solids: rigid body ->
     its description (softmech.bodies.rigid_body.describe), scene order; joints: joint ->
     {kind, a, b} (softmech.terms.joints: describe); rest_lengths: rod -> (n_elems,) [m] where
-    known (files written by softmech; the viewer's 'stretch')."""
+    known (files written by softmech; the viewer's 'stretch'); meshes: shell or rod network ->
+    its mesh (softmech.resultsfile.description.mesh_of: faces, or edges and radius)."""
     results: dict
     radius: dict
     closed: dict
@@ -31,6 +32,7 @@ class RenderData:
     solids: dict = field(default_factory=dict)
     joints: dict = field(default_factory=dict)
     rest_lengths: dict = field(default_factory=dict)
+    meshes: dict = field(default_factory=dict)
 
     @property
     def time(self):
@@ -59,7 +61,7 @@ def read_results(path, fields=None):
     import h5py
 
     from softmech.resultsfile import load_results
-    from softmech.resultsfile.description import read_bodies, read_joints
+    from softmech.resultsfile.description import read_bodies, read_joints, read_shells
     from softmech.resultsfile.reader import check_format
 
     results = load_results(path, derived=False, fields=fields)
@@ -78,34 +80,39 @@ def read_results(path, fields=None):
             closed[rod] = bool(group.attrs.get("closed", False))
             if "rest_lengths" in group:
                 rest[rod] = group["rest_lengths"][()]
-        for group_name, owners in (("rods", results.rods), ("bodies", results.rigid_bodies)):
+        for group_name, owners in (("rods", results.rods), ("bodies", results.rigid_bodies),
+                                   ("shells", results.shells)):
             for owner in owners:
                 for name, ds in f[f"{group_name}/{owner}"].items():
                     if f"{owner}.{name}" in results and "units" in ds.attrs:
                         results.units[name] = _text(ds.attrs["units"])
-        solids, joints = read_bodies(f), read_joints(f)
+        solids, joints, meshes = read_bodies(f), read_joints(f), read_shells(f)
     return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints,
-                      rest)
+                      rest, meshes)
 
 
-def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None):
+def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None,
+                 meshes=None):
     """RenderData of a run in memory: results (sm.Results), radius {rod: (B or 1, n_elems) [m]}
     (sim.rod_params(rod)['radius']), closed {rod: bool} (default all open), solids {rigid body:
-    description} and joints {joint: {kind, a, b}} (default none; from_simulation fills all)."""
+    description} and joints {joint: {kind, a, b}} (default none; from_simulation fills all);
+    meshes {shell: mesh_of description}."""
     rods = tuple(radius)
     closed = {rod: bool((closed or {}).get(rod, False)) for rod in rods}
     return RenderData(results, {k: np.atleast_2d(v) for k, v in radius.items()}, closed, rods,
-                      dict(attrs or {}), dict(solids or {}), dict(joints or {}))
+                      dict(attrs or {}), dict(solids or {}), dict(joints or {}),
+                      meshes=dict(meshes or {}))
 
 
 def from_simulation(sim, results, *, attrs=None):
     """RenderData of `results` (sm.Results of sim.run) with everything else read from `sim`:
-    the rods' radii and closedness, the rigid bodies and the joints."""
-    from softmech.resultsfile.description import bodies_of, joints_of
+    the rods' radii and closedness, the rigid bodies, the joints and the shells' meshes."""
+    from softmech.resultsfile.description import bodies_of, joints_of, mesh_of
 
     return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
                         closed={r.name: r.closed for r in sim.rods}, attrs=attrs,
-                        solids=bodies_of(sim), joints=joints_of(sim))
+                        solids=bodies_of(sim), joints=joints_of(sim),
+                        meshes={s.name: mesh_of(s) for s in getattr(sim, "shells", ())})
 
 
 def check_world(data, world):
@@ -120,7 +127,8 @@ def check_world(data, world):
 def bodies_with_positions(data):
     """The rods and rigid bodies whose positions were recorded, in scene order; ValueError if
     none."""
-    names = [b for b in tuple(data.rods) + tuple(data.solids) if f"{b}.positions" in data.results]
+    names = [b for b in tuple(data.rods) + tuple(data.solids) + tuple(data.meshes)
+             if f"{b}.positions" in data.results]
     if not names:
         raise ValueError("no body recorded 'positions' (B, n, n_nodes, 3): record them to render "
                          "3D views (sm.Every(..., fields=('<body>.positions', ...)))")
@@ -161,8 +169,24 @@ def bodies_at(data, sample, world=0):
             x, d = rigid_pose(data, body, world)
             shown[body] = SolidBody.make(body, description, x[sample], d[sample],
                                          color=rod_color(len(data.rods) + k))
+    for k, (name, mesh) in enumerate(data.meshes.items()):
+        if f"{name}.positions" in data.results:
+            index = len(data.rods) + len(data.solids) + k
+            shown.update(mesh_bodies(name, mesh, data.results[f"{name}.positions"][world, sample],
+                                     index))
     joints = [b for name, joint in data.joints.items() for b in joint_bodies(name, joint, shown)]
     return list(shown.values()) + joints
+
+
+def mesh_bodies(name, mesh, x, index):
+    """{name: drawable} of a shell (a SolidBody whose "general" mesh is the triangles at the
+    node positions x (n, 3) [m]) or of a rod network (a RodBody per edge, each called `name`)."""
+    if "faces" in mesh:
+        description = {"shape": "general", "vertices": x, "faces": mesh["faces"]}
+        return {name: SolidBody.make(name, description, np.zeros(3), color=rod_color(index))}
+    return {f"{name}[{i}]": RodBody.make(name, x[list(edge)], mesh["radius"][i:i + 1],
+                                         index=index)
+            for i, edge in enumerate(mesh["edges"])}
 
 
 def nearest_sample(time, t):
@@ -194,6 +218,12 @@ def ground_height(data, world=0, up="z", tolerance=0.25):
     k = AXES[_checks.choice("up", up, AXES)]
     lowest, largest = np.inf, 0.0
     for body in bodies_with_positions(data):
+        if body in data.meshes:
+            x = data.results[f"{body}.positions"][world]
+            pad = float(np.max(data.meshes[body].get("radius", 0.0)))
+            lowest = min(lowest, float(x[..., k].min()) - pad)
+            largest = max(largest, pad, float(np.max(data.meshes[body].get("thickness", 0.0))) / 2)
+            continue
         if body in data.radius:
             x = data.results[f"{body}.positions"][world]
             r = data.radius[body][world % len(data.radius[body])]

@@ -1,0 +1,309 @@
+"""Discrete elastic rods (Bergou et al. 2008; DisMech / MAT-DiSMech, ref. 004 secs. 2-3.2),
+integrated implicitly (softmech.implicit).
+
+A rod is a set of nodes joined by edges: a single rod is a polyline (edges (i, i+1)); a rod
+network (`edges=` given) may share a node between several edges, and every pair of edges meeting
+at a node forms a bending-twisting spring with DisMech's edge-orientation bookkeeping (ref. 004
+sec. 3.2, Fig. 2g: an edge pointing the wrong way for the spring is used negated, sign -1).
+
+DOFs (softmech.implicit.layout): 3 per node [m] and one twist angle [rad] per edge, placed right
+after the edge's first node, so a single rod's Jacobian is banded (DisMech's 4N - 1 layout).
+Lumped masses: a node carries half the mass rho A l^ of each adjacent edge; an edge's twist
+carries the polar mass moment of its cylinder rho A l^ r^2 / 2 [kg m^2].
+
+Material, for a solid circular section of radius r (ref. 004 secs. 3.1-3.2 defaults):
+EA = E pi r^2 per edge, EI = E pi r^4 / 4 and GJ = G pi r^4 / 2 per spring (the mean of its
+two edges'), G = E / (2 (1 + nu)).
+
+Natural curvature and twist are given per spring in physical units, kappa^ [1/m] (two material
+components) and tau^ [rad/m], and used as DisMech's discrete, dimensionless values
+kappa^ l_i and tau^ l_i with l_i the spring's Voronoi length (ref. 004 sec. 7.1:
+"discrete curvature = kappa * Delta l"); "initial" takes them from the initial shape (exactly:
+the initial shape is then the rest shape).
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.bodies.schedules import Schedule, is_schedule
+from softmech.implicit.body import ImplicitBody
+
+
+def polyline_frames(positions, normal):
+    """First reference directors a1 (n, 3) of a polyline's edges, space-parallel transported
+    from `normal` (3,) (projected orthogonal to the first edge); the initial reference twist is
+    then zero (Bergou 2008 sec. 4.2)."""
+    from softmech.bodies.cosserat_rod import frames_along
+    return frames_along(positions, normal)[:, 0, :].copy()
+
+
+def _default_normal(t0):
+    """A unit vector orthogonal to t0: the coordinate axis least aligned with it, projected."""
+    axis = np.eye(3)[np.argmin(np.abs(t0))]
+    n = axis - np.dot(axis, t0) * t0
+    return n / np.linalg.norm(n)
+
+
+def build_springs(n_nodes, edges):
+    """Bending-twisting springs of a rod network: every pair of edges sharing a node.
+
+    edges: (m, 2) int node indices. Returns nodes (s, 3) (x_a, centre x_b, x_c), spring_edges
+    (s, 2) (edge e entering the centre, edge f leaving it) and signs (s, 3): for e and f +1
+    where the stored edge already points that way (e = (a, b), f = (b, c)), -1 where it is used
+    negated (ref. 004 sec. 3.2), then the frame factor c_e = +1 (DerRod sets -1 where the frames
+    face opposite ways, softmech.kernels.der_frames). A polyline gives the n - 1 springs
+    (i-1, i, i+1) with all signs +1.
+    """
+    at_node = [[] for _ in range(n_nodes)]
+    for j, (i0, i1) in enumerate(edges):
+        at_node[i0].append(j)
+        at_node[i1].append(j)
+    nodes, pairs, signs = [], [], []
+    for centre in range(n_nodes):
+        incident = sorted(at_node[centre])
+        for u in range(len(incident)):
+            for w in range(u + 1, len(incident)):
+                je, jf = incident[u], incident[w]
+                se = 1.0 if edges[je][1] == centre else -1.0
+                sf = 1.0 if edges[jf][0] == centre else -1.0
+                a = edges[je][0] if se > 0 else edges[je][1]
+                c = edges[jf][1] if sf > 0 else edges[jf][0]
+                nodes.append((a, centre, c))
+                pairs.append((je, jf))
+                signs.append((se, sf, 1.0))
+    return (np.array(nodes, dtype=np.int64).reshape(-1, 3),
+            np.array(pairs, dtype=np.int64).reshape(-1, 2),
+            np.array(signs, dtype=float).reshape(-1, 3))
+
+
+def _spring_dofs(node_dofs, twist_dofs, spring_nodes, spring_edges):
+    """(s, 11) DOFs of each spring (x_a, theta_e, x_b, theta_f, x_c) from node DOFs (N, 3)
+    and edge twist DOFs (m,)."""
+    a, b, c = spring_nodes.T
+    je, jf = spring_edges.T
+    return np.ascontiguousarray(np.concatenate(
+        [node_dofs[a], twist_dofs[je, None], node_dofs[b], twist_dofs[jf, None], node_dofs[c]],
+        axis=1), dtype=np.int64)
+
+
+class DerRod(ImplicitBody):
+    """A discrete elastic rod (or rod network) as built; every argument is checked here.
+
+    Geometry: centerline (N, 3) [m] (a polyline: edges (i, i+1)), or start (3,) [m],
+    direction (3,), length [m], n_elems (a straight rod); for a network, centerline holds the
+    N nodes and edges (m, 2) the node indices of each edge. normal (3,): the first reference
+    director of the first edge (parallel-transported along a polyline; projected on each edge
+    of a network), default the coordinate axis least aligned with the first edge. twist: initial
+    twist angles [rad], scalar or (m,).
+    Material: radius [m] (scalar or per edge (m,)), density [kg/m^3], youngs_modulus [Pa], and
+    poisson_ratio (default 0.5, in (-1, 0.5]) or shear_modulus [Pa] (not both).
+    Rest shape: rest lengths are the initial edge lengths; natural_curvature None (straight),
+    "initial" or (s, 2) [1/m] (kappa1, kappa2 per spring, material components); natural_twist
+    None (untwisted), "initial" or (s,) [rad/m]. For a network None means "initial" (a
+    junction has no straight rest shape, and its initial reference twists depend on how the
+    edges are stored). Springs are numbered as `build_springs` does
+    (a polyline's spring i - 1 sits at node i). Actuation: either may also vary in time, given
+    as a function of t or a table (softmech.bodies.schedules); the bindings then write the
+    per-world parameters "<rod>.natural_curvature" / "<rod>.natural_twist" from it at every
+    force evaluation (at the time the implicit step is solved for).
+    """
+
+    kind = "der_rod"
+    closed = False
+    """A discrete rod is open (results files describe its polyline as a rod's)."""
+
+    def __init__(self, name="rod", *, centerline=None, start=None, direction=None, length=None,
+                 n_elems=None, edges=None, normal=None, twist=0.0, radius, density,
+                 youngs_modulus, poisson_ratio=None, shear_modulus=None,
+                 natural_curvature=None, natural_twist=None):
+        self.name = name
+        f = f"der_rod '{name}'."
+        if centerline is None:
+            missing = [k for k, v in (("start", start), ("direction", direction),
+                                      ("length", length), ("n_elems", n_elems)) if v is None]
+            if missing:
+                raise ValueError(f"der_rod '{name}': give centerline=(N, 3) or all of start, "
+                                 f"direction, length, n_elems (missing: {', '.join(missing)})")
+            from softmech.bodies.cosserat_rod import straight_centerline
+            _checks.integer(f + "n_elems", n_elems, 2)
+            _checks.positive(f + "length", length)
+            centerline = straight_centerline(start, direction, length, n_elems)
+        elif any(v is not None for v in (start, direction, length, n_elems)):
+            raise ValueError(f"der_rod '{name}': give centerline or start/direction/length/"
+                             "n_elems, not both")
+        x = _checks.finite(f + "centerline", centerline, shape=(None, 3))
+        if len(x) < 3:
+            raise ValueError(f"{f}centerline has {len(x)} nodes: a discrete rod needs >= 3 "
+                             "(two edges, one bending-twisting spring)")
+        if edges is None:
+            edges = np.stack([np.arange(len(x) - 1), np.arange(1, len(x))], axis=1)
+            self.polyline = True
+        else:
+            edges = np.asarray(_checks.finite(f + "edges", edges, shape=(None, 2)))
+            if np.any(edges != np.round(edges)) or edges.min() < 0 or edges.max() >= len(x):
+                raise ValueError(f"{f}edges must hold node indices in 0..{len(x) - 1}")
+            edges = edges.astype(np.int64)
+            if np.any(edges[:, 0] == edges[:, 1]):
+                raise ValueError(f"{f}edges: an edge joins a node to itself")
+            self.polyline = False
+        self.positions = x
+        self.edges = edges
+        m = len(edges)
+        rest_len = np.linalg.norm(x[edges[:, 1]] - x[edges[:, 0]], axis=1)
+        if np.any(rest_len <= 1e-12 * max(1.0, np.abs(x).max())):
+            j = int(np.argmin(rest_len))
+            raise ValueError(f"{f}centerline: edge {j} has length {rest_len[j]:.3g} m "
+                             "(nodes must be distinct)")
+        self.rest_lengths = rest_len
+        self.spring_nodes, self.spring_edges, self.spring_signs = build_springs(len(x), edges)
+        if len(self.spring_nodes) == 0:
+            raise ValueError(f"{f}edges: no two edges share a node (no bending-twisting spring)")
+        s = len(self.spring_nodes)
+        self.voronoi_lengths = 0.5 * rest_len[self.spring_edges].sum(axis=1)
+
+        t0 = (x[edges[0, 1]] - x[edges[0, 0]]) / rest_len[0]
+        normal = _default_normal(t0) if normal is None else _checks.unit_vector(f + "normal", normal)
+        if np.linalg.norm(normal - np.dot(normal, t0) * t0) < 1e-8:
+            raise ValueError(f"{f}normal = {normal.tolist()} is not allowed: parallel to the "
+                             "first edge (it must have a component across the rod)")
+        self.normal = normal
+        self.twist0 = _checks.per_element(f + "twist", twist, m, positive_values=False)
+
+        self.radius = _checks.per_element(f + "radius", radius, m)
+        self.density = float(_checks.positive(f + "density", density))
+        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus))
+        if poisson_ratio is not None and shear_modulus is not None:
+            raise ValueError(f"{f}: give poisson_ratio or shear_modulus, not both")
+        if shear_modulus is not None:
+            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus))
+        else:
+            nu = 0.5 if poisson_ratio is None else float(_checks.finite(f + "poisson_ratio",
+                                                                        poisson_ratio))
+            if not -1.0 < nu <= 0.5:
+                raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
+            self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))
+
+        r = self.radius
+        area = np.pi * r ** 2
+        self.EA = self.youngs_modulus * area                                       # (m,) [N]
+        ei_edge = self.youngs_modulus * np.pi * r ** 4 / 4.0
+        gj_edge = self.shear_modulus * np.pi * r ** 4 / 2.0
+        self.EI = np.repeat(ei_edge[self.spring_edges].mean(axis=1)[:, None], 2, axis=1)
+        self.GJ = gj_edge[self.spring_edges].mean(axis=1)                        # (s,) [N m^2]
+        edge_mass = self.density * area * rest_len
+        self.node_mass = np.zeros(len(x))
+        np.add.at(self.node_mass, edges[:, 0], 0.5 * edge_mass)
+        np.add.at(self.node_mass, edges[:, 1], 0.5 * edge_mass)
+        self.twist_inertia = 0.5 * edge_mass * r ** 2                            # (m,) [kg m^2]
+
+        self.a1_0 = self._initial_frames()
+        _, _, ref = self.strains(self.positions, self.twist0)
+        # half-turn the entering edge's frame of springs whose frames face opposite ways
+        self.spring_signs[np.abs(ref) > 0.5 * np.pi, 2] = -1.0
+        kappa0, twist0, self.ref_twist0 = self.strains(self.positions, self.twist0)
+        self.schedules = {}
+        if not self.polyline:
+            # a junction has no straight, untwisted rest shape: a network rests as built
+            natural_curvature = "initial" if natural_curvature is None else natural_curvature
+            natural_twist = "initial" if natural_twist is None else natural_twist
+        self.natural_curvature = self._rest_value(
+            f + "natural_curvature", natural_curvature, kappa0, (s, 2))
+        self.natural_twist = self._rest_value(f + "natural_twist", natural_twist, twist0, (s,))
+
+    def _initial_frames(self):
+        if self.polyline:
+            return polyline_frames(self.positions, self.normal)
+        t = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t /= np.linalg.norm(t, axis=1, keepdims=True)
+        a1 = self.normal - (t @ self.normal)[:, None] * t
+        bad = np.linalg.norm(a1, axis=1) < 1e-8
+        for j in np.flatnonzero(bad):
+            a1[j] = _default_normal(t[j])
+        return a1 / np.linalg.norm(a1, axis=1, keepdims=True)
+
+    def _local_dofs(self):
+        """DOF tables of a private layout q = (x_0, ..., x_{N-1}, theta_0, ..., theta_{m-1})."""
+        nd = np.arange(3 * self.n_nodes).reshape(-1, 3)
+        tw = 3 * self.n_nodes + np.arange(self.n_elems)
+        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        return edge_dofs, tw, _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges)
+
+    def strains(self, positions, twist):
+        """Material curvatures kappa (s, 2) [1/m], twist tau (s,) [rad/m] and reference twist
+        (s,) [rad] of the configuration positions (N, 3) [m], twist angles (m,) [rad], with the
+        reference frames parallel-transported in time from the initial ones (valid for shapes
+        reached from the initial one without a half turn of an edge)."""
+        from softmech.kernels.der_bend_twist import der_strains
+        from softmech.kernels.der_frames import der_frames
+        edge_dofs, _, spring_dofs = self._local_dofs()
+        q = np.concatenate([np.asarray(positions, float).ravel(), np.asarray(twist, float)])
+        m, s = self.n_elems, self.n_springs
+        t0 = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
+        t, a1, a2 = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
+        ref = np.empty(s)
+        der_frames(q, edge_dofs, self.a1_0, t0, np.zeros(s), self.spring_edges, self.spring_signs,
+                   t, a1, a2, ref)
+        kappa, tau = np.empty((s, 2)), np.empty(s)
+        der_strains(q, spring_dofs, self.spring_edges, self.spring_signs, t, a1, a2, ref,
+                    kappa, tau)
+        return kappa / self.voronoi_lengths[:, None], tau / self.voronoi_lengths, ref
+
+    def _rest_value(self, field, value, initial, shape):
+        if is_schedule(value):
+            schedule = Schedule(field, value, shape)
+            self.schedules[field.rsplit(".", 1)[1]] = schedule
+            start = np.asarray(schedule(0.0), dtype=float)
+            return (start if start.shape == shape else start[0]).copy()
+        if value is None:
+            return np.zeros(shape)
+        if isinstance(value, str):
+            _checks.choice(field, value, {"initial"})
+            return initial
+        return _checks.finite(field, value, shape=shape).astype(float).copy()
+
+    # -- sizes ------------------------------------------------------------------------------
+    @property
+    def n_nodes(self):
+        return len(self.positions)
+
+    @property
+    def n_elems(self):
+        return len(self.edges)
+
+    @property
+    def n_springs(self):
+        return len(self.spring_nodes)
+
+    def node_lengths(self):
+        """Voronoi length of every node (n_nodes,) [m]: half of each adjacent rest edge."""
+        out = np.zeros(self.n_nodes)
+        np.add.at(out, self.edges[:, 0], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edges[:, 1], 0.5 * self.rest_lengths)
+        return out
+
+    # -- implicit body protocol -------------------------------------------------------------
+    def parameters(self):
+        """Per-world parameters: natural_curvature (1, s, 2) [1/m] and natural_twist (1, s)
+        [rad/m] (actuation writes these)."""
+        return {"natural_curvature": self.natural_curvature[None].copy(),
+                "natural_twist": self.natural_twist[None].copy()}
+
+    def place(self, layout):
+        """Add the nodes, one twist DOF per edge after its first node, and the lumped masses."""
+        self.nodes = layout.add_nodes(self.positions)
+        self.scalars = layout.add_scalars(after=self.nodes[self.edges[:, 0]], initial=self.twist0)
+        layout.add_mass("node", self.nodes, self.node_mass)
+        layout.add_mass("scalar", self.scalars, self.twist_inertia)
+
+    def dofs(self, layout):
+        """DOF tables: edge_dofs (m, 6) (x, y, z of both nodes), twist_dofs (m,) and
+        spring_dofs (s, 11) (x_a, theta_e, x_b, theta_f, x_c) of the finalized layout."""
+        nd = layout.node_dof(self.nodes)                       # (N, 3)
+        tw = layout.scalar_dof(self.scalars)                   # (m,)
+        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        return (np.ascontiguousarray(edge_dofs, dtype=np.int64), tw,
+                _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges))
+
+    def bind_implicit(self, ctx):
+        from softmech.terms.der_elasticity import DerBendTwist, DerStretch
+        return [DerStretch(self, ctx), DerBendTwist(self, ctx)]
