@@ -8,7 +8,7 @@ from softmech.scenefile import load_scenario, save_scenario
 from softmech.scenefile.schema import RunSettings, Scenario
 from softmech.terms import TERMS
 
-SHELL_ONLY = set()
+SHELL_ONLY = {"ShellPressure", "ShellDrag"}
 """Implicit-only terms that need a shell (covered by the shells' own round trip)."""
 PYTHON_ONLY = {"NodeUserForce"}
 """Terms holding a Python function: a scenario file cannot describe them (the writer refuses)."""

@@ -75,8 +75,9 @@ BODY_KINDS = {kind: (method, _keywords(getattr(Scene, method))) for kind, method
     ("sphere", "add_sphere"), ("cylinder", "add_cylinder"), ("box", "add_box"),
     ("rigid_body", "add_rigid_body"))}
 BODY_KINDS["der_rod"] = ("add_der_rod", _implicit_kind("softmech.bodies.der_rod", "DerRod"))
+BODY_KINDS["shell"] = ("add_shell", _implicit_kind("softmech.bodies.shell", "Shell"))
 """Body kind ([[bodies]] kind = ...) -> (Scene method, {field: default}): rigid bodies and the
-implicitly integrated discrete rods."""
+implicitly integrated discrete rods and shells."""
 
 FRICTION_FIELDS = tuple(AnisotropicFriction.__dataclass_fields__)
 

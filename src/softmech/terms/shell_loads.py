@@ -31,6 +31,8 @@ class ShellPressure(_ShellTerm):
     flat meshes of softmech.bodies.meshes) pushes p A n / 3 on each of its nodes. Per-world
     parameter "<name>.pressure" (B,)."""
 
+    section = "loads"
+
     def __init__(self, shell, pressure, *, name="pressure"):
         self.name = name
         self.implicit_body = _body_name(name, shell)
@@ -48,6 +50,8 @@ class ShellDrag(_ShellTerm):
     """Aerodynamic drag on a shell (ref. 004 section 5.4): each triangle resists the normal
     velocity of each of its nodes with 1/2 rho C_d (A/3) (v.n)^2, A its rest area.
     drag_coefficient C_d [-] (> 0), fluid_density rho [kg/m^3] (> 0; air 1.2)."""
+
+    section = "damping"
 
     def __init__(self, shell, drag_coefficient, fluid_density=1.2, *, name="shell_drag"):
         self.name = name
