@@ -137,8 +137,14 @@ class Scene:
     def add_shell(self, *, name="shell", **options):
         """Add a discrete shell on a triangle mesh (integrated implicitly) and return it;
         options: softmech.bodies.shell.Shell."""
+        from softmech.bodies.meshes import TriangleMesh
         from softmech.bodies.shell import Shell
-        return self._add_implicit("shell", Shell, name, options)
+        shell = self._add_implicit("shell", Shell, name, options)
+        if isinstance(options.get("mesh"), TriangleMesh):   # a file holds arrays, not objects
+            call = {k: v for k, v in shell.builder[1].items() if k != "mesh"}
+            shell.builder = ("shell", {**call, "vertices": options["mesh"].vertices,
+                                       "triangles": options["mesh"].triangles})
+        return shell
 
     def _add_implicit(self, kind, cls, name, options):
         self._check_name(name)

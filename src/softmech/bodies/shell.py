@@ -189,7 +189,7 @@ class Shell(ImplicitBody):
             x = v[self.hinges].copy()                                  # (n_h, 4, 3)
             d = x[:, :, :2] - 0.5 * (x[:, :1, :2] + x[:, 1:2, :2])
             x[:, :, 2] += 0.5 * np.einsum("hni,ij,hnj->hn", d, K, d)
-            shell_hinge.hinge_angles(x.ravel(), np.arange(x.size).reshape(-1, 12), out)
+            shell_hinge.hinge_angles(x.ravel(), np.arange(x.size).reshape(len(x), 12), out)
             return out
         p = v[self.triangles]
         sgn = np.sign(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])[:, 2])[:, None]
@@ -238,7 +238,7 @@ class Shell(ImplicitBody):
                                self.stretch_stiffness)]
         if self.bending == "hinge":
             rest = ctx.params[f"{self.name}.rest_angle"]
-            out.append(_HingeBinding(self.name, nd[self.hinges].reshape(-1, 12),
+            out.append(_HingeBinding(self.name, nd[self.hinges].reshape(len(self.hinges), 12),
                                      self.hinge_stiffness, rest))
         else:
             rest = ctx.params[f"{self.name}.rest_curvature"]
@@ -251,7 +251,7 @@ class Shell(ImplicitBody):
 def _node_dofs(stencils):
     """DOFs (n, 3 k) of stencils of k nodes when node i's DOFs are 3 i .. 3 i + 2."""
     s = np.asarray(stencils, dtype=np.int64)
-    return (3 * s[:, :, None] + np.arange(3)).reshape(len(s), -1)
+    return (3 * s[:, :, None] + np.arange(3)).reshape(len(s), 3 * s.shape[1])
 
 
 def _block_rows_cols(dofs):
