@@ -174,28 +174,3 @@ def test_lumped_mass_and_layout(bending):
         owner = layout.node_of_dof()
         assert np.all(owner[xi] == owner[nd[shell.edges[:, 0], 0]])
 
-
-def test_a_shell_scene_round_trips_through_a_scenario_file(tmp_path):
-    """A shell (mesh given as a TriangleMesh: written as vertices and triangles in the side
-    file) with its terms, saved and loaded, runs bit for bit like the original."""
-    import softmech as sm
-    from softmech.scenefile import load_scenario, save_scenario
-    from softmech.scenefile.schema import RunSettings, Scenario
-
-    scene = sm.Scene()
-    mesh = meshes.hexagon(0.1, 2)
-    scene.add_shell(name="canopy", mesh=mesh, thickness=1e-3, youngs_modulus=1e6,
-                    density=500.0, bending="midedge", natural_curvature=(5.0, 0.0, 0.0))
-    scene.add(sm.FixNodes("canopy", [0]))
-    scene.add(sm.Gravity())
-    scene.add(sm.ShellPressure("canopy", 2.0))
-    scene.add(sm.ShellDrag("canopy", 1.2, 1.2))
-    original = Scenario(scene=scene, run=RunSettings(dt=5e-3, duration=0.02), name="sail",
-                        record=sm.Every(0.01, ("canopy.positions",)))
-    files = save_scenario(original, tmp_path / "sail.toml")
-    assert 'kind = "shell"' in open(files[0]).read()
-    back = load_scenario(files[0])
-    a = original.compile().run(0.02, record=original.record)
-    b = back.compile().run(0.02, record=back.record)
-    np.testing.assert_array_equal(a["canopy.positions"], b["canopy.positions"])
-    assert np.abs(a["canopy.positions"][-1] - mesh.vertices).max() > 0

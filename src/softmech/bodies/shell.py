@@ -102,22 +102,6 @@ class Shell(ImplicitBody):
         self._stiffness()
         self.nodes = None
 
-    @property
-    def builder(self):
-        """(kind, arguments) of the Scene call that made this shell (scenario files); a
-        TriangleMesh passed as `mesh` is kept as its vertices and triangles (arrays a scenario
-        file can hold), a mesh file path as the path."""
-        return self._builder
-
-    @builder.setter
-    def builder(self, value):
-        kind, call = value
-        if isinstance(call.get("mesh"), meshes.TriangleMesh):
-            mesh = call["mesh"]
-            call = {k: v for k, v in call.items() if k != "mesh"}
-            call.update(vertices=mesh.vertices, triangles=mesh.triangles)
-        self._builder = (kind, call)
-
     # -- geometry and material --------------------------------------------------------------
     def _topology(self):
         tri = self.triangles
