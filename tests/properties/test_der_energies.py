@@ -90,7 +90,7 @@ def test_hessian_matches_finite_differences(label, rod, k):
     for seed in range(3):
         q0 = deformed(layout, seed)
         binding.accept(0, q0)
-        g0, H = evaluate(binding, q0)
+        _, H = evaluate(binding, q0)
         assert np.abs(H - H.T).max() <= 1e-12 * np.abs(H).max()   # symmetric up to round-off
         h = 1e-6
         dg = np.array([(evaluate(binding, q0 + h * e)[0] - evaluate(binding, q0 - h * e)[0])
@@ -160,7 +160,7 @@ def test_rest_shape_and_its_rigid_motions_have_zero_force():
     q = q0.copy()
     q[nd] = q0[nd] @ R.T + np.array([0.3, -1.0, 2.0])
     # the material frames must turn with R: theta = angle from the transported a1 to R m1
-    t, a1, a2, _ = bend.frames(0, q)
+    _, a1, a2, _ = bend.frames(0, q)
     t0 = np.diff(rod.positions, axis=0) / rod.rest_lengths[:, None]
     a2_0 = np.cross(t0, rod.a1_0)
     m1_old = np.cos(q0[tw])[:, None] * rod.a1_0 + np.sin(q0[tw])[:, None] * a2_0

@@ -29,6 +29,9 @@ def der_scene():
     scene.add(sm.SmoothGroundContact("tail", stiffness=50.0, distance=2e-3, friction=0.3))
     scene.add(sm.ViscousFriction(arm, viscosity=0.05))
     scene.add(sm.EdgeContact([arm, "tail"], stiffness=50.0, distance=4e-3, friction=0.2))
+    scene.add(sm.PointMass("tail", 4, 0.01, name="weight"))
+    scene.add(sm.ParameterWave("arm.natural_twist", 0.5, 2.0, phase=np.linspace(0, 1, 7),
+                               ramp_time=0.01, name="twister"))
     return Scenario(scene=scene, run=RunSettings(dt=5e-3, duration=0.05), name="der",
                     record=sm.Every(0.01, ("arm.positions",)))
 
@@ -84,7 +87,7 @@ def test_an_explicit_scheme_for_a_discrete_rod_is_refused():
         scenario.compile()
 
 
-@pytest.mark.parametrize("name", ["falling_rod", "pneunet"])
+@pytest.mark.parametrize("name", ["falling_rod", "pneunet", "manta", "parachute"])
 def test_builtin_discrete_scenes_round_trip_through_a_file(name, tmp_path):
     from softmech.scenefile import builtin_scenario
 

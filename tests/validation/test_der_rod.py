@@ -1,86 +1,53 @@
 """Discrete elastic rods in the implicit integrator against beam theory, the exact elastica,
 the explicit Cosserat rod, and closed-form actuated shapes.
 
-The cantilever (ref. 004 sec. 7.2, Fig. 8): L = 1 m, r = 10 mm, rho = 1000 kg/m^3, nu = 0.5,
-n = 50 free edges, under its own weight. Clamp: nodes 0, 1 and the twist of edge 0 fixed,
-with the clamped section at the middle of edge 0 (x = 0): the bending spring at node 1 spans
-the Voronoi cell from mid-edge 0, so that is where the rod's slope is held. (Fixing the first
-two nodes of a rod that starts at x = 0 instead clamps at x = l/2 and gives the first-order
-excess ~ +2/n in tip deflection: +4.0 % at n = 50, +2.0 % at n = 100, measured.)
+The cantilever (ref. 004 sec. 7.2, Fig. 8; L = 1 m, r = 10 mm, n = 50, clamped at mid-edge 0)
+and its references are in softmech.validation.der.
 """
 import math
 
 import numpy as np
 import pytest
-from scipy.integrate import solve_bvp
 
 import softmech as sm
-from softmech.implicit.newton import NewtonOptions
-
-L, R, RHO, N = 1.0, 0.01, 1000.0, 50
-A, I = math.pi * R**2, math.pi * R**4 / 4
-Q = RHO * A * 9.81                               # weight per length [N/m]
-FULL_STEPS = NewtonOptions(line_search=False)    # DisMech's default for rods (see newton.py)
-
-
-def cantilever(E, *, n=N, dt=1e-3, gravity=(0.0, 0.0, -9.81), edges=None, **rod):
-    """Scene and rod of the clamped DER cantilever along +x (clamp at x = 0, tip at x = L);
-    edges: the network form of the same polyline (edge (0, 1) is clamped wherever it is)."""
-    l = L / (n + 0.5)
-    x = np.zeros((n + 2, 3))
-    x[:, 0] = (np.arange(n + 2) - 0.5) * l
-    scene = sm.Scene()
-    if edges is not None:
-        rod["edges"] = edges
-    body = scene.add_der_rod(name="rod", centerline=x, radius=R, density=RHO,
-                             youngs_modulus=E, normal=(0.0, 1.0, 0.0), **rod)
-    first = 0 if edges is None else int(np.flatnonzero(np.sort(edges, axis=1)[:, 1] == 1)[0])
-    scene.add(sm.FixNodes(body, [0, 1], angles=[first]))
-    scene.add(sm.Gravity(gravity))
-    return scene, body
-
-
-def static_tip(E, **kw):
-    scene, _ = cantilever(E, **kw)
-    sim = scene.compile(dt=1e-3, newton=FULL_STEPS)
-    sim.solve_static()
-    return sim.get_state("rod")["positions"][0, -1], sim
-
-
-def elastica_tip(E, q=Q, length=L):
-    """Tip (x, z) [m] of the exact planar cantilever under its own weight q [N/m], extensible:
-    with theta(s) the slope and s the rest arc length (Antman, Nonlinear Problems of
-    Elasticity, ch. 4; statics of a Kirchhoff rod with n = (0, -q (L - s))):
-        EI theta'' = q (L - s) (1 + eps) cos(theta),  eps = -q (L - s) sin(theta) / (E A),
-        x' = (1 + eps) cos(theta),  z' = (1 + eps) sin(theta),
-        theta(0) = x(0) = z(0) = 0,  theta'(L) = 0.
-    Solved with scipy's solve_bvp by continuation in the load."""
-    EI, EA = E * I, E * A
-    s = np.linspace(0.0, length, 201)
-    y = np.zeros((4, s.size))
-    y[2] = s
-
-    def bc(ya, yb):
-        return np.array([ya[0], ya[2], ya[3], yb[1]])
-
-    for lam in np.linspace(0.0, 1.0, 11)[1:]:
-        def fun(s, y, lam=lam):
-            theta = y[0]
-            eps = -lam * q * (length - s) * np.sin(theta) / EA
-            return np.vstack([y[1], lam * q * (length - s) * (1 + eps) * np.cos(theta) / EI,
-                              (1 + eps) * np.cos(theta), (1 + eps) * np.sin(theta)])
-        sol = solve_bvp(fun, bc, s, y, tol=1e-10, max_nodes=100000)
-        assert sol.success, sol.message
-        s, y = sol.x, sol.y
-    return y[2, -1], y[3, -1]
-
+from softmech.implicit.binding import Binding
+from softmech.terms.nodes import _ImplicitTerm
+from softmech.validation.der import (
+    FULL_STEPS,
+    RHO,
+    A,
+    I,
+    L,
+    N,
+    Q,
+    R,
+    cantilever,
+    elastica_tip,
+    polygon_tip,
+    stability_limit,
+    static_tip,
+)
 
 MODULI = (1e11, 1e10, 1e9, 1e8, 1e7)
 
 
 @pytest.fixture(scope="module")
 def static_tips():
-    return {E: static_tip(E)[0] for E in MODULI}
+    """Tips (3,) [m] per modulus, from one batched static solve: world k has E = MODULI[k]
+    (per-world parameters; G = E / 3, nu = 0.5)."""
+    scene, _ = cantilever(MODULI[0])
+    sim = scene.compile(worlds=len(MODULI), dt=1e-3, newton=FULL_STEPS)
+    sim.params["rod.youngs_modulus"] = MODULI
+    sim.params["rod.shear_modulus"] = np.array(MODULI) / 3.0
+    sim.solve_static()
+    return dict(zip(MODULI, sim.get_state("rod")["positions"][:, -1]))
+
+
+def test_batched_worlds_equal_single_runs(static_tips):
+    """Worlds are independent: each batched world's equilibrium is the single run's, bit for
+    bit (the stiffness is the section constant times the world's modulus either way)."""
+    for E in (1e11, 1e8, 1e7):
+        assert np.array_equal(static_tip(E)[0], static_tips[E]), E
 
 
 def test_cantilever_matches_euler_bernoulli_where_deflections_are_small(static_tips):
@@ -121,24 +88,6 @@ def test_cantilever_converges_at_second_order():
     assert np.all(orders > 1.7), orders
 
 
-def stability_limit(sim):
-    """Largest stable step [s] of an explicit (central difference / symplectic Euler) scheme
-    for the rod linearized at its current state: h = 2 / omega_max, omega_max^2 the largest
-    eigenvalue of K v = omega^2 M v over the free DOFs (e.g. Hughes, The Finite Element
-    Method, sec. 9.3)."""
-    st = sim.stepper
-    q = sim.q[0]
-    _, J = st.forces(0, q, np.zeros_like(q), 0.0, np.inf)
-    rows = np.concatenate([bd.rows for bd in st.bindings])
-    cols = np.concatenate([bd.cols for bd in st.bindings])
-    K = np.zeros((st.n_dof, st.n_dof))
-    np.add.at(K, (rows, cols), -J)
-    f = st.free
-    m = np.sqrt(st.mass[f])
-    w2 = np.linalg.eigvalsh(K[np.ix_(f, f)] / np.outer(m, m))
-    return 2.0 / math.sqrt(w2.max())
-
-
 def test_dynamic_cantilever_first_mode_at_100_times_the_explicit_limit():
     """Released from its static sag with gravity switched off, the tip oscillates at
     f1 = 1.875^2 / (2 pi) sqrt(E I / (rho A L^4)) (Euler-Bernoulli, clamped-free; e.g. Rao,
@@ -150,7 +99,19 @@ def test_dynamic_cantilever_first_mode_at_100_times_the_explicit_limit():
     E = 1e10
     scene, _ = cantilever(E)
     probe = scene.compile(dt=1e-3, newton=FULL_STEPS)
-    dt = 100.0 * stability_limit(probe)
+    limit = stability_limit(probe)
+    # the limit is the explicit scheme's: symplectic Euler with the same forces is stable for
+    # 400 steps just below it and diverges just above it
+    for factor, stable in ((0.95, True), (1.05, False)):
+        scene, _ = cantilever(E)
+        explicit = scene.compile(dt=factor * limit, scheme="symplectic_euler")
+        try:
+            explicit.run(400 * factor * limit)
+            diverged = not np.all(np.isfinite(explicit.q))
+        except sm.SimulationDiverged:
+            diverged = True
+        assert diverged != stable, factor
+    dt = 100.0 * limit
     f1 = 1.8751**2 / (2 * math.pi) * math.sqrt(E * I / (RHO * A * L**4))
     scene, _ = cantilever(E)
     sim = scene.compile(dt=dt, newton=FULL_STEPS)
@@ -194,16 +155,6 @@ def test_cosserat_and_discrete_rod_cantilevers_agree():
     # both against the elastica, much tighter than 2 %: neither merely agrees with the other
     _, z_ref = elastica_tip(E)
     assert abs(z_cosserat - z_ref) <= 2e-3 * abs(z_ref)
-
-
-def polygon_tip(kappa, n=N):
-    """Tip (x, z) of the clamped polyline whose every spring has the discrete curvature
-    2 tan(phi / 2) = kappa l (Bergou 2008 eq. 1 with DisMech's kappa l): edge j turns by j phi
-    (the rest shape of a uniform natural curvature: zero force, the exact equilibrium)."""
-    l = L / (n + 0.5)
-    phi = 2 * math.atan(0.5 * kappa * l)
-    j = np.arange(n + 1)
-    return -0.5 * l + l * np.cos(j * phi).sum(), l * np.sin(j * phi).sum()
 
 
 @pytest.mark.parametrize("form", ["table", "file", "function"])
@@ -274,7 +225,7 @@ def test_network_bookkeeping_reproduces_the_polyline():
     polyline's static shape (to 1e-10 L) at E = 1e8 Pa, a large deflection with bending in
     every spring."""
     rng = np.random.default_rng(5)
-    tip, sim = static_tip(1e8)
+    _, sim = static_tip(1e8)
     reference = sim.get_state("rod")["positions"][0]
     n = len(reference) - 1
     edges = np.stack([np.arange(n), np.arange(1, n + 1)], 1)
@@ -290,10 +241,9 @@ def test_network_bookkeeping_reproduces_the_polyline():
 
 def test_symmetric_junction_stays_symmetric_and_carries_the_load():
     """A three-armed star (arms 120 degrees apart in the horizontal plane, stored in mixed
-    directions) clamped at its arm ends, with a downward force at the junction: the junction
-    moves straight down (symmetry, to 1e-9 of its drop), and the arm ends' reactions balance
-    the force (sum of the internal forces on the free nodes = 0 at equilibrium: checked through
-    a static solve that converged)."""
+    directions, so that the junction's three springs mix both signs and a half-turned frame)
+    clamped at its arm ends, with a downward force at the junction: the junction moves straight
+    down (symmetry, to 1e-9 of its drop)."""
     m, arm = 6, 0.3
     angles = np.radians([90.0, 210.0, 330.0])
     nodes = [np.zeros(3)]
@@ -317,3 +267,125 @@ def test_symmetric_junction_stays_symmetric_and_carries_the_load():
     junction = sim.get_state("star")["positions"][0, 0]
     assert junction[2] < -1e-3
     assert np.abs(junction[:2]).max() < 1e-9 * abs(junction[2])
+
+
+def test_restart_from_saved_state_is_bit_for_bit(tmp_path):
+    """The reference frames and reference twists are restart state: a 3D motion (bending out
+    of plane under a sideways tip force, with twist) continued from a saved state equals the
+    uninterrupted run bit for bit; continuing without them (frames of the initial state)
+    does not."""
+    scene, body = cantilever(1e7, n=12)
+    scene.add(sm.NodeForce(body, 13, (0.0, 0.02, 0.0)))
+    sim = scene.compile(dt=2e-3, newton=FULL_STEPS)
+    sim.run(0.2)
+    sim.save_state(tmp_path / "s.npz")
+    sim.run(0.2)
+    reference = sim.get_state("rod")
+    assert np.abs(reference["angles"][0]).max() > 1e-3          # the rod twisted
+
+    scene, body = cantilever(1e7, n=12)
+    scene.add(sm.NodeForce(body, 13, (0.0, 0.02, 0.0)))
+    again = scene.compile(dt=2e-3, newton=FULL_STEPS)
+    again.load_state(tmp_path / "s.npz")
+    again.run(0.2)
+    for key, value in again.get_state("rod").items():
+        assert np.array_equal(value, reference[key]), key
+
+    scene, body = cantilever(1e7, n=12)
+    scene.add(sm.NodeForce(body, 13, (0.0, 0.02, 0.0)))
+    stale = scene.compile(dt=2e-3, newton=FULL_STEPS)
+    nd, sd = stale._dofs(body)
+    with np.load(tmp_path / "s.npz") as data:     # every DOF and rate, but not the frames
+        stale.set_state("rod", positions=data["q"][0][nd], angles=data["q"][0][sd],
+                        velocities=data["v"][0][nd], angular_velocities=data["v"][0][sd])
+        stale.clock = (float(data["time_origin"]), int(data["steps"]))
+    stale.run(0.2)
+    assert not np.allclose(stale.get_state("rod")["positions"], reference["positions"],
+                           rtol=0, atol=1e-9)
+
+
+def test_discrete_rod_works_with_the_implicit_environment():
+    """The DER in the integrator's other terms (smoke and one closed form): a rod dropped on
+    SmoothGroundContact comes to rest on it, its edges join EdgeContact (self contact), and
+    under gravity with ViscousFriction (ref. 004 eq. 27, force -eta v per unit length) a free
+    rod falls at the terminal speed m g / (eta L) = rho A g / eta."""
+    rod_kw = {"start": (0.0, 0.0, 0.05), "direction": (1.0, 0.0, 0.0), "length": 0.5,
+              "n_elems": 10, "radius": 0.005, "density": 1000.0, "youngs_modulus": 1e7}
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", **rod_kw)
+    scene.add(sm.Gravity())
+    scene.add(sm.SmoothGroundContact(rod, stiffness=100.0, distance=5e-3, friction=0.5))
+    scene.add(sm.EdgeContact([rod], distance=0.01, stiffness=10.0))
+    sim = scene.compile(dt=2e-3, newton=FULL_STEPS)
+    sim.run(1.0)
+    z = sim.get_state("rod")["positions"][0, :, 2]
+    assert np.all(np.abs(z - z.mean()) < 1e-3) and 0.0 < z.mean() < 5e-3
+
+    eta = 2.0
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", **rod_kw)
+    scene.add(sm.Gravity())
+    scene.add(sm.ViscousFriction(rod, viscosity=eta))
+    sim = scene.compile(dt=1e-2, newton=FULL_STEPS)
+    sim.run(1.0)      # relaxation time rho A / eta = 0.04 s
+    v = sim.get_state("rod")["velocities"][0, :, 2]
+    terminal = -RHO * math.pi * 0.005**2 * 9.81 / eta
+    assert np.allclose(v, terminal, rtol=1e-6)
+
+
+def test_static_solve_of_a_stiff_rod_with_the_default_line_search(static_tips):
+    """With the default NewtonOptions (residual line search) the static solve from straight
+    fails at first (the line search stalls) and the pseudo-transient continuation takes over;
+    it must stop at the round-off floor of a stiff rod's residual (EA times the coordinates'
+    round-off, above rtol |R0|) instead of running out of steps: the same equilibrium as full
+    Newton steps, to 1e-9 of the deflection."""
+    for E in (1e10, 1e9):
+        scene, _ = cantilever(E)
+        sim = scene.compile(dt=1e-3)
+        sim.solve_static()
+        tip = sim.get_state("rod")["positions"][0, -1]
+        assert abs(tip[2] - static_tips[E][2]) <= 1e-9 * abs(static_tips[E][2]), E
+
+
+class _TipTorque(_ImplicitTerm):
+    """A constant generalized force T [N m] on the rod's last twist angle: a torque about the
+    last edge (test-only term)."""
+
+    def __init__(self, torque):
+        self.name = "tip_torque"
+        self.torque = torque
+
+    def bind_implicit(self, ctx):
+        rod = ctx.body(self.name, "rod")
+        dof = int(ctx.layout.scalar_dof(rod.scalars)[-1])
+        torque = self.torque
+
+        class Torque(Binding):
+            name = "tip_torque"
+
+            def forces(self, b, q, v, t, h, F, J):
+                F[dof] += torque
+
+            def energy(self, b, q):
+                return -torque * q[dof]
+        return [Torque()]
+
+
+def test_torsion_under_a_tip_torque():
+    """A clamped straight rod twisted by a torque T about its last edge: uniform twist,
+    theta_last - theta_0 = T L_t / (G J) with L_t = n l the length between the clamped and the
+    loaded edge's midpoints (Saint-Venant torsion of a circular bar, e.g. Gere & Timoshenko
+    sec. 3.3; exact for the discrete rod, whose n springs each carry m = T l / GJ). The axis
+    stays straight (no coupling to bending at zero curvature)."""
+    E, n, T = 1e9, 20, 1e-3
+    scene, _ = cantilever(E, n=n, gravity=(0.0, 0.0, 0.0))
+    scene.add(_TipTorque(T))
+    sim = scene.compile(dt=1e-3, newton=FULL_STEPS)
+    sim.solve_static()
+    state = sim.get_state("rod")
+    l = L / (n + 0.5)
+    GJ = E / 3.0 * math.pi * R**4 / 2
+    theta = state["angles"][0]
+    assert theta[-1] - theta[0] == pytest.approx(T * n * l / GJ, rel=1e-9)
+    assert np.allclose(np.diff(theta), T * l / GJ, rtol=1e-9)
+    assert np.abs(state["positions"][0, :, 1:]).max() < 1e-12

@@ -116,7 +116,35 @@ class DerRod(ImplicitBody):
                  youngs_modulus, poisson_ratio=None, shear_modulus=None,
                  natural_curvature=None, natural_twist=None):
         self.name = name
-        f = f"der_rod '{name}'."
+        self._f = f"der_rod '{name}'."
+        self._set_geometry(centerline, start, direction, length, n_elems, edges)
+        self._set_material(radius, density, youngs_modulus, poisson_ratio, shear_modulus)
+        f, m, s = self._f, self.n_elems, self.n_springs
+        t0 = self.positions[self.edge_nodes[0, 1]] - self.positions[self.edge_nodes[0, 0]]
+        t0 = t0 / self.rest_lengths[0]
+        normal = _default_normal(t0) if normal is None else _checks.unit_vector(f + "normal", normal)
+        if np.linalg.norm(normal - np.dot(normal, t0) * t0) < 1e-8:
+            raise ValueError(f"{f}normal = {normal.tolist()} is not allowed: parallel to the "
+                             "first edge (it must have a component across the rod)")
+        self.normal = normal
+        self.twist0 = _checks.per_element(f + "twist", twist, m, positive_values=False)
+        self.a1_0 = self._initial_frames()
+        _, _, ref = self.strains(self.positions, self.twist0)
+        # half-turn the entering edge's frame of springs whose frames face opposite ways
+        self.spring_signs[np.abs(ref) > 0.5 * np.pi, 2] = -1.0
+        kappa0, twist0, self.ref_twist0 = self.strains(self.positions, self.twist0)
+        self.schedules = {}
+        if not self.polyline:
+            # a junction has no straight, untwisted rest shape: a network rests as built
+            natural_curvature = "initial" if natural_curvature is None else natural_curvature
+            natural_twist = "initial" if natural_twist is None else natural_twist
+        self.natural_curvature = self._rest_value(
+            f + "natural_curvature", natural_curvature, kappa0, (s, 2))
+        self.natural_twist = self._rest_value(f + "natural_twist", natural_twist, twist0, (s,))
+
+    def _set_geometry(self, centerline, start, direction, length, n_elems, edges):
+        """Nodes, edges (polyline or network), rest lengths, springs and Voronoi lengths."""
+        f, name = self._f, self.name
         if centerline is None:
             missing = [k for k, v in (("start", start), ("direction", direction),
                                       ("length", length), ("n_elems", n_elems)) if v is None]
@@ -134,20 +162,20 @@ class DerRod(ImplicitBody):
         if len(x) < 3:
             raise ValueError(f"{f}centerline has {len(x)} nodes: a discrete rod needs >= 3 "
                              "(two edges, one bending-twisting spring)")
+        self.polyline = edges is None
         if edges is None:
             edges = np.stack([np.arange(len(x) - 1), np.arange(1, len(x))], axis=1)
-            self.polyline = True
         else:
             edges = np.asarray(_checks.finite(f + "edges", edges, shape=(None, 2)))
-            if np.any(edges != np.round(edges)) or edges.min() < 0 or edges.max() >= len(x):
-                raise ValueError(f"{f}edges must hold node indices in 0..{len(x) - 1}")
+            if (len(edges) < 2 or np.any(edges != np.round(edges)) or edges.min() < 0
+                    or edges.max() >= len(x)):
+                raise ValueError(f"{f}edges must hold two or more edges of node indices in "
+                                 f"0..{len(x) - 1}")
             edges = edges.astype(np.int64)
             if np.any(edges[:, 0] == edges[:, 1]):
                 raise ValueError(f"{f}edges: an edge joins a node to itself")
-            self.polyline = False
         self.positions = x
-        self.edges = edges
-        m = len(edges)
+        self.edge_nodes = edges
         rest_len = np.linalg.norm(x[edges[:, 1]] - x[edges[:, 0]], axis=1)
         if np.any(rest_len <= 1e-12 * max(1.0, np.abs(x).max())):
             j = int(np.argmin(rest_len))
@@ -157,22 +185,17 @@ class DerRod(ImplicitBody):
         self.spring_nodes, self.spring_edges, self.spring_signs = build_springs(len(x), edges)
         if len(self.spring_nodes) == 0:
             raise ValueError(f"{f}edges: no two edges share a node (no bending-twisting spring)")
-        s = len(self.spring_nodes)
         self.voronoi_lengths = 0.5 * rest_len[self.spring_edges].sum(axis=1)
 
-        t0 = (x[edges[0, 1]] - x[edges[0, 0]]) / rest_len[0]
-        normal = _default_normal(t0) if normal is None else _checks.unit_vector(f + "normal", normal)
-        if np.linalg.norm(normal - np.dot(normal, t0) * t0) < 1e-8:
-            raise ValueError(f"{f}normal = {normal.tolist()} is not allowed: parallel to the "
-                             "first edge (it must have a component across the rod)")
-        self.normal = normal
-        self.twist0 = _checks.per_element(f + "twist", twist, m, positive_values=False)
-
-        self.radius = _checks.per_element(f + "radius", radius, m)
+    def _set_material(self, radius, density, youngs_modulus, poisson_ratio, shear_modulus):
+        """Moduli, section constants, stiffnesses and lumped masses (module docstring)."""
+        f = self._f
+        self.radius = _checks.per_element(f + "radius", radius, self.n_elems)
         self.density = float(_checks.positive(f + "density", density))
         self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus))
         if poisson_ratio is not None and shear_modulus is not None:
-            raise ValueError(f"{f}: give poisson_ratio or shear_modulus, not both")
+            raise ValueError(f"der_rod '{self.name}': give poisson_ratio or shear_modulus, "
+                             "not both")
         if shear_modulus is not None:
             self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus))
         else:
@@ -181,38 +204,26 @@ class DerRod(ImplicitBody):
             if not -1.0 < nu <= 0.5:
                 raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
             self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))
-
         r = self.radius
-        area = np.pi * r ** 2
-        self.EA = self.youngs_modulus * area                                       # (m,) [N]
-        ei_edge = self.youngs_modulus * np.pi * r ** 4 / 4.0
-        gj_edge = self.shear_modulus * np.pi * r ** 4 / 2.0
-        self.EI = np.repeat(ei_edge[self.spring_edges].mean(axis=1)[:, None], 2, axis=1)
-        self.GJ = gj_edge[self.spring_edges].mean(axis=1)                        # (s,) [N m^2]
-        edge_mass = self.density * area * rest_len
-        self.node_mass = np.zeros(len(x))
-        np.add.at(self.node_mass, edges[:, 0], 0.5 * edge_mass)
-        np.add.at(self.node_mass, edges[:, 1], 0.5 * edge_mass)
+        # section constants: A (m,) [m^2]; I (s, 2) and J = 2 I (s,) [m^4], the mean of a
+        # spring's two edges; the stiffnesses are the moduli times these
+        self.section_area = np.pi * r ** 2
+        i_edge = np.pi * r ** 4 / 4.0
+        self.section_inertia = np.repeat(i_edge[self.spring_edges].mean(axis=1)[:, None], 2, 1)
+        self.section_polar = (2.0 * i_edge)[self.spring_edges].mean(axis=1)
+        self.EA = self.youngs_modulus * self.section_area                           # (m,) [N]
+        self.EI = self.youngs_modulus * self.section_inertia                     # (s, 2) [N m^2]
+        self.GJ = self.shear_modulus * self.section_polar                        # (s,) [N m^2]
+        edge_mass = self.density * self.section_area * self.rest_lengths
+        self.node_mass = np.zeros(len(self.positions))
+        np.add.at(self.node_mass, self.edge_nodes[:, 0], 0.5 * edge_mass)
+        np.add.at(self.node_mass, self.edge_nodes[:, 1], 0.5 * edge_mass)
         self.twist_inertia = 0.5 * edge_mass * r ** 2                            # (m,) [kg m^2]
-
-        self.a1_0 = self._initial_frames()
-        _, _, ref = self.strains(self.positions, self.twist0)
-        # half-turn the entering edge's frame of springs whose frames face opposite ways
-        self.spring_signs[np.abs(ref) > 0.5 * np.pi, 2] = -1.0
-        kappa0, twist0, self.ref_twist0 = self.strains(self.positions, self.twist0)
-        self.schedules = {}
-        if not self.polyline:
-            # a junction has no straight, untwisted rest shape: a network rests as built
-            natural_curvature = "initial" if natural_curvature is None else natural_curvature
-            natural_twist = "initial" if natural_twist is None else natural_twist
-        self.natural_curvature = self._rest_value(
-            f + "natural_curvature", natural_curvature, kappa0, (s, 2))
-        self.natural_twist = self._rest_value(f + "natural_twist", natural_twist, twist0, (s,))
 
     def _initial_frames(self):
         if self.polyline:
             return polyline_frames(self.positions, self.normal)
-        t = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t = self.positions[self.edge_nodes[:, 1]] - self.positions[self.edge_nodes[:, 0]]
         t /= np.linalg.norm(t, axis=1, keepdims=True)
         a1 = self.normal - (t @ self.normal)[:, None] * t
         bad = np.linalg.norm(a1, axis=1) < 1e-8
@@ -224,7 +235,7 @@ class DerRod(ImplicitBody):
         """DOF tables of a private layout q = (x_0, ..., x_{N-1}, theta_0, ..., theta_{m-1})."""
         nd = np.arange(3 * self.n_nodes).reshape(-1, 3)
         tw = 3 * self.n_nodes + np.arange(self.n_elems)
-        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        edge_dofs = np.concatenate([nd[self.edge_nodes[:, 0]], nd[self.edge_nodes[:, 1]]], axis=1)
         return edge_dofs, tw, _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges)
 
     def strains(self, positions, twist):
@@ -237,14 +248,14 @@ class DerRod(ImplicitBody):
         edge_dofs, _, spring_dofs = self._local_dofs()
         q = np.concatenate([np.asarray(positions, float).ravel(), np.asarray(twist, float)])
         m, s = self.n_elems, self.n_springs
-        t0 = self.positions[self.edges[:, 1]] - self.positions[self.edges[:, 0]]
+        t0 = self.positions[self.edge_nodes[:, 1]] - self.positions[self.edge_nodes[:, 0]]
         t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
         t, a1, a2 = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
         ref = np.empty(s)
         der_frames(q, edge_dofs, self.a1_0, t0, np.zeros(s), self.spring_edges, self.spring_signs,
                    t, a1, a2, ref)
         kappa, tau = np.empty((s, 2)), np.empty(s)
-        der_strains(q, spring_dofs, self.spring_edges, self.spring_signs, t, a1, a2, ref,
+        der_strains(q, spring_dofs, self.spring_edges, self.spring_signs, a1, a2, ref,
                     kappa, tau)
         return kappa / self.voronoi_lengths[:, None], tau / self.voronoi_lengths, ref
 
@@ -268,30 +279,40 @@ class DerRod(ImplicitBody):
 
     @property
     def n_elems(self):
-        return len(self.edges)
+        return len(self.edge_nodes)
 
     @property
     def n_springs(self):
         return len(self.spring_nodes)
 
+    @property
+    def edges(self):
+        """Node indices (m, 2) of every edge (the implicit bodies' edge attribute, as a
+        shell's: softmech.terms.edge_contact, results files)."""
+        return self.edge_nodes
+
     def node_lengths(self):
         """Voronoi length of every node (n_nodes,) [m]: half of each adjacent rest edge."""
         out = np.zeros(self.n_nodes)
-        np.add.at(out, self.edges[:, 0], 0.5 * self.rest_lengths)
-        np.add.at(out, self.edges[:, 1], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edge_nodes[:, 0], 0.5 * self.rest_lengths)
+        np.add.at(out, self.edge_nodes[:, 1], 0.5 * self.rest_lengths)
         return out
 
     # -- implicit body protocol -------------------------------------------------------------
     def parameters(self):
         """Per-world parameters: natural_curvature (1, s, 2) [1/m] and natural_twist (1, s)
-        [rad/m] (actuation writes these)."""
+        [rad/m] (actuation writes these); youngs_modulus and shear_modulus (1,) [Pa] (a sweep
+        over stiffness without recompiling: EA, EI scale with E and GJ with G, each set on its
+        own -- writing E does not change G)."""
         return {"natural_curvature": self.natural_curvature[None].copy(),
-                "natural_twist": self.natural_twist[None].copy()}
+                "natural_twist": self.natural_twist[None].copy(),
+                "youngs_modulus": np.array([self.youngs_modulus]),
+                "shear_modulus": np.array([self.shear_modulus])}
 
     def place(self, layout):
         """Add the nodes, one twist DOF per edge after its first node, and the lumped masses."""
         self.nodes = layout.add_nodes(self.positions)
-        self.scalars = layout.add_scalars(after=self.nodes[self.edges[:, 0]], initial=self.twist0)
+        self.scalars = layout.add_scalars(after=self.nodes[self.edge_nodes[:, 0]], initial=self.twist0)
         layout.add_mass("node", self.nodes, self.node_mass)
         layout.add_mass("scalar", self.scalars, self.twist_inertia)
 
@@ -300,7 +321,7 @@ class DerRod(ImplicitBody):
         spring_dofs (s, 11) (x_a, theta_e, x_b, theta_f, x_c) of the finalized layout."""
         nd = layout.node_dof(self.nodes)                       # (N, 3)
         tw = layout.scalar_dof(self.scalars)                   # (m,)
-        edge_dofs = np.concatenate([nd[self.edges[:, 0]], nd[self.edges[:, 1]]], axis=1)
+        edge_dofs = np.concatenate([nd[self.edge_nodes[:, 0]], nd[self.edge_nodes[:, 1]]], axis=1)
         return (np.ascontiguousarray(edge_dofs, dtype=np.int64), tw,
                 _spring_dofs(nd, tw, self.spring_nodes, self.spring_edges))
 

@@ -35,7 +35,7 @@ class Schedule:
         elif isinstance(value, dict):
             self.times, self.values = self._table(field, value)
         else:  # pragma: no cover - callers test is_schedule first
-            raise ValueError(f"{field}: not a function or a table")
+            raise TypeError(f"{field}: not a function or a table")
         self(0.0)   # checks the function's output once, before any work starts
 
     def _table(self, field, spec):

@@ -79,6 +79,12 @@ class Binding:
 
     body = None
     """Name of the body whose elastic energy this binding is (None for terms)."""
+    updates = False
+    """True for a binding with an `update` hook (actuation writing per-world parameters)."""
+
+    def update(self, b, t):
+        """Called before every force evaluation of world b at time t [s], before any binding's
+        forces (only when `updates` is True): write time-dependent per-world parameters."""
 
     def energy_parts(self, b, q):
         """The binding's energy by kind {"stretch_energy" | "bending_energy" |

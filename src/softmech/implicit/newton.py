@@ -115,6 +115,7 @@ class ImplicitStepper:
         self._constraint_owner = [(bd, i) for i, bd in enumerate(self.bindings)
                                   if len(bd.constrained_dofs)]
         self._dynamic = [bd for bd in self.bindings if bd.dynamic]
+        self._updaters = [bd for bd in self.bindings if bd.updates]
         self._versions = None
         self._F = np.zeros(self.n_dof)
         self._refresh_pattern()
@@ -153,6 +154,8 @@ class ImplicitStepper:
         F, J = self._F, self._J
         F[:] = 0.0
         J[:] = 0.0
+        for bd in self._updaters:
+            bd.update(b, t)
         if measure:
             norms, before = 0.0, 0.0
             for bd, sl in zip(self.bindings, self._slices):
@@ -316,8 +319,19 @@ class ImplicitStepper:
         h = h0
         for _ in range(MAX_PSEUDO_STEPS):
             q, _v = self.step(b, q, zero, t, h)
-            R, _ = self._residual(b, q, q, zero, t, np.inf)
+            R, J = self._residual(b, q, q, zero, t, np.inf)
             if float(np.linalg.norm(R)) <= target:
+                return q
+            # or a static Newton update below xtol: the residual is at its round-off floor
+            # (a stiff rod's, EA times the coordinates' round-off, can lie above target)
+            try:
+                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R)
+            except SingularJacobian:
+                dq = None
+            if dq is not None and np.max(np.abs(dq)) <= self.options.xtol:
+                q[self.free] += dq
+                for bd in self.bindings:
+                    bd.accept(b, q)
                 return q
             h = min(2.0 * h, h0 * MAX_PSEUDO_GROWTH)
         raise NewtonFailed(f"the static solve did not converge (Newton from the initial shape "

@@ -173,49 +173,50 @@ def _twist_hessian(H, c, kb, te, tf, tt, chi, ne, nf, blk):
     _add_chain(H, c, blk, zero, zero, zero, zero, 0.0, 0.0)
 
 
+
 @kernel
-def der_bend_twist_forces(q, spring_dofs, spring_edges, spring_signs, t, a1, a2, ref_twist,
+def _spring_frames(q, d, a1, a2, je, jf, se, sf, ce):
+    """Geometry of one spring: unit tangents t_e, t_f, lengths |e|, |f| [m], the oriented
+    twist angles theta_e', theta_f' [rad] and material frames m1, m2 of both edges (a1' =
+    s c a1, a2' = c a2, theta' = s theta: softmech.kernels.der_frames)."""
+    xb = node3(q, d, _XB)
+    e = axpy3(-1.0, node3(q, d, _XA), xb)
+    f = axpy3(-1.0, xb, node3(q, d, _XC))
+    ne = math.sqrt(dot3(e, e))
+    nf = math.sqrt(dot3(f, f))
+    th_e = se * q[d[_TE]]
+    th_f = sf * q[d[_TF]]
+    a1e = scale3(se * ce, load3(a1, je))
+    a2e = scale3(ce, load3(a2, je))
+    a1f = scale3(sf, load3(a1, jf))
+    a2f = load3(a2, jf)
+    cs_e, sn_e = math.cos(th_e), math.sin(th_e)
+    cs_f, sn_f = math.cos(th_f), math.sin(th_f)
+    return (scale3(1.0 / ne, e), scale3(1.0 / nf, f), ne, nf, th_e, th_f,
+            axpy3(cs_e, a1e, scale3(sn_e, a2e)), axpy3(-sn_e, a1e, scale3(cs_e, a2e)),
+            axpy3(cs_f, a1f, scale3(sn_f, a2f)), axpy3(-sn_f, a1f, scale3(cs_f, a2f)))
+
+
+@kernel
+def der_bend_twist_forces(q, spring_dofs, spring_edges, spring_signs, a1, a2, ref_twist,
                           kappa_bar, twist_bar, inv_vor, EI, GJ, want_jac, g, H, blk, F, J):
     """Add the bending and twisting forces F -= dE/dq and, if want_jac, J -= d2E/dq2 (121
     entries per spring, row-major over its 11 DOFs). Returns the energy [J].
 
     q: (n_dof,) [m, rad]; spring_dofs: (s, 11) int64; spring_edges: (s, 2) int64 (edges e, f);
-    spring_signs: (s, 3) (s_e, s_f, c_e) +-1.0 (softmech.kernels.der_frames); t, a1, a2: (m, 3) current reference frames and ref_twist (s,)
-    [rad] (softmech.kernels.der_frames.der_frames); kappa_bar: (s, 2) natural discrete
-    curvatures [-]; twist_bar: (s,) natural discrete twist [rad]; inv_vor: (s,) 1 / l_i [1/m];
+    spring_signs: (s, 3) (s_e, s_f, c_e) +-1.0; a1, a2: (m, 3) the current reference
+    directors and ref_twist (s,) [rad] (softmech.kernels.der_frames.der_frames); kappa_bar:
+    (s, 2) natural discrete curvatures [-]; twist_bar: (s,) natural discrete twist [rad]; inv_vor: (s,) 1 / l_i [1/m];
     EI: (s, 2) [N m^2]; GJ: (s,) [N m^2]. Scratch: g (3, 11), H (11, 11), blk (3, 3, 3).
     F: (n_dof,) [N, N m]; J: (121 s,) [N/m, N, N m].
     """
     energy = 0.0
     for s in range(spring_dofs.shape[0]):
         d = spring_dofs[s]
-        je = spring_edges[s, 0]
-        jf = spring_edges[s, 1]
         se = spring_signs[s, 0]
         sf = spring_signs[s, 1]
-        xa = node3(q, d, _XA)
-        xb = node3(q, d, _XB)
-        xc = node3(q, d, _XC)
-        e = axpy3(-1.0, xa, xb)
-        f = axpy3(-1.0, xb, xc)
-        ne = math.sqrt(dot3(e, e))
-        nf = math.sqrt(dot3(f, f))
-        te = scale3(1.0 / ne, e)
-        tf = scale3(1.0 / nf, f)
-        # material frames of the oriented edges (a1' = sign a1, a2' = a2, theta' = sign theta)
-        th_e = se * q[d[_TE]]
-        th_f = sf * q[d[_TF]]
-        ce, sne = math.cos(th_e), math.sin(th_e)
-        cf, snf = math.cos(th_f), math.sin(th_f)
-        ce_ = spring_signs[s, 2]
-        a1e = scale3(se * ce_, load3(a1, je))
-        a2e = scale3(ce_, load3(a2, je))
-        a1f = scale3(sf, load3(a1, jf))
-        a2f = load3(a2, jf)
-        m1e = axpy3(ce, a1e, scale3(sne, a2e))
-        m2e = axpy3(-sne, a1e, scale3(ce, a2e))
-        m1f = axpy3(cf, a1f, scale3(snf, a2f))
-        m2f = axpy3(-snf, a1f, scale3(cf, a2f))
+        te, tf, ne, nf, th_e, th_f, m1e, m2e, m1f, m2f = _spring_frames(
+            q, d, a1, a2, spring_edges[s, 0], spring_edges[s, 1], se, sf, spring_signs[s, 2])
         chi = 1.0 + dot3(te, tf)
         kb = scale3(2.0 / chi, cross3(te, tf))
         tt = scale3(1.0 / chi, axpy3(1.0, te, tf))
@@ -263,29 +264,14 @@ def der_bend_twist_forces(q, spring_dofs, spring_edges, spring_signs, t, a1, a2,
 
 
 @kernel
-def der_strains(q, spring_dofs, spring_edges, spring_signs, t, a1, a2, ref_twist, kappa, twist):
+def der_strains(q, spring_dofs, spring_edges, spring_signs, a1, a2, ref_twist, kappa, twist):
     """Discrete material curvatures kappa (s, 2) [-] (ref. 004 eqs. 12-13) and twists (s,) [rad]
     (eq. 15) of every spring, arguments as der_bend_twist_forces (writes kappa and twist)."""
     for s in range(spring_dofs.shape[0]):
-        d = spring_dofs[s]
-        se = spring_signs[s, 0]
-        sf = spring_signs[s, 1]
-        xb = node3(q, d, _XB)
-        e = axpy3(-1.0, node3(q, d, _XA), xb)
-        f = axpy3(-1.0, xb, node3(q, d, _XC))
-        te = scale3(1.0 / math.sqrt(dot3(e, e)), e)
-        tf = scale3(1.0 / math.sqrt(dot3(f, f)), f)
-        th_e = se * q[d[_TE]]
-        th_f = sf * q[d[_TF]]
-        a1e = scale3(se * spring_signs[s, 2], load3(a1, spring_edges[s, 0]))
-        a2e = scale3(spring_signs[s, 2], load3(a2, spring_edges[s, 0]))
-        a1f = scale3(sf, load3(a1, spring_edges[s, 1]))
-        a2f = load3(a2, spring_edges[s, 1])
+        te, tf, _, _, th_e, th_f, m1e, m2e, m1f, m2f = _spring_frames(
+            q, spring_dofs[s], a1, a2, spring_edges[s, 0], spring_edges[s, 1],
+            spring_signs[s, 0], spring_signs[s, 1], spring_signs[s, 2])
         kb = scale3(2.0 / (1.0 + dot3(te, tf)), cross3(te, tf))
-        m1 = axpy3(math.cos(th_e), a1e, scale3(math.sin(th_e), a2e))
-        m2 = axpy3(-math.sin(th_e), a1e, scale3(math.cos(th_e), a2e))
-        m1 = axpy3(math.cos(th_f), a1f, axpy3(math.sin(th_f), a2f, m1))
-        m2 = axpy3(-math.sin(th_f), a1f, axpy3(math.cos(th_f), a2f, m2))
-        kappa[s, 0] = 0.5 * dot3(kb, m2)
-        kappa[s, 1] = -0.5 * dot3(kb, m1)
+        kappa[s, 0] = 0.5 * (dot3(kb, m2e) + dot3(kb, m2f))
+        kappa[s, 1] = -0.5 * (dot3(kb, m1e) + dot3(kb, m1f))
         twist[s] = th_f - th_e + ref_twist[s]

@@ -8,6 +8,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
 from softmech.scenarios.discrete import build_falling_rod, build_pneunet
+from softmech.scenarios.shells import build_manta, build_parachute
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -51,6 +52,12 @@ SCENES = {
     "pneunet": SceneEntry(build_pneunet, "three PneuNet-like actuators (discrete rods, "
                                          "implicit) curling by natural curvature under a tip "
                                          "load and gravity; video"),
+    "manta": SceneEntry(build_manta, "a manta-like discrete shell (implicit) flapping its wings "
+                                     "by travelling hinge rest angles in water: swims forward; "
+                                     "video"),
+    "parachute": SceneEntry(build_parachute, "hexagonal shell canopy on six rope rods with a "
+                                             "payload, falling in air: the canopy bows, the fall "
+                                             "slows; video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -86,4 +93,5 @@ Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "build_falling_rod", "build_pneunet"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "build_falling_rod", "build_pneunet", "build_manta",
+           "build_parachute"]

@@ -21,8 +21,22 @@ def _block_entries(dofs):
     return rows.astype(np.int64), cols.astype(np.int64)
 
 
+class _Stiffness:
+    """A stiffness array (n, ...): a section constant (n, ...) [m^2 or m^4] times the
+    per-world modulus params row b [Pa], written into a buffer allocated once."""
+
+    def __init__(self, section, param):
+        self.unit = np.ascontiguousarray(section, dtype=float)
+        self.param = param
+        self.out = np.empty_like(self.unit)
+
+    def __call__(self, b):
+        return np.multiply(self.unit, self.param[b % len(self.param)], out=self.out)
+
+
 class DerStretch(Binding):
-    """Stretching springs of the rod's edges: E = sum 1/2 EA l^ (|e|/l^ - 1)^2 (ref. 004 eq. 10)."""
+    """Stretching springs of the rod's edges: E = sum 1/2 EA l^ (|e|/l^ - 1)^2 (ref. 004 eq. 10),
+    EA from the per-world "<rod>.youngs_modulus"."""
 
     def __init__(self, rod, ctx):
         self.name = f"{rod.name}.stretch"
@@ -30,15 +44,15 @@ class DerStretch(Binding):
         self.edge_dofs, _, _ = rod.dofs(ctx.layout)
         self.rows, self.cols = _block_entries(self.edge_dofs)
         self.rest_len = rod.rest_lengths.copy()
-        self.EA = np.ascontiguousarray(rod.EA, dtype=float)
+        self.EA = _Stiffness(rod.section_area, ctx.params[f"{rod.name}.youngs_modulus"])
         self._F = np.zeros(ctx.layout.n_dof)
         self._J = np.zeros(0)
 
     def forces(self, b, q, v, t, h, F, J):
-        der_stretch_forces(q, self.edge_dofs, self.rest_len, self.EA, True, F, J)
+        der_stretch_forces(q, self.edge_dofs, self.rest_len, self.EA(b), True, F, J)
 
     def energy(self, b, q):
-        return der_stretch_forces(q, self.edge_dofs, self.rest_len, self.EA, False, self._F,
+        return der_stretch_forces(q, self.edge_dofs, self.rest_len, self.EA(b), False, self._F,
                                   self._J)
 
     def energy_parts(self, b, q):
@@ -50,7 +64,8 @@ class DerBendTwist(Binding):
     reference frames. Restart state (B, ...): `a1`, `tangent` (B, m, 3) and `ref_twist` (B, s)
     [rad] of the last accepted step, committed by `accept`.
 
-    Reads the per-world parameters "<rod>.natural_curvature" (B, s, 2) [1/m] and
+    Reads the per-world parameters "<rod>.youngs_modulus", "<rod>.shear_modulus" (B,) [Pa],
+    "<rod>.natural_curvature" (B, s, 2) [1/m] and
     "<rod>.natural_twist" (B, s) [rad/m] at every call (row b % rows), so actuation may change
     them between steps; they are used as DisMech's discrete values times the Voronoi length.
     A rod given a schedule for either writes world b's row from it at the time t of every
@@ -66,10 +81,10 @@ class DerBendTwist(Binding):
         self.spring_signs = rod.spring_signs
         self.voronoi = rod.voronoi_lengths
         self.inv_vor = 1.0 / rod.voronoi_lengths
-        self.EI = np.ascontiguousarray(rod.EI)
-        self.GJ = np.ascontiguousarray(rod.GJ)
+        self.EI = _Stiffness(rod.section_inertia, ctx.params[f"{rod.name}.youngs_modulus"])
+        self.GJ = _Stiffness(rod.section_polar, ctx.params[f"{rod.name}.shear_modulus"])
         B, m, s = ctx.worlds, rod.n_elems, rod.n_springs
-        t0 = rod.positions[rod.edges[:, 1]] - rod.positions[rod.edges[:, 0]]
+        t0 = rod.positions[rod.edge_nodes[:, 1]] - rod.positions[rod.edge_nodes[:, 0]]
         t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
         self.a1 = np.repeat(rod.a1_0[None], B, axis=0)
         self.tangent = np.repeat(t0[None], B, axis=0)
@@ -105,8 +120,8 @@ class DerBendTwist(Binding):
         self.frames(b, q)
         self._natural(b, t)
         return der_bend_twist_forces(
-            q, self.spring_dofs, self.spring_edges, self.spring_signs, self._t, self._a1,
-            self._a2, self._ref, self._kbar, self._tbar, self.inv_vor, self.EI, self.GJ,
+            q, self.spring_dofs, self.spring_edges, self.spring_signs, self._a1, self._a2,
+            self._ref, self._kbar, self._tbar, self.inv_vor, self.EI(b), self.GJ(b),
             want_jac, self._g, self._H, self._blk, F, J)
 
     def forces(self, b, q, v, t, h, F, J):
@@ -119,7 +134,7 @@ class DerBendTwist(Binding):
         """Discrete curvatures (s, 2) [-] and twists (s,) [rad] at q (world b)."""
         self.frames(b, q)
         kappa, tw = np.empty((len(self.inv_vor), 2)), np.empty(len(self.inv_vor))
-        der_strains(q, self.spring_dofs, self.spring_edges, self.spring_signs, self._t,
+        der_strains(q, self.spring_dofs, self.spring_edges, self.spring_signs,
                     self._a1, self._a2, self._ref, kappa, tw)
         return kappa, tw
 
@@ -128,8 +143,8 @@ class DerBendTwist(Binding):
         (tau - tau_bar)^2 / dL [J] (ref. 004 eqs. 14, 16; their sum is `energy`)."""
         kappa, tw = self.strains(b, q)
         self._natural(b)
-        bend = 0.5 * np.sum(self.EI * (kappa - self._kbar) ** 2 * self.inv_vor[:, None])
-        twist = 0.5 * np.sum(self.GJ * (tw - self._tbar) ** 2 * self.inv_vor)
+        bend = 0.5 * np.sum(self.EI(b) * (kappa - self._kbar) ** 2 * self.inv_vor[:, None])
+        twist = 0.5 * np.sum(self.GJ(b) * (tw - self._tbar) ** 2 * self.inv_vor)
         return {"bending_energy": float(bend), "twisting_energy": float(twist)}
 
     def accept(self, b, q):

@@ -129,3 +129,26 @@ class JoinNodes(_ImplicitTerm):
 
     def bind_implicit(self, ctx):
         return []
+
+
+class PointMass(_ImplicitTerm):
+    """PointMass(body, node, mass): a point mass [kg] added to one node of a discrete rod or
+    shell (a payload hanging from a parachute's ropes, ref. 004 section 7.1: "modeled simply
+    by increasing the mass at the node"); gravity and buoyancy act on it with the node's mass
+    (buoyancy takes the body's density for the whole node)."""
+
+    section = "loads"
+
+    def __init__(self, body, node, mass, *, name="point_mass"):
+        self.name = name
+        self.implicit_body = _body_name(name, body)
+        self.node = _checks.integer(f"{name}.node", node, 0)
+        self.mass = float(_checks.positive(f"{name}.mass", mass))
+
+    def place_implicit(self, layout, bodies):
+        body = bodies[self.implicit_body]
+        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes")
+        layout.add_mass("node", body.nodes[[self.node]], self.mass)
+
+    def bind_implicit(self, ctx):
+        return []

@@ -1,0 +1,74 @@
+"""Actuation of discrete rods and shells by a per-world parameter that oscillates in time
+(ref. 004 section 6.1: natural curvature changed during the run), e.g. the rest angles of a
+shell's hinges flapping a manta ray's wings:
+
+    ParameterWave(parameter, amplitude, frequency, phase=0, offset=None, ramp_time=0)
+
+value(t) = offset + ramp(t) amplitude sin(2 pi f t + phase), written into the parameter's row of
+each world before every force evaluation (at the time the implicit step is solved for); ramp(t)
+= min(t / ramp_time, 1) (1 without a ramp). amplitude, phase [rad] and offset broadcast to the
+parameter's shape per world (scalars, or one value per hinge / spring / ...); offset defaults to
+the parameter's value when the scene is compiled.
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.implicit.binding import Binding
+from softmech.terms.nodes import _ImplicitTerm
+
+
+class ParameterWave(_ImplicitTerm):
+    """A per-world parameter of a discrete rod or shell ("<body>.<name>", sim.params) driven
+    by a sine wave (module docstring); frequency [Hz] >= 0, ramp_time [s] >= 0."""
+
+    section = "actuators"
+
+    def __init__(self, parameter, amplitude, frequency, phase=0.0, offset=None, *,
+                 ramp_time=0.0, name="wave"):
+        self.name = name
+        if not isinstance(parameter, str) or "." not in parameter:
+            raise ValueError(f"{name}.parameter = {parameter!r} is not allowed: must name a "
+                             "per-world parameter '<body>.<name>' (see sim.params)")
+        self.parameter = parameter
+        self.amplitude = _checks.finite(f"{name}.amplitude", amplitude)
+        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency))
+        self.phase = _checks.finite(f"{name}.phase", phase)
+        self.offset = None if offset is None else _checks.finite(f"{name}.offset", offset)
+        self.ramp_time = float(_checks.nonnegative(f"{name}.ramp_time", ramp_time))
+
+    def implicit_bodies(self):
+        return (self.parameter.split(".", 1)[0],)
+
+    def bind_implicit(self, ctx):
+        if self.parameter not in ctx.params:
+            raise ValueError(f"{self.name}.parameter = {self.parameter!r} is not allowed: no such "
+                             f"per-world parameter (parameters: {sorted(ctx.params)})")
+        target = ctx.params[self.parameter]
+        shape = target.shape[1:]
+        arrays = {}
+        for field in ("amplitude", "phase", "offset"):
+            value = getattr(self, field)
+            if value is None:
+                value = target[0].copy()
+            try:
+                arrays[field] = np.broadcast_to(value, shape).astype(float)
+            except ValueError:
+                raise ValueError(f"{self.name}.{field} has shape {np.shape(value)}: it does not "
+                                 f"broadcast to the parameter's shape {shape}") from None
+        return [_WaveBinding(self, target, **arrays)]
+
+
+class _WaveBinding(Binding):
+    updates = True
+
+    def __init__(self, term, target, amplitude, phase, offset):
+        self.name = term.name
+        self.term = term
+        self.target = target
+        self.amplitude, self.phase, self.offset = amplitude, phase, offset
+
+    def update(self, b, t):
+        tm = self.term
+        ramp = 1.0 if tm.ramp_time == 0 else min(t / tm.ramp_time, 1.0)
+        self.target[b] = self.offset + ramp * self.amplitude * np.sin(
+            2 * np.pi * tm.frequency * t + self.phase)
