@@ -82,8 +82,8 @@ def heavy_elastica(E):
 # Measured with n_w = 6 (about 35 rows along the length): mid-edge +0.09 % at E >= 1e9 Pa
 # (converging: +0.21 / +0.09 / +0.03 % for n_w = 4 / 6 / 10, see the convergence test), hinge
 # +13.7 % (the hinge model is mesh-dependent, ref. 004 section 3.3: bending across the rows of
-# an equilateral mesh is softer, tests/properties' cylindrical-bending energy -4.9 %, and a
-# narrow strip's boundary edges carry no hinge).
+# an equilateral mesh is softer, tests/properties' cylindrical-bending energy -4.9 %; the error
+# shrinks slowly with refinement, +10.9 % at n_w = 12, docs/shells.md).
 TOLERANCE = {"midedge": 0.01, "hinge": 0.16}
 
 
