@@ -173,3 +173,22 @@ def test_lumped_mass_and_layout(bending):
         assert np.all(layout.mass[xi] > 0)
         owner = layout.node_of_dof()
         assert np.all(owner[xi] == owner[nd[shell.edges[:, 0], 0]])
+
+
+
+@pytest.mark.parametrize("bending", ["hinge", "midedge"])
+def test_a_single_triangle_shell_falls_freely(bending):
+    """The smallest shell (one triangle: no hinge, three boundary edges) builds, and under
+    gravity alone falls as a rigid body: z = -g t^2/2 after implicit Euler's n steps is
+    -g h^2 n (n + 1)/2 exactly (v_k = -g h k, z_n = sum h v_k)."""
+    import softmech as sm
+
+    scene = sm.Scene()
+    scene.add_shell(name="tri", vertices=[[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0]],
+                    triangles=[[0, 1, 2]], thickness=1e-3, youngs_modulus=1e6, density=1000.0,
+                    bending=bending)
+    scene.add(sm.Gravity((0, 0, -9.81)))
+    sim = scene.compile(dt=0.01)
+    sim.step(10)
+    z = sim.get_state("tri")["positions"][0, :, 2]
+    assert z == pytest.approx(np.full(3, -9.81 * 0.01 ** 2 * 10 * 11 / 2), rel=1e-9)

@@ -228,7 +228,15 @@ class Shell(ImplicitBody):
             rest = ctx.params[f"{self.name}.rest_curvature"]
             xi = ctx.layout.scalar_dof(self.xi)
             dofs = np.concatenate([nd[self.triangles].reshape(-1, 9), xi[self.tri_edges]], axis=1)
-            out.append(_MidedgeBinding(self, dofs, nd, rest, ctx.worlds))
+            # edges whose xi a boundary condition holds (FixNodes(..., angles=...)) keep their
+            # initial frame: xi = const then holds the mid-edge normal itself (a clamp), not its
+            # tilt from the faces' mean normal, which follows the free face once the frames are
+            # set from the deformed shape
+            held = np.zeros(len(self.edges), dtype=bool)
+            for term in getattr(ctx, "terms", ()):
+                if getattr(term, "implicit_body", None) == self.name and hasattr(term, "angles"):
+                    held[np.asarray(term.angles, dtype=np.int64)] = True
+            out.append(_MidedgeBinding(self, dofs, nd, rest, ctx.worlds, held))
         return out
 
 
@@ -299,10 +307,12 @@ class _HingeBinding(Binding):
 
 class _MidedgeBinding(Binding):
     """Mid-edge bending; keeps the edge frames (tau, n0) per world, set from the positions at the
-    start of each step (ref. 004 section 3.3.2) and saved with the state for restarts."""
+    start of each step (ref. 004 section 3.3.2; except the edges whose xi is held by a boundary
+    condition) and saved with the state for restarts."""
 
-    def __init__(self, shell, dofs, node_dofs, rest, worlds):
+    def __init__(self, shell, dofs, node_dofs, rest, worlds, held):
         self.name = f"{shell.name}.midedge_bending"
+        self.free_frames = ~held
         self.shell, self.dofs, self.node_dofs, self.rest = shell, dofs, node_dofs, rest
         self.rows, self.cols = _block_rows_cols(dofs)
         tau, n0 = edge_frames(shell.vertices, shell.triangles, shell.edges, shell.edge_tris)
@@ -318,7 +328,9 @@ class _MidedgeBinding(Binding):
 
     def begin_step(self, b, q, t):
         s = self.shell
-        self.tau[b], self.nrm0[b] = edge_frames(q[self.node_dofs], s.triangles, s.edges, s.edge_tris)
+        tau, n0 = edge_frames(q[self.node_dofs], s.triangles, s.edges, s.edge_tris)
+        self.tau[b, self.free_frames] = tau[self.free_frames]
+        self.nrm0[b, self.free_frames] = n0[self.free_frames]
 
     def forces(self, b, q, v, t, h, F, J):
         shell_midedge.midedge_forces(q, *self._args(b), self.work, F, J)
