@@ -79,6 +79,10 @@ def everything_scene():
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("beam", [(10, 30, 5.0, 0.0), (50, 30, 5.0, 0.5)], frequency=2.0,
                              name="pairs"))
+    scene.add(sm.ActiveMuscle(arm, 1e3, activation=lambda t: min(t / 0.005, 1.0),
+                              times=np.linspace(0.0, 0.01, 5), damping=0.5, name="arm_muscle"))
+    scene.add(sm.ActiveMuscle.walker("beam", 2e3, active_fraction=0.5, frequency=2.0,
+                                     name="beam_muscle"))
     scene.add(sm.RodContact(("arm", "beam"), stiffness=1e3, damping=0.1,
                             friction=sm.CoulombFriction(static=0.5, kinetic=0.4)))
     scene.add(sm.RodContact(["ring"], stiffness=5e2, self_contact=True, name="ring_self"))
