@@ -7,6 +7,7 @@ from typing import Callable, NamedTuple
 from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, cantilever_info,
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
+from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -44,6 +45,10 @@ SCENES = {
     "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
                                          "Stokes flow: centre displacement over 20 beats, "
                                          "midlines, video"),
+    "elbow": SceneEntry(build_elbow, "human elbow (Zhang et al. 2019, Fig. 1): bones, tendons, "
+                                     "a biceps of 2 x 18 active muscle rods with contact, "
+                                     "flexing; cross-section growth at 90 deg, isometric "
+                                     "force-length map, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -72,10 +77,11 @@ TEMPLATES = {
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
+    "elbow": Template(elbow_info, elbow_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer"]
+           "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "SwimmerInfo", "build_swimmer"]

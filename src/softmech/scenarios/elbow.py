@@ -37,7 +37,7 @@ from softmech.terms.active_muscle import ActiveMuscle
 
 DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0e5,
             "muscle_damping": 1.0e3, "start_angle": 20.0, "dt": 1.0e-5, "duration": 0.4,
-            "ramp_time": 0.1}
+            "ramp_time": 0.1, "incompressible": False}
 
 SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
 FOREARM_LENGTH, INSERTION = 0.25, 0.045          # [m]; insertion: distance from the elbow
@@ -66,6 +66,7 @@ class ElbowInfo:
     radius_bone: str
     fibers: tuple
     fiber_area: float
+    fiber_rest_length: float   # of a fiber's elements [m]
     max_stress: float
 
 
@@ -152,6 +153,7 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                                             name=f"{name}_{end}"))
             scene.add(ActiveMuscle(rod, p["max_stress"], activation=[0.0, 1.0],
                                    times=[0.0, p["ramp_time"]], damping=p["muscle_damping"],
+                                   incompressible=p["incompressible"],
                                    name=f"{name}_muscle"))
             scene.add(sm.LinearDamping(rod, 0.5, name=f"{name}_damping"))
             names.append(name)
@@ -165,6 +167,7 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                             n_elems=sum(r.n_elems for r in scene.rods), humerus="humerus",
                             radius_bone="radius", fibers=tuple(names),
                             fiber_area=float(np.pi * fiber_radius ** 2),
+                            fiber_rest_length=float(scene.rods[-1].rest_lengths[0]),
                             max_stress=float(p["max_stress"]))
 
 
@@ -185,6 +188,7 @@ def elbow_info(scene, run, report):
                      n_elems=sum(r.n_elems for r in scene.rods), humerus=p["humerus"],
                      radius_bone=p["radius"], fibers=fibers,
                      fiber_area=float(np.pi * radius.radius[0] ** 2),
+                     fiber_rest_length=float(radius.rest_lengths[0]),
                      max_stress=float(muscles[0].max_stress))
 
 
@@ -228,7 +232,8 @@ def growth_at(angle, section, target=90.0):
 
 # ------------------------------------------------------------------ isometric map (Fig. 1c)
 def isometric_map(forces, *, max_stress=DEFAULTS["max_stress"], youngs_modulus=FIBER["youngs_modulus"],
-                  length=0.1, radius=0.002, n_elems=10, duration=0.6, start=None):
+                  length=0.1, radius=0.002, n_elems=10, duration=0.6, start=None,
+                  incompressible=DEFAULTS["incompressible"]):
     """Isometric test (Fig. 1c): one muscle rod per world, first node pinned, MVC (a = 1),
     end force forces[b] / F_max along its axis (F_max = sigma_max A^); returns (eta
     simulated (B,), ActiveMuscle used). start: initial stretch per world (default 1, the
@@ -244,7 +249,7 @@ def isometric_map(forces, *, max_stress=DEFAULTS["max_stress"], youngs_modulus=F
     scene.add(sm.EndLoad(rod, name="set"))
     # damping rate gamma / (rho A) ~ 1500 / s: the rod settles within the run
     scene.add(sm.LinearDamping(rod, 1500.0 * FIBER["density"] * area))
-    muscle = scene.add(ActiveMuscle(rod, max_stress, name="muscle"))
+    muscle = scene.add(ActiveMuscle(rod, max_stress, incompressible=incompressible, name="muscle"))
     sim = scene.compile(worlds=len(frac), dt=2e-5)
     sim.params["set.force"] = np.outer(frac * max_stress * area, (1.0, 0.0, 0.0))
     x = sim.get_state(rod.name)["positions"]
@@ -252,3 +257,26 @@ def isometric_map(forces, *, max_stress=DEFAULTS["max_stress"], youngs_modulus=F
     sim.run(duration=duration)
     x = sim.get_state(rod.name)["positions"]
     return np.linalg.norm(x[:, -1] - x[:, 0], axis=1) / length, muscle
+
+
+ISOMETRIC_POINTS = ((0.1, 1.0), (0.3, 1.0), (0.5, 1.0), (0.7, 1.0), (0.9, 1.0), (0.75, 1.7),
+                    (0.9, 1.7), (1.2, 1.0), (1.6, 1.0))
+"""(F_set / F_max, initial stretch) of the report's isometric map: from eta = 1 as in the paper,
+and two loads started stretched, on the passive branch."""
+
+
+def isometric_report(incompressible=DEFAULTS["incompressible"]):
+    """The isometric map (Fig. 1c) with the elbow's muscle law: dict of F_set / F_max (B,),
+    simulated eta (B,), the curve (eta grid, F / F_max on it) and the largest gap between a
+    simulated point and the curve, |F_curve(eta_sim) - F_set| / F_max."""
+    frac, start = map(np.array, zip(*ISOMETRIC_POINTS))
+    eta, muscle = isometric_map(frac, start=start, incompressible=incompressible)
+    area, E = np.pi * 0.002 ** 2, FIBER["youngs_modulus"]
+    f_max = muscle.max_stress * area
+
+    def curve(e):
+        return (muscle.tension(e, rest_area=area) + E * area * (e - 1) / e) / f_max
+
+    grid = np.linspace(0.55, 2.0, 300)
+    return {"force": frac, "eta": eta, "eta_grid": grid, "force_curve": curve(grid),
+            "largest_gap": float(np.max(np.abs(curve(eta) - frac)))}
