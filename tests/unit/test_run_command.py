@@ -240,3 +240,19 @@ def test_record_table_of_a_scenario_file_sets_fields_and_interval(tmp_path, caps
     assert data["beam.com"].shape == (1, n, 3)
     assert data["beam.directors"].shape == (1, n, 6, 3, 3)
     assert data["beam.positions"].shape == (1, n, 7, 3)     # the template's own field stays
+
+
+def test_elbow_writes_its_report(tmp_path, capsys):
+    """A short run of the full elbow (36 muscle rods, 0.02 s: the activation is still ramping,
+    the elbow has not reached 90 degrees) writes its report: growth at 90 deg is NaN (never
+    reached), the isometric map lies on its curve, flexion and isometric plots, still, video."""
+    args = parse(["elbow", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.02"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["fibers"] == 36
+    assert np.isnan(summary["section_growth_at_90deg"])
+    assert summary["largest_flexion_deg"] < 90.0
+    assert summary["isometric_largest_gap"] < 0.02
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "flexion.png", "isometric.png", "elbow_tubes.mp4"} <= names
