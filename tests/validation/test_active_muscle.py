@@ -65,7 +65,9 @@ CASES = [  # (F_set / F_max, initial stretch, branch it settles on)
 
 @pytest.mark.parametrize("incompressible", [True, False])
 def test_isometric_equilibrium_lengths_follow_the_force_length_curves(incompressible):
-    """Within 2 % of eta* (issue 14) at six points on both stable branches of the curve (between
+    """At six points on both stable branches of the curve, to 1e-6 relative: issue 14 asks for
+    2 %, but the damped run settles to round-off (measured 2e-13), and a 2 % band would hide a
+    wrong factor such as the area law's 1 / eta near eta = 1 (between
     them, d T / d eta < 0: the descending limb is unstable, elements there do not settle
     uniformly -- physical, the sarcomere instability -- so no point is placed there)."""
     muscle = ActiveMuscle("m", SIGMA_MAX, incompressible=incompressible, name="muscle")
@@ -77,8 +79,8 @@ def test_isometric_equilibrium_lengths_follow_the_force_length_curves(incompress
     eta_elem = np.linalg.norm(np.diff(x, axis=1), axis=2) / (L0 / N_ELEMS)
     for b, (f, bracket) in enumerate(zip(frac, brackets)):
         want = equilibrium(muscle, f * F_MAX, bracket)
-        assert abs(eta[b] / want - 1) < 0.02, (f, eta[b], want)
-        np.testing.assert_allclose(eta_elem[b], want, rtol=0.02)    # uniform: every element there
+        assert abs(eta[b] / want - 1) < 1e-6, (f, eta[b], want)
+        np.testing.assert_allclose(eta_elem[b], want, rtol=1e-6)    # uniform: every element there
     # the area law matters: the two forms settle at different lengths for the same loads
     other = ActiveMuscle("m", SIGMA_MAX, incompressible=not incompressible)
     assert abs(equilibrium(other, 0.4 * F_MAX, CONTRACTED) / equilibrium(muscle, 0.4 * F_MAX, CONTRACTED) - 1) > 0.04
@@ -90,7 +92,7 @@ def test_cross_section_grows_as_the_muscle_shortens_and_volume_is_conserved():
     length shrinks, so the volume sum_i A_i l_i stays A^ L^ throughout (tolerance 1e-9: it is
     exact per element up to round-off; the check is that the area the kernel's force uses is
     the one of the current stretch, which the tension at equilibrium confirms: F_set =
-    sigma_max f_a(eta*) A^ / eta* + E A^ (eta* - 1) / eta*, within 2 %)."""
+    sigma_max f_a(eta*) A^ / eta* + E A^ (eta* - 1) / eta*, to 1e-6: settled to round-off)."""
     muscle = ActiveMuscle("m", SIGMA_MAX, activation=lambda t: min(t / 0.1, 1.0),
                           times=np.linspace(0.0, 0.2, 21), name="muscle")
     sim = muscle_scene(muscle, np.array([0.2 * F_MAX]), np.array([1.0]))
@@ -104,7 +106,7 @@ def test_cross_section_grows_as_the_muscle_shortens_and_volume_is_conserved():
     np.testing.assert_allclose(volume, AREA * L0, rtol=1e-9)
     np.testing.assert_allclose(area[-1] / AREA, 1.0 / eta[-1])
     want = equilibrium(muscle, 0.2 * F_MAX, CONTRACTED)
-    assert abs(eta[-1].mean() / want - 1) < 0.02
+    assert abs(eta[-1].mean() / want - 1) < 1e-6
 
 
 def test_rigid_motions_give_no_force():
