@@ -43,3 +43,16 @@ def test_isometric_map_points_lie_on_the_force_length_curve():
     report = isometric_report()
     assert report["largest_gap"] < 0.02
     assert report["eta"].min() < 0.7 and report["eta"].max() > 1.5     # both branches covered
+
+
+def test_elbow_scenario_file_is_the_builtin_scene():
+    """`softmech new elbow` text read back builds the same scene: same fibers, same steps."""
+    from softmech.scenefile import builtin_scenario, loads_scenario, scenario_text
+
+    read = loads_scenario(scenario_text("elbow"))
+    assert read.template == "elbow" and len(read.info().fibers) == 36
+    a, b = builtin_scenario("elbow").compile(), read.compile()
+    a.step(100)
+    b.step(100)
+    for rod in ("long_fiber_3", "radius", "short_tendon_distal"):
+        np.testing.assert_array_equal(a.get_state(rod)["positions"], b.get_state(rod)["positions"])
