@@ -256,3 +256,16 @@ def test_elbow_writes_its_report(tmp_path, capsys):
     assert summary["isometric_largest_gap"] < 0.02
     names = {os.path.basename(f) for f in summary["files"]}
     assert {"results.h5", "flexion.png", "isometric.png", "elbow_tubes.mp4"} <= names
+
+
+def test_walker_writes_its_report(tmp_path, capsys):
+    """A short walker run (0.05 s: still settling, no whole period after the settling time)
+    writes its report: NaN speeds, one per frequency, the speed plot, still and video."""
+    args = parse(["walker", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.05"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["frequencies"] == [0.5, 1.0, 2.0]
+    assert all(np.isnan(v) for v in summary["speeds"])
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "speed.png", "walker_tubes.mp4"} <= names

@@ -158,6 +158,31 @@ def test_walker_law_is_eq1():
     np.testing.assert_allclose(m.tension(eta, activation=0.5, rest_area=AREA), AREA * 1.0e3 * 0.5)
 
 
+def test_walker_kernel_force_is_eq1():
+    """The compiled force of ActiveMuscle.walker on a rod stretched uniformly to eta, at time t,
+    with the rod's own elasticity (law "gazzola2018"): the end node is pulled back by
+    F_m = A gamma sigma_m |sin(2 pi f t)| + E A eps / (1 + eps), eps = eta - 1 (eq. 1, sign
+    convention of ActiveMuscle.walker), to 1e-10 relative."""
+    gamma, sigma, f, t = 0.5, 2.0e3, 2.0, 0.37
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=L0, n_elems=N_ELEMS, radius=RADIUS, density=1060.0,
+                                 youngs_modulus=E_ROD)
+    scene.add(ActiveMuscle.walker(rod, sigma, active_fraction=gamma, frequency=f))
+    sim = scene.compile(dt=1e-6)
+    for eta in (0.8, 1.0, 1.15):
+        sim.set_state("m", positions=sim.get_state("m")["positions"] * 0 + np.linspace(
+            0, eta * L0, N_ELEMS + 1)[None, :, None] * [1, 0, 0])
+        sim.time = t
+        engine = sim._engine()
+        sim._evaluate(engine)
+        mass = from_blocks(engine.bodies.node_mass, sim.lanes)[0]
+        force = mass[-1] * from_blocks(engine.workspace.node_force, sim.lanes, (3,))[0, N_ELEMS, 0]
+        eps = eta - 1
+        want = AREA * gamma * sigma * abs(np.sin(2 * np.pi * f * t)) + E_ROD * AREA * eps / (1 + eps)
+        assert abs(-force / want - 1) < 1e-10, (eta, force, want)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     (dict(max_stress=-1.0), "max_stress"),
     (dict(damping=-1.0), "damping"),

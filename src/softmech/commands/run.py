@@ -502,6 +502,37 @@ class _ElbowReport(_AssemblyReport):
         return files
 
 
+class _WalkerReport(_AssemblyReport):
+    """The walkers (softmech.scenarios.walker): each one's mean speed against its stimulation
+    frequency (speed.png), with the assembly report's still and video."""
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.walker import SETTLE_TIME, mean_speeds
+
+        x = np.stack([data[f"{s}.com"][0][:, 0] for s in info.skeletons])
+        speed = mean_speeds(data["time"], x, info.frequencies)
+        data["walker_frequency"], data["walker_speed"] = np.array(info.frequencies), speed
+        data["walker_displacement"] = x - x[:, :1]
+        return {"frequencies": list(info.frequencies), "speeds": [float(v) for v in speed],
+                "settle_time": SETTLE_TIME}
+
+    @staticmethod
+    def summary(m):
+        return ["mean speed along x after the first {:g} s: ".format(m["settle_time"]) + ", ".join(
+            f"{f:g} Hz: {1e6 * v:.0f} um/s" for f, v in zip(m["frequencies"], m["speeds"]))]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz.elbow import plot_walker
+
+        files = super().plot(data, info, output_dir)
+        files.append(plot_walker(os.path.join(output_dir, "speed.png"), data["time"],
+                                 data["walker_displacement"], info.frequencies,
+                                 data["walker_speed"]))
+        return files
+
+
 def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
     assembly report for a scene with rigid bodies or joints, else the generic one."""
@@ -526,7 +557,8 @@ def video_frames(time, positions, frame_every):
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
-           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport}
+           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
+           "walker": _WalkerReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

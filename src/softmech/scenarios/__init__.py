@@ -8,6 +8,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
 from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
+from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -49,6 +50,9 @@ SCENES = {
                                      "a biceps of 2 x 18 active muscle rods with contact, "
                                      "flexing; cross-section growth at 90 deg, isometric "
                                      "force-length map, video"),
+    "walker": SceneEntry(build_walker, "bio-hybrid walker (Zhang et al. 2019, Fig. 2e-i): "
+                                       "hydrogel skeleton walked by a muscle strip under "
+                                       "|sin| stimulation at 0.5, 1, 2 Hz; speed vs frequency"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -78,10 +82,11 @@ TEMPLATES = {
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
     "elbow": Template(elbow_info, elbow_report),
+    "walker": Template(walker_info, walker_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "SwimmerInfo", "build_swimmer"]
+           "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "WalkerInfo", "build_walker", "SwimmerInfo", "build_swimmer"]

@@ -1,5 +1,7 @@
-"""Plots of the elbow scene (softmech.scenarios.elbow): flexion angle and biceps cross-section
-over time, and the isometric force-length map (Zhang et al. 2019, Fig. 1c)."""
+"""Plots of the musculoskeletal scenes: the elbow (softmech.scenarios.elbow) -- flexion angle
+and biceps cross-section over time, the isometric force-length map (Zhang et al. 2019, Fig.
+1c) -- and the walkers (softmech.scenarios.walker) -- displacement and speed against
+stimulation frequency (Fig. 2i)."""
 import numpy as np
 
 from softmech.viz.figures import figure, save
@@ -35,4 +37,21 @@ def plot_isometric(path, eta_grid, force_curve, eta, force):
     ax.set_ylim(0.0, 2.0)
     ax.set_title("Isometric force-length map (cf. Zhang et al. 2019, Fig. 1c)")
     ax.legend(loc="upper left")
+    return save(fig, path, dpi=120)
+
+
+def plot_walker(path, time, displacement, frequencies, speed):
+    """Each walker's centre-of-mass displacement along x [mm] over time [s] (top) and its mean
+    speed [um/s] against stimulation frequency [Hz] (bottom); returns path."""
+    fig, (ax, bx) = figure(2, sharex=False)
+    for d, f in zip(displacement, frequencies):
+        ax.plot(time, 1e3 * d, label=f"{f:g} Hz")
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel("displacement along x [mm]")
+    ax.legend(loc="upper left")
+    ax.set_title("Bio-hybrid walkers under |sin| stimulation")
+    bx.plot(frequencies, 1e6 * np.asarray(speed), "o-", color="C3")
+    bx.axhline(0.0, color="k", lw=1, ls=":")
+    bx.set_xlabel("stimulation frequency f [Hz]")
+    bx.set_ylabel("mean speed [um/s]")
     return save(fig, path, dpi=120)
