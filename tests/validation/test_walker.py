@@ -31,3 +31,34 @@ def test_walker_walks_only_when_its_muscle_contracts():
     spectrum = np.abs(np.fft.rfft(signal))
     freqs = np.fft.rfftfreq(len(signal), t[1] - t[0])
     assert abs(freqs[np.argmax(spectrum[1:]) + 1] - 4.0) < 0.5
+
+
+def test_design_fitness_does_not_depend_on_its_generation():
+    """softmech optimize walker runs a generation's designs side by side in one world at one dt:
+    a design's speed is the same, bit for bit, whatever the other designs are."""
+    from softmech.optimize.walker import LOWER, UPPER, WalkerDesignProblem, original_design
+
+    problem = WalkerDesignProblem(2, duration=1.6)
+    a = problem.speeds(np.stack([original_design(), LOWER]))
+    b = problem.speeds(np.stack([original_design(), UPPER]))
+    assert np.isfinite(a).all() and np.isfinite(b).all()
+    assert a[0] == b[0]
+
+
+def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
+    import argparse
+    import json
+    import os
+
+    from softmech.commands import optimize
+
+    parser = argparse.ArgumentParser()
+    optimize.add_arguments(parser)
+    args = parser.parse_args(["walker", "--output", str(tmp_path), "--json", "--quiet",
+                              "--generations", "1", "--popsize", "4"])
+    assert optimize.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["generations"] == 1 and summary["evaluations"] == 4
+    assert np.isfinite(summary["speed_original"]) and summary["speed_original"] > 0
+    assert set(summary["best_params"]) == {"youngs_modulus", "short_pillar", "strip_height"}
+    assert os.path.exists(tmp_path / "best.json") and os.path.exists(tmp_path / "fitness.png")

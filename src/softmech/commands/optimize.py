@@ -16,7 +16,7 @@ import sys
 
 from softmech import _checks
 
-PROBLEMS = ("snake", "swimmer")
+PROBLEMS = ("snake", "swimmer", "walker")
 
 
 def add_arguments(parser):
@@ -28,7 +28,9 @@ def add_arguments(parser):
                      "wavelength (0.3-2.0 m)\n           of the Table 2 snake; fitness = mean "
                      "forward speed over periods 2-3\n  swimmer  head length, head and tail "
                      "radii, cell location of the bio-hybrid\n           swimmer (Zhang et al. "
-                     "2019, Fig. 2c); fitness = speed over beats 1-3")
+                     "2019, Fig. 2c); fitness = speed over beats 1-3\n  walker   skeleton Young's modulus, "
+                     "short pillar, strip height of the bio-hybrid\n           walker (Zhang et al. "
+                     "2019, Fig. 2h) at 2 Hz; fitness = speed along +x")
     parser.add_argument("problem", metavar="PROBLEM",
                         help="what to optimize: snake (the Table 2 snake), or a scenario file "
                              "(FILE.toml, template 'snake', e.g. from `softmech new snake`) whose "
@@ -120,6 +122,8 @@ def execute(args):
         check_scene(args.problem, PROBLEMS)
         if args.problem == "swimmer":
             return execute_swimmer(args, quiet, as_json)
+        if args.problem == "walker":
+            return execute_walker(args, quiet, as_json)
         default_dir = os.path.join("output", "optimize_snake")
     output_dir = os.path.abspath(getattr(args, "output", None) or default_dir)
     log_path = os.path.join(output_dir, "campaign.jsonl")
@@ -243,4 +247,34 @@ def execute_swimmer(args, quiet, as_json):
     say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
     if as_json:
         print(json.dumps({"problem": "swimmer", "output_dir": output_dir, **summary}))
+    return 0
+
+
+def execute_walker(args, quiet, as_json):
+    """`softmech optimize walker` (softmech.optimize.walker)."""
+    from softmech.optimize.walker import CAMPAIGN_DEFAULTS, optimize_walker
+
+    for flag in ("dt", "figure_periods", "ray", "chunk", "n_elems", "window"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the walker problem")
+    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("popsize", "seed", "max_generations", "duration")}
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations}
+    options.update({k: v for k, v in given.items() if v is not None})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--generations", options["max_generations"], 1)
+    output_dir = os.path.abspath(getattr(args, "output", None)
+                                 or os.path.join("output", "optimize_walker"))
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    summary = optimize_walker(output_dir, resume=bool(getattr(args, "resume", False)),
+                              progress=not quiet, say=say, **options)
+    say("  best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items()))
+    say(f"  speed {summary['speed_best'] * 1e6:.1f} um/s, original {summary['speed_original'] * 1e6:.1f}"
+        f" um/s: speed-up {summary['speedup']:.2f} (paper: ~{summary['paper_reported_speedup']})")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    if as_json:
+        print(json.dumps({"problem": "walker", "output_dir": output_dir, **summary}))
     return 0

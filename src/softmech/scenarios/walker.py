@@ -73,27 +73,46 @@ def skeleton_centerline(p):
     return np.array(nodes), tuple(marks)
 
 
-def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
-                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], **overrides):
-    """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
-    frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units).
-    n_elems: elements of each muscle strip (default 12)."""
+def walker_parameters(overrides):
+    """DEFAULTS with `overrides` (geometry and material, SI units), checked."""
     unknown = sorted(set(overrides) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"{unknown[0]} is not allowed: not a walker parameter ({sorted(DEFAULTS)})")
     p = dict(DEFAULTS, **overrides)
+    for k in ("short_pillar", "long_pillar", "bridge", "foot", "strip_height", "radius",
+              "youngs_modulus", "element"):
+        _checks.positive(k, p[k])
+    _checks.nonnegative("muscle_stress", p["muscle_stress"])
+    if not p["radius"] < p["strip_height"] < p["short_pillar"] - p["radius"]:
+        raise ValueError(f"strip_height = {p['strip_height']!r} is not allowed: must be in "
+                         f"(radius, short_pillar - radius) = ({p['radius']:g}, "
+                         f"{p['short_pillar'] - p['radius']:g}) m")
+    return p
+
+
+def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
+                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, **overrides):
+    """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
+    frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units) for
+    every walker; designs: a list of such dicts, one per walker (a population of designs side
+    by side, softmech.optimize.walker; one frequency for all, or one each). n_elems: elements
+    of each muscle strip (default 12)."""
     freqs = _checks.positive("frequencies", frequencies)
-    if freqs.ndim != 1 or not 1 <= len(freqs) <= 10:
-        raise ValueError(f"frequencies = {frequencies!r} is not allowed: 1 to 10 frequencies [Hz]")
-    if not 0 < p["strip_height"] < p["short_pillar"] - p["radius"]:
-        raise ValueError(f"strip_height = {p['strip_height']!r} is not allowed: must be in (0, "
-                         f"short_pillar - radius) = (0, {p['short_pillar'] - p['radius']:g}) m")
+    if designs is not None:
+        freqs = np.broadcast_to(freqs, (len(designs),)) if freqs.size == 1 else freqs
+        if len(freqs) != len(designs):
+            raise ValueError(f"frequencies has {freqs.size} values for {len(designs)} designs: "
+                             f"give one, or one per design")
+    if freqs.ndim != 1 or not 1 <= len(freqs) <= 64:
+        raise ValueError(f"frequencies = {frequencies!r} is not allowed: 1 to 64 frequencies [Hz]")
+    designs = [{}] * len(freqs) if designs is None else designs
+    params = [walker_parameters({**overrides, **d}) for d in designs]
     n_strip = 12 if n_elems is None else _checks.integer("n_elems", n_elems, 2)
-    centerline, (ia, ib) = skeleton_centerline(p)
     scene = sm.Scene()
-    mu = p["friction"]
     skeletons = []
-    for k, f in enumerate(freqs):
+    for k, (f, p) in enumerate(zip(freqs, params)):
+        centerline, (ia, ib) = skeleton_centerline(p)
+        mu = p["friction"]
         shift = np.array([0.0, k * SPACING, 0.0])
         skeleton = scene.add_cosserat_rod(name=f"skeleton_{k}", centerline=centerline + shift,
                                           normal=(0, 1, 0), radius=p["radius"], density=1100.0,
