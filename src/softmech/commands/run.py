@@ -491,7 +491,7 @@ class _ElbowReport(_AssemblyReport):
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.viz.elbow import plot_flexion, plot_isometric
+        from softmech.viz.musculoskeletal import plot_flexion, plot_isometric
 
         files = super().plot(data, info, output_dir)
         files.append(plot_flexion(os.path.join(output_dir, "flexion.png"), data["time"],
@@ -524,7 +524,7 @@ class _WalkerReport(_AssemblyReport):
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.viz.elbow import plot_walker
+        from softmech.viz.musculoskeletal import plot_walker
 
         files = super().plot(data, info, output_dir)
         files.append(plot_walker(os.path.join(output_dir, "speed.png"), data["time"],
