@@ -150,6 +150,23 @@ def test_default_passive_fit_matches_thelens_curve():
     assert np.all(np.diff(fit) > 0)                              # monotonic: no spurious minimum
 
 
+def test_per_world_parameters_are_checked():
+    """An optimizer's per-world values are checked like the constructor's, naming the field."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=L0, n_elems=N_ELEMS, radius=RADIUS, density=1060.0,
+                                 youngs_modulus=E_ROD)
+    scene.add(ActiveMuscle(rod, SIGMA_MAX, activation="wave", frequency=1.0, name="wave"))
+    sim = scene.compile(worlds=2, dt=1e-5)
+    sim.params["wave.phase"] = np.array([0.5, 1.5])
+    with pytest.raises(ValueError, match="wave.phase"):
+        sim.step(1)
+    sim.params["wave.phase"] = np.array([0.5, 0.5])
+    sim.params["wave.max_stress"] = np.array([1e5, -1.0])
+    with pytest.raises(ValueError, match="wave.max_stress"):
+        sim.step(1)
+
+
 def test_walker_law_is_eq1():
     """ActiveMuscle.walker: F_m = A gamma sigma_m |sin(2 pi f t)| (eq. 1's active term on the
     rest section, no force-length dependence); the elastic term is the rod's own."""

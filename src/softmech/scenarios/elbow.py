@@ -183,12 +183,12 @@ def elbow_info(scene, run, report):
     if not muscles:
         raise ValueError("an elbow scenario needs ActiveMuscle terms (the biceps' fibers)")
     fibers = tuple(t.rod for t in muscles)
-    radius = find_rod(scene, fibers[0])
+    fiber = find_rod(scene, fibers[0])
     return ElbowInfo(rod=p["radius"], worlds=run.worlds, dt=run.dt, duration=run.duration,
                      n_elems=sum(r.n_elems for r in scene.rods), humerus=p["humerus"],
                      radius_bone=p["radius"], fibers=fibers,
-                     fiber_area=float(np.pi * radius.radius[0] ** 2),
-                     fiber_rest_length=float(radius.rest_lengths[0]),
+                     fiber_area=float(np.pi * fiber.radius[0] ** 2),
+                     fiber_rest_length=float(fiber.rest_lengths[0]),
                      max_stress=float(muscles[0].max_stress))
 
 

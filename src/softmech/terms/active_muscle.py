@@ -233,6 +233,9 @@ class ActiveMuscle(Term):
                 raise ValueError(f"params['{self.name}.{k}'] has entries < 0 (must be >= 0)")
         if self.kind != ACT_TABLE and np.any(p["frequency"] <= 0):
             raise ValueError(f"params['{self.name}.frequency'] has entries <= 0 (must be > 0)")
+        if self.kind == ACT_WAVE and np.any((p["phase"] < 0) | (p["phase"] > 1)):
+            raise ValueError(f"params['{self.name}.phase'] has entries outside [0, 1] (periods, "
+                             f"eq. 2)")
         B = ctx.worlds
         k = 0.0 if self.wavelength == 0 else 2.0 * np.pi / self.wavelength
         params = np.zeros((B, N_MUSCLE_PARAMS))
