@@ -5,9 +5,9 @@ Cross-section growth at 90 degrees against the assembly's geometry: tendons and 
 (strain < 1 % under the biceps' force), so the belly absorbs the shortening of the origin ->
 insertion distance, d(start) - d(90 deg), and an incompressible belly of rest length L_b grows
 its section by L_b / (L_b - (d(start) - d(90))) - 1 (volume A L conserved). The model's number
-(mean of A^ / eta over the fibers' middle thirds) is within 8 percentage points of it: the
-fibers shorten more in their middle than at their ends (end elements are stretched by the joints)
-and the mean of 1/eta exceeds 1/mean(eta).
+(mean of A^ / eta over the fibers' middle thirds) is within 5 percentage points of it: the
+tendons and joints do stretch under the pull (full scene: 1.4 mm and 0.6 mm, so the belly
+shortens 2 mm more than d, +2 points), and the strain is nearly uniform along the fibers.
 """
 import numpy as np
 
@@ -35,7 +35,7 @@ def test_reduced_elbow_flexes_past_90_degrees_and_the_biceps_bulges_as_its_geome
     d0, d90 = np.linalg.norm(insertion0 - origin), np.linalg.norm(insertion90 - origin)
     belly = BELLY * d0
     want = belly / (belly - (d0 - d90)) - 1.0
-    assert abs(growth - want) < 0.08, (growth, want)
+    assert abs(growth - want) < 0.05, (growth, want)
 
 
 def test_isometric_map_points_lie_on_the_force_length_curve():

@@ -11,7 +11,7 @@ Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
   * biceps, two heads (long, short) side by side in y, each: a tapered proximal tendon from its
     origin (0.03, +-0.0125, 0.30), a bundle of `fibers` parallel active muscle rods (1 + 6 +
     rest in two rings) between two aponeurosis plates (thin rigid discs) and a tapered distal
-    tendon to the insertion on the radius 4.5 cm below the elbow; spherical joints at every
+    tendon to the insertion on the radius 5 cm below the elbow; spherical joints at every
     muscle-plate and tendon-plate and tendon-bone connection (paper: "spherical joints for the
     muscle-tendon, bone-tendon ... connections");
   * rod-rod contact (eq. 7) among all muscle rods of both heads; gravity; linear damping;
@@ -40,7 +40,8 @@ DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0
             "ramp_time": 0.1, "incompressible": False}
 
 SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
-FOREARM_LENGTH, INSERTION = 0.25, 0.045          # [m]; insertion: distance from the elbow
+FOREARM_LENGTH, INSERTION = 0.25, 0.05           # [m]; insertion: distance from the elbow
+# (a node of the radius: 2 of its 10 elements; the radial tuberosity, ~4-5 cm from the axis)
 ORIGIN_X, HEAD_Y = 0.03, 0.0125                  # [m]
 PROXIMAL, BELLY = 0.30, 0.55                     # fractions of origin -> insertion
 BONE = dict(density=1900.0, youngs_modulus=5e8, shear_modulus=5e8 / 1.5)
