@@ -139,6 +139,34 @@ def test_rigid_motions_give_no_force():
     assert np.abs(np.sum(base, axis=0)).max() < 1e-12 * F_MAX     # no net force
 
 
+def test_strain_rate_damping_never_adds_energy():
+    """With no active or passive stress the muscle's force is the strain-rate damping alone,
+    T = A zeta d(eta)/dt along each edge: on random states its power sum_nodes F . v =
+    -sum_elems T dl/dt = -sum_elems A zeta l^ (d(eta)/dt)^2 is < 0, and equals that sum (to 1e-9
+    relative)."""
+    muscle = ActiveMuscle("m", 0.0, damping=50.0, passive_coefficients=(), name="muscle")
+    sim = muscle_scene(muscle, np.array([0.0]), np.array([1.0]))
+    engine = sim._engine()
+    mass = from_blocks(engine.bodies.node_mass, sim.lanes)[0][:, None]
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        x = sim.get_state("m")["positions"] + rng.normal(scale=2e-3, size=(1, N_ELEMS + 1, 3))
+        v = rng.normal(scale=0.1, size=x.shape)
+        sim.set_state("m", positions=x, velocities=v)
+        sim._evaluate(engine)
+        with_it = from_blocks(engine.workspace.node_force, sim.lanes, (3,))[0].copy()
+        sim._evaluate(engine, leave_out=("active_muscles",))
+        force = mass * (with_it - from_blocks(engine.workspace.node_force, sim.lanes, (3,))[0])
+        power = np.sum(force * v[0])
+        dx, dv = np.diff(x[0], axis=0), np.diff(v[0], axis=0)
+        l_rest = L0 / N_ELEMS
+        rate = np.sum(dx * dv, axis=1) / np.linalg.norm(dx, axis=1) / l_rest
+        eta = np.linalg.norm(dx, axis=1) / l_rest
+        want = -np.sum(AREA / eta * 50.0 * l_rest * rate ** 2)   # A = A^ / eta, dl/dt = l^ rate
+        assert power < 0
+        assert abs(power / want - 1) < 1e-9, (power, want)
+
+
 def test_default_passive_fit_matches_thelens_curve():
     """PASSIVE_FIT is the least-squares fit of Thelen (2003) eq. 2, (exp(k eps / eps0) - 1) /
     (exp(k) - 1), k = 4, eps0 = 0.6, on eps in [0, 0.6] (its docstring): within 0.0063."""
