@@ -9,6 +9,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            timoshenko_deflection)
 from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
 from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
+from softmech.scenarios.muscular_snake import build_muscular_snake
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -53,6 +54,10 @@ SCENES = {
     "walker": SceneEntry(build_walker, "bio-hybrid walker (Zhang et al. 2019, Fig. 2e-i): "
                                        "hydrogel skeleton walked by a muscle strip under "
                                        "|sin| stimulation at 0.5, 1, 2 Hz; speed vs frequency"),
+    "muscular_snake": SceneEntry(build_muscular_snake, "snake driven by 4 antagonistic muscle "
+                                                       "pairs (Zhang et al. 2019, Fig. 3, eq. 2) "
+                                                       "in a starting layout; `softmech optimize "
+                                                       "muscular_snake --pairs N` finds the best"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -83,6 +88,7 @@ TEMPLATES = {
     "swimmer": Template(swimmer_info, swimmer_report),
     "elbow": Template(elbow_info, elbow_report),
     "walker": Template(walker_info, walker_report),
+    "muscular_snake": Template(snake_info, snake_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
