@@ -48,3 +48,16 @@ def test_optimize_muscular_snake_runs_a_campaign(tmp_path, capsys):
     assert np.array(summary["best_layout"]).shape == (2, 4)
     assert np.isfinite(summary["speed_best"])
     assert os.path.exists(tmp_path / "best.json")
+
+
+def test_a_snake_that_leaves_the_ground_is_infeasible(monkeypatch):
+    """The lift-off rule: a centre of mass above LIFT_OFF x r makes the layout's fitness NaN
+    (ranked last by the campaign). With the rule lowered to half a radius the snake, whose
+    centre rests at one radius, is always 'above' it; at the default it never is."""
+    import softmech.optimize.muscular_snake as ms
+
+    problem = MuscularSnakeProblem(1, 1, window=(0.1, 0.2))
+    layout = np.ravel(initial_layout(1))
+    assert np.isfinite(problem.speeds(layout[None]))[0]
+    monkeypatch.setattr(ms, "LIFT_OFF", 0.5)
+    assert np.isnan(problem.speeds(layout[None]))[0]
