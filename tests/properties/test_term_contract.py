@@ -56,6 +56,10 @@ def contract_scene():
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6), name="ring_ground"))
     scene.add(sm.MuscleTorqueWave(rod, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("arm", [(10, 30, 0.5, 0.0)], frequency=2.0, name="pairs"))
+    scene.add(sm.ActiveMuscle("ring", 20.0, activation="wave", frequency=2.0, phase=0.1,
+                              wavelength=0.5, damping=1.0, name="ring_muscle"))
+    scene.add(sm.ActiveMuscle("arm", 50.0, activation=[0.0, 1.0], times=[0.0, 0.5],
+                              name="arm_muscle"))
     scene.add(sm.RodContact(("rod", "bar"), stiffness=1e3, damping=0.1,
                             friction=sm.CoulombFriction(0.5, 0.4)))
     scene.add(sm.RodContact(("ring",), stiffness=1e3, self_contact=True, name="ring_self"))
@@ -184,7 +188,8 @@ def test_batched_worlds_equal_single_runs_for_every_term():
               "ball_push.force": rng.normal(scale=0.1, size=(B, 3)),
               "ball.mass": rng.uniform(0.2, 0.4, size=B),
               "fixed_joint.rotational_stiffness": rng.uniform(1e-3, 2e-3, size=B),
-              "rod_contact.stiffness": rng.uniform(5e2, 2e3, size=B)}
+              "rod_contact.stiffness": rng.uniform(5e2, 2e3, size=B),
+              "arm_muscle.max_stress": rng.uniform(20.0, 80.0, size=B)}
     scene = contract_scene()
     batched = scene.compile(worlds=B, dt=1e-5)
     for k, v in values.items():

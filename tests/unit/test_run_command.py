@@ -252,3 +252,32 @@ def test_falling_rod_writes_its_report(tmp_path, capsys):
     assert summary["soft_landing_time"] == summary["stiff_landing_time"]
     names = {os.path.basename(f) for f in summary["files"]}
     assert {"results.h5", "bend.png", "com.png", "energy.png", "falling_rod_tubes.mp4"} <= names
+
+
+def test_elbow_writes_its_report(tmp_path, capsys):
+    """A short run of the full elbow (36 muscle rods, 0.02 s: the activation is still ramping,
+    the elbow has not reached 90 degrees) writes its report: growth at 90 deg is NaN (never
+    reached), the isometric map lies on its curve, flexion and isometric plots, still, video."""
+    args = parse(["elbow", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.02"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["fibers"] == 36
+    assert np.isnan(summary["section_growth_at_90deg"])
+    assert summary["largest_flexion_deg"] < 90.0
+    assert summary["isometric_largest_gap"] < 0.02
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "flexion.png", "isometric.png", "elbow_tubes.mp4"} <= names
+
+
+def test_walker_writes_its_report(tmp_path, capsys):
+    """A short walker run (0.05 s: still settling, no whole period after the settling time)
+    writes its report: NaN speeds, one per frequency, the speed plot, still and video."""
+    args = parse(["walker", "--output", str(tmp_path / "out"), "--json", "--quiet",
+                  "--duration", "0.05"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["frequencies"] == [0.5, 1.0, 2.0]
+    assert all(np.isnan(v) for v in summary["speeds"])
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "speed.png", "walker_tubes.mp4"} <= names

@@ -31,12 +31,14 @@ def assert_same_model(a, b):
     assert (a.run, a.template, a.report, a.name) == (b.run, b.template, b.report, b.name)
 
 
-@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer"])
+@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer", "elbow",
+                                  "walker", "muscular_snake"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
-    original = builtin_scenario(name, n_elems=40 if name == "swimmer" else 12)  # cell: 100 um
+    n_elems = {"swimmer": 40, "elbow": 4}.get(name, 12)                 # swimmer's cell: 100 um
+    original = builtin_scenario(name, n_elems=n_elems)
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
-    assert len(files) == 1 or name == "swimmer"       # small scenes: no side file (but radii)
+    assert len(files) == 1 or name in ("swimmer", "elbow", "walker")   # large arrays: side file
     loaded = load_scenario(files[0])
     assert_same_model(original, loaded)
     assert loaded.info() == original.info()
@@ -79,6 +81,10 @@ def everything_scene():
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("beam", [(10, 30, 5.0, 0.0), (50, 30, 5.0, 0.5)], frequency=2.0,
                              name="pairs"))
+    scene.add(sm.ActiveMuscle(arm, 1e3, activation=lambda t: min(t / 0.005, 1.0),
+                              times=np.linspace(0.0, 0.01, 5), damping=0.5, name="arm_muscle"))
+    scene.add(sm.ActiveMuscle.walker("beam", 2e3, active_fraction=0.5, frequency=2.0,
+                                     name="beam_muscle"))
     scene.add(sm.RodContact(("arm", "beam"), stiffness=1e3, damping=0.1,
                             friction=sm.CoulombFriction(static=0.5, kinetic=0.4)))
     scene.add(sm.RodContact(["ring"], stiffness=5e2, self_contact=True, name="ring_self"))

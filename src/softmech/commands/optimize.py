@@ -16,7 +16,7 @@ import sys
 
 from softmech import _checks
 
-PROBLEMS = ("snake", "swimmer")
+PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
 
 
 def add_arguments(parser):
@@ -28,7 +28,11 @@ def add_arguments(parser):
                      "wavelength (0.3-2.0 m)\n           of the Table 2 snake; fitness = mean "
                      "forward speed over periods 2-3\n  swimmer  head length, head and tail "
                      "radii, cell location of the bio-hybrid\n           swimmer (Zhang et al. "
-                     "2019, Fig. 2c); fitness = speed over beats 1-3")
+                     "2019, Fig. 2c); fitness = speed over beats 1-3\n  walker   skeleton Young's modulus, "
+                     "short pillar, strip height of the bio-hybrid\n           walker (Zhang et al. "
+                     "2019, Fig. 2h) at 2 Hz; fitness = speed along +x\n  muscular_snake  start, span, "
+                     "force, phase of each of --pairs N muscle\n           pairs (Zhang et al. "
+                     "2019, Fig. 3); fitness = forward speed over periods 2-3")
     parser.add_argument("problem", metavar="PROBLEM",
                         help="what to optimize: snake (the Table 2 snake), or a scenario file "
                              "(FILE.toml, template 'snake', e.g. from `softmech new snake`) whose "
@@ -58,6 +62,8 @@ def add_arguments(parser):
     advanced.add_argument("--window", type=float, nargs=2, metavar=("A", "B"), default=None,
                           help="fitness averaging window in muscle periods (default 2 3); "
                                "B periods are simulated per evaluation")
+    advanced.add_argument("--pairs", type=int, metavar="N", default=None,
+                          help="muscle pairs of the muscular_snake problem (1-6, default 4)")
     advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
                           default=None, help="periods simulated for the figures (default 6)")
 
@@ -120,6 +126,10 @@ def execute(args):
         check_scene(args.problem, PROBLEMS)
         if args.problem == "swimmer":
             return execute_swimmer(args, quiet, as_json)
+        if args.problem == "walker":
+            return execute_walker(args, quiet, as_json)
+        if args.problem == "muscular_snake":
+            return execute_muscular_snake(args, quiet, as_json)
         default_dir = os.path.join("output", "optimize_snake")
     output_dir = os.path.abspath(getattr(args, "output", None) or default_dir)
     log_path = os.path.join(output_dir, "campaign.jsonl")
@@ -243,4 +253,68 @@ def execute_swimmer(args, quiet, as_json):
     say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
     if as_json:
         print(json.dumps({"problem": "swimmer", "output_dir": output_dir, **summary}))
+    return 0
+
+
+def execute_walker(args, quiet, as_json):
+    """`softmech optimize walker` (softmech.optimize.walker)."""
+    from softmech.optimize.walker import CAMPAIGN_DEFAULTS, optimize_walker
+
+    for flag in ("dt", "figure_periods", "ray", "chunk", "n_elems", "window", "pairs"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the walker problem")
+    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("popsize", "seed", "max_generations", "duration")}
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations}
+    options.update({k: v for k, v in given.items() if v is not None})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--generations", options["max_generations"], 1)
+    output_dir = os.path.abspath(getattr(args, "output", None)
+                                 or os.path.join("output", "optimize_walker"))
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    summary = optimize_walker(output_dir, resume=bool(getattr(args, "resume", False)),
+                              progress=not quiet, say=say, **options)
+    say("  best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items()))
+    say(f"  speed {summary['speed_best'] * 1e6:.1f} um/s, original {summary['speed_original'] * 1e6:.1f}"
+        f" um/s: speed-up {summary['speedup']:.2f} (paper: ~{summary['paper_reported_speedup']})")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    if as_json:
+        print(json.dumps({"problem": "walker", "output_dir": output_dir, **summary}))
+    return 0
+
+
+def execute_muscular_snake(args, quiet, as_json):
+    """`softmech optimize muscular_snake --pairs N` (softmech.optimize.muscular_snake)."""
+    from softmech.optimize.muscular_snake import CAMPAIGN_DEFAULTS, optimize_muscular_snake
+
+    for flag in ("dt", "figure_periods", "ray", "chunk"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the muscular_snake "
+                             "problem")
+    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("pairs", "popsize", "seed", "max_generations",
+                                                 "window", "n_elems")}
+    given = {"pairs": getattr(args, "pairs", None), "popsize": args.popsize, "seed": args.seed,
+             "max_generations": args.generations, "n_elems": getattr(args, "n_elems", None),
+             "window": None if getattr(args, "window", None) is None else tuple(args.window)}
+    options.update({k: v for k, v in given.items() if v is not None})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--generations", options["max_generations"], 1)
+    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join(
+        "output", f"optimize_muscular_snake_{options['pairs']}"))
+
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    summary = optimize_muscular_snake(output_dir, resume=bool(getattr(args, "resume", False)),
+                                      progress=not quiet, say=say, **options)
+    say(f"  {summary['pairs']} pairs: forward speed {summary['speed_best']:.3f} m/s "
+        f"({100 * summary['fraction_of_continuous']:.0f} % of the continuous-torque snake's "
+        f"{summary['continuous_torque_speed']} m/s); initial layout {summary['speed_initial_layout']:.3f} m/s")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    if as_json:
+        print(json.dumps({"problem": "muscular_snake", "output_dir": output_dir, **summary}))
     return 0

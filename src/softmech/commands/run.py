@@ -456,6 +456,84 @@ class _PlectonemeReport(_AssemblyReport):
         return files + [_save(fig, os.path.join(output_dir, "writhe.png"))]
 
 
+class _ElbowReport(_AssemblyReport):
+    """The elbow (softmech.scenarios.elbow): the flexion angle and the biceps' cross-section
+    over time, its growth at 90 degrees, and the isometric force-length map (Fig. 1c), with the
+    assembly report's still and video."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        return super().record_fields(scene, info) + tuple(f"{f}.positions" for f in info.fibers)
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.elbow import (belly_section, flexion_angle, growth_at,
+                                              isometric_report)
+
+        angle = flexion_angle(data[f"{info.humerus}.positions"][0],
+                              data[f"{info.radius_bone}.positions"][0])
+        x = [data[f"{f}.positions"][0] for f in info.fibers]
+        section = belly_section(x, info.fiber_rest_length, info.fiber_area)
+        data["flexion_angle"], data["biceps_section"] = angle, section
+        iso = isometric_report()
+        data["isometric_force"], data["isometric_eta"] = iso["force"], iso["eta"]
+        data["isometric_eta_grid"], data["isometric_force_curve"] = iso["eta_grid"], iso["force_curve"]
+        return {"section_growth_at_90deg": growth_at(angle, section),
+                "largest_flexion_deg": float(angle.max()),
+                "isometric_largest_gap": iso["largest_gap"], "fibers": len(info.fibers)}
+
+    @staticmethod
+    def summary(m):
+        return [f"{m['fibers']} muscle rods: biceps cross-section +{100 * m['section_growth_at_90deg']:.1f} % "
+                f"at 90 deg flexion (paper ~28 %, experiments 30-34 %); largest flexion "
+                f"{m['largest_flexion_deg']:.0f} deg",
+                f"isometric map: largest gap to the force-length curve "
+                f"{m['isometric_largest_gap']:.2g} F_max"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz.musculoskeletal import plot_flexion, plot_isometric
+
+        files = super().plot(data, info, output_dir)
+        files.append(plot_flexion(os.path.join(output_dir, "flexion.png"), data["time"],
+                                  data["flexion_angle"], data["biceps_section"]))
+        files.append(plot_isometric(os.path.join(output_dir, "isometric.png"),
+                                    data["isometric_eta_grid"], data["isometric_force_curve"],
+                                    data["isometric_eta"], data["isometric_force"]))
+        return files
+
+
+class _WalkerReport(_AssemblyReport):
+    """The walkers (softmech.scenarios.walker): each one's mean speed against its stimulation
+    frequency (speed.png), with the assembly report's still and video."""
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.walker import SETTLE_TIME, mean_speeds
+
+        x = np.stack([data[f"{s}.com"][0][:, 0] for s in info.skeletons])
+        speed = mean_speeds(data["time"], x, info.frequencies)
+        data["walker_frequency"], data["walker_speed"] = np.array(info.frequencies), speed
+        data["walker_displacement"] = x - x[:, :1]
+        return {"frequencies": list(info.frequencies), "speeds": [float(v) for v in speed],
+                "settle_time": SETTLE_TIME}
+
+    @staticmethod
+    def summary(m):
+        return ["mean speed along x after the first {:g} s: ".format(m["settle_time"]) + ", ".join(
+            f"{f:g} Hz: {1e6 * v:.0f} um/s" for f, v in zip(m["frequencies"], m["speeds"]))]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz.musculoskeletal import plot_walker
+
+        files = super().plot(data, info, output_dir)
+        files.append(plot_walker(os.path.join(output_dir, "speed.png"), data["time"],
+                                 data["walker_displacement"], info.frequencies,
+                                 data["walker_speed"]))
+        return files
+
+
 def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
     discrete report for a scene of discrete rods and shells, the assembly report for a scene
@@ -486,7 +564,8 @@ def video_frames(time, positions, frame_every):
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
-           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport}
+           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
+           "walker": _WalkerReport, "muscular_snake": _SnakeReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

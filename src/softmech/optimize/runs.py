@@ -44,6 +44,31 @@ def campaign_resume(resume, output_dir):
     return resume and os.path.exists(log)
 
 
+def write_design_summary(output_dir, campaign, result, summary, ylabel):
+    """Finish a design campaign: best.json (summary + the campaign's result fields), the log and
+    fitness.png (best so far, best and mean per generation; ylabel names the fitness); returns
+    the summary with its "files"."""
+    import math
+
+    from softmech.optimize import figures
+
+    summary = {"best_params": result.best_params, "best_fitness": result.best_fitness,
+               "best_generation": result.best_generation, "generations": result.generations,
+               "evaluations": result.evaluations, "stop_reason": result.stop_reason,
+               **summary, "evaluation_wall_s": result.evaluation_wall_s}
+    h = result.history
+    best = np.maximum.accumulate([g.best_fitness if math.isfinite(g.best_fitness) else -np.inf
+                                  for g in h])
+    summary["files"] = [
+        campaign.log_path,
+        atomic_write_text(os.path.join(output_dir, "best.json"),
+                          json.dumps(summary, indent=2, allow_nan=False) + "\n"),
+        figures.plot_fitness([g.generation for g in h], best, [g.best_fitness for g in h],
+                             [g.mean_fitness for g in h], os.path.join(output_dir, "fitness.png"),
+                             ylabel=ylabel)]
+    return summary
+
+
 def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume=False,
                    progress=False, say=None):
     """Run (or resume) the campaign of a scenario's generic [optimize] table; settings: fields

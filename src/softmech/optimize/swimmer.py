@@ -16,7 +16,6 @@ per-world parameters only (`flagellum.radius` (B, n_elems) from radius_profile, 
 corner of the box (the thinnest tail). The run uses the rotary-inertia scaling of the swimmer
 scene (rotary_inertia, default 100; docs/swimmer.md measures its error).
 """
-import json
 import math
 import os
 import time
@@ -25,7 +24,6 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
-from softmech.io import atomic_write_text
 from softmech.scenarios.swimmer import (FIG2, PAPER_OPTIMUM, RANGES, build_swimmer,
                                         radius_profile, stable_dt)
 
@@ -122,9 +120,8 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed and the original's and the
     paper optimum's, speed-ups, wall time per generation)."""
-    from softmech.optimize import figures
     from softmech.optimize.campaign import Campaign
-    from softmech.optimize.runs import campaign_resume
+    from softmech.optimize.runs import campaign_resume, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
@@ -145,27 +142,12 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     result = campaign.run()
     reference = np.stack([result.best_vector, original_design(), paper_optimum()])
     speeds, _ = problem.speeds(reference)
-    summary = {
-        "best_params": result.best_params, "best_fitness": result.best_fitness,
-        "best_generation": result.best_generation, "generations": result.generations,
-        "evaluations": result.evaluations, "stop_reason": result.stop_reason,
+    summary = write_design_summary(output_dir, campaign, result, {
         "speed_best": float(speeds[0]), "speed_original": float(speeds[1]),
         "speed_paper_optimum": float(speeds[2]),
         "speedup": float(speeds[0] / speeds[1]),
         "paper_optimum_speedup": float(speeds[2] / speeds[1]),
-        "paper_reported_speedup": PAPER_OPTIMUM["speedup"],
-        "evaluation_wall_s": result.evaluation_wall_s, "settings": problem.meta(),
-    }
-    h = result.history
-    best = np.maximum.accumulate([g.best_fitness if math.isfinite(g.best_fitness) else -np.inf
-                                  for g in h])
-    files = [campaign.log_path,
-             atomic_write_text(os.path.join(output_dir, "best.json"),
-                               json.dumps(summary, indent=2, allow_nan=False) + "\n"),
-             figures.plot_fitness([g.generation for g in h], best, [g.best_fitness for g in h],
-                                  [g.mean_fitness for g in h],
-                                  os.path.join(output_dir, "fitness.png"),
-                                  ylabel="fitness: swimming speed [m/s]")]
-    summary["files"] = files
+        "paper_reported_speedup": PAPER_OPTIMUM["speedup"], "settings": problem.meta(),
+    }, ylabel="fitness: swimming speed [m/s]")
     summary["wall_s"] = time.perf_counter() - started
     return summary

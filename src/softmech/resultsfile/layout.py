@@ -51,6 +51,10 @@ DERIVED_UNITS = {
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
     "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",
     "net_displacement": "m", "forward_displacement": "m", "mean_speed": "m/s",
+    "flexion_angle": "deg", "biceps_section": "m^2", "isometric_force": "1 (F_set / F_max)",
+    "isometric_eta": "1 (L / L0)", "isometric_eta_grid": "1 (L / L0)",
+    "isometric_force_curve": "1 (F / F_max)", "walker_frequency": "Hz", "walker_speed": "m/s",
+    "walker_displacement": "m",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""

@@ -9,6 +9,9 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            timoshenko_deflection)
 from softmech.scenarios.discrete import build_falling_rod, build_pneunet
 from softmech.scenarios.shells import build_manta, build_parachute
+from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
+from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
+from softmech.scenarios.muscular_snake import build_muscular_snake
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -58,6 +61,17 @@ SCENES = {
     "parachute": SceneEntry(build_parachute, "hexagonal shell canopy on six rope rods with a "
                                              "payload, falling in air: the canopy bows, the fall "
                                              "slows; video"),
+    "elbow": SceneEntry(build_elbow, "human elbow (Zhang et al. 2019, Fig. 1): bones, tendons, "
+                                     "a biceps of 2 x 18 active muscle rods with contact, "
+                                     "flexing; cross-section growth at 90 deg, isometric "
+                                     "force-length map, video"),
+    "walker": SceneEntry(build_walker, "bio-hybrid walker (Zhang et al. 2019, Fig. 2e-i): "
+                                       "hydrogel skeleton walked by a muscle strip under "
+                                       "|sin| stimulation at 0.5, 1, 2 Hz; speed vs frequency"),
+    "muscular_snake": SceneEntry(build_muscular_snake, "snake driven by 4 antagonistic muscle "
+                                                       "pairs (Zhang et al. 2019, Fig. 3, eq. 2) "
+                                                       "in a starting layout; `softmech optimize "
+                                                       "muscular_snake --pairs N` finds the best"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -87,11 +101,15 @@ TEMPLATES = {
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
     "falling_rod": Template(generic_info, lambda info: {"rod": info.rod}),
+    "elbow": Template(elbow_info, elbow_report),
+    "walker": Template(walker_info, walker_report),
+    "muscular_snake": Template(snake_info, snake_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "build_falling_rod", "build_pneunet", "build_manta",
-           "build_parachute"]
+           "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "WalkerInfo",
+           "build_walker", "build_muscular_snake", "SwimmerInfo", "build_swimmer",
+           "build_falling_rod", "build_pneunet", "build_manta", "build_parachute"]

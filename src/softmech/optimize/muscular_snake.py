@@ -1,0 +1,127 @@
+"""The muscular snake's layout problem of Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 3b-d
+and Supplementary Note 4: for n = 1..6 antagonistic muscle pairs, CMA-ES over each pair's start,
+span, peak force and phase (softmech.scenarios.muscular_snake), maximizing the mean forward
+speed; compared with the continuous-torque snake (0.585 m/s; the paper: four pairs come close
+to it).
+
+Search variables, per pair: start [vertebrae] in [5, 95], length in [0, 90], force [N] in
+[0, 3500], phase in [0, 1]; a sample is made a layout by `feasible_groups` (length clipped to
+95 - start). Fitness [m/s]: mean forward centre-of-mass speed over periods window[0]..window[1]
+(default 2-4). A layout whose snake leaves the ground -- its centre of mass above LIFT_OFF x r
+at any sample -- is infeasible (NaN, ranked last): the eq. 2 bounds allow 43.75 N m per pair
+(3500 N at r / 2), and overlapping pairs add, enough to throw the 2 kg snake into the air
+(measured: unconstrained campaigns "won" with jumps to 1.2 m). One generation is ONE batched
+simulation: the layout is the per-world parameter `muscle.groups` (B, n, 4).
+"""
+import math
+import os
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.scenarios.muscular_snake import (MAX_FORCE, build_muscular_snake, feasible_groups,
+                                               initial_layout)
+from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
+
+CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
+                         max_generations=30, window=[2.0, 4.0], n_elems=50)
+"""Settings of `softmech optimize muscular_snake` (window in periods)."""
+
+LIFT_OFF = 2.0
+"""A snake whose centre of mass rises above LIFT_OFF x its radius has left the ground."""
+
+
+class MuscularSnakeProblem:
+    """Batched fitness: params (popsize, 4 n) -> forward speed (popsize,) [m/s] (NaN where a
+    world diverged). See the module docstring."""
+
+    def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0)):
+        self.pairs = _checks.integer("pairs", pairs, 1)
+        if self.pairs > 6:
+            raise ValueError(f"pairs = {pairs} is not allowed: must be in [1, 6] (the paper's n)")
+        self.popsize = _checks.integer("popsize", popsize, 1)
+        w = _checks.finite("window", window, shape=(2,))
+        if not 0 <= w[0] < w[1]:
+            raise ValueError(f"window = {w.tolist()} is not allowed: (first, last) periods with "
+                             "0 <= first < last")
+        self.window = (float(w[0]), float(w[1]))
+        self.names = tuple(f"{field}_{i}" for i in range(self.pairs)
+                           for field in ("start", "length", "force", "phase"))
+        self.lower = np.tile([5.0, 0.0, 0.0, 0.0], self.pairs)
+        self.upper = np.tile([95.0, 90.0, MAX_FORCE, 1.0], self.pairs)
+        self.scene, self.info = build_muscular_snake(_checks.integer("n_elems", n_elems, 10),
+                                                     self.popsize, pairs=self.pairs)
+        self._sim = None
+
+    def meta(self):
+        return {"problem": "muscular_snake", "pairs": self.pairs, "n_elems": self.info.n_elems,
+                "dt": self.info.dt, "window_periods": list(self.window)}
+
+    def groups(self, params):
+        """Search variables (B, 4 n) -> feasible layouts (B, n, 4)."""
+        return feasible_groups(np.atleast_2d(params).reshape(-1, self.pairs, 4))
+
+    def speeds(self, params):
+        """Forward speeds (B,) [m/s] of the layouts params (B <= popsize, 4 n)."""
+        params = np.atleast_2d(np.asarray(params, dtype=float))
+        k = len(params)
+        padded = np.concatenate([params, np.repeat(params[:1], self.popsize - k, axis=0)])
+        if self._sim is None:
+            self._sim = self.scene.compile(worlds=self.popsize, dt=self.info.dt)
+            self._initial = self._sim.get_state("snake")
+        sim = self._sim
+        sim.params["muscle.groups"] = self.groups(padded)
+        sim.set_state("snake", **self._initial)
+        sim.time = 0.0
+        period = self.info.period
+        try:
+            out = sim.run(self.window[1] * period, record=sm.Every(period / 20, ("snake.com",)))
+        except sm.SimulationDiverged:
+            return np.full(k, math.nan)
+        forward, _ = mean_velocities(out["time"], out["snake.com"], period, *self.window)
+        lifted = out["snake.com"][:, :, 2].max(axis=1) > LIFT_OFF * self.info.radius
+        return np.where(lifted, math.nan, forward)[:k]
+
+    def __call__(self, params, progress=None):
+        return self.speeds(_checks.finite("params", params, shape=(self.popsize, 4 * self.pairs)))
+
+
+def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=30,
+                            min_generations=10, patience=8, tolerance=1e-4, window=(2.0, 4.0),
+                            n_elems=50, resume=False, progress=False, say=None):
+    """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
+    fitness.png into output_dir and returns the summary (best layout, its speed, the initial
+    layout's, the continuous-torque reference)."""
+    from softmech.optimize.campaign import Campaign
+    from softmech.optimize.runs import campaign_resume, write_design_summary
+
+    started = time.perf_counter()
+    say = say or (lambda text: None)
+    os.makedirs(output_dir, exist_ok=True)
+    problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window)
+    x0 = (np.ravel(initial_layout(pairs)) - problem.lower) / (problem.upper - problem.lower)
+    campaign = Campaign(problem, names=problem.names, lower=problem.lower, upper=problem.upper,
+                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
+                        seed=seed, x0=np.clip(x0, 0.0, 1.0), max_generations=max_generations,
+                        min_generations=min(min_generations, max_generations), patience=patience,
+                        tolerance=tolerance, meta=problem.meta(), progress=progress,
+                        resume=campaign_resume(resume, output_dir))
+    say(f"CMA-ES muscular snake campaign: {pairs} pairs, population {popsize}, seed {seed}, at "
+        f"most {max_generations} generations of one batched run each (fitness = forward speed "
+        f"over periods {problem.window[0]:g}-{problem.window[1]:g})")
+    result = campaign.run()
+    speeds = problem.speeds(np.stack([result.best_vector, np.ravel(initial_layout(pairs))]))
+    best = problem.groups(result.best_vector)[0]
+    summary = write_design_summary(output_dir, campaign, result, {
+        "pairs": pairs, "best_layout": best.tolist(), "speed_best": float(speeds[0]),
+        "speed_initial_layout": float(speeds[1]),
+        "continuous_torque_speed": REFERENCE_SPEED,
+        "fraction_of_continuous": float(speeds[0] / REFERENCE_SPEED),
+        "settings": problem.meta()}, ylabel="fitness: forward speed [m/s]")
+    summary["wall_s"] = time.perf_counter() - started
+    return summary
+
+
+__all__ = ["MuscularSnakeProblem", "optimize_muscular_snake", "CAMPAIGN_DEFAULTS", "TABLE2"]

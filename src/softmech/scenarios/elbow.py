@@ -1,0 +1,283 @@
+"""Elbow: the human elbow of Zhang, Chan, Parthasarathy, Gazzola, Nat. Commun. 10:4825 (2019),
+Fig. 1 -- bones, tendons and a biceps of active muscle rods.
+
+Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
+  * humerus: stiff tapered rod from the shoulder (0, 0, 0.30) down to the elbow (0, 0, 0), its
+    top clamped (the paper's shoulder is a spherical joint; the arm is held still here, so
+    that the flexion is the elbow's alone);
+  * radius and ulna: stiff tapered rods from the elbow, at the initial flexion `start_angle`;
+    hinge joint humerus-radius about y, fixed joint ulna-radius (both at the elbow); the
+    forearm's soft tissue is lumped into the two bones' density (forearm mass ~1 kg);
+  * biceps, two heads (long, short) side by side in y, each: a tapered proximal tendon from its
+    origin (0.03, +-0.0125, 0.30), a bundle of `fibers` parallel active muscle rods (1 + 6 +
+    rest in two rings) between two aponeurosis plates (thin rigid discs) and a tapered distal
+    tendon to the insertion on the radius 5 cm below the elbow; spherical joints at every
+    muscle-plate and tendon-plate and tendon-bone connection (paper: "spherical joints for the
+    muscle-tendon, bone-tendon ... connections");
+  * rod-rod contact (eq. 7) among all muscle rods of both heads; gravity; linear damping;
+    the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING) for dt = 1e-5 s.
+
+Muscles (softmech.terms.active_muscle): sigma_max = 0.4 MPa, default force-length fits,
+incompressible (A = A^ / eta), strain-rate damping zeta = 1e3 Pa s (ours: the paper's fitted
+values of Fig. 1d are not in the sources), activation ramped 0 -> 1 (MVC) over 0.1 s.
+
+Report: (1) the isometric force-length map (Fig. 1c): one muscle rod per world under end
+forces F_set, its equilibrium stretch eta against the curves' prediction; (2) a flexion: the
+elbow angle over time and the biceps' cross-section growth (sum of the fibers' current areas
+A^ / eta over the middle third of the belly) when the elbow passes 90 degrees (paper: ~28 %,
+experiments 30-34 %).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.terms.active_muscle import ActiveMuscle
+
+DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0e5,
+            "muscle_damping": 1.0e3, "start_angle": 20.0, "dt": 1.0e-5, "duration": 0.4,
+            "ramp_time": 0.1, "incompressible": False}
+
+SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
+FOREARM_LENGTH, INSERTION = 0.25, 0.05           # [m]; insertion: distance from the elbow
+# (a node of the radius: 2 of its 10 elements; the radial tuberosity, ~4-5 cm from the axis)
+ORIGIN_X, HEAD_Y = 0.03, 0.0125                  # [m]
+PROXIMAL, BELLY = 0.30, 0.55                     # fractions of origin -> insertion
+BONE = dict(density=1900.0, youngs_modulus=5e8, shear_modulus=5e8 / 1.5)
+FOREARM_DENSITY = 1.2e4                          # bone + lumped soft tissue [kg/m^3]
+TENDON = dict(density=1100.0, youngs_modulus=2e8, shear_modulus=2e8 / 1.5)
+SPIN_SCALING = 10.0
+"""Rotary inertia of bones and tendons x this (RotaryInertiaScaling): their spin about their own
+cross-sections, negligible here, would otherwise set dt ~3e-6 s (thin stiff rods)."""
+FIBER = dict(density=1060.0, youngs_modulus=2e4, shear_modulus=2e4 / 1.5)
+JOINT_K, CONTACT_K = 2e5, 2e3                    # [N/m]
+
+
+@dataclass(frozen=True)
+class ElbowInfo:
+    """What `softmech run elbow` needs: the rods, run settings and the biceps' fibers
+    (names, rest areas [m^2])."""
+    rod: str
+    worlds: int
+    dt: float
+    duration: float
+    n_elems: int
+    humerus: str
+    radius_bone: str
+    fibers: tuple
+    fiber_area: float
+    fiber_rest_length: float   # of a fiber's elements [m]
+    max_stress: float
+
+
+def ring_offsets(n, spacing):
+    """(n, 2) in-plane offsets [m] of a bundle: 1 centre, 6 at `spacing`, the rest at 2 spacing."""
+    pts = [(0.0, 0.0)]
+    for count, rho in ((6, spacing), (max(n - 7, 0), 2 * spacing)):
+        for k in range(count):
+            a = 2 * np.pi * k / count
+            pts.append((rho * np.cos(a), rho * np.sin(a)))
+    return np.array(pts[:n])
+
+
+def _frame(direction):
+    """Two unit vectors perpendicular to `direction` (the second along y where possible)."""
+    d = direction / np.linalg.norm(direction)
+    e1 = np.cross((0.0, 1.0, 0.0), d)
+    e1 /= np.linalg.norm(e1)
+    return e1, np.cross(d, e1)
+
+
+def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fibers"],
+                duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], contact=True):
+    """The elbow scene (module docstring); returns (scene, ElbowInfo). fibers: muscle rods per
+    head (1 to 18); n_elems: elements per muscle rod."""
+    p = DEFAULTS
+    fibers = _checks.integer("fibers", fibers, 1)
+    if fibers > 18:
+        raise ValueError(f"fibers = {fibers} is not allowed: must be in [1, 18] (rods per head)")
+    n_elems = _checks.integer("n_elems", n_elems, 2)
+    scene = sm.Scene()
+    taper = np.linspace
+    humerus = scene.add_cosserat_rod(name="humerus", start=SHOULDER, direction=(0, 0, -1),
+                                     normal=(1, 0, 0), length=0.30, n_elems=6,
+                                     radius=taper(0.011, 0.008, 6), **BONE)
+    a = np.radians(p["start_angle"])
+    forearm = np.array([np.sin(a), 0.0, -np.cos(a)])
+    forearm_bone = dict(BONE, density=FOREARM_DENSITY)
+    radius = scene.add_cosserat_rod(name="radius", start=ELBOW, direction=forearm, normal=(0, 1, 0),
+                                    length=FOREARM_LENGTH, n_elems=10,
+                                    radius=taper(0.008, 0.006, 10), **forearm_bone)
+    ulna_dir = forearm + (0.0, 0.06, 0.0)
+    ulna = scene.add_cosserat_rod(name="ulna", start=ELBOW, direction=ulna_dir, normal=(0, 1, 0),
+                                  length=FOREARM_LENGTH, n_elems=10,
+                                  radius=taper(0.008, 0.005, 10), **forearm_bone)
+    scene.add(sm.Clamp(humerus, "first"))
+    scene.add(sm.HingeJoint((humerus, "last"), (radius, "first"), axis=(0, 1, 0),
+                            stiffness=1e6, rotational_stiffness=50.0, damping=10.0,
+                            name="elbow_hinge"))
+    scene.add(sm.FixedJoint((ulna, "first"), (radius, "first"), stiffness=1e6,
+                            rotational_stiffness=50.0, damping=10.0, name="ulna_radius"))
+    insertion_node = int(round(INSERTION / (FOREARM_LENGTH / 10)))
+    insertion = radius.positions[insertion_node]
+    names, fiber_radius = [], p["fiber_radius"]
+    offsets = ring_offsets(fibers, 2.25 * fiber_radius)
+    for head, y in (("long", HEAD_Y), ("short", -HEAD_Y)):
+        origin = np.array([ORIGIN_X, y, SHOULDER[2]])
+        line = insertion + (0.0, y, 0.0) - origin      # the heads' bellies run side by side
+        p1, p2 = origin + PROXIMAL * line, origin + (PROXIMAL + BELLY) * line
+        prox = scene.add_cosserat_rod(name=f"{head}_tendon_proximal", centerline=np.linspace(origin, p1, 6),
+                                      normal=(1, 0, 0), radius=taper(0.004, 0.003, 5), **TENDON)
+        dist = scene.add_cosserat_rod(name=f"{head}_tendon_distal", centerline=np.linspace(p2, insertion, 4),
+                                      normal=(1, 0, 0), radius=taper(0.003, 0.0025, 3), **TENDON)
+        scene.add(sm.Clamp(prox, "first", name=f"{head}_origin"))   # origin on the scapula
+        scene.add(sm.SphericalJoint((dist, "last"), (radius, insertion_node), stiffness=JOINT_K,
+                                    name=f"{head}_insertion"))
+        e1, e2 = _frame(line)
+        plate_r = 2.25 * fiber_radius * (2 if fibers > 7 else 1) + fiber_radius
+        plates = []
+        for end, centre in (("top", p1), ("bottom", p2)):
+            plates.append(scene.add_cylinder(name=f"{head}_plate_{end}", position=centre, direction=line,
+                                             normal=e1, radius=plate_r, length=0.002, density=3000.0))
+        scene.add(sm.SphericalJoint((prox, "last"), (plates[0], "attach"), stiffness=JOINT_K,
+                                    name=f"{head}_tendon_top"))
+        scene.add(sm.SphericalJoint((dist, "first"), (plates[1], "attach"), stiffness=JOINT_K,
+                                    name=f"{head}_tendon_bottom"))
+        for k, (u, w) in enumerate(offsets):
+            shift = u * e1 + w * e2
+            name = f"{head}_fiber_{k}"
+            rod = scene.add_cosserat_rod(name=name, centerline=np.linspace(p1 + shift, p2 + shift, n_elems + 1),
+                                         normal=e1, radius=fiber_radius, **FIBER)
+            for end, plate in (("first", plates[0]), ("last", plates[1])):
+                scene.add(sm.SphericalJoint((rod, end), (plate, "attach"), stiffness=JOINT_K,
+                                            name=f"{name}_{end}"))
+            scene.add(ActiveMuscle(rod, p["max_stress"], activation=[0.0, 1.0],
+                                   times=[0.0, p["ramp_time"]], damping=p["muscle_damping"],
+                                   incompressible=p["incompressible"],
+                                   name=f"{name}_muscle"))
+            scene.add(sm.LinearDamping(rod, 0.5, name=f"{name}_damping"))
+            names.append(name)
+    if contact:
+        scene.add(sm.RodContact(names, stiffness=CONTACT_K, damping=0.05, name="biceps_contact"))
+    for rod in scene.rods[:3] + [r for r in scene.rods if "tendon" in r.name]:
+        scene.add(sm.LinearDamping(rod, 5.0, name=f"{rod.name}_damping"))
+        scene.add(sm.RotaryInertiaScaling(rod, SPIN_SCALING, name=f"{rod.name}_spin"))
+    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
+    return scene, ElbowInfo(rod="radius", worlds=worlds, dt=dt, duration=duration,
+                            n_elems=sum(r.n_elems for r in scene.rods), humerus="humerus",
+                            radius_bone="radius", fibers=tuple(names),
+                            fiber_area=float(np.pi * fiber_radius ** 2),
+                            fiber_rest_length=float(scene.rods[-1].rest_lengths[0]),
+                            max_stress=float(p["max_stress"]))
+
+
+def elbow_info(scene, run, report):
+    """ElbowInfo of an elbow scenario (template "elbow"): the fibers are the rods carrying an
+    ActiveMuscle; humerus and radius by name."""
+    from softmech.scenarios.templates import find_rod, report_parameters
+
+    p = report_parameters(report, {"humerus": "humerus", "radius": "radius"})
+    find_rod(scene, p["humerus"], "humerus")
+    find_rod(scene, p["radius"], "radius")
+    muscles = [t for t in scene.terms if isinstance(t, ActiveMuscle)]
+    if not muscles:
+        raise ValueError("an elbow scenario needs ActiveMuscle terms (the biceps' fibers)")
+    fibers = tuple(t.rod for t in muscles)
+    fiber = find_rod(scene, fibers[0])
+    return ElbowInfo(rod=p["radius"], worlds=run.worlds, dt=run.dt, duration=run.duration,
+                     n_elems=sum(r.n_elems for r in scene.rods), humerus=p["humerus"],
+                     radius_bone=p["radius"], fibers=fibers,
+                     fiber_area=float(np.pi * fiber.radius[0] ** 2),
+                     fiber_rest_length=float(fiber.rest_lengths[0]),
+                     max_stress=float(muscles[0].max_stress))
+
+
+def elbow_report(info):
+    """The [report] table of an elbow scenario."""
+    return {"humerus": info.humerus, "radius": info.radius_bone}
+
+
+def flexion_angle(humerus, radius):
+    """Elbow flexion [deg] from the humerus's and radius's node positions (..., n, 3): 0 with
+    the forearm in line with the upper arm, 90 with it at a right angle."""
+    u = humerus[..., -1, :] - humerus[..., 0, :]
+    v = radius[..., -1, :] - radius[..., 0, :]
+    c = np.sum(u * v, axis=-1) / np.linalg.norm(u, axis=-1) / np.linalg.norm(v, axis=-1)
+    return np.degrees(np.arccos(np.clip(c, -1.0, 1.0)))
+
+
+def belly_section(fiber_positions, rest_length, rest_area):
+    """Biceps cross-section [m^2] per sample: sum over fibers of A^ / eta (incompressible
+    muscle rods) averaged over each fiber's middle third. fiber_positions: list of (n_samples,
+    n + 1, 3) [m]; rest_length: element rest length [m]; rest_area: A^ [m^2]."""
+    total = 0.0
+    for x in fiber_positions:
+        eta = np.linalg.norm(np.diff(x, axis=-2), axis=-1) / rest_length   # (n_samples, n)
+        n = eta.shape[-1]
+        mid = slice(n // 3, n - n // 3)
+        total = total + np.mean(rest_area / eta[..., mid], axis=-1)
+    return total
+
+
+def growth_at(angle, section, target=90.0):
+    """Relative cross-section growth section / section[0] - 1 where the flexion angle first
+    reaches `target` [deg] (linear interpolation between samples); NaN if it never does."""
+    above = np.nonzero(angle >= target)[0]
+    if not len(above) or above[0] == 0:
+        return float("nan")
+    k = above[0]
+    w = (target - angle[k - 1]) / (angle[k] - angle[k - 1])
+    return float((section[k - 1] + w * (section[k] - section[k - 1])) / section[0] - 1.0)
+
+
+# ------------------------------------------------------------------ isometric map (Fig. 1c)
+def isometric_map(forces, *, max_stress=DEFAULTS["max_stress"], youngs_modulus=FIBER["youngs_modulus"],
+                  length=0.1, radius=0.002, n_elems=10, duration=0.6, start=None,
+                  incompressible=DEFAULTS["incompressible"]):
+    """Isometric test (Fig. 1c): one muscle rod per world, first node pinned, MVC (a = 1),
+    end force forces[b] / F_max along its axis (F_max = sigma_max A^); returns (eta
+    simulated (B,), ActiveMuscle used). start: initial stretch per world (default 1, the
+    paper's eta = 1 start)."""
+    frac = np.asarray(forces, dtype=float)
+    start = np.ones_like(frac) if start is None else np.asarray(start, dtype=float)
+    area = np.pi * radius ** 2
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="muscle_rod", start=(0, 0, 0), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=length, n_elems=n_elems, radius=radius,
+                                 density=FIBER["density"], youngs_modulus=youngs_modulus)
+    scene.add(sm.Pin(rod, "first"))
+    scene.add(sm.EndLoad(rod, name="set"))
+    # damping rate gamma / (rho A) ~ 1500 / s: the rod settles within the run
+    scene.add(sm.LinearDamping(rod, 1500.0 * FIBER["density"] * area))
+    muscle = scene.add(ActiveMuscle(rod, max_stress, incompressible=incompressible, name="muscle"))
+    sim = scene.compile(worlds=len(frac), dt=2e-5)
+    sim.params["set.force"] = np.outer(frac * max_stress * area, (1.0, 0.0, 0.0))
+    x = sim.get_state(rod.name)["positions"]
+    sim.set_state(rod.name, positions=x * start[:, None, None])
+    sim.run(duration=duration)
+    x = sim.get_state(rod.name)["positions"]
+    return np.linalg.norm(x[:, -1] - x[:, 0], axis=1) / length, muscle
+
+
+ISOMETRIC_POINTS = ((0.1, 1.0), (0.3, 1.0), (0.5, 1.0), (0.7, 1.0), (0.9, 1.0), (0.75, 1.7),
+                    (0.9, 1.7), (1.2, 1.0), (1.6, 1.0))
+"""(F_set / F_max, initial stretch) of the report's isometric map: from eta = 1 as in the paper,
+and two loads started stretched, on the passive branch."""
+
+
+def isometric_report(incompressible=DEFAULTS["incompressible"]):
+    """The isometric map (Fig. 1c) with the elbow's muscle law: dict of F_set / F_max (B,),
+    simulated eta (B,), the curve (eta grid, F / F_max on it) and the largest gap between a
+    simulated point and the curve, |F_curve(eta_sim) - F_set| / F_max."""
+    frac, start = map(np.array, zip(*ISOMETRIC_POINTS))
+    eta, muscle = isometric_map(frac, start=start, incompressible=incompressible)
+    area, E = np.pi * 0.002 ** 2, FIBER["youngs_modulus"]
+    f_max = muscle.max_stress * area
+
+    def curve(e):
+        return (muscle.tension(e, rest_area=area) + E * area * (e - 1) / e) / f_max
+
+    grid = np.linspace(0.55, 2.0, 300)
+    return {"force": frac, "eta": eta, "eta_grid": grid, "force_curve": curve(grid),
+            "largest_gap": float(np.max(np.abs(curve(eta) - frac)))}

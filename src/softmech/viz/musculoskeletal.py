@@ -1,0 +1,57 @@
+"""Plots of the musculoskeletal scenes: the elbow (softmech.scenarios.elbow) -- flexion angle
+and biceps cross-section over time, the isometric force-length map (Zhang et al. 2019, Fig.
+1c) -- and the walkers (softmech.scenarios.walker) -- displacement and speed against
+stimulation frequency (Fig. 2i)."""
+import numpy as np
+
+from softmech.viz.figures import figure, save
+
+
+def plot_flexion(path, time, angle, section):
+    """Flexion angle [deg] and cross-section growth A / A(0) - 1 [%] against time [s]; returns
+    path."""
+    fig, (ax, bx) = figure(2)
+    ax.plot(time, angle, color="C0")
+    ax.axhline(90.0, color="k", lw=1, ls=":", label="90 deg")
+    ax.set_ylabel("elbow flexion [deg]")
+    ax.legend(loc="lower right")
+    growth = 100.0 * (np.asarray(section) / section[0] - 1.0)
+    bx.plot(time, growth, color="C1", label="biceps cross-section (model)")
+    bx.axhspan(30.0, 34.0, color="0.9", label="experiments at 90 deg: 30-34 %")
+    bx.axhline(28.0, color="C3", lw=1, ls="--", label="Zhang et al. 2019 at 90 deg: ~28 %")
+    bx.set_xlabel("time t [s]")
+    bx.set_ylabel("cross-section growth [%]")
+    bx.legend(loc="lower right")
+    ax.set_title("Elbow flexion by the biceps")
+    return save(fig, path, dpi=120)
+
+
+def plot_isometric(path, eta_grid, force_curve, eta, force):
+    """Isometric map: the force-length curve F / F_max against eta and the simulated
+    equilibria (eta, F_set / F_max); returns path."""
+    fig, ax = figure(1)
+    ax.plot(eta_grid, force_curve, color="k", lw=1, label="active + passive + elastic curve")
+    ax.plot(eta, force, "o", color="C0", label="simulated equilibria (one rod per world)")
+    ax.set_xlabel("stretch eta = L / L0 [-]")
+    ax.set_ylabel("F_set / F_max [-]")
+    ax.set_ylim(0.0, 2.0)
+    ax.set_title("Isometric force-length map (cf. Zhang et al. 2019, Fig. 1c)")
+    ax.legend(loc="upper left")
+    return save(fig, path, dpi=120)
+
+
+def plot_walker(path, time, displacement, frequencies, speed):
+    """Each walker's centre-of-mass displacement along x [mm] over time [s] (top) and its mean
+    speed [um/s] against stimulation frequency [Hz] (bottom); returns path."""
+    fig, (ax, bx) = figure(2, sharex=False)
+    for d, f in zip(displacement, frequencies):
+        ax.plot(time, 1e3 * d, label=f"{f:g} Hz")
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel("displacement along x [mm]")
+    ax.legend(loc="upper left")
+    ax.set_title("Bio-hybrid walkers under |sin| stimulation")
+    bx.plot(frequencies, 1e6 * np.asarray(speed), "o-", color="C3")
+    bx.axhline(0.0, color="k", lw=1, ls=":")
+    bx.set_xlabel("stimulation frequency f [Hz]")
+    bx.set_ylabel("mean speed [um/s]")
+    return save(fig, path, dpi=120)
