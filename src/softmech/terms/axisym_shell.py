@@ -110,7 +110,7 @@ class AxisymmetricShell(Term):
     (per-world parameters `<name>.clamp_stiffness`, `<name>.clamp_damping`, `<name>.viscosity`).
     """
 
-    section = "terms"
+    section = "actuators"
 
     def __init__(self, rod, body=None, *, thickness, youngs_modulus, poisson_ratio=0.0,
                  viscosity=0.0, axis=(0.0, 0.0, 1.0), origin=(0.0, 0.0, 0.0), times=(0.0,),
