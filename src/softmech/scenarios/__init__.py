@@ -10,6 +10,8 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
+from softmech.scenarios.poseidron import (PoseidronInfo, build_poseidron, poseidron_info,
+                                          poseidron_report)
 from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
@@ -44,6 +46,10 @@ SCENES = {
     "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
                                          "Stokes flow: centre displacement over 20 beats, "
                                          "midlines, video"),
+    "poseidron": SceneEntry(build_poseidron, "underwater octopus-like robot (Renda et al. 2018): "
+                                             "rigid root, axisymmetric shell mantle pulsed at "
+                                             "1.51/s, four soft arms; pulsed-jet swimming, surge "
+                                             "velocity, mantle radius, cavity volume, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -72,10 +78,11 @@ TEMPLATES = {
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
+    "poseidron": Template(poseidron_info, poseidron_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "PoseidronInfo", "build_poseidron"]

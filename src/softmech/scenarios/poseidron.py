@@ -100,6 +100,9 @@ class PoseidronInfo:
     duration: float
     frequency: float
     axis: tuple
+    n_elems: int
+    origin: tuple = tuple(G_RS[1])
+    shell: str = "mantle_shell"
 
 
 def add_mantle(scene, root, frequency, peak_tension, duration, n_elems, frame):
@@ -182,7 +185,33 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
                     DEFAULTS["n_arm"])
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency,
-                                axis=tuple(G_RS[0][:, 2]))
+                                axis=tuple(G_RS[0][:, 2]), n_elems=n_elems)
+
+
+def poseidron_info(scene, run, report):
+    """PoseidronInfo of a poseidron scenario (template "poseidron"). [report]: rod (the
+    mantle's meridian, default "mantle"), body (the root, default "root"), shell (its
+    AxisymmetricShell, default "mantle_shell": the axis) and frequency [pulsations/s] of the
+    actuation signal (default 1.51)."""
+    from softmech import _checks
+    from softmech.scenarios.templates import find_rod, find_term, report_parameters
+
+    p = report_parameters(report, {"rod": "mantle", "body": "root", "shell": "mantle_shell",
+                                   "frequency": DEFAULTS["frequency"]})
+    rod = find_rod(scene, p["rod"])
+    shell = find_term(scene, p["shell"], (sm.AxisymmetricShell,), "shell")
+    if p["body"] not in {b.name for b in scene.rigid_bodies}:
+        raise ValueError(f"[report] body = {p['body']!r} is not allowed: no such rigid body")
+    return PoseidronInfo(rod=rod.name, body=p["body"], worlds=run.worlds, dt=run.dt,
+                         duration=run.duration,
+                         frequency=float(_checks.positive("[report] frequency", p["frequency"])),
+                         axis=tuple(shell.axis), n_elems=rod.n_elems,
+                         origin=tuple(shell.origin), shell=shell.name)
+
+
+def poseidron_report(info):
+    """The [report] table of a poseidron scenario."""
+    return {"rod": info.rod, "body": info.body, "shell": info.shell, "frequency": info.frequency}
 
 
 def surge(time, root_velocity, axis, frequency, skip=2):

@@ -1,0 +1,86 @@
+"""The PoseiDRONE scene (softmech.scenarios.poseidron): its parameters from Tables 1-2,
+`softmech run poseidron` writing its plots and video, and the shell terms' argument checks."""
+import argparse
+import json
+import os
+
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.bodies.axisym_shell import mantle_profile, meridian_rod
+from softmech.commands import run
+from softmech.scenarios.poseidron import TABLE1_SHELL, TABLE2_ROOT, build_poseidron, root_inertia
+
+
+def test_geometry_and_masses_follow_tables_1_and_2():
+    """Mantle: L_s = T_s pi/4 + 94 mm = 118 mm (section 6.1, 1e-3 m: the paper rounds), its
+    ring mass 2 pi r rho h per length summed (1e-12: the meridian rod's section carries it);
+    root: four 51 g bars (204 g); arms 245 mm."""
+    r, z = mantle_profile(n_elems=40)
+    L = np.sum(np.hypot(np.diff(r), np.diff(z)))
+    assert L == pytest.approx(0.031 * np.pi / 4 + 0.094, rel=1e-3)
+    assert L == pytest.approx(0.118, abs=1e-3)
+    scene, info = build_poseidron(n_elems=20, duration=0.1)
+    mantle = next(rod for rod in scene.rods if rod.name == "mantle")
+    mass = np.sum(mantle.density * np.pi * mantle.radius ** 2 * mantle.rest_lengths)
+    rr = np.linalg.norm(np.cross(mantle.positions - np.array(info.origin), info.axis), axis=1)
+    ring = np.sum(2 * np.pi * 0.5 * (rr[1:] + rr[:-1]) * TABLE1_SHELL["density"]
+                  * TABLE1_SHELL["thickness"] * mantle.rest_lengths)
+    assert mantle.n_elems == 20 and mass == pytest.approx(ring, rel=1e-12)
+    root = scene.rigid_bodies[0]
+    assert root.mass == pytest.approx(4 * TABLE2_ROOT["bar_mass"])
+    com, inertia = root_inertia()
+    assert np.allclose(inertia, inertia.T) and np.all(np.linalg.eigvalsh(inertia) > 0)
+    arms = [rod for rod in scene.rods if rod.name.startswith("arm")]
+    assert len(arms) == 4 and all(arm.length == pytest.approx(0.245) for arm in arms)
+
+
+def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    args = parser.parse_args(["poseidron", "--output", str(tmp_path), "--json", "--quiet",
+                              "--duration", "0.8", "--n-elems", "20"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["mean_surge_velocity"] > 0           # jetting pushes it forward (+x)
+    assert summary["volume_change"] > 1e-6               # the mantle pulses (> 1 cm^3)
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "surge.png", "energy.png"} <= names
+    assert any(n.endswith((".mp4", ".gif")) for n in names)
+
+
+def test_shell_terms_reject_bad_arguments():
+    r, z = mantle_profile(n_elems=10)
+    kw = dict(thickness=2e-3, density=1000.0, youngs_modulus=4e4)
+    with pytest.raises(ValueError, match="poisson_ratio"):
+        meridian_rod("m", r, z, poisson_ratio=0.5, **kw)
+    with pytest.raises(ValueError, match="thickness"):
+        meridian_rod("m", r, z, **{**kw, "thickness": 0.0})
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(**meridian_rod("m", r, z, **kw))
+    shell = dict(thickness=2e-3, youngs_modulus=4e4)
+    for bad, match in (({"viscosity": -1.0}, "viscosity"),
+                       ({"times": [0.0, 0.0]}, "increasing"),
+                       ({"times": [0.0, 1.0], "pressure": [1.0, 2.0, 3.0]}, "pressure"),
+                       ({"actuation_interval": (0.05, 0.01)}, "actuation_interval"),
+                       ({"clamp_stiffness": -1.0}, "clamp_stiffness")):
+        with pytest.raises(ValueError, match=match):
+            sm.AxisymmetricShell(rod, **shell, **bad)
+    with pytest.raises(ValueError, match="flow_coefficient"):
+        sm.PulsedJet(rod, outflow_area=1e-4, inflow_area=1e-4, flow_coefficient=1.5)
+    with pytest.raises(ValueError, match="outflow_area"):
+        sm.PulsedJet(rod, outflow_area=0.0, inflow_area=1e-4)
+    with pytest.raises(ValueError, match="drag_coefficient"):
+        sm.ShellDrag(rod, -1.0)
+    with pytest.raises(ValueError, match="coefficient"):
+        sm.ShellAddedMass(rod, -0.1)
+    # a shell whose section does not match its rod's, and a jet without a shell
+    scene.add(sm.AxisymmetricShell(rod, thickness=1e-3, youngs_modulus=4e4))
+    with pytest.raises(ValueError, match="does not match"):
+        scene.compile(dt=1e-5)
+    other = sm.Scene()
+    bare = other.add_cosserat_rod(**meridian_rod("m", r, z, **kw))
+    other.add(sm.PulsedJet(bare, outflow_area=1e-4, inflow_area=1e-4))
+    with pytest.raises(ValueError, match="no AxisymmetricShell"):
+        other.compile(dt=1e-5)
