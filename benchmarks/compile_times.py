@@ -7,6 +7,7 @@
     python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
     python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
     python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
+    python benchmarks/compile_times.py --scene poseidron     # axisymmetric shell, jet, joints, fluids
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -28,7 +29,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
-        "fluids"))
+        "fluids", "poseidron"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
