@@ -84,3 +84,6 @@ def test_shell_terms_reject_bad_arguments():
     other.add(sm.PulsedJet(bare, outflow_area=1e-4, inflow_area=1e-4))
     with pytest.raises(ValueError, match="no AxisymmetricShell"):
         other.compile(dt=1e-5)
+    other.add(sm.AxisymmetricShell(bare, thickness=2e-3, youngs_modulus=4e4))
+    with pytest.raises(ValueError, match="no root body"):   # the thrust would have nowhere to go
+        other.compile(dt=1e-5)

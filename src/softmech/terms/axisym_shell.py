@@ -48,6 +48,9 @@ class AxisymmetricShells(Part):
             if rod not in names:
                 raise ValueError(f"{owner}.rod = {rod!r} is not allowed: no AxisymmetricShell "
                                  f"on that rod (shells: {names})")
+            if self.shells[names.index(rod)]["body"] < 0:   # thrust and drag act through the root
+                raise ValueError(f"{owner}.rod = {rod!r} is not allowed: its AxisymmetricShell "
+                                 "has no root body (give AxisymmetricShell(rod, body, ...))")
         n_t = max(len(s["times"]) for s in self.shells)
         times = np.zeros((len(self.shells), n_t))
         signal = np.zeros((len(self.shells), n_t, 3))
