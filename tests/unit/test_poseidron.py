@@ -30,7 +30,7 @@ def test_geometry_and_masses_follow_tables_1_and_2():
     assert mantle.n_elems == 20 and mass == pytest.approx(ring, rel=1e-12)
     root = scene.rigid_bodies[0]
     assert root.mass == pytest.approx(4 * TABLE2_ROOT["bar_mass"])
-    com, inertia = root_inertia()
+    _, inertia = root_inertia()
     assert np.allclose(inertia, inertia.T) and np.all(np.linalg.eigvalsh(inertia) > 0)
     arms = [rod for rod in scene.rods if rod.name.startswith("arm")]
     assert len(arms) == 4 and all(arm.length == pytest.approx(0.245) for arm in arms)

@@ -16,10 +16,27 @@ import numpy as np
 
 from softmech import _checks
 from softmech.integrators.driver import Call
-from softmech.kernels.axisym_shell import (N_SE, N_SO, N_SP, SE_ACT, SE_AREA, SE_C, SE_D, SE_K0,
-                                           SE_L0, SE_NU, SE_R0, SP_C, SP_DRAG, SP_JET_IN,
-                                           SP_JET_OUT, SP_K, SP_TAU, AxisymShellArgs,
-                                           axisym_shells)
+from softmech.kernels.axisym_shell import (
+    N_SE,
+    N_SO,
+    N_SP,
+    SE_ACT,
+    SE_AREA,
+    SE_C,
+    SE_D,
+    SE_K0,
+    SE_L0,
+    SE_NU,
+    SE_R0,
+    SP_C,
+    SP_DRAG,
+    SP_JET_IN,
+    SP_JET_OUT,
+    SP_K,
+    SP_TAU,
+    AxisymShellArgs,
+    axisym_shells,
+)
 from softmech.packing import lane_table
 from softmech.terms.base import Part, Term, rod_name
 from softmech.terms.fluids import check_positive_params, checked_density

@@ -63,9 +63,9 @@ class PoseidronReport:
 
     @staticmethod
     def summary(m):
-        return [f"{m['frequency']:g} pulsations/s: mean surge velocity {m['mean_surge_velocity']:.4f}"
-                f" m/s over the pulsations after the first two ({m['cycles']:g} in all); cavity "
-                f"volume swing {m['volume_change'] * 1e6:.1f} cm^3"]
+        return [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
+                 f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
+                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3")]
 
     @classmethod
     def plot(cls, data, info, output_dir):
