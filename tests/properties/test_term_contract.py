@@ -103,6 +103,7 @@ def contract_scene():
     scene.add(sm.PulsedJet(mantle, outflow_area=5e-4, inflow_area=1e-3))
     scene.add(sm.ShellDrag(mantle, 1.7))
     scene.add(sm.ShellAddedMass(mantle, 1.1))
+    scene.add(sm.RecruitedBending("link", 1e-3, start=0.2, duration=0.5, body=ball))
     return scene
 
 
@@ -200,6 +201,7 @@ def test_batched_worlds_equal_single_runs_for_every_term():
               "fixed_joint.rotational_stiffness": rng.uniform(1e-3, 2e-3, size=B),
               "rod_contact.stiffness": rng.uniform(5e2, 2e3, size=B),
               "pulsed_jet.outflow_area": rng.uniform(3e-4, 6e-4, size=B),
+              "recruited_bending.moment": rng.uniform(5e-4, 2e-3, size=B),
               "axisymmetric_shell.clamp_stiffness": rng.uniform(5e2, 2e3, size=B)}
     scene = contract_scene()
     batched = scene.compile(worlds=B, dt=1e-5)

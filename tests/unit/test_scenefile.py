@@ -125,6 +125,7 @@ def everything_scene():
     scene.add(sm.PulsedJet(mantle, outflow_area=5e-4, inflow_area=1e-3, flow_coefficient=0.8))
     scene.add(sm.ShellDrag(mantle, 1.7, reference_area=0.01))
     scene.add(sm.ShellAddedMass(mantle, 1.1))
+    scene.add(sm.RecruitedBending(arm, 1e-3, start=0.1, duration=0.5, axis="d1", body=bob))
     return Scenario(scene=scene, run=RunSettings(dt=1e-5, duration=0.01, worlds=3, scheme="pefrl"),
                     name="everything", record=sm.Every(0.001, ("com", "arm.positions")))
 
