@@ -12,6 +12,7 @@ from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, ple
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
 from softmech.scenarios.poseidron import (PoseidronInfo, build_poseidron, poseidron_info,
                                           poseidron_report)
+from softmech.scenarios.quadropus import build_quadropus
 from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
@@ -50,6 +51,9 @@ SCENES = {
                                              "rigid root, axisymmetric shell mantle pulsed at "
                                              "1.51/s, four soft arms; pulsed-jet swimming, surge "
                                              "velocity, mantle radius, cavity volume, video"),
+    "quadropus": SceneEntry(build_quadropus, "Quadropus (Renda et al. 2018, section 7.1): cone "
+                                             "root, pulsed mantle and four arms behind it with "
+                                             "one sculling stroke (eq. 25); surge velocity, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -79,10 +83,11 @@ TEMPLATES = {
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
     "poseidron": Template(poseidron_info, poseidron_report),
+    "quadropus": Template(poseidron_info, poseidron_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "PoseidronInfo", "build_poseidron"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "PoseidronInfo", "build_poseidron", "build_quadropus"]

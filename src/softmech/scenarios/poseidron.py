@@ -105,9 +105,19 @@ class PoseidronInfo:
     shell: str = "mantle_shell"
 
 
-def add_mantle(scene, root, frequency, peak_tension, duration, n_elems, frame):
-    """The mantle (Table 1) on `root` with its fluid loads; frame = (rotation, translation) of
-    the mantle in the lab (its third column the forward axis). Returns the meridian rod."""
+def actuated_area(n_elems):
+    """int 2 pi r* dX over [X_s1, X_s2] of the mantle's rest meridian [m^2] (section 6.1)."""
+    r, z = mantle_profile(n_elems=n_elems)
+    X = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(r), np.diff(z)))])
+    Xs = np.linspace(*TABLE1_SHELL["actuation_interval"], 201)
+    return np.trapezoid(2 * np.pi * np.interp(Xs, X, r), Xs)
+
+
+def add_mantle(scene, root, times, actuation, n_elems, frame):
+    """The mantle (Table 1) on `root` with its fluid loads, pulsed by the radial actuation
+    pressure `actuation` (n,) [Pa] at `times` (n,) [s] over [X_s1, X_s2]; frame = (rotation,
+    translation) of the mantle in the lab (its third column the forward axis). Returns the
+    meridian rod."""
     s = TABLE1_SHELL
     R, origin = frame
     axis = R[:, 2]
@@ -117,20 +127,13 @@ def add_mantle(scene, root, frequency, peak_tension, duration, n_elems, frame):
                                                 youngs_modulus=s["youngs_modulus"],
                                                 poisson_ratio=s["poisson_ratio"], axis=axis,
                                                 origin=origin, radial=R[:, 0]))
-    X = np.concatenate([[0.0], np.cumsum(rod.rest_lengths)])
-    x1, x2 = s["actuation_interval"]
-    Xs = np.linspace(x1, x2, 201)
-    area = np.trapezoid(2 * np.pi * np.interp(Xs, X, r), Xs)     # int 2 pi r* dX over [X_s1, X_s2]
-    times = np.arange(0.0, duration + 1e-3, 1e-3)
-    node_mass = np.pi * (s["thickness"] ** 2 / 3) * rod.rest_lengths * 6 * s["density"] \
-        * 0.5 * (r[1:] + r[:-1]) / s["thickness"]
-    k = 4e3
+    first_node_mass = np.pi * (r[0] + r[1]) / 2 * s["density"] * s["thickness"] * rod.rest_lengths[0]
+    k = 4e3      # the clamp: about the mantle's own membrane stiffness per element
     scene.add(sm.AxisymmetricShell(
         rod, root, thickness=s["thickness"], youngs_modulus=s["youngs_modulus"],
         poisson_ratio=s["poisson_ratio"], viscosity=s["viscosity"], axis=axis, origin=origin,
-        times=times, actuation=-cable_tension(times, frequency, peak_tension) / area,
-        actuation_interval=s["actuation_interval"], clamp_stiffness=k,
-        clamp_damping=2 * np.sqrt(k * node_mass[0]), name="mantle_shell"))
+        times=times, actuation=actuation, actuation_interval=s["actuation_interval"],
+        clamp_stiffness=k, clamp_damping=2 * np.sqrt(k * first_node_mass), name="mantle_shell"))
     scene.add(sm.RotaryInertiaScaling(rod, ROTARY_INERTIA, name="mantle_rotary_inertia"))
     scene.add(sm.ShellDrag(rod, s["drag_coefficient"]))
     scene.add(sm.ShellAddedMass(rod, s["added_mass"]))
@@ -140,7 +143,8 @@ def add_mantle(scene, root, frequency, peak_tension, duration, n_elems, frame):
 
 
 def add_arm(scene, root, name, base, direction, normal, n_elems):
-    """A tapered arm (Table 1) fixed to `root` at `base` (3,) [m], along `direction`."""
+    """A tapered arm (Table 1) fixed to `root` at `base` (3,) [m], along `direction`, d1 =
+    `normal`; returns the rod."""
     a = TABLE1_ARM
     radius = np.linspace(a["radius_max"], a["radius_min"], n_elems + 1)
     arm = scene.add_cosserat_rod(name=name, start=base, direction=direction, normal=normal,
@@ -175,8 +179,9 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
                                 inertia=inertia)
     scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
-    rod = add_mantle(scene, root, frequency, peak_tension, duration, n_elems,
-                     (G_RS[0], G_RS[1]))
+    times = np.arange(0.0, duration + 1e-3, 1e-3)
+    actuation = -cable_tension(times, frequency, peak_tension) / actuated_area(n_elems)
+    rod = add_mantle(scene, root, times, actuation, n_elems, (G_RS[0], G_RS[1]))
     if arms:
         R1 = nearest_rotation(G_RB1[0])
         for k in range(4):
