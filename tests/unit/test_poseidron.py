@@ -11,7 +11,7 @@ import softmech as sm
 from softmech.bodies.axisym_shell import mantle_profile, meridian_rod
 from softmech.commands import run
 from softmech.scenarios.poseidron import TABLE1_SHELL, TABLE2_ROOT, build_poseidron, root_inertia
-from softmech.scenarios.quadropus import cone_inertia
+from softmech.scenarios.quadropus import build_monopus, cone_inertia
 
 
 def test_geometry_and_masses_follow_tables_1_and_2():
@@ -62,6 +62,24 @@ def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):
     assert summary["mean_surge_velocity"] > 0 and summary["volume_change"] > 1e-6
     names = {os.path.basename(f) for f in summary["files"]}
     assert {"results.h5", "surge.png"} <= names
+
+
+def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
+    """Section 7.2: bending the rear arm (eq. 28) turns the jetting Monopus; with m_baz = 0 the
+    robot is symmetric about its axis and keeps its heading (round-off: < 1e-6 deg)."""
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    args = parser.parse_args(["monopus", "--output", str(tmp_path), "--json", "--quiet",
+                              "--duration", "2.0", "--n-elems", "20"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["heading_change_deg"] > 1.0
+    scene, info = build_monopus(n_elems=20, duration=2.0, moment=0.0)
+    sim = scene.compile(dt=info.dt)
+    sim.run(info.duration)
+    Q = sim.get_state("root")["directors"][0, 0]
+    a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)
+    assert np.degrees(np.arccos(min(1.0, Q.T @ a0 @ np.asarray(info.axis)))) < 1e-6
 
 
 def test_cone_inertia_is_the_solid_cone_formula():

@@ -32,12 +32,12 @@ def assert_same_model(a, b):
     assert (a.run, a.template, a.report, a.name) == (b.run, b.template, b.report, b.name)
 
 
-@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer", "poseidron", "quadropus"])
+@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer", "poseidron", "quadropus", "monopus"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
     original = builtin_scenario(name, n_elems=40 if name == "swimmer" else 12)  # cell: 100 um
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
-    assert len(files) == 1 or name in ("swimmer", "poseidron", "quadropus")   # small scenes: no side file
+    assert len(files) == 1 or name in ("swimmer", "poseidron", "quadropus", "monopus")   # small scenes: no side file
     loaded = load_scenario(files[0])
     assert_same_model(original, loaded)
     assert loaded.info() == original.info()

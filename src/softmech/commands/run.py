@@ -481,7 +481,8 @@ def video_frames(time, positions, frame_every):
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
            "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport,
-           "poseidron": PoseidronReport, "quadropus": PoseidronReport}
+           "poseidron": PoseidronReport, "quadropus": PoseidronReport,
+           "monopus": PoseidronReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

@@ -12,7 +12,7 @@ from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, ple
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
 from softmech.scenarios.poseidron import (PoseidronInfo, build_poseidron, poseidron_info,
                                           poseidron_report)
-from softmech.scenarios.quadropus import build_quadropus
+from softmech.scenarios.quadropus import build_monopus, build_quadropus
 from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
@@ -54,6 +54,9 @@ SCENES = {
     "quadropus": SceneEntry(build_quadropus, "Quadropus (Renda et al. 2018, section 7.1): cone "
                                              "root, pulsed mantle and four arms behind it with "
                                              "one sculling stroke (eq. 25); surge velocity, video"),
+    "monopus": SceneEntry(build_monopus, "Monopus (Renda et al. 2018, section 7.2): cone root, "
+                                         "pulsed mantle and one rear arm bent about d1 then d2 "
+                                         "(eq. 28) to steer; surge, heading, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -84,10 +87,11 @@ TEMPLATES = {
     "swimmer": Template(swimmer_info, swimmer_report),
     "poseidron": Template(poseidron_info, poseidron_report),
     "quadropus": Template(poseidron_info, poseidron_report),
+    "monopus": Template(poseidron_info, poseidron_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
 __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
-           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "PoseidronInfo", "build_poseidron", "build_quadropus"]
+           "PlectonemeInfo", "build_plectoneme", "SwimmerInfo", "build_swimmer", "PoseidronInfo", "build_poseidron", "build_quadropus", "build_monopus"]

@@ -103,6 +103,7 @@ class PoseidronInfo:
     n_elems: int
     origin: tuple = tuple(G_RS[1])
     shell: str = "mantle_shell"
+    title: str = "PoseiDRONE"
 
 
 def actuated_area(n_elems):
@@ -202,7 +203,7 @@ def poseidron_info(scene, run, report):
     from softmech.scenarios.templates import find_rod, find_term, report_parameters
 
     p = report_parameters(report, {"rod": "mantle", "body": "root", "shell": "mantle_shell",
-                                   "frequency": DEFAULTS["frequency"]})
+                                   "frequency": DEFAULTS["frequency"], "title": "PoseiDRONE"})
     rod = find_rod(scene, p["rod"])
     shell = find_term(scene, p["shell"], (sm.AxisymmetricShell,), "shell")
     if p["body"] not in {b.name for b in scene.rigid_bodies}:
@@ -211,12 +212,13 @@ def poseidron_info(scene, run, report):
                          duration=run.duration,
                          frequency=float(_checks.positive("[report] frequency", p["frequency"])),
                          axis=tuple(shell.axis), n_elems=rod.n_elems,
-                         origin=tuple(shell.origin), shell=shell.name)
+                         origin=tuple(shell.origin), shell=shell.name, title=str(p["title"]))
 
 
 def poseidron_report(info):
     """The [report] table of a poseidron scenario."""
-    return {"rod": info.rod, "body": info.body, "shell": info.shell, "frequency": info.frequency}
+    return {"rod": info.rod, "body": info.body, "shell": info.shell, "frequency": info.frequency,
+            "title": info.title}
 
 
 def surge(time, root_velocity, axis, frequency, skip=2):

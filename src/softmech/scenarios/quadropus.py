@@ -73,5 +73,41 @@ def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["mom
                                       axis="d2", body=root, name=f"arm{k + 1}_sculling"))
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency, axis=tuple(axis),
-                                n_elems=n_elems, origin=tuple(G_RS[1]))
+                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Quadropus")
 
+
+
+MONOPUS = dict(arm_base=(-0.110, 0.0, 0.0), moment=5e-3, first=(0.5, 1.0), second=(3.0, 1.0))
+"""Section 7.2: the arm's base (g_rb) [m], m_baz [N m] (Fig. 16), and (start, recruitment
+time) [s] of the bending about d1, then about d2 (eq. 28's Delta t_1, Delta t_2, Delta t_3,
+which the paper does not give)."""
+
+
+def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"],
+                  frequency=QUADROPUS["frequency"], dt=2e-5):
+    """The Monopus of section 7.2: the Quadropus's cone and mantle with one rear-pointing arm
+    bent from base to tip about its d1 axis and, after a pause, about d2 (eq. 28, each with
+    eq. 25's recruited profile), steering the jetting robot; returns (scene, PoseidronInfo).
+    g_rb's printed rotation would point the arm along -z; the text's "rear-pointing" arm is
+    taken (along -x)."""
+    from softmech import _checks
+
+    _checks.positive("frequency", frequency)
+    _checks.positive("duration", duration)
+    _checks.finite("moment", moment)
+    q, mo = QUADROPUS, MONOPUS
+    com, inertia = cone_inertia(q["mass"], q["cone_length"], q["cone_radius"])
+    scene = sm.Scene()
+    root = scene.add_rigid_body(name="root", position=com, mass=q["mass"], inertia=inertia)
+    scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
+    times = np.arange(0.0, duration + 1e-3, 1e-3)
+    rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,
+                     G_RS)
+    axis = G_RS[0][:, 2]
+    arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0), 16)
+    for which, (start, span) in (("d1", mo["first"]), ("d2", mo["second"])):
+        scene.add(sm.RecruitedBending(arm, moment, start=start, duration=span, axis=which,
+                                      body=root, name=f"steer_{which}"))
+    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
+                                duration=duration, frequency=frequency, axis=tuple(axis),
+                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Monopus")

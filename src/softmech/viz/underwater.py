@@ -45,7 +45,7 @@ class PoseidronReport:
 
     @staticmethod
     def derive(data, info):
-        from softmech.scenarios.poseidron import PAPER_ERRORS, surge
+        from softmech.scenarios.poseidron import surge
 
         t = data["time"]
         V, mean = surge(t, data[f"{info.body}.velocities"][0, :, 0], info.axis, info.frequency)
@@ -56,16 +56,21 @@ class PoseidronReport:
                                          info.axis, origin_body)
         data["surge_velocity"], data["mantle_radius"], data["cavity_volume"] = V, radius, volume
         data["mean_surge_velocity"] = np.array([mean])
+        a0 = root_Q[0] @ np.asarray(info.axis)                # the axis in the root's frame
+        heading = np.degrees(np.arccos(np.clip(root_Q[:, :, :].transpose(0, 2, 1) @ a0
+                                               @ np.asarray(info.axis), -1.0, 1.0)))
+        data["heading_change"] = heading
         return {"mean_surge_velocity": mean, "frequency": info.frequency,
-                "paper_model_error": PAPER_ERRORS.get(round(info.frequency, 2)),
                 "volume_change": float(volume.max() - volume.min()),
+                "heading_change_deg": float(heading[-1]),
                 "cycles": float(t[-1] * info.frequency)}
 
     @staticmethod
     def summary(m):
         return [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
                  f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
-                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3")]
+                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3"
+                 f"; heading turned by {m['heading_change_deg']:.1f} deg")]
 
     @classmethod
     def plot(cls, data, info, output_dir):
@@ -79,7 +84,7 @@ class PoseidronReport:
                         label=f"mean after 2 pulsations: {mean * 100:.2f} cm/s")
         axes[0].set_ylabel("V [cm/s]")
         axes[0].legend(loc="upper left")
-        axes[0].set_title(f"PoseiDRONE at {info.frequency:g} pulsations/s (Renda et al. 2018)")
+        axes[0].set_title(f"{info.title} at {info.frequency:g} pulsations/s (Renda et al. 2018)")
         axes[1].plot(t, data["mantle_radius"] * 1e3, color="C1")
         axes[1].set_ylabel("mid-mantle radius r [mm]")
         axes[2].plot(t, data["cavity_volume"] * 1e6, color="C2")
