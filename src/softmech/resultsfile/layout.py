@@ -50,6 +50,8 @@ DERIVED_UNITS = {
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
     "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",
     "net_displacement": "m", "forward_displacement": "m", "mean_speed": "m/s",
+    "surge_velocity": "m/s", "mean_surge_velocity": "m/s", "mantle_radius": "m",
+    "cavity_volume": "m^3", "heading_change": "deg",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""
