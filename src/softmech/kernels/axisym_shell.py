@@ -55,7 +55,7 @@ AxisymShellArgs = namedtuple("AxisymShellArgs", [
     "sh_body",     # rigid-body slot of the root (-1: axis fixed in the lab), (n_sh,) int64
     "sh_axis",     # axis a and point c: body principal frame (relative to the COM) or lab, (n_sh, 2, 3)
     "sh_clamp",    # body-frame offsets of the two clamped nodes (lab points without body), (n_sh, 2, 3)
-    "sh_sign",     # s: sign making the rest cavity volume positive, (n_sh,)
+    "sh_sign",     # s: sign making the rest cavity volume positive (+1 for U0 = 0), (n_sh,)
     "sh_elem",     # r0 [m], l0 [m], A0 [m^2], C [N/m], D [N m], nu, k0 [1/m], actuated (0/1), (n_e, 8)
     "sh_times",    # signal times [s], (n_sh, n_t)
     "sh_signal",   # cavity pressure p [Pa], radial actuation f_r [Pa], unused, (n_sh, n_t, 3)

@@ -208,8 +208,6 @@ class AxisymmetricShell(Term):
         elem[:, SE_K0] = (rod.directors[:, 2] @ a) / r0          # rest hoop curvature (t.a)/r
         elem[:, SE_ACT] = 1.0 if iv is None else ((mid >= iv[0]) & (mid <= iv[1]))
         U0 = np.sum(np.pi / 3 * (r[:-1] ** 2 + r[:-1] * r[1:] + r[1:] ** 2) * np.diff(z))
-        if U0 == 0:
-            raise ValueError(f"{self.name}: the meridian encloses no volume with the axis")
         clamp = x[:2].copy()
         body, axis = -1, np.stack([a, c])
         if self.body is not None:
@@ -228,7 +226,7 @@ class AxisymmetricShell(Term):
             raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: it already carries "
                              "an AxisymmetricShell")
         part.shells.append(dict(rod=self.rod, body=body, axis=axis, clamp=clamp,
-                                sign=float(np.sign(U0)), elem=elem, times=self.times,
+                                sign=-1.0 if U0 < 0 else 1.0, elem=elem, times=self.times,
                                 signal=self.signal, params=params))
 
 
