@@ -8,6 +8,8 @@
     python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
     python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
     python benchmarks/compile_times.py --scene elbow         # active muscles, joints, contact
+    python benchmarks/compile_times.py --scene poseidron     # axisymmetric shell, jet, joints, fluids
+    python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -29,7 +31,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
-        "fluids", "elbow"))
+        "fluids", "elbow", "poseidron", "quadropus"))
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)

@@ -16,6 +16,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import softmech as sm
+from softmech.bodies.axisym_shell import cylinder_profile, meridian_rod
 from softmech.integrators.driver import step_source
 from softmech.packing import from_blocks
 from softmech.terms import TERMS
@@ -93,6 +94,20 @@ def contract_scene():
     scene.add_box(name="paddle", position=(-0.5, -0.5, 0.3), lengths=(0.1, 0.02, 0.1), density=500.0)
     scene.add(sm.DrivenEnd("paddle", times=times, displacement=lambda t: (0.1 * t, 0, 0),
                            rotation=lambda t: (0, 0, np.sin(3 * t)), name="paddle_wave"))
+    # an axisymmetric mantle behind the ball, with its jet, drag and added mass
+    r, z = cylinder_profile(0.05, 0.1, 6)
+    mantle = scene.add_cosserat_rod(**meridian_rod(
+        "mantle", r, -0.06 - z, thickness=2e-3, density=1000.0, youngs_modulus=1e5,
+        poisson_ratio=0.3, axis=(0, 1, 0), origin=(0.5, 0.5, 0.05), radial=(1, 0, 0)))
+    scene.add(sm.AxisymmetricShell(mantle, ball, thickness=2e-3, youngs_modulus=1e5,
+                                   poisson_ratio=0.3, viscosity=0.1, axis=(0, 1, 0),
+                                   origin=(0.5, 0.5, 0.05), times=times, pressure=10 * times,
+                                   actuation=-5 * times, actuation_interval=(0.01, 0.08),
+                                   clamp_stiffness=1e3, clamp_damping=0.1))
+    scene.add(sm.PulsedJet(mantle, outflow_area=5e-4, inflow_area=1e-3))
+    scene.add(sm.MantleDrag(mantle, 1.7))
+    scene.add(sm.MantleAddedMass(mantle, 1.1))
+    scene.add(sm.RecruitedBending("link", 1e-3, start=0.2, duration=0.5, body=ball))
     return scene
 
 
@@ -189,7 +204,10 @@ def test_batched_worlds_equal_single_runs_for_every_term():
               "ball.mass": rng.uniform(0.2, 0.4, size=B),
               "fixed_joint.rotational_stiffness": rng.uniform(1e-3, 2e-3, size=B),
               "rod_contact.stiffness": rng.uniform(5e2, 2e3, size=B),
-              "arm_muscle.max_stress": rng.uniform(20.0, 80.0, size=B)}
+              "arm_muscle.max_stress": rng.uniform(20.0, 80.0, size=B),
+              "pulsed_jet.outflow_area": rng.uniform(3e-4, 6e-4, size=B),
+              "recruited_bending.moment": rng.uniform(5e-4, 2e-3, size=B),
+              "axisymmetric_shell.clamp_stiffness": rng.uniform(5e2, 2e3, size=B)}
     scene = contract_scene()
     batched = scene.compile(worlds=B, dt=1e-5)
     for k, v in values.items():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from softmech.bodies.axisym_shell import cylinder_profile, meridian_rod
 from softmech.scenefile import (builtin_scenario, dumps, load_scenario, loads_scenario,
                                 save_scenario)
 from softmech.scenefile.schema import TERM_TYPES, RunSettings, Scenario
@@ -32,13 +33,15 @@ def assert_same_model(a, b):
 
 
 @pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer", "elbow",
-                                  "walker", "muscular_snake"])
+                                  "walker", "muscular_snake", "poseidron", "quadropus",
+                                  "monopus"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
     n_elems = {"swimmer": 40, "elbow": 4}.get(name, 12)                 # swimmer's cell: 100 um
     original = builtin_scenario(name, n_elems=n_elems)
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
-    assert len(files) == 1 or name in ("swimmer", "elbow", "walker")   # large arrays: side file
+    assert len(files) == 1 or name in ("swimmer", "elbow", "walker", "poseidron", "quadropus",
+                                       "monopus")                    # large arrays: side file
     loaded = load_scenario(files[0])
     assert_same_model(original, loaded)
     assert loaded.info() == original.info()
@@ -117,6 +120,20 @@ def everything_scene():
                            slide=(0, 0, 1), name="drum_drive"))
     scene.add(sm.DrivenEnd(arm, "last", times=[0.0, 1.0], displacement=[[0, 0, 0], [0, 0, 0.01]],
                            name="arm_drive"))
+    # an axisymmetric mantle on the bob, with its jet, drag and added mass
+    r, z = cylinder_profile(0.05, 0.1, 6)
+    mantle = scene.add_cosserat_rod(**meridian_rod("mantle", r, -0.06 - z, thickness=2e-3,
+                                                   density=1000.0, youngs_modulus=1e5,
+                                                   axis=(1, 0, 0), origin=tip + (0.05, 0, 0),
+                                                   radial=(0, 0, 1)))
+    scene.add(sm.AxisymmetricShell(mantle, bob, thickness=2e-3, youngs_modulus=1e5,
+                                   viscosity=0.1, axis=(1, 0, 0), origin=tip + (0.05, 0, 0),
+                                   times=[0.0, 1.0], pressure=[0.0, 5.0], actuation=-1.0,
+                                   actuation_interval=(0.0, 0.05), clamp_stiffness=1e3))
+    scene.add(sm.PulsedJet(mantle, outflow_area=5e-4, inflow_area=1e-3, flow_coefficient=0.8))
+    scene.add(sm.MantleDrag(mantle, 1.7, reference_area=0.01))
+    scene.add(sm.MantleAddedMass(mantle, 1.1))
+    scene.add(sm.RecruitedBending(arm, 1e-3, start=0.1, duration=0.5, axis="d1", body=bob))
     return Scenario(scene=scene, run=RunSettings(dt=1e-5, duration=0.01, worlds=3, scheme="pefrl"),
                     name="everything", record=sm.Every(0.001, ("com", "arm.positions")))
 

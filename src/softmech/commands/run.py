@@ -25,6 +25,7 @@ from softmech.simulation import ROD_FIELDS
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 from softmech.viz.swimmer import SwimmerReport
+from softmech.viz.underwater import PoseidronReport
 
 N_SAMPLES = 200
 """Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
@@ -565,7 +566,9 @@ def video_frames(time, positions, frame_every):
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
            "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
-           "walker": _WalkerReport, "muscular_snake": _SnakeReport}
+           "walker": _WalkerReport, "muscular_snake": _SnakeReport,
+           "poseidron": PoseidronReport, "quadropus": PoseidronReport,
+           "monopus": PoseidronReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

@@ -55,6 +55,8 @@ DERIVED_UNITS = {
     "isometric_eta": "1 (L / L0)", "isometric_eta_grid": "1 (L / L0)",
     "isometric_force_curve": "1 (F / F_max)", "walker_frequency": "Hz", "walker_speed": "m/s",
     "walker_displacement": "m",
+    "surge_velocity": "m/s", "mean_surge_velocity": "m/s", "mantle_radius": "m",
+    "cavity_volume": "m^3", "heading_change": "deg",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""

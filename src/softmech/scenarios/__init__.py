@@ -15,6 +15,9 @@ from softmech.scenarios.muscular_snake import build_muscular_snake
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
+from softmech.scenarios.poseidron import (PoseidronInfo, build_poseidron, poseidron_info,
+                                          poseidron_report)
+from softmech.scenarios.quadropus import build_monopus, build_quadropus
 from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
 
@@ -72,6 +75,16 @@ SCENES = {
                                                        "pairs (Zhang et al. 2019, Fig. 3, eq. 2) "
                                                        "in a starting layout; `softmech optimize "
                                                        "muscular_snake --pairs N` finds the best"),
+    "poseidron": SceneEntry(build_poseidron, "underwater octopus-like robot (Renda et al. 2018): "
+                                             "rigid root, axisymmetric shell mantle pulsed at "
+                                             "1.51/s, four soft arms; pulsed-jet swimming, surge "
+                                             "velocity, mantle radius, cavity volume, video"),
+    "quadropus": SceneEntry(build_quadropus, "Quadropus (Renda et al. 2018, section 7.1): cone "
+                                             "root, pulsed mantle and four arms behind it with "
+                                             "one sculling stroke (eq. 25); surge velocity, video"),
+    "monopus": SceneEntry(build_monopus, "Monopus (Renda et al. 2018, section 7.2): cone root, "
+                                         "pulsed mantle and one rear arm bent about d1 then d2 "
+                                         "(eq. 28) to steer; surge, heading, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -104,6 +117,9 @@ TEMPLATES = {
     "elbow": Template(elbow_info, elbow_report),
     "walker": Template(walker_info, walker_report),
     "muscular_snake": Template(snake_info, snake_report),
+    "poseidron": Template(poseidron_info, poseidron_report),
+    "quadropus": Template(poseidron_info, poseidron_report),
+    "monopus": Template(poseidron_info, poseidron_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
@@ -112,4 +128,5 @@ __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", 
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
            "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "WalkerInfo",
            "build_walker", "build_muscular_snake", "SwimmerInfo", "build_swimmer",
-           "build_falling_rod", "build_pneunet", "build_manta", "build_parachute"]
+           "build_falling_rod", "build_pneunet", "build_manta", "build_parachute",
+           "PoseidronInfo", "build_poseidron", "build_quadropus", "build_monopus"]

@@ -33,6 +33,11 @@ class Term:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if not cls.__name__.startswith("_"):
+            other = TERMS.get(cls.__name__)
+            if other is not None and other.__module__ != cls.__module__:
+                # scenario files and sm.<Name> find terms by class name: two would clash
+                raise TypeError(f"term class name {cls.__name__!r} is taken by "
+                                f"{other.__module__}.{other.__name__}")
             TERMS[cls.__name__] = cls
 
     def __new__(cls, *args, **kwargs):

@@ -1,0 +1,94 @@
+"""Plots of the underwater robots (softmech.scenarios.poseidron): surge velocity, mantle radius
+and cavity volume against time; and `PoseidronReport`, the scene's part of `softmech run`
+(with the assembly report's 3D still and video of every body)."""
+import os
+
+import numpy as np
+
+from softmech.bodies.axisym_shell import cavity_volume
+from softmech.viz.figures import figure, save
+
+
+def mantle_geometry(root_x, root_Q, mantle_x, axis, origin_body):
+    """Per sample: (radius of the meridian's middle node [m] -- mid-way along the actuated
+    interval --, cavity volume U [m^3]); root_x (n, 3) [m],
+    root_Q (n, 3, 3) user frame rows, mantle_x (n, m, 3) [m], axis (3,) lab at t = 0 (turned
+    with the root), origin_body (3,): the axis point in the root's user frame."""
+    Q0 = root_Q[0]
+    a0 = Q0 @ np.asarray(axis)                   # the axis in the root's frame
+    radius, volume = [], []
+    for x, c, Q in zip(mantle_x, root_x, root_Q):
+        a, o = Q.T @ a0, c + Q.T @ origin_body
+        rel = x - o
+        r = np.linalg.norm(rel - np.outer(rel @ a, a), axis=1)
+        radius.append(r[len(r) // 2])
+        volume.append(cavity_volume(x, o, a))
+    return np.array(radius), np.array(volume)
+
+
+class PoseidronReport:
+    """`softmech run poseidron`: surge velocity and its mean over the pulsations after the
+    first two, mantle radius and cavity volume against time; a 3D still and video."""
+
+    samples_per_period = 40
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        from softmech.commands.run import _AssemblyReport
+
+        own = (f"{info.body}.velocities",)
+        return own + _AssemblyReport.record_fields(scene, info)
+
+    @classmethod
+    def sample_interval(cls, info):
+        return 1.0 / (info.frequency * cls.samples_per_period)
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.poseidron import surge
+
+        t = data["time"]
+        V, mean = surge(t, data[f"{info.body}.velocities"][0, :, 0], info.axis, info.frequency)
+        root_x = data[f"{info.body}.positions"][0, :, 0]
+        root_Q = data[f"{info.body}.directors"][0, :, 0]
+        origin_body = root_Q[0] @ (np.asarray(info.origin) - root_x[0])
+        radius, volume = mantle_geometry(root_x, root_Q, data[f"{info.rod}.positions"][0],
+                                         info.axis, origin_body)
+        data["surge_velocity"], data["mantle_radius"], data["cavity_volume"] = V, radius, volume
+        data["mean_surge_velocity"] = np.array([mean])
+        a0 = root_Q[0] @ np.asarray(info.axis)                # the axis in the root's frame
+        heading = np.degrees(np.arccos(np.clip(root_Q[:, :, :].transpose(0, 2, 1) @ a0
+                                               @ np.asarray(info.axis), -1.0, 1.0)))
+        data["heading_change"] = heading
+        return {"mean_surge_velocity": mean, "frequency": info.frequency,
+                "volume_change": float(volume.max() - volume.min()),
+                "heading_change_deg": float(heading[-1]),
+                "cycles": float(t[-1] * info.frequency)}
+
+    @staticmethod
+    def summary(m):
+        return [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
+                 f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
+                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3"
+                 f"; heading turned by {m['heading_change_deg']:.1f} deg")]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.commands.run import _AssemblyReport
+
+        t = data["time"]
+        fig, axes = figure(3)
+        axes[0].plot(t, data["surge_velocity"] * 100, color="C0", label="surge velocity")
+        mean = float(data["mean_surge_velocity"][0])
+        axes[0].axhline(mean * 100, color="k", ls="--", lw=1,
+                        label=f"mean after 2 pulsations: {mean * 100:.2f} cm/s")
+        axes[0].set_ylabel("V [cm/s]")
+        axes[0].legend(loc="upper left")
+        axes[0].set_title(f"{info.title} at {info.frequency:g} pulsations/s (Renda et al. 2018)")
+        axes[1].plot(t, data["mantle_radius"] * 1e3, color="C1")
+        axes[1].set_ylabel("mid-mantle radius r [mm]")
+        axes[2].plot(t, data["cavity_volume"] * 1e6, color="C2")
+        axes[2].set_ylabel("cavity volume U [cm^3]")
+        axes[2].set_xlabel("time t [s]")
+        files = [save(fig, os.path.join(output_dir, "surge.png"), dpi=120)]
+        return files + _AssemblyReport.plot(data, info, output_dir)

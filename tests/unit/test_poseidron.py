@@ -1,0 +1,136 @@
+"""The PoseiDRONE scene (softmech.scenarios.poseidron): its parameters from Tables 1-2,
+`softmech run poseidron` writing its plots and video, and the shell terms' argument checks."""
+import argparse
+import json
+import os
+
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.bodies.axisym_shell import mantle_profile, meridian_rod
+from softmech.commands import run
+from softmech.scenarios.poseidron import TABLE1_SHELL, TABLE2_ROOT, build_poseidron, root_inertia
+from softmech.scenarios.quadropus import build_monopus, cone_inertia
+
+
+def test_geometry_and_masses_follow_tables_1_and_2():
+    """Mantle: L_s = T_s pi/4 + 94 mm = 118 mm (section 6.1, 1e-3 m: the paper rounds), its
+    ring mass 2 pi r rho h per length summed (1e-12: the meridian rod's section carries it);
+    root: four 51 g bars (204 g); arms 245 mm."""
+    r, z = mantle_profile(n_elems=40)
+    L = np.sum(np.hypot(np.diff(r), np.diff(z)))
+    assert L == pytest.approx(0.031 * np.pi / 4 + 0.094, rel=1e-3)
+    assert L == pytest.approx(0.118, abs=1e-3)
+    scene, info = build_poseidron(n_elems=20, duration=0.1)
+    mantle = next(rod for rod in scene.rods if rod.name == "mantle")
+    mass = np.sum(mantle.density * np.pi * mantle.radius ** 2 * mantle.rest_lengths)
+    rr = np.linalg.norm(np.cross(mantle.positions - np.array(info.origin), info.axis), axis=1)
+    ring = np.sum(2 * np.pi * 0.5 * (rr[1:] + rr[:-1]) * TABLE1_SHELL["density"]
+                  * TABLE1_SHELL["thickness"] * mantle.rest_lengths)
+    assert mantle.n_elems == 20 and mass == pytest.approx(ring, rel=1e-12)
+    root = scene.rigid_bodies[0]
+    assert root.mass == pytest.approx(4 * TABLE2_ROOT["bar_mass"])
+    _, inertia = root_inertia()
+    assert np.allclose(inertia, inertia.T) and np.all(np.linalg.eigvalsh(inertia) > 0)
+    arms = [rod for rod in scene.rods if rod.name.startswith("arm")]
+    assert len(arms) == 4 and all(arm.length == pytest.approx(0.245) for arm in arms)
+
+
+def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    args = parser.parse_args(["poseidron", "--output", str(tmp_path), "--json", "--quiet",
+                              "--duration", "0.8", "--n-elems", "20"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["mean_surge_velocity"] > 0           # jetting pushes it forward (+x)
+    assert summary["volume_change"] > 1e-6               # the mantle pulses (> 1 cm^3)
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "surge.png", "energy.png"} <= names
+    assert any(n.endswith((".mp4", ".gif")) for n in names)
+
+
+def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):
+    """The Quadropus (section 7.1) runs through `softmech run` with the same report."""
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    args = parser.parse_args(["quadropus", "--output", str(tmp_path), "--json", "--quiet",
+                              "--duration", "0.4", "--n-elems", "20"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["mean_surge_velocity"] > 0 and summary["volume_change"] > 1e-6
+    names = {os.path.basename(f) for f in summary["files"]}
+    assert {"results.h5", "surge.png"} <= names
+
+
+def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
+    """Section 7.2: bending the rear arm (eq. 28) turns the jetting Monopus; with m_baz = 0 the
+    robot is symmetric about its axis and keeps its heading (round-off: < 1e-6 deg)."""
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    args = parser.parse_args(["monopus", "--output", str(tmp_path), "--json", "--quiet",
+                              "--duration", "2.0", "--n-elems", "20"])
+    assert run.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["heading_change_deg"] > 1.0
+    scene, info = build_monopus(n_elems=20, duration=2.0, moment=0.0)
+    sim = scene.compile(dt=info.dt)
+    sim.run(info.duration)
+    Q = sim.get_state("root")["directors"][0, 0]
+    a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)
+    assert np.degrees(np.arccos(min(1.0, Q.T @ a0 @ np.asarray(info.axis)))) < 1e-6
+
+
+def test_cone_inertia_is_the_solid_cone_formula():
+    """Solid cone about its centre of mass: I_axis = 3/10 m R^2, I_t = m (3/20 R^2 + 3/80
+    h^2) (e.g. Meriam & Kraige, Dynamics, table D/4); check against a Monte-Carlo integral of
+    the solid (2e5 points: 1 % statistical tolerance)."""
+    m, h, R = 0.204, 0.112, 0.02
+    com, inertia = cone_inertia(m, h, R)
+    rng = np.random.default_rng(0)
+    p = rng.uniform([0, -R, -R], [h, R, R], size=(200_000, 3))
+    inside = np.hypot(p[:, 1], p[:, 2]) < R * (1 - p[:, 0] / h)
+    q = p[inside] - p[inside].mean(axis=0)
+    assert p[inside].mean(axis=0)[0] == pytest.approx(com[0], rel=0.01)
+    mc = m * np.array([np.mean(q[:, 1] ** 2 + q[:, 2] ** 2), np.mean(q[:, 0] ** 2 + q[:, 2] ** 2)])
+    assert mc == pytest.approx([inertia[0, 0], inertia[1, 1]], rel=0.01)
+
+
+def test_shell_terms_reject_bad_arguments():
+    r, z = mantle_profile(n_elems=10)
+    kw = dict(thickness=2e-3, density=1000.0, youngs_modulus=4e4)
+    with pytest.raises(ValueError, match="poisson_ratio"):
+        meridian_rod("m", r, z, poisson_ratio=0.5, **kw)
+    with pytest.raises(ValueError, match="thickness"):
+        meridian_rod("m", r, z, **{**kw, "thickness": 0.0})
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(**meridian_rod("m", r, z, **kw))
+    shell = dict(thickness=2e-3, youngs_modulus=4e4)
+    for bad, match in (({"viscosity": -1.0}, "viscosity"),
+                       ({"times": [0.0, 0.0]}, "increasing"),
+                       ({"times": [0.0, 1.0], "pressure": [1.0, 2.0, 3.0]}, "pressure"),
+                       ({"actuation_interval": (0.05, 0.01)}, "actuation_interval"),
+                       ({"clamp_stiffness": -1.0}, "clamp_stiffness")):
+        with pytest.raises(ValueError, match=match):
+            sm.AxisymmetricShell(rod, **shell, **bad)
+    with pytest.raises(ValueError, match="flow_coefficient"):
+        sm.PulsedJet(rod, outflow_area=1e-4, inflow_area=1e-4, flow_coefficient=1.5)
+    with pytest.raises(ValueError, match="outflow_area"):
+        sm.PulsedJet(rod, outflow_area=0.0, inflow_area=1e-4)
+    with pytest.raises(ValueError, match="drag_coefficient"):
+        sm.MantleDrag(rod, -1.0)
+    with pytest.raises(ValueError, match="coefficient"):
+        sm.MantleAddedMass(rod, -0.1)
+    # a shell whose section does not match its rod's, and a jet without a shell
+    scene.add(sm.AxisymmetricShell(rod, thickness=1e-3, youngs_modulus=4e4))
+    with pytest.raises(ValueError, match="does not match"):
+        scene.compile(dt=1e-5)
+    other = sm.Scene()
+    bare = other.add_cosserat_rod(**meridian_rod("m", r, z, **kw))
+    other.add(sm.PulsedJet(bare, outflow_area=1e-4, inflow_area=1e-4))
+    with pytest.raises(ValueError, match="no AxisymmetricShell"):
+        other.compile(dt=1e-5)
+    other.add(sm.AxisymmetricShell(bare, thickness=2e-3, youngs_modulus=4e4))
+    with pytest.raises(ValueError, match="no root body"):   # the thrust would have nowhere to go
+        other.compile(dt=1e-5)
