@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from softmech.commands.run import ENERGY_FIELDS, _AssemblyReport
+from softmech.commands.reports import ENERGY_FIELDS, _AssemblyReport
 from softmech.viz.figures import figure, save
 
 MM = 1e3

@@ -34,7 +34,7 @@ class PoseidronReport:
 
     @classmethod
     def record_fields(cls, scene, info):
-        from softmech.commands.run import _AssemblyReport
+        from softmech.commands.reports import _AssemblyReport
 
         own = (f"{info.body}.velocities",)
         return own + _AssemblyReport.record_fields(scene, info)
@@ -74,7 +74,7 @@ class PoseidronReport:
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.commands.run import _AssemblyReport
+        from softmech.commands.reports import _AssemblyReport
 
         t = data["time"]
         fig, axes = figure(3)

@@ -1,0 +1,412 @@
+"""The reports of `softmech run`: per scene (its template), what is recorded into results.h5,
+the metrics derived from it, the summary lines and the plots and videos made from exactly those
+arrays. `report_for(scenario)` picks one; softmech.commands.run uses it.
+
+A report is a class with record_fields(scene, info), sample_interval(info), derive(data, info)
+(adds derived arrays to data, returns the metrics), summary(metrics) and plot(data, info,
+output_dir) (returns the files written); derived_units (optional) gives the units of its
+derived arrays. Reports of other scenes live beside their plots (softmech.viz.swimmer,
+softmech.viz.underwater, softmech.commands.discrete_reports).
+"""
+import os
+
+import numpy as np
+
+from softmech.viz.figures import figure, save
+from softmech.viz.plots import ENERGY_FIELDS
+from softmech.viz.swimmer import SwimmerReport
+from softmech.viz.underwater import PoseidronReport
+
+N_SAMPLES = 200
+"""Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
+
+
+class _GenericReport:
+    """Any scene: records the centre of mass and every rod's positions; no scene-specific
+    metrics or plots."""
+
+    fields = ("com",)
+    """Fields of info.rod recorded (with the energies) into results.h5."""
+    rod_fields = ("positions",)
+    """Fields recorded for every rod, so that `softmech view` and `softmech render` can draw
+    any scene's run."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        """Results keys recorded into results.h5: `fields` and the energies of info.rod, and
+        `rod_fields` of every rod."""
+        own = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
+        every = tuple(f"{r.name}.{f}" for r in scene.rods for f in cls.rod_fields)
+        return tuple(dict.fromkeys(own + every))
+
+    @staticmethod
+    def sample_interval(info):
+        """Record interval [s]: N_SAMPLES samples over the run."""
+        return info.duration / N_SAMPLES
+
+    @staticmethod
+    def derive(data, info):
+        return {}
+
+    @staticmethod
+    def summary(metrics):
+        return []
+
+    @staticmethod
+    def plot(data, info, output_dir):
+        return []
+
+
+class _CantileverReport(_GenericReport):
+    """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time."""
+
+    fields = ("positions",)
+
+    @staticmethod
+    def derive(data, info):
+        """Adds arc_length, analytic curves and the tip time series to `data`; returns metrics."""
+        x = data[f"{info.rod}.positions"][0]          # world 0: (n_samples, n + 1, 3) [m]
+        s = x[0, :, 0]                                 # the rod starts straight along +x from 0
+        data["arc_length"] = s
+        s_fine = np.linspace(0.0, info.length, 301)   # smooth analytic curves for any n
+        data["analytic_arc_length"] = s_fine
+        data["timoshenko_deflection"] = info.deflection(s_fine)
+        data["euler_bernoulli_deflection"] = info.deflection(s_fine, "euler_bernoulli")
+        data["tip_deflection"] = x[:, -1, 1]
+        tip, analytic = float(x[-1, -1, 1]), float(info.deflection(info.length))
+        return {"tip_deflection": tip, "analytic_tip_deflection": analytic,
+                "relative_error": abs(tip - analytic) / abs(analytic)}
+
+    @staticmethod
+    def summary(m):
+        return [f"tip deflection {m['tip_deflection']:.6g} m, Timoshenko "
+                f"{m['analytic_tip_deflection']:.6g} m (relative error {m['relative_error']:.2%})"]
+
+    @staticmethod
+    def plot(data, info, output_dir):
+        mm = 1e3
+        t = data["time"]
+        fig, ax = _figure()
+        s = data["arc_length"]
+        ax.plot(s, data[f"{info.rod}.positions"][0, -1, :, 1] * mm, "o", ms=3.5, color="C0",
+                markevery=_marks(len(s), 50), zorder=3,
+                label=f"softmech, {info.n_elems} elements, t = {t[-1]:.3g} s")
+        s_fine = data["analytic_arc_length"]
+        ax.plot(s_fine, data["timoshenko_deflection"] * mm, "-", color="k",
+                label="Timoshenko (analytic)")
+        ax.plot(s_fine, data["euler_bernoulli_deflection"] * mm, "--", color="0.5",
+                label="Euler-Bernoulli (analytic)")
+        ax.set_xlabel("arc length s [m]")
+        ax.set_ylabel("deflection y [mm]")
+        ax.set_title(f"Cantilever, tip force {info.force:g} N: static centreline")
+        ax.legend(loc="lower left")
+        tip, analytic = data["tip_deflection"][-1], info.deflection(info.length)
+        ax.text(0.98, 0.96, f"tip: softmech {_num(tip * mm)} mm, Timoshenko {_num(analytic * mm)} mm"
+                f"\nrelative error {abs(tip - analytic) / abs(analytic):.2%}", transform=ax.transAxes,
+                ha="right", va="top", bbox=dict(boxstyle="round", fc="white", ec="0.8"))
+        centerline = _save(fig, os.path.join(output_dir, "centerline.png"))
+
+        fig, ax = _figure()
+        ax.plot(t, data["tip_deflection"] * mm, color="C0", label="softmech tip y(L, t)")
+        ax.axhline(info.deflection(info.length) * mm, color="k", lw=1, ls="--",
+                   label="Timoshenko static y(L)")
+        if info.ramp_time > 0:
+            ax.axvspan(0, min(info.ramp_time, t[-1]), color="0.9", label="load ramp")
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("tip deflection y(L) [mm]")
+        ax.set_title("Cantilever: tip deflection over time")
+        ax.legend(loc="upper right")
+        tip = _save(fig, os.path.join(output_dir, "tip_deflection.png"))
+        return [centerline, tip]
+
+
+class _SnakeReport(_GenericReport):
+    """The slithering snake: centre-of-mass track, forward / lateral velocities against the
+    reference speed, a top-view video, and the mean speeds over periods 3-6."""
+
+    fields = ("com", "com_velocity", "positions")
+    sample_seconds = 0.01
+    """Interval [s] of the samples (centre of mass, energies, body positions)."""
+    fps = 25.0
+    """Video frames per second of simulated time (the video plays in real time); the frames are
+    every (1 / fps) / sample_seconds-th sample of the body positions, and the last one."""
+
+    @classmethod
+    def sample_interval(cls, info):
+        return cls.sample_seconds
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.snake import averaging_window, mean_velocities
+
+        first, last = averaging_window(info.duration, info.period)
+        forward, lateral = mean_velocities(data["time"], data[f"{info.rod}.com"], info.period,
+                                           first, last)
+        window = [first * info.period, last * info.period]
+        data["averaging_window"] = np.array(window)             # saved with the results
+        data["mean_forward_speed"], data["mean_lateral_speed"] = forward, lateral
+        reference = info.reference_speed
+        return {"mean_forward_speed": float(forward[0]), "mean_lateral_speed": float(lateral[0]),
+                "reference_speed": reference,
+                "relative_difference": float(forward[0] - reference) / reference,
+                "averaging_window": window}
+
+    @staticmethod
+    def summary(m):
+        t0, t1 = m["averaging_window"]
+        return [f"mean forward speed {m['mean_forward_speed']:.4f} m/s over t = {t0:g}-{t1:g} s "
+                f"(reference {m['reference_speed']:g} m/s: {m['relative_difference']:+.1%}), "
+                f"mean lateral speed {m['mean_lateral_speed']:+.4f} m/s"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz import snake as viz
+        from softmech.viz.video import write_video
+
+        rod, t = info.rod, data["time"]
+        com, vel = data[f"{rod}.com"][0], data[f"{rod}.com_velocity"][0]
+        frame_time, frames = video_frames(t, data[f"{rod}.positions"][0], 1.0 / cls.fps)
+        t0, t1 = data["averaging_window"]
+        forward, lateral = data["mean_forward_speed"][0], data["mean_lateral_speed"][0]
+        files = [viz.plot_com_track(os.path.join(output_dir, "com_track.png"), t, com, frame_time,
+                                    frames, radius=info.radius,
+                                    snapshot_every=2.0 * info.period),
+                 viz.plot_velocities(os.path.join(output_dir, "velocities.png"), t, vel,
+                                     period=info.period, window=(t0, t1), mean_forward=forward,
+                                     mean_lateral=lateral, reference_speed=info.reference_speed,
+                                     ramp_time=info.period)]
+        video = viz.top_view_frames(frame_time, frames, radius=info.radius, time=t, com=com)
+        files.append(write_video(video, os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
+        return files
+
+
+class _AssemblyReport(_GenericReport):
+    """A scene with rigid bodies or joints: every body's pose is recorded, and the centre of
+    mass of every body (com.png), a still (<scene>.png) and a video (<scene>.mp4) of all
+    bodies and joints are made from results.h5 (softmech.commands.render)."""
+
+    body_fields = ("com", "positions", "directors")
+    """Fields recorded for every rod and rigid body (with the energies of info.rod)."""
+    video_seconds = 10.0
+    """Longest video [s]: a longer run is played faster than real time."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        return tuple(f"{b.name}.{f}" for b in scene.rods + scene.rigid_bodies
+                     for f in cls.body_fields) + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS)
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.commands import render
+        from softmech.viz.geometry import View
+        from softmech.viz.plots import plot_com
+        from softmech.viz.source import ground_height, read_results
+
+        scene = read_results(os.path.join(output_dir, "results.h5"))
+        view, world = View(), 0
+        floor = ground_height(scene, world, view.up)
+        duration = float(scene.time[-1] - scene.time[0])
+        speed = max(1.0, duration / cls.video_seconds)
+        files = [plot_com(scene.results, os.path.join(output_dir, "com.png"), world=world)]
+        files.append(render.render_still(scene, output_dir, "tubes", world, None, view, floor,
+                                         render.STILL_SIZE + (9, 0.3)))
+        files.append(render.render_video(scene, output_dir, "tubes", world, view, floor,
+                                         render.VIDEO_SIZE + (9, 0.3), 25.0, speed,
+                                         progress=False))
+        return files
+
+
+class _PlectonemeReport(_AssemblyReport):
+    """The plectoneme: every sample's closest approach of self-contact centrelines (over 2r,
+    softmech.scenarios.plectoneme.self_gaps) against the no-pass-through bound, with the
+    assembly report's centre of mass, still and video."""
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.plectoneme import NO_PASS_THROUGH, self_gaps, writhe
+
+        x = data[f"{info.rod}.positions"][0]
+        gaps = self_gaps(info.rest_lengths, x, info.radius)
+        data["self_gap"] = gaps
+        data["writhe"] = np.array([writhe(xk) for xk in x])
+        return {"smallest_self_gap": float(gaps.min()), "no_pass_through_bound": NO_PASS_THROUGH,
+                "passed_through": bool(gaps.min() < NO_PASS_THROUGH), "turns": info.turns,
+                "final_writhe": float(data["writhe"][-1])}
+
+    @staticmethod
+    def summary(m):
+        verdict = "passed through itself" if m["passed_through"] else "no pass-through"
+        return [f"{m['turns']:g} turns: closest approach of the strands {m['smallest_self_gap']:.3f}"
+                f" x 2r (bound {m['no_pass_through_bound']:g}: {verdict}); writhe at the end "
+                f"{m['final_writhe']:.2f}"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.scenarios.plectoneme import NO_PASS_THROUGH
+
+        files = super().plot(data, info, output_dir)
+        t = data["time"]
+        fig, ax = _figure()
+        ax.plot(t, data["self_gap"], color="C0", label="closest centrelines / 2r")
+        ax.axhline(1.0, color="k", lw=1, ls=":", label="touching (d = 2r)")
+        ax.axhline(NO_PASS_THROUGH, color="C3", lw=1, ls="--", label="no-pass-through bound")
+        ax.axvspan(0, min(info.twist_time, t[-1]), color="0.93",
+                   label=f"end turned {info.turns:g} times")
+        ax.set_ylim(0.0, min(3.0, max(1.5, float(np.nanmax(np.minimum(data["self_gap"], 3.0))))))
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("closest approach d / 2r [-]")
+        ax.set_title("Plectoneme: self contact keeps the strands apart")
+        ax.legend(loc="lower left")
+        files.append(_save(fig, os.path.join(output_dir, "self_gap.png")))
+        fig, ax = _figure()
+        ax.plot(t, data["writhe"], color="C0", label="writhe Wr of the centreline")
+        ax.plot(t, info.turns * np.minimum(t / info.twist_time, 1.0), color="k", ls="--", lw=1,
+                label="turns of the driven end")
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("turns [-]")
+        ax.set_title("Plectoneme: twist turning into writhe")
+        ax.legend(loc="upper left")
+        return files + [_save(fig, os.path.join(output_dir, "writhe.png"))]
+
+
+class _ElbowReport(_AssemblyReport):
+    """The elbow (softmech.scenarios.elbow): the flexion angle and the biceps' cross-section
+    over time, its growth at 90 degrees, and the isometric force-length map (Fig. 1c), with the
+    assembly report's still and video."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        return super().record_fields(scene, info) + tuple(f"{f}.positions" for f in info.fibers)
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.elbow import (belly_section, flexion_angle, growth_at,
+                                              isometric_report)
+
+        angle = flexion_angle(data[f"{info.humerus}.positions"][0],
+                              data[f"{info.radius_bone}.positions"][0])
+        x = [data[f"{f}.positions"][0] for f in info.fibers]
+        section = belly_section(x, info.fiber_rest_length, info.fiber_area)
+        data["flexion_angle"], data["biceps_section"] = angle, section
+        iso = isometric_report()
+        data["isometric_force"], data["isometric_eta"] = iso["force"], iso["eta"]
+        data["isometric_eta_grid"], data["isometric_force_curve"] = iso["eta_grid"], iso["force_curve"]
+        return {"section_growth_at_90deg": growth_at(angle, section),
+                "largest_flexion_deg": float(angle.max()),
+                "isometric_largest_gap": iso["largest_gap"], "fibers": len(info.fibers)}
+
+    @staticmethod
+    def summary(m):
+        return [f"{m['fibers']} muscle rods: biceps cross-section +{100 * m['section_growth_at_90deg']:.1f} % "
+                f"at 90 deg flexion (paper ~28 %, experiments 30-34 %); largest flexion "
+                f"{m['largest_flexion_deg']:.0f} deg",
+                f"isometric map: largest gap to the force-length curve "
+                f"{m['isometric_largest_gap']:.2g} F_max"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz.musculoskeletal import plot_flexion, plot_isometric
+
+        files = super().plot(data, info, output_dir)
+        files.append(plot_flexion(os.path.join(output_dir, "flexion.png"), data["time"],
+                                  data["flexion_angle"], data["biceps_section"]))
+        files.append(plot_isometric(os.path.join(output_dir, "isometric.png"),
+                                    data["isometric_eta_grid"], data["isometric_force_curve"],
+                                    data["isometric_eta"], data["isometric_force"]))
+        return files
+
+
+class _WalkerReport(_AssemblyReport):
+    """The walkers (softmech.scenarios.walker): each one's mean speed against its stimulation
+    frequency (speed.png), with the assembly report's still and video."""
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.walker import SETTLE_TIME, mean_speeds
+
+        x = np.stack([data[f"{s}.com"][0][:, 0] for s in info.skeletons])
+        speed = mean_speeds(data["time"], x, info.frequencies)
+        data["walker_frequency"], data["walker_speed"] = np.array(info.frequencies), speed
+        data["walker_displacement"] = x - x[:, :1]
+        return {"frequencies": list(info.frequencies), "speeds": [float(v) for v in speed],
+                "settle_time": SETTLE_TIME}
+
+    @staticmethod
+    def summary(m):
+        return ["mean speed along x after the first {:g} s: ".format(m["settle_time"]) + ", ".join(
+            f"{f:g} Hz: {1e6 * v:.0f} um/s" for f, v in zip(m["frequencies"], m["speeds"]))]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.viz.musculoskeletal import plot_walker
+
+        files = super().plot(data, info, output_dir)
+        files.append(plot_walker(os.path.join(output_dir, "speed.png"), data["time"],
+                                 data["walker_displacement"], info.frequencies,
+                                 data["walker_speed"]))
+        return files
+
+
+def report_for(scenario):
+    """The report of `softmech run` for a scenario: its template's (REPORTS), else the
+    discrete report for a scene of discrete rods and shells, the assembly report for a scene
+    with rigid bodies or joints, else the generic one."""
+    from softmech.commands.discrete_reports import DISCRETE_REPORTS, DiscreteReport
+    from softmech.terms.joints import JOINT_TYPES
+
+    if scenario.template in REPORTS:
+        return REPORTS[scenario.template]
+    if scenario.template in DISCRETE_REPORTS:
+        return DISCRETE_REPORTS[scenario.template]
+    scene = scenario.scene
+    if scene.implicit_bodies:
+        return DiscreteReport
+    if scene.rigid_bodies or any(isinstance(t, JOINT_TYPES) for t in scene.terms):
+        return _AssemblyReport
+    return _GenericReport
+
+
+def video_frames(time, positions, frame_every):
+    """Every k-th sample (k = frame_every / sample interval, rounded, at least 1) and the last one:
+    time (n,) [s], positions (n, ...) -> (frame_time (m,) [s], frame positions (m, ...))."""
+    k = max(1, int(round(frame_every / (time[1] - time[0])))) if len(time) > 1 else 1
+    index = np.arange(0, len(time), k)
+    if index[-1] != len(time) - 1:
+        index = np.append(index, len(time) - 1)
+    return time[index], positions[index]
+
+
+REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
+           "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
+           "walker": _WalkerReport, "muscular_snake": _SnakeReport,
+           "poseidron": PoseidronReport, "quadropus": PoseidronReport,
+           "monopus": PoseidronReport}
+"""Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
+plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
+
+
+# ----------------------------------------------------------------------------------------- plots
+def plot_energy(data, info, path):
+    """Energies of info.rod in world 0 over time (softmech.viz.plots.plot_energies); returns path."""
+    from softmech.viz.plots import plot_energies
+
+    return plot_energies(data, path, world=0, rod=info.rod)
+
+
+def _figure(rows=1):
+    return figure(rows)
+
+
+def _marks(n_points, most):
+    """Indices of at most ~`most` evenly spaced markers among n_points, always the last one."""
+    step = max(1, -(-(n_points - 1) // most))
+    return sorted(set(range(0, n_points, step)) | {n_points - 1})
+
+
+def _num(value):
+    """Two decimals with a typographic minus, as on matplotlib's axes."""
+    return f"{value:.2f}".replace("-", "\u2212")
+
+
+def _save(fig, path):
+    return save(fig, path, dpi=120)
