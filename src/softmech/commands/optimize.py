@@ -222,99 +222,97 @@ def execute_study(args, scenario, quiet, as_json):
     return 0
 
 
+def _campaign_options(args, problem, refused, defaults, keys, **given):
+    """Options of a built-in problem's campaign: defaults[keys] updated by the command line's
+    popsize, seed, generations and the `given` values that are not None, after refusing the
+    flags in `refused` that the problem has no use for."""
+    for flag in refused:
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the {problem} problem")
+    options = {k: defaults[k] for k in keys}
+    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations,
+             **given}
+    options.update({k: v for k, v in given.items() if v is not None and k in options})
+    _checks.integer("--popsize", options["popsize"], 4)
+    _checks.integer("--generations", options["max_generations"], 1)
+    return options
+
+
+def _window(args):
+    return None if getattr(args, "window", None) is None else tuple(args.window)
+
+
+def _sayer(quiet, as_json):
+    """print to stdout, or stderr when stdout carries the JSON object; nothing when quiet."""
+    def say(text):
+        if not quiet:
+            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
+    return say
+
+
+def _run_problem(args, problem, optimize, options, default_dir, quiet, as_json, lines):
+    """Run a built-in problem's campaign and print its summary: lines(summary) -> the
+    problem's own summary lines. Returns the exit code 0."""
+    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join("output", default_dir))
+    say = _sayer(quiet, as_json)
+    summary = optimize(output_dir, resume=bool(getattr(args, "resume", False)),
+                       progress=not quiet, say=say, **options)
+    for line in lines(summary):
+        say("  " + line)
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    if as_json:
+        print(json.dumps({"problem": problem, "output_dir": output_dir, **summary}))
+    return 0
+
+
+def _best(summary):
+    return "best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items())
+
+
 def execute_swimmer(args, quiet, as_json):
     """`softmech optimize swimmer` (softmech.optimize.swimmer)."""
     from softmech.optimize.swimmer import CAMPAIGN_DEFAULTS, optimize_swimmer
 
-    for flag in ("dt", "figure_periods", "ray", "chunk"):
-        if getattr(args, flag, None) is not None:
-            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the swimmer problem")
-    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("popsize", "seed", "max_generations", "window",
-                                                 "n_elems", "rotary_inertia")}
-    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations,
-             "n_elems": getattr(args, "n_elems", None),
-             "window": None if getattr(args, "window", None) is None else tuple(args.window)}
-    options.update({k: v for k, v in given.items() if v is not None})
-    _checks.integer("--popsize", options["popsize"], 4)
-    _checks.integer("--generations", options["max_generations"], 1)
-    output_dir = os.path.abspath(getattr(args, "output", None)
-                                 or os.path.join("output", "optimize_swimmer"))
-
-    def say(text):
-        if not quiet:
-            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
-
-    summary = optimize_swimmer(output_dir, resume=bool(getattr(args, "resume", False)),
-                               progress=not quiet, say=say, **options)
-    say(f"  best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items()))
-    say(f"  speed {summary['speed_best'] * 1e6:.2f} um/s, original {summary['speed_original'] * 1e6:.2f}"
-        f" um/s: speed-up {summary['speedup']:.2f} (the paper's optimum here: "
-        f"{summary['paper_optimum_speedup']:.2f}; reported {summary['paper_reported_speedup']})")
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
-    if as_json:
-        print(json.dumps({"problem": "swimmer", "output_dir": output_dir, **summary}))
-    return 0
+    options = _campaign_options(args, "swimmer", ("dt", "figure_periods", "ray", "chunk"),
+                                CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "window",
+                                                    "n_elems", "rotary_inertia"),
+                                n_elems=getattr(args, "n_elems", None), window=_window(args))
+    return _run_problem(args, "swimmer", optimize_swimmer, options, "optimize_swimmer", quiet,
+                        as_json, lambda s: [
+                            _best(s),
+                            f"speed {s['speed_best'] * 1e6:.2f} um/s, original "
+                            f"{s['speed_original'] * 1e6:.2f} um/s: speed-up {s['speedup']:.2f} "
+                            f"(the paper's optimum here: {s['paper_optimum_speedup']:.2f}; "
+                            f"reported {s['paper_reported_speedup']})"])
 
 
 def execute_walker(args, quiet, as_json):
     """`softmech optimize walker` (softmech.optimize.walker)."""
     from softmech.optimize.walker import CAMPAIGN_DEFAULTS, optimize_walker
 
-    for flag in ("dt", "figure_periods", "ray", "chunk", "n_elems", "window", "pairs"):
-        if getattr(args, flag, None) is not None:
-            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the walker problem")
-    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("popsize", "seed", "max_generations", "duration")}
-    given = {"popsize": args.popsize, "seed": args.seed, "max_generations": args.generations}
-    options.update({k: v for k, v in given.items() if v is not None})
-    _checks.integer("--popsize", options["popsize"], 4)
-    _checks.integer("--generations", options["max_generations"], 1)
-    output_dir = os.path.abspath(getattr(args, "output", None)
-                                 or os.path.join("output", "optimize_walker"))
-
-    def say(text):
-        if not quiet:
-            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
-
-    summary = optimize_walker(output_dir, resume=bool(getattr(args, "resume", False)),
-                              progress=not quiet, say=say, **options)
-    say("  best design: " + ", ".join(f"{k} = {v:.4g}" for k, v in summary["best_params"].items()))
-    say(f"  speed {summary['speed_best'] * 1e6:.1f} um/s, original {summary['speed_original'] * 1e6:.1f}"
-        f" um/s: speed-up {summary['speedup']:.2f} (paper: ~{summary['paper_reported_speedup']})")
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
-    if as_json:
-        print(json.dumps({"problem": "walker", "output_dir": output_dir, **summary}))
-    return 0
+    options = _campaign_options(args, "walker", ("dt", "figure_periods", "ray", "chunk", "n_elems",
+                                                 "window", "pairs"),
+                                CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration"))
+    return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
+                        as_json, lambda s: [
+                            _best(s),
+                            f"speed {s['speed_best'] * 1e6:.1f} um/s, original "
+                            f"{s['speed_original'] * 1e6:.1f} um/s: speed-up {s['speedup']:.2f} "
+                            f"(paper: ~{s['paper_reported_speedup']})"])
 
 
 def execute_muscular_snake(args, quiet, as_json):
     """`softmech optimize muscular_snake --pairs N` (softmech.optimize.muscular_snake)."""
     from softmech.optimize.muscular_snake import CAMPAIGN_DEFAULTS, optimize_muscular_snake
 
-    for flag in ("dt", "figure_periods", "ray", "chunk"):
-        if getattr(args, flag, None) is not None:
-            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with the muscular_snake "
-                             "problem")
-    options = {k: CAMPAIGN_DEFAULTS[k] for k in ("pairs", "popsize", "seed", "max_generations",
-                                                 "window", "n_elems")}
-    given = {"pairs": getattr(args, "pairs", None), "popsize": args.popsize, "seed": args.seed,
-             "max_generations": args.generations, "n_elems": getattr(args, "n_elems", None),
-             "window": None if getattr(args, "window", None) is None else tuple(args.window)}
-    options.update({k: v for k, v in given.items() if v is not None})
-    _checks.integer("--popsize", options["popsize"], 4)
-    _checks.integer("--generations", options["max_generations"], 1)
-    output_dir = os.path.abspath(getattr(args, "output", None) or os.path.join(
-        "output", f"optimize_muscular_snake_{options['pairs']}"))
-
-    def say(text):
-        if not quiet:
-            print(text, file=sys.stderr if as_json else sys.stdout, flush=True)
-
-    summary = optimize_muscular_snake(output_dir, resume=bool(getattr(args, "resume", False)),
-                                      progress=not quiet, say=say, **options)
-    say(f"  {summary['pairs']} pairs: forward speed {summary['speed_best']:.3f} m/s "
-        f"({100 * summary['fraction_of_continuous']:.0f} % of the continuous-torque snake's "
-        f"{summary['continuous_torque_speed']} m/s); initial layout {summary['speed_initial_layout']:.3f} m/s")
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
-    if as_json:
-        print(json.dumps({"problem": "muscular_snake", "output_dir": output_dir, **summary}))
-    return 0
+    options = _campaign_options(args, "muscular_snake", ("dt", "figure_periods", "ray", "chunk"),
+                                CAMPAIGN_DEFAULTS, ("pairs", "popsize", "seed", "max_generations",
+                                                    "window", "n_elems"),
+                                pairs=getattr(args, "pairs", None),
+                                n_elems=getattr(args, "n_elems", None), window=_window(args))
+    return _run_problem(args, "muscular_snake", optimize_muscular_snake, options,
+                        f"optimize_muscular_snake_{options['pairs']}", quiet, as_json, lambda s: [
+                            f"{s['pairs']} pairs: forward speed {s['speed_best']:.3f} m/s "
+                            f"({100 * s['fraction_of_continuous']:.0f} % of the continuous-torque "
+                            f"snake's {s['continuous_torque_speed']} m/s); initial layout "
+                            f"{s['speed_initial_layout']:.3f} m/s"])

@@ -22,6 +22,7 @@ symbolically, which is long and gains nothing measurable here.
 import numpy as np
 
 from softmech.kernels import kernel
+from softmech.kernels.implicit_ground import smooth_penalty
 
 
 @kernel(inline="always")
@@ -69,14 +70,7 @@ def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
     z = K * (delta - D)
     if z < -40.0 or D == 0.0:
         return 0.0
-    if z > 0.0:
-        e = np.exp(-z)
-        s = (z + np.log1p(e)) / K
-        sigma = 1.0 / (1.0 + e)
-    else:
-        e = np.exp(z)
-        s = np.log1p(e) / K
-        sigma = e / (1.0 + e)
+    s, sigma = smooth_penalty(z, K)
     fn = 2.0 * k * s * sigma
     wts = (1.0 - a, a, -(1.0 - c), -c)
     nx = (p[0] + a * (p[3] - p[0]) - p[6] - c * (p[9] - p[6])) / D

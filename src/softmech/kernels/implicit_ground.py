@@ -23,6 +23,17 @@ import numpy as np
 from softmech.kernels import kernel
 
 
+@kernel(inline="always")
+def smooth_penalty(z, sharpness):
+    """(s, sigma) of IMC's smooth penalty at z = K (delta - d): s = log(1 + exp(z)) / K [m] and
+    sigma = 1 / (1 + exp(-z)), written to avoid overflow for large |z|."""
+    if z > 0.0:
+        e = np.exp(-z)
+        return (z + np.log1p(e)) / sharpness, 1.0 / (1.0 + e)
+    e = np.exp(z)
+    return np.log1p(e) / sharpness, e / (1.0 + e)
+
+
 @kernel
 def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, sharpness,
                           friction, slip_sharpness, inv_h, F, J):
@@ -39,15 +50,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
         z = sharpness * (distance - d)
         if z < -40.0:          # exp(-40) ~ 4e-18: no contact force to double precision
             continue
-        # s = softplus(z)/K and sigma = logistic(z), written to avoid overflow for large z
-        if z > 0.0:
-            e = np.exp(-z)
-            s = (z + np.log1p(e)) / sharpness
-            sigma = 1.0 / (1.0 + e)
-        else:
-            e = np.exp(z)
-            s = np.log1p(e) / sharpness
-            sigma = e / (1.0 + e)
+        s, sigma = smooth_penalty(z, sharpness)
         fn = 2.0 * stiffness * s * sigma                       # |F_n| [N]
         dfn = -2.0 * stiffness * (sigma * sigma + sharpness * s * sigma * (1.0 - sigma))
         F[a] += fn * nx
@@ -102,7 +105,6 @@ def ground_contact_energy(q, node_dofs, point, normal, stiffness, distance, shar
     for i in range(node_dofs.shape[0]):
         d = (normal[0] * (q[node_dofs[i, 0]] - point[0]) + normal[1] * (q[node_dofs[i, 1]] - point[1])
              + normal[2] * (q[node_dofs[i, 2]] - point[2]))
-        z = sharpness * (distance - d)
-        s = (z + np.log1p(np.exp(-z))) / sharpness if z > 0 else np.log1p(np.exp(z)) / sharpness
+        s, _ = smooth_penalty(sharpness * (distance - d), sharpness)
         total += stiffness * s * s
     return total
