@@ -5,6 +5,7 @@ import os
 import numpy as np
 
 from softmech.commands.reports import ENERGY_FIELDS, _AssemblyReport
+from softmech.scenarios.discrete import FALLING_ROD
 from softmech.viz.figures import figure, save
 
 MM = 1e3
@@ -52,7 +53,8 @@ class FallingRodReport(DiscreteReport):
             data[f"{name}_bend"] = chord_deviation(x)
             data[f"{name}_lowest"] = x[:, :, 2].min(axis=1)
             metrics[f"{name}_max_bend"] = float(data[f"{name}_bend"].max())
-            touch = np.flatnonzero(data[f"{name}_lowest"] <= 2e-3 * 1.0001)   # within a radius
+            # first touch: a node's centre within the rod's radius (the contact distance)
+            touch = np.flatnonzero(data[f"{name}_lowest"] <= FALLING_ROD["radius"] * 1.0001)
             metrics[f"{name}_landing_time"] = float(data["time"][touch[0]]) if touch.size else None
         return metrics
 

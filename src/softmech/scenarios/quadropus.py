@@ -46,11 +46,9 @@ def triangle(t, frequency):
     return 1.0 - np.abs(2.0 * np.mod(np.asarray(t) * frequency, 1.0) - 1.0)
 
 
-def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["moment"],
-                    frequency=QUADROPUS["frequency"], dt=2e-5):
-    """The Quadropus scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
-    elements (arms: 16 each); moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
-    duration [s] > 0."""
+def _cone_and_mantle(n_elems, duration, frequency, moment):
+    """What the Quadropus and the Monopus share, after checking the arguments: the cone root
+    body with its drag and the pulsed mantle; returns (scene, root, mantle rod, jet axis (3,))."""
     from softmech import _checks
 
     _checks.positive("frequency", frequency)
@@ -64,7 +62,16 @@ def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["mom
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,
                      G_RS)
-    axis = G_RS[0][:, 2]
+    return scene, root, rod, G_RS[0][:, 2]
+
+
+def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["moment"],
+                    frequency=QUADROPUS["frequency"], dt=2e-5):
+    """The Quadropus scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
+    elements (arms: 16 each); moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
+    duration [s] > 0."""
+    q = QUADROPUS
+    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment)
     for k in range(4):
         base = turn_x(k) @ np.asarray(q["arm_base"])
         out = turn_x(k) @ np.array([0.0, 0.0, -1.0])            # g_rb1's first column, turned
@@ -90,20 +97,8 @@ def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"
     eq. 25's recruited profile), steering the jetting robot; returns (scene, PoseidronInfo).
     g_rb's printed rotation would point the arm along -z; the text's "rear-pointing" arm is
     taken (along -x)."""
-    from softmech import _checks
-
-    _checks.positive("frequency", frequency)
-    _checks.positive("duration", duration)
-    _checks.finite("moment", moment)
-    q, mo = QUADROPUS, MONOPUS
-    com, inertia = cone_inertia(q["mass"], q["cone_length"], q["cone_radius"])
-    scene = sm.Scene()
-    root = scene.add_rigid_body(name="root", position=com, mass=q["mass"], inertia=inertia)
-    scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
-    times = np.arange(0.0, duration + 1e-3, 1e-3)
-    rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,
-                     G_RS)
-    axis = G_RS[0][:, 2]
+    mo = MONOPUS
+    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment)
     arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0), 16)
     for which, (start, span) in (("d1", mo["first"]), ("d2", mo["second"])):
         scene.add(sm.RecruitedBending(arm, moment, start=start, duration=span, axis=which,
