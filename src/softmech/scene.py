@@ -159,6 +159,8 @@ class Scene:
             raise ValueError(f"scene.add({term!r}) is not allowed: expected a softmech term")
         self._check_name(term.name)
         names = {r.name for r in self.rods}
+        if hasattr(term, "bind_implicit"):      # a term that also acts on discrete rods
+            names |= {b.name for b in self.implicit_bodies}
         rod = getattr(term, "rod", None)
         if rod is not None and rod not in names:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: no such rod in the scene "

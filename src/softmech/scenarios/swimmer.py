@@ -80,41 +80,64 @@ def radius_profile(n_elems, head_length, head_radius, tail_radius, length=FIG2["
                     np.asarray(tail_radius, dtype=float)[..., None])
 
 
-def build_swimmer(n_elems=50, worlds=1, *, head_length=FIG2["head_length"],
+MODELS = ("discrete", "cosserat")
+"""The flagellum's rod model: "discrete" (a discrete elastic rod, implicit Euler; the default)
+or "cosserat" (a Cosserat rod, explicit; docs/swimmer.md compares them)."""
+
+DISCRETE_N_ELEMS = 100
+"""Default edges of the discrete flagellum: the distance per beat is converged to 0.6 % from
+100 to 200 edges (docs/swimmer.md)."""
+
+STEPS_PER_BEAT = 800
+"""Default implicit steps per beat of the discrete flagellum: implicit Euler is first order, the
+distance per beat is 4.6 % above its dt -> 0 limit at 400 steps and 2.3 % at 800
+(docs/swimmer.md; the campaign extrapolates, softmech.optimize.swimmer)."""
+
+
+def build_swimmer(n_elems=None, worlds=1, *, model="discrete", head_length=FIG2["head_length"],
                   head_radius=FIG2["head_radius"], tail_radius=FIG2["tail_radius"],
                   cell_location=None, cycles=20.0, density_scale=1.0,
                   rotary_inertia=ROTARY_INERTIA, dt=None, dt_fraction=DT_FRACTION,
-                  duration=None):
-    """The Fig. 2 swimmer (module docstring); returns (scene, SwimmerInfo). cell_location [m]:
-    arc length from the head's front to the cell's near end (default: the head length, the
-    junction). cycles: duration in beats (duration [s], if given, instead). density_scale, rotary_inertia: inertia scalings
-    (module docstring; softmech.RotaryInertiaScaling). dt: default dt_fraction x the
-    stability estimate, rounded down to a divisor of the period."""
+                  steps_per_beat=STEPS_PER_BEAT, duration=None):
+    """The Fig. 2 swimmer (module docstring); returns (scene, SwimmerInfo).
+
+    model: "discrete" (default; n_elems default 100, dt = period / steps_per_beat) or
+    "cosserat" (n_elems default 50; rotary_inertia, density_scale: inertia scalings,
+    softmech.RotaryInertiaScaling; dt: default dt_fraction x the stability estimate, rounded
+    down to a divisor of the period). cell_location [m]: arc length from the head's front to
+    the cell's near end (default: the head length, the junction). cycles: duration in beats
+    (duration [s], if given, instead)."""
     f = FIG2
-    for key, value in (("head_length", head_length), ("head_radius", head_radius),
+    model = sm._checks.choice("model", model, set(MODELS))
+    sm._checks.nonnegative("head_length", head_length)
+    for key, value in (("head_radius", head_radius),
                        ("tail_radius", tail_radius), ("cycles", cycles),
                        ("density_scale", density_scale)):
         sm._checks.positive(key, value)
+    discrete = model == "discrete"
+    n_elems = sm._checks.integer("n_elems", (DISCRETE_N_ELEMS if discrete else 50)
+                                 if n_elems is None else n_elems, 2)
+    steps_per_beat = sm._checks.integer("steps_per_beat", steps_per_beat, 1)
     cell_location = head_length if cell_location is None else float(
         sm._checks.nonnegative("cell_location", cell_location))
     if cell_location + f["cell_length"] > f["length"]:
         raise ValueError(f"cell_location = {cell_location:g} m is not allowed: the cell "
                          f"({f['cell_length']:g} m) must end on the flagellum (length {f['length']:g} m)")
     scene = sm.Scene()
-    rod = scene.add_cosserat_rod(
-        name="flagellum", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0, 1.0, 0.0),
-        length=f["length"], n_elems=n_elems,
-        radius=radius_profile(n_elems, head_length, head_radius, tail_radius),
-        density=f["density"] * density_scale, youngs_modulus=f["youngs_modulus"])
-    if rotary_inertia != 1.0:
+    add = scene.add_der_rod if discrete else scene.add_cosserat_rod
+    rod = add(name="flagellum", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
+              normal=(0.0, 1.0, 0.0), length=f["length"], n_elems=n_elems,
+              radius=radius_profile(n_elems, head_length, head_radius, tail_radius),
+              density=f["density"] * density_scale, youngs_modulus=f["youngs_modulus"])
+    if rotary_inertia != 1.0 and not discrete:
         scene.add(sm.RotaryInertiaScaling(rod, rotary_inertia, name="rotary_inertia"))
     scene.add(sm.SlenderBodyDrag(rod, f["viscosity"], form="gazzola2018", name="stokes"))
     scene.add(sm.ContractileCell(rod, cell_location, f["cell_length"], f["cell_force"],
                                  frequency=f["frequency"], cell_radius=f["cell_radius"],
-                                 side="d1", name="cell"))
+                                 side="d1", force_length="muscle", name="cell"))
     period = 1.0 / f["frequency"]
     if dt is None:
-        dt = stable_dt(scene, period, dt_fraction)
+        dt = period / steps_per_beat if discrete else stable_dt(scene, period, dt_fraction)
     return scene, SwimmerInfo(rod="flagellum", cell="cell", worlds=worlds, dt=float(dt),
                               duration=float(cycles) * period if duration is None else float(
                                   sm._checks.positive("duration", duration)),
@@ -129,13 +152,14 @@ def swimmer_info(scene, run, report):
     from softmech.scenarios.templates import find_rod, find_term, report_parameters
 
     p = report_parameters(report, {"rod": "flagellum", "cell": "cell"})
-    rod = find_rod(scene, p["rod"])
+    rod = next((b for b in scene.implicit_bodies if b.name == p["rod"] and b.kind == "der_rod"),
+               None) or find_rod(scene, p["rod"])
     cell = find_term(scene, p["cell"], (sm.ContractileCell,), "cell")
     if cell.frequency <= 0:
         raise ValueError(f"cell = {cell.name!r} is not allowed: its frequency is 0 (no beat)")
     return SwimmerInfo(rod=rod.name, cell=cell.name, worlds=run.worlds, dt=run.dt,
                        duration=run.duration, period=1.0 / cell.frequency, n_elems=rod.n_elems,
-                       length=float(rod.length), radius=float(rod.radius.max()),
+                       length=float(np.sum(rod.rest_lengths)), radius=float(rod.radius.max()),
                        elem_radius=tuple(np.asarray(rod.radius, dtype=float).tolist()))
 
 

@@ -7,13 +7,17 @@ Per-world parameters `<name>.normal` and `<name>.tangential`, shape (B,).
     SlenderBodyDrag(rod, viscosity=1e-3, form="spheroid")          # [Pa s]
 
 is the same kernel with c_t, c_n derived from the fluid's dynamic viscosity and the rod's aspect
-ratio L / r (Stokes flow, slender-body theory; see `slender_body_coefficients`).
+ratio L / r (Stokes flow, slender-body theory; see `slender_body_coefficients`). On a discrete
+elastic rod (the implicit integrator) SlenderBodyDrag gives the same local drag as consistent
+nodal forces with their Jacobian (softmech.kernels.implicit_drag).
 """
 import numpy as np
 
 from softmech import _checks
+from softmech.implicit.binding import Binding
 from softmech.integrators.driver import Call
 from softmech.kernels.drag import ViscousDragArgs, viscous_drag
+from softmech.kernels.implicit_drag import slender_drag_forces
 from softmech.terms.base import Part, Term, rod_name
 
 ORDER = 15
@@ -96,20 +100,70 @@ class SlenderBodyDrag(Term):
     def parameters(self):
         return {"viscosity": np.array([self.viscosity])}
 
-    def contribute(self, ctx, p):
-        rod = ctx.rod(self.rod, self.name)
-        if np.any(p["viscosity"] <= 0):
+    def coefficients(self, viscosity, length, radius):
+        """(c_t, c_n) [N s/m^2] per element for viscosity (B, 1) [Pa s], the rod's length L [m]
+        and element radii (B or 1, n_elems) [m]; checks both."""
+        if np.any(viscosity <= 0):
             raise ValueError(f"params['{self.name}.viscosity'] has entries <= 0 (must be > 0)")
-        aspect = rod.length / ctx.rod_params(self.rod)["radius"]            # (B, n_elems)
+        aspect = length / radius
         if np.any(aspect < MIN_ASPECT_RATIO):
             raise ValueError(f"{self.name}: rod {self.rod!r} has length / radius = "
                              f"{aspect.min():.3g}, not allowed: slender-body theory needs >= "
                              f"{MIN_ASPECT_RATIO:g}")
-        c_t, c_n = slender_body_coefficients(p["viscosity"][:, None], aspect, self.form)
+        return slender_body_coefficients(viscosity, aspect, self.form)
+
+    def contribute(self, ctx, p):
+        rod = ctx.rod(self.rod, self.name)
+        c_t, c_n = self.coefficients(p["viscosity"][:, None], rod.length,
+                                     ctx.rod_params(self.rod)["radius"])
         l = rod.rest_lengths
         spin = 4.0 * np.pi * p["viscosity"][:, None] * ctx.rod_params(self.rod)["radius"] ** 2
         coeff = np.stack([c_t * l, c_n * l, c_n * l**3 / 12.0, spin * l], axis=-1)  # kernels.drag
         ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
+
+
+    def bind_implicit(self, ctx):
+        """A discrete elastic rod: consistent nodal drag per edge (L = the sum of its rest
+        lengths) and the spin drag on its twist angles (softmech.kernels.implicit_drag)."""
+        rod = ctx.body(self.name, self.rod)
+        if getattr(rod, "kind", None) != "der_rod":
+            raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: slender-body drag "
+                             f"acts on rods ({rod.name!r} is a {rod.kind})")
+        return [_SlenderDragBinding(self, rod, ctx)]
+
+
+class _SlenderDragBinding(Binding):
+    """SlenderBodyDrag on a discrete rod; coefficients recomputed when the world's viscosity
+    (per-world parameter) differs from the last call's."""
+
+    def __init__(self, term, rod, ctx):
+        self.name = term.name
+        self.term = term
+        self.edge_dofs, self.twist_dofs, _ = rod.dofs(ctx.layout)
+        self.rest_len = rod.rest_lengths
+        self.length = float(rod.rest_lengths.sum())
+        self.radius = rod.radius
+        self.mu = ctx.params[f"{term.name}.viscosity"]
+        n6 = np.repeat(self.edge_dofs, 6, axis=1).reshape(-1)
+        self.rows = np.concatenate([n6, self.twist_dofs]).astype(np.int64)
+        self.cols = np.concatenate([np.tile(self.edge_dofs, (1, 6)).reshape(-1),
+                                    self.twist_dofs]).astype(np.int64)
+        self._mu = None
+
+    def _coefficients(self, b):
+        mu = float(self.mu[b])
+        if mu != self._mu:
+            c_t, c_n = self.term.coefficients(np.array([[mu]]), self.length, self.radius[None])
+            self._c = (np.ascontiguousarray(c_t[0]), np.ascontiguousarray(c_n[0]),
+                       4.0 * np.pi * mu * self.radius ** 2 * self.rest_len)
+            self._mu = mu
+        return self._c
+
+    def forces(self, b, q, v, t, h, F, J):
+        c_t, c_n, spin = self._coefficients(b)
+        inv_h = 0.0 if np.isinf(h) else 1.0 / h
+        slender_drag_forces(q, v, self.edge_dofs, self.twist_dofs, self.rest_len, c_t, c_n,
+                            spin, inv_h, F, J)
 
 
 class ViscousDragPart(Part):
