@@ -87,7 +87,7 @@ def test_an_explicit_scheme_for_a_discrete_rod_is_refused():
         scenario.compile()
 
 
-@pytest.mark.parametrize("name", ["falling_rod", "pneunet", "manta", "parachute"])
+@pytest.mark.parametrize("name", ["falling_rod", "pneunet", "manta", "parachute", "swimmer"])
 def test_builtin_discrete_scenes_round_trip_through_a_file(name, tmp_path):
     from softmech.scenefile import builtin_scenario
 

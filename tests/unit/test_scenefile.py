@@ -32,15 +32,15 @@ def assert_same_model(a, b):
     assert (a.run, a.template, a.report, a.name) == (b.run, b.template, b.report, b.name)
 
 
-@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "swimmer", "elbow",
+@pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "elbow",
                                   "walker", "muscular_snake", "poseidron", "quadropus",
                                   "monopus"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
-    n_elems = {"swimmer": 40, "elbow": 4}.get(name, 12)                 # swimmer's cell: 100 um
+    n_elems = {"elbow": 4}.get(name, 12)
     original = builtin_scenario(name, n_elems=n_elems)
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
-    assert len(files) == 1 or name in ("swimmer", "elbow", "walker", "poseidron", "quadropus",
+    assert len(files) == 1 or name in ("elbow", "walker", "poseidron", "quadropus",
                                        "monopus")                    # large arrays: side file
     loaded = load_scenario(files[0])
     assert_same_model(original, loaded)
