@@ -12,14 +12,15 @@ about d1 bend it in the xy plane), d3 = +x from tail to head, head = last node; 
 runs from head to tail (towards -x), so the swimmer moves head first, towards +x.
 
 Parameters (PARAMS): a 1 m filament of radius 1 cm (L / r = 100) in a fluid of viscosity
-1000 Pa s (a stiff silicone oil) beating at 1 Hz with two waves on the body (lambda = 0.5 m).
-Inertia is negligible: rho A omega / c_n = 8e-4 (the body's momentum relaxes in 1.3e-4 s), and
-the Reynolds number rho_f (A omega) L / mu ~ 0.2 on the fastest body velocity (0.02 on the
-swimming speed). The bending stiffness (E = 1.58 GPa, E I = 12.4 N m^2) makes the viscous-elastic
-ratio c_n omega / (E I k^4) = 0.05, so the shape follows the muscle moment quasi-statically
-(curvature ~ beta(s) / E I): the default amplitude asks for k A = 0.4 on the plateau of the
-envelope. The explicit step is then limited by the rod's shear waves (~1e-5 s, 9e4 steps per
-beat, ~0.25 s per beat on one core).
+1000 Pa s (a stiff silicone oil) beating at 1 Hz with three waves on the body (lambda = L / 3).
+Inertia is negligible: rho A omega / c_n = 8e-4 (the body's momentum relaxes in 1e-4 of a
+period), and the Reynolds number rho_f (A omega) L / mu is 0.14 on the fastest body velocity
+(0.012 on the swimming speed). The bending stiffness (E = 3e8 Pa, E I = 2.36 N m^2) makes the
+viscous-elastic ratio c_n omega / (E I k^4) = 0.05, so the shape follows the muscle moment
+quasi-statically (curvature ~ beta(s) / E I): the default amplitude asks for k A = 0.4 on the
+plateau of the envelope. The explicit step is limited by the rod's shear waves (1.2e-5 s, 86 000
+steps per beat, ~0.25 s per beat on one core). docs/fluids.md ("A waving filament in Stokes
+flow") has the measured numbers.
 
 The analysis (used by `softmech run torque_swimmer` and tests/validation/test_torque_swimmer.py):
 `curvature_wave` measures k and A(s) from the simulated midlines, `taylor_speed` is the formula,
