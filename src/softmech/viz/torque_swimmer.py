@@ -100,6 +100,7 @@ class TorqueSwimmerReport:
                           ("effective_amplitude", "effective_amplitude")):
             data[name] = np.array([m[key]])
         m["analysis_window"] = [first * info.period, last * info.period]
+        m["steady"] = bool(first >= 2)          # a whole beat after the muscles' ramp-up
         return m
 
     @staticmethod
@@ -113,7 +114,9 @@ class TorqueSwimmerReport:
                 f"Taylor's small-amplitude speed {m['taylor_speed']:.4g} m/s: "
                 f"{m['relative_difference']:+.1%}; rho A omega / c_n = {m['inertia_ratio']:.2g}, "
                 f"Re = {m['reynolds']:.2g} (peak lateral velocity), {m['swimming_reynolds']:.2g} "
-                "(swimming speed)"]
+                "(swimming speed)"] + ([] if m["steady"] else [
+                    "run shorter than 3 periods: the window includes the muscles' ramp-up, "
+                    "so these are not the steady beat's numbers"])
 
     @classmethod
     def plot(cls, data, info, output_dir):
