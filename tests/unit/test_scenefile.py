@@ -34,7 +34,7 @@ def assert_same_model(a, b):
 
 @pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "elbow",
                                   "walker", "muscular_snake", "poseidron", "quadropus",
-                                  "monopus"])
+                                  "monopus", "torque_swimmer"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
     n_elems = {"elbow": 4}.get(name, 12)
     original = builtin_scenario(name, n_elems=n_elems)

@@ -15,6 +15,7 @@ import numpy as np
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 from softmech.viz.swimmer import SwimmerReport
+from softmech.viz.torque_swimmer import TorqueSwimmerReport
 from softmech.viz.underwater import PoseidronReport
 
 N_SAMPLES = 200
@@ -380,7 +381,7 @@ REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
            "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
            "walker": _WalkerReport, "muscular_snake": _SnakeReport,
            "poseidron": PoseidronReport, "quadropus": PoseidronReport,
-           "monopus": PoseidronReport}
+           "monopus": PoseidronReport, "torque_swimmer": TorqueSwimmerReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

@@ -20,6 +20,8 @@ from softmech.scenarios.poseidron import (PoseidronInfo, build_poseidron, poseid
 from softmech.scenarios.quadropus import build_monopus, build_quadropus
 from softmech.scenarios.swimmer import SwimmerInfo, build_swimmer, swimmer_info, swimmer_report
 from softmech.scenarios.templates import GenericInfo, generic_info
+from softmech.scenarios.torque_swimmer import (TorqueSwimmerInfo, build_torque_swimmer,
+                                               torque_swimmer_info, torque_swimmer_report)
 
 
 class SceneEntry(NamedTuple):
@@ -52,6 +54,11 @@ SCENES = {
     "swimmer": SceneEntry(build_swimmer, "bio-hybrid swimmer (Zhang et al. 2019, Fig. 2) in "
                                          "Stokes flow: centre displacement over 20 beats, "
                                          "midlines, video"),
+    "torque_swimmer": SceneEntry(build_torque_swimmer, "filament driven by the snake's torque "
+                                                       "wave in Stokes flow (slender-body drag): "
+                                                       "speed, wave amplitude and wavelength "
+                                                       "against Taylor's small-amplitude speed; "
+                                                       "midlines, video"),
     "falling_rod": SceneEntry(build_falling_rod, "a soft and a stiff discrete elastic rod "
                                                  "(implicit) dropped onto ground with friction: "
                                                  "the soft one deforms on impact; video"),
@@ -113,6 +120,7 @@ TEMPLATES = {
     "snake": Template(snake_info, snake_report, campaign="softmech.optimize.snake"),
     "plectoneme": Template(plectoneme_info, plectoneme_report),
     "swimmer": Template(swimmer_info, swimmer_report),
+    "torque_swimmer": Template(torque_swimmer_info, torque_swimmer_report),
     "falling_rod": Template(generic_info, lambda info: {"rod": info.rod}),
     "elbow": Template(elbow_info, elbow_report),
     "walker": Template(walker_info, walker_report),
@@ -129,4 +137,5 @@ __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", 
            "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "WalkerInfo",
            "build_walker", "build_muscular_snake", "SwimmerInfo", "build_swimmer",
            "build_falling_rod", "build_pneunet", "build_manta", "build_parachute",
-           "PoseidronInfo", "build_poseidron", "build_quadropus", "build_monopus"]
+           "PoseidronInfo", "build_poseidron", "build_quadropus", "build_monopus",
+           "TorqueSwimmerInfo", "build_torque_swimmer"]

@@ -115,10 +115,11 @@ def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, m
 
 
 def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_px=(960, 480),
-                    dpi=100):
+                    dpi=100, title="snake"):
     """Frames of a top-view video: the body outline at each frame time, the centre-of-mass track
     so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGB uint8 arrays
-    of shape (size_px[1], size_px[0], 3). time/com: the finely sampled track (optional)."""
+    of shape (size_px[1], size_px[0], 3). time/com: the finely sampled track (optional); title:
+    the body's name in the clock line."""
     from softmech.viz.video import figure_frames
 
     width, height = size_px
@@ -150,6 +151,6 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
         if com is not None:
             upto = np.searchsorted(time, frame_time[i], side="right")
             track.set_data(com[:upto, 0], com[:upto, 1])
-        clock.set_text(f"snake, top view    t = {frame_time[i]:5.2f} s")
+        clock.set_text(f"{title}, top view    t = {frame_time[i]:5.2f} s")
 
     return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock])
