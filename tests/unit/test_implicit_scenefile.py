@@ -8,7 +8,7 @@ from softmech.scenefile import load_scenario, save_scenario
 from softmech.scenefile.schema import RunSettings, Scenario
 from softmech.terms import TERMS
 
-SHELL_ONLY = {"ShellPressure", "ShellDrag"}
+SHELL_ONLY = {"ShellPressure", "ShellDrag", "RodShellJoint"}
 """Implicit-only terms that need a shell (covered by the shells' own round trip)."""
 PYTHON_ONLY = {"NodeUserForce"}
 """Terms holding a Python function: a scenario file cannot describe them (the writer refuses)."""
@@ -63,10 +63,15 @@ def test_a_shell_scene_round_trips_and_runs_bit_for_bit(tmp_path):
     scene.add(sm.FixNodes("flap", nodes=[0, 1], name="flap_fix"))
     scene.add(sm.ShellPressure(sheet, 5.0))
     scene.add(sm.ShellDrag("flap", 1.2))
+    mast = scene.add_der_rod(name="mast", centerline=sheet.vertices[5] + np.outer(
+        np.linspace(0.0, 0.04, 5), (0.0, 0.0, 1.0)), radius=1e-3, density=1000.0,
+        youngs_modulus=1e6)
+    scene.add(sm.RodShellJoint(mast, 0, sheet, 5, stiffness=2.0, name="mast_joint"))
     original = Scenario(scene=scene, run=RunSettings(dt=5e-3, duration=0.02), name="sheet")
     assert {type(t).__name__ for t in scene.terms} >= SHELL_ONLY
     back = load_scenario(save_scenario(original, tmp_path / "sheet.toml")[0])
-    record = sm.Every(0.01, ("sheet.positions", "sheet.angles", "flap.positions"))
+    record = sm.Every(0.01, ("sheet.positions", "sheet.angles", "flap.positions",
+                             "mast.positions", "mast.angles"))
     a = original.compile().run(0.02, record=record)
     b = back.compile().run(0.02, record=record)
     for key in record.fields:
