@@ -142,7 +142,8 @@ class RodShellJoint(_ImplicitTerm):
                   "shear_modulus": ctx.params[f"{rod.name}.shear_modulus"],
                   "natural_curvature": net.natural_curvature[None].copy(),
                   "natural_twist": net.natural_twist[None].copy()}
-        # the joint's elastic energy is reported with the rod's (its bending and twisting)
-        # section constants are the network's own (the rod's end-edge radius): EI = E I
+        # EI, GJ: the network's section constants (the rod's end-edge radius) times the rod's
+        # per-world moduli times the joint's factor; the joint's energy is reported as part of
+        # the rod's bending and twisting energies (ImplicitSimulation.energies)
         return [DerBendTwist(net, ctx, params=params, factors=(ctx.params[f"{self.name}.stiffness"],),
                              body=rod.name)]
