@@ -204,14 +204,20 @@ class ImplicitSimulation:
                 arrays[f"binding{i}.{key}"] = value
         return arrays
 
-    def _snapshot(self):
+    def snapshot(self):
+        """A copy of everything a restart needs (DOFs, the bindings' history such as the rods'
+        reference frames, the clock), for `restore`: an optimizer's cached simulation starts
+        every evaluation from it."""
         return {k: v.copy() for k, v in self._restart_arrays().items()}, self.clock
 
-    def _restore(self, snapshot):
+    def restore(self, snapshot):
+        """Return to a `snapshot()` of this simulation (bit for bit)."""
         arrays, clock = snapshot
         for key, value in self._restart_arrays().items():
             value[...] = arrays[key]
         self.clock = clock
+
+    _snapshot, _restore = snapshot, restore
 
     def save_state(self, path):
         """Write the clock, the DOFs and the bindings' history (reference frames) to .npz."""
@@ -325,10 +331,7 @@ class ImplicitSimulation:
         energies = {}
         for owner, base in fields:
             if base in ("com", "com_velocity"):
-                nd, _ = self._dofs(self.bodies[owner])
-                m = self.layout.mass[nd[:, 0]]
-                arr = self.q if base == "com" else self.v
-                value = np.einsum("n,bnk->bk", m, arr[:, nd]) / m.sum()
+                value = self._mean_of_nodes(owner, self.q if base == "com" else self.v)
             elif base in STATE_FIELDS:
                 value = self.get_state(owner)[base]
             else:
@@ -336,6 +339,27 @@ class ImplicitSimulation:
                     energies[owner] = self.energies(owner)
                 value = energies[owner][base]
             samples.setdefault(f"{owner}.{base}", []).append(value)
+
+    def _mean_of_nodes(self, body, arr):
+        """Mass-weighted mean over a body's nodes of arr (B, n_dof) at the node DOFs: (B, 3)."""
+        nd, _ = self._dofs(self._body(body))
+        m = self.layout.mass[nd[:, 0]]
+        return np.einsum("n,bnk->bk", m, arr[:, nd]) / m.sum()
+
+    def diagnostics(self, body):
+        """The explicit Simulation.diagnostics of a discrete rod or shell, each (B, ...): the
+        energies of `energies` [J], com [m], com_velocity [m/s], linear_momentum [kg m/s] and
+        angular_momentum [kg m^2/s] about the origin of its nodes (point masses; a joined
+        node's whole mass counts for each body that has it)."""
+        out = self.energies(body)
+        nd, _ = self._dofs(self._body(body))
+        m = self.layout.mass[nd[:, 0]]
+        x, v = self.q[:, nd], self.v[:, nd]
+        out["com"] = self._mean_of_nodes(body, self.q)
+        out["com_velocity"] = self._mean_of_nodes(body, self.v)
+        out["linear_momentum"] = np.einsum("n,bnk->bk", m, v)
+        out["angular_momentum"] = np.einsum("n,bnk->bk", m, np.cross(x, v))
+        return out
 
     def energies(self, body):
         """{key: (B,)} [J] for every key of softmech.diagnostics.ENERGY_KEYS and total_energy of

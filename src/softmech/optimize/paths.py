@@ -101,10 +101,11 @@ def resolve_path(text, params, doc, field="path"):
 
 
 def _owner_table(doc, owner):
-    """(section, table) of the rod or term called `owner` in a scenario dict, or (None, None)."""
+    """(section, table) of the rod, body (rigid, discrete rod, shell) or term called `owner` in
+    a scenario dict, or (None, None)."""
     from softmech.scenefile.schema import TERM_SECTIONS
 
-    for section in ("rods",) + TERM_SECTIONS:
+    for section in ("rods", "bodies") + TERM_SECTIONS:
         for table in doc.get(section, []):
             if table.get("name") == owner:
                 return section, table
@@ -113,10 +114,12 @@ def _owner_table(doc, owner):
 
 def _construction(section, table):
     """Fields that the owner's table may hold (its builder's arguments)."""
-    from softmech.scenefile.schema import ROD_KINDS, TERM_TYPES, term_fields
+    from softmech.scenefile.schema import BODY_KINDS, ROD_KINDS, TERM_TYPES, term_fields
 
     if section == "rods":
         return ROD_KINDS[table.get("kind", "cosserat_rod")][1]
+    if section == "bodies":
+        return BODY_KINDS[table["kind"]][1]
     return term_fields(TERM_TYPES[table["type"]])
 
 

@@ -88,8 +88,11 @@ class Study:
         self.source = scenario.source
         self.scenario = scenario
         self.uid = uuid.uuid4().hex          # workers cache compiled simulations under it
-        rods = {r.name: r for r in scenario.scene.rods}
-        params0 = {f"{o.name}.{k}": v for o in list(scenario.scene.rods) + list(scenario.scene.terms)
+        # the bodies objectives may name, and whose per-world parameters may be searched:
+        # rods, and the discrete rods and shells (e.g. "<der rod>.youngs_modulus")
+        bodies = list(scenario.scene.rods) + list(scenario.scene.implicit_bodies)
+        rods = {r.name: r for r in bodies}
+        params0 = {f"{o.name}.{k}": v for o in bodies + list(scenario.scene.terms)
                    for k, v in o.parameters().items()}
         self.parameters = list(parameters)
         if not self.parameters:
@@ -270,8 +273,11 @@ class Study:
                     substitute(doc, path, np.broadcast_to(values[0], (path.size,)))
         scenario = scenario_from_dict(doc, source=self.source or "<study>")
         sim = scenario.compile(worlds=worlds)
-        compiled = (sim, {r.name: sim.get_state(r.name) for r in sim.rods},
-                    {key: np.array(v, copy=True) for key, v in sim.params.items()})
+        # the initial state: a discrete rod's or shell's simulation also keeps history (the
+        # rods' reference frames), restored with it for every evaluation
+        initial = (sim.snapshot() if hasattr(sim, "snapshot")
+                   else {r.name: sim.get_state(r.name) for r in sim.rods})
+        compiled = (sim, initial, {key: np.array(v, copy=True) for key, v in sim.params.items()})
         if row is None:
             self._sims[worlds] = compiled
         return compiled
@@ -296,8 +302,11 @@ class Study:
                 write_world_values(arrays, path, np.asarray(values, dtype=float))
         for key, value in base.items():
             sim.params[key] = arrays.get(key, value)
-        for rod, state in initial.items():        # the initial state at t = 0
-            sim.set_state(rod, **state)
+        if hasattr(sim, "restore"):
+            sim.restore(initial)
+        else:
+            for rod, state in initial.items():        # the initial state at t = 0
+                sim.set_state(rod, **state)
         sim.time = 0.0
         dt = sim.dt
         requests = set().union(*(q.requests(dt) for q in self.quantities.values()))

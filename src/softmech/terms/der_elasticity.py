@@ -23,15 +23,20 @@ def _block_entries(dofs):
 
 class _Stiffness:
     """A stiffness array (n, ...): a section constant (n, ...) [m^2 or m^4] times the
-    per-world modulus params row b [Pa], written into a buffer allocated once."""
+    per-world modulus params row b [Pa] (times further per-world factors, e.g. a joint's
+    stiffness scale), written into a buffer allocated once."""
 
-    def __init__(self, section, param):
+    def __init__(self, section, param, *factors):
         self.unit = np.ascontiguousarray(section, dtype=float)
         self.param = param
+        self.factors = factors
         self.out = np.empty_like(self.unit)
 
     def __call__(self, b):
-        return np.multiply(self.unit, self.param[b % len(self.param)], out=self.out)
+        np.multiply(self.unit, self.param[b % len(self.param)], out=self.out)
+        for factor in self.factors:
+            self.out *= factor[b % len(factor)]
+        return self.out
 
 
 class DerStretch(Binding):
@@ -70,27 +75,37 @@ class DerBendTwist(Binding):
     them between steps; they are used as DisMech's discrete values times the Voronoi length.
     A rod given a schedule for either writes world b's row from it at the time t of every
     `forces` call (the end of the step being solved, implicit Euler).
+
+    `params` overrides where those four come from ({key: array (B or 1, ...)}, keys without
+    the rod's name) and `factors` multiplies both stiffnesses by further per-world arrays
+    (B or 1,): a rod-shell joint's springs (softmech.terms.rod_shell_joint) take the moduli of
+    the rod they join. `body`: the body whose energy this is (default the rod's name).
     """
 
-    def __init__(self, rod, ctx):
+    def __init__(self, rod, ctx, *, params=None, factors=(), body=None):
         self.name = f"{rod.name}.bend_twist"
-        self.body = rod.name
+        self.body = rod.name if body is None else body
+        params = params or {}
+
+        def param(key):
+            return params[key] if key in params else ctx.params[f"{rod.name}.{key}"]
+
         self.edge_dofs, _, self.spring_dofs = rod.dofs(ctx.layout)
         self.rows, self.cols = _block_entries(self.spring_dofs)
         self.spring_edges = rod.spring_edges
         self.spring_signs = rod.spring_signs
         self.voronoi = rod.voronoi_lengths
         self.inv_vor = 1.0 / rod.voronoi_lengths
-        self.EI = _Stiffness(rod.section_inertia, ctx.params[f"{rod.name}.youngs_modulus"])
-        self.GJ = _Stiffness(rod.section_polar, ctx.params[f"{rod.name}.shear_modulus"])
+        self.EI = _Stiffness(rod.section_inertia, param("youngs_modulus"), *factors)
+        self.GJ = _Stiffness(rod.section_polar, param("shear_modulus"), *factors)
         B, m, s = ctx.worlds, rod.n_elems, rod.n_springs
         t0 = rod.positions[rod.edge_nodes[:, 1]] - rod.positions[rod.edge_nodes[:, 0]]
         t0 /= np.linalg.norm(t0, axis=1, keepdims=True)
         self.a1 = np.repeat(rod.a1_0[None], B, axis=0)
         self.tangent = np.repeat(t0[None], B, axis=0)
         self.ref_twist = np.repeat(rod.ref_twist0[None], B, axis=0)
-        self._curv = ctx.params[f"{rod.name}.natural_curvature"]
-        self._twist = ctx.params[f"{rod.name}.natural_twist"]
+        self._curv = param("natural_curvature")
+        self._twist = param("natural_twist")
         self._schedules = [(rod.schedules[k], ctx.params[f"{rod.name}.{k}"])
                            for k in ("natural_curvature", "natural_twist") if k in rod.schedules]
         # scratch, allocated once

@@ -62,13 +62,17 @@ class FixNodes(_ImplicitTerm):
         if not self.nodes.size and not self.angles.size:
             raise ValueError(f"{name}: nodes and angles are both empty: fix at least one")
 
-    def bind_implicit(self, ctx):
+    def fixed_dofs(self, ctx):
+        """The DOFs (k,) this term holds, in the finalized layout of ctx."""
         body = ctx.body(self.name, self.implicit_body)
         _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes")
         scalars = np.zeros(0, np.int64) if body.scalars is None else body.scalars
         _in_range(self.name, "angles", self.angles, len(scalars), "angles")
-        dofs = np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes]).reshape(-1),
+        return np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes]).reshape(-1),
                                ctx.layout.scalar_dof(scalars[self.angles])])
+
+    def bind_implicit(self, ctx):
+        dofs = self.fixed_dofs(ctx)
         return [FixedDofs(self.name, dofs, ctx.layout.q0[dofs])]
 
 

@@ -1,0 +1,149 @@
+"""Rod-shell joints with bending and twisting springs (MAT-DiSMech, ref. 004 section 3.4).
+
+A rod-shell joint is a node shared by the end edge of a discrete rod and the triangles of a
+discrete shell (the "joint node"). Sharing the node alone (`sm.JoinNodes`) transmits force but
+no moment: the rod turns freely about the node, a hinge. Section 3.4 makes the joint carry
+moment: "we treat the edges ... that form the triangles sharing the joint node as if they are
+also rod-edges, augmenting them with material and reference frames and associated twist angles.
+... bending and twisting springs are then associated with every possible three-node, two-edge
+combination" of those edges and the rod's edge.
+
+`RodShellJoint` builds exactly that: a small rod network (softmech.bodies.der_rod.DerRod with
+`edges`) whose edges are the rod's end edge and the shell edges at the joint node, whose nodes
+are the rod's and shell's own node slots, and whose springs are every pair of those edges
+(rod-shell pairs and shell-shell pairs; build_springs, with DisMech's edge-negation bookkeeping).
+Its energy is the discrete elastic rod bending-twisting energy (ref. 004 eqs. 11-16) of those
+springs, evaluated by the rod's own binding (softmech.terms.der_elasticity.DerBendTwist): the
+analytic gradient and Hessian are the rod's (tested against finite differences).
+
+- The rod edge keeps its own twist DOF and reference frame (the same initial director, parallel
+  transported in time by the same kernel, so the joint sees the rod's material frame).
+- Each shell edge at the joint node gets a new twist angle DOF (placed after the joint node),
+  its reference director starting along the shell's normal at the joint; its mass moment is that
+  of a rod edge of the rod's section, 1/2 rho A l r^2 ("as if they are also rod-edges").
+  The shell-shell springs tie these frames to the shell's surface (a shell edge's frame cannot
+  spin about the edge without bending its springs with its neighbours), so the joint transmits
+  torsion about the rod's axis as well as bending.
+- Stiffness: the rod's EI = E pi r^4 / 4 and GJ = G pi r^4 / 2 (r the rod's end-edge radius,
+  E and G the rod's per-world moduli), times the joint's per-world factor `stiffness` [-].
+- Rest shape: the joint as built (natural curvature and twist "initial"): the initial shape
+  carries no joint force.
+"""
+import numpy as np
+
+from softmech import _checks
+from softmech.bodies.der_rod import DerRod
+from softmech.terms.nodes import _ImplicitTerm, _body_name, _in_range
+
+
+class _JointNetwork(DerRod):
+    """The joint's rod network: local node 0 is the joint node, 1 the rod's neighbour node,
+    2.. the shell's neighbours; edge 0 is the rod's end edge (oriented as the rod stores it),
+    edges 1.. go from the joint node to each shell neighbour. a1 (m, 3): initial reference
+    directors of the edges (the rod's own for edge 0)."""
+
+    def __init__(self, name, positions, edges, a1, twist, radius, density, youngs_modulus,
+                 shear_modulus):
+        self._a1_given = np.asarray(a1, dtype=float)
+        super().__init__(name, centerline=positions, edges=edges, normal=a1[0], twist=twist,
+                         radius=radius, density=density, youngs_modulus=youngs_modulus,
+                         shear_modulus=shear_modulus, natural_curvature="initial",
+                         natural_twist="initial")
+
+    def _initial_frames(self):
+        return self._a1_given.copy()
+
+
+class RodShellJoint(_ImplicitTerm):
+    """RodShellJoint(rod, rod_node, shell, shell_node, stiffness=1.0, tolerance=1e-9): the end
+    node `rod_node` of a discrete rod (a node with one edge: 0 or the last of a polyline) and
+    node `shell_node` of a discrete shell become one node, and the rod's end edge is held to the
+    shell by bending-twisting springs with every shell edge at that node, and those shell edges
+    with each other (ref. 004 section 3.4; module docstring). stiffness [-] (> 0) multiplies the
+    rod's EI and GJ for the joint's springs (per-world parameter "<name>.stiffness" (B,)).
+    The two nodes must start within `tolerance` [m]."""
+
+    section = "joints"
+
+    def __init__(self, rod, rod_node, shell, shell_node, *, stiffness=1.0, tolerance=1e-9,
+                 name="rod_shell_joint"):
+        self.name = name
+        self.rod_name = _body_name(name, rod)
+        self.shell_name = _body_name(name, shell)
+        self.rod_node = _checks.integer(f"{name}.rod_node", rod_node, 0)
+        self.shell_node = _checks.integer(f"{name}.shell_node", shell_node, 0)
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        self.network = None
+
+    def implicit_bodies(self):
+        return (self.rod_name, self.shell_name)
+
+    def parameters(self):
+        return {"stiffness": np.array([self.stiffness])}
+
+    def _bodies(self, bodies):
+        rod, shell = bodies.get(self.rod_name), bodies.get(self.shell_name)
+        if getattr(rod, "kind", None) != "der_rod":
+            raise ValueError(f"{self.name}.rod = {self.rod_name!r} is not allowed: must be a "
+                             f"discrete rod (der_rod) of the scene")
+        if getattr(shell, "kind", None) != "shell":
+            raise ValueError(f"{self.name}.shell = {self.shell_name!r} is not allowed: must be a "
+                             f"discrete shell of the scene")
+        _in_range(self.name, "rod_node", np.array([self.rod_node]), rod.n_nodes, "nodes")
+        _in_range(self.name, "shell_node", np.array([self.shell_node]), len(shell.vertices),
+                  "nodes")
+        at_node = np.flatnonzero((rod.edge_nodes == self.rod_node).any(axis=1))
+        if len(at_node) != 1:
+            raise ValueError(f"{self.name}.rod_node = {self.rod_node} is not allowed: must be an "
+                             f"end of the rod (a node with one edge; it has {len(at_node)})")
+        return rod, shell, int(at_node[0])
+
+    def place_implicit(self, layout, bodies):
+        """Merge the joint nodes, build the joint's network and add the shell edges' twist
+        DOFs (after the joint node) with their mass moments."""
+        rod, shell, edge = self._bodies(bodies)
+        layout.merge(rod.nodes[self.rod_node], shell.nodes[self.shell_node],
+                     tolerance=self.tolerance, owner=self.name)
+        i0, i1 = rod.edge_nodes[edge]
+        other = i1 if i0 == self.rod_node else i0
+        shell_edges = np.flatnonzero((shell.edges == self.shell_node).any(axis=1))
+        neighbours = shell.edges[shell_edges].sum(axis=1) - self.shell_node
+        x = np.concatenate([[rod.positions[self.rod_node], rod.positions[other]],
+                            shell.vertices[neighbours]])
+        k = len(neighbours)
+        edges = np.concatenate([[[0, 1] if i0 == self.rod_node else [1, 0]],
+                                np.stack([np.zeros(k, np.int64), 2 + np.arange(k)], axis=1)])
+        # the shell's normal at the joint: the area-weighted mean of its triangles' normals
+        tris = shell.vertices[shell.triangles[(shell.triangles == self.shell_node).any(axis=1)]]
+        normal = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]).sum(axis=0)
+        t = x[2:] - x[0]
+        t /= np.linalg.norm(t, axis=1, keepdims=True)
+        a1 = normal - (t @ normal)[:, None] * t
+        a1 /= np.linalg.norm(a1, axis=1, keepdims=True)
+        self.network = _JointNetwork(
+            self.name, x, edges, np.concatenate([rod.a1_0[edge][None], a1]),
+            np.concatenate([[rod.twist0[edge]], np.zeros(k)]), rod.radius[edge], rod.density,
+            rod.youngs_modulus, rod.shear_modulus)
+        net = self.network
+        net.nodes = np.concatenate([rod.nodes[[self.rod_node, other]], shell.nodes[neighbours]])
+        new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], k), initial=0.0)
+        layout.add_mass("scalar", new, net.twist_inertia[1:])
+        net.scalars = np.concatenate([rod.scalars[[edge]], new])
+
+    def bind_implicit(self, ctx):
+        from softmech.terms.der_elasticity import DerBendTwist
+
+        if self.network is None:
+            raise RuntimeError(f"{self.name}: place_implicit was not called")
+        net = self.network
+        rod = ctx.body(self.name, self.rod_name)
+        params = {"youngs_modulus": ctx.params[f"{rod.name}.youngs_modulus"],
+                  "shear_modulus": ctx.params[f"{rod.name}.shear_modulus"],
+                  "natural_curvature": net.natural_curvature[None].copy(),
+                  "natural_twist": net.natural_twist[None].copy()}
+        # EI, GJ: the network's section constants (the rod's end-edge radius) times the rod's
+        # per-world moduli times the joint's factor; the joint's energy is reported as part of
+        # the rod's bending and twisting energies (ImplicitSimulation.energies)
+        return [DerBendTwist(net, ctx, params=params, factors=(ctx.params[f"{self.name}.stiffness"],),
+                             body=rod.name)]
