@@ -74,12 +74,41 @@ def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
     assert run.execute(args) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["heading_change_deg"] > 1.0
+    # eq. 29 in the report: a turning rate while the arm bends, a finite turning radius
+    # (the full run gives median 0.52, smallest 0.14; docs/underwater.md)
+    assert summary["length"] == pytest.approx(0.118 + 0.245, abs=1e-3)
+    assert summary["peak_turn_rate"] > 0.05 and 0 < summary["turning_radius_min"] < 5
+    assert "turning.png" in {os.path.basename(f) for f in summary["files"]}
     scene, info = build_monopus(n_elems=20, duration=2.0, moment=0.0)
     sim = scene.compile(dt=info.dt)
     sim.run(info.duration)
     Q = sim.get_state("root")["directors"][0, 0]
     a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)
     assert np.degrees(np.arccos(min(1.0, Q.T @ a0 @ np.asarray(info.axis)))) < 1e-6
+
+
+def test_turning_radius_and_rate_of_eq_29():
+    """Screw parameters (Murray, Li & Sastry 1994, section 2.3): a body whose reference point
+    moves at speed V on a circle of radius rho about the z axis has w = V / rho along z, so
+    m = V / rho and r = rho / L; adding a velocity along w (a helix) leaves both unchanged
+    (|w x v| takes the part of v normal to w); w = 0 gives r = inf. Round-off tolerance."""
+    from softmech.scenarios.poseidron import turning, turning_summary
+
+    V, rho, L = 0.05, 0.12, 0.36
+    phase = np.linspace(0, 2 * np.pi, 9)
+    v = V * np.stack([-np.sin(phase), np.cos(phase), 0 * phase], axis=1)
+    w = np.tile([0.0, 0.0, V / rho], (len(phase), 1))
+    for lift in (0.0, 0.03):
+        r, m = turning(v + [0.0, 0.0, lift], w, L)
+        np.testing.assert_allclose(m, V / rho, rtol=1e-12)
+        np.testing.assert_allclose(r, rho / L, rtol=1e-12)
+    r, m = turning(v, 0 * w, L)
+    assert np.all(np.isinf(r)) and np.all(m == 0)
+    assert turning_summary(r, m) == (0.0, np.inf, np.inf)
+    m = np.array([0.0, 0.1, 1.0, 0.5, 0.2])
+    assert turning_summary(np.array([9.0, 5.0, 1.0, 3.0, 2.0]), m) == (1.0, 2.0, 1.0)   # m >= 1/4
+    with pytest.raises(ValueError, match="length"):
+        turning(v, w, 0.0)
 
 
 def test_cone_inertia_is_the_solid_cone_formula():

@@ -37,6 +37,8 @@ class PoseidronReport:
         from softmech.commands.reports import _AssemblyReport
 
         own = (f"{info.body}.velocities",)
+        if info.length > 0:                             # eq. 29 needs the root's rotation rate
+            own += (f"{info.body}.angular_velocities",)
         return own + _AssemblyReport.record_fields(scene, info)
 
     @classmethod
@@ -60,17 +62,27 @@ class PoseidronReport:
         heading = np.degrees(np.arccos(np.clip(root_Q[:, :, :].transpose(0, 2, 1) @ a0
                                                @ np.asarray(info.axis), -1.0, 1.0)))
         data["heading_change"] = heading
-        return {"mean_surge_velocity": mean, "frequency": info.frequency,
-                "volume_change": float(volume.max() - volume.min()),
-                "heading_change_deg": float(heading[-1]),
-                "cycles": float(t[-1] * info.frequency)}
+        metrics = {"mean_surge_velocity": mean, "frequency": info.frequency,
+                   "volume_change": float(volume.max() - volume.min()),
+                   "heading_change_deg": float(heading[-1]),
+                   "cycles": float(t[-1] * info.frequency)}
+        if info.length > 0:
+            metrics.update(_turning(data, info, root_x, root_Q, origin_body))
+        return metrics
 
     @staticmethod
     def summary(m):
-        return [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
-                 f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
-                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3"
-                 f"; heading turned by {m['heading_change_deg']:.1f} deg")]
+        lines = [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
+                  f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
+                  f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} "
+                  f"cm^3; heading turned by {m['heading_change_deg']:.1f} deg")]
+        if "peak_turn_rate" in m:
+            lines.append(f"eq. 29: turning rate |w| up to {m['peak_turn_rate']:.3f} rad/s; "
+                         f"turning radius (per length {m['length']:.3f} m) median "
+                         f"{m['turning_radius_median']:.2f}, smallest "
+                         f"{m['turning_radius_min']:.2f} while |w| >= 1/4 of its peak "
+                         "(Renda et al. Fig. 17: ~1 as the turn starts, falling to ~0.3)")
+        return lines
 
     @classmethod
     def plot(cls, data, info, output_dir):
@@ -91,4 +103,39 @@ class PoseidronReport:
         axes[2].set_ylabel("cavity volume U [cm^3]")
         axes[2].set_xlabel("time t [s]")
         files = [save(fig, os.path.join(output_dir, "surge.png"), dpi=120)]
+        if "turning_radius" in data:
+            files.append(plot_turning(t, data["turning_radius"], data["turning_rate"],
+                                      os.path.join(output_dir, "turning.png"), info.title))
         return files + _AssemblyReport.plot(data, info, output_dir)
+
+
+def _turning(data, info, root_x, root_Q, origin_body):
+    """Eq. 29's turning radius and rate of the root (series into `data`, summary returned), at
+    the root frame's origin (where the mantle's cup sits: the paper's g_r)."""
+    from softmech.scenarios.poseidron import turning, turning_summary
+
+    Q = root_Q
+    w = np.einsum("nji,nj->ni", Q, data[f"{info.body}.angular_velocities"][0, :, 0])  # lab
+    v = data[f"{info.body}.velocities"][0, :, 0] + np.cross(w, np.einsum("nji,j->ni", Q,
+                                                                          origin_body))
+    r, m = turning(v, w, info.length)
+    data["turning_radius"], data["turning_rate"] = r, m
+    peak, median, smallest = turning_summary(r, m)
+    return {"peak_turn_rate": peak, "turning_radius_median": median,
+            "turning_radius_min": smallest, "length": info.length}
+
+
+def plot_turning(time, radius, rate, path, title):
+    """Eq. 29 against time, as Renda et al. Fig. 17: turning radius r [-] (log scale; inf while
+    swimming straight) and rate |w| [rad/s]; returns path."""
+    fig, axes = figure(2)
+    finite = np.isfinite(radius) & (radius > 0)
+    axes[0].semilogy(time[finite], radius[finite], color="C0")
+    axes[0].axhline(0.3, color="k", ls="--", lw=1, label="~0.3: Renda et al. Fig. 17")
+    axes[0].set_ylabel("turning radius r [-]")
+    axes[0].legend(loc="upper right")
+    axes[0].set_title(f"{title}: turning radius and rate (Renda et al. 2018 eq. 29)")
+    axes[1].plot(time, rate, color="C3")
+    axes[1].set_ylabel("turning rate |w| [rad/s]")
+    axes[1].set_xlabel("time t [s]")
+    return save(fig, path, dpi=120)
