@@ -150,6 +150,24 @@ def test_node_force_and_gravity_balance_in_a_static_solve():
     assert z == pytest.approx(-0.1 - (m * 9.81 - F) / k, rel=1e-10)
 
 
+
+def test_fix_nodes_on_some_axes_lets_the_others_move():
+    # FixNodes(..., axes="xy") holds x and y of the free node and lets it slide along z: a
+    # slanted force (F_x, F_y, F_z) on it stretches the spring by -F_z / k, x and y stay 0
+    # (without the restraint the chain would swing to the force's direction).
+    k, F = 100.0, np.array([0.2, -0.1, -0.3])
+    scene = chain_scene(n=2, stiffness=k, gravity=False)
+    scene.add(sm.FixNodes("chain", [1], axes="yx", name="slide"))
+    scene.add(sm.NodeForce("chain", 1, F, name="pull"))
+    sim = scene.compile(dt=1e-2)
+    sim.solve_static()
+    x = sim.get_state("chain")["positions"][0, 1]
+    np.testing.assert_allclose(x, [0.0, 0.0, -0.1 + F[2] / k], atol=1e-12)
+    for axes in ("", "xw", "xx", 3):
+        with pytest.raises(ValueError, match=r"slide.axes = .* is not allowed"):
+            sm.FixNodes("chain", [1], axes=axes, name="slide")
+
+
 def test_symplectic_euler_uses_the_same_forces_and_matches_its_recurrence():
     # Explicit comparison scheme: v_{n+1} = v_n + h (-k/m)(x_n - x*), x_{n+1} = x_n + h v_{n+1}.
     m, k, h, v0 = 0.2, 50.0, 0.01, 0.3

@@ -49,6 +49,33 @@ def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys
     names = {os.path.basename(f) for f in summary["files"]}
     assert {"results.h5", "surge.png", "energy.png"} <= names
     assert any(n.endswith((".mp4", ".gif")) for n in names)
+    # the still and video draw the mantle as its surface of revolution about the axis the root
+    # carries: at every sample each ring of the drawn surface has its meridian node's radius
+    # and height (round-off), and the meridian itself is not drawn as a tube
+    from softmech.viz.source import bodies_at, read_results
+    from softmech.viz.underwater import axis_track, revolve_mantle
+
+    info = build_poseidron(n_elems=20, duration=0.8)[1]
+    data = read_results(tmp_path / "results.h5")
+    shown = revolve_mantle(data, info)
+    sample = len(data.time) // 2
+    drawn = {b.name: b for b in bodies_at(shown, sample)}
+    assert "mantle" not in drawn and "mantle_surface" in drawn
+    surface = drawn["mantle_surface"].description["vertices"].reshape(24, 21, 3)
+    root_x = data.results["root.positions"][0, :, 0]
+    root_Q = data.results["root.directors"][0, :, 0]
+    a, o = axis_track(root_x, root_Q, info.axis, root_Q[0] @ (np.array(info.origin) - root_x[0]))
+    a, o = a[sample], o[sample]
+
+    def radius_height(x):
+        rel = x - o
+        return np.linalg.norm(rel - np.multiply.outer(rel @ a, a), axis=-1), rel @ a
+
+    r, z = radius_height(data.results["mantle.positions"][0, sample])
+    assert np.ptp(r) > 0.005                     # a profile (cap 22 -> 31 mm), not a cylinder
+    rs, zs = radius_height(surface)
+    np.testing.assert_allclose(rs, np.broadcast_to(r, rs.shape), rtol=1e-12)
+    np.testing.assert_allclose(zs, np.broadcast_to(z, zs.shape), rtol=0, atol=1e-12)
 
 
 def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):
@@ -74,12 +101,84 @@ def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
     assert run.execute(args) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["heading_change_deg"] > 1.0
+    # eq. 29 in the report: a turning rate while the arm bends, a finite turning radius
+    # (the full run gives median 0.52, smallest 0.14; docs/underwater.md)
+    assert summary["length"] == pytest.approx(0.118 + 0.245, abs=1e-3)
+    assert summary["peak_turn_rate"] > 0.05 and 0 < summary["turning_radius_min"] < 5
+    assert "turning.png" in {os.path.basename(f) for f in summary["files"]}
     scene, info = build_monopus(n_elems=20, duration=2.0, moment=0.0)
     sim = scene.compile(dt=info.dt)
     sim.run(info.duration)
     Q = sim.get_state("root")["directors"][0, 0]
     a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)
     assert np.degrees(np.arccos(min(1.0, Q.T @ a0 @ np.asarray(info.axis)))) < 1e-6
+
+
+def test_turning_radius_and_rate_of_eq_29():
+    """Screw parameters (Murray, Li & Sastry 1994, section 2.3): a body whose reference point
+    moves at speed V on a circle of radius rho about the z axis has w = V / rho along z, so
+    m = V / rho and r = rho / L; adding a velocity along w (a helix) leaves both unchanged
+    (|w x v| takes the part of v normal to w); w = 0 gives r = inf. Round-off tolerance."""
+    from softmech.scenarios.poseidron import turning, turning_summary
+
+    V, rho, L = 0.05, 0.12, 0.36
+    phase = np.linspace(0, 2 * np.pi, 9)
+    v = V * np.stack([-np.sin(phase), np.cos(phase), 0 * phase], axis=1)
+    w = np.tile([0.0, 0.0, V / rho], (len(phase), 1))
+    for lift in (0.0, 0.03):
+        r, m = turning(v + [0.0, 0.0, lift], w, L)
+        np.testing.assert_allclose(m, V / rho, rtol=1e-12)
+        np.testing.assert_allclose(r, rho / L, rtol=1e-12)
+    r, m = turning(v, 0 * w, L)
+    assert np.all(np.isinf(r)) and np.all(m == 0)
+    assert turning_summary(r, m) == (0.0, np.inf, np.inf)
+    m = np.array([0.0, 0.1, 1.0, 0.5, 0.2])
+    assert turning_summary(np.array([9.0, 5.0, 1.0, 3.0, 2.0]), m) == (1.0, 2.0, 1.0)   # m >= 1/4
+    with pytest.raises(ValueError, match="length"):
+        turning(v, w, 0.0)
+
+
+def test_surface_of_revolution_keeps_each_node_on_its_circle():
+    """Each of the `sides` copies of the meridian is turned by 2 pi k / sides about the axis
+    (any axis, any point of it): radius from the axis and height along it are the node's,
+    consecutive copies are the chord 2 r sin(pi / sides) apart, there are 2 (n - 1) sides
+    triangles, their normals point away from the axis whichever way the meridian runs, and
+    the triangles tile the surface: the swept area is the sum of frustum side areas of the
+    regular polygon (tolerance round-off)."""
+    from softmech.viz.underwater import surface_of_revolution
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=3)
+    a /= np.linalg.norm(a)
+    e = np.cross(a, [1.0, 0.0, 0.0])
+    e /= np.linalg.norm(e)
+    o = np.array([0.1, -0.2, 0.3])
+    r = np.array([0.02, 0.03, 0.035, 0.03, 0.01])
+    z = np.array([0.0, -0.01, -0.03, -0.05, -0.06])
+    sides = 12
+    for order in (slice(None), slice(None, None, -1)):
+        meridian = o + np.outer(r[order], e) + np.outer(z[order], a)
+        vertices, faces = surface_of_revolution(meridian, o, a, sides)
+        assert vertices.shape == (sides * 5, 3) and faces.shape == (2 * 4 * sides, 3)
+        rel = vertices.reshape(sides, 5, 3) - o
+        height = rel @ a
+        radius = np.linalg.norm(rel - height[..., None] * a, axis=-1)
+        np.testing.assert_allclose(radius, np.broadcast_to(r[order], (sides, 5)), rtol=1e-12)
+        np.testing.assert_allclose(height, np.broadcast_to(z[order], (sides, 5)), atol=1e-15)
+        chord = np.linalg.norm(rel[1] - rel[0], axis=-1)
+        np.testing.assert_allclose(chord, 2 * r[order] * np.sin(np.pi / sides), rtol=1e-12)
+        p = vertices[faces]
+        normal = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+        c = p.mean(axis=1) - o
+        assert np.all(np.sum(normal * (c - np.outer(c @ a, a)), axis=1) > 0)
+    area = 0.5 * np.linalg.norm(normal, axis=1).sum()
+    # the quads are planar trapezoids: sides x (w1 + w2)/2 x slant height
+    w = 2 * r * np.sin(np.pi / sides)
+    apothem = r * np.cos(np.pi / sides)
+    slant = np.hypot(np.diff(apothem), np.diff(z))
+    assert area == pytest.approx(sides * np.sum(0.5 * (w[1:] + w[:-1]) * slant), rel=1e-12)
+    with pytest.raises(ValueError, match="sides"):
+        surface_of_revolution(meridian, o, a, 2)
 
 
 def test_cone_inertia_is_the_solid_cone_formula():

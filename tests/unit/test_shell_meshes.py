@@ -192,3 +192,41 @@ def test_a_single_triangle_shell_falls_freely(bending):
     sim.step(10)
     z = sim.get_state("tri")["positions"][0, :, 2]
     assert z == pytest.approx(np.full(3, -9.81 * 0.01 ** 2 * 10 * 11 / 2), rel=1e-9)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_icosphere_is_a_closed_outward_sphere(n):
+    """10 4^n + 2 nodes on the sphere, 20 4^n triangles, every edge shared by two of them
+    (closed), Euler characteristic 2, unit normals outwards, edge lengths within a factor 1.2
+    (n = 0: the regular icosahedron, all equal), and the divergence-theorem volume of the flat
+    triangles below that of the sphere but converging to it (area 99.5 % at n = 3)."""
+    R, c = 0.05, np.array([0.1, -0.2, 0.3])
+    mesh = meshes.icosphere(R, n, center=c)
+    v, t = mesh.vertices - c, mesh.triangles
+    assert len(v) == 10 * 4 ** n + 2 and len(t) == 20 * 4 ** n
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), R, rtol=1e-12)
+    _, edge_tris = meshes.edge_triangles(t)
+    assert np.all(edge_tris >= 0)                                  # closed: no boundary edge
+    assert _euler(mesh) == 2
+    p = v[t]
+    normals = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    assert np.all(np.einsum("ij,ij->i", normals, p.mean(axis=1)) > 0)      # outwards
+    volume = np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum() / 6
+    sphere = 4 / 3 * np.pi * R ** 3
+    assert 0.6 * sphere < volume < sphere
+    area = 0.5 * np.linalg.norm(normals, axis=1).sum()
+    if n == 3:
+        assert area == pytest.approx(4 * np.pi * R * R, rel=0.006)
+    e = meshes.edge_list(t)
+    lengths = np.linalg.norm(v[e[:, 1]] - v[e[:, 0]], axis=1)
+    assert lengths.max() / lengths.min() < (1.2 if n else 1 + 1e-12)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(radius=0.0, subdivisions=1), "icosphere.radius"),
+    (dict(radius=1.0, subdivisions=-1), "icosphere.subdivisions"),
+    (dict(radius=1.0, subdivisions=8), r"icosphere.subdivisions = 8 is not allowed"),
+    (dict(radius=1.0, subdivisions=1.5), "icosphere.subdivisions")])
+def test_icosphere_arguments_are_validated(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        meshes.icosphere(**kwargs)

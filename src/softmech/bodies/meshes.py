@@ -1,10 +1,11 @@
 """Triangle meshes for discrete shells (softmech.bodies.shell): generated (rectangle, disc,
-regular hexagon), read from DisMech's text format or from .obj / .stl (trimesh), validated, and
-their topology (edges, hinges, edge-triangle adjacency).
+regular hexagon, closed icosphere), read from DisMech's text format or from .obj / .stl
+(trimesh), validated, and their topology (edges, hinges, edge-triangle adjacency).
 
 A mesh is `TriangleMesh(vertices (n, 3) [m], triangles (m, 3) int64)`, node indices 0-based.
-Generated meshes lie in the z = 0 plane with every triangle counter-clockwise seen from +z (unit
-normal +z), so a flat shell's normals and a pressure's sign are predictable.
+Generated flat meshes lie in the z = 0 plane with every triangle counter-clockwise seen from +z
+(unit normal +z), the closed icosphere's triangles are counter-clockwise seen from outside, so
+a shell's normals and a pressure's sign are predictable.
 """
 import os
 from dataclasses import dataclass
@@ -250,6 +251,52 @@ def disc(radius, n_rings, *, center=(0.0, 0.0, 0.0)):
 
     v, tris = _ring_mesh(n_rings, position, "disc")
     return _finish(v + center, tris, "disc")
+
+
+def icosphere(radius, subdivisions, *, center=(0.0, 0.0, 0.0)):
+    """A closed sphere of radius [m]: the regular icosahedron with every triangle cut into four
+    `subdivisions` times (each edge halved) and the new nodes pushed out onto the sphere (the
+    "geodesic" or "subdivided icosahedron" mesh). 10 * 4^n + 2 nodes, 20 * 4^n triangles, every
+    triangle counter-clockwise seen from outside (unit normals point outwards, so a positive
+    ShellPressure inflates it). Nearly equilateral: the edge lengths stay within a factor 1.2 of
+    each other for every n (the icosahedron's 12 five-valent nodes keep their neighbourhoods
+    slightly smaller). subdivisions: >= 0 (0: the icosahedron itself)."""
+    radius = float(_checks.positive("icosphere.radius", radius))
+    subdivisions = _checks.integer("icosphere.subdivisions", subdivisions, 0)
+    if subdivisions > 7:
+        raise ValueError(f"icosphere.subdivisions = {subdivisions} is not allowed: must be <= 7 "
+                         f"({20 * 4 ** subdivisions} triangles; larger meshes exhaust memory)")
+    center = _checks.finite("icosphere.center", center, shape=(3,))
+    g = (1.0 + np.sqrt(5.0)) / 2.0          # the golden ratio: corners (0, +-1, +-g) and cyclic
+    verts = [(-1, g, 0), (1, g, 0), (-1, -g, 0), (1, -g, 0), (0, -1, g), (0, 1, g), (0, -1, -g),
+             (0, 1, -g), (g, 0, -1), (g, 0, 1), (-g, 0, -1), (-g, 0, 1)]
+    verts = [np.array(v, float) / np.linalg.norm(v) for v in verts]
+    tris = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
+            (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8),
+            (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+    for _ in range(subdivisions):
+        middle = {}
+
+        def mid(a, b):
+            key = (min(a, b), max(a, b))
+            if key not in middle:
+                m = verts[a] + verts[b]
+                verts.append(m / np.linalg.norm(m))
+                middle[key] = len(verts) - 1
+            return middle[key]
+
+        finer = []
+        for a, b, c in tris:
+            ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+            finer += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        tris = finer
+    v = radius * np.array(verts)
+    t = np.array(tris, dtype=np.int64)
+    p = v[t]
+    outward = np.einsum("ij,ij->i", np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), p.sum(axis=1))
+    t[outward < 0] = t[outward < 0][:, [0, 2, 1]]
+    v, t = validate(v + center, t, owner="icosphere")
+    return TriangleMesh(v, t)
 
 
 def _finish(vertices, tris, owner):

@@ -197,7 +197,9 @@ class _AssemblyReport(_GenericReport):
                      for f in cls.body_fields) + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS)
 
     @classmethod
-    def plot(cls, data, info, output_dir):
+    def plot(cls, data, info, output_dir, prepare=None):
+        """prepare: None, or a function RenderData -> RenderData applied before drawing the
+        still and the video (e.g. softmech.viz.underwater.revolve_mantle)."""
         from softmech.commands import render
         from softmech.viz.geometry import View
         from softmech.viz.plots import plot_com
@@ -205,10 +207,12 @@ class _AssemblyReport(_GenericReport):
 
         scene = read_results(os.path.join(output_dir, "results.h5"))
         view, world = View(), 0
-        floor = ground_height(scene, world, view.up)
         duration = float(scene.time[-1] - scene.time[0])
         speed = max(1.0, duration / cls.video_seconds)
         files = [plot_com(scene.results, os.path.join(output_dir, "com.png"), world=world)]
+        if prepare is not None:
+            scene = prepare(scene)
+        floor = ground_height(scene, world, view.up)
         files.append(render.render_still(scene, output_dir, "tubes", world, None, view, floor,
                                          render.STILL_SIZE + (9, 0.3)))
         files.append(render.render_video(scene, output_dir, "tubes", world, view, floor,

@@ -104,6 +104,9 @@ class PoseidronInfo:
     origin: tuple = tuple(G_RS[1])
     shell: str = "mantle_shell"
     title: str = "PoseiDRONE"
+    length: float = 0.0
+    """Total length L_s + L_b [m] scaling eq. 29's turning radius (the Monopus); 0: the
+    turning radius and rate are not reported."""
 
 
 def actuated_area(n_elems):
@@ -203,7 +206,8 @@ def poseidron_info(scene, run, report):
     from softmech.scenarios.templates import find_rod, find_term, report_parameters
 
     p = report_parameters(report, {"rod": "mantle", "body": "root", "shell": "mantle_shell",
-                                   "frequency": DEFAULTS["frequency"], "title": "PoseiDRONE"})
+                                   "frequency": DEFAULTS["frequency"], "title": "PoseiDRONE",
+                                   "length": 0.0})
     rod = find_rod(scene, p["rod"])
     shell = find_term(scene, p["shell"], (sm.AxisymmetricShell,), "shell")
     if p["body"] not in {b.name for b in scene.rigid_bodies}:
@@ -212,13 +216,14 @@ def poseidron_info(scene, run, report):
                          duration=run.duration,
                          frequency=float(_checks.positive("[report] frequency", p["frequency"])),
                          axis=tuple(shell.axis), n_elems=rod.n_elems,
-                         origin=tuple(shell.origin), shell=shell.name, title=str(p["title"]))
+                         origin=tuple(shell.origin), shell=shell.name, title=str(p["title"]),
+                         length=float(_checks.nonnegative("[report] length", p["length"])))
 
 
 def poseidron_report(info):
     """The [report] table of a poseidron scenario."""
     return {"rod": info.rod, "body": info.body, "shell": info.shell, "frequency": info.frequency,
-            "title": info.title}
+            "title": info.title, "length": info.length}
 
 
 def surge(time, root_velocity, axis, frequency, skip=2):
@@ -231,3 +236,33 @@ def surge(time, root_velocity, axis, frequency, skip=2):
     if n <= skip or window.sum() < 2:
         window = np.ones_like(time, dtype=bool)
     return V, float(np.trapezoid(V[window], time[window]) / (time[window][-1] - time[window][0]))
+
+
+def turning(velocity, angular_velocity, length):
+    """Renda et al. 2018 eq. 29, the screw parameters of the root body's twist (Murray, Li &
+    Sastry 1994, section 2.3): the turning radius r = |w x v| / (L |w|^2) [-] -- the distance
+    from the reference point to the instantaneous screw axis, over the robot's length L =
+    L_s + L_b -- and the turning rate m = |w| [rad/s]. velocity v (n, 3) [m/s] of the reference
+    point and angular velocity w (n, 3) [rad/s] in one frame (r and m do not depend on which);
+    length L [m] > 0. r is inf where w = 0 (straight swimming). Returns (r (n,), m (n,))."""
+    from softmech import _checks
+
+    length = float(_checks.positive("length", length))
+    v = np.asarray(velocity, dtype=float)
+    w = np.asarray(angular_velocity, dtype=float)
+    m = np.linalg.norm(w, axis=-1)
+    arm = np.linalg.norm(np.cross(w, v), axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(m > 0, arm / (length * np.where(m > 0, m, 1.0) ** 2), np.inf)
+    return r, m
+
+
+def turning_summary(r, m, share=0.25):
+    """(peak turning rate max m [rad/s], median and smallest r [-] over the samples turning at
+    least `share` of the peak rate) -- the windows of Fig. 17 where r is finite; (0, inf, inf)
+    if the robot never turns."""
+    peak = float(np.max(m)) if len(m) else 0.0
+    if peak <= 0:
+        return 0.0, np.inf, np.inf
+    turning_now = m >= share * peak
+    return peak, float(np.median(r[turning_now])), float(np.min(r[turning_now]))

@@ -16,7 +16,8 @@ X_s2], r* = T_s = 31 mm there; recruitment from t = 1 s to 2 s (the arm expansio
 import numpy as np
 
 import softmech as sm
-from softmech.scenarios.poseidron import TABLE2_ROOT, PoseidronInfo, add_arm, add_mantle
+from softmech.bodies.axisym_shell import mantle_profile
+from softmech.scenarios.poseidron import TABLE1_ARM, TABLE2_ROOT, PoseidronInfo, add_arm, add_mantle
 
 QUADROPUS = dict(cone_length=0.112, cone_radius=0.020, mass=0.204, arm_base=(-0.112, 0.0, -0.010),
                  jet_peak=15.0 / 0.031, frequency=1.51, moment=5e-3, start=1.0, recruitment=1.0)
@@ -103,6 +104,9 @@ def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"
     for which, (start, span) in (("d1", mo["first"]), ("d2", mo["second"])):
         scene.add(sm.RecruitedBending(arm, moment, start=start, duration=span, axis=which,
                                       body=root, name=f"steer_{which}"))
+    r, z = mantle_profile(n_elems=n_elems)
+    mantle_length = float(np.hypot(np.diff(r), np.diff(z)).sum())        # L_s = 118 mm
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency, axis=tuple(axis),
-                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Monopus")
+                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Monopus",
+                                length=mantle_length + TABLE1_ARM["length"])

@@ -1,7 +1,7 @@
 """Boundary conditions and loads on the nodes of discrete rods and shells (implicit bodies):
 
-    FixNodes(body, nodes, angles=())   the nodes (and scalar DOFs) held where they start
-    NodeForce(body, node, force)       a constant force [N] on one node
+    FixNodes(body, nodes, angles=(), axes="xyz")   nodes (their axes) and scalar DOFs held where they start
+    NodeForce(body, node, force)                   a constant force [N] on one node
 
 (sm.Gravity works on implicit bodies too: softmech.terms.gravity.) A discrete rod is clamped
 by fixing its first two nodes and its first edge's twist angle (DisMech's clamp).
@@ -49,18 +49,26 @@ class _ImplicitTerm(Term):
 
 
 class FixNodes(_ImplicitTerm):
-    """FixNodes(body, nodes, angles=()): hold nodes (indices into the body's nodes) and scalar
-    DOFs (its `angles`: a rod's edge twists) at their values when the scene is compiled."""
+    """FixNodes(body, nodes, angles=(), axes="xyz"): hold nodes (indices into the body's nodes)
+    and scalar DOFs (its `angles`: a rod's edge twists) at their values when the scene is
+    compiled. axes: the lab coordinates of the nodes that are held, a non-empty subset of "xyz"
+    (default all three; e.g. "xy" lets the nodes slide along z, as the poles of an inflating
+    sphere must, tests/validation/test_shell_inflation.py)."""
 
     section = "boundary"
 
-    def __init__(self, body, nodes, angles=(), *, name="fix"):
+    def __init__(self, body, nodes, angles=(), *, axes="xyz", name="fix"):
         self.name = name
         self.implicit_body = _body_name(name, body)
         self.nodes = _indices(f"{name}.nodes", nodes)
         self.angles = _indices(f"{name}.angles", angles)
         if not self.nodes.size and not self.angles.size:
             raise ValueError(f"{name}: nodes and angles are both empty: fix at least one")
+        if (not isinstance(axes, str) or not axes or set(axes) - set("xyz")
+                or len(set(axes)) != len(axes)):
+            raise ValueError(f"{name}.axes = {axes!r} is not allowed: must be a non-empty subset "
+                             "of 'xyz' without repeats")
+        self.axes = axes
 
     def fixed_dofs(self, ctx):
         """The DOFs (k,) this term holds, in the finalized layout of ctx."""
@@ -68,7 +76,8 @@ class FixNodes(_ImplicitTerm):
         _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes")
         scalars = np.zeros(0, np.int64) if body.scalars is None else body.scalars
         _in_range(self.name, "angles", self.angles, len(scalars), "angles")
-        return np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes]).reshape(-1),
+        held = ["xyz".index(c) for c in sorted(self.axes)]
+        return np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes])[:, held].reshape(-1),
                                ctx.layout.scalar_dof(scalars[self.angles])])
 
     def bind_implicit(self, ctx):

@@ -1,6 +1,7 @@
 """Plots of the underwater robots (softmech.scenarios.poseidron): surge velocity, mantle radius
-and cavity volume against time; and `PoseidronReport`, the scene's part of `softmech run`
-(with the assembly report's 3D still and video of every body)."""
+and cavity volume against time, eq. 29's turning radius and rate; and `PoseidronReport`, the
+scene's part of `softmech run` (with the assembly report's 3D still and video of every body,
+the mantle drawn as the surface of revolution of its meridian: revolve_mantle)."""
 import os
 
 import numpy as np
@@ -9,21 +10,94 @@ from softmech.bodies.axisym_shell import cavity_volume
 from softmech.viz.figures import figure, save
 
 
+def axis_track(root_x, root_Q, axis, origin_body):
+    """The mantle's symmetry axis carried by the root body: (unit axis (n, 3), a point of it
+    (n, 3) [m]) per sample, lab frame. root_x (n, 3) [m], root_Q (n, 3, 3) user frame rows,
+    axis (3,) lab at t = 0, origin_body (3,): the axis point in the root's user frame."""
+    a0 = root_Q[0] @ np.asarray(axis, dtype=float)            # the axis in the root's frame
+    return (np.einsum("nji,j->ni", root_Q, a0),
+            np.asarray(root_x) + np.einsum("nji,j->ni", root_Q, np.asarray(origin_body)))
+
+
 def mantle_geometry(root_x, root_Q, mantle_x, axis, origin_body):
     """Per sample: (radius of the meridian's middle node [m] -- mid-way along the actuated
     interval --, cavity volume U [m^3]); root_x (n, 3) [m],
     root_Q (n, 3, 3) user frame rows, mantle_x (n, m, 3) [m], axis (3,) lab at t = 0 (turned
     with the root), origin_body (3,): the axis point in the root's user frame."""
-    Q0 = root_Q[0]
-    a0 = Q0 @ np.asarray(axis)                   # the axis in the root's frame
     radius, volume = [], []
-    for x, c, Q in zip(mantle_x, root_x, root_Q):
-        a, o = Q.T @ a0, c + Q.T @ origin_body
+    for x, a, o in zip(mantle_x, *axis_track(root_x, root_Q, axis, origin_body)):
         rel = x - o
         r = np.linalg.norm(rel - np.outer(rel @ a, a), axis=1)
         radius.append(r[len(r) // 2])
         volume.append(cavity_volume(x, o, a))
     return np.array(radius), np.array(volume)
+
+
+def surface_of_revolution(meridian, origin, axis, sides=24):
+    """The shell of revolution swept by a meridian about its axis, as a triangle mesh:
+    (vertices (..., n_nodes * sides, 3) [m], faces (2 (n_nodes - 1) sides, 3)). meridian
+    (..., n_nodes, 3) [m]; origin (..., 3) [m] a point of the axis, axis (..., 3) unit, lab
+    frame (leading dimensions: samples); sides >= 3 copies of the meridian turned by 2 pi k /
+    sides about the axis (Rodrigues' formula, so each node keeps its radius and height).
+    Vertex k * n_nodes + i is node i of copy k; each quad between two copies and two nodes
+    is cut into two triangles, oriented so that most normals point away from the axis (the
+    renderer shades by the normal: an inward one draws the outside dark)."""
+    from softmech import _checks
+
+    sides = _checks.integer("sides", sides, 3)
+    x = np.asarray(meridian, dtype=float)
+    a = np.asarray(axis, dtype=float)[..., None, :]
+    rel = x - np.asarray(origin, dtype=float)[..., None, :]
+    along = np.sum(rel * a, axis=-1, keepdims=True) * a
+    across, turn = rel - along, np.cross(a, rel)
+    phi = 2 * np.pi * np.arange(sides) / sides
+    c, s_ = np.cos(phi)[:, None, None], np.sin(phi)[:, None, None]
+    # v cos(phi) + (a x v) sin(phi) + a (a.v)(1 - cos(phi)) = along + across cos + turn sin
+    copies = (np.asarray(origin, dtype=float)[..., None, None, :] + along[..., None, :, :]
+              + c * across[..., None, :, :] + s_ * turn[..., None, :, :])
+    n = x.shape[-2]
+    vertices = copies.reshape(x.shape[:-2] + (sides * n, 3))
+    k, i = np.meshgrid(np.arange(sides), np.arange(n - 1), indexing="ij")
+    k, i = k.ravel(), i.ravel()
+    here, there = k * n + i, ((k + 1) % sides) * n + i
+    faces = np.concatenate([np.stack([here, there, here + 1], axis=1),
+                            np.stack([there, there + 1, here + 1], axis=1)])
+    first = vertices.reshape(-1, sides * n, 3)[0]                  # the first sample decides
+    p = first[faces]
+    normal = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    centre = p.mean(axis=1) - np.asarray(origin, dtype=float).reshape(-1, 3)[0]
+    a0 = np.asarray(axis, dtype=float).reshape(-1, 3)[0]
+    outward = np.sum(normal * (centre - np.outer(centre @ a0, a0)), axis=1)
+    if np.sum(outward < 0) > np.sum(outward > 0):
+        faces = faces[:, [0, 2, 1]]
+    return vertices, faces.astype(np.int64)
+
+
+def revolve_mantle(data, info, sides=24):
+    """RenderData (softmech.viz.source) with the mantle drawn as its surface of revolution: the
+    meridian rod info.rod is replaced by a triangle mesh "<rod>_surface" swept about the axis
+    that the root body info.body carries (every world and sample). Unchanged if the rod's or
+    the root's positions and directors were not recorded."""
+    import dataclasses
+
+    need = [f"{info.rod}.positions", f"{info.body}.positions", f"{info.body}.directors"]
+    if not all(k in data.results for k in need):
+        return data
+    meridian = np.asarray(data.results[need[0]])                    # (B, n, m, 3)
+    root_x = np.asarray(data.results[need[1]])[:, :, 0]
+    root_Q = np.asarray(data.results[need[2]])[:, :, 0]
+    surfaces = []
+    for b in range(meridian.shape[0]):
+        origin_body = root_Q[b, 0] @ (np.asarray(info.origin) - root_x[b, 0])
+        a, o = axis_track(root_x[b], root_Q[b], info.axis, origin_body)
+        vertices, faces = surface_of_revolution(meridian[b], o, a, sides)
+        surfaces.append(vertices)
+    name = f"{info.rod}_surface"
+    results = dict(data.results.items())
+    results[f"{name}.positions"] = np.stack(surfaces)
+    return dataclasses.replace(data, results=results,
+                               rods=tuple(r for r in data.rods if r != info.rod),
+                               meshes={**data.meshes, name: {"faces": faces}})
 
 
 class PoseidronReport:
@@ -37,6 +111,8 @@ class PoseidronReport:
         from softmech.commands.reports import _AssemblyReport
 
         own = (f"{info.body}.velocities",)
+        if info.length > 0:                             # eq. 29 needs the root's rotation rate
+            own += (f"{info.body}.angular_velocities",)
         return own + _AssemblyReport.record_fields(scene, info)
 
     @classmethod
@@ -60,17 +136,27 @@ class PoseidronReport:
         heading = np.degrees(np.arccos(np.clip(root_Q[:, :, :].transpose(0, 2, 1) @ a0
                                                @ np.asarray(info.axis), -1.0, 1.0)))
         data["heading_change"] = heading
-        return {"mean_surge_velocity": mean, "frequency": info.frequency,
-                "volume_change": float(volume.max() - volume.min()),
-                "heading_change_deg": float(heading[-1]),
-                "cycles": float(t[-1] * info.frequency)}
+        metrics = {"mean_surge_velocity": mean, "frequency": info.frequency,
+                   "volume_change": float(volume.max() - volume.min()),
+                   "heading_change_deg": float(heading[-1]),
+                   "cycles": float(t[-1] * info.frequency)}
+        if info.length > 0:
+            metrics.update(_turning(data, info, root_x, root_Q, origin_body))
+        return metrics
 
     @staticmethod
     def summary(m):
-        return [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
-                 f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
-                 f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} cm^3"
-                 f"; heading turned by {m['heading_change_deg']:.1f} deg")]
+        lines = [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
+                  f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
+                  f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} "
+                  f"cm^3; heading turned by {m['heading_change_deg']:.1f} deg")]
+        if "peak_turn_rate" in m:
+            lines.append(f"eq. 29: turning rate |w| up to {m['peak_turn_rate']:.3f} rad/s; "
+                         f"turning radius (per length {m['length']:.3f} m) median "
+                         f"{m['turning_radius_median']:.2f}, smallest "
+                         f"{m['turning_radius_min']:.2f} while |w| >= 1/4 of its peak "
+                         "(Renda et al. Fig. 17: ~1 as the turn starts, falling to ~0.3)")
+        return lines
 
     @classmethod
     def plot(cls, data, info, output_dir):
@@ -91,4 +177,40 @@ class PoseidronReport:
         axes[2].set_ylabel("cavity volume U [cm^3]")
         axes[2].set_xlabel("time t [s]")
         files = [save(fig, os.path.join(output_dir, "surge.png"), dpi=120)]
-        return files + _AssemblyReport.plot(data, info, output_dir)
+        if "turning_radius" in data:
+            files.append(plot_turning(t, data["turning_radius"], data["turning_rate"],
+                                      os.path.join(output_dir, "turning.png"), info.title))
+        return files + _AssemblyReport.plot(data, info, output_dir,
+                                            prepare=lambda scene: revolve_mantle(scene, info))
+
+
+def _turning(data, info, root_x, root_Q, origin_body):
+    """Eq. 29's turning radius and rate of the root (series into `data`, summary returned), at
+    the root frame's origin (where the mantle's cup sits: the paper's g_r)."""
+    from softmech.scenarios.poseidron import turning, turning_summary
+
+    Q = root_Q
+    w = np.einsum("nji,nj->ni", Q, data[f"{info.body}.angular_velocities"][0, :, 0])  # lab
+    v = data[f"{info.body}.velocities"][0, :, 0] + np.cross(w, np.einsum("nji,j->ni", Q,
+                                                                          origin_body))
+    r, m = turning(v, w, info.length)
+    data["turning_radius"], data["turning_rate"] = r, m
+    peak, median, smallest = turning_summary(r, m)
+    return {"peak_turn_rate": peak, "turning_radius_median": median,
+            "turning_radius_min": smallest, "length": info.length}
+
+
+def plot_turning(time, radius, rate, path, title):
+    """Eq. 29 against time, as Renda et al. Fig. 17: turning radius r [-] (log scale; inf while
+    swimming straight) and rate |w| [rad/s]; returns path."""
+    fig, axes = figure(2)
+    finite = np.isfinite(radius) & (radius > 0)
+    axes[0].semilogy(time[finite], radius[finite], color="C0")
+    axes[0].axhline(0.3, color="k", ls="--", lw=1, label="~0.3: Renda et al. Fig. 17")
+    axes[0].set_ylabel("turning radius r [-]")
+    axes[0].legend(loc="upper right")
+    axes[0].set_title(f"{title}: turning radius and rate (Renda et al. 2018 eq. 29)")
+    axes[1].plot(time, rate, color="C3")
+    axes[1].set_ylabel("turning rate |w| [rad/s]")
+    axes[1].set_xlabel("time t [s]")
+    return save(fig, path, dpi=120)
