@@ -57,6 +57,7 @@ DERIVED_UNITS = {
     "walker_displacement": "m",
     "surge_velocity": "m/s", "mean_surge_velocity": "m/s", "mantle_radius": "m",
     "cavity_volume": "m^3", "heading_change": "deg",
+    "turning_radius": "1 (r / L, Renda eq. 29)", "turning_rate": "rad/s",
 }
 """Units of the quantities that `softmech run` derives into /derived (softmech.commands.run's
 reports); another derived quantity's units are given to ResultsWriter.write_derived."""

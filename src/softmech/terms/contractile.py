@@ -129,9 +129,12 @@ class ContractileCell(Term):
     def edge_attachments(self, rest_lengths, radius, p):
         """Discrete rods: the edges (B, 2) int holding the two ends, the ends' fractions
         along them (B, 2) and the signed offsets h (B, 2) [m] (arguments as `attachments`):
-        the ends sit exactly at start and start + length, not snapped to nodes."""
+        the ends sit exactly at start and start + length, not snapped to nodes (an end on a
+        node takes the edge inside the span, as the Cosserat cell's offsets do)."""
         arc, ends = self._ends(rest_lengths, p)
-        edges = np.clip(np.searchsorted(arc, ends, side="right") - 1, 0, len(rest_lengths) - 1)
+        edges = np.stack([np.searchsorted(arc, ends[:, 0], side="right"),
+                          np.searchsorted(arc, ends[:, 1], side="left")], axis=1) - 1
+        edges = np.clip(edges, 0, len(rest_lengths) - 1)
         frac = (ends - arc[edges]) / rest_lengths[edges]
         return edges, frac, self._offsets(radius, edges, p)
 

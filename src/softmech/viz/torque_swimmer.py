@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from softmech.viz.figures import figure, save
+from softmech.viz.swimmer import SwimmerReport
 
 
 def plot_midlines(path, positions, *, arc_length, amplitude, length, wavelength):
@@ -58,10 +59,11 @@ def plot_centre(path, time, com, *, period, window, speed, taylor):
     return save(fig, path, dpi=120)
 
 
-class TorqueSwimmerReport:
+class TorqueSwimmerReport(SwimmerReport):
     """`softmech run torque_swimmer`: speed, wave amplitude and wavelength measured from the
     midlines, Taylor's speed for them and the RFT quadrature of the recorded shapes; midlines,
-    centre of mass against time, video."""
+    centre of mass against time, video. Records like the bio-hybrid swimmer's report (the
+    rod's `fields` and energies, `samples_per_period` samples per beat)."""
 
     fields = ("com", "positions", "velocities")
     samples_per_period = 40
@@ -69,17 +71,6 @@ class TorqueSwimmerReport:
                      "rft_speed": "m/s", "wave_number": "1/m", "wave_amplitude": "m",
                      "effective_amplitude": "m", "amplitude_profile": "m",
                      "profile_arc_length": "m (from the head)"}
-
-    @classmethod
-    def record_fields(cls, scene, info):
-        """Results keys recorded into results.h5: `fields` and the energies of the rod."""
-        from softmech.viz.plots import ENERGY_FIELDS
-
-        return tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
-
-    @classmethod
-    def sample_interval(cls, info):
-        return info.period / cls.samples_per_period
 
     @staticmethod
     def derive(data, info):
