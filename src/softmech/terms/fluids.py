@@ -117,9 +117,10 @@ class QuadraticDragPart(Part):
 
     def calls(self, engine):
         n_e = engine.slots.n_elems * engine.lanes.W
+        layer, coeff = engine.elem_layers(self.entries, 3)
         args = engine.args(QuadraticDragArgs,
                            qdrag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           qdrag_coeff=engine.elem_table(self.entries, 3),
+                           qdrag_layer=layer, qdrag_coeff=coeff,
                            qdrag_force=engine.zeros(3, n_e))
         return [Call("forces", DRAG_ORDER, quadratic_drag, args, "quadratic_drag")]
 
