@@ -351,11 +351,11 @@ class _WingReport(_AssemblyReport):
     """The feathered wing (softmech.scenarios.wing): its three joint angles over time
     (joint_angles.png, cf. Zhang et al. 2019 Fig. 4e), a still and a video. Records every
     rachis's and muscle's positions, every BARB_STRIDE-th barb's (one HDF5 dataset per rod:
-    all 2,850 barbs cost minutes of file overhead and of drawing), and the rigid bodies'
+    all 2,800 barbs cost minutes of file overhead and of drawing), and the rigid bodies'
     positions and frames (the bones' frames give the angles)."""
 
     BARB_STRIDE = 8
-    slow_motion_seconds = 5.0
+    slow_motion_seconds = 4.0
     """Length of the video [s]: the run is played in slow motion."""
 
     @classmethod
@@ -400,7 +400,7 @@ class _WingReport(_AssemblyReport):
                                   data["elbow_angle"], info.initiation, info.frequency)]
         scene = read_results(os.path.join(output_dir, "results.h5"))
         view, floor = View(), None
-        # slow motion: one flapping cycle (~0.2 s) over ~5 s of video
+        # slow motion: the run (one flapping cycle, ~0.19 s) over slow_motion_seconds of video
         speed = max(1e-3, float(scene.time[-1] - scene.time[0]) / cls.slow_motion_seconds)
         files.append(render.render_still(scene, output_dir, "tubes", 0, None, view, floor,
                                          render.STILL_SIZE + (9, 0.3)))

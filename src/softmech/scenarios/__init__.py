@@ -87,7 +87,7 @@ SCENES = {
                                          "pulsed mantle and one rear arm bent about d1 then d2 "
                                          "(eq. 28) to steer; surge, heading, video"),
     "wing": SceneEntry(build_wing, "feathered pigeon wing (Zhang et al. 2019, Fig. 4): 19 "
-                                   "feathers of ~2,850 barb rods, 4 muscles, quadratic air "
+                                   "feathers of ~2,800 barb rods, 4 muscles, quadratic air "
                                    "drag, one flapping cycle; three joint angles, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
