@@ -47,14 +47,14 @@ def main():
     args = parser.parse_args()
     if args.only in (None, "elbow"):
         for contact in (True, False):
-            us, n_elems, n_terms, *_ = per_step(lambda: build_elbow(contact=contact), args.steps)
+            us, n_elems, n_terms, *_ = per_step(lambda c=contact: build_elbow(contact=c), args.steps)
             print(f"elbow, 36 muscle rods, contact={contact}: {us:.0f} us/step "
                   f"({n_elems} elements, {n_terms} terms)", flush=True)
     if args.only in (None, "wing"):
         for factor in (0.5, 1.0, 2.0):
             barbs = int(round(factor * FULL_BARBS))
             us, n_elems, n_terms, rods, t_build, t_compile, info, sim = per_step(
-                lambda: build_wing(barbs=barbs), max(200, int(args.steps / factor)))
+                lambda b=barbs: build_wing(barbs=b), max(200, int(args.steps / factor)))
             steps = round(info.duration / info.dt)
             print(f"wing x{factor:g}: {rods} rods, {n_elems} elements, {n_terms} terms: "
                   f"{us:.0f} us/step ({1e3 * us / n_elems:.0f} ns per element); dt = "

@@ -354,9 +354,10 @@ class _WingReport(_AssemblyReport):
     all 2,800 barbs cost minutes of file overhead and of drawing), and the rigid bodies'
     positions and frames (the bones' frames give the angles)."""
 
-    BARB_STRIDE = 8
-    slow_motion_seconds = 4.0
-    """Length of the video [s]: the run is played in slow motion."""
+    BARB_STRIDE = 16
+    slow_motion_seconds, video_fps = 4.0, 10.0
+    """Length [s] and frame rate [1/s] of the video: the run in slow motion, 40 frames (~2 s
+    each to draw on a laptop core with ~200 rods)."""
 
     @classmethod
     def record_fields(cls, scene, info):
@@ -405,7 +406,7 @@ class _WingReport(_AssemblyReport):
         files.append(render.render_still(scene, output_dir, "tubes", 0, None, view, floor,
                                          render.STILL_SIZE + (9, 0.3)))
         files.append(render.render_video(scene, output_dir, "tubes", 0, view, floor,
-                                         render.VIDEO_SIZE + (9, 0.3), 25.0, speed,
+                                         render.VIDEO_SIZE + (9, 0.3), cls.video_fps, speed,
                                          progress=False))
         return files
 

@@ -22,17 +22,22 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     the flesh lumped into them); shoulder: a hinge about x (the flap is free, sweep and the
     humerus's long-axis rotation are held by a rotational spring SHOULDER_SPRING: the
     anteroposterior angle arises from the drag against it, as in the paper); elbow: a hinge
-    about z (flexion folds the wrist forward, +x); wrist: fixed (the paper's muscles do not
-    act on it; a bird's wrist follows the elbow through the radius-ulna linkage, not modelled);
+    about the wing's normal (flexion folds the wrist forward) with a ligament spring about its
+    rest angle REST_ELBOW (the wing starts flat with the elbow there); wrist: fixed (the
+    paper's muscles do not act on it; a bird's wrist follows the elbow through the radius-ulna
+    linkage, not modelled);
   * feathers: 9 secondaries along the forearm and 10 primaries along the hand, rachis pointing
-    back (-x) and fanning out to the tip (PRIMARY_FAN); each a tapered rachis (an effective
+    back (-x) and fanning out to the tip (feather_layout); each a tapered rachis (an effective
     solid rod with a foam-filled tube's EI and mass per length: E = 0.12 GPa, rho = 500 kg/m^3,
     radius 1.7 -> 0.5 mm), clamped to its bone by a fixed joint; one barb on each side per
     rachis node (outer vane narrow, inner vane wide), at 50 deg to the rachis, 2 elements each,
-    fixed to its rachis node; a barb: r = 0.15 mm (5 barbs of r = 0.1 mm: same EI), rho = 2900
-    kg/m^3 (their keratin), E = 2.5 GPa;
-  * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, r = 2.82 mm: F_max = 10 N, the
-    paper's "~10 N"; force-length fits and zeta of the elbow): pectoralis from the keel to the
+    fixed to its rachis node; a barb stands for the ~5 real barbs (r = 0.1 mm, every 0.3 mm) on
+    its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its density giving
+    the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb count);
+  * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, its radius giving F_max: 50 N for
+    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's; with 10 N our shoulder
+    muscles cannot swing the wing through a stroke at 8 Hz, docs/musculoskeletal.md;
+    force-length fits and zeta of the elbow): pectoralis from the keel to the
     ventral humerus (depresses), supracoracoideus from a dorsomedial point (its pulley over the
     triosseal canal replaced by a straight line of action above the shoulder) to the dorsal
     humerus (elevates), biceps anterior and scapulotriceps posterior of the humerus, from its
@@ -41,10 +46,11 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     their ends;
   * air: QuadraticDrag on every barb with the vane's plate drag C_D = 1.5 on the strip a barb
     stands for (normal coefficient C_D s / (2 r), s the barb spacing normal to the barbs) and
-    a cylinder's C = 1 edgewise; on the rachises C_n = 1.2; rho_air = 1.2 kg/m^3; gravity;
+    a cylinder's C = 1 edgewise (QuadraticDrag's binormal); on the rachises C_n = 1.2;
+    rho_air = 1.2 kg/m^3; gravity;
   * activation (EMG timing of pigeon take-off, Dial 1992; shapes ours, Supplementary Eqs. 6-10
     are not in the sources): an initiation phase (supracoracoideus and scapulotriceps raise and
-    hold the extended wing) then one cycle at FREQUENCY (downstroke ~55 %): pectoralis from late
+    extend the wing) then one cycle at 8 Hz (activation_windows): pectoralis from late
     upstroke through mid downstroke, scapulotriceps through the downstroke, supracoracoideus
     and biceps through the upstroke; smooth on/off ramps of RAMP.
 
