@@ -299,6 +299,28 @@ class Engine:
             out[:, i] = to_blocks(per_elem, lanes)
         return out
 
+    def elem_layers(self, entries, width):
+        """elem_table for many entries: entries of (rod index, values (B, n_elems or 1, width))
+        -> (layer (n,) int64, table (n_blocks, n_layers, width, n_elem_slots*W)), entry i's
+        values on its rod's element slots of table[:, layer[i]]. Entries on different rods share
+        a layer (their slots do not overlap), so n_layers is the largest number of entries on
+        one rod (1 with one term per rod) and the table grows with the elements, not with
+        entries x elements (elem_table: 3,000 drag terms on 6,000 elements, 430 MB and 1.1 s)."""
+        lanes, slots = self.lanes, self.slots
+        per_rod, layer = {}, np.zeros(len(entries), dtype=np.int64)
+        for i, (rod_index, _) in enumerate(entries):
+            layer[i] = per_rod.get(rod_index, 0)
+            per_rod[rod_index] = layer[i] + 1
+        n_layers = max(per_rod.values(), default=0)
+        W = lanes.W
+        out = np.zeros((lanes.n_blocks, n_layers, width, slots.n_elems * W))
+        for i, (rod_index, values) in enumerate(entries):
+            rod = self.rods[rod_index]
+            e0 = slots.elem[rod.name]
+            values = np.broadcast_to(values, (lanes.worlds, rod.n_elems, width))
+            out[:, layer[i], :, e0 * W:(e0 + rod.n_elems) * W] = to_blocks(values, lanes)
+        return layer, out
+
     def zeros(self, *shape, dtype=float):
         """Scratch array (n_blocks, *shape) for a term."""
         array = np.zeros((self.lanes.n_blocks,) + shape, dtype=dtype)

@@ -50,7 +50,7 @@ def contract_scene():
     scene.add(sm.SlenderBodyDrag("bar", 0.5))
     scene.add(sm.RotaryInertiaScaling("bar", 2.0))
     scene.add(sm.Buoyancy(500.0))
-    scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
+    scene.add(sm.QuadraticDrag(rod, 2.5, 0.01, binormal=1.0))
     scene.add(sm.AddedMass("arm", 1.0))
     scene.add(sm.ContractileCell(rod, 0.2, 0.3, 0.01, frequency=2.0, cell_radius=0.01))
     scene.add(sm.GroundContact(rod, friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))

@@ -34,10 +34,11 @@ def assert_same_model(a, b):
 
 @pytest.mark.parametrize("name", ["snake", "cantilever", "plectoneme", "elbow",
                                   "walker", "muscular_snake", "poseidron", "quadropus",
-                                  "monopus", "torque_swimmer"])
+                                  "monopus", "torque_swimmer", "wing"])
 def test_builtin_scene_round_trips_through_a_file(name, tmp_path):
-    n_elems = {"elbow": 4}.get(name, 12)
-    original = builtin_scenario(name, n_elems=n_elems)
+    n_elems = {"elbow": 4, "wing": 2}.get(name, 12)
+    extra = {"wing": {"barbs": 152}}.get(name, {})                       # the smallest wing
+    original = builtin_scenario(name, n_elems=n_elems, **extra)
     files = save_scenario(original, tmp_path / f"{name}.toml")
     assert files[0] == str(tmp_path / f"{name}.toml")
     assert len(files) == 1 or name in ("elbow", "walker", "poseidron", "quadropus",
@@ -75,7 +76,7 @@ def everything_scene():
     scene.add(sm.ViscousDrag("ring", normal=0.2, tangential=0.1))
     scene.add(sm.SlenderBodyDrag("beam", 1.2e-3, form="gazzola2018"))
     scene.add(sm.Buoyancy(998.0))
-    scene.add(sm.QuadraticDrag(arm, 2.5, 0.01, fluid_density=998.0))
+    scene.add(sm.QuadraticDrag(arm, 2.5, 0.01, fluid_density=998.0, binormal=1.5))
     scene.add(sm.AddedMass("beam", 1.5))
     scene.add(sm.RotaryInertiaScaling("beam", 3.0))
     scene.add(sm.ContractileCell(arm, 0.3, 0.2, 0.05, frequency=1.0, side="-d2", name="cell"))

@@ -164,7 +164,8 @@ def test_every_built_in_scene_is_viewed_and_described_with_units(scene, tmp_path
     `softmech view` draws every rod, and `softmech info` gives every dataset under /rods and
     /derived its units."""
     out = tmp_path / scene
-    assert main(["run", scene, "--duration", "0.05", "--output", str(out), "--quiet"]) == 0
+    duration = {"wing": "0.001"}.get(scene, "0.05")      # the ~2,800-rod wing: ~1.5 ms per step
+    assert main(["run", scene, "--duration", duration, "--output", str(out), "--quiet"]) == 0
     page = tmp_path / f"{scene}.html"
     data = read_results(out / "results.h5")
     # rods are coloured by their curvature; a scene of shells alone has no rod field to show
@@ -172,7 +173,9 @@ def test_every_built_in_scene_is_viewed_and_described_with_units(scene, tmp_path
     assert main(["view", str(out / "results.h5"), "--html", str(page), *field, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["frames"] >= 2
     fig, _ = view_figure(data)
-    assert set(data.rods) | set(data.meshes) <= {t.name for t in fig.data if t.type == "mesh3d"}
+    # every recorded rod (the wing records every 16th barb pair of its ~2,800 barbs)
+    recorded = {r for r in data.rods if f"{r}.positions" in data.results}
+    assert recorded | set(data.meshes) <= {t.name for t in fig.data if t.type == "mesh3d"}
     assert main(["info", str(out / "results.h5"), "--json"]) == 0
     datasets = json.loads(capsys.readouterr().out)["datasets"]
     missing = [path for path, d in datasets.items()

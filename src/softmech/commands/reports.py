@@ -352,6 +352,70 @@ class _WalkerReport(_AssemblyReport):
         return files
 
 
+class _WingReport(_AssemblyReport):
+    """The feathered wing (softmech.scenarios.wing): its three joint angles over time
+    (joint_angles.png, cf. Zhang et al. 2019 Fig. 4e), a still and a video. Records every
+    rachis's and muscle's positions, every BARB_STRIDE-th barb's (one HDF5 dataset per rod:
+    all 2,800 barbs cost minutes of file overhead and of drawing), and the rigid bodies'
+    positions and frames (the bones' frames give the angles)."""
+
+    BARB_STRIDE = 16
+    slow_motion_seconds, video_fps = 4.0, 10.0
+    """Length [s] and frame rate [1/s] of the video: the run in slow motion, 40 frames (~2 s
+    each to draw on a laptop core with ~200 rods)."""
+
+    @classmethod
+    def record_fields(cls, scene, info):
+        from softmech.scenarios.wing import recorded_rods
+
+        return (tuple(f"{r}.positions" for r in recorded_rods(scene, cls.BARB_STRIDE))
+                + tuple(f"{b.name}.{f}" for b in scene.rigid_bodies for f in ("positions", "directors"))
+                + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS))
+
+    @staticmethod
+    def derive(data, info):
+        from softmech.scenarios.wing import joint_angles
+
+        dv, ap, elbow = joint_angles(data[f"{info.humerus}.directors"][0, :, 0],
+                                     data[f"{info.forearm}.directors"][0, :, 0])
+        data["dorsoventral_angle"], data["anteroposterior_angle"], data["elbow_angle"] = dv, ap, elbow
+        return {"rods": info.rods, "barbs": info.barbs,
+                "dorsoventral_range_deg": [float(dv.min()), float(dv.max())],
+                "anteroposterior_range_deg": [float(ap.min()), float(ap.max())],
+                "elbow_range_deg": [float(elbow.min()), float(elbow.max())]}
+
+    derived_units = {"dorsoventral_angle": "deg", "anteroposterior_angle": "deg",
+                     "elbow_angle": "deg"}
+
+    @staticmethod
+    def summary(m):
+        rng = lambda key: "{:.0f} to {:.0f} deg".format(*m[key])
+        return [f"{m['rods']} rods ({m['barbs']} barbs): dorsoventral {rng('dorsoventral_range_deg')}, "
+                f"anteroposterior {rng('anteroposterior_range_deg')}, elbow "
+                f"{rng('elbow_range_deg')} (paper, Fig. 4e: within ~10 deg of experiments)"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        from softmech.commands import render
+        from softmech.viz.geometry import View
+        from softmech.viz.musculoskeletal import plot_wing_angles
+        from softmech.viz.source import read_results
+
+        files = [plot_wing_angles(os.path.join(output_dir, "joint_angles.png"), data["time"],
+                                  data["dorsoventral_angle"], data["anteroposterior_angle"],
+                                  data["elbow_angle"], info.initiation, info.frequency)]
+        scene = read_results(os.path.join(output_dir, "results.h5"))
+        view, floor = View(), None
+        # slow motion: the run (one flapping cycle, ~0.19 s) over slow_motion_seconds of video
+        speed = max(1e-3, float(scene.time[-1] - scene.time[0]) / cls.slow_motion_seconds)
+        files.append(render.render_still(scene, output_dir, "tubes", 0, None, view, floor,
+                                         render.STILL_SIZE + (9, 0.3)))
+        files.append(render.render_video(scene, output_dir, "tubes", 0, view, floor,
+                                         render.VIDEO_SIZE + (9, 0.3), cls.video_fps, speed,
+                                         progress=False))
+        return files
+
+
 def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
     discrete report for a scene of discrete rods and shells, the assembly report for a scene
@@ -385,7 +449,8 @@ REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
            "plectoneme": _PlectonemeReport, "swimmer": SwimmerReport, "elbow": _ElbowReport,
            "walker": _WalkerReport, "muscular_snake": _SnakeReport,
            "poseidron": PoseidronReport, "quadropus": PoseidronReport,
-           "monopus": PoseidronReport, "torque_swimmer": TorqueSwimmerReport}
+           "monopus": PoseidronReport, "torque_swimmer": TorqueSwimmerReport,
+           "wing": _WingReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
 plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
 

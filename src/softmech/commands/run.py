@@ -191,7 +191,8 @@ def execute(args):
     files.append(plot_energy(data, info, os.path.join(output_dir, "energy.png")))
 
     say(f"  wall time {wall:.2f} s (" + ("resumed: the steps after the checkpoint)" if resume
-                                        else f"{n_steps / max(wall, 1e-9):,.0f} steps/s)"))
+                                        else f"{n_steps / max(wall, 1e-9):,.0f} steps/s, "
+                                             f"{wall / info.duration:.3g} s per simulated second)"))
     for line in report.summary(metrics):
         say("  " + line)
     say(f"  wrote {len(files)} files to {output_dir}:")
@@ -199,5 +200,6 @@ def execute(args):
         say(f"    {os.path.basename(f)}")
     if as_json:
         print(json.dumps({"scene": name, "output_dir": output_dir, "files": files,
-                          "resumed": resume, **metrics}))
+                          "resumed": resume, "wall_time_s": wall,
+                          "wall_time_per_simulated_second": wall / info.duration, **metrics}))
     return 0

@@ -52,7 +52,8 @@ ActiveMusclesArgs = namedtuple("ActiveMusclesArgs", [
     "muscle_kind",    # ACT_* per muscle, (n_m,) int64
     "muscle_param",   # rows P_*, (n_blocks, n_m, N_MUSCLE_PARAMS, W)
     "muscle_poly",    # [active c_0.., passive p_0..], (n_m, 2, MAX_COEFFICIENTS)
-    "muscle_elem",    # rest area A^ [m^2], arc length s [m] per element slot, (n_blocks, n_m, 2, n_elems*W)
+    "muscle_layer",   # layer of muscle_elem per muscle, (n_m,) int64 (softmech.packing.Engine.elem_layers)
+    "muscle_elem",    # rest area A^ [m^2], arc length s [m] per element slot, (n_blocks, n_layers, 2, n_elems*W)
     "muscle_table",   # activation table: times [s], values [-], (n_m, 2, n_t) (padded with the last sample)
     "muscle_count",   # samples per table, (n_m,) int64
     "node_force",     # output (added to)
@@ -125,7 +126,7 @@ def active_muscles(a, bi, W, t):
                     act = 0.0
                     if started:
                         act = 0.5 + 0.5 * prm[P_SIDE] * math.sin(
-                            omega_t - prm[P_WAVENUMBER] * a.muscle_elem[bi, i, 1, k])
+                            omega_t - prm[P_WAVENUMBER] * a.muscle_elem[bi, a.muscle_layer[i], 1, k])
                 f_a = 0.0
                 if prm[P_ACTIVE_LO] <= eta <= prm[P_ACTIVE_HI]:
                     f_a = max(0.0, polynomial(active, eta))
@@ -133,7 +134,7 @@ def active_muscles(a, bi, W, t):
                 if eta > 1.0:
                     f_p = max(0.0, polynomial(passive, eta - 1.0))
                 stress = prm[P_MAX_STRESS] * (act * f_a + f_p) + prm[P_DAMPING] * rate
-                area = a.muscle_elem[bi, i, 0, k]
+                area = a.muscle_elem[bi, a.muscle_layer[i], 0, k]
                 if prm[P_AREA_EXPONENT] > 0.0:
                     area = area / eta                              # A = A^ / e (Poisson 0.5)
                 s = area * stress / length                         # T / l

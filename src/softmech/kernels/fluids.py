@@ -36,7 +36,8 @@ QuadraticDragArgs = namedtuple("QuadraticDragArgs", [
     "v", "Q",                                           # state
     "rod_node_off", "rod_elem_off", "rod_n_elems", "rod_closed",
     "qdrag_rod",     # rod index per entry (n_qdrag,)
-    "qdrag_coeff",   # rho_f D_k l^ along d1, d2, d3 [kg/m], (n_blocks, n_qdrag, 3, n_elems*W)
+    "qdrag_layer",   # layer of qdrag_coeff per entry (n_qdrag,) (softmech.packing.Engine.elem_layers)
+    "qdrag_coeff",   # rho_f D_k l^ along d1, d2, d3 [kg/m], (n_blocks, n_layers, 3, n_elems*W)
     "qdrag_force",   # scratch: half of each element's force [N], (n_blocks, 3, n_elems*W)
     "node_force",    # output (added to)
 ])
@@ -52,9 +53,10 @@ def quadratic_drag(a, bi, W, t):
         n0 = a.rod_node_off[r] * W
         va0, va1, va2, vb0, vb1, vb2 = pair_rows(a.v[bi], n0, W)
         q0, q1, q2, q3, q4, q5, q6, q7, q8 = rows9(a.Q[bi], e0)
-        c1 = a.qdrag_coeff[bi, i, 0, e0:]
-        c2 = a.qdrag_coeff[bi, i, 1, e0:]
-        c3 = a.qdrag_coeff[bi, i, 2, e0:]
+        layer = a.qdrag_layer[i]
+        c1 = a.qdrag_coeff[bi, layer, 0, e0:]
+        c2 = a.qdrag_coeff[bi, layer, 1, e0:]
+        c3 = a.qdrag_coeff[bi, layer, 2, e0:]
         f0 = a.qdrag_force[bi, 0, e0:]
         f1 = a.qdrag_force[bi, 1, e0:]
         f2 = a.qdrag_force[bi, 2, e0:]

@@ -32,8 +32,9 @@ def bodies_of(sim):
 
 def joints_of(sim):
     """{joint name: {kind, a, b}} (softmech.terms.joints: describe) of the joints of `sim`."""
-    return {t.name: t.describe(sim.rods, sim.rigid_bodies) for t in sim.terms
-            if isinstance(t, JOINT_TYPES)}
+    rods = {r.name: r for r in sim.rods}            # once, not per joint (thousands: the wing)
+    bodies = {b.name: b for b in sim.rigid_bodies}
+    return {t.name: t.describe(rods, bodies) for t in sim.terms if isinstance(t, JOINT_TYPES)}
 
 
 def write_description(f, sim):

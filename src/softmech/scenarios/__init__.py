@@ -11,6 +11,7 @@ from softmech.scenarios.discrete import build_falling_rod, build_pneunet
 from softmech.scenarios.shells import build_manta, build_parachute
 from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
 from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
+from softmech.scenarios.wing import WingInfo, build_wing, wing_info, wing_report
 from softmech.scenarios.muscular_snake import build_muscular_snake
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
@@ -92,6 +93,9 @@ SCENES = {
     "monopus": SceneEntry(build_monopus, "Monopus (Renda et al. 2018, section 7.2): cone root, "
                                          "pulsed mantle and one rear arm bent about d1 then d2 "
                                          "(eq. 28) to steer; surge, heading, video"),
+    "wing": SceneEntry(build_wing, "feathered pigeon wing (Zhang et al. 2019, Fig. 4): 19 "
+                                   "feathers of ~2,800 barb rods, 4 muscles, quadratic air "
+                                   "drag, one flapping cycle; three joint angles, video"),
 }
 """Scene name -> SceneEntry(build, one-line description)."""
 
@@ -128,6 +132,7 @@ TEMPLATES = {
     "poseidron": Template(poseidron_info, poseidron_report),
     "quadropus": Template(poseidron_info, poseidron_report),
     "monopus": Template(poseidron_info, poseidron_report),
+    "wing": Template(wing_info, wing_report),
 }
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
@@ -138,4 +143,4 @@ __all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", 
            "build_walker", "build_muscular_snake", "SwimmerInfo", "build_swimmer",
            "build_falling_rod", "build_pneunet", "build_manta", "build_parachute",
            "PoseidronInfo", "build_poseidron", "build_quadropus", "build_monopus",
-           "TorqueSwimmerInfo", "build_torque_swimmer"]
+           "TorqueSwimmerInfo", "build_torque_swimmer", "WingInfo", "build_wing"]

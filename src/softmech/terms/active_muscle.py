@@ -110,13 +110,14 @@ class ActiveMuscles(Part):
         for i, e in enumerate(self.entries):
             table[i, :, :len(e[5])] = e[5], e[6]
             table[i, :, len(e[5]):] = np.array([e[5][-1], e[6][-1]])[:, None]
+        layer, elem = engine.elem_layers([(e[0], e[4]) for e in self.entries], 2)
         args = engine.args(
             ActiveMusclesArgs,
             muscle_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
             muscle_kind=np.array([e[1] for e in self.entries], dtype=np.int64),
             muscle_param=lane_table([e[2] for e in self.entries], lanes, N_MUSCLE_PARAMS),
             muscle_poly=np.array([e[3] for e in self.entries]),
-            muscle_elem=engine.elem_table([(e[0], e[4]) for e in self.entries], 2),
+            muscle_layer=layer, muscle_elem=elem,
             muscle_table=table,
             muscle_count=np.array([len(e[5]) for e in self.entries], dtype=np.int64))
         return [Call("forces", ORDER, active_muscles, args, "active_muscles")]

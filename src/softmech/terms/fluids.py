@@ -3,6 +3,7 @@
 
     Buoyancy(fluid_density=1000)                                 # every body: gravity x (1 - m_f / m)
     QuadraticDrag(rod, normal=2.5, tangential=0.01, fluid_density=1000)     # Renda eq. 11
+    QuadraticDrag(rod, normal=30.0, binormal=1.0, ...)          # a flat array of rods (a vane)
     AddedMass(rod, coefficient=1.0, fluid_density=1000)                     # eq. 13, normal only
     RigidQuadraticDrag(body, coefficient=0.02, fluid_density=1000)          # eq. 20, C_r [m^2]
     RigidAddedMass(body, coefficient=0.5, fluid_density=1000)               # eq. 21
@@ -117,41 +118,49 @@ class QuadraticDragPart(Part):
 
     def calls(self, engine):
         n_e = engine.slots.n_elems * engine.lanes.W
+        layer, coeff = engine.elem_layers(self.entries, 3)
         args = engine.args(QuadraticDragArgs,
                            qdrag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           qdrag_coeff=engine.elem_table(self.entries, 3),
+                           qdrag_layer=layer, qdrag_coeff=coeff,
                            qdrag_force=engine.zeros(3, n_e))
         return [Call("forces", DRAG_ORDER, quadratic_drag, args, "quadratic_drag")]
 
 
 class QuadraticDrag(Term):
     """Quadratic (form) drag of a rod per unit length, -rho_f D u |v| in the element frame,
-    D = (C_n r, C_n r, pi/2 C_t r) along d1, d2, d3 (Renda et al. 2018 eq. 11; C_n = C_by =
-    C_bz, C_t = C_bx of their Table 1: 2.5 and 0.01).
+    D = (C_n r, C_b r, pi/2 C_t r) along d1, d2, d3 (Renda et al. 2018 eq. 11; C_n = C_by =
+    C_bz, C_t = C_bx of their Table 1: 2.5 and 0.01). C_b = C_n (binormal=None, default) for
+    a round rod; a different C_b along d2 makes the drag anisotropic about the axis, as for a
+    rod standing for a strip of a flat vane with d1 normal to it (softmech.scenarios.wing).
 
-    QuadraticDrag(rod, normal=2.5, tangential=0.01 [-], fluid_density=1000 [kg/m^3]); per-world
-    parameters `<name>.normal`, `<name>.tangential`, `<name>.fluid_density` (B,)."""
+    QuadraticDrag(rod, normal=2.5, tangential=0.01 [-], fluid_density=1000 [kg/m^3],
+    binormal=None [-]); per-world parameters `<name>.normal`, `<name>.tangential`,
+    `<name>.fluid_density`, `<name>.binormal` (B,)."""
 
     section = "damping"
 
     def __init__(self, rod, normal=2.5, tangential=0.01, *, fluid_density=1000.0,
-                 name="quadratic_drag"):
+                 binormal=None, name="quadratic_drag"):
         self.name = name
         self.rod = rod_name(name, rod)
         self.normal = float(_checks.nonnegative(f"{name}.normal", normal))
         self.tangential = float(_checks.nonnegative(f"{name}.tangential", tangential))
         self.fluid_density = checked_density(name, fluid_density)
+        self.binormal = self.normal if binormal is None else float(
+            _checks.nonnegative(f"{name}.binormal", binormal))
 
     def parameters(self):
-        return {k: np.array([getattr(self, k)]) for k in ("normal", "tangential", "fluid_density")}
+        return {k: np.array([getattr(self, k)]) for k in ("normal", "tangential", "fluid_density",
+                                                          "binormal")}
 
     def contribute(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
-        check_positive_params(self.name, p, ["normal", "tangential"], strict=False)
+        check_positive_params(self.name, p, ["normal", "tangential", "binormal"], strict=False)
         check_positive_params(self.name, p, ["fluid_density"])
         r = ctx.rod_params(self.rod)["radius"]                                  # (B, n_elems)
         C = np.empty(r.shape + (3,))
-        C[..., 0] = C[..., 1] = p["normal"][:, None]
+        C[..., 0] = p["normal"][:, None]
+        C[..., 1] = p["binormal"][:, None]
         C[..., 2] = 0.5 * np.pi * p["tangential"][:, None]
         coeff = C * (p["fluid_density"][:, None] * r * rod.rest_lengths)[..., None]   # rho_f D l^
         ctx.part(QuadraticDragPart).entries.append((ctx.rod_index[self.rod], coeff))

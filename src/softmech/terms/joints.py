@@ -178,25 +178,26 @@ class _Joint(Term):
 
     def _end(self, ctx, field, spec, other_position=None):
         name, where = spec
-        rods = {r.name: r for r in ctx.rods}
-        if name in rods:
+        if name in ctx.rod_index:       # a dict lookup: a scene has thousands of joints (wing)
             if where is None:
                 raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: say which node "
                                  f"of the rod: ({name!r}, 'first' | 'last' | index)")
-            return rod_end(ctx, self.name, field, rods[name], where)
+            return rod_end(ctx, self.name, field, ctx.rods[ctx.rod_index[name]], where)
         if name in ctx.rigid_index:
             return rigid_end(ctx, self.name, field, ctx.rigid_bodies[ctx.rigid_index[name]],
                              where, other_position)
         raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: no such rod or rigid "
-                         f"body in the scene (bodies: {sorted(list(rods) + list(ctx.rigid_index))})")
+                         f"body in the scene (bodies: "
+                         f"{sorted(list(ctx.rod_index) + list(ctx.rigid_index))})")
 
     def describe(self, rods, rigid_bodies):
         """Where the joint is, for pictures and results files (/joints/<name>): kind
         ('spherical', 'hinge' or 'fixed') and its ends a and b, each {body (name), node (rod
         node index, or -1 on a rigid body), point (3,) [m] (on a rigid body: in its user frame
-        about its centre of mass; zeros on a rod)}."""
-        rods = {r.name: r for r in rods}
-        bodies = {b.name: b for b in rigid_bodies}
+        about its centre of mass; zeros on a rod)}. rods, rigid_bodies: lists, or dicts by
+        name (a caller describing many joints builds them once)."""
+        rods = rods if isinstance(rods, dict) else {r.name: r for r in rods}
+        bodies = rigid_bodies if isinstance(rigid_bodies, dict) else {b.name: b for b in rigid_bodies}
 
         def end(field, spec, other_position=None):
             name, where = spec

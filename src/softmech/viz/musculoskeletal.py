@@ -55,3 +55,21 @@ def plot_walker(path, time, displacement, frequencies, speed):
     bx.set_xlabel("stimulation frequency f [Hz]")
     bx.set_ylabel("mean speed [um/s]")
     return save(fig, path, dpi=120)
+
+
+def plot_wing_angles(path, time, dorsoventral, anteroposterior, elbow, initiation, frequency):
+    """The wing's three joint angles [deg] against time [s] (cf. Zhang et al. 2019, Fig. 4e),
+    the initiation phase shaded and the downstroke (first 55 % of the cycle) marked; returns
+    path."""
+    fig, ax = figure(1)
+    ax.axvspan(0.0, initiation, color="0.93", label="initiation")
+    down = initiation + 0.55 / frequency
+    ax.axvspan(initiation, min(down, time[-1]), color="#dce9f5", label="downstroke")
+    ax.plot(time, dorsoventral, color="C0", label="dorsoventral (shoulder, + up)")
+    ax.plot(time, anteroposterior, color="C1", label="anteroposterior (shoulder, + forward)")
+    ax.plot(time, elbow, color="C2", label="elbow (180 = straight)")
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel("joint angle [deg]")
+    ax.set_title("Feathered wing: joint angles through one flapping cycle")
+    ax.legend(loc="best", fontsize="small")
+    return save(fig, path, dpi=120)

@@ -1,0 +1,397 @@
+"""Wing: the feathered pigeon wing of Zhang, Chan, Parthasarathy, Gazzola, Nat. Commun. 10:4825
+(2019), Fig. 4 -- 19 remiges of Cosserat rods (a rachis with ~80-200 barbs each, ~3,000 rods),
+three bones, four muscles and quadratic aerodynamic drag, through one flapping cycle.
+
+The paper gives the architecture, not the numbers (its Supplementary Notes 5 and 7.4 are not in
+the sources): 19 feathers, rachis with EI "consistent with" measurements, ~80-200 barbs per
+feather, each standing for ~5 real ones with its radius set by their aggregate bending
+stiffness, wing area from biological data, four muscles (supracoracoideus-pectoralis:
+dorsoventral angle of the shoulder; biceps-scapulotriceps: elbow), muscle forces ~10 N, drag
+quadratic in the local velocity, an initiation phase from a straight flat wing, then one
+downstroke and upstroke. Everything else below is ours (round numbers for a pigeon, Columba
+livia, of ~0.4 kg: semi-span 0.33 m, one wing's feather area ~0.025 m^2):
+
+Frame: x anterior (forward), y lateral (along the span of this, the right, wing), z up; the
+shoulder at the origin. Joint angles from the bones' axes: dorsoventral = elevation of the
+humerus above the horizontal plane (+ up), anteroposterior = its sweep in the horizontal plane
+(+ forward, protraction), elbow = the angle between humerus and forearm (180 deg straight).
+
+  * thorax: a fixed rigid box (the muscles' origins, the shoulder);
+  * humerus (45 mm, 12 g), forearm (ulna and radius, 55 mm, 6 g), hand (carpometacarpus and
+    digits, 70 mm, 3 g): rigid cylinders along y (bones "effectively rigid" at these loads,
+    the flesh lumped into them); shoulder: a hinge about x (the flap is free, sweep and the
+    humerus's long-axis rotation are held by a rotational spring SHOULDER_SPRING: the
+    anteroposterior angle arises from the drag against it, as in the paper); elbow: a hinge
+    about the wing's normal (flexion folds the wrist forward) with a ligament spring about its
+    rest angle REST_ELBOW (the wing starts flat with the elbow there); wrist: fixed (the
+    paper's muscles do not act on it; a bird's wrist follows the elbow through the radius-ulna
+    linkage, not modelled);
+  * feathers: 9 secondaries along the forearm and 10 primaries along the hand, rachis pointing
+    back (-x) and fanning out to the tip (feather_layout); each a tapered rachis (an effective
+    solid rod with a foam-filled tube's EI and mass per length: E = 0.12 GPa, rho = 500 kg/m^3,
+    radius 1.7 -> 0.5 mm), clamped to its bone by a fixed joint; one barb on each side per
+    rachis node (outer vane narrow, inner vane wide), at 50 deg to the rachis, 2 elements each,
+    fixed to its rachis node; a barb stands for the ~5 real barbs (r = 0.1 mm, every 0.3 mm) on
+    its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its density giving
+    the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb count);
+  * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, its radius giving F_max: 50 N for
+    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's; with 10 N our shoulder
+    muscles cannot swing the wing through a stroke at 8 Hz, docs/musculoskeletal.md;
+    force-length fits and zeta of the elbow): pectoralis from the keel to the
+    ventral humerus (depresses), supracoracoideus from a dorsomedial point (its pulley over the
+    triosseal canal replaced by a straight line of action above the shoulder) to the dorsal
+    humerus (elevates), biceps anterior and scapulotriceps posterior of the humerus, from its
+    proximal end to the forearm in front of the elbow, resp. the olecranon behind it (both
+    acting on the elbow alone; their shoulder moments are neglected); spherical joints at
+    their ends;
+  * air: QuadraticDrag on every barb with the vane's plate drag C_D = 1.5 on the strip a barb
+    stands for (normal coefficient C_D s / (2 r), s the barb spacing normal to the barbs) and
+    a cylinder's C = 1 edgewise (QuadraticDrag's binormal); on the rachises C_n = 1.2;
+    rho_air = 1.2 kg/m^3; gravity;
+  * activation (EMG timing of pigeon take-off, Dial 1992; shapes ours, Supplementary Eqs. 6-10
+    are not in the sources): an initiation phase (supracoracoideus and scapulotriceps raise and
+    extend the wing) then one cycle at 8 Hz (activation_windows): pectoralis from late
+    upstroke through mid downstroke, scapulotriceps through the downstroke, supracoracoideus
+    and biceps through the upstroke; smooth on/off ramps of RAMP.
+
+Time step: barbs and rachis elements of a few mm set dt by their axial waves (l / c), and the
+spin of their thin sections about the shear modes (~r / c) would set dt ~1e-7 s: their rotary
+inertia is scaled (BARB_SPIN, RACHIS_SPIN; RotaryInertiaScaling), which changes nothing at the
+wing's frequencies (the barbs' first bending mode is ~100x the flapping frequency).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+import softmech as sm
+from softmech import _checks
+from softmech.terms.active_muscle import ActiveMuscle
+
+DEFAULTS = {"barbs": 2800, "n_elems": 2, "dt": None, "frequency": 8.0, "initiation": 0.06,
+            "shoulder_force": 50.0, "elbow_force": 10.0}
+FULL_BARBS = DEFAULTS["barbs"]
+"""Barbs of the documented wing (2,796 after rounding to pairs; with 19 rachises and 4 muscles:
+2,819 rods)."""
+
+AIR_DENSITY = 1.2                                  # [kg/m^3]
+PLATE_DRAG, BARB_EDGE_DRAG, RACHIS_DRAG = 1.5, 1.0, 1.2
+BONES = (("humerus", 0.045, 0.012, 0.0045), ("forearm", 0.055, 0.006, 0.0035),
+         ("hand", 0.070, 0.003, 0.003))            # name, length [m], mass [kg], radius [m]
+SECONDARIES, PRIMARIES = 9, 10
+RACHIS = dict(density=500.0, youngs_modulus=1.2e8, shear_modulus=1.2e8 / 3.0)
+RACHIS_RADIUS = (1.7e-3, 0.5e-3)                   # base, tip [m]
+BARB_E = 2.5e9                                     # keratin [Pa]
+REAL_BARB_RADIUS, REAL_BARB_SPACING = 1.0e-4, 3.0e-4   # [m]: one real barb, along the rachis
+VANE_MASS = 0.1                                    # [kg/m^2] of a vane
+BARB_ANGLE, MIN_BARB = np.radians(50.0), 0.008     # to the rachis [rad]; shortest barb [m]
+VANE_START = 0.12                                  # calamus: bare fraction of the rachis
+MUSCLE = dict(density=1060.0, youngs_modulus=2e4, shear_modulus=2e4 / 1.5)
+MAX_STRESS, MUSCLE_DAMPING, MUSCLE_ELEMS = 4.0e5, 1.0e3, 6
+BARB_SPIN, RACHIS_SPIN = 1000.0, 100.0
+SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs of the hinges
+REST_ELBOW, ELBOW_LIGAMENT = 150.0, 0.2            # [deg], [N m/rad]
+"""The wing starts flat (z = 0) with the elbow at REST_ELBOW, the rest angle of a rotational
+spring ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge: the biceps
+(~0.045 N m) flexes the elbow and the scapulotriceps extends it by ~25 deg each way about it
+(no joint stop is modelled, so a straight start would let the triceps hyperextend the elbow)."""
+JOINT_K, MUSCLE_K, RACHIS_K, BARB_K = 1e5, 2e5, 2e4, 2e3      # [N/m]
+DT = 2.5e-6
+"""Time step [s] of the documented wing, set by its barbs' and rachises' shortest elements
+(a rachis element per barb pair: more barbs, shorter elements; `wing_time_step`)."""
+RACHIS_KR = 1.0                                    # [N m/rad]
+BARB_ROOT = 4.0
+"""A barb's root (its fixed joint to the rachis): rotational stiffness BARB_ROOT x the barb's
+own EI / l (a firm root)."""
+TONE = 0.05                                        # resting activation of every muscle
+RAMP = 0.012                                       # [s] on/off ramps of the activation
+
+# origin (on the thorax, or on the humerus: "humerus"), insertion (on the bone named) [m]
+MUSCLES = {
+    "pectoralis": (("thorax", (0.0, -0.015, -0.070)), ("humerus", (0.0, 0.015, -0.008))),
+    "supracoracoideus": (("thorax", (0.0, -0.015, 0.060)), ("humerus", (0.0, 0.014, 0.007))),
+    "biceps": (("humerus", (0.006, 0.008, 0.0)), ("forearm", (0.004, 0.053, 0.0))),
+    "scapulotriceps": (("humerus", (-0.006, 0.008, 0.0)), ("forearm", (-0.005, 0.043, 0.0))),
+}
+
+
+@dataclass(frozen=True)
+class WingInfo:
+    """What `softmech run wing` needs: run settings and the bodies its report reads."""
+    rod: str
+    worlds: int
+    dt: float
+    duration: float
+    n_elems: int
+    humerus: str
+    forearm: str
+    barbs: int
+    rods: int
+    initiation: float
+    frequency: float
+
+
+def activation_windows(initiation, frequency):
+    """{muscle: [(on, off) [s], ...]} of the run: the initiation phase [0, initiation] raises the
+    extended wing, then one cycle of period 1 / frequency starting with the downstroke (55 %)."""
+    T, t0 = 1.0 / frequency, initiation
+    return {"supracoracoideus": [(0.0, 0.3 * t0), (t0 + 0.40 * T, t0 + 0.75 * T)],
+            "scapulotriceps": [(0.0, t0 + 0.40 * T)],
+            "pectoralis": [(t0 - 0.10 * T, t0 + 0.35 * T)],
+            "biceps": [(t0 + 0.45 * T, t0 + 0.85 * T)]}
+
+
+def activation_table(windows, duration, tone=TONE, ramp=RAMP):
+    """(times (n,) [s], values (n,) [-]) of a muscle on during `windows` [(on, off)], `tone`
+    otherwise, ramped linearly over `ramp` [s] at each switch (clipped to [0, duration])."""
+    times, values = [0.0], [tone if all(on > 0 for on, _ in windows) else 1.0]
+    for on, off in windows:
+        for t, v in ((on, tone), (on + ramp, 1.0), (off, 1.0), (off + ramp, tone)):
+            if 0.0 < t < duration and t > times[-1]:
+                times.append(t)
+                values.append(v)
+    times.append(max(duration, times[-1] + ramp))
+    values.append(values[-1])
+    return np.array(times), np.array(values)
+
+
+ELBOW = np.array([0.0, BONES[0][1], 0.0])
+
+
+def flexed(vector, point=True):
+    """A point (or, point=False, a direction) (3,) of the straight wing's forearm or hand, turned
+    about the elbow's hinge (z) to the rest angle REST_ELBOW (the wrist forward)."""
+    a = np.radians(180.0 - REST_ELBOW)
+    R = np.array([[np.cos(a), np.sin(a), 0.0], [-np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
+    v = np.asarray(vector, dtype=float)
+    return ELBOW + R @ (v - ELBOW) if point else R @ v
+
+
+def feather_layout():
+    """(bone, base (3,), direction (3,), length [m], outer vane, inner vane width [m]) of the 19
+    remiges, proximal secondary first: secondaries along the forearm pointing back, primaries
+    along the hand fanning out to the wing tip."""
+    out = []
+    y0 = BONES[0][1]                                         # elbow
+    for k in range(SECONDARIES):
+        y = y0 + 0.006 + k * (BONES[1][1] - 0.008) / SECONDARIES
+        a = np.radians(4.0 + 2.0 * k)
+        out.append(("forearm", flexed((-0.004, y, 0.0)), flexed((-np.cos(a), np.sin(a), 0.0), False),
+                    0.105, 0.005, 0.020))
+    y0 += BONES[1][1]                                        # wrist
+    for k in range(PRIMARIES):
+        y = y0 + 0.004 + k * (BONES[2][1] - 0.006) / PRIMARIES
+        a = np.radians(24.0 + 6.0 * k)                      # fan: 24 -> 78 deg off -x
+        length = 0.115 + 0.006 * k
+        out.append(("hand", flexed((-0.003, y, 0.0)), flexed((-np.cos(a), np.sin(a), 0.0), False),
+                    length, 0.005 - 0.0002 * k, 0.020 - 0.0006 * k))
+    return out
+
+
+def barbs_per_feather(total, lengths):
+    """Barbs of each feather (even, >= 8), proportional to its vane length, summing to ~total."""
+    lengths = np.asarray(lengths)
+    share = total * lengths / lengths.sum() / 2.0
+    return [max(4, int(round(s))) * 2 for s in share]
+
+
+def barb_properties(spacing):
+    """A computational barb standing for the real barbs on `spacing` [m] of rachis (~5 at the
+    documented wing's ~1.5 mm): radius [m] giving their aggregate bending stiffness EI [N m^2]
+    (the paper's rule: r = r_real (spacing / s_real)^(1/4)), density [kg/m^3] giving the vane
+    its areal mass VANE_MASS, and the normal drag coefficient that gives its strip of vane
+    (width spacing sin(BARB_ANGLE) normal to the barb) a flat plate's drag 1/2 rho C_D w v^2
+    per unit length: C_n r = C_D w / 2 (QuadraticDrag's D = C_n r). Halving or doubling the
+    barbs thus keeps the vanes' stiffness, mass and drag per unit area."""
+    radius = REAL_BARB_RADIUS * (spacing / REAL_BARB_SPACING) ** 0.25
+    across = spacing * np.sin(BARB_ANGLE)
+    area = np.pi * radius ** 2
+    return {"radius": radius, "density": VANE_MASS * across / area, "youngs_modulus": BARB_E,
+            "shear_modulus": BARB_E / 3.0, "EI": BARB_E * area * radius ** 2 / 4.0,
+            "normal": PLATE_DRAG * across / (2.0 * radius)}
+
+
+def _vane_width(width, u):
+    """Vane width [m] at the fraction u in [0, 1] of the vane (tapered over its last quarter
+    to a rounded tip)."""
+    return width * np.sqrt(np.clip((1.0 - u) / 0.25, 0.0, 1.0)) if u > 0.75 else width
+
+
+def wing_time_step(scene):
+    """DT, or less where a rod's shortest element needs it: 0.8 l / c with c = sqrt(E / rho)
+    its axial wave speed (softmech.stability's axial mode: dt < 0.9 l / c)."""
+    limit = min(float(np.min(r.rest_lengths / np.sqrt(r.youngs_modulus / r.density)))
+                for r in scene.rods)
+    return min(DT, 0.8 * limit)
+
+
+def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"],
+               duration=None, dt=DEFAULTS["dt"], frequency=DEFAULTS["frequency"],
+               initiation=DEFAULTS["initiation"], shoulder_force=DEFAULTS["shoulder_force"],
+               elbow_force=DEFAULTS["elbow_force"], drag=True):
+    """The wing scene (module docstring); returns (scene, WingInfo). barbs: barbs over the 19
+    feathers (>= 152; the documented wing: FULL_BARBS); n_elems: elements per barb (>= 2);
+    frequency [Hz] of the flapping cycle after the initiation phase [s]; duration: default the
+    initiation and one cycle; shoulder_force, elbow_force: sigma_max A [N] of the shoulder's
+    (pectoralis, supracoracoideus) and the elbow's muscles; drag: the air; dt [s]:
+    default wing_time_step."""
+    barbs = _checks.integer("barbs", barbs, 8 * (SECONDARIES + PRIMARIES))
+    n_elems = _checks.integer("n_elems", n_elems, 2)
+    frequency = float(_checks.positive("frequency", frequency))
+    initiation = float(_checks.positive("initiation", initiation))
+    forces = {m: float(_checks.positive(key, value)) for key, value, group in (
+        ("shoulder_force", shoulder_force, ("pectoralis", "supracoracoideus")),
+        ("elbow_force", elbow_force, ("biceps", "scapulotriceps"))) for m in group}
+    duration = initiation + 1.0 / frequency if duration is None else float(
+        _checks.positive("duration", duration))
+    scene = sm.Scene()
+    thorax = scene.add_box(name="thorax", position=(0.0, -0.04, -0.01), lengths=(0.08, 0.06, 0.06),
+                           mass=0.3, fixed=True)
+    y, bones = 0.0, {}
+    for name, length, mass, radius in BONES:
+        centre, axis, normal = (0.0, y + length / 2, 0.0), (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)
+        if name != "humerus":
+            centre, axis, normal = flexed(centre), flexed(axis, False), flexed(normal, False)
+        bones[name] = scene.add_cylinder(name=name, position=centre, direction=axis,
+                                         normal=normal, radius=radius, length=length, mass=mass)
+        y += length
+    end = lambda name, sign: (name, (0.0, 0.0, sign * bones[name].size["length"] / 2))
+    scene.add(sm.HingeJoint((thorax, "attach"), end("humerus", -1), axis=(1, 0, 0),
+                            stiffness=JOINT_K, rotational_stiffness=SHOULDER_SPRING,
+                            damping=5.0, rotational_damping=2e-3, name="shoulder"))
+    scene.add(sm.HingeJoint(end("humerus", 1), end("forearm", -1), axis=(0, 0, 1),
+                            stiffness=JOINT_K, rotational_stiffness=ELBOW_SPRING, damping=5.0,
+                            rotational_damping=2e-3, name="elbow"))
+    scene.add(sm.FixedJoint(end("humerus", 1), end("forearm", -1), stiffness=JOINT_K,
+                            rotational_stiffness=ELBOW_LIGAMENT, rotational_damping=1e-3,
+                            name="elbow_ligament"))
+    scene.add(sm.FixedJoint(end("forearm", 1), end("hand", -1), stiffness=JOINT_K,
+                            rotational_stiffness=ELBOW_SPRING, damping=5.0,
+                            rotational_damping=2e-3, name="wrist"))
+    _add_muscles(scene, bones, duration, initiation, frequency, forces)
+    layout = feather_layout()
+    counts = barbs_per_feather(barbs, [f[3] for f in layout])
+    for k, (feather, count) in enumerate(zip(layout, counts)):
+        _add_feather(scene, bones, f"f{k}", *feather, count, n_elems, drag)
+    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
+    dt = wing_time_step(scene) if dt is None else float(_checks.positive("dt", dt))
+    return scene, WingInfo(rod="f0_rachis", worlds=worlds, dt=dt, duration=duration,
+                           n_elems=sum(r.n_elems for r in scene.rods), humerus="humerus",
+                           forearm="forearm", barbs=int(sum(counts)), rods=len(scene.rods),
+                           initiation=initiation, frequency=frequency)
+
+
+def _add_muscles(scene, bones, duration, initiation, frequency, forces):
+    """The four muscle rods, F_max = forces[name] [N], with their activation tables
+    (activation_windows)."""
+    windows = activation_windows(initiation, frequency)
+    for name, ((a_body, a_point), (b_body, b_point)) in MUSCLES.items():
+        radius = np.sqrt(forces[name] / MAX_STRESS / np.pi)
+        a, b = np.array(a_point), np.array(b_point)
+        if b_body == "forearm":
+            b = flexed(b)
+        rod = scene.add_cosserat_rod(name=name, centerline=np.linspace(a, b, MUSCLE_ELEMS + 1),
+                                     normal=(0, 0, 1) if name in ("biceps", "scapulotriceps")
+                                     else (1, 0, 0), radius=radius, **MUSCLE)
+        for where, body in (("first", a_body), ("last", b_body)):
+            scene.add(sm.SphericalJoint((rod, where), (body, "attach"), stiffness=MUSCLE_K,
+                                        name=f"{name}_{where}"))
+        times, values = activation_table(windows[name], duration)
+        scene.add(ActiveMuscle(rod, MAX_STRESS, activation=values, times=times,
+                               damping=MUSCLE_DAMPING, incompressible=False,
+                               name=f"{name}_muscle"))
+        scene.add(sm.LinearDamping(rod, 0.05, name=f"{name}_damping"))
+
+
+def _add_feather(scene, bones, name, bone, base, direction, length, outer, inner, count, n_elems,
+                 drag):
+    """A rachis from `base` along `direction` with count / 2 barb pairs, one per rachis node past
+    the calamus; barbs in the wing plane (z = 0), d1 = z normal to the vane."""
+    pairs = count // 2
+    calamus = VANE_START * length
+    spacing = (length - calamus) / pairs
+    n_rachis = pairs                       # nodes 1..pairs carry a barb pair; element 0 the calamus
+    s = np.concatenate([[0.0], calamus + spacing * np.arange(1, pairs + 1)])
+    rachis = scene.add_cosserat_rod(
+        name=f"{name}_rachis", centerline=base + s[:, None] * direction, normal=(0, 0, 1),
+        radius=np.linspace(*RACHIS_RADIUS, n_rachis), **RACHIS)
+    # the spin scaling before the joints: their time-step limits read the scaled inertia
+    scene.add(sm.RotaryInertiaScaling(rachis, RACHIS_SPIN, name=f"{name}_rachis_spin"))
+    scene.add(sm.FixedJoint((rachis, "first"), (bones[bone], "attach"), stiffness=RACHIS_K,
+                            rotational_stiffness=RACHIS_KR, damping=0.5, rotational_damping=1e-4,
+                            name=f"{name}_root"))
+    if drag:
+        scene.add(sm.QuadraticDrag(rachis, normal=RACHIS_DRAG, tangential=0.0,
+                                   fluid_density=AIR_DENSITY, name=f"{name}_rachis_drag"))
+    side = np.cross((0.0, 0.0, 1.0), direction)            # in the plane, to the inner side
+    barb = barb_properties(spacing)
+    material = {k: barb[k] for k in ("radius", "density", "youngs_modulus", "shear_modulus")}
+    for j in range(1, pairs + 1):
+        u = (j - 0.5) / pairs
+        for vane, width, sign in (("o", outer, -1.0), ("i", inner, 1.0)):
+            tilt = np.cos(BARB_ANGLE) * direction + sign * np.sin(BARB_ANGLE) * side
+            blen = max(MIN_BARB, _vane_width(width, u) / np.sin(BARB_ANGLE))
+            rod = scene.add_cosserat_rod(
+                name=f"{name}_{vane}{j}", start=rachis.positions[j], direction=tilt,
+                normal=(0, 0, 1), length=blen, n_elems=n_elems, **material)
+            scene.add(sm.RotaryInertiaScaling(rod, BARB_SPIN, name=f"{name}_{vane}{j}_spin"))
+            root = BARB_ROOT * barb["EI"] / (blen / n_elems)
+            scene.add(sm.FixedJoint((rachis, j), (rod, "first"), stiffness=BARB_K,
+                                    rotational_stiffness=root, name=f"{name}_{vane}{j}_root"))
+            if drag:
+                scene.add(sm.QuadraticDrag(rod, normal=barb["normal"], binormal=BARB_EDGE_DRAG,
+                                           tangential=0.0, fluid_density=AIR_DENSITY,
+                                           name=f"{name}_{vane}{j}_drag"))
+
+
+# --------------------------------------------------------------------------- joint angles
+def joint_angles(humerus_directors, forearm_directors):
+    """(dorsoventral, anteroposterior, elbow) angles [deg] from the humerus's and forearm's
+    frames (..., 3, 3) (rows d1, d2, d3; d3 along the bone, d1 anterior at the start): the
+    humerus's rotation about the shoulder's flapping axis x (+ up), its sweep out of the
+    flapping plane (+ forward, protraction) and the elbow's angle in the humerus's frame (180
+    straight, less when flexed -- the wrist forward --, more when hyperextended)."""
+    h = np.asarray(humerus_directors)
+    u, w = h[..., 2, :], np.asarray(forearm_directors)[..., 2, :]
+    dorsoventral = np.degrees(np.arctan2(u[..., 2], u[..., 1]))
+    anteroposterior = np.degrees(np.arcsin(np.clip(u[..., 0], -1.0, 1.0)))
+    flexion = np.arctan2(np.sum(w * h[..., 0, :], axis=-1), np.sum(w * u, axis=-1))
+    return dorsoventral, anteroposterior, 180.0 - np.degrees(flexion)
+
+
+def wing_info(scene, run, report):
+    """WingInfo of a wing scenario (template "wing"): humerus and forearm by name."""
+    from softmech.scenarios.templates import report_parameters
+
+    p = report_parameters(report, {"humerus": "humerus", "forearm": "forearm",
+                                   "initiation": DEFAULTS["initiation"],
+                                   "frequency": DEFAULTS["frequency"]})
+    names = {b.name for b in scene.rigid_bodies}
+    for key in ("humerus", "forearm"):
+        if p[key] not in names:
+            raise ValueError(f"{key} = {p[key]!r} is not allowed: no such rigid body (rigid "
+                             f"bodies: {sorted(names)})")
+    muscles = {t.rod for t in scene.terms if isinstance(t, ActiveMuscle)}
+    barbs = sum(1 for r in scene.rods if not r.name.endswith("_rachis") and r.name not in muscles)
+    return WingInfo(rod=scene.rods[0].name if scene.rods else p["humerus"], worlds=run.worlds,
+                    dt=run.dt, duration=run.duration, n_elems=sum(r.n_elems for r in scene.rods),
+                    humerus=p["humerus"], forearm=p["forearm"], barbs=barbs,
+                    rods=len(scene.rods), initiation=float(p["initiation"]),
+                    frequency=float(p["frequency"]))
+
+
+def recorded_rods(scene, stride):
+    """Names of the rods `softmech run wing` records: every rod but the barbs, and the barbs
+    of every `stride`-th rachis node (both vanes)."""
+    out = []
+    for r in scene.rods:
+        head, _, tail = r.name.rpartition("_")
+        is_barb = tail[:1] in "oi" and tail[1:].isdigit() and head.startswith("f")
+        if not is_barb or int(tail[1:]) % stride == 0:
+            out.append(r.name)
+    return out
+
+
+def wing_report(info):
+    """The [report] table of a wing scenario."""
+    return {"humerus": info.humerus, "forearm": info.forearm, "initiation": info.initiation,
+            "frequency": info.frequency}
