@@ -42,6 +42,10 @@ CAMPAIGN_DEFAULTS = dict(problem="swimmer_design", popsize=8, seed=1, max_genera
 """Settings of `softmech optimize swimmer` (window in beats; rotary_inertia: cosserat only;
 steps_per_beat, workers: discrete only)."""
 
+SAMPLES_PER_BEAT = 20
+"""Centre-of-mass samples per beat of a discrete design's run (the window's ends are taken at
+the nearest sample)."""
+
 COSSERAT_DEFAULTS = dict(window=[1.0, 3.0], n_elems=50)
 """The explicit model's defaults where they differ."""
 
@@ -66,7 +70,8 @@ def discrete_design_speed(design, window, n_elems, steps_per_beat):
                                     steps_per_beat=steps)
         sim = scene.compile(dt=info.dt)
         try:
-            out = sim.run(window[1] * period, record=sm.Every(period, ("flagellum.com",)))
+            out = sim.run(window[1] * period, record=sm.Every(period / SAMPLES_PER_BEAT,
+                                                              ("flagellum.com",)))
         except sm.SimulationDiverged:
             return math.nan
         t, com = out["time"], out["flagellum.com"][0]
@@ -108,6 +113,9 @@ class SwimmerDesignProblem:
         self.window = (float(w[0]), float(w[1]))
         self.rotary_inertia = float(_checks.positive("rotary_inertia", rotary_inertia))
         self.steps_per_beat = _checks.integer("steps_per_beat", steps_per_beat, 2)
+        if self.steps_per_beat % 2:
+            raise ValueError(f"steps_per_beat = {steps_per_beat} is not allowed: must be even "
+                             "(the speed is extrapolated from it and its half)")
         self.workers = min(self.popsize, _checks.integer(
             "workers", (os.cpu_count() or 1) if workers is None else workers, 1))
         element = FIG2["length"] / self.n_elems
