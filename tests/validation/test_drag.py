@@ -73,3 +73,25 @@ def test_drag_rejects_bad_coefficients():
         sm.ViscousDrag("rod", normal=-1.0)
     with pytest.raises(ValueError, match="drag.tangential"):
         sm.ViscousDrag("rod", normal=1.0, tangential=float("nan"))
+
+
+def test_two_drag_terms_on_one_rod_add_up_and_rods_keep_their_own():
+    """Drag coefficients are packed in layers (terms on different rods share one, two on the
+    same rod take two): ViscousDrag c and ViscousDrag 2c on one rod settle it at w / (3 c), and
+    a second rod with its own term at w / c (1e-9, as above)."""
+    scene = sm.Scene()
+    rods = [scene.add_cosserat_rod(name=f"rod{i}", start=(0, i, 0), direction=(1, 0, 0),
+                                   normal=(0, 1, 0), length=0.5, n_elems=8, radius=RADIUS,
+                                   density=RHO, youngs_modulus=1e6, shear_modulus=1e6 / 1.5)
+            for i in range(2)]
+    scene.add(sm.Gravity((0, 0, -G)))
+    scene.add(sm.ViscousDrag(rods[0], normal=C_N, name="drag_a"))
+    scene.add(sm.ViscousDrag(rods[0], normal=2 * C_N, name="drag_b"))
+    scene.add(sm.ViscousDrag(rods[1], normal=C_N, name="drag_c"))
+    sim = scene.compile(dt=2e-4, strict=True)
+    sim.run(3.0)
+    w = RHO * np.pi * RADIUS**2 * G
+    np.testing.assert_allclose(sim.get_state("rod0")["velocities"][0][:, 2], -w / (3 * C_N),
+                               rtol=1e-9)
+    np.testing.assert_allclose(sim.get_state("rod1")["velocities"][0][:, 2], -w / C_N,
+                               rtol=1e-9)

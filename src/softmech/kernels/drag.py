@@ -21,8 +21,9 @@ ViscousDragArgs = namedtuple("ViscousDragArgs", [
     "x", "v", "w",                                     # state
     "rod_node_off", "rod_elem_off", "rod_n_elems", "rod_closed",
     "drag_rod",      # rod index per drag entry (n_drag,)
+    "drag_layer",    # layer of drag_coeff per entry (n_drag,) (softmech.packing.Engine.elem_layers)
     "drag_coeff",    # per element slot: l^ c_t, l^ c_n [N s/m], k_r, k_a [N m s],
-                     # (n_blocks, n_drag, 4, n_elems*W)
+                     # (n_blocks, n_layers, 4, n_elems*W)
     "drag_force",    # scratch: element forces [N], (n_blocks, 3, n_elems*W)
     "node_force", "elem_couple",                       # outputs (added to)
 ])
@@ -39,8 +40,9 @@ def viscous_drag(a, bi, W, t):
         closed = a.rod_closed[r]
         xa0, xa1, xa2, xb0, xb1, xb2 = pair_rows(a.x[bi], n0, W)
         va0, va1, va2, vb0, vb1, vb2 = pair_rows(a.v[bi], n0, W)
-        ct = a.drag_coeff[bi, i, 0, e0:]
-        cn = a.drag_coeff[bi, i, 1, e0:]
+        layer = a.drag_layer[i]
+        ct = a.drag_coeff[bi, layer, 0, e0:]
+        cn = a.drag_coeff[bi, layer, 1, e0:]
         f0 = a.drag_force[bi, 0, e0:]
         f1 = a.drag_force[bi, 1, e0:]
         f2 = a.drag_force[bi, 2, e0:]
@@ -60,8 +62,8 @@ def viscous_drag(a, bi, W, t):
             f1[k] = -0.5 * (cn[k] * m1 + along * t1)
             f2[k] = -0.5 * (cn[k] * m2 + along * t2)
         spread_to_nodes(a.drag_force[bi], e0, a.node_force[bi], n0, ne, W, closed)
-        kr = a.drag_coeff[bi, i, 2, e0:]
-        ka = a.drag_coeff[bi, i, 3, e0:]
+        kr = a.drag_coeff[bi, layer, 2, e0:]
+        ka = a.drag_coeff[bi, layer, 3, e0:]
         w0, w1, w2 = rows3(a.w[bi], e0)
         c0, c1, c2 = rows3(a.elem_couple[bi], e0)
         for k in range(ne):

@@ -175,8 +175,9 @@ class ViscousDragPart(Part):
 
     def calls(self, engine):
         n_e = engine.slots.n_elems * engine.lanes.W
+        layer, coeff = engine.elem_layers(self.entries, 4)
         args = engine.args(ViscousDragArgs,
                            drag_rod=np.array([e[0] for e in self.entries], dtype=np.int64),
-                           drag_coeff=engine.elem_table(self.entries, 4),
+                           drag_layer=layer, drag_coeff=coeff,
                            drag_force=engine.zeros(3, n_e))
         return [Call("forces", ORDER, viscous_drag, args, "viscous_drag")]
