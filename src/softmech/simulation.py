@@ -14,6 +14,7 @@ from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.io import atomic_save_npz
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
+from softmech.packed_params import PackedParams
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.progress import progress_bar
@@ -117,7 +118,7 @@ class Simulation:
         for t in self.terms:
             self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
         self._known_params = frozenset(self.params)
-        self._pack_params()
+        self._packed = PackedParams(self.params)
         self._index = {r.name: i for i, r in enumerate(self.rods)}
         self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         self._slots = Slots(self.rods)
@@ -336,46 +337,17 @@ class Simulation:
             raise ValueError(f"params key {unknown[0]!r} is not allowed: no such parameter "
                              f"(known: {sorted(self._known_params)})")
 
-    def _pack_params(self):
-        """Make every float64 parameter array a view into one buffer, so that checking whether
-        any changed (_params_unchanged, at every run and sample) is one vectorized comparison
-        instead of one per array (a wing of ~3,000 rods has ~46,000 parameter arrays: 0.15 s
-        per check before). Arrays the user later replaces are compared one by one."""
-        views = {k: v for k, v in self.params.items()
-                 if isinstance(v, np.ndarray) and v.dtype == np.float64}
-        buffer = np.empty(sum(v.size for v in views.values()))
-        offset = 0
-        for key, value in views.items():
-            view = buffer[offset:offset + value.size].reshape(value.shape)
-            view[...] = value
-            views[key] = self.params[key] = view
-            offset += value.size
-        self._param_buffer, self._param_views = buffer, views
-
-    def _params_unchanged(self, cached):
-        """Whether self.params equals the copies in `cached` (keys -> arrays, "__buffer__")."""
-        if cached.keys() - {"__buffer__"} != self.params.keys():
-            return False
-        views = self._param_views
-        if all(self.params[k] is v for k, v in views.items()):
-            return np.array_equal(cached["__buffer__"], self._param_buffer) and all(
-                np.array_equal(cached[k], np.asarray(v)) for k, v in self.params.items()
-                if k not in views)
-        return all(np.array_equal(cached[k], np.asarray(v)) for k, v in self.params.items())
-
     def _engine(self):
         """The compiled scene's arrays (softmech.packing.Engine) for the current params, rebuilt
         only when a parameter changed (params may be edited in place, so the cache compares
         against copies)."""
         self._check_params()
         cached = getattr(self, "_engine_cache", None)
-        if cached is not None and self._params_unchanged(cached[0]):
+        if cached is not None and self._packed.unchanged(self.params, cached[0]):
             return cached[1]
         ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies)
         engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace)
-        copies = {k: np.array(v, copy=True) for k, v in self.params.items()}
-        copies["__buffer__"] = self._param_buffer.copy()
-        self._engine_cache = (copies, engine)
+        self._engine_cache = (self._packed.snapshot(self.params), engine)
         if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
             self.check_time_step(self.strict)
         return engine

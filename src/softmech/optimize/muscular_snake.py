@@ -94,20 +94,18 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
     """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
     fitness.png into output_dir and returns the summary (best layout, its speed, the initial
     layout's, the continuous-torque reference)."""
-    from softmech.optimize.campaign import Campaign
-    from softmech.optimize.runs import campaign_resume, write_design_summary
+    from softmech.optimize.runs import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
     problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window)
-    x0 = (np.ravel(initial_layout(pairs)) - problem.lower) / (problem.upper - problem.lower)
-    campaign = Campaign(problem, names=problem.names, lower=problem.lower, upper=problem.upper,
-                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
-                        seed=seed, x0=np.clip(x0, 0.0, 1.0), max_generations=max_generations,
-                        min_generations=min(min_generations, max_generations), patience=patience,
-                        tolerance=tolerance, meta=problem.meta(), progress=progress,
-                        resume=campaign_resume(resume, output_dir))
+    campaign = design_campaign(problem, output_dir, names=problem.names, lower=problem.lower,
+                               upper=problem.upper, initial=np.ravel(initial_layout(pairs)),
+                               resume=resume, popsize=popsize, seed=seed,
+                               max_generations=max_generations,
+                               min_generations=min(min_generations, max_generations),
+                               patience=patience, tolerance=tolerance, progress=progress)
     say(f"CMA-ES muscular snake campaign: {pairs} pairs, population {popsize}, seed {seed}, at "
         f"most {max_generations} generations of one batched run each (fitness = forward speed "
         f"over periods {problem.window[0]:g}-{problem.window[1]:g})")

@@ -44,6 +44,21 @@ def campaign_resume(resume, output_dir):
     return resume and os.path.exists(log)
 
 
+def design_campaign(problem, output_dir, *, names, lower, upper, initial, resume, **settings):
+    """The Campaign of a built-in design problem: logged to output_dir/campaign.jsonl, started
+    from the design `initial` (search variables, clipped into the box [lower, upper]), the
+    problem's meta() in the log header, resumed as `campaign_resume` says. settings: the
+    Campaign's popsize, seed, max_generations, min_generations, patience, tolerance, progress."""
+    from softmech.optimize.campaign import Campaign
+
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    x0 = (np.asarray(initial, dtype=float) - lower) / (upper - lower)
+    return Campaign(problem, names=names, lower=lower, upper=upper,
+                    log_path=os.path.join(output_dir, "campaign.jsonl"),
+                    x0=np.clip(x0, 0.0, 1.0), meta=problem.meta(),
+                    resume=campaign_resume(resume, output_dir), **settings)
+
+
 def write_design_summary(output_dir, campaign, result, summary, ylabel):
     """Finish a design campaign: best.json (summary + the campaign's result fields), the log and
     fitness.png (best so far, best and mean per generation; ylabel names the fitness); returns

@@ -62,13 +62,11 @@ def discrete_design_speed(design, window, n_elems, steps_per_beat):
     NaN if a run diverged."""
     head, r_head, r_tail, _ = design
     period = 1.0 / FIG2["frequency"]
+    scene, _ = build_swimmer(n_elems, model="discrete", head_length=head, head_radius=r_head,
+                             tail_radius=r_tail, cell_location=design_cell_location(design))
     speeds = []
     for steps in (steps_per_beat // 2, steps_per_beat):
-        scene, info = build_swimmer(n_elems, model="discrete", head_length=head,
-                                    head_radius=r_head, tail_radius=r_tail,
-                                    cell_location=design_cell_location(design),
-                                    steps_per_beat=steps)
-        sim = scene.compile(dt=info.dt)
+        sim = scene.compile(dt=period / steps)
         try:
             out = sim.run(window[1] * period, record=sm.Every(period / SAMPLES_PER_BEAT,
                                                               ("flagellum.com",)))
@@ -210,8 +208,7 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed and the original's and the
     paper optimum's, speed-ups, wall time per generation)."""
-    from softmech.optimize.campaign import Campaign
-    from softmech.optimize.runs import campaign_resume, write_design_summary
+    from softmech.optimize.runs import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
@@ -219,13 +216,11 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     problem = SwimmerDesignProblem(popsize, model=model, n_elems=n_elems, window=window,
                                    rotary_inertia=rotary_inertia, steps_per_beat=steps_per_beat,
                                    workers=workers)
-    x0 = (original_design() - problem.lower) / (problem.upper - problem.lower)
-    campaign = Campaign(problem, names=NAMES, lower=problem.lower, upper=problem.upper,
-                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
-                        seed=seed, x0=np.clip(x0, 0.0, 1.0), max_generations=max_generations,
-                        min_generations=min_generations, patience=patience, tolerance=tolerance,
-                        meta=problem.meta(), progress=progress,
-                        resume=campaign_resume(resume, output_dir))
+    campaign = design_campaign(problem, output_dir, names=NAMES, lower=problem.lower,
+                               upper=problem.upper, initial=original_design(), resume=resume,
+                               popsize=popsize, seed=seed, max_generations=max_generations,
+                               min_generations=min_generations, patience=patience,
+                               tolerance=tolerance, progress=progress)
     say(f"CMA-ES swimmer design campaign: population {popsize}, seed {seed}, at most "
         f"{max_generations} generations ({problem.model} model, {problem.n_elems} elements, "
         f"dt = {problem.dt:.3g} s, {problem.window[1]:g} beats; fitness = speed over beats "

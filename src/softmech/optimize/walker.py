@@ -101,20 +101,17 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
                     say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed, the original's, speed-up)."""
-    from softmech.optimize.campaign import Campaign
-    from softmech.optimize.runs import campaign_resume, write_design_summary
+    from softmech.optimize.runs import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
     problem = WalkerDesignProblem(popsize, duration=duration)
-    x0 = (original_design() - LOWER) / (UPPER - LOWER)
-    campaign = Campaign(problem, names=NAMES, lower=LOWER, upper=UPPER,
-                        log_path=os.path.join(output_dir, "campaign.jsonl"), popsize=popsize,
-                        seed=seed, x0=np.clip(x0, 0.0, 1.0), max_generations=max_generations,
-                        min_generations=min(min_generations, max_generations), patience=patience,
-                        tolerance=tolerance, meta=problem.meta(), progress=progress,
-                        resume=campaign_resume(resume, output_dir))
+    campaign = design_campaign(problem, output_dir, names=NAMES, lower=LOWER, upper=UPPER,
+                               initial=original_design(), resume=resume, popsize=popsize,
+                               seed=seed, max_generations=max_generations,
+                               min_generations=min(min_generations, max_generations),
+                               patience=patience, tolerance=tolerance, progress=progress)
     say(f"CMA-ES walker design campaign: population {popsize}, seed {seed}, at most "
         f"{max_generations} generations of one run of {popsize} walkers each ({duration:g} s at "
         f"{FREQUENCY:g} Hz; fitness = speed along +x after the settling time)")

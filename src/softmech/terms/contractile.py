@@ -196,6 +196,10 @@ class _CellBinding(Binding):
 
     def _setup(self, b):
         row = {k: v[b:b + 1] for k, v in self.p.items()}
+        key = tuple(float(row[k][0]) for k in ("start", "length", "cell_radius"))
+        if key == getattr(self, "_key", None):      # the same attachment as the last step's
+            return
+        self._key = key
         edges, frac, h = self.term.edge_attachments(self.rest_lengths, self.radius, row)
         a, c = int(edges[0, 0]), int(edges[0, 1])
         dofs = np.ascontiguousarray(self.node_dofs[[a, a + 1, c, c + 1]].reshape(-1))
@@ -213,10 +217,11 @@ class _CellBinding(Binding):
 
     def amplitude(self, b, t):
         """The cell's pull at time t [N]: F (1 - cos(2 pi f t + phase)) / 2, or F (f = 0)."""
-        p = {k: float(v[b]) for k, v in self.p.items()}
-        if p["frequency"] > 0.0:
-            return p["force"] * 0.5 * (1.0 - np.cos(2.0 * np.pi * p["frequency"] * t + p["phase"]))
-        return p["force"]
+        force, frequency = float(self.p["force"][b]), float(self.p["frequency"][b])
+        if frequency > 0.0:
+            return force * 0.5 * (1.0 - np.cos(2.0 * np.pi * frequency * t
+                                               + float(self.p["phase"][b])))
+        return force
 
     def forces(self, b, q, v, t, h, F, J):
         contractile_cell_der(q, self.dofs, *self.ends, self.amplitude(b, t), F, J, self._JD,
