@@ -57,9 +57,21 @@ def finite(field, value, shape=None):
     return arr
 
 
-def integer(field, value, minimum):
+MAX_ELEMENTS = 10**7
+"""Most elements of one rod: a larger count (a typo, or a file declaring 10^9) is refused before
+its arrays are allocated (10^7 elements already take gigabytes of state and workspace)."""
+
+MAX_WORLDS = 10**6
+"""Most worlds of one compiled simulation, refused before the batched arrays are allocated."""
+
+
+def integer(field, value, minimum, maximum=None):
+    """An integer >= minimum (and <= maximum when given); a bool is not an integer."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{field} = {value!r} is not allowed: must be an integer >= {minimum}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{field} = {value!r} is not allowed: must be an integer in "
+                         f"{minimum}..{maximum} (larger counts would exhaust memory)")
     return int(value)
 
 

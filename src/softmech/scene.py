@@ -187,10 +187,12 @@ class Scene:
         from softmech.bodies.meshes import TriangleMesh
         from softmech.bodies.shell import Shell
         shell = self._add_implicit("shell", Shell, name, options)
-        if isinstance(options.get("mesh"), TriangleMesh):   # a file holds arrays, not objects
+        mesh = options.get("mesh")
+        if mesh is not None:    # a scenario file holds the arrays, not objects or a file name
+            mesh = mesh if isinstance(mesh, TriangleMesh) else shell   # a file: as read
             call = {k: v for k, v in shell.builder[1].items() if k != "mesh"}
-            shell.builder = ("shell", {**call, "vertices": options["mesh"].vertices,
-                                       "triangles": options["mesh"].triangles})
+            shell.builder = ("shell", {**call, "vertices": mesh.vertices,
+                                       "triangles": mesh.triangles})
         return shell
 
     def _add_implicit(self, kind, cls, name, options):
@@ -257,7 +259,7 @@ class Scene:
         if not self.rods and not self.rigid_bodies and not self.implicit_bodies:
             raise ValueError("the scene has no bodies: add a rod, a shell or a rigid body before "
                              "compile()")
-        worlds = _checks.integer("worlds", worlds, 1)
+        worlds = _checks.integer("worlds", worlds, 1, _checks.MAX_WORLDS)
         dt = float(_checks.positive("dt", dt))
         if self.implicit_bodies:
             from softmech.implicit.simulation import compile_implicit

@@ -538,7 +538,7 @@ class Simulation:
     def load_state(self, path):
         """Restore a state written by save_state. The clock continues bit for bit when the time
         step is the same; with another dt (or a file without a clock) the time is restored."""
-        with np.load(path) as data:
+        with np.load(path, allow_pickle=False) as data:
             for r in self.rods + self.rigid_bodies:
                 exact = f"{r.name}.principal_directors" in data
                 self.set_state(r.name, principal=exact, **{

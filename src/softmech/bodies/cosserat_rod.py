@@ -249,7 +249,7 @@ def ring_nodes(center, axis, ring_radius, n_elems):
     center = _checks.finite("center", center, shape=(3,))
     axis = _checks.unit_vector("axis", axis)
     ring_radius = float(_checks.positive("ring_radius", ring_radius))
-    n = _checks.integer("n_elems", n_elems, 3)
+    n = _checks.integer("n_elems", n_elems, 3, _checks.MAX_ELEMENTS)
     helper = np.eye(3)[np.argmin(np.abs(axis))]
     e1 = np.cross(axis, helper)
     e1 /= np.linalg.norm(e1)
@@ -263,5 +263,5 @@ def straight_centerline(start, direction, length, n_elems):
     start = _checks.finite("start", start, shape=(3,))
     direction = _checks.unit_vector("direction", direction)
     length = float(_checks.positive("length", length))
-    n = _checks.integer("n_elems", n_elems, 1)
+    n = _checks.integer("n_elems", n_elems, 1, _checks.MAX_ELEMENTS)
     return start + np.linspace(0.0, length, n + 1)[:, None] * direction

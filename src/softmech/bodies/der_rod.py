@@ -152,7 +152,7 @@ class DerRod(ImplicitBody):
                 raise ValueError(f"der_rod '{name}': give centerline=(N, 3) or all of start, "
                                  f"direction, length, n_elems (missing: {', '.join(missing)})")
             from softmech.bodies.cosserat_rod import straight_centerline
-            _checks.integer(f + "n_elems", n_elems, 2)
+            _checks.integer(f + "n_elems", n_elems, 2, _checks.MAX_ELEMENTS)
             _checks.positive(f + "length", length)
             centerline = straight_centerline(start, direction, length, n_elems)
         elif any(v is not None for v in (start, direction, length, n_elems)):

@@ -15,6 +15,7 @@ import os
 import sys
 
 from softmech import _checks
+from softmech.commands.trust import add_trust_argument, load_trusted
 
 PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
 
@@ -49,6 +50,7 @@ def add_arguments(parser):
                         help="output folder (default: ./output/optimize_snake)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the campaign logged in the output folder")
+    add_trust_argument(parser)
     add_executor_arguments(parser, "each generation")
     parser.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     parser.add_argument("--json", action="store_true",
@@ -103,9 +105,8 @@ def execute(args):
     scenario = None
     if args.problem.endswith(".toml"):
         from softmech.optimize.settings import is_generic
-        from softmech.scenefile import load_scenario
 
-        scenario = load_scenario(args.problem)
+        scenario = load_trusted(args.problem, args)
         if scenario.optimize is None:
             raise ValueError(f"{args.problem}: nothing to optimize: the file needs an [optimize] "
                              "table (docs/optimization.md; `softmech new snake` writes one)")

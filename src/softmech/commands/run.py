@@ -17,6 +17,7 @@ import time
 
 import softmech as sm
 from softmech import _checks
+from softmech.commands.trust import add_trust_argument, load_trusted
 # N_SAMPLES and video_frames are re-exported: `softmech run`'s constants and helpers, used by
 # scripts and tests through this module
 from softmech.commands.reports import N_SAMPLES, plot_energy, report_for, video_frames  # noqa: F401
@@ -61,12 +62,13 @@ def add_arguments(parser):
     parser.add_argument("--resume", action="store_true",
                         help="continue the interrupted run in the output folder's results.h5 "
                              "from its last checkpoint (same scene and options), bit for bit")
+    add_trust_argument(parser)
 
 
 def scenario_of(args):
     """The Scenario that `softmech run` runs: a scenario file (an argument ending in .toml), or a
     built-in scene built with --n-elems; --duration overrides either's duration."""
-    from softmech.scenefile import builtin_scenario, load_scenario
+    from softmech.scenefile import builtin_scenario
 
     name = getattr(args, "scene", None) or DEFAULT_SCENE
     duration = getattr(args, "duration", None)
@@ -77,7 +79,7 @@ def scenario_of(args):
         if n_elems is not None:
             raise ValueError("--n-elems is not allowed with a scenario file: edit n_elems in the "
                              "file's [[rods]] table")
-        scenario = load_scenario(name)
+        scenario = load_trusted(name, args)
         if duration is not None:
             scenario.run.duration = duration
         return scenario
@@ -103,7 +105,8 @@ def command_line(args, name):
         value = getattr(args, option, None)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
-    words += [f"--{flag}" for flag in ("resume", "force", "quiet", "json")
+    words += [f"--{flag.replace('_', '-')}" for flag in ("resume", "force", "quiet", "json",
+                                                          "allow_outside_files")
               if getattr(args, flag, False)]
     return shlex.join(words)
 

@@ -10,6 +10,7 @@ import os
 import sys
 
 from softmech.commands.optimize import add_executor_arguments, make_executor
+from softmech.commands.trust import add_trust_argument, load_trusted
 
 
 def add_arguments(parser):
@@ -39,6 +40,7 @@ def add_arguments(parser):
                         help="output folder (default: ./output/sweep_<scene name>)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the sweep journalled in the output folder")
+    add_trust_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with the summary on stdout at the end")
@@ -47,13 +49,12 @@ def add_arguments(parser):
 def execute(args):
     """Run the sweep; returns the exit code (bad input raises ValueError: exit code 2)."""
     from softmech.optimize.sweep import DEFAULT_CHUNK, parse_param, run_sweep
-    from softmech.scenefile import load_scenario
 
     quiet, as_json = bool(args.quiet), bool(args.json)
     specs = [parse_param(p) for p in args.param]
     if not specs:
         raise ValueError("--param is missing: give at least one PATH=VALUES to sweep")
-    scenario = load_scenario(args.file)
+    scenario = load_trusted(args.file, args)
     if scenario.optimize is None:
         raise ValueError(f"{args.file}: no [optimize] table: the sweep measures its objectives")
     output_dir = os.path.abspath(args.output or os.path.join("output", f"sweep_{scenario.name}"))

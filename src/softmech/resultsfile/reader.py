@@ -1,5 +1,6 @@
 """Reading results files: `load_results` (the time series as sm.Results) and `describe` (every
 attribute and dataset, for `softmech info`)."""
+import contextlib
 import json
 import os
 
@@ -10,6 +11,19 @@ from softmech.resultsfile import layout
 from softmech.simulation import Results
 
 
+@contextlib.contextmanager
+def damaged_file_errors(path):
+    """Errors of HDF5 reading inside the block (a truncated or corrupt file: OSError; a
+    dataset missing from a foreign file: KeyError) become a ValueError naming the file, so that
+    the commands report it in one line instead of a traceback."""
+    try:
+        yield
+    except (OSError, KeyError) as err:
+        raise ValueError(f"results file {os.fspath(path)!r} cannot be read: it is damaged "
+                         f"(truncated or corrupt) or not a complete softmech results file "
+                         f"({type(err).__name__}: {err})") from None
+
+
 def check_format(path):
     """`path` if it is a softmech results file of a supported version, else ValueError."""
     path = os.fspath(path)
@@ -17,7 +31,7 @@ def check_format(path):
         raise ValueError(f"no such file: {path}")
     if not h5py.is_hdf5(path):
         raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
-    with h5py.File(path, "r") as f:
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
         fmt, version = f.attrs.get("format"), f.attrs.get("format_version")
     if fmt != layout.FORMAT:
         raise ValueError(f"results file {path!r} is not allowed: attribute format = {fmt!r}, "
@@ -34,7 +48,7 @@ def load_results(path, *, derived=True, fields=None):
     `derived`, also the /derived quantities under their names. fields: body fields to read
     (e.g. ('positions',); None: all). Works on an unfinished (crashed) file: it holds the
     samples appended before the crash."""
-    with h5py.File(check_format(path), "r") as f:
+    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
         out = Results(time=f["time"][()])
         n = out["time"].shape[0]
         names = {group: tuple(f.get(group, {})) for group in ("rods", "bodies", "shells")}
@@ -57,7 +71,7 @@ def describe(path):
     """Everything about a results file as a JSON-ready dict: attrs (root attributes), settings
     (dict), scene_toml (str), n_samples, time_range [s] (or None), and datasets: path ->
     {shape, dtype, units}."""
-    with h5py.File(check_format(path), "r") as f:
+    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         settings = json.loads(_text(f["settings_json"][()])) if "settings_json" in f else {}
         scene = _text(f["scene_toml"][()]) if "scene_toml" in f else ""

@@ -7,7 +7,7 @@ import time as _time
 
 from softmech import _checks
 from softmech.progress import progress_bar
-from softmech.resultsfile.reader import load_results
+from softmech.resultsfile.reader import damaged_file_errors, load_results
 from softmech.resultsfile.recorders import check_recorders
 from softmech.resultsfile.writer import ResultsWriter
 from softmech.simulation import Every, Simulation
@@ -78,8 +78,9 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     if resume:
         writer = ResultsWriter.reopen(path)
         try:
-            _same_settings(path, writer.settings(), full)
-            done = writer.restore_checkpoint(sim)
+            with damaged_file_errors(path):
+                _same_settings(path, writer.settings(), full)
+                done = writer.restore_checkpoint(sim)
         except BaseException:
             writer.close()
             raise

@@ -65,18 +65,23 @@ class ResultsWriter:
     def open(cls, path):
         """Open an existing results file for writing; ValueError if `path` is missing or not a
         results file."""
-        from softmech.resultsfile.reader import check_format
+        from softmech.resultsfile.reader import check_format, damaged_file_errors
 
-        return cls(h5py.File(check_format(path), "r+"))
+        with damaged_file_errors(path):
+            return cls(h5py.File(check_format(path), "r+"))
 
     @classmethod
     def reopen(cls, path):
         """Open an unfinished results file to continue it; ValueError if `path` is missing, not
         a results file, already complete, or has no checkpoint."""
+        from softmech.resultsfile.reader import damaged_file_errors
+
         writer = cls.open(path)
         f = writer.file
         try:
-            if bool(f.attrs["complete"]):
+            with damaged_file_errors(path):
+                complete = bool(f.attrs["complete"])
+            if complete:
                 raise ValueError(f"{path} is not allowed for resume: that run is complete, "
                                  "there is nothing to resume")
             writer.checkpoint_group()

@@ -11,14 +11,20 @@ from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_
                                        BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCHEMES, SCENE_FIELDS, SCHEMA_VERSION,
                                        TERM_SECTIONS, TERM_TYPES, TOP_LEVEL, RunSettings,
                                        Scenario, term_fields)
-from softmech.scenefile.values import ScenarioError, resolve
+from softmech.scenefile.values import ScenarioError, resolve, side_file_path
 from softmech.terms.contact import AnisotropicFriction
 
 REQUIRED = inspect.Parameter.empty
 
+PATH_FIELDS = {"mesh"}
+"""Builder fields that may hold a file name (a shell's mesh): resolved against the scenario
+file's folder, under the same rules as side files (values.side_file_path)."""
 
-def load_scenario(path):
-    """Read a scenario file (.toml) and return its Scenario (scene built, settings checked)."""
+
+def load_scenario(path, *, allow_outside_files=False):
+    """Read a scenario file (.toml) and return its Scenario (scene built, settings checked).
+    Side files and meshes it names must lie in its folder unless allow_outside_files (a file
+    from someone else must not read the user's other files: docs/scenario_files.md)."""
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ScenarioError(f"{path}: no such scenario file")
@@ -28,27 +34,30 @@ def load_scenario(path):
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise ScenarioError(f"{path}: not a text file (UTF-8): {err}") from None
-    return loads_scenario(text, source=path, base_dir=os.path.dirname(os.path.abspath(path)))
+    return loads_scenario(text, source=path, base_dir=os.path.dirname(os.path.abspath(path)),
+                          allow_outside_files=allow_outside_files)
 
 
-def loads_scenario(text, *, source="<string>", base_dir="."):
-    """Parse scenario TOML text; side files are looked up relative to base_dir."""
+def loads_scenario(text, *, source="<string>", base_dir=".", allow_outside_files=False):
+    """Parse scenario TOML text; side files are looked up relative to base_dir (and must lie
+    inside it unless allow_outside_files)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(f"{source}: not valid TOML: {err}") from None
-    return _Reader(source, base_dir).scenario(doc)
+    return _Reader(source, base_dir, allow_outside_files).scenario(doc)
 
 
-def scenario_from_dict(doc, *, source="<dict>", base_dir="."):
+def scenario_from_dict(doc, *, source="<dict>", base_dir=".", allow_outside_files=False):
     """Scenario of a parsed scenario dict (as tomllib returns it), checked like a file."""
-    return _Reader(source, base_dir).scenario(doc)
+    return _Reader(source, base_dir, allow_outside_files).scenario(doc)
 
 
 class _Reader:
-    def __init__(self, source, base_dir):
+    def __init__(self, source, base_dir, allow_outside_files=False):
         self.source = source
         self.base_dir = base_dir
+        self.allow_outside = bool(allow_outside_files)
 
     def fail(self, where, message):
         raise ScenarioError(f"{self.source}: {where}: {message}")
@@ -153,7 +162,7 @@ class _Reader:
         try:
             dt = float(_checks.positive("dt", dt))
             duration = float(_checks.nonnegative("duration", duration))
-            worlds = _checks.integer("worlds", t["worlds"], 1)
+            worlds = _checks.integer("worlds", t["worlds"], 1, _checks.MAX_WORLDS)
             scheme = (None if t["scheme"] is None
                       else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
         except ValueError as err:
@@ -214,8 +223,14 @@ class _Reader:
                 self.fail(where, f"{key} = {value!r} is not allowed: must be a "
                           f"{'string' if isinstance(default, str) else 'number or array'}, "
                           "not a boolean")
-        return {k: resolve(v, self.base_dir, f"{self.source}: {where} field {k!r}")
-                for k, v in table.items()}
+        kwargs = {k: resolve(v, self.base_dir, f"{self.source}: {where} field {k!r}",
+                             self.allow_outside) for k, v in table.items()}
+        for key in PATH_FIELDS.intersection(kwargs):      # a file name, read by the builder
+            if isinstance(kwargs[key], str):
+                kwargs[key] = side_file_path(kwargs[key], self.base_dir,
+                                             f"{self.source}: {where} field {key!r}",
+                                             self.allow_outside)
+        return kwargs
 
     def add_rod(self, scene, i, table, materials):
         table = dict(table)

@@ -1,9 +1,12 @@
 """Values between Python builder arguments and TOML: numbers, strings, booleans, arrays (inline
 lists or side-file references), rods (by name) and friction laws (sub-tables)."""
 import dataclasses
+import math
 import os
+import zipfile
 
 import numpy as np
+from numpy.lib import format as npy_format
 
 from softmech.bodies.cosserat_rod import CosseratRod
 from softmech.bodies.rigid_body import RigidBody
@@ -54,30 +57,62 @@ def is_side_reference(value):
     return isinstance(value, dict) and "file" in value and set(value) <= {"file", "key"}
 
 
-def load_side_array(ref, base_dir, where):
-    """The array that a side-file reference points to; ScenarioError naming `where` if it cannot
-    be read. .npz needs a key; .npy and .csv (comma-separated numbers, '#' comments) do not;
-    meshes (.obj, .stl, .ply, read with trimesh) give their "vertices" (n, 3) [m] (the default)
-    or "faces" (m, 3) (vertex indices), chosen by key."""
-    name = ref["file"]
+MAX_SIDE_ARRAY_BYTES = 2**30
+"""Largest array a .npy / .npz side file may declare (1 GiB): a tiny file whose header claims a
+giant shape (or a zip bomb) is refused before anything is allocated."""
+
+
+def side_file_path(name, base_dir, where, allow_outside=False):
+    """The path of a file named in a scenario file (a side file, a shell's mesh): relative to
+    base_dir (the scenario file's folder). Unless allow_outside, the file must lie inside that
+    folder: a path that leaves it (through '..', an absolute path or a symbolic link) is a
+    ScenarioError (a file from someone else must not read the user's other files)."""
     if not isinstance(name, str) or not name:
         raise ScenarioError(f"{where}: file = {name!r} is not allowed: must be a file name")
     path = name if os.path.isabs(name) else os.path.join(base_dir, name)
+    if not allow_outside:
+        root = os.path.realpath(base_dir)
+        real = os.path.realpath(path)
+        if os.path.commonpath([root, real]) != root:
+            raise ScenarioError(
+                f"{where}: file = {name!r} is not allowed: it lies outside the scenario file's "
+                f"folder {root} (through '..', an absolute path or a link); move it beside the file, or "
+                "trust the file and allow outside paths (load_scenario(..., "
+                "allow_outside_files=True), or --allow-outside-files on the command line)")
     if not os.path.exists(path):
         raise ScenarioError(f"{where}: side file {name!r} not found (looked for {path})")
+    return path
+
+
+def load_side_array(ref, base_dir, where, allow_outside=False):
+    """The array that a side-file reference points to; ScenarioError naming `where` if it cannot
+    be read. .npz needs a key; .npy and .csv (comma-separated numbers, '#' comments) do not;
+    meshes (.obj, .stl, .ply, read with trimesh) give their "vertices" (n, 3) [m] (the default)
+    or "faces" (m, 3) (vertex indices), chosen by key. The path rules are side_file_path's; no
+    pickled objects are read, and a NumPy header declaring more data than the file holds, or
+    more than MAX_SIDE_ARRAY_BYTES, is refused before allocating."""
+    name = ref["file"]
+    path = side_file_path(name, base_dir, where, allow_outside)
     ext = os.path.splitext(name)[1].lower()
     key = ref.get("key")
     try:
         if ext == ".npz":
             if key is None:
                 raise ScenarioError(f"{where}: a .npz side file needs key = \"...\" (the array's name)")
-            with np.load(path) as data:
-                if key not in data:
+            with zipfile.ZipFile(path) as archive:
+                members = {m[:-4]: m for m in archive.namelist() if m.endswith(".npy")}
+                if key not in members:
                     raise ScenarioError(f"{where}: key = {key!r} not found in {name!r} "
-                                        f"(it holds: {', '.join(sorted(data.files)) or 'nothing'})")
+                                        f"(it holds: {', '.join(sorted(members)) or 'nothing'})")
+                info = archive.getinfo(members[key])
+                with archive.open(info) as stream:
+                    _check_npy_header(stream, info.file_size, f"{name}[{key!r}]", where)
+            with np.load(path, allow_pickle=False) as data:
                 return data[key]
         if ext == ".npy":
-            return np.load(path)
+            with open(path, "rb") as stream:
+                _check_npy_header(stream, os.path.getsize(path), name, where)
+            return np.load(path, allow_pickle=False)
         if ext == ".csv":
             return np.loadtxt(path, delimiter=",", ndmin=1)
         if ext in MESH_EXTENSIONS:
@@ -88,6 +123,28 @@ def load_side_array(ref, base_dir, where):
         raise ScenarioError(f"{where}: cannot read side file {name!r}: {err}") from None
     raise ScenarioError(f"{where}: side file {name!r} is not allowed: the extension must be "
                         f"one of .npz, .npy, .csv, {', '.join(MESH_EXTENSIONS)}")
+
+
+def _check_npy_header(stream, size, name, where):
+    """Read the .npy header at the start of `stream` (`size` bytes in all) and refuse an object
+    (pickled) dtype, or a shape whose bytes exceed what the stream holds or
+    MAX_SIDE_ARRAY_BYTES -- before NumPy allocates the array."""
+    version = npy_format.read_magic(stream)
+    readers = {(1, 0): npy_format.read_array_header_1_0, (2, 0): npy_format.read_array_header_2_0}
+    if version not in readers:
+        raise ScenarioError(f"{where}: side file {name!r}: .npy format version {version} is "
+                            "not allowed (1.0 or 2.0, as numpy.save writes)")
+    shape, _, dtype = readers[version](stream)
+    if dtype.hasobject:
+        raise ScenarioError(f"{where}: side file {name!r} holds Python objects (dtype {dtype}): "
+                            "not allowed, a side file holds numbers (pickles are never loaded)")
+    declared = dtype.itemsize * math.prod(int(n) for n in shape)
+    held = size - stream.tell()
+    if declared > min(held, MAX_SIDE_ARRAY_BYTES):
+        raise ScenarioError(
+            f"{where}: side file {name!r} declares an array of shape {tuple(shape)} "
+            f"({declared:,} bytes) but holds {held:,} bytes of data: not allowed (the declared "
+            f"size must match the data and be at most {MAX_SIDE_ARRAY_BYTES:,} bytes)")
 
 
 MESH_EXTENSIONS = (".obj", ".stl", ".ply")
@@ -109,10 +166,10 @@ def _mesh_array(path, name, key, where):
     return np.asarray(getattr(mesh, key))
 
 
-def resolve(value, base_dir, where):
+def resolve(value, base_dir, where, allow_outside=False):
     """Replace side-file references inside a TOML value by their arrays (recursively)."""
     if is_side_reference(value):
-        return load_side_array(value, base_dir, where)
+        return load_side_array(value, base_dir, where, allow_outside)
     if isinstance(value, dict):
-        return {k: resolve(v, base_dir, f"{where}.{k}") for k, v in value.items()}
+        return {k: resolve(v, base_dir, f"{where}.{k}", allow_outside) for k, v in value.items()}
     return value

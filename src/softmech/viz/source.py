@@ -62,12 +62,12 @@ def read_results(path, fields=None):
 
     from softmech.resultsfile import load_results
     from softmech.resultsfile.description import read_bodies, read_joints, read_shells
-    from softmech.resultsfile.reader import check_format
+    from softmech.resultsfile.reader import check_format, damaged_file_errors
 
     results = load_results(path, derived=False, fields=fields)
     results.units = {}
     radius, closed, rest = {}, {}, {}
-    with h5py.File(check_format(path), "r") as f:
+    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
         attrs = {k: _text(v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
                  for k, v in f.attrs.items()}
         for rod in results.rods:
