@@ -14,7 +14,7 @@ import sys
 import softmech as sm
 from softmech.optimize.campaign import LOG_FORMAT, read_jsonl
 from softmech.optimize.executors import JOURNAL_FORMAT
-from softmech.resultsfile import load_results
+from softmech.resultsfile import load_results, snapshot
 
 SRC = str(pathlib.Path(sm.__file__).parents[1])
 NOTHING_TO_RESUME = ("nothing to resume", "has no checkpoint", "no campaign log there",
@@ -44,6 +44,8 @@ class KillLog:
     completed: int = 0       # runs to the end, each verified against the reference
     fresh_starts: int = 0    # --resume found nothing yet: started afresh
     checks: int = 0          # file checks after a kill, all passed
+    torn: int = 0            # results.h5 torn by the kill, its checkpoint copy read back
+    torn_before_first_checkpoint: int = 0   # torn before any checkpoint: nothing to resume
 
 
 def kill_and_resume(first, resume, fresh, cwd, check, verify, reset, *, kills, rng, max_delay):
@@ -63,7 +65,7 @@ def kill_and_resume(first, resume, fresh, cwd, check, verify, reset, *, kills, r
             os.kill(p.pid, signal.SIGKILL)
             p.communicate()
             log.kills += 1
-            check()
+            check(log)
             log.checks += 1
             args = resume
             continue
@@ -72,7 +74,7 @@ def kill_and_resume(first, resume, fresh, cwd, check, verify, reset, *, kills, r
             args = fresh
             continue
         assert p.returncode == 0, f"{' '.join(args)} (exit {p.returncode}):\n{err}"
-        check()
+        check(log)
         verify()
         log.completed += 1
         reset()
@@ -82,17 +84,26 @@ def kill_and_resume(first, resume, fresh, cwd, check, verify, reset, *, kills, r
         log.fresh_starts += 1
         code, err = finish(fresh, cwd)
     assert code == 0, err
-    check()
+    check(log)
     verify()
     log.completed += 1
     return log
 
 
 # --------------------------------------------------------------------------- file checks
-def check_results(path):
-    """A results file left by a killed run opens, and every series holds /time's samples."""
+def check_results(path, log):
+    """A results file left by a killed run reads back completely, with every series as long as
+    /time; or, if the kill tore it (HDF5 writes in place), its checkpoint copy
+    (resultsfile.snapshot) does -- counted in log.restored -- and --resume starts from it."""
     if not os.path.exists(path):
         return
+    if not snapshot.reads_back(path):
+        path = snapshot.snapshot_path(path)
+        if not os.path.exists(path):
+            log.torn_before_first_checkpoint += 1
+            return
+        log.torn += 1
+    assert snapshot.reads_back(path), path
     out = load_results(path, derived=False)
     n = len(out["time"])
     for key, value in out.items():
@@ -132,7 +143,7 @@ class Monotone:
     def reset(self):
         self.seen = []
 
-    def __call__(self):
+    def __call__(self, log=None):
         records = [self.key(r) for r in check_jsonl(self.path, self.fmt)]
         assert records[:len(self.seen)] == self.seen, f"{self.path}: finished records lost"
         self.seen = records

@@ -88,7 +88,7 @@ def kill_runs(scenario, kills, rng, tag):
 
     return kill_and_resume(RUN + ["--output", str(out)], RUN + ["--output", str(out), "--resume"],
                            RUN + ["--output", str(out), "--force"], folder,
-                           lambda: check_results(path), verify, reset_folder(out),
+                           lambda log: check_results(path, log), verify, reset_folder(out),
                            kills=kills, rng=rng, max_delay=1.2 * wall["run"])
 
 
@@ -100,7 +100,7 @@ def kill_campaign(scenario, kills, rng, tag):
     ref = Monotone(folder / "ref_opt" / "campaign.jsonl", LOG_FORMAT, generation_key)()
     assert len(ref) == 6
 
-    def check():
+    def check(log):
         log_lines(), journal()
         check_json(out / "best.json")
 

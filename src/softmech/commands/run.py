@@ -22,6 +22,7 @@ from softmech.commands.trust import add_trust_argument, load_trusted
 # scripts and tests through this module
 from softmech.commands.reports import N_SAMPLES, plot_energy, report_for, video_frames  # noqa: F401
 from softmech.resultsfile import ResultsWriter, record_to_file
+from softmech.resultsfile.snapshot import atomic_update
 from softmech.scenarios import DEFAULT_SCENE, SCENES, check_scene
 from softmech.simulation import ROD_FIELDS
 
@@ -186,7 +187,8 @@ def execute(args):
     data = sm.Results(out)
     data.rods = out.rods
     metrics = report.derive(data, info)
-    with ResultsWriter.open(results_path) as writer:     # the report's derived values
+    # the report's derived values, written to a copy that replaces the file in one step
+    with atomic_update(results_path) as tmp, ResultsWriter.open(tmp) as writer:
         writer.write_derived({k: v for k, v in data.items() if k not in out},
                              units=getattr(report, "derived_units", None))
     files = [results_path]

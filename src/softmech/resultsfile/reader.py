@@ -13,15 +13,19 @@ from softmech.simulation import Results
 
 @contextlib.contextmanager
 def damaged_file_errors(path):
-    """Errors of HDF5 reading inside the block (a truncated or corrupt file: OSError; a
-    dataset missing from a foreign file: KeyError) become a ValueError naming the file, so that
-    the commands report it in one line instead of a traceback."""
+    """Errors of HDF5 reading inside the block (a truncated or corrupt file: OSError, or
+    RuntimeError for a damaged object header; a dataset missing from a foreign file: KeyError)
+    become a ValueError naming the file, so that the commands report it in one line instead of
+    a traceback."""
     try:
         yield
-    except (OSError, KeyError) as err:
+    except (OSError, KeyError, RuntimeError) as err:
+        snapshot = os.fspath(path) + ".checkpoint"      # resultsfile.snapshot
+        hint = (f"; its last checkpoint is kept in {snapshot!r}, from which --resume continues"
+                if os.path.exists(snapshot) else "")
         raise ValueError(f"results file {os.fspath(path)!r} cannot be read: it is damaged "
                          f"(truncated or corrupt) or not a complete softmech results file "
-                         f"({type(err).__name__}: {err})") from None
+                         f"({type(err).__name__}: {err}){hint}") from None
 
 
 def check_format(path):

@@ -8,6 +8,7 @@ import time as _time
 from softmech import _checks
 from softmech.progress import progress_bar
 from softmech.resultsfile.reader import damaged_file_errors, load_results
+from softmech.resultsfile import snapshot
 from softmech.resultsfile.recorders import check_recorders
 from softmech.resultsfile.writer import ResultsWriter
 from softmech.simulation import Every, Simulation
@@ -26,7 +27,10 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     The samples are buffered and appended (and the file flushed) every `flush_seconds` of wall
     time and at every checkpoint: a killed process loses at most the samples since. A checkpoint
     (exact state and clock) is written at the first sample, every `checkpoint_every` [s] of
-    simulated time (rounded to whole samples) and at the end; then attr complete = True.
+    simulated time (rounded to whole samples) and at the end; then attr complete = True. At
+    each checkpoint before the end an atomic copy of the file is kept as `<path>.checkpoint`
+    (resultsfile.snapshot): a kill in the middle of an HDF5 write can tear the file, and resume
+    then starts from that copy; the finished run removes it.
 
     scene_text: the scenario file (TOML) of the run, or None (stored as ""). settings: a
     JSON-serializable dict stored in /settings_json with the run's own settings (dt, duration,
@@ -76,6 +80,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
         return values
 
     if resume:
+        snapshot.restore_if_damaged(path)       # a kill tore the file: back to its checkpoint
         writer = ResultsWriter.reopen(path)
         try:
             with damaged_file_errors(path):
@@ -88,12 +93,13 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
         writer = ResultsWriter.create(path, sim, duration=duration, settings=full,
                                       scene_text=scene_text or "", scene_name=scene_name)
     writer.recorder_units = {r.name: r.units for r in recorders}
-    pending = []
+    pending, finished = [], False
     bar = progress_bar(n_total, progress)
     try:
         if not resume:
             writer.append([sample()])
             writer.write_checkpoint(sim, 1)
+            snapshot.take(path)
             done = 1
         if bar:
             bar.update(min(n_total, (done - 1) * every_steps))
@@ -111,7 +117,10 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
                 last_flush = _time.monotonic()
             if at_checkpoint:
                 writer.write_checkpoint(sim, i + 1)
+                if i < n_samples - 1:
+                    snapshot.take(path)
         writer.finish()
+        finished = True
     finally:
         try:
             writer.append(pending)      # keep what was computed (divergence, Ctrl-C)
@@ -119,6 +128,8 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
             writer.close()
             if bar:
                 bar.close()
+    if finished:
+        snapshot.discard(path)
     return load_results(path, derived=False)
 
 

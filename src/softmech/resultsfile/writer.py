@@ -136,7 +136,7 @@ class ResultsWriter:
             path, shape=(stacked.shape[0], 0) + sample_shape,
             maxshape=(stacked.shape[0], None) + sample_shape, dtype="f8",
             chunks=layout.chunk_shape(sample_shape, stacked.shape[0]), compression="gzip",
-            compression_opts=4, shuffle=True)
+            compression_opts=4, shuffle=True, fletcher32=True)   # a torn chunk is detected
         field = key.split(".", 1)[1] if "." in key else None
         ds.attrs["units"] = layout.UNITS.get(field, "") if field else self.recorder_units.get(key, "")
         return ds
