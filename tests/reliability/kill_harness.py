@@ -17,6 +17,24 @@ from softmech.optimize.executors import JOURNAL_FORMAT
 from softmech.resultsfile import load_results, snapshot
 
 SRC = str(pathlib.Path(sm.__file__).parents[1])
+OPTIMIZE = """
+[optimize]
+popsize = 4
+seed = 3
+max_generations = 6
+parameters = [
+    { path = "rods.rod.youngs_modulus", lower = 1000000.0, upper = 30000000.0, log = true },
+    { path = "damping.coefficient", lower = 0.0001, upper = 0.01 },
+]
+objective = "drop"
+
+[optimize.objectives.drop]
+quantity = "com_speed"
+axis = "z"
+window = [0.01, 0.02]  # [s]
+"""
+"""A tiny [optimize] table for the rod pendulum example (examples/rod_pendulum.toml): two
+parameters, 4 x 6 evaluations of 0.02 s each."""
 NOTHING_TO_RESUME = ("nothing to resume", "has no checkpoint", "no campaign log there",
                      "there is no journal", "no journal")
 """Messages of a --resume that finds no state yet (killed before its first checkpoint or log
@@ -165,4 +183,4 @@ def reset_folder(path):
 
 __all__ = ["reset_folder", "KillLog", "kill_and_resume", "check_results", "check_jsonl",
            "check_json", "Monotone", "generation_key", "chunk_key", "finish", "LOG_FORMAT",
-           "JOURNAL_FORMAT"]
+           "JOURNAL_FORMAT", "OPTIMIZE"]

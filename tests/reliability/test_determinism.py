@@ -57,10 +57,9 @@ def test_bit_identical_across_processes_threads_batches_and_restarts(scene, tmp_
 def test_a_campaign_gives_the_same_designs_across_processes_and_threads(tmp_path):
     """Two runs of the same campaign (seed 3, 4 x 3 generations) with 1 and 2 threads: the same
     samples, fitness and best design in the log (only the wall times differ)."""
-    from kill_harness import LOG_FORMAT, check_jsonl, generation_key
+    from kill_harness import LOG_FORMAT, OPTIMIZE, check_jsonl, generation_key
 
     text = (pathlib.Path(__file__).parents[2] / "examples" / "rod_pendulum.toml").read_text()
-    from test_kill_safety import OPTIMIZE
     (tmp_path / "opt.toml").write_text(text.replace("duration = 2.0", "duration = 0.02")
                                        + OPTIMIZE.replace("max_generations = 6",
                                                           "max_generations = 3"))

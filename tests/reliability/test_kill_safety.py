@@ -17,29 +17,12 @@ import h5py
 import numpy as np
 import pytest
 
-from kill_harness import (JOURNAL_FORMAT, LOG_FORMAT, Monotone, check_json, check_results,
-                          chunk_key, finish, generation_key, kill_and_resume, reset_folder)
+from kill_harness import (JOURNAL_FORMAT, LOG_FORMAT, OPTIMIZE, Monotone, check_json,
+                          check_results, chunk_key, finish, generation_key, kill_and_resume,
+                          reset_folder)
 
 EXAMPLE = pathlib.Path(__file__).parents[2] / "examples" / "rod_pendulum.toml"
-OPTIMIZE = """
-[optimize]
-popsize = 4
-seed = 3
-max_generations = 6
-parameters = [
-    { path = "rods.rod.youngs_modulus", lower = 1000000.0, upper = 30000000.0, log = true },
-    { path = "damping.coefficient", lower = 0.0001, upper = 0.01 },
-]
-objective = "drop"
-
-[optimize.objectives.drop]
-quantity = "com_speed"
-axis = "z"
-window = [0.01, 0.02]  # [s]
-"""
 SWEEP = ["--param", "rods.rod.youngs_modulus=1e6:1e7:8", "--chunk", "2"]
-
-
 RUN = ["run", "run.toml", "--quiet", "--checkpoint-every", "0.02"]
 OPT = ["optimize", "opt.toml", "--quiet"]
 SW = ["sweep", "opt.toml", *SWEEP, "--quiet"]
