@@ -275,3 +275,28 @@ def test_resuming_from_a_damaged_results_file(damaged, name, tmp_path, capsys):
                  "--quiet", "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("softmech run: error: ") and "results.h5" in err
+
+
+@pytest.mark.parametrize("command", ["optimize", "sweep"])
+@pytest.mark.parametrize("content", [b"\x00\xff" * 150, b'{"kind":"header"}\n{{{\n{"a":1}\n',
+                                     "hdf5"])
+def test_resuming_a_campaign_or_sweep_from_a_damaged_log(damaged, tmp_path, command, content,
+                                                         capsys):
+    """The resumable state of optimize and sweep is a JSON-lines log (campaign.jsonl,
+    evaluations.jsonl): random bytes, a damaged line, or an HDF5 file in its place are refused
+    in one line (exit 2) before anything runs."""
+    from kill_harness import OPTIMIZE
+
+    (tmp_path / "o.toml").write_text(EXAMPLE.read_text().replace("duration = 2.0",
+                                                                 "duration = 0.02") + OPTIMIZE)
+    out = tmp_path / "out"
+    out.mkdir()
+    content = (damaged / "foreign.h5").read_bytes() if content == "hdf5" else content
+    for name in ("campaign.jsonl", "evaluations.jsonl"):
+        (out / name).write_bytes(content)
+    extra = ["--param", "rods.rod.youngs_modulus=1e6:1e7:2"] if command == "sweep" else []
+    assert main([command, str(tmp_path / "o.toml"), *extra, "--output", str(out), "--resume",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"softmech {command}: error: ") and ".jsonl" in err
+    assert "Traceback" not in err
