@@ -90,6 +90,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
             writer.close()
             raise
     else:
+        snapshot.discard(path)                  # an older run's copy must not be resumed
         writer = ResultsWriter.create(path, sim, duration=duration, settings=full,
                                       scene_text=scene_text or "", scene_name=scene_name)
     writer.recorder_units = {r.name: r.units for r in recorders}
