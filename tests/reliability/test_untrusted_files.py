@@ -248,11 +248,22 @@ def damaged(tmp_path_factory):
     with h5py.File(folder / "foreign_format.h5", "w") as f:     # claims to be softmech's
         f.attrs.update({"format": "softmech-results", "format_version": 2})
         f["x"] = np.arange(3)
+    with h5py.File(folder / "giant.h5", "w") as f:      # 6 kB declaring 80 GB of samples
+        f.attrs.update({"format": "softmech-results", "format_version": 2})
+        f.create_dataset("time", shape=(10**10,), dtype="f8", chunks=(4096,))
     return folder
 
 
 DAMAGED = ["text", "empty", "truncated", "header_only", "bit_flipped", "foreign",
-           "foreign_format"]
+           "foreign_format", "giant"]
+
+
+def test_a_results_file_declaring_giant_datasets_is_refused_before_reading(damaged):
+    from softmech.resultsfile import describe, load_results
+
+    for read in (describe, load_results):
+        _refused_cheaply(lambda: read(damaged / "giant.h5"),
+                         r"dataset /time declares shape \(10000000000,\)")
 
 
 @pytest.mark.parametrize("command", ["info", "render", "view"])

@@ -43,7 +43,28 @@ def check_format(path):
     if version not in layout.READABLE_VERSIONS:
         raise ValueError(f"results file {path!r} has format_version = {version!r}; this softmech "
                          f"reads versions {list(layout.READABLE_VERSIONS)}")
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
+        _check_sizes(path, f)
     return path
+
+
+MAX_EXPANSION = 1100
+"""Most bytes a dataset may declare per stored byte: zlib (the files' gzip filter) expands at
+most ~1032 times. A dataset that declares more holds unwritten chunks -- a tiny file claiming
+giant arrays, refused before anything is read."""
+
+
+def _check_sizes(path, f):
+    """ValueError if a dataset of the open file `f` declares far more data than it stores."""
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset) and obj.dtype.kind != "O":
+            declared = obj.size * obj.dtype.itemsize
+            stored = obj.id.get_storage_size()
+            if declared > MAX_EXPANSION * stored + 2**20:
+                raise ValueError(f"results file {path!r} is not allowed: dataset /{name} declares "
+                                 f"shape {obj.shape} ({declared:,} bytes) but stores "
+                                 f"{stored:,} bytes (a damaged or forged file)")
+    f.visititems(visit)
 
 
 def load_results(path, *, derived=True, fields=None):
