@@ -7,8 +7,8 @@ import time as _time
 
 from softmech import _checks
 from softmech.progress import progress_bar
-from softmech.resultsfile.reader import damaged_file_errors, load_results
 from softmech.resultsfile import snapshot
+from softmech.resultsfile.reader import damaged_file_errors, load_results
 from softmech.resultsfile.recorders import check_recorders
 from softmech.resultsfile.writer import ResultsWriter
 from softmech.simulation import Every, Simulation

@@ -162,7 +162,8 @@ class _Reader:
         try:
             dt = float(_checks.positive("dt", dt))
             duration = float(_checks.nonnegative("duration", duration))
-            worlds = _checks.integer("worlds", t["worlds"], 1, _checks.MAX_WORLDS)
+            worlds = _checks.integer("worlds", t["worlds"], 1,
+                                     _checks.MAX_WORLDS)
             scheme = (None if t["scheme"] is None
                       else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
         except ValueError as err:

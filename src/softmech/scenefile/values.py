@@ -76,8 +76,8 @@ def side_file_path(name, base_dir, where, allow_outside=False):
         if os.path.commonpath([root, real]) != root:
             raise ScenarioError(
                 f"{where}: file = {name!r} is not allowed: it lies outside the scenario file's "
-                f"folder {root} (through '..', an absolute path or a link); move it beside the file, or "
-                "trust the file and allow outside paths (load_scenario(..., "
+                f"folder {root} (through '..', an absolute path or a link); move it beside the "
+                "file, or trust the file and allow outside paths (load_scenario(..., "
                 "allow_outside_files=True), or --allow-outside-files on the command line)")
     if not os.path.exists(path):
         raise ScenarioError(f"{where}: side file {name!r} not found (looked for {path})")
@@ -140,11 +140,16 @@ def _check_npy_header(stream, size, name, where):
                             "not allowed, a side file holds numbers (pickles are never loaded)")
     declared = dtype.itemsize * math.prod(int(n) for n in shape)
     held = size - stream.tell()
-    if declared > min(held, MAX_SIDE_ARRAY_BYTES):
+    if declared > held:
         raise ScenarioError(
             f"{where}: side file {name!r} declares an array of shape {tuple(shape)} "
-            f"({declared:,} bytes) but holds {held:,} bytes of data: not allowed (the declared "
-            f"size must match the data and be at most {MAX_SIDE_ARRAY_BYTES:,} bytes)")
+            f"({declared:,} bytes) but holds {held:,} bytes of data: not allowed (a damaged or "
+            "forged file)")
+    if declared > MAX_SIDE_ARRAY_BYTES:
+        raise ScenarioError(
+            f"{where}: side file {name!r} holds an array of shape {tuple(shape)} "
+            f"({declared:,} bytes): not allowed, a side array may have at most "
+            f"{MAX_SIDE_ARRAY_BYTES:,} bytes")
 
 
 MESH_EXTENSIONS = (".obj", ".stl", ".ply")
