@@ -275,8 +275,12 @@ class Study:
         sim = scenario.compile(worlds=worlds)
         # the initial state: a discrete rod's or shell's simulation also keeps history (the
         # rods' reference frames), restored with it for every evaluation
+        # rigid bodies are state too: without them each evaluation started where the last one
+        # left the bodies, and a campaign depended on its evaluation order (a resumed one
+        # differed; tests/reliability/test_determinism.py); principal frames: exact
         initial = (sim.snapshot() if hasattr(sim, "snapshot")
-                   else {r.name: sim.get_state(r.name) for r in sim.rods})
+                   else {b.name: sim.get_state(b.name, principal=True)
+                         for b in sim.rods + sim.rigid_bodies})
         compiled = (sim, initial, {key: np.array(v, copy=True) for key, v in sim.params.items()})
         if row is None:
             self._sims[worlds] = compiled
@@ -305,8 +309,8 @@ class Study:
         if hasattr(sim, "restore"):
             sim.restore(initial)
         else:
-            for rod, state in initial.items():        # the initial state at t = 0
-                sim.set_state(rod, **state)
+            for body, state in initial.items():       # the initial state at t = 0
+                sim.set_state(body, principal=True, **state)
         sim.time = 0.0
         dt = sim.dt
         requests = set().union(*(q.requests(dt) for q in self.quantities.values()))
