@@ -6,9 +6,9 @@ Checked: a campaign run on Ray equals the same campaign run locally, bit for bit
 entry, best candidate, journal values), also when a worker process is killed while it evaluates
 a chunk (Ray runs the chunk again; one chunk's objective marks the victim and waits to be
 killed, see Victim); a campaign resumed on Ray after its driver stopped continues the local
-log without evaluating a logged generation again; a campaign whose workers are killed during 4
-evaluations drawn at random (seeded) equals the local one; a driver process killed with SIGKILL in the
-middle of a generation resumes without simulating any journalled chunk again; a sweep on Ray
+log without evaluating a logged generation again; a campaign whose workers are killed during
+4 evaluations drawn at random (seeded) equals the local one; a driver process killed with
+SIGKILL in the middle of a generation resumes without simulating any journalled chunk again; a sweep on Ray
 writes the local sweep's table. Marked slow: the cluster brings its own processes (about 25 s
 on 2 cores with warm kernel caches), so it runs in its own CI step, not beside the 2-worker
 default run.
