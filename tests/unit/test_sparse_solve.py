@@ -84,6 +84,21 @@ def test_stale_factors_are_replaced_by_fresh_ones(monkeypatch):
     assert np.linalg.norm(B @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
 
 
+@pytest.mark.parametrize("factor_cost, factorizations", [(1e9, 1), (-1, 3)])
+def test_factors_are_dropped_when_a_solve_costs_more_than_the_mean(monkeypatch, factor_cost,
+                                                                   factorizations):
+    # the rule: drop after a solve of m iterations, the k-th of S in all since the factors
+    # were made, when m k > FACTOR_COST + S. A huge factorization cost: never (one
+    # factorization for three solves); a negative one: after every solve (three)
+    monkeypatch.setattr(sparse_solve, "FACTOR_COST", factor_cost)
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    for seed in range(3):
+        near = A + 1e-3 * scipy.sparse.random(60, 60, density=0.1, random_state=seed + 1)
+        solver.solve(near.tocsc(), diagonal, b)
+    assert solver.factorizations == factorizations and solver.krylov_solves == 3
+
+
 def test_a_failing_gmres_falls_back_to_a_complete_lu(monkeypatch):
     A, diagonal, b = random_system(0)
     solver = sparse_solve.ReusedILU()
@@ -123,3 +138,15 @@ def test_a_singular_matrix_still_raises_singular_jacobian(monkeypatch):
     pattern.solve(-np.ones(n), np.zeros(n), np.ones(n))
     with pytest.raises(linear.SingularJacobian):
         pattern.solve(J, np.zeros(n), np.ones(n))
+
+
+def test_the_solver_is_chosen_by_size(monkeypatch):
+    # a sparse structure of KRYLOV_MIN_DOFS free DOFs or more reuses its factors; smaller ones
+    # factor afresh at every solve; a narrow band stays with LAPACK's banded LU
+    monkeypatch.setattr(linear, "BANDED_MAX", -1)
+    n = sparse_solve.KRYLOV_MIN_DOFS
+    big = linear.JacobianPattern(n, np.arange(n), np.arange(n), [])
+    small = linear.JacobianPattern(n, np.arange(n), np.arange(n), [0])
+    assert big.sparse_solver.reuse and not small.sparse_solver.reuse
+    monkeypatch.undo()
+    assert linear.JacobianPattern(n, np.arange(n), np.arange(n), []).kind == "banded"

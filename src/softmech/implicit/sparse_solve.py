@@ -1,16 +1,17 @@
 """Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors.
 
 A mesh's Newton matrix A = M/h^2 - dF/dq - dF/dv/h has a 2D graph: its sparse LU's fill-in
-and the factorization's work grow faster than n (SuperLU with COLAMD: the factors' nonzeros x24
-and the time x30 from 1,000 to 10,000 triangles, benchmarks/shells.py), so a fresh LU at every
-Newton iteration does not scale. Two things are cheaper, and chosen here by measurement
+and the factorization's work grow faster than n (SuperLU with COLAMD, hinge plate: the
+factors' nonzeros x24 and the time x35 from 1,000 to 10,000 triangles, benchmarks/shells.py),
+so a fresh LU at every Newton iteration does not scale. Two things are cheaper, and chosen here by measurement
 (docs/benchmarks.md, "Discrete shells"):
 
 - an incomplete LU (scipy.sparse.linalg.spilu, SuperLU's ILUTP with drop tolerance
   ILU_DROP_TOL, COLAMD ordering) as preconditioner of restarted GMRES
   (scipy.sparse.linalg.gmres; A is not symmetric where pressure or drag follow the surface):
-  its factors hold ~2.5x fewer nonzeros than the full LU, and GMRES converges in ~8 iterations,
-  each one product with A and one application of the factors;
+  its factors hold fewer nonzeros than the full LU (2.4x fewer for the hinge plate of 10,000
+  triangles), and GMRES converges in ~8 iterations, each one product with A and one
+  application of the factors;
 - reusing those factors across Newton iterations and time steps: A changes little between
   them (the same mesh, slightly moved), so the factors of an earlier A precondition the current
   one nearly as well, and a factorization is needed only every several steps.
@@ -20,11 +21,18 @@ Newton iteration does not scale. Two things are cheaper, and chosen here by meas
    GMRES; accept x only if the true residual |A x - b| <= KRYLOV_RTOL |b| within
    KRYLOV_MAX_ITERATIONS (checked here: GMRES's own stopping test is on the preconditioned
    residual, so the fallback does not rely on it);
-2. otherwise (no factors yet, a new h, the last solve needed more than KRYLOV_REFRESH
-   iterations, GMRES failed: the matrix moved too far) factor A incompletely and run GMRES again;
+2. otherwise (no factors yet, a new h, factors dropped as too stale (below), GMRES failed: the
+   matrix moved too far) factor A incompletely and run GMRES again;
 3. if that fails too (a static solve's ill-conditioned matrix, a singular one) factor A
    completely with SuperLU (scipy.sparse.linalg.splu), solve directly, and keep these exact
    factors as the preconditioner of the next solves.
+
+When to refactor: the factors age as the shape moves away from theirs, and GMRES needs more
+iterations. Counting a factorization as FACTOR_COST GMRES iterations, the mean cost per solve
+since the last factorization is (FACTOR_COST + S) / k after k solves of S iterations in all; as
+soon as a solve costs more iterations than that mean, new factors are cheaper on average
+(the usual rule for recomputing a preconditioner), and the factors are dropped. Counting
+iterations rather than seconds keeps the solver's choices, hence its results, reproducible.
 
 KRYLOV_RTOL = 1e-10 keeps Newton's iterates those of the exact solve to well below Newton's
 own tolerance (rtol 1e-9 of the first residual; an inexact Newton step with forcing term eta
@@ -36,17 +44,20 @@ import scipy.sparse.linalg
 
 KRYLOV_RTOL = 1e-10
 """Relative residual |A x - b| / |b| a GMRES solve must reach to be accepted."""
-KRYLOV_MAX_ITERATIONS = 25
-"""GMRES iterations of one attempt before its factors count as stale."""
-KRYLOV_REFRESH = 15
-"""A solve accepted after more GMRES iterations than this drops the factors: the next solve
-factors its matrix afresh rather than spend the whole budget first (the factors age as the
-shape moves away from theirs)."""
+KRYLOV_MAX_ITERATIONS = 50
+"""GMRES iterations of one attempt before its factors count as failed."""
+FACTOR_COST = 40
+"""An incomplete factorization's cost in GMRES iterations (measured with benchmarks/shells.py's
+plates at 10,000 triangles: 0.42 s / 14 ms hinge, 1.1 s / 24 ms mid-edge, CPU time)."""
 KRYLOV_MIN_DOFS = 1000
 """Free DOFs from which GMRES with reused factors is used (below: a fresh LU at every solve)."""
 ILU_DROP_TOL = 1e-5
-"""spilu's drop tolerance (measured in benchmarks/shells.py: 1e-4 and 1e-5 cost the same per
-Newton iteration within the noise; 1e-3 needed a refactorization at every step)."""
+"""spilu's drop tolerance (measured on benchmarks/shells.py's plates: 1e-4 and 1e-5 cost the
+same per Newton iteration within the noise; 1e-3 needed a refactorization at every step)."""
+ILU_FILL_FACTOR = 30.0
+"""spilu's cap on the factors' nonzeros over A's: at 10 (scipy's default) the cap truncated the
+mid-edge plate's factors at 10,000 triangles into a useless preconditioner (GMRES stagnated);
+at 30 it needs 6 iterations (its factors hold 10x A's nonzeros, the hinge plate's 5x)."""
 
 
 class ReusedILU:
@@ -59,7 +70,7 @@ class ReusedILU:
 
     def __init__(self, reuse=True):
         self.reuse = reuse
-        self._lu = None
+        self.forget()
         self._diagonal = None
         self.factorizations = self.direct_solves = 0
         self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
@@ -67,6 +78,7 @@ class ReusedILU:
     def forget(self):
         """Drop the kept factors: the next solve factors its matrix afresh."""
         self._lu = None
+        self._solves_since = self._iterations_since = 0
 
     def solve(self, A, diagonal, rhs):
         """x (n,) solving A x = rhs; A: scipy.sparse CSC (n, n); diagonal (n,): the inertia part
@@ -78,9 +90,11 @@ class ReusedILU:
                 if x is not None:
                     return x
                 self.fallbacks += 1
-            self._lu, self._diagonal = None, diagonal.copy()
+            self.forget()
+            self._diagonal = diagonal.copy()
             try:
-                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL)
+                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
+                                                     fill_factor=ILU_FILL_FACTOR)
             except RuntimeError:         # an exactly singular pivot: the complete LU decides
                 pass
             else:
@@ -92,8 +106,19 @@ class ReusedILU:
         lu = scipy.sparse.linalg.splu(A)
         self.direct_solves += 1
         if self.reuse:
+            self.forget()
             self._lu = lu
         return lu.solve(rhs)
+
+    def _accepted(self, iterations):
+        """Count an accepted GMRES solve; drop the factors when it cost more iterations than
+        the mean cost per solve since they were made (module docstring)."""
+        self.krylov_iterations += iterations
+        self.krylov_solves += 1
+        self._solves_since += 1
+        self._iterations_since += iterations
+        if iterations * self._solves_since > FACTOR_COST + self._iterations_since:
+            self.forget()
 
     def _krylov(self, A, rhs):
         """GMRES preconditioned by the kept factors; x (n,) or None when not accepted."""
@@ -114,10 +139,7 @@ class ReusedILU:
         x = lu.solve(rhs)
         while np.all(np.isfinite(x)):
             if float(np.linalg.norm(A @ x - rhs)) <= KRYLOV_RTOL * norm_b:
-                self.krylov_iterations += count[0]
-                self.krylov_solves += 1
-                if count[0] > KRYLOV_REFRESH:
-                    self.forget()
+                self._accepted(count[0])
                 return x
             before = count[0]
             if before >= KRYLOV_MAX_ITERATIONS:
