@@ -13,21 +13,23 @@ from softmech.implicit import linear, sparse_solve
 from softmech.implicit.newton import NewtonOptions
 
 
-def pressed_plate():
-    """A clamped hinge-shell plate (5 divisions a side) under a pressure, released from rest: it
-    moves, so the Newton matrix changes from step to step."""
+def pressed_plate(pressure=20.0):
+    """A clamped hinge-shell plate (5 divisions a side) under a pressure [Pa], released from
+    rest: it moves, so the Newton matrix changes from step to step."""
     scene = sm.Scene()
     mesh = meshes.rectangle(0.1, 0.1, 5)
     v = mesh.vertices
     rim = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 0.1) | (v[:, 1] <= 0) | (v[:, 1] >= 0.1))
     scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7, density=1000.0)
     scene.add(sm.FixNodes("plate", rim))
-    scene.add(sm.ShellPressure("plate", 20.0))
+    scene.add(sm.ShellPressure("plate", pressure))
     return scene
 
 
-def run(scene):
-    sim = scene.compile(dt=2e-3, newton=NewtonOptions(rtol=1e-10))
+def run(scene, worlds=1, pressures=None):
+    sim = scene.compile(dt=2e-3, newton=NewtonOptions(rtol=1e-10), worlds=worlds)
+    if pressures is not None:
+        sim.params["pressure.pressure"] = pressures
     sim.step(15)
     return sim, sim.get_state("plate")["positions"][0]
 
@@ -47,6 +49,17 @@ def test_reused_factors_give_the_steps_of_a_fresh_lu(monkeypatch):
     # both Newton solves converge to rtol 1e-10 of the residual; the linear solves agree to
     # KRYLOV_RTOL = 1e-10: the positions agree to far below the deflection (tolerance 1e-8 of it)
     np.testing.assert_allclose(reused, fresh, rtol=0, atol=1e-8 * deflection)
+
+
+def test_each_world_keeps_its_own_factors(monkeypatch):
+    # a batched run equals single runs bit for bit: world 1's steps do not use world 0's factors
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    sim, _ = run(pressed_plate(), worlds=2, pressures=[20.0, 60.0])
+    batched = sim.get_state("plate")["positions"]
+    assert set(sim.stepper.pattern.sparse_solvers) == {0, 1}
+    for b, pressure in enumerate((20.0, 60.0)):
+        _, single = run(pressed_plate(pressure))
+        assert np.array_equal(batched[b], single)
 
 
 def random_system(seed, n=60):
@@ -144,9 +157,10 @@ def test_the_solver_is_chosen_by_size(monkeypatch):
     # a sparse structure of KRYLOV_MIN_DOFS free DOFs or more reuses its factors; smaller ones
     # factor afresh at every solve; a narrow band stays with LAPACK's banded LU
     monkeypatch.setattr(linear, "BANDED_MAX", -1)
-    n = sparse_solve.KRYLOV_MIN_DOFS
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 50)
+    n = 50
     big = linear.JacobianPattern(n, np.arange(n), np.arange(n), [])
     small = linear.JacobianPattern(n, np.arange(n), np.arange(n), [0])
     assert big.sparse_solver.reuse and not small.sparse_solver.reuse
-    monkeypatch.undo()
+    monkeypatch.setattr(linear, "BANDED_MAX", 24)
     assert linear.JacobianPattern(n, np.arange(n), np.arange(n), []).kind == "banded"
