@@ -4,8 +4,8 @@ classical plate theory: the bending of both curvatures, meridional (radial) and 
 Poisson coupling M_r = D (k_r + nu k_t), M_t = D (k_t + nu k_r), D = E h^3 / (12 (1 - nu^2))
 (Renda et al. 2018 eq. 7's bending block; kernels.axisym_shell.bending_coupling).
 
-Centre deflection (Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, 2nd ed., sec. 15
-eqs. 62 and 68):
+Centre deflection (Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, 2nd ed., sec. 15,
+uniformly loaded circular plates):
     clamped edge           w = p a^4 / (64 D)
     simply supported edge  w = p a^4 (5 + nu) / (64 D (1 + nu))
 In the interior nu cancels from the plate's equilibrium (del^4 w = p / D); it enters through the

@@ -15,11 +15,12 @@ linearized: e22 / r*^2 ~ eps_t, d22 / r*^2 ~ -dk):
     C = E h / (1 - nu^2), D = E h^3 / (12 (1 - nu^2)); the Kelvin-Voigt part (eq. 7) adds tau x
     the same law on the strain rates (tau = 3 eta / E, Renda's viscous/elastic ratio).
 The rod's elasticity supplies C/2 eps_s^2, the meridional bending D/2 kappa_s^2 and the shear.
-The Poisson coupling of the two bendings (plane stress, Renda eq. 7's bending block; classical
-thin shells, Timoshenko & Woinowsky-Krieger sec. 62: M_s = D (k_s + nu k_t), M_t = D (k_t +
-nu k_s)) is the energy D nu kappa_s dk per area, kept per interior node j of the meridian
-(its Voronoi domain of rest length D^_j = (l0_j-1 + l0_j) / 2 and area A_j = 2 pi r^_j D^_j,
-r^_j the mean rest radius of its two elements) by `bending_coupling`:
+The Poisson coupling of the two bendings (plane stress, Renda eq. 7's bending block; the
+Kirchhoff-Love thin-shell law of Timoshenko & Woinowsky-Krieger's Theory of Plates and Shells:
+M_s = D (k_s + nu k_t), M_t = D (k_t + nu k_s)) is the energy D nu kappa_s dk per area, kept
+per interior node j of the meridian (its Voronoi domain of rest length D^_j = (l0_j-1 + l0_j)
+/ 2 and area A_j = 2 pi r^_j D^_j, r^_j the mean rest radius of its two elements) by
+`bending_coupling`:
 
     E_j = A_j D nu kappa_s,j dk_j,   kappa_s,j = -(theta_j - theta0_j) / D^_j,
     dk_j = (dk_j-1 + dk_j) / 2 (the two elements' hoop curvature changes),
