@@ -12,7 +12,15 @@ import numpy as np
 
 import softmech as sm
 from softmech.bodies.axisym_shell import meridian_rod
-from softmech.kernels.axisym_shell import SE_D, SE_K0, SE_L0, SE_NU, SE_R0, SE_TH0, bending_coupling
+from softmech.kernels.axisym_shell import (
+    SE_D,
+    SE_K0,
+    SE_L0,
+    SE_NU,
+    SE_R0,
+    SE_TH0,
+    bending_coupling,
+)
 
 AXIS = np.array([0.0, 0.0, 1.0])
 

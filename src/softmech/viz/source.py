@@ -65,8 +65,12 @@ def read_results(path, fields=None):
     import h5py
 
     from softmech.resultsfile import load_results
-    from softmech.resultsfile.description import (read_bodies, read_joints, read_revolutions,
-                                                  read_shells)
+    from softmech.resultsfile.description import (
+        read_bodies,
+        read_joints,
+        read_revolutions,
+        read_shells,
+    )
     from softmech.resultsfile.reader import check_format
 
     results = load_results(path, derived=False, fields=fields)
@@ -113,7 +117,12 @@ def from_results(results, radius, *, closed=None, attrs=None, solids=None, joint
 def from_simulation(sim, results, *, attrs=None):
     """RenderData of `results` (sm.Results of sim.run) with everything else read from `sim`:
     the rods' radii and closedness, the rigid bodies, the joints and the shells' meshes."""
-    from softmech.resultsfile.description import bodies_of, joints_of, mesh_of, revolutions_of
+    from softmech.resultsfile.description import (
+        bodies_of,
+        joints_of,
+        mesh_of,
+        revolutions_of,
+    )
 
     return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
                         closed={r.name: r.closed for r in sim.rods}, attrs=attrs,
