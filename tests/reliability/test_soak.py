@@ -33,6 +33,8 @@ MEMORY_TOLERANCE = 8 * 2 ** 20
 steps of up to a few MB); 10^7 steps or 100 generations turn any per-step or per-generation leak
 above 1 B / 80 kB into more than this."""
 GENERATIONS = 100
+needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"),
+                                reason="RSS read from Linux's /proc/self/statm (psutil not installed)")
 
 
 def rss_bytes():
@@ -42,6 +44,7 @@ def rss_bytes():
 
 
 @pytest.mark.slow
+@needs_proc
 def test_snake_ten_million_steps_memory_flat_energy_bounded():
     """10^7 steps of the Table 2 snake (B = 1, Every 0.05 s recording of its total energy): RSS
     from the end of the first chunk to the end within MEMORY_TOLERANCE; the energy finite, and
@@ -73,6 +76,7 @@ def test_snake_ten_million_steps_memory_flat_energy_bounded():
 
 
 @pytest.mark.slow
+@needs_proc
 def test_campaign_hundred_generations_memory_flat(tmp_path):
     """100 generations of CMA-ES on the cheapest campaign problem (the snake gait problem on a
     20-element snake, popsize 4, a 0.1 s fitness window: one batched simulation of 0.1 s per
