@@ -4,16 +4,23 @@ collected by pytest).
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py
 
 (OPENBLAS_NUM_THREADS=1: on this shared 2-core machine OpenBLAS's threads made each
-np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.)
+np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.) Times are the
+process's CPU time (time.process_time; one thread everywhere, so it is the work done) because
+wall times on the shared cores varied by 2-4x from run to run; the per-iteration wall time is
+printed beside it.
 
 A square plate (1 m, equilateral mesh of ~1,000 and ~10,000 triangles, h = 1 mm, E = 1 GPa,
 clamped edges, pressure 10 Pa) with the hinge and the mid-edge bending model. For each: the
 force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
 iteration evaluates it once plus once per line-search trial), one linear solve of the Newton
-system (scipy's SuperLU: the mesh's band is too wide for the banded solver), and the measured
-wall time per Newton iteration of 3 implicit steps of 1 ms (Newton's residual target 1e-9 of
-the pressure's total force, atol = 1e-8 N: the default relative target falls below round-off at
-10,000 triangles). Best of 3 (evaluation: of 20).
+system by a fresh sparse LU (scipy's SuperLU: the mesh's band is too wide for the banded
+solver; best of 3) and by GMRES preconditioned with the incomplete LU of the previous step's
+matrix (softmech.implicit.sparse_solve.ReusedILU; best of 3), and the time per Newton
+iteration of STEPS implicit steps of 1 ms (the first factorization included), with the
+solver as chosen (ReusedILU: "reused") and
+with a fresh LU at every iteration ("fresh LU"), and the number of (incomplete) factorizations
+and GMRES iterations per solve in the reused run (Newton's residual target 1e-9 of the pressure's total force, atol = 1e-8 N: the
+default relative target falls below round-off at 10,000 triangles). Evaluation: best of 3 x 20.
 """
 import time
 
@@ -24,6 +31,7 @@ from softmech.bodies import meshes
 from softmech.implicit.newton import NewtonOptions
 
 SIDES = {1000: 21, 10000: 66}     # divisions along x giving ~1,000 and ~10,000 triangles
+STEPS = 10
 
 
 def plate(bending, n):
@@ -42,16 +50,38 @@ def plate(bending, n):
 def best(fn, repeat):
     times = []
     for _ in range(3):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in range(repeat):
             fn()
-        times.append((time.perf_counter() - t0) / repeat)
+        times.append((time.process_time() - t0) / repeat)
     return min(times)
 
 
+def per_iteration(sim, reuse):
+    """CPU and wall time per Newton iteration [s] over STEPS steps after one warm step,
+    iterations per step, factorizations, GMRES iterations per accepted GMRES solve;
+    reuse=False: a fresh LU at every solve. The reused run starts without factors, so its
+    first factorization is counted in the window (amortized over STEPS steps: longer runs
+    amortize it further)."""
+    st = sim.stepper
+    st.pattern.sparse_solver.reuse = reuse
+    sim.step(1)                       # warm
+    st.stats.reset()
+    solver = st.pattern.sparse_solver
+    solver.forget()
+    before = (solver.factorizations, solver.krylov_iterations, solver.krylov_solves)
+    t0, w0 = time.process_time(), time.perf_counter()
+    sim.step(STEPS)
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    it = st.stats.iterations
+    krylov = (solver.krylov_iterations - before[1]) / max(solver.krylov_solves - before[2], 1)
+    return cpu / it, it / STEPS, solver.factorizations - before[0], krylov, wall / it
+
+
 def main():
-    print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'forces+J ms':>12} {'solve ms':>9} "
-          f"{'ms/iteration':>13} {'iterations/step':>16}")
+    print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'forces+J ms':>12} {'fresh LU ms':>12} "
+          f"{'reused ms':>10} {'ms/it fresh':>12} {'ms/it reused':>13} {'it/step':>8} "
+          f"{'factorizations':>15} {'GMRES it/solve':>15}")
     for bending in ("hinge", "midedge"):
         for target, n in SIDES.items():
             sim, n_tris = plate(bending, n)
@@ -62,17 +92,25 @@ def main():
             _, J = st.forces(0, q, v, 1e-3, 1e-3)
             diag = st.mass[st.free] / 1e-6
             rhs = np.ones(len(st.free))
-            t_solve = best(lambda: st.pattern.solve(J, diag, rhs), 1)
-            print(f"  ({bending}, {n_tris} triangles: evaluation and solve timed)", flush=True)
-            sim.step(1)                       # warm
-            st.stats.reset()
-            t0 = time.perf_counter()
-            sim.step(3)
-            wall = time.perf_counter() - t0
-            it = st.stats.iterations
+            solver = st.pattern.sparse_solver
+            solver.reuse = False
+            t_fresh = best(lambda: st.pattern.solve(J, diag, rhs), 1)
+            solver.reuse = True
+            st.pattern.solve(J, diag, rhs)            # factors of the undeformed plate
+            sim.step(1)
+            q1 = sim.q[0].copy()
+            st._begin(0, q1, 1e-3)
+            _, J1 = st.forces(0, q1, v, 2e-3, 1e-3)
+            J1 = J1.copy()
+            t_reused = best(lambda: st.pattern.solve(J1, diag, rhs), 1)
+            print(f"  ({bending}, {n_tris} triangles: evaluation and solves timed)", flush=True)
+            fresh = per_iteration(plate(bending, n)[0], False)
+            reused = per_iteration(sim, True)
             print(f"{bending:>8} {n_tris:>9} {sim.layout.n_dof:>7} {1e3 * t_force:>12.2f} "
-                  f"{1e3 * t_solve:>9.1f} {1e3 * wall / it:>13.1f} {it / 3:>16.1f} "
-                  f"({st.pattern.kind})", flush=True)
+                  f"{1e3 * t_fresh:>12.1f} {1e3 * t_reused:>10.1f} {1e3 * fresh[0]:>12.1f} "
+                  f"{1e3 * reused[0]:>13.1f} {reused[1]:>8.1f} {reused[2]:>15d} {reused[3]:>15.1f} "
+                  f"({st.pattern.kind}; fresh LU {fresh[1]:.1f} it/step; wall ms/it fresh "
+                  f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Rod-shell joint springs (softmech.terms.rod_shell_joint, ref. 004 section 3.4): gradient and
 Hessian against finite differences of the joint's energy, no work in rigid motions, no force in
-the joint's as-built shape, at both ends of a rod and on both shell bending models.
+the joint's as-built shape, at both ends of a rod, at an interior rod node (the rod passing
+through the plate), and on both shell bending models.
 
 As in test_der_energies, the frames are "fresh" at the point q0 of each check (accepted there).
 """
@@ -13,7 +14,8 @@ from test_der_energies import evaluate, rigid_rotation
 
 
 def joint_scene(rod_node, bending):
-    """A tilted rod (4 edges) whose end `rod_node` sits on an interior node of a free plate."""
+    """A tilted rod (4 edges) whose node `rod_node` (an end: 0 or 4; interior: 2, the rod
+    passing through the plate) sits on an interior node of a free plate."""
     scene = sm.Scene()
     plate = scene.add_shell(name="plate", mesh=meshes.rectangle(0.6, 0.4, 4), thickness=0.01,
                             youngs_modulus=1e6, density=1000.0, bending=bending)
@@ -21,7 +23,8 @@ def joint_scene(rod_node, bending):
     c = int(np.argmin(np.linalg.norm(plate.vertices - centre, axis=1)))
     direction = np.array([0.3, -0.2, 1.0]) / np.linalg.norm([0.3, -0.2, 1.0])
     s = np.linspace(0.0, 0.5, 5)
-    x = plate.vertices[c] + np.outer(s if rod_node == 0 else s[::-1], direction)
+    s = s - s[rod_node] if rod_node in (0, 2) else s[::-1]
+    x = plate.vertices[c] + np.outer(s, direction)
     rod = scene.add_der_rod(name="rod", centerline=x, radius=0.02, density=1000.0,
                             youngs_modulus=1e6, twist=0.2)
     joint = scene.add(sm.RodShellJoint(rod, rod_node, plate, c, name="joint"))
@@ -30,7 +33,7 @@ def joint_scene(rod_node, bending):
     return sim, joint, binding
 
 
-CASES = [(node, bending) for node in (0, 4) for bending in ("hinge", "midedge")]
+CASES = [(node, bending) for node in (0, 4, 2) for bending in ("hinge", "midedge")]
 
 
 def deformed(sim, seed, scale=0.01):
@@ -41,8 +44,9 @@ def deformed(sim, seed, scale=0.01):
 def test_joint_gradient_and_hessian_match_finite_differences(rod_node, bending):
     sim, joint, binding = joint_scene(rod_node, bending)
     # the joint's springs: every pair of its edges (the rod's and the plate's six at an
-    # interior node): 7 choose 2
-    assert len(binding.spring_dofs) == 21
+    # interior node): 7 choose 2 at a rod's end; at an interior rod node 8 choose 2 less the
+    # rod's own spring between its two edges (in the rod's energy already): 27
+    assert len(binding.spring_dofs) == (27 if rod_node == 2 else 21)
     dofs = np.unique(binding.spring_dofs)
     rng = np.random.default_rng(1)
     for seed in range(2):

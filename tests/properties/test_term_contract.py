@@ -83,7 +83,8 @@ def contract_scene():
     scene.add(sm.FixedJoint(("link", "last"), ("lid", "attach"), stiffness=1e3,
                             rotational_stiffness=1e-3, rotational_damping=1e-5))
     scene.add(sm.HingeJoint(("ring", 0), (crate, "attach"), axis=(0, 0, 1), stiffness=1e3,
-                            rotational_stiffness=1e-3))
+                            rotational_stiffness=1e-3, limits=(-0.5, 0.0), limit_stiffness=1e-3,
+                            limit_damping=1e-5))
     scene.add_sphere(name="pebble", position=(0.25, 0, 0.07), radius=0.03, density=500.0)
     scene.add(sm.RodBodyContact(["rod"], ["pebble", "crate"], stiffness=1e3, damping=0.1,
                                 friction=sm.CoulombFriction(0.5, 0.4)))

@@ -50,14 +50,17 @@ def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys
     assert {"results.h5", "surge.png", "energy.png"} <= names
     assert any(n.endswith((".mp4", ".gif")) for n in names)
     # the still and video draw the mantle as its surface of revolution about the axis the root
-    # carries: at every sample each ring of the drawn surface has its meridian node's radius
-    # and height (round-off), and the meridian itself is not drawn as a tube
+    # carries, from what the results file holds (its /rods/mantle revolution_* attributes): at
+    # every sample each ring of the drawn surface has its meridian node's radius and height
+    # (round-off), and the meridian itself is not drawn as a tube
     from softmech.viz.source import bodies_at, read_results
-    from softmech.viz.underwater import axis_track, revolve_mantle
+    from softmech.viz.underwater import axis_track, revolve_shells
 
     info = build_poseidron(n_elems=20, duration=0.8)[1]
     data = read_results(tmp_path / "results.h5")
-    shown = revolve_mantle(data, info)
+    assert set(data.revolutions) == {"mantle"} and data.revolutions["mantle"]["body"] == "root"
+    shown = revolve_shells(data)
+    assert revolve_shells(shown).rods == shown.rods            # drawn once, not twice
     sample = len(data.time) // 2
     drawn = {b.name: b for b in bodies_at(shown, sample)}
     assert "mantle" not in drawn and "mantle_surface" in drawn
@@ -76,6 +79,28 @@ def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys
     rs, zs = radius_height(surface)
     np.testing.assert_allclose(rs, np.broadcast_to(r, rs.shape), rtol=1e-12)
     np.testing.assert_allclose(zs, np.broadcast_to(z, zs.shape), rtol=0, atol=1e-12)
+    # `softmech render results.h5` draws the same surface: its still differs from the
+    # meridian-only picture of the same sample (the tube of the rod, as before the fix)
+    import imageio.v3 as iio
+
+    from softmech.commands import render
+    from softmech.viz.geometry import View
+
+    parser = argparse.ArgumentParser()
+    render.add_arguments(parser)
+    out = tmp_path / "render"
+    assert render.execute(parser.parse_args([str(tmp_path / "results.h5"), "--output", str(out),
+                                             "--json", "--quiet", "--floor", "none"])) == 0
+    still = json.loads(capsys.readouterr().out)["files"][0]
+    pictures = []
+    for folder, drawn_data in (("meridian", data), ("revolved", shown)):
+        os.makedirs(tmp_path / folder)
+        pictures.append(render.render_still(drawn_data, str(tmp_path / folder), "tubes", 0, None,
+                                            View(), None, render.STILL_SIZE + (9, 0.3)))
+    meridian_only, revolved = pictures
+    a, b, c = (iio.imread(f).astype(float) for f in (still, meridian_only, revolved))
+    assert a.shape == b.shape and np.abs(a - b).mean() > 1.0     # the mantle is drawn differently
+    assert np.array_equal(a, c)                                   # and as revolve_shells draws it
 
 
 def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):
@@ -112,6 +137,26 @@ def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
     Q = sim.get_state("root")["directors"][0, 0]
     a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)
     assert np.degrees(np.arccos(min(1.0, Q.T @ a0 @ np.asarray(info.axis)))) < 1e-6
+
+
+def test_a_shell_without_root_body_revolves_about_its_fixed_axis():
+    """revolve_shells on a shell whose axis is fixed in the lab (AxisymmetricShell without a
+    body): every ring of the surface keeps its node's radius and height about that axis."""
+    from softmech.viz.source import from_results
+    from softmech.viz.underwater import revolve_shells
+
+    r, z = np.array([0.01, 0.02, 0.015]), np.array([0.0, 0.01, 0.03])
+    axis, origin = np.array([0.0, 1.0, 0.0]), np.array([0.1, 0.0, 0.0])
+    x = origin + r[:, None] * np.array([0.0, 0.0, 1.0]) + z[:, None] * axis
+    results = sm.Results({"time": np.array([0.0, 1.0]), "m.positions": np.stack([x, x])[None]})
+    data = from_results(results, {"m": np.full((1, 2), 1e-3)},
+                        revolutions={"m": {"body": None, "axis": axis, "origin": origin}})
+    shown = revolve_shells(data, sides=6)
+    assert shown.rods == () and shown.meshes["m_surface"]["faces"].shape == (2 * 2 * 6, 3)
+    v = shown.results["m_surface.positions"][0, 1].reshape(6, 3, 3) - origin
+    np.testing.assert_allclose(v @ axis, np.broadcast_to(z, (6, 3)), atol=1e-15)
+    np.testing.assert_allclose(np.linalg.norm(v - np.multiply.outer(v @ axis, axis), axis=-1),
+                               np.broadcast_to(r, (6, 3)), rtol=1e-12)
 
 
 def test_turning_radius_and_rate_of_eq_29():

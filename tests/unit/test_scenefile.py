@@ -114,7 +114,8 @@ def everything_scene():
     scene.add(sm.FixedJoint(("bob", (0.05, 0, 0)), ("crate", "attach"), stiffness=1e3,
                             rotational_stiffness=1.0))
     scene.add(sm.HingeJoint(("ring", 3), ("rock", "attach"), axis=(0, 0, 1), stiffness=1e3,
-                            rotational_stiffness=1e-3, damping=0.1))
+                            rotational_stiffness=1e-3, damping=0.1, limits=(-0.4, 0.6),
+                            limit_stiffness=1e-2))
     scene.add(sm.RodBodyContact(["beam"], ["drum", "crate"], stiffness=1e3, damping=0.1,
                                 friction=sm.CoulombFriction(static=0.5, kinetic=0.4)))
     scene.add(sm.DrivenEnd("drum", times=[0.0, 0.5, 1.0], rotation=[[0, 0, 0], [0, 0.5, 0], [0, 2, 0]],

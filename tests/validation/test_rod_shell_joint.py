@@ -126,10 +126,70 @@ def test_joint_arguments_are_checked():
         sm.RodShellJoint("rod", 0, plate, c, stiffness=0.0)
     with pytest.raises(ValueError, match="no discrete rod or shell"):
         scene.add(sm.RodShellJoint("rod", 0, "nothing", c))
-    for rod_node, shell, match in ((5, plate, "must be an end of the rod"),
-                                   (0, "rod", "must be a discrete shell"),
+    for rod_node, shell, match in ((0, "rod", "must be a discrete shell"),
                                    (40, plate, "rod_node")):
         scene2, _, c2 = rod_on_plate("clamp")
         scene2.add(sm.RodShellJoint("rod", rod_node, getattr(shell, "name", shell), c2))
         with pytest.raises(ValueError, match=match):
             scene2.compile(dt=1e-3)
+    # a junction of a rod network (three edges at the node) is no end and no interior node
+    scene3 = sm.Scene()
+    plate3 = scene3.add_shell(name="plate", mesh=meshes.rectangle(0.04, 0.04, 6,
+                                                                  origin=(-0.02, -0.02, 0.0)),
+                              thickness=2e-3, youngs_modulus=1e10, density=1000.0)
+    c3 = int(np.argmin(np.linalg.norm(plate3.vertices, axis=1)))
+    arms = plate3.vertices[c3] + 0.05 * np.array([[0, 0, 0], [0, 0, 1], [1, 0, 1], [-1, 0, 1]])
+    scene3.add_der_rod(name="rod", centerline=arms, edges=[[0, 1], [0, 2], [0, 3]], radius=R,
+                       density=1000.0, youngs_modulus=E)
+    scene3.add(sm.RodShellJoint("rod", 0, "plate", c3))
+    with pytest.raises(ValueError, match="one edge .an end. or two"):
+        scene3.compile(dt=1e-3)
+
+
+def rod_through_plate(connection):
+    """A rod along z through the plate's central node c: its node N + 1 (interior: two edges)
+    on c, N + 1 edges of l = ELEM above and below; the plate fixed. connection: "joint" or
+    "hinge" (JoinNodes). Returns the scene."""
+    scene = sm.Scene()
+    plate = scene.add_shell(name="plate", mesh=meshes.rectangle(0.04, 0.04, 6,
+                                                                origin=(-0.02, -0.02, 0.0)),
+                            thickness=2e-3, youngs_modulus=1e10, density=1000.0)
+    c = int(np.argmin(np.linalg.norm(plate.vertices, axis=1)))
+    s = (np.arange(2 * N + 3) - (N + 1)) * ELEM
+    x = plate.vertices[c] + np.outer(s, [0.0, 0.0, 1.0])
+    rod = scene.add_der_rod(name="rod", centerline=x, radius=R, density=1000.0,
+                            youngs_modulus=E, normal=(1.0, 0.0, 0.0))
+    if connection == "joint":
+        scene.add(sm.RodShellJoint(rod, N + 1, plate, c, name="joint"))
+    else:
+        scene.add(sm.JoinNodes(rod, N + 1, plate, c))
+    scene.add(sm.FixNodes(plate, np.arange(len(plate.vertices)), name="wall"))
+    return scene
+
+
+@pytest.mark.parametrize("connection", ["joint", "hinge"])
+def test_a_rod_through_a_fixed_plate_is_clamped_there_on_both_sides(connection):
+    # A joint at an interior rod node (ref. 004 section 3.4: springs between each of the rod's
+    # two edges at the node and every shell edge there): the plate fixed, the rod's halves are
+    # two cantilevers clamped at the plate. Tip loads +P x at the top end and -P x at the
+    # bottom end put the same moment P L on the joint from both halves (2 P L in all), which a
+    # shared node alone cannot carry. Euler-Bernoulli cantilever with a tip load:
+    #   delta = P L^3 / (3 EI) for each half, towards its load.
+    P = 1e-3
+    delta = P * L ** 3 / (3 * EI)
+    scene = rod_through_plate(connection)
+    scene.add(sm.NodeForce("rod", 2 * N + 2, (P, 0.0, 0.0), name="push"))
+    scene.add(sm.NodeForce("rod", 0, (-P, 0.0, 0.0), name="pull"))
+    x = static(scene).get_state("rod")["positions"][0]
+    top, bottom = x[-1, 0], -x[0, 0]
+    if connection == "hinge":
+        # no moment through the shared node: the rod turns about it until it lies along the
+        # loads' line (measured: in the plate's plane, tips at x = +-(L + l / 2)); no beam left
+        assert min(abs(top), abs(bottom)) > 0.5 * L
+        return
+    # the two halves are mirror images (the loads and the mesh are symmetric about the node)
+    assert top == pytest.approx(bottom, rel=1e-6)
+    # measured: +0.99 % on both halves (the joint's compliance, 3 EI / (k L) of delta, as at a
+    # rod's end: +0.96 %); tolerance 2 %, the end joint's
+    # (test_a_rod_standing_on_a_fixed_plate_is_clamped_by_the_joint)
+    assert top / delta - 1 == pytest.approx(0.0, abs=0.02)

@@ -95,6 +95,7 @@ def execute(args):
     """Render what `args` asks; returns the exit code. Bad input raises ValueError."""
     from softmech.viz import povray
     from softmech.viz.source import check_world, read_results
+    from softmech.viz.underwater import revolve_shells
 
     quiet, as_json = bool(args.quiet), bool(args.json)
     still, size, view, floor = _options(args)
@@ -104,7 +105,7 @@ def execute(args):
         except povray.PovrayNotAvailable as err:
             print(f"softmech render: error: {err}", file=sys.stderr)
             return 2
-    data = read_results(args.results)
+    data = revolve_shells(read_results(args.results))   # axisymmetric shells as surfaces
     world = check_world(data, args.world)
     output = os.path.abspath(args.output or os.path.join(
         os.path.dirname(os.path.abspath(args.results)), "render"))

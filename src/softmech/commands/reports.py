@@ -199,7 +199,7 @@ class _AssemblyReport(_GenericReport):
     @classmethod
     def plot(cls, data, info, output_dir, prepare=None):
         """prepare: None, or a function RenderData -> RenderData applied before drawing the
-        still and the video (e.g. softmech.viz.underwater.revolve_mantle)."""
+        still and the video (e.g. softmech.viz.underwater.revolve_shells)."""
         from softmech.commands import render
         from softmech.viz.geometry import View
         from softmech.viz.plots import plot_com

@@ -9,14 +9,19 @@ constrained DOF is not an unknown; its value enters through the forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
-10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise SuperLU on a CSC
-matrix (scipy.sparse.linalg.splu, with its fill-reducing column ordering) for meshes and
-networks.
+10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
+networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
+(scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; above it by
+GMRES preconditioned with an incomplete LU kept across Newton iterations and steps, refactored
+when GMRES slows down, with a complete LU as fallback (softmech.implicit.sparse_solve.ReusedILU):
+a fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at
+10,000 triangles (benchmarks/shells.py, docs/benchmarks.md).
 """
 import numpy as np
 import scipy.linalg
 import scipy.sparse
-import scipy.sparse.linalg
+
+from softmech.implicit import sparse_solve
 
 BANDED_MAX = 24
 """Largest half bandwidth solved as a banded matrix: LAPACK's banded LU costs ~n (3 bw + 1) bw
@@ -36,7 +41,11 @@ class JacobianPattern:
     order; constrained: int64 (k,) DOFs removed from the solve. The diagonal of the free DOFs is
     always part of the structure (the mass term M/h^2 lives there).
 
-    After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth.
+    After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth;
+    for "sparse", sparse_solvers: {world: softmech.implicit.sparse_solve.ReusedILU} (one per
+    world, so that a world's steps do not depend on the others' factors: a batched run equals
+    single runs bit for bit; their counters say how the solves went; reuse off below
+    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's.
     """
 
     def __init__(self, n_dof, rows, cols, constrained):
@@ -77,11 +86,24 @@ class JacobianPattern:
             self._csc_rows = (unique % n).astype(np.int32)
             counts = np.bincount(unique // n, minlength=n)
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+            self._reuse = n >= sparse_solve.KRYLOV_MIN_DOFS
+            self.sparse_solvers = {}
 
-    def solve(self, J, diagonal, rhs):
+    def sparse_solver_of(self, world):
+        """The sparse solver (ReusedILU) of world `world`, made at its first use."""
+        if world not in self.sparse_solvers:
+            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse)
+        return self.sparse_solvers[world]
+
+    @property
+    def sparse_solver(self):
+        return self.sparse_solver_of(0)
+
+    def solve(self, J, diagonal, rhs, world=0):
         """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
         entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
-        in a static solve), rhs (n_free,). Returns x (n_free,)."""
+        in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use.
+        Returns x (n_free,)."""
         data = np.bincount(self._entry_slot, weights=-J[self._entry_keep], minlength=self._size)
         data[self._diag_slot] += diagonal
         if self.kind == "banded":
@@ -98,7 +120,7 @@ class JacobianPattern:
             A = scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
                                         shape=(self.n_free, self.n_free))
             try:
-                x = scipy.sparse.linalg.splu(A).solve(rhs)
+                x = self.sparse_solver_of(world).solve(A, diagonal, rhs)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"
                 raise SingularJacobian(str(err)) from None
         if not np.all(np.isfinite(x)):

@@ -210,7 +210,7 @@ class ImplicitStepper:
             if np.sqrt(2 * phi) <= target:
                 return it - 1
             try:
-                dq = self.pattern.solve(J, diagonal, -R)
+                dq = self.pattern.solve(J, diagonal, -R, world=b)
             except SingularJacobian as err:
                 raise NewtonFailed(f"singular Newton matrix: {err}", "singular") from None
             self.stats.solves += 1
@@ -325,7 +325,7 @@ class ImplicitStepper:
             # or a static Newton update below xtol: the residual is at its round-off floor
             # (a stiff rod's, EA times the coordinates' round-off, can lie above target)
             try:
-                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R)
+                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R, world=b)
             except SingularJacobian:
                 dq = None
             if dq is not None and np.max(np.abs(dq)) <= self.options.xtol:

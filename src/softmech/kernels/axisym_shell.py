@@ -14,9 +14,20 @@ linearized: e22 / r*^2 ~ eps_t, d22 / r*^2 ~ -dk):
     the hoop normal curvature of a surface of revolution is (t.a) / r, t the meridian director),
     C = E h / (1 - nu^2), D = E h^3 / (12 (1 - nu^2)); the Kelvin-Voigt part (eq. 7) adds tau x
     the same law on the strain rates (tau = 3 eta / E, Renda's viscous/elastic ratio).
-The rod's elasticity supplies C/2 eps_s^2, the meridional bending and the shear; the
-D nu kappa_s dk coupling of bending is left out (second order for the membrane states
-validated here).
+The rod's elasticity supplies C/2 eps_s^2, the meridional bending D/2 kappa_s^2 and the shear.
+The Poisson coupling of the two bendings (plane stress, Renda eq. 7's bending block; the
+Kirchhoff-Love thin-shell law of Timoshenko & Woinowsky-Krieger's Theory of Plates and Shells:
+M_s = D (k_s + nu k_t), M_t = D (k_t + nu k_s)) is the energy D nu kappa_s dk per area, kept
+per interior node j of the meridian (its Voronoi domain of rest length D^_j = (l0_j-1 + l0_j)
+/ 2 and area A_j = 2 pi r^_j D^_j, r^_j the mean rest radius of its two elements) by
+`bending_coupling`:
+
+    E_j = A_j D nu kappa_s,j dk_j,   kappa_s,j = -(theta_j - theta0_j) / D^_j,
+    dk_j = (dk_j-1 + dk_j) / 2 (the two elements' hoop curvature changes),
+
+theta_j the angle from element j-1's d3 to element j's about the hoop direction d2 (the
+meridian's normal curvature is -d(theta)/ds with the normal d3 x d2 for which the hoop one is
+(t.a) / r: both are -1/R on a sphere); its Kelvin-Voigt part again adds tau x the rates.
 
 Cavity volume (the frustums between the meridian and the axis), Renda eq. 15's U:
     U = s sum_e pi/3 (r_i^2 + r_i r_i+1 + r_i+1^2)(z_i+1 - z_i)     (s = +-1: U0 > 0),
@@ -38,8 +49,8 @@ from softmech.kernels.driven import table_sample
 from softmech.kernels.joints import to_lab
 
 # per-element table columns
-SE_R0, SE_L0, SE_AREA, SE_C, SE_D, SE_NU, SE_K0, SE_ACT = range(8)
-N_SE = 8
+SE_R0, SE_L0, SE_AREA, SE_C, SE_D, SE_NU, SE_K0, SE_ACT, SE_TH0 = range(9)
+N_SE = 9
 # per-shell per-world parameters
 SP_K, SP_C, SP_TAU, SP_JET_OUT, SP_JET_IN, SP_DRAG = range(6)
 N_SP = 6
@@ -56,7 +67,8 @@ AxisymShellArgs = namedtuple("AxisymShellArgs", [
     "sh_axis",     # axis a and point c: body principal frame (relative to the COM) or lab, (n_sh, 2, 3)
     "sh_clamp",    # body-frame offsets of the two clamped nodes (lab points without body), (n_sh, 2, 3)
     "sh_sign",     # s: sign making the rest cavity volume positive (+1 for U0 = 0), (n_sh,)
-    "sh_elem",     # r0 [m], l0 [m], A0 [m^2], C [N/m], D [N m], nu, k0 [1/m], actuated (0/1), (n_e, 8)
+    "sh_elem",     # r0 [m], l0 [m], A0 [m^2], C [N/m], D [N m], nu, k0 [1/m], actuated (0/1),
+                   # theta0 [rad] (rest meridian turn from the previous element), (n_e, 9)
     "sh_times",    # signal times [s], (n_sh, n_t)
     "sh_signal",   # cavity pressure p [Pa], radial actuation f_r [Pa], unused, (n_sh, n_t, 3)
     "sh_count",    # samples used per shell, (n_sh,) int64
@@ -100,6 +112,41 @@ def add_node(F, n, er, a, fr, fz):
 
 
 @kernel
+def add_couple(C_, k, q, m, u):
+    """Adds the lab couple m u [N m] to element slot k's local couple C_[:, k] (q: its
+    directors, rows d1 d2 d3: local = Q u)."""
+    C_[0, k] += m * (q[0] * u[0] + q[1] * u[1] + q[2] * u[2])
+    C_[1, k] += m * (q[3] * u[0] + q[4] * u[1] + q[5] * u[2])
+    C_[2, k] += m * (q[6] * u[0] + q[7] * u[1] + q[8] * u[2])
+
+
+@kernel
+def hoop_curvature(a, bi, k, wl, ax, rm, rmd, k0):
+    """Hoop curvature of element slot k at mid radius rm [m] (rate rmd [m/s]): (c = d3.a,
+    dk = c / rm - k0 [1/m], its rate [1/(m s)], the element's directors q (9,), rows d1 d2 d3);
+    wl [rad/s] the axis' angular velocity, ax (3,) the axis."""
+    Q, w = a.Q[bi], a.w[bi]
+    q = (Q[0, k], Q[1, k], Q[2, k], Q[3, k], Q[4, k], Q[5, k], Q[6, k], Q[7, k], Q[8, k])
+    d3 = (q[6], q[7], q[8])
+    wel = to_lab(q, (w[0, k], w[1, k], w[2, k]))
+    ca = dot(d3, ax)
+    cad = dot(cross(wel, d3), ax) + dot(d3, cross(wl, ax))
+    return ca, ca / rm - k0, cad / rm - ca * rmd / (rm * rm), q
+
+
+@kernel
+def hoop_moment(a, bi, k, n0, n1, ea, eb, ax, ca, rm, q, G):
+    """Loads of an energy's derivative G = dE/d(dk) [N m] through element k's hoop curvature
+    dk = (d3.a) / rm - k0: radial forces -dE/drm / 2 = G ca / (2 rm^2) on its nodes n0, n1
+    (directions ea, eb) and the couple -d3 x dE/dd3 (dE/dd3 = G / rm a) in its local frame."""
+    F = a.node_force[bi]
+    fr = 0.5 * G * ca / (rm * rm)
+    add_node(F, n0, ea, ax, fr, 0.0)
+    add_node(F, n1, eb, ax, fr, 0.0)
+    add_couple(a.elem_couple[bi], k, q, -G / rm, cross((q[6], q[7], q[8]), ax))
+
+
+@kernel
 def shell_element(a, bi, W, lane, s, e, row, c, ax, vc, wl, p, fr, tau, o):
     """Hoop elasticity, pressure and actuation of element e (row of sh_elem) of shell s;
     accumulates U, U' into o[SO_U, lane], o[SO_UDOT, lane] (o = sh_out[bi, s])."""
@@ -126,18 +173,11 @@ def shell_element(a, bi, W, lane, s, e, row, c, ax, vc, wl, p, fr, tau, o):
     th = (t[0] / ln, t[1] / ln, t[2] / ln)
     eps_s, epsd_s = ln / l0 - 1.0, dot(th, (ub[0] - ua[0], ub[1] - ua[1], ub[2] - ua[2])) / l0
     k = (a.sh_elem0[s] + e) * W + lane
-    Q, w = a.Q[bi], a.w[bi]
-    q = (Q[0, k], Q[1, k], Q[2, k], Q[3, k], Q[4, k], Q[5, k], Q[6, k], Q[7, k], Q[8, k])
-    d3 = (q[6], q[7], q[8])
-    wel = to_lab(q, (w[0, k], w[1, k], w[2, k]))
-    ca = dot(d3, ax)
-    cad = dot(cross(wel, d3), ax) + dot(d3, cross(wl, ax))
-    dk = ca / rm - g[SE_K0]
-    dkd = cad / rm - ca * rmd / (rm * rm)
+    ca, dk, dkd, q = hoop_curvature(a, bi, k, wl, ax, rm, rmd, g[SE_K0])
     # generalized forces of E_e (eq. 7 linearized) and its Kelvin-Voigt part
     Nt = C * (eps_t + nu * eps_s + tau * (epsd_t + nu * epsd_s))
     Mt = D * (dk + tau * dkd)
-    dE_drm = A0 * (Nt / r0 - Mt * ca / (rm * rm))
+    dE_drm = A0 * Nt / r0
     dE_dl = A0 * C * nu * (eps_t + tau * epsd_t) / l0
     # radial: pressure work p dU, actuation pressure on half the element's area per node
     act = 0.5 * fr * A0 * g[SE_ACT]
@@ -146,13 +186,58 @@ def shell_element(a, bi, W, lane, s, e, row, c, ax, vc, wl, p, fr, tau, o):
     for d in range(3):
         F[d, n0] += dE_dl * th[d]
         F[d, n1] -= dE_dl * th[d]
-    # couple -d3 x dE/dd3, dE/dd3 = A0 Mt / rm a, to the element's frame
-    m = A0 * Mt / rm
-    tl = cross(d3, ax)
-    C_ = a.elem_couple[bi]
-    C_[0, k] -= m * (q[0] * tl[0] + q[1] * tl[1] + q[2] * tl[2])
-    C_[1, k] -= m * (q[3] * tl[0] + q[4] * tl[1] + q[5] * tl[2])
-    C_[2, k] -= m * (q[6] * tl[0] + q[7] * tl[1] + q[8] * tl[2])
+    hoop_moment(a, bi, k, n0, n1, ea, eb, ax, ca, rm, q, A0 * Mt)
+
+
+@kernel
+def element_hoop(a, bi, W, lane, s, e, c, ax, vc, wl):
+    """Element e of shell s: (slot k, nodes n0 n1, their e_r, rm [m], dk [1/m], its rate, d3.a,
+    directors q (9,)), as shell_element computes them."""
+    x, v = a.x[bi], a.v[bi]
+    n0 = (a.sh_node0[s] + e) * W + lane
+    n1 = n0 + W
+    ra, _, ea, rda, _, _ = radial(x, v, n0, c, ax, vc, wl)
+    rb, _, eb, rdb, _, _ = radial(x, v, n1, c, ax, vc, wl)
+    rm = 0.5 * (ra + rb)
+    k = (a.sh_elem0[s] + e) * W + lane
+    ca, dk, dkd, q = hoop_curvature(a, bi, k, wl, ax, rm, 0.5 * (rda + rdb),
+                                    a.sh_elem[a.sh_e0[s] + e, SE_K0])
+    return k, n0, n1, ea, eb, rm, dk, dkd, ca, q
+
+
+@kernel
+def bending_coupling(a, bi, W, lane, s, j, c, ax, vc, wl, tau):
+    """The Poisson coupling of the meridional and hoop bendings at interior node j of shell s
+    (module docstring: E_j = A_j D nu kappa_s,j dk_j with its Kelvin-Voigt part): couples
+    -/+ dE/dtheta d2 on elements j, j-1 and the hoop loads of dE/d(dk) on both."""
+    ka, na0, na1, eaa, eab, rma, dka, dkda, caa, qa = element_hoop(a, bi, W, lane, s, j - 1,
+                                                                   c, ax, vc, wl)
+    kb, nb0, nb1, eba, ebb, rmb, dkb, dkdb, cab, qb = element_hoop(a, bi, W, lane, s, j,
+                                                                   c, ax, vc, wl)
+    ga, gb = a.sh_elem[a.sh_e0[s] + j - 1], a.sh_elem[a.sh_e0[s] + j]
+    D, nu = gb[SE_D], gb[SE_NU]
+    lv = 0.5 * (ga[SE_L0] + gb[SE_L0])
+    area = 2.0 * np.pi * 0.5 * (ga[SE_R0] + gb[SE_R0]) * lv
+    # turn of the meridian about the hoop direction d2 (mean of the two elements')
+    d3a, d3b = (qa[6], qa[7], qa[8]), (qb[6], qb[7], qb[8])
+    h = (qa[3] + qb[3], qa[4] + qb[4], qa[5] + qb[5])
+    hn = np.sqrt(dot(h, h))
+    d2 = (h[0] / hn, h[1] / hn, h[2] / hn)
+    theta = np.arctan2(dot(cross(d3a, d3b), d2), dot(d3a, d3b))
+    w = a.w[bi]
+    wa = to_lab(qa, (w[0, ka], w[1, ka], w[2, ka]))
+    wb = to_lab(qb, (w[0, kb], w[1, kb], w[2, kb]))
+    kappa_s = -(theta - gb[SE_TH0]) / lv
+    kappa_sd = -dot((wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]), d2) / lv
+    dk, dkd = 0.5 * (dka + dkb), 0.5 * (dkda + dkdb)
+    # dE/dtheta and dE/d(dk) of each element (half of dE/d(mean dk))
+    dE_dtheta = -area * D * nu * (dk + tau * dkd) / lv
+    G = 0.5 * area * D * nu * (kappa_s + tau * kappa_sd)
+    hoop_moment(a, bi, ka, na0, na1, eaa, eab, ax, caa, rma, qa, G)
+    hoop_moment(a, bi, kb, nb0, nb1, eba, ebb, ax, cab, rmb, qb, G)
+    # theta grows with element j's rotation about d2 and falls with element j-1's
+    add_couple(a.elem_couple[bi], ka, qa, dE_dtheta, d2)
+    add_couple(a.elem_couple[bi], kb, qb, -dE_dtheta, d2)
 
 
 @kernel
@@ -188,6 +273,8 @@ def axisym_shells(a, bi, W, t):
             for e in range(a.sh_e0[s + 1] - a.sh_e0[s]):
                 shell_element(a, bi, W, lane, s, e, a.sh_e0[s] + e, c, ax, vc, wl,
                               sig[0], sig[1], p_s[SP_TAU, lane], o)
+            for j in range(1, a.sh_e0[s + 1] - a.sh_e0[s]):
+                bending_coupling(a, bi, W, lane, s, j, c, ax, vc, wl, p_s[SP_TAU, lane])
             # drag (eq. 12) spread by reference area, thrust (eq. 15) on the root
             V = dot(ax, (a.rb_v[bi][0, kb], a.rb_v[bi][1, kb], a.rb_v[bi][2, kb])) if b >= 0 else 0.0
             drag = -p_s[SP_DRAG, lane] * V * abs(V)

@@ -2,7 +2,10 @@
 and read by the pictures (softmech.viz.source), so that they can draw every body from the file
 alone (layout.py; docs/results_files.md):
 
-    /rods/<rod>       attrs n_nodes, n_elems, closed; radius (B, n_elems) [m], rest_lengths [m]
+    /rods/<rod>       attrs n_nodes, n_elems, closed; radius (B, n_elems) [m], rest_lengths [m];
+                      the meridian of an axisymmetric shell also revolution_body (its root
+                      body, "" for none), revolution_axis (3,), revolution_origin (3,) [m]
+                      (the symmetry axis, lab frame at t = 0)
     /bodies/<body>    attrs shape, fixed; mass [kg], inertia (3, 3) [kg m^2], principal_axes,
                       radius / length / lengths [m], vertices (n, 3) [m] and faces (m, 3)
     /joints/<joint>   attrs kind, a_body, a_node, b_body, b_node; a_point, b_point (3,) [m]
@@ -10,8 +13,8 @@ alone (layout.py; docs/results_files.md):
                       radius (m,) [m] (a network of discrete rods): node indices into its
                       positions series
 
-`bodies_of(sim)` and `joints_of(sim)` give the same dicts from a live simulation as
-`read_bodies(f)` and `read_joints(f)` from a file.
+`bodies_of(sim)`, `joints_of(sim)` and `revolutions_of(sim)` give the same dicts from a live
+simulation as `read_bodies(f)`, `read_joints(f)` and `read_revolutions(f)` from a file.
 """
 import numpy as np
 
@@ -37,6 +40,28 @@ def joints_of(sim):
     return {t.name: t.describe(rods, bodies) for t in sim.terms if isinstance(t, JOINT_TYPES)}
 
 
+def revolutions_of(sim):
+    """{meridian rod: {"body": root body name or None, "axis": (3,), "origin": (3,) [m]}} of
+    the axisymmetric shells (softmech.terms.axisym_shell.AxisymmetricShell) of `sim`."""
+    from softmech.terms.axisym_shell import AxisymmetricShell
+
+    return {t.rod: {"body": t.body, "axis": np.asarray(t.axis, float),
+                    "origin": np.asarray(t.origin, float)}
+            for t in sim.terms if isinstance(t, AxisymmetricShell)}
+
+
+def read_revolutions(f):
+    """{meridian rod: {body, axis, origin}} from the open h5py file `f` ({} if none)."""
+    out = {}
+    for name, g in f.get("rods", {}).items():
+        if "revolution_axis" in g.attrs:
+            body = _plain(g.attrs["revolution_body"])
+            out[name] = {"body": body or None,
+                         "axis": np.asarray(g.attrs["revolution_axis"], float),
+                         "origin": np.asarray(g.attrs["revolution_origin"], float)}
+    return out
+
+
 def write_description(f, sim):
     """Write the rods, rigid bodies and joints of `sim` into the open h5py file `f`."""
     for rod in sim.rods:
@@ -45,6 +70,10 @@ def write_description(f, sim):
                         "closed": bool(rod.closed)})
         _datasets(g, {"radius": sim.rod_params(rod.name)["radius"],
                       "rest_lengths": np.asarray(rod.rest_lengths, dtype=float)})
+    for rod, rev in revolutions_of(sim).items():
+        f[f"rods/{rod}"].attrs.update({"revolution_body": rev["body"] or "",
+                                       "revolution_axis": rev["axis"],
+                                       "revolution_origin": rev["origin"]})
     for shell in getattr(sim, "shells", ()):
         g = f.create_group(f"shells/{shell.name}")
         _datasets(g, mesh_of(shell))

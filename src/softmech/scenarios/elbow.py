@@ -6,8 +6,8 @@ Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
     top clamped (the paper's shoulder is a spherical joint; the arm is held still here, so
     that the flexion is the elbow's alone);
   * radius and ulna: stiff tapered rods from the elbow, at the initial flexion `start_angle`;
-    hinge joint humerus-radius about y, fixed joint ulna-radius (both at the elbow); the
-    forearm's soft tissue is lumped into the two bones' density (forearm mass ~1 kg);
+    hinge joint humerus-radius about y with stops at full extension and at FLEXION_RANGE's
+    largest flexion, fixed joint ulna-radius (both at the elbow); the forearm's soft tissue is lumped into the two bones' density (forearm mass ~1 kg);
   * biceps, two heads (long, short) side by side in y, each: a tapered proximal tendon from its
     origin (0.03, +-0.0125, 0.30), a bundle of `fibers` parallel active muscle rods (1 + 6 +
     rest in two rings) between two aponeurosis plates (thin rigid discs) and a tapered distal
@@ -52,6 +52,11 @@ SPIN_SCALING = 10.0
 cross-sections, negligible here, would otherwise set dt ~3e-6 s (thin stiff rods)."""
 FIBER = dict(density=1060.0, youngs_modulus=2e4, shear_modulus=2e4 / 1.5)
 JOINT_K, CONTACT_K = 2e5, 2e3                    # [N/m]
+FLEXION_RANGE = (0.0, 150.0)
+"""The elbow's range of flexion [deg]: full extension to the usual clinical end of active flexion
+(normal range of motion 0-150 deg; e.g. American Academy of Orthopaedic Surgeons, Joint Motion:
+Method of Measuring and Recording, 1965). Stops (HingeJoint limits) hold the hinge inside it."""
+STOP_STIFFNESS, STOP_DAMPING = 50.0, 0.5         # [N m/rad], [N m s/rad]: ~0.1 rad under the biceps' MVC
 
 
 @dataclass(frozen=True)
@@ -114,9 +119,13 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                                   length=FOREARM_LENGTH, n_elems=10,
                                   radius=taper(0.008, 0.005, 10), **forearm_bone)
     scene.add(sm.Clamp(humerus, "first"))
+    # the hinge angle is the radius's turn about +y, zero at start_angle: flexion turns it by -1
+    flexion_stops = (-np.radians(FLEXION_RANGE[1] - p["start_angle"]),
+                     np.radians(p["start_angle"] - FLEXION_RANGE[0]))
     scene.add(sm.HingeJoint((humerus, "last"), (radius, "first"), axis=(0, 1, 0),
                             stiffness=1e6, rotational_stiffness=50.0, damping=10.0,
-                            name="elbow_hinge"))
+                            limits=flexion_stops, limit_stiffness=STOP_STIFFNESS,
+                            limit_damping=STOP_DAMPING, name="elbow_hinge"))
     scene.add(sm.FixedJoint((ulna, "first"), (radius, "first"), stiffness=1e6,
                             rotational_stiffness=50.0, damping=10.0, name="ulna_radius"))
     insertion_node = int(round(INSERTION / (FOREARM_LENGTH / 10)))

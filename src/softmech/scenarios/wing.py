@@ -23,7 +23,8 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     humerus's long-axis rotation are held by a rotational spring SHOULDER_SPRING: the
     anteroposterior angle arises from the drag against it, as in the paper); elbow: a hinge
     about the wing's normal (flexion folds the wrist forward) with a ligament spring about its
-    rest angle REST_ELBOW (the wing starts flat with the elbow there); wrist: fixed (the
+    rest angle REST_ELBOW (the wing starts flat with the elbow there) and stops at the ends of
+    ELBOW_RANGE; wrist: fixed (the
     paper's muscles do not act on it; a bird's wrist follows the elbow through the radius-ulna
     linkage, not modelled);
   * feathers: 9 secondaries along the forearm and 10 primaries along the hand, rachis pointing
@@ -92,8 +93,12 @@ SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs 
 REST_ELBOW, ELBOW_LIGAMENT = 150.0, 0.2            # [deg], [N m/rad]
 """The wing starts flat (z = 0) with the elbow at REST_ELBOW, the rest angle of a rotational
 spring ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge: the biceps
-(~0.045 N m) flexes the elbow and the scapulotriceps extends it by ~25 deg each way about it
-(no joint stop is modelled, so a straight start would let the triceps hyperextend the elbow)."""
+(~0.045 N m) flexes the elbow and the scapulotriceps extends it by ~25 deg each way about it.
+Stops (HingeJoint limits, ELBOW_RANGE) keep the elbow between folded and straight: the
+triceps cannot hyperextend it past 180 deg."""
+ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 1.0        # elbow angles [deg]; stop stiffness [N m/rad]
+"""The elbow's range: straight (180 deg) to folded (30 deg, ours: the wing folds against the
+body; pigeon joint ranges are not in the sources)."""
 JOINT_K, MUSCLE_K, RACHIS_K, BARB_K = 1e5, 2e5, 2e4, 2e3      # [N/m]
 DT = 2.5e-6
 """Time step [s] of the documented wing, set by its barbs' and rachises' shortest elements
@@ -258,9 +263,12 @@ def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"]
     scene.add(sm.HingeJoint((thorax, "attach"), end("humerus", -1), axis=(1, 0, 0),
                             stiffness=JOINT_K, rotational_stiffness=SHOULDER_SPRING,
                             damping=5.0, rotational_damping=2e-3, name="shoulder"))
+    # the hinge angle is the forearm's turn about +z from REST_ELBOW: flexion turns it by -1
+    stops = (-np.radians(REST_ELBOW - ELBOW_RANGE[0]), np.radians(ELBOW_RANGE[1] - REST_ELBOW))
     scene.add(sm.HingeJoint(end("humerus", 1), end("forearm", -1), axis=(0, 0, 1),
                             stiffness=JOINT_K, rotational_stiffness=ELBOW_SPRING, damping=5.0,
-                            rotational_damping=2e-3, name="elbow"))
+                            rotational_damping=2e-3, limits=stops, limit_stiffness=ELBOW_STOP,
+                            limit_damping=2e-3, name="elbow"))
     scene.add(sm.FixedJoint(end("humerus", 1), end("forearm", -1), stiffness=JOINT_K,
                             rotational_stiffness=ELBOW_LIGAMENT, rotational_damping=1e-3,
                             name="elbow_ligament"))

@@ -28,6 +28,7 @@ from softmech.kernels.axisym_shell import (
     SE_L0,
     SE_NU,
     SE_R0,
+    SE_TH0,
     SP_C,
     SP_DRAG,
     SP_JET_IN,
@@ -207,6 +208,7 @@ class AxisymmetricShell(Term):
         elem[:, SE_NU] = nu
         elem[:, SE_K0] = (rod.directors[:, 2] @ a) / r0          # rest hoop curvature (t.a)/r
         elem[:, SE_ACT] = 1.0 if iv is None else ((mid >= iv[0]) & (mid <= iv[1]))
+        elem[1:, SE_TH0] = meridian_turns(rod.directors)
         U0 = np.sum(np.pi / 3 * (r[:-1] ** 2 + r[:-1] * r[1:] + r[1:] ** 2) * np.diff(z))
         clamp = x[:2].copy()
         body, axis = -1, np.stack([a, c])
@@ -228,6 +230,16 @@ class AxisymmetricShell(Term):
         part.shells.append(dict(rod=self.rod, body=body, axis=axis, clamp=clamp,
                                 sign=-1.0 if U0 < 0 else 1.0, elem=elem, times=self.times,
                                 signal=self.signal, params=params))
+
+
+def meridian_turns(directors):
+    """Angles [rad] from each element's d3 to the next one's about their mean d2 (the turns
+    theta_j of kernels.axisym_shell.bending_coupling), (n - 1,); directors (n, 3, 3), rows d1 d2 d3."""
+    d3a, d3b = directors[:-1, 2], directors[1:, 2]
+    d2 = directors[:-1, 1] + directors[1:, 1]
+    d2 /= np.linalg.norm(d2, axis=1)[:, None]
+    return np.arctan2(np.einsum("ij,ij->i", np.cross(d3a, d3b), d2),
+                      np.einsum("ij,ij->i", d3a, d3b))
 
 
 class _ShellFluid(Term):

@@ -9,7 +9,8 @@ An end point is written (body, where):
     end's initial position (how a muscle or tendon rides on a bone).
 
     SphericalJoint(a, b, stiffness, damping=0)
-    HingeJoint(a, b, axis, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
+    HingeJoint(a, b, axis, stiffness, damping=0, rotational_stiffness, rotational_damping=0,
+               limits=None, limit_stiffness=None, limit_damping=0)   (stops: terms.joint_stops)
     FixedJoint(a, b, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
 
 Per-world parameters `<name>.stiffness` [N/m], `.damping` [N s/m], `.rotational_stiffness`
@@ -35,6 +36,7 @@ from softmech.kernels.joints import (
 )
 from softmech.packing import lane_table
 from softmech.terms.base import Part, Term
+from softmech.terms.joint_stops import add_stop, limit_arguments
 
 ORDER = 50
 """Place in the force pass: after the prescribed loads and muscles, before ground contact."""
@@ -150,8 +152,9 @@ class _Joint(Term):
     kind = SPHERICAL
 
     def __init__(self, a, b, *, stiffness, damping=0.0, rotational_stiffness=0.0,
-                 rotational_damping=0.0, axis=None, name):
+                 rotational_damping=0.0, axis=None, limits=None, name):
         self.name = name
+        self.limits = limits     # validated (lower, upper, k_s, c_s) or None (hinges only)
         self.a = _spec(name, "a", a)
         self.b = _spec(name, "b", b)
         self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
@@ -173,8 +176,12 @@ class _Joint(Term):
         return self.a[0], self.b[0]
 
     def parameters(self):
-        return {k: np.array([getattr(self, k)]) for k in (
+        out = {k: np.array([getattr(self, k)]) for k in (
             "stiffness", "damping", "rotational_stiffness", "rotational_damping")}
+        if self.limits is not None:
+            out.update(zip(("lower", "upper", "limit_stiffness", "limit_damping"),
+                           (np.array([v]) for v in self.limits)))
+        return out
 
     def _end(self, ctx, field, spec, other_position=None):
         name, where = spec
@@ -241,6 +248,8 @@ class _Joint(Term):
         params = np.stack([p["stiffness"], p["damping"], p["rotational_stiffness"],
                            p["rotational_damping"]], axis=1)
         ctx.part(Joints).entries.append((self.kind, a, b, axes, rest, params))
+        if self.limits is not None:
+            add_stop(ctx, self.name, a, b, self.axis, p)
         # explicit stability: a spring k on the lighter end, dt < 2 sqrt(m / k), halved
         ctx.time_step_limits.append(np.sqrt(np.minimum(a.mass, b.mass) / p["stiffness"]))
         if self.kind != SPHERICAL:
@@ -261,15 +270,23 @@ class SphericalJoint(_Joint):
 class HingeJoint(_Joint):
     """A spherical joint whose rotation is confined to the axis (3,) (lab frame at the start):
     a rotational spring (rotational_stiffness [N m/rad], rotational_damping [N m s/rad]) keeps
-    the axis carried by a's frame aligned with the one carried by b's frame."""
+    the axis carried by a's frame aligned with the one carried by b's frame.
+
+    limits=(lower, upper) [rad] bound the hinge angle (zero at the start, positive for a
+    right-handed turn of b relative to a about the axis) with a one-sided torsional spring
+    limit_stiffness [N m/rad] and dashpot limit_damping [N m s/rad] (softmech.terms.joint_stops;
+    an elbow that must not hyperextend)."""
 
     kind = HINGE
 
     def __init__(self, a, b, *, axis, stiffness, rotational_stiffness, damping=0.0,
-                 rotational_damping=0.0, name="hinge_joint"):
+                 rotational_damping=0.0, limits=None, limit_stiffness=None, limit_damping=0.0,
+                 name="hinge_joint"):
         super().__init__(a, b, stiffness=stiffness, damping=damping, axis=axis,
                          rotational_stiffness=rotational_stiffness,
-                         rotational_damping=rotational_damping, name=name)
+                         rotational_damping=rotational_damping,
+                         limits=limit_arguments(name, limits, limit_stiffness, limit_damping),
+                         name=name)
 
 
 class FixedJoint(_Joint):

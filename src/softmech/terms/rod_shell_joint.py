@@ -1,31 +1,37 @@
 """Rod-shell joints with bending and twisting springs (MAT-DiSMech, ref. 004 section 3.4).
 
-A rod-shell joint is a node shared by the end edge of a discrete rod and the triangles of a
-discrete shell (the "joint node"). Sharing the node alone (`sm.JoinNodes`) transmits force but
-no moment: the rod turns freely about the node, a hinge. Section 3.4 makes the joint carry
+A rod-shell joint is a node shared by the edges of a discrete rod at one of its nodes (the end
+edge at an end, both edges at an interior node) and the triangles of a discrete shell (the
+"joint node"). Sharing the node alone (`sm.JoinNodes`) transmits force but no moment: the rod
+turns freely about the node, a hinge. Section 3.4 makes the joint carry
 moment: "we treat the edges ... that form the triangles sharing the joint node as if they are
 also rod-edges, augmenting them with material and reference frames and associated twist angles.
 ... bending and twisting springs are then associated with every possible three-node, two-edge
 combination" of those edges and the rod's edge.
 
 `RodShellJoint` builds exactly that: a small rod network (softmech.bodies.der_rod.DerRod with
-`edges`) whose edges are the rod's end edge and the shell edges at the joint node, whose nodes
-are the rod's and shell's own node slots, and whose springs are every pair of those edges
-(rod-shell pairs and shell-shell pairs; build_springs, with DisMech's edge-negation bookkeeping).
+`edges`) whose edges are the rod's edges at the joint node and the shell edges there, whose
+nodes are the rod's and shell's own node slots, and whose springs are every pair of those edges
+(rod-shell pairs and shell-shell pairs; build_springs, with DisMech's edge-negation bookkeeping:
+an interior rod node's edges are stored one into and one out of the joint node, and each is
+used negated where a spring needs it the other way) except the pair of the rod's own two edges
+at an interior node, which is the rod's own spring (counting it twice would double the rod's
+bending stiffness there).
 Its energy is the discrete elastic rod bending-twisting energy (ref. 004 eqs. 11-16) of those
 springs, evaluated by the rod's own binding (softmech.terms.der_elasticity.DerBendTwist): the
 analytic gradient and Hessian are the rod's (tested against finite differences).
 
-- The rod edge keeps its own twist DOF and reference frame (the same initial director, parallel
-  transported in time by the same kernel, so the joint sees the rod's material frame).
+- The rod's edges keep their own twist DOFs and reference frames (the same initial directors,
+  parallel transported in time by the same kernel, so the joint sees the rod's material frames).
 - Each shell edge at the joint node gets a new twist angle DOF (placed after the joint node),
   its reference director starting along the shell's normal at the joint; its mass moment is that
   of a rod edge of the rod's section, 1/2 rho A l r^2 ("as if they are also rod-edges").
   The shell-shell springs tie these frames to the shell's surface (a shell edge's frame cannot
   spin about the edge without bending its springs with its neighbours), so the joint transmits
   torsion about the rod's axis as well as bending.
-- Stiffness: the rod's EI = E pi r^4 / 4 and GJ = G pi r^4 / 2 (r the rod's end-edge radius,
-  E and G the rod's per-world moduli), times the joint's per-world factor `stiffness` [-].
+- Stiffness: the rod's EI = E pi r^4 / 4 and GJ = G pi r^4 / 2 (r the rod's edge radius at the
+  joint, the mean of its two edges' at an interior node; E and G the rod's per-world moduli),
+  times the joint's per-world factor `stiffness` [-].
 - Rest shape: the joint as built (natural curvature and twist "initial"): the initial shape
   carries no joint force.
 """
@@ -37,31 +43,42 @@ from softmech.terms.nodes import _ImplicitTerm, _body_name, _in_range
 
 
 class _JointNetwork(DerRod):
-    """The joint's rod network: local node 0 is the joint node, 1 the rod's neighbour node,
-    2.. the shell's neighbours; edge 0 is the rod's end edge (oriented as the rod stores it),
-    edges 1.. go from the joint node to each shell neighbour. a1 (m, 3): initial reference
-    directors of the edges (the rod's own for edge 0)."""
+    """The joint's rod network: local node 0 is the joint node, 1..n_rod the rod's neighbour
+    nodes, then the shell's neighbours; edges 0..n_rod-1 are the rod's edges at the joint node
+    (oriented as the rod stores them), the next ones go from the joint node to each shell
+    neighbour. a1 (m, 3): initial reference directors of the edges (the rod's own for its
+    edges). The spring between two rod edges (an interior rod node) is left out: it is the
+    rod's own bending-twisting spring, already in the rod's energy."""
 
     def __init__(self, name, positions, edges, a1, twist, radius, density, youngs_modulus,
-                 shear_modulus):
+                 shear_modulus, n_rod_edges):
         self._a1_given = np.asarray(a1, dtype=float)
+        self._n_rod_edges = n_rod_edges
         super().__init__(name, centerline=positions, edges=edges, normal=a1[0], twist=twist,
                          radius=radius, density=density, youngs_modulus=youngs_modulus,
                          shear_modulus=shear_modulus, natural_curvature="initial",
                          natural_twist="initial")
+
+    def _set_geometry(self, centerline, start, direction, length, n_elems, edges):
+        super()._set_geometry(centerline, start, direction, length, n_elems, edges)
+        keep = ~np.all(self.spring_edges < self._n_rod_edges, axis=1)
+        self.spring_nodes = self.spring_nodes[keep]
+        self.spring_edges = self.spring_edges[keep]
+        self.spring_signs = self.spring_signs[keep]
+        self.voronoi_lengths = self.voronoi_lengths[keep]
 
     def _initial_frames(self):
         return self._a1_given.copy()
 
 
 class RodShellJoint(_ImplicitTerm):
-    """RodShellJoint(rod, rod_node, shell, shell_node, stiffness=1.0, tolerance=1e-9): the end
-    node `rod_node` of a discrete rod (a node with one edge: 0 or the last of a polyline) and
-    node `shell_node` of a discrete shell become one node, and the rod's end edge is held to the
-    shell by bending-twisting springs with every shell edge at that node, and those shell edges
-    with each other (ref. 004 section 3.4; module docstring). stiffness [-] (> 0) multiplies the
-    rod's EI and GJ for the joint's springs (per-world parameter "<name>.stiffness" (B,)).
-    The two nodes must start within `tolerance` [m]."""
+    """RodShellJoint(rod, rod_node, shell, shell_node, stiffness=1.0, tolerance=1e-9): node
+    `rod_node` of a discrete rod (an end: one edge; or an interior node: two edges) and node
+    `shell_node` of a discrete shell become one node, and the rod's edges at that node are held
+    to the shell by bending-twisting springs with every shell edge at that node, and those shell
+    edges with each other (ref. 004 section 3.4; module docstring). stiffness [-] (> 0)
+    multiplies the rod's EI and GJ for the joint's springs (per-world parameter
+    "<name>.stiffness" (B,)). The two nodes must start within `tolerance` [m]."""
 
     section = "joints"
 
@@ -83,6 +100,7 @@ class RodShellJoint(_ImplicitTerm):
         return {"stiffness": np.array([self.stiffness])}
 
     def _bodies(self, bodies):
+        """(rod, shell, the rod's edges at rod_node (1 or 2,) int)."""
         rod, shell = bodies.get(self.rod_name), bodies.get(self.shell_name)
         if getattr(rod, "kind", None) != "der_rod":
             raise ValueError(f"{self.name}.rod = {self.rod_name!r} is not allowed: must be a "
@@ -94,42 +112,53 @@ class RodShellJoint(_ImplicitTerm):
         _in_range(self.name, "shell_node", np.array([self.shell_node]), len(shell.vertices),
                   "nodes")
         at_node = np.flatnonzero((rod.edge_nodes == self.rod_node).any(axis=1))
-        if len(at_node) != 1:
-            raise ValueError(f"{self.name}.rod_node = {self.rod_node} is not allowed: must be an "
-                             f"end of the rod (a node with one edge; it has {len(at_node)})")
-        return rod, shell, int(at_node[0])
+        if len(at_node) not in (1, 2):
+            raise ValueError(f"{self.name}.rod_node = {self.rod_node} is not allowed: must be a "
+                             f"node with one edge (an end) or two (an interior node of a "
+                             f"polyline); it has {len(at_node)}")
+        return rod, shell, at_node
 
     def place_implicit(self, layout, bodies):
         """Merge the joint nodes, build the joint's network and add the shell edges' twist
         DOFs (after the joint node) with their mass moments."""
-        rod, shell, edge = self._bodies(bodies)
+        rod, shell, rod_edges = self._bodies(bodies)
         layout.merge(rod.nodes[self.rod_node], shell.nodes[self.shell_node],
                      tolerance=self.tolerance, owner=self.name)
-        i0, i1 = rod.edge_nodes[edge]
-        other = i1 if i0 == self.rod_node else i0
+        j = len(rod_edges)
+        # the rod's other node of each of its edges at the joint; the network's rod edges keep
+        # the rod's storage direction (DisMech's edge-negation bookkeeping, build_springs,
+        # signs the springs of an edge stored towards or away from the joint node)
+        pairs = rod.edge_nodes[rod_edges]
+        into = pairs[:, 1] == self.rod_node
+        others = np.where(into, pairs[:, 0], pairs[:, 1])
+        rod_local = np.where(into[:, None], np.stack([1 + np.arange(j), np.zeros(j, np.int64)], 1),
+                             np.stack([np.zeros(j, np.int64), 1 + np.arange(j)], 1))
         shell_edges = np.flatnonzero((shell.edges == self.shell_node).any(axis=1))
         neighbours = shell.edges[shell_edges].sum(axis=1) - self.shell_node
-        x = np.concatenate([[rod.positions[self.rod_node], rod.positions[other]],
+        x = np.concatenate([rod.positions[[self.rod_node]], rod.positions[others],
                             shell.vertices[neighbours]])
         k = len(neighbours)
-        edges = np.concatenate([[[0, 1] if i0 == self.rod_node else [1, 0]],
-                                np.stack([np.zeros(k, np.int64), 2 + np.arange(k)], axis=1)])
+        edges = np.concatenate([rod_local, np.stack([np.zeros(k, np.int64),
+                                                     1 + j + np.arange(k)], axis=1)])
         # the shell's normal at the joint: the area-weighted mean of its triangles' normals
         tris = shell.vertices[shell.triangles[(shell.triangles == self.shell_node).any(axis=1)]]
         normal = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]).sum(axis=0)
-        t = x[2:] - x[0]
+        t = x[1 + j:] - x[0]
         t /= np.linalg.norm(t, axis=1, keepdims=True)
         a1 = normal - (t @ normal)[:, None] * t
         a1 /= np.linalg.norm(a1, axis=1, keepdims=True)
+        # section of the shell edges' springs: the rod's at the joint (mean over its edges)
+        radius = np.concatenate([rod.radius[rod_edges], np.full(k, rod.radius[rod_edges].mean())])
         self.network = _JointNetwork(
-            self.name, x, edges, np.concatenate([rod.a1_0[edge][None], a1]),
-            np.concatenate([[rod.twist0[edge]], np.zeros(k)]), rod.radius[edge], rod.density,
-            rod.youngs_modulus, rod.shear_modulus)
+            self.name, x, edges, np.concatenate([rod.a1_0[rod_edges], a1]),
+            np.concatenate([rod.twist0[rod_edges], np.zeros(k)]), radius, rod.density,
+            rod.youngs_modulus, rod.shear_modulus, n_rod_edges=j)
         net = self.network
-        net.nodes = np.concatenate([rod.nodes[[self.rod_node, other]], shell.nodes[neighbours]])
+        net.nodes = np.concatenate([rod.nodes[[self.rod_node]], rod.nodes[others],
+                                    shell.nodes[neighbours]])
         new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], k), initial=0.0)
-        layout.add_mass("scalar", new, net.twist_inertia[1:])
-        net.scalars = np.concatenate([rod.scalars[[edge]], new])
+        layout.add_mass("scalar", new, net.twist_inertia[j:])
+        net.scalars = np.concatenate([rod.scalars[rod_edges], new])
 
     def bind_implicit(self, ctx):
         from softmech.terms.der_elasticity import DerBendTwist

@@ -23,7 +23,10 @@ class RenderData:
     its description (softmech.bodies.rigid_body.describe), scene order; joints: joint ->
     {kind, a, b} (softmech.terms.joints: describe); rest_lengths: rod -> (n_elems,) [m] where
     known (files written by softmech; the viewer's 'stretch'); meshes: shell or rod network ->
-    its mesh (softmech.resultsfile.description.mesh_of: faces, or edges and radius)."""
+    its mesh (softmech.resultsfile.description.mesh_of: faces, or edges and radius);
+    revolutions: meridian rod of an axisymmetric shell -> {body (None: axis fixed in the lab),
+    axis (3,), origin (3,) [m]} (description.revolutions_of; drawn by
+    softmech.viz.underwater.revolve_shells)."""
     results: dict
     radius: dict
     closed: dict
@@ -33,6 +36,7 @@ class RenderData:
     joints: dict = field(default_factory=dict)
     rest_lengths: dict = field(default_factory=dict)
     meshes: dict = field(default_factory=dict)
+    revolutions: dict = field(default_factory=dict)
 
     @property
     def time(self):
@@ -61,7 +65,12 @@ def read_results(path, fields=None):
     import h5py
 
     from softmech.resultsfile import load_results
-    from softmech.resultsfile.description import read_bodies, read_joints, read_shells
+    from softmech.resultsfile.description import (
+        read_bodies,
+        read_joints,
+        read_revolutions,
+        read_shells,
+    )
     from softmech.resultsfile.reader import check_format, damaged_file_errors
 
     results = load_results(path, derived=False, fields=fields)
@@ -87,32 +96,39 @@ def read_results(path, fields=None):
                     if f"{owner}.{name}" in results and "units" in ds.attrs:
                         results.units[name] = _text(ds.attrs["units"])
         solids, joints, meshes = read_bodies(f), read_joints(f), read_shells(f)
+        revolutions = read_revolutions(f)
     return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints,
-                      rest, meshes)
+                      rest, meshes, revolutions)
 
 
 def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None,
-                 meshes=None):
+                 meshes=None, revolutions=None):
     """RenderData of a run in memory: results (sm.Results), radius {rod: (B or 1, n_elems) [m]}
     (sim.rod_params(rod)['radius']), closed {rod: bool} (default all open), solids {rigid body:
     description} and joints {joint: {kind, a, b}} (default none; from_simulation fills all);
-    meshes {shell: mesh_of description}."""
+    meshes {shell: mesh_of description}; revolutions {meridian rod: {body, axis, origin}}."""
     rods = tuple(radius)
     closed = {rod: bool((closed or {}).get(rod, False)) for rod in rods}
     return RenderData(results, {k: np.atleast_2d(v) for k, v in radius.items()}, closed, rods,
                       dict(attrs or {}), dict(solids or {}), dict(joints or {}),
-                      meshes=dict(meshes or {}))
+                      meshes=dict(meshes or {}), revolutions=dict(revolutions or {}))
 
 
 def from_simulation(sim, results, *, attrs=None):
     """RenderData of `results` (sm.Results of sim.run) with everything else read from `sim`:
     the rods' radii and closedness, the rigid bodies, the joints and the shells' meshes."""
-    from softmech.resultsfile.description import bodies_of, joints_of, mesh_of
+    from softmech.resultsfile.description import (
+        bodies_of,
+        joints_of,
+        mesh_of,
+        revolutions_of,
+    )
 
     return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
                         closed={r.name: r.closed for r in sim.rods}, attrs=attrs,
                         solids=bodies_of(sim), joints=joints_of(sim),
-                        meshes={s.name: mesh_of(s) for s in getattr(sim, "shells", ())})
+                        meshes={s.name: mesh_of(s) for s in getattr(sim, "shells", ())},
+                        revolutions=revolutions_of(sim))
 
 
 def check_world(data, world):

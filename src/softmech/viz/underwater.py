@@ -1,7 +1,8 @@
 """Plots of the underwater robots (softmech.scenarios.poseidron): surge velocity, mantle radius
 and cavity volume against time, eq. 29's turning radius and rate; and `PoseidronReport`, the
 scene's part of `softmech run` (with the assembly report's 3D still and video of every body,
-the mantle drawn as the surface of revolution of its meridian: revolve_mantle)."""
+the mantle drawn as the surface of revolution of its meridian: revolve_shells, which
+`softmech render` also uses)."""
 import os
 
 import numpy as np
@@ -73,31 +74,48 @@ def surface_of_revolution(meridian, origin, axis, sides=24):
     return vertices, faces.astype(np.int64)
 
 
-def revolve_mantle(data, info, sides=24):
-    """RenderData (softmech.viz.source) with the mantle drawn as its surface of revolution: the
-    meridian rod info.rod is replaced by a triangle mesh "<rod>_surface" swept about the axis
-    that the root body info.body carries (every world and sample). Unchanged if the rod's or
-    the root's positions and directors were not recorded."""
+def revolve_mantle(data, rod, body, axis, origin, sides=24):
+    """RenderData (softmech.viz.source) with the meridian rod `rod` drawn as its surface of
+    revolution: the rod is replaced by a triangle mesh "<rod>_surface" swept about the axis
+    (axis (3,) unit and origin (3,) [m]: lab frame at t = 0), which the rigid body `body`
+    carries (None: fixed in the lab), at every world and sample. Unchanged if the rod's
+    positions, or the body's positions and directors, were not recorded."""
     import dataclasses
 
-    need = [f"{info.rod}.positions", f"{info.body}.positions", f"{info.body}.directors"]
+    need = [f"{rod}.positions"] + ([] if body is None else [f"{body}.positions",
+                                                            f"{body}.directors"])
     if not all(k in data.results for k in need):
         return data
     meridian = np.asarray(data.results[need[0]])                    # (B, n, m, 3)
-    root_x = np.asarray(data.results[need[1]])[:, :, 0]
-    root_Q = np.asarray(data.results[need[2]])[:, :, 0]
     surfaces = []
     for b in range(meridian.shape[0]):
-        origin_body = root_Q[b, 0] @ (np.asarray(info.origin) - root_x[b, 0])
-        a, o = axis_track(root_x[b], root_Q[b], info.axis, origin_body)
+        n = meridian.shape[1]
+        if body is None:
+            a, o = np.tile(np.asarray(axis, float), (n, 1)), np.tile(np.asarray(origin, float), (n, 1))
+        else:
+            root_x = np.asarray(data.results[need[1]])[b, :, 0]
+            root_Q = np.asarray(data.results[need[2]])[b, :, 0]
+            origin_body = root_Q[0] @ (np.asarray(origin) - root_x[0])
+            a, o = axis_track(root_x, root_Q, axis, origin_body)
         vertices, faces = surface_of_revolution(meridian[b], o, a, sides)
         surfaces.append(vertices)
-    name = f"{info.rod}_surface"
+    name = f"{rod}_surface"
     results = dict(data.results.items())
     results[f"{name}.positions"] = np.stack(surfaces)
     return dataclasses.replace(data, results=results,
-                               rods=tuple(r for r in data.rods if r != info.rod),
-                               meshes={**data.meshes, name: {"faces": faces}})
+                               rods=tuple(r for r in data.rods if r != rod),
+                               meshes={**data.meshes, name: {"faces": faces}},
+                               revolutions={k: v for k, v in data.revolutions.items() if k != rod})
+
+
+def revolve_shells(data, sides=24):
+    """RenderData with every axisymmetric shell's meridian that the data describe
+    (data.revolutions: rod -> {body, axis, origin}, from the results file or the simulation)
+    drawn as its surface of revolution (revolve_mantle); what `softmech render` and `softmech
+    run`'s stills and videos draw."""
+    for rod, rev in dict(data.revolutions).items():
+        data = revolve_mantle(data, rod, rev["body"], rev["axis"], rev["origin"], sides)
+    return data
 
 
 class PoseidronReport:
@@ -180,8 +198,7 @@ class PoseidronReport:
         if "turning_radius" in data:
             files.append(plot_turning(t, data["turning_radius"], data["turning_rate"],
                                       os.path.join(output_dir, "turning.png"), info.title))
-        return files + _AssemblyReport.plot(data, info, output_dir,
-                                            prepare=lambda scene: revolve_mantle(scene, info))
+        return files + _AssemblyReport.plot(data, info, output_dir, prepare=revolve_shells)
 
 
 def _turning(data, info, root_x, root_Q, origin_body):

@@ -1,0 +1,154 @@
+"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors.
+
+A mesh's Newton matrix A = M/h^2 - dF/dq - dF/dv/h has a 2D graph: its sparse LU's fill-in
+and the factorization's work grow faster than n (SuperLU with COLAMD, hinge plate: the
+factors' nonzeros x24 and the time x35 from 1,000 to 10,000 triangles, benchmarks/shells.py),
+so a fresh LU at every Newton iteration does not scale. Two things are cheaper, and chosen here by measurement
+(docs/benchmarks.md, "Discrete shells"):
+
+- an incomplete LU (scipy.sparse.linalg.spilu, SuperLU's ILUTP with drop tolerance
+  ILU_DROP_TOL, COLAMD ordering) as preconditioner of restarted GMRES
+  (scipy.sparse.linalg.gmres; A is not symmetric where pressure or drag follow the surface):
+  its factors hold fewer nonzeros than the full LU (2.4x fewer for the hinge plate of 10,000
+  triangles), and GMRES converges in ~8 iterations, each one product with A and one
+  application of the factors;
+- reusing those factors across Newton iterations and time steps: A changes little between
+  them (the same mesh, slightly moved), so the factors of an earlier A precondition the current
+  one nearly as well, and a factorization is needed only every several steps.
+
+`ReusedILU.solve(A, diagonal, b)`:
+1. with factors of an earlier matrix of the same diagonal (same h; a static solve's is 0), run
+   GMRES; accept x only if the true residual |A x - b| <= KRYLOV_RTOL |b| within
+   KRYLOV_MAX_ITERATIONS (checked here: GMRES's own stopping test is on the preconditioned
+   residual, so the fallback does not rely on it);
+2. otherwise (no factors yet, a new h, factors dropped as too stale (below), GMRES failed: the
+   matrix moved too far) factor A incompletely and run GMRES again;
+3. if that fails too (a static solve's ill-conditioned matrix, a singular one) factor A
+   completely with SuperLU (scipy.sparse.linalg.splu), solve directly, and keep these exact
+   factors as the preconditioner of the next solves.
+
+When to refactor: the factors age as the shape moves away from theirs, and GMRES needs more
+iterations. Counting a factorization as FACTOR_COST GMRES iterations, the mean cost per solve
+since the last factorization is (FACTOR_COST + S) / k after k solves of S iterations in all; as
+soon as a solve costs more iterations than that mean, new factors are cheaper on average
+(the usual rule for recomputing a preconditioner), and the factors are dropped. Counting
+iterations rather than seconds keeps the solver's choices, hence its results, reproducible.
+
+KRYLOV_RTOL = 1e-10 keeps Newton's iterates those of the exact solve to well below Newton's
+own tolerance (rtol 1e-9 of the first residual; an inexact Newton step with forcing term eta
+changes the next residual by at most eta |R|). The choice between this and a fresh direct LU
+at every iteration is by size (KRYLOV_MIN_DOFS): below it the direct solve is cheap.
+"""
+import numpy as np
+import scipy.sparse.linalg
+
+KRYLOV_RTOL = 1e-10
+"""Relative residual |A x - b| / |b| a GMRES solve must reach to be accepted."""
+KRYLOV_MAX_ITERATIONS = 50
+"""GMRES iterations of one attempt before its factors count as failed."""
+FACTOR_COST = 40
+"""An incomplete factorization's cost in GMRES iterations (measured with benchmarks/shells.py's
+plates at 10,000 triangles: 0.42 s / 14 ms hinge, 1.1 s / 24 ms mid-edge, CPU time)."""
+KRYLOV_MIN_DOFS = 1000
+"""Free DOFs from which GMRES with reused factors is used (below: a fresh LU at every solve)."""
+ILU_DROP_TOL = 1e-5
+"""spilu's drop tolerance (measured on benchmarks/shells.py's plates: 1e-4 and 1e-5 cost the
+same per Newton iteration within the noise; 1e-3 needed a refactorization at every step)."""
+ILU_FILL_FACTOR = 30.0
+"""spilu's cap on the factors' nonzeros over A's: at 10 (scipy's default) the cap truncated the
+mid-edge plate's factors at 10,000 triangles into a useless preconditioner (GMRES stagnated);
+at 30 it needs 6 iterations (its factors hold 10x A's nonzeros, the hinge plate's 5x)."""
+
+
+class ReusedILU:
+    """Solver of A x = b for a sequence of sparse matrices of one structure (module docstring);
+    reuse=False: a fresh complete LU at every solve.
+
+    Counters: factorizations (incomplete), direct_solves (complete LU factorizations, each
+    solving directly), krylov_solves (solves accepted from GMRES), krylov_iterations (GMRES
+    iterations, all attempts), fallbacks (GMRES attempts rejected)."""
+
+    def __init__(self, reuse=True):
+        self.reuse = reuse
+        self.forget()
+        self._diagonal = None
+        self.factorizations = self.direct_solves = 0
+        self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
+
+    def forget(self):
+        """Drop the kept factors: the next solve factors its matrix afresh."""
+        self._lu = None
+        self._solves_since = self._iterations_since = 0
+
+    def solve(self, A, diagonal, rhs):
+        """x (n,) solving A x = rhs; A: scipy.sparse CSC (n, n); diagonal (n,): the inertia part
+        of A's diagonal (the preconditioner is reused only while it is the same). Raises
+        RuntimeError from SuperLU when A is exactly singular."""
+        if self.reuse:
+            if self._lu is not None and np.array_equal(diagonal, self._diagonal):
+                x = self._krylov(A, rhs)
+                if x is not None:
+                    return x
+                self.fallbacks += 1
+            self.forget()
+            self._diagonal = diagonal.copy()
+            try:
+                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
+                                                     fill_factor=ILU_FILL_FACTOR)
+            except RuntimeError:         # an exactly singular pivot: the complete LU decides
+                pass
+            else:
+                self.factorizations += 1
+                x = self._krylov(A, rhs)
+                if x is not None:
+                    return x
+                self.fallbacks += 1
+        lu = scipy.sparse.linalg.splu(A)
+        self.direct_solves += 1
+        if self.reuse:
+            self.forget()
+            self._lu = lu
+        return lu.solve(rhs)
+
+    def _accepted(self, iterations):
+        """Count an accepted GMRES solve; drop the factors when it cost more iterations than
+        the mean cost per solve since they were made (module docstring)."""
+        self.krylov_iterations += iterations
+        self.krylov_solves += 1
+        self._solves_since += 1
+        self._iterations_since += iterations
+        if iterations * self._solves_since > FACTOR_COST + self._iterations_since:
+            self.forget()
+
+    def _krylov(self, A, rhs):
+        """GMRES preconditioned by the kept factors; x (n,) or None when not accepted."""
+        norm_b = float(np.linalg.norm(rhs))
+        if norm_b == 0.0:
+            return np.zeros_like(rhs)
+        lu = self._lu
+        M = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lu.solve, dtype=float)
+        count = [0]
+
+        def tally(_residual):
+            count[0] += 1
+
+        # GMRES preconditions on the left: its stopping test is on the preconditioned residual
+        # M^-1 (b - A x), which can be small while the true one is not yet; so ask it for two
+        # more digits and repeat from where it stopped until the true residual is accepted or
+        # the iteration budget is spent. Start from the factors' own solution.
+        x = lu.solve(rhs)
+        while np.all(np.isfinite(x)):
+            if float(np.linalg.norm(A @ x - rhs)) <= KRYLOV_RTOL * norm_b:
+                self._accepted(count[0])
+                return x
+            before = count[0]
+            if before >= KRYLOV_MAX_ITERATIONS:
+                break
+            x, _info = scipy.sparse.linalg.gmres(
+                A, rhs, x0=x, M=M, rtol=1e-2 * KRYLOV_RTOL, atol=0.0,
+                restart=KRYLOV_MAX_ITERATIONS - before, maxiter=1, callback=tally,
+                callback_type="pr_norm")
+            if count[0] == before:      # GMRES stopped at once: no progress possible
+                break
+        self.krylov_iterations += count[0]
+        return None

@@ -1,0 +1,106 @@
+"""Joint stops: a hinge joint's range of angles (kernel and equations:
+softmech.kernels.joint_stops).
+
+    HingeJoint(a, b, axis=..., ..., limits=(lower, upper), limit_stiffness=k_s, limit_damping=c_s)
+
+The hinge angle is zero at the start and positive for a right-handed rotation of b's frame
+relative to a's about the axis; lower <= 0 <= upper [rad], both within (-pi, pi). Per-world
+parameters `<name>.lower`, `.upper` [rad], `.limit_stiffness` [N m/rad], `.limit_damping`
+[N m s/rad], shape (B,). Like the joints' own springs, a stop is soft: a torque T presses it
+past its limit by T / k_s.
+"""
+import math
+
+import numpy as np
+
+from softmech import _checks
+from softmech.integrators.driver import Call
+from softmech.kernels.joint_stops import N_STOP_PARAMS, JointStopsArgs, joint_stops
+from softmech.packing import lane_table
+from softmech.terms.base import Part
+
+ORDER = 51
+"""Place in the force pass: right after the joints (softmech.terms.joints.ORDER = 50)."""
+
+
+class JointStops(Part):
+    """Every joint stop of a scene in one kernel call (a scene without stops has no call)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (End a, End b, axes (2, 3), normals (2, 3), params (B, 4), name)
+
+    def calls(self, engine):
+        e = self.entries
+        n = len(e)
+        ends = lambda attr: np.array([[getattr(x[0], attr), getattr(x[1], attr)] for x in e],
+                                     dtype=np.int64).reshape(n, 2)
+        args = engine.args(
+            JointStopsArgs, stop_end_kind=ends("kind"), stop_end_slot=ends("slot"),
+            stop_end_frame=ends("frame_slot"),
+            stop_axis=np.array([x[2] for x in e]).reshape(n, 2, 3),
+            stop_normal=np.array([x[3] for x in e]).reshape(n, 2, 3),
+            stop_params=lane_table([x[4] for x in e], engine.lanes, N_STOP_PARAMS),
+            stop_angle=np.zeros((engine.lanes.n_blocks, n * engine.lanes.W)))
+        return [Call("forces", ORDER, joint_stops, args, "joint_stops")]
+
+    def names(self):
+        """Names of the stopped joints, in the order of the kernel's angles."""
+        return [x[5] for x in self.entries]
+
+
+def limit_arguments(owner, limits, limit_stiffness, limit_damping):
+    """Validated (lower, upper, k_s, c_s) of a stop, or None without limits."""
+    if limits is None:
+        if limit_stiffness is not None:
+            raise ValueError(f"{owner}.limit_stiffness = {limit_stiffness!r} is not allowed "
+                             f"without limits: give limits=(lower, upper) [rad] too")
+        return None
+    if not isinstance(limits, (tuple, list, np.ndarray)) or len(limits) != 2:
+        raise ValueError(f"{owner}.limits = {limits!r} is not allowed: must be (lower, upper) [rad]")
+    lower = float(_checks.finite(f"{owner}.limits[0]", limits[0]))
+    upper = float(_checks.finite(f"{owner}.limits[1]", limits[1]))
+    check_range(owner, np.array([lower]), np.array([upper]))
+    if limit_stiffness is None:
+        raise ValueError(f"{owner}.limit_stiffness = None is not allowed with limits: must be > 0 "
+                         f"[N m/rad]")
+    k = float(_checks.positive(f"{owner}.limit_stiffness", limit_stiffness))
+    c = float(_checks.nonnegative(f"{owner}.limit_damping", limit_damping))
+    return lower, upper, k, c
+
+
+def check_range(owner, lower, upper):
+    """lower (B,) <= 0 <= upper (B,), both inside (-pi, pi) (the angle is atan2's, and the start,
+    angle 0, must lie in the range)."""
+    if np.any(lower > 0) or np.any(lower <= -math.pi):
+        raise ValueError(f"{owner}.limits lower = {lower.tolist()} is not allowed: must be in "
+                         f"(-pi, 0] rad (the start, angle 0, must be inside the range)")
+    if np.any(upper < 0) or np.any(upper >= math.pi):
+        raise ValueError(f"{owner}.limits upper = {upper.tolist()} is not allowed: must be in "
+                         f"[0, pi) rad (the start, angle 0, must be inside the range)")
+
+
+def normal_to(axis):
+    """A unit vector (3,) normal to the unit vector `axis` (3,)."""
+    helper = np.eye(3)[int(np.argmin(np.abs(axis)))]
+    n = np.cross(axis, helper)
+    return n / np.linalg.norm(n)
+
+
+def add_stop(ctx, owner, a, b, axis, p):
+    """Register the stop of hinge `owner` between resolved ends a and b (softmech.terms.joints.End)
+    about the lab axis (3,), per-world parameters p (lower, upper, limit_stiffness,
+    limit_damping: (B,) each)."""
+    check_range(owner, p["lower"], p["upper"])
+    if np.any(p["limit_stiffness"] <= 0):
+        raise ValueError(f"params['{owner}.limit_stiffness'] has entries <= 0 (must be > 0)")
+    if np.any(p["limit_damping"] < 0):
+        raise ValueError(f"params['{owner}.limit_damping'] has entries < 0 (must be >= 0)")
+    normal = normal_to(axis)
+    axes = np.array([a.frame @ axis, b.frame @ axis])
+    normals = np.array([a.frame @ normal, b.frame @ normal])
+    params = np.stack([p["lower"], p["upper"], p["limit_stiffness"], p["limit_damping"]], axis=1)
+    ctx.part(JointStops).entries.append((a, b, axes, normals, params, owner))
+    # explicit stability, as for the hinge's own rotational spring: dt < sqrt(I / k_s)
+    ctx.time_step_limits.append(np.sqrt(np.minimum(a.inertia, b.inertia) / p["limit_stiffness"]))
+

@@ -1,0 +1,166 @@
+"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors
+(softmech.implicit.sparse_solve.ReusedILU, chosen in softmech.implicit.linear for sparse systems
+of KRYLOV_MIN_DOFS free DOFs or more): the same steps as a fresh LU at every solve, and a
+complete LU whenever GMRES does not deliver."""
+import numpy as np
+import pytest
+import scipy.sparse
+import scipy.sparse.linalg
+
+import softmech as sm
+from softmech.bodies import meshes
+from softmech.implicit import linear, sparse_solve
+from softmech.implicit.newton import NewtonOptions
+
+
+def pressed_plate(pressure=20.0):
+    """A clamped hinge-shell plate (5 divisions a side) under a pressure [Pa], released from
+    rest: it moves, so the Newton matrix changes from step to step."""
+    scene = sm.Scene()
+    mesh = meshes.rectangle(0.1, 0.1, 5)
+    v = mesh.vertices
+    rim = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 0.1) | (v[:, 1] <= 0) | (v[:, 1] >= 0.1))
+    scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7, density=1000.0)
+    scene.add(sm.FixNodes("plate", rim))
+    scene.add(sm.ShellPressure("plate", pressure))
+    return scene
+
+
+def run(scene, worlds=1, pressures=None):
+    sim = scene.compile(dt=2e-3, newton=NewtonOptions(rtol=1e-10), worlds=worlds)
+    if pressures is not None:
+        sim.params["pressure.pressure"] = pressures
+    sim.step(15)
+    return sim, sim.get_state("plate")["positions"][0]
+
+
+def test_reused_factors_give_the_steps_of_a_fresh_lu(monkeypatch):
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    sim, reused = run(pressed_plate())
+    solver = sim.stepper.pattern.sparse_solver
+    assert sim.stepper.pattern.kind == "sparse" and solver.reuse
+    # the Krylov path was taken (most solves, with factors reused), not the direct one
+    assert solver.krylov_solves > solver.factorizations > 0 and solver.direct_solves == 0
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 10 ** 9)
+    sim2, fresh = run(pressed_plate())
+    assert not sim2.stepper.pattern.sparse_solver.reuse
+    deflection = np.abs(fresh - meshes.rectangle(0.1, 0.1, 5).vertices).max()
+    assert deflection > 1e-4                      # the plate moved: the comparison can fail
+    # both Newton solves converge to rtol 1e-10 of the residual; the linear solves agree to
+    # KRYLOV_RTOL = 1e-10: the positions agree to far below the deflection (tolerance 1e-8 of it)
+    np.testing.assert_allclose(reused, fresh, rtol=0, atol=1e-8 * deflection)
+
+
+def test_each_world_keeps_its_own_factors(monkeypatch):
+    # a batched run equals single runs bit for bit: world 1's steps do not use world 0's factors
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    sim, _ = run(pressed_plate(), worlds=2, pressures=[20.0, 60.0])
+    batched = sim.get_state("plate")["positions"]
+    assert set(sim.stepper.pattern.sparse_solvers) == {0, 1}
+    for b, pressure in enumerate((20.0, 60.0)):
+        _, single = run(pressed_plate(pressure))
+        assert np.array_equal(batched[b], single)
+
+
+def random_system(seed, n=60):
+    """A sparse, diagonally dominant non-symmetric matrix (CSC), its diagonal and a rhs."""
+    rng = np.random.default_rng(seed)
+    A = scipy.sparse.random(n, n, density=0.1, random_state=seed, format="csc")
+    diagonal = np.full(n, 10.0)
+    return (A + scipy.sparse.diags(diagonal)).tocsc(), diagonal, rng.normal(size=n)
+
+
+def counters(solver):
+    return (solver.factorizations, solver.direct_solves, solver.krylov_solves, solver.fallbacks)
+
+
+def test_a_close_matrix_is_solved_by_gmres_with_the_old_factors():
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    solver.solve(A, diagonal, b)
+    assert counters(solver) == (1, 0, 1, 0)
+    A2 = A + 1e-2 * scipy.sparse.random(60, 60, density=0.1, random_state=1, format="csc")
+    x = solver.solve(A2.tocsc(), diagonal, b)
+    assert counters(solver) == (1, 0, 2, 0)                  # no new factorization
+    assert np.linalg.norm(A2 @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
+
+
+def test_stale_factors_are_replaced_by_fresh_ones(monkeypatch):
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    solver.solve(A, diagonal, b)
+    # another matrix altogether, with an iteration budget the old factors cannot meet
+    B, _, _ = random_system(7)
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MAX_ITERATIONS", 3)
+    x = solver.solve(B, diagonal, b)
+    assert counters(solver) == (2, 0, 2, 1)
+    assert np.linalg.norm(B @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
+
+
+@pytest.mark.parametrize("factor_cost, factorizations", [(1e9, 1), (-1, 3)])
+def test_factors_are_dropped_when_a_solve_costs_more_than_the_mean(monkeypatch, factor_cost,
+                                                                   factorizations):
+    # the rule: drop after a solve of m iterations, the k-th of S in all since the factors
+    # were made, when m k > FACTOR_COST + S. A huge factorization cost: never (one
+    # factorization for three solves); a negative one: after every solve (three)
+    monkeypatch.setattr(sparse_solve, "FACTOR_COST", factor_cost)
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    for seed in range(3):
+        near = A + 1e-3 * scipy.sparse.random(60, 60, density=0.1, random_state=seed + 1)
+        solver.solve(near.tocsc(), diagonal, b)
+    assert solver.factorizations == factorizations and solver.krylov_solves == 3
+
+
+def test_a_failing_gmres_falls_back_to_a_complete_lu(monkeypatch):
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    solver.solve(A, diagonal, b)
+    # no GMRES iteration allowed: neither the old nor the new incomplete factors can deliver
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MAX_ITERATIONS", 0)
+    B, _, _ = random_system(7)
+    x = solver.solve(B, diagonal, b)
+    assert counters(solver) == (2, 1, 1, 2)
+    np.testing.assert_allclose(x, scipy.sparse.linalg.splu(B).solve(b), rtol=1e-12, atol=0)
+    # the complete factors are kept: B again is solved by them at once (0 GMRES iterations)
+    iterations = solver.krylov_iterations
+    solver.solve(B, diagonal, b)
+    assert counters(solver) == (2, 1, 2, 2) and solver.krylov_iterations == iterations
+
+
+def test_a_new_diagonal_refactors_without_trying_the_old_factors():
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    solver.solve(A, diagonal, b)
+    A4 = (A + scipy.sparse.diags(3 * diagonal)).tocsc()       # h halved: M/h^2 four times
+    x = solver.solve(A4, 4 * diagonal, b)
+    assert counters(solver) == (2, 0, 2, 0)
+    np.testing.assert_allclose(A4 @ x, b, rtol=0, atol=1e-10 * np.abs(b).max())
+
+
+def test_a_singular_matrix_still_raises_singular_jacobian(monkeypatch):
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    monkeypatch.setattr(linear, "BANDED_MAX", -1)
+    n = 4
+    pattern = linear.JacobianPattern(n, np.arange(n), np.arange(n), [])
+    assert pattern.kind == "sparse" and pattern.sparse_solver.reuse
+    J = np.array([-1.0, -1.0, -1.0, 0.0])               # A = diag(1, 1, 1, 0)
+    with pytest.raises(linear.SingularJacobian):
+        pattern.solve(J, np.zeros(n), np.ones(n))
+    # after good factors, a singular matrix (GMRES cannot solve it) still ends singular
+    pattern.solve(-np.ones(n), np.zeros(n), np.ones(n))
+    with pytest.raises(linear.SingularJacobian):
+        pattern.solve(J, np.zeros(n), np.ones(n))
+
+
+def test_the_solver_is_chosen_by_size(monkeypatch):
+    # a sparse structure of KRYLOV_MIN_DOFS free DOFs or more reuses its factors; smaller ones
+    # factor afresh at every solve; a narrow band stays with LAPACK's banded LU
+    monkeypatch.setattr(linear, "BANDED_MAX", -1)
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 50)
+    n = 50
+    big = linear.JacobianPattern(n, np.arange(n), np.arange(n), [])
+    small = linear.JacobianPattern(n, np.arange(n), np.arange(n), [0])
+    assert big.sparse_solver.reuse and not small.sparse_solver.reuse
+    monkeypatch.setattr(linear, "BANDED_MAX", 24)
+    assert linear.JacobianPattern(n, np.arange(n), np.arange(n), []).kind == "banded"
