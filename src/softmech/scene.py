@@ -3,7 +3,7 @@ Simulation."""
 
 from softmech import _checks
 from softmech.bodies import rigid_body
-from softmech.bodies.cosserat_rod import build_rod, ring_nodes, straight_centerline
+from softmech.bodies.cosserat_rod import BYTES_PER_ELEMENT, build_rod, ring_nodes, straight_centerline
 from softmech.terms.base import Term
 
 
@@ -224,7 +224,9 @@ class Scene:
         single = getattr(term, "implicit_body", None)
         for target in ((single,) if single is not None else ()) + tuple(wanted):
             if target not in implicit:
-                raise ValueError(f"{term.name}.body = {target!r} is not allowed: no discrete rod "
+                field = next((k for k, v in vars(term).items() if isinstance(v, str)
+                              and v == target and k not in ("name", "implicit_body")), "body")
+                raise ValueError(f"{term.name}.{field} = {target!r} is not allowed: no discrete rod "
                                  f"or shell of that name in the scene (implicit bodies: "
                                  f"{sorted(implicit)})")
         for end in getattr(term, "bodies", lambda: ())():
@@ -242,6 +244,14 @@ class Scene:
         self._registered("terms", term)
         return term
 
+    def _bytes_per_world(self):
+        """Estimated memory of one world [bytes] (BYTES_PER_ELEMENT per rod element, rigid
+        body, or node of a discrete rod or shell), to refuse worlds=10**9 before allocating."""
+        items = (sum(r.n_elems for r in self.rods) + len(self.rigid_bodies)
+                 + sum(len(b.positions if hasattr(b, "positions") else b.vertices)
+                       for b in self.implicit_bodies))
+        return BYTES_PER_ELEMENT * max(items, 1)
+
     def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
                 newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
@@ -257,8 +267,9 @@ class Scene:
         if not self.rods and not self.rigid_bodies and not self.implicit_bodies:
             raise ValueError("the scene has no bodies: add a rod, a shell or a rigid body before "
                              "compile()")
-        worlds = _checks.integer("worlds", worlds, 1)
-        dt = float(_checks.positive("dt", dt))
+        worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
+                                          f"{worlds} copies of the scene's arrays")
+        dt = float(_checks.positive("dt", dt, shape=()))
         if self.implicit_bodies:
             from softmech.implicit.simulation import compile_implicit
             scheme = "implicit_euler" if scheme is None else scheme

@@ -191,16 +191,16 @@ class DerRod(ImplicitBody):
         """Moduli, section constants, stiffnesses and lumped masses (module docstring)."""
         f = self._f
         self.radius = _checks.per_element(f + "radius", radius, self.n_elems)
-        self.density = float(_checks.positive(f + "density", density))
-        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus))
+        self.density = float(_checks.positive(f + "density", density, shape=()))
+        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus, shape=()))
         if poisson_ratio is not None and shear_modulus is not None:
             raise ValueError(f"der_rod '{self.name}': give poisson_ratio or shear_modulus, "
                              "not both")
         if shear_modulus is not None:
-            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus))
+            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus, shape=()))
         else:
             nu = 0.5 if poisson_ratio is None else float(_checks.finite(f + "poisson_ratio",
-                                                                        poisson_ratio))
+                                                                        poisson_ratio, shape=()))
             if not -1.0 < nu <= 0.5:
                 raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
             self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))

@@ -91,8 +91,8 @@ def _mass(owner, volume, density, mass):
     if (density is None) == (mass is None):
         raise ValueError(f"{owner}: give exactly one of density [kg/m^3] or mass [kg]")
     if mass is not None:
-        return float(_checks.positive(f"{owner}.mass", mass))
-    return float(_checks.positive(f"{owner}.density", density)) * volume
+        return float(_checks.positive(f"{owner}.mass", mass, shape=()))
+    return float(_checks.positive(f"{owner}.density", density, shape=())) * volume
 
 
 def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, velocity,
@@ -136,7 +136,7 @@ def point_features(points, radius):
 
 
 def sphere(name, *, position, radius, density=None, mass=None, **common):
-    r = float(_checks.positive(f"body '{name}'.radius", radius))
+    r = float(_checks.positive(f"body '{name}'.radius", radius, shape=()))
     m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r**3, density, mass)
     return build_rigid_body(name, "sphere", position=position, mass=m,
                             inertia_tensor=np.eye(3) * 0.4 * m * r * r, size={"radius": r},
@@ -145,8 +145,8 @@ def sphere(name, *, position, radius, density=None, mass=None, **common):
 
 def cylinder(name, *, position, radius, length, density=None, mass=None, **common):
     owner = f"body '{name}'"
-    r = float(_checks.positive(f"{owner}.radius", radius))
-    L = float(_checks.positive(f"{owner}.length", length))
+    r = float(_checks.positive(f"{owner}.radius", radius, shape=()))
+    L = float(_checks.positive(f"{owner}.length", length, shape=()))
     m = _mass(owner, np.pi * r * r * L, density, mass)
     perp = m * (3.0 * r * r + L * L) / 12.0
     caps = np.array([[0.0, 0.0, -0.5 * L], [0.0, 0.0, 0.5 * L]])
@@ -175,7 +175,7 @@ def general(name, *, position, mass, inertia, vertices=None, faces=None, **commo
     the user body frame; optional display mesh (vertices (n, 3) [m] about the centre of mass,
     user body frame; faces (m, 3) vertex indices), whose vertices are its ground-contact points."""
     owner = f"body '{name}'"
-    m = float(_checks.positive(f"{owner}.mass", mass))
+    m = float(_checks.positive(f"{owner}.mass", mass, shape=()))
     mesh = contact = None
     if (vertices is None) != (faces is None):
         raise ValueError(f"{owner}: give both vertices and faces of the mesh, or neither")

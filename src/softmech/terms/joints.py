@@ -154,12 +154,12 @@ class _Joint(Term):
         self.name = name
         self.a = _spec(name, "a", a)
         self.b = _spec(name, "b", b)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         self.rotational_stiffness = float(_checks.nonnegative(f"{name}.rotational_stiffness",
-                                                              rotational_stiffness))
+                                                              rotational_stiffness, shape=()))
         self.rotational_damping = float(_checks.nonnegative(f"{name}.rotational_damping",
-                                                            rotational_damping))
+                                                            rotational_damping, shape=()))
         if self.kind != SPHERICAL and self.rotational_stiffness <= 0:
             raise ValueError(f"{name}.rotational_stiffness = {rotational_stiffness!r} is not "
                              f"allowed: must be > 0 for a {type(self).__name__}")
