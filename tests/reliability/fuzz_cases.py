@@ -240,7 +240,7 @@ def alarm(seconds):
 
 
 EXPLAINS = re.compile(r"allowed|must|expected|missing|unknown|did you mean|give |needs|only|"
-                      r"cannot|no such|does not broadcast|at least|duplicate|required|does not match", re.I)
+                      r"cannot|no such|does not broadcast|at least|duplicate|required|does not match|outside", re.I)
 
 
 def check_clear_error(err, fields):

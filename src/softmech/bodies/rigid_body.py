@@ -92,7 +92,11 @@ def _mass(owner, volume, density, mass):
         raise ValueError(f"{owner}: give exactly one of density [kg/m^3] or mass [kg]")
     if mass is not None:
         return float(_checks.positive(f"{owner}.mass", mass, shape=()))
-    return float(_checks.positive(f"{owner}.density", density, shape=())) * volume
+    m = float(_checks.positive(f"{owner}.density", density, shape=())) * volume
+    if not 0.0 < m < np.inf:        # a huge or tiny size or density: inf or 0 kg
+        raise ValueError(f"{owner}.density = {density!r} is not allowed with this size (volume "
+                         f"{volume:g} m^3): the mass {m:g} kg must be finite and > 0")
+    return m
 
 
 def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, velocity,
@@ -137,7 +141,8 @@ def point_features(points, radius):
 
 def sphere(name, *, position, radius, density=None, mass=None, **common):
     r = float(_checks.positive(f"body '{name}'.radius", radius, shape=()))
-    m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r**3, density, mass)
+    m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r * r * r, density, mass)   # r**3 raises
+    # OverflowError for r = 1e300 where r * r * r gives inf, refused by _mass
     return build_rigid_body(name, "sphere", position=position, mass=m,
                             inertia_tensor=np.eye(3) * 0.4 * m * r * r, size={"radius": r},
                             contact=point_features(np.zeros(3), r), **common)

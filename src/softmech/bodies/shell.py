@@ -244,7 +244,12 @@ class Shell(ImplicitBody):
             held = np.zeros(len(self.edges), dtype=bool)
             for term in getattr(ctx, "terms", ()):
                 if getattr(term, "implicit_body", None) == self.name and hasattr(term, "angles"):
-                    held[np.asarray(term.angles, dtype=np.int64)] = True
+                    angles = np.asarray(term.angles, dtype=np.int64)
+                    if angles.size and angles.max() >= len(held):
+                        raise ValueError(f"{term.name}.angles = {angles.tolist()} is not allowed: "
+                                         f"shell {self.name!r} has {len(held)} angles (indices "
+                                         f"0..{len(held) - 1})")
+                    held[angles] = True
             out.append(_MidedgeBinding(self, dofs, nd, rest, ctx.worlds, held))
         return out
 

@@ -22,7 +22,11 @@ def _body_name(owner, body, field="body"):
 
 
 def _indices(field, value):
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):     # a ragged list
+        raise ValueError(f"{field} = {_checks._show(value)} is not allowed: must be a list of "
+                         "integer indices >= 0") from None
     if arr.dtype.kind not in "iu" and arr.size:
         raise ValueError(f"{field} = {value!r} is not allowed: must be integer indices >= 0")
     arr = arr.astype(np.int64).reshape(-1)
