@@ -389,8 +389,9 @@ class Simulation:
         out = np.zeros(self.lanes.n_blocks, dtype=bool)
         for key in ("x", "v", "w", "rb_x", "rb_v", "rb_w"):
             a = getattr(self._state, key)
-            if a.size:
-                out |= np.abs(a).reshape(a.shape[0], -1).max(axis=1) > EXPLODING
+            if a.size:      # max and min, not abs: no temporary array
+                flat = a.reshape(a.shape[0], -1)
+                out |= (flat.max(axis=1) > EXPLODING) | (flat.min(axis=1) < -EXPLODING)
         return out
 
     def _culprit(self, rotation):

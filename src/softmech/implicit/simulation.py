@@ -328,9 +328,11 @@ class ImplicitSimulation:
                 self.q[b] = self.stepper.static(b, self.q[b], self.time, self.dt)
             except NewtonFailed as err:
                 self._restore(saved)
-                raise SimulationDiverged(f"static solve of world {b} failed: {err}", self.time,
+                body, quantity = self._owner(err.dof)
+                raise SimulationDiverged(f"static solve of world {b} failed, body {body!r} "
+                                         f"({quantity}): {err}", self.time,
                                          {name: self.get_state(name) for name in self.bodies},
-                                         worlds=(b,)) from None
+                                         worlds=(b,), body=body, quantity=quantity) from None
         self.v[...] = 0.0
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None):
