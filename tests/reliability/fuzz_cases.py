@@ -224,6 +224,21 @@ def broken_scenario(draw, base):
     return doc, touched
 
 
+def large_but_legal(doc):
+    """True if a scenario dict asks for a size that is legal but slow to build: an n_elems
+    above MAX_ITEMS or worlds above MAX_WORLDS that still fits in memory (a 10^6-element rod
+    takes a minute to build; sizes beyond memory are refused at once and are kept)."""
+    from softmech import _checks
+    from softmech.bodies.cosserat_rod import BYTES_PER_ELEMENT
+
+    memory = _checks.MEMORY_FRACTION * _checks.memory_bytes() / BYTES_PER_ELEMENT
+    sizes = [(v, MAX_ITEMS) for path, v in _leaves(doc) if path and path[-1] == "n_elems"]
+    sizes.append((doc.get("run", {}).get("worlds") if isinstance(doc.get("run"), dict)
+                  else None, MAX_WORLDS))
+    return any(isinstance(n, int) and not isinstance(n, bool) and bound < n <= memory
+               for n, bound in sizes)
+
+
 # --------------------------------------------------------------------------- the property
 @contextmanager
 def alarm(seconds):

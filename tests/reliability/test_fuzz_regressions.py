@@ -44,6 +44,9 @@ def test_a_list_where_a_name_is_expected_is_refused():
     doc["boundary"][0]["type"] = ["Clamp"]
     with pytest.raises(ScenarioError, match=r"type = .*Clamp.* is not allowed in \[\[boundary\]\]"):
         scenario_from_dict(doc)
+    with pytest.raises(ValueError, match=r"spherical_joint.a = \(\['rod'\], 'last'\) is not "
+                                         r"allowed: must be \(rod,"):
+        sm.SphericalJoint((["rod"], "last"), "ball", stiffness=1.0)   # (the scene's lookup)
     doc = rod_doc(kind={"a": 1})
     with pytest.raises(ScenarioError, match=r"kind = \{'a': 1\} is not allowed"):
         scenario_from_dict(doc)

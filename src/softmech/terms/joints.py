@@ -64,7 +64,8 @@ class End:
 def _spec(owner, field, spec):
     if isinstance(spec, str) or getattr(spec, "name", None) is not None:
         return getattr(spec, "name", spec), None
-    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+    if isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(
+            getattr(spec[0], "name", spec[0]), str):
         return getattr(spec[0], "name", spec[0]), spec[1]
     raise ValueError(f"{owner}.{field} = {spec!r} is not allowed: must be (rod, 'first' | 'last' | "
                      f"node index) or (rigid body, point (3,) | 'attach') or a rigid body's name")
