@@ -168,3 +168,17 @@ def test_an_overflowing_force_stops_newton_instead_of_converging_at_once():
     with pytest.raises(sm.SimulationDiverged, match=r"body 'whip' \(positions of node 4\).*"
                                                     r"the force is too large"):
         sim.step(1)
+
+
+def test_a_far_off_start_that_absorbs_the_elements_is_refused_naming_start():
+    """start = (1e300, 0, 0): the nodes coincide in round-off; the message named 'positions'."""
+    with pytest.raises(ValueError, match=r"start = .* is not allowed with length = 1 m and "
+                                         r"n_elems = 4: consecutive nodes coincide"):
+        sm.Scene().add_cosserat_rod(**{**ROD, "start": (1e300, 0, 0)})
+
+
+def test_an_unused_vertex_names_the_triangles():
+    mesh = meshes.rectangle(0.1, 0.05, 2)
+    with pytest.raises(ValueError, match=r"no triangle uses it .* must be in shell 's'.triangles"):
+        sm.Scene().add_shell(name="s", vertices=mesh.vertices, triangles=mesh.triangles[:-1],
+                             thickness=1e-3, youngs_modulus=1e6, density=1000.0)

@@ -270,4 +270,10 @@ def straight_centerline(start, direction, length, n_elems):
     direction = _checks.unit_vector("direction", direction)
     length = float(_checks.positive("length", length, shape=()))
     n = _checks.affordable_count("n_elems", n_elems, 1, BYTES_PER_ELEMENT, "the rod's arrays")
-    return start + np.linspace(0.0, length, n + 1)[:, None] * direction
+    nodes = start + np.linspace(0.0, length, n + 1)[:, None] * direction
+    if np.any(np.all(nodes[1:] == nodes[:-1], axis=1)):
+        # a far-off start (1e300 m) absorbs the element length in round-off
+        raise ValueError(f"start = {_checks._show(start)} is not allowed with length = {length:g} "
+                         f"m and n_elems = {n}: consecutive nodes coincide in floating point "
+                         "(|start| must be well below length / n_elems / 1e-16)")
+    return nodes

@@ -74,7 +74,8 @@ def validate(vertices, triangles, *, owner="mesh", tolerance=1e-12):
     unused = np.setdiff1d(np.arange(n), tri.ravel())
     if unused.size:
         raise ValueError(f"{owner}.vertices[{unused[0]}] is not allowed: no triangle uses it "
-                         f"({unused.size} unused node(s))")
+                         f"({unused.size} unused node(s)): every vertex must be in "
+                         f"{owner}.triangles")
     edges, tri_edges, _ = _edges(tri)
     per_edge = np.bincount(tri_edges.ravel(), minlength=len(edges))
     if np.any(per_edge > 2):
