@@ -117,7 +117,7 @@ def test_the_memory_limit_follows_the_address_space_limit():
 
 def test_huge_sizes_whose_mass_or_rigidity_overflows_are_refused():
     """A sphere of radius 1e300 raised OverflowError (r**3); a shell 1e300 m thick too (h**3)."""
-    with pytest.raises(ValueError, match=r"density = 1000.0 is not allowed with this size"):
+    with pytest.raises(ValueError, match=r"density = 1000.0 is not allowed with radius = 1e\+300 m"):
         sm.Scene().add_sphere(position=(0, 0, 0), radius=1e300, density=1000.0)
     mesh = meshes.rectangle(0.1, 0.05, 2)
     with pytest.raises(ValueError, match=r"thickness = 1e\+300 is not allowed .* bending rigidity"):
@@ -182,3 +182,13 @@ def test_an_unused_vertex_names_the_triangles():
     with pytest.raises(ValueError, match=r"no triangle uses it .* must be in shell 's'.triangles"):
         sm.Scene().add_shell(name="s", vertices=mesh.vertices, triangles=mesh.triangles[:-1],
                              thickness=1e-3, youngs_modulus=1e6, density=1000.0)
+
+
+def test_scalar_friction_coefficients_and_paired_activation_tables():
+    """CoulombFriction(static=[a, b]) failed at compile in np.stack ('all input arrays must
+    have the same shape'); an activation table one entry longer than its times named only the
+    activation."""
+    with pytest.raises(ValueError, match=r"friction.static = \[0.5, 0.5\] is not allowed: must be a single"):
+        sm.CoulombFriction([0.5, 0.5], 0.4)
+    with pytest.raises(ValueError, match=r"m.activation has \(3,\) values for m.times of shape \(2,\)"):
+        sm.ActiveMuscle("rod", 1e3, activation=[0.0, 0.5, 1.0], times=[0.0, 1.0], name="m")

@@ -192,6 +192,9 @@ class ActiveMuscle(Term):
         else:
             values = np.broadcast_to(_checks.finite(f"{name}.activation", activation), t.shape) \
                 if np.ndim(activation) == 0 else activation
+        if np.shape(values) != t.shape:
+            raise ValueError(f"{name}.activation has {np.shape(values)} values for "
+                             f"{name}.times of shape {t.shape}: they must pair up")
         values = _checks.finite(f"{name}.activation", values, shape=(len(t),))
         if np.any((values < 0) | (values > 1)):
             raise ValueError(f"{name}.activation has values outside [0, 1] (min {values.min():g}, "

@@ -40,9 +40,9 @@ class CoulombFriction:
     slip_velocity: float = 1e-4
 
     def __post_init__(self):
-        _checks.nonnegative("friction.static", self.static)
-        _checks.nonnegative("friction.kinetic", self.kinetic)
-        _checks.positive("friction.slip_velocity", self.slip_velocity)
+        _checks.nonnegative("friction.static", self.static, shape=())
+        _checks.nonnegative("friction.kinetic", self.kinetic, shape=())
+        _checks.positive("friction.slip_velocity", self.slip_velocity, shape=())
 
 
 class _PenaltyContact(Term):
