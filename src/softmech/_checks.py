@@ -112,10 +112,26 @@ def affordable_count(field, value, minimum, bytes_each, what):
 
 def unit_vector(field, value):
     vec = finite(field, value, shape=(3,))
-    norm = np.linalg.norm(vec)
-    if norm == 0:
+    scale = np.max(np.abs(vec))
+    if scale == 0:
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be a non-zero 3-vector")
-    return vec / norm
+    vec = vec / scale                   # (1e300, 1e300, 0): its norm would overflow to inf
+    return vec / np.linalg.norm(vec)
+
+
+MAX_COORDINATE = 1e100
+"""Largest |coordinate| [m] of a body's initial position: far beyond any scene, and small
+enough that squared distances (contact searches, norms) do not overflow. The divergence guard
+stops a run whose state exceeds the same bound (softmech.simulation.EXPLODING)."""
+
+
+def coordinates(field, value, shape):
+    """Finite positions [m] of the given shape, each |coordinate| <= MAX_COORDINATE."""
+    arr = finite(field, value, shape=shape)
+    if arr.size and np.max(np.abs(arr)) > MAX_COORDINATE:
+        raise ValueError(f"{field} = {_show(value)} is not allowed: coordinates must be within "
+                         f"+-{MAX_COORDINATE:g} m (largest {np.max(np.abs(arr)):.3g} m)")
+    return arr
 
 
 def choice(field, value, allowed):

@@ -584,7 +584,7 @@ class Simulation:
                 self.time = float(data["time"])
 
 
-EXPLODING = 1e100
+EXPLODING = _checks.MAX_COORDINATE
 """A state entry (position [m], velocity [m/s], angular velocity [rad/s]) larger than this in
 magnitude has diverged though it is still finite: no simulated body is 1e100 m away, and its
 square (energies, norms) would overflow a few steps later."""

@@ -192,3 +192,14 @@ def test_scalar_friction_coefficients_and_paired_activation_tables():
         sm.CoulombFriction([0.5, 0.5], 0.4)
     with pytest.raises(ValueError, match=r"m.activation has \(3,\) values for m.times of shape \(2,\)"):
         sm.ActiveMuscle("rod", 1e3, activation=[0.0, 0.5, 1.0], times=[0.0, 1.0], name="m")
+
+
+def test_far_off_coordinates_and_huge_directions():
+    """A rod at 1e300 m overflowed the rod-contact search (scipy's cKDTree: 'floating point
+    overflow'); a direction (1e300, 1e300, 0) normalised to 0 (its norm overflowed)."""
+    with pytest.raises(ValueError, match=r"positions = .* coordinates must be within \+-1e\+100 m"):
+        sm.Scene().add_cosserat_rod(**{**ROD, "length": 1e200})
+    with pytest.raises(ValueError, match=r"position = .* coordinates must be within"):
+        sm.Scene().add_sphere(position=(1e300, 0, 0), radius=0.1, density=1000.0)
+    rod = sm.Scene().add_cosserat_rod(**{**ROD, "direction": (1e300, 1e300, 0.0), "normal": (0, 0, 1)})
+    np.testing.assert_allclose(rod.positions[-1], [np.sqrt(0.5), np.sqrt(0.5), 0.0], atol=1e-12)

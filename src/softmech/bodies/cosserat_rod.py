@@ -208,7 +208,7 @@ def build_rod(name, *, positions, normal=None, directors=None, radius, density, 
     """
     f = f"rod '{name}'"
     pf = f"{f}.{positions_field}"
-    positions = _checks.finite(pf, positions, shape=(None, 3))
+    positions = _checks.coordinates(pf, positions, shape=(None, 3))
     if len(positions) < (3 if closed else 2):
         raise ValueError(f"{pf} has {len(positions)} nodes, expected at least {3 if closed else 2}")
     n = len(positions) - (0 if closed else 1)

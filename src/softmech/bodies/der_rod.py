@@ -158,7 +158,7 @@ class DerRod(ImplicitBody):
         elif any(v is not None for v in (start, direction, length, n_elems)):
             raise ValueError(f"der_rod '{name}': give centerline or start/direction/length/"
                              "n_elems, not both")
-        x = _checks.finite(f + "centerline", centerline, shape=(None, 3))
+        x = _checks.coordinates(f + "centerline", centerline, shape=(None, 3))
         if len(x) < 3:
             raise ValueError(f"{f}centerline has {len(x)} nodes: a discrete rod needs >= 3 "
                              "(two edges, one bending-twisting spring)")

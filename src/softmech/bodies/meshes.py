@@ -32,7 +32,7 @@ def validate(vertices, triangles, *, owner="mesh", tolerance=1e-12):
     triangle twice, nodes no triangle uses, and edges shared by more than two triangles
     (non-manifold: a hinge needs exactly two).
     """
-    vertices = _checks.finite(f"{owner}.vertices", vertices, shape=(None, 3)).astype(float)
+    vertices = _checks.coordinates(f"{owner}.vertices", vertices, shape=(None, 3)).astype(float)
     try:
         tri = np.asarray(triangles)
     except (TypeError, ValueError):      # a ragged list

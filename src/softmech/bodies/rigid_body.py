@@ -104,7 +104,7 @@ def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, 
     """Validate the common fields and return a RigidBody. inertia_tensor (3, 3) [kg m^2] about
     the centre of mass in the user body frame: symmetric positive definite."""
     owner = f"body '{name}'"
-    position = _checks.finite(f"{owner}.position", position, shape=(3,))
+    position = _checks.coordinates(f"{owner}.position", position, shape=(3,))
     velocity = _checks.finite(f"{owner}.velocity", velocity, shape=(3,))
     angular_velocity = _checks.finite(f"{owner}.angular_velocity", angular_velocity, shape=(3,))
     if not isinstance(fixed, bool):
