@@ -224,15 +224,15 @@ class Scene:
         single = getattr(term, "implicit_body", None)
         for target in ((single,) if single is not None else ()) + tuple(wanted):
             if target not in implicit:
-                field = next((k for k, v in vars(term).items() if isinstance(v, str)
-                              and v == target and k not in ("name", "implicit_body")), "body")
+                field = _field_holding(term, target, "body")
                 raise ValueError(f"{term.name}.{field} = {target!r} is not allowed: no discrete rod "
                                  f"or shell of that name in the scene (implicit bodies: "
                                  f"{sorted(implicit)})")
         for end in getattr(term, "bodies", lambda: ())():
             if end not in rods and end not in rigid:
-                raise ValueError(f"{term.name}: body {end!r} is not allowed: no such rod or rigid "
-                                 f"body in the scene (bodies: {sorted(set(rods) | rigid)})")
+                raise ValueError(f"{term.name}.{_field_holding(term, end, 'bodies')}: body "
+                                 f"{end!r} is not allowed: no such rod or rigid body in the "
+                                 f"scene (bodies: {sorted(set(rods) | rigid)})")
         if rod in rods and rods[rod].closed and getattr(term, "end", None) is not None:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: a closed rod has no ends "
                              f"(end = {term.end!r})")
@@ -286,3 +286,20 @@ class Scene:
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)
+
+
+def _field_holding(term, name, default):
+    """The attribute of `term` that holds body `name` (alone, or in a tuple or list such as a
+    joint's (body, end) or a contact's bodies), for error messages, if it is also the name of
+    a constructor argument; `default` otherwise."""
+    import inspect
+
+    arguments = inspect.signature(type(term).__init__).parameters
+    for key, value in vars(term).items():
+        if key in ("name", "implicit_body") or key not in arguments:
+            continue
+        if (isinstance(value, str) and value == name) or (
+                isinstance(value, (tuple, list)) and any(isinstance(v, str) and v == name
+                                                         for v in value)):
+            return key
+    return default

@@ -171,10 +171,10 @@ def test_an_overflowing_force_stops_newton_instead_of_converging_at_once():
 
 
 def test_a_far_off_start_that_absorbs_the_elements_is_refused_naming_start():
-    """start = (1e300, 0, 0): the nodes coincide in round-off; the message named 'positions'."""
+    """start = (1e50, 0, 0): the nodes coincide in round-off; the message named 'positions'."""
     with pytest.raises(ValueError, match=r"start = .* is not allowed with length = 1 m and "
                                          r"n_elems = 4: consecutive nodes coincide"):
-        sm.Scene().add_cosserat_rod(**{**ROD, "start": (1e300, 0, 0)})
+        sm.Scene().add_cosserat_rod(**{**ROD, "start": (1e50, 0, 0)})
 
 
 def test_an_unused_vertex_names_the_triangles():
@@ -197,9 +197,19 @@ def test_scalar_friction_coefficients_and_paired_activation_tables():
 def test_far_off_coordinates_and_huge_directions():
     """A rod at 1e300 m overflowed the rod-contact search (scipy's cKDTree: 'floating point
     overflow'); a direction (1e300, 1e300, 0) normalised to 0 (its norm overflowed)."""
-    with pytest.raises(ValueError, match=r"positions = .* coordinates must be within \+-1e\+100 m"):
+    with pytest.raises(ValueError, match=r"length = 1e\+200 m is not allowed with start"):
         sm.Scene().add_cosserat_rod(**{**ROD, "length": 1e200})
+    with pytest.raises(ValueError, match=r"centerline = .* coordinates must be within \+-1e\+100 m"):
+        sm.Scene().add_cosserat_rod(**{**ROD, "start": None, "direction": None, "length": None,
+                                       "n_elems": None, "centerline": [[0, 0, 0], [1e300, 0, 0]]})
     with pytest.raises(ValueError, match=r"position = .* coordinates must be within"):
         sm.Scene().add_sphere(position=(1e300, 0, 0), radius=0.1, density=1000.0)
     rod = sm.Scene().add_cosserat_rod(**{**ROD, "direction": (1e300, 1e300, 0.0), "normal": (0, 0, 1)})
     np.testing.assert_allclose(rod.positions[-1], [np.sqrt(0.5), np.sqrt(0.5), 0.0], atol=1e-12)
+
+
+def test_a_contact_naming_a_missing_body_names_its_field():
+    scene = sm.Scene()
+    scene.add_cosserat_rod(**ROD)
+    with pytest.raises(ValueError, match=r"rod_body_contact.bodies: body 'nobody' is not allowed"):
+        scene.add(sm.RodBodyContact(["rod"], ["nobody"], stiffness=1.0))

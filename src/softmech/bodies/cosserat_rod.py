@@ -271,6 +271,10 @@ def straight_centerline(start, direction, length, n_elems):
     length = float(_checks.positive("length", length, shape=()))
     n = _checks.affordable_count("n_elems", n_elems, 1, BYTES_PER_ELEMENT, "the rod's arrays")
     nodes = start + np.linspace(0.0, length, n + 1)[:, None] * direction
+    if np.max(np.abs(nodes)) > _checks.MAX_COORDINATE:
+        raise ValueError(f"length = {length:g} m is not allowed with start = {_checks._show(start)}"
+                         f": the rod would reach |x| = {np.max(np.abs(nodes)):.3g} m, beyond "
+                         f"+-{_checks.MAX_COORDINATE:g} m")
     if np.any(np.all(nodes[1:] == nodes[:-1], axis=1)):
         # a far-off start (1e300 m) absorbs the element length in round-off
         raise ValueError(f"start = {_checks._show(start)} is not allowed with length = {length:g} "
