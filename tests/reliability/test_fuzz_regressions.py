@@ -30,6 +30,8 @@ def test_an_array_for_a_single_number_is_refused_naming_the_field(value):
         scenario_from_dict(rod_doc(length=value))
     with pytest.raises(ValueError, match=r"length = .* must be a single number"):
         sm.Scene().add_cosserat_rod(**{**ROD, "length": value})
+    with pytest.raises(ValueError, match=r"shear_coefficient = .* must be a single number"):
+        sm.Scene().add_cosserat_rod(**ROD, shear_coefficient=value)
     with pytest.raises(ValueError, match=r"radius = .* must be a single number"):
         sm.Scene().add_sphere(position=(0, 0, 0), radius=value, density=1000.0)
     with pytest.raises(ValueError, match=r"stiffness = .* must be a single number"):

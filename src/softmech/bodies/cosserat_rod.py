@@ -116,7 +116,7 @@ class CosseratRod:
         _checks.finite(f"{f}.rest_strain", self.rest_strain, shape=(n, 3))
         _checks.finite(f"{f}.velocities", self.velocities, shape=(self.n_nodes, 3))
         _checks.finite(f"{f}.angular_velocities", self.angular_velocities, shape=(n, 3))
-        _checks.positive(f"{f}.shear_coefficient", self.shear_coefficient)
+        _checks.positive(f"{f}.shear_coefficient", self.shear_coefficient, shape=())
         _checks.choice(f"{f}.law", self.law, LAWS)
 
     @property
