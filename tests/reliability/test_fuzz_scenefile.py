@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fuzz_cases import (BASES, DEFAULT_EXAMPLES, SLOW_EXAMPLES, broken_scenario, fuzz_settings,
+from fuzz_cases import (BASE_KERNEL_SETS, BASES, DEFAULT_EXAMPLES, SLOW_EXAMPLES, broken_scenario, fuzz_settings,
                         large_but_legal, new_outcomes, report, run_case)
 from softmech.scenefile.reader import scenario_from_dict
 
@@ -24,7 +24,8 @@ def fuzz_files(n, slow):
     def case(broken):
         doc, fields = broken
         assume(not large_but_legal(doc))
-        run_case(lambda: scenario_from_dict(doc, source="fuzzed.toml"), fields, outcomes)
+        run_case(lambda: scenario_from_dict(doc, source="fuzzed.toml"), fields, outcomes,
+                 BASE_KERNEL_SETS)
 
     case()
     return outcomes
