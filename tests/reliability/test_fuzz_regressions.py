@@ -36,6 +36,8 @@ def test_an_array_for_a_single_number_is_refused_naming_the_field(value):
         sm.Scene().add_sphere(position=(0, 0, 0), radius=value, density=1000.0)
     with pytest.raises(ValueError, match=r"stiffness = .* must be a single number"):
         sm.RigidGroundContact("ball", value)
+    with pytest.raises(ValueError, match=r"drag.tangential = .* must be a single number"):
+        sm.ViscousDrag("rod", 0.1, tangential=value)     # a call split over two lines
 
 
 def test_a_list_where_a_name_is_expected_is_refused():

@@ -290,7 +290,7 @@ class MantleDrag(_ShellFluid):
         self.drag_coefficient = float(_checks.nonnegative(f"{name}.drag_coefficient",
                                                           drag_coefficient, shape=()))
         self.reference_area = None if reference_area is None else float(
-            _checks.positive(f"{name}.reference_area", reference_area))
+            _checks.positive(f"{name}.reference_area", reference_area, shape=()))
         self.fluid_density = checked_density(name, fluid_density)
 
     def parameters(self):

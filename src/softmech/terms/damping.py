@@ -53,7 +53,7 @@ class LinearDamping(Term):
         self.rod = rod_name(name, rod)
         self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
         self.rotational_coefficient = (None if rotational_coefficient is None else float(
-            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient)))
+            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient, shape=())))
 
     def parameters(self):
         p = {"coefficient": np.array([self.coefficient])}

@@ -34,7 +34,7 @@ class ViscousDrag(Term):
         self.rod = rod_name(name, rod)
         self.normal = float(_checks.nonnegative(f"{name}.normal", normal, shape=()))
         self.tangential = self.normal if tangential is None else float(
-            _checks.nonnegative(f"{name}.tangential", tangential))
+            _checks.nonnegative(f"{name}.tangential", tangential, shape=()))
 
     def parameters(self):
         return {"normal": np.array([self.normal]), "tangential": np.array([self.tangential])}

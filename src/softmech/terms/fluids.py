@@ -147,7 +147,7 @@ class QuadraticDrag(Term):
         self.tangential = float(_checks.nonnegative(f"{name}.tangential", tangential, shape=()))
         self.fluid_density = checked_density(name, fluid_density)
         self.binormal = self.normal if binormal is None else float(
-            _checks.nonnegative(f"{name}.binormal", binormal))
+            _checks.nonnegative(f"{name}.binormal", binormal, shape=()))
 
     def parameters(self):
         return {k: np.array([getattr(self, k)]) for k in ("normal", "tangential", "fluid_density",

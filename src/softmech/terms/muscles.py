@@ -72,7 +72,7 @@ class MuscleTorqueWave(Term):
         self.period = float(_checks.positive(f"{name}.period", period, shape=()))
         self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
         self.ramp_time = self.period if ramp_time is None else float(
-            _checks.nonnegative(f"{name}.ramp_time", ramp_time))
+            _checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
         self.head = _checks.choice(f"{name}.head", head, {"first", "last"})
 
     def parameters(self):
@@ -150,9 +150,9 @@ class MusclePairs(Term):
         self.groups = g
         self.frequency = float(_checks.positive(f"{name}.frequency", frequency, shape=()))
         self.lever_arm = None if lever_arm is None else float(
-            _checks.positive(f"{name}.lever_arm", lever_arm))
+            _checks.positive(f"{name}.lever_arm", lever_arm, shape=()))
         self.ramp_time = 1.0 / self.frequency if ramp_time is None else float(
-            _checks.nonnegative(f"{name}.ramp_time", ramp_time))
+            _checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
         self.head = _checks.choice(f"{name}.head", head, {"first", "last"})
 
     def parameters(self):
