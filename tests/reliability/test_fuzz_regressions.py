@@ -194,7 +194,7 @@ def test_scalar_friction_coefficients_and_paired_activation_tables():
     activation."""
     with pytest.raises(ValueError, match=r"friction.static = \[0.5, 0.5\] is not allowed: must be a single"):
         sm.CoulombFriction([0.5, 0.5], 0.4)
-    with pytest.raises(ValueError, match=r"d.displacement has 3 rows for d.times of 2 samples"):
+    with pytest.raises(ValueError, match=r"d.displacement has shape \(3, 3\), expected \(2, 3\): one 3-vector per entry of d.times"):
         sm.DrivenEnd("rod", "last", times=[0.0, 1.0], displacement=np.zeros((3, 3)), name="d")
     with pytest.raises(ValueError, match=r"m.activation has \(3,\) values for m.times of shape \(2,\)"):
         sm.ActiveMuscle("rod", 1e3, activation=[0.0, 0.5, 1.0], times=[0.0, 1.0], name="m")

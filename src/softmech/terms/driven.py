@@ -93,8 +93,8 @@ def _table(owner, field, values, times):
         return _checks.finite(f"{owner}.{field}(t)", sampled, shape=(n, 3))
     arr = _checks.finite(f"{owner}.{field}", values, shape=(None, 3))
     if len(arr) != n:
-        raise ValueError(f"{owner}.{field} has {len(arr)} rows for {owner}.times of {n} "
-                         "samples: they must pair up (one 3-vector per time)")
+        raise ValueError(f"{owner}.{field} has shape {arr.shape}, expected ({n}, 3): one "
+                         f"3-vector per entry of {owner}.times ({n} samples)")
     return arr
 
 
