@@ -1,25 +1,32 @@
 """Input validation: every public parameter is checked before any work starts, and a bad value
 raises ValueError naming the field, the value and the allowed range."""
+import os
+
 import numpy as np
 
 
 def _show(value):
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):       # a ragged list: show it as written, shortened
+        text = repr(value)
+        return text if len(text) <= 80 else text[:77] + "..."
     if arr.size > 6:
         return f"array of shape {arr.shape}"
     return repr(value if np.ndim(value) == 0 else arr.tolist())
 
 
-def positive(field, value):
-    """A finite scalar or array whose entries are all > 0; returned as float / float array."""
-    arr = finite(field, value)
+def positive(field, value, shape=None):
+    """A finite scalar or array whose entries are all > 0; returned as float / float array
+    (shape: as in `finite`; () for a single number)."""
+    arr = finite(field, value, shape)
     if np.any(arr <= 0):
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be > 0 (finite, positive)")
     return arr
 
 
-def nonnegative(field, value):
-    arr = finite(field, value)
+def nonnegative(field, value, shape=None):
+    arr = finite(field, value, shape)
     if np.any(arr < 0):
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be >= 0")
     return arr
@@ -49,6 +56,9 @@ def finite(field, value, shape=None):
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be a number or array of numbers") from None
     if shape is not None:
         ok = arr.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, arr.shape))
+        if not ok and shape == ():
+            raise ValueError(f"{field} = {_show(value)} is not allowed: must be a single number, "
+                             f"not an array of shape {arr.shape}")
         if not ok:
             want = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
             raise ValueError(f"{field} has shape {arr.shape}, expected {want}")
@@ -75,16 +85,73 @@ def integer(field, value, minimum, maximum=None):
     return int(value)
 
 
+def memory_bytes():
+    """Memory this process may use [bytes]: the machine's physical memory, or the address-space
+    limit (ulimit -v, a cluster job's limit) where that is lower; 16 GiB where the OS does not
+    say."""
+    try:
+        total = int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        total = 16 * 2**30
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            total = min(total, soft)
+    except (ImportError, ValueError, OSError):
+        pass
+    return total
+
+
+MEMORY_FRACTION = 0.5
+"""Share of the machine's physical memory that one scene's arrays may claim."""
+
+
+def affordable_count(field, value, minimum, bytes_each, what):
+    """An integer count >= minimum whose arrays (bytes_each [bytes] per item, an estimate) fit
+    in MEMORY_FRACTION of physical memory: n_elems = 10**9 is refused here, with the allowed
+    range, instead of failing in numpy with a MemoryError (or being killed by the OS) later."""
+    n = integer(field, value, minimum)
+    limit = max(minimum, int(MEMORY_FRACTION * memory_bytes() // bytes_each))
+    if n > limit:
+        raise ValueError(f"{field} = {n} is not allowed: must be an integer in [{minimum}, "
+                         f"{limit}] on this machine ({what} would need about "
+                         f"{n * bytes_each / 2**30:.3g} GiB, more than {MEMORY_FRACTION:.0%} "
+                         f"of its {memory_bytes() / 2**30:.3g} GiB of memory)")
+    return n
+
+
 def unit_vector(field, value):
     vec = finite(field, value, shape=(3,))
-    norm = np.linalg.norm(vec)
-    if norm == 0:
+    scale = np.max(np.abs(vec))
+    if scale == 0:
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be a non-zero 3-vector")
-    return vec / norm
+    vec = vec / scale                   # (1e300, 1e300, 0): its norm would overflow to inf
+    return vec / np.linalg.norm(vec)
+
+
+MAX_COORDINATE = 1e100
+"""Largest |coordinate| [m] of a body's initial position: far beyond any scene, and small
+enough that squared distances (contact searches, norms) do not overflow. The divergence guard
+stops a run whose state exceeds the same bound (softmech.simulation.EXPLODING)."""
+
+
+def coordinates(field, value, shape):
+    """Finite positions [m] of the given shape, each |coordinate| <= MAX_COORDINATE."""
+    arr = finite(field, value, shape=shape)
+    if arr.size and np.max(np.abs(arr)) > MAX_COORDINATE:
+        raise ValueError(f"{field} = {_show(value)} is not allowed: coordinates must be within "
+                         f"+-{MAX_COORDINATE:g} m (largest {np.max(np.abs(arr)):.3g} m)")
+    return arr
 
 
 def choice(field, value, allowed):
-    if value not in allowed:
+    try:
+        known = value in allowed
+    except TypeError:           # a list or table where a name was expected (unhashable)
+        known = False
+    if not known:
         raise ValueError(f"{field} = {value!r} is not allowed: must be one of {sorted(allowed)}")
     return value
 

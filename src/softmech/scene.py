@@ -3,7 +3,7 @@ Simulation."""
 
 from softmech import _checks
 from softmech.bodies import rigid_body
-from softmech.bodies.cosserat_rod import build_rod, ring_nodes, straight_centerline
+from softmech.bodies.cosserat_rod import BYTES_PER_ELEMENT, build_rod, ring_nodes, straight_centerline
 from softmech.terms.base import Term
 
 
@@ -226,13 +226,15 @@ class Scene:
         single = getattr(term, "implicit_body", None)
         for target in ((single,) if single is not None else ()) + tuple(wanted):
             if target not in implicit:
-                raise ValueError(f"{term.name}.body = {target!r} is not allowed: no discrete rod "
+                field = _field_holding(term, target, "body")
+                raise ValueError(f"{term.name}.{field} = {target!r} is not allowed: no discrete rod "
                                  f"or shell of that name in the scene (implicit bodies: "
                                  f"{sorted(implicit)})")
         for end in getattr(term, "bodies", lambda: ())():
             if end not in rods and end not in rigid:
-                raise ValueError(f"{term.name}: body {end!r} is not allowed: no such rod or rigid "
-                                 f"body in the scene (bodies: {sorted(set(rods) | rigid)})")
+                raise ValueError(f"{term.name}.{_field_holding(term, end, 'bodies')}: body "
+                                 f"{end!r} is not allowed: no such rod or rigid body in the "
+                                 f"scene (bodies: {sorted(set(rods) | rigid)})")
         if rod in rods and rods[rod].closed and getattr(term, "end", None) is not None:
             raise ValueError(f"{term.name}.rod = {rod!r} is not allowed: a closed rod has no ends "
                              f"(end = {term.end!r})")
@@ -243,6 +245,14 @@ class Scene:
         self.terms.append(term)
         self._registered("terms", term)
         return term
+
+    def _bytes_per_world(self):
+        """Estimated memory of one world [bytes] (BYTES_PER_ELEMENT per rod element, rigid
+        body, or node of a discrete rod or shell), to refuse worlds=10**9 before allocating."""
+        items = (sum(r.n_elems for r in self.rods) + len(self.rigid_bodies)
+                 + sum(len(b.positions if hasattr(b, "positions") else b.vertices)
+                       for b in self.implicit_bodies))
+        return BYTES_PER_ELEMENT * max(items, 1)
 
     def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
                 newton=None):
@@ -259,8 +269,9 @@ class Scene:
         if not self.rods and not self.rigid_bodies and not self.implicit_bodies:
             raise ValueError("the scene has no bodies: add a rod, a shell or a rigid body before "
                              "compile()")
-        worlds = _checks.integer("worlds", worlds, 1, _checks.MAX_WORLDS)
-        dt = float(_checks.positive("dt", dt))
+        worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
+                                          f"{worlds} copies of the scene's arrays")
+        dt = float(_checks.positive("dt", dt, shape=()))
         if self.implicit_bodies:
             from softmech.implicit.simulation import compile_implicit
             scheme = "implicit_euler" if scheme is None else scheme
@@ -277,3 +288,20 @@ class Scene:
         _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads)
+
+
+def _field_holding(term, name, default):
+    """The attribute of `term` that holds body `name` (alone, or in a tuple or list such as a
+    joint's (body, end) or a contact's bodies), for error messages, if it is also the name of
+    a constructor argument; `default` otherwise."""
+    import inspect
+
+    arguments = inspect.signature(type(term).__init__).parameters
+    for key, value in vars(term).items():
+        if key in ("name", "implicit_body") or key not in arguments:
+            continue
+        if (isinstance(value, str) and value == name) or (
+                isinstance(value, (tuple, list)) and any(isinstance(v, str) and v == name
+                                                         for v in value)):
+            return key
+    return default

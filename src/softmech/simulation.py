@@ -36,13 +36,18 @@ DERIVED_FIELDS = ENERGY_KEYS + ("total_energy", "com", "com_velocity", "linear_m
 
 class SimulationDiverged(RuntimeError):
     """A run produced non-finite values; `state` holds the last finite state, `time` its time,
-    `worlds` the indices of the worlds whose block diverged (a block holds up to 8 worlds)."""
+    `worlds` the indices of the worlds whose block diverged (a block holds up to 8 worlds),
+    `body` and `quantity` the body and state field (or Newton residual) where it was found
+    first. The simulation itself is back at the last finite state: `sim.save_state(path)`
+    writes it (Simulation.run does so with checkpoint=path, `softmech run` always)."""
 
-    def __init__(self, message, time, state, worlds=()):
+    def __init__(self, message, time, state, worlds=(), body=None, quantity=None):
         super().__init__(message)
         self.time = time
         self.state = state
         self.worlds = tuple(worlds)
+        self.body = body
+        self.quantity = quantity
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,7 @@ class Simulation:
     @clock.setter
     def clock(self, value):
         origin, steps = value
-        self._t0 = float(_checks.finite("clock time origin", origin))
+        self._t0 = float(_checks.finite("clock time origin", origin, shape=()))
         self._steps = _checks.integer("clock steps", steps, 0)
 
     # ----------------------------------------------------------------- parameters and state
@@ -372,31 +377,60 @@ class Simulation:
             status[0] = run(0)
         else:  # one block per task; step_block releases the GIL
             status[:] = list(_block_pool().map(run, range(self.lanes.n_blocks)))
+        exploded = self._exploded_blocks()
+        status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
         if np.any(status != STATUS_OK):
             self._diverged(saved, n_steps, status)
         self._steps += n_steps
 
+    def _exploded_blocks(self):
+        """(n_blocks,) bool: blocks whose positions or velocities (rods' or rigid bodies')
+        exceed EXPLODING in magnitude -- finite still, but on their way to overflow."""
+        out = np.zeros(self.lanes.n_blocks, dtype=bool)
+        for key in ("x", "v", "w", "rb_x", "rb_v", "rb_w"):
+            a = getattr(self._state, key)
+            if a.size:      # max and min, not abs: no temporary array
+                flat = a.reshape(a.shape[0], -1)
+                out |= (flat.max(axis=1) > EXPLODING) | (flat.min(axis=1) < -EXPLODING)
+        return out
+
+    def _culprit(self, rotation):
+        """(body, quantity) of the current (diverged) state: the first body with a non-finite
+        state field, in the order of STATE_FIELDS; after a too-large rotation (rotation=True),
+        the body of the fastest-turning element."""
+        bodies = self.rods + self.rigid_bodies
+        if rotation:
+            spin = [np.nanmax(np.abs(self.get_state(b.name)["angular_velocities"]), initial=0.0)
+                    for b in bodies]
+            return bodies[int(np.argmax(spin))].name, "angular_velocities"
+        for b in bodies:
+            state = self.get_state(b.name)
+            for field in STATE_FIELDS:
+                if not np.all(np.abs(state[field]) <= EXPLODING):    # NaN compares False
+                    return b.name, field
+        return bodies[0].name, "state"
+
     def _diverged(self, saved, n_steps, status):
-        bad_state = type(self._state)(*(a.copy() for a in self._state))
+        rotation = bool(np.any(status == STATUS_ROTATION))
+        body, quantity = self._culprit(rotation)
         self._restore(saved)
         limit = float(self.time_step_limit().min())
         worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
                          for w in self.lanes.world_of_lane[bi * self.lanes.W:(bi + 1) * self.lanes.W]})
-        if np.any(status == STATUS_ROTATION):
-            what = "a frame rotated by more than 1 rad in one drift (angular velocity * dt too large)"
+        if rotation:
+            what = (f"body {body!r}: a frame rotated by more than 1 rad in one drift (its "
+                    f"{quantity} * dt too large)")
+        elif np.any(status == STATUS_EXPLODED):
+            what = f"body {body!r}: exploding {quantity} (|value| > {EXPLODING:g} in SI units)"
         else:
-            names = {"x": "positions", "v": "velocities", "Q": "directors", "w": "angular_velocities"}
-            names.update({f"rb_{k}": f"rigid-body {v}" for k, v in names.items()})
-            what = next((f"{names[k]}" for k, a in zip(bad_state._fields, bad_state)
-                         if not np.all(np.isfinite(a))), "state")
-            what = f"non-finite {what}"
+            what = f"body {body!r}: non-finite {quantity}"
         t_end = self.time + n_steps * self.dt
         raise SimulationDiverged(
             f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
-            f"{worlds}: {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
+            f"{worlds}, {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
             f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
             time=self.time, state={r.name: self.get_state(r.name) for r in self.rods + self.rigid_bodies},
-            worlds=worlds)
+            worlds=worlds, body=body, quantity=quantity)
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.
@@ -404,7 +438,7 @@ class Simulation:
         record: Every(seconds, fields) or None (only the final time). checkpoint: path of an
         .npz file where the last good state is written (atomically) if the run diverges.
         """
-        duration = float(_checks.nonnegative("duration", duration))
+        duration = float(_checks.nonnegative("duration", duration, shape=()))
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
         n_total = int(round(duration / self.dt))
@@ -549,6 +583,13 @@ class Simulation:
             else:
                 self.time = float(data["time"])
 
+
+EXPLODING = _checks.MAX_COORDINATE
+"""A state entry (position [m], velocity [m/s], angular velocity [rad/s]) larger than this in
+magnitude has diverged though it is still finite: no simulated body is 1e100 m away, and its
+square (energies, norms) would overflow a few steps later."""
+STATUS_EXPLODED = -1
+"""Status of a block stopped by the EXPLODING bound (the kernels' own codes are >= 0)."""
 
 _POOL = []
 

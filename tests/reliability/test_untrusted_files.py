@@ -207,8 +207,9 @@ def test_a_mesh_header_declaring_a_billion_elements(tmp_path, name, content):
 
 
 @pytest.mark.parametrize("edit, match", [
-    (("n_elems = 20", "n_elems = 1000000000"), r"n_elems = 1000000000 is not allowed.*3\.\.10000000"
-                                               r"|n_elems = 1000000000 is not allowed.*1\.\.10000000"),
+    # the allowed range depends on the machine's memory (softmech._checks.affordable_count)
+    (("n_elems = 20", "n_elems = 1000000000"),
+     r"n_elems = 1000000000 is not allowed: must be an integer in \[[13], \d+\]"),
     (("worlds = 1", "worlds = 1000000000"), r"worlds = 1000000000 is not allowed.*1\.\.1000000"),
 ])
 def test_a_tiny_scenario_declaring_huge_counts(tmp_path, edit, match):

@@ -43,10 +43,10 @@ def meridian_rod(name, r, z, *, thickness, density, youngs_modulus, poisson_rati
                          f"(got shapes {r.shape}, {z.shape})")
     if np.any(r < 0):
         raise ValueError(f"{name}.r has entries < 0 (radii must be >= 0)")
-    h = float(_checks.positive(f"{name}.thickness", thickness))
-    rho = float(_checks.positive(f"{name}.density", density))
-    E = float(_checks.positive(f"{name}.youngs_modulus", youngs_modulus))
-    nu = float(_checks.finite(f"{name}.poisson_ratio", poisson_ratio))
+    h = float(_checks.positive(f"{name}.thickness", thickness, shape=()))
+    rho = float(_checks.positive(f"{name}.density", density, shape=()))
+    E = float(_checks.positive(f"{name}.youngs_modulus", youngs_modulus, shape=()))
+    nu = float(_checks.finite(f"{name}.poisson_ratio", poisson_ratio, shape=()))
     if not 0.0 <= nu < 0.5:
         raise ValueError(f"{name}.poisson_ratio = {nu} is not allowed: must be in [0, 0.5)")
     a = _checks.unit_vector(f"{name}.axis", axis)

@@ -158,7 +158,7 @@ class DerRod(ImplicitBody):
         elif any(v is not None for v in (start, direction, length, n_elems)):
             raise ValueError(f"der_rod '{name}': give centerline or start/direction/length/"
                              "n_elems, not both")
-        x = _checks.finite(f + "centerline", centerline, shape=(None, 3))
+        x = _checks.coordinates(f + "centerline", centerline, shape=(None, 3))
         if len(x) < 3:
             raise ValueError(f"{f}centerline has {len(x)} nodes: a discrete rod needs >= 3 "
                              "(two edges, one bending-twisting spring)")
@@ -191,16 +191,16 @@ class DerRod(ImplicitBody):
         """Moduli, section constants, stiffnesses and lumped masses (module docstring)."""
         f = self._f
         self.radius = _checks.per_element(f + "radius", radius, self.n_elems)
-        self.density = float(_checks.positive(f + "density", density))
-        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus))
+        self.density = float(_checks.positive(f + "density", density, shape=()))
+        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus, shape=()))
         if poisson_ratio is not None and shear_modulus is not None:
             raise ValueError(f"der_rod '{self.name}': give poisson_ratio or shear_modulus, "
                              "not both")
         if shear_modulus is not None:
-            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus))
+            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus, shape=()))
         else:
             nu = 0.5 if poisson_ratio is None else float(_checks.finite(f + "poisson_ratio",
-                                                                        poisson_ratio))
+                                                                        poisson_ratio, shape=()))
             if not -1.0 < nu <= 0.5:
                 raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
             self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))

@@ -32,8 +32,12 @@ def validate(vertices, triangles, *, owner="mesh", tolerance=1e-12):
     triangle twice, nodes no triangle uses, and edges shared by more than two triangles
     (non-manifold: a hinge needs exactly two).
     """
-    vertices = _checks.finite(f"{owner}.vertices", vertices, shape=(None, 3)).astype(float)
-    tri = np.asarray(triangles)
+    vertices = _checks.coordinates(f"{owner}.vertices", vertices, shape=(None, 3)).astype(float)
+    try:
+        tri = np.asarray(triangles)
+    except (TypeError, ValueError):      # a ragged list
+        raise ValueError(f"{owner}.triangles = {_checks._show(triangles)} is not allowed: "
+                         "must be an (n_tris, 3) array of node indices") from None
     if tri.ndim != 2 or tri.shape[1] != 3 or tri.shape[0] == 0:
         raise ValueError(f"{owner}.triangles has shape {tri.shape}, expected (n_tris >= 1, 3)")
     if tri.dtype.kind == "f":
@@ -70,7 +74,8 @@ def validate(vertices, triangles, *, owner="mesh", tolerance=1e-12):
     unused = np.setdiff1d(np.arange(n), tri.ravel())
     if unused.size:
         raise ValueError(f"{owner}.vertices[{unused[0]}] is not allowed: no triangle uses it "
-                         f"({unused.size} unused node(s))")
+                         f"({unused.size} unused node(s)): every vertex must be in "
+                         f"{owner}.triangles")
     edges, tri_edges, _ = _edges(tri)
     per_edge = np.bincount(tri_edges.ravel(), minlength=len(edges))
     if np.any(per_edge > 2):
@@ -174,8 +179,8 @@ def rectangle(length, width, n_x, *, pattern="equilateral", n_y=None, origin=(0.
     pattern "right": a grid of n_x x n_y cells, each cut by the same diagonal (right triangles).
     n_x: divisions along x (>= 1). Returns a TriangleMesh.
     """
-    length = float(_checks.positive("rectangle.length", length))
-    width = float(_checks.positive("rectangle.width", width))
+    length = float(_checks.positive("rectangle.length", length, shape=()))
+    width = float(_checks.positive("rectangle.width", width, shape=()))
     n_x = _checks.integer("rectangle.n_x", n_x, 1)
     _checks.choice("rectangle.pattern", pattern, {"equilateral", "right"})
     origin = _checks.finite("rectangle.origin", origin, shape=(3,))
@@ -227,7 +232,7 @@ def _ring_mesh(n_rings, position, owner):
 def hexagon(side, n_rings, *, center=(0.0, 0.0, 0.0)):
     """A flat regular hexagon of side `side` [m] (corners at angles 0, 60, ..., 300 deg) in the
     z = 0 plane, meshed with 6 n_rings^2 equilateral triangles of side side / n_rings."""
-    side = float(_checks.positive("hexagon.side", side))
+    side = float(_checks.positive("hexagon.side", side, shape=()))
     center = _checks.finite("hexagon.center", center, shape=(3,))
     corners = side * np.array([[np.cos(a), np.sin(a)] for a in np.arange(7) * np.pi / 3])
 
@@ -242,7 +247,7 @@ def hexagon(side, n_rings, *, center=(0.0, 0.0, 0.0)):
 def disc(radius, n_rings, *, center=(0.0, 0.0, 0.0)):
     """A flat disc of radius [m] in the z = 0 plane: the hexagon's triangulation with ring k's 6k
     nodes spread evenly on the circle of radius k radius / n_rings (nearly equilateral)."""
-    radius = float(_checks.positive("disc.radius", radius))
+    radius = float(_checks.positive("disc.radius", radius, shape=()))
     center = _checks.finite("disc.center", center, shape=(3,))
 
     def position(k, s, i):
@@ -261,7 +266,7 @@ def icosphere(radius, subdivisions, *, center=(0.0, 0.0, 0.0)):
     ShellPressure inflates it). Nearly equilateral: the edge lengths stay within a factor 1.2 of
     each other for every n (the icosahedron's 12 five-valent nodes keep their neighbourhoods
     slightly smaller). subdivisions: >= 0 (0: the icosahedron itself)."""
-    radius = float(_checks.positive("icosphere.radius", radius))
+    radius = float(_checks.positive("icosphere.radius", radius, shape=()))
     subdivisions = _checks.integer("icosphere.subdivisions", subdivisions, 0)
     if subdivisions > 7:
         raise ValueError(f"icosphere.subdivisions = {subdivisions} is not allowed: must be <= 7 "

@@ -87,12 +87,16 @@ def _frame(owner, directors, direction=None, normal=None):
     return np.array([d1, np.cross(d3, d1), d3])
 
 
-def _mass(owner, volume, density, mass):
+def _mass(owner, volume, density, mass, size=""):
     if (density is None) == (mass is None):
         raise ValueError(f"{owner}: give exactly one of density [kg/m^3] or mass [kg]")
     if mass is not None:
-        return float(_checks.positive(f"{owner}.mass", mass))
-    return float(_checks.positive(f"{owner}.density", density)) * volume
+        return float(_checks.positive(f"{owner}.mass", mass, shape=()))
+    m = float(_checks.positive(f"{owner}.density", density, shape=())) * volume
+    if not 0.0 < m < np.inf:        # a huge or tiny size or density: inf or 0 kg
+        raise ValueError(f"{owner}.density = {density!r} is not allowed with {size} (volume "
+                         f"{volume:g} m^3): the mass {m:g} kg must be finite and > 0")
+    return m
 
 
 def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, velocity,
@@ -100,7 +104,7 @@ def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, 
     """Validate the common fields and return a RigidBody. inertia_tensor (3, 3) [kg m^2] about
     the centre of mass in the user body frame: symmetric positive definite."""
     owner = f"body '{name}'"
-    position = _checks.finite(f"{owner}.position", position, shape=(3,))
+    position = _checks.coordinates(f"{owner}.position", position, shape=(3,))
     velocity = _checks.finite(f"{owner}.velocity", velocity, shape=(3,))
     angular_velocity = _checks.finite(f"{owner}.angular_velocity", angular_velocity, shape=(3,))
     if not isinstance(fixed, bool):
@@ -136,8 +140,10 @@ def point_features(points, radius):
 
 
 def sphere(name, *, position, radius, density=None, mass=None, **common):
-    r = float(_checks.positive(f"body '{name}'.radius", radius))
-    m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r**3, density, mass)
+    r = float(_checks.positive(f"body '{name}'.radius", radius, shape=()))
+    m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r * r * r, density, mass,   # r**3 raises
+              f"radius = {r:g} m")
+    # OverflowError for r = 1e300 where r * r * r gives inf, refused by _mass
     return build_rigid_body(name, "sphere", position=position, mass=m,
                             inertia_tensor=np.eye(3) * 0.4 * m * r * r, size={"radius": r},
                             contact=point_features(np.zeros(3), r), **common)
@@ -145,9 +151,9 @@ def sphere(name, *, position, radius, density=None, mass=None, **common):
 
 def cylinder(name, *, position, radius, length, density=None, mass=None, **common):
     owner = f"body '{name}'"
-    r = float(_checks.positive(f"{owner}.radius", radius))
-    L = float(_checks.positive(f"{owner}.length", length))
-    m = _mass(owner, np.pi * r * r * L, density, mass)
+    r = float(_checks.positive(f"{owner}.radius", radius, shape=()))
+    L = float(_checks.positive(f"{owner}.length", length, shape=()))
+    m = _mass(owner, np.pi * r * r * L, density, mass, f"radius = {r:g} m, length = {L:g} m")
     perp = m * (3.0 * r * r + L * L) / 12.0
     caps = np.array([[0.0, 0.0, -0.5 * L], [0.0, 0.0, 0.5 * L]])
     contact = (caps, np.zeros(N_RIM), np.tile([0.0, 0.0, 1.0], (N_RIM, 1)), np.full(N_RIM, r))
@@ -161,7 +167,7 @@ def box(name, *, position, lengths, density=None, mass=None, **common):
     a, b, c = (float(v) for v in _checks.finite(f"{owner}.lengths", lengths, shape=(3,)))
     if min(a, b, c) <= 0:
         raise ValueError(f"{owner}.lengths = {(a, b, c)} is not allowed: edge lengths must be > 0")
-    m = _mass(owner, a * b * c, density, mass)
+    m = _mass(owner, a * b * c, density, mass, f"lengths = {[a, b, c]} m")
     J = np.diag([b * b + c * c, a * a + c * c, a * a + b * b]) * m / 12.0
     corners = 0.5 * np.array([[sx * a, sy * b, sz * c] for sx in (-1, 1) for sy in (-1, 1)
                               for sz in (-1, 1)])
@@ -175,7 +181,7 @@ def general(name, *, position, mass, inertia, vertices=None, faces=None, **commo
     the user body frame; optional display mesh (vertices (n, 3) [m] about the centre of mass,
     user body frame; faces (m, 3) vertex indices), whose vertices are its ground-contact points."""
     owner = f"body '{name}'"
-    m = float(_checks.positive(f"{owner}.mass", mass))
+    m = float(_checks.positive(f"{owner}.mass", mass, shape=()))
     mesh = contact = None
     if (vertices is None) != (faces is None):
         raise ValueError(f"{owner}: give both vertices and faces of the mesh, or neither")

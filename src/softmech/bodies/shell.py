@@ -75,14 +75,23 @@ class Shell(ImplicitBody):
         elif vertices is None or triangles is None:
             raise ValueError(f"{owner}: give a mesh, or vertices (n, 3) and triangles (m, 3)")
         self.vertices, self.triangles = meshes.validate(vertices, triangles, owner=owner)
-        self.thickness = float(_checks.positive(f"{owner}.thickness", thickness))
-        self.youngs_modulus = float(_checks.positive(f"{owner}.youngs_modulus", youngs_modulus))
-        self.density = float(_checks.positive(f"{owner}.density", density))
-        nu = float(_checks.finite(f"{owner}.poisson_ratio", poisson_ratio))
+        self.thickness = float(_checks.positive(f"{owner}.thickness", thickness, shape=()))
+        self.youngs_modulus = float(_checks.positive(f"{owner}.youngs_modulus", youngs_modulus, shape=()))
+        self.density = float(_checks.positive(f"{owner}.density", density, shape=()))
+        nu = float(_checks.finite(f"{owner}.poisson_ratio", poisson_ratio, shape=()))
         if not -1.0 < nu <= 0.5:
             raise ValueError(f"{owner}.poisson_ratio = {poisson_ratio!r} is not allowed: must be in "
                              "(-1, 0.5]")
         self.poisson_ratio = nu
+        with np.errstate(over="ignore", under="ignore"):
+            derived = {"bending rigidity E h^3 / (12 (1 - nu^2))": np.float64(self.youngs_modulus)
+                       * np.float64(self.thickness) ** 3 / (12 * (1 - nu ** 2)),
+                       "mass per area rho h": np.float64(self.density) * self.thickness}
+        for what, value in derived.items():
+            if not 0.0 < value < np.inf:
+                raise ValueError(f"{owner}.thickness = {thickness!r} is not allowed with "
+                                 f"youngs_modulus = {youngs_modulus!r}, density = {density!r}: "
+                                 f"the {what} = {value:g} must be a finite positive number")
         self.bending = _checks.choice(f"{owner}.bending", bending, {"hinge", "midedge"})
         if isinstance(rest_shape, str):
             _checks.choice(f"{owner}.rest_shape", rest_shape, {"initial", "flat"})
@@ -235,7 +244,12 @@ class Shell(ImplicitBody):
             held = np.zeros(len(self.edges), dtype=bool)
             for term in getattr(ctx, "terms", ()):
                 if getattr(term, "implicit_body", None) == self.name and hasattr(term, "angles"):
-                    held[np.asarray(term.angles, dtype=np.int64)] = True
+                    angles = np.asarray(term.angles, dtype=np.int64)
+                    if angles.size and angles.max() >= len(held):
+                        raise ValueError(f"{term.name}.angles = {angles.tolist()} is not allowed: "
+                                         f"shell {self.name!r} has {len(held)} angles (indices "
+                                         f"0..{len(held) - 1})")
+                    held[angles] = True
             out.append(_MidedgeBinding(self, dofs, nd, rest, ctx.worlds, held))
         return out
 

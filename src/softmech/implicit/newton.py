@@ -40,11 +40,21 @@ round-off (the terms cancel to ~1e-16 of their size per DOF, times a margin)."""
 
 
 class NewtonFailed(RuntimeError):
-    """Newton did not converge even at the smallest allowed step; `reason` says why."""
+    """Newton did not converge even at the smallest allowed step; `reason` says why, `dof` is
+    the DOF (index into q) where it showed first: a non-finite value, else the largest residual
+    (None where no single DOF stands out, e.g. a singular matrix)."""
 
-    def __init__(self, message, reason):
+    def __init__(self, message, reason, dof=None):
         super().__init__(message)
         self.reason = reason
+        self.dof = None if dof is None else int(dof)
+
+
+def worst_dof(free, values):
+    """The DOF (index into q) of the first non-finite entry of `values` over the free DOFs
+    (n_free,), else of the largest |value|."""
+    bad = np.flatnonzero(~np.isfinite(values))
+    return free[bad[0]] if len(bad) else free[int(np.argmax(np.abs(values)))]
 
 
 @dataclass
@@ -202,8 +212,12 @@ class ImplicitStepper:
                     else self.mass[self.free] / (h * h))
         R, J = self._residual(b, q, q_n, v_n, t, h, measure=True)
         if not np.all(np.isfinite(R)):
-            raise NewtonFailed("non-finite force at the initial guess", "nonfinite")
+            raise NewtonFailed("non-finite force at the initial guess", "nonfinite",
+                               worst_dof(self.free, R))
         norm0 = float(np.linalg.norm(R))
+        if not np.isfinite(norm0):     # |R|^2 overflows: the convergence test would pass at once
+            raise NewtonFailed(f"the force is too large (its norm overflows; largest entry "
+                               f"{np.max(np.abs(R)):.3g})", "nonfinite", worst_dof(self.free, R))
         target = max(opt.rtol * norm0 + opt.atol, ROUNDOFF * self._force_scale(q, q_n, v_n, h))
         phi = 0.5 * norm0 * norm0
         for it in range(1, opt.max_iterations + 1):
@@ -233,18 +247,20 @@ class ImplicitStepper:
                 alpha *= 0.5
             else:
                 if not np.isfinite(phi_new):
-                    raise NewtonFailed("non-finite force along the Newton direction", "nonfinite")
+                    raise NewtonFailed("non-finite force along the Newton direction", "nonfinite",
+                                       worst_dof(self.free, R))
                 # no decrease along dq: keep the smallest step (it may still be converged)
                 if np.max(np.abs(alpha * 2 * dq)) > opt.xtol:
                     raise NewtonFailed("the line search found no decrease of the residual",
-                                       "line_search")
+                                       "line_search", worst_dof(self.free, R))
             phi = phi_new
             if alpha == 1.0 and np.max(np.abs(dq)) <= opt.xtol:
                 return it
         if np.sqrt(2 * phi) <= target:
             return opt.max_iterations
         raise NewtonFailed(f"no convergence in {opt.max_iterations} Newton iterations "
-                           f"(residual {np.sqrt(2 * phi):.3g}, target {target:.3g})", "iterations")
+                           f"(residual {np.sqrt(2 * phi):.3g}, target {target:.3g})", "iterations",
+                           worst_dof(self.free, R))
 
     # -- time stepping ------------------------------------------------------------------
     def step(self, b, q_n, v_n, t_n, h):
@@ -263,7 +279,7 @@ class ImplicitStepper:
         except NewtonFailed as err:
             if depth >= self.options.max_halvings:
                 raise NewtonFailed(f"{err} at the smallest step {h:.3g} s (after "
-                                   f"{depth} halvings)", err.reason) from None
+                                   f"{depth} halvings)", err.reason, err.dof) from None
             self.stats.halvings += 1
             q_mid, v_mid = self._step(b, q_n, v_n, t_n, h / 2, depth + 1)
             return self._step(b, q_mid, v_mid, t_n + h / 2, h / 2, depth + 1)
@@ -287,8 +303,10 @@ class ImplicitStepper:
         self.apply_constraints(b, q, t_n + h)
         v[self.constrained] = (q[self.constrained] - q_n[self.constrained]) / h
         if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
+            qv = np.concatenate([q[self.free], v[self.free]])
             raise NewtonFailed("non-finite state in the explicit step (dt above the stability "
-                               "limit?)", "nonfinite")
+                               "limit?)", "nonfinite",
+                               worst_dof(np.concatenate([self.free, self.free]), qv))
         for bd in self.bindings:
             bd.accept(b, q)
         self.stats.steps += 1

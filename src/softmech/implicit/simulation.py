@@ -14,7 +14,7 @@ from softmech.implicit.layout import DofLayout
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
 from softmech.io import atomic_save_npz
 from softmech.progress import progress_bar
-from softmech.simulation import Every, Results, SimulationDiverged
+from softmech.simulation import EXPLODING, Every, Results, SimulationDiverged
 
 STATE_FIELDS = ("positions", "velocities", "angles", "angular_velocities")
 """State of an implicit body: node positions [m] and velocities [m/s] (B, n_nodes, 3); its
@@ -92,8 +92,11 @@ class ImplicitSimulation:
         free_mass = self.layout.mass[self.stepper.free]
         if np.any(free_mass <= 0):
             dof = int(self.stepper.free[np.argmin(free_mass)])
-            raise ValueError(f"degree of freedom {dof} has no mass and is not constrained: "
-                             "every free DOF needs a positive mass (density > 0)")
+            body, quantity = self._owner(dof)
+            raise ValueError(f"body {body!r}: degree of freedom {dof} ({quantity}) has mass "
+                             f"{self.layout.mass[dof]:g} kg and is not constrained: every free "
+                             "DOF needs a positive mass (density, radius or thickness large "
+                             "enough that it does not round to 0)")
         self.q = np.repeat(self.layout.q0[None], worlds, axis=0)
         self.v = np.zeros_like(self.q)
         self._origin, self._steps = 0.0, 0
@@ -167,6 +170,23 @@ class ImplicitSimulation:
                              f"name (bodies: {sorted(self.bodies)})")
         return self.bodies[name]
 
+    def _scene_size(self):
+        """Largest extent [m] of the nodes' initial positions (at least 1 mm)."""
+        nodes = self.layout.q0[np.concatenate([self._dofs(b)[0].reshape(-1)
+                                               for b in self.bodies.values()])].reshape(-1, 3)
+        return max(float(np.max(np.ptp(nodes, axis=0))), 1e-3)
+
+    def _owner(self, dof):
+        """(body name, "positions" or "angles" and the index) of a DOF index into q; the
+        first body where no DOF is known (NewtonFailed.dof None)."""
+        for body in self.bodies.values():
+            nd, sd = self._dofs(body)
+            if dof is not None and np.any(nd == dof):
+                return body.name, f"positions of node {int(np.argwhere(nd == dof)[0, 0])}"
+            if dof is not None and np.any(sd == dof):
+                return body.name, f"angles, entry {int(np.flatnonzero(sd == dof)[0])}"
+        return next(iter(self.bodies)), "state"
+
     def _dofs(self, body):
         """(node DOFs (n_nodes, 3), scalar DOFs (n_scalars,)) of a body."""
         scalars = getattr(body, "scalars", None)
@@ -222,7 +242,7 @@ class ImplicitSimulation:
     def save_state(self, path):
         """Write the clock, the DOFs and the bindings' history (reference frames) to .npz."""
         atomic_save_npz(path, time_origin=np.array(self._origin), steps=np.array(self._steps),
-                        **self._restart_arrays())
+                        dt=np.array(self.dt), **self._restart_arrays())
 
     def load_state(self, path):
         """Restore a state written by save_state of the same scene (same B)."""
@@ -237,7 +257,11 @@ class ImplicitSimulation:
                                      f"is {value.shape}")
             for key, value in arrays.items():
                 value[...] = data[key]
-            self.clock = (float(data["time_origin"]), int(data["steps"]))
+            if "dt" in data.files and float(data["dt"]) != self.dt:
+                # another time step: the same time, not the same number of steps
+                self.time = float(data["time_origin"]) + int(data["steps"]) * float(data["dt"])
+            else:
+                self.clock = (float(data["time_origin"]), int(data["steps"]))
 
     # -- stepping ---------------------------------------------------------------------
     def step(self, n_steps=1):
@@ -256,12 +280,42 @@ class ImplicitSimulation:
                     q, v = self.stepper.explicit_step(b, self.q[b], self.v[b], self.time, self.dt)
             except NewtonFailed as err:
                 self._restore(saved)
+                body, quantity = self._owner(err.dof)
                 raise SimulationDiverged(
-                    f"implicit step from t = {self.time:.6g} s failed in world {b}: {err}. "
-                    f"The state at t = {self.time:.6g} s is kept; try a smaller dt (e.g. "
-                    f"{self.dt / 4:.3g} s), more Newton iterations, or check the scene "
-                    "(interpenetration, an unconstrained body)", self.time,
-                    {name: self.get_state(name) for name in self.bodies}, worlds=(b,)) from None
+                    f"implicit step from t = {self.time:.6g} s failed in world {b}, body "
+                    f"{body!r} ({quantity}): {err}. The state at t = {self.time:.6g} s is kept; "
+                    f"try a smaller dt (e.g. dt <= {self.dt / 4:.3g} s, current {self.dt:g} s), "
+                    "more Newton iterations, or check the scene (interpenetration, an "
+                    "unconstrained body)", self.time,
+                    {name: self.get_state(name) for name in self.bodies}, worlds=(b,),
+                    body=body, quantity=quantity) from None
+            if self.scheme != "implicit_euler" and not np.max(np.abs(q - self.q[b])) <= \
+                    STEP_JUMP * self._scene_size():
+                # the explicit scheme's instability: an oscillation that grows by a factor each
+                # step; stopped while the kept state is still near the physical one
+                self._restore(saved)
+                worst = int(np.argmax(np.nan_to_num(np.abs(q - self.q[b]), nan=np.inf)))
+                body, quantity = self._owner(worst)
+                raise SimulationDiverged(
+                    f"symplectic Euler step from t = {self.time:.6g} s diverged in world {b}, "
+                    f"body {body!r} ({quantity}): exploding state (it moved by more than "
+                    f"{STEP_JUMP:g} x the scene's size {self._scene_size():.3g} m in one step). "
+                    f"The state at t = {self.time:.6g} s is kept; use a smaller dt (e.g. dt <= "
+                    f"{self.dt / 4:.3g} s, current {self.dt:g} s) or scheme 'implicit_euler'",
+                    self.time, {name: self.get_state(name) for name in self.bodies},
+                    worlds=(b,), body=body, quantity=quantity)
+            if not (np.max(np.abs(q)) <= EXPLODING and np.max(np.abs(v)) <= EXPLODING):
+                self._restore(saved)
+                worst = int(np.argmax(np.maximum(np.nan_to_num(np.abs(q), nan=np.inf),
+                                                 np.nan_to_num(np.abs(v), nan=np.inf))))
+                body, quantity = self._owner(worst)
+                raise SimulationDiverged(
+                    f"step from t = {self.time:.6g} s diverged in world {b}, body {body!r} "
+                    f"({quantity}): exploding state (|value| > {EXPLODING:g} in SI units). The "
+                    f"state at t = {self.time:.6g} s is kept; try a smaller dt (e.g. dt <= "
+                    f"{self.dt / 4:.3g} s, current {self.dt:g} s) or check the loads",
+                    self.time, {name: self.get_state(name) for name in self.bodies},
+                    worlds=(b,), body=body, quantity=quantity)
             self.q[b], self.v[b] = q, v
         self._steps += 1
 
@@ -274,9 +328,11 @@ class ImplicitSimulation:
                 self.q[b] = self.stepper.static(b, self.q[b], self.time, self.dt)
             except NewtonFailed as err:
                 self._restore(saved)
-                raise SimulationDiverged(f"static solve of world {b} failed: {err}", self.time,
+                body, quantity = self._owner(err.dof)
+                raise SimulationDiverged(f"static solve of world {b} failed, body {body!r} "
+                                         f"({quantity}): {err}", self.time,
                                          {name: self.get_state(name) for name in self.bodies},
-                                         worlds=(b,)) from None
+                                         worlds=(b,), body=body, quantity=quantity) from None
         self.v[...] = 0.0
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None):
@@ -285,7 +341,7 @@ class ImplicitSimulation:
         record: sm.Every(seconds, fields) with fields among RECORD_FIELDS, as
         "<body>.<field>" or a bare field (every body). checkpoint: .npz path where the last
         good state is written if a step fails."""
-        duration = float(_checks.nonnegative("duration", duration))
+        duration = float(_checks.nonnegative("duration", duration, shape=()))
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or "
                              "sm.Every(seconds, fields)")
@@ -379,6 +435,11 @@ class ImplicitSimulation:
                     out[key][b] += value
         out["total_energy"] = sum(out[key] for key in ENERGY_KEYS)
         return out
+
+
+STEP_JUMP = 10.0
+"""The explicit (symplectic Euler) scheme stops a step that moves a node by more than this many
+times the scene's size: no stable step does that, an unstable one soon overflows."""
 
 
 def compile_implicit(scene, *, worlds, dt, newton=None, scheme="implicit_euler"):

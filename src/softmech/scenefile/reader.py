@@ -160,10 +160,9 @@ class _Reader:
     def run_settings(self, t):
         dt, duration = self.number("[run] dt", t["dt"]), self.number("[run] duration", t["duration"])
         try:
-            dt = float(_checks.positive("dt", dt))
-            duration = float(_checks.nonnegative("duration", duration))
-            worlds = _checks.integer("worlds", t["worlds"], 1,
-                                     _checks.MAX_WORLDS)
+            dt = float(_checks.positive("dt", dt, shape=()))
+            duration = float(_checks.nonnegative("duration", duration, shape=()))
+            worlds = _checks.integer("worlds", t["worlds"], 1, _checks.MAX_WORLDS)
             scheme = (None if t["scheme"] is None
                       else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
         except ValueError as err:
@@ -191,7 +190,8 @@ class _Reader:
         try:
             return Every(seconds=float(every), fields=tuple(fields))
         except ValueError as err:
-            self.fail("[record]", str(err))
+            self.fail("[record] every" if "Every.seconds" in str(err) else "[record] fields",
+                      str(err))
 
     def materials(self, table):
         if not isinstance(table, dict):
@@ -237,15 +237,19 @@ class _Reader:
         table = dict(table)
         kind = table.pop("kind", "cosserat_rod")
         where = f"[[rods]] #{i} (name = {table.get('name', 'rod')!r})"
-        if kind not in ROD_KINDS:
+        if not isinstance(kind, str) or kind not in ROD_KINDS:
             self.fail(where, f"kind = {kind!r} is not allowed: must be one of {sorted(ROD_KINDS)}")
         method, fields = ROD_KINDS[kind]
         material = table.pop("material", None)
         if material is not None:
-            if material not in materials:
+            if not isinstance(material, str) or material not in materials:
                 self.fail(where, f"material = {material!r} is not allowed: no [materials."
                           f"{material}] table (materials: {sorted(materials) or 'none'})")
             table = {**materials[material], **table}
+        missing = [k for k, v in fields.items() if v is REQUIRED and k not in table]
+        if missing and material is None and missing[0] in MATERIAL_FIELDS + ("radius",):
+            self.fail(where, f"required field {missing[0]!r} is missing (give it, or a material "
+                      f"= NAME of a [materials.NAME] table: {sorted(materials) or 'none'})")
         kwargs = self.arguments(where, table, fields)
         self.call(where, getattr(scene, method), kwargs)
 
@@ -253,7 +257,12 @@ class _Reader:
         table = dict(table)
         kind = table.pop("kind", None)
         where = f"[[bodies]] #{i} (name = {table.get('name', kind)!r})"
-        if kind not in BODY_KINDS:
+        if kind is None:
+            self.check_keys(where, table, ("kind",) + tuple(dict.fromkeys(
+                k for _, f in BODY_KINDS.values() for k in f)))
+            self.fail(where, f"required field 'kind' is missing: must be one of "
+                      f"{sorted(BODY_KINDS)}")
+        if not isinstance(kind, str) or kind not in BODY_KINDS:
             self.fail(where, f"kind = {kind!r} is not allowed: must be one of {sorted(BODY_KINDS)}")
         method, fields = BODY_KINDS[kind]
         self.call(where, getattr(scene, method), self.arguments(where, table, fields))
@@ -261,6 +270,8 @@ class _Reader:
     def add_term(self, scene, section, i, table):
         table = dict(table)
         type_name = table.pop("type", None)
+        if not isinstance(type_name, str):
+            type_name = repr(type_name) if type_name is not None else None
         default_name = term_fields(TERM_TYPES[type_name]).get("name") if type_name in TERM_TYPES else "?"
         where = f"[[{section}]] #{i} (type = {type_name!r}, name = {table.get('name', default_name)!r})"
         allowed = sorted(n for n, c in TERM_TYPES.items() if c.section == section)

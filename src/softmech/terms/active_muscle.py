@@ -135,12 +135,12 @@ class ActiveMuscle(Term):
                  name="active_muscle"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.max_stress = float(_checks.nonnegative(f"{name}.max_stress", max_stress))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
-        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency))
-        self.phase = float(_checks.finite(f"{name}.phase", phase))
+        self.max_stress = float(_checks.nonnegative(f"{name}.max_stress", max_stress, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
+        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency, shape=()))
+        self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
         self.side = _checks.choice(f"{name}.side", side, {1, -1})
-        self.wavelength = float(_checks.nonnegative(f"{name}.wavelength", wavelength))
+        self.wavelength = float(_checks.nonnegative(f"{name}.wavelength", wavelength, shape=()))
         if not isinstance(incompressible, bool):
             raise ValueError(f"{name}.incompressible = {incompressible!r} is not allowed: must be "
                              f"True or False")
@@ -192,6 +192,9 @@ class ActiveMuscle(Term):
         else:
             values = np.broadcast_to(_checks.finite(f"{name}.activation", activation), t.shape) \
                 if np.ndim(activation) == 0 else activation
+        if np.shape(values) != t.shape:
+            raise ValueError(f"{name}.activation has {np.shape(values)} values for "
+                             f"{name}.times of shape {t.shape}: they must pair up")
         values = _checks.finite(f"{name}.activation", values, shape=(len(t),))
         if np.any((values < 0) | (values > 1)):
             raise ValueError(f"{name}.activation has values outside [0, 1] (min {values.min():g}, "
@@ -209,11 +212,11 @@ class ActiveMuscle(Term):
 
         eq. 1 with eps counted positive in extension (the paper's minus sign counts it in
         shortening: a shortened muscle's elastic response reduces its pull)."""
-        fraction = float(_checks.finite(f"{name}.active_fraction", active_fraction))
+        fraction = float(_checks.finite(f"{name}.active_fraction", active_fraction, shape=()))
         if not 0.0 < fraction <= 1.0:
             raise ValueError(f"{name}.active_fraction = {fraction!r} is not allowed: must be in "
                              f"(0, 1] (A_act / A_m)")
-        return cls(rod, fraction * float(_checks.nonnegative(f"{name}.stress", stress)),
+        return cls(rod, fraction * float(_checks.nonnegative(f"{name}.stress", stress, shape=())),
                    activation="abs_sin", frequency=frequency, active_coefficients=(1.0,),
                    passive_coefficients=(), incompressible=False, name=name)
 

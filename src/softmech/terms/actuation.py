@@ -31,10 +31,10 @@ class ParameterWave(_ImplicitTerm):
                              "per-world parameter '<body>.<name>' (see sim.params)")
         self.parameter = parameter
         self.amplitude = _checks.finite(f"{name}.amplitude", amplitude)
-        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency))
+        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency, shape=()))
         self.phase = _checks.finite(f"{name}.phase", phase)
         self.offset = None if offset is None else _checks.finite(f"{name}.offset", offset)
-        self.ramp_time = float(_checks.nonnegative(f"{name}.ramp_time", ramp_time))
+        self.ramp_time = float(_checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
 
     def implicit_bodies(self):
         return (self.parameter.split(".", 1)[0],)

@@ -140,13 +140,13 @@ class AxisymmetricShell(Term):
         self.name = name
         self.rod = rod_name(name, rod)
         self.body = None if body is None else body_name(name, body)
-        self.thickness = float(_checks.positive(f"{name}.thickness", thickness))
-        self.youngs_modulus = float(_checks.positive(f"{name}.youngs_modulus", youngs_modulus))
-        self.poisson_ratio = float(_checks.finite(f"{name}.poisson_ratio", poisson_ratio))
+        self.thickness = float(_checks.positive(f"{name}.thickness", thickness, shape=()))
+        self.youngs_modulus = float(_checks.positive(f"{name}.youngs_modulus", youngs_modulus, shape=()))
+        self.poisson_ratio = float(_checks.finite(f"{name}.poisson_ratio", poisson_ratio, shape=()))
         if not 0.0 <= self.poisson_ratio < 0.5:
             raise ValueError(f"{name}.poisson_ratio = {poisson_ratio!r} is not allowed: must be "
                              "in [0, 0.5)")
-        self.viscosity = float(_checks.nonnegative(f"{name}.viscosity", viscosity))
+        self.viscosity = float(_checks.nonnegative(f"{name}.viscosity", viscosity, shape=()))
         self.axis = _checks.unit_vector(f"{name}.axis", axis)
         self.origin = _checks.finite(f"{name}.origin", origin, shape=(3,))
         self.times = _checks.finite(f"{name}.times", times)
@@ -166,8 +166,8 @@ class AxisymmetricShell(Term):
                 raise ValueError(f"{name}.actuation_interval = {tuple(iv)} is not allowed: must "
                                  "be (X_s1, X_s2) with 0 <= X_s1 < X_s2 [m]")
             self.actuation_interval = iv
-        self.clamp_stiffness = float(_checks.nonnegative(f"{name}.clamp_stiffness", clamp_stiffness))
-        self.clamp_damping = float(_checks.nonnegative(f"{name}.clamp_damping", clamp_damping))
+        self.clamp_stiffness = float(_checks.nonnegative(f"{name}.clamp_stiffness", clamp_stiffness, shape=()))
+        self.clamp_damping = float(_checks.nonnegative(f"{name}.clamp_damping", clamp_damping, shape=()))
 
     def parameters(self):
         return {k: np.array([getattr(self, k)])
@@ -269,9 +269,9 @@ class PulsedJet(_ShellFluid):
                  fluid_density=1000.0, name="pulsed_jet"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.outflow_area = float(_checks.positive(f"{name}.outflow_area", outflow_area))
-        self.inflow_area = float(_checks.positive(f"{name}.inflow_area", inflow_area))
-        self.flow_coefficient = float(_checks.positive(f"{name}.flow_coefficient", flow_coefficient))
+        self.outflow_area = float(_checks.positive(f"{name}.outflow_area", outflow_area, shape=()))
+        self.inflow_area = float(_checks.positive(f"{name}.inflow_area", inflow_area, shape=()))
+        self.flow_coefficient = float(_checks.positive(f"{name}.flow_coefficient", flow_coefficient, shape=()))
         if self.flow_coefficient > 1:
             raise ValueError(f"{name}.flow_coefficient = {flow_coefficient!r} is not allowed: "
                              "must be in (0, 1]")
@@ -300,9 +300,9 @@ class MantleDrag(_ShellFluid):
         self.name = name
         self.rod = rod_name(name, rod)
         self.drag_coefficient = float(_checks.nonnegative(f"{name}.drag_coefficient",
-                                                          drag_coefficient))
+                                                          drag_coefficient, shape=()))
         self.reference_area = None if reference_area is None else float(
-            _checks.positive(f"{name}.reference_area", reference_area))
+            _checks.positive(f"{name}.reference_area", reference_area, shape=()))
         self.fluid_density = checked_density(name, fluid_density)
 
     def parameters(self):
@@ -326,7 +326,7 @@ class MantleAddedMass(Term):
     def __init__(self, rod, coefficient=1.1, *, name="mantle_added_mass"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
+        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
 
     def parameters(self):
         return {"coefficient": np.array([self.coefficient])}

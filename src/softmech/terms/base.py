@@ -63,9 +63,9 @@ class Term:
 def time_profile(owner, ramp_time, frequency, phase):
     """Validated (ramp_time [s], frequency [Hz], phase [rad]) of p(t) = ramp(t) sin(2 pi f t + phase)
     (see softmech.kernels.profiles). ramp_time = 0: no ramp; frequency = 0: constant."""
-    return np.array([float(_checks.nonnegative(f"{owner}.ramp_time", ramp_time)),
-                     float(_checks.nonnegative(f"{owner}.frequency", frequency)),
-                     float(_checks.finite(f"{owner}.phase", phase))])
+    return np.array([float(_checks.nonnegative(f"{owner}.ramp_time", ramp_time, shape=())),
+                     float(_checks.nonnegative(f"{owner}.frequency", frequency, shape=())),
+                     float(_checks.finite(f"{owner}.phase", phase, shape=()))])
 
 
 def end_index(owner, end, n):

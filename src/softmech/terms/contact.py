@@ -52,8 +52,8 @@ class AnisotropicFriction:
     def __post_init__(self):
         for f in ("forward", "backward", "lateral", "static_forward", "static_backward",
                   "static_lateral"):
-            _checks.nonnegative(f"friction.{f}", getattr(self, f))
-        _checks.positive("friction.slip_velocity", self.slip_velocity)
+            _checks.nonnegative(f"friction.{f}", getattr(self, f), shape=())
+        _checks.positive("friction.slip_velocity", self.slip_velocity, shape=())
         _checks.choice("friction.decomposition", self.decomposition, DECOMPOSITIONS)
         for f in ("rolling", "per_node"):
             if not isinstance(getattr(self, f), bool):
@@ -80,8 +80,8 @@ class GroundContact(Term):
                  name="ground"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.stiffness = float(_checks.nonnegative(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.stiffness = float(_checks.nonnegative(f"{name}.stiffness", stiffness, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
         if not isinstance(friction, AnisotropicFriction):
@@ -89,7 +89,7 @@ class GroundContact(Term):
                              "sm.AnisotropicFriction (or sm.IsotropicFriction(...))")
         self.friction = friction
         self.surface_tolerance = float(_checks.nonnegative(f"{name}.surface_tolerance",
-                                                           surface_tolerance))
+                                                           surface_tolerance, shape=()))
 
     def parameters(self):
         f = self.friction

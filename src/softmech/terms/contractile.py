@@ -78,12 +78,12 @@ class ContractileCell(Term):
                  side="d1", force_length=None, name="cell"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.start = float(_checks.nonnegative(f"{name}.start", start))
-        self.length = float(_checks.positive(f"{name}.length", length))
-        self.force = float(_checks.nonnegative(f"{name}.force", force))
-        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency))
-        self.phase = float(_checks.finite(f"{name}.phase", phase))
-        self.cell_radius = float(_checks.nonnegative(f"{name}.cell_radius", cell_radius))
+        self.start = float(_checks.nonnegative(f"{name}.start", start, shape=()))
+        self.length = float(_checks.positive(f"{name}.length", length, shape=()))
+        self.force = float(_checks.nonnegative(f"{name}.force", force, shape=()))
+        self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency, shape=()))
+        self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
+        self.cell_radius = float(_checks.nonnegative(f"{name}.cell_radius", cell_radius, shape=()))
         self.side = _checks.choice(f"{name}.side", side, set(SIDES))
         if force_length is not None:
             _checks.choice(f"{name}.force_length", force_length, set(FORCE_LENGTH))

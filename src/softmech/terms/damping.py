@@ -51,9 +51,9 @@ class LinearDamping(Term):
     def __init__(self, rod, coefficient, *, rotational_coefficient=None, name="damping"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
+        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
         self.rotational_coefficient = (None if rotational_coefficient is None else float(
-            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient)))
+            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient, shape=())))
 
     def parameters(self):
         p = {"coefficient": np.array([self.coefficient])}
@@ -82,7 +82,7 @@ class KelvinVoigt(Term):
     def __init__(self, rod, retardation_time, *, name="kelvin_voigt"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.retardation_time = float(_checks.nonnegative(f"{name}.retardation_time", retardation_time))
+        self.retardation_time = float(_checks.nonnegative(f"{name}.retardation_time", retardation_time, shape=()))
 
     def parameters(self):
         return {"retardation_time": np.array([self.retardation_time])}

@@ -32,9 +32,9 @@ class ViscousDrag(Term):
     def __init__(self, rod, normal, *, tangential=None, name="drag"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.normal = float(_checks.nonnegative(f"{name}.normal", normal))
+        self.normal = float(_checks.nonnegative(f"{name}.normal", normal, shape=()))
         self.tangential = self.normal if tangential is None else float(
-            _checks.nonnegative(f"{name}.tangential", tangential))
+            _checks.nonnegative(f"{name}.tangential", tangential, shape=()))
 
     def parameters(self):
         return {"normal": np.array([self.normal]), "tangential": np.array([self.tangential])}
@@ -94,7 +94,7 @@ class SlenderBodyDrag(Term):
     def __init__(self, rod, viscosity=1e-3, *, form="spheroid", name="slender_body_drag"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.viscosity = float(_checks.positive(f"{name}.viscosity", viscosity))
+        self.viscosity = float(_checks.positive(f"{name}.viscosity", viscosity, shape=()))
         self.form = _checks.choice(f"{name}.form", form, set(SLENDER_BODY_FORMS))
 
     def parameters(self):

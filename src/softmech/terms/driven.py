@@ -91,7 +91,11 @@ def _table(owner, field, values, times):
             raise ValueError(f"{owner}.{field}: the function raised {type(err).__name__}: {err} "
                              f"(it must map a time [s] to a 3-vector)") from err
         return _checks.finite(f"{owner}.{field}(t)", sampled, shape=(n, 3))
-    return _checks.finite(f"{owner}.{field}", values, shape=(n, 3))
+    arr = _checks.finite(f"{owner}.{field}", values, shape=(None, 3))
+    if len(arr) != n:
+        raise ValueError(f"{owner}.{field} has shape {arr.shape}, expected ({n}, 3): one "
+                         f"3-vector per entry of {owner}.times ({n} samples)")
+    return arr
 
 
 class DrivenEnd(Term):

@@ -34,17 +34,17 @@ class EdgeContact(_ImplicitTerm):
         listed = bodies if isinstance(bodies, (list, tuple)) else [bodies]
         if not listed:
             raise ValueError(f"{name}.bodies is empty: give at least one discrete rod or shell")
-        self.body_names = [_body_name(name, b) for b in listed]
+        self.body_names = [_body_name(name, b, "bodies") for b in listed]
         if len(set(self.body_names)) != len(self.body_names):
             raise ValueError(f"{name}.bodies = {self.body_names} is not allowed: a body is listed twice")
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.distance = float(_checks.positive(f"{name}.distance", distance))
-        self.friction = float(_checks.nonnegative(f"{name}.friction", friction))
-        self.slip_tolerance = float(_checks.positive(f"{name}.slip_tolerance", slip_tolerance))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.distance = float(_checks.positive(f"{name}.distance", distance, shape=()))
+        self.friction = float(_checks.nonnegative(f"{name}.friction", friction, shape=()))
+        self.slip_tolerance = float(_checks.positive(f"{name}.slip_tolerance", slip_tolerance, shape=()))
         self.sharpness = (15.0 / self.distance if sharpness is None
-                          else float(_checks.positive(f"{name}.sharpness", sharpness)))
+                          else float(_checks.positive(f"{name}.sharpness", sharpness, shape=())))
         self.margin = (self.distance if margin is None
-                       else float(_checks.nonnegative(f"{name}.margin", margin)))
+                       else float(_checks.nonnegative(f"{name}.margin", margin, shape=())))
 
     def implicit_bodies(self):
         return tuple(self.body_names)

@@ -32,7 +32,7 @@ ADDED_MASS_ORDER = 100
 
 
 def checked_density(owner, value):
-    return float(_checks.positive(f"{owner}.fluid_density", value))
+    return float(_checks.positive(f"{owner}.fluid_density", value, shape=()))
 
 
 def check_positive_params(owner, p, keys, strict=True):
@@ -143,11 +143,11 @@ class QuadraticDrag(Term):
                  binormal=None, name="quadratic_drag"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.normal = float(_checks.nonnegative(f"{name}.normal", normal))
-        self.tangential = float(_checks.nonnegative(f"{name}.tangential", tangential))
+        self.normal = float(_checks.nonnegative(f"{name}.normal", normal, shape=()))
+        self.tangential = float(_checks.nonnegative(f"{name}.tangential", tangential, shape=()))
         self.fluid_density = checked_density(name, fluid_density)
         self.binormal = self.normal if binormal is None else float(
-            _checks.nonnegative(f"{name}.binormal", binormal))
+            _checks.nonnegative(f"{name}.binormal", binormal, shape=()))
 
     def parameters(self):
         return {k: np.array([getattr(self, k)]) for k in ("normal", "tangential", "fluid_density",
@@ -194,7 +194,7 @@ class _CoefficientInFluid(Term):
     `<name>.fluid_density`, whose product the term uses."""
 
     def _fluid(self, coefficient, fluid_density):
-        self.coefficient = float(_checks.nonnegative(f"{self.name}.coefficient", coefficient))
+        self.coefficient = float(_checks.nonnegative(f"{self.name}.coefficient", coefficient, shape=()))
         self.fluid_density = checked_density(self.name, fluid_density)
 
     def parameters(self):

@@ -43,12 +43,12 @@ class SmoothGroundContact(_ImplicitTerm):
                  name="ground"):
         self.name = name
         self.implicit_body = _body_name(name, body)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.distance = float(_checks.positive(f"{name}.distance", distance))
-        self.friction = float(_checks.nonnegative(f"{name}.friction", friction))
-        self.slip_tolerance = float(_checks.positive(f"{name}.slip_tolerance", slip_tolerance))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.distance = float(_checks.positive(f"{name}.distance", distance, shape=()))
+        self.friction = float(_checks.nonnegative(f"{name}.friction", friction, shape=()))
+        self.slip_tolerance = float(_checks.positive(f"{name}.slip_tolerance", slip_tolerance, shape=()))
         self.sharpness = (15.0 / self.distance if sharpness is None
-                          else float(_checks.positive(f"{name}.sharpness", sharpness)))
+                          else float(_checks.positive(f"{name}.sharpness", sharpness, shape=())))
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
 
@@ -92,7 +92,7 @@ class ViscousFriction(_ImplicitTerm):
     def __init__(self, body, viscosity, *, name="viscous_friction"):
         self.name = name
         self.implicit_body = _body_name(name, body)
-        self.viscosity = float(_checks.nonnegative(f"{name}.viscosity", viscosity))
+        self.viscosity = float(_checks.nonnegative(f"{name}.viscosity", viscosity, shape=()))
 
     def parameters(self):
         return {"viscosity": np.array([self.viscosity])}
@@ -146,7 +146,7 @@ class NodeUserForce(_ImplicitTerm):
                              "callable j(t, positions, velocities) -> (dF/dx, dF/dv)")
         self.function = function
         self.jacobian = jacobian
-        self.step = float(_checks.positive(f"{name}.step", step))
+        self.step = float(_checks.positive(f"{name}.step", step, shape=()))
 
     def bind_implicit(self, ctx):
         body = ctx.body(self.name, self.implicit_body)

@@ -27,7 +27,7 @@ class RotaryInertiaScaling(Term):
     def __init__(self, rod, factor, *, name="rotary_inertia_scaling"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.factor = float(_checks.finite(f"{name}.factor", factor))
+        self.factor = float(_checks.finite(f"{name}.factor", factor, shape=()))
         if self.factor < 1.0:
             raise ValueError(f"{name}.factor = {factor!r} is not allowed: must be >= 1")
 

@@ -66,7 +66,8 @@ class End:
 def _spec(owner, field, spec):
     if isinstance(spec, str) or getattr(spec, "name", None) is not None:
         return getattr(spec, "name", spec), None
-    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+    if isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(
+            getattr(spec[0], "name", spec[0]), str):
         return getattr(spec[0], "name", spec[0]), spec[1]
     raise ValueError(f"{owner}.{field} = {spec!r} is not allowed: must be (rod, 'first' | 'last' | "
                      f"node index) or (rigid body, point (3,) | 'attach') or a rigid body's name")
@@ -157,12 +158,12 @@ class _Joint(Term):
         self.limits = limits     # validated (lower, upper, k_s, c_s) or None (hinges only)
         self.a = _spec(name, "a", a)
         self.b = _spec(name, "b", b)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         self.rotational_stiffness = float(_checks.nonnegative(f"{name}.rotational_stiffness",
-                                                              rotational_stiffness))
+                                                              rotational_stiffness, shape=()))
         self.rotational_damping = float(_checks.nonnegative(f"{name}.rotational_damping",
-                                                            rotational_damping))
+                                                            rotational_damping, shape=()))
         if self.kind != SPHERICAL and self.rotational_stiffness <= 0:
             raise ValueError(f"{name}.rotational_stiffness = {rotational_stiffness!r} is not "
                              f"allowed: must be > 0 for a {type(self).__name__}")

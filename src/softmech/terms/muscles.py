@@ -68,11 +68,11 @@ class MuscleTorqueWave(Term):
         if len(c) < 4:
             raise ValueError(f"{name}.coefficients has {len(c)} values, expected at least 4 (cubic)")
         self.coefficients = c
-        self.wavelength = float(_checks.positive(f"{name}.wavelength", wavelength))
-        self.period = float(_checks.positive(f"{name}.period", period))
-        self.phase = float(_checks.finite(f"{name}.phase", phase))
+        self.wavelength = float(_checks.positive(f"{name}.wavelength", wavelength, shape=()))
+        self.period = float(_checks.positive(f"{name}.period", period, shape=()))
+        self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
         self.ramp_time = self.period if ramp_time is None else float(
-            _checks.nonnegative(f"{name}.ramp_time", ramp_time))
+            _checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
         self.head = _checks.choice(f"{name}.head", head, {"first", "last"})
 
     def parameters(self):
@@ -148,11 +148,11 @@ class MusclePairs(Term):
                              "(start, length, force, phase)")
         validate_pairs(f"{name}.groups", g)
         self.groups = g
-        self.frequency = float(_checks.positive(f"{name}.frequency", frequency))
+        self.frequency = float(_checks.positive(f"{name}.frequency", frequency, shape=()))
         self.lever_arm = None if lever_arm is None else float(
-            _checks.positive(f"{name}.lever_arm", lever_arm))
+            _checks.positive(f"{name}.lever_arm", lever_arm, shape=()))
         self.ramp_time = 1.0 / self.frequency if ramp_time is None else float(
-            _checks.nonnegative(f"{name}.ramp_time", ramp_time))
+            _checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
         self.head = _checks.choice(f"{name}.head", head, {"first", "last"})
 
     def parameters(self):

@@ -13,16 +13,20 @@ from softmech.implicit.loads import FixedDofs, NodeLoads
 from softmech.terms.base import Term
 
 
-def _body_name(owner, body):
+def _body_name(owner, body, field="body"):
     name = getattr(body, "name", body)
     if not isinstance(name, str):
-        raise ValueError(f"{owner}.body = {body!r} is not allowed: must be a discrete rod or "
+        raise ValueError(f"{owner}.{field} = {body!r} is not allowed: must be a discrete rod or "
                          "shell, or its name")
     return name
 
 
 def _indices(field, value):
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):     # a ragged list
+        raise ValueError(f"{field} = {_checks._show(value)} is not allowed: must be a list of "
+                         "integer indices >= 0") from None
     if arr.dtype.kind not in "iu" and arr.size:
         raise ValueError(f"{field} = {value!r} is not allowed: must be integer indices >= 0")
     arr = arr.astype(np.int64).reshape(-1)
@@ -117,11 +121,11 @@ class JoinNodes(_ImplicitTerm):
 
     def __init__(self, body_a, node_a, body_b, node_b, *, tolerance=1e-9, name="join"):
         self.name = name
-        self.body_a = _body_name(name, body_a)
-        self.body_b = _body_name(name, body_b)
+        self.body_a = _body_name(name, body_a, "body_a")
+        self.body_b = _body_name(name, body_b, "body_b")
         self.node_a = _checks.integer(f"{name}.node_a", node_a, 0)
         self.node_b = _checks.integer(f"{name}.node_b", node_b, 0)
-        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance, shape=()))
         if self.body_a == self.body_b and self.node_a == self.node_b:
             raise ValueError(f"{name}: joins node {self.node_a} of {self.body_a!r} to itself")
 
@@ -156,7 +160,7 @@ class PointMass(_ImplicitTerm):
         self.name = name
         self.implicit_body = _body_name(name, body)
         self.node = _checks.integer(f"{name}.node", node, 0)
-        self.mass = float(_checks.positive(f"{name}.mass", mass))
+        self.mass = float(_checks.positive(f"{name}.mass", mass, shape=()))
 
     def place_implicit(self, layout, bodies):
         body = bodies[self.implicit_body]

@@ -32,7 +32,7 @@ class Planar(_ImplicitTerm):
     def __init__(self, normal="y", *, tolerance=1e-9, name="planar"):
         self.name = name
         self.normal = _checks.choice(f"{name}.normal", normal, set(AXES))
-        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance, shape=()))
 
     def bind_implicit(self, ctx):
         layout, axis = ctx.layout, AXES[self.normal]

@@ -55,9 +55,9 @@ class RecruitedBending(Term):
                  name="recruited_bending"):
         self.name = name
         self.rod = rod_name(name, rod)
-        self.moment = float(_checks.finite(f"{name}.moment", moment))
-        self.start = float(_checks.nonnegative(f"{name}.start", start))
-        self.duration = float(_checks.positive(f"{name}.duration", duration))
+        self.moment = float(_checks.finite(f"{name}.moment", moment, shape=()))
+        self.start = float(_checks.nonnegative(f"{name}.start", start, shape=()))
+        self.duration = float(_checks.positive(f"{name}.duration", duration, shape=()))
         self.axis = _checks.choice(f"{name}.axis", axis, AXES)
         self.body = None if body is None else body_name(name, body)
 

@@ -111,9 +111,9 @@ class RigidDamping(Term):
     def __init__(self, body, coefficient, *, rotational_coefficient=0.0, name="rigid_damping"):
         self.name = name
         self.body = body_name(name, body)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient))
+        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
         self.rotational_coefficient = float(_checks.nonnegative(
-            f"{name}.rotational_coefficient", rotational_coefficient))
+            f"{name}.rotational_coefficient", rotational_coefficient, shape=()))
 
     def parameters(self):
         return {"coefficient": np.array([self.coefficient]),
@@ -125,6 +125,14 @@ class RigidDamping(Term):
         dampers = ctx.part(RigidDampers)
         dampers.linear[:, slot] += p["coefficient"]
         dampers.angular[:, slot] += p["rotational_coefficient"]
+        # an explicit step of dv/dt = -(c/m) v is stable for dt < 2 m / c; halved as the
+        # contact's limit is (divergence messages suggest it: tests/reliability)
+        body = ctx.rigid_body(self.body, self.name)
+        params = ctx.rigid_params[body.name]
+        with np.errstate(divide="ignore"):
+            ctx.time_step_limits.append(params["mass"] / p["coefficient"])
+            ctx.time_step_limits.append(np.min(params["inertia"], axis=-1)
+                                        / p["rotational_coefficient"])
 
 
 class RigidGroundContacts(Part):
@@ -174,11 +182,11 @@ class RigidGroundContact(Term):
                  name="rigid_ground_contact"):
         self.name = name
         self.body = body_name(name, body)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
-        self.static_friction = float(_checks.nonnegative(f"{name}.static_friction", static_friction))
-        self.kinetic_friction = float(_checks.nonnegative(f"{name}.kinetic_friction", kinetic_friction))
-        self.slip_velocity = float(_checks.positive(f"{name}.slip_velocity", slip_velocity))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
+        self.static_friction = float(_checks.nonnegative(f"{name}.static_friction", static_friction, shape=()))
+        self.kinetic_friction = float(_checks.nonnegative(f"{name}.kinetic_friction", kinetic_friction, shape=()))
+        self.slip_velocity = float(_checks.positive(f"{name}.slip_velocity", slip_velocity, shape=()))
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
 

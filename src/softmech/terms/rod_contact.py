@@ -40,9 +40,9 @@ class CoulombFriction:
     slip_velocity: float = 1e-4
 
     def __post_init__(self):
-        _checks.nonnegative("friction.static", self.static)
-        _checks.nonnegative("friction.kinetic", self.kinetic)
-        _checks.positive("friction.slip_velocity", self.slip_velocity)
+        _checks.nonnegative("friction.static", self.static, shape=())
+        _checks.nonnegative("friction.kinetic", self.kinetic, shape=())
+        _checks.positive("friction.slip_velocity", self.slip_velocity, shape=())
 
 
 class _PenaltyContact(Term):
@@ -55,14 +55,14 @@ class _PenaltyContact(Term):
     """The friction law of a [[contact]] table's friction sub-table (softmech.scenefile)."""
 
     def _penalty(self, name, stiffness, damping, friction, overlap_tolerance):
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         if friction is not None and not isinstance(friction, CoulombFriction):
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
                              "sm.CoulombFriction(static=..., kinetic=...)")
         self.friction = friction
         self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
-                                                           overlap_tolerance))
+                                                           overlap_tolerance, shape=()))
 
     def parameters(self):
         f = self.friction or CoulombFriction(0.0, 0.0)

@@ -85,12 +85,12 @@ class RodShellJoint(_ImplicitTerm):
     def __init__(self, rod, rod_node, shell, shell_node, *, stiffness=1.0, tolerance=1e-9,
                  name="rod_shell_joint"):
         self.name = name
-        self.rod_name = _body_name(name, rod)
-        self.shell_name = _body_name(name, shell)
+        self.rod_name = _body_name(name, rod, "rod")
+        self.shell_name = _body_name(name, shell, "shell")
         self.rod_node = _checks.integer(f"{name}.rod_node", rod_node, 0)
         self.shell_node = _checks.integer(f"{name}.shell_node", shell_node, 0)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness))
-        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance))
+        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
+        self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance, shape=()))
         self.network = None
 
     def implicit_bodies(self):

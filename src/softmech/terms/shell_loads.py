@@ -35,8 +35,8 @@ class ShellPressure(_ShellTerm):
 
     def __init__(self, shell, pressure, *, name="pressure"):
         self.name = name
-        self.implicit_body = _body_name(name, shell)
-        self.pressure = float(_checks.finite(f"{name}.pressure", pressure))
+        self.implicit_body = _body_name(name, shell, "shell")
+        self.pressure = float(_checks.finite(f"{name}.pressure", pressure, shape=()))
 
     def parameters(self):
         return {"pressure": np.array([self.pressure])}
@@ -55,9 +55,9 @@ class ShellDrag(_ShellTerm):
 
     def __init__(self, shell, drag_coefficient, fluid_density=1.2, *, name="shell_drag"):
         self.name = name
-        self.implicit_body = _body_name(name, shell)
-        self.drag_coefficient = float(_checks.positive(f"{name}.drag_coefficient", drag_coefficient))
-        self.fluid_density = float(_checks.positive(f"{name}.fluid_density", fluid_density))
+        self.implicit_body = _body_name(name, shell, "shell")
+        self.drag_coefficient = float(_checks.positive(f"{name}.drag_coefficient", drag_coefficient, shape=()))
+        self.fluid_density = float(_checks.positive(f"{name}.fluid_density", fluid_density, shape=()))
 
     def parameters(self):
         return {"coefficient": np.array([0.5 * self.fluid_density * self.drag_coefficient])}
