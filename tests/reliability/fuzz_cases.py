@@ -130,10 +130,21 @@ def base_doc(name):
 
     if name not in _DOCS:
         _DOCS[name] = scenario_dict(BASES[name]())
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            BASE_KERNEL_SETS.add(kernel_set(scenario_from_dict(_DOCS[name]).compile()))
+        sim = warm_up(lambda: scenario_from_dict(_DOCS[name]))
+        BASE_KERNEL_SETS.add(kernel_set(sim))
     return copy.deepcopy(_DOCS[name])
+
+
+def warm_up(load):
+    """Load (a callable returning a valid Scenario), compile and step it as run_case would, but
+    outside its time limit: the first case of a base scene would otherwise spend the limit
+    compiling its kernels in a cold cache (minutes for the every-term scene on a fresh CI
+    machine), which is not a hang. Returns the compiled simulation."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim = load().compile()
+        sim.step(IMPLICIT_STEPS if hasattr(sim, "stepper") else EXPLICIT_STEPS)
+    return sim
 
 
 # ----------------------------------------------------------------------------- mutations

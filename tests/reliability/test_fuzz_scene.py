@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import softmech as sm
 from fuzz_cases import (DEFAULT_EXAMPLES, SLOW_EXAMPLES, fuzz_settings, new_outcomes, report,
-                        run_case)
+                        run_case, warm_up)
+from softmech.bodies import meshes
 from softmech.scenefile.schema import RunSettings, Scenario
 
 PY_BAD = [None, math.nan, math.inf, -1, 0, 0.0, 1e300, 10**9, 10**30, 1j, "1e7", "", b"x",
@@ -54,24 +55,24 @@ def rod_scene(draw):
     target = draw(st.sampled_from(["rod", "rod", "rod", "nobody", None, 3]))
     fields += [name for name, changed in (("dt", dt != 1e-5), ("worlds", worlds != 1),
                                           ("rod", target != "rod")) if changed]
+    return (lambda: _rod_scenario(kw, dt, worlds, force, target)), fields
 
-    def load():
-        scene = sm.Scene()
-        scene.add_cosserat_rod(**kw)
-        scene.add(sm.Gravity())
-        scene.add(sm.Clamp("rod", "first"))
-        scene.add(sm.GroundContact("rod", friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
-        scene.add(sm.EndLoad(target, force=force, name="end_load"))
-        return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0, worlds=worlds))
-    return load, fields
+
+def _rod_scenario(kw, dt=1e-5, worlds=1, force=(0.0, -0.1, 0.0), target="rod"):
+    """rod_scene's scenario from its (possibly bad) arguments; the defaults are the valid ones."""
+    scene = sm.Scene()
+    scene.add_cosserat_rod(**kw)
+    scene.add(sm.Gravity())
+    scene.add(sm.Clamp("rod", "first"))
+    scene.add(sm.GroundContact("rod", friction=sm.AnisotropicFriction(1.0, 1.5, 2.0)))
+    scene.add(sm.EndLoad(target, force=force, name="end_load"))
+    return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0, worlds=worlds))
 
 
 def _mesh(draw):
     """Vertices and triangles of a small sheet, possibly broken: empty, a NaN, a duplicate
     node, a degenerate (collinear) triangle, an index out of range, a float or negative
     index, a triangle repeated."""
-    from softmech.bodies import meshes
-
     mesh = meshes.rectangle(0.1, 0.05, 2)
     v, t = mesh.vertices.copy(), mesh.triangles.copy()
     how = draw(st.sampled_from(["ok", "empty_v", "empty_t", "nan", "duplicate", "collinear",
@@ -115,15 +116,18 @@ def shell_scene(draw):
     if target != "sheet":
         fields.append("shell")
 
-    def load():
-        scene = sm.Scene()
-        scene.add_shell(name="sheet", vertices=v, triangles=t, thickness=thickness,
-                        youngs_modulus=modulus, density=1000.0)
-        scene.add(sm.FixNodes("sheet", nodes=[0, 1]))
-        scene.add(sm.ShellPressure(target, 5.0))
-        scene.add(sm.Gravity())
-        return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0))
-    return load, fields
+    return (lambda: _shell_scenario(v, t, thickness, modulus, dt, target)), fields
+
+
+def _shell_scenario(v, t, thickness=1e-3, modulus=1e6, dt=1e-3, target="sheet"):
+    """shell_scene's scenario from its (possibly bad) arguments."""
+    scene = sm.Scene()
+    scene.add_shell(name="sheet", vertices=v, triangles=t, thickness=thickness,
+                    youngs_modulus=modulus, density=1000.0)
+    scene.add(sm.FixNodes("sheet", nodes=[0, 1]))
+    scene.add(sm.ShellPressure(target, 5.0))
+    scene.add(sm.Gravity())
+    return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0))
 
 
 @st.composite
@@ -144,23 +148,33 @@ def rigid_scene(draw):
     if b != ("ball", (0.0, 0.0, 0.05)):
         fields += ["b", "nobody", "anchor", "point"]
 
-    def load():
-        scene = sm.Scene()
-        scene.add_cosserat_rod(**{**ROD, "start": (0.0, 0.0, 0.5), "direction": (0.0, 0.0, 1.0),
-                                  "normal": (1.0, 0.0, 0.0), "length": 0.3})
-        scene.add(sm.Clamp("rod", "first"))
-        scene.add_sphere(name="ball", position=(0.0, 0.0, 0.85), radius=radius, density=density)
-        scene.add(sm.SphericalJoint(a, b, stiffness=stiffness, damping=0.1))
-        scene.add(sm.RigidGroundContact("ball", 1e3, 1.0))
-        scene.add(sm.Gravity())
-        return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0))
-    return load, fields
+    return (lambda: _rigid_scenario(radius, density, a, b, stiffness, dt)), fields
+
+
+def _rigid_scenario(radius=0.05, density=500.0, a=("rod", "last"), b=("ball", (0.0, 0.0, 0.05)),
+                    stiffness=1e3, dt=1e-5):
+    """rigid_scene's scenario from its (possibly bad) arguments; the defaults are the valid ones."""
+    scene = sm.Scene()
+    scene.add_cosserat_rod(**{**ROD, "start": (0.0, 0.0, 0.5), "direction": (0.0, 0.0, 1.0),
+                              "normal": (1.0, 0.0, 0.0), "length": 0.3})
+    scene.add(sm.Clamp("rod", "first"))
+    scene.add_sphere(name="ball", position=(0.0, 0.0, 0.85), radius=radius, density=density)
+    scene.add(sm.SphericalJoint(a, b, stiffness=stiffness, damping=0.1))
+    scene.add(sm.RigidGroundContact("ball", 1e3, 1.0))
+    scene.add(sm.Gravity())
+    return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0))
 
 
 CASES = st.one_of(rod_scene(), shell_scene(), rigid_scene())
 
 
 def fuzz_scenes(n, slow):
+    # the valid scenes compile their kernels first, outside a case's time limit (a cold cache
+    # is not a hang: fuzz_cases.warm_up)
+    warm_up(lambda: _rod_scenario(dict(ROD)))
+    warm_up(lambda: _rigid_scenario())
+    sheet = meshes.rectangle(0.1, 0.05, 2)
+    warm_up(lambda: _shell_scenario(sheet.vertices, sheet.triangles))
     outcomes = new_outcomes()
 
     @fuzz_settings(n, slow=slow)
