@@ -219,3 +219,14 @@ def test_a_contact_naming_a_missing_body_names_its_field():
     scene.add_cosserat_rod(**ROD)
     with pytest.raises(ValueError, match=r"rod_body_contact.bodies: body 'nobody' is not allowed"):
         scene.add(sm.RodBodyContact(["rod"], ["nobody"], stiffness=1.0))
+
+
+def test_a_far_off_discrete_rod_names_start():
+    """A discrete rod at y = 2^63 m (slow fuzz run): its 2.5 cm edges are below the round-off
+    of its coordinates; the message said 'centerline: ... nodes must be distinct', naming a
+    field the user did not give."""
+    with pytest.raises(ValueError, match=r"start/length: edge \d+ has length .* not allowed: must "
+                                         r"be > 1e-12 x the largest coordinate"):
+        sm.Scene().add_der_rod(name="arm", start=(0.0, 2.0**63, 0.05), direction=(1, 0, 0),
+                               length=0.2, n_elems=8, radius=0.002, density=1200.0,
+                               youngs_modulus=2e6)

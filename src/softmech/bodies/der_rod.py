@@ -155,9 +155,12 @@ class DerRod(ImplicitBody):
             _checks.integer(f + "n_elems", n_elems, 2, _checks.MAX_ELEMENTS)
             _checks.positive(f + "length", length)
             centerline = straight_centerline(start, direction, length, n_elems)
+            source = "start/length"
         elif any(v is not None for v in (start, direction, length, n_elems)):
             raise ValueError(f"der_rod '{name}': give centerline or start/direction/length/"
                              "n_elems, not both")
+        else:
+            source = "centerline"
         x = _checks.coordinates(f + "centerline", centerline, shape=(None, 3))
         if len(x) < 3:
             raise ValueError(f"{f}centerline has {len(x)} nodes: a discrete rod needs >= 3 "
@@ -177,10 +180,13 @@ class DerRod(ImplicitBody):
         self.positions = x
         self.edge_nodes = edges
         rest_len = np.linalg.norm(x[edges[:, 1]] - x[edges[:, 0]], axis=1)
-        if np.any(rest_len <= 1e-12 * max(1.0, np.abs(x).max())):
+        scale = max(1.0, np.abs(x).max())
+        if np.any(rest_len <= 1e-12 * scale):
+            # relative to the coordinates: far from the origin round-off swamps the geometry
             j = int(np.argmin(rest_len))
-            raise ValueError(f"{f}centerline: edge {j} has length {rest_len[j]:.3g} m "
-                             "(nodes must be distinct)")
+            raise ValueError(f"{f}{source}: edge {j} has length {rest_len[j]:.3g} m, not allowed: "
+                             f"must be > 1e-12 x the largest coordinate ({scale:.3g} m) -- nodes "
+                             "must be distinct and the rod not so far from the origin")
         self.rest_lengths = rest_len
         self.spring_nodes, self.spring_edges, self.spring_signs = build_springs(len(x), edges)
         if len(self.spring_nodes) == 0:
