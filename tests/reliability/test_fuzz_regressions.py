@@ -230,3 +230,11 @@ def test_a_far_off_discrete_rod_names_start():
         sm.Scene().add_der_rod(name="arm", start=(0.0, 2.0**63, 0.05), direction=(1, 0, 0),
                                length=0.2, n_elems=8, radius=0.002, density=1200.0,
                                youngs_modulus=2e6)
+
+
+def test_a_direction_turned_parallel_to_the_normal_names_both():
+    """direction (1e300, 0, 1) is x to round-off, parallel to normal (1, 0, 0) (slow fuzz run):
+    the message named neither field's value."""
+    with pytest.raises(ValueError, match=r"normal = .* is not allowed with the rod's first edge "
+                                         r"along .* \(its direction or centreline\)"):
+        sm.Scene().add_cosserat_rod(**{**ROD, "direction": (1e300, 0, 1), "normal": (1, 0, 0)})

@@ -39,8 +39,9 @@ def frames_along(positions, normal, closed=False):
     t = edges / np.linalg.norm(edges, axis=1, keepdims=True)
     d1 = normal - np.dot(normal, t[0]) * t[0]
     if np.linalg.norm(d1) < 1e-10:
-        raise ValueError("normal is parallel to the rod's first edge: it must have a component "
-                         "perpendicular to the centreline")
+        raise ValueError(f"normal = {_checks._show(normal)} is not allowed with the rod's first "
+                         f"edge along {_checks._show(t[0])} (its direction or centreline): they "
+                         "are parallel; the normal must have a component perpendicular to it")
     d1 /= np.linalg.norm(d1)
     Q = np.empty((len(t), 3, 3))
     for i in range(len(t)):
