@@ -83,6 +83,9 @@ def test_impact_on_the_stop_is_elastic_without_damping():
     (dict(limit_stiffness=1.0), r"limit_stiffness = 1.0 .* without limits"),
     (dict(limits=0.3, limit_stiffness=1.0), r"limits = 0.3 .*\(lower, upper\)"),
     (dict(limits=(-0.2, math.nan), limit_stiffness=1.0), r"limits\[1\]"),
+    # an array for one number (found by the slow fuzz run)
+    (dict(limits=([-0.2, 0.1], 0.2), limit_stiffness=1.0), r"limits\[0\] .* single number"),
+    (dict(limits=(-0.2, 0.2), limit_stiffness=[1.0, 2.0]), r"limit_stiffness .* single number"),
 ])
 def test_bad_limits_name_the_field_and_the_range(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -58,14 +58,14 @@ def limit_arguments(owner, limits, limit_stiffness, limit_damping):
         return None
     if not isinstance(limits, (tuple, list, np.ndarray)) or len(limits) != 2:
         raise ValueError(f"{owner}.limits = {limits!r} is not allowed: must be (lower, upper) [rad]")
-    lower = float(_checks.finite(f"{owner}.limits[0]", limits[0]))
-    upper = float(_checks.finite(f"{owner}.limits[1]", limits[1]))
+    lower = float(_checks.finite(f"{owner}.limits[0]", limits[0], shape=()))
+    upper = float(_checks.finite(f"{owner}.limits[1]", limits[1], shape=()))
     check_range(owner, np.array([lower]), np.array([upper]))
     if limit_stiffness is None:
         raise ValueError(f"{owner}.limit_stiffness = None is not allowed with limits: must be > 0 "
                          f"[N m/rad]")
-    k = float(_checks.positive(f"{owner}.limit_stiffness", limit_stiffness))
-    c = float(_checks.nonnegative(f"{owner}.limit_damping", limit_damping))
+    k = float(_checks.positive(f"{owner}.limit_stiffness", limit_stiffness, shape=()))
+    c = float(_checks.nonnegative(f"{owner}.limit_damping", limit_damping, shape=()))
     return lower, upper, k, c
 
 
