@@ -279,45 +279,44 @@ class ImplicitSimulation:
                 else:
                     q, v = self.stepper.explicit_step(b, self.q[b], self.v[b], self.time, self.dt)
             except NewtonFailed as err:
-                self._restore(saved)
-                body, quantity = self._owner(err.dof)
-                raise SimulationDiverged(
-                    f"implicit step from t = {self.time:.6g} s failed in world {b}, body "
-                    f"{body!r} ({quantity}): {err}. The state at t = {self.time:.6g} s is kept; "
+                raise self._stopped(
+                    saved, b, err.dof, "implicit step", "failed", f"{err}",
                     f"try a smaller dt (e.g. dt <= {self.dt / 4:.3g} s, current {self.dt:g} s), "
                     "more Newton iterations, or check the scene (interpenetration, an "
-                    "unconstrained body)", self.time,
-                    {name: self.get_state(name) for name in self.bodies}, worlds=(b,),
-                    body=body, quantity=quantity) from None
+                    "unconstrained body)") from None
             if self.scheme != "implicit_euler" and not np.max(np.abs(q - self.q[b])) <= \
                     STEP_JUMP * self._scene_size():
                 # the explicit scheme's instability: an oscillation that grows by a factor each
                 # step; stopped while the kept state is still near the physical one
-                self._restore(saved)
                 worst = int(np.argmax(np.nan_to_num(np.abs(q - self.q[b]), nan=np.inf)))
-                body, quantity = self._owner(worst)
-                raise SimulationDiverged(
-                    f"symplectic Euler step from t = {self.time:.6g} s diverged in world {b}, "
-                    f"body {body!r} ({quantity}): exploding state (it moved by more than "
-                    f"{STEP_JUMP:g} x the scene's size {self._scene_size():.3g} m in one step). "
-                    f"The state at t = {self.time:.6g} s is kept; use a smaller dt (e.g. dt <= "
-                    f"{self.dt / 4:.3g} s, current {self.dt:g} s) or scheme 'implicit_euler'",
-                    self.time, {name: self.get_state(name) for name in self.bodies},
-                    worlds=(b,), body=body, quantity=quantity)
+                raise self._stopped(
+                    saved, b, worst, "symplectic Euler step", "diverged",
+                    f"exploding state (it moved by more than {STEP_JUMP:g} x the scene's size "
+                    f"{self._scene_size():.3g} m in one step)",
+                    f"use a smaller dt (e.g. dt <= {self.dt / 4:.3g} s, current {self.dt:g} s) "
+                    "or scheme 'implicit_euler'")
             if not (np.max(np.abs(q)) <= EXPLODING and np.max(np.abs(v)) <= EXPLODING):
-                self._restore(saved)
                 worst = int(np.argmax(np.maximum(np.nan_to_num(np.abs(q), nan=np.inf),
                                                  np.nan_to_num(np.abs(v), nan=np.inf))))
-                body, quantity = self._owner(worst)
-                raise SimulationDiverged(
-                    f"step from t = {self.time:.6g} s diverged in world {b}, body {body!r} "
-                    f"({quantity}): exploding state (|value| > {EXPLODING:g} in SI units). The "
-                    f"state at t = {self.time:.6g} s is kept; try a smaller dt (e.g. dt <= "
-                    f"{self.dt / 4:.3g} s, current {self.dt:g} s) or check the loads",
-                    self.time, {name: self.get_state(name) for name in self.bodies},
-                    worlds=(b,), body=body, quantity=quantity)
+                raise self._stopped(
+                    saved, b, worst, "step", "diverged",
+                    f"exploding state (|value| > {EXPLODING:g} in SI units)",
+                    f"try a smaller dt (e.g. dt <= {self.dt / 4:.3g} s, current {self.dt:g} s) "
+                    "or check the loads")
             self.q[b], self.v[b] = q, v
         self._steps += 1
+
+    def _stopped(self, saved, b, dof, what, how, reason, advice):
+        """Back to the `saved` state; the SimulationDiverged of world b naming the body and
+        quantity of DOF `dof`: "<what> from t = .. <how> in world b, body .. (..): <reason>.
+        The state at t = .. is kept; <advice>"."""
+        self._restore(saved)
+        body, quantity = self._owner(dof)
+        return SimulationDiverged(
+            f"{what} from t = {self.time:.6g} s {how} in world {b}, body {body!r} ({quantity}): "
+            f"{reason}. The state at t = {self.time:.6g} s is kept; {advice}", self.time,
+            {name: self.get_state(name) for name in self.bodies}, worlds=(b,), body=body,
+            quantity=quantity)
 
     def solve_static(self):
         """Replace every world's state by the equilibrium reached from it at the current time

@@ -30,14 +30,13 @@ JointStopsArgs = namedtuple("JointStopsArgs", [
     "stop_axis",        # hinge axis in A's and B's frames, (n_s, 2, 3)
     "stop_normal",      # a direction normal to the axis in A's and B's frames, (n_s, 2, 3)
     "stop_params",      # lower [rad], upper [rad], k_s [N m/rad], c_s [N m s/rad], (n_blocks, n_s, 4, W)
-    "stop_angle",       # output: the hinge angle theta [rad], (n_blocks, n_s*W)
     "node_force", "elem_couple", "rb_force", "rb_torque",   # outputs (added to)
 ])
 
 
 @kernel
 def joint_stops(a, bi, W, t):
-    """Add the torques of every joint stop of block bi (and record each hinge's angle)."""
+    """Add the torques of every joint stop of block bi."""
     zero = (0.0, 0.0, 0.0)
     for j in range(a.stop_end_kind.shape[0]):
         xa, va, Qa, wa_, fa_, ca = kind_arrays(a, bi, a.stop_end_kind[j, 0])
@@ -58,7 +57,6 @@ def joint_stops(a, bi, W, t):
             sin_t = ((na[1] * nb[2] - na[2] * nb[1]) * ax[0] + (na[2] * nb[0] - na[0] * nb[2]) * ax[1]
                      + (na[0] * nb[1] - na[1] * nb[0]) * ax[2])
             theta = math.atan2(sin_t, na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2])
-            a.stop_angle[bi, j * W + lane] = theta
             p = a.stop_params[bi, j]
             pen = 0.0
             if theta > p[S_UPPER, lane]:

@@ -28,7 +28,7 @@ class JointStops(Part):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (End a, End b, axes (2, 3), normals (2, 3), params (B, 4), name)
+        self.entries = []   # (End a, End b, axes (2, 3), normals (2, 3), params (B, 4))
 
     def calls(self, engine):
         e = self.entries
@@ -40,13 +40,8 @@ class JointStops(Part):
             stop_end_frame=ends("frame_slot"),
             stop_axis=np.array([x[2] for x in e]).reshape(n, 2, 3),
             stop_normal=np.array([x[3] for x in e]).reshape(n, 2, 3),
-            stop_params=lane_table([x[4] for x in e], engine.lanes, N_STOP_PARAMS),
-            stop_angle=np.zeros((engine.lanes.n_blocks, n * engine.lanes.W)))
+            stop_params=lane_table([x[4] for x in e], engine.lanes, N_STOP_PARAMS))
         return [Call("forces", ORDER, joint_stops, args, "joint_stops")]
-
-    def names(self):
-        """Names of the stopped joints, in the order of the kernel's angles."""
-        return [x[5] for x in self.entries]
 
 
 def limit_arguments(owner, limits, limit_stiffness, limit_damping):
@@ -100,7 +95,7 @@ def add_stop(ctx, owner, a, b, axis, p):
     axes = np.array([a.frame @ axis, b.frame @ axis])
     normals = np.array([a.frame @ normal, b.frame @ normal])
     params = np.stack([p["lower"], p["upper"], p["limit_stiffness"], p["limit_damping"]], axis=1)
-    ctx.part(JointStops).entries.append((a, b, axes, normals, params, owner))
+    ctx.part(JointStops).entries.append((a, b, axes, normals, params))
     # explicit stability, as for the hinge's own rotational spring: dt < sqrt(I / k_s)
     ctx.time_step_limits.append(np.sqrt(np.minimum(a.inertia, b.inertia) / p["limit_stiffness"]))
 
