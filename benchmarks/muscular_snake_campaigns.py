@@ -1,0 +1,76 @@
+"""The muscular snake's layout campaigns for n = 1..6 pairs (Zhang et al. 2019, Fig. 3b), run to
+the paper's generation budget, then each best layout checked over a longer run.
+
+For each n: `optimize_muscular_snake` (CMA-ES over start, span, force and phase of each pair;
+fitness = forward speed over periods 2-4; a layout that lifts the centre of mass above 2 r is
+ranked last) with up to --generations generations, stopped earlier only when the best fitness has
+not improved by 1e-4 m/s over --patience generations. Then the best layout runs for --check
+periods and its forward speed over periods 3..check and its highest centre of mass over the
+whole run are printed, beside the continuous-torque snake's 0.579 m/s (docs/snake.md).
+
+    python benchmarks/muscular_snake_campaigns.py --output /tmp/msnake [--pairs 1 2 3 4 5 6]
+
+Campaigns resume from their logs (rerun the same command after an interruption). Prints one
+markdown table; each campaign's files are in OUTPUT/pairs_N.
+"""
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech.optimize.muscular_snake import optimize_muscular_snake
+from softmech.scenarios.muscular_snake import build_muscular_snake
+from softmech.scenarios.snake import mean_velocities
+
+
+def check_layout(groups, periods):
+    """Forward speed over periods 3..periods [m/s] and the highest centre-of-mass height over
+    the whole run [m] of one layout (rows start, length, force, phase)."""
+    scene, info = build_muscular_snake(groups=groups, duration=periods * 1.0)
+    sim = scene.compile(worlds=1, dt=info.dt)
+    out = sim.run(periods * info.period, record=sm.Every(info.period / 20, ("snake.com",)))
+    forward, _ = mean_velocities(out["time"], out["snake.com"], info.period, 3, periods)
+    return float(forward[0]), float(out["snake.com"][0, :, 2].max())
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--output", required=True)
+    p.add_argument("--pairs", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6])
+    p.add_argument("--generations", type=int, default=40)
+    p.add_argument("--patience", type=int, default=15)
+    p.add_argument("--popsize", type=int, default=12)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--check", type=int, default=6, help="periods of the check run (>= 4)")
+    a = p.parse_args()
+    rows = []
+    for n in a.pairs:
+        folder = os.path.join(a.output, f"pairs_{n}")
+        resume = os.path.exists(os.path.join(folder, "campaign.jsonl"))
+        started = time.perf_counter()
+        s = optimize_muscular_snake(folder, pairs=n, popsize=a.popsize, seed=a.seed,
+                                    max_generations=a.generations, min_generations=a.generations // 2,
+                                    patience=a.patience, resume=resume)
+        forward, height = check_layout(s["best_layout"], a.check)
+        row = dict(pairs=n, generations=s["generations"], stop=s["stop_reason"],
+                   fitness=s["speed_best"],
+                   check_speed=forward, max_com_height=height, layout=s["best_layout"],
+                   wall_s=time.perf_counter() - started)
+        rows.append(row)
+        with open(os.path.join(folder, "check.json"), "w") as f:
+            json.dump(row, f, indent=1)
+        print(json.dumps(row), flush=True)
+    print("\n| pairs n | generations | fitness (periods 2-4) | forward speed, periods 3-"
+          f"{a.check} | highest centre of mass | spans [vertebrae] |")
+    print("|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        spans = ", ".join(f"{g[0]:.0f}-{g[0] + g[1]:.0f}" for g in r["layout"])
+        print(f"| {r['pairs']} | {r['generations']} | {r['fitness']:.3f} m/s | "
+              f"{r['check_speed']:.3f} m/s | {1e3 * r['max_com_height']:.1f} mm | {spans} |")
+
+
+if __name__ == "__main__":
+    main()
