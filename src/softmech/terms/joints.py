@@ -3,7 +3,11 @@ softmech.kernels.joints; Zhang et al. 2019, Methods eqs. 5-6).
 
 An end point is written (body, where):
   * a rod: where = "first", "last" or a node index; the end carries the frame of the element
-    next to that node (the first element for node 0, else element i - 1 ... see `rod_end`);
+    next to that node (element i for node i, the last element for the last node: `rod_end`);
+    (rod, where, offset) puts the end at the point x_i + Q_e^T offset, offset (3,) [m] given in
+    that element's material frame (components along d1, d2, d3): the joint's force acts there
+    and puts the torque (Q_e^T offset) x F on the element (how a muscle rod is glued to a body
+    at a lateral distance from its centreline, the muscular snake's r / 2);
   * a rigid body: where = a point (3,) [m] in the body's own frame about its centre of mass
     (default: the centre), or "attach": the point of the body that coincides with the other
     end's initial position (how a muscle or tendon rides on a bone).
@@ -63,14 +67,27 @@ class End:
     inertia: np.ndarray
 
 
+MAX_ROD_OFFSET = 10.0
+"""Largest rod end offset, in units of the rod's largest radius: a glue point is near the rod's
+surface, not a lever arm across the scene."""
+
+
 def _spec(owner, field, spec):
+    """(body name, where) of an end spec, and its offset (3,) [m] or None (rod ends only)."""
     if isinstance(spec, str) or getattr(spec, "name", None) is not None:
-        return getattr(spec, "name", spec), None
-    if isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(
+        return (getattr(spec, "name", spec), None), None
+    if isinstance(spec, (tuple, list)) and len(spec) in (2, 3) and isinstance(
             getattr(spec[0], "name", spec[0]), str):
-        return getattr(spec[0], "name", spec[0]), spec[1]
+        offset = None
+        if len(spec) == 3:
+            if isinstance(spec[1], str) and spec[1] not in ("first", "last"):
+                raise ValueError(f"{owner}.{field} = {spec!r} is not allowed: an offset (third "
+                                 f"entry) is for a rod end (rod, node, offset (3,) [m])")
+            offset = _checks.finite(f"{owner}.{field} offset", spec[2], shape=(3,))
+        return (getattr(spec[0], "name", spec[0]), spec[1]), offset
     raise ValueError(f"{owner}.{field} = {spec!r} is not allowed: must be (rod, 'first' | 'last' | "
-                     f"node index) or (rigid body, point (3,) | 'attach') or a rigid body's name")
+                     f"node index[, offset (3,) in the element frame]) or (rigid body, point (3,) | "
+                     f"'attach') or a rigid body's name")
 
 
 def rod_node(owner, field, rod, where):
@@ -97,14 +114,29 @@ def rigid_point(owner, field, body, where, other_position):
     return _checks.finite(f"{owner}.{field} point", where, shape=(3,))
 
 
-def rod_end(ctx, owner, field, rod, where):
+def rod_offset(owner, field, rod, offset):
+    """The offset (3,) [m] of a rod end (element frame), zeros for None; at most MAX_ROD_OFFSET
+    x the rod's largest radius long."""
+    if offset is None:
+        return np.zeros(3)
+    limit = MAX_ROD_OFFSET * float(np.max(rod.radius))
+    if not np.linalg.norm(offset) <= limit:
+        raise ValueError(f"{owner}.{field} offset = {list(offset)} is not allowed: its length "
+                         f"{np.linalg.norm(offset):.3g} m must be <= {limit:.3g} m "
+                         f"({MAX_ROD_OFFSET:g} x the largest radius of rod {rod.name!r})")
+    return np.asarray(offset, dtype=float)
+
+
+def rod_end(ctx, owner, field, rod, where, offset=None):
     """End of a rod at node `where` ('first', 'last' or index): the node's slot and the slot of
-    the element whose frame it carries (element i, or the last element for the last node)."""
+    the element whose frame it carries (element i, or the last element for the last node);
+    offset (3,) [m] in that element's frame (None: the node itself)."""
     node = rod_node(owner, field, rod, where)
     elem = min(node, rod.n_elems - 1)
+    r = rod_offset(owner, field, rod, offset)
     d = ctx.discrete[rod.name]
     return End(END_ROD_NODE, ctx.node_offset[rod.name] + node, ctx.elem_offset[rod.name] + elem,
-               np.zeros(3), rod.positions[node], rod.directors[elem],
+               r, rod.positions[node] + rod.directors[elem].T @ r, rod.directors[elem],
                float(rod.rest_lengths[elem]), d["node_mass"][:, node], d["elem_J"][:, elem].min(axis=1))
 
 
@@ -156,8 +188,8 @@ class _Joint(Term):
                  rotational_damping=0.0, axis=None, limits=None, name):
         self.name = name
         self.limits = limits     # validated (lower, upper, k_s, c_s) or None (hinges only)
-        self.a = _spec(name, "a", a)
-        self.b = _spec(name, "b", b)
+        self.a, self.a_offset = _spec(name, "a", a)
+        self.b, self.b_offset = _spec(name, "b", b)
         self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
         self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         self.rotational_stiffness = float(_checks.nonnegative(f"{name}.rotational_stiffness",
@@ -168,7 +200,7 @@ class _Joint(Term):
             raise ValueError(f"{name}.rotational_stiffness = {rotational_stiffness!r} is not "
                              f"allowed: must be > 0 for a {type(self).__name__}")
         self.axis = None if axis is None else _checks.unit_vector(f"{name}.axis", axis)
-        if self.a == self.b:
+        if self.a == self.b and np.array_equal(self.a_offset, self.b_offset):
             raise ValueError(f"{name}: a = b = {self.a!r} is not allowed: a joint needs two "
                              f"different end points")
 
@@ -186,11 +218,15 @@ class _Joint(Term):
 
     def _end(self, ctx, field, spec, other_position=None):
         name, where = spec
+        offset = getattr(self, f"{field}_offset")
         if name in ctx.rod_index:       # a dict lookup: a scene has thousands of joints (wing)
             if where is None:
                 raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: say which node "
                                  f"of the rod: ({name!r}, 'first' | 'last' | index)")
-            return rod_end(ctx, self.name, field, ctx.rods[ctx.rod_index[name]], where)
+            return rod_end(ctx, self.name, field, ctx.rods[ctx.rod_index[name]], where, offset)
+        if offset is not None:
+            raise ValueError(f"{self.name}.{field} = {spec!r} with an offset is not allowed: "
+                             f"{name!r} is not a rod (a rigid body's point is its second entry)")
         if name in ctx.rigid_index:
             return rigid_end(ctx, self.name, field, ctx.rigid_bodies[ctx.rigid_index[name]],
                              where, other_position)
@@ -203,15 +239,19 @@ class _Joint(Term):
         ('spherical', 'hinge' or 'fixed') and its ends a and b, each {body (name), node (rod
         node index, or -1 on a rigid body), point (3,) [m] (on a rigid body: in its user frame
         about its centre of mass; zeros on a rod)}. rods, rigid_bodies: lists, or dicts by
-        name (a caller describing many joints builds them once)."""
+        name (a caller describing many joints builds them once). On a rod, point is the end's
+        offset in its element frame (zeros for the node itself)."""
         rods = rods if isinstance(rods, dict) else {r.name: r for r in rods}
         bodies = rigid_bodies if isinstance(rigid_bodies, dict) else {b.name: b for b in rigid_bodies}
 
         def end(field, spec, other_position=None):
             name, where = spec
             if name in rods:
-                node = rod_node(self.name, field, rods[name], where)
-                return {"body": name, "node": node, "point": np.zeros(3)}, rods[name].positions[node]
+                rod = rods[name]
+                node = rod_node(self.name, field, rod, where)
+                r = rod_offset(self.name, field, rod, getattr(self, f"{field}_offset"))
+                position = rod.positions[node] + rod.directors[min(node, rod.n_elems - 1)].T @ r
+                return {"body": name, "node": node, "point": r}, position
             if name not in bodies:
                 raise ValueError(f"{self.name}.{field} = {name!r} is not allowed: no such rod or "
                                  f"rigid body (bodies: {sorted(list(rods) + list(bodies))})")
