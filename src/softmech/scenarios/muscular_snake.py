@@ -12,12 +12,24 @@ force, phase) with start >= 5, start + length <= 95 [vertebrae], 0 <= force <= 3
 5-95 at 1500 N with the phases of a head-to-tail wave of wavelength 0.97 L -- a starting point
 for `softmech optimize muscular_snake --pairs N` (softmech.optimize.muscular_snake), which
 finds each n's fastest layout with CMA-ES.
+
+muscles="rods" replaces the couples by the paper's muscle rods (`add_muscle_rods`): per pair a
+right and a left muscle rod (ActiveMuscle, eq. 2's "wave" activation with the pair's phase,
+side +1 / -1: half a period apart) spanning the pair's vertebrae at +-r/2 from the midline
+(along the body's lateral director d2), glued node by node to the body (softmech.scenarios.
+muscle_rods). The tendons are the end glue joints: the muscle runs over the whole span, and its
+two end joints carry its tension into the body at the span's ends (no separate tendon rods).
+The muscle's force does not depend on its length (flat force-length curve, no passive curve,
+rest section): its tension is F_i a(t) exactly, a(t) eq. 2's activation, so the pair's peak
+force is F_i (0..3500 N) as for the couples, with max_stress = F_i / A_m on the section A_m.
 """
 import numpy as np
 
+import softmech as sm
 from softmech import _checks
+from softmech.scenarios.muscle_rods import glue_muscle
 from softmech.scenarios.snake import OPTIMAL_GAIT, TABLE2, build_snake
-from softmech.terms.muscles import PAIR_START_RANGE
+from softmech.terms.muscles import PAIR_START_RANGE, validate_pairs
 
 MAX_FORCE = 3500.0
 """Largest peak force of a pair [N] (Zhang et al. 2019: 0 <= F <= 3500 N)."""
@@ -47,9 +59,78 @@ def feasible_groups(raw):
     return g
 
 
+MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE2["density"],
+                  glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3)
+"""The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
+the body's half-width), Young's modulus [Pa] (1/10 of the body's: the two muscles add ~1% to
+its bending and axial stiffness), density [kg/m^3] (the body's; the muscles add their mass,
+0.025 kg per 10 vertebrae each), glue stiffness [N/m] and damping [N s/m] (an end joint
+stretches F / k: 1.5 mm at 1500 N; sqrt(m_node / k) = 35 us > dt), rotational damping of the
+muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only)."""
+
+MUSCLE_KINDS = ("couples", "rods")
+"""The muscular snake's actuators: MusclePairs couples, or glued muscle rods."""
+
+
 def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups=None,
-                         duration=6.0, dt=TABLE2["dt"]):
+                         duration=6.0, dt=TABLE2["dt"], muscles="couples"):
     """The muscular snake (module docstring): `pairs` pairs in the initial layout, or `groups`
-    rows (start, length, force, phase); returns (scene, SnakeInfo) of the snake template."""
+    rows (start, length, force, phase); muscles "couples" (MusclePairs) or "rods" (glued muscle
+    rods, `add_muscle_rods`). Returns (scene, SnakeInfo) of the snake template."""
+    muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
     layout = initial_layout(pairs) if groups is None else tuple(map(tuple, np.asarray(groups, dtype=float)))
-    return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
+    if muscles == "couples":
+        return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
+    g = _checks.finite("groups", layout)
+    if g.ndim != 2 or g.shape[1] != 4 or len(g) < 1:
+        raise ValueError(f"groups has shape {g.shape}, expected (n_pairs >= 1, 4): rows "
+                         "(start, length, force, phase)")
+    validate_pairs("groups", g)
+    scene, info = build_snake(n_elems, worlds, duration=duration, dt=dt, actuated=False)
+    names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period)
+    if not names:
+        raise ValueError(f"groups = {g.tolist()} is not allowed with muscles = 'rods': no pair "
+                         f"spans an interior node of the {n_elems}-element body")
+    info.muscle = names[0]
+    return scene, info
+
+
+def pair_nodes(body, start, length):
+    """Body nodes (first, last) of a muscle over vertebrae [start, start + length] (head = the
+    last node): the nodes just outside the interior nodes that MusclePairs' rule puts inside
+    the span (head = last node), so that the muscle bends the elements the couples bend; None if
+    no interior node is inside."""
+    from_head = body.length - np.cumsum(body.rest_lengths)[:-1]     # nodes 1..n-1 [m]
+    vertebra = 100.0 * from_head / body.length
+    inside = np.flatnonzero((vertebra >= start) & (vertebra <= start + length)) + 1
+    return (int(inside.min()) - 1, int(inside.max()) + 1) if len(inside) else None
+
+
+def add_muscle_rods(scene, body, groups, *, frequency, muscle=MUSCLE_ROD):
+    """Per pair i of `groups` (n, 4) rows (start, length, force, phase): a right and a left
+    muscle rod `right<i>`, `left<i>` at r/2 from the midline along -d2 = d1 x d3, resp. +d2
+    (so that right > left bends the body as MusclePairs' positive moment about d1 does: +y for
+    the snake along +x with d1 = +z), glued to the body over `pair_nodes`, each pulled by an ActiveMuscle
+    `muscle_right<i>` / `muscle_left<i>` (eq. 2 wave, side +1 / -1, phase_i, `frequency` [Hz],
+    max_stress F_i / A_m). Pairs that span no interior node get none. Returns the ActiveMuscle
+    names."""
+    names = []
+    half = 0.5 * float(np.max(body.radius))
+    area = np.pi * muscle["radius"] ** 2
+    for i, (start, length, force, phase) in enumerate(groups):
+        span = pair_nodes(body, start, length)
+        if span is None:
+            continue
+        for side, label in ((1, "right"), (-1, "left")):
+            rod = glue_muscle(scene, body, *span, (0.0, -side * half, 0.0), radius=muscle["radius"],
+                              youngs_modulus=muscle["youngs_modulus"], density=muscle["density"],
+                              stiffness=muscle["glue_stiffness"], damping=muscle["glue_damping"],
+                              name=f"{label}{i}")
+            scene.add(sm.LinearDamping(rod, 0.0, rotational_coefficient=muscle["rotational_damping"],
+                                       name=f"{label}{i}_damping"))
+            names.append(f"muscle_{label}{i}")
+            scene.add(sm.ActiveMuscle(rod, force / area, activation="wave", frequency=frequency,
+                                      phase=phase, side=side, active_coefficients=(1.0,),
+                                      passive_coefficients=(), incompressible=False,
+                                      name=names[-1]))
+    return names

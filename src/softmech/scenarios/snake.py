@@ -68,7 +68,7 @@ class SnakeInfo:
 def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAIT["coefficients"],
                 wavelength=OPTIMAL_GAIT["wavelength"], friction=None, damping=TABLE2["damping"],
                 rotational_damping=None, ramp=True, duration=6.0, dt=TABLE2["dt"],
-                muscle_pairs=None):
+                muscle_pairs=None, actuated=True):
     """The Table 2 snake. friction: an sm.AnisotropicFriction (default: Table 2's coefficients,
     rolling, "sign" decomposition). damping gamma [kg/(m s)] acts on the node velocities
     (-gamma v dl) and, as in the reference implementation, with the same numerical value as
@@ -77,7 +77,9 @@ def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAI
     rotational coefficient. ramp: the muscle amplitude ramps up linearly over the first period.
     muscle_pairs: None for the continuous torque wave (coefficients [N m], wavelength [m]), or
     rows (start, length, force, phase) of MusclePairs (Zhang et al. 2019; frequency 1 / period)
-    that replace it, under the same term name "muscle". Returns (scene, SnakeInfo)."""
+    that replace it, under the same term name "muscle". actuated=False: no muscle term (the
+    caller adds its own actuators, e.g. the muscle rods of softmech.scenarios.muscular_snake).
+    Returns (scene, SnakeInfo)."""
     t = TABLE2
     if friction is None:
         friction = sm.AnisotropicFriction(*t["kinetic"], *t["static"], slip_velocity=t["slip_velocity"])
@@ -92,10 +94,10 @@ def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAI
     scene.add(sm.GroundContact(rod, stiffness=t["wall_stiffness"], damping=t["wall_damping"],
                                friction=friction))
     ramp_time = t["period"] if ramp else 0.0
-    if muscle_pairs is None:
+    if actuated and muscle_pairs is None:
         scene.add(sm.MuscleTorqueWave(rod, coefficients, wavelength=wavelength, period=t["period"],
                                       ramp_time=ramp_time))
-    else:
+    elif actuated:
         scene.add(MusclePairs(rod, muscle_pairs, frequency=1.0 / t["period"], ramp_time=ramp_time,
                               name="muscle"))
     return scene, SnakeInfo(rod="snake", muscle="muscle", worlds=worlds, dt=dt, duration=duration,
@@ -124,14 +126,19 @@ def averaging_window(duration, period, first=3, last=6):
 
 def snake_info(scene, run, report):
     """SnakeInfo of a snake scenario (template "snake"). [report]: rod (default "snake"), muscle
-    (the MuscleTorqueWave or MusclePairs term, default "muscle"), reference_speed [m/s] (default
-    0.585). The period is the muscle's; radius, length and elements are the rod's."""
+    (the MuscleTorqueWave, MusclePairs or -- muscle rods -- one ActiveMuscle term, default
+    "muscle"), reference_speed [m/s] (default 0.585). The period is the muscle's; radius, length
+    and elements are the rod's."""
     from softmech.scenarios.templates import find_rod, find_term, report_parameters
 
     p = report_parameters(report, {"rod": "snake", "muscle": "muscle",
                                    "reference_speed": REFERENCE_SPEED})
     rod = find_rod(scene, p["rod"])
-    muscle = find_term(scene, p["muscle"], (sm.MuscleTorqueWave, MusclePairs), "muscle")
+    muscle = find_term(scene, p["muscle"], (sm.MuscleTorqueWave, MusclePairs, sm.ActiveMuscle),
+                       "muscle")
+    if isinstance(muscle, sm.ActiveMuscle) and muscle.frequency <= 0:
+        raise ValueError(f"muscle = {muscle.name!r} is not allowed: an ActiveMuscle with a "
+                         "periodic activation ('wave' or 'abs_sin', frequency > 0) sets the period")
     period = muscle.period if isinstance(muscle, sm.MuscleTorqueWave) else 1.0 / muscle.frequency
     return SnakeInfo(rod=rod.name, muscle=muscle.name, worlds=run.worlds, dt=run.dt,
                      duration=run.duration, period=period, n_elems=rod.n_elems,
