@@ -107,3 +107,25 @@ def test_muscle_rods_span_the_elements_the_couples_bend():
         build_muscular_snake(muscles="tendons")
     with pytest.raises(ValueError, match=r"groups\[0\]\.force"):
         build_muscular_snake(groups=[(10.0, 30.0, -1.0, 0.25)], muscles="rods")
+
+
+def test_softmech_run_muscular_snake_with_muscle_rods(tmp_path, capsys):
+    """`softmech run muscular_snake --muscles rods` builds the rod snake (its command line kept
+    for --resume); --muscles with another scene or a scenario file is refused, naming it."""
+    import pytest
+
+    from softmech.commands import run
+
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    argv = ["muscular_snake", "--muscles", "rods", "--duration", "0.1", "--n-elems", "20",
+            "--quiet", "--json", "--output", str(tmp_path)]
+    args = parser.parse_args(argv)
+    scenario = run.scenario_of(args)
+    assert {"right0", "left0"} <= {r.name for r in scenario.scene.rods}
+    assert "--muscles rods" in run.command_line(args, "muscular_snake")
+    assert run.execute(args) == 0
+    assert np.isfinite(json.loads(capsys.readouterr().out)["mean_forward_speed"])
+    for other in (["cantilever"], [str(tmp_path / "x.toml")]):
+        with pytest.raises(ValueError, match="--muscles"):
+            run.scenario_of(parser.parse_args(other + ["--muscles", "rods"]))

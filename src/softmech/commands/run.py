@@ -56,6 +56,9 @@ def add_arguments(parser):
     parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
                         help="elements per rod of a built-in scene (default: the scene's; in a "
                              "scenario file, edit n_elems)")
+    parser.add_argument("--muscles", choices=("couples", "rods"), default=None,
+                        help="muscular_snake only: its muscle pairs as bending couples (default) "
+                             "or as muscle rods glued to the body at +-r/2")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "
@@ -80,6 +83,9 @@ def scenario_of(args):
         if n_elems is not None:
             raise ValueError("--n-elems is not allowed with a scenario file: edit n_elems in the "
                              "file's [[rods]] table")
+        if getattr(args, "muscles", None) is not None:
+            raise ValueError("--muscles is not allowed with a scenario file: it builds the "
+                             "built-in muscular_snake (write its file with `softmech new`)")
         scenario = load_trusted(name, args)
         if duration is not None:
             scenario.run.duration = duration
@@ -88,6 +94,12 @@ def scenario_of(args):
     kwargs = {"duration": duration} if duration is not None else {}
     if n_elems is not None:
         kwargs["n_elems"] = _checks.integer("--n-elems", n_elems, 2)
+    muscles = getattr(args, "muscles", None)
+    if muscles is not None:
+        if name != "muscular_snake":
+            raise ValueError(f"--muscles = {muscles!r} is not allowed with scene {name!r}: it is "
+                             "an option of muscular_snake only")
+        kwargs["muscles"] = muscles
     return builtin_scenario(name, **kwargs)
 
 
@@ -102,7 +114,7 @@ def default_output(args, name):
 def command_line(args, name):
     """The command line that reproduces `args` (stored in the run settings)."""
     words = ["softmech", "run", getattr(args, "scene", None) or name]
-    for option in ("output", "duration", "n_elems", "checkpoint_every"):
+    for option in ("output", "duration", "n_elems", "muscles", "checkpoint_every"):
         value = getattr(args, option, None)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
