@@ -129,3 +129,24 @@ def test_softmech_run_muscular_snake_with_muscle_rods(tmp_path, capsys):
     for other in (["cantilever"], [str(tmp_path / "x.toml")]):
         with pytest.raises(ValueError, match="--muscles"):
             run.scenario_of(parser.parse_args(other + ["--muscles", "rods"]))
+
+
+def test_optimize_muscular_snake_with_muscle_rods_runs_a_campaign(tmp_path, capsys):
+    """--muscles rods: one scene per candidate; the settings say so (and only then, so the
+    couples' campaign logs resume unchanged); --muscles with another problem is refused."""
+    import pytest
+
+    from softmech.commands import optimize
+
+    parser = argparse.ArgumentParser()
+    optimize.add_arguments(parser)
+    args = parser.parse_args(["muscular_snake", "--pairs", "2", "--muscles", "rods", "--output",
+                              str(tmp_path), "--json", "--quiet", "--generations", "1",
+                              "--popsize", "4", "--window", "0.1", "0.2", "--n-elems", "20"])
+    assert optimize.execute(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["evaluations"] == 4 and summary["settings"]["muscles"] == "rods"
+    assert np.isfinite(summary["speed_best"])
+    assert "muscles" not in MuscularSnakeProblem(1, 1, window=(0.1, 0.2)).meta()
+    with pytest.raises(ValueError, match="--muscles"):
+        optimize.execute(parser.parse_args(["swimmer", "--muscles", "rods"]))

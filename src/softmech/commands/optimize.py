@@ -66,6 +66,10 @@ def add_arguments(parser):
                                "B periods are simulated per evaluation")
     advanced.add_argument("--pairs", type=int, metavar="N", default=None,
                           help="muscle pairs of the muscular_snake problem (1-6, default 4)")
+    advanced.add_argument("--muscles", choices=("couples", "rods"), default=None,
+                          help="muscular_snake: the pairs as bending couples (default, one "
+                               "batched run per generation) or glued muscle rods (one run per "
+                               "candidate)")
     advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
                           default=None, help="periods simulated for the figures (default 6)")
 
@@ -101,6 +105,9 @@ def execute(args):
     from softmech.optimize.snake import optimize_snake
 
     quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
+    if getattr(args, "muscles", None) is not None and args.problem != "muscular_snake":
+        raise ValueError(f"--muscles = {args.muscles!r} is not allowed with {args.problem!r}: it "
+                         "is an option of the muscular_snake problem only")
     options = dict(DEFAULTS)
     scenario = None
     if args.problem.endswith(".toml"):
@@ -308,8 +315,9 @@ def execute_muscular_snake(args, quiet, as_json):
 
     options = _campaign_options(args, "muscular_snake", ("dt", "figure_periods", "ray", "chunk"),
                                 CAMPAIGN_DEFAULTS, ("pairs", "popsize", "seed", "max_generations",
-                                                    "window", "n_elems"),
+                                                    "window", "n_elems", "muscles"),
                                 pairs=getattr(args, "pairs", None),
+                                muscles=getattr(args, "muscles", None),
                                 n_elems=getattr(args, "n_elems", None), window=_window(args))
     return _run_problem(args, "muscular_snake", optimize_muscular_snake, options,
                         f"optimize_muscular_snake_{options['pairs']}", quiet, as_json, lambda s: [

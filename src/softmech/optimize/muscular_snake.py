@@ -12,6 +12,11 @@ at any sample -- is infeasible (NaN, ranked last): the eq. 2 bounds allow 43.75 
 (3500 N at r / 2), and overlapping pairs add, enough to throw the 2 kg snake into the air
 (measured: unconstrained campaigns "won" with jumps to 1.2 m). One generation is ONE batched
 simulation: the layout is the per-world parameter `muscle.groups` (B, n, 4).
+
+muscles="rods": the pairs are glued muscle rods (softmech.scenarios.muscular_snake.
+add_muscle_rods); a layout's spans decide which body nodes carry muscles, i.e. the scene's
+bodies, so every sample is its own scene and simulation (one world each, in turn): a generation
+costs popsize runs instead of one batched run.
 """
 import math
 import os
@@ -22,11 +27,11 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios.muscular_snake import (MAX_FORCE, build_muscular_snake, feasible_groups,
-                                               initial_layout)
+                                               initial_layout, pair_nodes)
 from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
 
 CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
-                         max_generations=30, window=[2.0, 4.0], n_elems=50)
+                         max_generations=30, window=[2.0, 4.0], n_elems=50, muscles="couples")
 """Settings of `softmech optimize muscular_snake` (window in periods)."""
 
 LIFT_OFF = 2.0
@@ -37,7 +42,7 @@ class MuscularSnakeProblem:
     """Batched fitness: params (popsize, 4 n) -> forward speed (popsize,) [m/s] (NaN where a
     world diverged). See the module docstring."""
 
-    def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0)):
+    def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0), muscles="couples"):
         self.pairs = _checks.integer("pairs", pairs, 1)
         if self.pairs > 6:
             raise ValueError(f"pairs = {pairs} is not allowed: must be in [1, 6] (the paper's n)")
@@ -51,13 +56,17 @@ class MuscularSnakeProblem:
                            for field in ("start", "length", "force", "phase"))
         self.lower = np.tile([5.0, 0.0, 0.0, 0.0], self.pairs)
         self.upper = np.tile([95.0, 90.0, MAX_FORCE, 1.0], self.pairs)
-        self.scene, self.info = build_muscular_snake(_checks.integer("n_elems", n_elems, 10),
-                                                     self.popsize, pairs=self.pairs)
+        self.muscles = _checks.choice("muscles", muscles, {"couples", "rods"})
+        self.n_elems = _checks.integer("n_elems", n_elems, 10)
+        self.scene, self.info = build_muscular_snake(self.n_elems, self.popsize, pairs=self.pairs)
         self._sim = None
 
     def meta(self):
-        return {"problem": "muscular_snake", "pairs": self.pairs, "n_elems": self.info.n_elems,
+        meta = {"problem": "muscular_snake", "pairs": self.pairs, "n_elems": self.info.n_elems,
                 "dt": self.info.dt, "window_periods": list(self.window)}
+        if self.muscles == "rods":      # only then: the couples' campaigns resume unchanged
+            meta["muscles"] = "rods"
+        return meta
 
     def groups(self, params):
         """Search variables (B, 4 n) -> feasible layouts (B, n, 4)."""
@@ -66,6 +75,8 @@ class MuscularSnakeProblem:
     def speeds(self, params):
         """Forward speeds (B,) [m/s] of the layouts params (B <= popsize, 4 n)."""
         params = np.atleast_2d(np.asarray(params, dtype=float))
+        if self.muscles == "rods":
+            return np.array([self._rod_speed(g) for g in self.groups(params)])
         k = len(params)
         padded = np.concatenate([params, np.repeat(params[:1], self.popsize - k, axis=0)])
         if self._sim is None:
@@ -75,6 +86,18 @@ class MuscularSnakeProblem:
         sim.params["muscle.groups"] = self.groups(padded)
         sim.set_state("snake", **self._initial)
         sim.time = 0.0
+        return self._run(sim, k)
+
+    def _rod_speed(self, groups):
+        """Forward speed [m/s] of one layout (n, 4) with glued muscle rods: its own scene; 0
+        when no pair spans a body node (no muscle: the snake lies still)."""
+        if all(pair_nodes(self.scene.rods[0], g[0], g[1]) is None for g in groups):
+            return 0.0
+        scene, _ = build_muscular_snake(self.n_elems, 1, groups=groups, muscles="rods")
+        return float(self._run(scene.compile(dt=self.info.dt), 1)[0])
+
+    def _run(self, sim, k):
+        """Forward speeds of the first k worlds of `sim` (fresh state) over the window."""
         period = self.info.period
         try:
             out = sim.run(self.window[1] * period, record=sm.Every(period / 20, ("snake.com",)))
@@ -90,7 +113,7 @@ class MuscularSnakeProblem:
 
 def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=30,
                             min_generations=10, patience=8, tolerance=1e-4, window=(2.0, 4.0),
-                            n_elems=50, resume=False, progress=False, say=None):
+                            n_elems=50, muscles="couples", resume=False, progress=False, say=None):
     """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
     fitness.png into output_dir and returns the summary (best layout, its speed, the initial
     layout's, the continuous-torque reference)."""
@@ -99,14 +122,14 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
-    problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window)
+    problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window, muscles=muscles)
     campaign = design_campaign(problem, output_dir, names=problem.names, lower=problem.lower,
                                upper=problem.upper, initial=np.ravel(initial_layout(pairs)),
                                resume=resume, popsize=popsize, seed=seed,
                                max_generations=max_generations,
                                min_generations=min(min_generations, max_generations),
                                patience=patience, tolerance=tolerance, progress=progress)
-    say(f"CMA-ES muscular snake campaign: {pairs} pairs, population {popsize}, seed {seed}, at "
+    say(f"CMA-ES muscular snake campaign: {pairs} pairs ({muscles}), population {popsize}, seed {seed}, at "
         f"most {max_generations} generations of one batched run each (fitness = forward speed "
         f"over periods {problem.window[0]:g}-{problem.window[1]:g})")
     result = campaign.run()
