@@ -64,7 +64,7 @@ MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE
 """The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
 the body's half-width), Young's modulus [Pa] (1/10 of the body's: the two muscles add ~1% to
 its bending and axial stiffness), density [kg/m^3] (the body's; the muscles add their mass,
-0.025 kg per 10 vertebrae each), glue stiffness [N/m] and damping [N s/m] (an end joint
+0.012 kg per 10 vertebrae each), glue stiffness [N/m] and damping [N s/m] (an end joint
 stretches F / k: 1.5 mm at 1500 N; sqrt(m_node / k) = 35 us > dt), rotational damping of the
 muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only)."""
 
