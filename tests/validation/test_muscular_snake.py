@@ -150,3 +150,25 @@ def test_optimize_muscular_snake_with_muscle_rods_runs_a_campaign(tmp_path, caps
     assert "muscles" not in MuscularSnakeProblem(1, 1, window=(0.1, 0.2)).meta()
     with pytest.raises(ValueError, match="--muscles"):
         optimize.execute(parser.parse_args(["swimmer", "--muscles", "rods"]))
+
+
+def test_muscle_rods_bend_the_body_the_way_the_couples_do():
+    """One pair (vertebrae 30-70, 200 N: small deflections, the models' linear regime) in both
+    models: the bend across the span has the same sign at the activity's two extremes of the
+    second period (t = 1.4 s, right muscle pulling; t = 2.0 s, left one), i.e. the right muscle
+    sits on the side that MusclePairs' positive moment about d1 shortens. Measured bend angles
+    (tangent turn over nodes 22-38): couples +0.0122, -0.0115 rad; rods +0.0131, -0.0110 rad
+    (not asserted: the models differ by the rods' compression, mass and start-up)."""
+    from softmech.scenarios.muscular_snake import build_muscular_snake
+    import softmech as sm
+
+    bends = {}
+    for kind in ("couples", "rods"):
+        scene, info = build_muscular_snake(groups=[(30.0, 40.0, 200.0, 0.0)], muscles=kind,
+                                           duration=2.0)
+        out = scene.compile(dt=info.dt).run(2.0, record=sm.Every(0.2, ("snake.positions",)))
+        t = np.diff(out["snake.positions"][0], axis=1)
+        angle = np.unwrap(np.arctan2(t[..., 1], t[..., 0]), axis=1)
+        bends[kind] = (angle[:, 38] - angle[:, 22])[[7, 10]]            # t = 1.4 s, 2.0 s
+    assert np.all(np.sign(bends["couples"]) == [1, -1]), bends
+    assert np.all(np.sign(bends["rods"]) == [1, -1]), bends

@@ -81,11 +81,7 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
     layout = initial_layout(pairs) if groups is None else tuple(map(tuple, np.asarray(groups, dtype=float)))
     if muscles == "couples":
         return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
-    g = _checks.finite("groups", layout)
-    if g.ndim != 2 or g.shape[1] != 4 or len(g) < 1:
-        raise ValueError(f"groups has shape {g.shape}, expected (n_pairs >= 1, 4): rows "
-                         "(start, length, force, phase)")
-    validate_pairs("groups", g)
+    g = validate_pairs("groups", _checks.finite("groups", layout))
     scene, info = build_snake(n_elems, worlds, duration=duration, dt=dt, actuated=False)
     names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period)
     if not names:

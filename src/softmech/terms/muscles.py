@@ -142,12 +142,7 @@ class MusclePairs(Term):
                  name="muscle_pairs"):
         self.name = name
         self.rod = rod_name(name, rod)
-        g = _checks.finite(f"{name}.groups", groups)
-        if g.ndim != 2 or g.shape[1] != 4 or len(g) < 1:
-            raise ValueError(f"{name}.groups has shape {g.shape}, expected (n_pairs >= 1, 4): rows "
-                             "(start, length, force, phase)")
-        validate_pairs(f"{name}.groups", g)
-        self.groups = g
+        self.groups = validate_pairs(f"{name}.groups", _checks.finite(f"{name}.groups", groups))
         self.frequency = float(_checks.positive(f"{name}.frequency", frequency, shape=()))
         self.lever_arm = None if lever_arm is None else float(
             _checks.positive(f"{name}.lever_arm", lever_arm, shape=()))
@@ -192,9 +187,14 @@ class MusclePairs(Term):
 
 def validate_pairs(field, groups):
     """Rows (start, length, force, phase) of MusclePairs within the ranges of Zhang et al. 2019:
-    5 <= start, length >= 0, start + length <= 95 [vertebrae], force >= 0 [N], 0 <= phase <= 1."""
+    5 <= start, length >= 0, start + length <= 95 [vertebrae], force >= 0 [N], 0 <= phase <= 1,
+    shape (n_pairs >= 1, 4). Returns them as a float array."""
+    g = np.asarray(groups, dtype=float)
+    if g.ndim != 2 or g.shape[1] != 4 or len(g) < 1:
+        raise ValueError(f"{field} has shape {g.shape}, expected (n_pairs >= 1, 4): rows "
+                         "(start, length, force, phase)")
     lo, hi = PAIR_START_RANGE
-    for i, (start, length, force, phase) in enumerate(np.asarray(groups, dtype=float)):
+    for i, (start, length, force, phase) in enumerate(g):
         checks = ((start, "start", lo <= start <= hi, f"in [{lo:g}, {hi:g}]"),
                   (length, "length", 0.0 <= length and start + length <= hi,
                    f"in [0, {hi:g} - start] = [0, {hi - start:g}] (start + length <= {hi:g})"),
@@ -204,3 +204,4 @@ def validate_pairs(field, groups):
             if not ok:
                 raise ValueError(f"{field}[{i}].{what} = {value:g} is not allowed: "
                                  f"must be {allowed}")
+    return g
