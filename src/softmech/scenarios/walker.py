@@ -158,7 +158,7 @@ def ring_height_range(p):
 
 
 def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
-                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, muscle="strip",
+                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, muscle="rings",
                  **overrides):
     """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
     frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units) for
