@@ -90,7 +90,8 @@ class WalkerDesignProblem:
         with rings one simulation each -- the rings' contact runs on one grid per world whose
         cell size is set by the largest element of any walker, so a companion would change the
         order in which contact forces add up, and the rings walker amplifies such round-off
-        differences to ~10% of its speed within 1.6 s (measured)."""
+        differences (measured: 9% of the speed of a 1.6 s run, 0.6 s of it measured; 0.2-1.6%
+        over 5 s, docs/musculoskeletal.md)."""
         params = np.atleast_2d(np.asarray(params, dtype=float))
         if self.muscle == "rings":
             return np.concatenate([self._speeds(row[None]) for row in params])
@@ -128,8 +129,9 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
                                seed=seed, max_generations=max_generations,
                                min_generations=min(min_generations, max_generations),
                                patience=patience, tolerance=tolerance, progress=progress)
+    runs = f"one run of {popsize} walkers" if muscle == "strip" else f"{popsize} runs"
     say(f"CMA-ES walker design campaign: population {popsize}, seed {seed}, at most "
-        f"{max_generations} generations of one run of {popsize} walkers each ({duration:g} s at "
+        f"{max_generations} generations of {runs} each ({duration:g} s at "
         f"{FREQUENCY:g} Hz, muscle {muscle}; fitness = speed along +x after the settling time)")
     result = campaign.run()
     speeds = problem.speeds(np.stack([result.best_vector, original_design()]))

@@ -1,6 +1,7 @@
 """Walker: the bio-hybrid walker of Pagan-Diaz et al. (2018) as modelled by Zhang, Chan,
 Parthasarathy, Gazzola, Nat. Commun. 10:4825 (2019), Fig. 2e-i -- an asymmetric hydrogel
-skeleton walked by a muscle strip under |sin| stimulation (eq. 1).
+skeleton walked by muscle under |sin| stimulation (eq. 1): two muscle rings around the legs
+joined by a strip (muscle="rings", the default, the paper's topology) or the strip alone.
 
 Skeleton: one rod along its centreline (stress-free rest shape, rest_curvature="initial"): a
 foot (1 mm, on the ground), the long pillar (4 mm), a bridge of 12 mm sloping down to the short
@@ -8,8 +9,8 @@ pillar (`short_pillar`, default 2.9 mm; the paper's range 2.4-3.4 mm) and its fo
 from toe to toe (the paper's target length); radius 0.5 mm, E = 300 kPa (`youngs_modulus`, the
 paper's range 250-350 kPa), rho = 1100 kg/m^3. Muscle: a strip (radius 0.5 mm, E_m = 10 kPa)
 between the pillars at height `strip_height` (default 1.5 mm; range 0.5-3 mm), its ends on the
-pillars' centrelines by spherical joints -- the two muscle rings of the paper, which wrap the
-pillars and carry the strip's pull to them, are represented by these joints.
+pillars' centrelines by spherical joints with muscle="strip" (the paper's muscle rings, which
+wrap the pillars and carry the strip's pull to them, represented by these joints).
 Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
@@ -24,9 +25,12 @@ at its height: a groove -- the pillar's two elements at the ring (h - g to h + g
 element, 0.5 mm) are thinned to `groove_radius` (default 0.35 mm) and the ring sits on the
 groove's bottom; sliding up or down it meets the thicker elements above or below (ours: the
 sources do not say how the tissue stays on the legs; Coulomb friction would, but its
-regularized stick law needs dt < 2 m / (mu N / v_s), ~1e-8 s for these ring nodes of 0.08 mg).
-The ring must clear the foot and the bridge: 2 r + ring_radius <= strip_height <= short_pillar
-- r - ring_radius (checked).
+regularized stick law needs dt < 2 m v_s / (mu_s N), ~3e-9 s for these ring nodes of 0.08 mg
+at N ~ 0.1 mN and the ground's v_s = 1 um/s). The ring must clear the foot and the bridge:
+2 r + ring_radius <= strip_height <= short_pillar - r - ring_radius (checked). Cross feet
+(`foot_width`, 4 mm by default with rings, 0 with the strip): a rod across each foot, fixed to
+it, on the ground -- a skeleton one rod wide stands on two lines and topples sideways once the
+rings break its mirror symmetry (at round-off), which the strip alone never does.
 
 One walker per stimulation frequency (default 0.5, 1 and 2 Hz, the paper's), side by side 10 mm
 apart in y in one world (they do not interact; a scenario file then holds each one's frequency):
