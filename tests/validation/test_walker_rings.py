@@ -150,3 +150,9 @@ def test_walker_muscle_is_checked():
         build_walker(frequencies=(2.0,), muscle="ring")
     with pytest.raises(ValueError, match="foot_width"):
         build_walker(frequencies=(2.0,), muscle="rings", foot_width=0.5 * MM)
+    with pytest.raises(ValueError, match="foot_width"):
+        build_walker(frequencies=(2.0,), muscle="strip", foot_width=-1.0)
+    with pytest.raises(ValueError, match="groove_radius"):
+        build_walker(frequencies=(2.0,), muscle="rings", groove_radius=0.5 * MM)
+    with pytest.raises(ValueError, match="ring_radius"):
+        build_walker(frequencies=(2.0,), muscle="rings", ring_radius=0.0)
