@@ -60,9 +60,10 @@ FOOT_WIDTH = 4.0 * MM
 """[m] default foot_width with muscle="rings" (ours: the sources give no width)."""
 CROSS_FOOT_JOINT = dict(stiffness=50.0, damping=1e-3, rotational_stiffness=2e-6,
                         rotational_damping=1e-9)
-"""Fixed joint of a cross foot to its foot: as the strip's joints; rotational stiffness [N m /
-rad] ~0.4 J / dt^2 of a cross-foot element (stable at dt = 1e-5 s), ~1000x the toppling
-moment of the skeleton's weight at 1 mm offset (2e-7 N m) per radian."""
+"""Fixed joint of a cross foot to its foot: stiffness [N/m] and damping [N s/m] as the strip's
+joints; rotational stiffness [N m/rad] 2e-6, 4x the skeleton's toppling stiffness m g h_com
+(19 mg, centre of mass ~2.5 mm up: 5e-7 N m/rad) per foot; 1e-5 diverged at dt = 1e-5 s
+(measured; the stability estimate does not see it), 3e-6 ran."""
 RING_CONTACT = dict(stiffness=100.0, damping=1e-3)
 """Ring-pillar contact: k [N/m] (overlap ~10 um under the strip's ~2 mN pull, two pillar
 elements sharing the ring's node), gamma [kg/s] (as the joints)."""
