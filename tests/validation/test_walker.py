@@ -1,4 +1,5 @@
 """The bio-hybrid walker (softmech.scenarios.walker): it walks because its muscle contracts.
+The strip model (muscle="strip"; the rings: test_walker_rings.py).
 
 With the muscle's stress set to zero (eq. 1's active term off: the strip is a passive elastic
 rod) a walker only settles on the ground: after the first second its centre of mass moves by
@@ -7,13 +8,14 @@ at 2 Hz it walks at more than 20 x that, and its strip's length oscillates at th
 rate 2 f (|sin| has two peaks per period).
 """
 import numpy as np
+import pytest
 
 import softmech as sm
 from softmech.scenarios.walker import build_walker, mean_speeds
 
 
 def run(stress, duration=2.5):
-    scene, info = build_walker(frequencies=(2.0,), muscle_stress=stress)
+    scene, info = build_walker(frequencies=(2.0,), muscle_stress=stress, muscle="strip")
     sim = scene.compile(dt=info.dt)
     out = sim.run(duration=duration, record=sm.Every(0.01, ("skeleton_0.com", "strip_0.positions")))
     speed = mean_speeds(out["time"], out["skeleton_0.com"][0][None, :, 0], info.frequencies)[0]
@@ -33,18 +35,20 @@ def test_walker_walks_only_when_its_muscle_contracts():
     assert abs(freqs[np.argmax(spectrum[1:]) + 1] - 4.0) < 0.5
 
 
-def test_design_fitness_does_not_depend_on_its_generation():
+@pytest.mark.parametrize("muscle", ["strip", pytest.param("rings", marks=pytest.mark.slow)])
+def test_design_fitness_does_not_depend_on_its_generation(muscle):
     """softmech optimize walker runs a generation's designs side by side in one world at one dt:
     a design's speed is the same, bit for bit, whatever the other designs are."""
     from softmech.optimize.walker import LOWER, UPPER, WalkerDesignProblem, original_design
 
-    problem = WalkerDesignProblem(2, duration=1.6)
+    problem = WalkerDesignProblem(2, duration=1.6, muscle=muscle)
     a = problem.speeds(np.stack([original_design(), LOWER]))
     b = problem.speeds(np.stack([original_design(), UPPER]))
     assert np.isfinite(a).all() and np.isfinite(b).all()
     assert a[0] == b[0]
 
 
+@pytest.mark.slow          # ~70 s: the default campaign (rings) runs one simulation per design
 def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
     import argparse
     import json

@@ -300,7 +300,8 @@ def execute_walker(args, quiet, as_json):
 
     options = _campaign_options(args, "walker", ("dt", "figure_periods", "ray", "chunk", "n_elems",
                                                  "window", "pairs"),
-                                CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration"))
+                                CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration",
+                                                   "muscle"))
     return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
                         as_json, lambda s: [
                             _best(s),

@@ -77,8 +77,9 @@ SCENES = {
                                      "flexing; cross-section growth at 90 deg, isometric "
                                      "force-length map, video"),
     "walker": SceneEntry(build_walker, "bio-hybrid walker (Zhang et al. 2019, Fig. 2e-i): "
-                                       "hydrogel skeleton walked by a muscle strip under "
-                                       "|sin| stimulation at 0.5, 1, 2 Hz; speed vs frequency"),
+                                       "hydrogel skeleton walked by two muscle rings and a "
+                                       "strip under |sin| stimulation at 0.5, 1, 2 Hz; speed "
+                                       "vs frequency"),
     "muscular_snake": SceneEntry(build_muscular_snake, "snake driven by 4 antagonistic muscle "
                                                        "pairs (Zhang et al. 2019, Fig. 3, eq. 2) "
                                                        "in a starting layout; `softmech optimize "

@@ -1,6 +1,7 @@
 """Walker: the bio-hybrid walker of Pagan-Diaz et al. (2018) as modelled by Zhang, Chan,
 Parthasarathy, Gazzola, Nat. Commun. 10:4825 (2019), Fig. 2e-i -- an asymmetric hydrogel
-skeleton walked by a muscle strip under |sin| stimulation (eq. 1).
+skeleton walked by muscle under |sin| stimulation (eq. 1): two muscle rings around the legs
+joined by a strip (muscle="rings", the default, the paper's topology) or the strip alone.
 
 Skeleton: one rod along its centreline (stress-free rest shape, rest_curvature="initial"): a
 foot (1 mm, on the ground), the long pillar (4 mm), a bridge of 12 mm sloping down to the short
@@ -8,12 +9,28 @@ pillar (`short_pillar`, default 2.9 mm; the paper's range 2.4-3.4 mm) and its fo
 from toe to toe (the paper's target length); radius 0.5 mm, E = 300 kPa (`youngs_modulus`, the
 paper's range 250-350 kPa), rho = 1100 kg/m^3. Muscle: a strip (radius 0.5 mm, E_m = 10 kPa)
 between the pillars at height `strip_height` (default 1.5 mm; range 0.5-3 mm), its ends on the
-pillars' centrelines by spherical joints -- the two muscle rings of the paper, which wrap the
-pillars and carry the strip's pull to them, are represented by these joints.
+pillars' centrelines by spherical joints with muscle="strip" (the paper's muscle rings, which
+wrap the pillars and carry the strip's pull to them, represented by these joints).
 Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath.
+
+muscle="rings" (the paper's topology, Fig. 2e): the strip's ends are joined by spherical joints
+to the nodes of two closed muscle rods (rings, section radius `ring_radius`, default 0.3 mm,
+16 elements, E_m = 10 kPa, the same eq. 1 and stimulation as the strip) wrapped around the
+pillars at the strip's height, each ring's plane normal to its pillar; the pull reaches the
+pillars only through ring-pillar contact (softmech.RodContact, no friction). What keeps a ring
+at its height: a groove -- the pillar's two elements at the ring (h - g to h + g, g = one
+element, 0.5 mm) are thinned to `groove_radius` (default 0.35 mm) and the ring sits on the
+groove's bottom; sliding up or down it meets the thicker elements above or below (ours: the
+sources do not say how the tissue stays on the legs; Coulomb friction would, but its
+regularized stick law needs dt < 2 m v_s / (mu_s N), ~3e-9 s for these ring nodes of 0.08 mg
+at N ~ 0.1 mN and the ground's v_s = 1 um/s). The ring must clear the foot and the bridge:
+2 r + ring_radius <= strip_height <= short_pillar - r - ring_radius (checked). Cross feet
+(`foot_width`, 4 mm by default with rings, 0 with the strip): a rod across each foot, fixed to
+it, on the ground -- a skeleton one rod wide stands on two lines and topples sideways once the
+rings break its mirror symmetry (at round-off), which the strip alone never does.
 
 One walker per stimulation frequency (default 0.5, 1 and 2 Hz, the paper's), side by side 10 mm
 apart in y in one world (they do not interact; a scenario file then holds each one's frequency):
@@ -33,7 +50,23 @@ MM = 1e-3
 DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pillar": 4.0 * MM,
             "bridge": 12.0 * MM, "foot": 1.0 * MM, "strip_height": 1.5 * MM, "radius": 0.5 * MM,
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
-            "friction": 0.5, "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0}
+            "friction": 0.5, "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
+            "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None}
+MUSCLES = ("strip", "rings")
+"""The muscle topologies of build_walker (module docstring)."""
+RING_ELEMENTS = 16
+"""Elements of each muscle ring (a multiple of 4: a node faces the other pillar)."""
+FOOT_WIDTH = 4.0 * MM
+"""[m] default foot_width with muscle="rings" (ours: the sources give no width)."""
+CROSS_FOOT_JOINT = dict(stiffness=50.0, damping=1e-3, rotational_stiffness=2e-6,
+                        rotational_damping=1e-9)
+"""Fixed joint of a cross foot to its foot: stiffness [N/m] and damping [N s/m] as the strip's
+joints; rotational stiffness [N m/rad] 2e-6, 4x the skeleton's toppling stiffness m g h_com
+(19 mg, centre of mass ~2.5 mm up: 5e-7 N m/rad) per foot; 1e-5 diverged at dt = 1e-5 s
+(measured; the stability estimate does not see it), 3e-6 ran."""
+RING_CONTACT = dict(stiffness=100.0, damping=1e-3)
+"""Ring-pillar contact: k [N/m] (overlap ~10 um under the strip's ~2 mN pull, two pillar
+elements sharing the ring's node), gamma [kg/s] (as the joints)."""
 SETTLE_TIME = 1.0
 """[s] before the speed is measured: the skeleton settles on the ground."""
 
@@ -55,13 +88,17 @@ SPACING = 10 * MM
 """[m] between the walkers in y."""
 
 
-def skeleton_centerline(p):
+def skeleton_centerline(p, groove=0.0):
     """Nodes (n + 1, 3) [m] of the skeleton: foot, long pillar, bridge, short pillar, foot (x
     forward from the long pillar's foot to the short one's), with a node at the strip's height
-    on each pillar; and the indices of those two nodes."""
-    r, h = p["radius"], p["strip_height"]
-    corners = [(-p["foot"], 0, r), (0, 0, r), (0, 0, h), (0, 0, p["long_pillar"]),
-               (p["bridge"], 0, p["short_pillar"]), (p["bridge"], 0, h), (p["bridge"], 0, r),
+    on each pillar; and the indices of those two nodes. groove > 0 [m]: also a node at
+    strip_height +- groove on each pillar (the rings' grooves, module docstring)."""
+    r, h, g = p["radius"], p["strip_height"], groove
+    around = [(h - g, h, h + g)] if g > 0 else [(h,)]
+    long_marks = [(0, 0, z) for z in around[0]]
+    short_marks = [(p["bridge"], 0, z) for z in around[0][::-1]]
+    corners = [(-p["foot"], 0, r), (0, 0, r), *long_marks, (0, 0, p["long_pillar"]),
+               (p["bridge"], 0, p["short_pillar"]), *short_marks, (p["bridge"], 0, r),
                (p["bridge"] + p["foot"], 0, r)]
     nodes = [np.array(corners[0], dtype=float)]
     marks = []
@@ -73,8 +110,19 @@ def skeleton_centerline(p):
     return np.array(nodes), tuple(marks)
 
 
-def walker_parameters(overrides):
-    """DEFAULTS with `overrides` (geometry and material, SI units), checked."""
+def groove_radii(p, nodes, groove):
+    """Per-element skeleton radius (n,) [m]: `radius`, and `groove_radius` on the pillar
+    elements within `groove` [m] of the strip's height (the rings' grooves)."""
+    mid = 0.5 * (nodes[1:] + nodes[:-1])
+    on_pillar = np.isclose(mid[:, 0], 0.0) | np.isclose(mid[:, 0], p["bridge"])
+    in_groove = on_pillar & (np.abs(mid[:, 2] - p["strip_height"]) < groove)
+    return np.where(in_groove, p["groove_radius"], p["radius"])
+
+
+def walker_parameters(overrides, muscle="strip"):
+    """DEFAULTS with `overrides` (geometry and material, SI units), checked (muscle="rings":
+    also the rings' radii and the strip height's range that keeps the rings clear of the feet
+    and the bridge)."""
     unknown = sorted(set(overrides) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"{unknown[0]} is not allowed: not a walker parameter ({sorted(DEFAULTS)})")
@@ -83,20 +131,47 @@ def walker_parameters(overrides):
               "youngs_modulus", "element"):
         _checks.positive(k, p[k])
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
+    if p["foot_width"] is None:
+        p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
+    _checks.nonnegative("foot_width", p["foot_width"])
+    if muscle == "rings" and p["foot_width"] <= 2 * p["radius"]:
+        raise ValueError(f"foot_width = {p['foot_width']!r} is not allowed with muscle='rings': "
+                         f"must be > 2 radius = {2 * p['radius']:g} m (a skeleton one rod wide "
+                         f"topples sideways once the rings break its mirror symmetry)")
     if not p["radius"] < p["strip_height"] < p["short_pillar"] - p["radius"]:
         raise ValueError(f"strip_height = {p['strip_height']!r} is not allowed: must be in "
                          f"(radius, short_pillar - radius) = ({p['radius']:g}, "
                          f"{p['short_pillar'] - p['radius']:g}) m")
+    if muscle == "rings":
+        _checks.positive("ring_radius", p["ring_radius"])
+        if not 0 < p["groove_radius"] < p["radius"]:
+            raise ValueError(f"groove_radius = {p['groove_radius']!r} is not allowed: must be in "
+                             f"(0, radius) = (0, {p['radius']:g}) m")
+        lo, hi = ring_height_range(p)
+        if not lo <= p["strip_height"] <= hi:
+            raise ValueError(f"strip_height = {p['strip_height']!r} is not allowed with "
+                             f"muscle='rings': must be in [2 radius + ring_radius, short_pillar - "
+                             f"radius - ring_radius] = [{lo:g}, {hi:g}] m (the rings clear the "
+                             f"feet and the bridge)")
     return p
 
 
+def ring_height_range(p):
+    """[m] (lowest, highest) strip height with rings: a ring (section ring_radius) clears the
+    feet (top at 2 radius) and the bridge (bottom at short_pillar - radius)."""
+    return (2 * p["radius"] + p["ring_radius"], p["short_pillar"] - p["radius"] - p["ring_radius"])
+
+
 def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
-                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, **overrides):
+                 duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, muscle="rings",
+                 **overrides):
     """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
     frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units) for
     every walker; designs: a list of such dicts, one per walker (a population of designs side
     by side, softmech.optimize.walker; one frequency for all, or one each). n_elems: elements
-    of each muscle strip (default 12)."""
+    of each muscle strip (default 12). muscle: "strip" (the strip jointed to the pillars) or
+    "rings" (the strip between two muscle rings around the pillars)."""
+    _checks.choice("muscle", muscle, set(MUSCLES))
     freqs = _checks.positive("frequencies", frequencies)
     if designs is not None:
         freqs = np.broadcast_to(freqs, (len(designs),)) if freqs.size == 1 else freqs
@@ -106,38 +181,97 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     if freqs.ndim != 1 or not 1 <= len(freqs) <= 64:
         raise ValueError(f"frequencies = {frequencies!r} is not allowed: 1 to 64 frequencies [Hz]")
     designs = [{}] * len(freqs) if designs is None else designs
-    params = [walker_parameters({**overrides, **d}) for d in designs]
+    params = [walker_parameters({**overrides, **d}, muscle) for d in designs]
     n_strip = 12 if n_elems is None else _checks.integer("n_elems", n_elems, 2)
     scene = sm.Scene()
     skeletons = []
     for k, (f, p) in enumerate(zip(freqs, params)):
-        centerline, (ia, ib) = skeleton_centerline(p)
+        groove = p["element"] if muscle == "rings" else 0.0
+        centerline, (ia, ib) = skeleton_centerline(p, groove)
         mu = p["friction"]
         shift = np.array([0.0, k * SPACING, 0.0])
-        skeleton = scene.add_cosserat_rod(name=f"skeleton_{k}", centerline=centerline + shift,
-                                          normal=(0, 1, 0), radius=p["radius"], density=1100.0,
-                                          youngs_modulus=p["youngs_modulus"],
-                                          rest_curvature="initial")
-        strip = scene.add_cosserat_rod(name=f"strip_{k}", start=centerline[ia] + shift,
-                                       direction=(1, 0, 0), normal=(0, 0, 1), length=p["bridge"],
+        skeleton = scene.add_cosserat_rod(
+            name=f"skeleton_{k}", centerline=centerline + shift, normal=(0, 1, 0),
+            radius=groove_radii(p, centerline, groove) if groove else p["radius"],
+            density=1100.0, youngs_modulus=p["youngs_modulus"], rest_curvature="initial")
+        if muscle == "rings":
+            *ends, reach = add_rings(scene, k, p, skeleton,
+                                     (centerline[ia] + shift, centerline[ib] + shift), float(f))
+            start, length = ends[0][0].positions[ends[0][1]], p["bridge"] - 2 * reach
+        else:
+            ends = ((skeleton, ia), (skeleton, ib))
+            start, length = centerline[ia] + shift, p["bridge"]
+        strip = scene.add_cosserat_rod(name=f"strip_{k}", start=start,
+                                       direction=(1, 0, 0), normal=(0, 0, 1), length=length,
                                        n_elems=n_strip, radius=p["radius"], density=1060.0,
                                        youngs_modulus=1e4)
-        # the muscle rings: the strip's pull carried to the pillars at the strip's height
-        scene.add(sm.SphericalJoint((strip, "first"), (skeleton, ia), stiffness=50.0,
-                                    damping=1e-3, name=f"ring_long_{k}"))
-        scene.add(sm.SphericalJoint((strip, "last"), (skeleton, ib), stiffness=50.0,
-                                    damping=1e-3, name=f"ring_short_{k}"))
+        # the strip's pull carried to the pillars (muscle="strip": the rings' joints) or to
+        # the rings at their nodes facing the other pillar
+        scene.add(sm.SphericalJoint((strip, "first"), ends[0], stiffness=50.0, damping=1e-3,
+                                    name=f"ring_long_{k}"))
+        scene.add(sm.SphericalJoint((strip, "last"), ends[1],
+                                    stiffness=50.0, damping=1e-3, name=f"ring_short_{k}"))
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(sm.GroundContact(skeleton, stiffness=10.0, damping=1e-3, name=f"ground_{k}",
                                    friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
         scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
+        if p["foot_width"] > 0:
+            add_cross_feet(scene, k, p, skeleton, centerline, shift)
         scene.add(sm.LinearDamping(strip, 0.05, name=f"strip_bath_{k}"))
         skeletons.append(skeleton.name)
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
                              n_elems=sum(r.n_elems for r in scene.rods),
                              frequencies=tuple(float(f) for f in freqs), skeletons=tuple(skeletons))
+
+
+def add_cross_feet(scene, k, p, skeleton, centerline, shift):
+    """Two cross feet of walker k: rods of foot_width [m] along y through the middle nodes of
+    the skeleton's feet, fixed to them (CROSS_FOOT_JOINT), on the ground with the skeleton's
+    friction -- the skeleton's width, without which a walker one rod wide stands on two lines
+    and topples sideways at the first asymmetry (module docstring)."""
+    mu, n = p["friction"], max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
+    for side, node in (("long", int(np.argmin(np.abs(centerline[:, 0] + 0.5 * p["foot"])))),
+                       ("short", int(np.argmin(np.abs(centerline[:, 0] - p["bridge"]
+                                                       - 0.5 * p["foot"]))))):
+        centre = centerline[node] + shift
+        foot = scene.add_cosserat_rod(name=f"{side}_cross_foot_{k}",
+                                      start=centre - (0, 0.5 * p["foot_width"], 0),
+                                      direction=(0, 1, 0), normal=(0, 0, 1),
+                                      length=p["foot_width"], n_elems=n, radius=p["radius"],
+                                      density=1100.0, youngs_modulus=p["youngs_modulus"])
+        scene.add(sm.FixedJoint((foot, n // 2), (skeleton, node), **CROSS_FOOT_JOINT,
+                                name=f"{side}_cross_foot_joint_{k}"))
+        scene.add(sm.GroundContact(foot, stiffness=10.0, damping=1e-3,
+                                   name=f"{side}_cross_foot_ground_{k}",
+                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
+        scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
+
+
+def add_rings(scene, k, p, skeleton, centres, frequency):
+    """The two muscle rings of walker k around the pillars at centres ((3,), (3,)) [m] (the
+    pillars' nodes at the strip's height), with their eq. 1 muscles, bath damping and contact
+    with the skeleton (module docstring). Returns ((long ring, its node facing +x), (short
+    ring, its node facing -x), reach [m]: distance from a pillar's axis to those nodes)."""
+    n = RING_ELEMENTS
+    # element midpoints on the groove's surface: the nodes at (r_g + r_m) / cos(pi / n)
+    reach = (p["groove_radius"] + p["ring_radius"]) / np.cos(np.pi / n)
+    rings = []
+    for side, centre, facing in (("long", centres[0], 1.0), ("short", centres[1], -1.0)):
+        ring = scene.add_cosserat_ring(name=f"{side}_ring_{k}", center=centre,
+                                       axis=(0, 0, 1), ring_radius=reach, n_elems=n,
+                                       radius=p["ring_radius"], density=1060.0,
+                                       youngs_modulus=1e4)
+        node = int(np.argmax((ring.positions - centre) @ np.array([facing, 0.0, 0.0])))
+        scene.add(ActiveMuscle.walker(ring, p["muscle_stress"], frequency=frequency,
+                                      active_fraction=p["active_fraction"],
+                                      name=f"{side}_ring_muscle_{k}"))
+        scene.add(sm.LinearDamping(ring, 0.05, name=f"{side}_ring_bath_{k}"))
+        rings.append((ring, node))
+    scene.add(sm.RodContact([skeleton, rings[0][0], rings[1][0]], **RING_CONTACT,
+                            name=f"ring_contact_{k}"))
+    return rings[0], rings[1], reach
 
 
 def walker_info(scene, run, report):
