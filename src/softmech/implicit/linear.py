@@ -99,13 +99,29 @@ class JacobianPattern:
     def sparse_solver(self):
         return self.sparse_solver_of(0)
 
+    def _assemble(self, J, diagonal):
+        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve)."""
+        data = np.bincount(self._entry_slot, weights=-J[self._entry_keep], minlength=self._size)
+        data[self._diag_slot] += diagonal
+        return data
+
+    def _csc(self, data):
+        return scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
+                                       shape=(self.n_free, self.n_free))
+
+    def sparse_matrix(self, J, diagonal):
+        """A = diag(diagonal) - J over the free DOFs as scipy.sparse CSC (n_free, n_free), the
+        matrix solve() solves for kind "sparse" (J, diagonal: as in solve)."""
+        if self.kind != "sparse":
+            raise ValueError(f"sparse_matrix: the pattern is {self.kind!r}, not 'sparse'")
+        return self._csc(self._assemble(J, diagonal))
+
     def solve(self, J, diagonal, rhs, world=0):
         """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
         entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
         in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use.
         Returns x (n_free,)."""
-        data = np.bincount(self._entry_slot, weights=-J[self._entry_keep], minlength=self._size)
-        data[self._diag_slot] += diagonal
+        data = self._assemble(J, diagonal)
         if self.kind == "banded":
             bw = self.bandwidth
             ab = data.reshape((self._ldab, self.n_free), order="F")
@@ -117,8 +133,7 @@ class JacobianPattern:
             if info < 0:  # pragma: no cover - an argument error is a bug here
                 raise RuntimeError(f"LAPACK dgbsv: illegal argument {-info}")
         else:
-            A = scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
-                                        shape=(self.n_free, self.n_free))
+            A = self._csc(data)
             try:
                 x = self.sparse_solver_of(world).solve(A, diagonal, rhs)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"

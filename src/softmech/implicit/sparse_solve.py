@@ -42,8 +42,13 @@ at every iteration is by size (KRYLOV_MIN_DOFS): below it the direct solve is ch
 import numpy as np
 import scipy.sparse.linalg
 
+from softmech.implicit.ordering import SymmetricOrdering
+
 KRYLOV_RTOL = 1e-10
 """Relative residual |A x - b| / |b| a GMRES solve must reach to be accepted."""
+GMRES_RTOL = 0.5 * KRYLOV_RTOL
+"""GMRES's own target on its (recurrence) residual: below KRYLOV_RTOL so that the true residual,
+which round-off makes differ slightly, usually passes the acceptance test at the first try."""
 KRYLOV_MAX_ITERATIONS = 50
 """GMRES iterations of one attempt before its factors count as failed."""
 FACTOR_COST = 40
@@ -58,6 +63,13 @@ ILU_FILL_FACTOR = 30.0
 """spilu's cap on the factors' nonzeros over A's: at 10 (scipy's default) the cap truncated the
 mid-edge plate's factors at 10,000 triangles into a useless preconditioner (GMRES stagnated);
 at 30 it needs 6 iterations (its factors hold 10x A's nonzeros, the hinge plate's 5x)."""
+PIVOT_THRESHOLD = 0.01
+"""SuperLU's diag_pivot_thresh for the factors of the nested-dissection-ordered matrix: the
+diagonal pivot is kept unless it is below this fraction of its column's largest entry, so that
+row pivoting does not undo the ordering (none happened on the plates of benchmarks/shells.py)."""
+ORDERED_OPTIONS = dict(permc_spec="NATURAL", diag_pivot_thresh=PIVOT_THRESHOLD,
+                       options=dict(SymmetricMode=True))
+"""SuperLU's options for a matrix already permuted by SymmetricOrdering: keep its order."""
 
 
 class ReusedILU:
@@ -68,8 +80,11 @@ class ReusedILU:
     solving directly), krylov_solves (solves accepted from GMRES), krylov_iterations (GMRES
     iterations, all attempts), fallbacks (GMRES attempts rejected)."""
 
-    def __init__(self, reuse=True):
+    def __init__(self, reuse=True, complete=False, ordered=True):
         self.reuse = reuse
+        self.complete = complete
+        self.ordered = ordered
+        self.ordering = SymmetricOrdering()
         self.forget()
         self._diagonal = None
         self.factorizations = self.direct_solves = 0
@@ -84,30 +99,49 @@ class ReusedILU:
         """x (n,) solving A x = rhs; A: scipy.sparse CSC (n, n); diagonal (n,): the inertia part
         of A's diagonal (the preconditioner is reused only while it is the same). Raises
         RuntimeError from SuperLU when A is exactly singular."""
-        if self.reuse:
-            if self._lu is not None and np.array_equal(diagonal, self._diagonal):
-                x = self._krylov(A, rhs)
-                if x is not None:
-                    return x
-                self.fallbacks += 1
+        if not self.reuse:
+            self.direct_solves += 1
+            return scipy.sparse.linalg.splu(A).solve(rhs)
+        if not self.ordered:
+            return self._solve_ordered(A, diagonal, rhs, {})
+        orderings = self.ordering.orderings
+        A, perm = self.ordering.permute(A)
+        if self.ordering.orderings != orderings:     # a new pattern: the factors are of another
             self.forget()
-            self._diagonal = diagonal.copy()
-            try:
-                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
-                                                     fill_factor=ILU_FILL_FACTOR)
-            except RuntimeError:         # an exactly singular pivot: the complete LU decides
-                pass
+        x = np.empty_like(rhs)
+        x[perm] = self._solve_ordered(A, diagonal[perm], rhs[perm], ORDERED_OPTIONS)
+        return x
+
+    def _solve_ordered(self, A, diagonal, rhs, options):
+        """solve() on the nested-dissection-ordered system P A P^T y = P b."""
+        if self._lu is not None and np.array_equal(diagonal, self._diagonal):
+            x = self._krylov(A, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        self.forget()
+        self._diagonal = diagonal.copy()
+        try:
+            if self.complete:
+                self._lu = scipy.sparse.linalg.splu(A, **options)
             else:
-                self.factorizations += 1
-                x = self._krylov(A, rhs)
-                if x is not None:
-                    return x
-                self.fallbacks += 1
+                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
+                                                     fill_factor=ILU_FILL_FACTOR, **options)
+        except RuntimeError:         # an exactly singular pivot: the complete LU decides
+            pass
+        else:
+            self.factorizations += 1
+            x = self._krylov(A, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        # the complete LU with SuperLU's own ordering (COLAMD) and partial pivoting: the most
+        # robust for the ill-conditioned matrices that reach it, and faster to factor than with
+        # the nested-dissection order kept (docs/benchmarks.md)
         lu = scipy.sparse.linalg.splu(A)
         self.direct_solves += 1
-        if self.reuse:
-            self.forget()
-            self._lu = lu
+        self.forget()
+        self._lu = lu
         return lu.solve(rhs)
 
     def _accepted(self, iterations):
@@ -126,17 +160,22 @@ class ReusedILU:
         if norm_b == 0.0:
             return np.zeros_like(rhs)
         lu = self._lu
-        M = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lu.solve, dtype=float)
+        # GMRES preconditioned on the right: it solves (A M^-1) y = b, x = M^-1 y, so its
+        # stopping test is on the true residual b - A x (left preconditioning tests
+        # M^-1 (b - A x), which can be small while the true residual is not: it had to be
+        # asked for two more digits and restarted, ~5 more applications of the factors per
+        # solve). Still, x is accepted only on the true residual computed here (GMRES's own
+        # is a recurrence), and GMRES is resumed from where it stopped while the iteration
+        # budget lasts. Start from the factors' own solution x = M^-1 b (y = b).
+        AM = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lambda y: A @ lu.solve(y),
+                                                dtype=float)
         count = [0]
 
         def tally(_residual):
             count[0] += 1
 
-        # GMRES preconditions on the left: its stopping test is on the preconditioned residual
-        # M^-1 (b - A x), which can be small while the true one is not yet; so ask it for two
-        # more digits and repeat from where it stopped until the true residual is accepted or
-        # the iteration budget is spent. Start from the factors' own solution.
-        x = lu.solve(rhs)
+        y = rhs
+        x = lu.solve(y)
         while np.all(np.isfinite(x)):
             if float(np.linalg.norm(A @ x - rhs)) <= KRYLOV_RTOL * norm_b:
                 self._accepted(count[0])
@@ -144,11 +183,12 @@ class ReusedILU:
             before = count[0]
             if before >= KRYLOV_MAX_ITERATIONS:
                 break
-            x, _info = scipy.sparse.linalg.gmres(
-                A, rhs, x0=x, M=M, rtol=1e-2 * KRYLOV_RTOL, atol=0.0,
+            y, _info = scipy.sparse.linalg.gmres(
+                AM, rhs, x0=y, rtol=GMRES_RTOL, atol=0.0,
                 restart=KRYLOV_MAX_ITERATIONS - before, maxiter=1, callback=tally,
                 callback_type="pr_norm")
             if count[0] == before:      # GMRES stopped at once: no progress possible
                 break
+            x = lu.solve(y)
         self.krylov_iterations += count[0]
         return None
