@@ -2,6 +2,9 @@
 collected by pytest).
 
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py --sizes 30000 --no-fresh
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py \
+        --solver colamd-ilu --sizes 1000,10000,30000 --no-fresh
 
 (OPENBLAS_NUM_THREADS=1: on this shared 2-core machine OpenBLAS's threads made each
 np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.) Times are the
@@ -9,18 +12,21 @@ process's CPU time (time.process_time; one thread everywhere, so it is the work 
 wall times on the shared cores varied by 2-4x from run to run; the per-iteration wall time is
 printed beside it.
 
-A square plate (1 m, equilateral mesh of ~1,000 and ~10,000 triangles, h = 1 mm, E = 1 GPa,
-clamped edges, pressure 10 Pa) with the hinge and the mid-edge bending model. For each: the
-force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
+A square plate (1 m, equilateral mesh of ~1,000, ~10,000 or ~30,000 triangles, h = 1 mm,
+E = 1 GPa, clamped edges, pressure 10 Pa) with the hinge and the mid-edge bending model. For
+each: the force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
 iteration evaluates it once plus once per line-search trial), one linear solve of the Newton
-system by a fresh sparse LU (scipy's SuperLU: the mesh's band is too wide for the banded
-solver; best of 3) and by GMRES preconditioned with the incomplete LU of the previous step's
-matrix (softmech.implicit.sparse_solve.ReusedILU; best of 3), and the time per Newton
-iteration of STEPS implicit steps of 1 ms (the first factorization included), with the
-solver as chosen (ReusedILU: "reused") and
-with a fresh LU at every iteration ("fresh LU"), and the number of (incomplete) factorizations
-and GMRES iterations per solve in the reused run (Newton's residual target 1e-9 of the pressure's total force, atol = 1e-8 N: the
-default relative target falls below round-off at 10,000 triangles). Evaluation: best of 3 x 20.
+system by a fresh sparse LU (scipy's SuperLU, COLAMD: the mesh's band is too wide for the
+banded solver; best of 3) and by GMRES preconditioned with the factors of the previous step's
+matrix (softmech.implicit.sparse_solve.ReusedILU with the settings --solver picks: softmech's
+nested-dissection-ordered incomplete LU by default; best of 3), and the time per Newton
+iteration of STEPS implicit steps of 1 ms (the first factorization included, the
+nested-dissection ordering not: it is computed once per pattern, its time is printed), with
+the reused factors ("reused") and with a fresh LU at every iteration ("fresh LU", skipped with
+--no-fresh), and the number of factorizations, GMRES iterations per solve and the kept
+factors' nonzeros over A's in the reused run (Newton's residual target 1e-9 of the pressure's
+total force, atol = 1e-8 N: the default relative target falls below round-off at 10,000
+triangles). Evaluation: best of 3 x 20.
 """
 import argparse
 import time

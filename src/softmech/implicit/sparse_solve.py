@@ -1,17 +1,21 @@
-"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors.
+"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors of the
+nested-dissection-ordered matrix.
 
 A mesh's Newton matrix A = M/h^2 - dF/dq - dF/dv/h has a 2D graph: its sparse LU's fill-in
 and the factorization's work grow faster than n (SuperLU with COLAMD, hinge plate: the
 factors' nonzeros x24 and the time x35 from 1,000 to 10,000 triangles, benchmarks/shells.py),
-so a fresh LU at every Newton iteration does not scale. Two things are cheaper, and chosen here by measurement
-(docs/benchmarks.md, "Discrete shells"):
+so a fresh LU at every Newton iteration does not scale. Three things are cheaper, and chosen
+here by measurement (docs/benchmarks.md, "Discrete shells"):
 
+- a fill-reducing nested-dissection ordering (METIS, softmech.implicit.ordering) computed once
+  per sparsity pattern and applied symmetrically, P A P^T, with SuperLU told to keep it
+  (ORDERED_OPTIONS): the incomplete factors of the hinge plate of 10,000 triangles hold 4.1x
+  A's nonzeros instead of 5.1x with SuperLU's COLAMD, and are applied twice as fast;
 - an incomplete LU (scipy.sparse.linalg.spilu, SuperLU's ILUTP with drop tolerance
-  ILU_DROP_TOL, COLAMD ordering) as preconditioner of restarted GMRES
-  (scipy.sparse.linalg.gmres; A is not symmetric where pressure or drag follow the surface):
-  its factors hold fewer nonzeros than the full LU (2.4x fewer for the hinge plate of 10,000
-  triangles), and GMRES converges in ~8 iterations, each one product with A and one
-  application of the factors;
+  ILU_DROP_TOL) as preconditioner of restarted GMRES (scipy.sparse.linalg.gmres; A is not
+  symmetric where pressure or drag follow the surface), preconditioned on the right so that its
+  stopping test is on the true residual; GMRES converges in ~6-10 iterations, each one product
+  with A and one application of the factors;
 - reusing those factors across Newton iterations and time steps: A changes little between
   them (the same mesh, slightly moved), so the factors of an earlier A precondition the current
   one nearly as well, and a factorization is needed only every several steps.
@@ -19,13 +23,14 @@ so a fresh LU at every Newton iteration does not scale. Two things are cheaper, 
 `ReusedILU.solve(A, diagonal, b)`:
 1. with factors of an earlier matrix of the same diagonal (same h; a static solve's is 0), run
    GMRES; accept x only if the true residual |A x - b| <= KRYLOV_RTOL |b| within
-   KRYLOV_MAX_ITERATIONS (checked here: GMRES's own stopping test is on the preconditioned
-   residual, so the fallback does not rely on it);
+   KRYLOV_MAX_ITERATIONS (checked here on A x - b itself, not on GMRES's recurrence);
 2. otherwise (no factors yet, a new h, factors dropped as too stale (below), GMRES failed: the
    matrix moved too far) factor A incompletely and run GMRES again;
 3. if that fails too (a static solve's ill-conditioned matrix, a singular one) factor A
-   completely with SuperLU (scipy.sparse.linalg.splu), solve directly, and keep these exact
+   completely with SuperLU (scipy.sparse.linalg.splu, its own COLAMD ordering and partial
+   pivoting: the robust choice for those matrices), solve directly, and keep these exact
    factors as the preconditioner of the next solves.
+A new sparsity pattern (contact adds entries) gets a new ordering and drops the factors.
 
 When to refactor: the factors age as the shape moves away from theirs, and GMRES needs more
 iterations. Counting a factorization as FACTOR_COST GMRES iterations, the mean cost per solve
@@ -74,7 +79,10 @@ ORDERED_OPTIONS = dict(permc_spec="NATURAL", diag_pivot_thresh=PIVOT_THRESHOLD,
 
 class ReusedILU:
     """Solver of A x = b for a sequence of sparse matrices of one structure (module docstring);
-    reuse=False: a fresh complete LU at every solve.
+    reuse=False: a fresh complete LU at every solve (SuperLU's COLAMD; small systems);
+    complete=True: the kept preconditioner is the complete LU of the ordered matrix instead of
+    the incomplete one; ordered=False: no nested dissection, SuperLU's COLAMD (both measured
+    in benchmarks/shells.py and not chosen). ordering: its SymmetricOrdering.
 
     Counters: factorizations (incomplete), direct_solves (complete LU factorizations, each
     solving directly), krylov_solves (solves accepted from GMRES), krylov_iterations (GMRES
