@@ -121,7 +121,8 @@ class ReusedILU:
         return x
 
     def _solve_ordered(self, A, diagonal, rhs, options):
-        """solve() on the nested-dissection-ordered system P A P^T y = P b."""
+        """solve() on the system as given (for ordered: P A P^T y = P b, the same equations
+        permuted, so its residual's norm is A x - b's), SuperLU called with `options`."""
         if self._lu is not None and np.array_equal(diagonal, self._diagonal):
             x = self._krylov(A, rhs)
             if x is not None:
