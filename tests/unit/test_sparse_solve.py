@@ -66,6 +66,10 @@ def test_each_world_keeps_its_own_factors(monkeypatch):
     sim, _ = run(pressed_plate(), worlds=2, pressures=[20.0, 60.0])
     batched = sim.get_state("plate")["positions"]
     assert set(sim.stepper.pattern.sparse_solvers) == {0, 1}
+    # ... and share the pattern's one nested-dissection ordering (METIS ran once)
+    assert sim.stepper.pattern.ordering.orderings == 1
+    assert all(s.ordering is sim.stepper.pattern.ordering
+               for s in sim.stepper.pattern.sparse_solvers.values())
     for b, pressure in enumerate((20.0, 60.0)):
         _, single = run(pressed_plate(pressure))
         assert np.array_equal(batched[b], single)

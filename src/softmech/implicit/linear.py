@@ -12,8 +12,10 @@ free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists af
 10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; above it by
-GMRES preconditioned with an incomplete LU kept across Newton iterations and steps, refactored
-when GMRES slows down, with a complete LU as fallback (softmech.implicit.sparse_solve.ReusedILU):
+GMRES preconditioned with an incomplete LU of the matrix in a nested-dissection order (METIS,
+computed once per pattern: softmech.implicit.ordering), kept across Newton iterations and steps,
+refactored when GMRES slows down, with a complete LU as fallback
+(softmech.implicit.sparse_solve.ReusedILU):
 a fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at
 10,000 triangles (benchmarks/shells.py, docs/benchmarks.md).
 """
@@ -21,7 +23,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from softmech.implicit import sparse_solve
+from softmech.implicit import ordering, sparse_solve
 
 BANDED_MAX = 24
 """Largest half bandwidth solved as a banded matrix: LAPACK's banded LU costs ~n (3 bw + 1) bw
@@ -45,7 +47,9 @@ class JacobianPattern:
     for "sparse", sparse_solvers: {world: softmech.implicit.sparse_solve.ReusedILU} (one per
     world, so that a world's steps do not depend on the others' factors: a batched run equals
     single runs bit for bit; their counters say how the solves went; reuse off below
-    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's.
+    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's; ordering: the pattern's
+    nested-dissection ordering (softmech.implicit.ordering.SymmetricOrdering), computed at the
+    first sparse solve and shared by the worlds' solvers.
     """
 
     def __init__(self, n_dof, rows, cols, constrained):
@@ -88,6 +92,8 @@ class JacobianPattern:
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             self._reuse = n >= sparse_solve.KRYLOV_MIN_DOFS
             self.sparse_solvers = {}
+            # one nested-dissection ordering for the pattern, shared by the worlds' solvers
+            self.ordering = ordering.SymmetricOrdering()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
         # the storage: assembling is one bincount over J as it is, with no gather of the kept
         # entries (the gather and the negation of J cost as much as the bincount itself:
@@ -98,7 +104,8 @@ class JacobianPattern:
     def sparse_solver_of(self, world):
         """The sparse solver (ReusedILU) of world `world`, made at its first use."""
         if world not in self.sparse_solvers:
-            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse)
+            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse,
+                                                                ordering=self.ordering)
         return self.sparse_solvers[world]
 
     @property

@@ -82,17 +82,19 @@ class ReusedILU:
     reuse=False: a fresh complete LU at every solve (SuperLU's COLAMD; small systems);
     complete=True: the kept preconditioner is the complete LU of the ordered matrix instead of
     the incomplete one; ordered=False: no nested dissection, SuperLU's COLAMD (both measured
-    in benchmarks/shells.py and not chosen). ordering: its SymmetricOrdering.
+    in benchmarks/shells.py and not chosen). ordering: a SymmetricOrdering to use (shared by
+    the worlds of a batch: one METIS run per pattern); a new one by default.
 
     Counters: factorizations (incomplete), direct_solves (complete LU factorizations, each
     solving directly), krylov_solves (solves accepted from GMRES), krylov_iterations (GMRES
     iterations, all attempts), fallbacks (GMRES attempts rejected)."""
 
-    def __init__(self, reuse=True, complete=False, ordered=True):
+    def __init__(self, reuse=True, complete=False, ordered=True, ordering=None):
         self.reuse = reuse
         self.complete = complete
         self.ordered = ordered
-        self.ordering = SymmetricOrdering()
+        self.ordering = SymmetricOrdering() if ordering is None else ordering
+        self._perm = None
         self.forget()
         self._diagonal = None
         self.factorizations = self.direct_solves = 0
@@ -112,10 +114,10 @@ class ReusedILU:
             return scipy.sparse.linalg.splu(A).solve(rhs)
         if not self.ordered:
             return self._solve_ordered(A, diagonal, rhs, {})
-        orderings = self.ordering.orderings
         A, perm = self.ordering.permute(A)
-        if self.ordering.orderings != orderings:     # a new pattern: the factors are of another
+        if perm is not self._perm:       # a new pattern, ordered afresh: the factors are of another
             self.forget()
+            self._perm = perm
         x = np.empty_like(rhs)
         x[perm] = self._solve_ordered(A, diagonal[perm], rhs[perm], ORDERED_OPTIONS)
         return x
