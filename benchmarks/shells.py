@@ -42,9 +42,9 @@ from softmech.implicit.newton import NewtonOptions
 SIDES = {1000: 21, 10000: 66, 30000: 114}   # divisions along x giving ~1,000, 10,000, 30,000
 STEPS = 10
 SOLVERS = {   # ReusedILU's settings: what softmech uses, and the alternatives measured
-    "nd-ilu": dict(ordered=True, complete=False),      # softmech's choice
-    "nd-lu": dict(ordered=True, complete=True),        # complete LU, ND order, reused
-    "colamd-ilu": dict(ordered=False, complete=False),  # before: SuperLU's COLAMD ordering
+    "nd-ilu": {"ordered": True, "complete": False},       # softmech's choice
+    "nd-lu": {"ordered": True, "complete": True},         # complete LU, ND order, reused
+    "colamd-ilu": {"ordered": False, "complete": False},  # before: SuperLU's COLAMD ordering
 }
 
 

@@ -72,8 +72,8 @@ PIVOT_THRESHOLD = 0.01
 """SuperLU's diag_pivot_thresh for the factors of the nested-dissection-ordered matrix: the
 diagonal pivot is kept unless it is below this fraction of its column's largest entry, so that
 row pivoting does not undo the ordering (none happened on the plates of benchmarks/shells.py)."""
-ORDERED_OPTIONS = dict(permc_spec="NATURAL", diag_pivot_thresh=PIVOT_THRESHOLD,
-                       options=dict(SymmetricMode=True))
+ORDERED_OPTIONS = {"permc_spec": "NATURAL", "diag_pivot_thresh": PIVOT_THRESHOLD,
+                   "options": {"SymmetricMode": True}}
 """SuperLU's options for a matrix already permuted by SymmetricOrdering: keep its order."""
 
 
