@@ -3,9 +3,9 @@ sparsity pattern, and the symmetric permutation P A P^T that applies it.
 
 SuperLU's own column orderings (COLAMD, minimum degree) let the (incomplete) LU factors of a
 mesh's Newton matrix grow faster than n: on the hinge plate of 10,000 triangles the ILU
-factors held 5.1x A's nonzeros with COLAMD and 3.0x with nested dissection (METIS, through
-pymetis), and applying them (once per GMRES iteration) took 4.2 ms against 2.0 ms
-(benchmarks/shells.py, docs/benchmarks.md). Nested dissection (George 1973; Karypis & Kumar
+factors held 5.1x A's nonzeros with COLAMD and 4.1x with nested dissection (METIS, through
+pymetis), and a Newton iteration took 142 ms against 93 ms (mid-edge: 325 against 120 ms;
+benchmarks/shells.py, docs/benchmarks.md). Nested dissection (George 1973; Karypis & Kumar
 1998, METIS_NodeND) orders each separator of the mesh's graph after the two halves it splits,
 recursively, so that the fill stays within the separators.
 
