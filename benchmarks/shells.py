@@ -2,6 +2,9 @@
 collected by pytest).
 
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py --sizes 30000 --no-fresh
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py \
+        --solver colamd-ilu --sizes 1000,10000,30000 --no-fresh
 
 (OPENBLAS_NUM_THREADS=1: on this shared 2-core machine OpenBLAS's threads made each
 np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.) Times are the
@@ -9,29 +12,40 @@ process's CPU time (time.process_time; one thread everywhere, so it is the work 
 wall times on the shared cores varied by 2-4x from run to run; the per-iteration wall time is
 printed beside it.
 
-A square plate (1 m, equilateral mesh of ~1,000 and ~10,000 triangles, h = 1 mm, E = 1 GPa,
-clamped edges, pressure 10 Pa) with the hinge and the mid-edge bending model. For each: the
-force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
+A square plate (1 m, equilateral mesh of ~1,000, ~10,000 or ~30,000 triangles, h = 1 mm,
+E = 1 GPa, clamped edges, pressure 10 Pa) with the hinge and the mid-edge bending model. For
+each: the force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
 iteration evaluates it once plus once per line-search trial), one linear solve of the Newton
-system by a fresh sparse LU (scipy's SuperLU: the mesh's band is too wide for the banded
-solver; best of 3) and by GMRES preconditioned with the incomplete LU of the previous step's
-matrix (softmech.implicit.sparse_solve.ReusedILU; best of 3), and the time per Newton
-iteration of STEPS implicit steps of 1 ms (the first factorization included), with the
-solver as chosen (ReusedILU: "reused") and
-with a fresh LU at every iteration ("fresh LU"), and the number of (incomplete) factorizations
-and GMRES iterations per solve in the reused run (Newton's residual target 1e-9 of the pressure's total force, atol = 1e-8 N: the
-default relative target falls below round-off at 10,000 triangles). Evaluation: best of 3 x 20.
+system by a fresh sparse LU (scipy's SuperLU, COLAMD: the mesh's band is too wide for the
+banded solver; best of 3) and by GMRES preconditioned with the factors of the previous step's
+matrix (softmech.implicit.sparse_solve.ReusedILU with the settings --solver picks: softmech's
+nested-dissection-ordered incomplete LU by default; best of 3), and the time per Newton
+iteration of STEPS implicit steps of 1 ms (the first factorization included, the
+nested-dissection ordering not: it is computed once per pattern, its time is printed), with
+the reused factors ("reused") and with a fresh LU at every iteration ("fresh LU", skipped with
+--no-fresh), and the number of factorizations, GMRES iterations per solve and the kept
+factors' nonzeros over A's in the reused run (Newton's residual target 1e-9 of the pressure's
+total force, atol = 1e-8 N: the default relative target falls below round-off at 10,000
+triangles). Evaluation: best of 3 x 20.
 """
+import argparse
 import time
 
 import numpy as np
+import scipy.sparse
 
 import softmech as sm
 from softmech.bodies import meshes
+from softmech.implicit import ordering, sparse_solve
 from softmech.implicit.newton import NewtonOptions
 
-SIDES = {1000: 21, 10000: 66}     # divisions along x giving ~1,000 and ~10,000 triangles
+SIDES = {1000: 21, 10000: 66, 30000: 114}   # divisions along x giving ~1,000, 10,000, 30,000
 STEPS = 10
+SOLVERS = {   # ReusedILU's settings: what softmech uses, and the alternatives measured
+    "nd-ilu": {"ordered": True, "complete": False},       # softmech's choice
+    "nd-lu": {"ordered": True, "complete": True},         # complete LU, ND order, reused
+    "colamd-ilu": {"ordered": False, "complete": False},  # before: SuperLU's COLAMD ordering
+}
 
 
 def plate(bending, n):
@@ -57,6 +71,13 @@ def best(fn, repeat):
     return min(times)
 
 
+def configure(sim, solver):
+    """Give world 0 a ReusedILU with the settings SOLVERS[solver]."""
+    pattern = sim.stepper.pattern
+    pattern.sparse_solvers[0] = sparse_solve.ReusedILU(reuse=True, **SOLVERS[solver])
+    return pattern.sparse_solvers[0]
+
+
 def per_iteration(sim, reuse):
     """CPU and wall time per Newton iteration [s] over STEPS steps after one warm step,
     iterations per step, factorizations, GMRES iterations per accepted GMRES solve;
@@ -79,12 +100,23 @@ def per_iteration(sim, reuse):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--solver", choices=sorted(SOLVERS), default="nd-ilu",
+                        help="the reused preconditioner's settings (default: softmech's)")
+    parser.add_argument("--sizes", default="1000,10000",
+                        help=f"target triangle counts, comma-separated, from {sorted(SIDES)}")
+    parser.add_argument("--models", default="hinge,midedge")
+    parser.add_argument("--no-fresh", action="store_true",
+                        help="skip the per-iteration run with a fresh LU at every solve")
+    args = parser.parse_args()
+    print(f"solver {args.solver}: {SOLVERS[args.solver]}")
     print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'forces+J ms':>12} {'fresh LU ms':>12} "
           f"{'reused ms':>10} {'ms/it fresh':>12} {'ms/it reused':>13} {'it/step':>8} "
-          f"{'factorizations':>15} {'GMRES it/solve':>15}")
-    for bending in ("hinge", "midedge"):
-        for target, n in SIDES.items():
-            sim, n_tris = plate(bending, n)
+          f"{'factorizations':>15} {'GMRES it/solve':>15} {'nnz(LU)/nnz(A)':>15} "
+          f"{'ordering ms':>12}")
+    for bending in args.models.split(","):
+        for target in (int(size) for size in args.sizes.split(",")):
+            sim, n_tris = plate(bending, SIDES[target])
             st = sim.stepper
             q, v = sim.q[0].copy(), np.zeros_like(sim.q[0])
             st._begin(0, q, 0.0)
@@ -95,22 +127,43 @@ def main():
             solver = st.pattern.sparse_solver
             solver.reuse = False
             t_fresh = best(lambda: st.pattern.solve(J, diag, rhs), 1)
-            solver.reuse = True
-            st.pattern.solve(J, diag, rhs)            # factors of the undeformed plate
+            solver = configure(sim, args.solver)
+            t0 = time.process_time()
+            st.pattern.solve(J, diag, rhs)            # ordering and factors of the flat plate
+            t_first = time.process_time() - t0
+            lu = solver._lu
+            fill = (lu.L.nnz + lu.U.nnz) / solver.ordering._gather.size if solver.ordered \
+                else (lu.L.nnz + lu.U.nnz) / st.pattern._size
+            ordering = nd_time(solver) if solver.ordered else 0.0
             sim.step(1)
             q1 = sim.q[0].copy()
             st._begin(0, q1, 1e-3)
             _, J1 = st.forces(0, q1, v, 2e-3, 1e-3)
             J1 = J1.copy()
             t_reused = best(lambda: st.pattern.solve(J1, diag, rhs), 1)
-            print(f"  ({bending}, {n_tris} triangles: evaluation and solves timed)", flush=True)
-            fresh = per_iteration(plate(bending, n)[0], False)
+            print(f"  ({bending}, {n_tris} triangles: evaluation and solves timed; first solve "
+                  f"with ordering and factorization {1e3 * t_first:.0f} ms)", flush=True)
+            if args.no_fresh:
+                fresh = (float("nan"),) * 5
+            else:
+                fresh = per_iteration(plate(bending, SIDES[target])[0], False)
             reused = per_iteration(sim, True)
             print(f"{bending:>8} {n_tris:>9} {sim.layout.n_dof:>7} {1e3 * t_force:>12.2f} "
                   f"{1e3 * t_fresh:>12.1f} {1e3 * t_reused:>10.1f} {1e3 * fresh[0]:>12.1f} "
                   f"{1e3 * reused[0]:>13.1f} {reused[1]:>8.1f} {reused[2]:>15d} {reused[3]:>15.1f} "
+                  f"{fill:>15.1f} {1e3 * ordering:>12.0f} "
                   f"({st.pattern.kind}; fresh LU {fresh[1]:.1f} it/step; wall ms/it fresh "
                   f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f})", flush=True)
+
+
+def nd_time(solver):
+    """CPU time [s] of one nested-dissection ordering of the solver's pattern (done once per
+    pattern in a run)."""
+    A = scipy.sparse.csc_matrix((np.ones(solver.ordering._indices.size), solver.ordering._indices,
+                                 solver.ordering._indptr))
+    t0 = time.process_time()
+    ordering.nested_dissection(A)
+    return time.process_time() - t0
 
 
 if __name__ == "__main__":

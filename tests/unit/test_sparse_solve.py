@@ -1,7 +1,8 @@
-"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors
-(softmech.implicit.sparse_solve.ReusedILU, chosen in softmech.implicit.linear for sparse systems
-of KRYLOV_MIN_DOFS free DOFs or more): the same steps as a fresh LU at every solve, and a
-complete LU whenever GMRES does not deliver."""
+"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors of the
+nested-dissection-ordered matrix (softmech.implicit.sparse_solve.ReusedILU and
+softmech.implicit.ordering, chosen in softmech.implicit.linear for sparse systems of
+KRYLOV_MIN_DOFS free DOFs or more): the same steps as a fresh LU at every solve, the ordering
+computed once per sparsity pattern, and a complete LU whenever GMRES does not deliver."""
 import numpy as np
 import pytest
 import scipy.sparse
@@ -9,24 +10,29 @@ import scipy.sparse.linalg
 
 import softmech as sm
 from softmech.bodies import meshes
-from softmech.implicit import linear, sparse_solve
+from softmech.implicit import linear, ordering, sparse_solve
 from softmech.implicit.newton import NewtonOptions
 
 
-def pressed_plate(pressure=20.0):
-    """A clamped hinge-shell plate (5 divisions a side) under a pressure [Pa], released from
-    rest: it moves, so the Newton matrix changes from step to step."""
+def pressed_plate(pressure=20.0, bending="hinge", divisions=5):
+    """A clamped shell plate (0.1 m, `divisions` a side; hinge or mid-edge bending, the rim's
+    edge angles held too for mid-edge) under a pressure [Pa], released from rest: it moves, so
+    the Newton matrix changes from step to step."""
     scene = sm.Scene()
-    mesh = meshes.rectangle(0.1, 0.1, 5)
+    mesh = meshes.rectangle(0.1, 0.1, divisions)
     v = mesh.vertices
     rim = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 0.1) | (v[:, 1] <= 0) | (v[:, 1] >= 0.1))
-    scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7, density=1000.0)
-    scene.add(sm.FixNodes("plate", rim))
+    shell = scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7,
+                            density=1000.0, bending=bending)
+    angles = (np.flatnonzero(np.all(np.isin(shell.edges, rim), axis=1))
+              if bending == "midedge" else ())
+    scene.add(sm.FixNodes("plate", rim, angles=angles))
     scene.add(sm.ShellPressure("plate", pressure))
     return scene
 
 
 def run(scene, worlds=1, pressures=None):
+    """Compile (dt 2 ms, Newton rtol 1e-10) and step 15 times; (simulation, positions)."""
     sim = scene.compile(dt=2e-3, newton=NewtonOptions(rtol=1e-10), worlds=worlds)
     if pressures is not None:
         sim.params["pressure.pressure"] = pressures
@@ -34,15 +40,18 @@ def run(scene, worlds=1, pressures=None):
     return sim, sim.get_state("plate")["positions"][0]
 
 
-def test_reused_factors_give_the_steps_of_a_fresh_lu(monkeypatch):
+@pytest.mark.parametrize("bending", ["hinge", "midedge"])
+def test_reused_factors_give_the_steps_of_a_fresh_lu(monkeypatch, bending):
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
-    sim, reused = run(pressed_plate())
+    sim, reused = run(pressed_plate(bending=bending))
     solver = sim.stepper.pattern.sparse_solver
     assert sim.stepper.pattern.kind == "sparse" and solver.reuse
-    # the Krylov path was taken (most solves, with factors reused), not the direct one
+    # the Krylov path was taken (most solves, with factors reused), not the direct one; the
+    # nested-dissection ordering was computed once for the 15 steps' fixed pattern
     assert solver.krylov_solves > solver.factorizations > 0 and solver.direct_solves == 0
+    assert solver.ordering.orderings == 1
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 10 ** 9)
-    sim2, fresh = run(pressed_plate())
+    sim2, fresh = run(pressed_plate(bending=bending))
     assert not sim2.stepper.pattern.sparse_solver.reuse
     deflection = np.abs(fresh - meshes.rectangle(0.1, 0.1, 5).vertices).max()
     assert deflection > 1e-4                      # the plate moved: the comparison can fail
@@ -57,6 +66,10 @@ def test_each_world_keeps_its_own_factors(monkeypatch):
     sim, _ = run(pressed_plate(), worlds=2, pressures=[20.0, 60.0])
     batched = sim.get_state("plate")["positions"]
     assert set(sim.stepper.pattern.sparse_solvers) == {0, 1}
+    # ... and share the pattern's one nested-dissection ordering (METIS ran once)
+    assert sim.stepper.pattern.ordering.orderings == 1
+    assert all(s.ordering is sim.stepper.pattern.ordering
+               for s in sim.stepper.pattern.sparse_solvers.values())
     for b, pressure in enumerate((20.0, 60.0)):
         _, single = run(pressed_plate(pressure))
         assert np.array_equal(batched[b], single)
@@ -70,6 +83,14 @@ def random_system(seed, n=60):
     return (A + scipy.sparse.diags(diagonal)).tocsc(), diagonal, rng.normal(size=n)
 
 
+def changed(A, scale, seed):
+    """A with its values moved by `scale` x normal noise, on the same structure (a mesh's Newton
+    matrix keeps its pattern from step to step; a new one would be ordered afresh)."""
+    B = A.copy()
+    B.data = B.data + scale * np.random.default_rng(seed).normal(size=B.nnz)
+    return B
+
+
 def counters(solver):
     return (solver.factorizations, solver.direct_solves, solver.krylov_solves, solver.fallbacks)
 
@@ -79,8 +100,8 @@ def test_a_close_matrix_is_solved_by_gmres_with_the_old_factors():
     solver = sparse_solve.ReusedILU()
     solver.solve(A, diagonal, b)
     assert counters(solver) == (1, 0, 1, 0)
-    A2 = A + 1e-2 * scipy.sparse.random(60, 60, density=0.1, random_state=1, format="csc")
-    x = solver.solve(A2.tocsc(), diagonal, b)
+    A2 = changed(A, 1e-2, 1)
+    x = solver.solve(A2, diagonal, b)
     assert counters(solver) == (1, 0, 2, 0)                  # no new factorization
     assert np.linalg.norm(A2 @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
 
@@ -89,8 +110,8 @@ def test_stale_factors_are_replaced_by_fresh_ones(monkeypatch):
     A, diagonal, b = random_system(0)
     solver = sparse_solve.ReusedILU()
     solver.solve(A, diagonal, b)
-    # another matrix altogether, with an iteration budget the old factors cannot meet
-    B, _, _ = random_system(7)
+    # another matrix of the structure, with an iteration budget the old factors cannot meet
+    B = changed(A, 1.0, 7)
     monkeypatch.setattr(sparse_solve, "KRYLOV_MAX_ITERATIONS", 3)
     x = solver.solve(B, diagonal, b)
     assert counters(solver) == (2, 0, 2, 1)
@@ -107,8 +128,7 @@ def test_factors_are_dropped_when_a_solve_costs_more_than_the_mean(monkeypatch, 
     A, diagonal, b = random_system(0)
     solver = sparse_solve.ReusedILU()
     for seed in range(3):
-        near = A + 1e-3 * scipy.sparse.random(60, 60, density=0.1, random_state=seed + 1)
-        solver.solve(near.tocsc(), diagonal, b)
+        solver.solve(changed(A, 1e-3, seed + 1), diagonal, b)
     assert solver.factorizations == factorizations and solver.krylov_solves == 3
 
 
@@ -118,7 +138,7 @@ def test_a_failing_gmres_falls_back_to_a_complete_lu(monkeypatch):
     solver.solve(A, diagonal, b)
     # no GMRES iteration allowed: neither the old nor the new incomplete factors can deliver
     monkeypatch.setattr(sparse_solve, "KRYLOV_MAX_ITERATIONS", 0)
-    B, _, _ = random_system(7)
+    B = changed(A, 1.0, 7)
     x = solver.solve(B, diagonal, b)
     assert counters(solver) == (2, 1, 1, 2)
     np.testing.assert_allclose(x, scipy.sparse.linalg.splu(B).solve(b), rtol=1e-12, atol=0)
@@ -164,3 +184,68 @@ def test_the_solver_is_chosen_by_size(monkeypatch):
     assert big.sparse_solver.reuse and not small.sparse_solver.reuse
     monkeypatch.setattr(linear, "BANDED_MAX", 24)
     assert linear.JacobianPattern(n, np.arange(n), np.arange(n), []).kind == "banded"
+
+
+@pytest.mark.parametrize("bending", ["hinge", "midedge"])
+def test_the_ordered_solve_of_a_shell_jacobian_equals_a_direct_solve(monkeypatch, bending):
+    # a deformed plate's Newton matrix (not symmetric: the pressure follows the surface)
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    sim = pressed_plate(bending=bending, divisions=8).compile(dt=1e-3)
+    st = sim.stepper
+    rng = np.random.default_rng(3)
+    q = sim.q[0] + 1e-3 * rng.normal(size=sim.q[0].shape)
+    st._begin(0, q, 0.0)
+    _, J = st.forces(0, q, np.zeros_like(q), 0.0, 1e-3)
+    diagonal = st.mass[st.free] / 1e-6
+    b = rng.normal(size=len(st.free))
+    A = st.pattern.sparse_matrix(J, diagonal)
+    assert st.pattern.kind == "sparse" and abs(A - A.T).max() > 0
+    x = st.pattern.solve(J, diagonal, b)
+    solver = st.pattern.sparse_solver
+    assert solver.krylov_solves == 1 and solver.ordering.orderings == 1
+    # accepted at the true residual KRYLOV_RTOL |b| on the original (unpermuted) system
+    assert np.linalg.norm(A @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
+    direct = scipy.sparse.linalg.splu(A).solve(b)
+    # x and the direct solution differ by A^-1 of residuals below 1e-10 |b|: the condition
+    # number of this mass-dominated matrix (h = 1 ms) is small, so 1e-8 relative is ample
+    np.testing.assert_allclose(x, direct, rtol=0, atol=1e-8 * np.abs(direct).max())
+
+
+def test_the_symmetric_permutation_is_p_a_pt_and_kept_per_pattern():
+    A, _, _ = random_system(0)
+    order = ordering.SymmetricOrdering()
+    Ap, perm = order.permute(A)
+    assert np.array_equal(np.sort(perm), np.arange(A.shape[0]))     # a permutation
+    dense = A.toarray()
+    np.testing.assert_array_equal(Ap.toarray(), dense[perm][:, perm])
+    # new values on the same structure: no new ordering, the same permutation of them
+    B = A.copy()
+    B.data = np.random.default_rng(1).normal(size=B.nnz)
+    Bp, perm_b = order.permute(B)
+    assert order.orderings == 1 and perm_b is perm
+    np.testing.assert_array_equal(Bp.toarray(), B.toarray()[perm][:, perm])
+    # an added entry (contact): a new structure, ordered afresh
+    C = (A + scipy.sparse.csc_matrix(([1.0], ([0], [59])), shape=A.shape)).tocsc()
+    assert C.nnz == A.nnz + (A[0, 59] == 0)
+    Cp, perm_c = order.permute(C)
+    assert order.orderings == 2
+    np.testing.assert_array_equal(Cp.toarray(), C.toarray()[perm_c][:, perm_c])
+
+
+def test_a_new_pattern_drops_the_factors_of_the_old_one():
+    A, diagonal, b = random_system(0)
+    solver = sparse_solve.ReusedILU()
+    solver.solve(A, diagonal, b)
+    # the same values plus one new entry: the old factors (of another ordering) are not tried
+    C = (A + scipy.sparse.csc_matrix(([1e-3], ([0], [59])), shape=A.shape)).tocsc()
+    x = solver.solve(C, diagonal, b)
+    assert solver.ordering.orderings == 2 and counters(solver) == (2, 0, 2, 0)
+    assert np.linalg.norm(C @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
+
+
+def test_a_diagonal_matrix_is_ordered_and_solved():
+    # no off-diagonal entry: METIS gets an empty graph, the identity order is used
+    n = 5
+    A = scipy.sparse.diags(np.arange(1.0, n + 1)).tocsc()
+    x = sparse_solve.ReusedILU().solve(A, np.arange(1.0, n + 1), np.ones(n))
+    np.testing.assert_allclose(x, 1 / np.arange(1.0, n + 1), rtol=1e-12)

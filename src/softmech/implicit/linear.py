@@ -12,8 +12,10 @@ free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists af
 10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; above it by
-GMRES preconditioned with an incomplete LU kept across Newton iterations and steps, refactored
-when GMRES slows down, with a complete LU as fallback (softmech.implicit.sparse_solve.ReusedILU):
+GMRES preconditioned with an incomplete LU of the matrix in a nested-dissection order (METIS,
+computed once per pattern: softmech.implicit.ordering), kept across Newton iterations and steps,
+refactored when GMRES slows down, with a complete LU as fallback
+(softmech.implicit.sparse_solve.ReusedILU):
 a fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at
 10,000 triangles (benchmarks/shells.py, docs/benchmarks.md).
 """
@@ -21,7 +23,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from softmech.implicit import sparse_solve
+from softmech.implicit import ordering, sparse_solve
 
 BANDED_MAX = 24
 """Largest half bandwidth solved as a banded matrix: LAPACK's banded LU costs ~n (3 bw + 1) bw
@@ -45,7 +47,9 @@ class JacobianPattern:
     for "sparse", sparse_solvers: {world: softmech.implicit.sparse_solve.ReusedILU} (one per
     world, so that a world's steps do not depend on the others' factors: a batched run equals
     single runs bit for bit; their counters say how the solves went; reuse off below
-    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's.
+    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's; ordering: the pattern's
+    nested-dissection ordering (softmech.implicit.ordering.SymmetricOrdering), computed at the
+    first sparse solve and shared by the worlds' solvers.
     """
 
     def __init__(self, n_dof, rows, cols, constrained):
@@ -60,7 +64,7 @@ class JacobianPattern:
         reduced[self.free] = np.arange(n)
         r, c = reduced[rows], reduced[cols]
         keep = (r >= 0) & (c >= 0)
-        self._entry_keep = np.flatnonzero(keep)
+        kept = np.flatnonzero(keep)
         r, c = r[keep], c[keep]
         diag = np.arange(n)
         self.bandwidth = int(np.max(np.abs(r - c))) if r.size else 0
@@ -88,24 +92,50 @@ class JacobianPattern:
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             self._reuse = n >= sparse_solve.KRYLOV_MIN_DOFS
             self.sparse_solvers = {}
+            # one nested-dissection ordering for the pattern, shared by the worlds' solvers
+            self.ordering = ordering.SymmetricOrdering()
+        # every entry's slot, a dropped one's (constrained row or column) the spare slot past
+        # the storage: assembling is one bincount over J as it is, with no gather of the kept
+        # entries (the gather and the negation of J cost as much as the bincount itself:
+        # 10 M entries for the hinge plate of 30,000 triangles, benchmarks/shells.py)
+        self._slot_of_entry = np.full(rows.size, self._size, dtype=np.int64)
+        self._slot_of_entry[kept] = self._entry_slot
 
     def sparse_solver_of(self, world):
         """The sparse solver (ReusedILU) of world `world`, made at its first use."""
         if world not in self.sparse_solvers:
-            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse)
+            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse,
+                                                                ordering=self.ordering)
         return self.sparse_solvers[world]
 
     @property
     def sparse_solver(self):
         return self.sparse_solver_of(0)
 
+    def _assemble(self, J, diagonal):
+        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve)."""
+        data = np.bincount(self._slot_of_entry, weights=J, minlength=self._size + 1)[:self._size]
+        np.negative(data, out=data)
+        data[self._diag_slot] += diagonal
+        return data
+
+    def _csc(self, data):
+        return scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
+                                       shape=(self.n_free, self.n_free))
+
+    def sparse_matrix(self, J, diagonal):
+        """A = diag(diagonal) - J over the free DOFs as scipy.sparse CSC (n_free, n_free), the
+        matrix solve() solves for kind "sparse" (J, diagonal: as in solve)."""
+        if self.kind != "sparse":
+            raise ValueError(f"sparse_matrix: the pattern is {self.kind!r}, not 'sparse'")
+        return self._csc(self._assemble(J, diagonal))
+
     def solve(self, J, diagonal, rhs, world=0):
         """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
         entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
         in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use.
         Returns x (n_free,)."""
-        data = np.bincount(self._entry_slot, weights=-J[self._entry_keep], minlength=self._size)
-        data[self._diag_slot] += diagonal
+        data = self._assemble(J, diagonal)
         if self.kind == "banded":
             bw = self.bandwidth
             ab = data.reshape((self._ldab, self.n_free), order="F")
@@ -117,8 +147,7 @@ class JacobianPattern:
             if info < 0:  # pragma: no cover - an argument error is a bug here
                 raise RuntimeError(f"LAPACK dgbsv: illegal argument {-info}")
         else:
-            A = scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
-                                        shape=(self.n_free, self.n_free))
+            A = self._csc(data)
             try:
                 x = self.sparse_solver_of(world).solve(A, diagonal, rhs)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"

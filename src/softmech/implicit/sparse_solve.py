@@ -1,17 +1,21 @@
-"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors.
+"""Sparse Newton solves by GMRES preconditioned with reused incomplete LU factors of the
+nested-dissection-ordered matrix.
 
 A mesh's Newton matrix A = M/h^2 - dF/dq - dF/dv/h has a 2D graph: its sparse LU's fill-in
 and the factorization's work grow faster than n (SuperLU with COLAMD, hinge plate: the
 factors' nonzeros x24 and the time x35 from 1,000 to 10,000 triangles, benchmarks/shells.py),
-so a fresh LU at every Newton iteration does not scale. Two things are cheaper, and chosen here by measurement
-(docs/benchmarks.md, "Discrete shells"):
+so a fresh LU at every Newton iteration does not scale. Three things are cheaper, and chosen
+here by measurement (docs/benchmarks.md, "Discrete shells"):
 
+- a fill-reducing nested-dissection ordering (METIS, softmech.implicit.ordering) computed once
+  per sparsity pattern and applied symmetrically, P A P^T, with SuperLU told to keep it
+  (ORDERED_OPTIONS): the incomplete factors of the hinge plate of 10,000 triangles hold 4.1x
+  A's nonzeros instead of 5.1x with SuperLU's COLAMD, and are applied twice as fast;
 - an incomplete LU (scipy.sparse.linalg.spilu, SuperLU's ILUTP with drop tolerance
-  ILU_DROP_TOL, COLAMD ordering) as preconditioner of restarted GMRES
-  (scipy.sparse.linalg.gmres; A is not symmetric where pressure or drag follow the surface):
-  its factors hold fewer nonzeros than the full LU (2.4x fewer for the hinge plate of 10,000
-  triangles), and GMRES converges in ~8 iterations, each one product with A and one
-  application of the factors;
+  ILU_DROP_TOL) as preconditioner of restarted GMRES (scipy.sparse.linalg.gmres; A is not
+  symmetric where pressure or drag follow the surface), preconditioned on the right so that its
+  stopping test is on the true residual; GMRES converges in ~6-10 iterations, each one product
+  with A and one application of the factors;
 - reusing those factors across Newton iterations and time steps: A changes little between
   them (the same mesh, slightly moved), so the factors of an earlier A precondition the current
   one nearly as well, and a factorization is needed only every several steps.
@@ -19,13 +23,14 @@ so a fresh LU at every Newton iteration does not scale. Two things are cheaper, 
 `ReusedILU.solve(A, diagonal, b)`:
 1. with factors of an earlier matrix of the same diagonal (same h; a static solve's is 0), run
    GMRES; accept x only if the true residual |A x - b| <= KRYLOV_RTOL |b| within
-   KRYLOV_MAX_ITERATIONS (checked here: GMRES's own stopping test is on the preconditioned
-   residual, so the fallback does not rely on it);
+   KRYLOV_MAX_ITERATIONS (checked here on A x - b itself, not on GMRES's recurrence);
 2. otherwise (no factors yet, a new h, factors dropped as too stale (below), GMRES failed: the
    matrix moved too far) factor A incompletely and run GMRES again;
 3. if that fails too (a static solve's ill-conditioned matrix, a singular one) factor A
-   completely with SuperLU (scipy.sparse.linalg.splu), solve directly, and keep these exact
+   completely with SuperLU (scipy.sparse.linalg.splu, its own COLAMD ordering and partial
+   pivoting: the robust choice for those matrices), solve directly, and keep these exact
    factors as the preconditioner of the next solves.
+A new sparsity pattern (contact adds entries) gets a new ordering and drops the factors.
 
 When to refactor: the factors age as the shape moves away from theirs, and GMRES needs more
 iterations. Counting a factorization as FACTOR_COST GMRES iterations, the mean cost per solve
@@ -42,8 +47,13 @@ at every iteration is by size (KRYLOV_MIN_DOFS): below it the direct solve is ch
 import numpy as np
 import scipy.sparse.linalg
 
+from softmech.implicit.ordering import SymmetricOrdering
+
 KRYLOV_RTOL = 1e-10
 """Relative residual |A x - b| / |b| a GMRES solve must reach to be accepted."""
+GMRES_RTOL = 0.5 * KRYLOV_RTOL
+"""GMRES's own target on its (recurrence) residual: below KRYLOV_RTOL so that the true residual,
+which round-off makes differ slightly, usually passes the acceptance test at the first try."""
 KRYLOV_MAX_ITERATIONS = 50
 """GMRES iterations of one attempt before its factors count as failed."""
 FACTOR_COST = 40
@@ -58,18 +68,33 @@ ILU_FILL_FACTOR = 30.0
 """spilu's cap on the factors' nonzeros over A's: at 10 (scipy's default) the cap truncated the
 mid-edge plate's factors at 10,000 triangles into a useless preconditioner (GMRES stagnated);
 at 30 it needs 6 iterations (its factors hold 10x A's nonzeros, the hinge plate's 5x)."""
+PIVOT_THRESHOLD = 0.01
+"""SuperLU's diag_pivot_thresh for the factors of the nested-dissection-ordered matrix: the
+diagonal pivot is kept unless it is below this fraction of its column's largest entry, so that
+row pivoting does not undo the ordering (none happened on the plates of benchmarks/shells.py)."""
+ORDERED_OPTIONS = {"permc_spec": "NATURAL", "diag_pivot_thresh": PIVOT_THRESHOLD,
+                   "options": {"SymmetricMode": True}}
+"""SuperLU's options for a matrix already permuted by SymmetricOrdering: keep its order."""
 
 
 class ReusedILU:
     """Solver of A x = b for a sequence of sparse matrices of one structure (module docstring);
-    reuse=False: a fresh complete LU at every solve.
+    reuse=False: a fresh complete LU at every solve (SuperLU's COLAMD; small systems);
+    complete=True: the kept preconditioner is the complete LU of the ordered matrix instead of
+    the incomplete one; ordered=False: no nested dissection, SuperLU's COLAMD (both measured
+    in benchmarks/shells.py and not chosen). ordering: a SymmetricOrdering to use (shared by
+    the worlds of a batch: one METIS run per pattern); a new one by default.
 
     Counters: factorizations (incomplete), direct_solves (complete LU factorizations, each
     solving directly), krylov_solves (solves accepted from GMRES), krylov_iterations (GMRES
     iterations, all attempts), fallbacks (GMRES attempts rejected)."""
 
-    def __init__(self, reuse=True):
+    def __init__(self, reuse=True, complete=False, ordered=True, ordering=None):
         self.reuse = reuse
+        self.complete = complete
+        self.ordered = ordered
+        self.ordering = SymmetricOrdering() if ordering is None else ordering
+        self._perm = None
         self.forget()
         self._diagonal = None
         self.factorizations = self.direct_solves = 0
@@ -84,30 +109,50 @@ class ReusedILU:
         """x (n,) solving A x = rhs; A: scipy.sparse CSC (n, n); diagonal (n,): the inertia part
         of A's diagonal (the preconditioner is reused only while it is the same). Raises
         RuntimeError from SuperLU when A is exactly singular."""
-        if self.reuse:
-            if self._lu is not None and np.array_equal(diagonal, self._diagonal):
-                x = self._krylov(A, rhs)
-                if x is not None:
-                    return x
-                self.fallbacks += 1
+        if not self.reuse:
+            self.direct_solves += 1
+            return scipy.sparse.linalg.splu(A).solve(rhs)
+        if not self.ordered:
+            return self._solve_ordered(A, diagonal, rhs, {})
+        A, perm = self.ordering.permute(A)
+        if perm is not self._perm:       # a new pattern, ordered afresh: the factors are of another
             self.forget()
-            self._diagonal = diagonal.copy()
-            try:
-                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
-                                                     fill_factor=ILU_FILL_FACTOR)
-            except RuntimeError:         # an exactly singular pivot: the complete LU decides
-                pass
+            self._perm = perm
+        x = np.empty_like(rhs)
+        x[perm] = self._solve_ordered(A, diagonal[perm], rhs[perm], ORDERED_OPTIONS)
+        return x
+
+    def _solve_ordered(self, A, diagonal, rhs, options):
+        """solve() on the system as given (for ordered: P A P^T y = P b, the same equations
+        permuted, so its residual's norm is A x - b's), SuperLU called with `options`."""
+        if self._lu is not None and np.array_equal(diagonal, self._diagonal):
+            x = self._krylov(A, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        self.forget()
+        self._diagonal = diagonal.copy()
+        try:
+            if self.complete:
+                self._lu = scipy.sparse.linalg.splu(A, **options)
             else:
-                self.factorizations += 1
-                x = self._krylov(A, rhs)
-                if x is not None:
-                    return x
-                self.fallbacks += 1
+                self._lu = scipy.sparse.linalg.spilu(A, drop_tol=ILU_DROP_TOL,
+                                                     fill_factor=ILU_FILL_FACTOR, **options)
+        except RuntimeError:         # an exactly singular pivot: the complete LU decides
+            pass
+        else:
+            self.factorizations += 1
+            x = self._krylov(A, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        # the complete LU with SuperLU's own ordering (COLAMD) and partial pivoting: the most
+        # robust for the ill-conditioned matrices that reach it, and faster to factor than with
+        # the nested-dissection order kept (docs/benchmarks.md)
         lu = scipy.sparse.linalg.splu(A)
         self.direct_solves += 1
-        if self.reuse:
-            self.forget()
-            self._lu = lu
+        self.forget()
+        self._lu = lu
         return lu.solve(rhs)
 
     def _accepted(self, iterations):
@@ -126,17 +171,22 @@ class ReusedILU:
         if norm_b == 0.0:
             return np.zeros_like(rhs)
         lu = self._lu
-        M = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lu.solve, dtype=float)
+        # GMRES preconditioned on the right: it solves (A M^-1) y = b, x = M^-1 y, so its
+        # stopping test is on the true residual b - A x (left preconditioning tests
+        # M^-1 (b - A x), which can be small while the true residual is not: it had to be
+        # asked for two more digits and restarted, ~5 more applications of the factors per
+        # solve). Still, x is accepted only on the true residual computed here (GMRES's own
+        # is a recurrence), and GMRES is resumed from where it stopped while the iteration
+        # budget lasts. Start from the factors' own solution x = M^-1 b (y = b).
+        AM = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lambda y: A @ lu.solve(y),
+                                                dtype=float)
         count = [0]
 
         def tally(_residual):
             count[0] += 1
 
-        # GMRES preconditions on the left: its stopping test is on the preconditioned residual
-        # M^-1 (b - A x), which can be small while the true one is not yet; so ask it for two
-        # more digits and repeat from where it stopped until the true residual is accepted or
-        # the iteration budget is spent. Start from the factors' own solution.
-        x = lu.solve(rhs)
+        y = rhs
+        x = lu.solve(y)
         while np.all(np.isfinite(x)):
             if float(np.linalg.norm(A @ x - rhs)) <= KRYLOV_RTOL * norm_b:
                 self._accepted(count[0])
@@ -144,11 +194,12 @@ class ReusedILU:
             before = count[0]
             if before >= KRYLOV_MAX_ITERATIONS:
                 break
-            x, _info = scipy.sparse.linalg.gmres(
-                A, rhs, x0=x, M=M, rtol=1e-2 * KRYLOV_RTOL, atol=0.0,
+            y, _info = scipy.sparse.linalg.gmres(
+                AM, rhs, x0=y, rtol=GMRES_RTOL, atol=0.0,
                 restart=KRYLOV_MAX_ITERATIONS - before, maxiter=1, callback=tally,
                 callback_type="pr_norm")
             if count[0] == before:      # GMRES stopped at once: no progress possible
                 break
+            x = lu.solve(y)
         self.krylov_iterations += count[0]
         return None
