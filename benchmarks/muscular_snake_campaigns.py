@@ -10,6 +10,7 @@ periods and its forward speed over periods 3..check and its highest centre of ma
 whole run are printed, beside the continuous-torque snake's 0.579 m/s (docs/snake.md).
 
     python benchmarks/muscular_snake_campaigns.py --output /tmp/msnake [--pairs 1 2 3 4 5 6]
+        [--window 3 6] [--patience 40] [--no-overlap]
 
 Campaigns resume from their logs (rerun the same command after an interruption). Prints one
 markdown table; each campaign's files are in OUTPUT/pairs_N.
@@ -47,6 +48,8 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--window", type=float, nargs=2, default=[2.0, 4.0],
                    help="fitness window in periods (the campaign simulates up to its end)")
+    p.add_argument("--no-overlap", action="store_true",
+                   help="the paper's non-overlapping study (spans made disjoint)")
     p.add_argument("--check", type=int, default=6, help="periods of the check run (>= 4)")
     a = p.parse_args()
     rows = []
@@ -57,6 +60,7 @@ def main():
         s = optimize_muscular_snake(folder, pairs=n, popsize=a.popsize, seed=a.seed,
                                     max_generations=a.generations, min_generations=a.generations // 2,
                                     patience=a.patience, window=a.window,
+                                    overlap=not a.no_overlap,
                                     resume=resume)
         forward, height = check_layout(s["best_layout"], a.check)
         row = dict(pairs=n, generations=s["generations"], stop=s["stop_reason"],

@@ -8,7 +8,8 @@ import os
 import numpy as np
 
 from softmech.optimize.muscular_snake import MuscularSnakeProblem
-from softmech.scenarios.muscular_snake import feasible_groups, initial_layout
+from softmech.scenarios.muscular_snake import (feasible_groups, initial_layout,
+                                               non_overlapping_groups)
 from softmech.terms.muscles import validate_pairs
 
 
@@ -20,6 +21,46 @@ def test_every_sample_of_the_search_box_is_a_valid_layout():
     validate_pairs("sample", feasible_groups(raw))
     inside = np.array([[10.0, 30.0, 1000.0, 0.3]])
     np.testing.assert_array_equal(feasible_groups(inside), inside)       # no change inside
+
+
+def test_non_overlapping_layouts_have_disjoint_spans():
+    """non_overlapping_groups (the paper's non-overlapping study): any sample becomes a valid
+    layout whose spans, taken in order of their start, do not overlap and end by vertebra 95;
+    forces and phases are those of feasible_groups, a layout already disjoint is unchanged."""
+    rng = np.random.default_rng(3)
+    raw = rng.uniform([-10, -10, -100, -0.5], [110, 100, 4000, 1.5], size=(300, 5, 4))
+    g = non_overlapping_groups(raw)
+    validate_pairs("sample", g.reshape(-1, 4))
+    np.testing.assert_array_equal(g[..., 2:], feasible_groups(raw)[..., 2:])
+    for layout in g:
+        spans = layout[layout[:, 1] > 0]            # a pair of length 0 has no muscle
+        spans = spans[np.argsort(spans[:, 0], kind="stable")]
+        assert np.all(spans[1:, 0] >= spans[:-1, 0] + spans[:-1, 1] - 1e-12)
+        assert np.all(spans[:, 0] + spans[:, 1] <= 95.0 + 1e-12)
+    disjoint = np.array(initial_layout(4))
+    np.testing.assert_array_equal(non_overlapping_groups(disjoint), disjoint)
+    overlapping = np.array([[40.0, 30.0, 1000.0, 0.2], [10.0, 40.0, 2000.0, 0.7]])
+    np.testing.assert_array_equal(non_overlapping_groups(overlapping)[:, :2],
+                                  [[50.0, 30.0], [10.0, 40.0]])    # pushed past 10 + 40
+
+
+def test_the_non_overlapping_problem_is_refused_elsewhere_and_named_in_the_log(tmp_path):
+    import pytest
+
+    from softmech.commands import optimize
+
+    parser = argparse.ArgumentParser()
+    optimize.add_arguments(parser)
+    args = parser.parse_args(["walker", "--no-overlap", "--output", str(tmp_path)])
+    with pytest.raises(ValueError, match="--no-overlap"):
+        optimize.execute(args)
+    with pytest.raises(ValueError, match="overlap"):
+        MuscularSnakeProblem(1, 1, overlap="no")
+    problem = MuscularSnakeProblem(2, 1, window=(0.1, 0.2), overlap=False)
+    assert problem.meta()["overlap"] is False
+    assert "overlap" not in MuscularSnakeProblem(2, 1, window=(0.1, 0.2)).meta()
+    sample = np.array([40.0, 30.0, 1000.0, 0.2, 10.0, 40.0, 2000.0, 0.7])
+    np.testing.assert_array_equal(problem.groups(sample)[0, :, :2], [[50.0, 30.0], [10.0, 40.0]])
 
 
 def test_snake_moves_forward_only_when_its_muscles_pull():

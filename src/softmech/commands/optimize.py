@@ -70,6 +70,9 @@ def add_arguments(parser):
                           help="muscular_snake: the pairs as bending couples (default, one "
                                "batched run per generation) or glued muscle rods (one run per "
                                "candidate)")
+    advanced.add_argument("--no-overlap", action="store_true", dest="no_overlap", default=None,
+                          help="muscular_snake: the paper's non-overlapping study; every layout's "
+                               "spans are made disjoint (default: spans may overlap)")
     advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
                           default=None, help="periods simulated for the figures (default 6)")
 
@@ -108,6 +111,9 @@ def execute(args):
     if getattr(args, "muscles", None) is not None and args.problem != "muscular_snake":
         raise ValueError(f"--muscles = {args.muscles!r} is not allowed with {args.problem!r}: it "
                          "is an option of the muscular_snake problem only")
+    if getattr(args, "no_overlap", None) and args.problem != "muscular_snake":
+        raise ValueError(f"--no-overlap is not allowed with {args.problem!r}: it is an option of "
+                         "the muscular_snake problem only")
     options = dict(DEFAULTS)
     scenario = None
     if args.problem.endswith(".toml"):
@@ -316,9 +322,10 @@ def execute_muscular_snake(args, quiet, as_json):
 
     options = _campaign_options(args, "muscular_snake", ("dt", "figure_periods", "ray", "chunk"),
                                 CAMPAIGN_DEFAULTS, ("pairs", "popsize", "seed", "max_generations",
-                                                    "window", "n_elems", "muscles"),
+                                                    "window", "n_elems", "muscles", "overlap"),
                                 pairs=getattr(args, "pairs", None),
                                 muscles=getattr(args, "muscles", None),
+                                overlap=False if getattr(args, "no_overlap", None) else None,
                                 n_elems=getattr(args, "n_elems", None), window=_window(args))
     return _run_problem(args, "muscular_snake", optimize_muscular_snake, options,
                         f"optimize_muscular_snake_{options['pairs']}", quiet, as_json, lambda s: [

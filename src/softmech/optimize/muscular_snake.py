@@ -17,6 +17,10 @@ muscles="rods": the pairs are glued muscle rods (softmech.scenarios.muscular_sna
 add_muscle_rods); a layout's spans decide which body nodes carry muscles, i.e. the scene's
 bodies, so every sample is its own scene and simulation (one world each, in turn): a generation
 costs popsize runs instead of one batched run.
+
+overlap=False: the paper's non-overlapping study (Supplementary Note 4: "non-overlapping
+architectures were systematically discarded by CMA-ES as sub-optimal (up to 60% speed
+degradation)"): every sample is made a layout of disjoint spans by `non_overlapping_groups`.
 """
 import math
 import os
@@ -27,11 +31,12 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios.muscular_snake import (MAX_FORCE, build_muscular_snake, feasible_groups,
-                                               initial_layout, pair_nodes)
+                                               initial_layout, non_overlapping_groups, pair_nodes)
 from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
 
 CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
-                         max_generations=30, window=[2.0, 4.0], n_elems=50, muscles="couples")
+                         max_generations=30, window=[2.0, 4.0], n_elems=50, muscles="couples",
+                         overlap=True)
 """Settings of `softmech optimize muscular_snake` (window in periods)."""
 
 LIFT_OFF = 2.0
@@ -42,7 +47,8 @@ class MuscularSnakeProblem:
     """Batched fitness: params (popsize, 4 n) -> forward speed (popsize,) [m/s] (NaN where a
     world diverged). See the module docstring."""
 
-    def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0), muscles="couples"):
+    def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0), muscles="couples",
+                 overlap=True):
         self.pairs = _checks.integer("pairs", pairs, 1)
         if self.pairs > 6:
             raise ValueError(f"pairs = {pairs} is not allowed: must be in [1, 6] (the paper's n)")
@@ -57,6 +63,9 @@ class MuscularSnakeProblem:
         self.lower = np.tile([5.0, 0.0, 0.0, 0.0], self.pairs)
         self.upper = np.tile([95.0, 90.0, MAX_FORCE, 1.0], self.pairs)
         self.muscles = _checks.choice("muscles", muscles, {"couples", "rods"})
+        if not isinstance(overlap, bool):
+            raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
+        self.overlap = overlap
         self.n_elems = _checks.integer("n_elems", n_elems, 10)
         self.scene, self.info = build_muscular_snake(self.n_elems, self.popsize, pairs=self.pairs)
         self._sim = None
@@ -66,11 +75,14 @@ class MuscularSnakeProblem:
                 "dt": self.info.dt, "window_periods": list(self.window)}
         if self.muscles == "rods":      # only then: the couples' campaigns resume unchanged
             meta["muscles"] = "rods"
+        if not self.overlap:            # likewise: only the non-overlapping study names it
+            meta["overlap"] = False
         return meta
 
     def groups(self, params):
         """Search variables (B, 4 n) -> feasible layouts (B, n, 4)."""
-        return feasible_groups(np.atleast_2d(params).reshape(-1, self.pairs, 4))
+        rows = np.atleast_2d(params).reshape(-1, self.pairs, 4)
+        return feasible_groups(rows) if self.overlap else non_overlapping_groups(rows)
 
     def speeds(self, params):
         """Forward speeds (B,) [m/s] of the layouts params (B <= popsize, 4 n)."""
@@ -113,7 +125,8 @@ class MuscularSnakeProblem:
 
 def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=30,
                             min_generations=10, patience=8, tolerance=1e-4, window=(2.0, 4.0),
-                            n_elems=50, muscles="couples", resume=False, progress=False, say=None):
+                            n_elems=50, muscles="couples", overlap=True, resume=False,
+                            progress=False, say=None):
     """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
     fitness.png into output_dir and returns the summary (best layout, its speed, the initial
     layout's, the continuous-torque reference)."""
@@ -122,7 +135,8 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
-    problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window, muscles=muscles)
+    problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window, muscles=muscles,
+                                   overlap=overlap)
     campaign = design_campaign(problem, output_dir, names=problem.names, lower=problem.lower,
                                upper=problem.upper, initial=np.ravel(initial_layout(pairs)),
                                resume=resume, popsize=popsize, seed=seed,

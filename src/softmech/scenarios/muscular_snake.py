@@ -59,6 +59,23 @@ def feasible_groups(raw):
     return g
 
 
+def non_overlapping_groups(raw):
+    """feasible_groups, then spans made disjoint (the paper's non-overlapping layouts, Fig. 3 and
+    Supplementary Note 4): the pairs taken in order of their start, each start moved to at least
+    the previous span's end and its length clipped to end by vertebra 95, so a pair squeezed out
+    at the tail has length 0. Rows keep their order (pair i stays pair i)."""
+    g = feasible_groups(raw)
+    flat = g.reshape(-1, g.shape[-2], 4)
+    _, hi = PAIR_START_RANGE
+    for layout in flat:
+        end = -np.inf
+        for i in np.argsort(layout[:, 0], kind="stable"):
+            layout[i, 0] = min(max(layout[i, 0], end), hi)
+            layout[i, 1] = min(layout[i, 1], hi - layout[i, 0])
+            end = layout[i, 0] + layout[i, 1]
+    return flat.reshape(g.shape)
+
+
 MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE2["density"],
                   glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3)
 """The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
