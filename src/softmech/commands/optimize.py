@@ -33,7 +33,7 @@ def add_arguments(parser):
                      "short pillar, strip height of the bio-hybrid\n           walker (Zhang et al. "
                      "2019, Fig. 2h) at 2 Hz; fitness = speed along +x\n  muscular_snake  start, span, "
                      "force, phase of each of --pairs N muscle\n           pairs (Zhang et al. "
-                     "2019, Fig. 3); fitness = forward speed over periods 2-3")
+                     "2019, Fig. 3); fitness = forward speed over periods 3-6")
     parser.add_argument("problem", metavar="PROBLEM",
                         help="what to optimize: snake (the Table 2 snake), or a scenario file "
                              "(FILE.toml, template 'snake', e.g. from `softmech new snake`) whose "
