@@ -156,3 +156,40 @@ def test_walker_muscle_is_checked():
         build_walker(frequencies=(2.0,), muscle="rings", groove_radius=0.5 * MM)
     with pytest.raises(ValueError, match="ring_radius"):
         build_walker(frequencies=(2.0,), muscle="rings", ring_radius=0.0)
+
+
+def test_command_line_muscles_option_picks_the_walker_topology(tmp_path, monkeypatch):
+    """`softmech run walker --muscles strip|rings` builds that topology (rings: the two closed
+    muscle rods), `softmech optimize walker --muscles strip` hands muscle='strip' to the campaign
+    (the strip's full 0.5-3 mm strip-height range), and a value of the other scene is refused
+    naming --muscles and what is allowed."""
+    import argparse
+
+    import softmech.optimize.walker as walker_campaign
+    from softmech.commands import optimize, run
+
+    parser = argparse.ArgumentParser()
+    run.add_arguments(parser)
+    names = {m: {r.name for r in run.scenario_of(parser.parse_args(
+        ["walker", "--muscles", m, "--duration", "0.01"])).scene.rods} for m in ("strip", "rings")}
+    assert any("ring" in n for n in names["rings"]) and not any("ring" in n for n in names["strip"])
+    with pytest.raises(ValueError, match=r"--muscles = 'rods' is not allowed with 'walker'.*rings"):
+        run.scenario_of(parser.parse_args(["walker", "--muscles", "rods"]))
+    with pytest.raises(ValueError, match=r"--muscles = 'strip' is not allowed with 'muscular_snake'"):
+        run.scenario_of(parser.parse_args(["muscular_snake", "--muscles", "strip"]))
+
+    seen = {}
+
+    def fake_campaign(output_dir, **options):
+        seen.update(options)
+        raise KeyboardInterrupt        # stop before any simulation: only the hand-over is tested
+
+    monkeypatch.setattr(walker_campaign, "optimize_walker", fake_campaign)
+    oparser = argparse.ArgumentParser()
+    optimize.add_arguments(oparser)
+    with pytest.raises(KeyboardInterrupt):
+        optimize.execute(oparser.parse_args(["walker", "--muscles", "strip", "--output",
+                                             str(tmp_path), "--quiet"]))
+    assert seen["muscle"] == "strip"
+    with pytest.raises(ValueError, match="--muscles = 'rods' is not allowed with 'walker'"):
+        optimize.execute(oparser.parse_args(["walker", "--muscles", "rods"]))

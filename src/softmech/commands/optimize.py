@@ -66,10 +66,12 @@ def add_arguments(parser):
                                "B periods are simulated per evaluation")
     advanced.add_argument("--pairs", type=int, metavar="N", default=None,
                           help="muscle pairs of the muscular_snake problem (1-6, default 4)")
-    advanced.add_argument("--muscles", choices=("couples", "rods"), default=None,
+    advanced.add_argument("--muscles", choices=("couples", "rods", "rings", "strip"),
+                          default=None,
                           help="muscular_snake: the pairs as bending couples (default, one "
                                "batched run per generation) or glued muscle rods (one run per "
-                               "candidate)")
+                               "candidate); walker: rings and strip (default, strip height "
+                               "clipped to where the rings fit) or the strip alone (0.5-3 mm)")
     advanced.add_argument("--no-overlap", action="store_true", dest="no_overlap", default=None,
                           help="muscular_snake: the paper's non-overlapping study; every layout's "
                                "spans are made disjoint (default: spans may overlap)")
@@ -108,9 +110,11 @@ def execute(args):
     from softmech.optimize.snake import optimize_snake
 
     quiet, as_json = bool(getattr(args, "quiet", False)), bool(getattr(args, "json", False))
-    if getattr(args, "muscles", None) is not None and args.problem != "muscular_snake":
-        raise ValueError(f"--muscles = {args.muscles!r} is not allowed with {args.problem!r}: it "
-                         "is an option of the muscular_snake problem only")
+    muscles = getattr(args, "muscles", None)
+    if muscles is not None:
+        from softmech.scenarios import muscle_option
+
+        muscle_option(args.problem, muscles)        # refused here for any other problem
     if getattr(args, "no_overlap", None) and args.problem != "muscular_snake":
         raise ValueError(f"--no-overlap is not allowed with {args.problem!r}: it is an option of "
                          "the muscular_snake problem only")
@@ -307,7 +311,8 @@ def execute_walker(args, quiet, as_json):
     options = _campaign_options(args, "walker", ("dt", "figure_periods", "ray", "chunk", "n_elems",
                                                  "window", "pairs"),
                                 CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration",
-                                                   "muscle"))
+                                                   "muscle"),
+                                muscle=getattr(args, "muscles", None))
     return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
                         as_json, lambda s: [
                             _best(s),

@@ -56,9 +56,10 @@ def add_arguments(parser):
     parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
                         help="elements per rod of a built-in scene (default: the scene's; in a "
                              "scenario file, edit n_elems)")
-    parser.add_argument("--muscles", choices=("couples", "rods"), default=None,
-                        help="muscular_snake only: its muscle pairs as bending couples (default) "
-                             "or as muscle rods glued to the body at +-r/2")
+    parser.add_argument("--muscles", choices=("couples", "rods", "rings", "strip"), default=None,
+                        help="muscular_snake: its muscle pairs as bending couples (default) or "
+                             "as muscle rods glued to the body at +-r/2; walker: two muscle "
+                             "rings joined by a strip (default) or the strip alone")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "
@@ -85,7 +86,8 @@ def scenario_of(args):
                              "file's [[rods]] table")
         if getattr(args, "muscles", None) is not None:
             raise ValueError("--muscles is not allowed with a scenario file: it builds the "
-                             "built-in muscular_snake (write its file with `softmech new`)")
+                             "built-in muscular_snake or walker (write its file with `softmech "
+                             "new`)")
         scenario = load_trusted(name, args)
         if duration is not None:
             scenario.run.duration = duration
@@ -96,10 +98,9 @@ def scenario_of(args):
         kwargs["n_elems"] = _checks.integer("--n-elems", n_elems, 2)
     muscles = getattr(args, "muscles", None)
     if muscles is not None:
-        if name != "muscular_snake":
-            raise ValueError(f"--muscles = {muscles!r} is not allowed with scene {name!r}: it is "
-                             "an option of muscular_snake only")
-        kwargs["muscles"] = muscles
+        from softmech.scenarios import muscle_option
+
+        kwargs.update(muscle_option(name, muscles))
     return builtin_scenario(name, **kwargs)
 
 

@@ -102,6 +102,26 @@ SCENES = {
 
 DEFAULT_SCENE = "snake"
 
+MUSCLE_OPTIONS = {"muscular_snake": ("muscles", ("couples", "rods")),
+                  "walker": ("muscle", ("rings", "strip"))}
+"""Scene -> (builder keyword, allowed values) of the command line's --muscles: the muscular
+snake's pairs as bending couples or glued muscle rods; the walker's two rings and strip (the
+paper's topology) or the strip alone (its full strip-height range, 0.5-3 mm)."""
+
+
+def muscle_option(name, value):
+    """{builder keyword: value} for `--muscles value` with built-in scene (or problem) `name`;
+    ValueError naming the option, the scene and what is allowed."""
+    if name not in MUSCLE_OPTIONS:
+        raise ValueError(f"--muscles = {value!r} is not allowed with {name!r}: it is an option "
+                         f"of {sorted(MUSCLE_OPTIONS)} only")
+    keyword, allowed = MUSCLE_OPTIONS[name]
+    if value not in allowed:
+        raise ValueError(f"--muscles = {value!r} is not allowed with {name!r}: must be one of "
+                         f"{list(allowed)}")
+    return {keyword: value}
+
+
 def check_scene(name, allowed=None, *, files=True):
     """`name` if it is a built-in scene among `allowed` (default: every one of SCENES), else
     ValueError in the one wording that `softmech run`, `new` and `optimize` share, with a
@@ -138,7 +158,7 @@ TEMPLATES = {
 """Template name -> Template: the scene-specific analysis of `softmech run` (scenarios/templates.py).
 Each built-in scene uses the template of its own name."""
 
-__all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
+__all__ = ["SCENES", "DEFAULT_SCENE", "check_scene", "MUSCLE_OPTIONS", "muscle_option", "SceneEntry", "TEMPLATES", "Template", "GenericInfo", "CantileverInfo", "build_cantilever",
            "timoshenko_deflection", "euler_bernoulli_deflection", "SnakeInfo", "build_snake",
            "PlectonemeInfo", "build_plectoneme", "ElbowInfo", "build_elbow", "WalkerInfo",
            "build_walker", "build_muscular_snake", "SwimmerInfo", "build_swimmer",
