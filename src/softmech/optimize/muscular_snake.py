@@ -30,8 +30,9 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
-from softmech.scenarios.muscular_snake import (MAX_FORCE, build_muscular_snake, feasible_groups,
-                                               initial_layout, non_overlapping_groups, pair_nodes)
+from softmech.scenarios.muscular_snake import (MAX_FORCE, MUSCLE_KINDS, build_muscular_snake,
+                                               feasible_groups, initial_layout,
+                                               non_overlapping_groups, pair_nodes)
 from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
 
 CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
@@ -65,7 +66,7 @@ class MuscularSnakeProblem:
                            for field in ("start", "length", "force", "phase"))
         self.lower = np.tile([5.0, 0.0, 0.0, 0.0], self.pairs)
         self.upper = np.tile([95.0, 90.0, MAX_FORCE, 1.0], self.pairs)
-        self.muscles = _checks.choice("muscles", muscles, {"couples", "rods"})
+        self.muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
         if not isinstance(overlap, bool):
             raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
         self.overlap = overlap
@@ -126,13 +127,13 @@ class MuscularSnakeProblem:
         return self.speeds(_checks.finite("params", params, shape=(self.popsize, 4 * self.pairs)))
 
 
-def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=30,
-                            min_generations=10, patience=8, tolerance=1e-4, window=(2.0, 4.0),
+def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=40,
+                            min_generations=10, patience=8, tolerance=1e-4, window=(3.0, 6.0),
                             n_elems=50, muscles="couples", overlap=True, resume=False,
                             progress=False, say=None):
     """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
     fitness.png into output_dir and returns the summary (best layout, its speed, the initial
-    layout's, the continuous-torque reference)."""
+    layout's, the continuous-torque reference). Defaults: CAMPAIGN_DEFAULTS'."""
     from softmech.optimize.runs import design_campaign, write_design_summary
 
     started = time.perf_counter()
@@ -146,8 +147,9 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
                                max_generations=max_generations,
                                min_generations=min(min_generations, max_generations),
                                patience=patience, tolerance=tolerance, progress=progress)
-    say(f"CMA-ES muscular snake campaign: {pairs} pairs ({muscles}), population {popsize}, seed {seed}, at "
-        f"most {max_generations} generations of one batched run each (fitness = forward speed "
+    runs = "one batched run" if muscles == "couples" else f"{popsize} runs"
+    say(f"CMA-ES muscular snake campaign: {pairs} pairs ({muscles}), population {popsize}, seed "
+        f"{seed}, at most {max_generations} generations of {runs} each (fitness = forward speed "
         f"over periods {problem.window[0]:g}-{problem.window[1]:g})")
     result = campaign.run()
     speeds = problem.speeds(np.stack([result.best_vector, np.ravel(initial_layout(pairs))]))

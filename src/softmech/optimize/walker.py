@@ -7,16 +7,16 @@ optimum walks ~2.5x faster than the original design).
 Search variables: youngs_modulus [Pa], short_pillar [m], strip_height [m]; the strip height
 is clipped to [r + l/2, short pillar - r - l/2] (r the radius, l the element length: no tiny
 element) with the muscle strip, and to the range where the rings clear the feet and the bridge
-with muscle="rings" (the default: softmech.scenarios.walker.ring_height_range). Every design runs at one dt: 0.9 x the stability limit of the box's stiffest
-corners (or 1e-5 s), so that a design's fitness does not depend on the others in its
-generation. Fitness [m/s]: the mean
+with muscle="rings" (the default: softmech.scenarios.walker.ring_height_range). Every design
+runs at one dt: 0.9 x the stability limit of the box's stiffest corners (or 1e-5 s), so that a
+design's fitness does not depend on the others in its generation. Fitness [m/s]: the mean
 speed along +x (the original design's walking direction at 2 Hz) over the whole periods after
 the settling time (softmech.scenarios.walker.mean_speeds), over `duration` [s].
 
 Geometry changes the skeleton's rest shape, which per-world parameters cannot, so a
-generation is ONE simulation of popsize walkers side by side in one world (with the strip;
-with rings one simulation per design, WalkerDesignProblem.speeds) (they do not
-interact; softmech.scenarios.walker.build_walker(designs=...)): the scene is rebuilt per
+generation is, with the strip, ONE simulation of popsize walkers side by side in one world (they
+do not interact; softmech.scenarios.walker.build_walker(designs=...)); with rings, one
+simulation per design (WalkerDesignProblem.speeds). The scene is rebuilt per
 generation but its step -- the same term kinds -- is compiled once and cached.
 """
 import math

@@ -10,9 +10,10 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
 from softmech.scenarios.discrete import build_falling_rod, build_pneunet
 from softmech.scenarios.shells import build_manta, build_parachute
 from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
+from softmech.scenarios.walker import MUSCLES as WALKER_MUSCLES
 from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
 from softmech.scenarios.wing import WingInfo, build_wing, wing_info, wing_report
-from softmech.scenarios.muscular_snake import build_muscular_snake
+from softmech.scenarios.muscular_snake import MUSCLE_KINDS, build_muscular_snake
 from softmech.scenarios.plectoneme import (PlectonemeInfo, build_plectoneme, plectoneme_info,
                                            plectoneme_report)
 from softmech.scenarios.snake import SnakeInfo, build_snake, snake_info, snake_report
@@ -102,8 +103,7 @@ SCENES = {
 
 DEFAULT_SCENE = "snake"
 
-MUSCLE_OPTIONS = {"muscular_snake": ("muscles", ("couples", "rods")),
-                  "walker": ("muscle", ("rings", "strip"))}
+MUSCLE_OPTIONS = {"muscular_snake": ("muscles", MUSCLE_KINDS), "walker": ("muscle", WALKER_MUSCLES)}
 """Scene -> (builder keyword, allowed values) of the command line's --muscles: the muscular
 snake's pairs as bending couples or glued muscle rods; the walker's two rings and strip (the
 paper's topology) or the strip alone (its full strip-height range, 0.5-3 mm)."""

@@ -111,7 +111,7 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
 def pair_nodes(body, start, length):
     """Body nodes (first, last) of a muscle over vertebrae [start, start + length] (head = the
     last node): the nodes just outside the interior nodes that MusclePairs' rule puts inside
-    the span (head = last node), so that the muscle bends the elements the couples bend; None if
+    the span, so that the muscle bends the elements the couples bend; None if
     no interior node is inside."""
     from_head = body.length - np.cumsum(body.rest_lengths)[:-1]     # nodes 1..n-1 [m]
     vertebra = 100.0 * from_head / body.length
