@@ -27,21 +27,28 @@ cantilever has no contact; `--example-model` builds it as the peer's solver.add_
 capsule proxies and collision on, to show what that costs).
 
 Settings compared:
-- softmech: its default NewtonOptions (rtol 1e-9, line search), float64, banded LU.
+- softmech: its default NewtonOptions (rtol 1e-9, line search), float64, banded LU; in the
+  equilibrium runs also full Newton steps (line_search=False, the validation tests' setting),
+  and its static solve with both.
 - peer "default": DiSMechSolver(model): ADMM, 10 iterations per step, beta 1, 4 line-search
   candidates, self-contact search on.
 - peer "exact": DiSMechSolver(model, exact=True, iterations=k): Gauss-Newton, the matrix
   refactorised every iteration (SciPy SuperLU on the CPU), k fixed (no convergence test).
 
-Columns: wall and CPU time per simulated second and per step, warm (kernels compiled and loaded
-beforehand, the build excluded), iterations per step (softmech: Newton's mean; the peer: its
-fixed count), "tip diff.": the RMS difference of the tip's z(t) from softmech's at the same dt,
-over the RMS tip motion (both discretize the same equations, so this is how far each solve is
-from the other's converged one), and "late mean vs static": the mean tip z over whole
-first-mode periods in the second half of the run against the exact static sag (softmech's
-static Newton solve, tests/validation/test_der_rod.py). The static sags against
-Euler-Bernoulli qL^4/(8EI) and the exact elastica are printed first. `--cold` adds the cold
-start of each code (fresh processes with empty kernel caches: import, build, one step).
+Columns: wall and CPU time per simulated second (equilibrium runs: of the whole run) and per
+step, warm (kernels compiled and loaded beforehand, the build excluded), iterations per step (softmech: Newton's mean; the peer: its
+fixed count), "RMS tip z diff.": the RMS difference of the tip's z(t) from softmech's at the same
+dt, over the static sag (both discretize the same equations with the same integrator, so this is
+how far the peer's solve is from softmech's converged one), and the accuracy against the exact
+static sag (softmech's static Newton solve, validated in tests/validation/test_der_rod.py):
+- dynamics (released from rest, 2 s): "late mean", the mean tip z over whole first-mode periods
+  in the second half of the run (what a quasi-static user gets; at E = 1e8 Pa the large swing is
+  nonlinear and its mean is not the static sag, in both codes);
+- equilibrium by large implicit steps (dt = 0.5 and 1 s, 40 steps; the peer has no static
+  solve): the last tip z.
+The static sags against Euler-Bernoulli qL^4/(8EI) and the exact elastica are printed first.
+`--cold` adds the cold start of each code (fresh processes with empty kernel caches: import,
+build, one step).
 """
 import argparse
 import math
@@ -62,6 +69,10 @@ from softmech.validation.der import A, I, L, N, Q, R, RHO, cantilever, elastica_
 G_ACC = 9.81
 CASES = ((1e9, 1e-3), (1e9, 1e-2), (1e11, 1e-3), (1e11, 1e-2), (1e8, 1e-3), (1e8, 1e-2))
 EXACT_ITERATIONS = (3, 10)
+EQ_CASES = ((1e8, 0.5), (1e8, 1.0), (1e9, 0.5), (1e11, 0.5))
+EQ_STEPS = 40
+DEFAULT = NewtonOptions()                      # softmech's default: rtol 1e-9, line search
+FULL_STEPS = NewtonOptions(line_search=False)  # the validation tests' setting (DisMech's default)
 INSTALL = ("dismech-newton is not installed: in a separate venv run\n"
            "  pip install dismech-newton==0.1.0.post4 && pip install -e <softmech checkout>\n"
            "(see this file's docstring)")
@@ -99,18 +110,30 @@ def late_mean_error(t, z, E, sag):
 
 # -- softmech ---------------------------------------------------------------------------------
 
-def softmech_run(E, dt, duration):
+def softmech_run(E, dt, duration, options=DEFAULT):
     """Warm run: (wall [s], cpu [s], Newton iterations per step, times, tip z)."""
     scene, _ = cantilever(E)
-    scene.compile(dt=dt, newton=NewtonOptions()).step(1)      # kernels compiled and loaded
+    scene.compile(dt=dt, newton=options).step(1)               # kernels compiled and loaded
     scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=NewtonOptions())
+    sim = scene.compile(dt=dt, newton=options)
     w0, c0 = time.perf_counter(), time.process_time()
     out = sim.run(duration, record=sm.Every(dt, ("rod.positions",)))
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     st = sim.newton_stats
     # drop the initial sample (t = 0): both codes' records then hold the same instants
     return wall, cpu, st.iterations / st.steps, out["time"][1:], out["rod.positions"][0, 1:, -1, 2]
+
+
+def softmech_static(E, options):
+    """Warm static solve from the straight rod: (cpu [s], Newton iterations, tip z)."""
+    scene, _ = cantilever(E)
+    scene.compile(dt=1e-3, newton=options).solve_static()      # kernels compiled and loaded
+    scene, _ = cantilever(E)
+    sim = scene.compile(dt=1e-3, newton=options)
+    c0 = time.process_time()
+    sim.solve_static()
+    cpu = time.process_time() - c0
+    return cpu, sim.newton_stats.iterations, sim.get_state("rod")["positions"][0, -1, 2]
 
 
 # -- dismech-newton ---------------------------------------------------------------------------
@@ -187,6 +210,38 @@ def cold_start(which, fresh):
     return total, float(out.stdout.strip().splitlines()[-1])
 
 
+def compare(E, dt, duration, sag, peers, example_model, late, variants=()):
+    """Print softmech's row and the peer's rows of one case (E, dt); late: the late-mean column
+    (else the last tip z against the static sag); variants: further softmech (name, options)."""
+    def accuracy(t, z):
+        if not np.all(np.isfinite(z)):
+            return "non-finite"
+        err = late_mean_error(t, z, E, sag) if late else abs(z[-1] - sag) / abs(sag)
+        return f"{err:.2e}"
+
+    def times(wall, cpu):
+        if late:                                   # per simulated second [s]
+            return f"{wall / duration:.3f} | {cpu / duration:.3f}"
+        return f"{wall * 1e3:.1f} | {cpu * 1e3:.1f}"  # whole run [ms]
+
+    wall, cpu, its, t_ref, z_ref = softmech_run(E, dt, duration)
+    print(f"| {E:.0e} | {dt:g} | softmech | {its:.2f} | {times(wall, cpu)} "
+          f"| {cpu / len(t_ref) * 1e3:.3f} | 1 | (reference) "
+          f"| {accuracy(t_ref, z_ref)} | {load():.2f} |")
+    for name, options in variants:
+        vw, vc, vits, tv, zv = softmech_run(E, dt, duration, options)
+        diff = np.sqrt(np.mean((zv - z_ref) ** 2)) / abs(sag)
+        print(f"| | | softmech, {name} | {vits:.2f} | {times(vw, vc)} "
+              f"| {vc / len(tv) * 1e3:.3f} | {cpu / vc:.3g} | {diff:.2e} | {accuracy(tv, zv)} "
+              f"| {load():.2f} |")
+    for name, options in peers:
+        pw, pc, pits, tp, zp = peer_run(E, dt, duration, options, example_model)
+        diff = np.sqrt(np.mean((zp - np.interp(tp, t_ref, z_ref)) ** 2)) / abs(sag)
+        print(f"| | | dismech-newton {name} | {pits:.0f} | {times(pw, pc)} "
+              f"| {pc / len(tp) * 1e3:.3f} | {cpu / pc:.3g} "
+              f"| {diff:.2e} | {accuracy(tp, zp)} | {load():.2f} |")
+
+
 def load():
     return os.getloadavg()[0]
 
@@ -226,27 +281,34 @@ def main():
     peers = [("default: ADMM, 10 it.", {})]
     peers += [(f"exact: Gauss-Newton, {k} it.", {"exact": True, "iterations": k})
               for k in EXACT_ITERATIONS]
-    print(f"\n{duration:g} s simulated per run; times warm; ratio = softmech time / peer time "
-          "(< 1: softmech faster)\n")
+    print(f"\nDynamics: {duration:g} s simulated per run, times warm; softmech / peer = softmech's "
+          "CPU time over the peer's (< 1: softmech faster)\n")
     print("| E [Pa] | dt [s] | code, setting | it./step | wall per sim. s [s] | CPU per sim. s [s] "
-          "| ms per step (CPU) | softmech / peer (CPU) | tip diff. vs softmech | late mean vs static "
-          "| load |")
+          "| ms per step (CPU) | softmech / peer | RMS tip z diff. vs softmech / sag "
+          "| late mean vs static | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for E, dt in CASES:
-        wall, cpu, its, t_ref, z_ref = softmech_run(E, dt, duration)
-        motion = np.sqrt(np.mean((z_ref - z_ref.mean()) ** 2))
-        steps = len(t_ref)
-        print(f"| {E:.0e} | {dt:g} | softmech | {its:.2f} | {wall / duration:.3f} "
-              f"| {cpu / duration:.3f} | {cpu / steps * 1e3:.3f} | 1 | (reference) "
-              f"| {late_mean_error(t_ref, z_ref, E, sags[E]):.2%} | {load():.2f} |")
-        sm_cpu = cpu
-        for name, options in peers:
-            pw, pc, pits, tp, zp = peer_run(E, dt, duration, options, args.example_model)
-            diff = np.sqrt(np.mean((zp - np.interp(tp, t_ref, z_ref)) ** 2)) / motion
-            late = late_mean_error(tp, zp, E, sags[E]) if np.all(np.isfinite(zp)) else math.nan
-            print(f"| | | dismech-newton {name} | {pits:.0f} | {pw / duration:.3f} "
-                  f"| {pc / duration:.3f} | {pc / len(tp) * 1e3:.3f} | {sm_cpu / pc:.3g} "
-                  f"| {diff:.2e} | {late:.2%} | {load():.2f} |")
+        compare(E, dt, duration, sags[E], peers, args.example_model, late=True)
+
+    print(f"\nEquilibrium by large implicit steps (the peer has no static solve): {EQ_STEPS} "
+          "steps from rest, the last tip z against the static sag; softmech / this = softmech's "
+          "default CPU time over this row's\n")
+    print("| E [Pa] | dt [s] | code, setting | it./step | wall, whole run [ms] | CPU, whole run [ms] "
+          "| ms per step (CPU) | softmech / this | RMS tip z diff. vs softmech / sag "
+          "| last tip vs static | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for E, dt in EQ_CASES:
+        compare(E, dt, EQ_STEPS * dt, sags[E], peers, args.example_model, late=False,
+                variants=(("full Newton steps", FULL_STEPS),))
+
+    print("\nsoftmech's static solve from the straight rod (Simulation.solve_static)\n")
+    print("| E [Pa] | Newton options | Newton it. | CPU [ms] | tip vs static sag | load |")
+    print("|---|---|---|---|---|---|")
+    for E in sorted(sags):
+        for name, options in (("default (line search)", DEFAULT), ("full steps", FULL_STEPS)):
+            cpu, its, z = softmech_static(E, options)
+            print(f"| {E:.0e} | {name} | {its} | {cpu * 1e3:.2f} | {abs(z - sags[E]) / abs(sags[E]):.1e} "
+                  f"| {load():.2f} |")
     if args.cold:
         print("\n| code | cold start, empty kernel caches [s] (in-process part) "
               "| warm-cache start [s] (in-process part) |")
