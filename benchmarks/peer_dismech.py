@@ -138,8 +138,9 @@ def softmech_static(E, options):
 
 # -- dismech-newton ---------------------------------------------------------------------------
 
-def peer_model(E, example_model=False):
-    """The same cantilever as a newton Model on warp's CPU device."""
+def peer_model(E, example_model=False, stretch_scale=1.0):
+    """The same cantilever as a newton Model on warp's CPU device; stretch_scale multiplies the
+    stretching stiffness EA (a diagnostic: 1 is the same rod as softmech's)."""
     wp, newton, dn = _import_peer()
     l = L / (N + 0.5)
     builder = newton.ModelBuilder(gravity=(0.0, 0.0, -G_ACC))
@@ -147,19 +148,21 @@ def peer_model(E, example_model=False):
     rod = newton.Rod.create_straight((-0.5 * l, 0.0, 0.0), (1.0, 0.0, 0.0), L + 0.5 * l,
                                      segment_count=N + 1, radius=R, youngs_modulus=E,
                                      shear_modulus=E / 3.0)
+    # per edge, as the peer's stretch_stiffness: EA / l [N/m] (None: from the Rod's EA)
+    stretch = None if stretch_scale == 1.0 else stretch_scale * E * A / l
     if example_model:
-        first = dn.DiSMechSolver.add_rod(builder, rod)[0]          # capsule proxies, collide=True
+        first = dn.DiSMechSolver.add_rod(builder, rod, stretch_stiffness=stretch)[0]  # collide=True
         dn.fix_segment(builder, first)
     else:
-        first = dn.add_rod(builder, rod, proxies=False)[0]
+        first = dn.add_rod(builder, rod, proxies=False, stretch_stiffness=stretch)[0]
         dn.fix_segment(builder, edge=first)
     return builder.finalize(device="cpu")
 
 
-def peer_run(E, dt, duration, options, example_model=False):
+def peer_run(E, dt, duration, options, example_model=False, stretch_scale=1.0):
     """Warm run: (wall [s], cpu [s], iterations per step, times, tip z)."""
     wp, _, dn = _import_peer()
-    model = peer_model(E, example_model)
+    model = peer_model(E, example_model, stretch_scale)
     solver = dn.DiSMechSolver(model, **options)
     s0, s1 = model.state(), model.state()
     solver.step(s0, s1, None, None, dt)                            # kernels compiled and loaded
@@ -210,7 +213,7 @@ def cold_start(which, fresh):
     return total, float(out.stdout.strip().splitlines()[-1])
 
 
-def compare(E, dt, duration, sag, peers, example_model, late, variants=()):
+def compare(E, dt, duration, sag, peers, args, late, variants=()):
     """Print softmech's row and the peer's rows of one case (E, dt); late: the late-mean column
     (else the last tip z against the static sag); variants: further softmech (name, options)."""
     def accuracy(t, z):
@@ -235,7 +238,8 @@ def compare(E, dt, duration, sag, peers, example_model, late, variants=()):
               f"| {vc / len(tv) * 1e3:.3f} | {cpu / vc:.3g} | {diff:.2e} | {accuracy(tv, zv)} "
               f"| {load():.2f} |")
     for name, options in peers:
-        pw, pc, pits, tp, zp = peer_run(E, dt, duration, options, example_model)
+        pw, pc, pits, tp, zp = peer_run(E, dt, duration, options, args.example_model,
+                                        args.peer_stretch_scale)
         diff = np.sqrt(np.mean((zp - np.interp(tp, t_ref, z_ref)) ** 2)) / abs(sag)
         print(f"| | | dismech-newton {name} | {pits:.0f} | {times(pw, pc)} "
               f"| {pc / len(tp) * 1e3:.3f} | {cpu / pc:.3g} "
@@ -252,8 +256,12 @@ def main():
     parser.add_argument("--cold", action="store_true", help="also time cold starts")
     parser.add_argument("--example-model", action="store_true",
                         help="peer rod with capsule proxies and collision on (its add_rod)")
+    parser.add_argument("--peer-stretch-scale", type=float, default=1.0, metavar="S",
+                        help="diagnostic: the peer's stretching stiffness EA times S (default 1)")
     parser.add_argument("--cold-child", choices=("softmech", "peer"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if not args.peer_stretch_scale > 0:
+        parser.error(f"--peer-stretch-scale = {args.peer_stretch_scale} is not allowed: must be > 0")
     if args.cold_child:
         _cold_child(args.cold_child)
         return
@@ -265,7 +273,12 @@ def main():
           f"dismech-newton {version('dismech-newton')}, newton {newton.__version__}, "
           f"warp {wp.__version__} (device cpu); threads: OPENBLAS "
           f"{os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, NUMBA "
-          f"{os.environ.get('NUMBA_NUM_THREADS', 'unset')}; load {load():.2f}\n")
+          f"{os.environ.get('NUMBA_NUM_THREADS', 'unset')}; load {load():.2f}")
+    if args.peer_stretch_scale != 1.0:
+        print(f"DIAGNOSTIC: the peer's stretching stiffness is EA x {args.peer_stretch_scale:g}")
+    if args.example_model:
+        print("the peer's rod is built by DiSMechSolver.add_rod (capsule proxies, collision on)")
+    print()
 
     print("| E [Pa] | Euler-Bernoulli qL^4/(8EI) [m] | exact elastica [m] | softmech static solve [m] "
           "| static vs EB | static vs elastica |")
@@ -288,7 +301,7 @@ def main():
           "| late mean vs static | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for E, dt in CASES:
-        compare(E, dt, duration, sags[E], peers, args.example_model, late=True)
+        compare(E, dt, duration, sags[E], peers, args, late=True)
 
     print(f"\nEquilibrium by large implicit steps (the peer has no static solve): {EQ_STEPS} "
           "steps from rest, the last tip z against the static sag; softmech / this = softmech's "
@@ -298,7 +311,7 @@ def main():
           "| last tip vs static | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for E, dt in EQ_CASES:
-        compare(E, dt, EQ_STEPS * dt, sags[E], peers, args.example_model, late=False,
+        compare(E, dt, EQ_STEPS * dt, sags[E], peers, args, late=False,
                 variants=(("full Newton steps", FULL_STEPS),))
 
     print("\nsoftmech's static solve from the straight rod (Simulation.solve_static)\n")
