@@ -11,11 +11,11 @@ environment beside softmech:
     python3 -m venv /tmp/peer-venv && . /tmp/peer-venv/bin/activate
     pip install dismech-newton==0.1.0.post4 && pip install -e .     # in softmech's checkout
 
-dismech-newton 0.1.0.post4 does not import on Python < 3.14: three method annotations
-`Slots | None` (a warp Struct) are evaluated when the class is defined and raise TypeError;
-Python 3.14 defers annotations. `_import_peer` gives warp's Struct an `__or__` for those
-annotations only (they are plain Python methods' annotations, never read by warp), which
-changes nothing that runs.
+dismech-newton 0.1.0.post4 does not import on Python 3.11: three method annotations
+`Slots | None` (a warp Struct) are evaluated when the class is defined and raise TypeError
+(Python evaluates annotations eagerly before 3.14). `_import_peer` gives warp's Struct an
+`__or__` for those annotations only (they are plain Python methods' annotations, never read by
+warp), which changes nothing that runs.
 
 The problem: softmech.validation.der's cantilever (L = 1 m, r = 10 mm, rho = 1000 kg/m^3,
 nu = 0.5, n = 50 free edges + the clamped edge 0 centred on x = 0: 52 nodes), nodes 0 and 1 and
@@ -36,11 +36,12 @@ Settings compared:
   refactorised every iteration (SciPy SuperLU on the CPU), k fixed (no convergence test).
 
 Columns: wall and CPU time per simulated second (equilibrium runs: of the whole run) and per
-step, warm (kernels compiled and loaded beforehand, the build excluded), iterations per step (softmech: Newton's mean; the peer: its
-fixed count), "RMS tip z diff.": the RMS difference of the tip's z(t) from softmech's at the same
-dt, over the static sag (both discretize the same equations with the same integrator, so this is
-how far the peer's solve is from softmech's converged one), and the accuracy against the exact
-static sag (softmech's static Newton solve, validated in tests/validation/test_der_rod.py):
+step, warm (kernels compiled and loaded beforehand, the build excluded), iterations per step
+(softmech: Newton's mean; the peer: its fixed count), "RMS tip z diff.": the RMS difference of
+the tip's z(t) from softmech's at the same dt, over the static sag (both discretize the same
+equations with the same integrator, so this is how far the peer's solve is from softmech's
+converged one), and the accuracy against the exact static sag (softmech's static Newton solve,
+validated in tests/validation/test_der_rod.py):
 - dynamics (released from rest, 2 s): "late mean", the mean tip z over whole first-mode periods
   in the second half of the run (what a quasi-static user gets; at E = 1e8 Pa the large swing is
   nonlinear and its mean is not the static sag, in both codes);
@@ -261,7 +262,8 @@ def main():
     parser.add_argument("--cold-child", choices=("softmech", "peer"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.peer_stretch_scale > 0:
-        parser.error(f"--peer-stretch-scale = {args.peer_stretch_scale} is not allowed: must be > 0")
+        parser.error(f"--peer-stretch-scale = {args.peer_stretch_scale} is not allowed: "
+                     "must be > 0")
     if args.cold_child:
         _cold_child(args.cold_child)
         return
@@ -280,8 +282,8 @@ def main():
         print("the peer's rod is built by DiSMechSolver.add_rod (capsule proxies, collision on)")
     print()
 
-    print("| E [Pa] | Euler-Bernoulli qL^4/(8EI) [m] | exact elastica [m] | softmech static solve [m] "
-          "| static vs EB | static vs elastica |")
+    print("| E [Pa] | Euler-Bernoulli qL^4/(8EI) [m] | exact elastica [m] "
+          "| softmech static solve [m] | static vs EB | static vs elastica |")
     print("|---|---|---|---|---|---|")
     sags = {}
     for E in sorted({e for e, _ in CASES}):
@@ -306,9 +308,9 @@ def main():
     print(f"\nEquilibrium by large implicit steps (the peer has no static solve): {EQ_STEPS} "
           "steps from rest, the last tip z against the static sag; softmech / this = softmech's "
           "default CPU time over this row's\n")
-    print("| E [Pa] | dt [s] | code, setting | it./step | wall, whole run [ms] | CPU, whole run [ms] "
-          "| ms per step (CPU) | softmech / this | RMS tip z diff. vs softmech / sag "
-          "| last tip vs static | load |")
+    print("| E [Pa] | dt [s] | code, setting | it./step | wall, whole run [ms] "
+          "| CPU, whole run [ms] | ms per step (CPU) | softmech / this "
+          "| RMS tip z diff. vs softmech / sag | last tip vs static | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for E, dt in EQ_CASES:
         compare(E, dt, EQ_STEPS * dt, sags[E], peers, args, late=False,
@@ -320,8 +322,8 @@ def main():
     for E in sorted(sags):
         for name, options in (("default (line search)", DEFAULT), ("full steps", FULL_STEPS)):
             cpu, its, z = softmech_static(E, options)
-            print(f"| {E:.0e} | {name} | {its} | {cpu * 1e3:.2f} | {abs(z - sags[E]) / abs(sags[E]):.1e} "
-                  f"| {load():.2f} |")
+            err = abs(z - sags[E]) / abs(sags[E])
+            print(f"| {E:.0e} | {name} | {its} | {cpu * 1e3:.2f} | {err:.1e} | {load():.2f} |")
     if args.cold:
         print("\n| code | cold start, empty kernel caches [s] (in-process part) "
               "| warm-cache start [s] (in-process part) |")
