@@ -8,7 +8,7 @@ and the Newton matrix is banded, the stepper runs this loop instead.
 What is compiled where:
 - each binding kind's kernels (softmech.kernels.implicit_bindings): once, for every scene;
 - everything between two force evaluations -- the predictor, the residual, the convergence
-  tests, the line search, the banded assembly and LAPACK's dgbsv (softmech.kernels.newton's
+  tests, the line search, the banded assembly and LAPACK's solve (softmech.kernels.newton's
   newton_continue and its helpers): once, for every scene;
 - `run_steps`, the loop over steps and evaluations that calls the bindings' kernels, each with
   its own argument tuple (T[group][place]): a module generated per set of binding kinds
@@ -19,7 +19,7 @@ What is compiled where:
 
 The loop computes what the Python loop computes, in the same order, with the same kernels:
 the bindings' Python `forces` call the same compiled kernels with the same tuples, both loops
-take their norms from softmech.kernels.newton.sumsq and solve with the same LAPACK routine, so
+take their norms from softmech.kernels.newton.sumsq and solve with its solve_band, so
 results agree bit for bit (tests/unit/test_compiled_newton.py). Any failure (no convergence, a
 singular matrix, a non-finite force, an exploding state) returns a status: the caller redoes
 the step in Python, which halves it or raises NewtonFailed with its usual message.
@@ -30,8 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech.integrators.driver import load_generated
-from softmech.kernels.newton import (COUNTS_FIELDS, LAPACK_INTS, OK, LoopOptions,  # noqa: F401
-                                     NewtonWork)
+from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ def loop_source(groups):
                "    after = math.sqrt(sumsq(W.F))",
                "    norms += abs(after - before)",
                "    before = after"]
-    lines += ['', '', '@loop_kernel',
+    lines += ['', '', '@loop_kernel(nogil=True)     # (threads may step other simulations)',
               'def run_steps(T, W, b, q, v, t_origin, step0, dt, n_steps, o, exploding):',
               '    """Steps step0 .. step0 + n_steps - 1 of world b, step i from t_origin + i dt',
               '    (ImplicitSimulation\'s clock), (q, v) (n_dof,) in place; returns (status, steps',
@@ -164,10 +163,8 @@ class CompiledLoop:
         groups, kinds, members = group_forms(self.forms)
         self.module = load_generated(loop_source(groups), "newton")
         self.T = tuple(tuple(f.args for f in grp) for grp in groups)
-        n_dof, n_free, bw = mass.size, pattern.n_free, pattern.bandwidth
+        n_dof, n_free = mass.size, pattern.n_free
         nnz = int(sum(sizes))
-        # the banded pattern's storage, as JacobianPattern.solve fills it (its attributes)
-        ints = dict(n=n_free, kl=bw, ku=bw, nrhs=1, ldab=pattern._ldab, ldb=n_free, info=0)
         self.W = NewtonWork(
             mass=np.ascontiguousarray(mass, dtype=float), free=pattern.free.astype(np.int64),
             q_n=np.zeros(n_dof), v_n=np.zeros(n_dof), v=np.zeros(n_dof), F=np.zeros(n_dof),
@@ -175,10 +172,7 @@ class CompiledLoop:
             kinds=np.array(kinds, dtype=np.int64), members=np.array(members, dtype=np.int64),
             R=np.zeros(n_free), dq=np.zeros(n_free), q_free=np.zeros(n_free),
             diagonal=np.zeros(n_free), tmp=np.zeros(n_dof),
-            slot_of_entry=pattern._slot_of_entry.astype(np.int64),
-            diag_slot=pattern._diag_slot.astype(np.int64), ab=np.zeros(pattern._size + 1),
-            ipiv=np.zeros(n_free, dtype=np.int32),
-            lapack_ints=np.array([ints[k] for k in LAPACK_INTS], dtype=np.int32),
+            band=pattern.band,    # the pattern's storage and scratch (its Python solve's too)
             counts=np.zeros(len(COUNTS_FIELDS), dtype=np.int64),
             state=np.zeros(3, dtype=np.int64), fstate=np.zeros(3))
         self.options = LoopOptions(float(options.rtol), float(options.atol), float(options.xtol),

@@ -277,7 +277,7 @@ class ImplicitSimulation:
         calls started and the steps are taken one by one (_advance), which halves the step
         or stops with the usual error. The results are the same either way (bit for bit)."""
         stepper = self.stepper
-        if stepper.loop is None or self.scheme != "implicit_euler" or n_steps < 2:
+        if stepper.loop is None or self.scheme != "implicit_euler" or n_steps < 1:
             for _ in range(n_steps):
                 self._advance()
             return

@@ -7,11 +7,15 @@ so that both compute the same numbers in the same order, bit for bit:
   inertia term's size) from it.
 - assemble_band: the banded Newton matrix A = diag(d) - J in LAPACK's band storage, summing the
   entries in the order of softmech.implicit.linear.JacobianPattern's bincount.
-- band_solve: LAPACK's dgbsv (the routine JacobianPattern.solve calls through scipy), called
-  from compiled code through scipy.linalg.cython_lapack's function address. The symbol is
-  registered with LLVM by name when this module is imported (`llvmlite.binding.add_symbol`),
-  so functions that call it can be cached on disk (a ctypes function pointer could not:
-  numba does not cache functions that hold process-specific addresses).
+- solve_band: the banded solve of both loops. A symmetric matrix (each pair of mirrored entries
+  equal to SYMMETRY_TOL relative; the elastic energies' Hessians, DisMech's rods) is first
+  given to LAPACK's banded Cholesky dpbsv (its upper triangle), about 3x cheaper than the LU;
+  if it is not positive definite (dpbsv stops at a non-positive pivot), or not symmetric
+  (friction's Jacobian), LAPACK's banded LU with partial pivoting dgbsv solves it.
+  Both are called from compiled code through scipy.linalg.cython_lapack's function addresses,
+  registered with LLVM by name when this module is imported (`llvmlite.binding.add_symbol`), so
+  functions that call them can be cached on disk (a ctypes function pointer could not: numba
+  does not cache functions that hold process-specific addresses).
 """
 import math
 from collections import namedtuple
@@ -22,13 +26,39 @@ from numba.extending import get_cython_function_address
 
 from softmech.kernels import kernel
 
-_DGBSV_SYMBOL = "softmech_cython_lapack_dgbsv"
-_llvm.add_symbol(_DGBSV_SYMBOL, get_cython_function_address("scipy.linalg.cython_lapack", "dgbsv"))
-# dgbsv(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb, info): Fortran, every argument a pointer
-_dgbsv = types.ExternalFunction(_DGBSV_SYMBOL, types.void(*([types.voidptr] * 10)))
 
-LAPACK_INTS = ("n", "kl", "ku", "nrhs", "ldab", "ldb", "info")
-"""Entries of the int32 array band_solve passes to dgbsv by pointer."""
+
+def _lapack(name, n_args):
+    """A LAPACK routine of scipy.linalg.cython_lapack as a numba external function (every
+    argument a pointer, Fortran's convention)."""
+    symbol = f"softmech_cython_lapack_{name}"
+    _llvm.add_symbol(symbol, get_cython_function_address("scipy.linalg.cython_lapack", name))
+    return types.ExternalFunction(symbol, types.void(*([types.voidptr] * n_args)))
+
+
+_dgbsv = _lapack("dgbsv", 10)   # (n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb, info)
+_dpbsv = _lapack("dpbsv", 9)    # (uplo, n, kd, nrhs, ab, ldab, b, ldb, info)
+
+LAPACK_INTS = ("n", "kl", "ku", "nrhs", "ldab", "ldb", "info", "kd", "ldab_chol")
+"""Entries of BandSystem.lapack_ints, passed to LAPACK by pointer: the matrix order n = n_free,
+its lower and upper bandwidths kl = ku = kd, one right-hand side, dgbsv's leading dimension
+ldab = 3 kd + 1 (kd rows of fill-in), ldb = n, the returned info, dpbsv's kd and leading
+dimension kd + 1."""
+SYMMETRY_TOL = 1e-12
+"""Mirrored entries a_ij, a_ji that differ by at most this times |a_ij| + |a_ji| count as
+equal (rounding: an energy's Hessian is symmetric, its computed entries to a few ulps)."""
+
+BandSystem = namedtuple("BandSystem", [
+    "slot_of_entry",  # (nnz,) int64: each Jacobian entry's slot in ab (size: a dropped entry)
+    "diag_slot",      # (n,) int64: the diagonal's slots
+    "ab",             # (size + 1,) dgbsv's band storage (Fortran order, ldab x n) and a spare
+    "chol",           # ((kd + 1) n,) dpbsv's band storage of the upper triangle
+    "ipiv",           # (n,) int32
+    "lapack_ints",    # (9,) int32: LAPACK_INTS
+    "uplo",           # (1,) uint8: "U"
+])
+"""A banded Newton matrix's storage and LAPACK scratch (softmech.implicit.linear.JacobianPattern
+allocates it once per pattern)."""
 
 LOOP_OPTIONS = dict(cache=True, error_model="numpy", _nrt=False)
 """Options of the generated Newton loop's functions: those of softmech.kernels.kernel without
@@ -93,14 +123,38 @@ def assemble_band(J, slot_of_entry, diag_slot, diagonal, ab):
 
 
 @kernel
-def band_solve(ab, x, ipiv, lapack_ints):
-    """Solve A x = b in place with LAPACK dgbsv: ab the band storage (Fortran order, leading
-    dimension lapack_ints[4]) overwritten by its LU, x (n,) the right-hand side on entry and
-    the solution on exit, ipiv (n,) int32 scratch, lapack_ints (7,) int32 (LAPACK_INTS).
-    Returns dgbsv's info (0: solved; i > 0: U(i, i) is exactly zero)."""
-    p = lapack_ints
-    _dgbsv(p[0:].ctypes, p[1:].ctypes, p[2:].ctypes, p[3:].ctypes, ab.ctypes, p[4:].ctypes,
-           ipiv.ctypes, x.ctypes, p[5:].ctypes, p[6:].ctypes)
+def _symmetric_upper(ab, chol, kd, n):
+    """Copy the upper triangle of the band (dgbsv storage ab, leading dimension 3 kd + 1) into
+    chol (dpbsv's upper storage: chol[kd + i - j, j] = A[i, j], leading dimension kd + 1) and
+    return whether A is symmetric (SYMMETRY_TOL)."""
+    ld = 3 * kd + 1
+    for j in range(n):
+        for i in range(max(0, j - kd), j + 1):
+            upper = ab[2 * kd + i - j + j * ld]
+            lower = ab[2 * kd + j - i + i * ld]
+            if abs(upper - lower) > SYMMETRY_TOL * (abs(upper) + abs(lower)):
+                return False
+            chol[kd + i - j + j * (kd + 1)] = upper
+    return True
+
+
+@kernel
+def solve_band(band, x):
+    """Solve A x = b in place for the matrix assembled in band.ab (assemble_band): x (n,) the
+    right-hand side on entry and the solution on exit. A symmetric A goes to dpbsv first,
+    then, if that finds it not positive definite, or if it is not symmetric, to dgbsv (the
+    module docstring). band.ab is overwritten. Returns LAPACK's info (0: solved; i > 0: the
+    matrix is singular, U(i, i) = 0)."""
+    p = band.lapack_ints
+    n, kd = p[0], p[7]
+    if n > 0 and _symmetric_upper(band.ab, band.chol, kd, n):
+        _dpbsv(band.uplo.ctypes, p[0:].ctypes, p[7:].ctypes, p[3:].ctypes, band.chol.ctypes,
+               p[8:].ctypes, x.ctypes, p[5:].ctypes, p[6:].ctypes)
+        if p[6] == 0:
+            return 0
+        # not positive definite: dpbsv left x as it was (its Cholesky stopped before the solve)
+    _dgbsv(p[0:].ctypes, p[1:].ctypes, p[2:].ctypes, p[3:].ctypes, band.ab.ctypes, p[4:].ctypes,
+           band.ipiv.ctypes, x.ctypes, p[5:].ctypes, p[6:].ctypes)
     return p[6]
 
 
@@ -133,11 +187,7 @@ NewtonWork = namedtuple("NewtonWork", [
     "members",        # (n_bindings,) int64: ... and its place j there (its arguments T[g][j])
     "R", "dq", "q_free", "diagonal",   # (n_free,) residual, update, saved free DOFs, M / h^2
     "tmp",            # (n_dof,) scratch
-    "slot_of_entry",  # (nnz,) int64 band storage slot of each entry (size: dropped)
-    "diag_slot",      # (n_free,) int64
-    "ab",             # (size + 1,) band storage (Fortran order) and the spare slot
-    "ipiv",           # (n_free,) int32
-    "lapack_ints",    # (7,) int32: LAPACK_INTS
+    "band",           # BandSystem: the Newton matrix's storage and the solver's scratch
     "counts",         # (4,) int64: steps, iterations, evaluations, solves (COUNTS)
     "state",          # (3,) int64: phase, iteration, line-search trials
     "fstate",         # (3,) float: phi = |R|^2 / 2, target |R|, alpha
@@ -215,11 +265,12 @@ def _iterate(W, o, q):
         return OK if math.sqrt(2.0 * phi) <= target else ITERATIONS
     if math.sqrt(2.0 * phi) <= target:
         return OK
-    assemble_band(W.J, W.slot_of_entry, W.diag_slot, W.diagonal, W.ab)
+    band = W.band
+    assemble_band(W.J, band.slot_of_entry, band.diag_slot, W.diagonal, band.ab)
     n_free = W.free.shape[0]
     for i in range(n_free):
         W.dq[i] = -W.R[i]
-    if band_solve(W.ab, W.dq, W.ipiv, W.lapack_ints) != 0 or not all_finite(W.dq):
+    if solve_band(band, W.dq) != 0 or not all_finite(W.dq):
         return SINGULAR
     W.counts[SOLVES] += 1
     W.counts[ITERATION_COUNT] += 1
