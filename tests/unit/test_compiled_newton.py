@@ -151,3 +151,60 @@ def test_a_compiled_form_refuses_arguments_that_share_memory():
     values = np.zeros(4)
     with pytest.raises(ValueError, match="dofs and values share memory"):
         CompiledForm("fix", FixedDofsArgs(values.view(np.int64), values), forces=no_forces)
+
+
+def banded_system(n=30, bw=3, seed=0):
+    """A random symmetric band (n x n, half bandwidth bw, strongly diagonal), its pattern."""
+    from softmech.implicit.linear import JacobianPattern
+    rng = np.random.default_rng(seed)
+    rows, cols = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= bw)
+    A = np.zeros((n, n))
+    A[rows, cols] = rng.normal(size=rows.size)
+    A = A + A.T + np.diag(np.full(n, 4.0 * bw))
+    return A, rows, cols, JacobianPattern(n, rows, cols, [])
+
+
+@pytest.mark.parametrize("kind", ["positive definite", "indefinite", "not symmetric"])
+def test_the_banded_solve_solves_symmetric_indefinite_and_unsymmetric_matrices(kind):
+    # the Newton matrix is diag(d) - J; the solve tries the Cholesky where A is symmetric and
+    # falls back to the LU where A is indefinite (dpbsv stops) or not symmetric
+    from softmech.kernels.newton import _symmetric_upper
+    A, rows, cols, pattern = banded_system()
+    if kind == "indefinite":
+        A[5, 5] = -A[5, 5]
+    if kind == "not symmetric":
+        A[3, 4] += 0.5
+    d = np.diag(A).copy()
+    J = -A[rows, cols]
+    J[rows == cols] += d[rows[rows == cols]]         # J's diagonal: d - A_ii
+    rhs = np.arange(1.0, 31.0)
+    x = pattern.solve(J, d, rhs)
+    np.testing.assert_allclose(A @ x, rhs, rtol=0, atol=1e-12 * np.abs(rhs).max())
+    band = pattern.band
+    from softmech.kernels.newton import assemble_band
+    assemble_band(J, band.slot_of_entry, band.diag_slot, d, band.ab)
+    assert _symmetric_upper(band.ab, band.chol, 3, 30) == (kind != "not symmetric")
+
+
+def test_round_off_asymmetry_of_cancelled_entries_still_counts_as_symmetric():
+    # an entry that cancels to ~1e-13 next to a diagonal of ~10 differs from its mirror by far
+    # more than its own size in relative terms, and still by nothing on the matrix's scale
+    from softmech.kernels.newton import _symmetric_upper, assemble_band
+    A, rows, cols, pattern = banded_system()
+    A[7, 9], A[9, 7] = 2.8425755e-13, 2.8425712e-13
+    band = pattern.band
+    assemble_band(np.ascontiguousarray(-A[rows, cols]), band.slot_of_entry, band.diag_slot,
+                  np.zeros(30), band.ab)
+    assert _symmetric_upper(band.ab, band.chol, 3, 30)
+    A[7, 9] = 1e-9                                   # 1e-10 of the diagonal: not round-off
+    assemble_band(np.ascontiguousarray(-A[rows, cols]), band.slot_of_entry, band.diag_slot,
+                  np.zeros(30), band.ab)
+    assert not _symmetric_upper(band.ab, band.chol, 3, 30)
+
+
+def test_a_singular_banded_matrix_is_reported():
+    from softmech.implicit.linear import SingularJacobian
+    A, rows, cols, pattern = banded_system()
+    A[:, 4] = A[4, :] = 0.0
+    with pytest.raises(SingularJacobian):
+        pattern.solve(np.ascontiguousarray(-A[rows, cols]), np.zeros(30), np.ones(30))

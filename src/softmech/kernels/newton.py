@@ -45,8 +45,12 @@ its lower and upper bandwidths kl = ku = kd, one right-hand side, dgbsv's leadin
 ldab = 3 kd + 1 (kd rows of fill-in), ldb = n, the returned info, dpbsv's kd and leading
 dimension kd + 1."""
 SYMMETRY_TOL = 1e-12
-"""Mirrored entries a_ij, a_ji that differ by at most this times |a_ij| + |a_ji| count as
-equal (rounding: an energy's Hessian is symmetric, its computed entries to a few ulps)."""
+"""Mirrored entries a_ij, a_ji that differ by at most this times sqrt(|a_ii| |a_jj|) (the
+scale of an entry of a symmetric positive definite matrix) count as equal: an energy's Hessian
+is symmetric, its computed entries to round-off of the terms summed into them, which for an
+entry that cancels to nearly 0 is large relative to the entry itself. Solving with the upper
+triangle then perturbs the Newton direction by ~1e-12 relative, far below the solve's own
+round-off (condition number x 1e-16)."""
 
 BandSystem = namedtuple("BandSystem", [
     "slot_of_entry",  # (nnz,) int64: each Jacobian entry's slot in ab (size: a dropped entry)
@@ -129,10 +133,11 @@ def _symmetric_upper(ab, chol, kd, n):
     return whether A is symmetric (SYMMETRY_TOL)."""
     ld = 3 * kd + 1
     for j in range(n):
+        a_jj = abs(ab[2 * kd + j * ld])
         for i in range(max(0, j - kd), j + 1):
             upper = ab[2 * kd + i - j + j * ld]
             lower = ab[2 * kd + j - i + i * ld]
-            if abs(upper - lower) > SYMMETRY_TOL * (abs(upper) + abs(lower)):
+            if abs(upper - lower) > SYMMETRY_TOL * math.sqrt(abs(ab[2 * kd + i * ld]) * a_jj):
                 return False
             chol[kd + i - j + j * (kd + 1)] = upper
     return True
