@@ -10,7 +10,10 @@ Steady state: each scene as built (SCENES[name].build(): its dt, duration and Ne
 Python loop either way. --cold: the first step of each rod scene in a fresh process with empty
 numba and softmech caches (NUMBA_CACHE_DIR, SOFTMECH_CACHE_DIR), with either loop, and with
 warm kernel caches but the scene's generated loop not yet compiled (what a new kind of scene
-costs). Prints Markdown tables for docs/benchmarks.md, with the load average.
+costs), and the first step of k clamped rods (k = 1, 3, 6, 12) with warm kernel caches: the
+compile of the generated loop alone, which grows with the number of rods (each rod's argument
+tuples are unboxed and indexed in it). Prints Markdown tables for docs/benchmarks.md, with the
+load average.
 """
 import argparse
 import os
@@ -34,6 +37,22 @@ sim.step(1)
 print(t1 - t0, time.perf_counter() - t1)
 """
 
+RODS_FIRST_STEP = """
+import time
+import softmech as sm
+scene = sm.Scene()
+for i in range({k}):
+    rod = scene.add_der_rod(name=f"r{{i}}", start=(0, 0.05 * i, 0), direction=(1, 0, 0),
+                            length=0.1, n_elems=10, radius=5e-3, density=1100.0,
+                            youngs_modulus=2e6)
+    scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0], name=f"c{{i}}"))
+scene.add(sm.Gravity())
+sim = scene.compile(dt=5e-3)
+t1 = time.perf_counter()
+sim.step(1)
+print(0.0, time.perf_counter() - t1)
+"""
+
 
 def steady(name, compiled):
     """(CPU ms per step, Newton iterations per step, loop used) of a scene's whole run."""
@@ -51,12 +70,13 @@ def steady(name, compiled):
     return cpu / st.steps * 1e3, st.iterations / st.steps, sim.stepper.loop is not None, dofs
 
 
-def first_step(name, compiled, numba_cache, softmech_cache):
+def first_step(name, compiled, numba_cache, softmech_cache, source=FIRST_STEP, **fmt):
     """(seconds to build and compile the scene, seconds of its first step) in a fresh
     process with the given cache folders."""
     env = dict(os.environ, NUMBA_CACHE_DIR=numba_cache, SOFTMECH_CACHE_DIR=softmech_cache)
-    out = subprocess.run([sys.executable, "-c", FIRST_STEP.format(name=name, compiled=compiled)],
-                         env=env, capture_output=True, text=True, check=True)
+    code = source.format(name=name, compiled=compiled, **fmt)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
     build, step = map(float, out.stdout.split())
     return build, step
 
@@ -90,6 +110,14 @@ def main():
                 # the kernels are now cached in nc; the scene's generated loop is not
                 _, loop = first_step(name, True, nc, sc)
             print(f"| `{name}` | {fast:.1f} | {slow:.1f} | {loop:.1f} |")
+        print("\n| clamped rods (10 edges each) | first step, kernels cached, its loop not [s] |")
+        print("|---|---|")
+        with tempfile.TemporaryDirectory() as nc:
+            first_step("", True, nc, tempfile.mkdtemp(), RODS_FIRST_STEP, k=1)   # the kernels
+            for k in (1, 3, 6, 12):
+                with tempfile.TemporaryDirectory() as sc:
+                    _, loop = first_step("", True, nc, sc, RODS_FIRST_STEP, k=k)
+                print(f"| {k} | {loop:.1f} |")
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 
