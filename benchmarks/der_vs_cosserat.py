@@ -1,14 +1,17 @@
 """Implicit discrete elastic rod (DER) against the explicit Cosserat rod on a stiff cantilever.
 
-    python benchmarks/der_vs_cosserat.py [--quick]
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/der_vs_cosserat.py [--quick]
 
 Problem (issue 13, "Performance"): the validated cantilever (softmech.validation.der)
 (L = 1 m, r = 10 mm, rho = 1000 kg/m^3, nu = 0.5, n = 50 edges) released straight under
 gravity and simulated for 1 s, at E = 1e9 and 1e11 Pa.
 
 - Cosserat: explicit position Verlet at 0.9 x its stable step (softmech.stability), no damping.
-- DER: implicit Euler (softmech.implicit) at dt = 1e-4, 1e-3 and 1e-2 s, full Newton steps.
-Both timed warm (kernels compiled and cached beforehand). Accuracy: the DER tip's z(t)
+- DER: implicit Euler (softmech.implicit) at dt = 1e-4, 1e-3 and 1e-2 s, full Newton steps,
+  with the compiled Newton loop (softmech.implicit.compiled) and, in the same run, with the
+  Python loop (NewtonOptions(compiled=False): the same results, bit for bit).
+Both timed warm (kernels compiled and cached beforehand), in CPU time of this process
+(time.process_time), recording the tip every DER step. Accuracy: the DER tip's z(t)
 against the Cosserat tip's (the explicit run, at a step 1e3-1e4 x smaller, is the reference),
 as the RMS difference over the second over the RMS tip motion; it includes implicit Euler's
 numerical damping, which is the price of the large step. Quasi-static accuracy: the mean tip z
@@ -16,11 +19,15 @@ over the whole first-mode periods in the last half second against the static sag
 slow motion of a stiff rod (its vibrations damped anyway) gets.
 
 Then the cost per Newton iteration of the DER against n (50 ... 1600 edges): the force and
-Jacobian evaluation of all bindings, and one banded linear solve (LAPACK), each the best of
-repeated calls at a bent state. Prints a Markdown table for docs/benchmarks.md.
+Jacobian evaluation of all bindings, and one banded linear solve (LAPACK's banded Cholesky, or
+LU where the matrix is not symmetric positive definite), each the best of repeated calls at a
+bent state; and a whole Newton iteration in the compiled and in the Python loop (CPU time of
+0.05 s simulated at dt = 1e-3 s over the iterations). Prints Markdown tables for
+docs/benchmarks.md, with the load average.
 """
 import argparse
 import math
+import os
 import platform
 import time
 
@@ -32,6 +39,7 @@ from softmech.validation.common import compile_stable, straight_rod
 from softmech.validation.der import RHO, A, I, L, R, cantilever, static_tip
 
 FULL_STEPS = NewtonOptions(line_search=False)
+PYTHON_LOOP = NewtonOptions(line_search=False, compiled=False)
 
 
 def cosserat_run(E, duration):
@@ -44,21 +52,21 @@ def cosserat_run(E, duration):
     sim.step(1)                                    # kernels loaded
     sim = compile_stable(scene, 0.9)
     every = max(1, round(1e-3 / sim.dt))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     out = sim.run(duration, record=sm.Every(every * sim.dt, ("positions",)))
-    wall = time.perf_counter() - t0
+    wall = time.process_time() - t0
     return wall, sim.dt, out["time"], out["positions"][0, :, -1, 2]
 
 
-def der_run(E, dt, duration):
+def der_run(E, dt, duration, options=FULL_STEPS):
     scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=FULL_STEPS)
+    sim = scene.compile(dt=dt, newton=options)
     sim.step(1)                                    # kernels loaded
     scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=FULL_STEPS)
-    t0 = time.perf_counter()
+    sim = scene.compile(dt=dt, newton=options)
+    t0 = time.process_time()
     out = sim.run(duration, record=sm.Every(dt, ("rod.positions",)))
-    wall = time.perf_counter() - t0
+    wall = time.process_time() - t0
     st = sim.newton_stats
     return wall, st.iterations / st.steps, out["time"], out["rod.positions"][0, :, -1, 2]
 
@@ -82,14 +90,29 @@ def per_iteration(n, repeats):
     return t_force, t_solve, st.pattern.kind, st.pattern.bandwidth, len(st.free)
 
 
+def loop_iteration(n, options):
+    """CPU time [s] per Newton iteration and per step of 0.05 s simulated at dt = 1e-3 s
+    (warm), and the iterations per step."""
+    scene, _ = cantilever(1e9, n=n)
+    sim = scene.compile(dt=1e-3, newton=options)
+    sim.run(0.01)
+    sim.newton_stats.reset()
+    t0 = time.process_time()
+    sim.run(0.05)
+    cpu = time.process_time() - t0
+    st = sim.newton_stats
+    return cpu / st.iterations, cpu / st.steps, st.iterations / st.steps
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="0.1 s simulated, fewer repeats")
     args = parser.parse_args()
     duration = 0.1 if args.quick else 1.0
     print(f"machine: {platform.processor() or platform.machine()}, Python "
-          f"{platform.python_version()}, numpy {np.__version__}\n")
-    print("| E [Pa] | integrator | dt [s] | steps | Newton it./step | wall [s] | speed-up "
+          f"{platform.python_version()}, numpy {np.__version__}; load average at the start "
+          f"{os.getloadavg()[0]:.2f}\n")
+    print("| E [Pa] | integrator | dt [s] | steps | Newton it./step | CPU [s] | speed-up "
           "| tip RMS diff. / RMS motion | late mean tip vs static sag |")
     print("|---|---|---|---|---|---|---|---|---|")
     for E in (1e9, 1e11):
@@ -104,19 +127,25 @@ def main():
               f"| {wall_c:.3f} | 1 | (reference) | {late(tc, zc)} |")
         motion = np.sqrt(np.mean((zc - zc.mean()) ** 2))
         for dt in (1e-4, 1e-3, 1e-2):
-            wall_d, its, td, zd = der_run(E, dt, duration)
-            zc_at = np.interp(td, tc, zc)
-            err = np.sqrt(np.mean((zd - zc_at) ** 2)) / motion
-            print(f"| {E:.0e} | DER, implicit | {dt:g} | {round(duration / dt)} | {its:.2f} "
-                  f"| {wall_d:.3f} | {wall_c / wall_d:.2g} | {err:.1%} | {late(td, zd)} |")
+            for label, options in (("compiled loop", FULL_STEPS), ("Python loop", PYTHON_LOOP)):
+                wall_d, its, td, zd = der_run(E, dt, duration, options)
+                zc_at = np.interp(td, tc, zc)
+                err = np.sqrt(np.mean((zd - zc_at) ** 2)) / motion
+                print(f"| {E:.0e} | DER, implicit, {label} | {dt:g} | {round(duration / dt)} "
+                      f"| {its:.2f} | {wall_d:.3f} | {wall_c / wall_d:.2g} | {err:.1%} "
+                      f"| {late(td, zd)} |")
         print(f"|  | (first mode: f1 = {f1:.3g} Hz) | | | | | | | |")
     print("\n| n edges | DOFs free | storage (half band) | forces + Jacobian [ms] "
-          "| linear solve [ms] | solve per DOF [us] |")
-    print("|---|---|---|---|---|---|")
+          "| linear solve [ms] | solve per DOF [us] | Newton iteration, compiled loop [ms] "
+          "| Newton iteration, Python loop [ms] | it./step |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for n in (50, 100, 200, 400, 800, 1600):
         tf, ts, kind, bw, nf = per_iteration(n, 5 if args.quick else 50)
+        fast, _, its = loop_iteration(n, FULL_STEPS)
+        slow, _, _ = loop_iteration(n, PYTHON_LOOP)
         print(f"| {n} | {nf} | {kind} ({bw}) | {tf * 1e3:.3f} | {ts * 1e3:.3f} "
-              f"| {ts / nf * 1e6:.2f} |")
+              f"| {ts / nf * 1e6:.2f} | {fast * 1e3:.3f} | {slow * 1e3:.3f} | {its:.2f} |")
+    print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -104,6 +104,12 @@ class Binding:
         """Called when world b's step to q (n_dof,) is accepted (commit history: reference
         frames, reference twist)."""
 
+    def compiled(self):
+        """This binding's compiled form (softmech.implicit.compiled.CompiledForm): its kernels
+        and argument tuple, covering every hook it overrides, for the compiled Newton loop; or
+        None (the default), and a scene with any such binding runs the Python loop."""
+        return None
+
     def state(self):
         """Restart data this binding keeps between steps {name: array (B, ...)} (updated in
         place; saved and restored with the simulation's state), e.g. a rod's reference

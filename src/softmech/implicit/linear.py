@@ -9,7 +9,9 @@ constrained DOF is not an unknown; its value enters through the forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
-10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
+10), LAPACK's banded Cholesky (dpbsv) where the matrix is symmetric positive definite, else
+its banded LU (dgbsv), both O(n bw^2), called from compiled code (softmech.kernels.newton,
+shared with the compiled Newton loop); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; above it by
 GMRES preconditioned with an incomplete LU of the matrix in a nested-dissection order (METIS,
@@ -20,10 +22,10 @@ a fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton it
 10,000 triangles (benchmarks/shells.py, docs/benchmarks.md).
 """
 import numpy as np
-import scipy.linalg
 import scipy.sparse
 
 from softmech.implicit import ordering, sparse_solve
+from softmech.kernels.newton import LAPACK_INTS, BandSystem, assemble_band, solve_band
 
 BANDED_MAX = 24
 """Largest half bandwidth solved as a banded matrix: LAPACK's banded LU costs ~n (3 bw + 1) bw
@@ -44,6 +46,7 @@ class JacobianPattern:
     always part of the structure (the mass term M/h^2 lives there).
 
     After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth;
+    for "banded", band: the storage and LAPACK scratch (softmech.kernels.newton.BandSystem);
     for "sparse", sparse_solvers: {world: softmech.implicit.sparse_solve.ReusedILU} (one per
     world, so that a world's steps do not depend on the others' factors: a batched run equals
     single runs bit for bit; their counters say how the solves went; reuse off below
@@ -73,11 +76,10 @@ class JacobianPattern:
             bw = self.bandwidth
             # LAPACK dgbsv's band storage, Fortran order: AB(kl + ku + i - j, j) = A(i, j) with
             # kl = ku = bw, leading dimension 3 bw + 1 (the top bw rows are the LU's fill-in)
-            self._ldab = 3 * bw + 1
-            self._size = self._ldab * n
-            self._entry_slot = (2 * bw + r - c) + c * self._ldab
-            self._diag_slot = 2 * bw + diag * self._ldab
-            self._gbsv = scipy.linalg.get_lapack_funcs("gbsv", (np.zeros(1),))
+            ldab = 3 * bw + 1
+            self._size = ldab * n
+            self._entry_slot = (2 * bw + r - c) + c * ldab
+            self._diag_slot = 2 * bw + diag * ldab
         else:
             self.kind = "sparse"
             all_r = np.concatenate([r, diag])
@@ -100,6 +102,15 @@ class JacobianPattern:
         # 10 M entries for the hinge plate of 30,000 triangles, benchmarks/shells.py)
         self._slot_of_entry = np.full(rows.size, self._size, dtype=np.int64)
         self._slot_of_entry[kept] = self._entry_slot
+        if self.kind == "banded":
+            ints = dict(n=n, kl=bw, ku=bw, nrhs=1, ldab=ldab, ldb=n, info=0, kd=bw,
+                        ldab_chol=bw + 1)
+            self.band = BandSystem(
+                slot_of_entry=self._slot_of_entry, diag_slot=self._diag_slot.astype(np.int64),
+                ab=np.zeros(self._size + 1), chol=np.zeros((bw + 1) * n),
+                ipiv=np.zeros(n, dtype=np.int32),
+                lapack_ints=np.array([ints[k] for k in LAPACK_INTS], dtype=np.int32),
+                uplo=np.frombuffer(b"U", dtype=np.uint8).copy())
 
     def sparse_solver_of(self, world):
         """The sparse solver (ReusedILU) of world `world`, made at its first use."""
@@ -135,19 +146,22 @@ class JacobianPattern:
         entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
         in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use.
         Returns x (n_free,)."""
-        data = self._assemble(J, diagonal)
         if self.kind == "banded":
-            bw = self.bandwidth
-            ab = data.reshape((self._ldab, self.n_free), order="F")
-            # dgbsv directly (scipy.linalg.solve_banded's checks and copies cost ~10x the solve
-            # of a rod's band, measured in benchmarks/der_vs_cosserat.py)
-            _lu, _piv, x, info = self._gbsv(bw, bw, ab, rhs, overwrite_ab=True, overwrite_b=False)
+            # the compiled Newton loop's assembly and solve (softmech.kernels.newton), so that
+            # both loops agree bit for bit; LAPACK called directly (scipy.linalg.solve_banded's
+            # checks and copies cost ~10x the solve of a rod's band, measured in
+            # benchmarks/der_vs_cosserat.py)
+            band = self.band
+            assemble_band(np.ascontiguousarray(J, dtype=float), band.slot_of_entry,
+                          band.diag_slot, np.ascontiguousarray(diagonal, dtype=float), band.ab)
+            x = np.array(rhs, dtype=float)
+            info = solve_band(band, x)
             if info > 0:
                 raise SingularJacobian(f"singular matrix (LAPACK dgbsv: U({info},{info}) = 0)")
             if info < 0:  # pragma: no cover - an argument error is a bug here
-                raise RuntimeError(f"LAPACK dgbsv: illegal argument {-info}")
+                raise RuntimeError(f"LAPACK: illegal argument {-info}")
         else:
-            A = self._csc(data)
+            A = self._csc(self._assemble(J, diagonal))
             try:
                 x = self.sparse_solver_of(world).solve(A, diagonal, rhs)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"

@@ -25,18 +25,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
+from softmech.implicit import compiled
 from softmech.implicit.linear import JacobianPattern, SingularJacobian
+# ARMIJO (the line search's sufficient decrease constant) and ROUNDOFF (the residual floor
+# relative to the force terms' sizes) are defined with the compiled loop's pieces, once
+from softmech.kernels.newton import ARMIJO, COUNTS_FIELDS, OK, ROUNDOFF, sumsq
 
-ARMIJO = 1e-4
-"""Sufficient decrease constant c of the line search."""
 MAX_PSEUDO_STEPS = 400
 """Pseudo-time steps of a static solve's continuation before it gives up."""
 MAX_PSEUDO_GROWTH = 2.0 ** 16
 """Largest pseudo-time step of the continuation, in units of the first (h grows no further,
 so that M / h^2 keeps regularizing the directions in which the equilibrium is not unique)."""
-ROUNDOFF = 1e-13
-"""Residual floor relative to the sum of the force terms' magnitudes: below it the residual is
-round-off (the terms cancel to ~1e-16 of their size per DOF, times a margin)."""
 
 
 class NewtonFailed(RuntimeError):
@@ -65,7 +64,10 @@ class NewtonOptions:
     default for rods: the residual of a stiff rod (EA l^2 >> EI) grows by orders of magnitude
     after the first full step of a large deflection (the linearized rotation stretches the
     edges), which a residual line search answers with tiny steps although Newton converges in
-    2-3 full steps."""
+    2-3 full steps.
+    compiled: run the steps in the compiled Newton loop (softmech.implicit.compiled) when the
+    scene allows it (every binding has a compiled form, banded matrix); False keeps the
+    Python loop (same results, for comparisons)."""
     rtol: float = 1e-9
     atol: float = 0.0
     xtol: float = 1e-12
@@ -73,6 +75,7 @@ class NewtonOptions:
     max_halvings: int = 10
     max_line_search: int = 12
     line_search: bool = True
+    compiled: bool = True
 
     def __post_init__(self):
         for field in ("rtol", "atol", "xtol"):
@@ -80,9 +83,10 @@ class NewtonOptions:
         _checks.integer("NewtonOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("NewtonOptions.max_halvings", self.max_halvings, 0)
         _checks.integer("NewtonOptions.max_line_search", self.max_line_search, 0)
-        if not isinstance(self.line_search, bool):
-            raise ValueError(f"NewtonOptions.line_search = {self.line_search!r} is not allowed: "
-                             "must be True or False")
+        for field in ("line_search", "compiled"):
+            if not isinstance(getattr(self, field), bool):
+                raise ValueError(f"NewtonOptions.{field} = {getattr(self, field)!r} is not "
+                                 "allowed: must be True or False")
         if self.rtol == 0 and self.atol == 0 and self.xtol == 0:
             raise ValueError("NewtonOptions: rtol, atol and xtol are all 0: Newton could never "
                              "stop; give at least one > 0")
@@ -106,7 +110,10 @@ class ImplicitStepper:
     """Implicit Euler and static solves of a compiled scene's bindings, one world at a time.
 
     bindings: list of softmech.implicit.binding.Binding; mass: (n_dof,) lumped mass;
-    options: NewtonOptions. Scratch (F, J) is allocated once here and reused."""
+    options: NewtonOptions. Scratch (F, J) is allocated once here and reused.
+
+    loop: the compiled Newton loop (softmech.implicit.compiled.CompiledLoop) that `step` and
+    `run_steps` use, or None, then `loop_unavailable` says why (the Python loop runs)."""
 
     def __init__(self, bindings, mass, options=None):
         self.bindings = list(bindings)
@@ -130,6 +137,28 @@ class ImplicitStepper:
         self._F = np.zeros(self.n_dof)
         self._refresh_pattern()
         self.free = self.pattern.free
+        self.loop = None
+        self.loop_unavailable = self._compiled_loop()
+
+    def _compiled_loop(self):
+        """Build the compiled loop if the scene allows it; returns None, or why it does not."""
+        if not self.options.compiled:
+            return "NewtonOptions.compiled is False"
+        if self.pattern.kind != "banded":
+            return f"the Newton matrix is {self.pattern.kind}, not banded"
+        if self._dynamic:
+            return f"binding {self._dynamic[0].name!r} changes its Jacobian's structure"
+        if not len(self.free):
+            return "no free degree of freedom"
+        forms = []
+        for bd in self.bindings:
+            form = bd.compiled()
+            if form is None:
+                return f"binding {bd.name!r} ({type(bd).__name__}) has no compiled form"
+            forms.append(form)
+        self.loop = compiled.CompiledLoop(forms, [len(bd.rows) for bd in self.bindings],
+                                          self.pattern, self.mass, self.options)
+        return None
 
     def _refresh_pattern(self):
         """(Re)build the Jacobian's structure when it is new or a dynamic binding (contact)
@@ -170,7 +199,7 @@ class ImplicitStepper:
             norms, before = 0.0, 0.0
             for bd, sl in zip(self.bindings, self._slices):
                 bd.forces(b, q, v, t, h, F, J[sl])
-                after = math.sqrt(float(F @ F))
+                after = math.sqrt(sumsq(F))
                 norms += abs(after - before)
                 before = after
             self._binding_norms = norms
@@ -184,7 +213,7 @@ class ImplicitStepper:
         """Size of the terms that R sums [N]: the inertia term's norm plus, per binding, the
         change of |F| as it added its part in the last evaluation (a cheap estimate of its
         force's norm: gravity and a ground carrying it count twice the weight, not 0)."""
-        scale = 0.0 if np.isinf(h) else float(np.linalg.norm(self.mass * (q - q_n - h * v_n))) / (h * h)
+        scale = 0.0 if np.isinf(h) else math.sqrt(sumsq(self.mass * (q - q_n - h * v_n))) / (h * h)
         return scale + self._binding_norms
 
     def energy(self, b, q):
@@ -214,7 +243,7 @@ class ImplicitStepper:
         if not np.all(np.isfinite(R)):
             raise NewtonFailed("non-finite force at the initial guess", "nonfinite",
                                worst_dof(self.free, R))
-        norm0 = float(np.linalg.norm(R))
+        norm0 = math.sqrt(sumsq(R))     # the compiled loop's norm, bit for bit
         if not np.isfinite(norm0):     # |R|^2 overflows: the convergence test would pass at once
             raise NewtonFailed(f"the force is too large (its norm overflows; largest entry "
                                f"{np.max(np.abs(R)):.3g})", "nonfinite", worst_dof(self.free, R))
@@ -240,7 +269,7 @@ class ImplicitStepper:
             for _ in range(opt.max_line_search + 1):
                 q[self.free] = q_free + alpha * dq
                 R, J = self._residual(b, q, q_n, v_n, t, h)
-                phi_new = 0.5 * float(R @ R)
+                phi_new = 0.5 * sumsq(R)
                 if np.isfinite(phi_new) and (not opt.line_search or
                                              phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * phi):
                     break
@@ -269,7 +298,26 @@ class ImplicitStepper:
         Returns (q, v) at t_n + h; raises NewtonFailed with the smallest step's reason."""
         return self._step(b, q_n, v_n, t_n, h, 0)
 
+    def run_steps(self, b, q, v, t_origin, step0, dt, n_steps, exploding):
+        """The compiled loop's run (softmech.implicit.compiled.CompiledLoop.run): n_steps steps
+        of world b in place, no halving; returns (status, steps done, counts). The caller adds
+        the counts (add_counts) once it keeps the result."""
+        return self.loop.run(b, q, v, t_origin, step0, dt, n_steps, exploding)
+
+    def add_counts(self, counts):
+        """Add a compiled run's counts (steps, iterations, evaluations, solves) to stats."""
+        for field, count in zip(COUNTS_FIELDS, counts):
+            setattr(self.stats, field, getattr(self.stats, field) + int(count))
+
     def _step(self, b, q_n, v_n, t_n, h, depth):
+        if self.loop is not None:
+            # the compiled loop first; if it fails, the same step in Python below (whose
+            # numbers are the same) halves it or raises its NewtonFailed
+            q, v = q_n.copy(), v_n.copy()
+            status, _, counts = self.loop.run(b, q, v, t_n, 0, h, 1, np.inf)
+            if status == OK:
+                self.add_counts(counts)
+                return q, v
         self._begin(b, q_n, t_n)
         q = q_n + h * v_n            # explicit predictor (same as DisMech's: q_n + h v_n)
         t = t_n + h

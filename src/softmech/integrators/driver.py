@@ -135,22 +135,31 @@ def step_module(calls, kinds):
     """The compiled step module for these term calls and body kinds (see step_source):
     generated, written (once, atomically) and imported; the same module object for the same
     term set within a process."""
-    source = step_source(calls, kinds)
+    return load_generated(step_source(calls, kinds), "step")
+
+
+def load_generated(source, prefix):
+    """Import the module whose text is `source`, written under softmech.cache.cache_dir()/steps
+    as <prefix>_<hash>.py (the hash of the text and of the kernels' fingerprint) once, so that
+    numba caches its functions like any module's; the same module object for the same text
+    within a process. Also used by the implicit integrator's compiled Newton loop
+    (softmech.implicit.compiled)."""
     digest = hashlib.sha256((source + kernel_fingerprint()).encode()).hexdigest()[:20]
-    if digest in _LOADED:
-        return _LOADED[digest]
+    key = f"{prefix}_{digest}"
+    if key in _LOADED:
+        return _LOADED[key]
     folder = cache_dir() / "steps"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"step_{digest}.py"
+    path = folder / f"{key}.py"
     if not path.exists() or path.read_text() != source:
         # numba's cache keys on the file's modification time: write only when absent
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(source)
         tmp.replace(path)
-    name = f"softmech_step_{digest}"
+    name = f"softmech_{key}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    _LOADED[digest] = module
+    _LOADED[key] = module
     return module

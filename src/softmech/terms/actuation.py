@@ -14,6 +14,8 @@ import numpy as np
 
 from softmech import _checks
 from softmech.implicit.binding import Binding
+from softmech.implicit.compiled import CompiledForm
+from softmech.kernels.implicit_bindings import ParameterWaveArgs, no_forces, parameter_wave_update
 from softmech.terms.nodes import _ImplicitTerm
 
 
@@ -64,11 +66,17 @@ class _WaveBinding(Binding):
     def __init__(self, term, target, amplitude, phase, offset):
         self.name = term.name
         self.term = term
-        self.target = target
-        self.amplitude, self.phase, self.offset = amplitude, phase, offset
+        rows = target.reshape(target.shape[0], -1)
+        if not np.shares_memory(rows, target):  # pragma: no cover - params are C-contiguous
+            raise ValueError(f"{term.name}: the parameter's array is not contiguous")
+        self.args = ParameterWaveArgs(
+            target=rows, amplitude=np.ascontiguousarray(amplitude, dtype=float).reshape(-1),
+            phase=np.ascontiguousarray(phase, dtype=float).reshape(-1),
+            offset=np.ascontiguousarray(offset, dtype=float).reshape(-1),
+            frequency=term.frequency, ramp_time=term.ramp_time)
 
     def update(self, b, t):
-        tm = self.term
-        ramp = 1.0 if tm.ramp_time == 0 else min(t / tm.ramp_time, 1.0)
-        self.target[b] = self.offset + ramp * self.amplitude * np.sin(
-            2 * np.pi * tm.frequency * t + self.phase)
+        parameter_wave_update(self.args, b, t)
+
+    def compiled(self):
+        return CompiledForm(self.name, self.args, forces=no_forces, update=parameter_wave_update)

@@ -14,7 +14,10 @@ import numpy as np
 
 from softmech import _checks
 from softmech.implicit.binding import Binding
-from softmech.kernels.implicit_ground import ground_contact_energy, ground_contact_forces
+from softmech.implicit.compiled import CompiledForm
+from softmech.kernels.implicit_bindings import (GroundArgs, ViscousArgs, ground_binding,
+                                                viscous_binding)
+from softmech.kernels.implicit_ground import ground_contact_energy
 from softmech.terms.nodes import _ImplicitTerm, _body_name
 
 
@@ -64,22 +67,24 @@ class _GroundBinding(Binding):
     def __init__(self, term, dofs, params):
         self.name = term.name
         self.term = term
-        self.dofs = np.ascontiguousarray(dofs)
+        self.dofs = np.ascontiguousarray(dofs, dtype=np.int64)
         self.rows, self.cols = _node_blocks(self.dofs)
-        self.k = params[f"{term.name}.stiffness"]
-        self.mu = params[f"{term.name}.friction"]
+        self.args = GroundArgs(
+            dofs=self.dofs, point=term.plane_point.astype(float),
+            normal=term.plane_normal.astype(float), stiffness=params[f"{term.name}.stiffness"],
+            friction=params[f"{term.name}.friction"], distance=term.distance,
+            sharpness=term.sharpness, slip_sharpness=15.0 / term.slip_tolerance)
 
     def forces(self, b, q, v, t, h, F, J):
-        tm = self.term
-        inv_h = 0.0 if np.isinf(h) else 1.0 / h
-        ground_contact_forces(q, v, self.dofs, tm.plane_point, tm.plane_normal, self.k[b],
-                              tm.distance, tm.sharpness, self.mu[b], 15.0 / tm.slip_tolerance,
-                              inv_h, F, J)
+        ground_binding(self.args, b, q, v, t, h, F, J)
+
+    def compiled(self):
+        return CompiledForm(self.name, self.args, forces=ground_binding)
 
     def energy(self, b, q):
-        tm = self.term
-        return ground_contact_energy(q, self.dofs, tm.plane_point, tm.plane_normal, self.k[b],
-                                     tm.distance, tm.sharpness)
+        a = self.args
+        return ground_contact_energy(q, self.dofs, a.point, a.normal, a.stiffness[b], a.distance,
+                                     a.sharpness)
 
 
 class ViscousFriction(_ImplicitTerm):
@@ -110,17 +115,16 @@ class ViscousFriction(_ImplicitTerm):
 class _ViscousBinding(Binding):
     def __init__(self, name, dofs, lengths, viscosity):
         self.name = name
-        self.dofs = dofs
-        self.lengths = np.asarray(lengths, dtype=float)
-        self.eta = viscosity
+        self.dofs = np.ascontiguousarray(dofs, dtype=np.int64)
         # one diagonal entry per node DOF
-        self.rows = self.cols = dofs.reshape(-1)
+        self.rows = self.cols = self.dofs.reshape(-1)
+        self.args = ViscousArgs(self.dofs, np.ascontiguousarray(lengths, dtype=float), viscosity)
 
     def forces(self, b, q, v, t, h, F, J):
-        c = self.eta[b] * self.lengths                       # [N s/m] per node
-        F[self.dofs] -= c[:, None] * v[self.dofs]
-        if not np.isinf(h):
-            J -= np.repeat(c, 3) / h
+        viscous_binding(self.args, b, q, v, t, h, F, J)
+
+    def compiled(self):
+        return CompiledForm(self.name, self.args, forces=viscous_binding)
 
 
 class NodeUserForce(_ImplicitTerm):

@@ -174,5 +174,5 @@ class RodShellJoint(_ImplicitTerm):
         # EI, GJ: the network's section constants (the rod's end-edge radius) times the rod's
         # per-world moduli times the joint's factor; the joint's energy is reported as part of
         # the rod's bending and twisting energies (ImplicitSimulation.energies)
-        return [DerBendTwist(net, ctx, params=params, factors=(ctx.params[f"{self.name}.stiffness"],),
+        return [DerBendTwist(net, ctx, params=params, factor=ctx.params[f"{self.name}.stiffness"],
                              body=rod.name)]

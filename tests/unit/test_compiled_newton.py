@@ -1,0 +1,210 @@
+"""The compiled Newton loop (softmech.implicit.compiled) against the Python loop
+(softmech.implicit.newton.ImplicitStepper.newton, NewtonOptions(compiled=False)): the same
+states bit for bit and the same Newton statistics, over many steps, on the validated cantilever
+and the built-in rod scenes; failing steps go back to Python (halving, the same error); the loop
+is used only where every binding has a compiled form and the matrix is banded."""
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.implicit.compiled import CompiledForm
+from softmech.implicit.newton import NewtonOptions
+from softmech.kernels.implicit_bindings import FixedDofsArgs, no_forces
+from softmech.scenarios import SCENES
+from softmech.simulation import SimulationDiverged
+from softmech.validation.der import cantilever
+
+
+def rod_scene():
+    """A clamped rod with every compiled binding kind: stretch, bend-twist with a natural
+    curvature table and a wave on its natural twist, gravity, buoyancy, a tip force, ground
+    contact with friction, viscous friction."""
+    scene = sm.Scene()
+    curvature = {"times": [0.0, 0.05], "values": [np.zeros((9, 2)), np.tile([-20.0, 5.0], (9, 1))]}
+    rod = scene.add_der_rod(name="arm", start=(0.0, 0.0, 0.01), direction=(1, 0, 0), length=0.2,
+                            n_elems=10, radius=2e-3, density=1200.0, youngs_modulus=2e6,
+                            natural_curvature=curvature)
+    scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0]))
+    scene.add(sm.Gravity())
+    scene.add(sm.Buoyancy(300.0))
+    scene.add(sm.NodeForce(rod, 10, (0.0, 0.01, -0.005), name="tip"))
+    scene.add(sm.SmoothGroundContact(rod, stiffness=50.0, distance=2e-3, friction=0.3))
+    scene.add(sm.ViscousFriction(rod, viscosity=0.05))
+    scene.add(sm.ParameterWave("arm.natural_twist", 0.5, 4.0, phase=np.linspace(0, 1, 9),
+                               ramp_time=0.02, name="twister"))
+    return scene
+
+
+CASES = {  # name: (build, dt [s], steps, newton options)
+    "cantilever": (lambda: cantilever(1e9)[0], 1e-3, 400, dict(line_search=False)),
+    "falling_rod": (lambda: SCENES["falling_rod"].build()[0], 1e-3, 300, {}),
+    "pneunet": (lambda: SCENES["pneunet"].build()[0], 5e-3, 250, {}),
+    "every_binding": (rod_scene, 2e-3, 150, {}),
+}
+
+
+def run(build, dt, steps, record_every=7, **options):
+    sim = build().compile(dt=dt, newton=NewtonOptions(**options))
+    out = sim.run(steps * dt, record=sm.Every(record_every * dt, ("positions", "angles",
+                                                                  "velocities")))
+    return sim, out
+
+
+def stats(sim):
+    st = sim.newton_stats
+    return st.steps, st.iterations, st.evaluations, st.solves, st.halvings
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_compiled_loop_gives_the_python_loops_states_bit_for_bit(case):
+    build, dt, steps, options = CASES[case]
+    fast, a = run(build, dt, steps, **options)
+    slow, b = run(build, dt, steps, compiled=False, **options)
+    assert fast.stepper.loop is not None, fast.stepper.loop_unavailable
+    assert slow.stepper.loop is None
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    np.testing.assert_array_equal(fast.q, slow.q)
+    np.testing.assert_array_equal(fast.v, slow.v)
+    for key, value in fast.history().items():          # the rods' reference frames
+        np.testing.assert_array_equal(value, slow.history()[key], err_msg=key)
+    assert stats(fast) == stats(slow)
+    assert fast.newton_stats.iterations > fast.newton_stats.steps    # Newton did iterate
+    # the per-world parameters the actuators write (the last evaluation's values)
+    for key in fast.params:
+        np.testing.assert_array_equal(fast.params[key], slow.params[key], err_msg=key)
+
+
+def test_batched_worlds_equal_single_runs_and_a_restart_continues_bit_for_bit(tmp_path):
+    stiffness = [1e6, 5e6, 2e7]
+    batched = rod_scene().compile(worlds=3, dt=2e-3)
+    batched.params["arm.youngs_modulus"] = np.array(stiffness)
+    batched.run(0.1)
+    for b, E in enumerate(stiffness):
+        single = rod_scene().compile(dt=2e-3)
+        single.params["arm.youngs_modulus"] = E
+        single.run(0.1)
+        np.testing.assert_array_equal(single.q[0], batched.q[b])
+    batched.save_state(tmp_path / "half.npz")
+    straight = batched.run(0.1, record=sm.Every(0.02, ("positions",)))
+    again = rod_scene().compile(worlds=3, dt=2e-3)
+    again.params["arm.youngs_modulus"] = np.array(stiffness)
+    again.load_state(tmp_path / "half.npz")
+    resumed = again.run(0.1, record=sm.Every(0.02, ("positions",)))
+    np.testing.assert_array_equal(straight["arm.positions"], resumed["arm.positions"])
+
+
+def test_a_step_the_compiled_loop_cannot_converge_is_halved_in_python_as_before():
+    # one Newton iteration per step is too few for the full step: the compiled loop reports
+    # it, the Python loop halves the step (its sub-steps run compiled again)
+    options = dict(max_iterations=2, max_halvings=12, line_search=False)
+    build, dt = CASES["cantilever"][:2]
+    fast, a = run(build, 5e-3, 40, **options)
+    slow, b = run(build, 5e-3, 40, compiled=False, **options)
+    assert fast.stepper.loop is not None
+    assert fast.newton_stats.halvings > 0
+    np.testing.assert_array_equal(a["rod.positions"], b["rod.positions"])
+    assert stats(fast) == stats(slow)
+
+
+def test_a_step_that_fails_stops_with_the_python_loops_error_and_keeps_the_state():
+    options = dict(max_iterations=1, max_halvings=0, rtol=1e-12, xtol=0.0)
+    messages = []
+    for compiled in (True, False):
+        sim = cantilever(1e9)[0].compile(dt=1e-2, newton=NewtonOptions(compiled=compiled,
+                                                                        **options))
+        sim.run(0.0)
+        before = sim.q.copy()
+        with pytest.raises(SimulationDiverged) as err:
+            sim.run(0.05)
+        np.testing.assert_array_equal(sim.q, before)
+        messages.append(str(err.value))
+    assert "failed in world 0" in messages[0]
+    assert messages[0] == messages[1]
+
+
+def test_the_python_loop_runs_where_a_binding_has_no_compiled_form():
+    scene, rod = cantilever(1e9, n=10)
+    scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x), name="user"))
+    sim = scene.compile(dt=1e-3)
+    assert sim.stepper.loop is None
+    assert "'user'" in sim.stepper.loop_unavailable
+    # a natural curvature given as a function of time: written from Python at every call
+    scene = sm.Scene()
+    scene.add_der_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0), length=0.1, n_elems=5,
+                      radius=1e-3, density=1000.0, youngs_modulus=1e6,
+                      natural_curvature=lambda t: np.full((4, 2), t))
+    scene.add(sm.FixNodes("rod", nodes=[0, 1], angles=[0]))
+    sim = scene.compile(dt=1e-3)
+    assert sim.stepper.loop is None and "rod.bend_twist" in sim.stepper.loop_unavailable
+    sim.run(0.005)
+    np.testing.assert_array_equal(sim.params["rod.natural_curvature"][0], np.full((4, 2), 0.005))
+    assert cantilever(1e9, n=10)[0].compile(dt=1e-3).stepper.loop is not None
+
+
+def test_newton_options_compiled_must_be_a_bool():
+    with pytest.raises(ValueError, match="NewtonOptions.compiled = 1 is not allowed"):
+        NewtonOptions(compiled=1)
+
+
+def test_a_compiled_form_refuses_arguments_that_share_memory():
+    values = np.zeros(4)
+    with pytest.raises(ValueError, match="dofs and values share memory"):
+        CompiledForm("fix", FixedDofsArgs(values.view(np.int64), values), forces=no_forces)
+
+
+def banded_system(n=30, bw=3, seed=0):
+    """A random symmetric band (n x n, half bandwidth bw, strongly diagonal), its pattern."""
+    from softmech.implicit.linear import JacobianPattern
+    rng = np.random.default_rng(seed)
+    rows, cols = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= bw)
+    A = np.zeros((n, n))
+    A[rows, cols] = rng.normal(size=rows.size)
+    A = A + A.T + np.diag(np.full(n, 4.0 * bw))
+    return A, rows, cols, JacobianPattern(n, rows, cols, [])
+
+
+@pytest.mark.parametrize("kind", ["positive definite", "indefinite", "not symmetric"])
+def test_the_banded_solve_solves_symmetric_indefinite_and_unsymmetric_matrices(kind):
+    # the Newton matrix is diag(d) - J; the solve tries the Cholesky where A is symmetric and
+    # falls back to the LU where A is indefinite (dpbsv stops) or not symmetric
+    from softmech.kernels.newton import _symmetric_upper
+    A, rows, cols, pattern = banded_system()
+    if kind == "indefinite":
+        A[5, 5] = -A[5, 5]
+    if kind == "not symmetric":
+        A[3, 4] += 0.5
+    d = np.diag(A).copy()
+    J = -A[rows, cols]
+    J[rows == cols] += d[rows[rows == cols]]         # J's diagonal: d - A_ii
+    rhs = np.arange(1.0, 31.0)
+    x = pattern.solve(J, d, rhs)
+    np.testing.assert_allclose(A @ x, rhs, rtol=0, atol=1e-12 * np.abs(rhs).max())
+    band = pattern.band
+    from softmech.kernels.newton import assemble_band
+    assemble_band(J, band.slot_of_entry, band.diag_slot, d, band.ab)
+    assert _symmetric_upper(band.ab, band.chol, 3, 30) == (kind != "not symmetric")
+
+
+def test_round_off_asymmetry_of_cancelled_entries_still_counts_as_symmetric():
+    # an entry that cancels to ~1e-13 next to a diagonal of ~10 differs from its mirror by far
+    # more than its own size in relative terms, and still by nothing on the matrix's scale
+    from softmech.kernels.newton import _symmetric_upper, assemble_band
+    A, rows, cols, pattern = banded_system()
+    A[7, 9], A[9, 7] = 2.8425755e-13, 2.8425712e-13
+    band = pattern.band
+    assemble_band(np.ascontiguousarray(-A[rows, cols]), band.slot_of_entry, band.diag_slot,
+                  np.zeros(30), band.ab)
+    assert _symmetric_upper(band.ab, band.chol, 3, 30)
+    A[7, 9] = 1e-9                                   # 1e-10 of the diagonal: not round-off
+    assemble_band(np.ascontiguousarray(-A[rows, cols]), band.slot_of_entry, band.diag_slot,
+                  np.zeros(30), band.ab)
+    assert not _symmetric_upper(band.ab, band.chol, 3, 30)
+
+
+def test_a_singular_banded_matrix_is_reported():
+    from softmech.implicit.linear import SingularJacobian
+    A, rows, cols, pattern = banded_system()
+    A[:, 4] = A[4, :] = 0.0
+    with pytest.raises(SingularJacobian):
+        pattern.solve(np.ascontiguousarray(-A[rows, cols]), np.zeros(30), np.ones(30))
