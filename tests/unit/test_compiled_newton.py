@@ -10,6 +10,7 @@ import softmech as sm
 from softmech.implicit.compiled import CompiledForm
 from softmech.implicit.newton import NewtonOptions
 from softmech.kernels.implicit_bindings import FixedDofsArgs, no_forces
+from softmech.kernels.newton import OK
 from softmech.scenarios import SCENES
 from softmech.simulation import SimulationDiverged
 from softmech.validation.der import cantilever
@@ -208,3 +209,27 @@ def test_a_singular_banded_matrix_is_reported():
     A[:, 4] = A[4, :] = 0.0
     with pytest.raises(SingularJacobian):
         pattern.solve(np.ascontiguousarray(-A[rows, cols]), np.zeros(30), np.ones(30))
+
+
+@pytest.mark.parametrize("relaxed, E, dt, n", [
+    (2, 1e6, 0.2, 6),     # full steps kept, then back to the watchdog point and backtracking
+    (0, 1e8, 0.02, 10),   # plain Armijo backtracking (relaxed_steps=0)
+])
+def test_the_watchdog_line_search_is_the_same_in_both_loops(relaxed, E, dt, n):
+    """Large steps of a soft cantilever: full Newton steps that raise |R| (the rotation
+    stretches the edges) make the line search backtrack; the compiled loop runs all n steps
+    itself (status OK) and takes the Python loop's iterates bit for bit."""
+    options = dict(relaxed_steps=relaxed)
+    fast = cantilever(E)[0].compile(dt=dt, newton=NewtonOptions(**options))
+    slow = cantilever(E)[0].compile(dt=dt, newton=NewtonOptions(compiled=False, **options))
+    q, v = fast.q[0].copy(), fast.v[0].copy()
+    status, done, counts = fast.stepper.loop.run(0, q, v, 0.0, 0, dt, n, np.inf)
+    assert (status, done) == (OK, n)
+    slow.step(n)
+    np.testing.assert_array_equal(q, slow.q[0])
+    np.testing.assert_array_equal(v, slow.v[0])
+    st = slow.newton_stats
+    assert tuple(counts) == (st.steps, st.iterations, st.evaluations, st.solves)
+    assert st.halvings == 0
+    # evaluations beyond the predictor's and one per iteration: backtracking trials happened
+    assert st.evaluations > st.steps + st.iterations

@@ -7,6 +7,7 @@ import softmech as sm
 from softmech.implicit import linear
 from softmech.implicit.newton import NewtonOptions
 from softmech.simulation import SimulationDiverged
+from softmech.validation.der import cantilever
 
 from implicit_fixture import SpringChain
 
@@ -120,6 +121,9 @@ def test_bad_input_names_the_field():
         sim.params["chain.mass"] = 1.0
     with pytest.raises(ValueError, match="NewtonOptions.max_iterations"):
         NewtonOptions(max_iterations=0)
+    for bad_count in (-1, 1.5, True):
+        with pytest.raises(ValueError, match=r"NewtonOptions.relaxed_steps = .* integer >= 0"):
+            NewtonOptions(relaxed_steps=bad_count)
     with pytest.raises(ValueError, match="not allowed here"):
         sim.run(0.01, record=sm.Every(0.01, ("directors",)))   # discrete bodies have none
     bad = chain_scene()
@@ -212,3 +216,28 @@ def test_joined_chains_hang_like_one_chain():
     apart.add(sm.JoinNodes("upper", 2, "lower", 0))
     with pytest.raises(ValueError, match="join: the joined nodes are .* apart"):
         apart.compile(dt=1e-2)
+
+
+def test_the_watchdog_line_search_keeps_newtons_full_steps_on_a_large_rotation():
+    """Static solve of a soft DER cantilever from the straight rod (E = 1e8 Pa: the tip sags
+    0.42 L, a large rotation). The first full Newton step stretches the rotating edges, so |R|
+    rises although Newton converges in a few full steps; plain Armijo backtracking
+    (relaxed_steps=0) answers with tiny steps and falls back to the pseudo-transient
+    continuation (hundreds of iterations), while the watchdog (NewtonOptions docstring) keeps
+    the full steps: as few iterations as line_search=False, and the same equilibrium (to the
+    solve's round-off, 1e-12 of the sag)."""
+    solved = {}
+    for label, options in (("watchdog", {}), ("full steps", dict(line_search=False)),
+                           ("plain Armijo", dict(relaxed_steps=0))):
+        sim = cantilever(1e8)[0].compile(dt=1e-3, newton=NewtonOptions(**options))
+        sim.solve_static()
+        solved[label] = (sim.newton_stats.iterations, sim.get_state("rod")["positions"][0])
+    its, x = solved["watchdog"]
+    its_full, x_full = solved["full steps"]
+    its_armijo, x_armijo = solved["plain Armijo"]
+    sag = abs(x_full[-1, 2])
+    assert sag > 0.4
+    assert its <= its_full
+    assert its_armijo > 10 * its
+    np.testing.assert_allclose(x, x_full, rtol=0, atol=1e-12 * sag)
+    np.testing.assert_allclose(x_armijo, x_full, rtol=0, atol=1e-12 * sag)

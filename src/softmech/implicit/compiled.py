@@ -172,12 +172,13 @@ class CompiledLoop:
             kinds=np.array(kinds, dtype=np.int64), members=np.array(members, dtype=np.int64),
             R=np.zeros(n_free), dq=np.zeros(n_free), q_free=np.zeros(n_free),
             diagonal=np.zeros(n_free), tmp=np.zeros(n_dof),
+            q_watch=np.zeros(n_dof), dq_watch=np.zeros(n_free),
             band=pattern.band,    # the pattern's storage and scratch (its Python solve's too)
             counts=np.zeros(len(COUNTS_FIELDS), dtype=np.int64),
-            state=np.zeros(3, dtype=np.int64), fstate=np.zeros(3))
+            state=np.zeros(5, dtype=np.int64), fstate=np.zeros(4))
         self.options = LoopOptions(float(options.rtol), float(options.atol), float(options.xtol),
                                    int(options.max_iterations), int(options.max_line_search),
-                                   bool(options.line_search))
+                                   bool(options.line_search), int(options.relaxed_steps))
 
     def run(self, b, q, v, t_origin, step0, dt, n_steps, exploding):
         """Advance world b's (q, v) (n_dof,) C-contiguous, in place, by n_steps steps of dt

@@ -7,8 +7,10 @@ Step from (q_n, v_n) at t_n to t_n + h:
     v_{n+1} = (q_{n+1} - q_n) / h                                              (eq. 5)
 
 Newton: solve (M/h^2 - dF/dq - dF/dv / h) dq = -R (eqs. 6-7) over the free DOFs, then a
-backtracking line search on the merit phi(alpha) = |R(q + alpha dq)|^2 / 2 (Armijo condition
-phi(alpha) <= (1 - 2 c alpha) phi(0), c = 1e-4; DisMech's line search likewise asks the residual
+watchdog line search on the merit phi(alpha) = |R(q + alpha dq)|^2 / 2 (NewtonOptions: the
+full step while it satisfies Armijo's phi(1) <= (1 - 2 c) phi_w against the last point that did,
+or for up to `relaxed_steps` iterations; otherwise backtracking from that point,
+phi(alpha) <= (1 - 2 c alpha) phi_w, c = 1e-4; DisMech's line search likewise asks the residual
 to fall). Converged when |R| <= rtol |R_0| + atol, or when a full Newton update moves no DOF by
 more than xtol. A step whose Newton iterations fail (no convergence in max_iterations, a
 singular matrix, a non-finite force) is retried as two half steps, recursively down to
@@ -59,12 +61,22 @@ def worst_dof(free, values):
 @dataclass
 class NewtonOptions:
     """Newton settings: rtol, atol [N] (residual), xtol [m or rad] (update), max_iterations per
-    step, max_halvings of a failing step, max_line_search halvings of alpha; line_search=False
-    takes full Newton steps (halved only where the force is not finite), as DisMech does by
-    default for rods: the residual of a stiff rod (EA l^2 >> EI) grows by orders of magnitude
-    after the first full step of a large deflection (the linearized rotation stretches the
-    edges), which a residual line search answers with tiny steps although Newton converges in
-    2-3 full steps.
+    step, max_halvings of a failing step, max_line_search halvings of alpha.
+
+    line_search: globalize Newton on the merit |R|^2 / 2 with a watchdog (Chamberlain, Powell,
+    Lemarechal and Pedersen, Math. Prog. Study 16, 1982; Nocedal and Wright, Numerical
+    Optimization, 2nd ed., sec. 15.6): the full Newton step is taken when it decreases the
+    merit enough (Armijo, against the last point that did: the watchdog point), and also,
+    for up to relaxed_steps iterations, when it does not; if the merit has then still not
+    decreased enough, Newton returns to the watchdog point and backtracks along its update
+    (alpha = 1/2, 1/4, ..., max_line_search trials). Why not a plain Armijo line search
+    (relaxed_steps=0, softmech's behaviour before): the residual of a stiff rod (EA l^2 >> EI)
+    grows by orders of magnitude after the first full step of a large rotation (the linearized
+    rotation stretches the edges), which plain backtracking answers with tiny steps although
+    Newton converges in 2-3 full steps (a static cantilever at E = 1e8 Pa: 541 iterations with
+    relaxed_steps=0, 7 with the watchdog, benchmarks/peer_dismech.py). line_search=False takes
+    full Newton steps (halved only where the force is not finite), as DisMech does by default
+    for rods.
     compiled: run the steps in the compiled Newton loop (softmech.implicit.compiled) when the
     scene allows it (every binding has a compiled form, banded matrix); False keeps the
     Python loop (same results, for comparisons)."""
@@ -75,6 +87,7 @@ class NewtonOptions:
     max_halvings: int = 10
     max_line_search: int = 12
     line_search: bool = True
+    relaxed_steps: int = 2
     compiled: bool = True
 
     def __post_init__(self):
@@ -83,6 +96,7 @@ class NewtonOptions:
         _checks.integer("NewtonOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("NewtonOptions.max_halvings", self.max_halvings, 0)
         _checks.integer("NewtonOptions.max_line_search", self.max_line_search, 0)
+        _checks.integer("NewtonOptions.relaxed_steps", self.relaxed_steps, 0)
         for field in ("line_search", "compiled"):
             if not isinstance(getattr(self, field), bool):
                 raise ValueError(f"NewtonOptions.{field} = {getattr(self, field)!r} is not "
@@ -249,6 +263,8 @@ class ImplicitStepper:
                                f"{np.max(np.abs(R)):.3g})", "nonfinite", worst_dof(self.free, R))
         target = max(opt.rtol * norm0 + opt.atol, ROUNDOFF * self._force_scale(q, q_n, v_n, h))
         phi = 0.5 * norm0 * norm0
+        watch = None       # the watchdog point (q, phi, dq) while one is held
+        relaxed = 0        # full steps kept since it was set without enough decrease
         for it in range(1, opt.max_iterations + 1):
             if np.sqrt(2 * phi) <= target:
                 return it - 1
@@ -265,31 +281,69 @@ class ImplicitStepper:
                 # the forces), where the line search below could only stall
                 q[self.free] = q_free + dq
                 return it
-            alpha = 1.0
-            for _ in range(opt.max_line_search + 1):
-                q[self.free] = q_free + alpha * dq
-                R, J = self._residual(b, q, q_n, v_n, t, h)
-                phi_new = 0.5 * sumsq(R)
-                if np.isfinite(phi_new) and (not opt.line_search or
-                                             phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * phi):
-                    break
-                alpha *= 0.5
-            else:
-                if not np.isfinite(phi_new):
-                    raise NewtonFailed("non-finite force along the Newton direction", "nonfinite",
-                                       worst_dof(self.free, R))
-                # no decrease along dq: keep the smallest step (it may still be converged)
-                if np.max(np.abs(alpha * 2 * dq)) > opt.xtol:
-                    raise NewtonFailed("the line search found no decrease of the residual",
-                                       "line_search", worst_dof(self.free, R))
-            phi = phi_new
-            if alpha == 1.0 and np.max(np.abs(dq)) <= opt.xtol:
-                return it
+            if not opt.line_search:
+                R, J, phi = self._full_step(b, q, q_free, dq, q_n, v_n, t, h)
+                continue
+            if watch is None:
+                watch, relaxed = (q.copy(), phi, dq), 0
+            q[self.free] = q_free + dq
+            R, J = self._residual(b, q, q_n, v_n, t, h)
+            phi_new = 0.5 * sumsq(R)
+            if np.isfinite(phi_new) and phi_new <= (1.0 - 2.0 * ARMIJO) * watch[1]:
+                phi, watch = phi_new, None
+                continue
+            if np.isfinite(phi_new) and relaxed < opt.relaxed_steps:
+                phi, relaxed = phi_new, relaxed + 1      # kept for now; the watchdog waits
+                continue
+            R, J, phi = self._backtrack(b, q, watch, (R, J, phi_new), q_n, v_n, t, h)
+            watch = None
         if np.sqrt(2 * phi) <= target:
             return opt.max_iterations
         raise NewtonFailed(f"no convergence in {opt.max_iterations} Newton iterations "
                            f"(residual {np.sqrt(2 * phi):.3g}, target {target:.3g})", "iterations",
                            worst_dof(self.free, R))
+
+    def _full_step(self, b, q, q_free, dq, q_n, v_n, t, h):
+        """Without line search: q = q_free + alpha dq on the free DOFs with alpha = 1, halved
+        only while the residual there is not finite. Returns (R, J, phi) at the point taken."""
+        alpha = 1.0
+        for _ in range(self.options.max_line_search + 1):
+            q[self.free] = q_free + alpha * dq
+            R, J = self._residual(b, q, q_n, v_n, t, h)
+            phi = 0.5 * sumsq(R)
+            if np.isfinite(phi):
+                return R, J, phi
+            alpha *= 0.5
+        raise NewtonFailed("non-finite force along the Newton direction", "nonfinite",
+                           worst_dof(self.free, R))
+
+    def _backtrack(self, b, q, watch, last, q_n, v_n, t, h):
+        """Back to the watchdog point watch = (q_w, phi_w, dq_w) and Armijo backtracking along
+        its update: q = q_w + alpha dq_w, alpha = 1/2, 1/4, ... (alpha = 1 was its full step)
+        until phi(alpha) <= (1 - 2 c alpha) phi_w. last = (R, J, phi) of the point that failed
+        the test. When no trial decreases |R| enough, the smallest is kept if it moves no DOF
+        by more than xtol (it may be converged), else NewtonFailed. Returns (R, J, phi) at the
+        point taken (q, in place)."""
+        opt = self.options
+        q_w, phi_w, dq_w = watch
+        R, J, phi = last
+        q[:] = q_w
+        w_free = q_w[self.free]
+        alpha = 1.0
+        for _ in range(opt.max_line_search):
+            alpha *= 0.5
+            q[self.free] = w_free + alpha * dq_w
+            R, J = self._residual(b, q, q_n, v_n, t, h)
+            phi = 0.5 * sumsq(R)
+            if np.isfinite(phi) and phi <= (1.0 - 2.0 * ARMIJO * alpha) * phi_w:
+                return R, J, phi
+        if not np.isfinite(phi):
+            raise NewtonFailed("non-finite force along the Newton direction", "nonfinite",
+                               worst_dof(self.free, R))
+        if np.max(np.abs(alpha * dq_w)) > opt.xtol:
+            raise NewtonFailed("the line search found no decrease of the residual",
+                               "line_search", worst_dof(self.free, R))
+        return R, J, phi
 
     # -- time stepping ------------------------------------------------------------------
     def step(self, b, q_n, v_n, t_n, h):

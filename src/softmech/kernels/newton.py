@@ -192,14 +192,17 @@ NewtonWork = namedtuple("NewtonWork", [
     "members",        # (n_bindings,) int64: ... and its place j there (its arguments T[g][j])
     "R", "dq", "q_free", "diagonal",   # (n_free,) residual, update, saved free DOFs, M / h^2
     "tmp",            # (n_dof,) scratch
+    "q_watch",        # (n_dof,) the watchdog point (the last iterate that decreased |R|) ...
+    "dq_watch",       # (n_free,) ... and its Newton update
     "band",           # BandSystem: the Newton matrix's storage and the solver's scratch
     "counts",         # (4,) int64: steps, iterations, evaluations, solves (COUNTS)
-    "state",          # (3,) int64: phase, iteration, line-search trials
-    "fstate",         # (3,) float: phi = |R|^2 / 2, target |R|, alpha
+    "state",          # (5,) int64: phase, iteration, line-search trials, watchdog point set,
+                      #   relaxed steps taken since
+    "fstate",         # (4,) float: phi = |R|^2 / 2, target |R|, alpha, phi at the watchdog point
 ])
 
 LoopOptions = namedtuple("LoopOptions", ["rtol", "atol", "xtol", "max_iterations",
-                                         "max_line_search", "line_search"])
+                                         "max_line_search", "line_search", "relaxed_steps"])
 """NewtonOptions as the compiled loop reads them (floats, ints, a bool)."""
 
 OK, NONFINITE, SINGULAR, LINE_SEARCH, ITERATIONS, EXPLODED, EVALUATE = range(7)
@@ -263,8 +266,8 @@ def _set_free(W, q, alpha):
 @kernel
 def _iterate(W, o, q):
     """Top of Newton iteration W.state[1]: the convergence test, the solve, the update test,
-    and the line search's first point (ImplicitStepper.newton's `for it` body up to its first
-    evaluation, and its end)."""
+    the watchdog point, and the full step's point (ImplicitStepper.newton's `for it` body up
+    to its first evaluation, and its end)."""
     phi, target = W.fstate[0], W.fstate[1]
     if W.state[1] > o.max_iterations:
         return OK if math.sqrt(2.0 * phi) <= target else ITERATIONS
@@ -285,11 +288,42 @@ def _iterate(W, o, q):
         # converged by the update (the residual is at its round-off floor)
         _set_free(W, q, 1.0)
         return OK
+    if o.line_search and W.state[3] == 0:
+        # no watchdog point held: this iterate becomes it
+        for i in range(q.shape[0]):
+            W.q_watch[i] = q[i]
+        for i in range(n_free):
+            W.dq_watch[i] = W.dq[i]
+        W.fstate[3] = phi
+        W.state[3] = 1
+        W.state[4] = 0
     W.fstate[2] = 1.0
     W.state[2] = 0
     W.state[0] = _SEARCHING
     _set_free(W, q, 1.0)
     return EVALUATE
+
+
+@kernel
+def _accept(W, o, q, phi_new):
+    """Take the point just evaluated as the next iterate (phi_new its merit); a watchdog point
+    held is released (the caller decides whether it is)."""
+    W.fstate[0] = phi_new
+    W.state[1] += 1
+    return _iterate(W, o, q)
+
+
+@kernel
+def _back_to_watchdog(W, q):
+    """Return to the watchdog point: q = q_watch, the line search's origin and direction its
+    own (q_free, dq), first trial alpha = 1/2 (alpha = 1 from there was its full step)."""
+    for i in range(q.shape[0]):
+        q[i] = W.q_watch[i]
+    for i in range(W.free.shape[0]):
+        W.q_free[i] = W.q_watch[W.free[i]]
+        W.dq[i] = W.dq_watch[i]
+    W.fstate[2] = 0.5
+    W.state[2] = 1
 
 
 @kernel
@@ -300,10 +334,12 @@ def newton_continue(W, o, q, h, norms):
     next point), OK (converged: q is the solution) or a failure. norms: the binding force
     sizes measured during this evaluation (used by the first, the predictor's).
 
-    The same operations in the same order as the Python loop (bit for bit): Armijo line search
-    phi(alpha) <= (1 - 2 c alpha) phi(0) (or any finite residual without line_search),
-    converged when |R| <= max(rtol |R_0| + atol, ROUNDOFF x force scale) or when a full update
-    moves no DOF by more than xtol."""
+    The same operations in the same order as the Python loop (bit for bit): the watchdog line
+    search of ImplicitStepper.newton (full steps kept while they decrease |R| enough against
+    the watchdog point, or for up to relaxed_steps iterations; else back to that point and
+    Armijo backtracking phi(alpha) <= (1 - 2 c alpha) phi_w along its update), or without
+    line_search any finite residual; converged when |R| <= max(rtol |R_0| + atol,
+    ROUNDOFF x force scale) or when a full update moves no DOF by more than xtol."""
     hh = h * h
     n_free = W.free.shape[0]
     for i in range(n_free):
@@ -323,28 +359,39 @@ def newton_continue(W, o, q, h, norms):
         W.fstate[1] = floor if floor > relative else relative     # max(relative, floor)
         W.fstate[0] = 0.5 * norm0 * norm0
         W.state[1] = 1
+        W.state[3] = 0
         return _iterate(W, o, q)
-    # a point of the line search
+    # a trial point: the full step (state[2] == 0) or a backtracking one
     alpha = W.fstate[2]
     phi_new = 0.5 * sumsq(W.R)
-    if math.isfinite(phi_new) and (not o.line_search or
-                                   phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * W.fstate[0]):
-        W.fstate[0] = phi_new
-        if alpha == 1.0 and max_abs(W.dq) <= o.xtol:
-            return OK
-        W.state[1] += 1
-        return _iterate(W, o, q)
-    alpha *= 0.5
-    W.fstate[2] = alpha
-    W.state[2] += 1
-    if W.state[2] <= o.max_line_search:
-        _set_free(W, q, alpha)
-        return EVALUATE
+    finite = math.isfinite(phi_new)
+    if not o.line_search:
+        if finite:
+            return _accept(W, o, q, phi_new)
+    elif finite and phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * W.fstate[3]:
+        W.state[3] = 0                   # enough decrease: the watchdog point is released
+        return _accept(W, o, q, phi_new)
+    elif W.state[2] == 0:
+        # the full step did not decrease |R| enough
+        if finite and W.state[4] < o.relaxed_steps:
+            W.state[4] += 1              # keep it for now: the watchdog still holds its point
+            return _accept(W, o, q, phi_new)
+        if o.max_line_search > 0:
+            _back_to_watchdog(W, q)
+            _set_free(W, q, W.fstate[2])
+            return EVALUATE
+    if W.state[2] > 0 or not o.line_search:
+        alpha *= 0.5
+        W.fstate[2] = alpha
+        W.state[2] += 1
+        if W.state[2] <= o.max_line_search:
+            _set_free(W, q, alpha)
+            return EVALUATE
+        alpha *= 2.0                     # the last point tried
     # no decrease along dq: keep the smallest step (it may still be converged)
-    if not math.isfinite(phi_new):
+    if not finite:
         return NONFINITE
-    if max_abs_scaled(alpha * 2.0, W.dq) > o.xtol:
+    if max_abs_scaled(alpha, W.dq) > o.xtol:
         return LINE_SEARCH
-    W.fstate[0] = phi_new
-    W.state[1] += 1
-    return _iterate(W, o, q)
+    W.state[3] = 0
+    return _accept(W, o, q, phi_new)
