@@ -73,6 +73,8 @@ ENERGY_SETUP_COST = 80
 """The same with energy-minimizing prolongators (~210 ms)."""
 REFRESH_COST = 10
 """Recomputing the coarse operators R A P with the prolongators kept (~28 ms)."""
+SEED = 20261127
+"""Seed of numpy's global generator while pyamg builds a hierarchy (Hierarchy)."""
 SMOOTHERS = ("jacobi", "energy")
 """How the prolongators are smoothed: pyamg's ("jacobi", {"omega": 4/3}) or
 ("energy", {"degree": 1})."""
@@ -128,15 +130,26 @@ class Hierarchy:
     def __init__(self, A, B, owner, smooth):
         options = {"jacobi": ("jacobi", {"omega": 4.0 / 3.0}),
                    "energy": ("energy", {"degree": 1})}[smooth]
-        ml = pyamg.smoothed_aggregation_solver(
-            A, B=B, strength="symmetric", smooth=options, max_coarse=MAX_COARSE,
-            aggregate=[("predefined", {"AggOp": node_aggregates(A, owner)})] + ["standard"] * 9,
-            coarse_solver=None, keep=False)
+        # pyamg estimates spectral radii (the Jacobi smoothing's damping) by Arnoldi from a
+        # random start drawn from numpy's global generator: with a fixed seed, and the
+        # caller's generator state put back, the hierarchy is a function of A alone (a
+        # batched run equals single runs; a user's own random draws are not disturbed)
+        state = np.random.get_state()
+        np.random.seed(SEED)
+        try:
+            ml = pyamg.smoothed_aggregation_solver(
+                A, B=B, strength="symmetric", smooth=options, max_coarse=MAX_COARSE,
+                aggregate=([("predefined", {"AggOp": node_aggregates(A, owner)})]
+                           + ["standard"] * 9),
+                coarse_solver=None, keep=False)
+        finally:
+            np.random.set_state(state)
         self.P = [level.P.tocsr() if level is ml.levels[0] else level.P
                   for level in ml.levels[:-1]]
         self.R = [level.R.tocsr() if level is ml.levels[0] else level.R
                   for level in ml.levels[:-1]]
         self.n_levels = len(ml.levels)
+        self.blocksize = B.shape[1]          # the coarse levels' blocks: one per aggregate
         self.refresh(A)
 
     def refresh(self, A):
@@ -144,13 +157,22 @@ class Hierarchy:
         the coarsest level's LU."""
         ops = [A]
         for P, R in zip(self.P, self.R):
-            coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P, blocksize=(N_MODES, N_MODES))
+            coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P,
+                                             blocksize=(self.blocksize, self.blocksize))
             coarse.sort_indices()
             ops.append(coarse)
         self.ops = ops
-        self.dinv = [None] + [np.ascontiguousarray(get_block_diag(op, N_MODES, inv_flag=True))
+        self.dinv = [None] + [np.ascontiguousarray(get_block_diag(op, self.blocksize,
+                                                                  inv_flag=True))
                               for op in ops[1:-1]]
-        self.lu = scipy.sparse.linalg.splu(scipy.sparse.csc_matrix(ops[-1]))
+        # an aggregate of fewer DOFs than modes (a node alone, two nodes with no scalar) gets
+        # zero columns in P (pyamg's fit_candidates): zero rows and columns in the coarse
+        # operators, which the block smoother's pseudo-inverses ignore and the coarsest
+        # level's LU leaves out
+        coarsest = scipy.sparse.csc_matrix(ops[-1])
+        coarsest.eliminate_zeros()
+        self.kept = np.flatnonzero(np.diff(coarsest.indptr) > 0)
+        self.lu = scipy.sparse.linalg.splu(coarsest[self.kept][:, self.kept].tocsc())
 
     def _smooth(self, level, A, x, b):
         """One symmetric Gauss-Seidel sweep (forward, then backward) on A x = b, in place."""
@@ -159,18 +181,21 @@ class Hierarchy:
             amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, 0, n, 1)
             amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, n - 1, -1, -1)
         else:
-            blocks = A.shape[0] // N_MODES
+            size = self.blocksize
+            blocks = A.shape[0] // size
             data, dinv = A.data.reshape(-1), self.dinv[level].reshape(-1)
             amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, 0, blocks, 1,
-                                        N_MODES)
+                                        size)
             amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, blocks - 1, -1,
-                                        -1, N_MODES)
+                                        -1, size)
 
     def cycle(self, A, b, level=0):
         """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
         (CSR; the coarse ones are those of the last refresh)."""
         if level == self.n_levels - 1:
-            return self.lu.solve(b)
+            x = np.zeros_like(b)
+            x[self.kept] = self.lu.solve(b[self.kept])
+            return x
         x = np.zeros_like(b)
         self._smooth(level, A, x, b)
         residual = b - A @ x
