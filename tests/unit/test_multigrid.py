@@ -1,6 +1,6 @@
 """Sparse Newton solves by GMRES with a kept smoothed-aggregation multigrid hierarchy
 (softmech.implicit.multigrid.ReusedAMG, chosen in softmech.implicit.linear for sparse systems
-of AMG_MIN_DOFS free DOFs or more): the same steps as a fresh LU at every solve, batched worlds
+of AMG_MIN_NODES nodes or more): the same steps as a fresh LU at every solve, batched worlds
 equal to single runs, the reuse rules, and a complete LU whenever GMRES does not deliver.
 
 The plates here are small; MAX_COARSE is lowered so that their hierarchies have several levels
@@ -46,7 +46,7 @@ def run(scene, worlds=1, pressures=None, steps=15):
 def amg(monkeypatch):
     """Every sparse system through ReusedAMG, with hierarchies of several levels."""
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
-    monkeypatch.setattr(multigrid, "AMG_MIN_DOFS", 0)
+    monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 0)
     monkeypatch.setattr(multigrid, "MAX_COARSE", 12)
 
 
@@ -189,9 +189,11 @@ def test_a_singular_matrix_still_raises_singular_jacobian(amg, monkeypatch):
 
 
 def test_the_solver_is_chosen_by_size_and_rigid_modes(monkeypatch):
+    # free DOFs below KRYLOV_MIN_DOFS: a fresh LU; nodes with free DOFs from AMG_MIN_NODES
+    # and rigid modes: multigrid; in between, or without rigid modes: the incomplete LU
     monkeypatch.setattr(linear, "BANDED_MAX", -1)
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 30)
-    monkeypatch.setattr(multigrid, "AMG_MIN_DOFS", 60)
+    monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 20)
     modes = RigidModes(np.tile([0, 1, 2], 30), np.repeat(3 * np.arange(30), 3), np.full(90, -1))
 
     def pattern(n, with_modes=True):

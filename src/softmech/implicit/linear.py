@@ -12,15 +12,16 @@ free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists af
 10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; from
-AMG_MIN_DOFS free DOFs, when the scene's rigid modes are known, by GMRES preconditioned with a
-smoothed-aggregation multigrid hierarchy kept across Newton iterations and steps
-(softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without the rigid
-modes) by GMRES preconditioned with an incomplete LU of the matrix in a nested-dissection order
-(METIS, computed once per pattern: softmech.implicit.ordering), kept across Newton iterations
-and steps, refactored when GMRES slows down (softmech.implicit.sparse_solve.ReusedILU); both
-with a complete LU as fallback. A fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 %
-of a Newton iteration at 10,000 triangles; the incomplete LU's fill grows as n log n
-(benchmarks/shells.py, docs/benchmarks.md).
+AMG_MIN_NODES nodes with free DOFs, when the scene's rigid modes are known, by GMRES
+preconditioned with a smoothed-aggregation multigrid hierarchy kept across Newton iterations
+and steps (softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without
+the rigid modes) by GMRES preconditioned with an incomplete LU of the matrix in a
+nested-dissection order (METIS, computed once per pattern: softmech.implicit.ordering), kept
+across Newton iterations and steps, refactored when GMRES slows down
+(softmech.implicit.sparse_solve.ReusedILU); both with a complete LU as fallback. A fresh LU's
+cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at 10,000
+triangles; the incomplete LU's fill grows as n log n, its time per Newton iteration as
+n^1.3-1.4, the multigrid's as n^1.0-1.1 (benchmarks/shells.py, docs/benchmarks.md).
 """
 import numpy as np
 import scipy.linalg
@@ -50,8 +51,8 @@ class JacobianPattern:
 
     After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth;
     for "sparse", solver: "lu" (a fresh LU at every solve, below KRYLOV_MIN_DOFS free DOFs),
-    "ilu" or "amg" (above; "amg" from AMG_MIN_DOFS with rigid modes), sparse_solvers: {world:
-    ReusedILU or ReusedAMG} (one per world, so that a world's steps do not depend on the
+    "ilu" or "amg" (above; "amg" from AMG_MIN_NODES nodes, with rigid modes), sparse_solvers:
+    {world: ReusedILU or ReusedAMG} (one per world, so that a world's steps do not depend on the
     others' factors or hierarchy: a batched run equals single runs bit for bit; their counters
     say how the solves went), sparse_solver: world 0's; ordering: the pattern's
     nested-dissection ordering (softmech.implicit.ordering.SymmetricOrdering), computed at the
@@ -98,7 +99,8 @@ class JacobianPattern:
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             if n < sparse_solve.KRYLOV_MIN_DOFS:
                 self.solver = "lu"
-            elif rigid_modes is not None and n >= multigrid.AMG_MIN_DOFS:
+            elif (rigid_modes is not None
+                  and rigid_modes.n_nodes(self.free) >= multigrid.AMG_MIN_NODES):
                 self.solver = "amg"
             else:
                 self.solver = "ilu"

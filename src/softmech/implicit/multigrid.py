@@ -58,26 +58,37 @@ from pyamg.util.utils import get_block_diag
 from softmech.implicit import sparse_solve
 from softmech.implicit.near_null import N_MODES
 
-AMG_MIN_DOFS = 10 ** 9
-"""Free DOFs from which softmech.implicit.linear chooses ReusedAMG for a sparse system with
-rigid modes (below: ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS)."""
-AMG_SMOOTH = "jacobi"
-"""The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS)."""
+AMG_MIN_NODES = 3500
+"""Nodes (with free DOFs) from which softmech.implicit.linear chooses ReusedAMG for a sparse
+system with rigid modes (below: ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs).
+Measured with benchmarks/shells.py (docs/benchmarks.md): per Newton iteration the incomplete
+LU was faster up to ~5,000 triangles (2,500 nodes: hinge 23 against 26 ms, mid-edge 33
+against 40 ms) and slower from ~10,000 (4,900 nodes: 73 against 61 ms, 105 against 85 ms);
+counted in nodes, not DOFs, because the mid-edge plate's angle DOFs (1.5 per node) cost the
+two solvers alike."""
+AMG_SMOOTH = "energy"
+"""The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
+minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge
+plate, 10,000 triangles), which paid for its dearer setup from 10,000 triangles on."""
 MAX_COARSE = 300
 """Largest coarsest level, solved by a sparse LU (its factors hold ~4x its 6x6 blocks' entries;
 a larger one made the V-cycle dearer than the iterations it saved)."""
-SETUP_COST = 30
-"""Building the hierarchy ("jacobi") in GMRES iterations with it (measured, benchmarks/shells.py:
-hinge plate, 10,000 triangles, ~80 ms against ~2.6 ms per iteration)."""
+SETUP_COST = 40
+"""Building the hierarchy ("jacobi") in GMRES iterations with it (measured at 10,000
+triangles, benchmarks/shells.py's plates: 107 ms against ~2.5 ms per iteration (hinge),
+137 ms against ~3.6 ms (mid-edge))."""
 ENERGY_SETUP_COST = 80
-"""The same with energy-minimizing prolongators (~210 ms)."""
+"""The same with energy-minimizing prolongators (203 ms, 313 ms)."""
 REFRESH_COST = 10
-"""Recomputing the coarse operators R A P with the prolongators kept (~28 ms)."""
+"""Recomputing the coarse operators R A P with the prolongators kept (28 ms, 36 ms)."""
 SEED = 20261127
 """Seed of numpy's global generator while pyamg builds a hierarchy (Hierarchy)."""
 SMOOTHERS = ("jacobi", "energy")
 """How the prolongators are smoothed: pyamg's ("jacobi", {"omega": 4/3}) or
-("energy", {"degree": 1})."""
+("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})."""
+ENERGY_CG_ITERATIONS = 2
+"""CG iterations of the energy minimization (pyamg's default 4 cost 25 % more setup for the
+same GMRES iterations on the plates at 10,000 triangles)."""
 
 
 def node_aggregates(A, owner):
@@ -130,7 +141,7 @@ class Hierarchy:
 
     def __init__(self, A, B, owner, smooth):
         options = {"jacobi": ("jacobi", {"omega": 4.0 / 3.0}),
-                   "energy": ("energy", {"degree": 1})}[smooth]
+                   "energy": ("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})}[smooth]
         # built for the symmetrically scaled matrix D^-1/2 A D^-1/2 (unit diagonal) and modes
         # D^1/2 B: the tentative prolongators orthonormalize B aggregate by aggregate and
         # energy minimization runs CG on A, neither invariant under scaling, and a mid-edge

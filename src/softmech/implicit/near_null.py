@@ -72,6 +72,11 @@ class RigidModes:
         _, owner = np.unique(self.node[free], return_inverse=True)
         return owner.reshape(-1)
 
+    def n_nodes(self, free):
+        """The number of nodes that DOFs among `free` (n_free,) belong to (a scalar DOF's:
+        the node it is attached to)."""
+        return int(np.unique(self.node[free]).size)
+
     def modes(self, q, free):
         """B (n_free, 6): the translations and rotations (module docstring) of the free DOFs
         `free` (n_free,) at the positions of q (n_dof,) [m]."""
