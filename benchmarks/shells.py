@@ -4,7 +4,7 @@ collected by pytest).
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py --sizes 30000 --no-fresh
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py \
-        --solver colamd-ilu --sizes 1000,10000,30000 --no-fresh
+        --solver nd-ilu --sizes 1000,10000,30000 --no-fresh
 
 (OPENBLAS_NUM_THREADS=1: on this shared 2-core machine OpenBLAS's threads made each
 np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.) Times are the
@@ -17,16 +17,21 @@ E = 1 GPa, clamped edges, pressure 10 Pa) with the hinge and the mid-edge bendin
 each: the force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
 iteration evaluates it once plus once per line-search trial), one linear solve of the Newton
 system by a fresh sparse LU (scipy's SuperLU, COLAMD: the mesh's band is too wide for the
-banded solver; best of 3) and by GMRES preconditioned with the factors of the previous step's
-matrix (softmech.implicit.sparse_solve.ReusedILU with the settings --solver picks: softmech's
-nested-dissection-ordered incomplete LU by default; best of 3), and the time per Newton
-iteration of STEPS implicit steps of 1 ms (the first factorization included, the
-nested-dissection ordering not: it is computed once per pattern, its time is printed), with
-the reused factors ("reused") and with a fresh LU at every iteration ("fresh LU", skipped with
---no-fresh), and the number of factorizations, GMRES iterations per solve and the kept
-factors' nonzeros over A's in the reused run (Newton's residual target 1e-9 of the pressure's
-total force, atol = 1e-8 N: the default relative target falls below round-off at 10,000
-triangles). Evaluation: best of 3 x 20.
+banded solver; best of 3) and by GMRES preconditioned with the preconditioner made for the
+previous step's matrix (--solver: "auto", the one softmech chooses for the plate -- the
+nested-dissection-ordered incomplete LU below multigrid.AMG_MIN_NODES nodes, the multigrid
+above; or one of SOLVERS: "nd-ilu" (softmech.implicit.sparse_solve.ReusedILU), "nd-lu" (its
+complete LU), "colamd-ilu" (SuperLU's own ordering), "amg" and "amg-energy"
+(softmech.implicit.multigrid.ReusedAMG with Jacobi or energy-minimizing prolongators); best of
+3), and the time per Newton iteration of --steps implicit steps of 1 ms (default STEPS; the
+first factorization or multigrid setup included, the nested-dissection ordering not: it is
+computed once per pattern, its time is printed), with the reused preconditioner ("reused")
+and with a fresh LU at every iteration ("fresh LU", skipped with --no-fresh), and the number
+of preconditioners built (factorizations; multigrid setups + refreshes of its coarse
+operators; complete LUs), GMRES iterations per solve and the kept preconditioner's storage
+over A's nonzeros (factors; multigrid operator complexity) in the reused run (Newton's
+residual target 1e-9 of the pressure's total force, atol = 1e-8 N: the default relative
+target falls below round-off at 10,000 triangles). Evaluation: best of 3 x 20.
 """
 import argparse
 import os
@@ -118,6 +123,7 @@ def per_iteration(sim, solver):
 
 
 def main():
+    global STEPS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--solver", choices=["auto"] + sorted(SOLVERS), default="auto",
                         help="the reused preconditioner (default: the one softmech chooses)")
@@ -126,7 +132,11 @@ def main():
     parser.add_argument("--models", default="hinge,midedge")
     parser.add_argument("--no-fresh", action="store_true",
                         help="skip the per-iteration run with a fresh LU at every solve")
+    parser.add_argument("--steps", type=int, default=STEPS,
+                        help="implicit steps timed per run (the first setup is amortized over "
+                             "them)")
     args = parser.parse_args()
+    STEPS = args.steps
     print(f"solver {args.solver}; load average (uptime) {os.getloadavg()}")
     print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'forces+J ms':>12} {'fresh LU ms':>12} "
           f"{'reused ms':>10} {'ms/it fresh':>12} {'ms/it reused':>13} {'it/step':>8} "
