@@ -179,7 +179,8 @@ def main():
                   f"{1e3 * reused[0]:>13.1f} {reused[1]:>8.1f} {reused[2]:>15d} {reused[3]:>15.1f} "
                   f"{fill:>15.1f} {1e3 * ordering:>12.0f} "
                   f"({st.pattern.kind}; fresh LU {fresh[1]:.1f} it/step; wall ms/it fresh "
-                  f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f}; load {os.getloadavg()[0]:.2f})",
+                  f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f}; "
+                  f"load {os.getloadavg()[0]:.2f})",
                   flush=True)
 
 

@@ -10,8 +10,8 @@ nodes into aggregates, interpolates on each the near-null modes it is given, and
 interpolation by one damped Jacobi step ("jacobi") or by energy minimization ("energy",
 Olson, Schroder & Tuminaro 2011). The near-null modes are the six rigid motions of
 softmech.implicit.near_null (translations, rotations; edge angles turn with the rotation):
-with the translations only, the plate's bending modes are missing from the coarse spaces and
-the iteration count grew from 14 to 35 between 1,000 and 30,000 triangles.
+with the translations only, the plate's bending modes w = a + b x + c y are missing from the
+coarse spaces, and the GMRES iterations grow faster with n (benchmarks/shells_amg.py).
 
 Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md):
 - aggregates of whole nodes: the graph of the nodes (a node's x, y, z and the scalar DOFs
@@ -19,6 +19,10 @@ Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md
   pyamg's standard aggregation, and every DOF goes to its node's aggregate (pyamg's own
   aggregation of the scalar DOFs split a node's DOFs and, for the mid-edge plate, made coarse
   levels of 2.3x A's nonzeros against 1.4x);
+- the hierarchy is built for the Jacobi-scaled matrix D^-1/2 A D^-1/2 (Hierarchy: fewer
+  iterations, most for the mid-edge plate's mix of node and angle DOFs);
+- energy-minimizing prolongators (AMG_SMOOTH; 2 CG iterations) where benchmarks/shells.py
+  showed their fewer GMRES iterations pay for their dearer setup;
 - a V-cycle with one symmetric Gauss-Seidel sweep before and after the coarse correction
   (pointwise on the finest level, by blocks of the 6 modes below), the coarsest level
   (at most MAX_COARSE unknowns) solved by a sparse LU; the cycle is written here on
@@ -26,6 +30,9 @@ Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md
   computes two residual norms per cycle;
 - the finest level is always the current matrix (its smoothing and residual), the coarse
   operators R A P those of the matrix at the last refresh.
+Gauss-Seidel needs a positive diagonal and diverges on an indefinite matrix (a compressed,
+buckling shell in a static solve or at a large step): GMRES then fails and the complete LU
+below takes over (correct, at the LU's cost).
 
 Reuse (the same contract as ReusedILU: `solve(A, diagonal, rhs, q)`, accepted only at a true
 residual <= KRYLOV_RTOL |rhs|, counters). Building the hierarchy (aggregation, prolongators P)
@@ -56,7 +63,6 @@ from pyamg.aggregation.aggregate import standard_aggregation
 from pyamg.util.utils import get_block_diag
 
 from softmech.implicit import sparse_solve
-from softmech.implicit.near_null import N_MODES
 
 AMG_MIN_NODES = 3500
 """Nodes (with free DOFs) from which softmech.implicit.linear chooses ReusedAMG for a sparse
