@@ -30,9 +30,9 @@ Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md
   computes two residual norms per cycle;
 - the finest level is always the current matrix (its smoothing and residual), the coarse
   operators R A P those of the matrix at the last refresh.
-Gauss-Seidel needs a positive diagonal and diverges on an indefinite matrix (a compressed,
-buckling shell in a static solve or at a large step): GMRES then fails and the complete LU
-below takes over (correct, at the LU's cost).
+Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose compressed
+edges gave negative diagonal entries, did): GMRES then fails and the complete LU below takes
+over (correct, at the LU's cost).
 
 Reuse (the same contract as ReusedILU: `solve(A, diagonal, rhs, q)`, accepted only at a true
 residual <= KRYLOV_RTOL |rhs|, counters). Building the hierarchy (aggregation, prolongators P)
