@@ -175,7 +175,8 @@ def test_a_failing_gmres_falls_back_to_a_complete_lu(amg, monkeypatch):
 def test_a_singular_matrix_still_raises_singular_jacobian(amg, monkeypatch):
     monkeypatch.setattr(linear, "BANDED_MAX", -1)
     n = 6
-    modes = RigidModes(np.tile([0, 1, 2], 2), np.repeat([0, 3], 3), np.full(n, -1))
+    modes = RigidModes(np.tile([0, 1, 2], 2), np.repeat([0, 3], 3), np.full(n, -1),
+                       surface=np.ones(n, dtype=bool))
     rows, cols = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     pattern = linear.JacobianPattern(n, rows.ravel(), cols.ravel(), [], rigid_modes=modes)
     assert pattern.kind == "sparse" and pattern.solver == "amg"
@@ -189,21 +190,45 @@ def test_a_singular_matrix_still_raises_singular_jacobian(amg, monkeypatch):
 
 
 def test_the_solver_is_chosen_by_size_and_rigid_modes(monkeypatch):
-    # free DOFs below KRYLOV_MIN_DOFS: a fresh LU; nodes with free DOFs from AMG_MIN_NODES
-    # and rigid modes: multigrid; in between, or without rigid modes: the incomplete LU
+    # free DOFs below KRYLOV_MIN_DOFS: a fresh LU; shell nodes with free DOFs from
+    # AMG_MIN_NODES and rigid modes: multigrid; in between, without rigid modes, or rod nodes
+    # (not surface nodes): the incomplete LU
     monkeypatch.setattr(linear, "BANDED_MAX", -1)
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 30)
     monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 20)
-    modes = RigidModes(np.tile([0, 1, 2], 30), np.repeat(3 * np.arange(30), 3), np.full(90, -1))
+    component, node = np.tile([0, 1, 2], 30), np.repeat(3 * np.arange(30), 3)
+    shell = RigidModes(component, node, np.full(90, -1), surface=np.ones(90, dtype=bool))
+    rods = RigidModes(component, node, np.full(90, -1))
 
-    def pattern(n, with_modes=True):
+    def pattern(n, modes=shell):
         return linear.JacobianPattern(90, np.arange(90), np.arange(90), np.arange(n, 90),
-                                      rigid_modes=modes if with_modes else None)
+                                      rigid_modes=modes)
 
     assert pattern(20).solver == "lu" and pattern(45).solver == "ilu"
-    assert pattern(60).solver == "amg" and pattern(60, with_modes=False).solver == "ilu"
+    assert pattern(60).solver == "amg" and pattern(60, modes=None).solver == "ilu"
+    assert pattern(60, modes=rods).solver == "ilu"
     assert isinstance(pattern(60).sparse_solver, multigrid.ReusedAMG)
     assert pattern(45).sparse_solver.reuse and not pattern(20).sparse_solver.reuse
+
+
+def test_shell_nodes_choose_the_multigrid_and_rod_nodes_do_not(monkeypatch):
+    # DofLayout.add_nodes(surface=True) for a shell's mesh, not for a rod network's nodes
+    monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
+    monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 100)
+    plate = pressed_plate().compile(dt=1e-3)
+    assert plate.stepper.pattern.solver == "amg"
+    k = 12
+    x, y = np.meshgrid(np.linspace(0, 0.1, k), np.linspace(0, 0.1, k), indexing="ij")
+    idx = np.arange(k * k).reshape(k, k)
+    edges = np.concatenate([np.stack([idx[:-1].ravel(), idx[1:].ravel()], 1),
+                            np.stack([idx[:, :-1].ravel(), idx[:, 1:].ravel()], 1)])
+    scene = sm.Scene()
+    scene.add_der_rod(name="net", centerline=np.stack([x.ravel(), y.ravel(), 0 * x.ravel()], 1),
+                      edges=edges, radius=1e-3, density=1000.0, youngs_modulus=1e9,
+                      normal=(0.0, 0.0, 1.0))
+    scene.add(sm.FixNodes("net", [0]))
+    net = scene.compile(dt=1e-3)
+    assert net.stepper.pattern.kind == "sparse" and net.stepper.pattern.solver == "ilu"
 
 
 def test_rigid_modes_make_the_coarse_spaces(amg):

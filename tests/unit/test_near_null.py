@@ -119,11 +119,15 @@ def test_modes_of_the_free_dofs_only():
     # the angles' rotation part is a unit vector (their edge's direction)
     np.testing.assert_allclose(np.linalg.norm(B[comp < 0, 3:], axis=1), 1.0, rtol=1e-12)
     owner = modes.owners(free)
-    assert owner.max() + 1 == np.unique(modes.node[free]).size
+    assert owner.max() + 1 == np.unique(modes.node[free]).size == modes.n_nodes(free)
+    # a shell's nodes are surface nodes (DofLayout.add_nodes(surface=True))
+    assert modes.surface.all() and modes.n_nodes(free, surface=True) == modes.n_nodes(free)
 
 
 def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match="one entry per DOF"):
         RigidModes([0, 1, 2], [0, 0], [-1, -1, -1])
+    with pytest.raises(ValueError, match="one entry per DOF"):
+        RigidModes([0, 1, 2], [0, 0, 0], [-1, -1, -1], surface=[True])
     with pytest.raises(ValueError, match="component"):
         RigidModes([0, 1, 3], [0, 0, 0], [-1, -1, -1])

@@ -204,7 +204,7 @@ class Shell(ImplicitBody):
     # -- implicit body protocol -------------------------------------------------------------
     def place(self, layout):
         """Add the nodes, their lumped mass and (midedge) one xi per edge after its first node."""
-        self.nodes = layout.add_nodes(self.vertices)
+        self.nodes = layout.add_nodes(self.vertices, surface=True)
         self.scalars = np.zeros(0, dtype=np.int64)
         layout.add_mass("node", self.nodes, self.density * self.thickness * self.node_areas())
         if self.bending == "midedge":

@@ -30,6 +30,7 @@ class DofLayout:
         self._positions = []   # (n, 3) arrays, per add_nodes call
         self._scalars = []     # (after_node, initial value) per scalar
         self._axis_to = []     # per scalar: the node slot its rotation axis points to, or -1
+        self._surface = []     # per node slot: added by a surface body (a shell)
         self._parent = []      # union-find over node slots (merge)
         self._mass = []        # (kind, ids, values) added before finalize
         self.n_dof = None
@@ -39,13 +40,16 @@ class DofLayout:
     def n_slots(self):
         return len(self._parent)
 
-    def add_nodes(self, positions):
-        """Add node slots at `positions` (n, 3) [m]; returns their slot ids (n,) int64."""
+    def add_nodes(self, positions, surface=False):
+        """Add node slots at `positions` (n, 3) [m]; surface: True for the nodes of a surface
+        (a shell's mesh; the multigrid solver is chosen by their number,
+        softmech.implicit.linear). Returns their slot ids (n,) int64."""
         self._require_building()
         pos = np.array(positions, dtype=float).reshape(-1, 3)
         start = len(self._parent)
         self._positions.append(pos)
         self._parent.extend(range(start, start + len(pos)))
+        self._surface.extend([bool(surface)] * len(pos))
         return np.arange(start, start + len(pos), dtype=np.int64)
 
     def add_scalars(self, after, initial=0.0, axis_to=None):
@@ -129,6 +133,10 @@ class DofLayout:
         axis_to = np.array(self._axis_to, dtype=np.int64)
         self._scalar_axis_to = np.where(axis_to >= 0, self._slot_first[np.maximum(axis_to, 0)],
                                         -1)
+        # a node is a surface node if any of its merged slots is (a rod-shell joint's)
+        surface_first = np.zeros(k, dtype=bool)
+        surface_first[self._slot_first[np.flatnonzero(self._surface)]] = True
+        self._surface_first = surface_first
         self.n_dof = k
         self.n_nodes = len(kept)
         positions = np.concatenate(self._positions) if self._positions else np.zeros((0, 3))
@@ -159,7 +167,8 @@ class DofLayout:
         component (n_dof,) int64: 0, 1, 2 for a node's x, y, z, -1 for a scalar; node (n_dof,)
         int64: the index in q of the x of the DOF's node (a scalar's: the node it is attached
         to); axis_to (n_dof,) int64: for a scalar that is an angle about an edge, the index in q
-        of the x of the edge's other node, else -1."""
+        of the x of the edge's other node, else -1; surface (n_dof,) bool: the DOF's node is a
+        surface node (add_nodes)."""
         first = np.empty(self.n_dof, dtype=np.int64)
         component = np.full(self.n_dof, -1, dtype=np.int64)
         axis_to = np.full(self.n_dof, -1, dtype=np.int64)
@@ -169,7 +178,7 @@ class DofLayout:
             component[starts + k] = k
         first[self._scalar_dof] = self._scalar_after
         axis_to[self._scalar_dof] = self._scalar_axis_to
-        return component, first, axis_to
+        return component, first, axis_to, self._surface_first[first]
 
     def node_of_dof(self):
         """For each DOF, the index (0..n_nodes-1, in q order) of its node or of the node its

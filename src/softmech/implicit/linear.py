@@ -12,7 +12,7 @@ free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists af
 10), LAPACK's banded LU (dgbsv, O(n bw^2)); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; from
-AMG_MIN_NODES nodes with free DOFs, when the scene's rigid modes are known, by GMRES
+AMG_MIN_NODES shell nodes with free DOFs, when the scene's rigid modes are known, by GMRES
 preconditioned with a smoothed-aggregation multigrid hierarchy kept across Newton iterations
 and steps (softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without
 the rigid modes) by GMRES preconditioned with an incomplete LU of the matrix in a
@@ -51,7 +51,7 @@ class JacobianPattern:
 
     After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth;
     for "sparse", solver: "lu" (a fresh LU at every solve, below KRYLOV_MIN_DOFS free DOFs),
-    "ilu" or "amg" (above; "amg" from AMG_MIN_NODES nodes, with rigid modes), sparse_solvers:
+    "ilu" or "amg" (above; "amg" from AMG_MIN_NODES shell nodes, with rigid modes), sparse_solvers:
     {world: ReusedILU or ReusedAMG} (one per world, so that a world's steps do not depend on the
     others' factors or hierarchy: a batched run equals single runs bit for bit; their counters
     say how the solves went), sparse_solver: world 0's; ordering: the pattern's
@@ -99,8 +99,8 @@ class JacobianPattern:
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             if n < sparse_solve.KRYLOV_MIN_DOFS:
                 self.solver = "lu"
-            elif (rigid_modes is not None
-                  and rigid_modes.n_nodes(self.free) >= multigrid.AMG_MIN_NODES):
+            elif (rigid_modes is not None and rigid_modes.n_nodes(self.free, surface=True)
+                  >= multigrid.AMG_MIN_NODES):
                 self.solver = "amg"
             else:
                 self.solver = "ilu"

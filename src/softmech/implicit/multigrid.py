@@ -65,13 +65,16 @@ from pyamg.util.utils import get_block_diag
 from softmech.implicit import sparse_solve
 
 AMG_MIN_NODES = 3500
-"""Nodes (with free DOFs) from which softmech.implicit.linear chooses ReusedAMG for a sparse
-system with rigid modes (below: ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs).
-Measured with benchmarks/shells.py (docs/benchmarks.md): per Newton iteration the incomplete
-LU was faster up to ~5,000 triangles (2,500 nodes: hinge 23 against 26 ms, mid-edge 33
-against 40 ms) and slower from ~10,000 (4,900 nodes: 73 against 61 ms, 105 against 85 ms);
-counted in nodes, not DOFs, because the mid-edge plate's angle DOFs (1.5 per node) cost the
-two solvers alike."""
+"""Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
+softmech.implicit.linear chooses ReusedAMG for a sparse system with rigid modes (below:
+ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs). Measured with benchmarks/shells.py
+(docs/benchmarks.md): per Newton iteration the incomplete LU was faster up to ~5,000 triangles
+(2,500 nodes: hinge 25 against 27 ms, mid-edge 34 against 41 ms) and slower from ~10,000
+(4,900 nodes: 74 against 59 ms, 94 against 86 ms); counted in nodes, not DOFs, because the
+mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike. Rod nodes do not count:
+on a square net of discrete rods (3,600 and 10,000 nodes, benchmarks/rod_net.py) the multigrid
+needed 37 and 23 GMRES iterations per solve and 173 and 346 ms per Newton iteration against
+the incomplete LU's 81 and 284 ms (a net's soft modes are not only rigid motions)."""
 AMG_SMOOTH = "energy"
 """The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
 minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge

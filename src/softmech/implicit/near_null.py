@@ -41,18 +41,21 @@ class RigidModes:
     component (n_dof,) int: 0, 1, 2 for a node's x, y, z, -1 for a scalar DOF; node (n_dof,)
     int: index in q of the x of the DOF's node (for a scalar: the node it is attached to);
     axis_to (n_dof,) int: for a scalar that is an angle about an edge, the index in q of the x
-    of the edge's other node (the edge points from `node` to it), else -1. These are
+    of the edge's other node (the edge points from `node` to it), else -1; surface (n_dof,)
+    bool: the DOF's node belongs to a surface (a shell), default all False. These are
     softmech.implicit.layout.DofLayout.dof_geometry()'s arrays (`from_layout`)."""
 
-    def __init__(self, component, node, axis_to):
+    def __init__(self, component, node, axis_to, surface=None):
         self.component = np.asarray(component, dtype=np.int64)
         self.node = np.asarray(node, dtype=np.int64)
         self.axis_to = np.asarray(axis_to, dtype=np.int64)
         n = self.component.size
-        if self.node.shape != (n,) or self.axis_to.shape != (n,):
-            raise ValueError(f"RigidModes: component, node and axis_to must have one entry per "
-                             f"DOF; got shapes {self.component.shape}, {self.node.shape}, "
-                             f"{self.axis_to.shape}")
+        self.surface = (np.zeros(n, dtype=bool) if surface is None
+                        else np.asarray(surface, dtype=bool))
+        if self.node.shape != (n,) or self.axis_to.shape != (n,) or self.surface.shape != (n,):
+            raise ValueError(f"RigidModes: component, node, axis_to and surface must have one "
+                             f"entry per DOF; got shapes {self.component.shape}, "
+                             f"{self.node.shape}, {self.axis_to.shape}, {self.surface.shape}")
         if n and (self.component.min() < -1 or self.component.max() > 2):
             raise ValueError("RigidModes: component must be 0, 1, 2 (x, y, z) or -1 (scalar)")
 
@@ -72,10 +75,13 @@ class RigidModes:
         _, owner = np.unique(self.node[free], return_inverse=True)
         return owner.reshape(-1)
 
-    def n_nodes(self, free):
+    def n_nodes(self, free, surface=False):
         """The number of nodes that DOFs among `free` (n_free,) belong to (a scalar DOF's:
-        the node it is attached to)."""
-        return int(np.unique(self.node[free]).size)
+        the node it is attached to); surface=True: of surface nodes only."""
+        nodes = self.node[free]
+        if surface:
+            nodes = nodes[self.surface[free]]
+        return int(np.unique(nodes).size)
 
     def modes(self, q, free):
         """B (n_free, 6): the translations and rotations (module docstring) of the free DOFs
