@@ -4,7 +4,7 @@ collected by pytest).
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py --sizes 30000 --no-fresh
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells.py \
-        --solver colamd-ilu --sizes 1000,10000,30000 --no-fresh
+        --solver nd-ilu --sizes 1000,10000,30000 --no-fresh
 
 (OPENBLAS_NUM_THREADS=1: on this shared 2-core machine OpenBLAS's threads made each
 np.linalg.norm of a 15,000-vector take ~18 ms and SuperLU twice as slow.) Times are the
@@ -17,18 +17,24 @@ E = 1 GPa, clamped edges, pressure 10 Pa) with the hinge and the mid-edge bendin
 each: the force + Jacobian evaluation of all bindings (stretching, bending, pressure; one Newton
 iteration evaluates it once plus once per line-search trial), one linear solve of the Newton
 system by a fresh sparse LU (scipy's SuperLU, COLAMD: the mesh's band is too wide for the
-banded solver; best of 3) and by GMRES preconditioned with the factors of the previous step's
-matrix (softmech.implicit.sparse_solve.ReusedILU with the settings --solver picks: softmech's
-nested-dissection-ordered incomplete LU by default; best of 3), and the time per Newton
-iteration of STEPS implicit steps of 1 ms (the first factorization included, the
-nested-dissection ordering not: it is computed once per pattern, its time is printed), with
-the reused factors ("reused") and with a fresh LU at every iteration ("fresh LU", skipped with
---no-fresh), and the number of factorizations, GMRES iterations per solve and the kept
-factors' nonzeros over A's in the reused run (Newton's residual target 1e-9 of the pressure's
-total force, atol = 1e-8 N: the default relative target falls below round-off at 10,000
-triangles). Evaluation: best of 3 x 20.
+banded solver; best of 3) and by GMRES preconditioned with the preconditioner made for the
+previous step's matrix (--solver: "auto", the one softmech chooses for the plate -- the
+nested-dissection-ordered incomplete LU below multigrid.AMG_MIN_NODES nodes, the multigrid
+above; or one of SOLVERS: "nd-ilu" (softmech.implicit.sparse_solve.ReusedILU), "nd-lu" (its
+complete LU), "colamd-ilu" (SuperLU's own ordering), "amg" and "amg-energy"
+(softmech.implicit.multigrid.ReusedAMG with Jacobi or energy-minimizing prolongators); best of
+3), and the time per Newton iteration of --steps implicit steps of 1 ms (default STEPS; the
+first factorization or multigrid setup included, the nested-dissection ordering not: it is
+computed once per pattern, its time is printed), with the reused preconditioner ("reused")
+and with a fresh LU at every iteration ("fresh LU", skipped with --no-fresh), and the number
+of preconditioners built (factorizations; multigrid setups + refreshes of its coarse
+operators; complete LUs), GMRES iterations per solve and the kept preconditioner's storage
+over A's nonzeros (factors; multigrid operator complexity) in the reused run (Newton's
+residual target 1e-9 of the pressure's total force, atol = 1e-8 N: the default relative
+target falls below round-off at 10,000 triangles). Evaluation: best of 3 x 20.
 """
 import argparse
+import os
 import time
 
 import numpy as np
@@ -36,15 +42,18 @@ import scipy.sparse
 
 import softmech as sm
 from softmech.bodies import meshes
-from softmech.implicit import ordering, sparse_solve
+from softmech.implicit import multigrid, ordering, sparse_solve
 from softmech.implicit.newton import NewtonOptions
 
-SIDES = {1000: 21, 10000: 66, 30000: 114}   # divisions along x giving ~1,000, 10,000, 30,000
+# divisions along x giving ~1,000, 2,000, 3,000, 5,000, 10,000, 30,000 triangles
+SIDES = {1000: 21, 2000: 29, 3000: 36, 5000: 46, 10000: 66, 30000: 114}
 STEPS = 10
-SOLVERS = {   # ReusedILU's settings: what softmech uses, and the alternatives measured
-    "nd-ilu": {"ordered": True, "complete": False},       # softmech's choice
-    "nd-lu": {"ordered": True, "complete": True},         # complete LU, ND order, reused
-    "colamd-ilu": {"ordered": False, "complete": False},  # before: SuperLU's COLAMD ordering
+SOLVERS = {   # the reused preconditioners measured: a world's solver made for the stepper st
+    "nd-ilu": lambda st: sparse_solve.ReusedILU(ordering=st.pattern.ordering),
+    "nd-lu": lambda st: sparse_solve.ReusedILU(complete=True, ordering=st.pattern.ordering),
+    "colamd-ilu": lambda st: sparse_solve.ReusedILU(ordered=False),
+    "amg": lambda st: multigrid.ReusedAMG(st._rigid_modes, st.free, smooth="jacobi"),
+    "amg-energy": lambda st: multigrid.ReusedAMG(st._rigid_modes, st.free, smooth="energy"),
 }
 
 
@@ -72,47 +81,66 @@ def best(fn, repeat):
 
 
 def configure(sim, solver):
-    """Give world 0 a ReusedILU with the settings SOLVERS[solver]."""
-    pattern = sim.stepper.pattern
-    pattern.sparse_solvers[0] = sparse_solve.ReusedILU(reuse=True, **SOLVERS[solver])
-    return pattern.sparse_solvers[0]
-
-
-def per_iteration(sim, reuse):
-    """CPU and wall time per Newton iteration [s] over STEPS steps after one warm step,
-    iterations per step, factorizations, GMRES iterations per accepted GMRES solve;
-    reuse=False: a fresh LU at every solve. The reused run starts without factors, so its
-    first factorization is counted in the window (amortized over STEPS steps: longer runs
-    amortize it further)."""
+    """Give world 0 the solver SOLVERS[solver] ("fresh": a fresh LU at every solve; "auto":
+    the one softmech chooses)."""
     st = sim.stepper
-    st.pattern.sparse_solver.reuse = reuse
+    st.pattern.sparse_solvers.pop(0, None)
+    if solver == "fresh":
+        st.pattern.sparse_solvers[0] = sparse_solve.ReusedILU(reuse=False)
+    elif solver != "auto":
+        st.pattern.sparse_solvers[0] = SOLVERS[solver](st)
+    return st.pattern.sparse_solver
+
+
+def builds(solver):
+    """Preconditioners built so far: factorizations (ILU) or setups + refreshes (AMG), and
+    complete LU factorizations."""
+    made = getattr(solver, "factorizations", None)
+    if made is None:
+        made = solver.setups + solver.refreshes
+    return made + solver.direct_solves
+
+
+def per_iteration(sim, solver):
+    """CPU and wall time per Newton iteration [s] over STEPS steps after one warm step,
+    iterations per step, preconditioners built (builds()), GMRES iterations per accepted GMRES
+    solve, with world 0's solver SOLVERS[solver] ("fresh": a fresh LU at every solve). The run
+    starts without a kept preconditioner, so its first factorization (or multigrid setup) is
+    counted in the window (amortized over STEPS steps: longer runs amortize it further)."""
+    st = sim.stepper
+    configure(sim, solver)
     sim.step(1)                       # warm
     st.stats.reset()
     solver = st.pattern.sparse_solver
     solver.forget()
-    before = (solver.factorizations, solver.krylov_iterations, solver.krylov_solves)
+    before = (builds(solver), solver.krylov_iterations, solver.krylov_solves)
     t0, w0 = time.process_time(), time.perf_counter()
     sim.step(STEPS)
     cpu, wall = time.process_time() - t0, time.perf_counter() - w0
     it = st.stats.iterations
     krylov = (solver.krylov_iterations - before[1]) / max(solver.krylov_solves - before[2], 1)
-    return cpu / it, it / STEPS, solver.factorizations - before[0], krylov, wall / it
+    return cpu / it, it / STEPS, builds(solver) - before[0], krylov, wall / it
 
 
 def main():
+    global STEPS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--solver", choices=sorted(SOLVERS), default="nd-ilu",
-                        help="the reused preconditioner's settings (default: softmech's)")
+    parser.add_argument("--solver", choices=["auto"] + sorted(SOLVERS), default="auto",
+                        help="the reused preconditioner (default: the one softmech chooses)")
     parser.add_argument("--sizes", default="1000,10000",
                         help=f"target triangle counts, comma-separated, from {sorted(SIDES)}")
     parser.add_argument("--models", default="hinge,midedge")
     parser.add_argument("--no-fresh", action="store_true",
                         help="skip the per-iteration run with a fresh LU at every solve")
+    parser.add_argument("--steps", type=int, default=STEPS,
+                        help="implicit steps timed per run (the first setup is amortized over "
+                             "them)")
     args = parser.parse_args()
-    print(f"solver {args.solver}: {SOLVERS[args.solver]}")
+    STEPS = args.steps
+    print(f"solver {args.solver}; load average (uptime) {os.getloadavg()}")
     print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'forces+J ms':>12} {'fresh LU ms':>12} "
           f"{'reused ms':>10} {'ms/it fresh':>12} {'ms/it reused':>13} {'it/step':>8} "
-          f"{'factorizations':>15} {'GMRES it/solve':>15} {'nnz(LU)/nnz(A)':>15} "
+          f"{'builds':>15} {'GMRES it/solve':>15} {'complexity':>15} "
           f"{'ordering ms':>12}")
     for bending in args.models.split(","):
         for target in (int(size) for size in args.sizes.split(",")):
@@ -124,36 +152,46 @@ def main():
             _, J = st.forces(0, q, v, 1e-3, 1e-3)
             diag = st.mass[st.free] / 1e-6
             rhs = np.ones(len(st.free))
-            solver = st.pattern.sparse_solver
-            solver.reuse = False
-            t_fresh = best(lambda: st.pattern.solve(J, diag, rhs), 1)
+            configure(sim, "fresh")
+            t_fresh = best(lambda: st.pattern.solve(J, diag, rhs, q=q), 1)
             solver = configure(sim, args.solver)
             t0 = time.process_time()
-            st.pattern.solve(J, diag, rhs)            # ordering and factors of the flat plate
+            st.pattern.solve(J, diag, rhs, q=q)   # ordering and factors (hierarchy): flat plate
             t_first = time.process_time() - t0
-            lu = solver._lu
-            fill = (lu.L.nnz + lu.U.nnz) / solver.ordering._gather.size if solver.ordered \
-                else (lu.L.nnz + lu.U.nnz) / st.pattern._size
-            ordering = nd_time(solver) if solver.ordered else 0.0
+            fill = complexity(solver, st.pattern._size)
+            ordering = nd_time(solver) if getattr(solver, "ordered", False) else 0.0
             sim.step(1)
             q1 = sim.q[0].copy()
             st._begin(0, q1, 1e-3)
             _, J1 = st.forces(0, q1, v, 2e-3, 1e-3)
             J1 = J1.copy()
-            t_reused = best(lambda: st.pattern.solve(J1, diag, rhs), 1)
+            t_reused = best(lambda: st.pattern.solve(J1, diag, rhs, q=q1), 1)
             print(f"  ({bending}, {n_tris} triangles: evaluation and solves timed; first solve "
-                  f"with ordering and factorization {1e3 * t_first:.0f} ms)", flush=True)
+                  f"with ordering and factorization (multigrid setup) {1e3 * t_first:.0f} ms; "
+                  f"{type(solver).__name__})", flush=True)
             if args.no_fresh:
                 fresh = (float("nan"),) * 5
             else:
-                fresh = per_iteration(plate(bending, SIDES[target])[0], False)
-            reused = per_iteration(sim, True)
+                fresh = per_iteration(plate(bending, SIDES[target])[0], "fresh")
+            reused = per_iteration(sim, args.solver)
             print(f"{bending:>8} {n_tris:>9} {sim.layout.n_dof:>7} {1e3 * t_force:>12.2f} "
                   f"{1e3 * t_fresh:>12.1f} {1e3 * t_reused:>10.1f} {1e3 * fresh[0]:>12.1f} "
                   f"{1e3 * reused[0]:>13.1f} {reused[1]:>8.1f} {reused[2]:>15d} {reused[3]:>15.1f} "
                   f"{fill:>15.1f} {1e3 * ordering:>12.0f} "
                   f"({st.pattern.kind}; fresh LU {fresh[1]:.1f} it/step; wall ms/it fresh "
-                  f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f})", flush=True)
+                  f"{1e3 * fresh[4]:.0f}, reused {1e3 * reused[4]:.0f}; "
+                  f"load {os.getloadavg()[0]:.2f})",
+                  flush=True)
+
+
+def complexity(solver, nnz):
+    """The kept preconditioner's storage over A's nonzeros nnz: the (incomplete) factors'
+    nonzeros, or the multigrid levels' operators' (operator complexity)."""
+    hierarchy = getattr(solver, "_hierarchy", None)
+    if hierarchy is not None:
+        return sum(op.nnz for op in hierarchy.ops) / nnz
+    lu = solver._lu
+    return (lu.L.nnz + lu.U.nnz) / nnz
 
 
 def nd_time(solver):

@@ -1,50 +1,83 @@
-"""Discrete shells (issue 13): does algebraic multigrid give the hinge plate's Newton matrix an
-iteration count independent of n? (Not collected by pytest; needs `pip install pyamg`, which is
-not a softmech dependency.)
+"""Discrete shells (issue 13): the multigrid preconditioner's choices, one linear solve at a time
+(not collected by pytest).
 
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells_amg.py
+    OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/shells_amg.py --sizes 30000
 
-For the plate of benchmarks/shells.py (hinge bending) at ~1,000, 10,000 and 30,000 triangles,
-after two implicit steps of 1 ms: smoothed-aggregation AMG (pyamg, the three translations as
-near-null space, scalar or 3x3-block storage, V-cycle) as the preconditioner of GMRES to a
-relative residual 1e-10; prints setup and solve CPU time and GMRES iterations. A near-linear
-solver needs the iteration count to stay flat as n grows.
+For the plate of benchmarks/shells.py (hinge and mid-edge bending) at ~1,000, 10,000 and 30,000
+triangles, after two implicit steps of 1 ms: the Newton matrix and a random right-hand side,
+solved by softmech's GMRES (softmech.implicit.sparse_solve.accepted_gmres: accepted at a true
+residual <= 1e-10 |b|) preconditioned with a V-cycle of softmech.implicit.multigrid.Hierarchy
+built with
+- the near-null space: the three translations only, or the six rigid modes (translations and
+  rotations; the mid-edge angles turning with the rotation, softmech.implicit.near_null);
+- the prolongators' smoothing: "jacobi" or "energy" (multigrid.SMOOTHERS);
+and then the matrix 8 steps later solved with that hierarchy after a Galerkin refresh of its
+coarse operators (what ReusedAMG does between setups). Prints the CPU times of the setup, of
+the refresh and of one V-cycle, the GMRES iterations (fresh, refreshed) and the levels' sizes.
+A near-linear solver needs the iteration count to stay flat as n grows.
 """
+import argparse
+import os
 import time
 
 import numpy as np
-import pyamg
-import scipy.sparse.linalg as spla
 
 from shells import SIDES, plate
+from softmech.implicit import multigrid, sparse_solve
+
+
+def newton_matrix(sim):
+    """The Newton matrix (CSR) and the DOF values of world 0 at its current state."""
+    st = sim.stepper
+    q = sim.q[0].copy()
+    st._begin(0, q, 0.0)
+    _, J = st.forces(0, q, np.zeros_like(q), 1e-3, 1e-3)
+    return st.pattern.sparse_matrix(J, st.mass[st.free] / 1e-6).tocsr(), q
 
 
 def main():
-    for target in sorted(SIDES):
-        sim, n_tris = plate("hinge", SIDES[target])
-        sim.step(2)
-        st = sim.stepper
-        q = sim.q[0].copy()
-        st._begin(0, q, 2e-3)
-        _, J = st.forces(0, q, np.zeros_like(q), 1e-3, 1e-3)
-        A = st.pattern.sparse_matrix(J, st.mass[st.free] / 1e-6).tocsr()
-        n = A.shape[0]
-        b = np.random.default_rng(0).standard_normal(n)
-        near_null = np.kron(np.ones((n // 3, 1)), np.eye(3))     # 3 DOFs per free node (hinge)
-        for label, matrix in (("scalar", A), ("3x3 blocks", A.tobsr(blocksize=(3, 3)))):
-            t0 = time.process_time()
-            ml = pyamg.smoothed_aggregation_solver(matrix, B=near_null, strength="symmetric",
-                                                   max_coarse=500)
-            setup = time.process_time() - t0
-            residuals = []
-            t0 = time.process_time()
-            x, _ = spla.gmres(A, b, M=ml.aspreconditioner(cycle="V"), rtol=1e-10, restart=100,
-                              maxiter=10, callback=residuals.append, callback_type="pr_norm")
-            solve = time.process_time() - t0
-            error = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
-            print(f"{n_tris:6d} triangles {n:6d} DOFs {label:10s} setup {setup * 1e3:7.1f} ms "
-                  f"solve {solve * 1e3:7.1f} ms GMRES {len(residuals):3d} it. residual {error:.1e}",
-                  flush=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000",
+                        help=f"target triangle counts, comma-separated, from {sorted(SIDES)}")
+    parser.add_argument("--models", default="hinge,midedge")
+    args = parser.parse_args()
+    print(f"load average (uptime) {os.getloadavg()}")
+    print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'modes':>12} {'smooth':>7} "
+          f"{'setup ms':>9} {'refresh ms':>11} {'V-cycle ms':>11} {'GMRES it':>9} "
+          f"{'refreshed it':>13}  levels")
+    for bending in args.models.split(","):
+        for target in (int(size) for size in args.sizes.split(",")):
+            sim, n_tris = plate(bending, SIDES[target])
+            st = sim.stepper
+            sim.step(2)
+            A, q = newton_matrix(sim)
+            sim.step(8)
+            A_later, _ = newton_matrix(sim)
+            b = np.random.default_rng(0).standard_normal(A.shape[0])
+            modes = st._rigid_modes
+            B = modes.modes(q, st.free)
+            owner = modes.owners(st.free)
+            for label, near_null in (("translations", B[:, :3]), ("rigid", B)):
+                for smooth in multigrid.SMOOTHERS:
+                    t0 = time.process_time()
+                    hierarchy = multigrid.Hierarchy(A, near_null, owner, smooth)
+                    setup = time.process_time() - t0
+                    t0 = time.process_time()
+                    for _ in range(10):
+                        hierarchy.cycle(A, b)
+                    cycle = (time.process_time() - t0) / 10
+                    _, iterations = sparse_solve.accepted_gmres(
+                        A, b, lambda y: hierarchy.cycle(A, y), max_iterations=200)
+                    t0 = time.process_time()
+                    hierarchy.refresh(A_later)
+                    refresh = time.process_time() - t0
+                    _, later = sparse_solve.accepted_gmres(
+                        A_later, b, lambda y: hierarchy.cycle(A_later, y), max_iterations=200)
+                    print(f"{bending:>8} {n_tris:>9} {A.shape[0]:>7} {label:>12} {smooth:>7} "
+                          f"{1e3 * setup:>9.0f} {1e3 * refresh:>11.0f} {1e3 * cycle:>11.2f} "
+                          f"{iterations:>9d} {later:>13d}  "
+                          f"{[op.shape[0] for op in hierarchy.ops]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -204,12 +204,16 @@ class Shell(ImplicitBody):
     # -- implicit body protocol -------------------------------------------------------------
     def place(self, layout):
         """Add the nodes, their lumped mass and (midedge) one xi per edge after its first node."""
-        self.nodes = layout.add_nodes(self.vertices)
+        self.nodes = layout.add_nodes(self.vertices, surface=True)
         self.scalars = np.zeros(0, dtype=np.int64)
         layout.add_mass("node", self.nodes, self.density * self.thickness * self.node_areas())
         if self.bending == "midedge":
+            # xi_e = m . tau_e with tau_e = e_hat x n0_e, e_hat from edges[e, 0] to edges[e, 1]
+            # (edge_frames): a rigid rotation omega turns m by omega x m, so xi changes by
+            # omega . (n0 x tau) = omega . e_hat, an angle about the edge
             self.xi = self.scalars = layout.add_scalars(after=self.nodes[self.edges[:, 0]],
-                                                        initial=0.0)
+                                                        initial=0.0,
+                                                        axis_to=self.nodes[self.edges[:, 1]])
             strip = np.zeros(len(self.edges))       # a third of the edge's triangles' areas
             np.add.at(strip, self.tri_edges.ravel(), np.repeat(self.tri_area / 3.0, 3))
             layout.add_mass("scalar", self.xi,

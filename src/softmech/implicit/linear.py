@@ -13,18 +13,22 @@ free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists af
 its banded LU (dgbsv), both O(n bw^2), called from compiled code (softmech.kernels.newton,
 shared with the compiled Newton loop); otherwise a sparse CSC matrix for meshes and
 networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
-(scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; above it by
-GMRES preconditioned with an incomplete LU of the matrix in a nested-dissection order (METIS,
-computed once per pattern: softmech.implicit.ordering), kept across Newton iterations and steps,
-refactored when GMRES slows down, with a complete LU as fallback
-(softmech.implicit.sparse_solve.ReusedILU):
-a fresh LU's cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at
-10,000 triangles (benchmarks/shells.py, docs/benchmarks.md).
+(scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; from
+AMG_MIN_NODES shell nodes with free DOFs, when the scene's rigid modes are known, by GMRES
+preconditioned with a smoothed-aggregation multigrid hierarchy kept across Newton iterations
+and steps (softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without
+the rigid modes) by GMRES preconditioned with an incomplete LU of the matrix in a
+nested-dissection order (METIS, computed once per pattern: softmech.implicit.ordering), kept
+across Newton iterations and steps, refactored when GMRES slows down
+(softmech.implicit.sparse_solve.ReusedILU); both with a complete LU as fallback. A fresh LU's
+cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at 10,000
+triangles; the incomplete LU's fill grows as n log n, its time per Newton iteration as
+n^1.3-1.4, the multigrid's as n^1.0-1.1 (benchmarks/shells.py, docs/benchmarks.md).
 """
 import numpy as np
 import scipy.sparse
 
-from softmech.implicit import ordering, sparse_solve
+from softmech.implicit import multigrid, ordering, sparse_solve
 from softmech.kernels.newton import LAPACK_INTS, BandSystem, assemble_band, solve_band
 
 BANDED_MAX = 24
@@ -43,19 +47,22 @@ class JacobianPattern:
 
     n_dof: size of q; rows, cols: int64 (nnz,) entries of all bindings, concatenated in binding
     order; constrained: int64 (k,) DOFs removed from the solve. The diagonal of the free DOFs is
-    always part of the structure (the mass term M/h^2 lives there).
+    always part of the structure (the mass term M/h^2 lives there). rigid_modes: the scene's
+    softmech.implicit.near_null.RigidModes (needed for the multigrid solver; without them a
+    large sparse system is solved by ReusedILU).
 
     After construction: free (n_free,) DOF indices; kind "banded" or "sparse"; bandwidth;
     for "banded", band: the storage and LAPACK scratch (softmech.kernels.newton.BandSystem);
-    for "sparse", sparse_solvers: {world: softmech.implicit.sparse_solve.ReusedILU} (one per
-    world, so that a world's steps do not depend on the others' factors: a batched run equals
-    single runs bit for bit; their counters say how the solves went; reuse off below
-    KRYLOV_MIN_DOFS free DOFs), sparse_solver: world 0's; ordering: the pattern's
+    for "sparse", solver: "lu" (a fresh LU at every solve, below KRYLOV_MIN_DOFS free DOFs),
+    "ilu" or "amg" (above; "amg" from AMG_MIN_NODES shell nodes, with rigid modes), sparse_solvers:
+    {world: ReusedILU or ReusedAMG} (one per world, so that a world's steps do not depend on the
+    others' factors or hierarchy: a batched run equals single runs bit for bit; their counters
+    say how the solves went), sparse_solver: world 0's; ordering: the pattern's
     nested-dissection ordering (softmech.implicit.ordering.SymmetricOrdering), computed at the
-    first sparse solve and shared by the worlds' solvers.
+    first ILU solve and shared by the worlds' ILU solvers.
     """
 
-    def __init__(self, n_dof, rows, cols, constrained):
+    def __init__(self, n_dof, rows, cols, constrained, rigid_modes=None):
         rows = np.asarray(rows, dtype=np.int64)
         cols = np.asarray(cols, dtype=np.int64)
         is_free = np.ones(n_dof, dtype=bool)
@@ -92,7 +99,14 @@ class JacobianPattern:
             self._csc_rows = (unique % n).astype(np.int32)
             counts = np.bincount(unique // n, minlength=n)
             self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-            self._reuse = n >= sparse_solve.KRYLOV_MIN_DOFS
+            if n < sparse_solve.KRYLOV_MIN_DOFS:
+                self.solver = "lu"
+            elif (rigid_modes is not None and rigid_modes.n_nodes(self.free, surface=True)
+                  >= multigrid.AMG_MIN_NODES):
+                self.solver = "amg"
+            else:
+                self.solver = "ilu"
+            self.rigid_modes = rigid_modes
             self.sparse_solvers = {}
             # one nested-dissection ordering for the pattern, shared by the worlds' solvers
             self.ordering = ordering.SymmetricOrdering()
@@ -113,10 +127,15 @@ class JacobianPattern:
                 uplo=np.frombuffer(b"U", dtype=np.uint8).copy())
 
     def sparse_solver_of(self, world):
-        """The sparse solver (ReusedILU) of world `world`, made at its first use."""
+        """The sparse solver (ReusedILU or ReusedAMG) of world `world`, made at its first use."""
         if world not in self.sparse_solvers:
-            self.sparse_solvers[world] = sparse_solve.ReusedILU(reuse=self._reuse,
-                                                                ordering=self.ordering)
+            if self.solver == "amg":
+                solver = multigrid.ReusedAMG(self.rigid_modes, self.free,
+                                             smooth=multigrid.AMG_SMOOTH)
+            else:
+                solver = sparse_solve.ReusedILU(reuse=self.solver == "ilu",
+                                                ordering=self.ordering)
+            self.sparse_solvers[world] = solver
         return self.sparse_solvers[world]
 
     @property
@@ -141,11 +160,12 @@ class JacobianPattern:
             raise ValueError(f"sparse_matrix: the pattern is {self.kind!r}, not 'sparse'")
         return self._csc(self._assemble(J, diagonal))
 
-    def solve(self, J, diagonal, rhs, world=0):
+    def solve(self, J, diagonal, rhs, world=0, q=None):
         """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
         entries dF/dq + dF/dv/h (all of them, in pattern order), diagonal (n_free,) (M/h^2; 0
-        in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use.
-        Returns x (n_free,)."""
+        in a static solve), rhs (n_free,); world: whose sparse solver (and kept factors) to use;
+        q (n_dof,): the current DOF values (the multigrid solver takes its rigid modes at their
+        positions; required for solver "amg"). Returns x (n_free,)."""
         if self.kind == "banded":
             # the compiled Newton loop's assembly and solve (softmech.kernels.newton), so that
             # both loops agree bit for bit; LAPACK called directly (scipy.linalg.solve_banded's
@@ -163,7 +183,7 @@ class JacobianPattern:
         else:
             A = self._csc(self._assemble(J, diagonal))
             try:
-                x = self.sparse_solver_of(world).solve(A, diagonal, rhs)
+                x = self.sparse_solver_of(world).solve(A, diagonal, rhs, q)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"
                 raise SingularJacobian(str(err)) from None
         if not np.all(np.isfinite(x)):

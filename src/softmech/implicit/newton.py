@@ -124,12 +124,14 @@ class ImplicitStepper:
     """Implicit Euler and static solves of a compiled scene's bindings, one world at a time.
 
     bindings: list of softmech.implicit.binding.Binding; mass: (n_dof,) lumped mass;
-    options: NewtonOptions. Scratch (F, J) is allocated once here and reused.
+    options: NewtonOptions; rigid_modes: the DOFs' softmech.implicit.near_null.RigidModes (for
+    the multigrid solve of large sparse systems; None: not used). Scratch (F, J) is allocated
+    once here and reused.
 
     loop: the compiled Newton loop (softmech.implicit.compiled.CompiledLoop) that `step` and
     `run_steps` use, or None, then `loop_unavailable` says why (the Python loop runs)."""
 
-    def __init__(self, bindings, mass, options=None):
+    def __init__(self, bindings, mass, options=None, rigid_modes=None):
         self.bindings = list(bindings)
         self.mass = np.asarray(mass, dtype=float)
         self.options = options or NewtonOptions()
@@ -148,6 +150,7 @@ class ImplicitStepper:
         self._dynamic = [bd for bd in self.bindings if bd.dynamic]
         self._updaters = [bd for bd in self.bindings if bd.updates]
         self._versions = None
+        self._rigid_modes = rigid_modes
         self._F = np.zeros(self.n_dof)
         self._refresh_pattern()
         self.free = self.pattern.free
@@ -186,7 +189,8 @@ class ImplicitStepper:
         self._slices = [slice(offsets[i], offsets[i + 1]) for i in range(len(self.bindings))]
         rows = np.concatenate([bd.rows for bd in self.bindings] + [np.zeros(0, np.int64)])
         cols = np.concatenate([bd.cols for bd in self.bindings] + [np.zeros(0, np.int64)])
-        self.pattern = JacobianPattern(self.n_dof, rows, cols, self.constrained)
+        self.pattern = JacobianPattern(self.n_dof, rows, cols, self.constrained,
+                                       rigid_modes=self._rigid_modes)
         self._J = np.zeros(offsets[-1])
 
     def _begin(self, b, q, t):
@@ -269,7 +273,7 @@ class ImplicitStepper:
             if np.sqrt(2 * phi) <= target:
                 return it - 1
             try:
-                dq = self.pattern.solve(J, diagonal, -R, world=b)
+                dq = self.pattern.solve(J, diagonal, -R, world=b, q=q)
             except SingularJacobian as err:
                 raise NewtonFailed(f"singular Newton matrix: {err}", "singular") from None
             self.stats.solves += 1
@@ -445,7 +449,7 @@ class ImplicitStepper:
             # or a static Newton update below xtol: the residual is at its round-off floor
             # (a stiff rod's, EA times the coordinates' round-off, can lie above target)
             try:
-                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R, world=b)
+                dq = self.pattern.solve(J, np.zeros(len(self.free)), -R, world=b, q=q)
             except SingularJacobian:
                 dq = None
             if dq is not None and np.max(np.abs(dq)) <= self.options.xtol:

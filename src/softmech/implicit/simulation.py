@@ -11,6 +11,7 @@ from softmech import _checks
 from softmech.diagnostics import ENERGY_KEYS
 from softmech.implicit.binding import ImplicitContext
 from softmech.implicit.layout import DofLayout
+from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
 from softmech.kernels.newton import OK
 from softmech.io import atomic_save_npz
@@ -89,7 +90,8 @@ class ImplicitSimulation:
                                  "discrete rods and shells (the implicit integrator); terms that "
                                  "do have a bind_implicit method")
             bindings += bind(ctx)
-        self.stepper = ImplicitStepper(bindings, self.layout.mass, options)
+        self.stepper = ImplicitStepper(bindings, self.layout.mass, options,
+                                       rigid_modes=RigidModes.from_layout(self.layout))
         free_mass = self.layout.mass[self.stepper.free]
         if np.any(free_mass <= 0):
             dof = int(self.stepper.free[np.argmin(free_mass)])

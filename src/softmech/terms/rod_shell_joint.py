@@ -156,7 +156,9 @@ class RodShellJoint(_ImplicitTerm):
         net = self.network
         net.nodes = np.concatenate([rod.nodes[[self.rod_node]], rod.nodes[others],
                                     shell.nodes[neighbours]])
-        new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], k), initial=0.0)
+        # each new twist is an angle about its shell edge, from the joint node to its neighbour
+        new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], k), initial=0.0,
+                                 axis_to=shell.nodes[neighbours])
         layout.add_mass("scalar", new, net.twist_inertia[j:])
         net.scalars = np.concatenate([rod.scalars[rod_edges], new])
 

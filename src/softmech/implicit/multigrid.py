@@ -1,0 +1,366 @@
+"""Sparse Newton solves by GMRES preconditioned with a smoothed-aggregation algebraic multigrid
+(AMG) hierarchy whose near-null space is the rigid motions of the DOFs, kept across Newton
+iterations and time steps.
+
+Why: an incomplete LU's fill and factorization grow faster than n on a mesh (nested
+dissection: n log n and n^1.5; softmech.implicit.sparse_solve), a multigrid V-cycle costs O(n)
+(a fixed number of sweeps over each level, the levels' sizes falling geometrically). Smoothed
+aggregation (Vanek, Mandel & Brezina 1996, through pyamg 5.x: Olson & Schroder 2018) groups the
+nodes into aggregates, interpolates on each the near-null modes it is given, and smooths that
+interpolation by one damped Jacobi step ("jacobi") or by energy minimization ("energy",
+Olson, Schroder & Tuminaro 2011). The near-null modes are the six rigid motions of
+softmech.implicit.near_null (translations, rotations; edge angles turn with the rotation):
+with the translations only, the plate's bending modes w = a + b x + c y are missing from the
+coarse spaces, and the GMRES iterations grow faster with n (benchmarks/shells_amg.py).
+
+Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md):
+- aggregates of whole nodes: the graph of the nodes (a node's x, y, z and the scalar DOFs
+  attached to it are one vertex, the weight the sum of |A| between them) is aggregated by
+  pyamg's standard aggregation, and every DOF goes to its node's aggregate (pyamg's own
+  aggregation of the scalar DOFs split a node's DOFs and, for the mid-edge plate, made coarse
+  levels of 2.3x A's nonzeros against 1.4x);
+- the hierarchy is built for the Jacobi-scaled matrix D^-1/2 A D^-1/2 (Hierarchy: fewer
+  iterations, most for the mid-edge plate's mix of node and angle DOFs);
+- energy-minimizing prolongators (AMG_SMOOTH; 2 CG iterations) where benchmarks/shells.py
+  showed their fewer GMRES iterations pay for their dearer setup;
+- a V-cycle with one symmetric Gauss-Seidel sweep before and after the coarse correction
+  (pointwise on the finest level, by blocks of the 6 modes below), the coarsest level
+  (at most MAX_COARSE unknowns) solved by a sparse LU; the cycle is written here on
+  pyamg's compiled relaxation (pyamg.amg_core) rather than through pyamg's solve(), which
+  computes two residual norms per cycle;
+- the finest level is always the current matrix (its smoothing and residual), the coarse
+  operators R A P those of the matrix at the last refresh.
+Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose compressed
+edges gave negative diagonal entries, did): GMRES then fails and the complete LU below takes
+over (correct, at the LU's cost).
+
+Reuse (the same contract as ReusedILU: `solve(A, diagonal, rhs, q)`, accepted only at a true
+residual <= KRYLOV_RTOL |rhs|, counters). Building the hierarchy (aggregation, prolongators P)
+costs SETUP_COST GMRES iterations, refreshing its coarse operators R A P for the current A with
+P kept ("Galerkin refresh") REFRESH_COST. A mesh's Newton matrix changes little between
+iterations and steps, so the hierarchy is kept; after each accepted solve of m iterations, the
+k-th since the last setup (S iterations in all since then) and the k'-th since the last
+refresh (S' since then):
+- m k > SETUP_COST + S: a solve costs more than the mean since the setup, setup included:
+  the prolongators are stale (the body turned: its rigid modes moved), build anew;
+- otherwise m k' > REFRESH_COST + S': refresh the coarse operators before the next solve.
+A new diagonal (a new step size h: M/h^2 changed) refreshes them too. Counting iterations,
+not seconds, keeps the choices and so the results reproducible, and each world of a batch
+keeps its own hierarchy (linear.JacobianPattern): a batched run equals single runs bit for bit.
+
+Fallbacks: GMRES with the kept hierarchy fails (not accepted within KRYLOV_MAX_ITERATIONS) ->
+a hierarchy built afresh for this matrix -> a complete sparse LU (SuperLU, COLAMD) that solves
+directly and is kept as the preconditioner of the next solves while they are cheap (the same
+mean rule, FACTOR_COST), as ReusedILU does for the ill-conditioned matrices of static solves
+and singular ones (SuperLU raises RuntimeError for an exactly singular matrix).
+"""
+import numpy as np
+import pyamg
+import scipy.sparse
+import scipy.sparse.linalg
+from pyamg import amg_core
+from pyamg.aggregation.aggregate import standard_aggregation
+from pyamg.util.utils import get_block_diag
+
+from softmech.implicit import sparse_solve
+
+AMG_MIN_NODES = 3500
+"""Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
+softmech.implicit.linear chooses ReusedAMG for a sparse system with rigid modes (below:
+ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs). Measured with benchmarks/shells.py
+(docs/benchmarks.md): per Newton iteration the incomplete LU was faster up to ~5,000 triangles
+(2,500 nodes: hinge 25 against 27 ms, mid-edge 34 against 41 ms) and slower from ~10,000
+(4,900 nodes: 74 against 59 ms, 94 against 86 ms); counted in nodes, not DOFs, because the
+mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike. Rod nodes do not count:
+on a square net of discrete rods (3,600 and 10,000 nodes, benchmarks/rod_net.py) the multigrid
+needed 37 and 23 GMRES iterations per solve and 173 and 346 ms per Newton iteration against
+the incomplete LU's 81 and 284 ms (a net's soft modes are not only rigid motions)."""
+AMG_SMOOTH = "energy"
+"""The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
+minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge
+plate, 10,000 triangles), which paid for its dearer setup from 10,000 triangles on."""
+MAX_COARSE = 300
+"""Largest coarsest level, solved by a sparse LU (its factors hold ~4x its 6x6 blocks' entries;
+a larger one made the V-cycle dearer than the iterations it saved)."""
+SETUP_COST = 40
+"""Building the hierarchy ("jacobi") in GMRES iterations with it (measured at 10,000
+triangles, benchmarks/shells.py's plates: 107 ms against ~2.5 ms per iteration (hinge),
+137 ms against ~3.6 ms (mid-edge))."""
+ENERGY_SETUP_COST = 80
+"""The same with energy-minimizing prolongators (203 ms, 313 ms)."""
+REFRESH_COST = 10
+"""Recomputing the coarse operators R A P with the prolongators kept (28 ms, 36 ms)."""
+SEED = 20261127
+"""Seed of numpy's global generator while pyamg builds a hierarchy (Hierarchy)."""
+SMOOTHERS = ("jacobi", "energy")
+"""How the prolongators are smoothed: pyamg's ("jacobi", {"omega": 4/3}) or
+("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})."""
+ENERGY_CG_ITERATIONS = 2
+"""CG iterations of the energy minimization (pyamg's default 4 cost 25 % more setup for the
+same GMRES iterations on the plates at 10,000 triangles)."""
+
+
+def node_aggregates(A, owner):
+    """Aggregates of whole nodes: AggOp (n, n_aggregates) CSR of 0/1 for A (n, n) CSR and
+    owner (n,) the node index of each DOF (0..n_nodes-1). Nodes with no neighbour stay out of
+    every aggregate (pyamg's standard aggregation; their DOFs are left to the smoother)."""
+    n = A.shape[0]
+    n_nodes = int(owner.max()) + 1
+    S = scipy.sparse.csr_matrix((np.ones(n), (np.arange(n), owner)), shape=(n, n_nodes))
+    graph = (S.T @ abs(A) @ S).tocsr()
+    graph.sort_indices()
+    agg, _roots = standard_aggregation(graph)
+    return (S @ agg).tocsr()
+
+
+class CsrOf:
+    """CSR copies of CSC matrices of one structure: the gather from the CSC data to the CSR
+    data is computed once per structure, then a copy is one gather (scipy's tocsr() cost ~10x
+    that: 6 ms for the hinge plate of 10,000 triangles)."""
+
+    def __init__(self):
+        self._indptr = self._indices = None
+
+    def __call__(self, A):
+        if A.format == "csr":
+            return A
+        A = A.tocsc()
+        if not (A.indices is self._indices or (
+                self._indices is not None and np.array_equal(A.indptr, self._indptr)
+                and np.array_equal(A.indices, self._indices))):
+            positions = scipy.sparse.csc_matrix(
+                (np.arange(1, A.nnz + 1, dtype=np.float64), A.indices, A.indptr),
+                shape=A.shape).tocsr()
+            positions.sort_indices()
+            self._gather = positions.data.astype(np.int64) - 1
+            self._csr_indices, self._csr_indptr = positions.indices, positions.indptr
+            self._indptr, self._indices = A.indptr, A.indices
+        return scipy.sparse.csr_matrix((A.data[self._gather], self._csr_indices,
+                                        self._csr_indptr), shape=A.shape)
+
+
+class Hierarchy:
+    """A smoothed-aggregation hierarchy for A (n, n) CSR: prolongators P_l, restrictions
+    R_l = P_l^T (from pyamg), the coarse operators R A P of the last `refresh`, their block
+    diagonals' inverses (block Gauss-Seidel) and the coarsest level's LU.
+
+    B (n, 6): near-null modes; owner (n,): node of each DOF (node_aggregates); smooth: one of
+    SMOOTHERS. Raises RuntimeError when the coarsest level is exactly singular or A has a zero
+    diagonal entry."""
+
+    def __init__(self, A, B, owner, smooth):
+        options = {"jacobi": ("jacobi", {"omega": 4.0 / 3.0}),
+                   "energy": ("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})}[smooth]
+        # built for the symmetrically scaled matrix D^-1/2 A D^-1/2 (unit diagonal) and modes
+        # D^1/2 B: the tentative prolongators orthonormalize B aggregate by aggregate and
+        # energy minimization runs CG on A, neither invariant under scaling, and a mid-edge
+        # plate mixes node rows (~1e6 N/m) and angle rows (~1e-3 to 1e2 N m): scaled, its
+        # GMRES iterations fell from 16 to 13 ("jacobi") and from 25 to 11 ("energy") at
+        # 10,000 triangles (the hinge plate's from 18 to 16 and 11 to 11). Gauss-Seidel is
+        # invariant under it, so the cycle runs on A itself with the finest transfers
+        # P = D^-1/2 P^, R = R^ D^-1/2 (and the same coarse operators R A P)
+        diagonal = np.abs(A.diagonal())
+        if np.any(diagonal == 0.0):
+            raise RuntimeError("a zero diagonal entry: no multigrid hierarchy")
+        scale = scipy.sparse.diags(1.0 / np.sqrt(diagonal))
+        scaled = (scale @ A @ scale).tocsr()
+        # pyamg estimates spectral radii (the Jacobi smoothing's damping) by Arnoldi from a
+        # random start drawn from numpy's global generator: with a fixed seed, and the
+        # caller's generator state put back, the hierarchy is a function of A alone (a
+        # batched run equals single runs; a user's own random draws are not disturbed)
+        state = np.random.get_state()
+        np.random.seed(SEED)
+        try:
+            ml = pyamg.smoothed_aggregation_solver(
+                scaled, B=B * np.sqrt(diagonal)[:, None], strength="symmetric",
+                smooth=options, max_coarse=MAX_COARSE,
+                aggregate=([("predefined", {"AggOp": node_aggregates(A, owner)})]
+                           + ["standard"] * 9),
+                coarse_solver=None, keep=False)
+        finally:
+            np.random.set_state(state)
+        self.P = [level.P for level in ml.levels[:-1]]
+        self.R = [level.R for level in ml.levels[:-1]]
+        if self.P:
+            self.P[0] = (scale @ self.P[0]).tocsr()
+            self.R[0] = (self.R[0] @ scale).tocsr()
+        self.n_levels = len(ml.levels)
+        self.blocksize = B.shape[1]          # the coarse levels' blocks: one per aggregate
+        self.refresh(A)
+
+    def refresh(self, A):
+        """Coarse operators R_l A_l P_l from the finest A (n, n) CSR, their smoothers' data and
+        the coarsest level's LU."""
+        ops = [A]
+        for P, R in zip(self.P, self.R):
+            coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P,
+                                             blocksize=(self.blocksize, self.blocksize))
+            coarse.sort_indices()
+            ops.append(coarse)
+        self.ops = ops
+        self.dinv = [None] + [np.ascontiguousarray(get_block_diag(op, self.blocksize,
+                                                                  inv_flag=True))
+                              for op in ops[1:-1]]
+        # an aggregate of fewer DOFs than modes (a node alone, two nodes with no scalar) gets
+        # zero columns in P (pyamg's fit_candidates): zero rows and columns in the coarse
+        # operators, which the block smoother's pseudo-inverses ignore and the coarsest
+        # level's LU leaves out
+        coarsest = scipy.sparse.csc_matrix(ops[-1])
+        coarsest.eliminate_zeros()
+        self.kept = np.flatnonzero(np.diff(coarsest.indptr) > 0)
+        self.lu = scipy.sparse.linalg.splu(coarsest[self.kept][:, self.kept].tocsc())
+
+    def _smooth(self, level, A, x, b):
+        """One symmetric Gauss-Seidel sweep (forward, then backward) on A x = b, in place."""
+        if level == 0:
+            n = A.shape[0]
+            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, 0, n, 1)
+            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, n - 1, -1, -1)
+        else:
+            size = self.blocksize
+            blocks = A.shape[0] // size
+            data, dinv = A.data.reshape(-1), self.dinv[level].reshape(-1)
+            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, 0, blocks, 1,
+                                        size)
+            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, blocks - 1, -1,
+                                        -1, size)
+
+    def cycle(self, A, b, level=0):
+        """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
+        (CSR; the coarse ones are those of the last refresh)."""
+        if level == self.n_levels - 1:
+            x = np.zeros_like(b)
+            x[self.kept] = self.lu.solve(b[self.kept])
+            return x
+        x = np.zeros_like(b)
+        self._smooth(level, A, x, b)
+        residual = b - A @ x
+        x += self.P[level] @ self.cycle(self.ops[level + 1], self.R[level] @ residual, level + 1)
+        self._smooth(level, A, x, b)
+        return x
+
+
+class ReusedAMG:
+    """Solver of A x = b for a sequence of sparse matrices of one structure by GMRES with a
+    kept smoothed-aggregation hierarchy (module docstring).
+
+    modes: softmech.implicit.near_null.RigidModes of the scene; free (n,) the DOFs (indices
+    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS).
+
+    Counters: setups (hierarchies built), refreshes (coarse operators recomputed),
+    direct_solves (complete LU factorizations, each solving directly), krylov_solves (solves
+    accepted from GMRES), krylov_iterations (GMRES iterations, all attempts), fallbacks (GMRES
+    attempts rejected)."""
+
+    def __init__(self, modes, free, smooth="jacobi"):
+        if smooth not in SMOOTHERS:
+            raise ValueError(f"ReusedAMG.smooth = {smooth!r} is not allowed: must be one of "
+                             f"{SMOOTHERS}")
+        self.modes = modes
+        self.free = np.asarray(free, dtype=np.int64)
+        self.smooth = smooth
+        self.owner = modes.owners(self.free)
+        self._csr = CsrOf()
+        self.setups = self.refreshes = self.direct_solves = 0
+        self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
+        self.forget()
+
+    @property
+    def setup_cost(self):
+        return ENERGY_SETUP_COST if self.smooth == "energy" else SETUP_COST
+
+    def forget(self):
+        """Drop the kept preconditioner: the next solve builds a hierarchy afresh."""
+        self._hierarchy = self._lu = self._diagonal = None
+        self._refresh_due = False
+        self._since_setup = [0, 0]       # solves, GMRES iterations
+        self._since_refresh = [0, 0]
+
+    def solve(self, A, diagonal, rhs, q):
+        """x (n,) solving A x = rhs; A: scipy.sparse (n, n) (CSC or CSR); diagonal (n,): the
+        inertia part of A's diagonal (a new one refreshes the coarse operators); q (n_dof,):
+        the DOF values whose node positions [m] the rigid modes are taken at (when a hierarchy
+        is built). Raises RuntimeError from SuperLU when A is exactly singular."""
+        A = self._csr(A)
+        if self._hierarchy is not None or self._lu is not None:
+            x = self._solve_kept(A, diagonal, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        self.forget()
+        try:
+            self._build(A, diagonal, q)
+        except RuntimeError:       # a singular coarsest level: the complete LU decides
+            self.forget()
+        else:
+            x = self._krylov(A, rhs)
+            if x is not None:
+                return x
+            self.fallbacks += 1
+        # the complete LU (SuperLU's COLAMD ordering, partial pivoting), kept as the
+        # preconditioner of the next solves
+        lu = scipy.sparse.linalg.splu(A.tocsc())
+        self.direct_solves += 1
+        self.forget()
+        self._lu = lu
+        self._diagonal = diagonal.copy()
+        return lu.solve(rhs)
+
+    def _solve_kept(self, A, diagonal, rhs):
+        """GMRES with the kept preconditioner, refreshed first where due; x or None."""
+        same_diagonal = np.array_equal(diagonal, self._diagonal)
+        if self._lu is not None:
+            return self._krylov(A, rhs) if same_diagonal else None
+        if self._refresh_due or not same_diagonal:
+            try:
+                self._hierarchy.refresh(A)
+            except RuntimeError:
+                return None
+            self.refreshes += 1
+            self._refresh_due = False
+            self._since_refresh = [0, 0]
+            self._diagonal = diagonal.copy()
+        return self._krylov(A, rhs)
+
+    def _build(self, A, diagonal, q):
+        if q is None:
+            raise ValueError("ReusedAMG.solve: q is required to build a hierarchy (the rigid "
+                             "modes are taken at its node positions)")
+        B = self.modes.modes(np.asarray(q, dtype=float), self.free)
+        self._hierarchy = Hierarchy(A, B, self.owner, self.smooth)
+        self.setups += 1
+        self._diagonal = diagonal.copy()
+
+    def _krylov(self, A, rhs):
+        """GMRES preconditioned by the kept LU factors or V-cycle; x or None (not accepted)."""
+        if self._lu is not None:
+            precondition = self._lu.solve
+        else:
+            hierarchy = self._hierarchy
+
+            def precondition(y):
+                return hierarchy.cycle(A, y)
+        x, iterations = sparse_solve.accepted_gmres(A, rhs, precondition)
+        self.krylov_iterations += iterations
+        if x is None:
+            return None
+        self.krylov_solves += 1
+        self._accepted(iterations)
+        return x
+
+    def _accepted(self, m):
+        """The mean rules (module docstring) after an accepted solve of m iterations."""
+        if self._lu is not None:
+            self._since_setup[0] += 1
+            self._since_setup[1] += m
+            k, total = self._since_setup
+            if m * k > sparse_solve.FACTOR_COST + total:
+                self.forget()
+            return
+        for tally in (self._since_setup, self._since_refresh):
+            tally[0] += 1
+            tally[1] += m
+        if m * self._since_setup[0] > self.setup_cost + self._since_setup[1]:
+            self.forget()
+        elif m * self._since_refresh[0] > REFRESH_COST + self._since_refresh[1]:
+            self._refresh_due = True
