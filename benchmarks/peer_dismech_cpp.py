@@ -39,7 +39,8 @@ same line-search policy (default <-> Goldstein, full steps <-> NO_LS) over this 
 softmech faster); "RMS tip z diff.": the RMS over the run of this row's tip z(t) minus
 softmech default's at the same instants, over the static sag (softmech's static solve,
 validated in tests/validation/test_der_rod.py). Times are the best of --repeats runs.
-A second table checks the equilibria: 40 steps of dt = 0.5 s from rest, the last tip z against
+A C++ run that fails or runs past --timeout (its Goldstein line search can loop forever) is
+reported as failed, with the reason. A second table checks the equilibria: 40 steps of dt = 0.5 s from rest, the last tip z against
 the static sag.
 """
 import argparse
@@ -93,13 +94,19 @@ def softmech_run(E, dt, duration, options):
     return wall, cpu, st.iterations / st.steps, out["time"][1:], out["rod.positions"][0, 1:, -1, 2]
 
 
-def cpp_run(exe, E, dt, duration, ftol, dtol, line_search):
-    """One run of the C++ driver: (wall [s], cpu [s], iterations per step, times, tip z)."""
+def cpp_run(exe, E, dt, duration, ftol, dtol, line_search, timeout):
+    """One run of the C++ driver: ((wall [s], cpu [s], iterations per step, times, tip z), its
+    JSON line), or (None, [why]) when it fails or runs past timeout [s] (it is then killed:
+    its Goldstein line search can loop forever, see docs/benchmarks.md)."""
     env = dict(os.environ, MKL_NUM_THREADS="1", OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "tip.txt")
-        res = subprocess.run([exe, repr(E), repr(dt), repr(duration), repr(ftol), repr(dtol),
-                              str(line_search), path], env=env, capture_output=True, text=True)
+        try:
+            res = subprocess.run([exe, repr(E), repr(dt), repr(duration), repr(ftol),
+                                  repr(dtol), str(line_search), path], env=env,
+                                 capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, [f"no result in {timeout:g} s (killed)"]
         if res.returncode != 0:
             return None, (res.stdout + res.stderr).strip().splitlines()[-1:]
         info = json.loads(res.stdout.strip().splitlines()[-1])
@@ -119,7 +126,7 @@ def table_header():
     print("|---|---|---|---|---|---|---|---|---|---|")
 
 
-def compare(exe, E, dt, duration, sag, repeats):
+def compare(exe, E, dt, duration, sag, repeats, timeout):
     """Print softmech's and the C++'s rows of one case."""
     ref = {}
     for name, options in (("softmech default (line search)", DEFAULT),
@@ -132,10 +139,13 @@ def compare(exe, E, dt, duration, sag, repeats):
               f"| {cpu / duration:.4f} | {cpu / len(t) * 1e3:.4f} | 1 | {diff:.1e} "
               f"| {load():.2f} |")
     for name, ftol, dtol, ls in CPP_SETTINGS:
-        runs = [cpp_run(exe, E, dt, duration, ftol, dtol(dt), ls) for _ in range(repeats)]
-        failed = [info for r, info in runs if r is None]
-        if failed:
-            print(f"| {E:.0e} | {dt:g} | {name} | failed: {' '.join(failed[0])} "
+        runs = []
+        for _ in range(repeats):
+            runs.append(cpp_run(exe, E, dt, duration, ftol, dtol(dt), ls, timeout))
+            if runs[-1][0] is None:
+                break
+        if runs[-1][0] is None:
+            print(f"| {E:.0e} | {dt:g} | {name} | failed: {' '.join(runs[-1][1])} "
                   f"| | | | | | {load():.2f} |")
             continue
         wall, cpu, its, t, z = best([r for r, _ in runs])
@@ -146,7 +156,7 @@ def compare(exe, E, dt, duration, sag, repeats):
               f"| {diff:.1e} | {load():.2f} |")
 
 
-def equilibria(exe, sags):
+def equilibria(exe, sags, timeout):
     print(f"\nEquilibrium by large implicit steps: {EQ_STEPS} steps of dt = {EQ_DT:g} s from "
           "rest, the last tip z against the static sag (softmech's static solve)\n")
     print("| E [Pa] | static sag [m] | code, setting | it./step | last tip z [m] | vs static |")
@@ -157,7 +167,7 @@ def equilibria(exe, sags):
             print(f"| {E:.0e} | {sags[E]:.5g} | {name} | {its:.2f} | {z[-1]:.6g} "
                   f"| {abs(z[-1] - sags[E]) / abs(sags[E]):.1e} |")
         for name, ftol, dtol, ls in CPP_SETTINGS:
-            r, info = cpp_run(exe, E, EQ_DT, EQ_DT * EQ_STEPS, ftol, dtol(EQ_DT), ls)
+            r, info = cpp_run(exe, E, EQ_DT, EQ_DT * EQ_STEPS, ftol, dtol(EQ_DT), ls, timeout)
             if r is None:
                 print(f"| {E:.0e} | {sags[E]:.5g} | {name} | failed: {' '.join(info)} | | |")
                 continue
@@ -173,6 +183,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="0.2 s simulated, 1 repeat")
     parser.add_argument("--duration", type=float, default=2.0, help="simulated s (default 2)")
     parser.add_argument("--repeats", type=int, default=3, help="best of R runs (default 3)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="kill a C++ run after this many seconds (default 60)")
     args = parser.parse_args()
     if not args.exe:
         sys.exit(NO_EXE)
@@ -191,8 +203,8 @@ def main():
     print(f"\nDynamics: {duration:g} s simulated per run, best of {repeats}; times warm\n")
     table_header()
     for E, dt in CASES:
-        compare(args.exe, E, dt, duration, sags[E], repeats)
-    equilibria(args.exe, sags)
+        compare(args.exe, E, dt, duration, sags[E], repeats, args.timeout)
+    equilibria(args.exe, sags, args.timeout)
     print(f"\nload average at the end: {load():.2f}")
 
 
