@@ -40,8 +40,8 @@ softmech faster); "RMS tip z diff.": the RMS over the run of this row's tip z(t)
 softmech default's at the same instants, over the static sag (softmech's static solve,
 validated in tests/validation/test_der_rod.py). Times are the best of --repeats runs.
 A C++ run that fails or runs past --timeout (its Goldstein line search can loop forever) is
-reported as failed, with the reason. A second table checks the equilibria: 40 steps of dt = 0.5 s from rest, the last tip z against
-the static sag.
+reported as failed, with the reason. A second table checks the equilibria: 40 steps of
+dt = 0.5 s from rest, the last tip z against the static sag.
 """
 import argparse
 import json
