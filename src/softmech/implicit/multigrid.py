@@ -58,11 +58,11 @@ import numpy as np
 import pyamg
 import scipy.sparse
 import scipy.sparse.linalg
-from pyamg import amg_core
 from pyamg.aggregation.aggregate import standard_aggregation
 from pyamg.util.utils import get_block_diag
 
 from softmech.implicit import sparse_solve
+from softmech.kernels import multigrid_cycle
 
 AMG_MIN_NODES = 3500
 """Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
@@ -116,18 +116,19 @@ def node_aggregates(A, owner):
 class CsrOf:
     """CSR copies of CSC matrices of one structure: the gather from the CSC data to the CSR
     data is computed once per structure, then a copy is one gather (scipy's tocsr() cost ~10x
-    that: 6 ms for the hinge plate of 10,000 triangles)."""
+    that: 6 ms for the hinge plate of 10,000 triangles). `finest(A)` gives that copy as the
+    compiled cycle's softmech.kernels.multigrid_cycle.Finest, its uint32 structure and
+    diagonal positions also kept per structure."""
 
     def __init__(self):
         self._indptr = self._indices = None
+        self._finest_indptr = self._finest_indices = None
 
     def __call__(self, A):
         if A.format == "csr":
             return A
         A = A.tocsc()
-        if not (A.indices is self._indices or (
-                self._indices is not None and np.array_equal(A.indptr, self._indptr)
-                and np.array_equal(A.indices, self._indices))):
+        if not _same(A, self._indptr, self._indices):
             positions = scipy.sparse.csc_matrix(
                 (np.arange(1, A.nnz + 1, dtype=np.float64), A.indices, A.indptr),
                 shape=A.shape).tocsr()
@@ -135,8 +136,37 @@ class CsrOf:
             self._gather = positions.data.astype(np.int64) - 1
             self._csr_indices, self._csr_indptr = positions.indices, positions.indptr
             self._indptr, self._indices = A.indptr, A.indices
-        return scipy.sparse.csr_matrix((A.data[self._gather], self._csr_indices,
-                                        self._csr_indptr), shape=A.shape)
+        out = scipy.sparse.csr_matrix((A.data[self._gather], self._csr_indices,
+                                       self._csr_indptr), shape=A.shape)
+        out.has_sorted_indices = True      # the gather's order (saves scipy's check)
+        return out
+
+    def finest(self, A):
+        """softmech.kernels.multigrid_cycle.Finest of A (n, n) (CSC or CSR, its structure
+        holding the whole diagonal): the CSR copy, its structure as uint32, 1 / the diagonal,
+        each row's diagonal position."""
+        A = self(A)
+        A.sort_indices()
+        if not _same(A, self._finest_indptr, self._finest_indices):
+            n = A.shape[0]
+            rows = np.repeat(np.arange(n), np.diff(A.indptr))
+            diag = np.flatnonzero(A.indices == rows)
+            if diag.size != n:
+                raise ValueError("CsrOf.finest: the matrix's structure must hold its whole "
+                                 "diagonal")
+            self._u_ptr = A.indptr.astype(np.uint32)
+            self._u_idx = A.indices.astype(np.uint32)
+            self._u_diag = diag.astype(np.uint32)
+            self._finest_indptr, self._finest_indices = A.indptr, A.indices
+        with np.errstate(divide="ignore"):
+            dinv = 1.0 / A.data[self._u_diag]
+        return multigrid_cycle.Finest(self._u_ptr, self._u_idx, A.data, dinv, self._u_diag)
+
+
+def _same(A, indptr, indices):
+    """Whether A's structure (indptr, indices) is the one given (the same arrays or equal)."""
+    return A.indices is indices or (indices is not None and np.array_equal(A.indptr, indptr)
+                                    and np.array_equal(A.indices, indices))
 
 
 class Hierarchy:
@@ -186,11 +216,27 @@ class Hierarchy:
             self.R[0] = (self.R[0] @ scale).tocsr()
         self.n_levels = len(ml.levels)
         self.blocksize = B.shape[1]          # the coarse levels' blocks: one per aggregate
+        self._pack_transfers(A.shape[0])
         self.refresh(A)
+
+    def _pack_transfers(self, n):
+        """The prolongators P_l (CSR, uint32 indices) packed level after level for the
+        compiled cycle, and the levels' sizes."""
+        P = [scipy.sparse.csr_matrix(p) for p in self.P]
+        for p in P:
+            p.sort_indices()
+        self.sizes = np.array([n] + [p.shape[1] for p in P], dtype=np.int64)
+        self.vec_off = np.zeros(self.n_levels + 1, dtype=np.int64)
+        self.vec_off[2:] = np.cumsum(self.sizes[1:])
+        self.p_ptr_off = _offsets([p.indptr.size for p in P])
+        self.p_idx_off = _offsets([p.nnz for p in P])
+        self.p_ptr = _concat([p.indptr for p in P], np.uint32)
+        self.p_idx = _concat([p.indices for p in P], np.uint32)
+        self.p_val = _concat([p.data for p in P], np.float64)
 
     def refresh(self, A):
         """Coarse operators R_l A_l P_l from the finest A (n, n) CSR, their smoothers' data and
-        the coarsest level's LU."""
+        the coarsest level's (pseudo-)inverse, packed for the compiled cycle (`levels`)."""
         ops = [A]
         for P, R in zip(self.P, self.R):
             coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P,
@@ -198,46 +244,52 @@ class Hierarchy:
             coarse.sort_indices()
             ops.append(coarse)
         self.ops = ops
-        self.dinv = [None] + [np.ascontiguousarray(get_block_diag(op, self.blocksize,
-                                                                  inv_flag=True))
-                              for op in ops[1:-1]]
+        size = self.blocksize
+        middle = ops[1:-1]
+        dinv = [get_block_diag(op, size, inv_flag=True) for op in middle]
         # an aggregate of fewer DOFs than modes (a node alone, two nodes with no scalar) gets
         # zero columns in P (pyamg's fit_candidates): zero rows and columns in the coarse
         # operators, which the block smoother's pseudo-inverses ignore and the coarsest
-        # level's LU leaves out
-        coarsest = scipy.sparse.csc_matrix(ops[-1])
-        coarsest.eliminate_zeros()
-        self.kept = np.flatnonzero(np.diff(coarsest.indptr) > 0)
-        self.lu = scipy.sparse.linalg.splu(coarsest[self.kept][:, self.kept].tocsc())
+        # level's inverse leaves out (its rows and columns there stay 0)
+        coarsest = ops[-1].toarray() if scipy.sparse.issparse(ops[-1]) else ops[-1]
+        kept = np.flatnonzero(np.any(coarsest != 0.0, axis=0) | np.any(coarsest != 0.0, axis=1))
+        inverse = np.zeros_like(coarsest, dtype=np.float64)
+        try:
+            inverse[np.ix_(kept, kept)] = np.linalg.inv(coarsest[np.ix_(kept, kept)])
+        except np.linalg.LinAlgError as err:
+            raise RuntimeError(f"singular coarsest multigrid level: {err}") from None
+        c_ptr_off = np.zeros(self.n_levels, dtype=np.int64)
+        c_idx_off = np.zeros(self.n_levels, dtype=np.int64)
+        c_ptr_off[1:-1] = _offsets([op.indptr.size for op in middle])
+        c_idx_off[1:-1] = _offsets([op.indices.size for op in middle])
+        self.levels = multigrid_cycle.Levels(
+            self.sizes, self.vec_off, np.array([size], dtype=np.int64), c_ptr_off, c_idx_off,
+            _concat([op.indptr for op in middle], np.uint32),
+            _concat([op.indices for op in middle], np.uint32),
+            _concat([op.data.reshape(-1) for op in middle], np.float64),
+            _concat([d.reshape(-1) for d in dinv], np.float64),
+            self.p_ptr_off, self.p_idx_off, self.p_ptr, self.p_idx, self.p_val,
+            inverse.reshape(-1), np.zeros(self.vec_off[-1]), np.zeros(self.vec_off[-1]),
+            np.zeros(size))
 
-    def _smooth(self, level, A, x, b):
-        """One symmetric Gauss-Seidel sweep (forward, then backward) on A x = b, in place."""
-        if level == 0:
-            n = A.shape[0]
-            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, 0, n, 1)
-            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, n - 1, -1, -1)
-        else:
-            size = self.blocksize
-            blocks = A.shape[0] // size
-            data, dinv = A.data.reshape(-1), self.dinv[level].reshape(-1)
-            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, 0, blocks, 1,
-                                        size)
-            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, blocks - 1, -1,
-                                        -1, size)
-
-    def cycle(self, A, b, level=0):
+    def cycle(self, A, b):
         """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
-        (CSR; the coarse ones are those of the last refresh)."""
-        if level == self.n_levels - 1:
-            x = np.zeros_like(b)
-            x[self.kept] = self.lu.solve(b[self.kept])
-            return x
-        x = np.zeros_like(b)
-        self._smooth(level, A, x, b)
-        residual = b - A @ x
-        x += self.P[level] @ self.cycle(self.ops[level + 1], self.R[level] @ residual, level + 1)
-        self._smooth(level, A, x, b)
+        (CSR, or a softmech.kernels.multigrid_cycle.Finest; the coarse ones are those of the
+        last refresh)."""
+        finest = A if isinstance(A, multigrid_cycle.Finest) else CsrOf().finest(A)
+        x = np.empty_like(b)
+        multigrid_cycle.vcycle(finest, self.levels, np.ascontiguousarray(b, dtype=float), x)
         return x
+
+
+def _offsets(sizes):
+    """(len(sizes),) int64: where each of arrays of these sizes starts when concatenated."""
+    return np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int64) if sizes else \
+        np.zeros(0, dtype=np.int64)
+
+
+def _concat(arrays, dtype):
+    return (np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype=dtype))
 
 
 class ReusedAMG:
@@ -261,6 +313,7 @@ class ReusedAMG:
         self.smooth = smooth
         self.owner = modes.owners(self.free)
         self._csr = CsrOf()
+        self._work = None                # the compiled FGMRES's scratch (multigrid_cycle.Krylov)
         self.setups = self.refreshes = self.direct_solves = 0
         self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
         self.forget()
@@ -332,21 +385,37 @@ class ReusedAMG:
         self._diagonal = diagonal.copy()
 
     def _krylov(self, A, rhs):
-        """GMRES preconditioned by the kept LU factors or V-cycle; x or None (not accepted)."""
+        """GMRES preconditioned by the kept LU factors (scipy's GMRES) or V-cycle (the compiled
+        FGMRES); x or None (not accepted)."""
         if self._lu is not None:
-            precondition = self._lu.solve
+            x, iterations = sparse_solve.accepted_gmres(A, rhs, self._lu.solve)
         else:
-            hierarchy = self._hierarchy
-
-            def precondition(y):
-                return hierarchy.cycle(A, y)
-        x, iterations = sparse_solve.accepted_gmres(A, rhs, precondition)
+            x, iterations = self._fgmres(A, rhs)
         self.krylov_iterations += iterations
         if x is None:
             return None
         self.krylov_solves += 1
         self._accepted(iterations)
         return x
+
+    def _fgmres(self, A, rhs):
+        """The compiled FGMRES with the kept hierarchy's V-cycle, accepted at a true residual
+        <= KRYLOV_RTOL |rhs| (softmech.kernels.multigrid_cycle.fgmres): (x or None,
+        iterations)."""
+        m = max(sparse_solve.KRYLOV_MAX_ITERATIONS, 1)
+        n = rhs.size
+        if self._work is None or self._work.Z.shape != (m, n):
+            self._work = multigrid_cycle.Krylov(
+                np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)), np.zeros(m + 1),
+                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(n))
+        rhs = np.ascontiguousarray(rhs, dtype=np.float64)
+        norm_b = float(np.linalg.norm(rhs))
+        x = np.empty(n)
+        count = multigrid_cycle.fgmres(
+            self._csr.finest(A), self._hierarchy.levels, self._work, rhs, x,
+            sparse_solve.GMRES_RTOL * norm_b, sparse_solve.KRYLOV_RTOL * norm_b,
+            sparse_solve.KRYLOV_MAX_ITERATIONS)
+        return (x, count) if count >= 0 else (None, -1 - count)
 
     def _accepted(self, m):
         """The mean rules (module docstring) after an accepted solve of m iterations."""
