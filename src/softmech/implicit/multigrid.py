@@ -55,13 +55,10 @@ mean rule, FACTOR_COST), as ReusedILU does for the ill-conditioned matrices of s
 and singular ones (SuperLU raises RuntimeError for an exactly singular matrix).
 """
 import numpy as np
-import pyamg
-import scipy.sparse
 import scipy.sparse.linalg
-from pyamg.aggregation.aggregate import standard_aggregation
-from pyamg.util.utils import get_block_diag
 
 from softmech.implicit import sparse_solve
+from softmech.implicit.multigrid_hierarchy import SMOOTHERS, CsrOf, Hierarchy
 from softmech.kernels import multigrid_cycle
 
 AMG_MIN_NODES = 3500
@@ -79,9 +76,6 @@ AMG_SMOOTH = "energy"
 """The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
 minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge
 plate, 10,000 triangles), which paid for its dearer setup from 10,000 triangles on."""
-MAX_COARSE = 300
-"""Largest coarsest level, solved by a sparse LU (its factors hold ~4x its 6x6 blocks' entries;
-a larger one made the V-cycle dearer than the iterations it saved)."""
 SETUP_COST = 40
 """Building the hierarchy ("jacobi") in GMRES iterations with it (measured at 10,000
 triangles, benchmarks/shells.py's plates: 107 ms against ~2.5 ms per iteration (hinge),
@@ -90,206 +84,6 @@ ENERGY_SETUP_COST = 80
 """The same with energy-minimizing prolongators (203 ms, 313 ms)."""
 REFRESH_COST = 10
 """Recomputing the coarse operators R A P with the prolongators kept (28 ms, 36 ms)."""
-SEED = 20261127
-"""Seed of numpy's global generator while pyamg builds a hierarchy (Hierarchy)."""
-SMOOTHERS = ("jacobi", "energy")
-"""How the prolongators are smoothed: pyamg's ("jacobi", {"omega": 4/3}) or
-("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})."""
-ENERGY_CG_ITERATIONS = 2
-"""CG iterations of the energy minimization (pyamg's default 4 cost 25 % more setup for the
-same GMRES iterations on the plates at 10,000 triangles)."""
-
-
-def node_aggregates(A, owner):
-    """Aggregates of whole nodes: AggOp (n, n_aggregates) CSR of 0/1 for A (n, n) CSR and
-    owner (n,) the node index of each DOF (0..n_nodes-1). Nodes with no neighbour stay out of
-    every aggregate (pyamg's standard aggregation; their DOFs are left to the smoother)."""
-    n = A.shape[0]
-    n_nodes = int(owner.max()) + 1
-    S = scipy.sparse.csr_matrix((np.ones(n), (np.arange(n), owner)), shape=(n, n_nodes))
-    graph = (S.T @ abs(A) @ S).tocsr()
-    graph.sort_indices()
-    agg, _roots = standard_aggregation(graph)
-    return (S @ agg).tocsr()
-
-
-class CsrOf:
-    """CSR copies of CSC matrices of one structure: the gather from the CSC data to the CSR
-    data is computed once per structure, then a copy is one gather (scipy's tocsr() cost ~10x
-    that: 6 ms for the hinge plate of 10,000 triangles). `finest(A)` gives that copy as the
-    compiled cycle's softmech.kernels.multigrid_cycle.Finest, its uint32 structure and
-    diagonal positions also kept per structure."""
-
-    def __init__(self):
-        self._indptr = self._indices = None
-        self._finest_indptr = self._finest_indices = None
-
-    def __call__(self, A):
-        if A.format == "csr":
-            return A
-        A = A.tocsc()
-        if not _same(A, self._indptr, self._indices):
-            positions = scipy.sparse.csc_matrix(
-                (np.arange(1, A.nnz + 1, dtype=np.float64), A.indices, A.indptr),
-                shape=A.shape).tocsr()
-            positions.sort_indices()
-            self._gather = positions.data.astype(np.int64) - 1
-            self._csr_indices, self._csr_indptr = positions.indices, positions.indptr
-            self._indptr, self._indices = A.indptr, A.indices
-        out = scipy.sparse.csr_matrix((A.data[self._gather], self._csr_indices,
-                                       self._csr_indptr), shape=A.shape)
-        out.has_sorted_indices = True      # the gather's order (saves scipy's check)
-        return out
-
-    def finest(self, A):
-        """softmech.kernels.multigrid_cycle.Finest of A (n, n) (CSC or CSR, its structure
-        holding the whole diagonal): the CSR copy, its structure as uint32, 1 / the diagonal,
-        each row's diagonal position."""
-        A = self(A)
-        A.sort_indices()
-        if not _same(A, self._finest_indptr, self._finest_indices):
-            n = A.shape[0]
-            rows = np.repeat(np.arange(n), np.diff(A.indptr))
-            diag = np.flatnonzero(A.indices == rows)
-            if diag.size != n:
-                raise ValueError("CsrOf.finest: the matrix's structure must hold its whole "
-                                 "diagonal")
-            self._u_ptr = A.indptr.astype(np.uint32)
-            self._u_idx = A.indices.astype(np.uint32)
-            self._u_diag = diag.astype(np.uint32)
-            self._finest_indptr, self._finest_indices = A.indptr, A.indices
-        with np.errstate(divide="ignore"):
-            dinv = 1.0 / A.data[self._u_diag]
-        return multigrid_cycle.Finest(self._u_ptr, self._u_idx, A.data, dinv, self._u_diag)
-
-
-def _same(A, indptr, indices):
-    """Whether A's structure (indptr, indices) is the one given (the same arrays or equal)."""
-    return A.indices is indices or (indices is not None and np.array_equal(A.indptr, indptr)
-                                    and np.array_equal(A.indices, indices))
-
-
-class Hierarchy:
-    """A smoothed-aggregation hierarchy for A (n, n) CSR: prolongators P_l, restrictions
-    R_l = P_l^T (from pyamg), the coarse operators R A P of the last `refresh`, their block
-    diagonals' inverses (block Gauss-Seidel) and the coarsest level's LU.
-
-    B (n, 6): near-null modes; owner (n,): node of each DOF (node_aggregates); smooth: one of
-    SMOOTHERS. Raises RuntimeError when the coarsest level is exactly singular or A has a zero
-    diagonal entry."""
-
-    def __init__(self, A, B, owner, smooth):
-        options = {"jacobi": ("jacobi", {"omega": 4.0 / 3.0}),
-                   "energy": ("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})}[smooth]
-        # built for the symmetrically scaled matrix D^-1/2 A D^-1/2 (unit diagonal) and modes
-        # D^1/2 B: the tentative prolongators orthonormalize B aggregate by aggregate and
-        # energy minimization runs CG on A, neither invariant under scaling, and a mid-edge
-        # plate mixes node rows (~1e6 N/m) and angle rows (~1e-3 to 1e2 N m): scaled, its
-        # GMRES iterations fell from 16 to 13 ("jacobi") and from 25 to 11 ("energy") at
-        # 10,000 triangles (the hinge plate's from 18 to 16 and 11 to 11). Gauss-Seidel is
-        # invariant under it, so the cycle runs on A itself with the finest transfers
-        # P = D^-1/2 P^, R = R^ D^-1/2 (and the same coarse operators R A P)
-        diagonal = np.abs(A.diagonal())
-        if np.any(diagonal == 0.0):
-            raise RuntimeError("a zero diagonal entry: no multigrid hierarchy")
-        scale = scipy.sparse.diags(1.0 / np.sqrt(diagonal))
-        scaled = (scale @ A @ scale).tocsr()
-        # pyamg estimates spectral radii (the Jacobi smoothing's damping) by Arnoldi from a
-        # random start drawn from numpy's global generator: with a fixed seed, and the
-        # caller's generator state put back, the hierarchy is a function of A alone (a
-        # batched run equals single runs; a user's own random draws are not disturbed)
-        state = np.random.get_state()
-        np.random.seed(SEED)
-        try:
-            ml = pyamg.smoothed_aggregation_solver(
-                scaled, B=B * np.sqrt(diagonal)[:, None], strength="symmetric",
-                smooth=options, max_coarse=MAX_COARSE,
-                aggregate=([("predefined", {"AggOp": node_aggregates(A, owner)})]
-                           + ["standard"] * 9),
-                coarse_solver=None, keep=False)
-        finally:
-            np.random.set_state(state)
-        self.P = [level.P for level in ml.levels[:-1]]
-        self.R = [level.R for level in ml.levels[:-1]]
-        if self.P:
-            self.P[0] = (scale @ self.P[0]).tocsr()
-            self.R[0] = (self.R[0] @ scale).tocsr()
-        self.n_levels = len(ml.levels)
-        self.blocksize = B.shape[1]          # the coarse levels' blocks: one per aggregate
-        self._pack_transfers(A.shape[0])
-        self.refresh(A)
-
-    def _pack_transfers(self, n):
-        """The prolongators P_l (CSR, uint32 indices) packed level after level for the
-        compiled cycle, and the levels' sizes."""
-        P = [scipy.sparse.csr_matrix(p) for p in self.P]
-        for p in P:
-            p.sort_indices()
-        self.sizes = np.array([n] + [p.shape[1] for p in P], dtype=np.int64)
-        self.vec_off = np.zeros(self.n_levels + 1, dtype=np.int64)
-        self.vec_off[2:] = np.cumsum(self.sizes[1:])
-        self.p_ptr_off = _offsets([p.indptr.size for p in P])
-        self.p_idx_off = _offsets([p.nnz for p in P])
-        self.p_ptr = _concat([p.indptr for p in P], np.uint32)
-        self.p_idx = _concat([p.indices for p in P], np.uint32)
-        self.p_val = _concat([p.data for p in P], np.float64)
-
-    def refresh(self, A):
-        """Coarse operators R_l A_l P_l from the finest A (n, n) CSR, their smoothers' data and
-        the coarsest level's (pseudo-)inverse, packed for the compiled cycle (`levels`)."""
-        ops = [A]
-        for P, R in zip(self.P, self.R):
-            coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P,
-                                             blocksize=(self.blocksize, self.blocksize))
-            coarse.sort_indices()
-            ops.append(coarse)
-        self.ops = ops
-        size = self.blocksize
-        middle = ops[1:-1]
-        dinv = [get_block_diag(op, size, inv_flag=True) for op in middle]
-        # an aggregate of fewer DOFs than modes (a node alone, two nodes with no scalar) gets
-        # zero columns in P (pyamg's fit_candidates): zero rows and columns in the coarse
-        # operators, which the block smoother's pseudo-inverses ignore and the coarsest
-        # level's inverse leaves out (its rows and columns there stay 0)
-        coarsest = ops[-1].toarray() if scipy.sparse.issparse(ops[-1]) else ops[-1]
-        kept = np.flatnonzero(np.any(coarsest != 0.0, axis=0) | np.any(coarsest != 0.0, axis=1))
-        inverse = np.zeros_like(coarsest, dtype=np.float64)
-        try:
-            inverse[np.ix_(kept, kept)] = np.linalg.inv(coarsest[np.ix_(kept, kept)])
-        except np.linalg.LinAlgError as err:
-            raise RuntimeError(f"singular coarsest multigrid level: {err}") from None
-        c_ptr_off = np.zeros(self.n_levels, dtype=np.int64)
-        c_idx_off = np.zeros(self.n_levels, dtype=np.int64)
-        c_ptr_off[1:-1] = _offsets([op.indptr.size for op in middle])
-        c_idx_off[1:-1] = _offsets([op.indices.size for op in middle])
-        self.levels = multigrid_cycle.Levels(
-            self.sizes, self.vec_off, np.array([size], dtype=np.int64), c_ptr_off, c_idx_off,
-            _concat([op.indptr for op in middle], np.uint32),
-            _concat([op.indices for op in middle], np.uint32),
-            _concat([op.data.reshape(-1) for op in middle], np.float64),
-            _concat([d.reshape(-1) for d in dinv], np.float64),
-            self.p_ptr_off, self.p_idx_off, self.p_ptr, self.p_idx, self.p_val,
-            inverse.reshape(-1), np.zeros(self.vec_off[-1]), np.zeros(self.vec_off[-1]),
-            np.zeros(size))
-
-    def cycle(self, A, b):
-        """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
-        (CSR, or a softmech.kernels.multigrid_cycle.Finest; the coarse ones are those of the
-        last refresh)."""
-        finest = A if isinstance(A, multigrid_cycle.Finest) else CsrOf().finest(A)
-        x = np.empty_like(b)
-        multigrid_cycle.vcycle(finest, self.levels, np.ascontiguousarray(b, dtype=float), x)
-        return x
-
-
-def _offsets(sizes):
-    """(len(sizes),) int64: where each of arrays of these sizes starts when concatenated."""
-    return np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int64) if sizes else \
-        np.zeros(0, dtype=np.int64)
-
-
-def _concat(arrays, dtype):
-    return (np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype=dtype))
 
 
 class ReusedAMG:
