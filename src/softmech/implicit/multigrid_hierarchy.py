@@ -241,7 +241,7 @@ class Hierarchy:
             _concat([d.reshape(-1) for d in dinv], np.float64),
             self.p_ptr_off, self.p_idx_off, self.p_ptr, self.p_idx, self.p_val,
             inverse.reshape(-1), np.zeros(self.vec_off[-1]), np.zeros(self.vec_off[-1]),
-            np.zeros(size))
+            np.zeros(size), np.zeros(self.sizes[0]), np.zeros(self.sizes[0]))
 
     def complexity(self):
         """Operator complexity: all levels' nonzeros over the finest's."""
@@ -252,8 +252,8 @@ class Hierarchy:
         (CSR, or a softmech.kernels.multigrid_cycle.Finest; the coarse operators are those of
         the last refresh)."""
         finest = A if isinstance(A, multigrid_cycle.Finest) else CsrOf().finest(A)
-        x = np.empty(len(b))
-        multigrid_cycle.vcycle(finest, self.levels, np.ascontiguousarray(b, dtype=float), x)
+        x, Ax = np.empty(len(b)), np.empty(len(b))
+        multigrid_cycle.vcycle(finest, self.levels, np.ascontiguousarray(b, dtype=float), x, Ax)
         return x
 
 
