@@ -112,8 +112,10 @@ class JacobianPattern:
             self._ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             self.rigid_modes = rigid_modes
             self.sparse_solvers = {}
-            # one nested-dissection ordering for the pattern, shared by the worlds' solvers
+            # one nested-dissection ordering for the pattern, shared by the worlds' solvers,
+            # and one scratch of the multigrid's compiled GMRES
             self.ordering = ordering.SymmetricOrdering()
+            self._krylov_scratch = multigrid.KrylovScratch()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
         # the storage: assembling is one bincount over J as it is, with no gather of the kept
         # entries (the gather and the negation of J cost as much as the bincount itself:
@@ -135,7 +137,8 @@ class JacobianPattern:
         if world not in self.sparse_solvers:
             if self.solver == "amg":
                 solver = multigrid.ReusedAMG(self.rigid_modes, self.free,
-                                             smooth=multigrid.AMG_SMOOTH)
+                                             smooth=multigrid.AMG_SMOOTH,
+                                             scratch=self._krylov_scratch)
             else:
                 solver = sparse_solve.ReusedILU(reuse=self.solver == "ilu",
                                                 ordering=self.ordering)

@@ -4,35 +4,18 @@ iterations and time steps.
 
 Why: an incomplete LU's fill and factorization grow faster than n on a mesh (nested
 dissection: n log n and n^1.5; softmech.implicit.sparse_solve), a multigrid V-cycle costs O(n)
-(a fixed number of sweeps over each level, the levels' sizes falling geometrically). Smoothed
-aggregation (Vanek, Mandel & Brezina 1996, through pyamg 5.x: Olson & Schroder 2018) groups the
-nodes into aggregates, interpolates on each the near-null modes it is given, and smooths that
-interpolation by one damped Jacobi step ("jacobi") or by energy minimization ("energy",
-Olson, Schroder & Tuminaro 2011). The near-null modes are the six rigid motions of
-softmech.implicit.near_null (translations, rotations; edge angles turn with the rotation):
-with the translations only, the plate's bending modes w = a + b x + c y are missing from the
-coarse spaces, and the GMRES iterations grow faster with n (benchmarks/shells_amg.py).
-
-Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md):
-- aggregates of whole nodes: the graph of the nodes (a node's x, y, z and the scalar DOFs
-  attached to it are one vertex, the weight the sum of |A| between them) is aggregated by
-  pyamg's standard aggregation, and every DOF goes to its node's aggregate (pyamg's own
-  aggregation of the scalar DOFs split a node's DOFs and, for the mid-edge plate, made coarse
-  levels of 2.3x A's nonzeros against 1.4x);
-- the hierarchy is built for the Jacobi-scaled matrix D^-1/2 A D^-1/2 (Hierarchy: fewer
-  iterations, most for the mid-edge plate's mix of node and angle DOFs);
-- energy-minimizing prolongators (AMG_SMOOTH; 2 CG iterations) where benchmarks/shells.py
-  showed their fewer GMRES iterations pay for their dearer setup;
-- a V-cycle with one symmetric Gauss-Seidel sweep before and after the coarse correction
-  (pointwise on the finest level, by blocks of the 6 modes below), the coarsest level
-  (at most MAX_COARSE unknowns) solved by a sparse LU; the cycle is written here on
-  pyamg's compiled relaxation (pyamg.amg_core) rather than through pyamg's solve(), which
-  computes two residual norms per cycle;
-- the finest level is always the current matrix (its smoothing and residual), the coarse
-  operators R A P those of the matrix at the last refresh.
-Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose compressed
-edges gave negative diagonal entries, did): GMRES then fails and the complete LU below takes
-over (correct, at the LU's cost).
+(a fixed number of sweeps over each level, the levels' sizes falling geometrically). The
+hierarchy (softmech.implicit.multigrid_hierarchy: smoothed aggregation of whole nodes,
+energy-minimizing prolongators, the six rigid motions of softmech.implicit.near_null as
+near-null modes, built on pyamg's building blocks) is applied by a compiled V-cycle inside a
+compiled flexible GMRES (softmech.kernels.multigrid_cycle): one call per solve, one V-cycle and
+about two passes over the finest matrix per Krylov iteration (docs/benchmarks.md, "Discrete
+shells": 2.6x less time per solve than scipy's GMRES around pyamg's relaxation called level by
+level from Python, for the same iterations). The finest level is always the current matrix
+(its smoothing and residual), the coarse operators R A P those of the matrix at the last
+refresh. Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose
+compressed edges gave negative diagonal entries, did): GMRES then fails and the complete LU
+below takes over (correct, at the LU's cost).
 
 Reuse (the same contract as ReusedILU: `solve(A, diagonal, rhs, q)`, accepted only at a true
 residual <= KRYLOV_RTOL |rhs|, counters). Building the hierarchy (aggregation, prolongators P)
@@ -51,8 +34,9 @@ keeps its own hierarchy (linear.JacobianPattern): a batched run equals single ru
 Fallbacks: GMRES with the kept hierarchy fails (not accepted within KRYLOV_MAX_ITERATIONS) ->
 a hierarchy built afresh for this matrix -> a complete sparse LU (SuperLU, COLAMD) that solves
 directly and is kept as the preconditioner of the next solves while they are cheap (the same
-mean rule, FACTOR_COST), as ReusedILU does for the ill-conditioned matrices of static solves
-and singular ones (SuperLU raises RuntimeError for an exactly singular matrix).
+mean rule, FACTOR_COST; scipy's GMRES with the LU's solve), as ReusedILU does for the
+ill-conditioned matrices of static solves and singular ones (SuperLU raises RuntimeError for an
+exactly singular matrix).
 """
 import numpy as np
 import scipy.sparse.linalg
@@ -61,29 +45,51 @@ from softmech.implicit import sparse_solve
 from softmech.implicit.multigrid_hierarchy import SMOOTHERS, CsrOf, Hierarchy
 from softmech.kernels import multigrid_cycle
 
-AMG_MIN_NODES = 3500
+AMG_MIN_NODES = 1700
 """Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
 softmech.implicit.linear chooses ReusedAMG for a sparse system with rigid modes (below:
 ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs). Measured with benchmarks/shells.py
-(docs/benchmarks.md): per Newton iteration the incomplete LU was faster up to ~5,000 triangles
-(2,500 nodes: hinge 25 against 27 ms, mid-edge 34 against 41 ms) and slower from ~10,000
-(4,900 nodes: 74 against 59 ms, 94 against 86 ms); counted in nodes, not DOFs, because the
-mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike. Rod nodes do not count:
-on a square net of discrete rods (3,600 and 10,000 nodes, benchmarks/rod_net.py) the multigrid
-needed 37 and 23 GMRES iterations per solve and 173 and 346 ms per Newton iteration against
-the incomplete LU's 81 and 284 ms (a net's soft modes are not only rigid motions)."""
+(docs/benchmarks.md, "after round 2"), per Newton iteration, ND-ILU against this multigrid:
+hinge 3.1 / 3.4 ms at 1,032 triangles (472 nodes), 6.7 / 7.0 at 1,947 (912), 12.0 / 12.0 at
+3,066 (1,456), 17.2 / 16.0 at 3,901, 23.7 / 16.7 at 4,929 (2,366); mid-edge 5.1 / 5.7 (528
+nodes), 9.9 / 10.9 (989), 17.0-17.4 / 18.2-19.0 (1,554), 23.0 / 21.5, 35.3 / 24.7 (2,490): the
+crossover lies between 3,066 and 3,901 triangles, ~1,550 and ~1,950 nodes. Counted in nodes,
+not DOFs, because the mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike.
+Rod nodes do not count: on a square net of discrete rods (3,600 and 10,000 nodes,
+benchmarks/rod_net.py) the multigrid needed 37 and 23 GMRES iterations per solve and 173 and
+346 ms per Newton iteration against the incomplete LU's 81 and 284 ms (a net's soft modes are
+not only rigid motions; measured with the pyamg-driven cycle before round 2)."""
 AMG_SMOOTH = "energy"
 """The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
 minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge
 plate, 10,000 triangles), which paid for its dearer setup from 10,000 triangles on."""
-SETUP_COST = 40
+SETUP_COST = 50
 """Building the hierarchy ("jacobi") in GMRES iterations with it (measured at 10,000
-triangles, benchmarks/shells.py's plates: 107 ms against ~2.5 ms per iteration (hinge),
-137 ms against ~3.6 ms (mid-edge))."""
+triangles, benchmarks/shells.py's plates: 77 ms against 1.43 ms per iteration (hinge),
+103 ms against 2.2 ms (mid-edge))."""
 ENERGY_SETUP_COST = 80
-"""The same with energy-minimizing prolongators (203 ms, 313 ms)."""
-REFRESH_COST = 10
-"""Recomputing the coarse operators R A P with the prolongators kept (28 ms, 36 ms)."""
+"""The same with energy-minimizing prolongators (110 ms, 160 ms)."""
+REFRESH_COST = 20
+"""Recomputing the coarse operators R A P with the prolongators kept (31 ms, 44 ms)."""
+
+
+class KrylovScratch:
+    """The compiled FGMRES's scratch (softmech.kernels.multigrid_cycle.Krylov), made at the
+    first solve for its size and KRYLOV_MAX_ITERATIONS, and shared by the solvers of the
+    worlds of one pattern (each solve writes every entry it reads: sharing changes no result;
+    the basis of 50 iterations of a 90,000-DOF system is 73 MB, touched only as far as a solve
+    goes)."""
+
+    def __init__(self):
+        self.work = None
+
+    def get(self, n):
+        m = max(sparse_solve.KRYLOV_MAX_ITERATIONS, 1)
+        if self.work is None or self.work.Z.shape != (m, n):
+            self.work = multigrid_cycle.Krylov(
+                np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)), np.zeros(m + 1),
+                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(n))
+        return self.work
 
 
 class ReusedAMG:
@@ -91,14 +97,15 @@ class ReusedAMG:
     kept smoothed-aggregation hierarchy (module docstring).
 
     modes: softmech.implicit.near_null.RigidModes of the scene; free (n,) the DOFs (indices
-    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS).
+    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS); scratch: a
+    KrylovScratch to share with other solvers of the same size (default: its own).
 
     Counters: setups (hierarchies built), refreshes (coarse operators recomputed),
     direct_solves (complete LU factorizations, each solving directly), krylov_solves (solves
     accepted from GMRES), krylov_iterations (GMRES iterations, all attempts), fallbacks (GMRES
     attempts rejected)."""
 
-    def __init__(self, modes, free, smooth="jacobi"):
+    def __init__(self, modes, free, smooth="jacobi", scratch=None):
         if smooth not in SMOOTHERS:
             raise ValueError(f"ReusedAMG.smooth = {smooth!r} is not allowed: must be one of "
                              f"{SMOOTHERS}")
@@ -107,7 +114,7 @@ class ReusedAMG:
         self.smooth = smooth
         self.owner = modes.owners(self.free)
         self._csr = CsrOf()
-        self._work = None                # the compiled FGMRES's scratch (multigrid_cycle.Krylov)
+        self._scratch = KrylovScratch() if scratch is None else scratch
         self.setups = self.refreshes = self.direct_solves = 0
         self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
         self.forget()
@@ -196,17 +203,11 @@ class ReusedAMG:
         """The compiled FGMRES with the kept hierarchy's V-cycle, accepted at a true residual
         <= KRYLOV_RTOL |rhs| (softmech.kernels.multigrid_cycle.fgmres): (x or None,
         iterations)."""
-        m = max(sparse_solve.KRYLOV_MAX_ITERATIONS, 1)
-        n = rhs.size
-        if self._work is None or self._work.Z.shape != (m, n):
-            self._work = multigrid_cycle.Krylov(
-                np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)), np.zeros(m + 1),
-                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(n))
         rhs = np.ascontiguousarray(rhs, dtype=np.float64)
         norm_b = float(np.linalg.norm(rhs))
-        x = np.empty(n)
+        x = np.empty(rhs.size)
         count = multigrid_cycle.fgmres(
-            self._csr.finest(A), self._hierarchy.levels, self._work, rhs, x,
+            self._csr.finest(A), self._hierarchy.levels, self._scratch.get(rhs.size), rhs, x,
             sparse_solve.GMRES_RTOL * norm_b, sparse_solve.KRYLOV_RTOL * norm_b,
             sparse_solve.KRYLOV_MAX_ITERATIONS)
         return (x, count) if count >= 0 else (None, -1 - count)
