@@ -254,7 +254,11 @@ class Hierarchy:
         """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
         (CSR, or a softmech.kernels.multigrid_cycle.Finest; the coarse operators are those of
         the last refresh)."""
-        finest = A if isinstance(A, multigrid_cycle.Finest) else CsrOf().finest(A)
+        if not isinstance(A, multigrid_cycle.Finest):
+            if getattr(self, "_csr", None) is None:
+                self._csr = CsrOf()          # its structure kept for the next cycles
+            A = self._csr.finest(A)
+        finest = A
         x, Ax = np.empty(len(b)), np.empty(len(b))
         multigrid_cycle.vcycle(finest, self.levels, np.ascontiguousarray(b, dtype=float), x, Ax)
         return x
