@@ -3,27 +3,30 @@ sparse matrix over the free DOFs, and solved.
 
 The structure is fixed when the scene is compiled: every binding declares the (row, column) of
 each entry it writes, so the position of each entry in the solver's storage is computed once
-(`JacobianPattern`), and assembling at a Newton iteration is one weighted bincount of the
-bindings' values into that storage. Entries in a constrained row or column are dropped (a
+(`JacobianPattern`), and assembling at a Newton iteration is one compiled pass that sums the
+bindings' values into that storage (in the order of a bincount). Entries in a constrained row or column are dropped (a
 constrained DOF is not an unknown; its value enters through the forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
 10), LAPACK's banded Cholesky (dpbsv) where the matrix is symmetric positive definite, else
 its banded LU (dgbsv), both O(n bw^2), called from compiled code (softmech.kernels.newton,
-shared with the compiled Newton loop); otherwise a sparse CSC matrix for meshes and
-networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
+shared with the compiled Newton loop); otherwise a sparse matrix (CSC; CSR for the multigrid)
+for meshes and networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; from
 AMG_MIN_NODES shell nodes with free DOFs, when the scene's rigid modes are known, by GMRES
 preconditioned with a smoothed-aggregation multigrid hierarchy kept across Newton iterations
-and steps (softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without
+and steps (softmech.implicit.multigrid.ReusedAMG: a compiled V-cycle inside a compiled
+flexible GMRES, O(n) per iteration); in between (or without
 the rigid modes) by GMRES preconditioned with an incomplete LU of the matrix in a
 nested-dissection order (METIS, computed once per pattern: softmech.implicit.ordering), kept
 across Newton iterations and steps, refactored when GMRES slows down
 (softmech.implicit.sparse_solve.ReusedILU); both with a complete LU as fallback. A fresh LU's
 cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at 10,000
 triangles; the incomplete LU's fill grows as n log n, its time per Newton iteration as
-n^1.3-1.4, the multigrid's as n^1.0-1.1 (benchmarks/shells.py, docs/benchmarks.md).
+n^1.3-1.4; with the multigrid from ~3,500 triangles, what softmech does grows as n^1.1 from
+1,000 to 10,000 triangles and n^1.1-1.2 from 10,000 to 30,000 (benchmarks/shells.py,
+docs/benchmarks.md).
 """
 import numpy as np
 import scipy.sparse

@@ -300,6 +300,9 @@ class CsrOf:
         A.sort_indices()
         if not _same(A, self._finest_indptr, self._finest_indices):
             n = A.shape[0]
+            if A.nnz >= 2 ** 32:
+                raise ValueError(f"CsrOf.finest: {A.nnz} nonzeros do not fit the cycle's "
+                                 f"uint32 indices (at most 2**32 - 1)")
             rows = np.repeat(np.arange(n), np.diff(A.indptr))
             diag = np.flatnonzero(A.indices == rows)
             if diag.size != n:

@@ -1,29 +1,33 @@
 """Compiled multigrid V-cycle and flexible GMRES for the sparse Newton solves of large shells
-(softmech.implicit.multigrid.ReusedAMG builds the hierarchy and packs it into these arrays).
+(softmech.implicit.multigrid.ReusedAMG; softmech.implicit.multigrid_hierarchy builds the
+hierarchy and packs it into these arrays).
 
 Why compiled: with pyamg's relaxation kernels called level by level from Python and scipy's
-gmres around them, a Krylov iteration cost ~8 passes over the finest matrix plus the Python
+GMRES around them, a Krylov iteration cost ~8 passes over the finest matrix plus the Python
 calls of each level and of GMRES (docs/benchmarks.md, "Discrete shells"). Here one call runs a
 whole solve: restarted right-preconditioned flexible GMRES (FGMRES, Saad 1993) whose
 preconditioner is a V-cycle over all levels, with
-- the pre-smoothing's first sweep started from x = 0 and run over each row's strictly lower
-  part only (the upper part multiplies zeros): half a pass instead of one;
-- the residual and its restriction fused into one pass (R = P^T: each row's residual is
-  scattered into the coarse right-hand side through that row of P), so the residual is never
-  stored;
+- the finest level's sweeps fused by the Gauss-Seidel identities (finest_presmooth,
+  finest_postsmooth): the pre-smoothing from x = 0 and its residual, restricted as it is
+  computed, in 1.5 passes over A; the post-smoothing and the product A z that FGMRES needs
+  in 2 (instead of 2.5 + 3);
+- the restriction R = P^T applied by scattering each row's residual through that row of P,
+  so the residual is never stored;
 - the preconditioned Krylov vectors Z_j = M^-1 v_j kept (FGMRES), so the solution is Z y
-  without a last V-cycle, and the first Krylov vector is M^-1 b: one V-cycle per iteration.
+  without a last V-cycle, and the first Krylov vector is M^-1 b: one V-cycle per iteration;
+- unsigned (uint32) index arrays: numba checks a signed index for wraparound at every
+  gather, which made a CSR product 1.6-1.9x slower than scipy's C++ loop.
 
 Levels: 0 is the current matrix A (CSR, pointwise Gauss-Seidel); 1 .. L-2 the coarse operators
 R A P (BSR of bs x bs blocks, one block per aggregate: block Gauss-Seidel with the blocks'
 pseudo-inverses); L-1 the coarsest, solved by a dense (pseudo-)inverse. All arrays float64 or
-integer, packed level after level (offsets in `Levels`); every kernel writes only its outputs
-(named last) and allocates nothing.
+unsigned integer, packed level after level (offsets in `Levels`); every kernel writes only its
+outputs and scratch and allocates nothing.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
-from collections import namedtuple
 
 from softmech.kernels import kernel
 
