@@ -45,8 +45,8 @@ from softmech.bodies import meshes
 from softmech.implicit import multigrid, ordering, sparse_solve
 from softmech.implicit.newton import NewtonOptions
 
-# divisions along x giving ~1,000, 2,000, 3,000, 5,000, 10,000, 30,000 triangles
-SIDES = {1000: 21, 2000: 29, 3000: 36, 5000: 46, 10000: 66, 30000: 114}
+# divisions along x giving ~1,000, 2,000, 3,000, 4,000, 5,000, 10,000, 30,000 triangles
+SIDES = {1000: 21, 2000: 29, 3000: 36, 4000: 41, 5000: 46, 10000: 66, 30000: 114}
 STEPS = 10
 SOLVERS = {   # the reused preconditioners measured: a world's solver made for the stepper st
     "nd-ilu": lambda st: sparse_solve.ReusedILU(ordering=st.pattern.ordering),

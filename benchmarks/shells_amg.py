@@ -14,8 +14,12 @@ built with
 - the prolongators' smoothing: "jacobi" or "energy" (multigrid.SMOOTHERS);
 and then the matrix 8 steps later solved with that hierarchy after a Galerkin refresh of its
 coarse operators (what ReusedAMG does between setups). Prints the CPU times of the setup, of
-the refresh and of one V-cycle, the GMRES iterations (fresh, refreshed) and the levels' sizes.
-A near-linear solver needs the iteration count to stay flat as n grows.
+the refresh and of one V-cycle (the compiled one, softmech.kernels.multigrid_cycle.vcycle, with
+its product A x), the GMRES iterations (fresh, refreshed) and the levels' sizes; the same
+solve by softmech's compiled FGMRES (ReusedAMG's, one V-cycle per iteration), its iterations
+and CPU time, against scipy's GMRES around the compiled V-cycle (accepted_gmres: the
+preconditioner applied once more at the start and at each restart's end). A near-linear solver
+needs the iteration count to stay flat as n grows.
 """
 import argparse
 import os
@@ -41,11 +45,13 @@ def main():
     parser.add_argument("--sizes", default="1000,10000",
                         help=f"target triangle counts, comma-separated, from {sorted(SIDES)}")
     parser.add_argument("--models", default="hinge,midedge")
+    parser.add_argument("--smooth", default=",".join(multigrid.SMOOTHERS),
+                        help="prolongator smoothers, comma-separated")
     args = parser.parse_args()
     print(f"load average (uptime) {os.getloadavg()}")
     print(f"{'model':>8} {'triangles':>9} {'DOFs':>7} {'modes':>12} {'smooth':>7} "
           f"{'setup ms':>9} {'refresh ms':>11} {'V-cycle ms':>11} {'GMRES it':>9} "
-          f"{'refreshed it':>13}  levels")
+          f"{'refreshed it':>13} {'scipy ms':>9} {'FGMRES it':>10} {'FGMRES ms':>10}  levels")
     for bending in args.models.split(","):
         for target in (int(size) for size in args.sizes.split(",")):
             sim, n_tris = plate(bending, SIDES[target])
@@ -59,7 +65,7 @@ def main():
             B = modes.modes(q, st.free)
             owner = modes.owners(st.free)
             for label, near_null in (("translations", B[:, :3]), ("rigid", B)):
-                for smooth in multigrid.SMOOTHERS:
+                for smooth in args.smooth.split(","):
                     t0 = time.process_time()
                     hierarchy = multigrid.Hierarchy(A, near_null, owner, smooth)
                     setup = time.process_time() - t0
@@ -67,8 +73,17 @@ def main():
                     for _ in range(10):
                         hierarchy.cycle(A, b)
                     cycle = (time.process_time() - t0) / 10
+                    t0 = time.process_time()
                     _, iterations = sparse_solve.accepted_gmres(
                         A, b, lambda y: hierarchy.cycle(A, y), max_iterations=200)
+                    scipy_solve = time.process_time() - t0
+                    solver = multigrid.ReusedAMG(modes, st.free, smooth=smooth)
+                    solver._hierarchy = hierarchy
+                    t0 = time.process_time()
+                    x, fgmres_it = solver._fgmres(A, b)
+                    fgmres = time.process_time() - t0
+                    if x is None:
+                        fgmres_it = -fgmres_it
                     t0 = time.process_time()
                     hierarchy.refresh(A_later)
                     refresh = time.process_time() - t0
@@ -76,7 +91,8 @@ def main():
                         A_later, b, lambda y: hierarchy.cycle(A_later, y), max_iterations=200)
                     print(f"{bending:>8} {n_tris:>9} {A.shape[0]:>7} {label:>12} {smooth:>7} "
                           f"{1e3 * setup:>9.0f} {1e3 * refresh:>11.0f} {1e3 * cycle:>11.2f} "
-                          f"{iterations:>9d} {later:>13d}  "
+                          f"{iterations:>9d} {later:>13d} {1e3 * scipy_solve:>9.1f} "
+                          f"{fgmres_it:>10d} {1e3 * fgmres:>10.1f}  "
                           f"{[op.shape[0] for op in hierarchy.ops]}", flush=True)
 
 

@@ -12,7 +12,7 @@ import scipy.sparse.linalg
 
 import softmech as sm
 from softmech.bodies import meshes
-from softmech.implicit import linear, multigrid, sparse_solve
+from softmech.implicit import linear, multigrid, multigrid_hierarchy, sparse_solve
 from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import NewtonOptions
 
@@ -47,7 +47,7 @@ def amg(monkeypatch):
     """Every sparse system through ReusedAMG, with hierarchies of several levels."""
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
     monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 0)
-    monkeypatch.setattr(multigrid, "MAX_COARSE", 12)
+    monkeypatch.setattr(multigrid_hierarchy, "MAX_COARSE", 12)
 
 
 @pytest.mark.parametrize("smooth", multigrid.SMOOTHERS)

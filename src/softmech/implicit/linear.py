@@ -3,27 +3,30 @@ sparse matrix over the free DOFs, and solved.
 
 The structure is fixed when the scene is compiled: every binding declares the (row, column) of
 each entry it writes, so the position of each entry in the solver's storage is computed once
-(`JacobianPattern`), and assembling at a Newton iteration is one weighted bincount of the
-bindings' values into that storage. Entries in a constrained row or column are dropped (a
+(`JacobianPattern`), and assembling at a Newton iteration is one compiled pass that sums the
+bindings' values into that storage (in the order of a bincount). Entries in a constrained row or column are dropped (a
 constrained DOF is not an unknown; its value enters through the forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
 10), LAPACK's banded Cholesky (dpbsv) where the matrix is symmetric positive definite, else
 its banded LU (dgbsv), both O(n bw^2), called from compiled code (softmech.kernels.newton,
-shared with the compiled Newton loop); otherwise a sparse CSC matrix for meshes and
-networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
+shared with the compiled Newton loop); otherwise a sparse matrix (CSC; CSR for the multigrid)
+for meshes and networks: below KRYLOV_MIN_DOFS free DOFs solved by a fresh SuperLU factorization
 (scipy.sparse.linalg.splu, with its fill-reducing column ordering) at every solve; from
 AMG_MIN_NODES shell nodes with free DOFs, when the scene's rigid modes are known, by GMRES
 preconditioned with a smoothed-aggregation multigrid hierarchy kept across Newton iterations
-and steps (softmech.implicit.multigrid.ReusedAMG, O(n) per iteration); in between (or without
+and steps (softmech.implicit.multigrid.ReusedAMG: a compiled V-cycle inside a compiled
+flexible GMRES, O(n) per iteration); in between (or without
 the rigid modes) by GMRES preconditioned with an incomplete LU of the matrix in a
 nested-dissection order (METIS, computed once per pattern: softmech.implicit.ordering), kept
 across Newton iterations and steps, refactored when GMRES slows down
 (softmech.implicit.sparse_solve.ReusedILU); both with a complete LU as fallback. A fresh LU's
 cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at 10,000
 triangles; the incomplete LU's fill grows as n log n, its time per Newton iteration as
-n^1.3-1.4, the multigrid's as n^1.0-1.1 (benchmarks/shells.py, docs/benchmarks.md).
+n^1.3-1.4; with the multigrid from ~3,500 triangles, what softmech does grows as n^1.1 from
+1,000 to 10,000 triangles and n^1.1-1.2 from 10,000 to 30,000 (benchmarks/shells.py,
+docs/benchmarks.md).
 """
 import numpy as np
 import scipy.sparse
@@ -89,16 +92,6 @@ class JacobianPattern:
             self._diag_slot = 2 * bw + diag * ldab
         else:
             self.kind = "sparse"
-            all_r = np.concatenate([r, diag])
-            all_c = np.concatenate([c, diag])
-            key = all_c * n + all_r              # CSC order: by column, then row
-            unique, slot = np.unique(key, return_inverse=True)
-            self._size = unique.size
-            self._entry_slot = slot[:r.size]
-            self._diag_slot = slot[r.size:]
-            self._csc_rows = (unique % n).astype(np.int32)
-            counts = np.bincount(unique // n, minlength=n)
-            self._csc_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             if n < sparse_solve.KRYLOV_MIN_DOFS:
                 self.solver = "lu"
             elif (rigid_modes is not None and rigid_modes.n_nodes(self.free, surface=True)
@@ -106,10 +99,26 @@ class JacobianPattern:
                 self.solver = "amg"
             else:
                 self.solver = "ilu"
+            all_r = np.concatenate([r, diag])
+            all_c = np.concatenate([c, diag])
+            # the storage in the order of the solver's matrix: CSR (by row, then column) for
+            # the multigrid, whose kernels run over rows (no CSC -> CSR gather at each solve),
+            # CSC (by column, then row) for SuperLU
+            self._format = "csr" if self.solver == "amg" else "csc"
+            major, minor = (all_r, all_c) if self._format == "csr" else (all_c, all_r)
+            unique, slot = np.unique(major * n + minor, return_inverse=True)
+            self._size = unique.size
+            self._entry_slot = slot[:r.size]
+            self._diag_slot = slot[r.size:]
+            self._minor = (unique % n).astype(np.int32)
+            counts = np.bincount(unique // n, minlength=n)
+            self._ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
             self.rigid_modes = rigid_modes
             self.sparse_solvers = {}
-            # one nested-dissection ordering for the pattern, shared by the worlds' solvers
+            # one nested-dissection ordering for the pattern, shared by the worlds' solvers,
+            # and one scratch of the multigrid's compiled GMRES
             self.ordering = ordering.SymmetricOrdering()
+            self._krylov_scratch = multigrid.KrylovScratch()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
         # the storage: assembling is one bincount over J as it is, with no gather of the kept
         # entries (the gather and the negation of J cost as much as the bincount itself:
@@ -131,7 +140,8 @@ class JacobianPattern:
         if world not in self.sparse_solvers:
             if self.solver == "amg":
                 solver = multigrid.ReusedAMG(self.rigid_modes, self.free,
-                                             smooth=multigrid.AMG_SMOOTH)
+                                             smooth=multigrid.AMG_SMOOTH,
+                                             scratch=self._krylov_scratch)
             else:
                 solver = sparse_solve.ReusedILU(reuse=self.solver == "ilu",
                                                 ordering=self.ordering)
@@ -143,22 +153,28 @@ class JacobianPattern:
         return self.sparse_solver_of(0)
 
     def _assemble(self, J, diagonal):
-        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve)."""
-        data = np.bincount(self._slot_of_entry, weights=J, minlength=self._size + 1)[:self._size]
-        np.negative(data, out=data)
-        data[self._diag_slot] += diagonal
-        return data
+        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve): the
+        compiled loop's band assembly (the same sums in the same order as a bincount of J by
+        slot, negated, plus the diagonal; 2x faster than np.bincount: 5.3 against 2.7 ms for
+        the 3.5 M entries of the hinge plate of 10,000 triangles)."""
+        data = np.empty(self._size + 1)
+        assemble_band(np.ascontiguousarray(J, dtype=float), self._slot_of_entry,
+                      self._diag_slot, np.ascontiguousarray(diagonal, dtype=float), data)
+        return data[:self._size]
 
-    def _csc(self, data):
-        return scipy.sparse.csc_matrix((data, self._csc_rows, self._csc_ptr),
-                                       shape=(self.n_free, self.n_free))
+    def _matrix(self, data):
+        """The sparse matrix of the storage's values (CSR for the multigrid, else CSC)."""
+        kind = scipy.sparse.csr_matrix if self._format == "csr" else scipy.sparse.csc_matrix
+        A = kind((data, self._minor, self._ptr), shape=(self.n_free, self.n_free))
+        A.has_sorted_indices = True          # np.unique's order
+        return A
 
     def sparse_matrix(self, J, diagonal):
         """A = diag(diagonal) - J over the free DOFs as scipy.sparse CSC (n_free, n_free), the
         matrix solve() solves for kind "sparse" (J, diagonal: as in solve)."""
         if self.kind != "sparse":
             raise ValueError(f"sparse_matrix: the pattern is {self.kind!r}, not 'sparse'")
-        return self._csc(self._assemble(J, diagonal))
+        return self._matrix(self._assemble(J, diagonal)).tocsc()
 
     def solve(self, J, diagonal, rhs, world=0, q=None):
         """Solve A x = rhs on the free DOFs, A = diag(diagonal) - J: J (nnz,) the bindings'
@@ -181,7 +197,7 @@ class JacobianPattern:
             if info < 0:  # pragma: no cover - an argument error is a bug here
                 raise RuntimeError(f"LAPACK: illegal argument {-info}")
         else:
-            A = self._csc(self._assemble(J, diagonal))
+            A = self._matrix(self._assemble(J, diagonal))
             try:
                 x = self.sparse_solver_of(world).solve(A, diagonal, rhs, q)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"

@@ -4,35 +4,18 @@ iterations and time steps.
 
 Why: an incomplete LU's fill and factorization grow faster than n on a mesh (nested
 dissection: n log n and n^1.5; softmech.implicit.sparse_solve), a multigrid V-cycle costs O(n)
-(a fixed number of sweeps over each level, the levels' sizes falling geometrically). Smoothed
-aggregation (Vanek, Mandel & Brezina 1996, through pyamg 5.x: Olson & Schroder 2018) groups the
-nodes into aggregates, interpolates on each the near-null modes it is given, and smooths that
-interpolation by one damped Jacobi step ("jacobi") or by energy minimization ("energy",
-Olson, Schroder & Tuminaro 2011). The near-null modes are the six rigid motions of
-softmech.implicit.near_null (translations, rotations; edge angles turn with the rotation):
-with the translations only, the plate's bending modes w = a + b x + c y are missing from the
-coarse spaces, and the GMRES iterations grow faster with n (benchmarks/shells_amg.py).
-
-Choices, each measured on the plates of benchmarks/shells.py (docs/benchmarks.md):
-- aggregates of whole nodes: the graph of the nodes (a node's x, y, z and the scalar DOFs
-  attached to it are one vertex, the weight the sum of |A| between them) is aggregated by
-  pyamg's standard aggregation, and every DOF goes to its node's aggregate (pyamg's own
-  aggregation of the scalar DOFs split a node's DOFs and, for the mid-edge plate, made coarse
-  levels of 2.3x A's nonzeros against 1.4x);
-- the hierarchy is built for the Jacobi-scaled matrix D^-1/2 A D^-1/2 (Hierarchy: fewer
-  iterations, most for the mid-edge plate's mix of node and angle DOFs);
-- energy-minimizing prolongators (AMG_SMOOTH; 2 CG iterations) where benchmarks/shells.py
-  showed their fewer GMRES iterations pay for their dearer setup;
-- a V-cycle with one symmetric Gauss-Seidel sweep before and after the coarse correction
-  (pointwise on the finest level, by blocks of the 6 modes below), the coarsest level
-  (at most MAX_COARSE unknowns) solved by a sparse LU; the cycle is written here on
-  pyamg's compiled relaxation (pyamg.amg_core) rather than through pyamg's solve(), which
-  computes two residual norms per cycle;
-- the finest level is always the current matrix (its smoothing and residual), the coarse
-  operators R A P those of the matrix at the last refresh.
-Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose compressed
-edges gave negative diagonal entries, did): GMRES then fails and the complete LU below takes
-over (correct, at the LU's cost).
+(a fixed number of sweeps over each level, the levels' sizes falling geometrically). The
+hierarchy (softmech.implicit.multigrid_hierarchy: smoothed aggregation of whole nodes,
+energy-minimizing prolongators, the six rigid motions of softmech.implicit.near_null as
+near-null modes, built on pyamg's building blocks) is applied by a compiled V-cycle inside a
+compiled flexible GMRES (softmech.kernels.multigrid_cycle): one call per solve, one V-cycle and
+about two passes over the finest matrix per Krylov iteration (docs/benchmarks.md, "Discrete
+shells": 2.6x less time per solve than scipy's GMRES around pyamg's relaxation called level by
+level from Python, for the same iterations). The finest level is always the current matrix
+(its smoothing and residual), the coarse operators R A P those of the matrix at the last
+refresh. Gauss-Seidel diverges on an indefinite matrix (a randomly perturbed plate's, whose
+compressed edges gave negative diagonal entries, did): GMRES then fails and the complete LU
+below takes over (correct, at the LU's cost).
 
 Reuse (the same contract as ReusedILU: `solve(A, diagonal, rhs, q)`, accepted only at a true
 residual <= KRYLOV_RTOL |rhs|, counters). Building the hierarchy (aggregation, prolongators P)
@@ -51,193 +34,62 @@ keeps its own hierarchy (linear.JacobianPattern): a batched run equals single ru
 Fallbacks: GMRES with the kept hierarchy fails (not accepted within KRYLOV_MAX_ITERATIONS) ->
 a hierarchy built afresh for this matrix -> a complete sparse LU (SuperLU, COLAMD) that solves
 directly and is kept as the preconditioner of the next solves while they are cheap (the same
-mean rule, FACTOR_COST), as ReusedILU does for the ill-conditioned matrices of static solves
-and singular ones (SuperLU raises RuntimeError for an exactly singular matrix).
+mean rule, FACTOR_COST; scipy's GMRES with the LU's solve), as ReusedILU does for the
+ill-conditioned matrices of static solves and singular ones (SuperLU raises RuntimeError for an
+exactly singular matrix).
 """
 import numpy as np
-import pyamg
-import scipy.sparse
 import scipy.sparse.linalg
-from pyamg import amg_core
-from pyamg.aggregation.aggregate import standard_aggregation
-from pyamg.util.utils import get_block_diag
 
 from softmech.implicit import sparse_solve
+from softmech.implicit.multigrid_hierarchy import SMOOTHERS, CsrOf, Hierarchy
+from softmech.kernels import multigrid_cycle
 
-AMG_MIN_NODES = 3500
+AMG_MIN_NODES = 1700
 """Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
 softmech.implicit.linear chooses ReusedAMG for a sparse system with rigid modes (below:
 ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs). Measured with benchmarks/shells.py
-(docs/benchmarks.md): per Newton iteration the incomplete LU was faster up to ~5,000 triangles
-(2,500 nodes: hinge 25 against 27 ms, mid-edge 34 against 41 ms) and slower from ~10,000
-(4,900 nodes: 74 against 59 ms, 94 against 86 ms); counted in nodes, not DOFs, because the
-mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike. Rod nodes do not count:
-on a square net of discrete rods (3,600 and 10,000 nodes, benchmarks/rod_net.py) the multigrid
-needed 37 and 23 GMRES iterations per solve and 173 and 346 ms per Newton iteration against
-the incomplete LU's 81 and 284 ms (a net's soft modes are not only rigid motions)."""
+(docs/benchmarks.md, "after round 2"), per Newton iteration, ND-ILU against this multigrid:
+hinge 3.1 / 3.4 ms at 1,032 triangles (472 nodes), 6.7 / 7.0 at 1,947 (912), 12.0 / 12.0 at
+3,066 (1,456), 17.2 / 16.0 at 3,901, 23.7 / 16.7 at 4,929 (2,366); mid-edge 5.1 / 5.7 (528
+nodes), 9.9 / 10.9 (989), 17.0-17.4 / 18.2-19.0 (1,554), 23.0 / 21.5, 35.3 / 24.7 (2,490): the
+crossover lies between 3,066 and 3,901 triangles, ~1,550 and ~1,950 nodes. Counted in nodes,
+not DOFs, because the mid-edge plate's angle DOFs (1.5 per node) cost the two solvers alike.
+Rod nodes do not count: on a square net of discrete rods (3,600 and 10,000 nodes,
+benchmarks/rod_net.py) the multigrid needed 37 and 23 GMRES iterations per solve and 173 and
+346 ms per Newton iteration against the incomplete LU's 81 and 284 ms (a net's soft modes are
+not only rigid motions; measured with the pyamg-driven cycle before round 2)."""
 AMG_SMOOTH = "energy"
 """The prolongators' smoothing softmech.implicit.linear asks for (one of SMOOTHERS): energy
 minimization needed 11 GMRES iterations per solve where Jacobi smoothing needed 16 (hinge
 plate, 10,000 triangles), which paid for its dearer setup from 10,000 triangles on."""
-MAX_COARSE = 300
-"""Largest coarsest level, solved by a sparse LU (its factors hold ~4x its 6x6 blocks' entries;
-a larger one made the V-cycle dearer than the iterations it saved)."""
-SETUP_COST = 40
+SETUP_COST = 50
 """Building the hierarchy ("jacobi") in GMRES iterations with it (measured at 10,000
-triangles, benchmarks/shells.py's plates: 107 ms against ~2.5 ms per iteration (hinge),
-137 ms against ~3.6 ms (mid-edge))."""
+triangles, benchmarks/shells.py's plates: 77 ms against 1.43 ms per iteration (hinge),
+103 ms against 2.2 ms (mid-edge))."""
 ENERGY_SETUP_COST = 80
-"""The same with energy-minimizing prolongators (203 ms, 313 ms)."""
-REFRESH_COST = 10
-"""Recomputing the coarse operators R A P with the prolongators kept (28 ms, 36 ms)."""
-SEED = 20261127
-"""Seed of numpy's global generator while pyamg builds a hierarchy (Hierarchy)."""
-SMOOTHERS = ("jacobi", "energy")
-"""How the prolongators are smoothed: pyamg's ("jacobi", {"omega": 4/3}) or
-("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})."""
-ENERGY_CG_ITERATIONS = 2
-"""CG iterations of the energy minimization (pyamg's default 4 cost 25 % more setup for the
-same GMRES iterations on the plates at 10,000 triangles)."""
+"""The same with energy-minimizing prolongators (110 ms, 160 ms)."""
+REFRESH_COST = 20
+"""Recomputing the coarse operators R A P with the prolongators kept (31 ms, 44 ms)."""
 
 
-def node_aggregates(A, owner):
-    """Aggregates of whole nodes: AggOp (n, n_aggregates) CSR of 0/1 for A (n, n) CSR and
-    owner (n,) the node index of each DOF (0..n_nodes-1). Nodes with no neighbour stay out of
-    every aggregate (pyamg's standard aggregation; their DOFs are left to the smoother)."""
-    n = A.shape[0]
-    n_nodes = int(owner.max()) + 1
-    S = scipy.sparse.csr_matrix((np.ones(n), (np.arange(n), owner)), shape=(n, n_nodes))
-    graph = (S.T @ abs(A) @ S).tocsr()
-    graph.sort_indices()
-    agg, _roots = standard_aggregation(graph)
-    return (S @ agg).tocsr()
-
-
-class CsrOf:
-    """CSR copies of CSC matrices of one structure: the gather from the CSC data to the CSR
-    data is computed once per structure, then a copy is one gather (scipy's tocsr() cost ~10x
-    that: 6 ms for the hinge plate of 10,000 triangles)."""
+class KrylovScratch:
+    """The compiled FGMRES's scratch (softmech.kernels.multigrid_cycle.Krylov), made at the
+    first solve for its size and KRYLOV_MAX_ITERATIONS, and shared by the solvers of the
+    worlds of one pattern (each solve writes every entry it reads: sharing changes no result;
+    the basis of 50 iterations of a 90,000-DOF system is 73 MB, touched only as far as a solve
+    goes)."""
 
     def __init__(self):
-        self._indptr = self._indices = None
+        self.work = None
 
-    def __call__(self, A):
-        if A.format == "csr":
-            return A
-        A = A.tocsc()
-        if not (A.indices is self._indices or (
-                self._indices is not None and np.array_equal(A.indptr, self._indptr)
-                and np.array_equal(A.indices, self._indices))):
-            positions = scipy.sparse.csc_matrix(
-                (np.arange(1, A.nnz + 1, dtype=np.float64), A.indices, A.indptr),
-                shape=A.shape).tocsr()
-            positions.sort_indices()
-            self._gather = positions.data.astype(np.int64) - 1
-            self._csr_indices, self._csr_indptr = positions.indices, positions.indptr
-            self._indptr, self._indices = A.indptr, A.indices
-        return scipy.sparse.csr_matrix((A.data[self._gather], self._csr_indices,
-                                        self._csr_indptr), shape=A.shape)
-
-
-class Hierarchy:
-    """A smoothed-aggregation hierarchy for A (n, n) CSR: prolongators P_l, restrictions
-    R_l = P_l^T (from pyamg), the coarse operators R A P of the last `refresh`, their block
-    diagonals' inverses (block Gauss-Seidel) and the coarsest level's LU.
-
-    B (n, 6): near-null modes; owner (n,): node of each DOF (node_aggregates); smooth: one of
-    SMOOTHERS. Raises RuntimeError when the coarsest level is exactly singular or A has a zero
-    diagonal entry."""
-
-    def __init__(self, A, B, owner, smooth):
-        options = {"jacobi": ("jacobi", {"omega": 4.0 / 3.0}),
-                   "energy": ("energy", {"degree": 1, "maxiter": ENERGY_CG_ITERATIONS})}[smooth]
-        # built for the symmetrically scaled matrix D^-1/2 A D^-1/2 (unit diagonal) and modes
-        # D^1/2 B: the tentative prolongators orthonormalize B aggregate by aggregate and
-        # energy minimization runs CG on A, neither invariant under scaling, and a mid-edge
-        # plate mixes node rows (~1e6 N/m) and angle rows (~1e-3 to 1e2 N m): scaled, its
-        # GMRES iterations fell from 16 to 13 ("jacobi") and from 25 to 11 ("energy") at
-        # 10,000 triangles (the hinge plate's from 18 to 16 and 11 to 11). Gauss-Seidel is
-        # invariant under it, so the cycle runs on A itself with the finest transfers
-        # P = D^-1/2 P^, R = R^ D^-1/2 (and the same coarse operators R A P)
-        diagonal = np.abs(A.diagonal())
-        if np.any(diagonal == 0.0):
-            raise RuntimeError("a zero diagonal entry: no multigrid hierarchy")
-        scale = scipy.sparse.diags(1.0 / np.sqrt(diagonal))
-        scaled = (scale @ A @ scale).tocsr()
-        # pyamg estimates spectral radii (the Jacobi smoothing's damping) by Arnoldi from a
-        # random start drawn from numpy's global generator: with a fixed seed, and the
-        # caller's generator state put back, the hierarchy is a function of A alone (a
-        # batched run equals single runs; a user's own random draws are not disturbed)
-        state = np.random.get_state()
-        np.random.seed(SEED)
-        try:
-            ml = pyamg.smoothed_aggregation_solver(
-                scaled, B=B * np.sqrt(diagonal)[:, None], strength="symmetric",
-                smooth=options, max_coarse=MAX_COARSE,
-                aggregate=([("predefined", {"AggOp": node_aggregates(A, owner)})]
-                           + ["standard"] * 9),
-                coarse_solver=None, keep=False)
-        finally:
-            np.random.set_state(state)
-        self.P = [level.P for level in ml.levels[:-1]]
-        self.R = [level.R for level in ml.levels[:-1]]
-        if self.P:
-            self.P[0] = (scale @ self.P[0]).tocsr()
-            self.R[0] = (self.R[0] @ scale).tocsr()
-        self.n_levels = len(ml.levels)
-        self.blocksize = B.shape[1]          # the coarse levels' blocks: one per aggregate
-        self.refresh(A)
-
-    def refresh(self, A):
-        """Coarse operators R_l A_l P_l from the finest A (n, n) CSR, their smoothers' data and
-        the coarsest level's LU."""
-        ops = [A]
-        for P, R in zip(self.P, self.R):
-            coarse = scipy.sparse.bsr_matrix(R @ ops[-1] @ P,
-                                             blocksize=(self.blocksize, self.blocksize))
-            coarse.sort_indices()
-            ops.append(coarse)
-        self.ops = ops
-        self.dinv = [None] + [np.ascontiguousarray(get_block_diag(op, self.blocksize,
-                                                                  inv_flag=True))
-                              for op in ops[1:-1]]
-        # an aggregate of fewer DOFs than modes (a node alone, two nodes with no scalar) gets
-        # zero columns in P (pyamg's fit_candidates): zero rows and columns in the coarse
-        # operators, which the block smoother's pseudo-inverses ignore and the coarsest
-        # level's LU leaves out
-        coarsest = scipy.sparse.csc_matrix(ops[-1])
-        coarsest.eliminate_zeros()
-        self.kept = np.flatnonzero(np.diff(coarsest.indptr) > 0)
-        self.lu = scipy.sparse.linalg.splu(coarsest[self.kept][:, self.kept].tocsc())
-
-    def _smooth(self, level, A, x, b):
-        """One symmetric Gauss-Seidel sweep (forward, then backward) on A x = b, in place."""
-        if level == 0:
-            n = A.shape[0]
-            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, 0, n, 1)
-            amg_core.gauss_seidel(A.indptr, A.indices, A.data, x, b, n - 1, -1, -1)
-        else:
-            size = self.blocksize
-            blocks = A.shape[0] // size
-            data, dinv = A.data.reshape(-1), self.dinv[level].reshape(-1)
-            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, 0, blocks, 1,
-                                        size)
-            amg_core.block_gauss_seidel(A.indptr, A.indices, data, x, b, dinv, blocks - 1, -1,
-                                        -1, size)
-
-    def cycle(self, A, b, level=0):
-        """One V-cycle for A x = b from x = 0: x (n,). A: the finest level's current matrix
-        (CSR; the coarse ones are those of the last refresh)."""
-        if level == self.n_levels - 1:
-            x = np.zeros_like(b)
-            x[self.kept] = self.lu.solve(b[self.kept])
-            return x
-        x = np.zeros_like(b)
-        self._smooth(level, A, x, b)
-        residual = b - A @ x
-        x += self.P[level] @ self.cycle(self.ops[level + 1], self.R[level] @ residual, level + 1)
-        self._smooth(level, A, x, b)
-        return x
+    def get(self, n):
+        m = max(sparse_solve.KRYLOV_MAX_ITERATIONS, 1)
+        if self.work is None or self.work.Z.shape != (m, n):
+            self.work = multigrid_cycle.Krylov(
+                np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)), np.zeros(m + 1),
+                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(n))
+        return self.work
 
 
 class ReusedAMG:
@@ -245,14 +97,15 @@ class ReusedAMG:
     kept smoothed-aggregation hierarchy (module docstring).
 
     modes: softmech.implicit.near_null.RigidModes of the scene; free (n,) the DOFs (indices
-    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS).
+    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS); scratch: a
+    KrylovScratch to share with other solvers of the same size (default: its own).
 
     Counters: setups (hierarchies built), refreshes (coarse operators recomputed),
     direct_solves (complete LU factorizations, each solving directly), krylov_solves (solves
     accepted from GMRES), krylov_iterations (GMRES iterations, all attempts), fallbacks (GMRES
     attempts rejected)."""
 
-    def __init__(self, modes, free, smooth="jacobi"):
+    def __init__(self, modes, free, smooth="jacobi", scratch=None):
         if smooth not in SMOOTHERS:
             raise ValueError(f"ReusedAMG.smooth = {smooth!r} is not allowed: must be one of "
                              f"{SMOOTHERS}")
@@ -261,6 +114,7 @@ class ReusedAMG:
         self.smooth = smooth
         self.owner = modes.owners(self.free)
         self._csr = CsrOf()
+        self._scratch = KrylovScratch() if scratch is None else scratch
         self.setups = self.refreshes = self.direct_solves = 0
         self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
         self.forget()
@@ -332,21 +186,31 @@ class ReusedAMG:
         self._diagonal = diagonal.copy()
 
     def _krylov(self, A, rhs):
-        """GMRES preconditioned by the kept LU factors or V-cycle; x or None (not accepted)."""
+        """GMRES preconditioned by the kept LU factors (scipy's GMRES) or V-cycle (the compiled
+        FGMRES); x or None (not accepted)."""
         if self._lu is not None:
-            precondition = self._lu.solve
+            x, iterations = sparse_solve.accepted_gmres(A, rhs, self._lu.solve)
         else:
-            hierarchy = self._hierarchy
-
-            def precondition(y):
-                return hierarchy.cycle(A, y)
-        x, iterations = sparse_solve.accepted_gmres(A, rhs, precondition)
+            x, iterations = self._fgmres(A, rhs)
         self.krylov_iterations += iterations
         if x is None:
             return None
         self.krylov_solves += 1
         self._accepted(iterations)
         return x
+
+    def _fgmres(self, A, rhs):
+        """The compiled FGMRES with the kept hierarchy's V-cycle, accepted at a true residual
+        <= KRYLOV_RTOL |rhs| (softmech.kernels.multigrid_cycle.fgmres): (x or None,
+        iterations)."""
+        rhs = np.ascontiguousarray(rhs, dtype=np.float64)
+        norm_b = float(np.linalg.norm(rhs))
+        x = np.empty(rhs.size)
+        count = multigrid_cycle.fgmres(
+            self._csr.finest(A), self._hierarchy.levels, self._scratch.get(rhs.size), rhs, x,
+            sparse_solve.GMRES_RTOL * norm_b, sparse_solve.KRYLOV_RTOL * norm_b,
+            sparse_solve.KRYLOV_MAX_ITERATIONS)
+        return (x, count) if count >= 0 else (None, -1 - count)
 
     def _accepted(self, m):
         """The mean rules (module docstring) after an accepted solve of m iterations."""

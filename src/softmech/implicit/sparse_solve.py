@@ -106,10 +106,12 @@ class ReusedILU:
         self._solves_since = self._iterations_since = 0
 
     def solve(self, A, diagonal, rhs, q=None):
-        """x (n,) solving A x = rhs; A: scipy.sparse CSC (n, n); diagonal (n,): the inertia part
-        of A's diagonal (the preconditioner is reused only while it is the same); q: unused
+        """x (n,) solving A x = rhs; A: scipy.sparse (n, n), CSC (or CSR, converted); diagonal
+        (n,): the inertia part of A's diagonal (the preconditioner is reused only while it is
+        the same); q: unused
         (the DOF values, which softmech.implicit.multigrid.ReusedAMG's solve needs). Raises
         RuntimeError from SuperLU when A is exactly singular."""
+        A = A.tocsc()                    # a no-op for the CSC matrices of "lu" and "ilu" patterns
         if not self.reuse:
             self.direct_solves += 1
             return scipy.sparse.linalg.splu(A).solve(rhs)
