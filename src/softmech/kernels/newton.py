@@ -197,7 +197,7 @@ NewtonWork = namedtuple("NewtonWork", [
     "band",           # BandSystem: the Newton matrix's storage and the solver's scratch
     "counts",         # (4,) int64: steps, iterations, evaluations, solves (COUNTS)
     "state",          # (5,) int64: phase, iteration, line-search trials, watchdog point set,
-                      #   relaxed steps taken since
+                      #   relaxed steps taken in this solve
     "fstate",         # (4,) float: phi = |R|^2 / 2, target |R|, alpha, phi at the watchdog point
 ])
 
@@ -296,7 +296,6 @@ def _iterate(W, o, q):
             W.dq_watch[i] = W.dq[i]
         W.fstate[3] = phi
         W.state[3] = 1
-        W.state[4] = 0
     W.fstate[2] = 1.0
     W.state[2] = 0
     W.state[0] = _SEARCHING
@@ -336,7 +335,7 @@ def newton_continue(W, o, q, h, norms):
 
     The same operations in the same order as the Python loop (bit for bit): the watchdog line
     search of ImplicitStepper.newton (full steps kept while they decrease |R| enough against
-    the watchdog point, or for up to relaxed_steps iterations; else back to that point and
+    the watchdog point, or up to relaxed_steps times per solve; else back to that point and
     Armijo backtracking phi(alpha) <= (1 - 2 c alpha) phi_w along its update), or without
     line_search any finite residual; converged when |R| <= max(rtol |R_0| + atol,
     ROUNDOFF x force scale) or when a full update moves no DOF by more than xtol."""
@@ -360,6 +359,7 @@ def newton_continue(W, o, q, h, norms):
         W.fstate[0] = 0.5 * norm0 * norm0
         W.state[1] = 1
         W.state[3] = 0
+        W.state[4] = 0                   # the solve's budget of relaxed steps is untouched
         return _iterate(W, o, q)
     # a trial point: the full step (state[2] == 0) or a backtracking one
     alpha = W.fstate[2]
@@ -374,7 +374,8 @@ def newton_continue(W, o, q, h, norms):
     elif W.state[2] == 0:
         # the full step did not decrease |R| enough
         if finite and W.state[4] < o.relaxed_steps:
-            W.state[4] += 1              # keep it for now: the watchdog still holds its point
+            W.state[4] += 1              # keep it for now (the solve's budget allows it): the
+            #                              watchdog still holds its point
             return _accept(W, o, q, phi_new)
         if o.max_line_search > 0:
             _back_to_watchdog(W, q)
