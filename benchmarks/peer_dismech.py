@@ -67,6 +67,8 @@ import softmech as sm
 from softmech.implicit.newton import NewtonOptions
 from softmech.validation.der import A, I, L, N, Q, R, RHO, cantilever, elastica_tip, static_tip
 
+from cantilever_run import softmech_run
+
 G_ACC = 9.81
 CASES = ((1e9, 1e-3), (1e9, 1e-2), (1e11, 1e-3), (1e11, 1e-2), (1e8, 1e-3), (1e8, 1e-2))
 EXACT_ITERATIONS = (3, 10)
@@ -110,20 +112,6 @@ def late_mean_error(t, z, E, sag):
 
 
 # -- softmech ---------------------------------------------------------------------------------
-
-def softmech_run(E, dt, duration, options=DEFAULT):
-    """Warm run: (wall [s], cpu [s], Newton iterations per step, times, tip z)."""
-    scene, _ = cantilever(E)
-    scene.compile(dt=dt, newton=options).step(1)               # kernels compiled and loaded
-    scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=options)
-    w0, c0 = time.perf_counter(), time.process_time()
-    out = sim.run(duration, record=sm.Every(dt, ("rod.positions",)))
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    st = sim.newton_stats
-    # drop the initial sample (t = 0): both codes' records then hold the same instants
-    return wall, cpu, st.iterations / st.steps, out["time"][1:], out["rod.positions"][0, 1:, -1, 2]
-
 
 def softmech_static(E, options):
     """Warm static solve from the straight rod: (cpu [s], Newton iterations, tip z)."""

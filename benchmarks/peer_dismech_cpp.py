@@ -50,13 +50,14 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
-from softmech.validation.der import cantilever, static_tip
+from softmech.validation.der import static_tip
+
+from cantilever_run import softmech_run
 
 CASES = ((1e8, 1e-3), (1e8, 1e-2), (1e9, 1e-3), (1e9, 1e-2), (1e11, 1e-3), (1e11, 1e-2))
 EQ_CASES = (1e8, 1e9, 1e11)
@@ -79,19 +80,6 @@ NO_EXE = ("no dismech-rods executable given: pass --exe PATH (or set DISMECH_CPP
 
 def load():
     return os.getloadavg()[0]
-
-
-def softmech_run(E, dt, duration, options):
-    """Warm run: (wall [s], cpu [s], Newton iterations per step, times [s], tip z [m])."""
-    scene, _ = cantilever(E)
-    scene.compile(dt=dt, newton=options).step(1)                # kernels compiled and loaded
-    scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=options)
-    w0, c0 = time.perf_counter(), time.process_time()
-    out = sim.run(duration, record=sm.Every(dt, ("rod.positions",)))
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    st = sim.newton_stats
-    return wall, cpu, st.iterations / st.steps, out["time"][1:], out["rod.positions"][0, 1:, -1, 2]
 
 
 def cpp_run(exe, E, dt, duration, ftol, dtol, line_search, timeout):

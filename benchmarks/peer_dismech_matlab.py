@@ -61,13 +61,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
-from softmech.validation.der import cantilever, static_tip
+from softmech.validation.der import static_tip
+
+from cantilever_run import softmech_run
 
 CASES = ((1e8, 1e-3), (1e8, 1e-2), (1e9, 1e-3), (1e9, 1e-2), (1e11, 1e-3), (1e11, 1e-2))
 EQ_CASES = (1e8, 1e9, 1e11)
@@ -85,20 +86,6 @@ HOW = ("see this file's docstring and docs/benchmarks.md (section 'softmech agai
 
 def load():
     return os.getloadavg()[0]
-
-
-def softmech_run(E, dt, steps, options):
-    """Warm run of `steps` steps: (wall [s], cpu [s], Newton iterations per step, times [s],
-    tip z [m])."""
-    scene, _ = cantilever(E)
-    scene.compile(dt=dt, newton=options).step(1)                # kernels compiled and loaded
-    scene, _ = cantilever(E)
-    sim = scene.compile(dt=dt, newton=options)
-    w0, c0 = time.perf_counter(), time.process_time()
-    out = sim.run(steps * dt, record=sm.Every(dt, ("rod.positions",)))
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    st = sim.newton_stats
-    return wall, cpu, st.iterations / st.steps, out["time"][1:], out["rod.positions"][0, 1:, -1, 2]
 
 
 def peer_run(octave, peer, driver, E, dt, steps, tol, ftol, dtol, timeout):
@@ -140,7 +127,7 @@ def compare(args, E, dt, steps, sag):
     ref = None
     for name, options in (("softmech default (line search)", DEFAULT),
                           ("softmech, full Newton steps", FULL_STEPS)):
-        wall, cpu, its, t, z = best([softmech_run(E, dt, steps, options)
+        wall, cpu, its, t, z = best([softmech_run(E, dt, steps * dt, options)
                                      for _ in range(args.repeats)])
         if ref is None:
             ref = (cpu, t, z)
@@ -168,7 +155,7 @@ def equilibria(args, sags):
           "| CPU s |")
     print("|---|---|---|---|---|---|---|")
     for E in EQ_CASES:
-        _, cpu, its, _, z = softmech_run(E, EQ_DT, EQ_STEPS, DEFAULT)
+        _, cpu, its, _, z = softmech_run(E, EQ_DT, EQ_STEPS * EQ_DT, DEFAULT)
         print(f"| {E:.0e} | {sags[E]:.5g} | softmech default | {its:.2f} | {z[-1]:.6g} "
               f"| {abs(z[-1] - sags[E]) / abs(sags[E]):.1e} | {cpu:.3g} |")
         for name, tol, ftol, dtol in PEER_SETTINGS:
