@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from softmech.integrators.driver import load_generated
+from softmech.integrators.driver import kernel_importer, load_generated
 from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 
 
@@ -53,11 +53,6 @@ class CompiledForm:
             if a.size and b.size and np.may_share_memory(a, b):
                 raise ValueError(f"binding {self.name!r}: its compiled arguments {ka} and {kb} "
                                  "share memory (the kernels assume they do not)")
-
-
-def _kernel_ref(kernel):
-    fn = getattr(kernel, "py_func", kernel)
-    return fn.__module__, fn.__name__
 
 
 def group_forms(forms):
@@ -89,14 +84,7 @@ def loop_source(groups):
              "import math",
              "from softmech.kernels.newton import (EVALUATE, EXPLODED, OK, begin_evaluation, "
              "finish_step, loop_kernel, max_abs, newton_continue, predict, sumsq)"]
-    names = {}
-
-    def name(kernel):
-        ref = _kernel_ref(kernel)
-        if ref not in names:
-            names[ref] = f"{ref[0].rsplit('.', 1)[-1]}__{ref[1]}"  # unique: module and name
-            lines.append(f"from {ref[0]} import {ref[1]} as {names[ref]}")
-        return names[ref]
+    name = kernel_importer(lines)
 
     def hook(attr, call, indent, after=()):
         """Every binding in order: its group's `attr` kernel (skipped where it has none)."""
