@@ -16,21 +16,12 @@ from softmech.implicit import linear, multigrid, multigrid_hierarchy, sparse_sol
 from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import NewtonOptions
 
+from shell_fixture import pressed_plate as _pressed_plate
+
 
 def pressed_plate(pressure=20.0, bending="hinge", divisions=12):
-    """A clamped shell plate (0.1 m, `divisions` a side; the rim's edge angles held too for
-    mid-edge) under a pressure [Pa], released from rest: the Newton matrix changes."""
-    scene = sm.Scene()
-    mesh = meshes.rectangle(0.1, 0.1, divisions)
-    v = mesh.vertices
-    rim = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 0.1) | (v[:, 1] <= 0) | (v[:, 1] >= 0.1))
-    shell = scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7,
-                            density=1000.0, bending=bending)
-    angles = (np.flatnonzero(np.all(np.isin(shell.edges, rim), axis=1))
-              if bending == "midedge" else ())
-    scene.add(sm.FixNodes("plate", rim, angles=angles))
-    scene.add(sm.ShellPressure("plate", pressure))
-    return scene
+    """shell_fixture.pressed_plate with 12 divisions a side by default (several levels)."""
+    return _pressed_plate(pressure, bending, divisions)
 
 
 def run(scene, worlds=1, pressures=None, steps=15):
