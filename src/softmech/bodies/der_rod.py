@@ -319,7 +319,8 @@ class DerRod(ImplicitBody):
         """Add the nodes, one twist DOF per edge after its first node, and the lumped masses."""
         self.nodes = layout.add_nodes(self.positions)
         # the twist of edge (i, j) is an angle about its tangent, from node i to node j
-        self.scalars = layout.add_scalars(after=self.nodes[self.edge_nodes[:, 0]], initial=self.twist0,
+        self.scalars = layout.add_scalars(after=self.nodes[self.edge_nodes[:, 0]],
+                                          initial=self.twist0,
                                           axis_to=self.nodes[self.edge_nodes[:, 1]])
         layout.add_mass("node", self.nodes, self.node_mass)
         layout.add_mass("scalar", self.scalars, self.twist_inertia)

@@ -10,9 +10,9 @@ Order of q: the nodes in the order they were added (after merging), each node's 
 by the scalars attached to it (`add_scalars(..., after=node)`). A scalar that is an angle of
 rotation about an edge (`axis_to`: the edge's other node) is known as such, so that the rigid
 motions of the scene's DOFs can be written down (`dof_geometry`, softmech.implicit.near_null).
-A rod's twist of edge (i, i+1) attached after node i makes a single rod's Jacobian banded (bandwidth 10, DisMech's layout
-advice); a mesh gets the band its node numbering gives (softmech.implicit.linear picks a sparse
-factorization when the band is wide).
+A rod's twist of edge (i, i+1) attached after node i makes a single rod's Jacobian banded
+(bandwidth 10, DisMech's layout advice); a mesh gets the band its node numbering gives
+(softmech.implicit.linear picks a sparse factorization when the band is wide).
 """
 import numpy as np
 

@@ -4,8 +4,9 @@ sparse matrix over the free DOFs, and solved.
 The structure is fixed when the scene is compiled: every binding declares the (row, column) of
 each entry it writes, so the position of each entry in the solver's storage is computed once
 (`JacobianPattern`), and assembling at a Newton iteration is one compiled pass that sums the
-bindings' values into that storage (in the order of a bincount). Entries in a constrained row or column are dropped (a
-constrained DOF is not an unknown; its value enters through the forces).
+bindings' values into that storage (in the order of a bincount). Entries in a constrained row
+or column are dropped (a constrained DOF is not an unknown; its value enters through the
+forces).
 
 Storage is chosen by structure (DisMech's advice, ref. 004 section 2, and DESIGN.md): when the
 free DOFs' half bandwidth is at most BANDED_MAX (a single rod with its twists after their nodes:
@@ -120,9 +121,9 @@ class JacobianPattern:
             self.ordering = ordering.SymmetricOrdering()
             self._krylov_scratch = multigrid.KrylovScratch()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
-        # the storage: assembling is one bincount over J as it is, with no gather of the kept
-        # entries (the gather and the negation of J cost as much as the bincount itself:
-        # 10 M entries for the hinge plate of 30,000 triangles, benchmarks/shells.py)
+        # the storage: assembling is one pass over J as it is, with no gather of the kept
+        # entries (a gather and negation of J cost as much as the sums themselves: 10 M
+        # entries for the hinge plate of 30,000 triangles, benchmarks/shells.py)
         self._slot_of_entry = np.full(rows.size, self._size, dtype=np.int64)
         self._slot_of_entry[kept] = self._entry_slot
         if self.kind == "banded":
@@ -152,15 +153,16 @@ class JacobianPattern:
     def sparse_solver(self):
         return self.sparse_solver_of(0)
 
-    def _assemble(self, J, diagonal):
-        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve): the
-        compiled loop's band assembly (the same sums in the same order as a bincount of J by
-        slot, negated, plus the diagonal; 2x faster than np.bincount: 5.3 against 2.7 ms for
-        the 3.5 M entries of the hinge plate of 10,000 triangles)."""
-        data = np.empty(self._size + 1)
+    def _assemble(self, J, diagonal, out=None):
+        """The storage's values of A = diag(diagonal) - J (J, diagonal: as in solve), written
+        into out (size + 1,: the storage and the dropped entries' spare slot; default a new
+        array): the compiled loop's band assembly (the same sums in the same order as a
+        bincount of J by slot, negated, plus the diagonal; 2x faster than np.bincount: 5.3
+        against 2.7 ms for the 3.5 M entries of the hinge plate of 10,000 triangles)."""
+        out = np.empty(self._size + 1) if out is None else out
         assemble_band(np.ascontiguousarray(J, dtype=float), self._slot_of_entry,
-                      self._diag_slot, np.ascontiguousarray(diagonal, dtype=float), data)
-        return data[:self._size]
+                      self._diag_slot, np.ascontiguousarray(diagonal, dtype=float), out)
+        return out[:self._size]
 
     def _matrix(self, data):
         """The sparse matrix of the storage's values (CSR for the multigrid, else CSC)."""
@@ -187,11 +189,9 @@ class JacobianPattern:
             # both loops agree bit for bit; LAPACK called directly (scipy.linalg.solve_banded's
             # checks and copies cost ~10x the solve of a rod's band, measured in
             # benchmarks/der_vs_cosserat.py)
-            band = self.band
-            assemble_band(np.ascontiguousarray(J, dtype=float), band.slot_of_entry,
-                          band.diag_slot, np.ascontiguousarray(diagonal, dtype=float), band.ab)
+            self._assemble(J, diagonal, out=self.band.ab)
             x = np.array(rhs, dtype=float)
-            info = solve_band(band, x)
+            info = solve_band(self.band, x)
             if info > 0:
                 raise SingularJacobian(f"singular matrix (LAPACK dgbsv: U({info},{info}) = 0)")
             if info < 0:  # pragma: no cover - an argument error is a bug here

@@ -214,17 +214,14 @@ class ReusedAMG:
 
     def _accepted(self, m):
         """The mean rules (module docstring) after an accepted solve of m iterations."""
+        over_mean = sparse_solve.over_mean
         if self._lu is not None:
-            self._since_setup[0] += 1
-            self._since_setup[1] += m
-            k, total = self._since_setup
-            if m * k > sparse_solve.FACTOR_COST + total:
+            if over_mean(self._since_setup, m, sparse_solve.FACTOR_COST):
                 self.forget()
             return
-        for tally in (self._since_setup, self._since_refresh):
-            tally[0] += 1
-            tally[1] += m
-        if m * self._since_setup[0] > self.setup_cost + self._since_setup[1]:
+        # both tallies count this solve (the refresh's before the setup's test can forget it)
+        refresh_due = over_mean(self._since_refresh, m, REFRESH_COST)
+        if over_mean(self._since_setup, m, self.setup_cost):
             self.forget()
-        elif m * self._since_refresh[0] > REFRESH_COST + self._since_refresh[1]:
+        elif refresh_due:
             self._refresh_due = True

@@ -103,13 +103,13 @@ class ReusedILU:
     def forget(self):
         """Drop the kept factors: the next solve factors its matrix afresh."""
         self._lu = None
-        self._solves_since = self._iterations_since = 0
+        self._since = [0, 0]             # accepted solves and their GMRES iterations
 
     def solve(self, A, diagonal, rhs, q=None):
         """x (n,) solving A x = rhs; A: scipy.sparse (n, n), CSC (or CSR, converted); diagonal
         (n,): the inertia part of A's diagonal (the preconditioner is reused only while it is
-        the same); q: unused
-        (the DOF values, which softmech.implicit.multigrid.ReusedAMG's solve needs). Raises
+        the same); q: unused (the DOF values, which softmech.implicit.multigrid.ReusedAMG's
+        solve needs). Raises
         RuntimeError from SuperLU when A is exactly singular."""
         A = A.tocsc()                    # a no-op for the CSC matrices of "lu" and "ilu" patterns
         if not self.reuse:
@@ -163,9 +163,7 @@ class ReusedILU:
         the mean cost per solve since they were made (module docstring)."""
         self.krylov_iterations += iterations
         self.krylov_solves += 1
-        self._solves_since += 1
-        self._iterations_since += iterations
-        if iterations * self._solves_since > FACTOR_COST + self._iterations_since:
+        if over_mean(self._since, iterations, FACTOR_COST):
             self.forget()
 
     def _krylov(self, A, rhs):
@@ -176,6 +174,17 @@ class ReusedILU:
             return None
         self._accepted(iterations)
         return x
+
+
+def over_mean(tally, iterations, cost):
+    """The rule for recomputing a kept preconditioner (module docstring): add an accepted solve
+    of `iterations` GMRES iterations to tally = [solves, iterations] (counted since the
+    preconditioner was made, in place) and return whether this solve cost more than the mean
+    per solve since then, the preconditioner's own `cost` (in GMRES iterations) included.
+    Shared by ReusedILU and softmech.implicit.multigrid.ReusedAMG."""
+    tally[0] += 1
+    tally[1] += iterations
+    return iterations * tally[0] > cost + tally[1]
 
 
 def accepted_gmres(A, rhs, precondition, max_iterations=None):

@@ -56,12 +56,25 @@ DerStretchArgs = namedtuple("DerStretchArgs", [
 
 
 @kernel
-def der_stretch_binding(a, b, q, v, t, h, F, J):
-    """Stretching springs of a rod's edges (softmech.kernels.der_stretch), EA = A E[b]."""
+def der_stretch_stiffness(a, b):
+    """a.EA = A E[b] [N], world b's stretching stiffness of each edge."""
     e = a.youngs[b % a.youngs.shape[0]]
     for j in range(a.area.shape[0]):
         a.EA[j] = a.area[j] * e
+
+
+@kernel
+def der_stretch_binding(a, b, q, v, t, h, F, J):
+    """Stretching springs of a rod's edges (softmech.kernels.der_stretch), EA = A E[b]."""
+    der_stretch_stiffness(a, b)
     der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA, True, F, J)
+
+
+@kernel
+def der_stretch_energy(a, b, q, F, J):
+    """Stretching energy [J] of world b at q (F, J: scratch the forces are added to, unused)."""
+    der_stretch_stiffness(a, b)
+    return der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA, False, F, J)
 
 
 DerBendTwistArgs = namedtuple("DerBendTwistArgs", [

@@ -163,19 +163,6 @@ def solve_band(band, x):
     return p[6]
 
 
-@kernel
-def max_abs_scaled(s, x):
-    """max_i |s x_i| of x (n,) (n >= 1), NaN if any product is NaN (np.max(np.abs(s * x)))."""
-    out = 0.0
-    for i in range(x.shape[0]):
-        a = abs(s * x[i])
-        if a != a:
-            return a
-        if a > out:
-            out = a
-    return out
-
-
 # -- the Newton iteration as a state machine ---------------------------------------------------
 # The loop of one scene (softmech.implicit.compiled) is generated per set of binding kernels;
 # everything between two force evaluations is generic and lives here, compiled once for all
@@ -392,7 +379,7 @@ def newton_continue(W, o, q, h, norms):
     # no decrease along dq: keep the smallest step (it may still be converged)
     if not finite:
         return NONFINITE
-    if max_abs_scaled(alpha, W.dq) > o.xtol:
+    if alpha * max_abs(W.dq) > o.xtol:      # alpha = 2^-k: |alpha x| = alpha |x|, exact
         return LINE_SEARCH
     W.state[3] = 0
     return _accept(W, o, q, phi_new)

@@ -12,10 +12,10 @@ import numpy as np
 from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
 from softmech.kernels.der_bend_twist import der_strains
-from softmech.kernels.der_stretch import der_stretch_forces
 from softmech.kernels.implicit_bindings import (
     DerBendTwistArgs, DerStretchArgs, der_bend_twist_accept, der_bend_twist_binding,
-    der_bend_twist_energy, der_frames_binding, der_natural_binding, der_stretch_binding)
+    der_bend_twist_energy, der_frames_binding, der_natural_binding, der_stretch_binding,
+    der_stretch_energy)
 
 
 def _block_entries(dofs):
@@ -49,9 +49,7 @@ class DerStretch(Binding):
         return CompiledForm(self.name, self.args, forces=der_stretch_binding)
 
     def energy(self, b, q):
-        a = self.args
-        np.multiply(a.area, a.youngs[b % len(a.youngs)], out=a.EA)
-        return der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA, False, self._F, self._J)
+        return der_stretch_energy(self.args, b, q, self._F, self._J)
 
     def energy_parts(self, b, q):
         return {"stretch_energy": self.energy(b, q)}
