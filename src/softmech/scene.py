@@ -258,9 +258,10 @@ class Scene:
                 newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
-        Cosserat rods and rigid bodies (explicit): scheme "verlet" (position Verlet, the
-        default) or "pefrl"; strict: raise instead of warn when dt is above the estimated
-        stability limit. Discrete rods and shells: an ImplicitSimulation (softmech.implicit),
+        Cosserat rods and rigid bodies: scheme "verlet" (position Verlet, the default) or
+        "pefrl" (explicit; strict: raise instead of warn when dt is above the estimated
+        stability limit), or "implicit_euler" (softmech.integrators.implicit: any dt the motion
+        allows; newton: softmech.ImplicitOptions). Discrete rods and shells: an ImplicitSimulation (softmech.implicit),
         scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
         terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
         """
@@ -277,17 +278,20 @@ class Scene:
             scheme = "implicit_euler" if scheme is None else scheme
             _checks.choice("scheme", scheme, {"implicit_euler", "symplectic_euler"})
             return compile_implicit(self, worlds=worlds, dt=dt, newton=newton, scheme=scheme)
-        if newton is not None:
-            raise ValueError("newton = ... is not allowed: the scene has no discrete rods or "
-                             "shells (its bodies are integrated explicitly)")
+        scheme = "verlet" if scheme is None else scheme
+        _checks.choice("scheme", scheme, {"verlet", "pefrl", "implicit_euler"})
+        from softmech.integrators.implicit import ImplicitOptions
+        if newton is not None and (scheme != "implicit_euler"
+                                   or not isinstance(newton, ImplicitOptions)):
+            raise ValueError(f"newton = {newton!r} is not allowed here: a scene of Cosserat rods "
+                             "and rigid bodies takes softmech.ImplicitOptions with scheme "
+                             "'implicit_euler', and None otherwise")
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         if not isinstance(strict, bool):
             raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
-        scheme = "verlet" if scheme is None else scheme
-        _checks.choice("scheme", scheme, {"verlet", "pefrl"})
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
-                          n_threads=n_threads)
+                          n_threads=n_threads, implicit=newton)
 
 
 def _field_holding(term, name, default):

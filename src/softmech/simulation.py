@@ -45,7 +45,7 @@ class Simulation:
     """B worlds of a scene. `params['<owner>.<field>']` are per-world parameters with a leading
     dimension of 1 (shared) or B; edit them in place or assign new arrays between runs."""
 
-    def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None):
+    def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None, implicit=None):
         self.rods = list(scene.rods)
         self.rigid_bodies = list(getattr(scene, "rigid_bodies", ()))
         self.terms = list(scene.terms)
@@ -53,6 +53,9 @@ class Simulation:
         self.dt = dt
         self.scheme = scheme
         self.strict = strict
+        self.implicit_options = implicit
+        """softmech.integrators.implicit.ImplicitOptions of scheme "implicit_euler"."""
+        self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
         self.params = {}
@@ -117,7 +120,7 @@ class Simulation:
 
     def check_time_step(self, strict=False):
         limit = float(self.time_step_limit().min())
-        if self.dt > limit:
+        if self.dt > limit and self.scheme not in IMPLICIT_SCHEMES:
             msg = (f"dt = {self.dt:g} s is above the estimated stability limit {limit:.3g} s of the "
                    f"explicit integrator; use dt <= {limit:.3g} s")
             if strict:
@@ -304,8 +307,26 @@ class Simulation:
         n_steps = _checks.integer("n_steps", n_steps, 0)
         self._advance(self._engine(), n_steps)
 
+    def implicit_integrator(self):
+        """The softmech.integrators.implicit.ImplicitIntegrator of the current parameters
+        (scheme "implicit_euler"), built (sparsity probed) when they change."""
+        engine = self._engine()
+        if self._implicit is None or self._implicit[0] is not engine:
+            from softmech.integrators.implicit import ImplicitIntegrator, ImplicitOptions
+            options = self.implicit_options or ImplicitOptions()
+            self._implicit = (engine, ImplicitIntegrator(engine, self.lanes, options, self.dt,
+                                                         self.time))
+        return self._implicit[1]
+
     def _advance(self, engine, n_steps):
         saved = tuple(a.copy() for a in self._state)
+        if self.scheme in IMPLICIT_SCHEMES:
+            status = self.implicit_integrator().advance(
+                _block_pool(), self._t0, self._steps, self.dt, n_steps)
+            if np.any(status != STATUS_OK):
+                self._diverged(saved, n_steps, status)
+            self._steps += n_steps
+            return
         status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
         drifts, kicks = SCHEME_TABLES[SCHEMES[self.scheme]]
         step = self._step(engine)
@@ -352,10 +373,15 @@ class Simulation:
         rotation = bool(np.any(status == STATUS_ROTATION))
         body, quantity = self._culprit(rotation)
         self._restore(saved)
-        limit = float(self.time_step_limit().min())
+        limit = (np.inf if self.scheme in IMPLICIT_SCHEMES
+                 else float(self.time_step_limit().min()))
         worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
                          for w in self.lanes.world_of_lane[bi * self.lanes.W:(bi + 1) * self.lanes.W]})
-        if rotation:
+        if np.any(status >= STATUS_NOT_CONVERGED):
+            what = (f"implicit step: Newton did not converge even at dt / "
+                    f"{2 ** self.implicit_integrator().options.max_halvings} (near body "
+                    f"{body!r})")
+        elif rotation:
             what = (f"body {body!r}: a frame rotated by more than 1 rad in one drift (its "
                     f"{quantity} * dt too large)")
         elif np.any(status == STATUS_EXPLODED):
@@ -521,6 +547,11 @@ class Simulation:
             else:
                 self.time = float(data["time"])
 
+
+IMPLICIT_SCHEMES = ("implicit_euler",)
+"""Schemes of softmech.integrators.implicit (the others are explicit: SCHEMES)."""
+STATUS_NOT_CONVERGED = 3
+"""Block status from the implicit integrator: Newton failed (softmech.integrators.implicit)."""
 
 EXPLODING = _checks.MAX_COORDINATE
 """A state entry (position [m], velocity [m/s], angular velocity [rad/s]) larger than this in

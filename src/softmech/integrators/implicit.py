@@ -1,0 +1,528 @@
+"""Implicit Euler for Cosserat rods and rigid bodies: the explicit engine's scenes stepped at time
+steps set by their motion, not by their stiffest element.
+
+The same force terms as the explicit integrators (the generated forces / positions / rates
+hooks of softmech.integrators.driver) and the same inertia (each body kind's accelerations
+kernel); only the time discretization differs. A step of size h solves, per world, for the end
+velocities u (softmech.kernels.implicit_motion: x = x_n + h v, Q = exp(-h [w]x) Q_n,
+R(u) = u - u_n - h a(x, Q, u, t_n + h) on free DOFs) by a modified Newton iteration
+(Hairer and Wanner, Solving ODEs II, sec. IV.8; the strategy of stiff solvers such as
+CVODE/LSODE):
+
+- the Jacobian dR/du is computed by finite differences over a column coloring of its sparsity
+  (Curtis, Powell and Reid 1974; softmech.integrators.sparse_pattern), one residual evaluation
+  per color: every term's forces count, none needs a Jacobian of its own;
+- it is factored (softmech.kernels.sparse_lu: fixed pattern, fill-reducing ordering) and kept
+  over Newton iterations and steps, refreshed only when the iteration contracts slowly (rate
+  above `refresh_rate`), after `max_age` steps, when the step size changes, or after a failure;
+- a step that does not converge is redone as two half steps, recursively (`max_halvings`);
+- the sparsity is probed once, column by column, at a perturbed copy of the initial state
+  (every coupling the terms make there: elasticity, joints, muscles, fluid loads), and probed
+  again, adding what is new, when a step fails even at the smallest step.
+
+Worlds: a block's W lanes (softmech.packing.Lanes) share the pattern and the evaluations; each
+lane has its own Jacobian, convergence test and refresh decisions, so a batched run equals B
+single runs bit for bit unless a step is halved (halving acts on the whole block).
+"""
+import math
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech import _checks
+from softmech.integrators.driver import kernel_importer, load_generated, step_source
+from softmech.integrators.sparse_pattern import factor_pattern
+from softmech.kernels.implicit_motion import ImplicitKindArgs
+
+STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
+"""Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
+
+COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
+"""Counters of each block (ImplicitIntegrator.stats)."""
+
+
+@dataclass(frozen=True)
+class ImplicitOptions:
+    """Settings of the implicit integrator of Cosserat rods and rigid bodies.
+
+    tol: Newton stops when its correction moves no DOF by more than tol times its length scale
+    (a node: its shortest element's rest length; a rigid body: its radius of gyration; a frame:
+    1 rad) [-]. max_iterations per Newton solve; max_halvings of a failing step; max_age: steps
+    a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed when one iteration
+    shrinks the correction by less than this factor [-]; delta: relative finite-difference
+    step [-]."""
+    tol: float = 1e-8
+    max_iterations: int = 12
+    max_halvings: int = 8
+    max_age: int = 50
+    refresh_rate: float = 0.25
+    delta: float = 1e-7
+
+    def __post_init__(self):
+        _checks.positive("ImplicitOptions.tol", self.tol)
+        _checks.integer("ImplicitOptions.max_iterations", self.max_iterations, 1)
+        _checks.integer("ImplicitOptions.max_halvings", self.max_halvings, 0)
+        _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
+        if not 0 < self.refresh_rate < 1:
+            raise ValueError(f"ImplicitOptions.refresh_rate = {self.refresh_rate!r} is not "
+                             "allowed: must be in (0, 1)")
+        if not 1e-12 <= self.delta <= 1e-3:
+            raise ValueError(f"ImplicitOptions.delta = {self.delta!r} is not allowed: must be "
+                             "in [1e-12, 1e-3]")
+
+
+SolverArgs = namedtuple("SolverArgs", [
+    "U", "Up", "R", "Rp", "dU", "eps", "b", "work",      # (n_blocks, n_dof, W)
+    "values",                                            # factor values (n_blocks, nnz, W)
+    "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
+    "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
+    "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
+    "refresh", "active", "age",                          # per lane (n_blocks, W) int64
+    "norm", "prev",                                      # per lane (n_blocks, W) float
+    "factored_h",                                        # (n_blocks,) h of the factors [s]
+    "counts",                                            # (n_blocks, len(COUNTS)) int64
+])
+"""The Newton solver's arrays (one row per block)."""
+
+IMPLICIT_SOURCE = '''
+
+@kernel
+def evaluate(T, S, bi, W, t, h, U, R):
+    """R <- the residual of velocities U (n_dof, W) for a step of h ending at t."""
+    place(S, bi, W, h, U)
+    positions(T, bi, W, t)
+    rates(T, bi, W, t)
+    forces(T, bi, W, t)
+    accelerations(T, bi, W)
+    residual(S, bi, W, h, U, R)
+
+
+@kernel(nogil=True)
+def probe_evaluate(T, S, bi, W, t, h, U, R):
+    """evaluate, for the sparsity probes."""
+    evaluate(T, S, bi, W, t, h, U, R)
+
+
+@kernel(nogil=True)
+def probe_constraints(T, S, bi, W, t, h, U, V):
+    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
+    place(S, bi, W, h, U)
+    positions(T, bi, W, t)
+    rates(T, bi, W, t)
+    gather(S, bi, W, V)
+
+
+@kernel
+def jacobian(T, S, N, bi, W, t, h, delta):
+    """The Newton matrix of the lanes flagged in N.refresh by finite differences over the
+    coloring, factored in place; returns the first singular column or -1. N.R holds the
+    residual at N.U."""
+    U = N.U[bi]
+    Up = N.Up[bi]
+    R0 = N.R[bi]
+    Rp = N.Rp[bi]
+    eps = N.eps[bi]
+    vals = N.values[bi]
+    refresh = N.refresh[bi]
+    perturbation(S, bi, W, h, U, eps, delta)
+    for p in range(vals.shape[0]):
+        for lane in range(W):
+            if refresh[lane] != 0:
+                vals[p, lane] = 0.0
+    for d in range(U.shape[0]):
+        for lane in range(W):
+            Up[d, lane] = U[d, lane]
+    n_colors = N.color_ptr.shape[0] - 1
+    for c in range(n_colors):
+        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
+            j = N.color_dofs[q]
+            for lane in range(W):
+                if refresh[lane] != 0:
+                    Up[j, lane] = U[j, lane] + eps[j, lane]
+        evaluate(T, S, bi, W, t, h, Up, Rp)
+        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
+            j = N.color_dofs[q]
+            for lane in range(W):
+                Up[j, lane] = U[j, lane]
+            for e in range(N.col_ptr[j], N.col_ptr[j + 1]):
+                entry = N.col_entries[e]
+                r = N.coupling_rows[entry]
+                pos = N.entry_pos[entry]
+                for lane in range(W):
+                    if refresh[lane] != 0:
+                        vals[pos, lane] = (Rp[r, lane] - R0[r, lane]) / eps[j, lane]
+    N.counts[bi, 2] += n_colors
+    N.counts[bi, 3] += 1
+    bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
+    for lane in range(W):
+        if refresh[lane] != 0:
+            N.age[bi, lane] = 0
+        refresh[lane] = 0
+    return bad
+
+
+@kernel
+def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate):
+    """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
+    state is left at the solution (constraints imposed). Returns a status code."""
+    U = N.U[bi]
+    R = N.R[bi]
+    dU = N.dU[bi]
+    b = N.b[bi]
+    norm = N.norm[bi]
+    prev = N.prev[bi]
+    active = N.active[bi]
+    refresh = N.refresh[bi]
+    if N.factored_h[bi] != h:
+        N.factored_h[bi] = h
+        for lane in range(W):
+            refresh[lane] = 1
+    for lane in range(W):
+        active[lane] = 1
+        prev[lane] = np.inf
+        if N.age[bi, lane] >= max_age:
+            refresh[lane] = 1
+    status = 3
+    for it in range(max_iterations):
+        evaluate(T, S, bi, W, t, h, U, R)
+        N.counts[bi, 2] += 1
+        N.counts[bi, 1] += 1
+        finite = 0.0
+        for d in range(R.shape[0]):
+            for lane in range(W):
+                finite += R[d, lane] * 0.0 * active[lane]
+        if not np.isfinite(finite):
+            status = 1
+            break
+        fresh = 0
+        for lane in range(W):
+            fresh += refresh[lane]
+        if fresh > 0 and jacobian(T, S, N, bi, W, t, h, delta) >= 0:
+            status = 4
+            break
+        for i in range(b.shape[0]):
+            for lane in range(W):
+                b[i, lane] = R[N.perm[i], lane]
+        lu_solve(N.colptr, N.rows, N.diag, N.values[bi], b)
+        for i in range(b.shape[0]):
+            for lane in range(W):
+                dU[N.perm[i], lane] = b[i, lane] * active[lane]
+        for lane in range(W):
+            norm[lane] = 0.0
+        correction(S, bi, W, h, dU, norm)
+        remaining = 0
+        failed = 0
+        for lane in range(W):
+            if active[lane] == 0:
+                continue
+            for d in range(U.shape[0]):
+                U[d, lane] -= dU[d, lane]
+            rate = norm[lane] / prev[lane]
+            if not np.isfinite(norm[lane]):
+                failed = 1
+            elif norm[lane] <= tol or (it > 0 and rate < 1.0
+                                       and rate * norm[lane] <= tol * (1.0 - rate)):
+                active[lane] = 0
+            else:
+                remaining += 1
+                if rate > refresh_rate and N.age[bi, lane] > 0:
+                    refresh[lane] = 1   # a kept Jacobian that no longer contracts well
+                elif rate > 1.0:
+                    failed = 1          # diverging with a fresh one
+                N.age[bi, lane] += 1 if rate > refresh_rate else 0
+            prev[lane] = norm[lane]
+        if failed:
+            status = 3
+            break
+        if remaining == 0:
+            status = 0
+            break
+    if status == 0:
+        take_violations(S, bi)
+        place(S, bi, W, h, U)
+        positions(T, bi, W, t)
+        rates(T, bi, W, t)
+        if take_violations(S, bi) > 0:
+            status = 2
+    return status
+
+
+@kernel(nogil=True)
+def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterations,
+                   max_halvings, delta, max_age, refresh_rate):
+    """Steps step0 .. step0 + n_steps - 1 of block bi (step i ends at t_origin + (i + 1) dt);
+    a failing step is redone as 2, 4, ... substeps. Returns a status code (0: all done; else
+    the state is that of the failing step's start, after the steps before it)."""
+    for step in range(step0, step0 + n_steps):
+        copy_states(S, bi, False, True, False)
+        depth = 0
+        while True:
+            n_sub = 1 << depth
+            h = dt / n_sub
+            status = 0
+            for sub in range(n_sub):
+                t = t_origin + step * dt + (sub + 1) * h
+                copy_states(S, bi, True, False, False)
+                gather(S, bi, W, N.U[bi])
+                status = newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age,
+                                refresh_rate)
+                if status != 0:
+                    break
+            if status == 0:
+                break
+            copy_states(S, bi, False, False, True)
+            N.counts[bi, 4] += 1
+            for lane in range(W):
+                N.refresh[bi, lane] = 1
+            depth += 1
+            if depth > max_halvings:
+                return status
+        for lane in range(W):
+            N.age[bi, lane] += 1
+        N.counts[bi, 0] += 1
+    return 0
+'''
+"""The implicit integrator's compiled entry points, completed per scene by implicit_source
+(the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
+
+
+def implicit_source(calls, kinds):
+    """Source text of the implicit step module of a scene: the explicit step module's hooks
+    (softmech.integrators.driver.step_source), the body kinds' implicit hooks (S[j]: kind j's
+    ImplicitKindArgs, T[0][j] its motion tuple) and IMPLICIT_SOURCE."""
+    from softmech.kernels import implicit_motion as im
+    from softmech.kernels.sparse_lu import lu_factor, lu_solve
+
+    lines = ["", "", "import numpy as np"]
+    name = kernel_importer(lines)
+    lines.append(f"lu_factor = {name(lu_factor)}")
+    lines.append(f"lu_solve = {name(lu_solve)}")
+    n = len(kinds)
+
+    def hook(signature, body):
+        return ["", "", '@kernel(inline="always")', f"def {signature}:", *(body or ["    pass"])]
+
+    hooks = []
+    hooks += hook("place(S, bi, W, h, U)",
+                  [f"    {name(im.place_kind)}(S[{j}], bi, W, h, U)" for j in range(n)])
+    hooks += hook("accelerations(T, bi, W)",
+                  [f"    {name(kind.accelerations)}(T[0][{j}].kick, bi, W)"
+                   for j, (kind, _) in enumerate(kinds)])
+    hooks += hook("residual(S, bi, W, h, U, R)",
+                  [f"    {name(im.residual_kind)}(S[{j}], bi, W, h, U, R)" for j in range(n)])
+    hooks += hook("gather(S, bi, W, U)",
+                  [f"    {name(im.gather_kind)}(S[{j}], bi, W, U)" for j in range(n)])
+    hooks += hook("copy_states(S, bi, to_base, to_save, from_save)",
+                  [f"    {name(im.copy_state)}(S[{j}], bi, to_base, to_save, from_save)"
+                   for j in range(n)])
+    hooks += hook("correction(S, bi, W, h, dU, out)",
+                  [f"    {name(im.correction_norm)}(S[{j}], bi, W, h, dU, out)" for j in range(n)])
+    hooks += hook("perturbation(S, bi, W, h, U, eps, delta)",
+                  [f"    {name(im.perturbation_kind)}(S[{j}], bi, W, h, U, eps, delta)"
+                   for j in range(n)])
+    hooks += hook("take_violations(S, bi)",
+                  ["    total = 0"]
+                  + [f"    total += S[{j}].violations[bi]\n    S[{j}].violations[bi] = 0"
+                     for j in range(n)] + ["    return total"])
+    return step_source(calls, kinds) + "\n".join(lines + hooks) + "\n" + IMPLICIT_SOURCE
+
+
+def kind_dofs(arr, W):
+    """A kind's (3, n*W) block array -> its DOF rows (3 n, W) (DOF 3 s + c <- arr[c, s W + l])."""
+    n = arr.shape[1] // W
+    return arr.reshape(3, n, W).transpose(1, 0, 2).reshape(3 * n, W)
+
+
+def kind_array(dofs, W):
+    """Inverse of kind_dofs: (3 n, W) -> (3, n*W)."""
+    n = dofs.shape[0] // 3
+    return np.ascontiguousarray(dofs.reshape(n, 3, W).transpose(1, 0, 2).reshape(3, n * W))
+
+
+class ImplicitIntegrator:
+    """Implicit Euler steps of an explicit engine's scene (softmech.packing.Engine): its state
+    arrays advanced in place. Built by softmech.simulation.Simulation for scheme
+    "implicit_euler"; `advance` runs the blocks on the simulation's thread pool."""
+
+    def __init__(self, engine, lanes, options, dt, time):
+        from softmech.kernels.rigid_motion import RIGID_MOTION
+        from softmech.kernels.rod_motion import ROD_MOTION
+
+        self.engine, self.lanes, self.options = engine, lanes, options
+        nb, W = lanes.n_blocks, lanes.W
+        s, ws = engine.state, engine.workspace
+        kinds, offset = [], 0
+        for kind, _ in engine.kinds:
+            if kind is ROD_MOTION:
+                arrays = (s.x, s.v, s.Q, s.w, ws.node_force, ws.elem_couple)
+                scale = self._rod_scales(engine, lanes)
+            elif kind is RIGID_MOTION:
+                arrays = (s.rb_x, s.rb_v, s.rb_Q, s.rb_w, ws.rb_force, ws.rb_torque)
+                scale = self._rigid_scales(engine, lanes)
+            else:                                   # pragma: no cover - a new body kind
+                raise ValueError(f"body kind {kind!r} has no implicit form")
+            x, v, Q, w, acc, alpha = arrays
+            n_x, n_q = v.shape[2] // W, w.shape[2] // W
+            kinds.append(ImplicitKindArgs(
+                x=x, v=v, Q=Q, w=w, acc=acc, alpha=alpha,
+                xb=np.zeros_like(x), Qb=np.zeros_like(Q), vb=np.zeros_like(v),
+                wb=np.zeros_like(w), xs=np.zeros_like(x), Qs=np.zeros_like(Q),
+                vs=np.zeros_like(v), ws=np.zeros_like(w), v_mask=np.ones_like(v),
+                w_mask=np.ones_like(w), v_scale=scale,
+                offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
+                violations=np.zeros(nb, dtype=np.int64)))
+            offset += 3 * (n_x + n_q)
+        self.kinds = tuple(kinds)
+        self.n_dof = offset
+        self.module = load_generated(implicit_source(engine.calls, engine.kinds), "implicit")
+        self.dt = dt
+        self._probe_masks(time)
+        self.pattern = None
+        self._couplings = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        self._probe_pattern(time)
+
+    # -- setup -----------------------------------------------------------------------
+    @staticmethod
+    def _rod_scales(engine, lanes):
+        """Length scale of each rod node slot [m]: its shortest adjacent element (ghost slots:
+        their source's), (n_blocks, 3, n_node_slots*W)."""
+        from softmech.packing import Slots, to_blocks
+
+        per_rod = []
+        for r in engine.rods:
+            lengths = np.asarray(r.rest_lengths, dtype=float)
+            before = np.roll(lengths, 1) if r.closed else np.concatenate([lengths[:1], lengths])
+            after = lengths if r.closed else np.concatenate([lengths, lengths[-1:]])
+            node = np.minimum(before, after)[:r.n_elems + 1]
+            per_rod.append(np.concatenate([node, node[:1]]) if r.closed else node)
+        scale = np.concatenate(per_rod) if per_rod else np.zeros(0)
+        full = np.broadcast_to(scale[None, :, None], (lanes.worlds, scale.size, 3))
+        return to_blocks(full, lanes)
+
+    @staticmethod
+    def _rigid_scales(engine, lanes):
+        """Radius of gyration sqrt(J_max / m) of each rigid body [m], (n_blocks, 3, n_rb*W)."""
+        from softmech.packing import to_blocks
+
+        ctx = engine.ctx
+        values = np.stack([np.sqrt(np.max(ctx.rigid_params[b.name]["inertia"], axis=-1)
+                                   / ctx.rigid_params[b.name]["mass"])
+                           for b in ctx.rigid_bodies], axis=1)          # (B, n_rb)
+        return to_blocks(np.repeat(values[..., None], 3, axis=2), lanes)
+
+    def _copy_states(self, bi, to_base=False, to_save=False, from_save=False):
+        from softmech.kernels.implicit_motion import copy_state
+        for a in self.kinds:
+            copy_state(a, bi, to_base, to_save, from_save)
+
+    def _velocities(self, bi):
+        """The current velocities of block bi as DOFs (n_dof, W)."""
+        from softmech.kernels.implicit_motion import gather_kind
+        U = np.zeros((self.n_dof, self.lanes.W))
+        for a in self.kinds:
+            gather_kind(a, bi, self.lanes.W, U)
+        return U
+
+    def _probe_masks(self, time):
+        """Which DOFs the constraints hold: those whose velocity a probe of random velocities
+        does not keep (checked on every block: per-world parameters may differ)."""
+        W = self.lanes.W
+        rng = np.random.default_rng(0)
+        for bi in range(self.lanes.n_blocks):
+            self._copy_states(bi, to_base=True, to_save=True)
+            U = self._velocities(bi) + rng.uniform(0.5, 1.5, (self.n_dof, W))
+            V = np.zeros_like(U)
+            self.module.probe_constraints(self.engine.T, self.kinds, bi, W, time + self.dt,
+                                          self.dt, U, V)
+            free = (V == U).astype(float)
+            for a in self.kinds:
+                v_off, w_off = a.offsets
+                n_x, n_q = a.v.shape[2] // W, a.w.shape[2] // W
+                a.v_mask[bi] = kind_array(free[v_off:v_off + 3 * n_x], W)
+                a.w_mask[bi] = kind_array(free[w_off:w_off + 3 * n_q], W)
+            self._copy_states(bi, from_save=True)
+
+    def _probe_pattern(self, time, bi=0):
+        """Add the couplings dR_i/du_j != 0 found at a perturbed copy of block bi's state (lane
+        0), column by column, to the known ones, and rebuild the factor pattern and the
+        solver's arrays."""
+        W, h = self.lanes.W, self.dt
+        self._copy_states(bi, to_base=True, to_save=True)
+        rng = np.random.default_rng(1)
+        U0 = self._velocities(bi)
+        scale = np.ones((self.n_dof, W))
+        for a in self.kinds:
+            v_off = a.offsets[0]
+            n_x = a.v.shape[2] // W
+            scale[v_off:v_off + 3 * n_x] = kind_dofs(a.v_scale[bi], W)
+        U0 = U0 + 1e-3 * scale / h * rng.uniform(-1.0, 1.0, U0.shape)
+        R0, Rp = np.zeros_like(U0), np.zeros_like(U0)
+        evaluate = self.module.probe_evaluate
+        T = self.engine.T
+        evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
+        rows, cols = [self._couplings[0]], [self._couplings[1]]
+        for j in range(self.n_dof):
+            Up = U0.copy()
+            Up[j, 0] += 1e-6 * max(abs(U0[j, 0]), scale[j, 0] / h)
+            evaluate(T, self.kinds, bi, W, time + h, h, Up, Rp)
+            changed = np.flatnonzero(Rp[:, 0] != R0[:, 0])
+            rows.append(changed)
+            cols.append(np.full(changed.size, j, dtype=np.int64))
+        self._copy_states(bi, from_save=True)
+        self._couplings = (np.concatenate(rows).astype(np.int64),
+                           np.concatenate(cols).astype(np.int64))
+        self.pattern = factor_pattern(self.n_dof, *self._couplings)
+        self.solver = self._solver_arrays(self.pattern)
+
+    def _solver_arrays(self, fp):
+        nb, W, n = self.lanes.n_blocks, self.lanes.W, self.n_dof
+        order = np.argsort(fp.color, kind="stable")
+        color_ptr = np.zeros(fp.n_colors + 1, dtype=np.int64)
+        np.add.at(color_ptr, fp.color + 1, 1)
+        vec = lambda: np.zeros((nb, n, W))
+        return SolverArgs(
+            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), eps=vec(), b=vec(), work=vec(),
+            values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
+            perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
+            col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
+            entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),
+            active=np.zeros((nb, W), dtype=np.int64), age=np.zeros((nb, W), dtype=np.int64),
+            norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), factored_h=np.full(nb, np.nan),
+            counts=np.zeros((nb, len(COUNTS)), dtype=np.int64))
+
+    # -- stepping --------------------------------------------------------------------
+    @property
+    def stats(self):
+        """{counter: total over the blocks} (COUNTS) since the integrator was built."""
+        totals = self.solver.counts.sum(axis=0)
+        return {k: int(v) for k, v in zip(COUNTS, totals)}
+
+    def advance(self, pool, t_origin, step0, dt, n_steps):
+        """Advance every block by n_steps steps of dt (step i ends at t_origin + (i + 1) dt);
+        returns the status of each block (n_blocks,) int64. A block whose Newton iterations
+        fail even at the smallest step has its couplings probed again at the failing step's
+        start (contact, a muscle switched on) and tries once more from there."""
+        o = self.options
+        status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
+
+        def run(bi, start, count):
+            return self.module.implicit_block(
+                self.engine.T, self.kinds, self.solver, bi, self.lanes.W, t_origin, start, dt,
+                count, o.tol, o.max_iterations, o.max_halvings, o.delta, o.max_age,
+                o.refresh_rate)
+
+        before = self.solver.counts[:, 0].copy()
+        blocks = range(self.lanes.n_blocks)
+        if self.lanes.n_blocks == 1:
+            status[0] = run(0, step0, n_steps)
+        else:
+            status[:] = list(pool.map(lambda bi: run(bi, step0, n_steps), blocks))
+        for bi in np.flatnonzero((status == STATUS_NOT_CONVERGED) | (status == STATUS_SINGULAR)):
+            done = int(self.solver.counts[bi, 0] - before[bi])
+            t = t_origin + (step0 + done) * dt
+            counts = self.solver.counts.copy()
+            self._probe_pattern(t - dt, bi)
+            self.solver.counts[...] = counts
+            status[bi] = run(bi, step0 + done, n_steps - done)
+        return status

@@ -1,0 +1,155 @@
+"""The sparsity of an implicit step's Newton matrix, computed once per compiled scene: a
+fill-reducing ordering, the LU factor's symbolic pattern (softmech.kernels.sparse_lu's storage)
+and a column coloring for finite-difference Jacobians.
+
+Input: the coupling pattern of the residual, (rows, cols) of the entries dR_i/du_j that can be
+non-zero (softmech.integrators.implicit probes it). The factor is given the pattern of
+A + A^T, so L and U^T share one symbolic pattern (that of the Cholesky factor of A + A^T: a
+fixed pattern that holds the LU factors without pivoting of any matrix with A's pattern).
+
+Ordering: the smaller fill of reverse Cuthill-McKee (rods alone give a band) and METIS nested
+dissection (a rigid body joined to many rods: a hub that a band cannot hold), both on the
+graph of A + A^T (softmech.implicit.ordering for METIS).
+
+Coloring (Curtis, Powell and Reid 1974): columns with no row in common get one color; the
+Jacobian then costs one residual evaluation per color, each column's entries read from the
+difference of its color's evaluation. Greedy, largest-degree first.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from softmech.implicit.ordering import nested_dissection
+
+
+@dataclass(frozen=True)
+class FactorPattern:
+    """The LU factor's pattern in permuted order (softmech.kernels.sparse_lu storage) and how
+    the Jacobian's entries and the DOFs map onto it.
+
+    perm (n,) int64: factor row/column i is DOF perm[i]; colptr (n + 1,), rows (nnz,), diag (n,)
+    int64: the factor's columns; entry_pos (m,) int64: the factor position of each probed
+    coupling (the i-th of `coupling_rows`, `coupling_cols`, DOF numbering); color (n,) int64 per
+    DOF, n_colors; col_ptr / col_entries: for each DOF (column) j, the couplings of column j
+    (indices into the coupling arrays), CSC over DOFs."""
+    n: int
+    perm: np.ndarray
+    colptr: np.ndarray
+    rows: np.ndarray
+    diag: np.ndarray
+    coupling_rows: np.ndarray
+    coupling_cols: np.ndarray
+    entry_pos: np.ndarray
+    color: np.ndarray
+    n_colors: int
+    col_ptr: np.ndarray
+    col_entries: np.ndarray
+    ordering: str
+
+    @property
+    def nnz(self):
+        return int(self.rows.shape[0])
+
+
+def symbolic_cholesky(graph):
+    """Column patterns of the Cholesky factor L of a symmetric pattern `graph` (scipy CSR/CSC
+    (n, n), in elimination order): a list of sorted int arrays, the rows > j of column j. Each
+    column is A's lower part of column j merged with its elimination-tree children's columns
+    (Liu 1990, "The role of elimination trees in sparse factorization", eq. 3.1)."""
+    n = graph.shape[0]
+    csc = scipy.sparse.csc_matrix(graph)
+    children = [[] for _ in range(n)]
+    columns = []
+    for j in range(n):
+        own = csc.indices[csc.indptr[j]:csc.indptr[j + 1]]
+        pattern = set(own[own > j].tolist())
+        for c in children[j]:
+            pattern.update(i for i in columns[c] if i > j)
+        col = np.array(sorted(pattern), dtype=np.int64)
+        columns.append(col)
+        if col.size:
+            children[int(col[0])].append(j)
+    return columns
+
+
+def _fill(columns):
+    return sum(len(c) for c in columns)
+
+
+def factor_pattern(n, coupling_rows, coupling_cols):
+    """The FactorPattern of a residual with n DOFs whose Jacobian may be non-zero at
+    (coupling_rows, coupling_cols) (int arrays, DOF numbering; the diagonal is always added)."""
+    cr = np.concatenate([np.asarray(coupling_rows, np.int64), np.arange(n)])
+    cc = np.concatenate([np.asarray(coupling_cols, np.int64), np.arange(n)])
+    A = scipy.sparse.coo_matrix((np.ones(cr.size), (cr, cc)), shape=(n, n)).tocsr()
+    A.sum_duplicates()
+    coo = A.tocoo()
+    cr, cc = coo.row.astype(np.int64), coo.col.astype(np.int64)   # unique couplings
+    sym = (A + A.T).tocsr()
+    sym.data[:] = 1.0
+    best = None
+    for name, order in (("rcm", np.asarray(reverse_cuthill_mckee(sym, symmetric_mode=True),
+                                           dtype=np.int64)),
+                        ("nested_dissection", nested_dissection(sym))):
+        permuted = sym[order][:, order]
+        columns = symbolic_cholesky(permuted)
+        if best is None or _fill(columns) < _fill(best[2]):
+            best = (name, order, columns)
+    name, perm, lower = best
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[perm] = np.arange(n)
+    # column j of the factor: U's rows above the diagonal are L^T's, i.e. the i < j with j in
+    # lower[i]; then j; then lower[j]
+    upper = [[] for _ in range(n)]
+    for i, col in enumerate(lower):
+        for j in col:
+            upper[j].append(i)
+    colptr = np.zeros(n + 1, dtype=np.int64)
+    rows, diag = [], np.zeros(n, dtype=np.int64)
+    for j in range(n):
+        diag[j] = len(rows) + len(upper[j])
+        rows.extend(upper[j])
+        rows.append(j)
+        rows.extend(lower[j].tolist())
+        colptr[j + 1] = len(rows)
+    rows = np.array(rows, dtype=np.int64)
+    # position of each coupling (i, j) (DOF numbering) in the factor: permuted (inverse[i],
+    # inverse[j]), found by a search in the permuted column
+    pi, pj = inverse[cr], inverse[cc]
+    entry_pos = np.empty(cr.size, dtype=np.int64)
+    for e in range(cr.size):
+        start, end = colptr[pj[e]], colptr[pj[e] + 1]
+        k = start + np.searchsorted(rows[start:diag[pj[e]]], pi[e]) if pi[e] < pj[e] else (
+            diag[pj[e]] if pi[e] == pj[e] else
+            diag[pj[e]] + 1 + np.searchsorted(rows[diag[pj[e]] + 1:end], pi[e]))
+        if k >= end or rows[k] != pi[e]:       # the symbolic pattern holds A: cannot happen
+            raise AssertionError("coupling missing from the symbolic factor")
+        entry_pos[e] = k
+    color, n_colors = column_coloring(n, cr, cc)
+    order = np.argsort(cc, kind="stable")
+    col_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(col_ptr, cc + 1, 1)
+    col_ptr = np.cumsum(col_ptr)
+    return FactorPattern(n=n, perm=perm, colptr=colptr, rows=rows, diag=diag,
+                         coupling_rows=cr, coupling_cols=cc, entry_pos=entry_pos, color=color,
+                         n_colors=n_colors, col_ptr=col_ptr, col_entries=order.astype(np.int64),
+                         ordering=name)
+
+
+def column_coloring(n, rows, cols):
+    """(color (n,) int64, number of colors): a greedy coloring of the columns such that two
+    columns with a non-zero in a common row never share a color (largest degree first)."""
+    A = scipy.sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    A.data[:] = 1.0
+    conflicts = (A.T @ A).tocsr()             # columns sharing a row
+    degree = np.diff(conflicts.indptr)
+    color = np.full(n, -1, dtype=np.int64)
+    for j in np.argsort(-degree, kind="stable"):
+        taken = set(color[conflicts.indices[conflicts.indptr[j]:conflicts.indptr[j + 1]]].tolist())
+        c = 0
+        while c in taken:
+            c += 1
+        color[j] = c
+    return color, int(color.max()) + 1 if n else 0

@@ -1,0 +1,174 @@
+"""What the implicit integrator (softmech.integrators.implicit) does to a body kind's state:
+the kernels shared by Cosserat rods and rigid bodies, whose states have the same shape --
+positions x and velocities v (3, n_x*W), frames Q (9, n_q*W) and local angular velocities w
+(3, n_q*W) -- and whose motion kernels leave the accelerations (a, alpha) in two workspace
+arrays (softmech.kernels.rod_motion.rod_accelerations, rigid_motion.rigid_accelerations).
+
+A backward-Euler step of size h from a base state (x_b, Q_b, v_b, w_b) to time t solves for the
+end velocities u = (v, w) (Hairer and Wanner, Solving ODEs II, IV.8; on SO(3) the frame moves
+by the exponential of the end angular velocity, as the explicit drift does):
+
+    x = x_b + h v,   Q = exp(-h [w]x) Q_b                           (place_kind)
+    R(u) = u - P(u) + m (P(u) - u_b - h a(x, Q, P(u), t))            (residual_kind)
+
+P(u): the velocities after the scene's constraints (Clamp, driven ends, ghost slots), which
+overwrite the constrained entries; m: 1 on free DOFs, 0 on constrained ones (found once by
+probing the constraints). A free DOF's residual is the step's equation of motion; a
+constrained one's, u - P(u), vanishes once u takes the prescribed value.
+
+DOFs: each kind numbers its velocity entries from v_off (slot s, component c: v_off + 3 s + c)
+and its angular velocity entries from w_off; a world's u is a vector (n_dof, W), lanes last.
+"""
+from collections import namedtuple
+
+from softmech.kernels import kernel
+from softmech.kernels.rod_motion import apply_rotation, rotation_matrix
+
+ImplicitKindArgs = namedtuple("ImplicitKindArgs", [
+    "x", "v", "Q", "w",          # the kind's state (softmech.model.State fields), block layout
+    "acc", "alpha",              # its accelerations after the motion kernel [m/s^2], [rad/s^2]
+    "xb", "Qb", "vb", "wb",      # base state of the current implicit stage (same shapes)
+    "xs", "Qs", "vs", "ws",      # state at the start of the current step (restored on halving)
+    "v_mask", "w_mask",          # 1.0 free, 0.0 constrained (n_blocks, 3, n*W)
+    "v_scale",                   # length scale of each velocity DOF [m] (n_blocks, 3, n_x*W)
+    "offsets",                   # (2,) int64: v_off, w_off (first DOF of v and of w)
+    "violations",                # (n_blocks,) int64: frames turned by > 1 rad in a place
+])
+"""The implicit integrator's arrays of one body kind."""
+
+
+@kernel
+def place_kind(a, bi, W, h, U):
+    """v, w <- u (U (n_dof, W)), x <- x_b + h v, Q <- exp(-h [w]x) Q_b on block bi."""
+    v, w, x, Q = a.v[bi], a.w[bi], a.x[bi], a.Q[bi]
+    xb, Qb = a.xb[bi], a.Qb[bi]
+    v_off, w_off = a.offsets[0], a.offsets[1]
+    n_x = v.shape[1] // W
+    for s in range(n_x):
+        for c in range(3):
+            d = v_off + 3 * s + c
+            for lane in range(W):
+                k = s * W + lane
+                v[c, k] = U[d, lane]
+                x[c, k] = xb[c, k] + h * U[d, lane]
+    n_q = w.shape[1] // W
+    too_large = 0
+    for s in range(n_q):
+        for lane in range(W):
+            k = s * W + lane
+            d = w_off + 3 * s
+            w[0, k] = U[d, lane]
+            w[1, k] = U[d + 1, lane]
+            w[2, k] = U[d + 2, lane]
+            for c in range(9):
+                Q[c, k] = Qb[c, k]
+            R, large = rotation_matrix(w[0, k], w[1, k], w[2, k], h)
+            apply_rotation(Q, k, R)
+            too_large += large
+    a.violations[bi] += too_large
+
+
+@kernel
+def residual_kind(a, bi, W, h, U, R):
+    """R <- u - P(u) + m (P(u) - u_b - h a) on the kind's DOFs (module docstring), from the
+    state after the constraints (P(u): v, w) and the accelerations of the motion kernel."""
+    v_off, w_off = a.offsets[0], a.offsets[1]
+    _residual_rows(a.v[bi], a.vb[bi], a.acc[bi], a.v_mask[bi], v_off, W, h, U, R)
+    _residual_rows(a.w[bi], a.wb[bi], a.alpha[bi], a.w_mask[bi], w_off, W, h, U, R)
+
+
+@kernel(inline="always")
+def _residual_rows(p, base, acc, mask, off, W, h, U, R):
+    n = p.shape[1] // W
+    for s in range(n):
+        for c in range(3):
+            d = off + 3 * s + c
+            for lane in range(W):
+                k = s * W + lane
+                R[d, lane] = (U[d, lane] - p[c, k]) + mask[c, k] * (
+                    p[c, k] - base[c, k] - h * acc[c, k])
+
+
+@kernel
+def gather_kind(a, bi, W, U):
+    """U <- the kind's current velocities v, w (the initial guess of a stage, the probes)."""
+    _gather_rows(a.v[bi], a.offsets[0], W, U)
+    _gather_rows(a.w[bi], a.offsets[1], W, U)
+
+
+@kernel(inline="always")
+def _gather_rows(p, off, W, U):
+    for s in range(p.shape[1] // W):
+        for c in range(3):
+            for lane in range(W):
+                U[off + 3 * s + c, lane] = p[c, s * W + lane]
+
+
+@kernel
+def copy_state(a, bi, to_base, to_save, from_save):
+    """Copy the kind's state: to the stage base (to_base), to the step-start save (to_save), or
+    back from the save (from_save) on block bi."""
+    if to_base:
+        _copy(a.x[bi], a.xb[bi])
+        _copy(a.Q[bi], a.Qb[bi])
+        _copy(a.v[bi], a.vb[bi])
+        _copy(a.w[bi], a.wb[bi])
+    if to_save:
+        _copy(a.x[bi], a.xs[bi])
+        _copy(a.Q[bi], a.Qs[bi])
+        _copy(a.v[bi], a.vs[bi])
+        _copy(a.w[bi], a.ws[bi])
+    if from_save:
+        _copy(a.xs[bi], a.x[bi])
+        _copy(a.Qs[bi], a.Q[bi])
+        _copy(a.vs[bi], a.v[bi])
+        _copy(a.ws[bi], a.w[bi])
+
+
+@kernel(inline="always")
+def _copy(src, dst):
+    for c in range(src.shape[0]):
+        for k in range(src.shape[1]):
+            dst[c, k] = src[c, k]
+
+
+@kernel
+def correction_norm(a, bi, W, h, dU, out):
+    """out[lane] = max(out[lane], the largest |h du| / scale over the kind's DOFs): how far the
+    Newton correction du moves the state, in units of each DOF's length scale (a velocity
+    DOF: its node's scale [m]; an angular one: 1 rad); masked (constrained) DOFs excluded."""
+    v_off, w_off = a.offsets[0], a.offsets[1]
+    vm, wm, vs = a.v_mask[bi], a.w_mask[bi], a.v_scale[bi]
+    for s in range(a.v.shape[2] // W):
+        for c in range(3):
+            for lane in range(W):
+                k = s * W + lane
+                r = abs(h * dU[v_off + 3 * s + c, lane]) * vm[c, k] / vs[c, k]
+                if r > out[lane] or r != r:
+                    out[lane] = r
+    for s in range(a.w.shape[2] // W):
+        for c in range(3):
+            for lane in range(W):
+                k = s * W + lane
+                r = abs(h * dU[w_off + 3 * s + c, lane]) * wm[c, k]
+                if r > out[lane] or r != r:
+                    out[lane] = r
+
+
+@kernel
+def perturbation_kind(a, bi, W, h, U, eps, delta):
+    """eps <- the finite-difference step of each of the kind's DOFs: delta max(|u|, s / h),
+    s the DOF's length scale (velocity) or 1 rad (angular velocity), so that the state moves
+    by about delta s."""
+    v_off, w_off = a.offsets[0], a.offsets[1]
+    vs = a.v_scale[bi]
+    for s in range(a.v.shape[2] // W):
+        for c in range(3):
+            for lane in range(W):
+                d = v_off + 3 * s + c
+                eps[d, lane] = delta * max(abs(U[d, lane]), vs[c, s * W + lane] / h)
+    for s in range(a.w.shape[2] // W):
+        for c in range(3):
+            for lane in range(W):
+                d = w_off + 3 * s + c
+                eps[d, lane] = delta * max(abs(U[d, lane]), 1.0 / h)

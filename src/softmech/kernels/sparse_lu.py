@@ -1,0 +1,82 @@
+"""Sparse LU factorization with a fixed pattern, W independent matrices at once (lanes innermost).
+
+The implicit integrator of Cosserat rods and rigid bodies (softmech.integrators.implicit)
+solves, per world, a sparse Newton system whose pattern is known once the scene is compiled
+(softmech.integrators.sparse_pattern: probed couplings, a fill-reducing ordering, the factor's
+symbolic pattern). The worlds of a block (W lanes) share the pattern and differ in values, so
+every value array has the lanes as its last axis and every loop over an entry runs over the W
+lanes contiguously (vectorized across worlds).
+
+Storage: the factor's columns in CSC order, column j holding the rows of U above the diagonal
+(ascending), the diagonal (position diag[j]) and the rows of L below it (ascending); L has a
+unit diagonal that is not stored. Values (nnz, W). No pivoting: the Newton matrix I - h dA/du
+of a mechanical system is dominated by its identity (mass) part wherever h is a step the motion
+allows, and the ordering is chosen for fill only. A zero or non-finite pivot is reported, and
+the integrator then refreshes or halves its step.
+
+Left-looking LU (Gilbert and Peierls 1988, without the symbolic part, which the fixed pattern
+makes unnecessary): column j is scattered into a dense work vector x (n, W), updated by every
+earlier column k in its U pattern (x[L rows of k] -= L[:, k] x[k], k ascending: a topological
+order of the fixed pattern), then gathered back, the L part divided by the pivot.
+"""
+import numpy as np
+
+from softmech.kernels import kernel
+
+
+@kernel
+def lu_factor(colptr, rows, diag, values, work, lanes):
+    """Factor in place: values (nnz, W) hold the matrix's entries on the factor's pattern (zero
+    on fill-in) and receive L (strict lower) and U (upper with diagonal). colptr (n + 1,),
+    rows (nnz,), diag (n,) int64: the pattern; work (n, W) scratch; lanes (W,) int64: only
+    lanes with lanes[l] != 0 are factored (the others' values are left as they are). Returns
+    the first column whose pivot is zero or not finite in a factored lane, or -1."""
+    n = colptr.shape[0] - 1
+    W = values.shape[1]
+    bad = -1
+    for j in range(n):
+        start = colptr[j]
+        end = colptr[j + 1]
+        for p in range(start, end):
+            r = rows[p]
+            for lane in range(W):
+                work[r, lane] = values[p, lane]
+        for p in range(start, diag[j]):
+            k = rows[p]
+            for q in range(diag[k] + 1, colptr[k + 1]):
+                r = rows[q]
+                for lane in range(W):
+                    work[r, lane] -= values[q, lane] * work[k, lane]
+        for lane in range(W):
+            if lanes[lane] == 0:
+                continue
+            pivot = work[j, lane]
+            if bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
+                bad = j
+            for p in range(start, diag[j] + 1):
+                values[p, lane] = work[rows[p], lane]
+            inv = 1.0 / pivot
+            for p in range(diag[j] + 1, end):
+                values[p, lane] = work[rows[p], lane] * inv
+    return bad
+
+
+@kernel
+def lu_solve(colptr, rows, diag, values, b):
+    """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix): forward
+    substitution with the unit lower L, then backward with U, column by column."""
+    n = colptr.shape[0] - 1
+    W = b.shape[1]
+    for k in range(n):
+        for q in range(diag[k] + 1, colptr[k + 1]):
+            r = rows[q]
+            for lane in range(W):
+                b[r, lane] -= values[q, lane] * b[k, lane]
+    for k in range(n - 1, -1, -1):
+        d = diag[k]
+        for lane in range(W):
+            b[k, lane] /= values[d, lane]
+        for q in range(colptr[k], d):
+            r = rows[q]
+            for lane in range(W):
+                b[r, lane] -= values[q, lane] * b[k, lane]
