@@ -38,6 +38,9 @@ from softmech.kernels.implicit_motion import ImplicitKindArgs
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
 
+MAX_BACKTRACKS = 4
+"""Times a lane may go back halfway along an overshooting Newton correction in one solve."""
+
 COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
 """Counters of each block (ImplicitIntegrator.stats)."""
 
@@ -73,14 +76,15 @@ class ImplicitOptions:
 
 
 SolverArgs = namedtuple("SolverArgs", [
-    "U", "Up", "R", "Rp", "dU", "eps", "b", "work",      # (n_blocks, n_dof, W)
+    "U", "Up", "R", "Rp", "dU", "dP", "U_old", "eps", "b", "work",   # (n_blocks, n_dof, W)
     "values",                                            # factor values (n_blocks, nnz, W)
     "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
     "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
-    "refresh", "active", "age",                          # per lane (n_blocks, W) int64
-    "norm", "prev",                                      # per lane (n_blocks, W) float
+    "refresh", "fresh", "exact", "active", "age", "backtracks",   # per lane (n_blocks, W) int64
+    "norm", "prev", "rprev",                             # per lane (n_blocks, W) float
     "factored_h",                                        # (n_blocks,) h of the factors [s]
+    "history",                                           # (n_blocks,) int64: U_old valid
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
 """The Newton solver's arrays (one row per block)."""
@@ -181,6 +185,8 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
     for lane in range(W):
         active[lane] = 1
         prev[lane] = np.inf
+        N.backtracks[bi, lane] = 0
+        N.exact[bi, lane] = 0
         if N.age[bi, lane] >= max_age:
             refresh[lane] = 1
     status = 3
@@ -198,6 +204,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         fresh = 0
         for lane in range(W):
             fresh += refresh[lane]
+            N.fresh[bi, lane] = refresh[lane]
         if fresh > 0 and jacobian(T, S, N, bi, W, t, h, delta) >= 0:
             status = 4
             break
@@ -211,27 +218,9 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         for lane in range(W):
             norm[lane] = 0.0
         correction(S, bi, W, h, dU, norm)
-        remaining = 0
-        failed = 0
-        for lane in range(W):
-            if active[lane] == 0:
-                continue
-            for d in range(U.shape[0]):
-                U[d, lane] -= dU[d, lane]
-            rate = norm[lane] / prev[lane]
-            if not np.isfinite(norm[lane]):
-                failed = 1
-            elif norm[lane] <= tol or (it > 0 and rate < 1.0
-                                       and rate * norm[lane] <= tol * (1.0 - rate)):
-                active[lane] = 0
-            else:
-                remaining += 1
-                if rate > refresh_rate and N.age[bi, lane] > 0:
-                    refresh[lane] = 1   # a kept Jacobian that no longer contracts well
-                elif rate > 1.0:
-                    failed = 1          # diverging with a fresh one
-                N.age[bi, lane] += 1 if rate > refresh_rate else 0
-            prev[lane] = norm[lane]
+        remaining, failed = update_lanes(U, R, dU, N.dP[bi], norm, prev, N.rprev[bi], active,
+                                         refresh, N.fresh[bi], N.exact[bi], N.age[bi],
+                                         N.backtracks[bi], it, tol, refresh_rate, MAX_BACKTRACKS)
         if failed:
             status = 3
             break
@@ -265,6 +254,7 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                 t = t_origin + step * dt + (sub + 1) * h
                 copy_states(S, bi, True, False, False)
                 gather(S, bi, W, N.U[bi])
+                predict(N.U[bi], N.U_old[bi], N.history[bi] != 0 and n_sub == 1)
                 status = newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age,
                                 refresh_rate)
                 if status != 0:
@@ -272,12 +262,17 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
             if status == 0:
                 break
             copy_states(S, bi, False, False, True)
+            N.history[bi] = 0
             N.counts[bi, 4] += 1
             for lane in range(W):
                 N.refresh[bi, lane] = 1
             depth += 1
             if depth > max_halvings:
                 return status
+        if depth > 0:       # U_old is a substep's: no extrapolation from it
+            N.history[bi] = 0
+        else:
+            N.history[bi] = 1
         for lane in range(W):
             N.age[bi, lane] += 1
         N.counts[bi, 0] += 1
@@ -292,12 +287,16 @@ def implicit_source(calls, kinds):
     (softmech.integrators.driver.step_source), the body kinds' implicit hooks (S[j]: kind j's
     ImplicitKindArgs, T[0][j] its motion tuple) and IMPLICIT_SOURCE."""
     from softmech.kernels import implicit_motion as im
+    from softmech.kernels.implicit_newton import predict, update_lanes
     from softmech.kernels.sparse_lu import lu_factor, lu_solve
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
     lines.append(f"lu_factor = {name(lu_factor)}")
     lines.append(f"lu_solve = {name(lu_solve)}")
+    lines.append(f"predict = {name(predict)}")
+    lines.append(f"update_lanes = {name(update_lanes)}")
+    lines.append(f"MAX_BACKTRACKS = {MAX_BACKTRACKS}")
     n = len(kinds)
 
     def hook(signature, body):
@@ -482,13 +481,17 @@ class ImplicitIntegrator:
         np.add.at(color_ptr, fp.color + 1, 1)
         vec = lambda: np.zeros((nb, n, W))
         return SolverArgs(
-            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), eps=vec(), b=vec(), work=vec(),
+            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), dP=vec(), U_old=vec(), eps=vec(),
+            b=vec(), work=vec(),
             values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
             entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),
             active=np.zeros((nb, W), dtype=np.int64), age=np.zeros((nb, W), dtype=np.int64),
-            norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), factored_h=np.full(nb, np.nan),
+            backtracks=np.zeros((nb, W), dtype=np.int64), fresh=np.zeros((nb, W), np.int64),
+            exact=np.zeros((nb, W), dtype=np.int64), history=np.zeros(nb, dtype=np.int64),
+            norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), rprev=np.zeros((nb, W)),
+            factored_h=np.full(nb, np.nan),
             counts=np.zeros((nb, len(COUNTS)), dtype=np.int64))
 
     # -- stepping --------------------------------------------------------------------
