@@ -1,0 +1,128 @@
+"""The implicit integrator of Cosserat rods and rigid bodies (softmech.integrators.implicit):
+its sparse LU, its coloring, its options, the constraints it finds, batching and failures."""
+import numpy as np
+import pytest
+import scipy.sparse
+
+import softmech as sm
+from softmech.integrators.sparse_pattern import factor_pattern
+from softmech.kernels.sparse_lu import lu_factor, lu_solve
+
+
+def _random_system(n, density, lanes, seed):
+    rng = np.random.default_rng(seed)
+    A = scipy.sparse.random(n, n, density=density, random_state=seed, format="coo")
+    fp = factor_pattern(n, A.row, A.col)
+    matrices, values = [], np.zeros((fp.nnz, lanes))
+    for lane in range(lanes):
+        v = rng.standard_normal(fp.coupling_rows.size)
+        v[fp.coupling_rows == fp.coupling_cols] += 2.0 * np.sqrt(n * density) + 2.0
+        matrices.append(scipy.sparse.csr_matrix(
+            (v, (fp.coupling_rows, fp.coupling_cols)), shape=(n, n)).toarray())
+        values[fp.entry_pos, lane] = v
+    return fp, matrices, values
+
+
+@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
+def test_sparse_lu_solves_every_lane(n, density):
+    """The fixed-pattern LU of each lane solves that lane's matrix (dense solve: 1e-12)."""
+    fp, matrices, values = _random_system(n, density, lanes=3, seed=n)
+    work = np.zeros((n, 3))
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, values, work, np.ones(3, np.int64)) == -1
+    b = np.random.default_rng(1).standard_normal((n, 3))
+    permuted = b[fp.perm].copy()
+    lu_solve(fp.colptr, fp.rows, fp.diag, values, permuted)
+    x = np.empty_like(b)
+    x[fp.perm] = permuted
+    for lane, M in enumerate(matrices):
+        assert np.allclose(x[:, lane], np.linalg.solve(M, b[:, lane]), rtol=1e-12, atol=1e-12)
+
+
+def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
+    fp, _, values = _random_system(30, 0.1, lanes=2, seed=3)
+    kept = values[:, 1].copy()
+    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((30, 2)), np.array([1, 0]))
+    assert np.array_equal(values[:, 1], kept)
+    values[:] = 0.0
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((30, 2)),
+                     np.ones(2, np.int64)) == 0
+
+
+def test_coloring_separates_columns_that_share_a_row():
+    """Curtis-Powell-Reid: columns of one color have no row in common, so one residual
+    evaluation per color gives every entry."""
+    fp, _, _ = _random_system(200, 0.03, lanes=1, seed=5)
+    A = scipy.sparse.csc_matrix((np.ones(fp.coupling_rows.size),
+                                 (fp.coupling_rows, fp.coupling_cols)), shape=(200, 200))
+    for c in range(fp.n_colors):
+        cols = np.flatnonzero(fp.color == c)
+        rows_hit = A[:, cols].indices
+        assert len(rows_hit) == len(set(rows_hit.tolist()))
+
+
+def _cantilever(n_elems=12, load=(0.0, -15.0, 0.0)):
+    scene = sm.Scene()
+    beam = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                  length=3.0, n_elems=n_elems, radius=0.25, density=5e3,
+                                  youngs_modulus=1e6, shear_modulus=1e4)
+    scene.add(sm.Clamp(beam, "first"))
+    scene.add(sm.EndLoad(beam, force=load, ramp_time=1.0, name="load"))
+    scene.add(sm.LinearDamping(beam, coefficient=1e3, rotational_coefficient=1e3 * 0.25**2 / 4))
+    return scene
+
+
+def test_options_and_scheme_are_validated():
+    with pytest.raises(ValueError, match="ImplicitOptions.tol"):
+        sm.ImplicitOptions(tol=0.0)
+    with pytest.raises(ValueError, match="refresh_rate"):
+        sm.ImplicitOptions(refresh_rate=1.5)
+    with pytest.raises(ValueError, match="newton"):
+        _cantilever().compile(dt=1e-3, newton=sm.ImplicitOptions())
+    with pytest.raises(ValueError, match="scheme"):
+        _cantilever().compile(dt=1e-3, scheme="backward")
+
+
+@pytest.mark.parametrize("frame", ["boundary", "element"])
+def test_the_clamp_holds_its_dofs_and_nothing_else(frame):
+    """The probe finds exactly the DOFs the Clamp overwrites: node 0's velocity, and element
+    0's angular velocity where the clamp holds the element's frame (frame="element"; the
+    default clamps through an elastic anchor, a force)."""
+    scene = sm.Scene()
+    beam = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                  length=1.0, n_elems=8, radius=0.05, density=1e3,
+                                  youngs_modulus=1e6)
+    scene.add(sm.Clamp(beam, "first", frame=frame))
+    sim = scene.compile(dt=1e-2, scheme="implicit_euler")
+    kind = sim.implicit_integrator().kinds[0]
+    v_mask, w_mask = kind.v_mask[0], kind.w_mask[0]
+    assert np.all(v_mask[:, 0] == 0) and np.all(v_mask[:, 1:] == 1)
+    assert np.all(w_mask[:, 0] == (0 if frame == "element" else 1))
+    assert np.all(w_mask[:, 1:] == 1)
+
+
+def test_batched_worlds_equal_single_runs_bit_for_bit():
+    """Each lane has its own Jacobian, convergence test and refresh decisions: a batch of
+    worlds with different stiffness equals the single runs (no step is halved here)."""
+    moduli = [0.6e6, 1e6, 2e6]
+    batch = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=3, n_threads=1)
+    batch.params["rod.youngs_modulus"] = np.array(moduli)[:, None]
+    batch.step(60)
+    assert batch.implicit_integrator().stats["halvings"] == 0
+    for b, E in enumerate(moduli):
+        single = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
+        single.params["rod.youngs_modulus"] = np.array([[E]])
+        single.step(60)
+        assert np.array_equal(single.get_state()["positions"][0],
+                              batch.get_state()["positions"][b])
+
+
+def test_a_failing_newton_stops_with_the_state_kept():
+    """One Newton iteration allowed and no halving: the step fails, the run stops with
+    SimulationDiverged naming the implicit step, and the state is the last good one."""
+    sim = _cantilever().compile(dt=0.5, scheme="implicit_euler",
+                                newton=sm.ImplicitOptions(max_iterations=1, max_halvings=0))
+    before = sim.get_state()["positions"].copy()
+    with pytest.raises(sm.SimulationDiverged, match="Newton did not converge"):
+        sim.step(4)
+    assert np.array_equal(sim.get_state()["positions"], before)
+    assert sim.time == 0.0
