@@ -132,7 +132,7 @@ def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):
     assert summary["peak_turn_rate"] > 0.05 and 0 < summary["turning_radius_min"] < 5
     assert "turning.png" in {os.path.basename(f) for f in summary["files"]}
     scene, info = build_monopus(n_elems=20, duration=2.0, moment=0.0)
-    sim = scene.compile(dt=info.dt)
+    sim = scene.compile(dt=info.dt, scheme=info.scheme)
     sim.run(info.duration)
     Q = sim.get_state("root")["directors"][0, 0]
     a0 = scene.rigid_bodies[0].directors @ np.asarray(info.axis)

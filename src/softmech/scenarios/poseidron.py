@@ -50,10 +50,18 @@ G_RR1 = (np.array([[0.45, -0.71, -0.54], [0.45, 0.71, -0.54], [-0.77, 0.0, 0.64]
 """First arm's base and first bar's centre (rotation as printed, translation [m]); the third
 row's sign of G_RR1 is taken negative, the only reading with orthonormal columns."""
 ROTARY_INERTIA = 100.0
-"""Rotary inertia scaling of the mantle and arms (softmech.RotaryInertiaScaling): the Kelvin-
-Voigt viscosity of the thin sections' shear-rotation mode limits the explicit step to 2.5e-6 s
-otherwise (tau omega^2 dt < 2, omega = sqrt(8 G / rho) / a); x100 gives 3.5e-5 s. Renda neglects
-the shell's rotary inertia altogether (I_s ~ 0)."""
+"""Rotary inertia scaling of the mantle and arms (softmech.RotaryInertiaScaling) under an
+explicit scheme: the Kelvin-Voigt viscosity of the thin sections' shear-rotation mode limits
+the explicit step to 2.5e-6 s otherwise (tau omega^2 dt < 2, omega = sqrt(8 G / rho) / a);
+x100 gives 3.5e-5 s. The default scheme, implicit Euler (softmech.integrators.implicit), needs
+no scaling: its step is set by the motion (IMPLICIT_DT)."""
+IMPLICIT_DT = 5e-4
+"""Default time step of the underwater robots [s] with implicit Euler (25 x the explicit 2e-5
+s, unscaled inertia): the mean surge of the PoseiDRONE over 2 s is 0.03044 m/s at 5e-4 s,
+0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling;
+benchmarks/implicit_underwater.py, docs/benchmarks.md)."""
+EXPLICIT_DT = 2e-5
+"""Time step of the explicit schemes [s] (rotary inertia x ROTARY_INERTIA)."""
 DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=30, n_arm=16)
 
 
@@ -104,6 +112,8 @@ class PoseidronInfo:
     origin: tuple = tuple(G_RS[1])
     shell: str = "mantle_shell"
     title: str = "PoseiDRONE"
+    scheme: str = None
+    """Integrator scheme of the run (Scene.compile; None: the scene's default)."""
     length: float = 0.0
     """Total length L_s + L_b [m] scaling eq. 29's turning radius (the Monopus); 0: the
     turning radius and rate are not reported."""
@@ -117,11 +127,31 @@ def actuated_area(n_elems):
     return np.trapezoid(2 * np.pi * np.interp(Xs, X, r), Xs)
 
 
-def add_mantle(scene, root, times, actuation, n_elems, frame):
+def rotary_inertia(scheme):
+    """The rotary inertia scaling of the underwater robots' rods under `scheme`: 1 for
+    implicit Euler, ROTARY_INERTIA for the explicit schemes."""
+    from softmech import _checks
+
+    _checks.choice("scheme", scheme, {"implicit_euler", "verlet", "pefrl"})
+    return 1.0 if scheme == "implicit_euler" else ROTARY_INERTIA
+
+
+def default_dt(scheme, dt):
+    """dt [s] if given, else the scheme's default (IMPLICIT_DT or EXPLICIT_DT)."""
+    return (IMPLICIT_DT if scheme == "implicit_euler" else EXPLICIT_DT) if dt is None else dt
+
+
+def add_scaling(scene, rod, scaling, name):
+    """RotaryInertiaScaling of `rod` by `scaling`, unless it is 1."""
+    if scaling != 1.0:
+        scene.add(sm.RotaryInertiaScaling(rod, scaling, name=name))
+
+
+def add_mantle(scene, root, times, actuation, n_elems, frame, scaling=ROTARY_INERTIA):
     """The mantle (Table 1) on `root` with its fluid loads, pulsed by the radial actuation
     pressure `actuation` (n,) [Pa] at `times` (n,) [s] over [X_s1, X_s2]; frame = (rotation,
-    translation) of the mantle in the lab (its third column the forward axis). Returns the
-    meridian rod."""
+    translation) of the mantle in the lab (its third column the forward axis); scaling: its
+    rotary inertia scaling (rotary_inertia). Returns the meridian rod."""
     s = TABLE1_SHELL
     R, origin = frame
     axis = R[:, 2]
@@ -138,7 +168,7 @@ def add_mantle(scene, root, times, actuation, n_elems, frame):
         poisson_ratio=s["poisson_ratio"], viscosity=s["viscosity"], axis=axis, origin=origin,
         times=times, actuation=actuation, actuation_interval=s["actuation_interval"],
         clamp_stiffness=k, clamp_damping=2 * np.sqrt(k * first_node_mass), name="mantle_shell"))
-    scene.add(sm.RotaryInertiaScaling(rod, ROTARY_INERTIA, name="mantle_rotary_inertia"))
+    add_scaling(scene, rod, scaling, "mantle_rotary_inertia")
     scene.add(sm.MantleDrag(rod, s["drag_coefficient"]))
     scene.add(sm.MantleAddedMass(rod, s["added_mass"]))
     scene.add(sm.PulsedJet(rod, outflow_area=s["outflow_area"], inflow_area=s["inflow_area"],
@@ -146,9 +176,9 @@ def add_mantle(scene, root, times, actuation, n_elems, frame):
     return rod
 
 
-def add_arm(scene, root, name, base, direction, normal, n_elems):
+def add_arm(scene, root, name, base, direction, normal, n_elems, scaling=ROTARY_INERTIA):
     """A tapered arm (Table 1) fixed to `root` at `base` (3,) [m], along `direction`, d1 =
-    `normal`; returns the rod."""
+    `normal`, rotary inertia scaled by `scaling`; returns the rod."""
     a = TABLE1_ARM
     radius = np.linspace(a["radius_max"], a["radius_min"], n_elems + 1)
     arm = scene.add_cosserat_rod(name=name, start=base, direction=direction, normal=normal,
@@ -156,7 +186,7 @@ def add_arm(scene, root, name, base, direction, normal, n_elems):
                                  radius=0.5 * (radius[1:] + radius[:-1]), density=a["density"],
                                  youngs_modulus=a["youngs_modulus"],
                                  shear_modulus=a["youngs_modulus"] / 2)      # nu = 0
-    scene.add(sm.RotaryInertiaScaling(arm, ROTARY_INERTIA, name=f"{name}_rotary_inertia"))
+    add_scaling(scene, arm, scaling, f"{name}_rotary_inertia")
     scene.add(sm.KelvinVoigt(arm, 3 * a["viscosity"] / a["youngs_modulus"], name=f"{name}_kv"))
     scene.add(sm.QuadraticDrag(arm, a["normal"], a["tangential"], name=f"{name}_drag"))
     scene.add(sm.AddedMass(arm, a["added_mass"], name=f"{name}_added_mass"))
@@ -168,16 +198,19 @@ def add_arm(scene, root, name, base, direction, normal, n_elems):
 
 def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
                     frequency=DEFAULTS["frequency"], peak_tension=DEFAULTS["peak_tension"],
-                    arms=True, dt=2e-5):
+                    arms=True, scheme="implicit_euler", dt=None):
     """The PoseiDRONE scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
     elements (arms: 16 each); frequency [pulsations/s] > 0; peak_tension [N] >= 0 of the cable
-    pull; duration [s] (default 8 pulsations)."""
+    pull; duration [s] (default 8 pulsations); scheme: "implicit_euler" (default: unscaled
+    inertia, dt IMPLICIT_DT) or an explicit one (rotary inertia x ROTARY_INERTIA, dt
+    EXPLICIT_DT); dt [s]: another step."""
     from softmech import _checks
 
     _checks.positive("frequency", frequency)
     _checks.nonnegative("peak_tension", peak_tension)
     duration = DEFAULTS["cycles"] / frequency if duration is None else duration
     _checks.positive("duration", duration)
+    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
     com, inertia = root_inertia()
     scene = sm.Scene()
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
@@ -185,16 +218,16 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     actuation = -cable_tension(times, frequency, peak_tension) / actuated_area(n_elems)
-    rod = add_mantle(scene, root, times, actuation, n_elems, (G_RS[0], G_RS[1]))
+    rod = add_mantle(scene, root, times, actuation, n_elems, (G_RS[0], G_RS[1]), scaling)
     if arms:
         R1 = nearest_rotation(G_RB1[0])
         for k in range(4):
             R = turn_z(k) @ R1
             add_arm(scene, root, f"arm{k + 1}", turn_z(k) @ G_RB1[1], R[:, 0], R[:, 1],
-                    DEFAULTS["n_arm"])
+                    DEFAULTS["n_arm"], scaling)
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency,
-                                axis=tuple(G_RS[0][:, 2]), n_elems=n_elems)
+                                axis=tuple(G_RS[0][:, 2]), n_elems=n_elems, scheme=scheme)
 
 
 def poseidron_info(scene, run, report):
@@ -213,7 +246,7 @@ def poseidron_info(scene, run, report):
     if p["body"] not in {b.name for b in scene.rigid_bodies}:
         raise ValueError(f"[report] body = {p['body']!r} is not allowed: no such rigid body")
     return PoseidronInfo(rod=rod.name, body=p["body"], worlds=run.worlds, dt=run.dt,
-                         duration=run.duration,
+                         duration=run.duration, scheme=run.scheme,
                          frequency=float(_checks.positive("[report] frequency", p["frequency"])),
                          axis=tuple(shell.axis), n_elems=rod.n_elems,
                          origin=tuple(shell.origin), shell=shell.name, title=str(p["title"]),

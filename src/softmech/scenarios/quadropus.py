@@ -17,7 +17,8 @@ import numpy as np
 
 import softmech as sm
 from softmech.bodies.axisym_shell import mantle_profile
-from softmech.scenarios.poseidron import TABLE1_ARM, TABLE2_ROOT, PoseidronInfo, add_arm, add_mantle
+from softmech.scenarios.poseidron import (TABLE1_ARM, TABLE2_ROOT, PoseidronInfo, add_arm,
+                                          add_mantle, default_dt, rotary_inertia)
 
 QUADROPUS = dict(cone_length=0.112, cone_radius=0.020, mass=0.204, arm_base=(-0.112, 0.0, -0.010),
                  jet_peak=15.0 / 0.031, frequency=1.51, moment=5e-3, start=1.0, recruitment=1.0)
@@ -47,7 +48,7 @@ def triangle(t, frequency):
     return 1.0 - np.abs(2.0 * np.mod(np.asarray(t) * frequency, 1.0) - 1.0)
 
 
-def _cone_and_mantle(n_elems, duration, frequency, moment):
+def _cone_and_mantle(n_elems, duration, frequency, moment, scaling):
     """What the Quadropus and the Monopus share, after checking the arguments: the cone root
     body with its drag and the pulsed mantle; returns (scene, root, mantle rod, jet axis (3,))."""
     from softmech import _checks
@@ -62,26 +63,28 @@ def _cone_and_mantle(n_elems, duration, frequency, moment):
     scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,
-                     G_RS)
+                     G_RS, scaling)
     return scene, root, rod, G_RS[0][:, 2]
 
 
 def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["moment"],
-                    frequency=QUADROPUS["frequency"], dt=2e-5):
+                    frequency=QUADROPUS["frequency"], scheme="implicit_euler", dt=None):
     """The Quadropus scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
     elements (arms: 16 each); moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
-    duration [s] > 0."""
+    duration [s] > 0; scheme and dt [s] as build_poseidron's."""
     q = QUADROPUS
-    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment)
+    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
+    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment, scaling)
     for k in range(4):
         base = turn_x(k) @ np.asarray(q["arm_base"])
         out = turn_x(k) @ np.array([0.0, 0.0, -1.0])            # g_rb1's first column, turned
-        arm = add_arm(scene, root, f"arm{k + 1}", base, out, axis, 16)
+        arm = add_arm(scene, root, f"arm{k + 1}", base, out, axis, 16, scaling)
         scene.add(sm.RecruitedBending(arm, -moment, start=q["start"], duration=q["recruitment"],
                                       axis="d2", body=root, name=f"arm{k + 1}_sculling"))
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency, axis=tuple(axis),
-                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Quadropus")
+                                n_elems=n_elems, origin=tuple(G_RS[1]), title="Quadropus",
+                                scheme=scheme)
 
 
 
@@ -92,15 +95,17 @@ which the paper does not give)."""
 
 
 def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"],
-                  frequency=QUADROPUS["frequency"], dt=2e-5):
+                  frequency=QUADROPUS["frequency"], scheme="implicit_euler", dt=None):
     """The Monopus of section 7.2: the Quadropus's cone and mantle with one rear-pointing arm
     bent from base to tip about its d1 axis and, after a pause, about d2 (eq. 28, each with
     eq. 25's recruited profile), steering the jetting robot; returns (scene, PoseidronInfo).
     g_rb's printed rotation would point the arm along -z; the text's "rear-pointing" arm is
-    taken (along -x)."""
+    taken (along -x). scheme and dt [s] as build_poseidron's."""
     mo = MONOPUS
-    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment)
-    arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0), 16)
+    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
+    scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment, scaling)
+    arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0), 16,
+                  scaling)
     for which, (start, span) in (("d1", mo["first"]), ("d2", mo["second"])):
         scene.add(sm.RecruitedBending(arm, moment, start=start, duration=span, axis=which,
                                       body=root, name=f"steer_{which}"))
@@ -109,4 +114,4 @@ def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency, axis=tuple(axis),
                                 n_elems=n_elems, origin=tuple(G_RS[1]), title="Monopus",
-                                length=mantle_length + TABLE1_ARM["length"])
+                                length=mantle_length + TABLE1_ARM["length"], scheme=scheme)

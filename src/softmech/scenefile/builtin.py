@@ -16,7 +16,8 @@ def builtin_scenario(name, **build_kwargs):
     campaign = TEMPLATES[template].campaign_module()  # its campaign, ready to edit and run
     optimize = dict(campaign.CAMPAIGN_DEFAULTS) if campaign else None
     return Scenario(scene=scene, run=RunSettings(dt=info.dt, duration=info.duration,
-                                                 worlds=info.worlds),
+                                                 worlds=info.worlds,
+                                                 scheme=getattr(info, "scheme", None)),
                     name=name, description=entry.description, template=template,
                     report=TEMPLATES[template].report_of(info), optimize=optimize)
 

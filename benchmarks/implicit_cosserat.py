@@ -1,0 +1,110 @@
+"""Implicit Euler for Cosserat rods and rigid bodies (scheme "implicit_euler") on the stiff
+scenes of issue 27: the underwater robots of Renda et al. 2018 without rotary-inertia scaling,
+and the Cosserat bio-hybrid swimmer of Zhang et al. 2019 (Fig. 2 geometry) without inertia
+scaling. For each: the quantity the scene reports at several implicit steps, against the
+explicit Verlet run at its stability limit (no scaling: the reference), and the wall time.
+
+    python benchmarks/implicit_cosserat.py [--robots poseidron,quadropus,monopus]
+        [--duration 2.0] [--swimmer-beats 3] [--reference] [--markdown]
+
+--reference adds the explicit runs without scaling (PoseiDRONE ~15 s per robot, the swimmer
+~30-60 s per beat on one core). Wall times are warm (the first step, which compiles and
+probes the sparsity, is excluded) and measured on whatever else the machine is doing: give
+the load with them.
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech.scenarios.poseidron import build_poseidron, surge
+from softmech.scenarios.quadropus import build_monopus, build_quadropus
+from softmech.scenarios.swimmer import build_swimmer, centre_track
+
+ROBOTS = {"poseidron": build_poseidron, "quadropus": build_quadropus, "monopus": build_monopus}
+
+
+def timed_run(sim, duration, fields, every):
+    """(Results, warm wall time [s]) of a run of `duration` after one untimed step."""
+    sim.step(1)
+    start = time.perf_counter()
+    out = sim.run(duration - sim.dt, record=sm.Every(seconds=every, fields=fields))
+    return out, time.perf_counter() - start
+
+
+def robot_row(name, scheme, dt, duration, scaling=None):
+    """Mean surge [m/s] of robot `name` over the whole pulsations after the first two."""
+    import softmech.scenarios.poseidron as P
+
+    kept = P.ROTARY_INERTIA
+    if scaling is not None:
+        P.ROTARY_INERTIA = scaling
+    try:
+        scene, info = ROBOTS[name](duration=duration, scheme=scheme, dt=dt)
+    finally:
+        P.ROTARY_INERTIA = kept
+    sim = scene.compile(dt=info.dt, scheme=scheme)
+    out, wall = timed_run(sim, duration, ("root.com_velocity",), 0.01)
+    _, mean = surge(out["time"], out["root.com_velocity"][0], info.axis, info.frequency)
+    stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
+    used = 1.0 if scheme == "implicit_euler" else (kept if scaling is None else scaling)
+    return dict(case=name, scheme=scheme, dt=info.dt, scaling=used, value=mean, wall=wall,
+                stats=stats)
+
+
+def swimmer_row(scheme, steps_per_beat, beats):
+    """Speed [m/s] of the Cosserat swimmer without inertia scaling (centre_track)."""
+    period = 1.0 / 3.6
+    dt = period / steps_per_beat if scheme == "implicit_euler" else None
+    scene, info = build_swimmer(model="cosserat", n_elems=50, rotary_inertia=1.0, cycles=beats,
+                                dt=dt)
+    sim = scene.compile(dt=info.dt, scheme=scheme)
+    out, wall = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
+    _, _, speed = centre_track(out["time"], out["flagellum.com"][0], info.period)
+    stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
+    return dict(case="swimmer", scheme=scheme, dt=info.dt, scaling=1.0, value=speed,
+                wall=wall / beats, stats=stats)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--robots", default="poseidron,quadropus,monopus")
+    parser.add_argument("--duration", type=float, default=2.0)
+    parser.add_argument("--swimmer-beats", type=float, default=3.0)
+    parser.add_argument("--reference", action="store_true")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    rows = []
+    for name in filter(None, args.robots.split(",")):
+        for dt in (1e-3, 5e-4, 2.5e-4):
+            rows.append(robot_row(name, "implicit_euler", dt, args.duration))
+        rows.append(robot_row(name, "verlet", 2e-5, args.duration))
+        if args.reference:
+            rows.append(robot_row(name, "verlet", 2e-6, args.duration, scaling=1.0))
+    if args.swimmer_beats > 0:
+        for spb in (500, 1000, 2000):
+            rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats))
+        if args.reference:
+            rows.append(swimmer_row("verlet", None, args.swimmer_beats))
+    load = os.getloadavg()[0]
+    if args.markdown:
+        print(f"load average {load:.2f}; wall: per run (robots, {args.duration:g} s "
+              "simulated) or per beat (swimmer)\n")
+        print("| case | scheme | dt [s] | rotary inertia x | surge / speed [m/s] | wall [s] | "
+              "Newton iterations / step | Jacobians / step |")
+        print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        s = r["stats"]
+        per = (lambda k: f"{s[k] / s['steps']:.2f}") if s else (lambda k: "")
+        line = (f"| {r['case']} | {r['scheme']} | {r['dt']:.3g} | {r['scaling']:g} | "
+                f"{r['value']:.5g} | {r['wall']:.3g} | {per('iterations')} | "
+                f"{per('jacobians')} |")
+        print(line if args.markdown else line.replace("|", " "), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
