@@ -10,6 +10,7 @@
     python benchmarks/compile_times.py --scene elbow         # active muscles, joints, contact
     python benchmarks/compile_times.py --scene poseidron     # axisymmetric shell, jet, joints, fluids
     python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
+    python benchmarks/compile_times.py --scene poseidron --implicit   # + its implicit Newton loop
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -32,6 +33,10 @@ def main(argv=None):
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
         "fluids", "elbow", "poseidron", "quadropus"))
+    parser.add_argument("--implicit", action="store_true",
+                        help="also compile the scene's implicit Newton loop (scheme "
+                             "'implicit_euler': its kernels, the generated module, the sparsity "
+                             "probe) after the explicit step")
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="softmech-compile-")
     os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
@@ -76,6 +81,10 @@ def main(argv=None):
     t0 = time.perf_counter()
     sim.step(0)
     rows.append(("generated step (step_block)", time.perf_counter() - t0))
+    if args.implicit:
+        t0 = time.perf_counter()
+        scene.compile(worlds=1, dt=dt, scheme="implicit_euler").step(1)
+        rows.append(("implicit Newton loop (first step)", time.perf_counter() - t0))
     total = time.perf_counter() - t_start
     print(f"cold compile, scene {args.scene!r} (W = {W}), empty caches in {folder}")
     for name, seconds in rows:

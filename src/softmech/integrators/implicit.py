@@ -102,18 +102,18 @@ def evaluate(T, S, bi, W, t, h, U, R):
     residual(S, bi, W, h, U, R)
 
 
-@kernel(nogil=True)
-def probe_evaluate(T, S, bi, W, t, h, U, R):
-    """evaluate, for the sparsity probes."""
-    evaluate(T, S, bi, W, t, h, U, R)
-
-
-@kernel(nogil=True)
-def probe_constraints(T, S, bi, W, t, h, U, V):
-    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
+@kernel
+def constrain(T, S, bi, W, t, h, U):
+    """The state of velocities U for a step of h ending at t, constraints imposed."""
     place(S, bi, W, h, U)
     positions(T, bi, W, t)
     rates(T, bi, W, t)
+
+
+@kernel
+def probe_constraints(T, S, bi, W, t, h, U, V):
+    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
+    constrain(T, S, bi, W, t, h, U)
     gather(S, bi, W, V)
 
 
@@ -229,9 +229,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
             break
     if status == 0:
         take_violations(S, bi)
-        place(S, bi, W, h, U)
-        positions(T, bi, W, t)
-        rates(T, bi, W, t)
+        constrain(T, S, bi, W, t, h, U)
         if take_violations(S, bi) > 0:
             status = 2
     return status
@@ -457,7 +455,7 @@ class ImplicitIntegrator:
             scale[v_off:v_off + 3 * n_x] = kind_dofs(a.v_scale[bi], W)
         U0 = U0 + 1e-3 * scale / h * rng.uniform(-1.0, 1.0, U0.shape)
         R0, Rp = np.zeros_like(U0), np.zeros_like(U0)
-        evaluate = self.module.probe_evaluate
+        evaluate = self.module.evaluate
         T = self.engine.T
         evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
         rows, cols = [self._couplings[0]], [self._couplings[1]]
