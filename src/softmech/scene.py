@@ -283,9 +283,10 @@ class Scene:
         from softmech.integrators.implicit import ImplicitOptions
         if newton is not None and (scheme != "implicit_euler"
                                    or not isinstance(newton, ImplicitOptions)):
-            raise ValueError(f"newton = {newton!r} is not allowed here: a scene of Cosserat rods "
-                             "and rigid bodies takes softmech.ImplicitOptions with scheme "
-                             "'implicit_euler', and None otherwise")
+            raise ValueError(f"newton = {newton!r} is not allowed here: the scene has no discrete "
+                             "rods or shells; its Cosserat rods and rigid bodies take "
+                             "softmech.ImplicitOptions with scheme 'implicit_euler', and None "
+                             "otherwise")
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         if not isinstance(strict, bool):
