@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from softmech.scene import Scene
 from softmech.terms import TERMS
+from softmech.terms.base import TERM_SECTIONS
 from softmech.terms.contact import AnisotropicFriction
 
 SCHEMA_VERSION = 1
@@ -36,11 +37,9 @@ SCHEMA_VERSION = 1
 INLINE_LIMIT = 24
 """Arrays with more numbers than this go to the side file when a scenario is saved to disk."""
 
-TERM_SECTIONS = ("environment", "boundary", "joints", "loads", "damping", "contact", "actuators")
-"""Tables of terms, in the order they are written and added to the scene."""
-
 TERM_TYPES = dict(TERMS)
 """Term type name (the `type` field) -> class; each class says its table in `section`."""
+
 
 MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio",
                    "shear_coefficient", "law")

@@ -14,6 +14,11 @@ import numpy as np
 from softmech import _checks
 
 
+TERM_SECTIONS = ("environment", "boundary", "joints", "loads", "damping", "contact", "actuators")
+"""The sections of terms (`Term.section`): the tables of a scenario file, in the order they are
+written and added to the scene. The implicit simulation also sums forces in this order, so that
+a scene and its scenario file sum them alike, bit for bit."""
+
 TERMS = {}
 """Public term classes by class name, registered when their module is imported (softmech.terms
 imports every module of the package): the types of scenario files and the names in softmech."""
