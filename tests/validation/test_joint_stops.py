@@ -27,7 +27,7 @@ def _hinged_bar(*, torque=0.0, spin=0.0, damping=0.0, limit_damping=0.0):
     if torque:
         scene.add(sm.RigidLoad("bar", torque=(0, 0, torque)))
     if damping:
-        scene.add(sm.RigidDamping("bar", coefficient=damping))
+        scene.add(sm.LinearDamping("bar", coefficient=damping, name="rigid_damping"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # dt below every stability limit
         return scene.compile(dt=1e-4)

@@ -45,9 +45,9 @@ def build_falling_rod(n_elems=FALLING_ROD["n_elems"], worlds=1, *, duration=None
                                 length=p["length"], n_elems=n_elems, radius=p["radius"],
                                 density=p["density"], youngs_modulus=modulus,
                                 poisson_ratio=p["poisson_ratio"])
-        scene.add(sm.SmoothGroundContact(rod, stiffness=p["contact_stiffness"],
-                                         distance=p["radius"], friction=p["friction"],
-                                         slip_tolerance=1e-3, name=f"{name}_ground"))
+        scene.add(sm.GroundContact(rod, stiffness=p["contact_stiffness"], distance=p["radius"],
+                                   friction=sm.IsotropicFriction(p["friction"], slip_velocity=1e-3),
+                                   name=f"{name}_ground"))
     scene.add(sm.Gravity())
     return scene, GenericInfo(rod="soft", worlds=worlds, dt=dt, duration=duration,
                               n_elems=n_elems)

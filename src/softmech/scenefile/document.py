@@ -13,7 +13,8 @@ from softmech import _checks
 from softmech.scene import Scene
 from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_FIELDS,
                                        BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCHEMES, SCENE_FIELDS, SCHEMA_VERSION,
-                                       TERM_SECTIONS, TERM_TYPES, TOP_LEVEL, RunSettings,
+                                       TERM_ALIASES, TERM_SECTIONS, TERM_TYPES, TOP_LEVEL,
+                                       RunSettings,
                                        Scenario, term_fields)
 from softmech.scenefile.values import ScenarioError, resolve, side_file_path
 from softmech.terms.contact import AnisotropicFriction
@@ -241,16 +242,22 @@ class DocumentReader:
         type_name = table.pop("type", None)
         if not isinstance(type_name, str):
             type_name = repr(type_name) if type_name is not None else None
-        default_name = term_fields(TERM_TYPES[type_name]).get("name") if type_name in TERM_TYPES else "?"
-        where = f"[[{section}]] #{i} (type = {type_name!r}, name = {table.get('name', default_name)!r})"
+        alias = TERM_ALIASES.get(type_name)                 # older type and field names
+        cls = alias.cls if alias is not None else TERM_TYPES.get(type_name)
+        fields = alias.table_fields() if alias is not None else \
+            term_fields(cls) if cls is not None else {}
+        where = f"[[{section}]] #{i} (type = {type_name!r}, name = " \
+                f"{table.get('name', fields.get('name', '?'))!r})"
         allowed = sorted(n for n, c in TERM_TYPES.items() if c.section == section)
-        if type_name not in allowed:
-            other = TERM_TYPES.get(type_name)
-            hint = f"; {type_name} belongs in [[{other.section}]]" if other else ""
+        if cls is None or cls.section != section:
+            hint = f"; {type_name} belongs in [[{cls.section}]]" if cls is not None else ""
             self.fail(where, f"type = {type_name!r} is not allowed in [[{section}]]: must be one "
                       f"of {allowed}{hint}")
-        cls = TERM_TYPES[type_name]
-        kwargs = self.arguments(where, table, term_fields(cls))
+        if alias is not None:
+            table = self.call(where, alias.rename, {"table": table})
+        kwargs = self.arguments(where, table, fields)
+        if alias is not None:
+            kwargs = alias.arguments(kwargs)
         if isinstance(kwargs.get("friction"), dict):
             kwargs["friction"] = self.friction(f"{where} friction", kwargs["friction"],
                                                getattr(cls, "friction_type", AnisotropicFriction))
