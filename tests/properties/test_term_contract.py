@@ -67,7 +67,7 @@ def contract_scene():
     ball = scene.add_sphere(name="ball", position=(0.5, 0.5, 0.05), radius=0.05, density=500.0)
     crate = scene.add_box(name="crate", position=(-0.5, 0.5, 0.05), lengths=(0.1, 0.1, 0.1),
                           density=500.0)
-    scene.add(sm.RigidLoad(ball, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="ball_push"))
+    scene.add(sm.EndLoad(ball, force=(0.1, 0, 0), couple=(0, 0, 0.01), name="ball_push"))
     scene.add(sm.LinearDamping(crate, 0.1, rotational_coefficient=0.01, name="rigid_damping"))
     scene.add(sm.QuadraticDrag(ball, coefficient=0.01, name="rigid_quadratic_drag"))
     scene.add(sm.AddedMass(crate, 0.5, name="rigid_added_mass"))

@@ -1,4 +1,4 @@
-"""One term per physical idea (issue 27): LinearDamping, QuadraticDrag, AddedMass and
+"""One term per physical idea (issue 27): EndLoad, LinearDamping, QuadraticDrag, AddedMass and
 GroundContact act on every body kind they have a part for (softmech.terms.base.BodyTerm); the
 kind is found when the term is added to a scene and picks its parameters. Older scenario files'
 per-kind types (RigidDamping, RigidQuadraticDrag, ...) are read as the unified terms and written
@@ -24,7 +24,7 @@ def mixed_scene():
 def test_no_per_kind_copies_of_a_term():
     assert not [name for name in TERMS if name.startswith(("Smooth", "Rigid"))
                 and name[5 if name.startswith("Rigid") else 6:] in TERMS]
-    for gone in ("RigidDamping", "RigidQuadraticDrag", "RigidAddedMass", "RigidGroundContact",
+    for gone in ("RigidLoad", "RigidDamping", "RigidQuadraticDrag", "RigidAddedMass", "RigidGroundContact",
                  "SmoothGroundContact", "ViscousFriction", "BodyTerm"):
         assert gone not in TERMS and not hasattr(sm, gone)
 
@@ -35,8 +35,10 @@ def test_the_kind_picks_the_parameters():
         sm.QuadraticDrag(rod), sm.QuadraticDrag("ball", coefficient=0.02, name="ball_drag"),
         sm.AddedMass(rod), sm.AddedMass(ball, name="ball_mass"),
         sm.LinearDamping(rod, 0.1), sm.LinearDamping("ball", 0.3, name="ball_damping"),
-        sm.GroundContact(rod), sm.GroundContact(ball, stiffness=1e4, name="ball_ground"))]
-    assert [t.kind for t in terms] == ["cosserat_rod", "rigid_body"] * 4
+        sm.GroundContact(rod), sm.GroundContact(ball, stiffness=1e4, name="ball_ground"),
+        sm.EndLoad(rod, (1.0, 0, 0)), sm.EndLoad(ball, couple=(0, 0, 1.0), name="ball_load"))]
+    assert [t.kind for t in terms] == ["cosserat_rod", "rigid_body"] * 5
+    assert (terms[8].end, terms[9].end) == ("last", None)
     assert sorted(terms[0].parameters()) == ["binormal", "fluid_density", "normal", "tangential"]
     assert terms[0].normal == terms[0].binormal == 2.5 and terms[0].tangential == 0.01
     assert sorted(terms[1].parameters()) == ["coefficient", "fluid_density"]
@@ -63,6 +65,8 @@ def test_the_kind_picks_the_parameters():
     (lambda: sm.GroundContact("ball", stiffness=1.0, name="x",
                               friction=sm.AnisotropicFriction(1.0, 2.0, 3.0)),
      r"is not allowed on a rigid body: its friction is isotropic"),
+    (lambda: sm.EndLoad("ball", end="first", name="x"),
+     r"x.end = 'first' is not allowed on rigid body 'ball'"),
     (lambda: sm.LinearDamping("nowhere", 1.0, name="x"),
      r"x.body = 'nowhere' is not allowed: no such body in the scene"),
     (lambda: sm.AddedMass(3.0, name="x"), r"x.body = 3.0 is not allowed: must be a body")])
@@ -105,6 +109,17 @@ density = 1500.0
 type = "RigidAddedMass"
 body = "ball"
 
+[[loads]]
+type = "RigidLoad"
+body = "ball"
+torque = [0.0, 0.0, 0.5]
+
+[[loads]]
+type = "EndLoad"
+rod = "rod"
+force = [0.0, 1.0, 0.0]
+end = "first"
+
 [[damping]]
 type = "LinearDamping"
 rod = "rod"
@@ -134,7 +149,10 @@ def test_older_files_are_read_as_the_unified_terms_and_written_with_their_names(
     assert {n: type(t).__name__ for n, t in terms.items()} == {
         "rigid_added_mass": "AddedMass", "damping": "LinearDamping",
         "rigid_damping": "LinearDamping", "rigid_quadratic_drag": "QuadraticDrag",
-        "rigid_ground_contact": "GroundContact"}          # the old default names are kept
+        "rigid_ground_contact": "GroundContact", "rigid_load": "EndLoad",
+        "end_load": "EndLoad"}                             # the old default names are kept
+    assert terms["rigid_load"].couple.tolist() == [0.0, 0.0, 0.5]
+    assert (terms["end_load"].rod, terms["end_load"].end) == ("rod", "first")
     assert terms["rigid_added_mass"].coefficient == 0.5
     assert terms["rigid_damping"].rotational_coefficient == 0.0
     contact = terms["rigid_ground_contact"]

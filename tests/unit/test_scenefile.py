@@ -105,7 +105,7 @@ def everything_scene():
     scene.add_rigid_body(name="rock", position=(3, 0, 0.5), mass=2.0, vertices=vertices,
                          faces=faces, inertia=[[0.02, 0.001, 0], [0.001, 0.03, 0], [0, 0, 0.04]],
                          fixed=True)
-    scene.add(sm.RigidLoad(bob, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="bob_push"))
+    scene.add(sm.EndLoad(bob, force=(0.1, 0, 0), couple=(0, 0, 0.01), name="bob_push"))
     scene.add(sm.LinearDamping("crate", 0.2, rotational_coefficient=0.01, name="rigid_damping"))
     scene.add(sm.QuadraticDrag(bob, coefficient=0.01, name="rigid_quadratic_drag"))
     scene.add(sm.AddedMass("drum", 0.8, fluid_density=998.0, name="rigid_added_mass"))

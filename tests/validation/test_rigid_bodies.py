@@ -142,7 +142,7 @@ def test_fixed_body_never_moves_and_resting_sphere_sits_at_mg_over_k():
                            density=100.0, fixed=True)
     ball = scene.add_sphere(name="ball", position=(0, 0, 0.1), radius=0.1, density=1000.0)
     scene.add(sm.Gravity())
-    scene.add(sm.RigidLoad(anchor, force=(5.0, 0, 0), torque=(0, 0, 1.0)))
+    scene.add(sm.EndLoad(anchor, force=(5.0, 0, 0), couple=(0, 0, 1.0), name="rigid_load"))
     scene.add(sm.GroundContact(ball, stiffness=1e5, damping=100.0, name="rigid_ground_contact"))
     scene.add(sm.LinearDamping(ball, coefficient=1.0, name="rigid_damping"))
     sim = scene.compile(dt=1e-4)

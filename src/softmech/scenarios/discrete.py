@@ -4,7 +4,7 @@ shared/references/004; the values below are ours, chosen to show the same behavi
 
 falling_rod: two rods of the same shape, one soft (E = 1 MPa) and one stiff (E = 1 GPa), dropped
 side by side from 5 cm, tilted by 20 degrees so that one end lands first, onto ground with
-friction (SmoothGroundContact, mu = 0.5). The paper's observation: the soft rod deforms
+friction (GroundContact, mu = 0.5). The paper's observation: the soft rod deforms
 visibly on impact, the stiff one hardly at all. Both land at the same time (free fall does not
 depend on stiffness) and come to rest lying on the ground.
 

@@ -98,6 +98,8 @@ def _smooth_friction(kwargs):
 
 _ROD_TO_BODY = {"rod": "body"}
 TERM_ALIASES = {
+    "EndLoad": TermAlias(TERMS["EndLoad"], _ROD_TO_BODY),
+    "RigidLoad": TermAlias(TERMS["EndLoad"], {"torque": "couple"}, {"name": "rigid_load"}),
     "GroundContact": TermAlias(TERMS["GroundContact"], _ROD_TO_BODY),
     "RigidGroundContact": TermAlias(
         TERMS["GroundContact"], defaults={"name": "rigid_ground_contact"},

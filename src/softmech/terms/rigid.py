@@ -1,6 +1,6 @@
-"""Terms acting on rigid bodies (softmech.bodies.rigid_body): prescribed force and torque; and
-the rigid bodies' parts of linear damping and of ground contact with friction
-(softmech.kernels.rigid_contact), whose terms are softmech.terms.damping.LinearDamping and
+"""The rigid bodies' parts (softmech.bodies.rigid_body) of prescribed loads, linear damping and
+ground contact with friction (softmech.kernels.rigid_contact), whose terms are
+softmech.terms.loads.EndLoad, softmech.terms.damping.LinearDamping and
 softmech.terms.contact.GroundContact.
 
 Forces and torques are given in the lab frame [N], [N m]; the kernels turn torques into the
@@ -9,7 +9,6 @@ linear_damping) on the rigid bodies' arrays: one piece of code per idea.
 """
 import numpy as np
 
-from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.damping import LinearDampingArgs, linear_damping
 from softmech.kernels.point_loads import PointLoadsArgs, point_loads
@@ -19,7 +18,7 @@ from softmech.kernels.rigid_contact import (
     rigid_ground_contact,
 )
 from softmech.packing import from_blocks, lane_table, point_table, to_blocks
-from softmech.terms.base import Part, Term, time_profile
+from softmech.terms.base import Part
 
 LOAD_ORDER, DAMPING_ORDER, CONTACT_ORDER = 20, 10, 90
 """Places in the force pass, as the rods' loads, damping and ground contact."""
@@ -54,34 +53,6 @@ class RigidLoads(Part):
                            **rigid_arrays(engine, Q="rb_Q", node_force="rb_force",
                                           elem_couple="rb_torque"))
         return [Call("forces", LOAD_ORDER, point_loads, args, "rigid_loads")]
-
-
-class RigidLoad(Term):
-    """Force [N] and torque [N m] (lab frame) on a rigid body, applied at its centre of mass,
-    times the time profile p(t) = ramp(t) sin(2 pi f t + phase) (softmech.terms.base).
-
-    RigidLoad(body, force=(0, 0, 0), torque=(0, 0, 0), ramp_time=0, frequency=0, phase=0)
-    Per-world parameters `<name>.force`, `<name>.torque`, shape (B, 3)."""
-
-    section = "loads"
-
-    def __init__(self, body, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0), *, ramp_time=0.0,
-                 frequency=0.0, phase=0.0, name="rigid_load"):
-        self.name = name
-        self.body = body_name(name, body)
-        self.force = _checks.finite(f"{name}.force", force, shape=(3,))
-        self.torque = _checks.finite(f"{name}.torque", torque, shape=(3,))
-        self.profile = time_profile(name, ramp_time, frequency, phase)
-
-    def parameters(self):
-        return {"force": self.force[None].copy(), "torque": self.torque[None].copy()}
-
-    def contribute(self, ctx, p):
-        ctx.rigid_body(self.body, self.name)
-        slot = ctx.rigid_index[self.body]
-        loads = ctx.part(RigidLoads)
-        loads.forces.append((slot, p["force"], self.profile))
-        loads.torques.append((slot, p["torque"], self.profile))
 
 
 class RigidDampers(Part):
