@@ -131,8 +131,8 @@ def _fluids_scene(sm):
     scene.add(sm.Buoyancy(1000.0))
     scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
     scene.add(sm.AddedMass(rod, 1.0))
-    scene.add(sm.RigidQuadraticDrag(ball, 6e-4))
-    scene.add(sm.RigidAddedMass(ball, 0.5))
+    scene.add(sm.QuadraticDrag(ball, coefficient=6e-4, name="rigid_quadratic_drag"))
+    scene.add(sm.AddedMass(ball, 0.5, name="rigid_added_mass"))
     return scene, 1e-4
 
 

@@ -209,6 +209,9 @@ class Scene:
             raise ValueError(f"scene.add({term!r}) is not allowed: expected a softmech term")
         self._check_name(term.name)
         index = self._lookup()
+        resolve = getattr(term, "resolve_body", None)     # terms acting on any body kind
+        if resolve is not None:                           # (softmech.terms.base.BodyTerm)
+            resolve(index["rods"], index["rigid"], index["implicit"])
         rods = index["rods"]
         rod = getattr(term, "rod", None)
         if rod is not None and rod not in rods and not (

@@ -67,12 +67,16 @@ def contract_scene():
     ball = scene.add_sphere(name="ball", position=(0.5, 0.5, 0.05), radius=0.05, density=500.0)
     crate = scene.add_box(name="crate", position=(-0.5, 0.5, 0.05), lengths=(0.1, 0.1, 0.1),
                           density=500.0)
-    scene.add(sm.RigidLoad(ball, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="ball_push"))
-    scene.add(sm.RigidDamping(crate, 0.1, rotational_coefficient=0.01))
-    scene.add(sm.RigidQuadraticDrag(ball, 0.01))
-    scene.add(sm.RigidAddedMass(crate, 0.5))
-    scene.add(sm.RigidGroundContact(ball, 1e3, 1.0, static_friction=0.5, kinetic_friction=0.4))
-    scene.add(sm.RigidGroundContact(crate, 1e3, 1.0, kinetic_friction=0.4, name="crate_ground"))
+    scene.add(sm.EndLoad(ball, force=(0.1, 0, 0), couple=(0, 0, 0.01), name="ball_push"))
+    scene.add(sm.LinearDamping(crate, 0.1, rotational_coefficient=0.01, name="rigid_damping"))
+    scene.add(sm.QuadraticDrag(ball, coefficient=0.01, name="rigid_quadratic_drag"))
+    scene.add(sm.AddedMass(crate, 0.5, name="rigid_added_mass"))
+    scene.add(sm.GroundContact(ball, stiffness=1e3, damping=1.0,
+                               friction=sm.IsotropicFriction(0.4, 0.5, slip_velocity=1e-4),
+                               name="rigid_ground_contact"))
+    scene.add(sm.GroundContact(crate, stiffness=1e3, damping=1.0,
+                               friction=sm.IsotropicFriction(0.4, slip_velocity=1e-4),
+                               name="crate_ground"))
     # a rod standing on the ball (spherical joint) carrying a lid (fixed joint); the crate
     # hinged to the ring
     scene.add_cosserat_rod(name="link", start=(0.5, 0.5, 0.1), direction=(0, 0, 1),

@@ -43,7 +43,7 @@ def damped_ball():
     scene.add_sphere(name="ball", position=(0, 0, 1.0), radius=0.1, density=1000.0,
                      velocity=(0, 0, -1.0))
     scene.add(sm.Gravity())
-    scene.add(sm.RigidDamping("ball", 1e5))
+    scene.add(sm.LinearDamping("ball", 1e5, name="rigid_damping"))
     return scene, "ball"
 
 

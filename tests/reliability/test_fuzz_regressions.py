@@ -35,7 +35,7 @@ def test_an_array_for_a_single_number_is_refused_naming_the_field(value):
     with pytest.raises(ValueError, match=r"radius = .* must be a single number"):
         sm.Scene().add_sphere(position=(0, 0, 0), radius=value, density=1000.0)
     with pytest.raises(ValueError, match=r"stiffness = .* must be a single number"):
-        sm.RigidGroundContact("ball", value)
+        sm.GroundContact("ball", stiffness=value, name="rigid_ground_contact")
     with pytest.raises(ValueError, match=r"drag.tangential = .* must be a single number"):
         sm.ViscousDrag("rod", 0.1, tangential=value)     # a call split over two lines
 

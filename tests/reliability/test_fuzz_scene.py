@@ -164,7 +164,7 @@ def _rigid_scenario(radius=0.05, density=500.0, a=("rod", "last"), b=GOOD_B, sti
     scene.add(sm.Clamp("rod", "first"))
     scene.add_sphere(name="ball", position=(0.0, 0.0, 0.85), radius=radius, density=density)
     scene.add(sm.SphericalJoint(a, b, stiffness=stiffness, damping=0.1))
-    scene.add(sm.RigidGroundContact("ball", 1e3, 1.0))
+    scene.add(sm.GroundContact("ball", stiffness=1e3, damping=1.0, name="rigid_ground_contact"))
     scene.add(sm.Gravity())
     return Scenario(scene=scene, run=RunSettings(dt=dt, duration=0.0))
 

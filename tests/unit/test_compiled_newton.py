@@ -29,8 +29,9 @@ def rod_scene():
     scene.add(sm.Gravity())
     scene.add(sm.Buoyancy(300.0))
     scene.add(sm.NodeForce(rod, 10, (0.0, 0.01, -0.005), name="tip"))
-    scene.add(sm.SmoothGroundContact(rod, stiffness=50.0, distance=2e-3, friction=0.3))
-    scene.add(sm.ViscousFriction(rod, viscosity=0.05))
+    scene.add(sm.GroundContact(rod, stiffness=50.0, distance=2e-3,
+                               friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
+    scene.add(sm.LinearDamping(rod, 0.05, name="viscous_friction"))
     scene.add(sm.ParameterWave("arm.natural_twist", 0.5, 4.0, phase=np.linspace(0, 1, 9),
                                ramp_time=0.02, name="twister"))
     return scene

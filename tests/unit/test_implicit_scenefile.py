@@ -28,8 +28,9 @@ def der_scene():
     scene.add(sm.Buoyancy(300.0))
     scene.add(sm.FixNodes(arm, nodes=[0, 1], angles=[0]))
     scene.add(sm.NodeForce("tail", 4, (0.0, 0.0, 0.01), name="tip"))
-    scene.add(sm.SmoothGroundContact("tail", stiffness=50.0, distance=2e-3, friction=0.3))
-    scene.add(sm.ViscousFriction(arm, viscosity=0.05))
+    scene.add(sm.GroundContact("tail", stiffness=50.0, distance=2e-3,
+                               friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
+    scene.add(sm.LinearDamping(arm, 0.05, name="viscous_friction"))
     scene.add(sm.EdgeContact([arm, "tail"], stiffness=50.0, distance=4e-3, friction=0.2))
     scene.add(sm.PointMass("tail", 4, 0.01, name="weight"))
     scene.add(sm.ParameterWave("arm.natural_twist", 0.5, 2.0, phase=np.linspace(0, 1, 7),
@@ -42,7 +43,9 @@ def test_a_discrete_rod_scene_round_trips_and_runs_bit_for_bit(tmp_path):
     original = der_scene()
     used = {type(t).__name__ for t in original.scene.terms}
     implicit_only = {n for n, c in TERMS.items() if getattr(c, "implicit_only", False)}
-    assert used == implicit_only - SHELL_ONLY - PYTHON_ONLY - PLANAR_ONLY | {"Gravity", "Buoyancy"}
+    # and the terms of every body kind that act on discrete rods too
+    assert used == implicit_only - SHELL_ONLY - PYTHON_ONLY - PLANAR_ONLY | {
+        "Gravity", "Buoyancy", "GroundContact", "LinearDamping"}
     files = save_scenario(original, tmp_path / "der.toml")
     text = open(files[0]).read()
     assert 'kind = "der_rod"' in text and "scheme" not in text      # the bodies' default

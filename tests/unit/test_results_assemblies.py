@@ -133,7 +133,7 @@ def resting_ball():
     scene = sm.Scene()
     scene.add_sphere(name="ball", position=(0, 0, 0.05), radius=0.05, mass=2.0)
     scene.add(sm.Gravity())
-    scene.add(sm.RigidGroundContact("ball", stiffness=1e5, damping=400.0))
+    scene.add(sm.GroundContact("ball", stiffness=1e5, damping=400.0, name="rigid_ground_contact"))
     return scene.compile(dt=1e-4)
 
 

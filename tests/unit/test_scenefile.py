@@ -105,11 +105,13 @@ def everything_scene():
     scene.add_rigid_body(name="rock", position=(3, 0, 0.5), mass=2.0, vertices=vertices,
                          faces=faces, inertia=[[0.02, 0.001, 0], [0.001, 0.03, 0], [0, 0, 0.04]],
                          fixed=True)
-    scene.add(sm.RigidLoad(bob, force=(0.1, 0, 0), torque=(0, 0, 0.01), name="bob_push"))
-    scene.add(sm.RigidDamping("crate", 0.2, rotational_coefficient=0.01))
-    scene.add(sm.RigidQuadraticDrag(bob, 0.01))
-    scene.add(sm.RigidAddedMass("drum", 0.8, fluid_density=998.0))
-    scene.add(sm.RigidGroundContact("drum", 1e4, 10.0, kinetic_friction=0.3))
+    scene.add(sm.EndLoad(bob, force=(0.1, 0, 0), couple=(0, 0, 0.01), name="bob_push"))
+    scene.add(sm.LinearDamping("crate", 0.2, rotational_coefficient=0.01, name="rigid_damping"))
+    scene.add(sm.QuadraticDrag(bob, coefficient=0.01, name="rigid_quadratic_drag"))
+    scene.add(sm.AddedMass("drum", 0.8, fluid_density=998.0, name="rigid_added_mass"))
+    scene.add(sm.GroundContact("drum", stiffness=1e4, damping=10.0,
+                               friction=sm.IsotropicFriction(0.3, slip_velocity=1e-4),
+                               name="rigid_ground_contact"))
     scene.add(sm.SphericalJoint((arm, "last"), (bob, "attach"), stiffness=1e3))
     scene.add(sm.FixedJoint(("bob", (0.05, 0, 0)), ("crate", "attach"), stiffness=1e3,
                             rotational_stiffness=1.0))

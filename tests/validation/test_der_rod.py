@@ -314,7 +314,8 @@ def test_discrete_rod_works_with_the_implicit_environment():
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", **rod_kw)
     scene.add(sm.Gravity())
-    scene.add(sm.SmoothGroundContact(rod, stiffness=100.0, distance=5e-3, friction=0.5))
+    scene.add(sm.GroundContact(rod, stiffness=100.0, distance=5e-3,
+                               friction=sm.IsotropicFriction(0.5, slip_velocity=1e-3)))
     scene.add(sm.EdgeContact([rod], distance=0.01, stiffness=10.0))
     sim = scene.compile(dt=2e-3, newton=FULL_STEPS)
     sim.run(1.0)
@@ -325,7 +326,7 @@ def test_discrete_rod_works_with_the_implicit_environment():
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", **rod_kw)
     scene.add(sm.Gravity())
-    scene.add(sm.ViscousFriction(rod, viscosity=eta))
+    scene.add(sm.LinearDamping(rod, eta, name="viscous_friction"))
     sim = scene.compile(dt=1e-2, newton=FULL_STEPS)
     sim.run(1.0)      # relaxation time rho A / eta = 0.04 s
     v = sim.get_state("rod")["velocities"][0, :, 2]

@@ -68,8 +68,9 @@ def test_neutrally_buoyant_bodies_stay_put():
     for rho, moves in ((RHO_F, False), (1.01 * RHO_F, True)):
         scene = sinking_rod((1, 0, 1), rho=rho)
         ball = scene.add_sphere(name="ball", position=(1, 0, 0), radius=0.05, density=rho)
-        scene.add(sm.RigidQuadraticDrag(ball, 0.47 * np.pi * 0.05**2, fluid_density=RHO_F))
-        scene.add(sm.RigidAddedMass(ball, 0.5, fluid_density=RHO_F))
+        scene.add(sm.QuadraticDrag(ball, coefficient=0.47 * np.pi * 0.05**2, fluid_density=RHO_F,
+                                   name="rigid_quadratic_drag"))
+        scene.add(sm.AddedMass(ball, 0.5, fluid_density=RHO_F, name="rigid_added_mass"))
         sim = scene.compile(dt=1e-4, strict=True)
         x0 = sim.get_state("rod")["positions"]
         sim.run(0.2)
@@ -86,8 +87,9 @@ def test_sinking_sphere_follows_the_closed_form():
     ball = scene.add_sphere(name="ball", position=(0, 0, 0), radius=R, density=rho)
     scene.add(sm.Gravity((0, 0, -G)))
     scene.add(sm.Buoyancy(RHO_F))
-    scene.add(sm.RigidQuadraticDrag(ball, C_r, fluid_density=RHO_F))
-    scene.add(sm.RigidAddedMass(ball, C_a, fluid_density=RHO_F))
+    scene.add(sm.QuadraticDrag(ball, coefficient=C_r, fluid_density=RHO_F,
+                               name="rigid_quadratic_drag"))
+    scene.add(sm.AddedMass(ball, C_a, fluid_density=RHO_F, name="rigid_added_mass"))
     dt = tau / 1000
     sim = scene.compile(dt=dt, strict=True)
     sim.run(1000 * dt)
@@ -117,7 +119,7 @@ def test_sphere_on_a_spring_in_water():
                                 velocity=(0, 0.01, 0))
         scene.add_sphere(name="post", position=(0, 0, 0), radius=R, density=rho, fixed=True)
         scene.add(sm.SphericalJoint((ball, "attach"), ("post", (0, 0, 0)), stiffness=k))
-        scene.add(sm.RigidAddedMass(ball, C_a, fluid_density=RHO_F))
+        scene.add(sm.AddedMass(ball, C_a, fluid_density=RHO_F, name="rigid_added_mass"))
         T = 2 * np.pi * np.sqrt((rho + C_a * RHO_F) * V / k)
         sim = scene.compile(dt=T / 2000, strict=True)
         out = sim.run(3.2 * T, record=sm.Every(T / 2000, ("ball.positions",)))
@@ -198,15 +200,16 @@ def test_fluid_terms_reject_bad_parameters():
                         (lambda: sm.QuadraticDrag("rod", -1.0), "quadratic_drag.normal"),
                         (lambda: sm.QuadraticDrag("rod", 1.0, float("nan")), "quadratic_drag.tangential"),
                         (lambda: sm.AddedMass("rod", 1.0, fluid_density=0.0), "added_mass.fluid_density"),
-                        (lambda: sm.RigidQuadraticDrag("ball", -0.1), "rigid_quadratic_drag.coefficient"),
-                        (lambda: sm.RigidAddedMass("ball", -0.5), "rigid_added_mass.coefficient")):
+                        (lambda: sm.QuadraticDrag("ball", coefficient=-0.1,
+                                                  name="rigid_quadratic_drag"), "rigid_quadratic_drag.coefficient"),
+                        (lambda: sm.AddedMass("ball", -0.5, name="rigid_added_mass"), "rigid_added_mass.coefficient")):
         with pytest.raises(ValueError, match=field.replace(".", r"\.")):
             make()
     scene = sm.Scene()
     scene.add_cosserat_ring(name="ring", ring_radius=0.2, n_elems=12, radius=0.01, density=1000.0,
                             youngs_modulus=1e6)
     scene.add(sm.AddedMass("ring"))
-    with pytest.raises(ValueError, match="added_mass.rod = 'ring' is not allowed: added mass needs an open rod"):
+    with pytest.raises(ValueError, match="added_mass.body = 'ring' is not allowed: added mass needs an open rod"):
         scene.compile(dt=1e-5)
     scene = sm.Scene()
     scene.add_rigid_body(name="rock", position=(0, 0, 0), mass=1.0, inertia=np.eye(3))

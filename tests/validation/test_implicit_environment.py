@@ -39,7 +39,7 @@ def test_resting_nodes_sink_until_the_penalty_carries_their_weight():
     k, delta = 50.0, 0.01
     scene = lying_chain(height=delta)
     scene.add(sm.Gravity())
-    scene.add(sm.SmoothGroundContact("chain", stiffness=k, distance=delta))
+    scene.add(sm.GroundContact("chain", stiffness=k, distance=delta))
     sim = scene.compile(dt=1e-3)
     sim.solve_static()
     z = sim.get_state("chain")["positions"][0, :, 2]
@@ -56,8 +56,8 @@ def test_ground_jacobian_matches_finite_differences(friction):
     # its force in q, at random nodes near and inside the contact layer, sliding or not.
     rng = np.random.default_rng(3)
     scene = lying_chain(height=0.0)
-    scene.add(sm.SmoothGroundContact("chain", stiffness=80.0, distance=0.01, friction=friction,
-                                     slip_tolerance=0.05))
+    scene.add(sm.GroundContact("chain", stiffness=80.0, distance=0.01,
+                               friction=sm.IsotropicFriction(friction, slip_velocity=0.05)))
     sim = scene.compile(dt=1e-3)
     binding = sim.stepper.bindings[-1]
     h = 1e-3
@@ -85,8 +85,8 @@ def slide(angle_deg, mu, duration=0.6, dt=2e-3):
     th = np.radians(angle_deg)
     scene = lying_chain(n=3, height=0.01)
     scene.add(sm.Gravity())
-    scene.add(sm.SmoothGroundContact("chain", stiffness=500.0, distance=0.01, friction=mu,
-                                     slip_tolerance=1e-4))
+    scene.add(sm.GroundContact("chain", stiffness=500.0, distance=0.01,
+                               friction=sm.IsotropicFriction(mu, slip_velocity=1e-4)))
     sim = scene.compile(dt=dt)
     sim.solve_static()       # settle on the level ground, then tilt gravity
     sim.params["gravity.acceleration"] = (9.81 * np.sin(th), 0.0, -9.81 * np.cos(th))
@@ -113,7 +113,7 @@ def test_friction_holds_below_the_friction_angle_and_slides_at_g_sin_minus_mu_co
 def falling_chain(eta, fluid_density=None):
     scene = lying_chain(height=1.0, density=800.0)
     scene.add(sm.Gravity())
-    scene.add(sm.ViscousFriction("chain", viscosity=eta))
+    scene.add(sm.LinearDamping("chain", eta, name="viscous_friction"))
     if fluid_density is not None:
         scene.add(sm.Buoyancy(fluid_density))
     return scene
@@ -171,9 +171,9 @@ def test_user_force_with_and_without_its_jacobian():
 
 def test_bad_environment_input_names_the_field():
     with pytest.raises(ValueError, match="ground.distance"):
-        sm.SmoothGroundContact("chain", stiffness=1.0, distance=0.0)
+        sm.GroundContact("chain", stiffness=1.0, distance=0.0)
     with pytest.raises(ValueError, match="ground.plane_normal"):
-        sm.SmoothGroundContact("chain", stiffness=1.0, distance=0.1, plane_normal=(0, 0, 0))
+        sm.GroundContact("chain", stiffness=1.0, distance=0.1, plane_normal=(0, 0, 0))
     with pytest.raises(ValueError, match="user_force.function"):
         sm.NodeUserForce("chain", 3.0)
     scene = lying_chain()

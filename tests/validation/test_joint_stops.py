@@ -25,9 +25,9 @@ def _hinged_bar(*, torque=0.0, spin=0.0, damping=0.0, limit_damping=0.0):
                             rotational_stiffness=100.0, limits=LIMITS, limit_stiffness=K_STOP,
                             limit_damping=limit_damping, name="hinge"))
     if torque:
-        scene.add(sm.RigidLoad("bar", torque=(0, 0, torque)))
+        scene.add(sm.EndLoad("bar", couple=(0, 0, torque), name="rigid_load"))
     if damping:
-        scene.add(sm.RigidDamping("bar", coefficient=damping))
+        scene.add(sm.LinearDamping("bar", coefficient=damping, name="rigid_damping"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # dt below every stability limit
         return scene.compile(dt=1e-4)

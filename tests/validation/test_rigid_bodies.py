@@ -68,8 +68,9 @@ def _rolling(scene_builder, ratio, tol):
     scene = sm.Scene()
     body = scene_builder(scene)
     scene.add(sm.Gravity())
-    scene.add(sm.RigidGroundContact(body, stiffness=1e6, damping=200.0, static_friction=0.4,
-                                    kinetic_friction=0.3))
+    scene.add(sm.GroundContact(body, stiffness=1e6, damping=200.0,
+                               friction=sm.IsotropicFriction(0.3, 0.4, slip_velocity=1e-4),
+                               name="rigid_ground_contact"))
     sim = scene.compile(dt=1e-4)
     out = sim.run(0.4, record=sm.Every(0.01, ("com_velocity", "angular_velocities")))
     v = out["com_velocity"][0, :, 0]
@@ -116,8 +117,9 @@ def test_box_on_an_incline_sticks_or_slides_with_coulomb_friction(angle_deg, sti
     scene = sm.Scene()
     box = scene.add_box(position=0.05 * normal, lengths=(0.2, 0.1, 0.1), density=500.0, directors=Q)
     scene.add(sm.Gravity())
-    scene.add(sm.RigidGroundContact(box, stiffness=1e6, damping=300.0, static_friction=0.5,
-                                    kinetic_friction=0.4, plane_normal=normal))
+    scene.add(sm.GroundContact(box, stiffness=1e6, damping=300.0, plane_normal=normal,
+                               friction=sm.IsotropicFriction(0.4, 0.5, slip_velocity=1e-4),
+                               name="rigid_ground_contact"))
     sim = scene.compile(dt=5e-5)
     out = sim.run(0.6, record=sm.Every(0.05, ("com",)))
     s = (out["com"][0] - out["com"][0, 0]) @ down_slope
@@ -140,9 +142,9 @@ def test_fixed_body_never_moves_and_resting_sphere_sits_at_mg_over_k():
                            density=100.0, fixed=True)
     ball = scene.add_sphere(name="ball", position=(0, 0, 0.1), radius=0.1, density=1000.0)
     scene.add(sm.Gravity())
-    scene.add(sm.RigidLoad(anchor, force=(5.0, 0, 0), torque=(0, 0, 1.0)))
-    scene.add(sm.RigidGroundContact(ball, stiffness=1e5, damping=100.0))
-    scene.add(sm.RigidDamping(ball, coefficient=1.0))
+    scene.add(sm.EndLoad(anchor, force=(5.0, 0, 0), couple=(0, 0, 1.0), name="rigid_load"))
+    scene.add(sm.GroundContact(ball, stiffness=1e5, damping=100.0, name="rigid_ground_contact"))
+    scene.add(sm.LinearDamping(ball, coefficient=1.0, name="rigid_damping"))
     sim = scene.compile(dt=1e-4)
     sim.run(1.0)
     a = sim.get_state("anchor")

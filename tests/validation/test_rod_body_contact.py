@@ -113,10 +113,10 @@ def test_sphere_resting_on_a_clamped_beam_deflects_it_by_the_beam_formula():
     ball = scene.add_sphere(name="ball", position=(0.5, 0, r + R), radius=R, mass=W / G)
     scene.add(sm.Clamp(rod, "first"))
     scene.add(sm.Clamp(rod, "last", name="clamp_last"))
-    scene.add(sm.RigidLoad(ball, force=(0, 0, -W), name="weight"))   # the beam itself weightless
+    scene.add(sm.EndLoad(ball, force=(0, 0, -W), name="weight"))   # the beam itself weightless
     scene.add(sm.RodBodyContact(stiffness=1e3, damping=0.05))
     scene.add(sm.LinearDamping(rod, 2.0))
-    scene.add(sm.RigidDamping(ball, 0.05))
+    scene.add(sm.LinearDamping(ball, 0.05, name="rigid_damping"))
     sim = scene.compile(dt=5e-5)
     sim.run(4.0)
     alpha = sim.params["beam.shear_coefficient"][0, 0]

@@ -24,8 +24,9 @@ def test_root_body_coasts_to_rest_as_the_closed_form():
     scene = sm.Scene()
     root = scene.add_sphere(name="root", position=(0, 0, 0), radius=R, density=rho,
                             velocity=(v0, 0, 0))
-    scene.add(sm.RigidQuadraticDrag(root, C_r, fluid_density=RHO_F))
-    scene.add(sm.RigidAddedMass(root, C_a, fluid_density=RHO_F))
+    scene.add(sm.QuadraticDrag(root, coefficient=C_r, fluid_density=RHO_F,
+                               name="rigid_quadratic_drag"))
+    scene.add(sm.AddedMass(root, C_a, fluid_density=RHO_F, name="rigid_added_mass"))
     sim = scene.compile(dt=tau / 1000, strict=True)
     out = sim.run(3 * tau, record=sm.Every(seconds=tau / 10, fields=("velocities",)))
     t, v = out["time"], out["root.velocities"][0, :, 0, 0]

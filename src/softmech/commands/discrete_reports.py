@@ -4,14 +4,15 @@ import os
 
 import numpy as np
 
-from softmech.commands.reports import ENERGY_FIELDS, _AssemblyReport
+from softmech.commands.report_base import AssemblyReport
 from softmech.scenarios.discrete import FALLING_ROD
 from softmech.viz.figures import figure, save
+from softmech.viz.plots import ENERGY_FIELDS
 
 MM = 1e3
 
 
-class DiscreteReport(_AssemblyReport):
+class DiscreteReport(AssemblyReport):
     """Any scene of discrete rods and shells: every body's positions and centre of mass, the
     energies of info.rod; com.png, a still and a video (the assembly report's pictures)."""
 

@@ -5,60 +5,26 @@ arrays. `report_for(scenario)` picks one; softmech.commands.run uses it.
 A report is a class with record_fields(scene, info), sample_interval(info), derive(data, info)
 (adds derived arrays to data, returns the metrics), summary(metrics) and plot(data, info,
 output_dir) (returns the files written); derived_units (optional) gives the units of its
-derived arrays. Reports of other scenes live beside their plots (softmech.viz.swimmer,
-softmech.viz.underwater, softmech.commands.discrete_reports).
+derived arrays. The generic and assembly reports are in softmech.commands.report_base; reports
+of other scenes live in softmech.commands.discrete_reports, softmech.commands.underwater_report
+and beside their plots (softmech.viz.swimmer, softmech.viz.torque_swimmer).
 """
 import os
 
 import numpy as np
 
+from softmech.commands.discrete_reports import DISCRETE_REPORTS, DiscreteReport
+from softmech.commands.report_base import (N_SAMPLES, AssemblyReport, GenericReport,  # noqa: F401
+                                           plot_energy, video_frames)
+from softmech.commands.underwater_report import PoseidronReport
+from softmech.terms.joints import JOINT_TYPES
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 from softmech.viz.swimmer import SwimmerReport
 from softmech.viz.torque_swimmer import TorqueSwimmerReport
-from softmech.viz.underwater import PoseidronReport
-
-N_SAMPLES = 200
-"""Recorded samples per run (the record interval is duration / N_SAMPLES, at least one step)."""
 
 
-class _GenericReport:
-    """Any scene: records the centre of mass and every rod's positions; no scene-specific
-    metrics or plots."""
-
-    fields = ("com",)
-    """Fields of info.rod recorded (with the energies) into results.h5."""
-    rod_fields = ("positions",)
-    """Fields recorded for every rod, so that `softmech view` and `softmech render` can draw
-    any scene's run."""
-
-    @classmethod
-    def record_fields(cls, scene, info):
-        """Results keys recorded into results.h5: `fields` and the energies of info.rod, and
-        `rod_fields` of every rod."""
-        own = tuple(f"{info.rod}.{f}" for f in cls.fields + ENERGY_FIELDS)
-        every = tuple(f"{r.name}.{f}" for r in scene.rods for f in cls.rod_fields)
-        return tuple(dict.fromkeys(own + every))
-
-    @staticmethod
-    def sample_interval(info):
-        """Record interval [s]: N_SAMPLES samples over the run."""
-        return info.duration / N_SAMPLES
-
-    @staticmethod
-    def derive(data, info):
-        return {}
-
-    @staticmethod
-    def summary(metrics):
-        return []
-
-    @staticmethod
-    def plot(data, info, output_dir):
-        return []
-
-
-class _CantileverReport(_GenericReport):
+class _CantileverReport(GenericReport):
     """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time."""
 
     fields = ("positions",)
@@ -121,7 +87,7 @@ class _CantileverReport(_GenericReport):
         return [centerline, tip]
 
 
-class _SnakeReport(_GenericReport):
+class _SnakeReport(GenericReport):
     """The slithering snake: centre-of-mass track, forward / lateral velocities against the
     reference speed, a top-view video, and the mean speeds over periods 3-6."""
 
@@ -181,47 +147,7 @@ class _SnakeReport(_GenericReport):
         return files
 
 
-class _AssemblyReport(_GenericReport):
-    """A scene with rigid bodies or joints: every body's pose is recorded, and the centre of
-    mass of every body (com.png), a still (<scene>.png) and a video (<scene>.mp4) of all
-    bodies and joints are made from results.h5 (softmech.commands.render)."""
-
-    body_fields = ("com", "positions", "directors")
-    """Fields recorded for every rod and rigid body (with the energies of info.rod)."""
-    video_seconds = 10.0
-    """Longest video [s]: a longer run is played faster than real time."""
-
-    @classmethod
-    def record_fields(cls, scene, info):
-        return tuple(f"{b.name}.{f}" for b in scene.rods + scene.rigid_bodies
-                     for f in cls.body_fields) + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS)
-
-    @classmethod
-    def plot(cls, data, info, output_dir, prepare=None):
-        """prepare: None, or a function RenderData -> RenderData applied before drawing the
-        still and the video (e.g. softmech.viz.underwater.revolve_shells)."""
-        from softmech.commands import render
-        from softmech.viz.geometry import View
-        from softmech.viz.plots import plot_com
-        from softmech.viz.source import ground_height, read_results
-
-        scene = read_results(os.path.join(output_dir, "results.h5"))
-        view, world = View(), 0
-        duration = float(scene.time[-1] - scene.time[0])
-        speed = max(1.0, duration / cls.video_seconds)
-        files = [plot_com(scene.results, os.path.join(output_dir, "com.png"), world=world)]
-        if prepare is not None:
-            scene = prepare(scene)
-        floor = ground_height(scene, world, view.up)
-        files.append(render.render_still(scene, output_dir, "tubes", world, None, view, floor,
-                                         render.STILL_SIZE + (9, 0.3)))
-        files.append(render.render_video(scene, output_dir, "tubes", world, view, floor,
-                                         render.VIDEO_SIZE + (9, 0.3), 25.0, speed,
-                                         progress=False))
-        return files
-
-
-class _PlectonemeReport(_AssemblyReport):
+class _PlectonemeReport(AssemblyReport):
     """The plectoneme: every sample's closest approach of self-contact centrelines (over 2r,
     softmech.scenarios.plectoneme.self_gaps) against the no-pass-through bound, with the
     assembly report's centre of mass, still and video."""
@@ -274,7 +200,7 @@ class _PlectonemeReport(_AssemblyReport):
         return files + [_save(fig, os.path.join(output_dir, "writhe.png"))]
 
 
-class _ElbowReport(_AssemblyReport):
+class _ElbowReport(AssemblyReport):
     """The elbow (softmech.scenarios.elbow): the flexion angle and the biceps' cross-section
     over time, its growth at 90 degrees, and the isometric force-length map (Fig. 1c), with the
     assembly report's still and video."""
@@ -321,7 +247,7 @@ class _ElbowReport(_AssemblyReport):
         return files
 
 
-class _WalkerReport(_AssemblyReport):
+class _WalkerReport(AssemblyReport):
     """The walkers (softmech.scenarios.walker): each one's mean speed against its stimulation
     frequency (speed.png), with the assembly report's still and video."""
 
@@ -352,7 +278,7 @@ class _WalkerReport(_AssemblyReport):
         return files
 
 
-class _WingReport(_AssemblyReport):
+class _WingReport(AssemblyReport):
     """The feathered wing (softmech.scenarios.wing): its three joint angles over time
     (joint_angles.png, cf. Zhang et al. 2019 Fig. 4e), a still and a video. Records every
     rachis's and muscle's positions, every BARB_STRIDE-th barb's (one HDF5 dataset per rod:
@@ -420,9 +346,6 @@ def report_for(scenario):
     """The report of `softmech run` for a scenario: its template's (REPORTS), else the
     discrete report for a scene of discrete rods and shells, the assembly report for a scene
     with rigid bodies or joints, else the generic one."""
-    from softmech.commands.discrete_reports import DISCRETE_REPORTS, DiscreteReport
-    from softmech.terms.joints import JOINT_TYPES
-
     if scenario.template in REPORTS:
         return REPORTS[scenario.template]
     if scenario.template in DISCRETE_REPORTS:
@@ -431,18 +354,8 @@ def report_for(scenario):
     if scene.implicit_bodies:
         return DiscreteReport
     if scene.rigid_bodies or any(isinstance(t, JOINT_TYPES) for t in scene.terms):
-        return _AssemblyReport
-    return _GenericReport
-
-
-def video_frames(time, positions, frame_every):
-    """Every k-th sample (k = frame_every / sample interval, rounded, at least 1) and the last one:
-    time (n,) [s], positions (n, ...) -> (frame_time (m,) [s], frame positions (m, ...))."""
-    k = max(1, int(round(frame_every / (time[1] - time[0])))) if len(time) > 1 else 1
-    index = np.arange(0, len(time), k)
-    if index[-1] != len(time) - 1:
-        index = np.append(index, len(time) - 1)
-    return time[index], positions[index]
+        return AssemblyReport
+    return GenericReport
 
 
 REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
@@ -452,17 +365,10 @@ REPORTS = {"cantilever": _CantileverReport, "snake": _SnakeReport,
            "monopus": PoseidronReport, "torque_swimmer": TorqueSwimmerReport,
            "wing": _WingReport}
 """Template name (softmech.scenarios.TEMPLATES) -> report (recorded fields, derived metrics,
-plots); the generic template gets _GenericReport. Every scene also gets energy.png and results.h5."""
+plots); the generic template gets GenericReport. Every scene also gets energy.png and results.h5."""
 
 
 # ----------------------------------------------------------------------------------------- plots
-def plot_energy(data, info, path):
-    """Energies of info.rod in world 0 over time (softmech.viz.plots.plot_energies); returns path."""
-    from softmech.viz.plots import plot_energies
-
-    return plot_energies(data, path, world=0, rod=info.rod)
-
-
 def _figure(rows=1):
     return figure(rows)
 

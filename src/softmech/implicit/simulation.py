@@ -17,6 +17,7 @@ from softmech.kernels.newton import OK
 from softmech.io import atomic_save_npz
 from softmech.progress import progress_bar
 from softmech.simulation import EXPLODING, Every, Results, SimulationDiverged
+from softmech.terms.base import TERM_SECTIONS
 
 STATE_FIELDS = ("positions", "velocities", "angles", "angular_velocities")
 """State of an implicit body: node positions [m] and velocities [m/s] (B, n_nodes, 3); its
@@ -61,7 +62,6 @@ class ImplicitSimulation:
         self.bodies = {b.name: b for b in scene.implicit_bodies}
         # Forces are summed in binding order; a canonical order (by the scenario file's table
         # order, then as added) makes a scene and its scenario file sum them alike, bit for bit.
-        from softmech.scenefile.schema import TERM_SECTIONS
         rank = {section: i for i, section in enumerate(TERM_SECTIONS)}
         self.terms = sorted(scene.terms, key=lambda term: rank.get(term.section, len(rank)))
         layout = DofLayout()

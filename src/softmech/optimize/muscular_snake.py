@@ -134,7 +134,7 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
     """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
     fitness.png into output_dir and returns the summary (best layout, its speed, the initial
     layout's, the continuous-torque reference). Defaults: CAMPAIGN_DEFAULTS'."""
-    from softmech.optimize.runs import design_campaign, write_design_summary
+    from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)

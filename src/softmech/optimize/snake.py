@@ -37,6 +37,8 @@ from softmech import _checks
 from softmech.io import atomic_write_text
 from softmech.progress import progress_bar
 from softmech.scenarios.snake import OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, mean_velocities
+from softmech.scenefile.builtin import builtin_scenario
+from softmech.scenefile.writer import dumps
 
 NAMES = ("beta_1", "beta_2", "beta_3", "beta_4", "wavelength")
 """Optimized parameters: spline control points [N m] and muscle wavelength [m]."""
@@ -147,8 +149,6 @@ class SnakeGaitProblem:
                 "window_periods": list(self.window), "period": self.period,
                 "beta_bound": self.beta_bound, "wavelength_range": list(self.wavelength_range)}
         if self.scenario.source is not None:     # a scenario file: the log keeps its scene
-            from softmech.scenefile import dumps
-
             meta["scenario"] = dumps(self.scenario)
         return meta
 
@@ -190,8 +190,6 @@ def snake_study(scenario, info, window, beta_bound, wavelength_range):
 
 def snake_scenario(scenario, n_elems, dt):
     """(scenario, SnakeInfo): the given snake scenario, checked, or the Table 2 snake."""
-    from softmech.scenefile import builtin_scenario
-
     if scenario is None:
         scenario = builtin_scenario("snake", n_elems=_checks.integer("n_elems", n_elems, 4),
                                     dt=float(_checks.positive("dt", dt)))
@@ -251,7 +249,7 @@ def optimize_snake(output_dir, *, popsize=16, seed=1, max_generations=60, min_ge
     figure_periods = float(_checks.positive("figure_periods", figure_periods))
     os.makedirs(output_dir, exist_ok=True)
     from softmech.optimize.executors import EvaluationJournal
-    from softmech.optimize.runs import campaign_resume
+    from softmech.optimize.design import campaign_resume
 
     problem = SnakeGaitProblem(popsize, n_elems=n_elems, dt=dt, window=window, scenario=scenario,
                                beta_bound=beta_bound, wavelength_range=wavelength_range,

@@ -33,6 +33,9 @@ from softmech import _checks
 from softmech.optimize.paths import resolve_path, substitute, write_world_values
 from softmech.optimize.quantities import make_quantity, sample
 from softmech.progress import progress_bar
+from softmech.scenefile.document import read_document
+from softmech.scenefile.toml_text import dumps as toml_dumps
+from softmech.scenefile.writer import dumps
 
 GOALS = ("maximize", "minimize")
 STEP_CHUNK = 4096
@@ -82,8 +85,6 @@ class Study:
 
     def __init__(self, scenario, parameters, objectives, *, objective=None, goal="maximize",
                  constraints=(), fixed=None, duration=None):
-        from softmech.scenefile import dumps
-
         self.doc = tomllib.loads(dumps(dataclasses.replace(scenario, optimize=None)))
         self.source = scenario.source
         self.scenario = scenario
@@ -193,8 +194,6 @@ class Study:
     # ------------------------------------------------------------------------- description
     def meta(self):
         """JSON description of everything that defines the values (campaign log header)."""
-        from softmech.scenefile.toml_text import dumps as toml_dumps
-
         return {"scenario": toml_dumps(self.doc), "names": list(self.names),
                 "paths": [p.path for p in self.parameters], "log": self.log.tolist(),
                 "objectives": {k: (f"callable {getattr(v, '__qualname__', type(v).__qualname__)}"
@@ -263,15 +262,13 @@ class Study:
         for the scenario as written; rebuilt (and not cached) for construction values `row`."""
         if row is None and worlds in self._sims:
             return self._sims[worlds]
-        from softmech.scenefile.reader import scenario_from_dict
-
         doc = self.doc
         if row is not None:
             doc = copy.deepcopy(self.doc)
             for path, values in self._split(row[None]) + [(p, v[None]) for p, v in self.fixed]:
                 if path.kind == "build":
                     substitute(doc, path, np.broadcast_to(values[0], (path.size,)))
-        scenario = scenario_from_dict(doc, source=self.source or "<study>")
+        scenario = read_document(doc, source=self.source or "<study>")
         sim = scenario.compile(worlds=worlds)
         # the initial state: a discrete rod's or shell's simulation also keeps history (the
         # rods' reference frames), restored with it for every evaluation

@@ -208,7 +208,7 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed and the original's and the
     paper optimum's, speed-ups, wall time per generation)."""
-    from softmech.optimize.runs import design_campaign, write_design_summary
+    from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)

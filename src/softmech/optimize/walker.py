@@ -118,7 +118,7 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
                     progress=False, say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed, the original's, speed-up)."""
-    from softmech.optimize.runs import design_campaign, write_design_summary
+    from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)

@@ -4,7 +4,7 @@ shared/references/004; the values below are ours, chosen to show the same behavi
 
 falling_rod: two rods of the same shape, one soft (E = 1 MPa) and one stiff (E = 1 GPa), dropped
 side by side from 5 cm, tilted by 20 degrees so that one end lands first, onto ground with
-friction (SmoothGroundContact, mu = 0.5). The paper's observation: the soft rod deforms
+friction (GroundContact, mu = 0.5). The paper's observation: the soft rod deforms
 visibly on impact, the stiff one hardly at all. Both land at the same time (free fall does not
 depend on stiffness) and come to rest lying on the ground.
 
@@ -45,9 +45,9 @@ def build_falling_rod(n_elems=FALLING_ROD["n_elems"], worlds=1, *, duration=None
                                 length=p["length"], n_elems=n_elems, radius=p["radius"],
                                 density=p["density"], youngs_modulus=modulus,
                                 poisson_ratio=p["poisson_ratio"])
-        scene.add(sm.SmoothGroundContact(rod, stiffness=p["contact_stiffness"],
-                                         distance=p["radius"], friction=p["friction"],
-                                         slip_tolerance=1e-3, name=f"{name}_ground"))
+        scene.add(sm.GroundContact(rod, stiffness=p["contact_stiffness"], distance=p["radius"],
+                                   friction=sm.IsotropicFriction(p["friction"], slip_velocity=1e-3),
+                                   name=f"{name}_ground"))
     scene.add(sm.Gravity())
     return scene, GenericInfo(rod="soft", worlds=worlds, dt=dt, duration=duration,
                               n_elems=n_elems)

@@ -4,7 +4,7 @@ root body (four bars, Table 2), a soft mantle (axisymmetric Cosserat shell, Tabl
 cables at 1.26, 1.51 or 1.89 pulsations per second, and four tapered soft arms (Table 1), in
 still water; it swims along the mantle's axis by pulsed jetting (eq. 15).
 
-Model (docs/underwater.md): root body free in SE(3), RigidQuadraticDrag C_r = 0.02 m^2, B_r = 0
+Model (docs/underwater.md): root body free in SE(3), QuadraticDrag C_r = 0.02 m^2, B_r = 0
 (Table 2). Mantle: the meridian of a half sphere T_s = 31 mm truncated at pi/4 by the rigid cup,
 then a 94 mm cylinder (L_s = 118 mm), thickness 2 h_s = 2 mm, E = 40 kPa, nu = 0, eta = 500 Pa s,
 rho_s = 7415 kg/m^3; MantleDrag C_d = 1.7, MantleAddedMass B_s = 1.1, PulsedJet C_f = 1, A_no = 491
@@ -215,7 +215,7 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     scene = sm.Scene()
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
                                 inertia=inertia)
-    scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
+    scene.add(sm.QuadraticDrag(root, coefficient=TABLE2_ROOT["drag"], name="root_drag"))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     actuation = -cable_tension(times, frequency, peak_tension) / actuated_area(n_elems)
     rod = add_mantle(scene, root, times, actuation, n_elems, (G_RS[0], G_RS[1]), scaling)

@@ -60,7 +60,7 @@ def _cone_and_mantle(n_elems, duration, frequency, moment, scaling):
     com, inertia = cone_inertia(q["mass"], q["cone_length"], q["cone_radius"])
     scene = sm.Scene()
     root = scene.add_rigid_body(name="root", position=com, mass=q["mass"], inertia=inertia)
-    scene.add(sm.RigidQuadraticDrag(root, TABLE2_ROOT["drag"]))
+    scene.add(sm.QuadraticDrag(root, coefficient=TABLE2_ROOT["drag"], name="root_drag"))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,
                      G_RS, scaling)

@@ -29,18 +29,101 @@ from dataclasses import dataclass, field
 
 from softmech.scene import Scene
 from softmech.terms import TERMS
-from softmech.terms.contact import AnisotropicFriction
+from softmech.terms.base import TERM_SECTIONS
+from softmech.terms.contact import AnisotropicFriction, IsotropicFriction
 
 SCHEMA_VERSION = 1
 
 INLINE_LIMIT = 24
 """Arrays with more numbers than this go to the side file when a scenario is saved to disk."""
 
-TERM_SECTIONS = ("environment", "boundary", "joints", "loads", "damping", "contact", "actuators")
-"""Tables of terms, in the order they are written and added to the scene."""
-
 TERM_TYPES = dict(TERMS)
 """Term type name (the `type` field) -> class; each class says its table in `section`."""
+
+
+@dataclass(frozen=True)
+class TermAlias:
+    """A term type name or fields of older scenario files, read as the term class `cls`
+    (deprecated: files are written with cls's name and fields). fields: old field name -> cls's
+    (e.g. rod -> body, viscosity -> coefficient); defaults: cls's field -> the old type's
+    default where they differ (its default name, so that parameter paths stay the same);
+    required: cls's fields that the old type required; extra: {old field: default} of fields
+    that `convert` turns into cls's (e.g. friction coefficients into a friction law)."""
+    cls: type
+    fields: dict = field(default_factory=dict)
+    defaults: dict = field(default_factory=dict)
+    required: tuple = ()
+    extra: dict = field(default_factory=dict)
+    convert: object = None
+
+    def rename(self, table):
+        """A table of the old type with cls's field names; ValueError if a field is given
+        under both names."""
+        out = {}
+        for key, value in table.items():
+            new = self.fields.get(key, key)
+            if new != key and new in table:
+                raise ValueError(f"{key} = {value!r} is not allowed with {new}: {key} is the "
+                                 f"older name of {new}; give {new} only")
+            out[new] = value
+        return out
+
+    def table_fields(self):
+        """{field: default (inspect.Parameter.empty if required)} of the renamed table."""
+        return {**term_fields(self.cls), **self.defaults, **self.extra,
+                **{k: inspect.Parameter.empty for k in self.required}}
+
+    def arguments(self, kwargs):
+        """cls's keywords: the renamed table's arguments, the old type's defaults filled in."""
+        kwargs = {**self.defaults, **kwargs}
+        return kwargs if self.convert is None else self.convert(kwargs)
+
+
+def _rigid_friction(kwargs):
+    """RigidGroundContact's static_friction, kinetic_friction, slip_velocity [m/s] (defaults 0,
+    0, 1e-4) as GroundContact's friction law."""
+    static, kinetic = kwargs.pop("static_friction", 0.0), kwargs.pop("kinetic_friction", 0.0)
+    slip = kwargs.pop("slip_velocity", 1e-4)
+    kwargs["friction"] = IsotropicFriction(kinetic, static, slip_velocity=slip)
+    return kwargs
+
+
+def _smooth_friction(kwargs):
+    """SmoothGroundContact's friction mu and slip_tolerance [m/s] (defaults 0, 1e-3) as
+    GroundContact's friction law."""
+    mu, slip = kwargs.pop("friction", 0.0), kwargs.pop("slip_tolerance", 1e-3)
+    kwargs["friction"] = IsotropicFriction(mu, slip_velocity=slip)
+    return kwargs
+
+
+_ROD_TO_BODY = {"rod": "body"}
+TERM_ALIASES = {
+    "EndLoad": TermAlias(TERMS["EndLoad"], _ROD_TO_BODY),
+    "RigidLoad": TermAlias(TERMS["EndLoad"], {"torque": "couple"}, {"name": "rigid_load"}),
+    "GroundContact": TermAlias(TERMS["GroundContact"], _ROD_TO_BODY),
+    "RigidGroundContact": TermAlias(
+        TERMS["GroundContact"], defaults={"name": "rigid_ground_contact"},
+        required=("stiffness",), convert=_rigid_friction,
+        extra={"static_friction": 0.0, "kinetic_friction": 0.0, "slip_velocity": 1e-4}),
+    "SmoothGroundContact": TermAlias(
+        TERMS["GroundContact"], required=("stiffness", "distance"), convert=_smooth_friction,
+        extra={"friction": 0.0, "slip_tolerance": 1e-3}),
+    "LinearDamping": TermAlias(TERMS["LinearDamping"], _ROD_TO_BODY),
+    "QuadraticDrag": TermAlias(TERMS["QuadraticDrag"], _ROD_TO_BODY),
+    "AddedMass": TermAlias(TERMS["AddedMass"], _ROD_TO_BODY),
+    "RigidDamping": TermAlias(TERMS["LinearDamping"], defaults={
+        "name": "rigid_damping", "rotational_coefficient": 0.0}),
+    "ViscousFriction": TermAlias(TERMS["LinearDamping"], {"viscosity": "coefficient"},
+                                 {"name": "viscous_friction"}),
+    "RigidQuadraticDrag": TermAlias(TERMS["QuadraticDrag"], defaults={
+        "name": "rigid_quadratic_drag"}, required=("coefficient",)),
+    "RigidAddedMass": TermAlias(TERMS["AddedMass"], defaults={
+        "name": "rigid_added_mass", "coefficient": 0.5}),
+}
+"""Deprecated term types and fields of older scenario files (type or field name -> how it is
+read now): the Rigid* and discrete-rod copies of a term are one term per idea since issue 27,
+acting on any body kind (softmech.terms.base.BodyTerm), whose first field is `body` (it was
+`rod`). The reader maps them; the writer writes the current names."""
 
 MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio",
                    "shear_coefficient", "law")

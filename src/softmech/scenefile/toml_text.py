@@ -20,8 +20,10 @@ UNITS = {
 """Field name -> unit written as a comment (fields whose unit depends on the table are below)."""
 
 TABLE_UNITS = {
-    ("LinearDamping", "coefficient"): "kg/(m s)", ("LinearDamping", "rotational_coefficient"):
-    "kg m/s", ("GroundContact", "damping"): "kg/s", ("RodContact", "damping"): "kg/s", ("MuscleTorqueWave", "coefficients"): "N m",
+    ("LinearDamping", "coefficient"): "kg/(m s) on a rod, N s/m on a rigid body",
+    ("LinearDamping", "rotational_coefficient"): "kg m/s on a rod, N m s on a rigid body",
+    ("GroundContact", "damping"): "kg/s", ("RodContact", "damping"): "kg/s",
+    ("MuscleTorqueWave", "coefficients"): "N m",
     ("MuscleTorqueWave", "phase"): "rad", ("MusclePairs", "groups"):
     "rows (start, length [vertebrae], force [N], phase [periods])",
     ("objective", "window"): "s", ("objective", "every"): "s",

@@ -14,6 +14,11 @@ import numpy as np
 from softmech import _checks
 
 
+TERM_SECTIONS = ("environment", "boundary", "joints", "loads", "damping", "contact", "actuators")
+"""The sections of terms (`Term.section`): the tables of a scenario file, in the order they are
+written and added to the scene. The implicit simulation also sums forces in this order, so that
+a scene and its scenario file sum them alike, bit for bit."""
+
 TERMS = {}
 """Public term classes by class name, registered when their module is imported (softmech.terms
 imports every module of the package): the types of scenario files and the names in softmech."""
@@ -30,9 +35,9 @@ class Term:
     section = "terms"
     """Table of a scenario file that holds terms of this type (softmech.scenefile)."""
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, register=True, **kwargs):
         super().__init_subclass__(**kwargs)
-        if not cls.__name__.startswith("_"):
+        if register and not cls.__name__.startswith("_"):   # (register=False: a base class)
             other = TERMS.get(cls.__name__)
             if other is not None and other.__module__ != cls.__module__:
                 # scenario files and sm.<Name> find terms by class name: two would clash
@@ -82,6 +87,90 @@ def rod_name(owner, rod):
     if not isinstance(name, str):
         raise ValueError(f"{owner}.rod = {rod!r} is not allowed: must be a rod or a rod's name")
     return name
+
+
+ROD, RIGID, DISCRETE = "cosserat_rod", "rigid_body", "discrete"
+"""Body kinds a term may act on: Cosserat rods (explicit engine), rigid bodies (explicit
+engine) and discrete rods and shells (implicit engine)."""
+
+KIND_FIELDS = {ROD: "rod", RIGID: "body", DISCRETE: "implicit_body"}
+"""The attribute that names a term's body, per kind, as the engines and Scene.add read it."""
+
+_KIND_WORDS = {ROD: "a Cosserat rod", RIGID: "a rigid body", DISCRETE: "a discrete rod or shell"}
+
+
+def optional(owner, key, value, check=_checks.nonnegative):
+    """None, or the number `value` checked by `check` (a softmech._checks function) as a float;
+    a boolean is refused (a scenario file's `true` is not a number)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{owner}.{key} = {value!r} is not allowed: must be a number, not a "
+                         "boolean")
+    return float(check(f"{owner}.{key}", value, shape=()))
+
+
+class BodyTerm(Term, register=False):
+    """A term of one physical idea that acts on one body of any kind it has a part for
+    (`kinds`), e.g. one linear damping for Cosserat rods, rigid bodies and discrete rods.
+
+    The body is given by object or name when the term is made; its kind is known once the term
+    is added to a scene: Scene.add calls `resolve_body`, which checks the kind, lets the
+    subclass check and complete its kind-specific arguments (`check_kind(kind)`: ValueError
+    naming the field) and sets `kind` and the attribute the engines read (KIND_FIELDS: `rod`,
+    `body` or `implicit_body`). `contribute` (explicit engine) and `bind_implicit` (implicit
+    engine) then hand the term to its kind's part: the methods `contribute_<kind>` and
+    `bind_<kind>` of the subclass."""
+
+    kinds = ()
+    """The body kinds this term acts on (ROD, RIGID, DISCRETE)."""
+    kind = None
+
+    def _set_target(self, body):
+        name = getattr(body, "name", body)
+        if not isinstance(name, str):
+            raise ValueError(f"{self.name}.body = {body!r} is not allowed: must be a body "
+                             f"({self._kind_list()}) or its name")
+        self.target = name
+
+    def _kind_list(self):
+        return " or ".join(_KIND_WORDS[k] for k in self.kinds)
+
+    def resolve_body(self, rods, rigid, implicit):
+        """Find the body's kind among the scene's rods, rigid bodies and implicit bodies
+        (collections of names) and check it; ValueError names the field."""
+        name = self.target
+        kind = ROD if name in rods else RIGID if name in rigid else \
+            DISCRETE if name in implicit else None
+        if kind is None:
+            raise ValueError(f"{self.name}.body = {name!r} is not allowed: no such body in the "
+                             f"scene (bodies: {sorted(set(rods) | set(rigid) | set(implicit))})")
+        if kind not in self.kinds:
+            raise ValueError(f"{self.name}.body = {name!r} is not allowed: it is "
+                             f"{_KIND_WORDS[kind]}; {type(self).__name__} acts on "
+                             f"{self._kind_list()}")
+        self.check_kind(kind)
+        for field in KIND_FIELDS.values():
+            self.__dict__.pop(field, None)
+        setattr(self, KIND_FIELDS[kind], name)
+        self.kind = kind
+
+    def check_kind(self, kind):
+        """Check (and complete, e.g. kind-dependent defaults) the arguments for a body of this
+        kind; called once the kind is known. Nothing to check by default."""
+
+    def _resolved(self):
+        if self.kind is None:
+            raise ValueError(f"{self.name}: the kind of body {self.target!r} is not known: add "
+                             "the term with scene.add")
+        return self.kind
+
+    def contribute(self, ctx, p):
+        kind = self._resolved()
+        if kind == DISCRETE:
+            raise ValueError(f"{self.name} ({type(self).__name__}) on {_KIND_WORDS[kind]} is "
+                             "integrated implicitly (a scene of discrete rods and shells)")
+        getattr(self, f"contribute_{kind}")(ctx, p)
 
 
 class Part:

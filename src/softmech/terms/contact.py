@@ -1,13 +1,31 @@
-"""Ground (rod-plane) contact with friction; the kernel and its equations are in
-softmech.kernels.contact (Gazzola et al. 2018 eqs. 4.8-4.10, ME498 handout section 2.2.4).
+"""Contact with a plane (the ground) with friction: one term, GroundContact, for every body
+kind, each kind through its own part and kernel (softmech.terms.base.BodyTerm).
+
+Cosserat rod: the kernel and its equations are in softmech.kernels.contact (Gazzola et al.
+2018 eqs. 4.8-4.10, ME498 handout section 2.2.4).
 
     GroundContact(rod, stiffness=1.0, damping=1e-6, plane_point=(0, 0, 0), plane_normal=(0, 0, 1),
-
                   friction=AnisotropicFriction(forward=1.019, backward=1.529, lateral=2.039))
 
 Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg/s],
 `<name>.plane_point` (3,) [m], `<name>.plane_normal` (3,), `<name>.kinetic` (forward, backward,
 lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_velocity` [m/s].
+
+Rigid body: penalty contact of its features (sphere surface, box corners, cylinder rims, mesh
+vertices) with regularised Coulomb friction (softmech.kernels.rigid_contact; part
+softmech.terms.rigid.RigidGroundContacts). stiffness [N/m] (required), damping [N s/m]
+(default 0), friction an isotropic law (sm.IsotropicFriction(kinetic, static, slip_velocity)).
+Per-world parameters `<name>.stiffness`, `.damping`, `.static_friction`, `.kinetic_friction`,
+`.slip_velocity` (B,).
+
+Discrete rod or shell (implicit): smooth penalty contact of its nodes with regularized Coulomb
+friction (MAT-DiSMech, ref. 004 eqs. 23, 25-26; softmech.kernels.implicit_ground): stiffness k
+[N/m] (required; the force 2 k (delta - d) once a node is deeper than ~1/K inside the contact
+distance), distance delta [m] (required: a rod's radius, half a shell's thickness), sharpness K
+[1/m] (default 15 / delta, IMC's choice), friction an isotropic law whose kinetic coefficient
+is mu and whose slip_velocity is the speed below which friction is regularized (static
+coefficients 0 or mu: the model has one). Per-world parameters `<name>.stiffness`,
+`<name>.friction` (mu) (B,).
 """
 from dataclasses import dataclass
 
@@ -18,7 +36,9 @@ from softmech.integrators.driver import Call
 from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DECOMPOSITION,
                                       N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
                                       GroundContactArgs)
-from softmech.terms.base import Part, Term, rod_name
+from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
+from softmech.terms.implicit_environment import GroundBinding
+from softmech.terms.rigid import RigidGroundContacts
 
 ORDER = 90
 """Last in the force pass: the wall response balances the total force of every other term."""
@@ -70,28 +90,104 @@ def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
 NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
 
 
-class GroundContact(Term):
-    """Contact of a rod with a plane (see module docstring)."""
+class GroundContact(BodyTerm):
+    """Contact of a Cosserat rod, a rigid body or a discrete rod or shell with the plane
+    through plane_point (3,) [m] with unit normal plane_normal (default: the ground z = 0), with
+    friction (module docstring: the model and parameters of each kind).
+
+    GroundContact(body, *, stiffness=None [N/m], damping=None, plane_point=(0, 0, 0),
+    plane_normal=(0, 0, 1), friction=None, surface_tolerance=None [m], distance=None [m],
+    sharpness=None [1/m], name="ground"). None takes the kind's default: a rod's stiffness
+    1.0, damping 1e-6 kg/s, no friction, surface_tolerance 1e-4 m; a rigid body's damping 0
+    and no friction; a discrete body's sharpness 15 / distance and no friction. Arguments the
+    body's kind has no use for (a rod's surface_tolerance on a rigid body, a discrete body's
+    distance on a rod, ...) raise, as does a missing required one."""
 
     section = "contact"
+    kinds = (ROD, RIGID, DISCRETE)
+    friction_type = AnisotropicFriction
+    ONLY = {ROD: ("surface_tolerance",), RIGID: (), DISCRETE: ("distance", "sharpness")}
+    """Arguments that only one kind takes."""
 
-    def __init__(self, rod, *, stiffness=1.0, damping=1e-6, plane_point=(0.0, 0.0, 0.0),
-                 plane_normal=(0.0, 0.0, 1.0), friction=NO_FRICTION, surface_tolerance=1e-4,
-                 name="ground"):
+    def __init__(self, body, *, stiffness=None, damping=None, plane_point=(0.0, 0.0, 0.0),
+                 plane_normal=(0.0, 0.0, 1.0), friction=None, surface_tolerance=None,
+                 distance=None, sharpness=None, name="ground"):
         self.name = name
-        self.rod = rod_name(name, rod)
-        self.stiffness = float(_checks.nonnegative(f"{name}.stiffness", stiffness, shape=()))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
+        self._set_target(body)
+        self.given = {key: optional(name, key, value, check) for key, value, check in (
+            ("stiffness", stiffness, _checks.nonnegative), ("damping", damping, _checks.nonnegative),
+            ("surface_tolerance", surface_tolerance, _checks.nonnegative),
+            ("distance", distance, _checks.positive), ("sharpness", sharpness, _checks.positive))
+            if value is not None}
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
-        if not isinstance(friction, AnisotropicFriction):
+        if friction is not None and not isinstance(friction, AnisotropicFriction):
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be an "
                              "sm.AnisotropicFriction (or sm.IsotropicFriction(...))")
-        self.friction = friction
-        self.surface_tolerance = float(_checks.nonnegative(f"{name}.surface_tolerance",
-                                                           surface_tolerance, shape=()))
+        self.given_friction = friction
+
+    # ------------------------------------------------------------------ kinds and parameters
+    def check_kind(self, kind):
+        where = {ROD: "a Cosserat rod", RIGID: "a rigid body", DISCRETE: "a discrete rod or shell"}
+        for other, keys in self.ONLY.items():
+            for key in keys:
+                if other != kind and key in self.given:
+                    raise ValueError(f"{self.name}.{key} = {self.given[key]!r} is not allowed on "
+                                     f"{where[kind]} ({self.target!r}): only {where[other]} "
+                                     "takes it")
+        g, friction = self.given, self.given_friction
+        if kind == ROD:
+            self.stiffness, self.damping = g.get("stiffness", 1.0), g.get("damping", 1e-6)
+            self.surface_tolerance = g.get("surface_tolerance", 1e-4)
+            self.friction = NO_FRICTION if friction is None else friction
+            return
+        for key in ("stiffness",) + (("distance",) if kind == DISCRETE else ()):
+            if key not in g:
+                raise ValueError(f"{self.name}.{key} is missing: the contact of "
+                                 f"{where[kind]} ({self.target!r}) needs it (> 0)")
+            if g[key] <= 0:
+                raise ValueError(f"{self.name}.{key} = {g[key]!r} is not allowed on "
+                                 f"{where[kind]} ({self.target!r}): must be > 0")
+        self.stiffness = g["stiffness"]
+        kinetic, static, slip = self._isotropic(friction, where[kind])
+        if kind == RIGID:
+            self.damping = g.get("damping", 0.0)
+            self.kinetic_friction, self.static_friction = kinetic, static
+            self.slip_velocity = 1e-4 if slip is None else slip
+            return
+        if "damping" in g:
+            raise ValueError(f"{self.name}.damping = {g['damping']!r} is not allowed on "
+                             f"{where[kind]} ({self.target!r}): its contact has no damping")
+        if static not in (0.0, kinetic):
+            raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
+                             f"{where[kind]}: its contact has one coefficient mu (static 0 or "
+                             "equal to kinetic)")
+        self.distance = g["distance"]
+        self.sharpness = g.get("sharpness", 15.0 / self.distance)
+        self.mu, self.slip_tolerance = kinetic, 1e-3 if slip is None else slip
+
+    def _isotropic(self, friction, where):
+        """(kinetic, static, slip_velocity or None) of an isotropic friction law (None: no
+        friction); ValueError for a law that the rigid and discrete contacts cannot follow."""
+        if friction is None:
+            return 0.0, 0.0, None
+        f = friction
+        if (len({f.forward, f.backward, f.lateral}) > 1
+                or len({f.static_forward, f.static_backward, f.static_lateral}) > 1
+                or f.decomposition != "sign" or f.per_node or not f.rolling):
+            raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on {where}: "
+                             "its friction is isotropic (sm.IsotropicFriction(kinetic, static, "
+                             "slip_velocity=...) with rolling True, decomposition 'sign', "
+                             "per_node False)")
+        return float(f.forward), float(f.static_forward), float(f.slip_velocity)
 
     def parameters(self):
+        kind = self._resolved()
+        if kind == RIGID:
+            return {k: np.array([getattr(self, k)]) for k in (
+                "stiffness", "damping", "static_friction", "kinetic_friction", "slip_velocity")}
+        if kind == DISCRETE:
+            return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.mu])}
         f = self.friction
         return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
                 "plane_point": self.plane_point[None].copy(),
@@ -100,7 +196,8 @@ class GroundContact(Term):
                 "static": np.array([[f.static_forward, f.static_backward, f.static_lateral]]),
                 "slip_velocity": np.array([f.slip_velocity])}
 
-    def contribute(self, ctx, p):
+    # ------------------------------------------------------------------ the parts
+    def contribute_cosserat_rod(self, ctx, p):
         ctx.rod(self.rod, self.name)
         B = ctx.worlds
         normal = p["plane_normal"] / np.linalg.norm(p["plane_normal"], axis=1, keepdims=True)
@@ -119,6 +216,30 @@ class GroundContact(Term):
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
         ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags)
+
+    def contribute_rigid_body(self, ctx, p):
+        body = ctx.rigid_body(self.body, self.name)
+        if body.contact is None:
+            raise ValueError(f"{self.name}.body = {self.body!r} is not allowed: a general body "
+                             f"needs a mesh (vertices, faces) to touch the ground")
+        for k in ("stiffness", "slip_velocity"):
+            if np.any(p[k] <= 0):
+                raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
+        params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
+                           p["kinetic_friction"], p["slip_velocity"]], axis=1)
+        ctx.part(RigidGroundContacts).add(
+            body, np.concatenate([self.plane_point, self.plane_normal]), params)
+        # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
+        mass = ctx.rigid_params[body.name]["mass"]
+        ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
+
+    def bind_implicit(self, ctx):
+        """The discrete body's smooth contact: one binding on its nodes."""
+        if self._resolved() != DISCRETE:
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in a scene of "
+                             "discrete rods and shells: it is not one")
+        body = ctx.body(self.name, self.implicit_body)
+        return [GroundBinding(self, ctx.layout.node_dof(body.nodes), ctx.params)]
 
 
 class GroundContacts(Part):

@@ -1,12 +1,19 @@
-"""Dissipation of rods.
+"""Dissipation: linear damping of every body kind, and the internal viscosity of rods.
 
-LinearDamping (ME498 handout's gamma, Table 1-2): per unit length, force -gamma v dl on each node
-(dl = rest length owned by the node) and couple -gamma_r w l^ on each element (local frame).
-gamma has units kg m^-1 s^-1. For the couple to be a torque, gamma_r must have units kg m s^-1;
-by default gamma_r = gamma I1 / A (= gamma r^2 / 4), which damps rotation of each element at the
-same rate gamma / (rho A) as translation (mass-proportional damping). PyElastica's and the
-snake's reference implementation use a rotational coefficient numerically equal to gamma:
-pass rotational_coefficient explicitly to reproduce it.
+LinearDamping, one term for Cosserat rods, rigid bodies and discrete rods (each kind through its
+own part: softmech.terms.base.BodyTerm):
+  * Cosserat rod (ME498 handout's gamma, Table 1-2): per unit length, force -gamma v dl on each
+    node (dl = rest length owned by the node) and couple -gamma_r w l^ on each element (local
+    frame). gamma has units kg m^-1 s^-1. For the couple to be a torque, gamma_r must have
+    units kg m s^-1; by default gamma_r = gamma I1 / A (= gamma r^2 / 4), which damps rotation
+    of each element at the same rate gamma / (rho A) as translation (mass-proportional
+    damping). PyElastica's and the snake's reference implementation use a rotational
+    coefficient numerically equal to gamma: pass rotational_coefficient explicitly to
+    reproduce it.
+  * rigid body: force -c v [N] and torque -c_r w [N m], c [N s/m], c_r [N m s] (default 0).
+  * discrete rod (implicit): F_i = -eta dL_i v_i on its nodes (MAT-DiSMech, ref. 004 eq. 27),
+    eta = coefficient [Pa s = kg m^-1 s^-1, as a Cosserat rod's gamma], dL_i the node's Voronoi
+    length [m]; Jacobian -eta dL_i I / h (eq. 28). No rotational part.
 
 KelvinVoigt: internal viscosity with retardation time tau [s]: n += tau S d(sigma)/dt and
 m += tau B d(kappa)/dt (stiffness-proportional damping; Renda et al. 2018 use this form).
@@ -15,10 +22,14 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.cosserat_rod import node_shares, section_properties
+from softmech.implicit.binding import Binding
+from softmech.implicit.compiled import CompiledForm
 from softmech.integrators.driver import Call
 from softmech.kernels.damping import LinearDampingArgs, linear_damping
+from softmech.kernels.implicit_bindings import ViscousArgs, viscous_binding
 from softmech.packing import Slots, to_blocks
-from softmech.terms.base import Part, Term, rod_name
+from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, Term, optional, rod_name
+from softmech.terms.rigid import RigidDampers
 
 ORDER = 10
 """Place in the force pass: right after the rods' elasticity."""
@@ -43,17 +54,33 @@ class Dampers(Part):
         return [Call("forces", ORDER, linear_damping, args, "linear_damping")]
 
 
-class LinearDamping(Term):
-    """LinearDamping(rod, coefficient [kg/(m s)], rotational_coefficient=None [kg m/s])."""
+class LinearDamping(BodyTerm):
+    """Linear damping of a Cosserat rod, a rigid body or a discrete rod (module docstring).
+
+    LinearDamping(body, coefficient, *, rotational_coefficient=None, name="damping"):
+    coefficient gamma [kg/(m s)] (Cosserat or discrete rod, per unit length) or c [N s/m]
+    (rigid body); rotational_coefficient gamma_r [kg m/s] (Cosserat rod; None: gamma I1 / A)
+    or c_r [N m s] (rigid body; None: 0); a discrete rod has none. Per-world parameters
+    `<name>.coefficient` and, where it applies, `<name>.rotational_coefficient` (B,)."""
 
     section = "damping"
+    kinds = (ROD, RIGID, DISCRETE)
 
-    def __init__(self, rod, coefficient, *, rotational_coefficient=None, name="damping"):
+    def __init__(self, body, coefficient, *, rotational_coefficient=None, name="damping"):
         self.name = name
-        self.rod = rod_name(name, rod)
+        self._set_target(body)
         self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
-        self.rotational_coefficient = (None if rotational_coefficient is None else float(
-            _checks.nonnegative(f"{name}.rotational_coefficient", rotational_coefficient, shape=())))
+        self.given_rotational = optional(name, "rotational_coefficient", rotational_coefficient)
+        self.rotational_coefficient = self.given_rotational
+
+    def check_kind(self, kind):
+        if kind == DISCRETE and self.given_rotational is not None:
+            raise ValueError(f"{self.name}.rotational_coefficient = {self.given_rotational!r} is "
+                             f"not allowed on discrete rod {self.target!r}: its damping acts on "
+                             "the nodes only (leave it None)")
+        # a rigid body without one has no rotational damping
+        self.rotational_coefficient = (0.0 if kind == RIGID and self.given_rotational is None
+                                       else self.given_rotational)
 
     def parameters(self):
         p = {"coefficient": np.array([self.coefficient])}
@@ -61,7 +88,7 @@ class LinearDamping(Term):
             p["rotational_coefficient"] = np.array([self.rotational_coefficient])
         return p
 
-    def contribute(self, ctx, p):
+    def contribute_cosserat_rod(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         gamma = p["coefficient"][:, None]
         dampers = ctx.part(Dampers)
@@ -72,6 +99,51 @@ class LinearDamping(Term):
             area, inertia = section_properties(ctx.rod_params(self.rod)["radius"])
             gamma_r = gamma * inertia[..., 0] / area
         dampers.elem[self.rod] += gamma_r * rod.rest_lengths
+
+    def contribute_rigid_body(self, ctx, p):
+        body = ctx.rigid_body(self.body, self.name)
+        slot = ctx.rigid_index[self.body]
+        dampers = ctx.part(RigidDampers)
+        dampers.linear[:, slot] += p["coefficient"]
+        dampers.angular[:, slot] += p["rotational_coefficient"]
+        # an explicit step of dv/dt = -(c/m) v is stable for dt < 2 m / c; halved as the
+        # contact's limit is (divergence messages suggest it: tests/reliability)
+        params = ctx.rigid_params[body.name]
+        with np.errstate(divide="ignore"):
+            ctx.time_step_limits.append(params["mass"] / p["coefficient"])
+            ctx.time_step_limits.append(np.min(params["inertia"], axis=-1)
+                                        / p["rotational_coefficient"])
+
+    def bind_implicit(self, ctx):
+        """The discrete rod's viscous damping (ref. 004 eq. 27): one binding on its nodes."""
+        if self._resolved() != DISCRETE:
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in a scene of "
+                             "discrete rods and shells: it is not one")
+        body = ctx.body(self.name, self.implicit_body)
+        lengths = getattr(body, "node_lengths", None)
+        if lengths is None:
+            raise ValueError(f"{self.name}: body {body.name!r} ({body.kind}) has no node lengths; "
+                             "LinearDamping (ref. 004 eq. 27) acts on discrete rods, not shells")
+        return [_ViscousBinding(self.name, ctx.layout.node_dof(body.nodes), lengths(),
+                                ctx.params[f"{self.name}.coefficient"])]
+
+
+class _ViscousBinding(Binding):
+    """A discrete rod's viscous damping, F_i = -eta dL_i v_i
+    (softmech.kernels.implicit_bindings)."""
+
+    def __init__(self, name, dofs, lengths, viscosity):
+        self.name = name
+        self.dofs = np.ascontiguousarray(dofs, dtype=np.int64)
+        # one diagonal entry per node DOF
+        self.rows = self.cols = self.dofs.reshape(-1)
+        self.args = ViscousArgs(self.dofs, np.ascontiguousarray(lengths, dtype=float), viscosity)
+
+    def forces(self, b, q, v, t, h, F, J):
+        viscous_binding(self.args, b, q, v, t, h, F, J)
+
+    def compiled(self):
+        return CompiledForm(self.name, self.args, forces=viscous_binding)
 
 
 class KelvinVoigt(Term):

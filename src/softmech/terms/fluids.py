@@ -4,9 +4,12 @@
     Buoyancy(fluid_density=1000)                                 # every body: gravity x (1 - m_f / m)
     QuadraticDrag(rod, normal=2.5, tangential=0.01, fluid_density=1000)     # Renda eq. 11
     QuadraticDrag(rod, normal=30.0, binormal=1.0, ...)          # a flat array of rods (a vane)
+    QuadraticDrag(body, coefficient=0.02, fluid_density=1000)   # rigid body: eq. 20, C_r [m^2]
     AddedMass(rod, coefficient=1.0, fluid_density=1000)                     # eq. 13, normal only
-    RigidQuadraticDrag(body, coefficient=0.02, fluid_density=1000)          # eq. 20, C_r [m^2]
-    RigidAddedMass(body, coefficient=0.5, fluid_density=1000)               # eq. 21
+    AddedMass(body, coefficient=0.5, fluid_density=1000)        # rigid body: eq. 21
+
+One term per idea: QuadraticDrag and AddedMass act on a Cosserat rod or a rigid body (given
+by object or name; softmech.terms.base.BodyTerm), each kind through its own part and kernel.
 
 Buoyancy and added mass change what the integrator divides by and the body acceleration field,
 not the force list (softmech.packing.in_fluid): Archimedes' force is -m_f g for the scene's
@@ -22,8 +25,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.fluids import (AddedMassArgs, QuadraticDragArgs, RigidQuadraticDragArgs,
                                      added_mass, quadratic_drag, rigid_quadratic_drag)
 from softmech.packing import lane_table, to_blocks
-from softmech.terms.base import Part, Term, rod_name
-from softmech.terms.rigid import body_name
+from softmech.terms.base import RIGID, ROD, BodyTerm, Part, Term, optional
 
 DRAG_ORDER = 15
 """Place in the force pass: with the other drags (it only adds)."""
@@ -126,34 +128,67 @@ class QuadraticDragPart(Part):
         return [Call("forces", DRAG_ORDER, quadratic_drag, args, "quadratic_drag")]
 
 
-class QuadraticDrag(Term):
-    """Quadratic (form) drag of a rod per unit length, -rho_f D u |v| in the element frame,
-    D = (C_n r, C_b r, pi/2 C_t r) along d1, d2, d3 (Renda et al. 2018 eq. 11; C_n = C_by =
-    C_bz, C_t = C_bx of their Table 1: 2.5 and 0.01). C_b = C_n (binormal=None, default) for
-    a round rod; a different C_b along d2 makes the drag anisotropic about the axis, as for a
-    rod standing for a strip of a flat vane with d1 normal to it (softmech.scenarios.wing).
+class QuadraticDrag(BodyTerm):
+    """Quadratic (form) drag in a fluid at rest of density rho_f [kg/m^3], on a Cosserat rod or
+    a rigid body.
 
-    QuadraticDrag(rod, normal=2.5, tangential=0.01 [-], fluid_density=1000 [kg/m^3],
-    binormal=None [-]); per-world parameters `<name>.normal`, `<name>.tangential`,
-    `<name>.fluid_density`, `<name>.binormal` (B,)."""
+    Cosserat rod, per unit length: -rho_f D u |v| in the element frame, D = (C_n r, C_b r,
+    pi/2 C_t r) along d1, d2, d3 (Renda et al. 2018 eq. 11; C_n = C_by = C_bz, C_t = C_bx of
+    their Table 1: 2.5 and 0.01). normal C_n (default 2.5), tangential C_t (default 0.01),
+    binormal C_b (default C_n, a round rod; a different C_b along d2 makes the drag anisotropic
+    about the axis, as for a rod standing for a strip of a flat vane with d1 normal to it:
+    softmech.scenarios.wing), all [-]. Per-world parameters `<name>.normal`, `.tangential`,
+    `.binormal`, `.fluid_density` (B,).
+
+    Rigid body: F = -1/2 rho_f C_r |v| v (Renda et al. 2018 eq. 20); coefficient C_r = C_d x
+    frontal area [m^2] (required; e.g. 0.47 pi R^2 for a sphere at 1e3 < Re < 1e5). Per-world
+    parameters `<name>.coefficient`, `.fluid_density` (B,).
+
+    QuadraticDrag(body, normal=None, tangential=None, *, coefficient=None,
+    fluid_density=1000.0, binormal=None, name="quadratic_drag"): body a Cosserat rod or a
+    rigid body (or its name); normal, tangential, binormal are a rod's, coefficient a rigid
+    body's (giving the other kind's raises)."""
 
     section = "damping"
+    kinds = (ROD, RIGID)
+    ROD_DEFAULTS = {"normal": 2.5, "tangential": 0.01}
 
-    def __init__(self, rod, normal=2.5, tangential=0.01, *, fluid_density=1000.0,
-                 binormal=None, name="quadratic_drag"):
+    def __init__(self, body, normal=None, tangential=None, *, coefficient=None,
+                 fluid_density=1000.0, binormal=None, name="quadratic_drag"):
         self.name = name
-        self.rod = rod_name(name, rod)
-        self.normal = float(_checks.nonnegative(f"{name}.normal", normal, shape=()))
-        self.tangential = float(_checks.nonnegative(f"{name}.tangential", tangential, shape=()))
+        self._set_target(body)
+        self.rod_given = {k: optional(name, k, v) for k, v in (
+            ("normal", normal), ("tangential", tangential), ("binormal", binormal)) if v is not None}
+        for key, value in self.rod_given.items():
+            setattr(self, key, value)
+        self.coefficient = optional(name, "coefficient", coefficient)
         self.fluid_density = checked_density(name, fluid_density)
-        self.binormal = self.normal if binormal is None else float(
-            _checks.nonnegative(f"{name}.binormal", binormal, shape=()))
+
+    def check_kind(self, kind):
+        if kind == RIGID:
+            if self.rod_given:
+                key = next(iter(self.rod_given))
+                raise ValueError(f"{self.name}.{key} = {self.rod_given[key]!r} is not allowed on "
+                                 f"rigid body {self.target!r}: a rigid body's drag is its "
+                                 "coefficient C_r [m^2]")
+            if self.coefficient is None:
+                raise ValueError(f"{self.name}.coefficient is missing: the drag of rigid body "
+                                 f"{self.target!r} needs C_r = C_d x frontal area [m^2]")
+            return
+        if self.coefficient is not None:
+            raise ValueError(f"{self.name}.coefficient = {self.coefficient!r} is not allowed on "
+                             f"rod {self.target!r}: a rod's drag is given by normal, tangential "
+                             "(and binormal) [-]")
+        for key, value in self.ROD_DEFAULTS.items():
+            setattr(self, key, getattr(self, key, value))
+        self.binormal = getattr(self, "binormal", self.normal)
 
     def parameters(self):
-        return {k: np.array([getattr(self, k)]) for k in ("normal", "tangential", "fluid_density",
-                                                          "binormal")}
+        keys = ("coefficient", "fluid_density") if self._resolved() == RIGID else (
+            "normal", "tangential", "fluid_density", "binormal")
+        return {k: np.array([getattr(self, k)]) for k in keys}
 
-    def contribute(self, ctx, p):
+    def contribute_cosserat_rod(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         check_positive_params(self.name, p, ["normal", "tangential", "binormal"], strict=False)
         check_positive_params(self.name, p, ["fluid_density"])
@@ -164,6 +199,11 @@ class QuadraticDrag(Term):
         C[..., 2] = 0.5 * np.pi * p["tangential"][:, None]
         coeff = C * (p["fluid_density"][:, None] * r * rod.rest_lengths)[..., None]   # rho_f D l^
         ctx.part(QuadraticDragPart).entries.append((ctx.rod_index[self.rod], coeff))
+
+    def contribute_rigid_body(self, ctx, p):
+        ctx.rigid_body(self.body, self.name)
+        ctx.part(RigidQuadraticDrags).entries.append(
+            (ctx.rigid_index[self.body], (0.5 * coefficient_density(self.name, p))[:, None]))
 
 
 class AddedMassPart(Part):
@@ -188,52 +228,62 @@ class AddedMassPart(Part):
         return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "added_mass")]
 
 
-class _CoefficientInFluid(Term):
-    """What AddedMass, RigidQuadraticDrag and RigidAddedMass share: a coefficient (>= 0) and a
-    fluid density (> 0), validated, as per-world parameters `<name>.coefficient` and
-    `<name>.fluid_density`, whose product the term uses."""
+def coefficient_density(owner, p):
+    """coefficient x fluid_density per world, (B,), after checking both (coefficient >= 0,
+    fluid_density > 0)."""
+    check_positive_params(owner, p, ["coefficient"], strict=False)
+    check_positive_params(owner, p, ["fluid_density"])
+    return p["coefficient"] * p["fluid_density"]
 
-    def _fluid(self, coefficient, fluid_density):
-        self.coefficient = float(_checks.nonnegative(f"{self.name}.coefficient", coefficient, shape=()))
-        self.fluid_density = checked_density(self.name, fluid_density)
+
+class AddedMass(BodyTerm):
+    """Added mass of a Cosserat rod or a rigid body in a fluid of density rho_f [kg/m^3]. It
+    joins the integrator's mass (softmech.kernels.fluids); rotary added inertia is neglected,
+    as in Renda's model.
+
+    Cosserat rod, moving normal to its axis: B_b rho_f A per unit length (Renda et al. 2018
+    eq. 13, F_b = diag(0, A B_b, A B_b); coefficient B_b [-], default 1.0, the potential-flow
+    value of a circular cylinder; their Table 1 uses 1.5). Open rods only.
+    Rigid body: C_a rho_f V (translation, isotropic; eq. 21 with m_r B_r = C_a rho_f V;
+    coefficient C_a [-], default 0.5, a sphere in potential flow).
+
+    AddedMass(body, coefficient=None [-], fluid_density=1000 [kg/m^3], name="added_mass");
+    per-world parameters `<name>.coefficient`, `<name>.fluid_density` (B,)."""
+
+    section = "environment"
+    kinds = (ROD, RIGID)
+    DEFAULT_COEFFICIENT = {ROD: 1.0, RIGID: 0.5}
+
+    def __init__(self, body, coefficient=None, *, fluid_density=1000.0, name="added_mass"):
+        self.name = name
+        self._set_target(body)
+        self.given = optional(name, "coefficient", coefficient)
+        self.coefficient = self.given
+        self.fluid_density = checked_density(name, fluid_density)
+
+    def check_kind(self, kind):
+        self.coefficient = self.DEFAULT_COEFFICIENT[kind] if self.given is None else self.given
 
     def parameters(self):
+        self._resolved()
         return {"coefficient": np.array([self.coefficient]),
                 "fluid_density": np.array([self.fluid_density])}
 
-    def coefficient_density(self, p):
-        """coefficient x fluid_density per world, (B,), after checking both."""
-        check_positive_params(self.name, p, ["coefficient"], strict=False)
-        check_positive_params(self.name, p, ["fluid_density"])
-        return p["coefficient"] * p["fluid_density"]
-
-
-class AddedMass(_CoefficientInFluid):
-    """Added mass of a rod moving normal to its axis: B_b rho_f A per unit length (Renda et al.
-    2018 eq. 13, F_b = diag(0, A B_b, A B_b); B_b = 1 is the potential-flow value of a circular
-    cylinder, their Table 1 uses 1.5). It joins the integrator's mass (softmech.kernels.fluids);
-    rotary added inertia is neglected, as in Renda's model. Open rods only.
-
-    AddedMass(rod, coefficient=1.0 [-], fluid_density=1000 [kg/m^3]); per-world parameters
-    `<name>.coefficient`, `<name>.fluid_density` (B,)."""
-
-    section = "environment"
-
-    def __init__(self, rod, coefficient=1.0, *, fluid_density=1000.0, name="added_mass"):
-        self.name = name
-        self.rod = rod_name(name, rod)
-        self._fluid(coefficient, fluid_density)
-
-    def contribute(self, ctx, p):
+    def contribute_cosserat_rod(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
         if rod.closed:
-            raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: added mass needs an "
-                             "open rod (node tangents from its neighbours)")
-        per_elem = self.coefficient_density(p)[:, None] * rod_volumes(ctx, rod)
+            raise ValueError(f"{self.name}.body = {self.rod!r} is not allowed: added mass needs "
+                             "an open rod (node tangents from its neighbours)")
+        per_elem = coefficient_density(self.name, p)[:, None] * rod_volumes(ctx, rod)
         ctx.added_mass[self.rod] += node_shares(per_elem, False)
         part = ctx.part(AddedMassPart)
         if self.rod not in part.rods:
             part.rods.append(self.rod)
+
+    def contribute_rigid_body(self, ctx, p):
+        body = ctx.rigid_body(self.body, self.name)
+        ctx.rigid_added_mass[self.body] += coefficient_density(self.name, p) * body_volume(
+            self.name, body)
 
 
 class RigidQuadraticDrags(Part):
@@ -249,43 +299,3 @@ class RigidQuadraticDrags(Part):
             rqdrag_body=np.array([e[0] for e in self.entries], dtype=np.int64),
             rqdrag_coeff=lane_table([e[1] for e in self.entries], engine.lanes, 1))
         return [Call("forces", DRAG_ORDER, rigid_quadratic_drag, args, "rigid_quadratic_drag")]
-
-
-class RigidQuadraticDrag(_CoefficientInFluid):
-    """Quadratic drag of a rigid body, F = -1/2 rho_f C_r |v| v (Renda et al. 2018 eq. 20;
-    C_r = C_d x frontal area [m^2], e.g. 0.47 pi R^2 for a sphere at 1e3 < Re < 1e5).
-
-    RigidQuadraticDrag(body, coefficient [m^2], fluid_density=1000 [kg/m^3]); per-world
-    parameters `<name>.coefficient`, `<name>.fluid_density` (B,)."""
-
-    section = "damping"
-
-    def __init__(self, body, coefficient, *, fluid_density=1000.0, name="rigid_quadratic_drag"):
-        self.name = name
-        self.body = body_name(name, body)
-        self._fluid(coefficient, fluid_density)
-
-    def contribute(self, ctx, p):
-        ctx.rigid_body(self.body, self.name)
-        ctx.part(RigidQuadraticDrags).entries.append(
-            (ctx.rigid_index[self.body], (0.5 * self.coefficient_density(p))[:, None]))
-
-
-class RigidAddedMass(_CoefficientInFluid):
-    """Added mass C_a rho_f V of a rigid body (translation, isotropic; Renda et al. 2018 eq. 21
-    with m_r B_r = C_a rho_f V; C_a = 1/2 for a sphere in potential flow). It joins the
-    integrator's mass; rotary added inertia is neglected, as in Renda's model.
-
-    RigidAddedMass(body, coefficient=0.5 [-], fluid_density=1000 [kg/m^3]); per-world
-    parameters `<name>.coefficient`, `<name>.fluid_density` (B,)."""
-
-    section = "environment"
-
-    def __init__(self, body, coefficient=0.5, *, fluid_density=1000.0, name="rigid_added_mass"):
-        self.name = name
-        self.body = body_name(name, body)
-        self._fluid(coefficient, fluid_density)
-
-    def contribute(self, ctx, p):
-        body = ctx.rigid_body(self.body, self.name)
-        ctx.rigid_added_mass[self.body] += self.coefficient_density(p) * body_volume(self.name, body)

@@ -1,22 +1,21 @@
 """The environment of discrete rods and shells (implicit bodies), with the Jacobians the implicit
 integrator needs (MAT-DiSMech, ref. 004 section 5):
 
-    SmoothGroundContact(body, stiffness, distance, friction=0, slip_tolerance=1e-3)
-        smooth penalty contact with a plane and regularized Coulomb friction (eqs. 23, 25-26;
-        kernel and formulas: softmech.kernels.implicit_ground)
-    ViscousFriction(body, viscosity)       F_i = -eta dL_i v_i on a rod's nodes (eq. 27)
+    GroundBinding: the discrete part of sm.GroundContact, smooth penalty contact with a plane
+        and regularized Coulomb friction (eqs. 23, 25-26; kernel and formulas:
+        softmech.kernels.implicit_ground)
     NodeUserForce(body, function, jacobian=None)
         a force of the user's, node by node, with its Jacobian or finite differences (5.5)
 
-sm.Gravity and sm.Buoyancy (section 5.1) work on implicit bodies too.
+sm.Gravity and sm.Buoyancy (section 5.1) work on implicit bodies too, and sm.LinearDamping is
+the viscous friction of a discrete rod's nodes (eq. 27).
 """
 import numpy as np
 
 from softmech import _checks
 from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
-from softmech.kernels.implicit_bindings import (GroundArgs, ViscousArgs, ground_binding,
-                                                viscous_binding)
+from softmech.kernels.implicit_bindings import GroundArgs, ground_binding
 from softmech.kernels.implicit_ground import ground_contact_energy
 from softmech.terms.nodes import _ImplicitTerm, _body_name
 
@@ -28,42 +27,11 @@ def _node_blocks(dofs):
     return rows, cols
 
 
-class SmoothGroundContact(_ImplicitTerm):
-    """Contact of a discrete rod's or shell's nodes with the plane through `plane_point` (3,) [m]
-    with unit normal `plane_normal` (default: the ground z = 0).
+class GroundBinding(Binding):
+    """A discrete rod's or shell's smooth ground contact (the discrete part of
+    softmech.terms.contact.GroundContact): term's plane_point, plane_normal, distance,
+    sharpness and slip_tolerance, its per-world stiffness and friction (mu)."""
 
-    stiffness k [N/m] (the force 2 k (delta - d) once a node is deeper than ~1/K inside the
-    contact distance); distance delta [m] (a rod's radius, half a shell's thickness): contact
-    starts when a node's gap d to the plane falls below it; sharpness K [1/m] of the smooth
-    penalty (default 15 / delta, IMC's choice); friction mu [-] (Coulomb, 0: none);
-    slip_tolerance [m/s]: the sliding speed below which friction is regularized (sticking).
-    Per-world parameters `<name>.stiffness`, `<name>.friction` (B,)."""
-
-    section = "contact"
-
-    def __init__(self, body, stiffness, distance, *, friction=0.0, slip_tolerance=1e-3,
-                 sharpness=None, plane_point=(0.0, 0.0, 0.0), plane_normal=(0.0, 0.0, 1.0),
-                 name="ground"):
-        self.name = name
-        self.implicit_body = _body_name(name, body)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
-        self.distance = float(_checks.positive(f"{name}.distance", distance, shape=()))
-        self.friction = float(_checks.nonnegative(f"{name}.friction", friction, shape=()))
-        self.slip_tolerance = float(_checks.positive(f"{name}.slip_tolerance", slip_tolerance, shape=()))
-        self.sharpness = (15.0 / self.distance if sharpness is None
-                          else float(_checks.positive(f"{name}.sharpness", sharpness, shape=())))
-        self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
-        self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
-
-    def parameters(self):
-        return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.friction])}
-
-    def bind_implicit(self, ctx):
-        body = ctx.body(self.name, self.implicit_body)
-        return [_GroundBinding(self, ctx.layout.node_dof(body.nodes), ctx.params)]
-
-
-class _GroundBinding(Binding):
     def __init__(self, term, dofs, params):
         self.name = term.name
         self.term = term
@@ -85,46 +53,6 @@ class _GroundBinding(Binding):
         a = self.args
         return ground_contact_energy(q, self.dofs, a.point, a.normal, a.stiffness[b], a.distance,
                                      a.sharpness)
-
-
-class ViscousFriction(_ImplicitTerm):
-    """Viscous friction on a discrete rod's nodes, F_i = -eta dL_i v_i (ref. 004 eq. 27), with
-    dL_i the node's Voronoi length [m] and eta the medium's viscosity coefficient [Pa s];
-    Jacobian -eta dL_i I / h (eq. 28). Per-world parameter `<name>.viscosity` (B,)."""
-
-    section = "damping"
-
-    def __init__(self, body, viscosity, *, name="viscous_friction"):
-        self.name = name
-        self.implicit_body = _body_name(name, body)
-        self.viscosity = float(_checks.nonnegative(f"{name}.viscosity", viscosity, shape=()))
-
-    def parameters(self):
-        return {"viscosity": np.array([self.viscosity])}
-
-    def bind_implicit(self, ctx):
-        body = ctx.body(self.name, self.implicit_body)
-        lengths = getattr(body, "node_lengths", None)
-        if lengths is None:
-            raise ValueError(f"{self.name}: body {body.name!r} ({body.kind}) has no node lengths; "
-                             "ViscousFriction (ref. 004 eq. 27) acts on discrete rods")
-        return [_ViscousBinding(self.name, ctx.layout.node_dof(body.nodes), lengths(),
-                                ctx.params[f"{self.name}.viscosity"])]
-
-
-class _ViscousBinding(Binding):
-    def __init__(self, name, dofs, lengths, viscosity):
-        self.name = name
-        self.dofs = np.ascontiguousarray(dofs, dtype=np.int64)
-        # one diagonal entry per node DOF
-        self.rows = self.cols = self.dofs.reshape(-1)
-        self.args = ViscousArgs(self.dofs, np.ascontiguousarray(lengths, dtype=float), viscosity)
-
-    def forces(self, b, q, v, t, h, F, J):
-        viscous_binding(self.args, b, q, v, t, h, F, J)
-
-    def compiled(self):
-        return CompiledForm(self.name, self.args, forces=viscous_binding)
 
 
 class NodeUserForce(_ImplicitTerm):

@@ -1,5 +1,7 @@
-"""Terms acting on rigid bodies (softmech.bodies.rigid_body): prescribed force and torque,
-linear damping, and contact with a plane with friction (softmech.kernels.rigid_contact).
+"""The rigid bodies' parts (softmech.bodies.rigid_body) of prescribed loads, linear damping and
+ground contact with friction (softmech.kernels.rigid_contact), whose terms are
+softmech.terms.loads.EndLoad, softmech.terms.damping.LinearDamping and
+softmech.terms.contact.GroundContact.
 
 Forces and torques are given in the lab frame [N], [N m]; the kernels turn torques into the
 body's principal frame. Loads and damping reuse the rods' kernels (point_loads,
@@ -7,7 +9,6 @@ linear_damping) on the rigid bodies' arrays: one piece of code per idea.
 """
 import numpy as np
 
-from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.damping import LinearDampingArgs, linear_damping
 from softmech.kernels.point_loads import PointLoadsArgs, point_loads
@@ -17,7 +18,7 @@ from softmech.kernels.rigid_contact import (
     rigid_ground_contact,
 )
 from softmech.packing import from_blocks, lane_table, point_table, to_blocks
-from softmech.terms.base import Part, Term, time_profile
+from softmech.terms.base import Part
 
 LOAD_ORDER, DAMPING_ORDER, CONTACT_ORDER = 20, 10, 90
 """Places in the force pass, as the rods' loads, damping and ground contact."""
@@ -54,34 +55,6 @@ class RigidLoads(Part):
         return [Call("forces", LOAD_ORDER, point_loads, args, "rigid_loads")]
 
 
-class RigidLoad(Term):
-    """Force [N] and torque [N m] (lab frame) on a rigid body, applied at its centre of mass,
-    times the time profile p(t) = ramp(t) sin(2 pi f t + phase) (softmech.terms.base).
-
-    RigidLoad(body, force=(0, 0, 0), torque=(0, 0, 0), ramp_time=0, frequency=0, phase=0)
-    Per-world parameters `<name>.force`, `<name>.torque`, shape (B, 3)."""
-
-    section = "loads"
-
-    def __init__(self, body, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0), *, ramp_time=0.0,
-                 frequency=0.0, phase=0.0, name="rigid_load"):
-        self.name = name
-        self.body = body_name(name, body)
-        self.force = _checks.finite(f"{name}.force", force, shape=(3,))
-        self.torque = _checks.finite(f"{name}.torque", torque, shape=(3,))
-        self.profile = time_profile(name, ramp_time, frequency, phase)
-
-    def parameters(self):
-        return {"force": self.force[None].copy(), "torque": self.torque[None].copy()}
-
-    def contribute(self, ctx, p):
-        ctx.rigid_body(self.body, self.name)
-        slot = ctx.rigid_index[self.body]
-        loads = ctx.part(RigidLoads)
-        loads.forces.append((slot, p["force"], self.profile))
-        loads.torques.append((slot, p["torque"], self.profile))
-
-
 class RigidDampers(Part):
     """Linear damping of rigid bodies, one kernel call (linear_damping): per body c [N s/m]
     and c_r [N m s], (B, n_rb) each."""
@@ -98,41 +71,6 @@ class RigidDampers(Part):
                            **rigid_arrays(engine, v="rb_v", w="rb_w", node_force="rb_force",
                                           elem_couple="rb_torque"))
         return [Call("forces", DAMPING_ORDER, linear_damping, args, "rigid_damping")]
-
-
-class RigidDamping(Term):
-    """Linear damping of a rigid body: force -c v [N] and torque -c_r w [N m].
-
-    RigidDamping(body, coefficient [N s/m], rotational_coefficient=0 [N m s]); per-world
-    parameters `<name>.coefficient`, `<name>.rotational_coefficient`, shape (B,)."""
-
-    section = "damping"
-
-    def __init__(self, body, coefficient, *, rotational_coefficient=0.0, name="rigid_damping"):
-        self.name = name
-        self.body = body_name(name, body)
-        self.coefficient = float(_checks.nonnegative(f"{name}.coefficient", coefficient, shape=()))
-        self.rotational_coefficient = float(_checks.nonnegative(
-            f"{name}.rotational_coefficient", rotational_coefficient, shape=()))
-
-    def parameters(self):
-        return {"coefficient": np.array([self.coefficient]),
-                "rotational_coefficient": np.array([self.rotational_coefficient])}
-
-    def contribute(self, ctx, p):
-        ctx.rigid_body(self.body, self.name)
-        slot = ctx.rigid_index[self.body]
-        dampers = ctx.part(RigidDampers)
-        dampers.linear[:, slot] += p["coefficient"]
-        dampers.angular[:, slot] += p["rotational_coefficient"]
-        # an explicit step of dv/dt = -(c/m) v is stable for dt < 2 m / c; halved as the
-        # contact's limit is (divergence messages suggest it: tests/reliability)
-        body = ctx.rigid_body(self.body, self.name)
-        params = ctx.rigid_params[body.name]
-        with np.errstate(divide="ignore"):
-            ctx.time_step_limits.append(params["mass"] / p["coefficient"])
-            ctx.time_step_limits.append(np.min(params["inertia"], axis=-1)
-                                        / p["rotational_coefficient"])
 
 
 class RigidGroundContacts(Part):
@@ -165,57 +103,11 @@ class RigidGroundContacts(Part):
         return [Call("forces", CONTACT_ORDER, rigid_ground_contact, args, "rigid_ground_contact")]
 
 
-class RigidGroundContact(Term):
-    """Contact of a rigid body with a plane, with regularised Coulomb friction
-    (softmech.kernels.rigid_contact): spheres by their surface, boxes by their corners,
-    cylinders by their end rims, general bodies by their mesh vertices.
-
-    RigidGroundContact(body, stiffness [N/m], damping [N s/m], static_friction=0,
-    kinetic_friction=0, slip_velocity=1e-4 [m/s], plane_point=(0, 0, 0), plane_normal=(0, 0, 1))
-    Per-world parameters `<name>.stiffness`, `.damping`, `.static_friction`,
-    `.kinetic_friction`, `.slip_velocity`, shape (B,)."""
-
-    section = "contact"
-
-    def __init__(self, body, stiffness, damping=0.0, *, static_friction=0.0, kinetic_friction=0.0,
-                 slip_velocity=1e-4, plane_point=(0.0, 0.0, 0.0), plane_normal=(0.0, 0.0, 1.0),
-                 name="rigid_ground_contact"):
-        self.name = name
-        self.body = body_name(name, body)
-        self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
-        self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
-        self.static_friction = float(_checks.nonnegative(f"{name}.static_friction", static_friction, shape=()))
-        self.kinetic_friction = float(_checks.nonnegative(f"{name}.kinetic_friction", kinetic_friction, shape=()))
-        self.slip_velocity = float(_checks.positive(f"{name}.slip_velocity", slip_velocity, shape=()))
-        self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
-        self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
-
-    def parameters(self):
-        return {k: np.array([getattr(self, k)]) for k in (
-            "stiffness", "damping", "static_friction", "kinetic_friction", "slip_velocity")}
-
-    def contribute(self, ctx, p):
-        body = ctx.rigid_body(self.body, self.name)
-        if body.contact is None:
-            raise ValueError(f"{self.name}.body = {self.body!r} is not allowed: a general body "
-                             f"needs a mesh (vertices, faces) to touch the ground")
-        for k in ("stiffness", "slip_velocity"):
-            if np.any(p[k] <= 0):
-                raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
-        params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
-                           p["kinetic_friction"], p["slip_velocity"]], axis=1)
-        ctx.part(RigidGroundContacts).add(
-            body, np.concatenate([self.plane_point, self.plane_normal]), params)
-        # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
-        mass = ctx.rigid_params[body.name]["mass"]
-        ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
-
-
 def ground_contact_force(sim, body=None):
-    """Total RigidGroundContact force on one rigid body [N], (B, 1, 3) (the rods' per-node
+    """Total GroundContact force on one rigid body [N], (B, 1, 3) (the rods' per-node
     shape with its one node): wall response, damping and friction of every contact feature,
     exactly as it enters the equations of motion, at the current state and time (one force
-    evaluation, then the kernel's per-feature output). Zero without RigidGroundContact."""
+    evaluation, then the kernel's per-feature output). Zero without a GroundContact on it."""
     name = sim._rod_name(body)
     if name not in sim._rigid_index:
         raise ValueError(f"body = {name!r} is not allowed: not a rigid body")
