@@ -282,8 +282,9 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
 
 def implicit_source(calls, kinds):
     """Source text of the implicit step module of a scene: the explicit step module's hooks
-    (softmech.integrators.driver.step_source), the body kinds' implicit hooks (S[j]: kind j's
-    ImplicitKindArgs, T[0][j] its motion tuple) and IMPLICIT_SOURCE."""
+    (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
+    kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple) and
+    IMPLICIT_SOURCE."""
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import predict, update_lanes
     from softmech.kernels.sparse_lu import lu_factor, lu_solve
