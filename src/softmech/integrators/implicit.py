@@ -117,7 +117,7 @@ def probe_constraints(T, S, bi, W, t, h, U, V):
     gather(S, bi, W, V)
 
 
-@kernel
+@kernel(inline="always")
 def jacobian(T, S, N, bi, W, t, h, delta):
     """The Newton matrix of the lanes flagged in N.refresh by finite differences over the
     coloring, factored in place; returns the first singular column or -1. N.R holds the
@@ -166,7 +166,7 @@ def jacobian(T, S, N, bi, W, t, h, delta):
     return bad
 
 
-@kernel
+@kernel(inline="always")
 def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate):
     """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
     state is left at the solution (constraints imposed). Returns a status code."""
