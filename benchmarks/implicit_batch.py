@@ -14,13 +14,14 @@ centre of mass every 10 ms (sm.Every), as a user's run does.
 
 For each B: the wall time of sim.run(duration) from the same initial state (min and median of
 --repeats runs, after one warm-up run that compiles), its ratio to B = 1's minimum, and the
-split of the best run's time: "stepping" (ImplicitSimulation._advance_steps: the compiled loop
-or the Python Newton loop), of which "solve" (JacobianPattern.solve: the sparse solves of the
-Python loop; the compiled loop's banded solves are inside it and not separable), and "rest"
-(sampling, recording, Python around the blocks); cpu/wall: the process's CPU time over the
-wall time (about 2 when both cores step worlds, 1 when one does). --threads sets numba's thread count, which
-sets the worker threads of the batched compiled loop (softmech.simulation._block_pool). The
-machine's load (os.getloadavg) is printed: other users' processes share its two cores.
+split of the best run's time: "stepping" (ImplicitSimulation._advance_steps: the compiled
+loop or the Python Newton loop), of which "solve" (JacobianPattern.solve: the sparse solves
+of the Python loop; the compiled loop's banded solves are inside it and not separable),
+"rest" (sampling, recording, Python around the blocks), and cpu/wall: the process's CPU time
+over the wall time (about 2 when both cores step worlds, 1 when one does). --threads sets
+numba's thread count, which sets the worker threads of the batched compiled loop
+(softmech.simulation._block_pool). The machine's load (os.getloadavg) is printed: other
+users' processes share its two cores.
 """
 import argparse
 import os
@@ -118,7 +119,8 @@ def main(argv=None):
         best = min(walls)
         base = best if base is None else base
         print(f"{worlds:>3} {best:8.3f} {statistics.median(walls):8.3f} {best / base:6.2f} "
-              f"{stepping:9.3f} {solve:7.3f} {best - stepping:6.3f} {cpu / best:8.2f} {iterations:7.2f}")
+              f"{stepping:9.3f} {solve:7.3f} {best - stepping:6.3f} {cpu / best:8.2f} "
+              f"{iterations:7.2f}")
     print(f"load {os.getloadavg()[0]:.2f}")
 
 

@@ -133,7 +133,8 @@ class ImplicitStepper:
     once here and reused.
 
     loop: the compiled Newton loop (softmech.implicit.compiled.CompiledLoop) that `step` and
-    ImplicitSimulation (its run_worlds) use, or None, then `loop_unavailable` says why (the Python loop runs)."""
+    ImplicitSimulation (its run_worlds) use, or None, then `loop_unavailable` says why (the
+    Python loop runs)."""
 
     def __init__(self, bindings, mass, options=None, rigid_modes=None):
         self.bindings = list(bindings)
