@@ -236,3 +236,43 @@ def test_the_watchdog_line_search_is_the_same_in_both_loops(relaxed, E, dt, n, b
     assert st.halvings == 0
     # evaluations beyond the predictor's and one per iteration are backtracking trials
     assert (st.evaluations > st.steps + st.iterations) == backtracks
+
+
+def test_worlds_stepped_on_worker_threads_equal_worlds_stepped_one_by_one():
+    # run_worlds spreads the worlds over numba's threads, each with its own NewtonWork and
+    # scratch copies; one thread steps them one after another: the same numbers bit for bit
+    import numba
+    stiffness = np.array([1e6, 5e6, 2e7, 4e6, 8e6])
+    threads = numba.get_num_threads()
+    results = []
+    try:
+        for n in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(n)
+            sim = rod_scene().compile(worlds=5, dt=2e-3)
+            sim.params["arm.youngs_modulus"] = stiffness
+            out = sim.run(0.06, record=sm.Every(0.02, ("positions", "angles")))
+            results.append((sim, out))
+            assert len(sim.stepper.loop._contexts) == n
+    finally:
+        numba.set_num_threads(threads)
+    (one, a), (many, b) = results
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    np.testing.assert_array_equal(one.v, many.v)
+    for key, value in one.history().items():
+        np.testing.assert_array_equal(value, many.history()[key], err_msg=key)
+    assert stats(one) == stats(many)
+
+
+def test_argument_tuples_not_known_to_be_thread_safe_run_on_one_thread():
+    from collections import namedtuple
+
+    from softmech.kernels.implicit_bindings import SCRATCH, threads_safe
+    Unknown = namedtuple("Unknown", ["x"])
+    assert not threads_safe(Unknown(np.zeros(3)), 4)
+    assert threads_safe(FixedDofsArgs(np.zeros(1, np.int64), np.zeros(1)), 4)
+    bend = rod_scene().compile(worlds=2, dt=2e-3).stepper.loop.forms[1].args
+    assert type(bend).__name__ == "DerBendTwistArgs" and set(SCRATCH["DerBendTwistArgs"]) <= \
+        set(bend._fields)
+    assert threads_safe(bend, 2)                       # its tables write per-world rows
+    assert not threads_safe(bend._replace(curv=bend.curv[:1]), 2)   # ... not a shared one

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech.integrators.driver import kernel_importer, load_generated
+from softmech.kernels.implicit_bindings import SCRATCH, threads_safe
 from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 
 
@@ -164,9 +165,45 @@ class CompiledLoop:
             band=pattern.band,    # the pattern's storage and scratch (its Python solve's too)
             counts=np.zeros(len(COUNTS_FIELDS), dtype=np.int64),
             state=np.zeros(5, dtype=np.int64), fstate=np.zeros(4))
+        self._contexts = [(self.T, self.W)]    # (T, W) of each worker thread (run_worlds)
         self.options = LoopOptions(float(options.rtol), float(options.atol), float(options.xtol),
                                    int(options.max_iterations), int(options.max_line_search),
                                    bool(options.line_search), int(options.relaxed_steps))
+
+    def run_worlds(self, q, v, t_origin, step0, dt, n_steps, exploding):
+        """Advance every world's (q, v) (B, n_dof) C-contiguous, in place, by n_steps steps of
+        dt (as `run` for b = 0 .. B - 1), the worlds spread over worker threads (the loop
+        releases the GIL): as many as numba's thread count (softmech.simulation's block pool),
+        at most B, each with its own NewtonWork and its own copies of the bindings' scratch
+        (softmech.kernels.implicit_bindings.SCRATCH), so that every world computes what it
+        computes alone, bit for bit. One thread where a binding's arguments are not known to
+        be safe to share (implicit_bindings.threads_safe). Returns (status (B,) int64, counts
+        (B, 4) int64: each world's steps, iterations, evaluations, solves)."""
+        import numba
+        worlds = q.shape[0]
+        status = np.zeros(worlds, dtype=np.int64)
+        counts = np.zeros((worlds, len(COUNTS_FIELDS)), dtype=np.int64)
+        n_workers = min(worlds, numba.get_num_threads())
+        if n_workers > 1 and not all(threads_safe(f.args, worlds) for f in self.forms):
+            n_workers = 1
+        while len(self._contexts) < n_workers:
+            self._contexts.append((_copy_scratch(self.T), _copy_work(self.W)))
+        args = (float(t_origin), int(step0), float(dt), int(n_steps), self.options,
+                float(exploding))
+
+        def work(k):
+            T, W = self._contexts[k]
+            for b in range(k, worlds, n_workers):
+                W.counts[:] = 0
+                status[b], _ = self.module.run_steps(T, W, b, q[b], v[b], *args)
+                counts[b] = W.counts
+
+        if n_workers == 1:
+            work(0)
+        else:
+            from softmech.simulation import _block_pool
+            list(_block_pool().map(work, range(n_workers)))
+        return status, counts
 
     def run(self, b, q, v, t_origin, step0, dt, n_steps, exploding):
         """Advance world b's (q, v) (n_dof,) C-contiguous, in place, by n_steps steps of dt
@@ -178,3 +215,17 @@ class CompiledLoop:
                                              float(dt), int(n_steps), self.options,
                                              float(exploding))
         return int(status), int(done), W.counts.copy()
+
+
+def _copy_scratch(T):
+    """The loop's argument tuples T[group][place] with their SCRATCH fields copied (what a
+    worker thread of run_worlds writes alone); every other array shared."""
+    def copied(args):
+        return args._replace(**{f: getattr(args, f).copy() for f in SCRATCH[type(args).__name__]})
+    return tuple(tuple(copied(args) for args in group) for group in T)
+
+
+def _copy_work(W):
+    """A NewtonWork with its own arrays (and its own band storage and LAPACK scratch)."""
+    return W._replace(band=W.band._replace(**{k: v.copy() for k, v in W.band._asdict().items()}),
+                      **{k: v.copy() for k, v in W._asdict().items() if k != "band"})

@@ -133,7 +133,8 @@ class ImplicitStepper:
     once here and reused.
 
     loop: the compiled Newton loop (softmech.implicit.compiled.CompiledLoop) that `step` and
-    `run_steps` use, or None, then `loop_unavailable` says why (the Python loop runs)."""
+    ImplicitSimulation (its run_worlds) use, or None, then `loop_unavailable` says why (the
+    Python loop runs)."""
 
     def __init__(self, bindings, mass, options=None, rigid_modes=None):
         self.bindings = list(bindings)
@@ -359,12 +360,6 @@ class ImplicitStepper:
         many sub-steps as needed, at most max_halvings levels deep) when Newton fails.
         Returns (q, v) at t_n + h; raises NewtonFailed with the smallest step's reason."""
         return self._step(b, q_n, v_n, t_n, h, 0)
-
-    def run_steps(self, b, q, v, t_origin, step0, dt, n_steps, exploding):
-        """The compiled loop's run (softmech.implicit.compiled.CompiledLoop.run): n_steps steps
-        of world b in place, no halving; returns (status, steps done, counts). The caller adds
-        the counts (add_counts) once it keeps the result."""
-        return self.loop.run(b, q, v, t_origin, step0, dt, n_steps, exploding)
 
     def add_counts(self, counts):
         """Add a compiled run's counts (steps, iterations, evaluations, solves) to stats."""

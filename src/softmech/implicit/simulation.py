@@ -274,28 +274,25 @@ class ImplicitSimulation:
 
     def _advance_steps(self, n_steps):
         """n_steps steps of every world. With the stepper's compiled loop (implicit Euler),
-        each world runs all of them in one compiled call; if any world's call stops (a step
-        Newton did not converge in, an exploding state), every world returns to where the
-        calls started and the steps are taken one by one (_advance), which halves the step
-        or stops with the usual error. The results are the same either way (bit for bit)."""
+        the worlds run all of them together in one compiled call each, spread over worker
+        threads (CompiledLoop.run_worlds); if any world's call stops (a step Newton did not
+        converge in, an exploding state), every world returns to where the calls started and
+        the steps are taken one by one (_advance), which halves the step or stops with the
+        usual error. The results are the same either way (bit for bit)."""
         stepper = self.stepper
         if stepper.loop is None or self.scheme != "implicit_euler" or n_steps < 1:
             for _ in range(n_steps):
                 self._advance()
             return
         saved = self._snapshot()
-        counts = []
-        for b in range(self.worlds):
-            status, _, c = stepper.run_steps(b, self.q[b], self.v[b], self._origin, self._steps,
-                                             self.dt, n_steps, EXPLODING)
-            if status != OK:
-                self._restore(saved)
-                for _ in range(n_steps):
-                    self._advance()
-                return
-            counts.append(c)
-        for c in counts:
-            stepper.add_counts(c)
+        status, counts = stepper.loop.run_worlds(self.q, self.v, self._origin, self._steps,
+                                                 self.dt, n_steps, EXPLODING)
+        if np.any(status != OK):
+            self._restore(saved)
+            for _ in range(n_steps):
+                self._advance()
+            return
+        stepper.add_counts(counts.sum(axis=0))
         self._steps += n_steps
 
     def _advance(self):

@@ -274,3 +274,37 @@ def parameter_wave_update(a, b, t):
     arg = 2.0 * math.pi * a.frequency * t
     for i in range(a.target.shape[1]):
         a.target[b, i] = a.offset[i] + ramp * a.amplitude[i] * math.sin(arg + a.phase[i])
+
+
+# -- scratch, for the batched compiled loop ---------------------------------------------------
+SCRATCH = {
+    "DerStretchArgs": ("EA",),
+    "DerBendTwistArgs": ("t", "a1", "a2", "ref", "kbar", "tbar", "EI", "GJ", "g", "H", "blk"),
+    "NodeLoadsArgs": (),
+    "FixedDofsArgs": (),
+    "GroundArgs": (),
+    "ViscousArgs": (),
+    "ParameterWaveArgs": (),
+}
+"""Per argument tuple type (by name): the fields that are scratch, written and read within one
+kernel call for one world. Every other array field is read-only or written at world b's row
+only (per-world parameters with B rows, accepted history (B, ...)), so that worker threads that
+step different worlds at once need their own copies of these fields and nothing else
+(softmech.implicit.compiled.CompiledLoop.run_worlds). A tuple type not listed here is not
+known to be safe: its scene's worlds are stepped one after another."""
+
+
+def threads_safe(args, worlds):
+    """Whether threads that step different worlds of `worlds` at once may share the argument
+    tuple `args`, each with its own copy of its SCRATCH fields: its type is listed in SCRATCH,
+    and a rod's actuation tables (which write the natural curvature and twist at row
+    b % rows) write per-world rows (rows = worlds)."""
+    kind = type(args).__name__
+    if kind not in SCRATCH:
+        return False
+    if kind == "DerBendTwistArgs":
+        for times, target in ((args.curv_times, args.curv), (args.twist_times, args.twist)):
+            if times.shape[0] > 0 and target.shape[0] != worlds:
+                return False
+    return True
+
