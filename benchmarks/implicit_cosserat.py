@@ -5,9 +5,10 @@ scaling. For each: the quantity the scene reports at several implicit steps, aga
 explicit Verlet run at its stability limit (no scaling: the reference), and the wall time.
 
     python benchmarks/implicit_cosserat.py [--robots poseidron,quadropus,monopus]
-        [--duration 2.0] [--swimmer-beats 3] [--reference] [--markdown]
+        [--duration 2.0] [--swimmer-beats 3] [--reference] [--markdown] [--batch 1,4,16]
 
---reference adds the explicit runs without scaling (PoseiDRONE ~15 s per robot, the swimmer
+--batch times the PoseiDRONE (1 s at its default implicit step) for each number of worlds
+given. --reference adds the explicit runs without scaling (PoseiDRONE ~15 s per robot, the swimmer
 ~30-60 s per beat on one core). Wall times are warm (the first step, which compiles and
 probes the sparsity, is excluded) and measured on whatever else the machine is doing: give
 the load with them.
@@ -69,6 +70,15 @@ def swimmer_row(scheme, steps_per_beat, beats):
                 wall=wall / beats, stats=stats)
 
 
+def batch_rows(worlds):
+    """Wall time [s] of 1 s of the PoseiDRONE (implicit Euler, default dt) for B worlds."""
+    for B in worlds:
+        scene, info = build_poseidron(duration=1.0)
+        sim = scene.compile(dt=info.dt, scheme=info.scheme, worlds=B)
+        _, wall = timed_run(sim, 1.0, ("root.com_velocity",), 0.01)
+        yield B, sim.lanes, wall
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--robots", default="poseidron,quadropus,monopus")
@@ -76,7 +86,13 @@ def main(argv=None):
     parser.add_argument("--swimmer-beats", type=float, default=3.0)
     parser.add_argument("--reference", action="store_true")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--batch", default="", help="numbers of worlds, e.g. 1,4,16")
     args = parser.parse_args(argv)
+    first = None
+    for B, lanes, wall in batch_rows([int(b) for b in filter(None, args.batch.split(","))]):
+        first = first or wall
+        print(f"PoseiDRONE implicit, B = {B} ({lanes.n_blocks} blocks of {lanes.W}): "
+              f"{wall:.3f} s, {wall / first:.2f} x B = 1", flush=True)
     rows = []
     for name in filter(None, args.robots.split(",")):
         for dt in (1e-3, 5e-4, 2.5e-4):
