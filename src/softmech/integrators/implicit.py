@@ -459,12 +459,14 @@ class ImplicitIntegrator:
         evaluate = self.module.evaluate
         T = self.engine.T
         evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
+        finite = np.isfinite(R0[:, 0])
         rows, cols = [self._couplings[0]], [self._couplings[1]]
         for j in range(self.n_dof):
             Up = U0.copy()
             Up[j, 0] += 1e-6 * max(abs(U0[j, 0]), scale[j, 0] / h)
             evaluate(T, self.kinds, bi, W, time + h, h, Up, Rp)
-            changed = np.flatnonzero(Rp[:, 0] != R0[:, 0])
+            # a non-finite residual (a diverging state) couples nothing: the step reports it
+            changed = np.flatnonzero((Rp[:, 0] != R0[:, 0]) & finite)
             rows.append(changed)
             cols.append(np.full(changed.size, j, dtype=np.int64))
         self._copy_states(bi, from_save=True)
