@@ -238,3 +238,13 @@ def test_a_direction_turned_parallel_to_the_normal_names_both():
     with pytest.raises(ValueError, match=r"normal = .* is not allowed with the rod's first edge "
                                          r"along .* \(its direction or centreline\)"):
         sm.Scene().add_cosserat_rod(**{**ROD, "direction": (1e300, 0, 1), "normal": (1, 0, 0)})
+
+
+@pytest.mark.parametrize("ring_radius", [1e300, 1e-320])
+def test_a_ring_too_large_or_too_small_names_ring_radius(ring_radius):
+    """ring_radius = 1e300 m (its nodes beyond 1e100 m) or 1e-320 m (consecutive nodes equal
+    in float64) (slow scenario-file fuzz run, 2026-11-28): the message named the centreline,
+    which the user did not give."""
+    with pytest.raises(ValueError, match=r"ring_radius = .* m is not allowed"):
+        sm.Scene().add_cosserat_ring(ring_radius=ring_radius, n_elems=12, radius=0.01,
+                                     density=1000.0, youngs_modulus=1e6)

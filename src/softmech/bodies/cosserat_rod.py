@@ -262,7 +262,16 @@ def ring_nodes(center, axis, ring_radius, n_elems):
     e1 /= np.linalg.norm(e1)
     e2 = np.cross(axis, e1)
     phi = 2.0 * np.pi * np.arange(n) / n
-    return center + ring_radius * (np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2)
+    nodes = center + ring_radius * (np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2)
+    if np.max(np.abs(nodes)) > _checks.MAX_COORDINATE:
+        raise ValueError(f"ring_radius = {ring_radius:g} m is not allowed with center = "
+                         f"{_checks._show(center)}: the ring would reach |x| = "
+                         f"{np.max(np.abs(nodes)):.3g} m, beyond +-{_checks.MAX_COORDINATE:g} m")
+    if not np.all(np.linalg.norm(nodes - np.roll(nodes, 1, axis=0), axis=1) > 0):
+        raise ValueError(f"ring_radius = {ring_radius:g} m is not allowed with n_elems = {n} and "
+                         f"center = {_checks._show(center)}: consecutive nodes coincide in "
+                         "float64 (element length 0); use a larger ring_radius")
+    return nodes
 
 
 def straight_centerline(start, direction, length, n_elems):
