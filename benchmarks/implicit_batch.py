@@ -20,7 +20,7 @@ of the Python loop; the compiled loop's banded solves are inside it and not sepa
 "rest" (sampling, recording, Python around the blocks), and cpu/wall: the process's CPU time
 over the wall time (about 2 when both cores step worlds, 1 when one does). --threads sets
 numba's thread count, which sets the worker threads of the batched compiled loop
-(softmech.simulation._block_pool). The machine's load (os.getloadavg) is printed: other
+(softmech.threads.block_pool). The machine's load (os.getloadavg) is printed: other
 users' processes share its two cores.
 """
 import argparse

@@ -264,8 +264,8 @@ class Scene:
         Cosserat rods and rigid bodies: scheme "verlet" (position Verlet, the default) or
         "pefrl" (explicit; strict: raise instead of warn when dt is above the estimated
         stability limit), or "implicit_euler" (softmech.integrators.implicit: any dt the motion
-        allows; newton: softmech.ImplicitOptions). Discrete rods and shells: an ImplicitSimulation (softmech.implicit),
-        scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
+        allows; newton: softmech.ImplicitOptions). Discrete rods and shells: an
+        ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
         terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
         """
         from softmech.simulation import Simulation

@@ -1,9 +1,7 @@
 """Simulation: B worlds of a compiled scene, the run loop, recorders and the divergence guard."""
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
-import numba
 import numpy as np
 
 from softmech import _checks
@@ -11,12 +9,14 @@ from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.diagnostics import rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
+from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
 from softmech.io import atomic_save_npz
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.progress import progress_bar
+from softmech.threads import block_pool
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
 from softmech.stability import rod_time_step_limit
@@ -322,11 +322,17 @@ class Simulation:
         saved = tuple(a.copy() for a in self._state)
         if self.scheme in IMPLICIT_SCHEMES:
             status = self.implicit_integrator().advance(
-                _block_pool(), self._t0, self._steps, self.dt, n_steps)
-            if np.any(status != STATUS_OK):
-                self._diverged(saved, n_steps, status)
-            self._steps += n_steps
-            return
+                block_pool(), self._t0, self._steps, self.dt, n_steps)
+        else:
+            status = self._explicit_blocks(engine, n_steps)
+        exploded = self._exploded_blocks()
+        status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
+        if np.any(status != STATUS_OK):
+            self._diverged(saved, n_steps, status)
+        self._steps += n_steps
+
+    def _explicit_blocks(self, engine, n_steps):
+        """n_steps of the explicit scheme on every block; the blocks' status (n_blocks,)."""
         status = np.zeros(self.lanes.n_blocks, dtype=np.int64)
         drifts, kicks = SCHEME_TABLES[SCHEMES[self.scheme]]
         step = self._step(engine)
@@ -335,12 +341,8 @@ class Simulation:
         if self.lanes.n_blocks == 1:
             status[0] = run(0)
         else:  # one block per task; step_block releases the GIL
-            status[:] = list(_block_pool().map(run, range(self.lanes.n_blocks)))
-        exploded = self._exploded_blocks()
-        status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
-        if np.any(status != STATUS_OK):
-            self._diverged(saved, n_steps, status)
-        self._steps += n_steps
+            status[:] = list(block_pool().map(run, range(self.lanes.n_blocks)))
+        return status
 
     def _exploded_blocks(self):
         """(n_blocks,) bool: blocks whose positions or velocities (rods' or rigid bodies')
@@ -548,11 +550,6 @@ class Simulation:
                 self.time = float(data["time"])
 
 
-IMPLICIT_SCHEMES = ("implicit_euler",)
-"""Schemes of softmech.integrators.implicit (the others are explicit: SCHEMES)."""
-STATUS_NOT_CONVERGED = 3
-"""Block status from the implicit integrator: Newton failed (softmech.integrators.implicit)."""
-
 EXPLODING = _checks.MAX_COORDINATE
 """A state entry (position [m], velocity [m/s], angular velocity [rad/s]) larger than this in
 magnitude has diverged though it is still finite: no simulated body is 1e100 m away, and its
@@ -560,16 +557,6 @@ square (energies, norms) would overflow a few steps later."""
 STATUS_EXPLODED = -1
 """Status of a block stopped by the EXPLODING bound (the kernels' own codes are >= 0)."""
 
-_POOL = []
-
-
-def _block_pool():
-    """Threads that advance the blocks of a batch, as many as numba's thread count (which also
-    sets how worlds are grouped into blocks: softmech.packing.Lanes)."""
-    if not _POOL or _POOL[0][0] != numba.get_num_threads():
-        _POOL[:] = [(numba.get_num_threads(),
-                     ThreadPoolExecutor(numba.get_num_threads(), thread_name_prefix="softmech"))]
-    return _POOL[0][1]
 
 
 GUARD_STEPS = 4096

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech.integrators.driver import kernel_importer, load_generated
+from softmech.threads import block_pool
 from softmech.kernels.implicit_bindings import SCRATCH, threads_safe
 from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 
@@ -201,8 +202,7 @@ class CompiledLoop:
         if n_workers == 1:
             work(0)
         else:
-            from softmech.simulation import _block_pool
-            list(_block_pool().map(work, range(n_workers)))
+            list(block_pool().map(work, range(n_workers)))
         return status, counts
 
     def run(self, b, q, v, t_origin, step0, dt, n_steps, exploding):

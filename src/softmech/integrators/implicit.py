@@ -35,6 +35,10 @@ from softmech.integrators.driver import kernel_importer, load_generated, step_so
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
 
+IMPLICIT_SCHEMES = ("implicit_euler",)
+"""Schemes of this integrator (softmech.simulation.Simulation; the explicit ones:
+softmech.integrators.explicit.SCHEMES)."""
+
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
 
