@@ -30,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech.integrators.driver import kernel_importer, load_generated
-from softmech.threads import block_pool
 from softmech.kernels.implicit_bindings import SCRATCH, threads_safe
 from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
+from softmech.threads import block_pool
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ class CompiledLoop:
     def run_worlds(self, q, v, t_origin, step0, dt, n_steps, exploding):
         """Advance every world's (q, v) (B, n_dof) C-contiguous, in place, by n_steps steps of
         dt (as `run` for b = 0 .. B - 1), the worlds spread over worker threads (the loop
-        releases the GIL): as many as numba's thread count (softmech.simulation's block pool),
+        releases the GIL): as many as numba's thread count (softmech.threads.block_pool),
         at most B, each with its own NewtonWork and its own copies of the bindings' scratch
         (softmech.kernels.implicit_bindings.SCRATCH), so that every world computes what it
         computes alone, bit for bit. One thread where a binding's arguments are not known to
