@@ -397,7 +397,7 @@ class ImplicitIntegrator:
             before = np.roll(lengths, 1) if r.closed else np.concatenate([lengths[:1], lengths])
             after = lengths if r.closed else np.concatenate([lengths, lengths[-1:]])
             node = np.minimum(before, after)[:r.n_elems + 1]
-            per_rod.append(np.concatenate([node, node[:1]]) if r.closed else node)
+            per_rod.append(Slots.with_ghost(r, node[None])[0])
         scale = np.concatenate(per_rod) if per_rod else np.zeros(0)
         full = np.broadcast_to(scale[None, :, None], (lanes.worlds, scale.size, 3))
         return to_blocks(full, lanes)
