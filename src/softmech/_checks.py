@@ -146,6 +146,13 @@ def coordinates(field, value, shape):
     return arr
 
 
+def boolean(field, value):
+    """True or False (numpy's too), as a bool; anything else (0, 1, "true") is refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{field} = {value!r} is not allowed: must be True or False")
+    return bool(value)
+
+
 def choice(field, value, allowed):
     try:
         known = value in allowed

@@ -86,8 +86,7 @@ class Scene:
         """
         call = {k: v for k, v in locals().items() if k != "self"}   # the call, for scenario files
         self._check_name(name)
-        if not isinstance(closed, bool):
-            raise ValueError(f"rod '{name}'.closed = {closed!r} is not allowed: must be True or False")
+        closed = _checks.boolean(f"rod '{name}'.closed", closed)
         if closed and centerline is None:
             raise ValueError(f"rod '{name}': closed=True needs centerline=(n, 3) (or use add_cosserat_ring)")
         if centerline is None:
@@ -292,8 +291,7 @@ class Scene:
                              "otherwise")
         if n_threads is not None:
             n_threads = _checks.integer("n_threads", n_threads, 1)
-        if not isinstance(strict, bool):
-            raise ValueError(f"strict = {strict!r} is not allowed: must be True or False")
+        strict = _checks.boolean("strict", strict)
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads, implicit=newton)
 

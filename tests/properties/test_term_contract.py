@@ -90,6 +90,7 @@ def contract_scene():
                             rotational_stiffness=1e-3, limits=(-0.5, 0.0), limit_stiffness=1e-3,
                             limit_damping=1e-5))
     scene.add_sphere(name="pebble", position=(0.25, 0, 0.07), radius=0.03, density=500.0)
+    scene.add(sm.HoldMotion("pebble", translation=(True, False, False), name="pebble_rail"))
     scene.add(sm.RodBodyContact(["rod"], ["pebble", "crate"], stiffness=1e3, damping=0.1,
                                 friction=sm.CoulombFriction(0.5, 0.4)))
     # driven ends: the bar's far end turned and sliding along its axis, a paddle waved

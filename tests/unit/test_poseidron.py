@@ -46,6 +46,8 @@ def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys
     summary = json.loads(capsys.readouterr().out)
     assert summary["mean_surge_velocity"] > 0           # jetting pushes it forward (+x)
     assert summary["volume_change"] > 1e-6               # the mantle pulses (> 1 cm^3)
+    # pitch and lift held as in the paper's experiment (section 6.1): the heading stays
+    assert summary["heading_change_deg"] < 1e-9
     names = {os.path.basename(f) for f in summary["files"]}
     assert {"results.h5", "surge.png", "energy.png"} <= names
     assert any(n.endswith((".mp4", ".gif")) for n in names)
@@ -101,6 +103,26 @@ def test_run_poseidron_swims_forward_and_writes_plots_and_video(tmp_path, capsys
     a, b, c = (iio.imread(f).astype(float) for f in (still, meridian_only, revolved))
     assert a.shape == b.shape and np.abs(a - b).mean() > 1.0     # the mantle is drawn differently
     assert np.array_equal(a, c)                                   # and as revolve_shells draws it
+
+
+def test_free_poseidron_pitches_under_its_arms_but_neither_yaws_nor_rolls():
+    """Without the paper's hold (hold=False) the root is free in SE(3). The robot is
+    mirror-symmetric about its x-z plane (arms 1 and 4, 2 and 3 mirror images; the mantle on
+    y = 0), which forbids yaw (about z), roll (about x) and sway (y): they must stay at
+    round-off, far below the 0.5 deg of issue 29 (here 1e-3 deg over 1 s; measured ~1e-4 deg
+    per second). Pitch is allowed: the arms' drag acts below the thrust line and pitches the
+    robot nose-down (about +y), the yaw of 7.1 deg that issue 29 reported (measured 1.3 deg/s
+    over 5 s at 1.51 pps; here > 0.2 deg after 1 s)."""
+    from scipy.spatial.transform import Rotation
+
+    scene, info = build_poseidron(n_elems=20, duration=1.0, hold=False)
+    sim = scene.compile(dt=info.dt, scheme=info.scheme)
+    sim.run(info.duration)
+    state = sim.get_state("root")
+    roll, pitch, yaw = Rotation.from_matrix(state["directors"][0, 0].T).as_rotvec(degrees=True)
+    assert abs(roll) < 1e-3 and abs(yaw) < 1e-3
+    assert pitch > 0.2
+    assert abs(state["positions"][0, 0, 1] - scene.rigid_bodies[0].position[1]) < 1e-6
 
 
 def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):

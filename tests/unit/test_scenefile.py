@@ -107,6 +107,7 @@ def everything_scene():
                          fixed=True)
     scene.add(sm.EndLoad(bob, force=(0.1, 0, 0), couple=(0, 0, 0.01), name="bob_push"))
     scene.add(sm.LinearDamping("crate", 0.2, rotational_coefficient=0.01, name="rigid_damping"))
+    scene.add(sm.HoldMotion("crate", translation=(False, False, True), name="crate_rail"))
     scene.add(sm.QuadraticDrag(bob, coefficient=0.01, name="rigid_quadratic_drag"))
     scene.add(sm.AddedMass("drum", 0.8, fluid_density=998.0, name="rigid_added_mass"))
     scene.add(sm.GroundContact("drum", stiffness=1e4, damping=10.0,

@@ -107,8 +107,7 @@ def build_rigid_body(name, shape, *, position, mass, inertia_tensor, directors, 
     position = _checks.coordinates(f"{owner}.position", position, shape=(3,))
     velocity = _checks.finite(f"{owner}.velocity", velocity, shape=(3,))
     angular_velocity = _checks.finite(f"{owner}.angular_velocity", angular_velocity, shape=(3,))
-    if not isinstance(fixed, bool):
-        raise ValueError(f"{owner}.fixed = {fixed!r} is not allowed: must be True or False")
+    fixed = _checks.boolean(f"{owner}.fixed", fixed)
     if fixed and (np.any(velocity) or np.any(angular_velocity)):
         raise ValueError(f"{owner}: a fixed body cannot have an initial velocity or angular velocity")
     J = _checks.finite(f"{owner}.inertia", inertia_tensor, shape=(3, 3))

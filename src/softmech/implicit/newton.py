@@ -102,9 +102,7 @@ class NewtonOptions:
         _checks.integer("NewtonOptions.max_line_search", self.max_line_search, 0)
         _checks.integer("NewtonOptions.relaxed_steps", self.relaxed_steps, 0)
         for field in ("line_search", "compiled"):
-            if not isinstance(getattr(self, field), bool):
-                raise ValueError(f"NewtonOptions.{field} = {getattr(self, field)!r} is not "
-                                 "allowed: must be True or False")
+            _checks.boolean(f"NewtonOptions.{field}", getattr(self, field))
         if self.rtol == 0 and self.atol == 0 and self.xtol == 0:
             raise ValueError("NewtonOptions: rtol, atol and xtol are all 0: Newton could never "
                              "stop; give at least one > 0")

@@ -13,8 +13,13 @@ mm^2, A_ni = 1400 mm^2; radial actuation f_r = -F(t) / int 2 pi r* dX over [X_s1
 (Kelvin-Voigt retardation 3 eta / E, eq. 6's bending/stretching ratio), rho_b = 1080 kg/m^3,
 QuadraticDrag C_n = 2.5, C_t = 0.01 (eq. 11), AddedMass B_b = 1.5 (eq. 13), fixed to the root
 by g_rb (FixedJoint). The robot is neutrally buoyant (its buoyancy module, section 6), so
-gravity and buoyancy cancel and are left out. The experiment held pitch and lift; here the
-mantle's loads reach the root along its axis only (axisymmetry), which leaves no pitch moment.
+gravity and buoyancy cancel and are left out. The experiment let the robot "translate along the
+surge direction only" and the model "controlled" pitch and lift (section 6.1): HoldMotion holds
+the root's lift (lab z) and its orientation (pitch; yaw and roll stay below 1e-3 deg without it,
+the robot being mirror-symmetric about its x-z plane). The robot is not symmetric about its
+axis: the arms' drag acts about 40 mm below the mantle's thrust line (which passes 5 mm below
+the root's centre of mass), so without the hold it pitches nose-down by about 1.3 deg/s and
+sinks (`hold=False`).
 
 Choices the paper leaves open: the cable tension F(t) (Fig. 9, measured at 2 pps, not given as
 numbers) is a half-sine contraction of peak `peak_tension` over the first half of each period and
@@ -58,8 +63,8 @@ no scaling: its step is set by the motion (IMPLICIT_DT)."""
 IMPLICIT_DT = 5e-4
 """Default time step of the underwater robots [s] with implicit Euler (25 x the explicit 2e-5
 s, unscaled inertia): the mean surge of the PoseiDRONE over 2 s is 0.03044 m/s at 5e-4 s,
-0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling;
-benchmarks/implicit_underwater.py, docs/benchmarks.md)."""
+0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling,
+root free; benchmarks/implicit_cosserat.py, docs/benchmarks.md)."""
 EXPLICIT_DT = 2e-5
 """Time step of the explicit schemes [s] (rotary inertia x ROTARY_INERTIA)."""
 DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=30, n_arm=16)
@@ -198,15 +203,17 @@ def add_arm(scene, root, name, base, direction, normal, n_elems, scaling=ROTARY_
 
 def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
                     frequency=DEFAULTS["frequency"], peak_tension=DEFAULTS["peak_tension"],
-                    arms=True, scheme="implicit_euler", dt=None):
+                    arms=True, scheme="implicit_euler", dt=None, hold=True):
     """The PoseiDRONE scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
     elements (arms: 16 each); frequency [pulsations/s] > 0; peak_tension [N] >= 0 of the cable
     pull; duration [s] (default 8 pulsations); scheme: "implicit_euler" (default: unscaled
     inertia, dt IMPLICIT_DT) or an explicit one (rotary inertia x ROTARY_INERTIA, dt
-    EXPLICIT_DT); dt [s]: another step."""
+    EXPLICIT_DT); dt [s]: another step; hold: pitch and lift held as in the paper's experiment
+    (HoldMotion "pitch_lift_hold"), False: the root is free in SE(3)."""
     from softmech import _checks
 
     _checks.positive("frequency", frequency)
+    hold = _checks.boolean("hold", hold)
     _checks.nonnegative("peak_tension", peak_tension)
     duration = DEFAULTS["cycles"] / frequency if duration is None else duration
     _checks.positive("duration", duration)
@@ -216,6 +223,9 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
                                 inertia=inertia)
     scene.add(sm.QuadraticDrag(root, coefficient=TABLE2_ROOT["drag"], name="root_drag"))
+    if hold:
+        scene.add(sm.HoldMotion(root, translation=(False, False, True), rotation=True,
+                                name="pitch_lift_hold"))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     actuation = -cable_tension(times, frequency, peak_tension) / actuated_area(n_elems)
     rod = add_mantle(scene, root, times, actuation, n_elems, (G_RS[0], G_RS[1]), scaling)

@@ -30,24 +30,38 @@ class Constraints(Part):
         B = self.ctx.worlds
         pos0 = np.broadcast_to(self.ctx.rod(rod, "constraint").positions[node], (B, 3))
         disp = np.zeros((B, 3)) if displacement is None else displacement
-        self.nodes.append((self.ctx.node_offset[rod] + node, pos0, disp, profile))
+        self.nodes.append((self.ctx.node_offset[rod] + node, pos0, disp, profile, _ALL))
 
     def constrain_frame(self, rod, elem):
         Q = np.broadcast_to(self.ctx.rod(rod, "constraint").directors[elem], (self.ctx.worlds, 3, 3))
         self.frames.append((self.ctx.elem_offset[rod] + elem, Q))
 
     def calls(self, engine):
-        lanes = engine.lanes
-        pos0 = point_table([(c[0], c[1]) for c in self.nodes], lanes, 3)[1]
-        disp = point_table([(c[0], c[2]) for c in self.nodes], lanes, 3)[1]
-        cf = point_table(self.frames, lanes, 9)
-        args = engine.args(
-            ConstraintArgs, fixed_node=np.array([c[0] for c in self.nodes], dtype=np.int64),
-            fixed_node_pos0=pos0, fixed_node_disp=disp,
-            fixed_node_profile=np.array([c[3] for c in self.nodes]).reshape(-1, 3),
-            fixed_elem=cf[0], fixed_elem_Q=cf[1])
-        return [Call("positions", CONSTRAINT_ORDER, constrain_positions, args, "constrain_positions"),
-                Call("rates", CONSTRAINT_ORDER, constrain_rates, args, "constrain_rates")]
+        return constraint_calls(engine, self.nodes, self.frames, "")
+
+
+_ALL = np.ones(3)
+"""Mask of a node whose three position components are held."""
+
+
+def constraint_calls(engine, nodes, frames, prefix, **arrays):
+    """The position and rate hooks that hold node components and frames: nodes, a list of
+    (node slot, pos0 (B, 3) [m], disp (B, 3) [m], time profile (3,), mask (3,): 1 held, 0
+    free); frames, a list of (element slot, held frame (B, 3, 3)); arrays: the state arrays x,
+    v, Q, w to act on (default: the rods'); prefix: of the calls' names."""
+    lanes = engine.lanes
+    pos0 = point_table([(c[0], c[1]) for c in nodes], lanes, 3)[1]
+    disp = point_table([(c[0], c[2]) for c in nodes], lanes, 3)[1]
+    cf = point_table(frames, lanes, 9)
+    args = engine.args(
+        ConstraintArgs, fixed_node=np.array([c[0] for c in nodes], dtype=np.int64),
+        fixed_node_pos0=pos0, fixed_node_disp=disp,
+        fixed_node_profile=np.array([c[3] for c in nodes]).reshape(-1, 3),
+        fixed_node_mask=np.array([c[4] for c in nodes], dtype=float).reshape(-1, 3),
+        fixed_elem=cf[0], fixed_elem_Q=cf[1], **arrays)
+    return [Call("positions", CONSTRAINT_ORDER, constrain_positions, args,
+                 f"{prefix}constrain_positions"),
+            Call("rates", CONSTRAINT_ORDER, constrain_rates, args, f"{prefix}constrain_rates")]
 
 
 class FrameAnchors(Part):

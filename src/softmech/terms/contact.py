@@ -76,8 +76,7 @@ class AnisotropicFriction:
         _checks.positive("friction.slip_velocity", self.slip_velocity, shape=())
         _checks.choice("friction.decomposition", self.decomposition, DECOMPOSITIONS)
         for f in ("rolling", "per_node"):
-            if not isinstance(getattr(self, f), bool):
-                raise ValueError(f"friction.{f} = {getattr(self, f)!r} is not allowed: must be True or False")
+            _checks.boolean(f"friction.{f}", getattr(self, f))
 
 
 def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
