@@ -64,10 +64,14 @@ IMPLICIT_DT = 5e-4
 """Default time step of the underwater robots [s] with implicit Euler (25 x the explicit 2e-5
 s, unscaled inertia): the mean surge of the PoseiDRONE over 2 s is 0.03044 m/s at 5e-4 s,
 0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling,
-root free; benchmarks/implicit_cosserat.py, docs/benchmarks.md)."""
+root free, 30 mantle and 16 arm elements; benchmarks/implicit_cosserat.py, docs/benchmarks.md)."""
 EXPLICIT_DT = 2e-5
 """Time step of the explicit schemes [s] (rotary inertia x ROTARY_INERTIA)."""
-DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=30, n_arm=16)
+DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=118, n_arm=49)
+"""n_shell, n_arm: Table 1's grids, 1 mm along the mantle's 118 mm meridian and 5 mm along
+the 245 mm arms. The mean surge at 1.51 pps over 2 s is converged in them: 2.950 cm/s, against
+2.926 at twice as many elements (0.8 %), 3.018 at 30 / 16 (the grid before); the arms' grid
+alone moves it by 0.03 % (docs/underwater.md)."""
 
 
 def nearest_rotation(R):
@@ -184,7 +188,10 @@ def add_mantle(scene, root, times, actuation, n_elems, frame, scaling=ROTARY_INE
 def add_arm(scene, root, name, base, direction, normal, n_elems, scaling=ROTARY_INERTIA):
     """A tapered arm (Table 1) fixed to `root` at `base` (3,) [m], along `direction`, d1 =
     `normal`, rotary inertia scaled by `scaling`; returns the rod."""
+    from softmech import _checks
+
     a = TABLE1_ARM
+    n_elems = _checks.integer("arm_elems", n_elems, 2)
     radius = np.linspace(a["radius_max"], a["radius_min"], n_elems + 1)
     arm = scene.add_cosserat_rod(name=name, start=base, direction=direction, normal=normal,
                                  length=a["length"], n_elems=n_elems,
@@ -203,13 +210,15 @@ def add_arm(scene, root, name, base, direction, normal, n_elems, scaling=ROTARY_
 
 def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
                     frequency=DEFAULTS["frequency"], peak_tension=DEFAULTS["peak_tension"],
-                    arms=True, scheme="implicit_euler", dt=None, hold=True):
+                    arms=True, scheme="implicit_euler", dt=None, hold=True,
+                    arm_elems=DEFAULTS["n_arm"]):
     """The PoseiDRONE scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
-    elements (arms: 16 each); frequency [pulsations/s] > 0; peak_tension [N] >= 0 of the cable
+    elements (default 118: Table 1's 1 mm); frequency [pulsations/s] > 0; peak_tension [N] >= 0 of the cable
     pull; duration [s] (default 8 pulsations); scheme: "implicit_euler" (default: unscaled
     inertia, dt IMPLICIT_DT) or an explicit one (rotary inertia x ROTARY_INERTIA, dt
     EXPLICIT_DT); dt [s]: another step; hold: pitch and lift held as in the paper's experiment
-    (HoldMotion "pitch_lift_hold"), False: the root is free in SE(3)."""
+    (HoldMotion "pitch_lift_hold"), False: the root is free in SE(3); arm_elems: elements per
+    arm (default 49: Table 1's 5 mm)."""
     from softmech import _checks
 
     _checks.positive("frequency", frequency)
@@ -234,7 +243,7 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
         for k in range(4):
             R = turn_z(k) @ R1
             add_arm(scene, root, f"arm{k + 1}", turn_z(k) @ G_RB1[1], R[:, 0], R[:, 1],
-                    DEFAULTS["n_arm"], scaling)
+                    arm_elems, scaling)
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency,
                                 axis=tuple(G_RS[0][:, 2]), n_elems=n_elems, scheme=scheme)

@@ -17,8 +17,8 @@ import numpy as np
 
 import softmech as sm
 from softmech.bodies.axisym_shell import mantle_profile
-from softmech.scenarios.poseidron import (TABLE1_ARM, TABLE2_ROOT, PoseidronInfo, add_arm,
-                                          add_mantle, default_dt, rotary_inertia)
+from softmech.scenarios.poseidron import (DEFAULTS, TABLE1_ARM, TABLE2_ROOT, PoseidronInfo,
+                                          add_arm, add_mantle, default_dt, rotary_inertia)
 
 QUADROPUS = dict(cone_length=0.112, cone_radius=0.020, mass=0.204, arm_base=(-0.112, 0.0, -0.010),
                  jet_peak=15.0 / 0.031, frequency=1.51, moment=5e-3, start=1.0, recruitment=1.0)
@@ -67,10 +67,12 @@ def _cone_and_mantle(n_elems, duration, frequency, moment, scaling):
     return scene, root, rod, G_RS[0][:, 2]
 
 
-def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["moment"],
-                    frequency=QUADROPUS["frequency"], scheme="implicit_euler", dt=None):
+def build_quadropus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
+                    moment=QUADROPUS["moment"], frequency=QUADROPUS["frequency"],
+                    scheme="implicit_euler", dt=None, arm_elems=DEFAULTS["n_arm"]):
     """The Quadropus scene (module docstring); returns (scene, PoseidronInfo). n_elems: mantle
-    elements (arms: 16 each); moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
+    elements (default: Table 1's grid, as the PoseiDRONE's); arm_elems: elements per arm;
+    moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
     duration [s] > 0; scheme and dt [s] as build_poseidron's."""
     q = QUADROPUS
     scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
@@ -78,7 +80,7 @@ def build_quadropus(n_elems=30, worlds=1, *, duration=6.0, moment=QUADROPUS["mom
     for k in range(4):
         base = turn_x(k) @ np.asarray(q["arm_base"])
         out = turn_x(k) @ np.array([0.0, 0.0, -1.0])            # g_rb1's first column, turned
-        arm = add_arm(scene, root, f"arm{k + 1}", base, out, axis, 16, scaling)
+        arm = add_arm(scene, root, f"arm{k + 1}", base, out, axis, arm_elems, scaling)
         scene.add(sm.RecruitedBending(arm, -moment, start=q["start"], duration=q["recruitment"],
                                       axis="d2", body=root, name=f"arm{k + 1}_sculling"))
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
@@ -94,18 +96,19 @@ time) [s] of the bending about d1, then about d2 (eq. 28's Delta t_1, Delta t_2,
 which the paper does not give)."""
 
 
-def build_monopus(n_elems=30, worlds=1, *, duration=6.0, moment=MONOPUS["moment"],
-                  frequency=QUADROPUS["frequency"], scheme="implicit_euler", dt=None):
+def build_monopus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
+                  moment=MONOPUS["moment"], frequency=QUADROPUS["frequency"],
+                  scheme="implicit_euler", dt=None, arm_elems=DEFAULTS["n_arm"]):
     """The Monopus of section 7.2: the Quadropus's cone and mantle with one rear-pointing arm
     bent from base to tip about its d1 axis and, after a pause, about d2 (eq. 28, each with
     eq. 25's recruited profile), steering the jetting robot; returns (scene, PoseidronInfo).
     g_rb's printed rotation would point the arm along -z; the text's "rear-pointing" arm is
-    taken (along -x). scheme and dt [s] as build_poseidron's."""
+    taken (along -x). scheme, dt [s] and arm_elems as build_quadropus's."""
     mo = MONOPUS
     scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
     scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment, scaling)
-    arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0), 16,
-                  scaling)
+    arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0),
+                  arm_elems, scaling)
     for which, (start, span) in (("d1", mo["first"]), ("d2", mo["second"])):
         scene.add(sm.RecruitedBending(arm, moment, start=start, duration=span, axis=which,
                                       body=root, name=f"steer_{which}"))
