@@ -125,17 +125,31 @@ def test_free_poseidron_pitches_under_its_arms_but_neither_yaws_nor_rolls():
     assert abs(state["positions"][0, 0, 1] - scene.rigid_bodies[0].position[1]) < 1e-6
 
 
-def test_run_quadropus_writes_plots_and_video(tmp_path, capsys):
-    """The Quadropus (section 7.1) runs through `softmech run` with the same report."""
+def test_run_quadropus_writes_plots_video_and_its_power_budget(tmp_path, capsys):
+    """The Quadropus (section 7.1) runs through `softmech run` with the same report, which
+    records eqs. 26-27's powers and the loads on the root (sm.Recorder) and derives the
+    quasi-propulsive efficiency over the whole pulsations after the sculling stroke (from
+    t = 3 s: one pulsation, 3.31-3.97 s, in a 4 s run). The efficiency equals the one computed
+    from the recorded powers (the report's own arithmetic, checked against the function)."""
+    from softmech.resultsfile import load_results
+    from softmech.scenarios.underwater_power import quasi_propulsive_efficiency
+
     parser = argparse.ArgumentParser()
     run.add_arguments(parser)
     args = parser.parse_args(["quadropus", "--output", str(tmp_path), "--json", "--quiet",
-                              "--duration", "0.4", "--n-elems", "20"])
+                              "--duration", "4.0", "--n-elems", "20"])
     assert run.execute(args) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["mean_surge_velocity"] > 0 and summary["volume_change"] > 1e-6
     names = {os.path.basename(f) for f in summary["files"]}
-    assert {"results.h5", "surge.png"} <= names
+    assert {"results.h5", "surge.png", "power.png"} <= names
+    eta = summary["quasi_propulsive_efficiency"]
+    assert 0 < eta < 1 and summary["steady_from"] == pytest.approx(5 / 1.51)
+    data = load_results(tmp_path / "results.h5")
+    window = (5 / 1.51, 6 / 1.51)
+    assert eta == pytest.approx(quasi_propulsive_efficiency(
+        data["time"], data["power_out"][0], data["power_in"][0], window), rel=1e-12)
+    assert np.all(data["power_out"][0] >= 0)          # drag never drives the robot
 
 
 def test_monopus_turns_only_when_its_arm_steers(tmp_path, capsys):

@@ -5,7 +5,8 @@ arrays. `report_for(scenario)` picks one; softmech.commands.run uses it.
 A report is a class with record_fields(scene, info), sample_interval(info), derive(data, info)
 (adds derived arrays to data, returns the metrics), summary(metrics) and plot(data, info,
 output_dir) (returns the files written); derived_units (optional) gives the units of its
-derived arrays. The generic and assembly reports are in softmech.commands.report_base; reports
+derived arrays; recorders(scene, info) (optional) gives sm.Recorder quantities sampled with the
+fields (e.g. the underwater robots' power budget). The generic and assembly reports are in softmech.commands.report_base; reports
 of other scenes live in softmech.commands.discrete_reports, softmech.commands.underwater_report
 and beside their plots (softmech.viz.swimmer, softmech.viz.torque_swimmer).
 """

@@ -181,7 +181,8 @@ def execute(args):
     try:
         out = record_to_file(
             sim, results_path, duration=info.duration, every=every, fields=fields,
-            scene_text=dumps(scenario), scene_name=name, checkpoint_every=checkpoint_every,
+            recorders=report.recorders(scenario.scene, info) if hasattr(report, "recorders")
+            else (), scene_text=dumps(scenario), scene_name=name, checkpoint_every=checkpoint_every,
             settings={"command_line": command_line(args, name), "scene": name,
                       "n_elems": info.n_elems},
             progress=not quiet, resume=resume)

@@ -1,14 +1,16 @@
 """`PoseidronReport`: the underwater robots' part of `softmech run` (softmech.scenarios.poseidron:
 the PoseiDRONE, Quadropus and Monopus): surge velocity, mantle radius, cavity volume and eq. 29's
-turning against time (plots: softmech.viz.underwater), with the assembly report's 3D still and
-video of every body, the mantle drawn as the surface of revolution of its meridian."""
+turning against time (plots: softmech.viz.underwater), the power budget of eqs. 26-27 with the
+quasi-propulsive efficiency and the loads on the root (Fig. 14; recorded by
+softmech.scenarios.underwater_power), with the assembly report's 3D still and video of every
+body, the mantle drawn as the surface of revolution of its meridian."""
 import os
 
 import numpy as np
 
 from softmech.commands.report_base import AssemblyReport
 from softmech.viz.figures import figure, save
-from softmech.viz.underwater import mantle_geometry, plot_turning, revolve_shells
+from softmech.viz.underwater import mantle_geometry, plot_power, plot_turning, revolve_shells
 
 
 class PoseidronReport:
@@ -23,6 +25,14 @@ class PoseidronReport:
         if info.length > 0:                             # eq. 29 needs the root's rotation rate
             own += (f"{info.body}.angular_velocities",)
         return own + AssemblyReport.record_fields(scene, info)
+
+    @staticmethod
+    def recorders(scene, info):
+        """sm.Recorder of eq. 26's P_out and eq. 27's P_in [W] and of the arms' and the
+        mantle's force along the axis on the root [N] (softmech.scenarios.underwater_power)."""
+        from softmech.scenarios.underwater_power import budget_recorders
+
+        return budget_recorders(info.body, info.axis)
 
     @classmethod
     def sample_interval(cls, info):
@@ -51,6 +61,8 @@ class PoseidronReport:
                    "cycles": float(t[-1] * info.frequency)}
         if info.length > 0:
             metrics.update(_turning(data, info, root_x, root_Q, origin_body))
+        if "power_out" in data:
+            metrics.update(_efficiency(data, info))
         return metrics
 
     @staticmethod
@@ -65,6 +77,11 @@ class PoseidronReport:
                          f"{m['turning_radius_median']:.2f}, smallest "
                          f"{m['turning_radius_min']:.2f} while |w| >= 1/4 of its peak "
                          "(Renda et al. Fig. 17: ~1 as the turn starts, falling to ~0.3)")
+        if "quasi_propulsive_efficiency" in m:
+            lines.append(f"eqs. 26-27: quasi-propulsive efficiency "
+                         f"{100 * m['quasi_propulsive_efficiency']:.1f} % (mean P_out "
+                         f"{1e3 * m['mean_power_out']:.2f} mW, P_in {1e3 * m['mean_power_in']:.2f}"
+                         f" mW from t = {m['steady_from']:.2f} s; Renda et al.'s Quadropus: 31 %)")
         return lines
 
     @classmethod
@@ -84,6 +101,9 @@ class PoseidronReport:
         axes[2].set_ylabel("cavity volume U [cm^3]")
         axes[2].set_xlabel("time t [s]")
         files = [save(fig, os.path.join(output_dir, "surge.png"), dpi=120)]
+        if "power_out" in data and "steady_from" in data:
+            files.append(plot_power(t, data, float(data["steady_from"][0]),
+                                    os.path.join(output_dir, "power.png"), info.title))
         if "turning_radius" in data:
             files.append(plot_turning(t, data["turning_radius"], data["turning_rate"],
                                       os.path.join(output_dir, "turning.png"), info.title))
@@ -104,3 +124,22 @@ def _turning(data, info, root_x, root_Q, origin_body):
     peak, median, smallest = turning_summary(r, m)
     return {"peak_turn_rate": peak, "turning_radius_median": median,
             "turning_radius_min": smallest, "length": info.length}
+
+
+def _efficiency(data, info):
+    """Eqs. 26-27's quasi-propulsive efficiency over the whole pulsations from info.steady_start
+    (0: after the first two pulsations) to the end, and the mean powers there."""
+    from softmech.scenarios.underwater_power import quasi_propulsive_efficiency
+
+    t = data["time"]
+    period = 1.0 / info.frequency
+    start = info.steady_start if info.steady_start > 0 else 2 * period
+    window = (np.ceil(start / period - 1e-9) * period, np.floor(t[-1] / period + 1e-9) * period)
+    if window[1] - window[0] < period - 1e-9:
+        return {}                       # the run is too short for one steady pulsation
+    p_out, p_in = data["power_out"][0], data["power_in"][0]
+    inside = (t >= window[0] - 1e-12) & (t <= window[1] + 1e-12)
+    data["steady_from"] = np.array([window[0]])
+    return {"quasi_propulsive_efficiency": quasi_propulsive_efficiency(t, p_out, p_in, window),
+            "mean_power_out": float(np.mean(p_out[inside])),
+            "mean_power_in": float(np.mean(p_in[inside])), "steady_from": float(window[0])}

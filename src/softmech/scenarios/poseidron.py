@@ -126,6 +126,10 @@ class PoseidronInfo:
     length: float = 0.0
     """Total length L_s + L_b [m] scaling eq. 29's turning radius (the Monopus); 0: the
     turning radius and rate are not reported."""
+    steady_start: float = 0.0
+    """Time [s] from which the swimming counts as steady for the quasi-propulsive efficiency
+    (whole pulsations from there to the end; the Quadropus: after its sculling stroke); 0:
+    after the first two pulsations."""
 
 
 def actuated_area(n_elems):
@@ -252,14 +256,15 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
 def poseidron_info(scene, run, report):
     """PoseidronInfo of a poseidron scenario (template "poseidron"). [report]: rod (the
     mantle's meridian, default "mantle"), body (the root, default "root"), shell (its
-    AxisymmetricShell, default "mantle_shell": the axis) and frequency [pulsations/s] of the
-    actuation signal (default 1.51)."""
+    AxisymmetricShell, default "mantle_shell": the axis), frequency [pulsations/s] of the
+    actuation signal (default 1.51), title, length [m] (eq. 29) and steady_start [s] (the
+    efficiency's window; PoseidronInfo)."""
     from softmech import _checks
     from softmech.scenarios.templates import find_rod, find_term, report_parameters
 
     p = report_parameters(report, {"rod": "mantle", "body": "root", "shell": "mantle_shell",
                                    "frequency": DEFAULTS["frequency"], "title": "PoseiDRONE",
-                                   "length": 0.0})
+                                   "length": 0.0, "steady_start": 0.0})
     rod = find_rod(scene, p["rod"])
     shell = find_term(scene, p["shell"], (sm.AxisymmetricShell,), "shell")
     if p["body"] not in {b.name for b in scene.rigid_bodies}:
@@ -269,13 +274,15 @@ def poseidron_info(scene, run, report):
                          frequency=float(_checks.positive("[report] frequency", p["frequency"])),
                          axis=tuple(shell.axis), n_elems=rod.n_elems,
                          origin=tuple(shell.origin), shell=shell.name, title=str(p["title"]),
-                         length=float(_checks.nonnegative("[report] length", p["length"])))
+                         length=float(_checks.nonnegative("[report] length", p["length"])),
+                         steady_start=float(_checks.nonnegative("[report] steady_start",
+                                                                p["steady_start"])))
 
 
 def poseidron_report(info):
     """The [report] table of a poseidron scenario."""
     return {"rod": info.rod, "body": info.body, "shell": info.shell, "frequency": info.frequency,
-            "title": info.title, "length": info.length}
+            "title": info.title, "length": info.length, "steady_start": info.steady_start}
 
 
 def surge(time, root_velocity, axis, frequency, skip=2):

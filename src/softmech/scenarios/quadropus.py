@@ -86,7 +86,7 @@ def build_quadropus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
     return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
                                 duration=duration, frequency=frequency, axis=tuple(axis),
                                 n_elems=n_elems, origin=tuple(G_RS[1]), title="Quadropus",
-                                scheme=scheme)
+                                scheme=scheme, steady_start=q["start"] + q["recruitment"] + 1.0)
 
 
 

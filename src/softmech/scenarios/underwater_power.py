@@ -89,3 +89,33 @@ def quasi_propulsive_efficiency(time, p_out, p_in, window):
     if work_in <= 0:
         raise ValueError("the actuation did no work over the window: no efficiency")
     return float(np.trapezoid(np.asarray(p_out)[inside], time[inside]) / work_in)
+
+
+class _Budget:
+    """power_budget and root_loads of one instant, computed once for the four recorders that
+    sample them at that instant (keyed by the simulation's clock)."""
+
+    def __init__(self, body, axis):
+        self.body, self.axis, self.key, self.values = body, axis, None, None
+
+    def at(self, sim, name):
+        key = (id(sim), sim.time)
+        if key != self.key:
+            p_out, p_in = power_budget(sim, self.body, self.axis)
+            loads = root_loads(sim, self.body, self.axis)
+            self.key = key
+            self.values = {"power_out": p_out, "power_in": p_in,
+                           "root_load_arms": loads["arms"], "root_load_mantle": loads["mantle"]}
+        return self.values[name]
+
+
+def budget_recorders(body, axis):
+    """sm.Recorder of P_out and P_in [W] (eqs. 26-27) and of the arms' and the mantle's force
+    along `axis` (3,) on the root body `body` [N] (Fig. 14), sampled with a run's fields
+    (softmech.resultsfile.record_to_file)."""
+    from softmech.resultsfile.recorders import Recorder
+
+    budget = _Budget(body, np.asarray(axis, dtype=float))
+    units = {"power_out": "W", "power_in": "W", "root_load_arms": "N", "root_load_mantle": "N"}
+    return tuple(Recorder(name, (lambda sim, name=name: budget.at(sim, name)), unit)
+                 for name, unit in units.items())

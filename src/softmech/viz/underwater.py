@@ -1,5 +1,6 @@
 """Plots of the underwater robots (softmech.scenarios.poseidron): surge velocity, mantle radius
-and cavity volume against time, eq. 29's turning radius and rate, and the mantle drawn as the
+and cavity volume against time, eq. 29's turning radius and rate, the power budget and the loads
+on the root (plot_power), and the mantle drawn as the
 surface of revolution of its meridian (revolve_shells, which `softmech render` and the scene's
 report of `softmech run`, softmech.commands.underwater_report, use)."""
 import numpy as np
@@ -128,4 +129,25 @@ def plot_turning(time, radius, rate, path, title):
     axes[1].plot(time, rate, color="C3")
     axes[1].set_ylabel("turning rate |w| [rad/s]")
     axes[1].set_xlabel("time t [s]")
+    return save(fig, path, dpi=120)
+
+
+def plot_power(time, data, steady_from, path, title):
+    """Renda et al. Figs. 14-15 against time: eq. 26's P_out and eq. 27's P_in [mW] (data
+    "power_out", "power_in", (B, n)) with the steady window from `steady_from` [s] shaded, and
+    the force along the axis that the arms and the mantle exert on the root [N]
+    ("root_load_arms", "root_load_mantle"); returns path."""
+    fig, axes = figure(2)
+    axes[0].plot(time, 1e3 * data["power_in"][0], color="C3", label="P_in (actuation, eq. 27)")
+    axes[0].plot(time, 1e3 * data["power_out"][0], color="C0", label="P_out (drag, eq. 26)")
+    axes[0].axvspan(steady_from, time[-1], color="0.9", label="steady window (efficiency)")
+    axes[0].set_ylabel("power [mW]")
+    axes[0].legend(loc="upper left")
+    axes[0].set_title(f"{title}: power budget and loads on the root (Renda et al. Figs. 14-15)")
+    axes[1].plot(time, data["root_load_arms"][0], color="C2", label="arms (joints)")
+    axes[1].plot(time, data["root_load_mantle"][0], color="C1", label="mantle")
+    axes[1].axhline(0.0, color="k", lw=0.5)
+    axes[1].set_ylabel("force on the root along the axis [N]")
+    axes[1].set_xlabel("time t [s]")
+    axes[1].legend(loc="upper left")
     return save(fig, path, dpi=120)
