@@ -7,7 +7,7 @@ collected by pytest.
     python benchmarks/biceps.py --cycle         # also time one flapping cycle of the full wing
 
 Elbow: the `softmech run elbow` scene (bones, tendons, aponeurosis plates, 36 active muscle rods
-of 8 elements, 76 joints, rod-rod contact among the 36 muscle rods; dt = 1e-5 s), one world.
+of 8 elements, 76 joints, rod-rod contact among the 36 muscle rods; dt = 5e-6 s), one world.
 Wing: the `softmech run wing` scene (softmech.scenarios.wing) at half, full and double its
 barb count (1,400 / 2,800 / 5,600 barbs; rods = barbs + 19 rachises + 4 muscles), one world,
 dt = the scene's own (its rachis elements shorten with more barbs). Reports microseconds per

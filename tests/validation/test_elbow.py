@@ -38,6 +38,27 @@ def test_reduced_elbow_flexes_past_90_degrees_and_the_biceps_bulges_as_its_geome
     assert abs(growth - want) < 0.05, (growth, want)
 
 
+def test_the_flexion_stop_holds_the_bones():
+    """The hinge stop acts between the two bones' end elements; with cortical bones (17 GPa,
+    BONE) their end elements follow the bones, so a stop holds the bones' chords: with the
+    stop moved to 60 deg the flexing forearm, which would otherwise swing past 90 deg, stays
+    within 3 deg of it (measured 1 deg: the stop's penetration under the biceps and the end
+    elements' bending; with the former 0.5 GPa bones it reached 99 deg)."""
+    from softmech.scenarios import elbow
+
+    saved = elbow.FLEXION_RANGE
+    elbow.FLEXION_RANGE = (0.0, 60.0)
+    try:
+        scene, info = build_elbow(fibers=7)
+    finally:
+        elbow.FLEXION_RANGE = saved
+    sim = scene.compile(dt=info.dt)
+    out = sim.run(duration=0.25, record=sm.Every(0.0025, ("humerus.positions",
+                                                          "radius.positions")))
+    angle = flexion_angle(out["humerus.positions"][0], out["radius.positions"][0])
+    assert 58.0 < angle.max() < 63.0
+
+
 def test_isometric_map_points_lie_on_the_force_length_curve():
     """Fig. 1c: every simulated equilibrium (eta, F_set) lies on the curve, to 2 % of F_max."""
     report = isometric_report()

@@ -15,7 +15,8 @@ Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
     muscle-plate and tendon-plate and tendon-bone connection (paper: "spherical joints for the
     muscle-tendon, bone-tendon ... connections");
   * rod-rod contact (eq. 7) among all muscle rods of both heads; gravity; linear damping;
-    the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING) for dt = 1e-5 s.
+    the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING); dt = 5e-6 s (the
+    cortical bones' axial waves: stability limit 5.7e-6 s).
 
 Muscles (softmech.terms.active_muscle): sigma_max = 0.4 MPa, default force-length fits,
 incompressible (A = A^ / eta), strain-rate damping zeta = 1e3 Pa s (ours: the paper's fitted
@@ -36,7 +37,7 @@ from softmech import _checks
 from softmech.terms.active_muscle import ActiveMuscle
 
 DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0e5,
-            "muscle_damping": 1.0e3, "start_angle": 20.0, "dt": 1.0e-5, "duration": 0.4,
+            "muscle_damping": 1.0e3, "start_angle": 20.0, "dt": 5.0e-6, "duration": 0.4,
             "ramp_time": 0.1, "incompressible": False}
 
 SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
@@ -44,7 +45,13 @@ FOREARM_LENGTH, INSERTION = 0.25, 0.05           # [m]; insertion: distance from
 # (a node of the radius: 2 of its 10 elements; the radial tuberosity, ~4-5 cm from the axis)
 ORIGIN_X, HEAD_Y = 0.03, 0.0125                  # [m]
 PROXIMAL, BELLY = 0.30, 0.55                     # fractions of origin -> insertion
-BONE = dict(density=1900.0, youngs_modulus=5e8, shear_modulus=5e8 / 1.5)
+BONE = dict(density=1900.0, youngs_modulus=1.7e10, shear_modulus=1.7e10 / 1.5)
+"""Cortical bone: E = 17 GPa (human cortical bone, longitudinal: 17-18 GPa, Reilly & Burstein,
+J. Biomech. 8:393, 1975). As solid rods of the bones' outer radii their bending stiffness
+(humerus E I ~ 110 N m^2) is that of the real, tubular bones within a factor of 2. The former
+0.5 GPa let the bones' end elements bend by 25-50 deg under the joint's loads, so the hinge
+stop, which acts between the two end elements' frames, did not hold the bones (a 60 deg stop
+was passed by 39 deg at any stop stiffness); at 17 GPa it holds to ~1 deg."""
 FOREARM_DENSITY = 1.2e4                          # bone + lumped soft tissue [kg/m^3]
 TENDON = dict(density=1100.0, youngs_modulus=2e8, shear_modulus=2e8 / 1.5)
 SPIN_SCALING = 10.0
@@ -56,7 +63,12 @@ FLEXION_RANGE = (0.0, 150.0)
 """The elbow's range of flexion [deg]: full extension to the usual clinical end of active flexion
 (normal range of motion 0-150 deg; e.g. American Academy of Orthopaedic Surgeons, Joint Motion:
 Method of Measuring and Recording, 1965). Stops (HingeJoint limits) hold the hinge inside it."""
-STOP_STIFFNESS, STOP_DAMPING = 50.0, 0.5         # [N m/rad], [N m s/rad]: ~0.1 rad under the biceps' MVC
+HINGE_ALIGNMENT = 50.0
+"""Rotational stiffness [N m/rad] holding the hinge's axis (the joint's other rotations)."""
+STOP_STIFFNESS, STOP_DAMPING = 2000.0, 0.5       # [N m/rad], [N m s/rad]
+"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad; the
+forearm, flexed ballistically by the unloaded biceps, meets it at ~15 rad/s and overshoots by
+a few degrees (w0 sqrt(I / k_s), I ~ 0.02 kg m^2; docs/musculoskeletal.md)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +135,7 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
     flexion_stops = (-np.radians(FLEXION_RANGE[1] - p["start_angle"]),
                      np.radians(p["start_angle"] - FLEXION_RANGE[0]))
     scene.add(sm.HingeJoint((humerus, "last"), (radius, "first"), axis=(0, 1, 0),
-                            stiffness=1e6, rotational_stiffness=50.0, damping=10.0,
+                            stiffness=1e6, rotational_stiffness=HINGE_ALIGNMENT, damping=10.0,
                             limits=flexion_stops, limit_stiffness=STOP_STIFFNESS,
                             limit_damping=STOP_DAMPING, name="elbow_hinge"))
     scene.add(sm.FixedJoint((ulna, "first"), (radius, "first"), stiffness=1e6,
