@@ -190,6 +190,8 @@ class Scene:
         if mesh is not None:    # a scenario file holds the arrays, not objects or a file name
             mesh = mesh if isinstance(mesh, TriangleMesh) else shell   # a file: as read
             call = {k: v for k, v in shell.builder[1].items() if k != "mesh"}
+            if shell.hinge_convention != "plate":       # as resolved from a DisMech file
+                call["hinge_convention"] = shell.hinge_convention
             shell.builder = ("shell", {**call, "vertices": mesh.vertices,
                                        "triangles": mesh.triangles})
         return shell

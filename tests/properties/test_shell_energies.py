@@ -180,3 +180,36 @@ def test_cylindrical_bending_energy_midedge(axis):
     the discrete shape operator converges to the smooth one; measured +0.004 %)."""
     ratio = _cylinder_energy_ratio("midedge", axis)
     assert abs(ratio - 1) < 0.01, ratio
+
+
+def test_dismech_hinge_convention_is_mat_dismechs_uniform_stiffness():
+    """hinge_convention="dismech": every hinge has MAT-DiSMech's k_b = 2 / sqrt(3) E h^3 / 12
+    (ref. 004 eq. 17; its code: kb = 2/sqrt(3) * Y * h^3 / 12), exactly; on an equilateral mesh
+    that is (1 - nu^2) times the plate convention's 2 D / sqrt(3) (1e-12 relative; the plate
+    convention's mesh weight differs on the mesh border's cut triangles, DisMech's does not),
+    so DisMech's hinge bends like a plate of nu = 0 in cylindrical bending."""
+    mesh = meshes.rectangle(0.2, 12 * 0.01 * np.sqrt(3) / 2, 20)   # exactly equilateral
+    plate = build("hinge", mesh=mesh)[0]
+    dismech = build("hinge", mesh=mesh, hinge_convention="dismech")[0]
+    assert plate.hinge_convention == "plate"
+    assert np.allclose(dismech.hinge_stiffness, 2 / np.sqrt(3) * E * H ** 3 / 12, rtol=1e-15)
+    D = E * H ** 3 / (12 * (1 - NU ** 2))
+    equilateral = np.isclose(plate.hinge_stiffness, 2 * D / np.sqrt(3), rtol=1e-12)
+    assert equilateral.mean() > 0.5            # the interior hinges (the border's are cut)
+    ratio = dismech.hinge_stiffness[equilateral] / plate.hinge_stiffness[equilateral]
+    assert np.allclose(ratio, 1 - NU ** 2, rtol=1e-12)
+
+
+def test_hinge_convention_defaults_to_dismech_for_dismech_files_and_is_checked(tmp_path):
+    """A mesh read from DisMech's .txt format gets DisMech's hinge (its model reproduces DisMech);
+    arrays and other files the plate's; a bad value names the field before any work."""
+    path = tmp_path / "sheet.txt"
+    path.write_text("*Nodes\n0, 0, 0\n1, 0, 0\n0, 1, 0\n1, 1, 0\n*Triangles\n1, 2, 3\n2, 4, 3\n")
+    shell = Shell("s", mesh=str(path), thickness=H, youngs_modulus=E, poisson_ratio=NU,
+                  density=RHO)
+    assert shell.hinge_convention == "dismech"
+    assert Shell("s", mesh=str(path), thickness=H, youngs_modulus=E, poisson_ratio=NU,
+                 density=RHO, hinge_convention="plate").hinge_convention == "plate"
+    with pytest.raises(ValueError, match=r"hinge_convention = 'kirchhoff' is not allowed"):
+        Shell("s", mesh=str(path), thickness=H, youngs_modulus=E, poisson_ratio=NU,
+              density=RHO, hinge_convention="kirchhoff")

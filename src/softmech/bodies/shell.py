@@ -15,11 +15,16 @@ Stiffnesses from Young's modulus E [Pa], Poisson's ratio nu and thickness h [m]:
   in-plane strain eps stores 6/(sqrt(3) l^2) springs per unit area x 1/2 k_s eps^2 = 3/2 E h eps^2,
   which is the plane-stress energy E h eps^2 / (1 - nu) of an isotropic sheet with nu = 1/3 (the
   spring lattice's own Poisson ratio; the membrane ignores the shell's nu).
-- hinge bending: k_e = D l0_e^2 / (A1 + A2) [J], D = E h^3 / (12 (1 - nu^2)), A1, A2 the rest
-  areas of the edge's two triangles: Grinspun 2003's weight |e|^2 / (3 h_e) with h_e a third of
-  the triangles' mean height, scaled so that an equilateral mesh has k_b = 2 D / sqrt(3) (ref. 004
-  eq. 17), the hinge stiffness whose energy matches the plate's D/2 kappa^2 per unit area in
-  cylindrical bending (Seung & Nelson 1988; checked by tests/properties/test_shell_energies.py).
+- hinge bending, two conventions (`hinge_convention`):
+  "plate": k_e = D l0_e^2 / (A1 + A2) [J], D = E h^3 / (12 (1 - nu^2)), A1, A2 the rest areas
+  of the edge's two triangles: Grinspun 2003's weight |e|^2 / (3 h_e) with h_e a third of the
+  triangles' mean height, scaled so that an equilateral mesh has k_b = 2 D / sqrt(3), the hinge
+  stiffness whose energy matches the plate's D/2 kappa^2 per unit area in cylindrical bending
+  (Seung & Nelson 1988; checked by tests/properties/test_shell_energies.py);
+  "dismech": k_b = 2 / sqrt(3) E h^3 / 12, the same on every hinge, as MAT-DiSMech computes it
+  (ref. 004 eq. 17 names E and h only; its code: kb = 2/sqrt(3) * Y * h^3 / 12): no Poisson
+  factor and no mesh weight, so on an equilateral mesh it is (1 - nu^2) x "plate" (0.75 at
+  nu = 0.5) and matches a plate of nu = 0 in cylindrical bending.
 - mid-edge bending: E = D/2 A [(1 - nu) tr(dS^2) + nu tr(dS)^2] per triangle (ref. 004 eq. 20),
   exact for any smooth bending of a fine mesh.
 
@@ -38,6 +43,11 @@ from softmech.implicit.body import ImplicitBody
 from softmech.kernels import shell_hinge, shell_midedge, shell_stretch
 
 
+HINGE_CONVENTIONS = ("plate", "dismech")
+"""Hinge bending stiffnesses (module docstring): the plate's D with Grinspun's mesh weight, or
+MAT-DiSMech's uniform 2 / sqrt(3) E h^3 / 12."""
+
+
 class Shell(ImplicitBody):
     """A discrete shell (DisMech's model), added with scene.add_shell(name=..., **options).
 
@@ -54,18 +64,26 @@ class Shell(ImplicitBody):
     (1/R, 0, 0): a cylinder of radius R about an axis along y). Per-world parameters (sim.params): "<name>.rest_angle" (hinge, (B, n_hinges)
     [rad]) or "<name>.rest_curvature" (midedge, (B, n_tris, 3) [1/m]: a_bar of
     softmech.kernels.shell_midedge), written to actuate by natural curvature.
+    hinge_convention (bending "hinge"): "plate" (D = E h^3 / (12 (1 - nu^2)) with Grinspun's
+    mesh weight) or "dismech" (MAT-DiSMech's uniform 2 / sqrt(3) E h^3 / 12, no Poisson
+    factor); None: "dismech" for a mesh read from DisMech's .txt format, else "plate".
     """
 
     kind = "shell"
 
     def __init__(self, name="shell", *, mesh=None, vertices=None, triangles=None, thickness,
                  youngs_modulus, density, poisson_ratio=0.3, bending="hinge", rest_shape="initial",
-                 natural_curvature=None):
+                 natural_curvature=None, hinge_convention=None):
         self.name = name
         owner = f"shell {name!r}"
+        if hinge_convention is not None:
+            _checks.choice(f"{owner}.hinge_convention", hinge_convention, set(HINGE_CONVENTIONS))
+        from_dismech = False
         if mesh is not None:
             if vertices is not None or triangles is not None:
                 raise ValueError(f"{owner}: give either mesh or vertices + triangles, not both")
+            from_dismech = isinstance(mesh, (str, os.PathLike)) and \
+                os.fspath(mesh).lower().endswith(".txt")
             if isinstance(mesh, (str, os.PathLike)):
                 mesh = meshes.load_mesh(mesh)
             if not isinstance(mesh, meshes.TriangleMesh):
@@ -93,6 +111,10 @@ class Shell(ImplicitBody):
                                  f"youngs_modulus = {youngs_modulus!r}, density = {density!r}: "
                                  f"the {what} = {value:g} must be a finite positive number")
         self.bending = _checks.choice(f"{owner}.bending", bending, {"hinge", "midedge"})
+        if hinge_convention is None:        # a DisMech model file: reproduce DisMech
+            hinge_convention = "dismech" if from_dismech else "plate"
+        self.hinge_convention = _checks.choice(f"{owner}.hinge_convention", hinge_convention,
+                                               set(HINGE_CONVENTIONS))
         if isinstance(rest_shape, str):
             _checks.choice(f"{owner}.rest_shape", rest_shape, {"initial", "flat"})
             self.rest_shape = rest_shape
@@ -139,6 +161,8 @@ class Shell(ImplicitBody):
         inner = edge_tris[self.hinge_edges]
         areas = self.tri_area[inner[:, 0]] + self.tri_area[inner[:, 1]]
         self.hinge_stiffness = D * self.edge_length[self.hinge_edges] ** 2 / areas
+        if self.hinge_convention == "dismech":      # ref. 004 eq. 17 as MAT-DiSMech codes it
+            self.hinge_stiffness = np.full(len(self.hinge_edges), 2 / np.sqrt(3) * E * h ** 3 / 12)
         # mid-edge: l_i / A and K_ij = D A ((1 - nu)(t_i . t_j)^2 + nu) from the rest triangle
         p = self.vertices[self.triangles]
         n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
