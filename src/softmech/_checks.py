@@ -175,11 +175,14 @@ def orthonormal_frames(field, Q, tol=1e-8):
     return Q
 
 
-def per_element(field, value, n, positive_values=True):
-    """Scalar or per-element array -> float array of shape (n,)."""
+def per_element(field, value, n, positive_values=True, of=None):
+    """Scalar or per-element array -> float array of shape (n,); `of`: what sets the number of
+    elements (e.g. "rod 'r'.centerline (6 nodes)"), named when the shape does not fit."""
     arr = positive(field, value) if positive_values else finite(field, value)
     if arr.ndim == 0:
         return np.full(n, float(arr))
     if arr.shape != (n,):
-        raise ValueError(f"{field} has shape {arr.shape}, expected a scalar or shape ({n},)")
+        source = "" if of is None else f": one value per element of {of}"
+        raise ValueError(f"{field} has shape {arr.shape}, expected a scalar or shape "
+                         f"({n},){source}")
     return arr.astype(float)

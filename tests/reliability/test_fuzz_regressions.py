@@ -248,3 +248,18 @@ def test_a_ring_too_large_or_too_small_names_ring_radius(ring_radius):
     with pytest.raises(ValueError, match=r"ring_radius = .* m is not allowed"):
         sm.Scene().add_cosserat_ring(ring_radius=ring_radius, n_elems=12, radius=0.01,
                                      density=1000.0, youngs_modulus=1e6)
+
+
+def test_directors_that_do_not_fit_a_shortened_centerline_name_the_centerline():
+    """A fuzzed scenario file dropped a node of a rod's centerline while keeping its directors
+    (one per element): the error named only `directors`, not the field that was broken; it now
+    says they must fit the centerline and how many nodes it has."""
+    centerline = [[0.1 * i, 0.0, 0.0] for i in range(6)]
+    frames = np.tile(np.eye(3), (6, 1, 1)).tolist()
+    doc = rod_doc(centerline=centerline, directors=frames)
+    for key in ("start", "direction", "length", "n_elems", "normal"):
+        doc["rods"][0].pop(key)
+    with pytest.raises(ScenarioError, match=r"directors has shape \(6, 3, 3\), expected "
+                                            r"\(5, 3, 3\): one frame per element of "
+                                            r"rod 'rod'.centerline \(6 nodes\)"):
+        scenario_from_dict(doc)

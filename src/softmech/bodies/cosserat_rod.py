@@ -224,17 +224,19 @@ def build_rod(name, *, positions, normal=None, directors=None, radius, density, 
     else:
         directors = _checks.orthonormal_frames(f"{f}.directors", directors)
         if directors.shape != (n, 3, 3):
-            raise ValueError(f"{f}.directors has shape {directors.shape}, expected ({n}, 3, 3)")
-    radius = _checks.per_element(f"{f}.radius", radius, n)
-    density = _checks.per_element(f"{f}.density", density, n)
-    E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n)
+            raise ValueError(f"{f}.directors has shape {directors.shape}, expected ({n}, 3, 3): "
+                             f"one frame per element of {pf} ({len(positions)} nodes)")
+    of = f"{pf} ({len(positions)} nodes)"
+    radius = _checks.per_element(f"{f}.radius", radius, n, of=of)
+    density = _checks.per_element(f"{f}.density", density, n, of=of)
+    E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of)
     if shear_modulus is None:
         nu = float(_checks.finite(f"{f}.poisson_ratio", poisson_ratio, shape=()))
         if not -1.0 < nu <= 0.5:
             raise ValueError(f"{f}.poisson_ratio = {poisson_ratio!r} is not allowed: must be in (-1, 0.5]")
         G = E / (2.0 * (1.0 + nu))
     else:
-        G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n)
+        G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n, of=of)
     if isinstance(rest_curvature, str):
         _checks.choice(f"{f}.rest_curvature", rest_curvature, {"initial"})
         rest_curvature = curvature_of(directors, voronoi_lengths(edge_len, closed), closed)
