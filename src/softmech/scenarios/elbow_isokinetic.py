@@ -20,6 +20,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.contributions import contributions
+from softmech.packing import from_blocks
 from softmech.scenarios.elbow import DEFAULTS, build_elbow, flexion_angle
 
 HILL_KAPPA = 0.25
@@ -87,18 +88,11 @@ def _biceps_torque(sim, radius_x, insertion):
     """(torque [N m] about the hinge axis, flexion positive; |force| [N]), (B,) each, of the
     joints' forces on the radius's insertion node: the two biceps heads' distal tendons are
     the only joints there."""
-    from softmech.packing import from_blocks
-
     loads = contributions(sim, ["joints"])["joints"]
     forces = from_blocks(loads.loads["node_force"], sim.lanes, (3,))
-    node = _node_slot(sim, "radius", insertion)
+    node = sim._slices("radius")[0].start + insertion      # the node's engine slot
     arm = radius_x[:, insertion] - radius_x[:, 0]
     return -np.cross(arm, forces[:, node])[:, 1], np.linalg.norm(forces[:, node], axis=1)
-
-
-def _node_slot(sim, rod, node):
-    ns, _ = sim._slices(rod)
-    return np.arange(ns.start, ns.stop)[node]
 
 
 def _fibre_rates(sim, info):
