@@ -5,6 +5,7 @@ from softmech.cache import check_kernel_cache as _check_kernel_cache
 _check_kernel_cache()  # before any kernel loads from numba's cache (see softmech.cache)
 
 from softmech.scene import Scene  # noqa: E402
+from softmech.bodies import sections  # noqa: E402
 from softmech.integrators.implicit import ImplicitOptions  # noqa: E402
 from softmech.simulation import Every, Results, Simulation, SimulationDiverged  # noqa: E402
 from softmech.resultsfile import Recorder, load_results, record_to_file  # noqa: E402
@@ -14,6 +15,6 @@ from softmech.terms.rod_contact import CoulombFriction  # noqa: E402
 
 globals().update(_TERMS)  # every term class: sm.Gravity, sm.GroundContact, ... (softmech.terms)
 
-__all__ = ["__version__", "Scene", "ImplicitOptions", "Simulation", "SimulationDiverged", "Every", "Results",
+__all__ = ["__version__", "Scene", "sections", "ImplicitOptions", "Simulation", "SimulationDiverged", "Every", "Results",
            "AnisotropicFriction", "IsotropicFriction", "CoulombFriction", "Recorder", "record_to_file",
            "load_results", *sorted(_TERMS)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from softmech.bodies.cosserat_rod import LAWS, discrete_properties, voronoi_lengths
+from softmech.bodies.cosserat_rod import LAWS, SECTION_PARAMETERS, discrete_properties, voronoi_lengths
 from softmech.bodies.rigid_body import to_engine_frame
 from softmech.integrators.driver import STAGES, Call
 from softmech.kernels.rod_motion import (ROD_MOTION, RodDriftArgs, RodGhostArgs, RodKickArgs,
@@ -206,8 +206,12 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=()):
         shapes = {"radius": (r.n_elems,), "density": (r.n_elems,), "youngs_modulus": (r.n_elems,),
                   "shear_modulus": (r.n_elems,), "shear_coefficient": (r.n_elems,),
                   "rest_curvature": (r.n_vor, 3), "rest_strain": (r.n_elems, 3)}
+        if r.section is not None:
+            shapes.update({"area": (r.n_elems,), "second_moments": (r.n_elems, 2),
+                           "torsion_constant": (r.n_elems,)})
         rp = {k: broadcast_worlds(f"{r.name}.{k}", params[f"{r.name}.{k}"], B, s) for k, s in shapes.items()}
-        for k in ("radius", "density", "youngs_modulus", "shear_modulus", "shear_coefficient"):
+        positive = ("radius", "density", "youngs_modulus", "shear_modulus", "shear_coefficient")
+        for k in positive + (SECTION_PARAMETERS if r.section is not None else ()):
             if np.any(rp[k] <= 0):
                 raise ValueError(f"params['{r.name}.{k}'] has entries <= 0 (must be > 0)")
         rod_params[r.name] = rp

@@ -70,17 +70,20 @@ class Scene:
             raise ValueError(f"name = {name!r} is not allowed: already used in this scene")
 
     def add_cosserat_rod(self, *, name="rod", start=None, direction=None, length=None, n_elems=None,
-                         centerline=None, normal=None, directors=None, radius, density,
+                         centerline=None, normal=None, directors=None, radius=None, density,
                          youngs_modulus, shear_modulus=None, poisson_ratio=0.5,
                          shear_coefficient=4.0 / 3.0, law="gazzola2018", rest_curvature=None,
-                         rest_strain=None, closed=False):
+                         rest_strain=None, closed=False, section=None):
         """Add a Cosserat rod and return it.
 
         Straight: start (3,) [m], direction (3,), length [m], n_elems. Arbitrary shape: centerline
         (n+1, 3) [m]; with closed=True the centerline holds the n nodes of a closed loop (the first
         node not repeated) and the rod has n elements, the last joining node n-1 to node 0. Frames: normal (3,) (d1, parallel-transported along the centreline) or
         directors (n, 3, 3). radius [m], density [kg/m^3], youngs_modulus, shear_modulus [Pa]:
-        scalars or per-element arrays (n,). law: "gazzola2018" (default) or "hyperelastic".
+        scalars or per-element arrays (n,). Cross-section: solid circles of `radius`, or
+        section= one of softmech.sections (rectangle, ellipse, tube, general; dimensions per
+        element or scalar), whose circumscribed circle contact, drag and drawings see unless
+        `radius` is also given. law: "gazzola2018" (default) or "hyperelastic".
         rest_curvature: None (straight rest shape), "initial" or (n-1, 3) [1/m];
         rest_strain: (n, 3) rest shear/stretch strain [-].
         """
@@ -105,7 +108,7 @@ class Scene:
                         density=density, youngs_modulus=youngs_modulus, shear_modulus=shear_modulus,
                         poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
                         rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field,
-                        closed=closed)
+                        closed=closed, section=section)
         rod.builder = ("cosserat_rod", call)
         self.rods.append(rod)
         self._registered("rods", rod)

@@ -21,7 +21,7 @@ free rod with Kelvin-Voigt 1e-4 s 1.79; Table 1 cantilever n=100 1.57, with Kelv
 """
 import numpy as np
 
-from softmech.bodies.cosserat_rod import discrete_properties, section_properties
+from softmech.bodies.cosserat_rod import discrete_properties, rod_section
 
 SAFETY = 0.9
 
@@ -32,7 +32,7 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,). discrete: the rod's
     discrete_properties if already computed (softmech.packing.Assembly.discrete)."""
     d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
-    area, _ = section_properties(p["radius"])
+    area = rod_section(p)[0]
     l = rod.rest_lengths
     rho_a = p["density"] * area
     w2_trans = 4.0 * d["elem_S"] / (rho_a * l**2)[..., None]

@@ -5,7 +5,9 @@ Open rods have n elements between n + 1 nodes and n - 1 Voronoi domains (interio
 Closed rods (rings) have n elements, n nodes and n Voronoi domains: element i joins node i to
 node (i + 1) mod n, and Voronoi domain j lies between elements j and (j + 1) mod n.
 
-Cross-sections are solid circles of radius r: A = pi r^2, I1 = I2 = pi r^4 / 4, I3 = 2 I1.
+Cross-sections are solid circles of radius r (A = pi r^2, I1 = I2 = pi r^4 / 4, I3 = 2 I1)
+unless a `section` gives A, I1, I2 and the torsion constant J (softmech.bodies.sections); then
+I3 = J in the stiffness and I1 + I2 in the rotary inertia (they differ for non-circular shapes).
 Stiffness (ME498 handout Table 2): S = diag(alpha_c G A, alpha_c G A, E A),
 B = diag(E I1, E I2, G I3); B on a Voronoi domain is the rest-length-weighted mean of its two
 elements (as in PyElastica), node masses are half of each adjacent element's rho A l^.
@@ -16,6 +18,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from softmech import _checks
+from softmech.bodies.sections import section_constants
 
 LAWS = {"gazzola2018": (1.0, 1.0, 0.0), "hyperelastic": (0.0, 0.0, 1.0)}
 """Constitutive laws -> (stretch_current, bend_current, exact_log_jacobian); see cosserat_forces."""
@@ -81,7 +84,9 @@ class CosseratRod:
 
     Shapes: positions (n_nodes, 3) [m] (n + 1 nodes, or n for a closed rod); directors
     (n, 3, 3); per-element arrays (n,) in SI units; rest_curvature (n_vor, 3) [1/m];
-    rest_strain (n, 3) [-].
+    rest_strain (n, 3) [-]; section: None (solid circles of `radius`) or the constants of
+    softmech.bodies.sections.section_constants ("area" (n,), "second_moments" (n, 2),
+    "torsion_constant" (n,)); `radius` is then the circle contact, drag and drawings see.
     """
     name: str
     positions: np.ndarray
@@ -97,6 +102,7 @@ class CosseratRod:
     velocities: np.ndarray = None
     angular_velocities: np.ndarray = None
     closed: bool = False
+    section: dict = None
     builder: tuple = field(default=None, repr=False, compare=False)
     """(builder name, {argument: value}) of the Scene call that made the rod (scenario files)."""
     rest_lengths: np.ndarray = field(init=False)
@@ -151,6 +157,8 @@ class CosseratRod:
             "shear_coefficient": np.full((1, self.n_elems), float(self.shear_coefficient)),
             "rest_curvature": self.rest_curvature[None].copy(),
             "rest_strain": self.rest_strain[None].copy(),
+            **{k: self.section[k][None].copy() for k in SECTION_PARAMETERS
+               if self.section is not None},
         }
 
 
@@ -178,13 +186,30 @@ def section_properties(radius):
     return area, np.stack([i1, i1, 2.0 * i1], axis=-1)
 
 
+SECTION_PARAMETERS = ("area", "second_moments", "torsion_constant")
+"""Per-world parameters of a rod built with a `section` (absent for circles of `radius`)."""
+
+
+def rod_section(p):
+    """Section constants of a rod from its parameters p (radius (..., n), or the
+    SECTION_PARAMETERS): area A (..., n) [m^2], stiffness moments (I1, I2, J) (..., n, 3) and
+    mass moments (I1, I2, I1 + I2) (..., n, 3) [m^4] (equal for circles)."""
+    if "area" not in p:
+        area, inertia = section_properties(p["radius"])
+        return area, inertia, inertia
+    i12 = p["second_moments"]
+    stiffness = np.concatenate([i12, p["torsion_constant"][..., None]], axis=-1)
+    mass = np.concatenate([i12, i12.sum(axis=-1, keepdims=True)], axis=-1)
+    return p["area"], stiffness, mass
+
+
 def discrete_properties(rest_lengths, p, closed=False):
     """Derived per-world arrays from parameters p (each (B, n) or (B, n, 3)).
 
     Returns dict with node_mass (B, n_nodes) [kg], elem_J (B, n, 3) [kg m^2], elem_S (B, n, 3)
     [N], vor_B (B, n_vor, 3) [N m^2] (rest-length-weighted mean of the two elements).
     """
-    area, inertia = section_properties(p["radius"])
+    area, inertia, mass_inertia = rod_section(p)
     elem_mass = p["density"] * area * rest_lengths
     node_mass = node_shares(elem_mass, closed)
     E, G, a = p["youngs_modulus"], p["shear_modulus"], p["shear_coefficient"]
@@ -193,19 +218,21 @@ def discrete_properties(rest_lengths, p, closed=False):
     weighted = np.swapaxes(elem_Bend * rest_lengths[:, None], -1, -2)
     vor_B = np.swapaxes(voronoi_lengths(weighted, closed), -1, -2) / voronoi_lengths(
         rest_lengths, closed)[:, None]
-    elem_J = (p["density"] * rest_lengths)[..., None] * inertia
+    elem_J = (p["density"] * rest_lengths)[..., None] * mass_inertia
     return {"node_mass": node_mass, "elem_J": elem_J, "elem_S": elem_S, "vor_B": vor_B}
 
 
-def build_rod(name, *, positions, normal=None, directors=None, radius, density, youngs_modulus,
-              shear_modulus=None, poisson_ratio=0.5, shear_coefficient=4.0 / 3.0,
+def build_rod(name, *, positions, normal=None, directors=None, radius=None, density,
+              youngs_modulus, shear_modulus=None, poisson_ratio=0.5, shear_coefficient=4.0 / 3.0,
               law="gazzola2018", rest_curvature=None, rest_strain=None, positions_field="positions",
-              closed=False):
+              closed=False, section=None):
     """Validate user input and build a CosseratRod from a centreline (n+1, 3), or (n, 3) nodes
     of a closed rod (the first node is not repeated).
 
     rest_curvature: None (straight rest state), "initial" (the initial shape is stress-free) or an
     array (n_vor, 3) [1/m]. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
+    radius and/or section: solid circles of `radius`, or the `section` (softmech.bodies.sections)
+    with `radius` (default: the section's circumscribed circle) for contact, drag and drawing.
     """
     f = f"rod '{name}'"
     pf = f"{f}.{positions_field}"
@@ -227,7 +254,15 @@ def build_rod(name, *, positions, normal=None, directors=None, radius, density, 
             raise ValueError(f"{f}.directors has shape {directors.shape}, expected ({n}, 3, 3): "
                              f"one frame per element of {pf} ({len(positions)} nodes)")
     of = f"{pf} ({len(positions)} nodes)"
+    if section is not None:
+        section = section_constants(f"{f}.section", section, n, of=of)
+        radius = section.pop("radius") if radius is None else radius
+    elif radius is None:
+        raise ValueError(f"{f}: give radius (solid circles) or section "
+                         "(softmech.sections.rectangle, ellipse, tube, ...)")
     radius = _checks.per_element(f"{f}.radius", radius, n, of=of)
+    if section is not None:
+        section.pop("radius", None)
     density = _checks.per_element(f"{f}.density", density, n, of=of)
     E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of)
     if shear_modulus is None:
@@ -243,7 +278,8 @@ def build_rod(name, *, positions, normal=None, directors=None, radius, density, 
     return CosseratRod(name=name, positions=positions, directors=directors, radius=radius,
                        density=density, youngs_modulus=E, shear_modulus=G,
                        shear_coefficient=shear_coefficient, law=law,
-                       rest_curvature=rest_curvature, rest_strain=rest_strain, closed=closed)
+                       rest_curvature=rest_curvature, rest_strain=rest_strain, closed=closed,
+                       section=section)
 
 
 BYTES_PER_ELEMENT = 2048

@@ -13,7 +13,10 @@ carries the polar mass moment of its cylinder rho A l^ r^2 / 2 [kg m^2].
 
 Material, for a solid circular section of radius r (ref. 004 secs. 3.1-3.2 defaults):
 EA = E pi r^2 per edge, EI = E pi r^4 / 4 and GJ = G pi r^4 / 2 per spring (the mean of its
-two edges'), G = E / (2 (1 + nu)).
+two edges'), G = E / (2 (1 + nu)). Any other section (softmech.bodies.sections, axes 1, 2 along
+the material directors m1, m2): EA = E A; kappa1 = kb . m2 is a rotation about m2, so
+EI1 = E I2 (int y1^2 dA) and EI2 = E I1 (int y2^2 dA); GJ = G J (Saint-Venant's constant); the
+twist inertia is rho l^ (I1 + I2), the polar moment (rho A l^ r^2 / 2 for a circle).
 
 Natural curvature and twist are given per spring in physical units, kappa^ [1/m] (two material
 components) and tau^ [rad/m], and used as DisMech's discrete, dimensionless values
@@ -25,6 +28,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.schedules import Schedule, is_schedule
+from softmech.bodies.sections import circle, section_constants
 from softmech.implicit.body import ImplicitBody
 
 
@@ -94,8 +98,11 @@ class DerRod(ImplicitBody):
     director of the first edge (parallel-transported along a polyline; projected on each edge
     of a network), default the coordinate axis least aligned with the first edge. twist: initial
     twist angles [rad], scalar or (m,).
-    Material: radius [m] (scalar or per edge (m,)), density [kg/m^3], youngs_modulus [Pa], and
-    poisson_ratio (default 0.5, in (-1, 0.5]) or shear_modulus [Pa] (not both).
+    Material: radius [m] (scalar or per edge (m,)) for solid circles, or section (a
+    softmech.sections shape: rectangle, ellipse, tube, general; its circumscribed circle is the
+    radius contacts and drawings see unless radius is also given); density [kg/m^3],
+    youngs_modulus [Pa], and poisson_ratio (default 0.5, in (-1, 0.5]) or shear_modulus [Pa]
+    (not both).
     Rest shape: rest lengths are the initial edge lengths; natural_curvature None (straight),
     "initial" or (s, 2) [1/m] (kappa1, kappa2 per spring, material components); natural_twist
     None (untwisted), "initial" or (s,) [rad/m]. For a network None means "initial" (a
@@ -112,13 +119,14 @@ class DerRod(ImplicitBody):
     """A discrete rod is open (results files describe its polyline as a rod's)."""
 
     def __init__(self, name="rod", *, centerline=None, start=None, direction=None, length=None,
-                 n_elems=None, edges=None, normal=None, twist=0.0, radius, density,
+                 n_elems=None, edges=None, normal=None, twist=0.0, radius=None, density,
                  youngs_modulus, poisson_ratio=None, shear_modulus=None,
-                 natural_curvature=None, natural_twist=None):
+                 natural_curvature=None, natural_twist=None, section=None):
         self.name = name
         self._f = f"der_rod '{name}'."
         self._set_geometry(centerline, start, direction, length, n_elems, edges)
-        self._set_material(radius, density, youngs_modulus, poisson_ratio, shear_modulus)
+        self._set_material(radius, section, density, youngs_modulus, poisson_ratio,
+                           shear_modulus)
         f, m, s = self._f, self.n_elems, self.n_springs
         t0 = self.positions[self.edge_nodes[0, 1]] - self.positions[self.edge_nodes[0, 0]]
         t0 = t0 / self.rest_lengths[0]
@@ -193,10 +201,18 @@ class DerRod(ImplicitBody):
             raise ValueError(f"{f}edges: no two edges share a node (no bending-twisting spring)")
         self.voronoi_lengths = 0.5 * rest_len[self.spring_edges].sum(axis=1)
 
-    def _set_material(self, radius, density, youngs_modulus, poisson_ratio, shear_modulus):
+    def _set_material(self, radius, section, density, youngs_modulus, poisson_ratio,
+                      shear_modulus):
         """Moduli, section constants, stiffnesses and lumped masses (module docstring)."""
         f = self._f
-        self.radius = _checks.per_element(f + "radius", radius, self.n_elems)
+        if section is None and radius is None:
+            raise ValueError(f"der_rod '{self.name}': give radius (solid circles) or section "
+                             "(softmech.sections.rectangle, ellipse, tube, ...)")
+        if radius is not None:
+            radius = _checks.per_element(f + "radius", radius, self.n_elems)
+        constants = section_constants(f + "section", circle(radius) if section is None
+                                      else section, self.n_elems)
+        self.radius = constants["radius"] if radius is None else radius
         self.density = float(_checks.positive(f + "density", density, shape=()))
         self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus, shape=()))
         if poisson_ratio is not None and shear_modulus is not None:
@@ -210,13 +226,13 @@ class DerRod(ImplicitBody):
             if not -1.0 < nu <= 0.5:
                 raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
             self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))
-        r = self.radius
-        # section constants: A (m,) [m^2]; I (s, 2) and J = 2 I (s,) [m^4], the mean of a
-        # spring's two edges; the stiffnesses are the moduli times these
-        self.section_area = np.pi * r ** 2
-        i_edge = np.pi * r ** 4 / 4.0
-        self.section_inertia = np.repeat(i_edge[self.spring_edges].mean(axis=1)[:, None], 2, 1)
-        self.section_polar = (2.0 * i_edge)[self.spring_edges].mean(axis=1)
+        # section constants: A (m,) [m^2]; I (s, 2) in the order of (kappa1, kappa2) (module
+        # docstring: I2 then I1) and J (s,) [m^4], the mean of a spring's two edges; the
+        # stiffnesses are the moduli times these
+        self.section_area = constants["area"]
+        i_edge = constants["second_moments"][:, ::-1]
+        self.section_inertia = i_edge[self.spring_edges].mean(axis=1)
+        self.section_polar = constants["torsion_constant"][self.spring_edges].mean(axis=1)
         self.EA = self.youngs_modulus * self.section_area                           # (m,) [N]
         self.EI = self.youngs_modulus * self.section_inertia                     # (s, 2) [N m^2]
         self.GJ = self.shear_modulus * self.section_polar                        # (s,) [N m^2]
@@ -224,7 +240,8 @@ class DerRod(ImplicitBody):
         self.node_mass = np.zeros(len(self.positions))
         np.add.at(self.node_mass, self.edge_nodes[:, 0], 0.5 * edge_mass)
         np.add.at(self.node_mass, self.edge_nodes[:, 1], 0.5 * edge_mass)
-        self.twist_inertia = 0.5 * edge_mass * r ** 2                            # (m,) [kg m^2]
+        polar = constants["second_moments"].sum(axis=1)                          # I1 + I2
+        self.twist_inertia = self.density * polar * self.rest_lengths           # (m,) [kg m^2]
 
     def _initial_frames(self):
         if self.polyline:

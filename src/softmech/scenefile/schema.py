@@ -129,7 +129,7 @@ MATERIAL_FIELDS = ("density", "youngs_modulus", "shear_modulus", "poisson_ratio"
                    "shear_coefficient", "law")
 """Fields that a [materials.NAME] table may hold (the rod's own fields override them)."""
 
-_RING_MATERIAL = ("radius",) + MATERIAL_FIELDS + ("rest_strain",)
+_RING_MATERIAL = ("radius", "section") + MATERIAL_FIELDS + ("rest_strain",)
 
 
 def _keywords(function):

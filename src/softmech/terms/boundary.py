@@ -5,7 +5,7 @@ Constraints are imposed after every drift (positions) and kick (rates) of the in
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import section_properties
+from softmech.bodies.cosserat_rod import rod_section
 from softmech.integrators.driver import Call
 from softmech.kernels.anchors import FrameAnchorsArgs, frame_anchors
 from softmech.kernels.constraints import ConstraintArgs, constrain_positions, constrain_rates
@@ -93,10 +93,10 @@ _NO_PROFILE = time_profile("constraint", 0.0, 0.0, 0.0)
 def boundary_anchor_stiffness(ctx, rod_name, owner, elem):
     """K / D [N m], (B, 3), of the half Voronoi domain joining end element `elem` of a rod to a
     clamp frame at the rod's end: the element's bending (E I1, E I2) and twist (G I3)
-    stiffnesses over half its rest length."""
+    stiffnesses over half its rest length (I3 = J, the torsion constant)."""
     rod = ctx.rod(rod_name, owner)
     rp = ctx.rod_params(rod_name)
-    _, inertia = section_properties(rp["radius"][:, elem])
+    inertia = rod_section(rp)[1][:, elem]
     bend_twist = np.stack([rp["youngs_modulus"][:, elem] * inertia[:, 0],
                            rp["youngs_modulus"][:, elem] * inertia[:, 1],
                            rp["shear_modulus"][:, elem] * inertia[:, 2]], axis=-1)

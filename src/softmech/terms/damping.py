@@ -21,7 +21,7 @@ m += tau B d(kappa)/dt (stiffness-proportional damping; Renda et al. 2018 use th
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import node_shares, section_properties
+from softmech.bodies.cosserat_rod import node_shares, rod_section
 from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
 from softmech.integrators.driver import Call
@@ -96,8 +96,10 @@ class LinearDamping(BodyTerm):
         if "rotational_coefficient" in p:
             gamma_r = p["rotational_coefficient"][:, None]
         else:
-            area, inertia = section_properties(ctx.rod_params(self.rod)["radius"])
-            gamma_r = gamma * inertia[..., 0] / area
+            # the translational coefficient per unit mass, applied to the rotary inertia: the
+            # mean of the section's two bending mass moments per area (I1 / A for a circle)
+            area, _, inertia = rod_section(ctx.rod_params(self.rod))
+            gamma_r = gamma * (0.5 * (inertia[..., 0] + inertia[..., 1])) / area
         dampers.elem[self.rod] += gamma_r * rod.rest_lengths
 
     def contribute_rigid_body(self, ctx, p):

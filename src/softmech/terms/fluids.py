@@ -20,7 +20,7 @@ none and is refused. The linear (Stokes) drag of slender bodies is softmech.term
 import numpy as np
 
 from softmech import _checks
-from softmech.bodies.cosserat_rod import node_shares, section_properties
+from softmech.bodies.cosserat_rod import node_shares, rod_section
 from softmech.integrators.driver import Call
 from softmech.kernels.fluids import (AddedMassArgs, QuadraticDragArgs, RigidQuadraticDragArgs,
                                      added_mass, quadratic_drag, rigid_quadratic_drag)
@@ -46,8 +46,8 @@ def check_positive_params(owner, p, keys, strict=True):
 
 
 def rod_volumes(ctx, rod):
-    """Element volumes pi r^2 l^ [m^3], (B, n_elems)."""
-    area, _ = section_properties(ctx.rod_params(rod.name)["radius"])
+    """Element volumes A l^ [m^3] (A = pi r^2 for circles), (B, n_elems)."""
+    area = rod_section(ctx.rod_params(rod.name))[0]
     return area * rod.rest_lengths
 
 
