@@ -152,9 +152,15 @@ def test_a_shell_angle_out_of_range_is_refused():
 
 
 def test_a_massless_node_names_its_body():
+    """A radius of 1e-300 m, which made the mass 0, is now refused when the rod is built
+    (naming the radius); a subnormal density still gives massless nodes at compile time."""
     scene = sm.Scene()
+    with pytest.raises(ValueError, match=r"der_rod 'thread'.radius = 1e-300 is not allowed: "
+                                         r"its area or second moment"):
+        scene.add_der_rod(name="thread", start=(0, 0, 0), direction=(1, 0, 0), length=0.1,
+                          n_elems=3, radius=1e-300, density=1000.0, youngs_modulus=1e6)
     scene.add_der_rod(name="thread", start=(0, 0, 0), direction=(1, 0, 0), length=0.1,
-                      n_elems=3, radius=1e-300, density=1000.0, youngs_modulus=1e6)
+                      n_elems=3, radius=1e-3, density=1e-320, youngs_modulus=1e6)
     with pytest.raises(ValueError, match=r"body 'thread': degree of freedom \d+ \(positions of "
                                          r"node \d+\) has mass 0 kg"):
         scene.compile(dt=1e-3)

@@ -209,7 +209,10 @@ class DerRod(ImplicitBody):
             raise ValueError(f"der_rod '{self.name}': give radius (solid circles) or section "
                              "(softmech.sections.rectangle, ellipse, tube, ...)")
         if radius is not None:
-            radius = _checks.per_element(f + "radius", radius, self.n_elems)
+            given, radius = radius, _checks.per_element(f + "radius", radius, self.n_elems)
+            if section is None and not np.all(np.isfinite(radius**4) & (radius**4 > 0)):
+                raise ValueError(f"{f}radius = {_checks._show(given)} is not allowed: its "
+                                 "area or second moment (r^4) is 0 or inf in float64")
         constants = section_constants(f + "section", circle(radius) if section is None
                                       else section, self.n_elems)
         self.radius = constants["radius"] if radius is None else radius
