@@ -6,8 +6,10 @@ explicit Verlet run at its stability limit (no scaling: the reference), and the 
 
     python benchmarks/implicit_cosserat.py [--robots poseidron,quadropus,monopus]
         [--duration 2.0] [--swimmer-beats 3] [--reference] [--markdown] [--batch 1,4,16]
+        [--overdamped] [--steps-per-beat 500,1000,2000]
 
---batch times the PoseiDRONE (1 s at its default implicit step) for each number of worlds
+--overdamped adds the swimmer with ImplicitOptions(overdamped=True) (no inertia) at the same
+steps per beat. --batch times the PoseiDRONE (1 s at its default implicit step) for each number of worlds
 given. --reference adds the explicit runs without scaling (PoseiDRONE ~15 s per robot, the swimmer
 ~30-60 s per beat on one core). Wall times are warm (the first step, which compiles and
 probes the sparsity, is excluded) and measured on whatever else the machine is doing: give
@@ -56,18 +58,20 @@ def robot_row(name, scheme, dt, duration, scaling=None):
                 stats=stats)
 
 
-def swimmer_row(scheme, steps_per_beat, beats):
-    """Speed [m/s] of the Cosserat swimmer without inertia scaling (centre_track)."""
+def swimmer_row(scheme, steps_per_beat, beats, overdamped=False):
+    """Speed [m/s] of the Cosserat swimmer without inertia scaling (centre_track); overdamped:
+    the implicit steps without inertia (ImplicitOptions.overdamped)."""
     period = 1.0 / 3.6
     dt = period / steps_per_beat if scheme == "implicit_euler" else None
     scene, info = build_swimmer(model="cosserat", n_elems=50, rotary_inertia=1.0, cycles=beats,
                                 dt=dt)
-    sim = scene.compile(dt=info.dt, scheme=scheme)
+    newton = sm.ImplicitOptions(overdamped=True) if overdamped else None
+    sim = scene.compile(dt=info.dt, scheme=scheme, newton=newton)
     out, wall = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
     _, _, speed = centre_track(out["time"], out["flagellum.com"][0], info.period)
     stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
-    return dict(case="swimmer", scheme=scheme, dt=info.dt, scaling=1.0, value=speed,
-                wall=wall / beats, stats=stats)
+    return dict(case="swimmer" + (" (overdamped)" if overdamped else ""), scheme=scheme,
+                dt=info.dt, scaling=1.0, value=speed, wall=wall / beats, stats=stats)
 
 
 def batch_rows(worlds):
@@ -87,6 +91,8 @@ def main(argv=None):
     parser.add_argument("--reference", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--batch", default="", help="numbers of worlds, e.g. 1,4,16")
+    parser.add_argument("--overdamped", action="store_true")
+    parser.add_argument("--steps-per-beat", default="500,1000,2000")
     args = parser.parse_args(argv)
     first = None
     for B, lanes, wall in batch_rows([int(b) for b in filter(None, args.batch.split(","))]):
@@ -101,8 +107,10 @@ def main(argv=None):
         if args.reference:
             rows.append(robot_row(name, "verlet", 2e-6, args.duration, scaling=1.0))
     if args.swimmer_beats > 0:
-        for spb in (500, 1000, 2000):
+        for spb in [int(s) for s in args.steps_per_beat.split(",")]:
             rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats))
+            if args.overdamped:
+                rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats, True))
         if args.reference:
             rows.append(swimmer_row("verlet", None, args.swimmer_beats))
     load = os.getloadavg()[0]

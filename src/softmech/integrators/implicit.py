@@ -58,16 +58,22 @@ class ImplicitOptions:
     1 rad) [-]. max_iterations per Newton solve; max_halvings of a failing step; max_age: steps
     a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed when one iteration
     shrinks the correction by less than this factor [-]; delta: relative finite-difference
-    step [-]."""
+    step [-]. overdamped: drop the inertia, so each step solves the force balance at its end
+    (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag balances every other
+    force and the Reynolds number is ~0; the state's velocities are then those of that
+    balance). It needs a term that resists every motion (a drag or damping on every DOF),
+    else the force balance is singular."""
     tol: float = 1e-8
     max_iterations: int = 12
     max_halvings: int = 8
     max_age: int = 50
     refresh_rate: float = 0.25
     delta: float = 1e-7
+    overdamped: bool = False
 
     def __post_init__(self):
         _checks.positive("ImplicitOptions.tol", self.tol)
+        _checks.boolean("ImplicitOptions.overdamped", self.overdamped)
         _checks.integer("ImplicitOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("ImplicitOptions.max_halvings", self.max_halvings, 0)
         _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
@@ -373,7 +379,8 @@ class ImplicitIntegrator:
                 vs=np.zeros_like(v), ws=np.zeros_like(w), v_mask=np.ones_like(v),
                 w_mask=np.ones_like(w), v_scale=scale,
                 offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
-                violations=np.zeros(nb, dtype=np.int64)))
+                violations=np.zeros(nb, dtype=np.int64),
+                inertia=np.array([0.0 if options.overdamped else 1.0])))
             offset += 3 * (n_x + n_q)
         self.kinds = tuple(kinds)
         self.n_dof = offset

@@ -9,11 +9,13 @@ end velocities u = (v, w) (Hairer and Wanner, Solving ODEs II, IV.8; on SO(3) th
 by the exponential of the end angular velocity, as the explicit drift does):
 
     x = x_b + h v,   Q = exp(-h [w]x) Q_b                           (place_kind)
-    R(u) = u - P(u) + m (P(u) - u_b - h a(x, Q, P(u), t))            (residual_kind)
+    R(u) = u - P(u) + m (i (P(u) - u_b) - h a(x, Q, P(u), t))        (residual_kind)
 
 P(u): the velocities after the scene's constraints (Clamp, driven ends, ghost slots), which
 overwrite the constrained entries; m: 1 on free DOFs, 0 on constrained ones (found once by
-probing the constraints). A free DOF's residual is the step's equation of motion; a
+probing the constraints); i: 1, or 0 for an overdamped step (ImplicitOptions.overdamped: the
+inertia term dropped, so the step solves the force balance a(x, Q, u, t) = 0 at its end; a is
+the force over the mass, so the root is that of the forces). A free DOF's residual is the step's equation of motion; a
 constrained one's, u - P(u), vanishes once u takes the prescribed value.
 
 DOFs: each kind numbers its velocity entries from v_off (slot s, component c: v_off + 3 s + c)
@@ -33,6 +35,7 @@ ImplicitKindArgs = namedtuple("ImplicitKindArgs", [
     "v_scale",                   # length scale of each velocity DOF [m] (n_blocks, 3, n_x*W)
     "offsets",                   # (2,) int64: v_off, w_off (first DOF of v and of w)
     "violations",                # (n_blocks,) int64: frames turned by > 1 rad in a place
+    "inertia",                   # (1,): 1.0, or 0.0 for overdamped steps (module docstring)
 ])
 """The implicit integrator's arrays of one body kind."""
 
@@ -70,15 +73,15 @@ def place_kind(a, bi, W, h, U):
 
 @kernel
 def residual_kind(a, bi, W, h, U, R):
-    """R <- u - P(u) + m (P(u) - u_b - h a) on the kind's DOFs (module docstring), from the
+    """R <- u - P(u) + m (i (P(u) - u_b) - h a) on the kind's DOFs (module docstring), from the
     state after the constraints (P(u): v, w) and the accelerations of the motion kernel."""
-    v_off, w_off = a.offsets[0], a.offsets[1]
-    _residual_rows(a.v[bi], a.vb[bi], a.acc[bi], a.v_mask[bi], v_off, W, h, U, R)
-    _residual_rows(a.w[bi], a.wb[bi], a.alpha[bi], a.w_mask[bi], w_off, W, h, U, R)
+    v_off, w_off, i = a.offsets[0], a.offsets[1], a.inertia[0]
+    _residual_rows(a.v[bi], a.vb[bi], a.acc[bi], a.v_mask[bi], v_off, W, h, i, U, R)
+    _residual_rows(a.w[bi], a.wb[bi], a.alpha[bi], a.w_mask[bi], w_off, W, h, i, U, R)
 
 
 @kernel(inline="always")
-def _residual_rows(p, base, acc, mask, off, W, h, U, R):
+def _residual_rows(p, base, acc, mask, off, W, h, inertia, U, R):
     n = p.shape[1] // W
     for s in range(n):
         for c in range(3):
@@ -86,7 +89,7 @@ def _residual_rows(p, base, acc, mask, off, W, h, U, R):
             for lane in range(W):
                 k = s * W + lane
                 R[d, lane] = (U[d, lane] - p[c, k]) + mask[c, k] * (
-                    p[c, k] - base[c, k] - h * acc[c, k])
+                    inertia * (p[c, k] - base[c, k]) - h * acc[c, k])
 
 
 @kernel
