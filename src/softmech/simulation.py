@@ -519,11 +519,33 @@ class Simulation:
         ns, _ = self._slices(name)
         return from_blocks(self._engine().bodies.node_mass, self.lanes)[:, ns]
 
+    def history(self):
+        """What the integrator carries between steps, {key: array}: empty for the explicit
+        schemes; for implicit Euler once it has stepped, its memory (the predictor's last
+        velocities, the kept Jacobian factor, the sparsity; ImplicitIntegrator.memory), keys
+        'implicit.<name>'. Saved with the state (save_state, results-file checkpoints) so that a
+        restart continues bit for bit."""
+        if self.scheme not in IMPLICIT_SCHEMES or self._implicit is None:
+            return {}
+        return {f"implicit.{k}": v for k, v in self.implicit_integrator().memory().items()}
+
+    def set_history(self, arrays):
+        """Restore history() (after the bodies' states and the clock); {} leaves the
+        integrator to start afresh, as it does at a run's first step."""
+        if not arrays:
+            return
+        keys = {k.split(".", 1)[1]: v for k, v in arrays.items() if k.startswith("implicit.")}
+        if self.scheme not in IMPLICIT_SCHEMES or len(keys) != len(arrays):
+            raise ValueError(f"saved integrator history {sorted(arrays)} does not fit scheme "
+                             f"{self.scheme!r}")
+        self.implicit_integrator().restore_memory(keys)
+
     def save_state(self, path):
-        """Write the clock and every body's state to an .npz file atomically: load_state
-        continues the run bit for bit (`time` is kept too, for readers; a rigid body's frame is
-        kept both in its own frame, '<body>.directors', and exactly as the engine holds it,
-        '<body>.principal_directors' and '<body>.principal_angular_velocities')."""
+        """Write the clock, every body's state and the integrator's history() to an .npz file
+        atomically: load_state continues the run bit for bit (`time` is kept too, for readers;
+        a rigid body's frame is kept both in its own frame, '<body>.directors', and exactly as
+        the engine holds it, '<body>.principal_directors' and
+        '<body>.principal_angular_velocities')."""
         origin, steps = self.clock
         arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
                   "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
@@ -533,6 +555,7 @@ class Simulation:
             exact = self.get_state(b.name, principal=True)
             arrays.update({f"{b.name}.principal_{k}": exact[k]
                            for k in ("directors", "angular_velocities")})
+        arrays.update(self.history())
         atomic_save_npz(path, **arrays)
 
     def load_state(self, path):
@@ -544,10 +567,15 @@ class Simulation:
                 self.set_state(r.name, principal=exact, **{
                     k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
                     for k in STATE_FIELDS})
-            if "clock_steps" in data and float(data["clock_dt"]) == self.dt:
+            same_dt = "clock_steps" in data and float(data["clock_dt"]) == self.dt
+            if same_dt:
                 self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
             else:
                 self.time = float(data["time"])
+            history = {k: data[k] for k in data.files if k.startswith("implicit.")}
+            if history and same_dt and self.scheme in IMPLICIT_SCHEMES:
+                # another step size (or scheme) starts the integrator afresh
+                self.set_history(history)
 
 
 EXPLODING = _checks.MAX_COORDINATE

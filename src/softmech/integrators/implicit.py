@@ -506,6 +506,55 @@ class ImplicitIntegrator:
             factored_h=np.full(nb, np.nan),
             counts=np.zeros((nb, len(COUNTS)), dtype=np.int64))
 
+    # -- restarts ----------------------------------------------------------------------
+    MEMORY_LANES = ("U_old", "values", "refresh", "age", "rprev")
+    """Solver arrays carried from step to step per world (lane): the last step's velocities
+    (the predictor's), the kept LU factor, its refresh flag and age, the last contraction."""
+    MEMORY_BLOCKS = ("history", "factored_h")
+    """... and per block: whether the predictor may extrapolate, the step size factored at."""
+
+    def memory(self):
+        """What the integrator carries between steps, {key: array}, for a restart that continues
+        bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and MEMORY_BLOCKS
+        arrays per world (B, ...) (a block's value repeated for its worlds)."""
+        s, lanes = self.solver, self.lanes
+        out = {"couplings": np.stack(self._couplings)}
+        for key in self.MEMORY_LANES:
+            arr = getattr(s, key)                                       # (nb, ..., W)
+            out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[:lanes.worlds]
+        for key in self.MEMORY_BLOCKS:
+            out[key] = np.repeat(getattr(s, key), lanes.W)[:lanes.worlds]
+        return out
+
+    def restore_memory(self, arrays):
+        """Set the memory() of a saved run (same scene and worlds): its couplings (the pattern
+        rebuilt from them if they differ from the probed ones), then the arrays. A block whose
+        worlds disagree on a block value (the run was saved with another blocking) refactors
+        and does not extrapolate at its next step."""
+        couplings = np.asarray(arrays["couplings"], dtype=np.int64)
+        if couplings.ndim != 2 or couplings.shape[0] != 2 or np.any(couplings < 0) or np.any(
+                couplings >= self.n_dof):
+            raise ValueError(f"implicit integrator memory: couplings of shape {couplings.shape} "
+                             f"do not fit this scene's {self.n_dof} degrees of freedom")
+        if not np.array_equal(couplings, np.stack(self._couplings)):
+            self._couplings = (couplings[0].copy(), couplings[1].copy())
+            self.pattern = factor_pattern(self.n_dof, *self._couplings)
+            self.solver = self._solver_arrays(self.pattern)
+        s, lanes = self.solver, self.lanes
+        world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
+        for key in self.MEMORY_LANES:
+            arr = getattr(s, key)
+            saved = np.asarray(arrays[key])
+            if saved.shape != (lanes.worlds,) + arr.shape[1:-1]:
+                raise ValueError(f"implicit integrator memory: {key} has shape {saved.shape}, "
+                                 f"expected {(lanes.worlds,) + arr.shape[1:-1]}")
+            arr[...] = np.moveaxis(saved[world], 1, -1)
+        for key in self.MEMORY_BLOCKS:
+            saved = np.asarray(arrays[key])[world]                           # (nb, W)
+            same = np.all(saved == saved[:, :1], axis=1)
+            fallback = 0 if key == "history" else np.nan
+            getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
+
     # -- stepping --------------------------------------------------------------------
     @property
     def stats(self):
