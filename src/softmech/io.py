@@ -1,6 +1,7 @@
 """Files: atomic writes (write to a temporary file in the same folder, then os.replace), so that
 readers see the old file or the new one, never half of one."""
 import contextlib
+import math
 import os
 import tempfile
 
@@ -49,3 +50,87 @@ def atomic_save_npz(path, **arrays):
 def atomic_write_text(path, text):
     """Write `text` (UTF-8) to `path` atomically."""
     return atomic_write(path, lambda f: f.write(text), binary=False)
+
+
+MAX_ARRAY_BYTES = 2**30
+"""Largest array a .npy / .npz member read by softmech may declare (1 GiB): a tiny file whose
+header claims a giant shape (or a zip bomb) is refused before anything is allocated."""
+
+
+def npy_header_problem(stream, size, max_bytes=MAX_ARRAY_BYTES):
+    """Read the .npy header at the start of `stream` (`size` bytes in all) and say what is wrong
+    with it, before NumPy allocates the array: None if nothing, else the end of a sentence whose
+    subject is the file (": .npy format version ...", " holds Python objects ...",
+    " declares an array of shape ... but holds ...", " holds an array of shape ... at most ...").
+    Returns (problem, shape, dtype)."""
+    from numpy.lib import format as npy_format
+
+    try:
+        version = npy_format.read_magic(stream)
+    except ValueError as err:
+        return f" is not a .npy array ({err})", None, None
+    readers = {(1, 0): npy_format.read_array_header_1_0, (2, 0): npy_format.read_array_header_2_0}
+    if version not in readers:
+        return (f": .npy format version {version} is not allowed (1.0 or 2.0, as numpy.save "
+                "writes)"), None, None
+    try:
+        shape, _, dtype = readers[version](stream)
+    except ValueError as err:
+        return f" has a damaged .npy header ({err})", None, None
+    if dtype.hasobject:
+        return (f" holds Python objects (dtype {dtype}): not allowed, it must hold numbers "
+                "(pickles are never loaded)"), shape, dtype
+    declared = dtype.itemsize * math.prod(int(n) for n in shape)
+    held = size - stream.tell()
+    if declared > held:
+        return (f" declares an array of shape {tuple(shape)} ({declared:,} bytes) but holds "
+                f"{held:,} bytes of data: not allowed (a damaged or forged file)"), shape, dtype
+    if declared > max_bytes:
+        return (f" holds an array of shape {tuple(shape)} ({declared:,} bytes): not allowed, "
+                f"an array may have at most {max_bytes:,} bytes"), shape, dtype
+    return None, shape, dtype
+
+
+def read_state_npz(path, expected, optional=()):
+    """The members of a state file (.npz, as save_state writes it), each checked before it is
+    read; ValueError naming the file and the member otherwise.
+
+    expected: {name: shape} of the members that must be there, shape a tuple whose None
+    entries are free; optional: names read when present, with any shape. Every member read must
+    be a real number array (bool, integer or float; no complex, text, bytes or objects) with a
+    header that fits the file (npy_header_problem), and finite."""
+    import zipfile
+
+    path = os.fspath(path)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as err:
+        raise ValueError(f"{path}: not a state file written by save_state ({err})") from None
+    out = {}
+    with archive:
+        members = {m[:-4]: m for m in archive.namelist() if m.endswith(".npy")}
+        missing = sorted(set(expected) - set(members))
+        if missing:
+            raise ValueError(f"{path}: not a state of this scene: missing {missing}")
+        for name in list(expected) + [n for n in optional if n in members]:
+            info = archive.getinfo(members[name])
+            with archive.open(info) as stream:
+                problem, shape, dtype = npy_header_problem(stream, info.file_size)
+            if problem:
+                raise ValueError(f"{path}: member {name!r}{problem}")
+            if dtype.kind not in "biuf":
+                raise ValueError(f"{path}: member {name!r} has dtype {dtype}: not allowed, a "
+                                 "state holds real numbers")
+            want = expected.get(name)
+            if want is not None and (len(shape) != len(want) or any(
+                    w is not None and w != s for w, s in zip(want, shape))):
+                shown = tuple("any" if w is None else w for w in want)
+                raise ValueError(f"{path}: member {name!r} has shape {tuple(shape)}, this "
+                                 f"scene's is {shown}")
+            with archive.open(info) as stream:
+                value = np.lib.format.read_array(stream, allow_pickle=False)
+            if value.dtype.kind == "f" and not np.all(np.isfinite(value)):
+                raise ValueError(f"{path}: member {name!r} holds NaN or inf: not a state a "
+                                 "run can continue from")
+            out[name] = value
+    return out

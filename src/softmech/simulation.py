@@ -17,6 +17,7 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.progress import progress_bar
 from softmech.threads import block_pool
+from softmech.io import read_state_npz
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
 from softmech.stability import rod_time_step_limit
@@ -560,22 +561,69 @@ class Simulation:
 
     def load_state(self, path):
         """Restore a state written by save_state. The clock continues bit for bit when the time
-        step is the same; with another dt (or a file without a clock) the time is restored."""
-        with np.load(path, allow_pickle=False) as data:
+        step is the same; with another dt (or a file without a clock) the time is restored.
+        Every member is checked before it is read (softmech.io.read_state_npz: present, a real
+        finite number array of this scene's shape, a header that fits the file); a file that is
+        not a state of this scene is refused with a ValueError naming the member, and nothing
+        of the simulation changes."""
+        data = read_state_npz(path, self._state_members(path), optional=(
+            "clock_origin", "clock_steps", "clock_dt", *self._history_members(path)))
+        scalars = {k: data[k] for k in ("time", "clock_origin", "clock_steps", "clock_dt")
+                   if k in data}
+        for key, value in scalars.items():
+            if value.shape != () or (key == "clock_steps" and (value.dtype.kind not in "iu"
+                                                               or value < 0)):
+                raise ValueError(f"{path}: member {key!r} = {_checks._show(value.tolist())} is not "
+                                 "allowed: must be a single number"
+                                 + (" (a whole number >= 0)" if key == "clock_steps" else ""))
+        has_clock = {"clock_origin", "clock_steps", "clock_dt"} <= set(scalars)
+        same_dt = has_clock and float(scalars["clock_dt"]) == self.dt
+        saved = tuple(a.copy() for a in self._state)
+        try:
             for r in self.rods + self.rigid_bodies:
                 exact = f"{r.name}.principal_directors" in data
                 self.set_state(r.name, principal=exact, **{
                     k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
                     for k in STATE_FIELDS})
-            same_dt = "clock_steps" in data and float(data["clock_dt"]) == self.dt
-            if same_dt:
-                self.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
-            else:
-                self.time = float(data["time"])
-            history = {k: data[k] for k in data.files if k.startswith("implicit.")}
-            if history and same_dt and self.scheme in IMPLICIT_SCHEMES:
-                # another step size (or scheme) starts the integrator afresh
-                self.set_history(history)
+        except ValueError as err:          # e.g. directors that are not rotations
+            for a, b in zip(self._state, saved):
+                a[...] = b
+            raise ValueError(f"{path}: {err}") from None
+        if same_dt:
+            self.clock = (float(scalars["clock_origin"]), int(scalars["clock_steps"]))
+        else:
+            self.time = float(scalars["time"])
+        history = {k: v for k, v in data.items() if k.startswith("implicit.")}
+        if history and same_dt and self.scheme in IMPLICIT_SCHEMES:
+            # another step size (or scheme) starts the integrator afresh
+            self.set_history(history)
+
+    def _state_members(self, path):
+        """{member: shape} a state file of this scene must hold (read_state_npz)."""
+        import zipfile
+        try:
+            with zipfile.ZipFile(path) as archive:
+                names = {m[:-4] for m in archive.namelist() if m.endswith(".npy")}
+        except (OSError, zipfile.BadZipFile):
+            names = set()          # read_state_npz says what is wrong with the file
+        members = {"time": ()}
+        for r in self.rods + self.rigid_bodies:
+            exact = f"{r.name}.principal_directors" in names
+            for key, value in self.get_state(r.name).items():
+                if key in STATE_FIELDS:
+                    prefix = "principal_" if exact and key in PRINCIPAL else ""
+                    members[f"{r.name}.{prefix}{key}"] = value.shape
+        return members
+
+    def _history_members(self, path):
+        """The integrator-history members (implicit.*) a state file holds."""
+        import zipfile
+        try:
+            with zipfile.ZipFile(path) as archive:
+                return [m[:-4] for m in archive.namelist()
+                        if m.endswith(".npy") and m.startswith("implicit.")]
+        except (OSError, zipfile.BadZipFile):
+            return []
 
 
 EXPLODING = _checks.MAX_COORDINATE

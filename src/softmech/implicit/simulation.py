@@ -14,7 +14,7 @@ from softmech.implicit.layout import DofLayout
 from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
 from softmech.kernels.newton import OK
-from softmech.io import atomic_save_npz
+from softmech.io import atomic_save_npz, read_state_npz
 from softmech.progress import progress_bar
 from softmech.simulation import EXPLODING, Every, Results, SimulationDiverged
 from softmech.terms.base import TERM_SECTIONS
@@ -248,23 +248,28 @@ class ImplicitSimulation:
                         dt=np.array(self.dt), **self._restart_arrays())
 
     def load_state(self, path):
-        """Restore a state written by save_state of the same scene (same B)."""
-        with np.load(path, allow_pickle=False) as data:
-            arrays = self._restart_arrays()
-            missing = set(arrays) - set(data.files)
-            if missing:
-                raise ValueError(f"{path}: not a state of this scene (missing {sorted(missing)})")
-            for key, value in arrays.items():
-                if data[key].shape != value.shape:
-                    raise ValueError(f"{path}: {key} has shape {data[key].shape}, this scene's "
-                                     f"is {value.shape}")
-            for key, value in arrays.items():
-                value[...] = data[key]
-            if "dt" in data.files and float(data["dt"]) != self.dt:
-                # another time step: the same time, not the same number of steps
-                self.time = float(data["time_origin"]) + int(data["steps"]) * float(data["dt"])
-            else:
-                self.clock = (float(data["time_origin"]), int(data["steps"]))
+        """Restore a state written by save_state of the same scene (same B). Every member is
+        checked before it is read (softmech.io.read_state_npz: present, a real finite number
+        array of this scene's shape, a header that fits the file); nothing changes if one is
+        not."""
+        arrays = self._restart_arrays()
+        expected = {k: v.shape for k, v in arrays.items()}
+        expected.update({"time_origin": (), "steps": ()})
+        data = read_state_npz(path, expected, optional=("dt",))
+        steps = data["steps"]
+        if steps.dtype.kind not in "iu" or steps < 0:
+            raise ValueError(f"{path}: member 'steps' = {steps.tolist()!r} is not allowed: must "
+                             "be a whole number >= 0")
+        if "dt" in data and (data["dt"].shape != () or not data["dt"] > 0):
+            raise ValueError(f"{path}: member 'dt' = {_checks._show(data['dt'].tolist())} is "
+                             "not allowed: must be a single number > 0")
+        for key, value in arrays.items():
+            value[...] = data[key]
+        if "dt" in data and float(data["dt"]) != self.dt:
+            # another time step: the same time, not the same number of steps
+            self.time = float(data["time_origin"]) + int(steps) * float(data["dt"])
+        else:
+            self.clock = (float(data["time_origin"]), int(steps))
 
     # -- stepping ---------------------------------------------------------------------
     def step(self, n_steps=1):

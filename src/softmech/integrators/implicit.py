@@ -523,14 +523,15 @@ class ImplicitIntegrator:
             arr = getattr(s, key)                                       # (nb, ..., W)
             out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[:lanes.worlds]
         for key in self.MEMORY_BLOCKS:
-            out[key] = np.repeat(getattr(s, key), lanes.W)[:lanes.worlds]
+            # a step size never factored (NaN) is saved as 0: also "refactor at the next step"
+            out[key] = np.nan_to_num(np.repeat(getattr(s, key), lanes.W)[:lanes.worlds], nan=0.0)
         return out
 
     def restore_memory(self, arrays):
         """Set the memory() of a saved run (same scene and worlds): its couplings (the pattern
         rebuilt from them if they differ from the probed ones), then the arrays. A block whose
         worlds disagree on a block value (the run was saved with another blocking) refactors
-        and does not extrapolate at its next step."""
+        and does not extrapolate at its next step (factored_h 0, history 0)."""
         couplings = np.asarray(arrays["couplings"], dtype=np.int64)
         if couplings.ndim != 2 or couplings.shape[0] != 2 or np.any(couplings < 0) or np.any(
                 couplings >= self.n_dof):
@@ -552,7 +553,7 @@ class ImplicitIntegrator:
         for key in self.MEMORY_BLOCKS:
             saved = np.asarray(arrays[key])[world]                           # (nb, W)
             same = np.all(saved == saved[:, :1], axis=1)
-            fallback = 0 if key == "history" else np.nan
+            fallback = 0
             getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
 
     # -- stepping --------------------------------------------------------------------

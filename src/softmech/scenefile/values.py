@@ -1,16 +1,15 @@
 """Values between Python builder arguments and TOML: numbers, strings, booleans, arrays (inline
 lists or side-file references), rods (by name) and friction laws (sub-tables)."""
 import dataclasses
-import math
 import os
 import zipfile
 
 import numpy as np
-from numpy.lib import format as npy_format
 
 from softmech.bodies.cosserat_rod import CosseratRod
 from softmech.bodies.rigid_body import RigidBody
 from softmech.implicit.body import ImplicitBody
+from softmech.io import MAX_ARRAY_BYTES, npy_header_problem
 from softmech.scenefile.schema import INLINE_LIMIT
 
 BODIES = (CosseratRod, RigidBody, ImplicitBody)
@@ -57,7 +56,7 @@ def is_side_reference(value):
     return isinstance(value, dict) and "file" in value and set(value) <= {"file", "key"}
 
 
-MAX_SIDE_ARRAY_BYTES = 2**30
+MAX_SIDE_ARRAY_BYTES = MAX_ARRAY_BYTES
 """Largest array a .npy / .npz side file may declare (1 GiB): a tiny file whose header claims a
 giant shape (or a zip bomb) is refused before anything is allocated."""
 
@@ -126,30 +125,12 @@ def load_side_array(ref, base_dir, where, allow_outside=False):
 
 
 def _check_npy_header(stream, size, name, where):
-    """Read the .npy header at the start of `stream` (`size` bytes in all) and refuse an object
-    (pickled) dtype, or a shape whose bytes exceed what the stream holds or
-    MAX_SIDE_ARRAY_BYTES -- before NumPy allocates the array."""
-    version = npy_format.read_magic(stream)
-    readers = {(1, 0): npy_format.read_array_header_1_0, (2, 0): npy_format.read_array_header_2_0}
-    if version not in readers:
-        raise ScenarioError(f"{where}: side file {name!r}: .npy format version {version} is "
-                            "not allowed (1.0 or 2.0, as numpy.save writes)")
-    shape, _, dtype = readers[version](stream)
-    if dtype.hasobject:
-        raise ScenarioError(f"{where}: side file {name!r} holds Python objects (dtype {dtype}): "
-                            "not allowed, a side file holds numbers (pickles are never loaded)")
-    declared = dtype.itemsize * math.prod(int(n) for n in shape)
-    held = size - stream.tell()
-    if declared > held:
-        raise ScenarioError(
-            f"{where}: side file {name!r} declares an array of shape {tuple(shape)} "
-            f"({declared:,} bytes) but holds {held:,} bytes of data: not allowed (a damaged or "
-            "forged file)")
-    if declared > MAX_SIDE_ARRAY_BYTES:
-        raise ScenarioError(
-            f"{where}: side file {name!r} holds an array of shape {tuple(shape)} "
-            f"({declared:,} bytes): not allowed, a side array may have at most "
-            f"{MAX_SIDE_ARRAY_BYTES:,} bytes")
+    """Refuse a side file whose .npy header declares Python objects, or more data than the file
+    holds or than MAX_SIDE_ARRAY_BYTES (softmech.io.npy_header_problem), before NumPy
+    allocates the array."""
+    problem, _, _ = npy_header_problem(stream, size, MAX_SIDE_ARRAY_BYTES)
+    if problem:
+        raise ScenarioError(f"{where}: side file {name!r}{problem}")
 
 
 MESH_EXTENSIONS = (".obj", ".stl", ".ply")
