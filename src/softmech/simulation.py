@@ -10,14 +10,13 @@ from softmech.diagnostics import rigid_diagnostics, rod_diagnostics, total_energ
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
-from softmech.io import atomic_save_npz
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.progress import progress_bar
 from softmech.threads import block_pool
-from softmech.io import read_state_npz
+from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
 from softmech.stability import rod_time_step_limit
@@ -543,87 +542,18 @@ class Simulation:
 
     def save_state(self, path):
         """Write the clock, every body's state and the integrator's history() to an .npz file
-        atomically: load_state continues the run bit for bit (`time` is kept too, for readers;
-        a rigid body's frame is kept both in its own frame, '<body>.directors', and exactly as
-        the engine holds it, '<body>.principal_directors' and
-        '<body>.principal_angular_velocities')."""
-        origin, steps = self.clock
-        arrays = {"time": np.array(self.time), "clock_origin": np.array(origin),
-                  "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(self.dt)}
-        for r in self.rods + self.rigid_bodies:
-            arrays.update({f"{r.name}.{k}": v for k, v in self.get_state(r.name).items()})
-        for b in self.rigid_bodies:
-            exact = self.get_state(b.name, principal=True)
-            arrays.update({f"{b.name}.principal_{k}": exact[k]
-                           for k in ("directors", "angular_velocities")})
-        arrays.update(self.history())
-        atomic_save_npz(path, **arrays)
+        atomically: load_state continues the run bit for bit (softmech.state_file.write_state:
+        `time` is kept too, for readers; a rigid body's frame both in its own frame and exactly
+        as the engine holds it)."""
+        write_state(self, path)
 
     def load_state(self, path):
         """Restore a state written by save_state. The clock continues bit for bit when the time
         step is the same; with another dt (or a file without a clock) the time is restored.
-        Every member is checked before it is read (softmech.io.read_state_npz: present, a real
-        finite number array of this scene's shape, a header that fits the file); a file that is
-        not a state of this scene is refused with a ValueError naming the member, and nothing
-        of the simulation changes."""
-        data = read_state_npz(path, self._state_members(path), optional=(
-            "clock_origin", "clock_steps", "clock_dt", *self._history_members(path)))
-        scalars = {k: data[k] for k in ("time", "clock_origin", "clock_steps", "clock_dt")
-                   if k in data}
-        for key, value in scalars.items():
-            if value.shape != () or (key == "clock_steps" and (value.dtype.kind not in "iu"
-                                                               or value < 0)):
-                raise ValueError(f"{path}: member {key!r} = {_checks._show(value.tolist())} is not "
-                                 "allowed: must be a single number"
-                                 + (" (a whole number >= 0)" if key == "clock_steps" else ""))
-        has_clock = {"clock_origin", "clock_steps", "clock_dt"} <= set(scalars)
-        same_dt = has_clock and float(scalars["clock_dt"]) == self.dt
-        saved = tuple(a.copy() for a in self._state)
-        try:
-            for r in self.rods + self.rigid_bodies:
-                exact = f"{r.name}.principal_directors" in data
-                self.set_state(r.name, principal=exact, **{
-                    k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
-                    for k in STATE_FIELDS})
-        except ValueError as err:          # e.g. directors that are not rotations
-            for a, b in zip(self._state, saved):
-                a[...] = b
-            raise ValueError(f"{path}: {err}") from None
-        if same_dt:
-            self.clock = (float(scalars["clock_origin"]), int(scalars["clock_steps"]))
-        else:
-            self.time = float(scalars["time"])
-        history = {k: v for k, v in data.items() if k.startswith("implicit.")}
-        if history and same_dt and self.scheme in IMPLICIT_SCHEMES:
-            # another step size (or scheme) starts the integrator afresh
-            self.set_history(history)
-
-    def _state_members(self, path):
-        """{member: shape} a state file of this scene must hold (read_state_npz)."""
-        import zipfile
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = {m[:-4] for m in archive.namelist() if m.endswith(".npy")}
-        except (OSError, zipfile.BadZipFile):
-            names = set()          # read_state_npz says what is wrong with the file
-        members = {"time": ()}
-        for r in self.rods + self.rigid_bodies:
-            exact = f"{r.name}.principal_directors" in names
-            for key, value in self.get_state(r.name).items():
-                if key in STATE_FIELDS:
-                    prefix = "principal_" if exact and key in PRINCIPAL else ""
-                    members[f"{r.name}.{prefix}{key}"] = value.shape
-        return members
-
-    def _history_members(self, path):
-        """The integrator-history members (implicit.*) a state file holds."""
-        import zipfile
-        try:
-            with zipfile.ZipFile(path) as archive:
-                return [m[:-4] for m in archive.namelist()
-                        if m.endswith(".npy") and m.startswith("implicit.")]
-        except (OSError, zipfile.BadZipFile):
-            return []
+        Every member is checked before it is read (softmech.state_file.read_state); a file that
+        is not a state of this scene is refused with a ValueError naming the member, and
+        nothing of the simulation changes."""
+        read_state(self, path)
 
 
 EXPLODING = _checks.MAX_COORDINATE
