@@ -256,13 +256,12 @@ def build_rod(name, *, positions, normal=None, directors=None, radius=None, dens
     of = f"{pf} ({len(positions)} nodes)"
     if section is not None:
         section = section_constants(f"{f}.section", section, n, of=of)
-        radius = section.pop("radius") if radius is None else radius
+        circumscribed = section.pop("radius")       # the rod's radius unless one is given
+        radius = circumscribed if radius is None else radius
     elif radius is None:
         raise ValueError(f"{f}: give radius (solid circles) or section "
                          "(softmech.sections.rectangle, ellipse, tube, ...)")
     radius = _checks.per_element(f"{f}.radius", radius, n, of=of)
-    if section is not None:
-        section.pop("radius", None)
     density = _checks.per_element(f"{f}.density", density, n, of=of)
     E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of)
     if shear_modulus is None:
