@@ -62,21 +62,16 @@ def npy_header_problem(stream, size, max_bytes=MAX_ARRAY_BYTES):
     with it, before NumPy allocates the array: None if nothing, else the end of a sentence whose
     subject is the file (": .npy format version ...", " holds Python objects ...",
     " declares an array of shape ... but holds ...", " holds an array of shape ... at most ...").
-    Returns (problem, shape, dtype)."""
+    Returns (problem, shape, dtype). A stream that is not .npy at all (no magic string, a
+    damaged header) raises NumPy's ValueError: the caller says which file it was."""
     from numpy.lib import format as npy_format
 
-    try:
-        version = npy_format.read_magic(stream)
-    except ValueError as err:
-        return f" is not a .npy array ({err})", None, None
+    version = npy_format.read_magic(stream)
     readers = {(1, 0): npy_format.read_array_header_1_0, (2, 0): npy_format.read_array_header_2_0}
     if version not in readers:
         return (f": .npy format version {version} is not allowed (1.0 or 2.0, as numpy.save "
                 "writes)"), None, None
-    try:
-        shape, _, dtype = readers[version](stream)
-    except ValueError as err:
-        return f" has a damaged .npy header ({err})", None, None
+    shape, _, dtype = readers[version](stream)
     if dtype.hasobject:
         return (f" holds Python objects (dtype {dtype}): not allowed, it must hold numbers "
                 "(pickles are never loaded)"), shape, dtype
@@ -114,8 +109,11 @@ def read_state_npz(path, expected, optional=()):
             raise ValueError(f"{path}: not a state of this scene: missing {missing}")
         for name in list(expected) + [n for n in optional if n in members]:
             info = archive.getinfo(members[name])
-            with archive.open(info) as stream:
-                problem, shape, dtype = npy_header_problem(stream, info.file_size)
+            try:
+                with archive.open(info) as stream:
+                    problem, shape, dtype = npy_header_problem(stream, info.file_size)
+            except (ValueError, OSError, zipfile.BadZipFile) as err:
+                raise ValueError(f"{path}: member {name!r} is not a .npy array ({err})") from None
             if problem:
                 raise ValueError(f"{path}: member {name!r}{problem}")
             if dtype.kind not in "biuf":
@@ -127,8 +125,12 @@ def read_state_npz(path, expected, optional=()):
                 shown = tuple("any" if w is None else w for w in want)
                 raise ValueError(f"{path}: member {name!r} has shape {tuple(shape)}, this "
                                  f"scene's is {shown}")
-            with archive.open(info) as stream:
-                value = np.lib.format.read_array(stream, allow_pickle=False)
+            try:
+                with archive.open(info) as stream:
+                    value = np.lib.format.read_array(stream, allow_pickle=False)
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as err:
+                raise ValueError(f"{path}: member {name!r} cannot be read: it is damaged "
+                                 f"({err})") from None
             if value.dtype.kind == "f" and not np.all(np.isfinite(value)):
                 raise ValueError(f"{path}: member {name!r} holds NaN or inf: not a state a "
                                  "run can continue from")
