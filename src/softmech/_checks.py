@@ -43,13 +43,28 @@ def _is_text(value):
     return False
 
 
+def _is_boolean(value):
+    """True for True / False (numpy's too), a boolean array, or a list / tuple holding one."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype == bool
+    if isinstance(value, (list, tuple)):
+        return any(_is_boolean(v) for v in value)
+    return False
+
+
 def finite(field, value, shape=None):
     """A float array with no NaN/inf; with `shape` (None entries are free) also checks the shape.
     Text is refused, not converted ("1e7" is not the number 1e7: a scenario file's quoted value
-    is an error naming its field)."""
+    is an error naming its field), and so are True / False (radius=True is not a radius of 1)."""
     if _is_text(value):
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be a number or array of "
                          "numbers, not text (write 1e7, not \"1e7\")")
+    if _is_boolean(value):
+        shown = repr(value) if isinstance(value, (list, tuple)) else _show(value)
+        raise ValueError(f"{field} = {shown if len(shown) <= 80 else _show(value)} is not "
+                         "allowed: must be a number or array of numbers, not True / False")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

@@ -312,3 +312,46 @@ def test_resuming_a_campaign_or_sweep_from_a_damaged_log(damaged, tmp_path, comm
     err = capsys.readouterr().err
     assert err.startswith(f"softmech {command}: error: ") and ".jsonl" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("nested", ["a = " + "{b = " * 5000 + "1" + "}" * 5000,
+                                    "a = " + "[" * 100000 + "1" + "]" * 100000,
+                                    "a = " + "[" * 40 + "1" + "]" * 40])
+def test_a_deeply_nested_scenario_is_refused_not_a_recursion_error(nested):
+    """Issue 32: 5,000 nested tables or 100,000 nested arrays ended in RecursionError (from
+    load_scenario too); now a ScenarioError names the limit (MAX_NESTING = 32), whether the
+    parser or the reader would have recursed."""
+    from softmech.scenefile import loads_scenario
+    with pytest.raises(ScenarioError, match=r"nested .*at most 32 levels"):
+        loads_scenario("[scene]\nname = 'x'\n" + nested + "\n")
+
+
+def test_an_oversized_scenario_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """A scenario file above MAX_SCENARIO_BYTES (64 MiB; lowered here) is refused from its size."""
+    import softmech.scenefile.reader as reader
+    monkeypatch.setattr(reader, "MAX_SCENARIO_BYTES", 1000)
+    path = tmp_path / "big.toml"
+    path.write_text("# padding\n" * 200)
+    with pytest.raises(ScenarioError, match=r"2,000 bytes is not allowed: a scenario file may have "
+                                            r"at most 1,000 bytes"):
+        reader.load_scenario(path)
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda s: s.add_cylinder(name="c", position=(0, 0, 0), radius=True, length=1.0,
+                              density=1e3), r"body 'c'.radius = True"),
+    (lambda s: s.add_cosserat_rod(name="r", start=(0, 0, 0), direction=(1, 0, 0),
+                                  normal=(0, 0, 1), length=1.0, n_elems=4, radius=0.01,
+                                  density=[True, 1e3, 1e3, 1e3], youngs_modulus=1e6),
+     r"rod 'r'.density = \[True, 1000.0, 1000.0, 1000.0\]"),
+    (lambda s: s.add_der_rod(name="d", start=(0, 0, 0), direction=(1, 0, 0), length=1.0,
+                             n_elems=4, radius=0.01, density=1e3, youngs_modulus=np.bool_(1)),
+     r"der_rod 'd'.youngs_modulus = (np\.)?True_?"),
+])
+def test_a_boolean_is_not_a_number(call, field):
+    """Issue 32: add_cylinder(radius=True) built a cylinder of radius 1 m (mass 3141.59 kg);
+    True / False (Python's or numpy's, alone or in a list) are refused wherever a number is
+    expected (softmech._checks.finite)."""
+    with pytest.raises(ValueError, match=field + r" is not allowed: must be a number or array "
+                                                 r"of numbers, not True / False"):
+        call(sm.Scene())

@@ -11,6 +11,14 @@ from softmech.scenarios import TEMPLATES
 from softmech.scenefile.document import DocumentReader
 from softmech.scenefile.values import ScenarioError
 
+MAX_SCENARIO_BYTES = 64 * 2**20
+"""Largest scenario file read (64 MiB; large arrays belong in side files, which have their own
+limit): a bigger one is refused before it is read."""
+MAX_NESTING = 32
+"""Deepest nesting of tables and arrays a scenario may have (the files softmech writes nest
+fewer than 10: an actuation table's (times, springs, 2) values inside a body's table inside
+[[bodies]]): deeper ones are refused instead of exhausting Python's stack."""
+
 
 def load_scenario(path, *, allow_outside_files=False):
     """Read a scenario file (.toml) and return its Scenario (scene built, settings checked).
@@ -19,6 +27,10 @@ def load_scenario(path, *, allow_outside_files=False):
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ScenarioError(f"{path}: no such scenario file")
+    size = os.path.getsize(path)
+    if size > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{path}: {size:,} bytes is not allowed: a scenario file may have at "
+                            f"most {MAX_SCENARIO_BYTES:,} bytes (put large arrays in side files)")
     with open(path, "rb") as f:
         raw = f.read()
     try:
@@ -32,16 +44,37 @@ def load_scenario(path, *, allow_outside_files=False):
 def loads_scenario(text, *, source="<string>", base_dir=".", allow_outside_files=False):
     """Parse scenario TOML text; side files are looked up relative to base_dir (and must lie
     inside it unless allow_outside_files)."""
+    if len(text) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{source}: {len(text):,} characters is not allowed: a scenario may "
+                            f"have at most {MAX_SCENARIO_BYTES:,} (put large arrays in side files)")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(f"{source}: not valid TOML: {err}") from None
-    return _Reader(source, base_dir, allow_outside_files).scenario(doc)
+    except RecursionError:                 # the parser recursed through thousands of levels
+        raise ScenarioError(f"{source}: tables or arrays nested too deeply: not allowed, a "
+                            f"scenario may nest at most {MAX_NESTING} levels") from None
+    return scenario_from_dict(doc, source=source, base_dir=base_dir,
+                              allow_outside_files=allow_outside_files)
 
 
 def scenario_from_dict(doc, *, source="<dict>", base_dir=".", allow_outside_files=False):
     """Scenario of a parsed scenario dict (as tomllib returns it), checked like a file."""
+    _check_nesting(doc, source)
     return _Reader(source, base_dir, allow_outside_files).scenario(doc)
+
+
+def _check_nesting(doc, source):
+    """ScenarioError if tables and arrays nest deeper than MAX_NESTING (checked without
+    recursion, before any reader recurses through the document)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise ScenarioError(f"{source}: tables or arrays nested {depth} levels deep: not "
+                                f"allowed, a scenario may nest at most {MAX_NESTING} levels")
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
 
 
 class _Reader(DocumentReader):
