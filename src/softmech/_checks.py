@@ -201,3 +201,32 @@ def per_element(field, value, n, positive_values=True, of=None):
         raise ValueError(f"{field} has shape {arr.shape}, expected a scalar or shape "
                          f"({n},){source}")
     return arr.astype(float)
+
+
+MAX_STEPS = 10**9
+"""Most time steps one run may take: at ~1 us per step that is 20 minutes of the fastest scene,
+hours of most; a duration = 1e30 s or dt = 1e-300 s request is refused before it starts."""
+
+MAX_SAMPLES = 10**7
+"""Most samples one run may record (a [record] every = 1e-12 s would fill the disk)."""
+
+
+def run_steps(duration, dt, every=None):
+    """(steps, steps between samples) of a run of `duration` [s] at `dt` [s] recorded every
+    `every` [s] (None: the end only); ValueError naming the field if the run would take more
+    than MAX_STEPS steps or record more than MAX_SAMPLES samples."""
+    steps = round(duration / dt)
+    if steps > MAX_STEPS:
+        raise ValueError(f"duration = {duration:g} s is not allowed at dt = {dt:g} s: "
+                         f"{steps:.3g} steps, a run may take at most {MAX_STEPS:.0e} (shorten "
+                         "the duration or take a larger dt)")
+    steps = int(steps)
+    if every is None:
+        return steps, steps
+    every_steps = max(1, int(round(every / dt)))
+    samples = steps // every_steps
+    if samples > MAX_SAMPLES:
+        raise ValueError(f"every = {every:g} s is not allowed for a run of {duration:g} s at "
+                         f"dt = {dt:g} s: {samples:.3g} samples, a run may record at most "
+                         f"{MAX_SAMPLES:.0e} (record less often)")
+    return steps, every_steps

@@ -407,8 +407,8 @@ class Simulation:
         duration = float(_checks.nonnegative("duration", duration, shape=()))
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
-        n_total = int(round(duration / self.dt))
-        every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
+        n_total, every = _checks.run_steps(duration, self.dt,
+                                           None if record is None else record.seconds)
         # Steps between divergence checks: on divergence the state of the last check is kept, so
         # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
         fields = () if record is None else record.fields

@@ -123,3 +123,17 @@ def test_a_damaged_discrete_state_is_refused_naming_the_member(tmp_path):
     sim = discrete()                              # the good file still loads
     sim.load_state(good)
     assert sim.time == pytest.approx(3e-3)
+
+
+@pytest.mark.parametrize("build", [explicit, discrete])
+def test_absurd_run_lengths_are_refused_before_the_run(build):
+    """Issue 32: duration = 1e30 s ran until killed, and so would dt = 1e-300 s; more than
+    _checks.MAX_STEPS (1e9) steps or MAX_SAMPLES (1e7) samples is refused naming the field, and
+    the simulation has not moved."""
+    sim = build()
+    with pytest.raises(ValueError, match=r"duration = 1e\+30 s is not allowed at dt = .* at "
+                                         r"most 1e\+09"):
+        sim.run(1e30)
+    with pytest.raises(ValueError, match=r"every = 1e-05 s is not allowed .* at most 1e\+07"):
+        sim.run(1e3 * sim.dt * 1e5, record=sm.Every(1e-5, ("positions",)))
+    assert sim.time == 0.0

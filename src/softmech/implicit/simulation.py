@@ -375,8 +375,8 @@ class ImplicitSimulation:
             raise ValueError(f"record = {record!r} is not allowed: must be None or "
                              "sm.Every(seconds, fields)")
         fields = self._record_names(() if record is None else record.fields)
-        n_total = int(round(duration / self.dt))
-        every = n_total if record is None else max(1, int(round(record.seconds / self.dt)))
+        n_total, every = _checks.run_steps(duration, self.dt,
+                                           None if record is None else record.seconds)
         samples = {"time": []}
         self._sample(samples, fields)
         bar = progress_bar(n_total, progress)

@@ -58,8 +58,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     flush_seconds = float(_checks.nonnegative("flush_seconds", flush_seconds))
     if scene_text is not None and not isinstance(scene_text, str):
         raise ValueError(f"scene_text = {scene_text!r} is not allowed: must be a string or None")
-    every_steps = max(1, int(round(record.seconds / sim.dt)))
-    n_total = int(round(duration / sim.dt))
+    n_total, every_steps = _checks.run_steps(duration, sim.dt, record.seconds)
     n_samples = 1 + math.ceil(n_total / every_steps)
     checkpoint_samples = max(1, int(round(checkpoint_every / (every_steps * sim.dt))))
     full = _settings(settings, dt=sim.dt, duration=duration, record_interval=every_steps * sim.dt,
