@@ -86,14 +86,16 @@ def npy_header_problem(stream, size, max_bytes=MAX_ARRAY_BYTES):
     return None, shape, dtype
 
 
-def read_state_npz(path, expected, optional=()):
+def read_state_npz(path, expected, optional=None, counts=()):
     """The members of a state file (.npz, as save_state writes it), each checked before it is
     read; ValueError naming the file and the member otherwise.
 
     expected: {name: shape} of the members that must be there, shape a tuple whose None
-    entries are free; optional: names read when present, with any shape. Every member read must
-    be a real number array (bool, integer or float; no complex, text, bytes or objects) with a
+    entries are free (None: any shape); optional: the same for members read when present;
+    counts: names that must be whole numbers >= 0 (a step counter). Every member read must be
+    a real number array (bool, integer or float; no complex, text, bytes or objects) with a
     header that fits the file (npy_header_problem), and finite."""
+    optional = optional or {}
     import zipfile
 
     path = os.fspath(path)
@@ -107,7 +109,8 @@ def read_state_npz(path, expected, optional=()):
         missing = sorted(set(expected) - set(members))
         if missing:
             raise ValueError(f"{path}: not a state of this scene: missing {missing}")
-        for name in list(expected) + [n for n in optional if n in members]:
+        shapes = {**{n: s for n, s in optional.items() if n in members}, **expected}
+        for name, want in shapes.items():
             info = archive.getinfo(members[name])
             try:
                 with archive.open(info) as stream:
@@ -119,7 +122,6 @@ def read_state_npz(path, expected, optional=()):
             if dtype.kind not in "biuf":
                 raise ValueError(f"{path}: member {name!r} has dtype {dtype}: not allowed, a "
                                  "state holds real numbers")
-            want = expected.get(name)
             if want is not None and (len(shape) != len(want) or any(
                     w is not None and w != s for w, s in zip(want, shape))):
                 shown = tuple("any" if w is None else w for w in want)
@@ -134,5 +136,8 @@ def read_state_npz(path, expected, optional=()):
             if value.dtype.kind == "f" and not np.all(np.isfinite(value)):
                 raise ValueError(f"{path}: member {name!r} holds NaN or inf: not a state a "
                                  "run can continue from")
+            if name in counts and (value.dtype.kind not in "iu" or np.any(value < 0)):
+                raise ValueError(f"{path}: member {name!r} = {value.tolist()!r} is not allowed: "
+                                 "must be a whole number >= 0")
             out[name] = value
     return out
