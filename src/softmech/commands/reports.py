@@ -105,29 +105,45 @@ class _SnakeReport(GenericReport):
 
     @staticmethod
     def derive(data, info):
-        from softmech.scenarios.snake import averaging_window, mean_velocities
+        from softmech.scenarios.snake import averaging_window, mean_velocities, travel_velocities
 
         first, last = averaging_window(info.duration, info.period)
-        forward, lateral = mean_velocities(data["time"], data[f"{info.rod}.com"], info.period,
-                                           first, last)
+        com = data[f"{info.rod}.com"]
+        forward, lateral = mean_velocities(data["time"], com, info.period, first, last)
+        along, across, heading = travel_velocities(data["time"], com, info.period, first, last)
         window = [first * info.period, last * info.period]
         data["averaging_window"] = np.array(window)             # saved with the results
         data["mean_forward_speed"], data["mean_lateral_speed"] = forward, lateral
+        data["travel_forward_speed"], data["travel_lateral_speed"] = along, across
+        data["travel_heading"] = heading
         reference = info.reference_speed
+        travel = {key: (None if np.isnan(value[0]) else float(value[0]))   # JSON has no NaN
+                  for key, value in (("travel_forward_speed", along),
+                                     ("travel_lateral_speed", across),
+                                     ("travel_heading", heading))}
         return {"mean_forward_speed": float(forward[0]), "mean_lateral_speed": float(lateral[0]),
                 "reference_speed": reference,
                 "relative_difference": float(forward[0] - reference) / reference,
-                "averaging_window": window}
+                "averaging_window": window, **travel}
 
     @staticmethod
     def summary(m):
+        from softmech.scenarios.snake import REFERENCE_LATERAL_SPEED
+
         t0, t1 = m["averaging_window"]
-        return [f"mean forward speed {m['mean_forward_speed']:.4f} m/s over t = {t0:g}-{t1:g} s "
-                f"(reference {m['reference_speed']:g} m/s: {m['relative_difference']:+.1%}), "
-                f"mean lateral speed {m['mean_lateral_speed']:+.4f} m/s"]
+        lines = [f"mean forward speed {m['mean_forward_speed']:.4f} m/s over t = {t0:g}-{t1:g} s "
+                 f"(reference {m['reference_speed']:g} m/s: {m['relative_difference']:+.1%}), "
+                 f"mean lateral speed {m['mean_lateral_speed']:+.4f} m/s"]
+        if m["travel_heading"] is not None:
+            lines.append(f"along its direction of travel (heading {m['travel_heading']:+.1f} deg): "
+                         f"forward {m['travel_forward_speed']:.4f} m/s, lateral "
+                         f"{m['travel_lateral_speed']:+.4f} m/s (course data: "
+                         f"{REFERENCE_LATERAL_SPEED:+g} m/s)")
+        return lines
 
     @classmethod
     def plot(cls, data, info, output_dir):
+        from softmech.scenarios.snake import REFERENCE_LATERAL_SPEED
         from softmech.viz import snake as viz
         from softmech.viz.video import write_video
 
@@ -142,7 +158,10 @@ class _SnakeReport(GenericReport):
                  viz.plot_velocities(os.path.join(output_dir, "velocities.png"), t, vel,
                                      period=info.period, window=(t0, t1), mean_forward=forward,
                                      mean_lateral=lateral, reference_speed=info.reference_speed,
-                                     ramp_time=info.period)]
+                                     ramp_time=info.period,
+                                     travel=(data["travel_heading"][0],
+                                             data["travel_lateral_speed"][0],
+                                             REFERENCE_LATERAL_SPEED))]
         video = viz.top_view_frames(frame_time, frames, radius=info.radius, time=t, com=com)
         files.append(write_video(video, os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
         return files

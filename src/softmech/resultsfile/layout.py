@@ -47,6 +47,7 @@ UNITS = {
 
 DERIVED_UNITS = {
     "averaging_window": "s", "mean_forward_speed": "m/s", "mean_lateral_speed": "m/s",
+    "travel_forward_speed": "m/s", "travel_lateral_speed": "m/s", "travel_heading": "deg",
     "arc_length": "m", "analytic_arc_length": "m", "timoshenko_deflection": "m",
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
     "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",

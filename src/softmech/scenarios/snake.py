@@ -114,6 +114,49 @@ def mean_velocities(time, com, period, first=3, last=6):
     return v[:, 0], v[:, 1]
 
 
+REFERENCE_LATERAL_SPEED = -0.004
+"""Mean lateral centre-of-mass speed [m/s] of the optimal gait over periods 3-6 in the course's
+data file (`optimized_snake.dat`), measured across the direction of travel (travel_velocities)."""
+
+
+def travel_velocities(time, com, period, first=3, last=6):
+    """Mean forward and lateral centre-of-mass speeds [m/s] over periods first..last measured
+    along and across the snake's direction of travel, with that direction's heading [deg] from +x.
+
+    This is the course's protocol (the reference implementation's post-processing, whose public
+    successor is PyElastica's continuum-snake example): after the start-up the snake travels in a
+    direction of its own choosing, so its velocity is projected on that direction and on the
+    ground-plane normal to it, and "the lateral velocity oscillates about zero". The direction is
+    that of the displacement of the period-averaged centre of mass from the second period
+    [T, 2T) to the last whole period of the run; averaging over whole periods removes the
+    gait's own sideways oscillation. The lateral mean is then not zero by construction (the
+    window differs from the direction's); it measures how far the track after the start-up bends
+    away from one straight line.
+
+    time (n_samples,) [s] uniform samples from 0; com (B, n_samples, 3) [m]; the ground is z = 0.
+    Returns (forward, lateral, heading), each (B,); NaN when the run lasts less than three whole
+    periods (no direction can be formed apart from the averaging window)."""
+    time = np.asarray(time, dtype=float)
+    com = np.asarray(com, dtype=float)
+    whole = int(np.floor(time[-1] / period + 1e-9))
+    nan = np.full(com.shape[0], np.nan)
+    if whole < 3:
+        return nan, nan.copy(), nan.copy()
+
+    def period_mean(k):                       # (B, 3): the mean over samples in [kT, (k+1)T)
+        inside = (time >= k * period - 1e-9 * period) & (time < (k + 1) * period - 1e-9 * period)
+        return com[:, inside].mean(axis=1)
+
+    direction = period_mean(whole - 1) - period_mean(1)
+    heading = np.arctan2(direction[:, 1], direction[:, 0])           # (B,) [rad]
+    along = np.stack([np.cos(heading), np.sin(heading)], axis=1)      # (B, 2) unit, ground plane
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1)            # +90 deg about +z
+    i0 = int(np.argmin(np.abs(time - first * period)))
+    i1 = int(np.argmin(np.abs(time - last * period)))
+    v = (com[:, i1, :2] - com[:, i0, :2]) / (time[i1] - time[i0])    # (B, 2)
+    return ((v * along).sum(axis=1), (v * across).sum(axis=1), np.degrees(heading))
+
+
 def averaging_window(duration, period, first=3, last=6):
     """Periods (first, last) over which mean_velocities averages: periods 3-6 when the run lasts
     6 periods or more (the handout's window, after the start-up transient), otherwise the second

@@ -81,10 +81,13 @@ def plot_com_track(path, time, com, frame_time, positions, *, radius, snapshot_e
 
 
 def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, mean_lateral,
-                    reference_speed=None, ramp_time=None):
+                    reference_speed=None, ramp_time=None, travel=None):
     """Forward (x) and lateral (y) centre-of-mass velocities [m/s] over time, with their means
     over `window` = (t0, t1) [s] drawn over that window, the reference forward speed (dashed),
-    and the muscle ramp shaded. Writes `path` (PNG) and returns it."""
+    and the muscle ramp shaded. travel: None or (heading [deg], mean lateral speed across the
+    direction of travel [m/s], reference lateral speed [m/s]) (travel_velocities): the lateral
+    panel then also shows the velocity across that direction and its mean. Writes `path` (PNG)
+    and returns it."""
     fig, (top, bottom) = figure(rows=2, size=(10.0, 5.6))
     t0, t1 = window
     for ax, k, mean, name in ((top, 0, mean_forward, "forward"),
@@ -98,6 +101,14 @@ def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, m
             ax.axvspan(0.0, min(ramp_time, time[-1]), color="0.85", alpha=0.6,
                        label="muscle ramp")
         ax.grid(True, alpha=0.3)
+    if travel is not None and np.isfinite(travel[0]):
+        heading, across_mean, reference_lateral = travel
+        h = np.radians(heading)
+        across = -com_velocity[:, 0] * np.sin(h) + com_velocity[:, 1] * np.cos(h)
+        bottom.plot(time, across, color="C2", lw=0.8, alpha=0.8,
+                    label=f"across the direction of travel ({heading:+.1f} deg)")
+        bottom.plot([t0, t1], [across_mean, across_mean], color="C2", lw=2.2, ls="--",
+                    label=f"its mean: {across_mean:+.4f} m/s (course {reference_lateral:+g})")
     if reference_speed is not None:
         top.axhline(reference_speed, color="k", ls="--", lw=1.0,
                     label=f"reference {reference_speed:g} m/s (ME498 handout)")
