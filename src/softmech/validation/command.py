@@ -6,6 +6,9 @@
     softmech validate --json               JSON list of {case, measured, reference, error,
                                            tolerance, passed}
     softmech validate --list               names of the cases
+    softmech validate --papers             the reference papers' numbers that softmech reproduces
+                                           (softmech.validation.papers; with --case, --list,
+                                           --json and --report as for the engine's cases)
     softmech validate --report PATH        also write the Markdown report page (the docs site's
                                            docs/validation.md), atomically, after the run
 
@@ -29,6 +32,10 @@ def add_arguments(parser):
                         help="print a JSON list of {case, measured, reference, error, tolerance, "
                              "passed} instead of a table")
     parser.add_argument("--list", action="store_true", help="list the case names and exit")
+    parser.add_argument("--papers", action="store_true",
+                        help="run the reference papers' reproduced numbers (ME498 snake, "
+                             "MAT-DiSMech Fig. 8; docs/reproductions.md) instead of the engine's "
+                             "validation cases")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar and no per-case lines on stderr")
     parser.add_argument("--report", metavar="PATH", default=None,
@@ -36,12 +43,21 @@ def add_arguments(parser):
                              "error, tolerance, result, source) to PATH (.md) after the run")
 
 
-def _selected(names):
+def _registry(papers):
+    """The cases to choose from: the papers' reproductions (imported only when asked for: they
+    build scenes) or the engine's validation cases."""
+    if papers:
+        from softmech.validation.papers import PAPER_CASES
+        return PAPER_CASES
+    return CASES
+
+
+def _selected(names, cases):
     if not names:
-        return list(CASES)
-    unknown = [n for n in names if n not in CASES]
+        return list(cases)
+    unknown = [n for n in names if n not in cases]
     if unknown:
-        raise ValueError(f"--case {unknown[0]!r} is not allowed: must be one of {', '.join(CASES)}")
+        raise ValueError(f"--case {unknown[0]!r} is not allowed: must be one of {', '.join(cases)}")
     return list(dict.fromkeys(names))
 
 
@@ -72,12 +88,14 @@ def format_table(records):
 
 def execute(args):
     """Run the selected cases; returns the exit code (0 all passed, 1 otherwise)."""
+    papers = bool(getattr(args, "papers", False))
+    cases = _registry(papers)
     if args.list:
-        for name in CASES:
-            doc = (CASES[name].__doc__ or "").strip().splitlines()
+        for name in cases:
+            doc = (cases[name].__doc__ or "").strip().splitlines()
             print(f"{name:40s} {doc[0] if doc else ''}")
         return 0
-    names = _selected(args.cases)
+    names = _selected(args.cases, cases)
     report = _report_path(getattr(args, "report", None))
     if report:
         for name in names:
@@ -91,7 +109,7 @@ def execute(args):
             start = time.perf_counter()
             if bar is not None:
                 bar.set_postfix_str(name)
-            record = CASES[name]()
+            record = cases[name]()
             if bar is not None:
                 bar.write(f"{name}: {'PASS' if record['passed'] else 'FAIL'} "
                           f"({time.perf_counter() - start:.1f} s) {record['detail']}",
@@ -102,9 +120,9 @@ def execute(args):
         if bar is not None:
             bar.close()
     if report:
-        command = "softmech validate" + "".join(f" --case {n}" for n in (args.cases or ())) \
-            + f" --report {report}"
-        write_report(report, records, docstrings={n: CASES[n].__doc__ for n in names},
+        command = ("softmech validate" + (" --papers" if papers else "")
+                   + "".join(f" --case {n}" for n in (args.cases or ())) + f" --report {report}")
+        write_report(report, records, docstrings={n: cases[n].__doc__ for n in names},
                      seconds=time.perf_counter() - run_start, command=command)
         if not (args.json or quiet):
             print(f"wrote {report}", file=sys.stderr)

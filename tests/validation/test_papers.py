@@ -1,0 +1,43 @@
+"""`softmech validate --papers`: the reference papers' numbers that softmech reproduces
+(softmech.validation.papers; docs/reproductions.md). Each case compares softmech with the paper's
+number within the tolerance its docstring justifies; the same numbers are also asserted where
+they are studied in depth (tests/unit/test_snake_run.py, tests/validation/test_dismech_cantilever.py)."""
+import argparse
+import json
+
+import pytest
+
+from softmech.validation import command
+from softmech.validation.papers import PAPER_CASES
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="softmech validate")
+    command.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+@pytest.mark.parametrize("name", sorted(PAPER_CASES))
+def test_each_papers_number_is_reproduced(name):
+    record = PAPER_CASES[name]()
+    assert record["case"] == name
+    assert record["passed"], record["detail"]
+    # the reference is the paper's number, not softmech's: it must not equal the measurement
+    # to the last bit (a case comparing softmech with itself would)
+    assert record["measured"] != record["reference"]
+    assert "tolerance" in PAPER_CASES[name].__doc__.lower()
+
+
+def test_validate_papers_runs_the_papers_cases(capsys):
+    assert command.execute(parse(["--papers", "--list"])) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == list(PAPER_CASES)
+    assert command.execute(parse(["--papers", "--case", "dismech_fig8_rod", "--json",
+                                  "--quiet"])) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [r["case"] for r in records] == ["dismech_fig8_rod"] and records[0]["passed"]
+
+
+def test_validate_papers_names_an_unknown_case():
+    with pytest.raises(ValueError, match="'timoshenko_cantilever' is not allowed.*dismech_fig8_rod"):
+        command.execute(parse(["--papers", "--case", "timoshenko_cantilever"]))
