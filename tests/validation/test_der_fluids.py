@@ -72,7 +72,7 @@ def test_drag_jacobian_matches_finite_differences():
     np.testing.assert_allclose(_dense(J, rows, cols, n), fd, atol=1e-7 * np.abs(fd).max())
 
 
-@pytest.mark.parametrize("curve", ["none", "muscle"])
+@pytest.mark.parametrize("curve", ["none", "muscle", "elastic"])
 def test_cell_forces_and_jacobian_match_finite_differences(curve):
     q, nd, _, n = _chain()
     dofs = nd.reshape(-1).astype(np.int64)                 # edges (0, 1) and (2, 3)
@@ -81,20 +81,23 @@ def test_cell_forces_and_jacobian_match_finite_differences(curve):
     x = q[nd]
     rest = 1.1 * np.linalg.norm(x[3] - x[0]) if curve == "muscle" else 0.0
     table = FORCE_LENGTH["muscle"] if curve == "muscle" else NO_CURVE
+    # "elastic": the soft filament's own spring k (|D| - l_n), here shortened by 10 %
+    k, natural = (3.0, 1.1 * np.linalg.norm(x[3] - x[0])) if curve == "elastic" else (0.0, 0.0)
     scratch = (np.empty((3, 12)), np.empty((12, 12)))
 
     def call(qq):
         F, J = np.zeros(n), np.zeros(144)
         dist = contractile_cell_der(qq, dofs, 0.3, 0.8, axis_a, axis_b, 0.3, -0.2, rest, table,
-                                    2.0, F, J, *scratch)
+                                    k, natural, 2.0, F, J, *scratch)
         return dist, F, J
 
     dist, F, J = call(q)
     fd = _fd_jacobian(lambda qq: call(qq)[1], q)
     np.testing.assert_allclose(_dense(J, np.repeat(dofs, 12), np.tile(dofs, 12), n), fd,
                                atol=1e-7 * np.abs(fd).max())
-    if curve == "none":     # F = -d(f |D|)/dq
-        grad = _fd_jacobian(lambda qq: np.full(n, 2.0 * call(qq)[0]), q)[0]
+    if curve != "muscle":   # F = -dE/dq, E = f |D| + k (|D| - l_n)^2 / 2
+        energy = (lambda d: 2.0 * d + 0.5 * k * (d - natural) ** 2)
+        grad = _fd_jacobian(lambda qq: np.full(n, energy(call(qq)[0])), q)[0]
         np.testing.assert_allclose(F, -grad, atol=1e-7 * np.abs(F).max())
     else:                   # the pull is 2 g(lambda): the net force on edge a's nodes
         g = np.polynomial.polynomial.polyval(dist / rest, table[2:])

@@ -75,6 +75,11 @@ def add_arguments(parser):
     advanced.add_argument("--no-overlap", action="store_true", dest="no_overlap", default=None,
                           help="muscular_snake: the paper's non-overlapping study; every layout's "
                                "spans are made disjoint (default: spans may overlap)")
+    advanced.add_argument("--cell", choices=("force_line", "paper"), default=None,
+                          help="swimmer: the cell as a force line with a muscle's force-length "
+                               "curve on circular sections (default) or as Zhang et al.'s soft "
+                               "contractile filament on the caption's bending stiffness "
+                               "(softmech.scenarios.swimmer.PAPER_MODEL)")
     advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
                           default=None, help="periods simulated for the figures (default 6)")
 
@@ -115,6 +120,9 @@ def execute(args):
         from softmech.scenarios import muscle_option
 
         muscle_option(args.problem, muscles)        # refused here for any other problem
+    if getattr(args, "cell", None) is not None and args.problem != "swimmer":
+        raise ValueError(f"--cell is not allowed with {args.problem!r}: it is an option of the "
+                         "swimmer problem only")
     if getattr(args, "no_overlap", None) and args.problem != "muscular_snake":
         raise ValueError(f"--no-overlap is not allowed with {args.problem!r}: it is an option of "
                          "the muscular_snake problem only")
@@ -293,8 +301,9 @@ def execute_swimmer(args, quiet, as_json):
 
     options = _campaign_options(args, "swimmer", ("dt", "figure_periods", "ray", "chunk"),
                                 CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "window",
-                                                    "n_elems", "rotary_inertia"),
-                                n_elems=getattr(args, "n_elems", None), window=_window(args))
+                                                    "n_elems", "rotary_inertia", "cell"),
+                                n_elems=getattr(args, "n_elems", None), window=_window(args),
+                                cell=getattr(args, "cell", None))
     return _run_problem(args, "swimmer", optimize_swimmer, options, "optimize_swimmer", quiet,
                         as_json, lambda s: [
                             _best(s),

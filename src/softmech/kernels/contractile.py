@@ -4,7 +4,9 @@ pulls its attachment points p = x + h d_k together with the force
 
     f(t) = F (1 - cos(2 pi f t + phase)) / 2        (F constant when f = 0)              [N]
 
-along u = (p_b - p_a) / |p_b - p_a|: +f u on node a, -f u on node b, and the couples
+along u = (p_b - p_a) / |p_b - p_a|, scaled by an active force-length curve g(|D| / l_0) if one
+is given, plus the cell's own axial elasticity k (|D| - l_n) (a soft filament of rest length l_n
+and axial stiffness k = E_c A_c / l_n, which pushes its ends apart when shortened): +f u on node a, -f u on node b, and the couples
 h_a d_k x f u at node a and -h_b d_k x f u at node b, each split equally between the node's two
 elements (all of it on the one element of an end node) and turned into their local frames:
 the moment then jumps at the node itself, so the bent span is l_c, not l_c -+ one element
@@ -20,8 +22,8 @@ import numpy as np
 
 from softmech.kernels import kernel
 
-CELL_FORCE, CELL_FREQUENCY, CELL_PHASE, CELL_HA, CELL_HB, CELL_REST = range(6)
-N_CELL_PARAMS = 6
+CELL_FORCE, CELL_FREQUENCY, CELL_PHASE, CELL_HA, CELL_HB, CELL_REST, CELL_K, CELL_NATURAL = range(8)
+N_CELL_PARAMS = 8
 
 ContractileCellsArgs = namedtuple("ContractileCellsArgs", [
     "x", "Q",                               # state
@@ -29,7 +31,8 @@ ContractileCellsArgs = namedtuple("ContractileCellsArgs", [
     "cell_rod",      # rod index per cell (n_cells,)
     "cell_axis",     # material direction k (0: d1, 1: d2) per cell (n_cells,)
     "cell_nodes",    # attachment nodes a < b within the rod, (n_blocks, n_cells, 2, W) int64
-    "cell_param",    # F [N], f [Hz], phase [rad], h_a, h_b, l_0 [m], (n_blocks, n_cells, 6, W)
+    "cell_param",    # F [N], f [Hz], phase [rad], h_a, h_b, l_0 [m], k [N/m], l_n [m],
+                     # (n_blocks, n_cells, 8, W)
     "cell_curve",    # force-length: [lambda_lo, lambda_hi, c_0, c_1, ...] (2 + C,)
     "node_force", "elem_couple",            # outputs (added to)
 ])
@@ -90,6 +93,7 @@ def contractile_cells(a, bi, W, t):
             dist = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
             if prm[CELL_REST] > 0.0:
                 act *= force_length(a.cell_curve, dist / prm[CELL_REST])[0]
+            act += prm[CELL_K] * (dist - prm[CELL_NATURAL])   # the filament's own elasticity
             s = act / dist
             f0, f1, f2 = s * u0, s * u1, s * u2
             F[0, na] += f0
@@ -110,12 +114,14 @@ def _cross(a0, a1, a2, b0, b1, b2):
 
 
 @kernel
-def contractile_cell_der(q, dofs, frac_a, frac_b, axis_a, axis_b, h_a, h_b, rest, curve, force,
-                         F, J, JD, H):
+def contractile_cell_der(q, dofs, frac_a, frac_b, axis_a, axis_b, h_a, h_b, rest, curve,
+                         stiffness, natural, force, F, J, JD, H):
     """A contractile cell on a discrete elastic rod (softmech.terms.contractile, implicit
     integrator): add its forces to F (n_dof,) and its Jacobian (12 x 12, row-major) to J (144,);
     returns |D| [m]. JD (3, 12), H (12, 12): scratch. rest l_0 [m] and curve: the force-length
-    curve g(|D| / l_0) (`force_length`) that scales `force`; rest = 0: none.
+    curve g(|D| / l_0) (`force_length`) that scales `force`; rest = 0: none. stiffness k [N/m],
+    natural l_n [m]: the filament's own elasticity, adding k (|D| - l_n) to the pull (k = 0:
+    none).
 
     dofs (12,) int64: the nodes (x_0, x_1) of the edge holding the cell's first end and
     (x_2, x_3) of the edge holding its second (repeats allowed). The attachment points lie at
@@ -128,7 +134,8 @@ def contractile_cell_der(q, dofs, frac_a, frac_b, axis_a, axis_b, h_a, h_b, rest
 
         F = -f J_D^T u,   dF/dq = -f [J_D^T (I - u u^T) J_D / |D| + sum_i u_i d2 D_i / dq2],
 
-    (with the force-length curve, f = F g and dF/dq gains -F g'(lambda) / l_0 J_D^T u u^T J_D)
+    (with the force-length curve and the elasticity, f = F g + k (|D| - l_n) and dF/dq gains
+    -(F g'(lambda) / l_0 + k) J_D^T u u^T J_D)
 
     u = D / |D|. With dn/de = [axis]x P / |e| (P = I - t t^T) the blocks of J_D = dD/dq are
     (-((1 - frac_a) I - h_a N_a), -(frac_a I + h_a N_a), (1 - frac_b) I - h_b N_b,
@@ -170,6 +177,8 @@ def contractile_cell_der(q, dofs, frac_a, frac_b, axis_a, axis_b, h_a, h_b, rest
         g, dg = force_length(curve, dist / rest)
         slope = force * dg / rest
         force *= g
+    force += stiffness * (dist - natural)
+    slope += stiffness
     for k in range(12):                                       # dE/dq = f J_D^T u
         F[dofs[k]] -= force * (JD[0, k] * u[0] + JD[1, k] * u[1] + JD[2, k] * u[2])
     for r in range(12):                                       # J_D^T (I - u u^T) J_D / |D|

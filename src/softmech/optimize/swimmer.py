@@ -31,16 +31,16 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
-from softmech.scenarios.swimmer import (FIG2, MODELS, PAPER_OPTIMUM, RANGES, build_swimmer,
-                                        radius_profile, stable_dt)
+from softmech.scenarios.swimmer import (CELL_MODELS, FIG2, MODELS, PAPER_OPTIMUM, RANGES,
+                                        build_swimmer, radius_profile, stable_dt)
 
 NAMES = ("head_length", "head_radius", "tail_radius", "cell_position")
 
 CAMPAIGN_DEFAULTS = dict(problem="swimmer_design", popsize=8, seed=1, max_generations=48,
                          model="discrete", window=[1.0, 2.0], n_elems=100, steps_per_beat=400,
-                         rotary_inertia=100.0, workers=None)
+                         rotary_inertia=100.0, workers=None, cell="force_line")
 """Settings of `softmech optimize swimmer` (window in beats; rotary_inertia: cosserat only;
-steps_per_beat, workers: discrete only)."""
+steps_per_beat, workers, cell (softmech.scenarios.swimmer.CELL_MODELS): discrete only)."""
 
 SAMPLES_PER_BEAT = 20
 """Centre-of-mass samples per beat of a discrete design's run (the window's ends are taken at
@@ -56,14 +56,20 @@ def design_cell_location(design):
     return head + position * (FIG2["length"] - head - FIG2["cell_length"])
 
 
-def discrete_design_speed(design, window, n_elems, steps_per_beat):
+def discrete_design_speed(design, window, n_elems, steps_per_beat, cell="force_line",
+                          cell_modulus=None):
     """Swimming speed [m/s] of one design (search variables (4,)) with the discrete model,
     extrapolated to dt -> 0 from steps_per_beat and steps_per_beat / 2 (module docstring);
-    NaN if a run diverged."""
+    NaN if a run diverged. cell: a key of CELL_MODELS; cell_modulus [Pa]: the soft cell's
+    Young's modulus instead of the model's (None: the model's)."""
+    options = dict(CELL_MODELS[cell])
+    if cell_modulus is not None:
+        options["cell_modulus"] = cell_modulus
     head, r_head, r_tail, _ = design
     period = 1.0 / FIG2["frequency"]
     scene, _ = build_swimmer(n_elems, model="discrete", head_length=head, head_radius=r_head,
-                             tail_radius=r_tail, cell_location=design_cell_location(design))
+                             tail_radius=r_tail, cell_location=design_cell_location(design),
+                             **options)
     speeds = []
     for steps in (steps_per_beat // 2, steps_per_beat):
         sim = scene.compile(dt=period / steps)
@@ -96,10 +102,17 @@ class SwimmerDesignProblem:
     world diverged). See the module docstring; n_elems and window default to the model's."""
 
     def __init__(self, popsize=8, *, model="discrete", n_elems=None, window=None,
-                 rotary_inertia=100.0, steps_per_beat=400, workers=None):
+                 rotary_inertia=100.0, steps_per_beat=400, workers=None, cell="force_line",
+                 cell_modulus=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.model = _checks.choice("model", model, set(MODELS))
+        self.cell = _checks.choice("cell", cell, set(CELL_MODELS))
+        self.cell_modulus = None if cell_modulus is None else float(
+            _checks.nonnegative("cell_modulus", cell_modulus, shape=()))
         cosserat = self.model == "cosserat"
+        if cosserat and self.cell != "force_line":
+            raise ValueError(f"cell = {cell!r} is not allowed with model = 'cosserat': the "
+                             "batched Cosserat campaign has the force-line cell only")
         defaults = COSSERAT_DEFAULTS if cosserat else CAMPAIGN_DEFAULTS
         self.n_elems = _checks.integer("n_elems", defaults["n_elems"] if n_elems is None
                                        else n_elems, 10)
@@ -137,7 +150,8 @@ class SwimmerDesignProblem:
                 "dt": self.dt, "window_beats": list(self.window)}
         if self.model == "cosserat":
             return {**base, "rotary_inertia": self.rotary_inertia}
-        return {**base, "steps_per_beat": self.steps_per_beat,
+        return {**base, "steps_per_beat": self.steps_per_beat, "cell": self.cell,
+                "cell_modulus": self.cell_modulus,
                 "extrapolation": "Richardson from steps_per_beat and steps_per_beat / 2"}
 
     def close(self):
@@ -147,7 +161,7 @@ class SwimmerDesignProblem:
             self._pool = None
 
     def _discrete_speeds(self, params):
-        args = (self.window, self.n_elems, self.steps_per_beat)
+        args = (self.window, self.n_elems, self.steps_per_beat, self.cell, self.cell_modulus)
         if self.workers == 1 or len(params) == 1:
             return np.array([discrete_design_speed(p, *args) for p in params])
         if self._pool is None:
@@ -204,7 +218,7 @@ class SwimmerDesignProblem:
 def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_generations=10,
                      patience=10, tolerance=1e-7, model="discrete", window=None, n_elems=None,
                      rotary_inertia=100.0, steps_per_beat=400, workers=None, resume=False,
-                     progress=False, say=None):
+                     progress=False, say=None, cell="force_line", cell_modulus=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed and the original's and the
     paper optimum's, speed-ups, wall time per generation)."""
@@ -215,7 +229,7 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
     os.makedirs(output_dir, exist_ok=True)
     problem = SwimmerDesignProblem(popsize, model=model, n_elems=n_elems, window=window,
                                    rotary_inertia=rotary_inertia, steps_per_beat=steps_per_beat,
-                                   workers=workers)
+                                   workers=workers, cell=cell, cell_modulus=cell_modulus)
     campaign = design_campaign(problem, output_dir, names=NAMES, lower=problem.lower,
                                upper=problem.upper, initial=original_design(), resume=resume,
                                popsize=popsize, seed=seed, max_generations=max_generations,
@@ -223,7 +237,8 @@ def optimize_swimmer(output_dir, *, popsize=8, seed=1, max_generations=48, min_g
                                tolerance=tolerance, progress=progress)
     say(f"CMA-ES swimmer design campaign: population {popsize}, seed {seed}, at most "
         f"{max_generations} generations ({problem.model} model, {problem.n_elems} elements, "
-        f"dt = {problem.dt:.3g} s, {problem.window[1]:g} beats; fitness = speed over beats "
+        f"dt = {problem.dt:.3g} s, {problem.window[1]:g} beats, cell {problem.cell}; "
+        f"fitness = speed over beats "
         f"{problem.window[0]:g}-{problem.window[1]:g})")
     try:
         result = campaign.run()

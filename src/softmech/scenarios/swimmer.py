@@ -50,6 +50,29 @@ DT_FRACTION = 0.225
 limit (docs/swimmer.md: with rotary_inertia 100, against 0.09 of the limit, the distance per
 beat is +123 % at 0.9, +15 % at 0.45 and +4 % at 0.225 of it)."""
 
+BENDING = ("circular", "caption")
+"""Section of the flagellum: "circular" (E pi r^4 / 4, the default) or "caption" (E pi r^4 / 12,
+i.e. I = A r^2 / 12 on every element: the caption's E I = 2.427e-9 N mm^2 for the 7 um tail,
+whatever the radius; its torsion constant A r^2 / 6, the polar moment, matters only out of plane)."""
+
+CELL_MODULUS_EXPERIMENT = 3.44e5
+"""Young's modulus E_c [Pa] of the soft contractile cell (ContractileCell(modulus=...)) at which
+the original swimmer, with the caption's bending stiffness and no force-length curve
+(PAPER_MODEL), swims at 7.5 um/s, the middle of the 5-10 um/s Williams et al. (Nat. Commun.
+5:3081, 2014) measured and Zhang et al.'s Fig. 2b reproduces. Neither paper gives the cell's
+modulus; `python benchmarks/swimmer_soft_cell.py` derives it (7.5 um/s at 3.44e5 Pa; 10 and
+5 um/s bound it to 2.90e5-4.36e5 Pa) and shows what the speed-up depends on."""
+
+PAPER_MODEL = dict(bending="caption", cell_modulus=CELL_MODULUS_EXPERIMENT, force_length=None)
+"""build_swimmer options of Zhang et al.'s model as far as the text gives it: the caption's
+bending stiffness and the cell as a soft contractile filament (its pull F a(t) less its own
+elastic resistance E_c pi r_c^2 (l_n - |D|) / l_n) instead of a force line with a muscle's
+force-length curve (the default)."""
+
+CELL_MODELS = {"force_line": {}, "paper": PAPER_MODEL}
+"""Named build_swimmer option sets: "force_line" (the defaults: circular sections, a force line
+with a muscle's force-length curve) and "paper" (PAPER_MODEL)."""
+
 RANGES = dict(head_length=(0.0, FIG2["length"]), head_radius=(4e-6, 40e-6),
               tail_radius=(4e-6, 6.5e-6), cell_location=(0.0, FIG2["length"]))
 """The caption's manufacturability ranges [m] (cell location: anywhere on the tail)."""
@@ -98,7 +121,8 @@ def build_swimmer(n_elems=None, worlds=1, *, model="discrete", head_length=FIG2[
                   head_radius=FIG2["head_radius"], tail_radius=FIG2["tail_radius"],
                   cell_location=None, cycles=20.0, density_scale=1.0,
                   rotary_inertia=ROTARY_INERTIA, dt=None, dt_fraction=DT_FRACTION,
-                  steps_per_beat=STEPS_PER_BEAT, duration=None):
+                  steps_per_beat=STEPS_PER_BEAT, duration=None, bending="circular",
+                  cell_modulus=0.0, force_length="muscle"):
     """The Fig. 2 swimmer (module docstring); returns (scene, SwimmerInfo).
 
     model: "discrete" (default; n_elems default 100, dt = period / steps_per_beat) or
@@ -106,7 +130,10 @@ def build_swimmer(n_elems=None, worlds=1, *, model="discrete", head_length=FIG2[
     softmech.RotaryInertiaScaling; dt: default dt_fraction x the stability estimate, rounded
     down to a divisor of the period). cell_location [m]: arc length from the head's front to
     the cell's near end (default: the head length, the junction). cycles: duration in beats
-    (duration [s], if given, instead)."""
+    (duration [s], if given, instead). bending: BENDING ("circular" or the caption's "caption").
+    cell_modulus [Pa]: the cell's own Young's modulus (0: a force line), force_length: the
+    cell's force-length curve ("muscle" or None); PAPER_MODEL sets the three as Zhang et al.'s
+    text describes them."""
     f = FIG2
     model = sm._checks.choice("model", model, set(MODELS))
     sm._checks.nonnegative("head_length", head_length)
@@ -114,6 +141,7 @@ def build_swimmer(n_elems=None, worlds=1, *, model="discrete", head_length=FIG2[
                        ("tail_radius", tail_radius), ("cycles", cycles),
                        ("density_scale", density_scale)):
         sm._checks.positive(key, value)
+    bending = sm._checks.choice("bending", bending, set(BENDING))
     discrete = model == "discrete"
     n_elems = sm._checks.integer("n_elems", (DISCRETE_N_ELEMS if discrete else 50)
                                  if n_elems is None else n_elems, 2)
@@ -125,16 +153,22 @@ def build_swimmer(n_elems=None, worlds=1, *, model="discrete", head_length=FIG2[
                          f"({f['cell_length']:g} m) must end on the flagellum (length {f['length']:g} m)")
     scene = sm.Scene()
     add = scene.add_der_rod if discrete else scene.add_cosserat_rod
+    radius = radius_profile(n_elems, head_length, head_radius, tail_radius)
+    shape = dict(radius=radius)
+    if bending == "caption":
+        area = np.pi * radius**2
+        shape = dict(section=sm.sections.general(area, area * radius**2 / 12, area * radius**2 / 12,
+                                                 area * radius**2 / 6, radius))
     rod = add(name="flagellum", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
               normal=(0.0, 1.0, 0.0), length=f["length"], n_elems=n_elems,
-              radius=radius_profile(n_elems, head_length, head_radius, tail_radius),
-              density=f["density"] * density_scale, youngs_modulus=f["youngs_modulus"])
+              density=f["density"] * density_scale, youngs_modulus=f["youngs_modulus"], **shape)
     if rotary_inertia != 1.0 and not discrete:
         scene.add(sm.RotaryInertiaScaling(rod, rotary_inertia, name="rotary_inertia"))
     scene.add(sm.SlenderBodyDrag(rod, f["viscosity"], form="gazzola2018", name="stokes"))
     scene.add(sm.ContractileCell(rod, cell_location, f["cell_length"], f["cell_force"],
                                  frequency=f["frequency"], cell_radius=f["cell_radius"],
-                                 side="d1", force_length="muscle", name="cell"))
+                                 side="d1", force_length=force_length, modulus=cell_modulus,
+                                 name="cell"))
     period = 1.0 / f["frequency"]
     if dt is None:
         dt = period / steps_per_beat if discrete else stable_dt(scene, period, dt_fraction)

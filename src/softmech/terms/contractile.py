@@ -15,8 +15,18 @@ length, the arc length between its ends): a cell, like a muscle, cannot pull onc
 more than ~42 % (without it, a strong cell on a thin rod folds it until its ends meet);
 force_length=None (default) pulls with the same force at any length.
 
+modulus E_c [Pa] (default 0: none) makes the cell a soft filament, as Zhang et al. model the
+bio-hybrid swimmer's cardiomyocytes ("a small, soft contractile filament connected to the
+substrate"): besides its active pull it resists its own change of length like a rod of radius
+cell_radius, adding k (|D| - l_n) to the pull, k = E_c pi cell_radius^2 / l_n [N/m], l_n the
+distance between its attachment points at the start (the span's arc length on the initially
+straight rods of the scenes). Shortened, it pushes back; its net pull F a(t) - k (l_n - |D|)
+vanishes once it has shortened by F a(t) / k, so a stiff cell on a soft rod bends it less than
+a force line would (a force line folds a thin tail until its ends meet).
+
 Per-world parameters `<name>.start`, `<name>.length` [m], `<name>.force` [N],
-`<name>.frequency` [Hz], `<name>.phase` [rad], `<name>.cell_radius` [m], shape (B,): an
+`<name>.frequency` [Hz], `<name>.phase` [rad], `<name>.cell_radius` [m], `<name>.modulus`
+[Pa], shape (B,): an
 optimizer can move the cell along the rod without rebuilding the scene.
 
 On a discrete elastic rod (Scene.add_der_rod, the implicit integrator) the cell is the same
@@ -72,10 +82,10 @@ class ContractileCell(Term):
     """A contractile cell on a rod's surface (module docstring)."""
 
     section = "actuators"
-    FIELDS = ("start", "length", "force", "frequency", "phase", "cell_radius")
+    FIELDS = ("start", "length", "force", "frequency", "phase", "cell_radius", "modulus")
 
     def __init__(self, rod, start, length, force, *, frequency=0.0, phase=0.0, cell_radius=0.0,
-                 side="d1", force_length=None, name="cell"):
+                 side="d1", force_length=None, modulus=0.0, name="cell"):
         self.name = name
         self.rod = rod_name(name, rod)
         self.start = float(_checks.nonnegative(f"{name}.start", start, shape=()))
@@ -84,6 +94,11 @@ class ContractileCell(Term):
         self.frequency = float(_checks.nonnegative(f"{name}.frequency", frequency, shape=()))
         self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
         self.cell_radius = float(_checks.nonnegative(f"{name}.cell_radius", cell_radius, shape=()))
+        self.modulus = float(_checks.nonnegative(f"{name}.modulus", modulus, shape=()))
+        if self.modulus > 0 and self.cell_radius == 0:
+            raise ValueError(f"{name}.modulus = {self.modulus:g} Pa is not allowed with "
+                             f"{name}.cell_radius = 0: the filament's stiffness is "
+                             "E_c pi cell_radius^2 / length (give cell_radius > 0)")
         self.side = _checks.choice(f"{name}.side", side, set(SIDES))
         if force_length is not None:
             _checks.choice(f"{name}.force_length", force_length, set(FORCE_LENGTH))
@@ -96,7 +111,7 @@ class ContractileCell(Term):
         """Node arc lengths (n_elems + 1,) [m] and the cell's end arc lengths (B, 2) [m] of B
         worlds from the rod's rest lengths and the cell's parameters p {field: (B,)}; checks
         them."""
-        for k in ("start", "force", "frequency", "cell_radius"):
+        for k in ("start", "force", "frequency", "cell_radius", "modulus"):
             if np.any(p[k] < 0):
                 raise ValueError(f"params['{self.name}.{k}'] has entries < 0 (must be >= 0)")
         arc = np.concatenate([[0.0], np.cumsum(rest_lengths)])                # node arc lengths
@@ -113,6 +128,12 @@ class ContractileCell(Term):
         worlds = np.arange(len(elements))
         h = np.stack([radius[worlds, elements[:, 0]], radius[worlds, elements[:, 1]]], axis=1)
         return SIDES[self.side][1] * (h + np.asarray(p["cell_radius"])[:, None])
+
+    @staticmethod
+    def stiffness(p, natural):
+        """The filament's axial stiffness k = E_c pi r_c^2 / l_n [N/m], (B,), for parameters p
+        {field: (B,)} and natural lengths l_n (B,) [m]."""
+        return np.asarray(p["modulus"]) * np.pi * np.asarray(p["cell_radius"]) ** 2 / natural
 
     def attachments(self, rest_lengths, radius, p):
         """Cosserat rods: attachment nodes (B, 2) int (a < b, nearest to start and start +
@@ -145,8 +166,10 @@ class ContractileCell(Term):
         nodes, h = self.attachments(rod.rest_lengths, ctx.rod_params(self.rod)["radius"], p)
         axis = SIDES[self.side][0]
         arc = np.concatenate([[0.0], np.cumsum(rod.rest_lengths)])
-        rest = (arc[nodes[:, 1]] - arc[nodes[:, 0]]) * (self.force_length is not None)
-        params = np.column_stack([p["force"], p["frequency"], p["phase"], h, rest])
+        span = arc[nodes[:, 1]] - arc[nodes[:, 0]]
+        rest = span * (self.force_length is not None)
+        params = np.column_stack([p["force"], p["frequency"], p["phase"], h, rest,
+                                  self.stiffness(p, span), span])
         ctx.part(ContractileCells).entries.append((ctx.rod_index[self.rod], axis, nodes, params))
 
     def bind_implicit(self, ctx):
@@ -196,7 +219,7 @@ class _CellBinding(Binding):
 
     def _setup(self, b):
         row = {k: v[b:b + 1] for k, v in self.p.items()}
-        key = tuple(float(row[k][0]) for k in ("start", "length", "cell_radius"))
+        key = tuple(float(row[k][0]) for k in ("start", "length", "cell_radius", "modulus"))
         if key == getattr(self, "_key", None):      # the same attachment as the last step's
             return
         self._key = key
@@ -208,9 +231,11 @@ class _CellBinding(Binding):
             self.rows = np.repeat(dofs, 12)
             self.cols = np.tile(dofs, 12)
             self.pattern_version += 1
-        rest = float(row["length"][0]) if self.term.force_length is not None else 0.0
+        natural = float(row["length"][0])
+        rest = natural if self.term.force_length is not None else 0.0
         self.ends = (float(frac[0, 0]), float(frac[0, 1]), self.axes[a], self.axes[c],
-                     float(h[0, 0]), float(h[0, 1]), rest, self.curve)
+                     float(h[0, 0]), float(h[0, 1]), rest, self.curve,
+                     float(self.term.stiffness(row, natural)[0]), natural)
 
     def begin_step(self, b, q, t):
         self._setup(b)
