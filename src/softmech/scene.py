@@ -73,7 +73,7 @@ class Scene:
                          centerline=None, normal=None, directors=None, radius=None, density,
                          youngs_modulus, shear_modulus=None, poisson_ratio=0.5,
                          shear_coefficient=4.0 / 3.0, law="gazzola2018", rest_curvature=None,
-                         rest_strain=None, closed=False, section=None):
+                         rest_strain=None, closed=False, section=None, rest_lengths=None):
         """Add a Cosserat rod and return it.
 
         Straight: start (3,) [m], direction (3,), length [m], n_elems. Arbitrary shape: centerline
@@ -85,7 +85,11 @@ class Scene:
         element or scalar), whose circumscribed circle contact, drag and drawings see unless
         `radius` is also given. law: "gazzola2018" (default) or "hyperelastic".
         rest_curvature: None (straight rest shape), "initial" or (n-1, 3) [1/m];
-        rest_strain: (n, 3) rest shear/stretch strain [-].
+        rest_strain: (n, 3) rest shear/stretch strain [-]. rest_lengths: None (the initial
+        element lengths, the chords of the centreline) or a scalar or (n,) [m]: a rod whose
+        rest shape is not its initial one, e.g. a cable started on an arc whose rest length is
+        the arc's; it starts stretched (or compressed) by chord / rest length - 1, and its mass
+        and inertia are those of the rest lengths.
         """
         call = {k: v for k, v in locals().items() if k != "self"}   # the call, for scenario files
         self._check_name(name)
@@ -108,7 +112,7 @@ class Scene:
                         density=density, youngs_modulus=youngs_modulus, shear_modulus=shear_modulus,
                         poisson_ratio=poisson_ratio, shear_coefficient=shear_coefficient, law=law,
                         rest_curvature=rest_curvature, rest_strain=rest_strain, positions_field=field,
-                        closed=closed, section=section)
+                        closed=closed, section=section, rest_lengths=rest_lengths)
         rod.builder = ("cosserat_rod", call)
         self.rods.append(rod)
         self._registered("rods", rod)

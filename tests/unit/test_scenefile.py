@@ -60,7 +60,8 @@ def everything_scene():
                                  rest_curvature="initial", law="hyperelastic")
     scene.add_cosserat_rod(name="beam", start=(0, 1, 0), direction=(1, 0, 0), length=0.5,
                            n_elems=8, normal=(0, 0, 1), radius=0.01, density=1000.0,
-                           youngs_modulus=1e6, poisson_ratio=0.4)
+                           youngs_modulus=1e6, poisson_ratio=0.4,
+                           rest_lengths=np.linspace(0.06, 0.065, 8))   # not the chords
     scene.add_cosserat_ring(name="ring", center=(0, -1, 0.2), ring_radius=0.2, n_elems=12,
                             radius=0.01, density=1000.0, youngs_modulus=1e6)
     scene.add(sm.Gravity((0, 0, -9.81)))

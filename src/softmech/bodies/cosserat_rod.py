@@ -80,11 +80,14 @@ def shear_strain_of(Q, positions, rest_lengths, closed=False):
 
 @dataclass
 class CosseratRod:
-    """A Cosserat rod as built (rest state = initial state unless rest strains are given).
+    """A Cosserat rod as built (rest state = initial state unless rest lengths, strains or
+    curvatures are given).
 
     Shapes: positions (n_nodes, 3) [m] (n + 1 nodes, or n for a closed rod); directors
     (n, 3, 3); per-element arrays (n,) in SI units; rest_curvature (n_vor, 3) [1/m];
-    rest_strain (n, 3) [-]; section: None (solid circles of `radius`) or the constants of
+    rest_strain (n, 3) [-]; rest_lengths (n,) [m] (default: the initial element lengths, the
+    chords of the initial centreline; given, the rod starts stretched or compressed by
+    chord / rest length - 1, and its mass and inertia follow the rest lengths); section: None (solid circles of `radius`) or the constants of
     softmech.bodies.sections.section_constants ("area" (n,), "second_moments" (n, 2),
     "torsion_constant" (n,)); `radius` is then the circle contact, drag and drawings see.
     """
@@ -105,10 +108,11 @@ class CosseratRod:
     section: dict = None
     builder: tuple = field(default=None, repr=False, compare=False)
     """(builder name, {argument: value}) of the Scene call that made the rod (scenario files)."""
-    rest_lengths: np.ndarray = field(init=False)
+    rest_lengths: np.ndarray = None
 
     def __post_init__(self):
-        self.rest_lengths = np.linalg.norm(edge_vectors(self.positions, self.closed), axis=1)
+        if self.rest_lengths is None:
+            self.rest_lengths = np.linalg.norm(edge_vectors(self.positions, self.closed), axis=1)
         n = self.n_elems
         if self.rest_curvature is None:
             self.rest_curvature = np.zeros((self.n_vor, 3))
@@ -225,12 +229,13 @@ def discrete_properties(rest_lengths, p, closed=False):
 def build_rod(name, *, positions, normal=None, directors=None, radius=None, density,
               youngs_modulus, shear_modulus=None, poisson_ratio=0.5, shear_coefficient=4.0 / 3.0,
               law="gazzola2018", rest_curvature=None, rest_strain=None, positions_field="positions",
-              closed=False, section=None):
+              closed=False, section=None, rest_lengths=None):
     """Validate user input and build a CosseratRod from a centreline (n+1, 3), or (n, 3) nodes
     of a closed rod (the first node is not repeated).
 
     rest_curvature: None (straight rest state), "initial" (the initial shape is stress-free) or an
-    array (n_vor, 3) [1/m]. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
+    array (n_vor, 3) [1/m]. rest_lengths: None (the initial element lengths) or (n,) [m], each
+    > 0. shear_modulus defaults to E / (2 (1 + poisson_ratio)).
     radius and/or section: solid circles of `radius`, or the `section` (softmech.bodies.sections)
     with `radius` (default: the section's circumscribed circle) for contact, drag and drawing.
     """
@@ -271,14 +276,17 @@ def build_rod(name, *, positions, normal=None, directors=None, radius=None, dens
         G = E / (2.0 * (1.0 + nu))
     else:
         G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n, of=of)
+    if rest_lengths is not None:
+        rest_lengths = _checks.per_element(f"{f}.rest_lengths", rest_lengths, n, of=of)  # > 0
     if isinstance(rest_curvature, str):
         _checks.choice(f"{f}.rest_curvature", rest_curvature, {"initial"})
-        rest_curvature = curvature_of(directors, voronoi_lengths(edge_len, closed), closed)
+        rest_curvature = curvature_of(directors, voronoi_lengths(
+            edge_len if rest_lengths is None else rest_lengths, closed), closed)
     return CosseratRod(name=name, positions=positions, directors=directors, radius=radius,
                        density=density, youngs_modulus=E, shear_modulus=G,
                        shear_coefficient=shear_coefficient, law=law,
                        rest_curvature=rest_curvature, rest_strain=rest_strain, closed=closed,
-                       section=section)
+                       section=section, rest_lengths=rest_lengths)
 
 
 BYTES_PER_ELEMENT = 2048
