@@ -265,6 +265,20 @@ class Scene:
                        for b in self.implicit_bodies))
         return BYTES_PER_ELEMENT * max(items, 1)
 
+    def time_step_limit(self, worlds=1):
+        """Estimated largest stable dt [s] of the explicit integrators, (worlds,), for the scene
+        as built (every parameter at its built value), before choosing a dt: the same estimate
+        as Simulation.time_step_limit (softmech.stability: rods, joints' and clamps' anchors,
+        contact terms), from a simulation compiled with a placeholder step and not kept (a few
+        milliseconds; nothing is stepped or JIT-compiled). Per-world parameters changed after
+        compiling change the limit: ask the Simulation then."""
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # the placeholder dt is above it
+            probe = self.compile(worlds=worlds, dt=1.0)
+        return probe.time_step_limit()
+
     def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
                 newton=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].

@@ -44,10 +44,7 @@ SCENES = {"free_rod": free_rod, "free_rod_kv": lambda: free_rod(1e-4), "cantilev
 
 
 def run_at(scene, factor):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        probe = scene.compile(dt=1.0)
-    limit = probe.time_step_limit()[0]
+    limit = scene.time_step_limit()[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         sim = scene.compile(dt=factor * limit)
@@ -80,3 +77,12 @@ def test_changing_parameters_rechecks_the_time_step():
     sim.params["rod.youngs_modulus"] = np.full((1, 30), 1e9)  # 100x stiffer: limit drops 10x
     with pytest.warns(RuntimeWarning, match="stability limit"):
         sim.step(1)
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_scene_knows_its_limit_before_compiling(name):
+    # Scene.time_step_limit() (issue 30: no probe compile by hand) is the compiled simulation's
+    # estimate, whatever dt that simulation was compiled with
+    scene = SCENES[name]()
+    sim = scene.compile(dt=1e-7, worlds=2)
+    np.testing.assert_array_equal(scene.time_step_limit(worlds=2), sim.time_step_limit())

@@ -205,11 +205,7 @@ def swimmer_report(info):
 def stable_dt(scene, period, fraction=DT_FRACTION):
     """fraction x the explicit stability estimate (softmech.stability), rounded down so that a
     whole number of steps makes one period."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # compiled with a placeholder dt
-        limit = float(scene.compile(dt=1.0).time_step_limit().min())
+    limit = float(scene.time_step_limit().min())
     return period / np.ceil(period / (fraction * limit))
 
 
