@@ -151,7 +151,8 @@ class Scene:
                    fixed=False):
         """Add a solid rigid sphere: centre `position` (3,) [m], radius [m], density [kg/m^3]
         or mass [kg]; frame `directors` (3, 3) (rows d1, d2, d3; default the lab frame);
-        velocity [m/s], angular_velocity [rad/s] (body frame); fixed=True: it never moves."""
+        velocity [m/s], angular_velocity [rad/s] (body frame); fixed=True: it never moves (an
+        obstacle; it needs no density or mass)."""
         return self._add_rigid("sphere", name, dict(locals()), position=position, radius=radius,
                                density=density, mass=mass)
 

@@ -77,9 +77,8 @@ def test_rod_lying_on_a_box_carries_its_weight_element_by_element():
     scene = sm.Scene()
     rod = scene.add_cosserat_rod(name="rod", start=(-0.25, 0.1, 0.1 + r), direction=(1, 0, 0),
                                  normal=(0, 0, 1), length=L, n_elems=n, radius=r, **ROD)
-    scene.add_box(name="table", position=(0, 0, 0.05), lengths=(1, 1, 0.1), density=1000.0,
-                  fixed=True)
-    scene.add(sm.Gravity((0, 0, -G)))
+    scene.add_box(name="table", position=(0, 0, 0.05), lengths=(1, 1, 0.1), fixed=True)
+    scene.add(sm.Gravity((0, 0, -G)))                 # a fixed obstacle needs no density
     scene.add(sm.RodBodyContact(stiffness=k, damping=1.0))
     scene.add(sm.LinearDamping(rod, 0.5))
     sim = scene.compile(dt=2e-5)
@@ -92,6 +91,35 @@ def test_rod_lying_on_a_box_carries_its_weight_element_by_element():
     share[[0, -1]] /= 2
     np.testing.assert_allclose(body_contact_forces(sim, "rod")[0, :, 2], share, rtol=1e-9)
     assert body_contact_stats(sim)[0, 1] == n
+
+
+@pytest.mark.parametrize("shape", ["sphere", "cylinder", "box"])
+def test_a_fixed_obstacles_mass_is_never_used(shape):
+    # issue 30: a fixed body needs no density or mass; whatever mass it is given, a rod falling
+    # onto it with friction moves the same to the last bit (joints and contact treat a fixed
+    # body as infinitely heavy); a body that moves still needs one
+    size = {"sphere": dict(radius=0.1), "cylinder": dict(radius=0.1, length=0.6,
+                                                         direction=(0, 1, 0)),
+            "box": dict(lengths=(0.2, 0.6, 0.2))}[shape]
+    add = {"sphere": "add_sphere", "cylinder": "add_cylinder", "box": "add_box"}[shape]
+    finals = []
+    for mass in ({}, {"density": 1.0}, {"mass": 1e9}):
+        scene = sm.Scene()
+        rod = scene.add_cosserat_rod(name="rod", start=(-0.25, 0.0, 0.13), direction=(1, 0, 0),
+                                     normal=(0, 0, 1), length=0.5, n_elems=10, radius=0.01,
+                                     **ROD)
+        getattr(scene, add)(name="obstacle", position=(0, 0, 0), fixed=True, **size, **mass)
+        scene.add(sm.Gravity((0, 0, -G)))
+        scene.add(sm.RodBodyContact(stiffness=1e4, damping=1.0,
+                                    friction=sm.CoulombFriction(0.4, 0.3)))
+        sim = scene.compile(dt=2e-5)
+        sim.run(0.2)
+        finals.append(sim.get_state("rod")["positions"][0])
+    assert finals[0][:, 2].min() < 0.12                  # it fell onto the obstacle
+    np.testing.assert_array_equal(finals[0], finals[1])
+    np.testing.assert_array_equal(finals[0], finals[2])
+    with pytest.raises(ValueError, match="give exactly one of density .* or mass"):
+        getattr(sm.Scene(), add)(name="free", position=(0, 0, 0), **size)
 
 
 def test_sphere_resting_on_a_clamped_beam_deflects_it_by_the_beam_formula():

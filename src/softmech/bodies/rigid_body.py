@@ -87,9 +87,18 @@ def _frame(owner, directors, direction=None, normal=None):
     return np.array([d1, np.cross(d3, d1), d3])
 
 
-def _mass(owner, volume, density, mass, size=""):
+FIXED_DENSITY = 1000.0
+"""Nominal density [kg/m^3] of a fixed body given neither density nor mass: a fixed body never
+moves, so its mass is never used (joints and contact treat it as infinitely heavy); the nominal
+value only keeps its recorded mass and inertia finite."""
+
+
+def _mass(owner, volume, density, mass, size="", fixed=False):
+    if density is None and mass is None and _checks.boolean(f"{owner}.fixed", fixed):
+        density = FIXED_DENSITY
     if (density is None) == (mass is None):
-        raise ValueError(f"{owner}: give exactly one of density [kg/m^3] or mass [kg]")
+        raise ValueError(f"{owner}: give exactly one of density [kg/m^3] or mass [kg] (a fixed "
+                         "body, fixed=True, needs neither)")
     if mass is not None:
         return float(_checks.positive(f"{owner}.mass", mass, shape=()))
     m = float(_checks.positive(f"{owner}.density", density, shape=())) * volume
@@ -141,7 +150,7 @@ def point_features(points, radius):
 def sphere(name, *, position, radius, density=None, mass=None, **common):
     r = float(_checks.positive(f"body '{name}'.radius", radius, shape=()))
     m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r * r * r, density, mass,   # r**3 raises
-              f"radius = {r:g} m")
+              f"radius = {r:g} m", common.get("fixed", False))
     # OverflowError for r = 1e300 where r * r * r gives inf, refused by _mass
     return build_rigid_body(name, "sphere", position=position, mass=m,
                             inertia_tensor=np.eye(3) * 0.4 * m * r * r, size={"radius": r},
@@ -152,7 +161,8 @@ def cylinder(name, *, position, radius, length, density=None, mass=None, **commo
     owner = f"body '{name}'"
     r = float(_checks.positive(f"{owner}.radius", radius, shape=()))
     L = float(_checks.positive(f"{owner}.length", length, shape=()))
-    m = _mass(owner, np.pi * r * r * L, density, mass, f"radius = {r:g} m, length = {L:g} m")
+    m = _mass(owner, np.pi * r * r * L, density, mass, f"radius = {r:g} m, length = {L:g} m",
+              common.get("fixed", False))
     perp = m * (3.0 * r * r + L * L) / 12.0
     caps = np.array([[0.0, 0.0, -0.5 * L], [0.0, 0.0, 0.5 * L]])
     contact = (caps, np.zeros(N_RIM), np.tile([0.0, 0.0, 1.0], (N_RIM, 1)), np.full(N_RIM, r))
@@ -166,7 +176,8 @@ def box(name, *, position, lengths, density=None, mass=None, **common):
     a, b, c = (float(v) for v in _checks.finite(f"{owner}.lengths", lengths, shape=(3,)))
     if min(a, b, c) <= 0:
         raise ValueError(f"{owner}.lengths = {(a, b, c)} is not allowed: edge lengths must be > 0")
-    m = _mass(owner, a * b * c, density, mass, f"lengths = {[a, b, c]} m")
+    m = _mass(owner, a * b * c, density, mass, f"lengths = {[a, b, c]} m",
+              common.get("fixed", False))
     J = np.diag([b * b + c * c, a * a + c * c, a * a + b * b]) * m / 12.0
     corners = 0.5 * np.array([[sx * a, sy * b, sz * c] for sx in (-1, 1) for sy in (-1, 1)
                               for sz in (-1, 1)])
