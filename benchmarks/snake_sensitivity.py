@@ -7,13 +7,12 @@ The published optimal gait (ME498 handout: beta = 0, 17.4, 48.5, 5.4, 14.7, 0 N 
 0.97 m) is run for 6 periods with the default scene (softmech.scenarios.snake.build_snake) and
 with one change at a time; each row reports the mean forward (+x) and lateral (y) centre-of-mass
 speeds over periods 3-6 (mean_velocities), the heading of the direction of travel and the
-lateral speed across it (travel_velocities, the course's protocol). Changes that only touch per-world parameters (friction
+lateral speed across it (travel_velocities, the course's protocol). Changes that only touch
+per-world parameters (friction
 coefficients, muscle ramp) run side by side as the worlds of one batched simulation; changes of
 flags, discretisation or time step are separate simulations; a change that may diverge runs alone
 so that it cannot stop the others. Nothing here is tuned: the table shows what each choice does.
 """
-import argparse
-import json
 import sys
 import time
 import warnings
@@ -23,6 +22,7 @@ import numpy as np
 import softmech as sm
 from softmech.scenarios.snake import MU_FORWARD, OPTIMAL_GAIT, REFERENCE_SPEED, TABLE2, build_snake
 from softmech.scenarios.snake import mean_velocities, travel_velocities
+from table_cli import table_main
 
 DURATION = 6.0
 KINETIC = np.array(TABLE2["kinetic"])
@@ -145,18 +145,10 @@ def markdown(table):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    table = rows()
-    if args.json:
-        print(json.dumps(table, indent=1))
-    else:
-        print(f"Published optimal gait {OPTIMAL_GAIT}, {DURATION:g} s, mean speeds over periods "
-              f"3-6 (softmech {sm.__version__}; {time.perf_counter() - started:.0f} s wall)\n")
-        print(markdown(table))
-    return 0
+    def heading(seconds):
+        return (f"Published optimal gait {OPTIMAL_GAIT}, {DURATION:g} s, mean speeds over "
+                f"periods 3-6; {seconds:.0f} s wall")
+    return table_main(argv, __doc__, rows, markdown, heading)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ script
 Each run: the discrete model (100 edges, implicit Euler, 400 steps per beat; 800 changes the
 speeds by < 1e-3), 8 beats, the centre of mass at the start of every beat.
 """
-import argparse
-import json
 import time
 
 import numpy as np
@@ -30,6 +28,7 @@ from scipy.optimize import brentq
 import softmech as sm
 from softmech.optimize.swimmer import design_cell_location, original_design, paper_optimum
 from softmech.scenarios.swimmer import FIG2, PAPER_MODEL, PAPER_OPTIMUM, build_swimmer
+from table_cli import table_main
 
 BEATS = 8
 STEPS_PER_BEAT = 400
@@ -96,19 +95,10 @@ def markdown(table):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    table = rows()
-    if args.json:
-        print(json.dumps(table, indent=1))
-    else:
-        print(f"Soft contractile cell, {BEATS} beats, {STEPS_PER_BEAT} steps per beat; paper's "
-              f"speed-up {PAPER_OPTIMUM['speedup']} (softmech {sm.__version__}; "
-              f"{time.perf_counter() - started:.0f} s wall)\n")
-        print(markdown(table))
-    return 0
+    def heading(seconds):
+        return (f"Soft contractile cell, {BEATS} beats, {STEPS_PER_BEAT} steps per beat; "
+                f"paper's speed-up {PAPER_OPTIMUM['speedup']}; {seconds:.0f} s wall")
+    return table_main(argv, __doc__, rows, markdown, heading)
 
 
 if __name__ == "__main__":

@@ -138,7 +138,8 @@ def test_cell_rejects_bad_parameters():
         sm.ContractileCell("rod", 0.0, -1.0, 1.0)
     with pytest.raises(ValueError, match="cell.modulus"):
         sm.ContractileCell("rod", 0.0, 1.0, 1.0, modulus=-1.0)
-    with pytest.raises(ValueError, match="cell.modulus = 1e\\+06 Pa is not allowed with cell.cell_radius = 0"):
+    with pytest.raises(ValueError,
+                       match="cell.modulus = 1e\\+06 Pa is not allowed with cell.cell_radius = 0"):
         sm.ContractileCell("rod", 0.0, 1.0, 1.0, modulus=1e6)
     with pytest.raises(ValueError, match="cell.side"):
         sm.ContractileCell("rod", 0.0, 1.0, 1.0, side="up")

@@ -1,7 +1,8 @@
 """`softmech validate --papers`: the reference papers' numbers that softmech reproduces
 (softmech.validation.papers; docs/reproductions.md). Each case compares softmech with the paper's
 number within the tolerance its docstring justifies; the same numbers are also asserted where
-they are studied in depth (tests/unit/test_snake_run.py, tests/validation/test_dismech_cantilever.py)."""
+they are studied in depth (tests/unit/test_snake_run.py,
+tests/validation/test_dismech_cantilever.py)."""
 import argparse
 import json
 
@@ -39,5 +40,6 @@ def test_validate_papers_runs_the_papers_cases(capsys):
 
 
 def test_validate_papers_names_an_unknown_case():
-    with pytest.raises(ValueError, match="'timoshenko_cantilever' is not allowed.*dismech_fig8_rod"):
+    with pytest.raises(ValueError,
+                       match="'timoshenko_cantilever' is not allowed.*dismech_fig8_rod"):
         command.execute(parse(["--papers", "--case", "timoshenko_cantilever"]))

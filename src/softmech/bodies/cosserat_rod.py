@@ -86,10 +86,11 @@ class CosseratRod:
     Shapes: positions (n_nodes, 3) [m] (n + 1 nodes, or n for a closed rod); directors
     (n, 3, 3); per-element arrays (n,) in SI units; rest_curvature (n_vor, 3) [1/m];
     rest_strain (n, 3) [-]; rest_lengths (n,) [m] (default: the initial element lengths, the
-    chords of the initial centreline; given, the rod starts stretched or compressed by
-    chord / rest length - 1, and its mass and inertia follow the rest lengths); section: None (solid circles of `radius`) or the constants of
-    softmech.bodies.sections.section_constants ("area" (n,), "second_moments" (n, 2),
-    "torsion_constant" (n,)); `radius` is then the circle contact, drag and drawings see.
+    chords of the initial centreline; given, the rod starts stretched or compressed by chord /
+    rest length - 1, and its mass and inertia follow the rest lengths); section: None (solid
+    circles of `radius`) or the constants of softmech.bodies.sections.section_constants ("area"
+    (n,), "second_moments" (n, 2), "torsion_constant" (n,)); `radius` is then the circle
+    contact, drag and drawings see.
     """
     name: str
     positions: np.ndarray

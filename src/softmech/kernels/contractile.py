@@ -6,9 +6,10 @@ pulls its attachment points p = x + h d_k together with the force
 
 along u = (p_b - p_a) / |p_b - p_a|, scaled by an active force-length curve g(|D| / l_0) if one
 is given, plus the cell's own axial elasticity k (|D| - l_n) (a soft filament of rest length l_n
-and axial stiffness k = E_c A_c / l_n, which pushes its ends apart when shortened): +f u on node a, -f u on node b, and the couples
-h_a d_k x f u at node a and -h_b d_k x f u at node b, each split equally between the node's two
-elements (all of it on the one element of an end node) and turned into their local frames:
+and axial stiffness k = E_c A_c / l_n, which pushes its ends apart when shortened): +f u on node
+a, -f u on node b, and the couples h_a d_k x f u at node a and -h_b d_k x f u at node b, each
+split equally between the node's two elements (all of it on the one element of an end node) and
+turned into their local frames:
 the moment then jumps at the node itself, so the bent span is l_c, not l_c -+ one element
 (d_k: the element inside the span). The pair has zero net force and zero net torque (both
 forces lie on the line p_a p_b): the contractile filament of Zhang et al., Nat. Commun.

@@ -53,7 +53,8 @@ beat is +123 % at 0.9, +15 % at 0.45 and +4 % at 0.225 of it)."""
 BENDING = ("circular", "caption")
 """Section of the flagellum: "circular" (E pi r^4 / 4, the default) or "caption" (E pi r^4 / 12,
 i.e. I = A r^2 / 12 on every element: the caption's E I = 2.427e-9 N mm^2 for the 7 um tail,
-whatever the radius; its torsion constant A r^2 / 6, the polar moment, matters only out of plane)."""
+whatever the radius; its torsion constant A r^2 / 6, the polar moment, matters only out of
+plane)."""
 
 CELL_MODULUS_EXPERIMENT = 3.44e5
 """Young's modulus E_c [Pa] of the soft contractile cell (ContractileCell(modulus=...)) at which

@@ -13,7 +13,8 @@ UNITS = {
     "force_per_length": "N/m", "couple_per_length": "N m/m", "ramp_time": "s", "frequency": "Hz",
     "phase": "rad", "displacement": "m", "retardation_time": "s", "stiffness": "N/m",
     "plane_point": "m", "surface_tolerance": "m", "slip_velocity": "m/s", "wavelength": "m",
-    "period": "s", "lever_arm": "m", "rest_curvature": "1/m", "rest_lengths": "m", "reference_speed": "m/s",
+    "period": "s", "lever_arm": "m", "rest_curvature": "1/m",
+    "rest_lengths": "m", "reference_speed": "m/s",
     "velocities": "m/s", "angular_velocities": "rad/s", "beta_bound": "N m",
     "wavelength_range": "m", "window": "muscle periods", "figure_periods": "muscle periods",
 }

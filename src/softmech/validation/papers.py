@@ -53,10 +53,11 @@ def me498_snake_lateral_speed():
     measure over the modelling choices of the sensitivity table stays within it but for one)."""
     forward, lateral, heading = _snake_travel()
     error = abs(lateral - REFERENCE_LATERAL_SPEED)
+    h = np.radians(heading)
+    lab_y = forward * np.sin(h) + lateral * np.cos(h)     # the same velocity along the lab's y
     return result("me498_snake_lateral_speed", lateral, REFERENCE_LATERAL_SPEED, error, 0.01,
                   f"{lateral:+.4f} m/s across the direction of travel (heading {heading:+.1f} "
-                  f"deg; along the lab's y axis the start-up heading gives "
-                  f"{forward * np.sin(np.radians(heading)) + lateral * np.cos(np.radians(heading)):+.4f} m/s)")
+                  f"deg; along the lab's y axis the start-up heading gives {lab_y:+.4f} m/s)")
 
 
 def _excess(tip, modulus):

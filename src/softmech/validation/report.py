@@ -126,7 +126,8 @@ def markdown_report(records, *, docstrings, seconds=None, command="softmech vali
         "explains how the cases are built and how to run them.",
         "",
         "The error is relative to the reference unless the reference is 0, the quantity is a "
-        "convergence order or the case's text says absolute (then absolute). A case passes when its error is within the tolerance "
+        "convergence order or the case's text says absolute (then absolute). "
+        "A case passes when its error is within the tolerance "
         "and its extra conditions hold (listed under each case below).",
         "",
         "| case | quantity | measured | reference | error | tolerance | result | source |",
