@@ -71,12 +71,12 @@ def read_results(path, fields=None):
         read_revolutions,
         read_shells,
     )
-    from softmech.resultsfile.reader import check_format, damaged_file_errors
+    from softmech.resultsfile.reader import damaged_file_errors
 
-    results = load_results(path, derived=False, fields=fields)
+    results = load_results(path, derived=False, fields=fields)   # checks the layout
     results.units = {}
     radius, closed, rest = {}, {}, {}
-    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
         attrs = {k: _text(v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
                  for k, v in f.attrs.items()}
         for rod in results.rods:
