@@ -97,6 +97,7 @@ def read_state_npz(path, expected, optional=None, counts=()):
     header that fits the file (npy_header_problem), and finite."""
     optional = optional or {}
     import zipfile
+    import zlib
 
     path = os.fspath(path)
     try:
@@ -115,7 +116,8 @@ def read_state_npz(path, expected, optional=None, counts=()):
             try:
                 with archive.open(info) as stream:
                     problem, shape, dtype = npy_header_problem(stream, info.file_size)
-            except (ValueError, OSError, zipfile.BadZipFile) as err:
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as err:
+                # zlib.error: a compressed member damaged (bytes flipped) -- found by the fuzz
                 raise ValueError(f"{path}: member {name!r} is not a .npy array ({err})") from None
             if problem:
                 raise ValueError(f"{path}: member {name!r}{problem}")
@@ -130,7 +132,7 @@ def read_state_npz(path, expected, optional=None, counts=()):
             try:
                 with archive.open(info) as stream:
                     value = np.lib.format.read_array(stream, allow_pickle=False)
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as err:
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as err:
                 raise ValueError(f"{path}: member {name!r} cannot be read: it is damaged "
                                  f"({err})") from None
             if value.dtype.kind == "f" and not np.all(np.isfinite(value)):

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import traceback
+import warnings
 from collections import Counter
 
 import h5py
@@ -163,7 +164,7 @@ def apply(path, edits, elsewhere):
         for kind, target, value in edits:
             try:
                 _edit(f, kind, target, value, elsewhere)
-            except (KeyError, ValueError, TypeError, OSError):
+            except (KeyError, ValueError, TypeError, IndexError, OSError):
                 pass            # a target deleted by an earlier edit, or h5py refused the edit
 
 
@@ -217,7 +218,9 @@ def _edit(f, kind, target, value, elsewhere):
             replace_dataset(f, target, np.asarray(data).astype(str).astype(object),
                             dtype=h5py.string_dtype())
             return
-        data = np.asarray(data).astype(value)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")             # complex to real, NaN to int
+            data = np.asarray(data).astype(value)
     elif kind == "length":
         if not series and target != "time":
             return

@@ -1,0 +1,53 @@
+"""Fuzzed results files: copies of real files of `softmech run` (a snake; the rod pendulum with
+rigid bodies and joints; the parachute's discrete rods and shell) damaged at random -- shapes,
+dtypes, lengths, deleted datasets and attributes, attributes of the wrong type or value, broken
+JSON and text, links, the file cut at a random byte or bytes flipped -- and read by every reader
+(tests/reliability/fuzz_results.py: read_all). Each is read consistently or refused by a
+one-line ValueError naming the file; nothing else. The default run draws DEFAULT_EXAMPLES
+cases; the slow one 10,000, as `python benchmarks/fuzz_results_files.py --cases 10000` does
+(its counts are in docs/reliability.md)."""
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fuzz_results import DEFAULT_EXAMPLES, damage, fuzz_settings, make_bases, new_outcomes, one_case
+
+
+@pytest.fixture(scope="module")
+def bases(tmp_path_factory):
+    return make_bases(tmp_path_factory.mktemp("bases"))
+
+
+def fuzz(bases, n, folder):
+    outcomes = new_outcomes()
+    names = sorted(bases)
+    other = bases[names[0]].path            # the target of external links
+
+    @fuzz_settings(n)
+    @given(st.sampled_from(names).flatmap(lambda name: damage(bases[name]).map(
+        lambda edits: (name, edits))))
+    def case(drawn):
+        name, edits = drawn
+        one_case(bases[name], edits, str(folder), outcomes, other)
+
+    case()
+    return outcomes
+
+
+def report(name, outcomes, capsys):
+    with capsys.disabled():
+        print(f"\n[fuzz] {name}: {dict(outcomes)}")
+
+
+def test_damaged_results_files_are_read_consistently_or_refused(bases, tmp_path, capsys):
+    outcomes = fuzz(bases, DEFAULT_EXAMPLES, tmp_path)
+    report("results files", outcomes, capsys)
+    assert outcomes["cases"] >= DEFAULT_EXAMPLES // 2
+    assert outcomes["accepted"] > 0 and outcomes["refused"] > 0      # both sides exercised
+
+
+@pytest.mark.slow
+def test_damaged_results_files_many(bases, tmp_path, capsys):
+    outcomes = fuzz(bases, 10_000, tmp_path)
+    report("results files (slow)", outcomes, capsys)
+    assert outcomes["cases"] >= 5_000
