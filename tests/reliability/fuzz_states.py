@@ -117,7 +117,9 @@ def apply(base, edits, path):
     for kind, member, value in edits:
         if member in arrays:
             try:
-                _edit(arrays, raw, kind, member, value)
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")     # complex to real, NaN to int
+                    _edit(arrays, raw, kind, member, value)
             except (ValueError, TypeError, IndexError):
                 pass            # an edit that does not apply to what earlier edits left
     with zipfile.ZipFile(path, "w") as archive:
@@ -146,9 +148,7 @@ def _edit(arrays, raw, kind, member, value):
             a = np.take(a, 0, axis=axis)
         arrays[member] = a
     elif kind == "dtype":
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")         # complex to real, NaN to int
-            arrays[member] = a.astype(value)
+        arrays[member] = a.astype(value)
     elif kind == "value":
         v, where = value
         a = a.astype(float)
