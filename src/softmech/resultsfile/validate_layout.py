@@ -89,6 +89,14 @@ def check_layout(path, f):
     return _Checker(path, f).run()
 
 
+def declares_too_much(obj):
+    """True for a dataset that declares more than MAX_EXPANSION times the bytes it stores (plus
+    1 MiB): reading it would allocate memory that no file of this size can fill."""
+    if not isinstance(obj, h5py.Dataset) or obj.dtype.kind == "O" or obj.shape is None:
+        return False
+    return obj.size * obj.dtype.itemsize > MAX_EXPANSION * obj.id.get_storage_size() + 2**20
+
+
 def sample_shape(group, field, n_nodes, n_elems):
     """Per-sample shape of built-in field `field` of a body with n_nodes nodes and n_elems
     elements (None: the node count is not known, or a field whose shape is not fixed here)."""
@@ -164,13 +172,12 @@ class _Checker:
     def check_sizes(self):
         """No dataset declares far more data than it stores (from the metadata only)."""
         def visit(name, obj):
-            if isinstance(obj, h5py.Dataset) and obj.dtype.kind != "O" and obj.shape is not None:
+            if declares_too_much(obj):
                 declared = obj.size * obj.dtype.itemsize
-                stored = obj.id.get_storage_size()
-                if declared > MAX_EXPANSION * stored + 2**20:
-                    raise ValueError(f"results file {self.path!r} is not allowed: dataset /{name} "
-                                     f"declares shape {obj.shape} ({declared:,} bytes) but stores "
-                                     f"{stored:,} bytes (a damaged or forged file)")
+                raise ValueError(f"results file {self.path!r} is not allowed: dataset /{name} "
+                                 f"declares shape {obj.shape} ({declared:,} bytes) but stores "
+                                 f"{obj.id.get_storage_size():,} bytes (a damaged or forged "
+                                 "file)")
         self.f.visititems(visit)
 
     def check_objects(self):
