@@ -163,7 +163,9 @@ def apply(path, edits, elsewhere):
     with h5py.File(path, "r+") as f:
         for kind, target, value in edits:
             try:
-                _edit(f, kind, target, value, elsewhere)
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")     # complex to real, NaN to int
+                    _edit(f, kind, target, value, elsewhere)
             except (KeyError, ValueError, TypeError, IndexError, OSError):
                 pass            # a target deleted by an earlier edit, or h5py refused the edit
 
@@ -218,9 +220,7 @@ def _edit(f, kind, target, value, elsewhere):
             replace_dataset(f, target, np.asarray(data).astype(str).astype(object),
                             dtype=h5py.string_dtype())
             return
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")             # complex to real, NaN to int
-            data = np.asarray(data).astype(value)
+        data = np.asarray(data).astype(value)
     elif kind == "length":
         if not series and target != "time":
             return
