@@ -5,6 +5,7 @@ and through `softmech info`, `view`, `render` and `run --resume`: exit 2 and one
 file, the dataset or attribute, what it holds and what was expected. Before the checker these
 ended in tracebacks (TypeError), were read back silently (a short or complex series, dt =
 "abc" resumed), or gave messages naming nothing ("Expecting value: line 1 column 1")."""
+import os
 import shutil
 
 import h5py
@@ -84,6 +85,10 @@ def _worlds_zero(f):
     f.attrs["worlds"] = 0
 
 
+def _format_array(f):
+    f.attrs["format"] = np.array([True, False])
+
+
 # name: (the damage, what the message must say it holds, and what was expected)
 CASES = {
     "time_2d": (_time_2d, "/time holds shape (21, 3) float64", "expected shape (n,)"),
@@ -113,6 +118,9 @@ CASES = {
                              "expected a finite number [s]"),
     "worlds_zero": (_worlds_zero, "root attribute worlds = 0 (int64)",
                     "expected an integer >= 1"),
+    # found by the fuzz: "The truth value of an array ... is ambiguous"
+    "format_array": (_format_array, "attribute format = array([ True, False])",
+                     "expected 'softmech-results' (not a softmech results file)"),
 }
 
 RUN = ["run", "snake", "--n-elems", "4", "--duration", "0.2", "--quiet"]
@@ -220,3 +228,19 @@ def test_a_link_to_another_file_is_refused(base, tmp_path):
     with pytest.raises(ValueError, match="/rods/snake/com is a ExternalLink; expected a group or "
                                          "dataset stored in the file itself"):
         load_results(path)
+
+
+def test_an_implicit_checkpoint_whose_memory_has_another_shape(tmp_path, capsys):
+    """Found by the fuzz: an implicit run's checkpoint memory (/checkpoint/_history) of another
+    shape failed in NumPy ("could not broadcast input array"), naming nothing."""
+    run = ["run", "falling_rod", "--duration", "0.005", "--quiet"]
+    path = make_base(tmp_path, run)
+    with h5py.File(path, "r+") as f:
+        f.attrs["complete"] = False
+        name = sorted(f["checkpoint/_history"])[0]
+        value = f[f"checkpoint/_history/{name}"][()]
+        replace_dataset(f, f"checkpoint/_history/{name}", np.concatenate([value, value]))
+    assert main([*run, "--output", os.path.dirname(path), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"results file {path!r} is not allowed for resume: " \
+        f"/checkpoint/_history: checkpoint history '{name}' has shape (2," in err
