@@ -85,6 +85,10 @@ def _worlds_zero(f):
     f.attrs["worlds"] = 0
 
 
+def _radius_missing(f):
+    del f["rods/snake/radius"]
+
+
 def _format_array(f):
     f.attrs["format"] = np.array([True, False])
 
@@ -118,6 +122,9 @@ CASES = {
                              "expected a finite number [s]"),
     "worlds_zero": (_worlds_zero, "root attribute worlds = 0 (int64)",
                     "expected an integer >= 1"),
+    # found by the fuzz: info read it, view and render said "/rods/snake has no radius"
+    "radius_missing": (_radius_missing, "/rods/snake/radius is missing",
+                       "expected shape (n, 4)"),
     # found by the fuzz: "The truth value of an array ... is ambiguous"
     "format_array": (_format_array, "attribute format = array([ True, False])",
                      "expected 'softmech-results' (not a softmech results file)"),

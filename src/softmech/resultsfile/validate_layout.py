@@ -26,7 +26,8 @@ What is checked, in this order (so that a foreign or forged file gets the most t
    object;
 6. /rods/<rod>: n_nodes, n_elems (integers >= 1), closed (bool), consistent (n_nodes = n_elems +
    1 for an open rod, = n_elems for a closed one); radius (1 or B, n_elems) and rest_lengths
-   (n_elems,), finite and > 0, where present; the revolution attributes all or none;
+   (n_elems,), finite and > 0 (a version 1 file may lack them); the revolution attributes all
+   or none;
    /bodies/<body>: shape (one of SHAPES), fixed (bool), mass, inertia (3, 3), principal_axes
    (3, 3) and the shape's sizes, finite; /shells/<shell>: faces (m, 3) or edges (m, 2) of
    integer node indices into its positions, radius (m,), thickness;
@@ -331,12 +332,15 @@ class _Checker:
         if n_elems < 1 or n_nodes != n_elems + (0 if closed else 1):
             self.fail(where, f"has n_nodes = {n_nodes}, n_elems = {n_elems}, closed = {closed}",
                       "n_elems >= 1 and n_nodes = n_elems (closed) or n_elems + 1 (open)")
-        radius = self.static(where, g, "radius", (None, n_elems), positive=True, required=False)
+        # version 2 always writes both; version 1 files may lack them (viz.source then says the
+        # rod cannot be drawn)
+        v2 = self.version >= 2
+        radius = self.static(where, g, "radius", (None, n_elems), positive=True, required=v2)
         if radius is not None and len(radius) not in (1, self.worlds):
             self.fail(f"{where}/radius", _holds(g["radius"]),
                       f"shape (1, {n_elems}) or ({self.worlds}, {n_elems}) "
                       f"(worlds = {self.worlds})")
-        self.static(where, g, "rest_lengths", (n_elems,), positive=True, required=False)
+        self.static(where, g, "rest_lengths", (n_elems,), positive=True, required=v2)
         keys = ("revolution_body", "revolution_axis", "revolution_origin")
         if any(k in g.attrs for k in keys):
             self.attr(where, g, keys[0], "text")
