@@ -85,6 +85,14 @@ def _worlds_zero(f):
     f.attrs["worlds"] = 0
 
 
+def _radius_huge(f):
+    f["rods/snake/radius"][0, 0] = 1e300
+
+
+def _positions_nan(f):
+    f["rods/snake/positions"][0, 3, 2, 1] = np.nan
+
+
 def _radius_missing(f):
     del f["rods/snake/radius"]
 
@@ -122,6 +130,11 @@ CASES = {
                              "expected a finite number [s]"),
     "worlds_zero": (_worlds_zero, "root attribute worlds = 0 (int64)",
                     "expected an integer >= 1"),
+    # found by the fuzz: a joint point at 1e300 m made a NaN frame in the pictures
+    "radius_huge": (_radius_huge, "/rods/snake/radius holds [[1e+300",
+                    "expected finite numbers > 0 of magnitude at most 1e+100"),
+    "positions_nan": (_positions_nan, "/rods/snake/positions holds nan at index (0, 3, 2, 1)",
+                      "expected finite numbers of magnitude at most 1e+100"),
     # found by the fuzz: info read it, view and render said "/rods/snake has no radius"
     "radius_missing": (_radius_missing, "/rods/snake/radius is missing",
                        "expected shape (n, 4)"),
@@ -129,6 +142,10 @@ CASES = {
     "format_array": (_format_array, "attribute format = array([ True, False])",
                      "expected 'softmech-results' (not a softmech results file)"),
 }
+
+VALUES = {"positions_nan"}
+"""Damage to recorded values, which describe and `softmech info` do not read (they show the
+layout): refused by the readers that read them."""
 
 RUN = ["run", "snake", "--n-elems", "4", "--duration", "0.2", "--quiet"]
 """The run that makes the base file (21 samples of the built-in snake)."""
@@ -163,6 +180,9 @@ def _expect(err, name, path):
 def test_the_python_readers_refuse_it_naming_the_entry(base, tmp_path, name):
     path = mutated(base, tmp_path, name, complete=False)
     for read in (load_results, describe, read_results, ResultsWriter.reopen):
+        if read is describe and name in VALUES:
+            assert describe(path)["n_samples"] == 21
+            continue
         with pytest.raises(ValueError) as err:
             read(str(path))
         _expect(err.value, name, path)
@@ -174,6 +194,9 @@ def test_the_reading_commands_exit_2_in_one_line(base, tmp_path, name, command, 
     path = mutated(base, tmp_path, name)
     extra = {"info": [], "render": ["--output", str(tmp_path / "r"), "--video"],
              "view": ["--html", str(tmp_path / "v.html")]}[command]
+    if command == "info" and name in VALUES:
+        assert main([command, str(path), *extra]) == 0
+        return
     assert main([command, str(path), *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"softmech {command}: error: results file ") and err.count("\n") == 1

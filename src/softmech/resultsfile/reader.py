@@ -7,7 +7,7 @@ import h5py
 import numpy as np
 
 from softmech.resultsfile import layout
-from softmech.resultsfile.validate_layout import check_layout
+from softmech.resultsfile.validate_layout import DRAWN_FIELDS, check_layout, check_values
 from softmech.simulation import Results
 
 
@@ -28,14 +28,15 @@ def damaged_file_errors(path):
                          f"({type(err).__name__}: {err}){hint}") from None
 
 
-def check_format(path):
+def check_format(path, *, values=False):
     """`path` if it is a softmech results file of a supported version whose layout is sound
     (validate_layout.check_layout: every dataset's shape and dtype, every series' length against
-    /time, every attribute's type), else ValueError naming the file and the entry."""
-    return _checked(path)[0]
+    /time, every attribute's type; with `values`, the recorded positions and directors finite),
+    else ValueError naming the file and the entry."""
+    return _checked(path, values)[0]
 
 
-def _checked(path):
+def _checked(path, values=False):
     """(path, what check_layout read: time, settings, scene_toml) of a sound results file."""
     path = os.fspath(path)
     if not os.path.isfile(path):
@@ -43,7 +44,7 @@ def _checked(path):
     if not h5py.is_hdf5(path):
         raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
     with damaged_file_errors(path), h5py.File(path, "r") as f:
-        return path, check_layout(path, f)
+        return path, check_layout(path, f, values=values)
 
 
 def load_results(path, *, derived=True, fields=None):
@@ -62,6 +63,8 @@ def load_results(path, *, derived=True, fields=None):
                 for name, ds in f[f"{group}/{owner}"].items():
                     if layout.is_series(ds) and (fields is None or name in fields):
                         out[f"{owner}.{name}"] = ds[:, :n]
+                        if name in DRAWN_FIELDS:
+                            check_values(path, ds.name, out[f"{owner}.{name}"])
         for name, ds in f.get("recorders", {}).items():
             out[name] = ds[:, :n]
         if derived:

@@ -38,14 +38,15 @@ What is checked, in this order (so that a foreign or forged file gets the most t
    samples appended after the last /time: /time is written last, the commit marker) and equal to
    it once the run is complete; the sample shape of the built-in fields (positions (n_nodes, 3),
    directors (n_elems, 3, 3), com (3,), energies (), ...; a rigid body has one node);
-   /derived/<name>: real numbers or text;
+   /derived/<name>: real numbers or text; the values of the positions and directors series,
+   when load_results reads them, finite and at most MAX_MAGNITUDE (check_values);
 8. the checkpoint that `--resume` would use (/checkpoint, else a fully written
    /checkpoint_tmp): n_samples in [1, len(/time)], steps >= 0, time_origin and time finite; a
    group per body holding finite float arrays (B, ...), its positions, velocities and directors
    of the body's shape.
 
-Values of time series are not checked (a diverging run records what it computed); every chunk
-is checksummed (Fletcher-32), so a torn chunk fails when read, in `reader.damaged_file_errors`.
+Other series' values are not checked (a user recorder may return NaN); every chunk is
+checksummed (Fletcher-32), so a torn chunk fails when read, in `reader.damaged_file_errors`.
 """
 import json
 
@@ -66,6 +67,14 @@ MAX_OBJECTS = 1_000_000
 MAX_TEXT_BYTES = 64 * 2**20
 """Largest /scene_toml or /settings_json (scenario files are limited to 64 MiB too)."""
 
+MAX_MAGNITUDE = 1e100
+"""Largest magnitude of a description's number and of a recorded position or frame entry (the
+divergence guard's bound on coordinates [m]): pictures compute lengths and frames from them,
+which overflow beyond (a joint point at 1e300 m made a NaN frame, found by the fuzz)."""
+
+DRAWN_FIELDS = ("positions", "directors")
+"""Time series the pictures draw: load_results checks their values (check_values)."""
+
 SHAPES = ("sphere", "cylinder", "box", "general")
 """Rigid-body shapes (softmech.bodies.rigid_body.SHAPES)."""
 
@@ -82,12 +91,26 @@ SCALAR_FIELDS = ("translational_energy", "rotational_energy", "bending_energy",
                  "twisting_energy", "shear_energy", "stretch_energy", "total_energy")
 
 
-def check_layout(path, f):
+def check_layout(path, f, *, values=False):
     """ValueError naming `path`, the dataset or attribute, its content and what is expected,
     unless the open h5py file `f` follows the results layout (the module's docstring lists the
-    checks). Returns {"time": (n,) float64 [s], "settings": dict, "scene_toml": str}: what was
-    read to check it, so that readers need not read and parse it again."""
-    return _Checker(path, f).run()
+    checks); with `values`, also the values of the DRAWN_FIELDS series (check_values: resume,
+    which does not read them otherwise). Returns {"time": (n,) float64 [s], "settings": dict,
+    "scene_toml": str}: what was read to check it, so that readers need not read it again."""
+    return _Checker(path, f, values).run()
+
+
+def check_values(path, where, value):
+    """ValueError naming the file and dataset `where` unless the recorded series `value`
+    (positions [m] or directors) is finite and of magnitude at most MAX_MAGNITUDE: the run
+    that wrote it stopped at its last finite state (divergence guard), so anything else is a
+    damaged file. Called by load_results on the DRAWN_FIELDS it reads."""
+    bad = ~(np.abs(value) <= MAX_MAGNITUDE)
+    if np.any(bad):
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"results file {str(path)!r} is not allowed: {where} holds "
+                         f"{float(value[index])!r} at index {index}; expected finite numbers of "
+                         f"magnitude at most {MAX_MAGNITUDE:g}")
 
 
 def declares_too_much(obj):
@@ -115,8 +138,8 @@ def sample_shape(group, field, n_nodes, n_elems):
 
 
 class _Checker:
-    def __init__(self, path, f):
-        self.path, self.f = str(path), f
+    def __init__(self, path, f, values=False):
+        self.path, self.f, self.values = str(path), f, values
 
     # ---------------------------------------------------------------------------- messages
     def fail(self, where, holds, expected):
@@ -302,9 +325,10 @@ class _Checker:
         if integer and ds.dtype.kind not in "iu":
             self.fail(f"{where}/{name}", _holds(ds), "integers (node indices)")
         value = ds[()]
-        if not np.all(np.isfinite(value)) or positive and not np.all(value > 0):
+        if not np.all(np.abs(value) <= MAX_MAGNITUDE) or positive and not np.all(value > 0):
             self.fail(f"{where}/{name}", f"holds {_show(value)}",
-                      "finite numbers" + (" > 0" if positive else ""))
+                      f"finite numbers{' > 0' if positive else ''} of magnitude at most "
+                      f"{MAX_MAGNITUDE:g}")
         return value
 
     def attr(self, where, g, key, kind):
@@ -435,6 +459,8 @@ class _Checker:
             self.fail(where, f"holds {ds.shape[1]} samples against {self.n} in /time",
                       f"{self.n} samples" + ("" if self.complete else " or more (an incomplete "
                                              "file may hold samples not yet in /time)"))
+        if self.values and where.rsplit("/", 1)[-1] in DRAWN_FIELDS:
+            check_values(self.path, where, ds[:, :self.n])
 
     # ------------------------------------------------------------------------- checkpoint
     def check_checkpoint(self):

@@ -62,13 +62,14 @@ class ResultsWriter:
         return cls(f)
 
     @classmethod
-    def open(cls, path):
+    def open(cls, path, *, values=False):
         """Open an existing results file for writing; ValueError if `path` is missing or not a
-        results file."""
+        sound results file (reader.check_format; `values`: also its recorded positions and
+        directors, which a resumed run keeps)."""
         from softmech.resultsfile.reader import check_format, damaged_file_errors
 
         with damaged_file_errors(path):
-            return cls(h5py.File(check_format(path), "r+"))
+            return cls(h5py.File(check_format(path, values=values), "r+"))
 
     @classmethod
     def reopen(cls, path):
@@ -76,7 +77,7 @@ class ResultsWriter:
         a results file, already complete, or has no checkpoint."""
         from softmech.resultsfile.reader import damaged_file_errors
 
-        writer = cls.open(path)
+        writer = cls.open(path, values=True)
         f = writer.file
         try:
             with damaged_file_errors(path):
