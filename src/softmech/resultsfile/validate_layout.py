@@ -29,17 +29,18 @@ What is checked, in this order (so that a foreign or forged file gets the most t
    (n_elems,), finite and > 0 (a version 1 file may lack them); the revolution attributes all
    or none;
    /bodies/<body>: shape (one of SHAPES), fixed (bool), mass, inertia (3, 3), principal_axes
-   (3, 3) and the shape's sizes, finite; /shells/<shell>: faces (m, 3) or edges (m, 2) of
-   integer node indices into its positions, radius (m,), thickness;
-   /joints/<joint>: kind, a_body, b_body (text, naming a body of the file), a_node, b_node
-   (integers, within a rod's nodes), a_point, b_point (3,);
+   (3, 3) and the shape's sizes; /shells/<shell>: faces (m, 3) or edges (m, 2) of integer
+   node indices into its positions, radius (m,), thickness; /joints/<joint>: kind, a_body,
+   b_body (text, naming a body of the file), a_node, b_node (integers, within a rod's nodes),
+   a_point, b_point (3,); every number of these descriptions finite and at most MAX_MAGNITUDE;
 7. every time series (/rods, /bodies, /shells, /recorders): float, (B, n, ...) with B = worlds,
    resizable along the samples and chunked, n at least len(/time) (an incomplete file may hold
    samples appended after the last /time: /time is written last, the commit marker) and equal to
    it once the run is complete; the sample shape of the built-in fields (positions (n_nodes, 3),
    directors (n_elems, 3, 3), com (3,), energies (), ...; a rigid body has one node);
-   /derived/<name>: real numbers or text; the values of the positions and directors series,
-   when load_results reads them, finite and at most MAX_MAGNITUDE (check_values);
+   /derived/<name>: real numbers or text; the values of the positions and directors series
+   finite and at most MAX_MAGNITUDE (check_values) where they are read: by load_results as it
+   reads them, by check_layout(values=True) for resume;
 8. the checkpoint that `--resume` would use (/checkpoint, else a fully written
    /checkpoint_tmp): n_samples in [1, len(/time)], steps >= 0, time_origin and time finite; a
    group per body holding finite float arrays (B, ...), its positions, velocities and directors
