@@ -145,20 +145,41 @@ def damage(draw, base):
     return edits
 
 
+def damage_bytes(source, target, kind, value):
+    """Write the file `source` to `target` cut at the fraction `value` of its length (kind
+    "cut") or with bytes flipped (kind "flip": value lists (fraction, xor mask) pairs)."""
+    data = bytearray(open(source, "rb").read())
+    if kind == "cut":
+        data = data[:int(value * len(data))]
+    else:
+        for where, mask in value:
+            data[min(int(where * len(data)), len(data) - 1)] ^= mask
+    with open(target, "wb") as out:
+        out.write(bytes(data))
+
+
+def reshaped(data, how, axis):
+    """`data` with a row more ("row+") or less ("row-") along `axis` (modulo its dimensions),
+    an axis more ("axis+") or less ("axis-", the first entry), or else transposed."""
+    axis = axis % max(np.ndim(data), 1)
+    if how == "row+" and np.ndim(data):
+        return np.concatenate([data, np.take(data, [-1], axis=axis)], axis=axis) \
+            if data.shape[axis] else np.ones(data.shape[:axis] + (1,) + data.shape[axis + 1:])
+    if how == "row-" and np.ndim(data) and data.shape[axis]:
+        return np.delete(data, -1, axis=axis)
+    if how == "axis+":
+        return np.expand_dims(data, axis % (np.ndim(data) + 1))
+    if how == "axis-" and np.ndim(data):
+        return np.take(data, 0, axis=axis)
+    return np.asarray(data).T
+
+
 def apply(path, edits, elsewhere):
     """Apply `edits` (damage) to the file at `path`; `elsewhere` is another results file (the
     target of an external link). Edits that do not apply (a target already deleted) are
     skipped."""
     if edits[0][0] in ("cut", "flip"):
-        data = bytearray(open(path, "rb").read())
-        kind, _, value = edits[0]
-        if kind == "cut":
-            data = data[:int(value * len(data))]
-        else:
-            for where, mask in value:
-                data[min(int(where * len(data)), len(data) - 1)] ^= mask
-        with open(path, "wb") as out:
-            out.write(bytes(data))
+        damage_bytes(path, path, edits[0][0], edits[0][2])
         return
     with h5py.File(path, "r+") as f:
         for kind, target, value in edits:
@@ -202,19 +223,7 @@ def _edit(f, kind, target, value, elsewhere):
     data = ds[()]
     series = ds.maxshape is not None and len(ds.maxshape) >= 2 and ds.maxshape[1] is None
     if kind == "shape":
-        how, axis = value
-        axis = axis % max(np.ndim(data), 1)
-        if how == "row+" and np.ndim(data):
-            data = np.concatenate([data, np.take(data, [-1], axis=axis)], axis=axis) \
-                if data.shape[axis] else np.ones(data.shape[:axis] + (1,) + data.shape[axis + 1:])
-        elif how == "row-" and np.ndim(data) and data.shape[axis]:
-            data = np.delete(data, -1, axis=axis)
-        elif how == "axis+":
-            data = np.expand_dims(data, axis % (np.ndim(data) + 1))
-        elif how == "axis-" and np.ndim(data):
-            data = np.take(data, 0, axis=axis)
-        else:
-            data = np.asarray(data).T
+        data = reshaped(data, *value)
     elif kind == "dtype":
         if value == "str":
             replace_dataset(f, target, np.asarray(data).astype(str).astype(object),

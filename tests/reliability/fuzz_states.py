@@ -21,7 +21,7 @@ import zipfile
 import numpy as np
 from hypothesis import strategies as st
 
-from fuzz_results import Outcomes, fuzz_settings  # noqa: F401 - shared with the results fuzz
+from fuzz_results import Outcomes, damage_bytes, fuzz_settings, reshaped  # noqa: F401 - shared
 
 DTYPES = ["complex128", "float32", "int64", "bool", "S8", "U3", "uint8"]
 
@@ -102,15 +102,7 @@ def damage(draw, bases):
 def apply(base, edits, path):
     """Write base's file damaged by `edits` to `path`."""
     if edits[0][0] in ("cut", "flip"):
-        data = bytearray(open(base.path, "rb").read())
-        kind, _, value = edits[0]
-        if kind == "cut":
-            data = data[:int(value * len(data))]
-        else:
-            for where, mask in value:
-                data[min(int(where * len(data)), len(data) - 1)] ^= mask
-        with open(path, "wb") as out:
-            out.write(bytes(data))
+        damage_bytes(base.path, path, edits[0][0], edits[0][2])
         return
     arrays = {k: v for k, v in base.members.items()}
     raw = {}
@@ -135,18 +127,7 @@ def _edit(arrays, raw, kind, member, value):
     """One edit of the members `arrays` (raw: members replaced by bytes)."""
     a = arrays[member]
     if kind == "shape":
-        how, axis = value
-        axis = axis % max(a.ndim, 1)
-        if how == "row+" and a.ndim:
-            a = np.concatenate([a, np.take(a, [-1], axis=axis)], axis=axis) \
-                if a.shape[axis] else np.ones(a.shape[:axis] + (1,) + a.shape[axis + 1:])
-        elif how == "row-" and a.ndim and a.shape[axis]:
-            a = np.delete(a, -1, axis=axis)
-        elif how == "axis+":
-            a = np.expand_dims(a, axis % (a.ndim + 1))
-        elif how == "axis-" and a.ndim:
-            a = np.take(a, 0, axis=axis)
-        arrays[member] = a
+        arrays[member] = reshaped(a, *value)
     elif kind == "dtype":
         arrays[member] = a.astype(value)
     elif kind == "value":
