@@ -4,6 +4,8 @@ import contextlib
 import math
 import os
 import tempfile
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -86,6 +88,14 @@ def npy_header_problem(stream, size, max_bytes=MAX_ARRAY_BYTES):
     return None, shape, dtype
 
 
+ZIP_ERRORS = (OSError, EOFError, ValueError, RuntimeError, NotImplementedError,
+              zipfile.BadZipFile, zlib.error)
+"""What zipfile and NumPy raise on a damaged .npz (found by the state-file fuzz,
+tests/reliability/fuzz_states.py): a flipped byte can make a member claim another compression
+method or zip version (NotImplementedError), encryption (RuntimeError), or a deflate stream
+that does not decode (zlib.error); a cut file, EOFError."""
+
+
 def read_state_npz(path, expected, optional=None, counts=()):
     """The members of a state file (.npz, as save_state writes it), each checked before it is
     read; ValueError naming the file and the member otherwise.
@@ -96,12 +106,11 @@ def read_state_npz(path, expected, optional=None, counts=()):
     a real number array (bool, integer or float; no complex, text, bytes or objects) with a
     header that fits the file (npy_header_problem), and finite."""
     optional = optional or {}
-    import zipfile
 
     path = os.fspath(path)
     try:
         archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as err:
+    except ZIP_ERRORS as err:
         raise ValueError(f"{path}: not a state file written by save_state ({err})") from None
     out = {}
     with archive:
@@ -115,7 +124,7 @@ def read_state_npz(path, expected, optional=None, counts=()):
             try:
                 with archive.open(info) as stream:
                     problem, shape, dtype = npy_header_problem(stream, info.file_size)
-            except (ValueError, OSError, zipfile.BadZipFile) as err:
+            except ZIP_ERRORS as err:
                 raise ValueError(f"{path}: member {name!r} is not a .npy array ({err})") from None
             if problem:
                 raise ValueError(f"{path}: member {name!r}{problem}")
@@ -130,7 +139,7 @@ def read_state_npz(path, expected, optional=None, counts=()):
             try:
                 with archive.open(info) as stream:
                     value = np.lib.format.read_array(stream, allow_pickle=False)
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as err:
+            except ZIP_ERRORS as err:
                 raise ValueError(f"{path}: member {name!r} cannot be read: it is damaged "
                                  f"({err})") from None
             if value.dtype.kind == "f" and not np.all(np.isfinite(value)):

@@ -12,7 +12,7 @@ import zipfile
 import numpy as np
 
 from softmech.integrators.implicit import IMPLICIT_SCHEMES
-from softmech.io import atomic_save_npz, read_state_npz
+from softmech.io import ZIP_ERRORS, atomic_save_npz, read_state_npz
 from softmech.recording import PRINCIPAL, STATE_FIELDS
 
 CLOCK = ("clock_origin", "clock_steps", "clock_dt")
@@ -68,7 +68,7 @@ def _member_names(path):
     try:
         with zipfile.ZipFile(path) as archive:
             return {m[:-4] for m in archive.namelist() if m.endswith(".npy")}
-    except (OSError, zipfile.BadZipFile):
+    except ZIP_ERRORS:
         return set()
 
 

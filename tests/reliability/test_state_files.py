@@ -137,3 +137,16 @@ def test_absurd_run_lengths_are_refused_before_the_run(build):
     with pytest.raises(ValueError, match=r"every = 1e-05 s is not allowed .* at most 1e\+07"):
         sim.run(1e3 * sim.dt * 1e5, record=sm.Every(1e-5, ("positions",)))
     assert sim.time == 0.0
+
+
+@pytest.mark.parametrize("build", [explicit, discrete])
+def test_a_member_claiming_an_unknown_compression_is_refused(build, tmp_path):
+    """A flipped byte in the zip's central directory (found by the state-file fuzz): the
+    member claims compression method 99, and zipfile raised NotImplementedError."""
+    good, _ = written(build, tmp_path)
+    data = bytearray(good.read_bytes())
+    entry = data.index(b"PK\x01\x02")               # the first member's central directory entry
+    data[entry + 10:entry + 12] = (99).to_bytes(2, "little")
+    path = tmp_path / "method.npz"
+    path.write_bytes(bytes(data))
+    assert_refused(build, path, r"method.npz: .*compression method is not supported")

@@ -157,6 +157,12 @@ class ImplicitSimulation:
         if set(own) != set(arrays):
             raise ValueError(f"checkpoint history {sorted(arrays)} does not match this scene's "
                              f"{sorted(own)}")
+        for key, value in own.items():      # all checked before any is written
+            arr = np.asarray(arrays[key])
+            if arr.shape != value.shape or arr.dtype.kind not in "fiu" or not np.all(
+                    np.isfinite(arr)):
+                raise ValueError(f"checkpoint history {key!r} has shape {arr.shape} "
+                                 f"{arr.dtype}, expected finite numbers of shape {value.shape}")
         for key, value in own.items():
             value[...] = arrays[key]
 

@@ -1,13 +1,13 @@
 """Reading results files: `load_results` (the time series as sm.Results) and `describe` (every
 attribute and dataset, for `softmech info`)."""
 import contextlib
-import json
 import os
 
 import h5py
 import numpy as np
 
 from softmech.resultsfile import layout
+from softmech.resultsfile.validate_layout import DRAWN_FIELDS, check_layout, check_values
 from softmech.simulation import Results
 
 
@@ -28,43 +28,23 @@ def damaged_file_errors(path):
                          f"({type(err).__name__}: {err}){hint}") from None
 
 
-def check_format(path):
-    """`path` if it is a softmech results file of a supported version, else ValueError."""
+def check_format(path, *, values=False):
+    """`path` if it is a softmech results file of a supported version whose layout is sound
+    (validate_layout.check_layout: every dataset's shape and dtype, every series' length against
+    /time, every attribute's type; with `values`, the recorded positions and directors finite),
+    else ValueError naming the file and the entry."""
+    return _checked(path, values)[0]
+
+
+def _checked(path, values=False):
+    """(path, what check_layout read: time, settings, scene_toml) of a sound results file."""
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"no such file: {path}")
     if not h5py.is_hdf5(path):
         raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
     with damaged_file_errors(path), h5py.File(path, "r") as f:
-        fmt, version = f.attrs.get("format"), f.attrs.get("format_version")
-    if fmt != layout.FORMAT:
-        raise ValueError(f"results file {path!r} is not allowed: attribute format = {fmt!r}, "
-                         f"expected {layout.FORMAT!r} (not a softmech results file)")
-    if version not in layout.READABLE_VERSIONS:
-        raise ValueError(f"results file {path!r} has format_version = {version!r}; this softmech "
-                         f"reads versions {list(layout.READABLE_VERSIONS)}")
-    with damaged_file_errors(path), h5py.File(path, "r") as f:
-        _check_sizes(path, f)
-    return path
-
-
-MAX_EXPANSION = 1100
-"""Most bytes a dataset may declare per stored byte: zlib (the files' gzip filter) expands at
-most ~1032 times. A dataset that declares more holds unwritten chunks -- a tiny file claiming
-giant arrays, refused before anything is read."""
-
-
-def _check_sizes(path, f):
-    """ValueError if a dataset of the open file `f` declares far more data than it stores."""
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset) and obj.dtype.kind != "O":
-            declared = obj.size * obj.dtype.itemsize
-            stored = obj.id.get_storage_size()
-            if declared > MAX_EXPANSION * stored + 2**20:
-                raise ValueError(f"results file {path!r} is not allowed: dataset /{name} declares "
-                                 f"shape {obj.shape} ({declared:,} bytes) but stores "
-                                 f"{stored:,} bytes (a damaged or forged file)")
-    f.visititems(visit)
+        return path, check_layout(path, f, values=values)
 
 
 def load_results(path, *, derived=True, fields=None):
@@ -73,8 +53,9 @@ def load_results(path, *, derived=True, fields=None):
     `derived`, also the /derived quantities under their names. fields: body fields to read
     (e.g. ('positions',); None: all). Works on an unfinished (crashed) file: it holds the
     samples appended before the crash."""
-    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
-        out = Results(time=f["time"][()])
+    path, checked = _checked(path)
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
+        out = Results(time=checked["time"])
         n = out["time"].shape[0]
         names = {group: tuple(f.get(group, {})) for group in ("rods", "bodies", "shells")}
         for group, owners in names.items():
@@ -82,6 +63,8 @@ def load_results(path, *, derived=True, fields=None):
                 for name, ds in f[f"{group}/{owner}"].items():
                     if layout.is_series(ds) and (fields is None or name in fields):
                         out[f"{owner}.{name}"] = ds[:, :n]
+                        if name in DRAWN_FIELDS:
+                            check_values(path, ds.name, out[f"{owner}.{name}"])
         for name, ds in f.get("recorders", {}).items():
             out[name] = ds[:, :n]
         if derived:
@@ -96,11 +79,10 @@ def describe(path):
     """Everything about a results file as a JSON-ready dict: attrs (root attributes), settings
     (dict), scene_toml (str), n_samples, time_range [s] (or None), and datasets: path ->
     {shape, dtype, units}."""
-    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
+    path, checked = _checked(path)
+    settings, scene, time = checked["settings"], checked["scene_toml"], checked["time"]
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
-        settings = json.loads(_text(f["settings_json"][()])) if "settings_json" in f else {}
-        scene = _text(f["scene_toml"][()]) if "scene_toml" in f else ""
-        time = f["time"][()]
         datasets = {}
 
         def visit(name, obj):
@@ -118,10 +100,6 @@ def describe(path):
             "scene_toml": scene, "n_samples": int(time.shape[0]),
             "time_range": [float(time[0]), float(time[-1])] if time.size else None,
             "checkpoint": ckpt, "datasets": datasets}
-
-
-def _text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _plain(value):

@@ -41,11 +41,15 @@ def discard(path):
 
 
 def reads_back(path):
-    """True if `path` opens and every dataset reads completely (no torn chunk or index)."""
+    """True if `path` opens and every dataset reads completely (no torn chunk or index). A
+    dataset declaring far more than it stores is not read (a forged file, not a torn one: the
+    reader's layout check refuses it by name, without allocating what it declares)."""
+    from softmech.resultsfile.validate_layout import declares_too_much
+
     try:
         with h5py.File(path, "r") as f:
             def read(name, obj):
-                if isinstance(obj, h5py.Dataset):
+                if isinstance(obj, h5py.Dataset) and not declares_too_much(obj):
                     obj[()]
             f.visititems(read)
             return True

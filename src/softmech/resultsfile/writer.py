@@ -62,13 +62,14 @@ class ResultsWriter:
         return cls(f)
 
     @classmethod
-    def open(cls, path):
+    def open(cls, path, *, values=False):
         """Open an existing results file for writing; ValueError if `path` is missing or not a
-        results file."""
+        sound results file (reader.check_format; `values`: also its recorded positions and
+        directors, which a resumed run keeps)."""
         from softmech.resultsfile.reader import check_format, damaged_file_errors
 
         with damaged_file_errors(path):
-            return cls(h5py.File(check_format(path), "r+"))
+            return cls(h5py.File(check_format(path, values=values), "r+"))
 
     @classmethod
     def reopen(cls, path):
@@ -76,7 +77,7 @@ class ResultsWriter:
         a results file, already complete, or has no checkpoint."""
         from softmech.resultsfile.reader import damaged_file_errors
 
-        writer = cls.open(path)
+        writer = cls.open(path, values=True)
         f = writer.file
         try:
             with damaged_file_errors(path):
@@ -199,18 +200,26 @@ class ResultsWriter:
         checkpoint's n_samples."""
         g = self.checkpoint_group()
         rigid = {b.name for b in sim.rigid_bodies}
+        where = f"results file {self.file.filename!r} is not allowed for resume: {g.name}"
+        # the file's layout is checked (validate_layout); what only the scene can tell -- its
+        # bodies, their sizes, the integrator's memory -- is checked by set_state and
+        # set_history, whose messages are given the file and the group
         for body in sim.rods + sim.rigid_bodies + list(getattr(sim, "shells", ())):
             if body.name not in g:
-                raise ValueError(f"the checkpoint has no body {body.name!r} (bodies: {list(g)})")
-            sim.set_state(body.name, principal=body.name in rigid,
-                          **{k: ds[()] for k, ds in g[body.name].items()})
+                raise ValueError(f"{where} has no body {body.name!r} (bodies: {list(g)}): not a "
+                                 "checkpoint of this scene")
+            try:
+                sim.set_state(body.name, principal=body.name in rigid,
+                              **{k: ds[()] for k, ds in g[body.name].items()})
+            except ValueError as err:
+                raise ValueError(f"{where}/{body.name}: {err}") from None
         if HISTORY in g:
-            sim.set_history({k: ds[()] for k, ds in g[HISTORY].items()})
+            try:
+                sim.set_history({k: ds[()] for k, ds in g[HISTORY].items()})
+            except ValueError as err:
+                raise ValueError(f"{where}/{HISTORY}: {err}") from None
         sim.clock = (float(g.attrs["time_origin"]), int(g.attrs["steps"]))
-        n = int(g.attrs["n_samples"])
-        if self.n_samples < n:
-            raise ValueError(f"{self.file.filename} holds {self.n_samples} samples, fewer than "
-                             f"its checkpoint's {n} (corrupt file)")
+        n = int(g.attrs["n_samples"])     # within /time's samples: validate_layout checked it
         self.truncate(n)
         return n
 

@@ -37,6 +37,8 @@ class RenderData:
     rest_lengths: dict = field(default_factory=dict)
     meshes: dict = field(default_factory=dict)
     revolutions: dict = field(default_factory=dict)
+    path: str = None
+    """The results file read (None: a run in memory), named by the errors about what it lacks."""
 
     @property
     def time(self):
@@ -46,6 +48,11 @@ class RenderData:
     def worlds(self):
         series = [np.shape(v)[0] for k, v in self.results.items() if "." in k and np.ndim(v) >= 2]
         return min(series or [np.shape(r)[0] for r in self.radius.values()])
+
+    @property
+    def origin(self):
+        """How errors name where the data came from: "results file '...': " or ""."""
+        return f"results file {self.path!r}: " if self.path else ""
 
     @property
     def name(self):
@@ -71,12 +78,12 @@ def read_results(path, fields=None):
         read_revolutions,
         read_shells,
     )
-    from softmech.resultsfile.reader import check_format, damaged_file_errors
+    from softmech.resultsfile.reader import damaged_file_errors
 
-    results = load_results(path, derived=False, fields=fields)
+    results = load_results(path, derived=False, fields=fields)   # checks the layout
     results.units = {}
     radius, closed, rest = {}, {}, {}
-    with damaged_file_errors(path), h5py.File(check_format(path), "r") as f:
+    with damaged_file_errors(path), h5py.File(path, "r") as f:
         attrs = {k: _text(v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
                  for k, v in f.attrs.items()}
         for rod in results.rods:
@@ -98,7 +105,7 @@ def read_results(path, fields=None):
         solids, joints, meshes = read_bodies(f), read_joints(f), read_shells(f)
         revolutions = read_revolutions(f)
     return RenderData(results, radius, closed, tuple(results.rods), attrs, solids, joints,
-                      rest, meshes, revolutions)
+                      rest, meshes, revolutions, path=str(path))
 
 
 def from_results(results, radius, *, closed=None, attrs=None, solids=None, joints=None,
@@ -146,8 +153,9 @@ def bodies_with_positions(data):
     names = [b for b in tuple(data.rods) + tuple(data.solids) + tuple(data.meshes)
              if f"{b}.positions" in data.results]
     if not names:
-        raise ValueError("no body recorded 'positions' (B, n, n_nodes, 3): record them to render "
-                         "3D views (sm.Every(..., fields=('<body>.positions', ...)))")
+        raise ValueError(f"{data.origin}no body recorded 'positions' (B, n, n_nodes, 3): record "
+                         "them to render 3D views (sm.Every(..., fields=('<body>.positions', "
+                         "...)))")
     return names
 
 
@@ -160,8 +168,8 @@ def rigid_pose(data, body, world=0):
     if d is not None:
         return x, np.asarray(d)[world, :, 0]
     if data.solids[body]["shape"] != "sphere":
-        raise ValueError(f"rigid body {body!r} ({data.solids[body]['shape']}) needs its "
-                         f"recorded directors to be drawn: record '{body}.directors'")
+        raise ValueError(f"{data.origin}rigid body {body!r} ({data.solids[body]['shape']}) needs "
+                         f"its recorded directors to be drawn: record '{body}.directors'")
     return x, np.broadcast_to(np.eye(3), (len(x), 3, 3))
 
 
