@@ -50,6 +50,12 @@ def _scene_not_utf8(f):
     replace_dataset(f, "scene_toml", np.bytes_(b"\x80abc"))
 
 
+def _name_not_utf8(f):
+    # an object name whose bytes are not UTF-8 (a damaged name: found by the results fuzz, a
+    # flipped byte in the parachute's file; h5py raised a UnicodeDecodeError naming nothing)
+    f.create_dataset(b"derived/a\xf4\x80b", data=[1.0])
+
+
 def _com_short(f):
     com = f["rods/snake/com"]
     replace_dataset(f, "rods/snake/com", com[:, :5], series=True)
@@ -114,6 +120,8 @@ CASES = {
                           "expected a JSON object"),
     "settings_list": (_settings_list, "/settings_json holds a JSON list", "expected a JSON object"),
     "scene_not_utf8": (_scene_not_utf8, "/scene_toml = b'\\x80abc'", "expected UTF-8 text"),
+    "name_not_utf8": (_name_not_utf8, "/derived holds an object named b'a\\xf4\\x80b'",
+                      "expected object names in UTF-8 text"),
     "com_short": (_com_short, "/rods/snake/com holds 5 samples against 21 in /time",
                   "expected 21 samples"),
     "com_complex": (_com_complex, "/rods/snake/com holds dtype complex128",

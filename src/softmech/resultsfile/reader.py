@@ -14,12 +14,13 @@ from softmech.simulation import Results
 @contextlib.contextmanager
 def damaged_file_errors(path):
     """Errors of HDF5 reading inside the block (a truncated or corrupt file: OSError, or
-    RuntimeError for a damaged object header; a dataset missing from a foreign file: KeyError)
-    become a ValueError naming the file, so that the commands report it in one line instead of
-    a traceback."""
+    RuntimeError for a damaged object header; a dataset missing from a foreign file: KeyError;
+    an object name whose bytes are damaged: h5py's UnicodeDecodeError, a ValueError that names
+    nothing) become a ValueError naming the file, so that the commands report it in one line
+    instead of a traceback."""
     try:
         yield
-    except (OSError, KeyError, RuntimeError) as err:
+    except (OSError, KeyError, RuntimeError, UnicodeDecodeError) as err:
         snapshot = os.fspath(path) + ".checkpoint"      # resultsfile.snapshot
         hint = (f"; its last checkpoint is kept in {snapshot!r}, from which --resume continues"
                 if os.path.exists(snapshot) else "")

@@ -213,6 +213,9 @@ class _Checker:
             prefix, group = todo.pop()
             self.check_attrs(prefix or "/", group)
             for name in group:
+                if isinstance(name, bytes):     # h5py hands back names it cannot decode
+                    self.fail(prefix or "/", f"holds an object named {name!r}",
+                              "object names in UTF-8 text (a damaged name)")
                 where = f"{prefix}/{name}"
                 link = group.get(name, getlink=True)
                 if not isinstance(link, h5py.HardLink):
