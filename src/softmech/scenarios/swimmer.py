@@ -13,7 +13,10 @@ Choices the caption leaves open (docs/swimmer.md): the original cell location, w
 does not give, is at the head-tail junction (cell_location = arc length from the head's front
 to the cell's near end = head length); the cell's force profile (a twitch per period); the
 circular sections (the caption's E I = 2.427e-9 N mm^2 equals E pi r^4 / 12 of the 7 um tail,
-a third of the circular E pi r^4 / 4 used here); no gravity (a neutrally buoyant swimmer).
+a third of the circular E pi r^4 / 4 used here by default); no gravity (a neutrally buoyant
+swimmer). PAPER_MODEL builds the cell and stiffness as the paper's text describes them: the
+caption's E I and the cell as a soft contractile filament whose modulus is derived from the
+original swimmer's measured speed (docs/swimmer.md).
 
 Conventions: the flagellum starts straight along +x, head first at x = 0 (the first node), tail
 towards +x; d1 = +y (the cell's side), bending in the xy plane. The swimmer swims head first,
