@@ -38,7 +38,9 @@ def _explicit():
     return scene.compile(dt=1e-4)
 
 
-def _discrete():
+def discrete_sim():
+    """A clamped discrete rod under gravity, compiled (implicit Euler, dt = 1 ms); also the
+    implicit scene of test_state_files."""
     import softmech as sm
 
     scene = sm.Scene()
@@ -64,7 +66,7 @@ class Base:
 
 def make_bases(folder):
     return {"explicit": Base("explicit", _explicit, folder),
-            "implicit": Base("implicit", _discrete, folder)}
+            "implicit": Base("implicit", discrete_sim, folder)}
 
 
 def new_outcomes():

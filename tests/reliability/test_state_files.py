@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from fuzz_states import discrete_sim as discrete
 
 
 def explicit():
@@ -16,15 +17,6 @@ def explicit():
                            length=1.0, n_elems=5, radius=0.01, density=1000.0,
                            youngs_modulus=1e6)
     return scene.compile(dt=1e-4)
-
-
-def discrete():
-    scene = sm.Scene()
-    rod = scene.add_der_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0), length=0.2,
-                            n_elems=4, radius=2e-3, density=1200.0, youngs_modulus=2e6)
-    scene.add(sm.FixNodes(rod, nodes=[0, 1]))
-    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
-    return scene.compile(dt=1e-3)
 
 
 def written(build, tmp_path):
