@@ -22,12 +22,12 @@ speeds by < 1e-3), 8 beats, the centre of mass at the start of every beat.
 """
 import time
 
-import numpy as np
 from scipy.optimize import brentq
 
 import softmech as sm
 from softmech.optimize.swimmer import design_cell_location, original_design, paper_optimum
-from softmech.scenarios.swimmer import FIG2, PAPER_MODEL, PAPER_OPTIMUM, build_swimmer
+from softmech.scenarios.swimmer import (FIG2, PAPER_MODEL, PAPER_OPTIMUM, beat_distances,
+                                        build_swimmer)
 from table_cli import table_main
 
 BEATS = 8
@@ -45,9 +45,7 @@ def per_beat(design, **options):
                              **options)
     sim = scene.compile(dt=period / STEPS_PER_BEAT)
     out = sim.run(BEATS * period, record=sm.Every(period / 20, ("flagellum.com",)))
-    t, com = out["time"], out["flagellum.com"][0]
-    idx = [int(np.argmin(np.abs(t - b * period))) for b in range(BEATS + 1)]
-    return np.linalg.norm(np.diff(com[idx], axis=0), axis=1)
+    return beat_distances(out["time"], out["flagellum.com"][0], period)
 
 
 def speeds(distances):

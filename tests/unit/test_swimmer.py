@@ -12,7 +12,7 @@ import softmech as sm
 from softmech.commands import optimize, run
 from softmech.optimize.swimmer import (SwimmerDesignProblem, discrete_design_speed,
                                        optimize_swimmer, original_design, paper_optimum)
-from softmech.scenarios.swimmer import FIG2, build_swimmer, radius_profile
+from softmech.scenarios.swimmer import FIG2, beat_distances, build_swimmer, radius_profile
 
 
 @pytest.mark.parametrize("model", ["discrete", "cosserat"])
@@ -109,9 +109,7 @@ def test_paper_model_original_swims_at_the_measured_speed():
     scene, info = build_swimmer(cycles=3, steps_per_beat=200, **PAPER_MODEL)
     sim = scene.compile(dt=info.dt)
     out = sim.run(info.duration, record=sm.Every(info.period / 20, ("flagellum.com",)))
-    t, com = out["time"], out["flagellum.com"][0]
-    beats = [int(np.argmin(np.abs(t - b * info.period))) for b in range(4)]
-    steps = np.linalg.norm(np.diff(com[beats], axis=0), axis=1)
+    steps = beat_distances(out["time"], out["flagellum.com"][0], info.period)
     speed = steps[1:] / info.period
     np.testing.assert_allclose(speed, 7.5e-6, rtol=5e-2)
     assert abs(steps[2] / steps[1] - 1) < 1e-2

@@ -213,6 +213,14 @@ def stable_dt(scene, period, fraction=DT_FRACTION):
     return period / np.ceil(period / (fraction * limit))
 
 
+def beat_distances(time, com, period):
+    """Distances [m] the centre of mass covers in each whole beat from t = 0, (beats,), from
+    com (n, 3) [m] sampled at `time` (n,) [s] (each beat's ends at the nearest sample)."""
+    beats = int(np.floor(time[-1] / period + 1e-9))
+    index = [int(np.argmin(np.abs(time - b * period))) for b in range(beats + 1)]
+    return np.linalg.norm(np.diff(com[index], axis=0), axis=1)
+
+
 def centre_track(time, com, period):
     """Centre-of-mass track of one swimmer, com (n, 3) [m] sampled at `time` (n,) [s]: returns
     (net displacement |com - com(0)| (n,) [m], displacement along the initial axis, head first
@@ -220,9 +228,7 @@ def centre_track(time, com, period):
     beats after the first (the start-up), divided by the period; the whole run if shorter)."""
     rel = com - com[0]
     net, forward = np.linalg.norm(rel, axis=1), -rel[:, 0]
-    beats = int(np.floor(time[-1] / period + 1e-9))
-    if beats < 2:
+    steps = beat_distances(time, com, period)[1:]
+    if len(steps) == 0:
         return net, forward, float(net[-1] / time[-1])
-    index = [int(np.argmin(np.abs(time - b * period))) for b in range(1, beats + 1)]
-    steps = np.linalg.norm(np.diff(com[index], axis=0), axis=1)
     return net, forward, float(steps.mean() / period)
