@@ -10,7 +10,11 @@ periods and its forward speed over periods 3..check and its highest centre of ma
 whole run are printed, beside the continuous-torque snake's 0.579 m/s (docs/snake.md).
 
     python benchmarks/muscular_snake_campaigns.py --output /tmp/msnake [--pairs 1 2 3 4 5 6]
-        [--window 3 6] [--patience 40] [--no-overlap]
+        [--window 3 6] [--patience 40] [--no-overlap] [--start uniform --sigma0 0.25]
+
+--start projected (the default) starts CMA-ES from the continuous gait's projection onto the
+pairs with a step of --sigma0 (0.05) of each range; --start uniform --sigma0 0.25 is the
+campaigns of 2026-11-26 (equal disjoint spans at 1500 N, a quarter of each range).
 
 Campaigns resume from their logs (rerun the same command after an interruption). Prints one
 markdown table; each campaign's files are in OUTPUT/pairs_N.
@@ -51,6 +55,8 @@ def main():
     p.add_argument("--no-overlap", action="store_true",
                    help="the paper's non-overlapping study (spans made disjoint)")
     p.add_argument("--check", type=int, default=6, help="periods of the check run (>= 4)")
+    p.add_argument("--start", choices=("projected", "uniform"), default="projected")
+    p.add_argument("--sigma0", type=float, default=0.05)
     a = p.parse_args()
     rows = []
     for n in a.pairs:
@@ -60,23 +66,25 @@ def main():
         s = optimize_muscular_snake(folder, pairs=n, popsize=a.popsize, seed=a.seed,
                                     max_generations=a.generations, min_generations=a.generations // 2,
                                     patience=a.patience, window=a.window,
-                                    overlap=not a.no_overlap,
-                                    resume=resume)
+                                    overlap=not a.no_overlap, start=a.start,
+                                    sigma0=a.sigma0, resume=resume)
         forward, height = check_layout(s["best_layout"], a.check)
         row = dict(pairs=n, generations=s["generations"], stop=s["stop_reason"],
-                   fitness=s["speed_best"],
+                   fitness=s["speed_best"], start_speed=s["speed_initial_layout"],
                    check_speed=forward, max_com_height=height, layout=s["best_layout"],
                    wall_s=time.perf_counter() - started)
         rows.append(row)
         with open(os.path.join(folder, "check.json"), "w") as f:
             json.dump(row, f, indent=1)
         print(json.dumps(row), flush=True)
-    print(f"\n| pairs n | generations | fitness (periods {a.window[0]:g}-{a.window[1]:g}) | forward speed, periods 3-"
-          f"{a.check} | highest centre of mass | spans [vertebrae] |")
-    print("|---:|---:|---:|---:|---:|---|")
+    print(f"\n| pairs n | generations | start ({a.start}) | fitness (periods {a.window[0]:g}-"
+          f"{a.window[1]:g}) | forward speed, periods 3-{a.check} | highest centre of mass | "
+          "spans [vertebrae] |")
+    print("|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         spans = ", ".join(f"{g[0]:.0f}-{g[0] + g[1]:.0f}" for g in r["layout"])
-        print(f"| {r['pairs']} | {r['generations']} | {r['fitness']:.3f} m/s | "
+        print(f"| {r['pairs']} | {r['generations']} | {r['start_speed']:.3f} m/s | "
+              f"{r['fitness']:.3f} m/s | "
               f"{r['check_speed']:.3f} m/s | {1e3 * r['max_com_height']:.1f} mm | {spans} |")
 
 

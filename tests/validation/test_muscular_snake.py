@@ -213,3 +213,71 @@ def test_muscle_rods_bend_the_body_the_way_the_couples_do():
         bends[kind] = (angle[:, 38] - angle[:, 22])[[7, 10]]            # t = 1.4 s, 2.0 s
     assert np.all(np.sign(bends["couples"]) == [1, -1]), bends
     assert np.all(np.sign(bends["rods"]) == [1, -1]), bends
+
+
+def test_the_fit_recovers_a_moment_wave_the_pairs_can_express():
+    """pair_moment_fit: a target built from known pairs (forces below the bound) is recovered
+    exactly (residual ~0, the same forces and phases); a target that asks for more than
+    max_force gets max_force at the least-squares phase."""
+    from softmech.scenarios.muscular_snake import pair_moment_fit
+
+    vertebra = np.linspace(98.0, 2.0, 49)
+    lever = np.full(49, 0.0125)
+    spans = np.array([[10.0, 30.0], [30.0, 40.0], [60.0, 30.0]])
+    forces, phases = np.array([800.0, 1500.0, 300.0]), np.array([0.1, 0.45, 0.9])
+    inside = (vertebra[:, None] >= spans[:, 0]) & (vertebra[:, None] <= spans.sum(axis=1))
+    target = (inside * lever[:, None]) @ (forces * np.exp(2j * np.pi * phases))
+    f, p, residual = pair_moment_fit(spans, vertebra, target, lever)
+    np.testing.assert_allclose(f, forces, rtol=1e-10)
+    np.testing.assert_allclose(p, phases, atol=1e-12)
+    assert residual < 1e-20
+    f, p, residual = pair_moment_fit(spans, vertebra, 10 * target, lever, max_force=5000.0)
+    np.testing.assert_allclose(f, [5000.0, 5000.0, 3000.0], rtol=1e-10)
+    np.testing.assert_allclose(p, phases, atol=1e-12)
+    assert residual > 0
+
+
+def test_four_muscle_pairs_reproduce_the_papers_snake():
+    """Zhang et al. 2019 (ref. 000, Fig. 3 and its text), three claims, with four pairs in the
+    least-squares projection of the continuous gait (projected_layout; no optimizer):
+    - 'as few as four soft longitudinal actuators can closely approximate the idealized
+      continuous reference' (~0.58 m/s both): within 10 % of softmech's continuous-torque snake
+      (measured 0.554 against 0.579 m/s, 95.8 %; tolerance: validation/papers.py's case);
+    - 'muscle groups that span roughly 30-40 vertebrae': every span within 25-50 vertebrae
+      (measured 33-44; the margin: 'roughly');
+    - 'non-overlapping architectures were systematically discarded ... (up to 60 % speed
+      degradation)': the non-overlapping projection is slower by more than 10 % and by at most
+      60 % (measured 28 %)."""
+    from softmech.validation.papers import muscle_pair_speeds
+
+    speeds, (overlapping, disjoint) = muscle_pair_speeds()
+    assert abs(speeds["overlapping"] / speeds["continuous"] - 1.0) < 0.10, speeds
+    assert np.all((overlapping[:, 1] >= 25.0) & (overlapping[:, 1] <= 50.0)), overlapping
+    order = np.argsort(disjoint[:, 0])
+    ends = disjoint[order, 0] + disjoint[order, 1]
+    assert np.all(disjoint[order[1:], 0] >= ends[:-1] - 1e-9)             # really disjoint
+    degradation = 1.0 - speeds["non_overlapping"] / speeds["overlapping"]
+    assert 0.10 < degradation <= 0.60, speeds
+
+
+def test_projected_layout_and_campaign_start_check_their_options(tmp_path):
+    import pytest
+
+    from softmech.optimize.muscular_snake import optimize_muscular_snake
+    from softmech.scenarios.muscular_snake import build_muscular_snake, projected_layout
+
+    with pytest.raises(ValueError, match="pairs = 7 is not allowed"):
+        projected_layout(7)
+    with pytest.raises(ValueError, match="overlap = 'no' is not allowed"):
+        projected_layout(2, overlap="no")
+    with pytest.raises(ValueError, match="layout = 'best' is not allowed"):
+        build_muscular_snake(layout="best")
+    with pytest.raises(ValueError, match="start = 'best' is not allowed"):
+        optimize_muscular_snake(tmp_path / "a", start="best")
+    for bad in (0.0, 1.5, True):
+        with pytest.raises(ValueError, match="sigma0"):
+            optimize_muscular_snake(tmp_path / "b", sigma0=bad)
+    assert not any(p.exists() for p in (tmp_path / "a", tmp_path / "b"))   # refused before work
+    assert MuscularSnakeProblem(1, 1, window=(0.1, 0.2), start="projected").meta()["start"] == \
+        "projected"
+    assert "start" not in MuscularSnakeProblem(1, 1, window=(0.1, 0.2)).meta()

@@ -75,6 +75,13 @@ def add_arguments(parser):
     advanced.add_argument("--no-overlap", action="store_true", dest="no_overlap", default=None,
                           help="muscular_snake: the paper's non-overlapping study; every layout's "
                                "spans are made disjoint (default: spans may overlap)")
+    advanced.add_argument("--start", choices=("projected", "uniform"), default=None,
+                          help="muscular_snake: the starting layout, the continuous gait "
+                               "projected onto the pairs (default) or equal disjoint spans at "
+                               "1500 N (the campaigns before 2026-11-29)")
+    advanced.add_argument("--sigma0", type=float, metavar="S", default=None,
+                          help="muscular_snake: CMA-ES's initial step as a fraction of each "
+                               "variable's range (default 0.05 around the projected start)")
     advanced.add_argument("--cell", choices=("force_line", "paper"), default=None,
                           help="swimmer: the cell as a force line with a muscle's force-length "
                                "curve on circular sections (default) or as Zhang et al.'s soft "
@@ -123,9 +130,10 @@ def execute(args):
     if getattr(args, "cell", None) is not None and args.problem != "swimmer":
         raise ValueError(f"--cell is not allowed with {args.problem!r}: it is an option of the "
                          "swimmer problem only")
-    if getattr(args, "no_overlap", None) and args.problem != "muscular_snake":
-        raise ValueError(f"--no-overlap is not allowed with {args.problem!r}: it is an option of "
-                         "the muscular_snake problem only")
+    for flag in ("no_overlap", "start", "sigma0"):
+        if getattr(args, flag, None) is not None and args.problem != "muscular_snake":
+            raise ValueError(f"--{flag.replace('_', '-')} is not allowed with {args.problem!r}: "
+                             "it is an option of the muscular_snake problem only")
     options = dict(DEFAULTS)
     scenario = None
     if args.problem.endswith(".toml"):
@@ -336,8 +344,11 @@ def execute_muscular_snake(args, quiet, as_json):
 
     options = _campaign_options(args, "muscular_snake", ("dt", "figure_periods", "ray", "chunk"),
                                 CAMPAIGN_DEFAULTS, ("pairs", "popsize", "seed", "max_generations",
-                                                    "window", "n_elems", "muscles", "overlap"),
+                                                    "window", "n_elems", "muscles", "overlap",
+                                                    "start", "sigma0"),
                                 pairs=getattr(args, "pairs", None),
+                                start=getattr(args, "start", None),
+                                sigma0=getattr(args, "sigma0", None),
                                 muscles=getattr(args, "muscles", None),
                                 overlap=False if getattr(args, "no_overlap", None) else None,
                                 n_elems=getattr(args, "n_elems", None), window=_window(args))
@@ -345,5 +356,5 @@ def execute_muscular_snake(args, quiet, as_json):
                         f"optimize_muscular_snake_{options['pairs']}", quiet, as_json, lambda s: [
                             f"{s['pairs']} pairs: forward speed {s['speed_best']:.3f} m/s "
                             f"({100 * s['fraction_of_continuous']:.0f} % of the continuous-torque "
-                            f"snake's {s['continuous_torque_speed']} m/s); initial layout "
-                            f"{s['speed_initial_layout']:.3f} m/s"])
+                            f"snake's {s['continuous_torque_speed']} m/s); starting layout "
+                            f"({s['start']}) {s['speed_initial_layout']:.3f} m/s"])

@@ -30,14 +30,15 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
-from softmech.scenarios.muscular_snake import (MAX_FORCE, MUSCLE_KINDS, build_muscular_snake,
-                                               feasible_groups, initial_layout,
-                                               non_overlapping_groups, pair_nodes)
+from softmech.scenarios.muscular_snake import (LAYOUTS, MAX_FORCE, MUSCLE_KINDS,
+                                               build_muscular_snake, feasible_groups,
+                                               initial_layout, non_overlapping_groups,
+                                               pair_nodes, projected_layout)
 from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
 
 CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
                          max_generations=40, window=[3.0, 6.0], n_elems=50, muscles="couples",
-                         overlap=True)
+                         overlap=True, start="projected", sigma0=0.05)
 """Settings of `softmech optimize muscular_snake` (window in periods): the paper's budget of
 ~40 generations, and the window of the continuous snake's reference speed, periods 3-6, all
 simulated, so that the lift-off rule covers the whole run (with window 2-4, three of six
@@ -52,7 +53,7 @@ class MuscularSnakeProblem:
     world diverged). See the module docstring."""
 
     def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0), muscles="couples",
-                 overlap=True):
+                 overlap=True, start="uniform"):
         self.pairs = _checks.integer("pairs", pairs, 1)
         if self.pairs > 6:
             raise ValueError(f"pairs = {pairs} is not allowed: must be in [1, 6] (the paper's n)")
@@ -71,7 +72,9 @@ class MuscularSnakeProblem:
             raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
         self.overlap = overlap
         self.n_elems = _checks.integer("n_elems", n_elems, 10)
-        self.scene, self.info = build_muscular_snake(self.n_elems, self.popsize, pairs=self.pairs)
+        self.start = _checks.choice("start", start, set(LAYOUTS))
+        self.scene, self.info = build_muscular_snake(self.n_elems, self.popsize, pairs=self.pairs,
+                                                     layout="uniform")
         self._sim = None
 
     def meta(self):
@@ -81,6 +84,8 @@ class MuscularSnakeProblem:
             meta["muscles"] = "rods"
         if not self.overlap:            # likewise: only the non-overlapping study names it
             meta["overlap"] = False
+        if self.start != "uniform":     # likewise: campaigns logged before the projected start
+            meta["start"] = self.start
         return meta
 
     def groups(self, params):
@@ -127,22 +132,39 @@ class MuscularSnakeProblem:
         return self.speeds(_checks.finite("params", params, shape=(self.popsize, 4 * self.pairs)))
 
 
+def starting_layout(start, pairs, *, overlap=True, n_elems=50):
+    """The campaign's starting layout (n, 4): "projected" (the continuous gait projected onto
+    the pairs, softmech.scenarios.muscular_snake.projected_layout, non-overlapping with
+    overlap=False) or "uniform" (initial_layout: n equal disjoint spans at 1500 N)."""
+    start = _checks.choice("start", start, set(LAYOUTS))
+    if start == "uniform":
+        return np.array(initial_layout(pairs))
+    return projected_layout(pairs, overlap=overlap, n_elems=n_elems)[0]
+
+
 def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=40,
                             min_generations=10, patience=8, tolerance=1e-4, window=(3.0, 6.0),
-                            n_elems=50, muscles="couples", overlap=True, resume=False,
-                            progress=False, say=None):
-    """Run (or resume) the layout campaign for `pairs` pairs; writes campaign.jsonl, best.json,
-    fitness.png into output_dir and returns the summary (best layout, its speed, the initial
-    layout's, the continuous-torque reference). Defaults: CAMPAIGN_DEFAULTS'."""
+                            n_elems=50, muscles="couples", overlap=True, start="projected",
+                            sigma0=0.05, resume=False, progress=False, say=None):
+    """Run (or resume) the layout campaign for `pairs` pairs from the `start` layout
+    (`starting_layout`) with CMA-ES's initial step sigma0 (a fraction of each variable's range);
+    writes campaign.jsonl, best.json, fitness.png into output_dir and returns the summary (best
+    layout, its speed, the starting layout's, the continuous-torque reference). Defaults:
+    CAMPAIGN_DEFAULTS'."""
     from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
-    os.makedirs(output_dir, exist_ok=True)
     problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window, muscles=muscles,
-                                   overlap=overlap)
+                                   overlap=overlap, start=start)
+    sigma0 = float(_checks.positive("sigma0", sigma0, shape=()))
+    if sigma0 > 1.0:
+        raise ValueError(f"sigma0 = {sigma0:g} is not allowed: must be in (0, 1] (a fraction of "
+                         "each search variable's range)")
+    os.makedirs(output_dir, exist_ok=True)
+    initial = np.ravel(starting_layout(start, problem.pairs, overlap=overlap, n_elems=n_elems))
     campaign = design_campaign(problem, output_dir, names=problem.names, lower=problem.lower,
-                               upper=problem.upper, initial=np.ravel(initial_layout(pairs)),
+                               upper=problem.upper, initial=initial, sigma0=sigma0,
                                resume=resume, popsize=popsize, seed=seed,
                                max_generations=max_generations,
                                min_generations=min(min_generations, max_generations),
@@ -152,10 +174,11 @@ def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_gene
         f"{seed}, at most {max_generations} generations of {runs} each (fitness = forward speed "
         f"over periods {problem.window[0]:g}-{problem.window[1]:g})")
     result = campaign.run()
-    speeds = problem.speeds(np.stack([result.best_vector, np.ravel(initial_layout(pairs))]))
+    speeds = problem.speeds(np.stack([result.best_vector, initial]))
     best = problem.groups(result.best_vector)[0]
     summary = write_design_summary(output_dir, campaign, result, {
         "pairs": pairs, "best_layout": best.tolist(), "speed_best": float(speeds[0]),
+        "start": start, "starting_layout": problem.groups(initial)[0].tolist(),
         "speed_initial_layout": float(speeds[1]),
         "continuous_torque_speed": REFERENCE_SPEED,
         "fraction_of_continuous": float(speeds[0] / REFERENCE_SPEED),

@@ -83,8 +83,9 @@ SCENES = {
                                        "vs frequency"),
     "muscular_snake": SceneEntry(build_muscular_snake, "snake driven by 4 antagonistic muscle "
                                                        "pairs (Zhang et al. 2019, Fig. 3, eq. 2) "
-                                                       "in a starting layout; `softmech optimize "
-                                                       "muscular_snake --pairs N` finds the best"),
+                                                       "laid out as the continuous gait's "
+                                                       "projection; `softmech optimize "
+                                                       "muscular_snake --pairs N` refines it"),
     "poseidron": SceneEntry(build_poseidron, "underwater octopus-like robot (Renda et al. 2018): "
                                              "rigid root, axisymmetric shell mantle pulsed at "
                                              "1.51/s, four soft arms; pulsed-jet swimming, surge "

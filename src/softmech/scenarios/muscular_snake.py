@@ -8,10 +8,13 @@ friction, Froude 0.1); the body is uniform (the paper's taper profile is not in 
 The pairs are MusclePairs (softmech.terms.muscles): eq. 2's right and left muscles at the lever
 arm r/2, as equal and opposite bending couples at each span's ends. Pair i: (start, length,
 force, phase) with start >= 5, start + length <= 95 [vertebrae], 0 <= force <= 3500 N, phase in
-[0, 1]. The default layout (`initial_layout`) is n non-overlapping equal spans over vertebrae
-5-95 at 1500 N with the phases of a head-to-tail wave of wavelength 0.97 L -- a starting point
-for `softmech optimize muscular_snake --pairs N` (softmech.optimize.muscular_snake), which
-finds each n's fastest layout with CMA-ES.
+[0, 1]. The default layout (`projected_layout`) is the continuous optimal gait projected onto
+the n pairs: the spans, forces and phases whose moments best approximate the continuous torque
+wave in space and time (least squares; four pairs: 96 % of the continuous snake's speed). The
+other starting layout (`initial_layout`, layout="uniform") is n non-overlapping equal spans over
+vertebrae 5-95 at 1500 N with the phases of a head-to-tail wave of wavelength 0.97 L. `softmech
+optimize muscular_snake --pairs N` (softmech.optimize.muscular_snake) refines either with
+CMA-ES.
 
 muscles="rods" replaces the couples by the paper's muscle rods (`add_muscle_rods`): per pair a
 right and a left muscle rod (ActiveMuscle, eq. 2's "wave" activation with the pair's phase,
@@ -76,6 +79,81 @@ def non_overlapping_groups(raw):
     return flat.reshape(g.shape)
 
 
+LAYOUTS = ("projected", "uniform")
+"""Starting layouts of the muscular snake: the continuous gait projected onto the pairs
+(`projected_layout`), or n equal non-overlapping spans at 1500 N (`initial_layout`)."""
+
+
+def pair_moment_fit(spans, vertebra, target, lever, max_force=MAX_FORCE):
+    """Best peak forces and phases of muscle pairs with the given spans for a target moment wave.
+
+    spans (n, 2): (start, length) [vertebrae]; vertebra (n_vor,): each interior node's place
+    (MusclePairs' rule: a node is in a span when start <= vertebra <= start + length);
+    target (n_vor,) complex [N m]: the wave A(s) sin(w t - theta(s)) as A e^{i theta};
+    lever (n_vor,) [m]: the pairs' lever arm h at each node.
+
+    Pair i's moment F_i h sin(w t - 2 pi phase_i) is F_i e^{2 pi i phase_i} h as a phasor, and
+    the mean over a period of the squared moment error at a node is half the squared modulus
+    of the phasor difference, so linear least squares over the nodes in the complex amplitudes
+    c_i = F_i e^{2 pi i phase_i} minimizes the space-time L2 error of the moment. A force above
+    max_force [N] is scaled down to it (phase kept: then no longer the constrained optimum).
+    Returns (forces (n,) [N], phases (n,) in [0, 1), residual: sum over nodes of |error|^2
+    [N^2 m^2])."""
+    spans = np.asarray(spans, dtype=float)
+    inside = (vertebra[:, None] >= spans[:, 0]) & (vertebra[:, None] <= spans.sum(axis=1))
+    columns = inside * lever[:, None]
+    c = np.linalg.lstsq(columns, target, rcond=None)[0]
+    force = np.minimum(np.abs(c), max_force)
+    c = force * np.exp(1j * np.angle(c))
+    residual = float(np.sum(np.abs(columns @ c - target) ** 2))
+    return force, np.angle(c) / (2.0 * np.pi) % 1.0, residual
+
+
+def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1):
+    """The Table 2 snake's continuous optimal gait (OPTIMAL_GAIT's torque wave, the paper's
+    'idealized continuous reference') projected onto `pairs` muscle pairs: the spans that
+    minimize the space-time L2 error of the bending moment (`pair_moment_fit` chooses each
+    span set's forces and phases), found by scipy's differential evolution (seeded: the same
+    layout every call; overlap=False searches the non-overlapping layouts of
+    `non_overlapping_groups`). No simulation: the layout is the best piecewise approximation of
+    the continuous actuation that eq. 2's pairs can express. Returns (rows (n, 4) of (start,
+    length, force, phase), relative residual: the fit's squared error over the wave's)."""
+    from scipy.optimize import differential_evolution
+
+    from softmech.terms.muscles import muscle_spline
+
+    pairs = _checks.integer("pairs", pairs, 1)
+    if pairs > 6:       # the search grows with the pairs; the paper's n is 1-6
+        raise ValueError(f"pairs = {pairs} is not allowed for the projected layout: must be in "
+                         "[1, 6] (the paper's n); give `groups` for more pairs")
+    if not isinstance(overlap, bool):
+        raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
+    scene, _ = build_muscular_snake(n_elems, pairs=pairs, layout="uniform")
+    body, term = scene.rods[0], next(t for t in scene.terms if t.name == "muscle")
+    s = term.arc_from_head(body)                                    # (n_vor,) [m] from the head
+    vertebra = 100.0 * s / body.length
+    radius = np.broadcast_to(np.asarray(body.radius, dtype=float), (body.n_elems,))
+    lever = term.lever_arms(body, radius[None])[0]
+    k = 2.0 * np.pi / OPTIMAL_GAIT["wavelength"]
+    target = muscle_spline(OPTIMAL_GAIT["coefficients"], body.length)(s) * np.exp(1j * k * s)
+    make = feasible_groups if overlap else non_overlapping_groups
+
+    def spans(x):
+        return make(np.column_stack([np.reshape(x, (pairs, 2)), np.zeros((pairs, 2))]))[:, :2]
+
+    def error(x):
+        return pair_moment_fit(spans(x), vertebra, target, lever)[2]
+
+    lo, hi = PAIR_START_RANGE
+    # the error is piecewise constant in the spans (nodes enter and leave them), so a
+    # population search rather than a gradient one; polish=False for the same reason
+    found = differential_evolution(error, [(lo, hi), (0.0, hi - lo)] * pairs, seed=seed,
+                                   popsize=20, maxiter=300, tol=1e-8, polish=False)
+    best = spans(found.x)
+    force, phase, residual = pair_moment_fit(best, vertebra, target, lever)
+    return np.column_stack([best, force, phase]), residual / float(np.sum(np.abs(target) ** 2))
+
+
 MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE2["density"],
                   glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3)
 """The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
@@ -90,12 +168,20 @@ MUSCLE_KINDS = ("couples", "rods")
 
 
 def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups=None,
-                         duration=6.0, dt=TABLE2["dt"], muscles="couples"):
-    """The muscular snake (module docstring): `pairs` pairs in the initial layout, or `groups`
-    rows (start, length, force, phase); muscles "couples" (MusclePairs) or "rods" (glued muscle
-    rods, `add_muscle_rods`). Returns (scene, SnakeInfo) of the snake template."""
+                         layout="projected", duration=6.0, dt=TABLE2["dt"], muscles="couples"):
+    """The muscular snake (module docstring): `groups` rows (start, length, force, phase), or
+    without them `pairs` pairs in the starting `layout`: "projected" (the continuous gait
+    projected onto the pairs, `projected_layout`) or "uniform" (`initial_layout`); muscles
+    "couples" (MusclePairs) or "rods" (glued muscle rods, `add_muscle_rods`). Returns (scene,
+    SnakeInfo) of the snake template."""
     muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
-    layout = initial_layout(pairs) if groups is None else tuple(map(tuple, np.asarray(groups, dtype=float)))
+    layout = _checks.choice("layout", layout, set(LAYOUTS))
+    if groups is not None:
+        layout = tuple(map(tuple, np.asarray(groups, dtype=float)))
+    elif layout == "projected":
+        layout = tuple(map(tuple, projected_layout(pairs, n_elems=n_elems)[0]))
+    else:
+        layout = initial_layout(pairs)
     if muscles == "couples":
         return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
     g = validate_pairs("groups", _checks.finite("groups", layout))
