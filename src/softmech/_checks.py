@@ -1,5 +1,6 @@
 """Input validation: every public parameter is checked before any work starts, and a bad value
 raises ValueError naming the field, the value and the allowed range."""
+import importlib
 import os
 
 import numpy as np
@@ -43,6 +44,28 @@ def _is_text(value):
     return False
 
 
+def _quoted_number(value):
+    """The first text in value (a string, or a list / array holding strings) that reads as a
+    number, stripped, or None."""
+    if isinstance(value, bytes):
+        value = value.decode(errors="replace")
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return None
+        return value.strip()
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return next((q for q in map(_quoted_number, value) if q is not None), None)
+    return None
+
+
+def _unquoting_hint(value):
+    """' (write 2.5e6, not "2.5e6")' for the user's own quoted number, or ''."""
+    number = _quoted_number(value)
+    return "" if number is None else f' (write {number}, not "{number}")'
+
+
 def _is_boolean(value):
     """True for True / False (numpy's too), a boolean array, or a list / tuple holding one."""
     if isinstance(value, (bool, np.bool_)):
@@ -60,7 +83,7 @@ def finite(field, value, shape=None):
     is an error naming its field), and so are True / False (radius=True is not a radius of 1)."""
     if _is_text(value):
         raise ValueError(f"{field} = {_show(value)} is not allowed: must be a number or array of "
-                         "numbers, not text (write 1e7, not \"1e7\")")
+                         f"numbers, not text{_unquoting_hint(value)}")
     if _is_boolean(value):
         shown = repr(value) if isinstance(value, (list, tuple)) else _show(value)
         raise ValueError(f"{field} = {shown if len(shown) <= 80 else _show(value)} is not "
@@ -230,3 +253,14 @@ def run_steps(duration, dt, every=None):
                          f"dt = {dt:g} s: {samples:.3g} samples, a run may record at most "
                          f"{MAX_SAMPLES:.0e} (record less often)")
     return steps, every_steps
+
+
+def optional_module(name, needed_for, install):
+    """The optional package `name`, imported; ValueError saying what needs it (`needed_for`,
+    e.g. "--format parquet") and how to get it (`install`) when it is missing, so that a command
+    refuses before any work starts instead of failing after it."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise ValueError(f"{needed_for} needs the {name} package, which is not installed: "
+                         f"{install}") from None

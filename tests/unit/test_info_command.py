@@ -72,3 +72,45 @@ def test_bad_files_exit_2(kind, tmp_path, capsys):
     expected = {"missing": "no such file", "text": "not an HDF5 file",
                 "foreign": "not a softmech results file"}[kind]
     assert err.startswith("softmech info: error: ") and expected in err
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory):
+    """A results file of more rods than `softmech info` lists one by one (as the wing's barbs),
+    of 3 to 5 elements, and one sphere."""
+    from softmech.commands.info import MAX_LISTED
+
+    scene = sm.Scene()
+    for i in range(MAX_LISTED + 3):
+        scene.add_cosserat_rod(name=f"barb{i}", start=(0, 0.1 * i, 0), direction=(1, 0, 0),
+                               normal=(0, 0, 1), length=0.5, n_elems=3 + i % 3, radius=0.01,
+                               density=1000.0, youngs_modulus=1e6, shear_modulus=1e6 / 3)
+    scene.add_sphere(name="ball", position=(0, 0, 1), radius=0.1, density=1000.0)
+    path = tmp_path_factory.mktemp("crowded") / "run.h5"
+    sm.record_to_file(scene.compile(dt=1e-4), path, duration=0.002, every=0.001,
+                      fields=("com", "positions"))
+    return path, MAX_LISTED + 3
+
+
+def dataset_paths(out):
+    """The first column of the dataset lines of `softmech info`'s text (paths may hold spaces)."""
+    return [line[4:].split("  ")[0] for line in out.splitlines() if line.startswith("    /")]
+
+
+def test_many_bodies_are_summarised_per_field_and_all_lists_every_dataset(crowded, capsys):
+    path, n_rods = crowded
+    assert main(["info", str(path), "--json"]) == 0
+    datasets = json.loads(capsys.readouterr().out)["datasets"]        # JSON: always complete
+    assert main(["info", str(path)]) == 0
+    out = capsys.readouterr().out
+    listed = dataset_paths(out)
+    assert f"datasets      {len(datasets)} (" in out and "--all" in out
+    fields = {p.split("/")[3] for p in datasets if p.startswith("/rods/")}
+    assert {p for p in listed if p.startswith("/rods/")} == {f"/rods/<{n_rods} rods>/{f}"
+                                                            for f in fields}
+    line = next(line for line in out.splitlines() if "rods>/positions" in line)
+    nodes = [datasets[f"/rods/barb{i}/positions"]["shape"][2] for i in range(n_rods)]
+    assert f"{min(nodes)}..{max(nodes)}" in line and line.endswith("[m]")
+    assert "/bodies/ball/com" in listed                   # one sphere: listed as before
+    assert main(["info", str(path), "--all"]) == 0
+    assert sorted(dataset_paths(capsys.readouterr().out)) == sorted(datasets)

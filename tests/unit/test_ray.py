@@ -31,7 +31,7 @@ ray = pytest.importorskip("ray")
 
 from softmech.optimize.executors import RayExecutor                    # noqa: E402
 from softmech.optimize.runs import optimize_study                      # noqa: E402
-from softmech.optimize.sweep import parse_param, run_sweep             # noqa: E402
+from softmech.optimize.sweep import parse_param, plan_sweep, run_sweep  # noqa: E402
 from softmech.scenefile import builtin_scenario                        # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -180,10 +180,10 @@ def test_sweep_on_ray_equals_the_local_sweep(cluster, tmp_path):
 
     specs = [parse_param("muscle.wavelength=0.5:1.5:3"),
              parse_param("rods.snake.youngs_modulus=1e6:1e8:3:log")]
-    run_sweep(scenario(tmp_path / "a"), specs, tmp_path / "a", chunk=2)
+    run_sweep(plan_sweep(scenario(tmp_path / "a"), specs, tmp_path / "a", chunk=2))
     executor = RayExecutor(cluster.address)
     try:
-        summary = run_sweep(scenario(tmp_path / "b"), specs, tmp_path / "b", chunk=2,
+        summary = run_sweep(plan_sweep(scenario(tmp_path / "b"), specs, tmp_path / "b", chunk=2),
                             executor=executor)
     finally:
         executor.close()

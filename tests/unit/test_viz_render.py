@@ -73,6 +73,13 @@ def test_still_is_the_default_and_json_lists_files(h5, tmp_path, capsys):
     assert len(files) == 1 and files[0].endswith("_tubes_t0.200s.png") and os.path.isfile(files[0])
 
 
+def test_the_summary_counts_one_file_in_the_singular(h5, tmp_path, capsys):
+    code, out = call([h5, "--output", str(tmp_path), "--width", "160", "--height", "96"], capsys)
+    assert code == 0
+    written = [line for line in out.out.splitlines() if line.startswith("  ")]
+    assert len(written) == 1 and f"wrote 1 file to {tmp_path}" in out.out, out.out
+
+
 def test_video_and_plots(h5, tmp_path, capsys):
     code, out = call([h5, "--output", str(tmp_path), "--video", "--fps", "20", "--plots",
                       "--plot", "snake.com", "--plot", "positions", "--world", "1",

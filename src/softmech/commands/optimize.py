@@ -16,6 +16,7 @@ import sys
 
 from softmech import _checks
 from softmech.commands.trust import add_trust_argument, load_trusted
+from softmech.text import plural
 
 PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
 
@@ -102,13 +103,23 @@ def add_executor_arguments(parser, what):
                              "does not change the results")
 
 
-def make_executor(args):
-    """The executor of --ray (None: local)."""
-    from softmech.optimize.executors import make_executor as make
-
-    ray = getattr(args, "ray", None)
+def check_executor_arguments(args):
+    """--chunk and --ray checked before any work: an integer >= 1, and the ray package
+    installed (imported, not started)."""
     if getattr(args, "chunk", None) is not None:
         _checks.integer("--chunk", args.chunk, 1)
+    if getattr(args, "ray", None) is not None:
+        from softmech.optimize.executors import require_ray
+
+        require_ray()
+
+
+def make_executor(args):
+    """The executor of --ray (None: local), after check_executor_arguments."""
+    from softmech.optimize.executors import make_executor as make
+
+    check_executor_arguments(args)
+    ray = getattr(args, "ray", None)
     return None if ray is None else make(ray)
 
 
@@ -134,6 +145,8 @@ def execute(args):
         if getattr(args, flag, None) is not None and args.problem != "muscular_snake":
             raise ValueError(f"--{flag.replace('_', '-')} is not allowed with {args.problem!r}: "
                              "it is an option of the muscular_snake problem only")
+    if args.problem.endswith(".toml") or args.problem == "snake":   # the others refuse --ray
+        check_executor_arguments(args)  # before the scenario is read or anything simulated
     options = dict(DEFAULTS)
     scenario = None
     if args.problem.endswith(".toml"):
@@ -203,8 +216,8 @@ def execute(args):
         f"{summary['check_periods'][1]:g}: forward {summary['best_mean_forward_speed']:.4f} m/s, "
         f"lateral {summary['best_mean_lateral_speed']:.4f} m/s (published optimum: "
         f"{summary['published_mean_forward_speed']:.4f} m/s)")
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to "
-        f"{output_dir}:")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {plural(len(summary['files']), 'file')} "
+        f"to {output_dir}:")
     for f in summary["files"]:
         say(f"    {os.path.basename(f)}")
     if as_json:
@@ -236,6 +249,7 @@ def execute_study(args, scenario, quiet, as_json):
 
         header, _ = read_log(log_path)      # settings not given here come from the log
         settings = {"popsize": header["popsize"], "seed": header["seed"], **settings}
+    check_study_run(scenario, settings, output_dir, bool(getattr(args, "resume", False)))
 
     def say(text):
         if not quiet:
@@ -249,11 +263,21 @@ def execute_study(args, scenario, quiet, as_json):
     finally:
         if executor is not None:
             executor.close()
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to "
-        f"{output_dir}")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {plural(len(summary['files']), 'file')} "
+        f"to {output_dir}")
     if as_json:
         print(json.dumps({"problem": args.problem, "output_dir": output_dir, **summary}))
     return 0
+
+
+def check_study_run(scenario, settings, output_dir, resume):
+    """The campaign settings (the file's, overridden by the command line's) and the output
+    folder's campaign log, checked before Ray is started or anything simulated."""
+    from softmech.optimize.design import campaign_resume
+    from softmech.optimize.settings import CAMPAIGN_FIELDS, check_campaign_fields
+
+    check_campaign_fields({**CAMPAIGN_FIELDS, **scenario.optimize, **settings})
+    campaign_resume(resume, output_dir)
 
 
 def _campaign_options(args, problem, refused, defaults, keys, **given):
@@ -293,7 +317,8 @@ def _run_problem(args, problem, optimize, options, default_dir, quiet, as_json, 
                        progress=not quiet, say=say, **options)
     for line in lines(summary):
         say("  " + line)
-    say(f"  wall time {summary['wall_s']:.1f} s; wrote {len(summary['files'])} files to {output_dir}")
+    say(f"  wall time {summary['wall_s']:.1f} s; wrote {plural(len(summary['files']), 'file')} "
+        f"to {output_dir}")
     if as_json:
         print(json.dumps({"problem": problem, "output_dir": output_dir, **summary}))
     return 0

@@ -15,6 +15,7 @@ import sys
 
 from softmech import _checks
 from softmech.progress import progress_bar
+from softmech.text import plural
 from softmech.viz.geometry import AXES, View
 
 STYLES = ("tubes", "povray")
@@ -127,7 +128,7 @@ def execute(args):
         files.append(render_video(data, output, args.style, world, view, floor, size["video"],
                                   args.fps, args.speed, progress=not quiet))
     files += make_plots(data, output, world, args.plot, args.plots)
-    say(f"softmech render: wrote {len(files)} files to {output}:")
+    say(f"softmech render: wrote {plural(len(files), 'file')} to {output}:")
     for f in files:
         say(f"  {os.path.basename(f)}")
     if as_json:

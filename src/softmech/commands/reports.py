@@ -19,6 +19,7 @@ from softmech.commands.report_base import (N_SAMPLES, AssemblyReport, GenericRep
                                            plot_energy, video_frames)
 from softmech.commands.underwater_report import PoseidronReport
 from softmech.terms.joints import JOINT_TYPES
+from softmech.text import number
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 from softmech.viz.swimmer import SwimmerReport
@@ -335,7 +336,7 @@ class _WingReport(AssemblyReport):
 
     @staticmethod
     def summary(m):
-        rng = lambda key: "{:.0f} to {:.0f} deg".format(*m[key])
+        rng = lambda key: "{} to {} deg".format(*(number(v) for v in m[key]))
         return [f"{m['rods']} rods ({m['barbs']} barbs): dorsoventral {rng('dorsoventral_range_deg')}, "
                 f"anteroposterior {rng('anteroposterior_range_deg')}, elbow "
                 f"{rng('elbow_range_deg')} (paper, Fig. 4e: within ~10 deg of experiments)"]

@@ -25,6 +25,7 @@ from softmech.resultsfile import ResultsWriter, record_to_file
 from softmech.resultsfile.snapshot import atomic_update
 from softmech.scenarios import DEFAULT_SCENE, SCENES, check_scene
 from softmech.simulation import ROD_FIELDS
+from softmech.text import plural
 
 CHECKPOINT_EVERY = 1.0
 """Default interval [s of simulated time] between checkpoints in results.h5."""
@@ -214,7 +215,7 @@ def execute(args):
                                              f"{wall / info.duration:.3g} s per simulated second)"))
     for line in report.summary(metrics):
         say("  " + line)
-    say(f"  wrote {len(files)} files to {output_dir}:")
+    say(f"  wrote {plural(len(files), 'file')} to {output_dir}:")
     for f in files:
         say(f"    {os.path.basename(f)}")
     if as_json:

@@ -2,15 +2,18 @@
 random parameter sweep of a scenario, one row per run with every objective of its [optimize]
 table, as CSV plus Parquet (or HDF5), and a plot of the objective against each parameter
 (softmech.optimize.sweep). Chunks of runs are batched simulations, locally or on Ray (--ray);
-a killed sweep continues with --resume. Exit code 0 on success, 2 on bad input.
+a killed sweep continues with --resume. Every option and the packages it needs are checked
+before any run is simulated. Exit code 0 on success, 2 on bad input.
 """
 import argparse
 import json
 import os
 import sys
 
-from softmech.commands.optimize import add_executor_arguments, make_executor
+from softmech.commands.optimize import (add_executor_arguments, check_executor_arguments,
+                                       make_executor)
 from softmech.commands.trust import add_trust_argument, load_trusted
+from softmech.text import plural
 
 
 def add_arguments(parser):
@@ -47,17 +50,25 @@ def add_arguments(parser):
 
 
 def execute(args):
-    """Run the sweep; returns the exit code (bad input raises ValueError: exit code 2)."""
-    from softmech.optimize.sweep import DEFAULT_CHUNK, parse_param, run_sweep
+    """Run the sweep; returns the exit code. Every option, the packages they need (pyarrow for
+    --format parquet, ray for --ray) and the output folder's journal are checked before any run
+    is simulated (bad input raises ValueError: exit code 2)."""
+    from softmech.optimize.sweep import (DEFAULT_CHUNK, parse_param, plan_sweep,
+                                         require_table_format, run_sweep)
 
     quiet, as_json = bool(args.quiet), bool(args.json)
     specs = [parse_param(p) for p in args.param]
     if not specs:
         raise ValueError("--param is missing: give at least one PATH=VALUES to sweep")
+    require_table_format(args.table_format)
+    check_executor_arguments(args)
     scenario = load_trusted(args.file, args)
     if scenario.optimize is None:
         raise ValueError(f"{args.file}: no [optimize] table: the sweep measures its objectives")
     output_dir = os.path.abspath(args.output or os.path.join("output", f"sweep_{scenario.name}"))
+    plan = plan_sweep(scenario, specs, output_dir, random=args.random, seed=args.seed,
+                      chunk=args.chunk or DEFAULT_CHUNK, table_format=args.table_format,
+                      resume=args.resume)
 
     def say(text):
         if not quiet:
@@ -65,15 +76,23 @@ def execute(args):
 
     executor = make_executor(args)
     try:
-        summary = run_sweep(scenario, specs, output_dir, random=args.random, seed=args.seed,
-                            chunk=args.chunk or DEFAULT_CHUNK, executor=executor,
-                            table_format=args.table_format, resume=args.resume,
-                            progress=not quiet, say=say)
+        summary = run_sweep(plan, executor=executor, progress=not quiet, say=say)
     finally:
         if executor is not None:
             executor.close()
-    say(f"  {summary['runs']} runs in {summary['wall_s']:.1f} s; wrote to {output_dir}: "
+    say("  " + runs_line(summary) + f"; wrote to {output_dir}: "
         + ", ".join(os.path.basename(f) for f in summary["files"]))
     if as_json:
         print(json.dumps({"file": args.file, "output_dir": output_dir, **summary}))
     return 0
+
+
+def runs_line(summary):
+    """What this invocation did: the runs it simulated, apart from those it found finished in
+    the journal (a resumed sweep), and the wall time [s]."""
+    simulated, reused = summary["simulated"], summary["reused"]
+    wall = f"{summary['wall_s']:.1f} s"
+    if not reused:
+        return f"{plural(simulated, 'run')} simulated in {wall}"
+    return (f"{plural(summary['runs'], 'run')}: {simulated:,} simulated now, {reused:,} found "
+            f"finished in evaluations.jsonl (not simulated again); {wall}")

@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from softmech.commands.report_base import AssemblyReport
+from softmech.text import count
 from softmech.viz.figures import figure, save
 from softmech.viz.underwater import mantle_geometry, plot_power, plot_turning, revolve_shells
 
@@ -69,7 +70,8 @@ class PoseidronReport:
     def summary(m):
         lines = [(f"{m['frequency']:g} pulsations/s: mean surge velocity "
                   f"{m['mean_surge_velocity']:.4f} m/s over the pulsations after the first two "
-                  f"({m['cycles']:g} in all); cavity volume swing {m['volume_change'] * 1e6:.1f} "
+                  f"({count(m['cycles'])} in all); cavity volume swing "
+                  f"{m['volume_change'] * 1e6:.1f} "
                   f"cm^3; heading turned by {m['heading_change_deg']:.1f} deg")]
         if "peak_turn_rate" in m:
             lines.append(f"eq. 29: turning rate |w| up to {m['peak_turn_rate']:.3f} rad/s; "

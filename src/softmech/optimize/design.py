@@ -13,9 +13,14 @@ def campaign_resume(resume, output_dir):
     """Whether the campaign log of output_dir is to be resumed: with --resume, unless a driver
     was killed after creating the journal but before the log's header (then there is nothing to
     replay, and the campaign starts over, taking its chunks from the journal). Without either
-    file there is nothing to resume: ValueError, before anything is written."""
+    file there is nothing to resume, and without --resume an existing log is not overwritten:
+    ValueError, before anything is written."""
     log = os.path.join(output_dir, "campaign.jsonl")
     journal = os.path.join(output_dir, "evaluations.jsonl")
+    if not resume and os.path.exists(log):
+        raise ValueError(f"campaign log = {log!r} is not allowed: it already exists; continue "
+                         "that campaign with --resume, or choose another output folder "
+                         "(--output DIR)")
     if resume and not os.path.exists(log) and not os.path.exists(journal):
         raise ValueError(f"--resume: nothing to resume in {output_dir} (no campaign.jsonl); "
                          "start a new campaign without --resume")

@@ -22,6 +22,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.optimize.campaign import append_line, read_jsonl
+from softmech.text import plural
 
 JOURNAL_FORMAT = "softmech.evaluations/1"
 RAY_RETRIES = 5
@@ -72,10 +73,7 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, address="auto", *, threads=1, **init):
-        try:
-            import ray
-        except ImportError:
-            raise ValueError("--ray needs the ray package: pip install 'softmech[ray]'") from None
+        ray = require_ray()
         self.threads = _checks.integer("threads", threads, 1)
         if not isinstance(address, str) or not address:
             raise ValueError(f"ray address = {address!r} is not allowed: auto, local or HOST:PORT")
@@ -132,32 +130,73 @@ def _check_reachable(address):
                          "start one with `ray start --head`, or use --ray local") from None
 
 
+def require_ray():
+    """The ray package, or ValueError naming --ray and how to install it."""
+    return _checks.optional_module("ray", "--ray", "pip install 'softmech[ray]'")
+
+
 def make_executor(ray=None, threads=1):
     """LocalExecutor for ray=None, else a RayExecutor for that address (auto, local, HOST:PORT)."""
     return LocalExecutor() if ray is None else RayExecutor(ray, threads=threads)
 
 
+def finished_chunks(path):
+    """Number of finished chunks in the journal at `path` (0 for a journal holding only its
+    header, or an empty file: no work was done); None if there is no file. Reads, never writes;
+    ValueError if the file is not a journal."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        return None
+    if os.path.getsize(path) == 0:
+        return 0
+    _, records = read_jsonl(path, JOURNAL_FORMAT)
+    return len(records)
+
+
+def check_journal(path, meta, resume=False):
+    """The checks of EvaluationJournal(path, meta, resume) without writing anything: with
+    resume=False the file must not hold a finished chunk (ValueError that says what to do);
+    with resume=True its header must match `meta`. Returns the number of finished chunks
+    (None: no file)."""
+    path = os.fspath(path)
+    done = finished_chunks(path)
+    if resume and done is not None:
+        head, _ = read_jsonl(path, JOURNAL_FORMAT)
+        if head.get("meta") != json.loads(json.dumps(meta)):
+            raise ValueError(f"{path}: the journal was written for other settings "
+                             "(study, candidates); cannot resume it (start without --resume in "
+                             "another output folder)")
+    elif done:
+        raise ValueError(f"journal = {path!r} is not allowed: it already exists and holds "
+                         f"{plural(done, 'finished chunk')} of an earlier run; continue that run "
+                         "with --resume (its finished chunks are not simulated again), or choose "
+                         "another output folder (--output DIR)")
+    return done
+
+
 class EvaluationJournal:
     """Append-only record of finished chunks (path: JSON lines; a header with the study's meta,
     then one line per chunk: its candidates `params` and their `values`). With resume=False the
-    file must not exist yet; with resume=True its header must match `meta`."""
+    file must not exist yet, unless it holds no finished chunk (then it is started again);
+    with resume=True its header must match `meta`.
+
+    Counters of this process: `reused` rows found finished in the journal (get), `simulated`
+    rows added to it (add)."""
 
     def __init__(self, path, meta, resume=False):
         self.path = os.fspath(path)
         self._done = {}
+        self.reused = self.simulated = 0
         header = {"kind": "header", "format": JOURNAL_FORMAT, "meta": meta}
         header = json.loads(json.dumps(header))
-        if resume and os.path.exists(self.path):
-            head, records = read_jsonl(self.path, JOURNAL_FORMAT, repair=True)
-            if head.get("meta") != header["meta"]:
-                raise ValueError(f"{self.path}: the journal was written for other settings "
-                                 "(study, candidates); cannot resume it")
+        done = check_journal(self.path, meta, resume)
+        if resume and done is not None:
+            _, records = read_jsonl(self.path, JOURNAL_FORMAT, repair=True)
             for rec in records:
                 self._done[_key(rec["params"])] = rec["values"]
-        elif os.path.exists(self.path):
-            raise ValueError(f"journal = {self.path!r} is not allowed: it already exists (resume "
-                             "it, or choose another output folder)")
         else:
+            if done is not None:             # a journal of no finished chunk: nothing was done
+                os.remove(self.path)
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             append_line(self.path, header)
 
@@ -169,6 +208,7 @@ class EvaluationJournal:
         rec = self._done.get(_key(params.tolist()))
         if rec is None:
             return None
+        self.reused += len(params)
         return {k: np.array([math.nan if v is None else v for v in vs], dtype=float)
                 for k, vs in rec.items()}
 
@@ -186,6 +226,7 @@ class EvaluationJournal:
         rec = {k: [_json_float(v) for v in np.asarray(vs, dtype=float)] for k, vs in values.items()}
         append_line(self.path, {"kind": "chunk", "params": params.tolist(), "values": rec})
         self._done[_key(params.tolist())] = rec
+        self.simulated += len(params)
 
 
 def _key(rows):

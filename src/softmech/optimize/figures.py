@@ -41,7 +41,8 @@ def plot_fitness(generations, best, generation_best, mean, path, reference=None,
                    label=f"published optimum {reference:.3g} m/s")
     ax.set_xlabel("generation")
     ax.set_ylabel(ylabel)
-    unit = " m/s" if "[m/s]" in ylabel else ""
+    unit = ylabel.rsplit("[", 1)[1].rstrip("]") if ylabel.endswith("]") else ""
+    unit = f" {unit}" if unit else ""
     ax.set_title(f"CMA-ES campaign: best {np.nanmax(best):.4g}{unit} after {len(generations)} "
                  "generations")
     ax.legend(loc="lower right")
@@ -149,9 +150,16 @@ def plot_snapshots(time, positions, com, instants, period, path, radius=0.025):
     return _save(fig, path)
 
 
-def plot_sweep(table, names, objective, path):
+def axis_label(name, unit):
+    """'name [unit]', or the bare name when the unit is not known ("")."""
+    return f"{name} [{unit}]" if unit else name
+
+
+def plot_sweep(table, names, objective, path, units=None):
     """A sweep's objective against each parameter: one panel per parameter, one dot per run.
-    table: {column: (n_runs,)}; names: the parameter columns; objective: the plotted column."""
+    table: {column: (n_runs,)}; names: the parameter columns; objective: the plotted column;
+    units: {column: unit} for the axis labels (Study.units())."""
+    units = units or {}
     fig, axes = _figure(1, len(names), size=(4.2 * len(names), 3.6), squeeze=False)
     for ax, name in zip(axes[0], names):
         ax.grid(True, alpha=0.3)
@@ -159,7 +167,7 @@ def plot_sweep(table, names, objective, path):
         ax.plot(x, table[objective], "o", color="C0", ms=4)
         if x.min() > 0 and x.max() > 30 * x.min():       # spans decades: log axis
             ax.set_xscale("log")
-        ax.set_xlabel(name)
-        ax.set_ylabel(objective)
+        ax.set_xlabel(axis_label(name, units.get(name, "")))
+        ax.set_ylabel(axis_label(objective, units.get(objective, "")))
     fig.suptitle(f"sweep: {objective} over {len(table[objective])} runs")
     return _save(fig, path)

@@ -100,6 +100,15 @@ def resolve_path(text, params, doc, field="path"):
     return ParameterPath(text, owner, name, "build", index, section)
 
 
+def path_unit(path, doc):
+    """Unit of the field a ParameterPath names in scenario dict `doc` (the unit comment of the
+    scenario file's field, softmech.scenefile.toml_text), or "" when not known."""
+    from softmech.scenefile.toml_text import field_unit
+
+    _, table = _owner_table(doc, path.owner)
+    return field_unit(None if table is None else table.get("type"), path.field)
+
+
 def _owner_table(doc, owner):
     """(section, table) of the rod, body (rigid, discrete rod, shell) or term called `owner` in
     a scenario dict, or (None, None)."""

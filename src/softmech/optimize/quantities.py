@@ -76,8 +76,9 @@ def sample(sim, rod, field, cache):
 
 class Quantity:
     """Base: rod, window (t0, t1) [s]; rods: {name: rod} of the scene; subclasses say which samples they need (requests) and
-    reduce them (value)."""
+    reduce them (value); unit: the value's unit ("" when not known)."""
     options = ()
+    unit = ""
 
     def __init__(self, name, table, rods):
         self.name = name
@@ -123,6 +124,7 @@ def _along(delta, axis):
 
 class ComSpeed(Quantity):
     options = ("axis", "plane")
+    unit = "m/s"
 
     def __init__(self, name, table, rods):
         super().__init__(name, table, rods)
@@ -146,6 +148,7 @@ class ComSpeed(Quantity):
 
 class Distance(Quantity):
     options = ("plane",)
+    unit = "m"
 
     def __init__(self, name, table, rods):
         super().__init__(name, table, rods)
@@ -162,6 +165,7 @@ class Distance(Quantity):
 
 class FinalPosition(Quantity):
     options = ("axis",)
+    unit = "m"
 
     def __init__(self, name, table, rods):
         super().__init__(name, table, rods)
@@ -204,6 +208,7 @@ class Reduced(Quantity):
 
 class Energy(Reduced):
     options = Reduced.options + ("kind",)
+    unit = "J"
     KINDS = {"kinetic": KINETIC, "elastic": ELASTIC, "total": ENERGY_KEYS}
 
     def __init__(self, name, table, rods):
@@ -222,6 +227,9 @@ class Field(Reduced):
         super().__init__(name, table, rods)
         allowed = STATE_FIELDS + DIAGNOSTIC_FIELDS + ("contact_force",)
         self.fields = (_checks.choice(f"{self.where}.field", table.get("field"), allowed),)
+        from softmech.resultsfile.layout import UNITS
+
+        self.unit = UNITS.get(self.fields[0], "")
         index = table.get("index", [])
         index = [index] if isinstance(index, int) else index
         if not isinstance(index, list) or not all(isinstance(i, int) and not isinstance(i, bool)
@@ -249,6 +257,7 @@ class MuscleWork(Reduced):
     """Energy spent by a muscle over the window (the trapezoid integral of its power)."""
     options = ("muscle", "kind", "every")
     KINDS = ("positive", "absolute", "net")
+    unit = "J"
 
     def __init__(self, name, table, rods, terms=()):
         super().__init__(name, {k: v for k, v in table.items() if k not in ("muscle", "kind")},

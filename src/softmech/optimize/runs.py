@@ -15,6 +15,7 @@ import numpy as np
 
 from softmech.io import atomic_write_text
 from softmech.optimize.design import campaign_resume
+from softmech.text import plural
 
 
 class StudyObjective:
@@ -36,7 +37,8 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
                    progress=False, say=None):
     """Run (or resume) the campaign of a scenario's generic [optimize] table; settings: fields
     that override the table's (popsize, seed, max_generations, chunk, ...). Returns the summary
-    that best.json holds, plus 'files' and 'wall_s' [s]."""
+    that best.json holds, plus 'files', 'wall_s' [s] and, for this call only, 'simulated'
+    (candidates simulated) and 'reused' (candidates taken from the journal)."""
     from softmech.optimize import figures
     from softmech.optimize.campaign import Campaign
     from softmech.optimize.executors import EvaluationJournal
@@ -76,8 +78,12 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
                "stop_reason": result.stop_reason, "resumed_generations": result.resumed_generations,
                "evaluation_wall_s": result.evaluation_wall_s, "objective": study.objective,
                "goal": study.goal, "popsize": s["popsize"], "seed": s["seed"], "chunk": chunk}
-    say(f"  stopped after {result.generations} generations ({result.evaluations} evaluations): "
-        f"{result.stop_reason}")
+    if result.resumed_generations or journal.reused:
+        say(f"  resumed: {plural(result.resumed_generations, 'generation')} replayed from "
+            f"campaign.jsonl, {plural(journal.reused, 'candidate')} taken from evaluations.jsonl; "
+            f"{plural(journal.simulated, 'candidate')} simulated now")
+    say(f"  stopped after {plural(result.generations, 'generation')} "
+        f"({plural(result.evaluations, 'evaluation')}): {result.stop_reason}")
     say(f"  best fitness {result.best_fitness:.6g} (generation {result.best_generation}): "
         + ", ".join(f"{k} = {v:.4g}" for k, v in result.best_params.items()))
     best_path = os.path.join(output_dir, "best.json")
@@ -88,7 +94,10 @@ def optimize_study(scenario, output_dir, *, settings=None, executor=None, resume
     figure = figures.plot_fitness([g.generation for g in h], fitness_so_far,
                                   [g.best_fitness for g in h], [g.mean_fitness for g in h],
                                   os.path.join(output_dir, "fitness.png"), reference=None,
-                                  ylabel=f"fitness ({study.goal} {study.objective})")
+                                  ylabel=figures.axis_label(
+                                      f"fitness ({study.goal} {study.objective})",
+                                      study.units()["fitness"]))
     summary["files"] = [campaign.log_path, journal.path, best_path, figure]
     summary["wall_s"] = time.perf_counter() - started
+    summary["simulated"], summary["reused"] = journal.simulated, journal.reused    # this call
     return summary

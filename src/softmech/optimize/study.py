@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
-from softmech.optimize.paths import resolve_path, substitute, write_world_values
+from softmech.optimize.paths import path_unit, resolve_path, substitute, write_world_values
 from softmech.optimize.quantities import make_quantity, sample
 from softmech.progress import progress_bar
 from softmech.scenefile.document import read_document
@@ -200,6 +200,19 @@ class Study:
                                    if callable(v) else v) for k, v in self.objective_tables.items()},
                 "objective": self.objective, "goal": self.goal, "constraints": self.constraints,
                 "fixed": {p.text: v.tolist() for p, v in self.fixed}, "duration": self.duration}
+
+    def units(self):
+        """{name: unit} of every search dimension (its field's unit) and measured objective, and
+        of "fitness" (the optimized objective's); "" where not known (a callable objective)."""
+        units, j = {}, 0
+        for path in self.paths:
+            for name in self.names[j:j + path.size]:
+                units[name] = path_unit(path, self.doc)
+            j += path.size
+        for name in self.objective_tables:
+            units[name] = getattr(self.quantities.get(name), "unit", "")
+        units["fitness"] = units[self.objective]
+        return units
 
     def fitness(self, values):
         """Fitness (k,) to maximize: the objective (negated for goal = minimize) minus the

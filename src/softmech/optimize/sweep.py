@@ -15,12 +15,19 @@ Outputs in the output folder: sweep.csv and sweep.parquet (or sweep.h5 with tabl
 its goal and penalties); sweep.png (the optimized objective against each parameter); and
 evaluations.jsonl, the journal of finished chunks: a killed sweep continues with resume=True
 without simulating a finished chunk again.
+
+    plan = plan_sweep(scenario, specs, output_dir, table_format="hdf5")   # every check
+    summary = run_sweep(plan, executor=None)                             # the work
+
+plan_sweep checks every option, the package the table format needs and the journal before
+anything is simulated or written.
 """
 import csv
 import io
 import itertools
 import os
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -102,16 +109,43 @@ def sweep_study(scenario, specs):
                  duration=s.get("duration"))
 
 
-def run_sweep(scenario, specs, output_dir, *, random=None, seed=0, chunk=DEFAULT_CHUNK,
-              executor=None, table_format="parquet", resume=False, progress=False, say=None):
-    """Run (or resume) a sweep; returns a summary dict (runs, columns, files, wall_s [s])."""
-    from softmech.optimize import figures
-    from softmech.optimize.executors import EvaluationJournal, chunks_of, evaluate_batch
-    from softmech.progress import progress_bar
+@dataclass
+class SweepPlan:
+    """A sweep whose every option was checked by plan_sweep, before any work: the Study, the
+    candidates points (n_runs, n_params) [the parameters' units], the output folder, runs per
+    batched simulation (chunk), the table format, whether to resume, and the journal's meta."""
+    study: object
+    points: np.ndarray
+    output_dir: str
+    chunk: int
+    table_format: str
+    resume: bool
+    meta: dict
 
-    started = time.perf_counter()
-    say = say or (lambda text: None)
+    @property
+    def journal_path(self):
+        return os.path.join(self.output_dir, "evaluations.jsonl")
+
+
+def require_table_format(table_format):
+    """table_format checked, with the package it needs (pyarrow for "parquet"); ValueError
+    naming --format and how to install it, before any run is simulated."""
     _checks.choice("--format", table_format, FORMATS)
+    if table_format == "parquet":
+        _checks.optional_module("pyarrow", "--format parquet", "pip install pyarrow (or "
+                                "pip install 'softmech[sweep]'), or use --format hdf5")
+    return table_format
+
+
+def plan_sweep(scenario, specs, output_dir, *, random=None, seed=0, chunk=DEFAULT_CHUNK,
+               table_format="parquet", resume=False):
+    """Every check of a sweep, before any work and without writing anything: the table format
+    and its package, chunk, the --param specs and paths (the Study), the candidates, and the
+    journal in output_dir (--resume needs one of these settings; without it an earlier sweep's
+    finished chunks are not overwritten). Returns a SweepPlan for run_sweep."""
+    from softmech.optimize.executors import check_journal
+
+    require_table_format(table_format)
     chunk = _checks.integer("--chunk", chunk, 1)
     if not specs:
         raise ValueError("--param is missing: give at least one parameter to sweep")
@@ -119,13 +153,29 @@ def run_sweep(scenario, specs, output_dir, *, random=None, seed=0, chunk=DEFAULT
     if len(study.names) != len(specs):
         raise ValueError("--param paths must name one value each (no [a:b] slices in a sweep)")
     points = sweep_points(specs, random, seed)
-    os.makedirs(output_dir, exist_ok=True)
-    meta = {**study.meta(), "points": points.tolist(), "chunk": chunk}
-    journal_path = os.path.join(output_dir, "evaluations.jsonl")
-    if resume and not os.path.exists(journal_path):
+    output_dir = os.path.abspath(output_dir)
+    plan = SweepPlan(study, points, output_dir, chunk, table_format, bool(resume),
+                     {**study.meta(), "points": points.tolist(), "chunk": chunk})
+    if resume and not os.path.exists(plan.journal_path):
         raise ValueError(f"--resume: nothing to resume in {output_dir} (no evaluations.jsonl); "
                          "start the sweep without --resume")
-    journal = EvaluationJournal(journal_path, meta, resume=resume)
+    check_journal(plan.journal_path, plan.meta, resume)
+    return plan
+
+
+def run_sweep(plan, *, executor=None, progress=False, say=None):
+    """Run (or resume) a planned sweep (plan_sweep); returns a summary dict: runs, simulated
+    (runs simulated by this call), reused (runs found finished in the journal), parameters,
+    objectives, units, columns, files, wall_s [s]."""
+    from softmech.optimize import figures
+    from softmech.optimize.executors import EvaluationJournal, chunks_of, evaluate_batch
+    from softmech.progress import progress_bar
+
+    started = time.perf_counter()
+    say = say or (lambda text: None)
+    study, points, chunk = plan.study, plan.points, plan.chunk
+    os.makedirs(plan.output_dir, exist_ok=True)
+    journal = EvaluationJournal(plan.journal_path, plan.meta, resume=plan.resume)
     say(f"sweep of {len(points)} runs over {', '.join(study.names)} in chunks of {chunk} worlds; "
         f"objectives: {', '.join(study.objective_tables)}")
     bar = progress_bar(len(points), progress, unit="run", desc="sweep")
@@ -144,15 +194,18 @@ def run_sweep(scenario, specs, output_dir, *, random=None, seed=0, chunk=DEFAULT
     table.update({name: points[:, j] for j, name in enumerate(study.names)})
     table.update(values)
     table["fitness"] = study.fitness(values)
-    files = [journal.path, write_csv(table, os.path.join(output_dir, "sweep.csv"))]
-    files.append(write_parquet(table, os.path.join(output_dir, "sweep.parquet"))
-                 if table_format == "parquet" else
-                 write_hdf5(table, os.path.join(output_dir, "sweep.h5")))
+    out = plan.output_dir
+    units = study.units()
+    files = [journal.path, write_csv(table, os.path.join(out, "sweep.csv"))]
+    files.append(write_parquet(table, os.path.join(out, "sweep.parquet"))
+                 if plan.table_format == "parquet" else
+                 write_hdf5(table, os.path.join(out, "sweep.h5")))
     files.append(figures.plot_sweep(table, study.names, study.objective,
-                                    os.path.join(output_dir, "sweep.png")))
-    return {"runs": len(points), "parameters": list(study.names),
-            "objectives": list(study.objective_tables), "objective": study.objective,
-            "goal": study.goal, "columns": list(table), "chunk": chunk, "files": files,
+                                    os.path.join(out, "sweep.png"), units=units))
+    return {"runs": len(points), "simulated": journal.simulated, "reused": journal.reused,
+            "parameters": list(study.names), "objectives": list(study.objective_tables),
+            "objective": study.objective, "goal": study.goal, "units": units,
+            "columns": list(table), "chunk": chunk, "files": files,
             "wall_s": time.perf_counter() - started}
 
 
@@ -169,12 +222,10 @@ def write_csv(table, path):
 
 def write_parquet(table, path):
     """Columns as a Parquet file (pyarrow), atomically."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ValueError("--format parquet needs pyarrow: pip install pyarrow (or use --format "
-                         "hdf5)") from None
+    require_table_format("parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     arrow = pa.table({k: np.asarray(v) for k, v in table.items()})
     return atomic_write(path, lambda f: pq.write_table(arrow, f))
 

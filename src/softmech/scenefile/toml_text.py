@@ -75,12 +75,18 @@ def _is_reference(v):
 
 def _assignment(key, value, kind):
     text = f"{_key(key)} = {_value(value, len(_key(key)) + 3)}"
-    unit = TABLE_UNITS.get((kind, key), UNITS.get(key))
+    unit = field_unit(kind, key)
     if not unit or isinstance(value, (str, bool)):
         return text
     if "\n" in text:
         return f"# {key} [{unit}]\n{text}"
     return f"{text}  # [{unit}]"
+
+
+def field_unit(kind, key):
+    """Unit of field `key` of a table of type `kind` (a term's class name; None for a rod or a
+    body), as the scenario files' unit comments give it; "" when not known."""
+    return TABLE_UNITS.get((kind, key), UNITS.get(key)) or ""
 
 
 def _key(key):
