@@ -307,6 +307,18 @@ class Simulation:
         n_steps = _checks.integer("n_steps", n_steps, 0)
         self._advance(self._engine(), n_steps)
 
+    def warm_up(self, record=None):
+        """Compile (or load from numba's disk cache) what stepping calls, without stepping: each
+        scheme's step is one compiled function, which a call of zero steps compiles (the state
+        and clock do not change). record: None, or the sm.Every of the run to come, whose fields
+        are then computed once (their kernels, e.g. the energies', compile at their first
+        sample). Returns what it compiled, in words (`softmech run` prints it)."""
+        self.step(0)
+        if record is not None:
+            self.run(0.0, record=record)
+        calls = [c.name for c in self._engine().calls]
+        return f"the {self.scheme} step with {', '.join(calls)}"
+
     def implicit_integrator(self):
         """The softmech.integrators.implicit.ImplicitIntegrator of the current parameters
         (scheme "implicit_euler"), built (sparsity probed) when they change."""

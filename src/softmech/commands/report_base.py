@@ -1,9 +1,11 @@
 """What every report of `softmech run` shares (softmech.commands.reports holds the protocol
 and picks a scene's report): the generic report (centre of mass and energies), the assembly
-report (every body's pose, a still and a video), the number of samples and the energy plot.
+report (every body's pose, a still and a video), the number of samples, the energy plot and
+the Video a report hands to the run command (which writes it after the plots).
 The scene-specific reports build on these (softmech.commands.reports, discrete_reports,
 underwater_report; softmech.viz.swimmer, softmech.viz.torque_swimmer)."""
 import os
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -45,14 +47,33 @@ class GenericReport:
         return []
 
     @staticmethod
+    def warnings(metrics):
+        """Lines that `softmech run` prints as warnings (e.g. a static result that has not
+        settled); none by default."""
+        return []
+
+    @staticmethod
     def plot(data, info, output_dir):
         return []
+
+    @staticmethod
+    def video(data, info, output_dir):
+        """The scene's Video, written after the plots; None: no video."""
+        return None
+
+
+class Video(NamedTuple):
+    """A video a report asks for: its number of frames (announced before it is drawn, the
+    slowest part of a run's output) and write() -> the path written (.mp4, or .gif)."""
+    n_frames: int
+    write: Callable[[], str]
 
 
 class AssemblyReport(GenericReport):
     """A scene with rigid bodies or joints: every body's pose is recorded, and the centre of
-    mass of every body (com.png), a still (<scene>.png) and a video (<scene>.mp4) of all
-    bodies and joints are made from results.h5 (softmech.commands.render)."""
+    mass of every body (com.png), a still (<scene>_tubes_t<T>s.png) and a video
+    (<scene>_tubes.mp4) of all bodies and joints are made from results.h5
+    (softmech.commands.render)."""
 
     body_fields = ("com", "positions", "directors")
     """Fields recorded for every rod and rigid body (with the energies of info.rod)."""
@@ -66,27 +87,53 @@ class AssemblyReport(GenericReport):
 
     @classmethod
     def plot(cls, data, info, output_dir, prepare=None):
-        """prepare: None, or a function RenderData -> RenderData applied before drawing the
-        still and the video (e.g. softmech.viz.underwater.revolve_shells)."""
-        from softmech.commands import render
-        from softmech.viz.geometry import View
+        """com.png and the still. prepare: None, or a function RenderData -> RenderData applied
+        before drawing the still and the video (e.g. softmech.viz.underwater.revolve_shells)."""
         from softmech.viz.plots import plot_com
+
+        raw, scene, floor = cls._pictured(output_dir, prepare)
+        return [plot_com(raw.results, os.path.join(output_dir, "com.png"), world=0),
+                tube_still(scene, output_dir, floor)]
+
+    @classmethod
+    def video(cls, data, info, output_dir, prepare=None):
+        """The tubes video at 25 frames/s, real time up to video_seconds, faster beyond."""
+        _, scene, floor = cls._pictured(output_dir, prepare)
+        speed = max(1.0, float(scene.time[-1] - scene.time[0]) / cls.video_seconds)
+        return tube_video(scene, output_dir, floor, 25.0, speed)
+
+    @staticmethod
+    def _pictured(output_dir, prepare):
+        """(the run's results.h5 as softmech.viz.source.RenderData, the same prepared for
+        drawing, the height [m] of the floor under the prepared bodies or None)."""
+        from softmech.viz.geometry import View
         from softmech.viz.source import ground_height, read_results
 
-        scene = read_results(os.path.join(output_dir, "results.h5"))
-        view, world = View(), 0
-        duration = float(scene.time[-1] - scene.time[0])
-        speed = max(1.0, duration / cls.video_seconds)
-        files = [plot_com(scene.results, os.path.join(output_dir, "com.png"), world=world)]
-        if prepare is not None:
-            scene = prepare(scene)
-        floor = ground_height(scene, world, view.up)
-        files.append(render.render_still(scene, output_dir, "tubes", world, None, view, floor,
-                                         render.STILL_SIZE + (9, 0.3)))
-        files.append(render.render_video(scene, output_dir, "tubes", world, view, floor,
-                                         render.VIDEO_SIZE + (9, 0.3), 25.0, speed,
-                                         progress=False))
-        return files
+        raw = read_results(os.path.join(output_dir, "results.h5"))
+        scene = raw if prepare is None else prepare(raw)
+        return raw, scene, ground_height(scene, 0, View().up)
+
+
+def tube_still(scene, output_dir, floor):
+    """The still of world 0 at the last sample, drawn as tubes (softmech render's defaults);
+    returns its path. scene: softmech.viz.source.RenderData; floor: height [m] or None."""
+    from softmech.commands import render
+    from softmech.viz.geometry import View
+
+    return render.render_still(scene, output_dir, "tubes", 0, None, View(), floor,
+                               render.STILL_SIZE + (9, 0.3))
+
+
+def tube_video(scene, output_dir, floor, fps, speed):
+    """The Video of world 0 drawn as tubes: fps frames [1/s] showing `speed` simulated seconds
+    per second (softmech render --video)."""
+    from softmech.commands import render
+    from softmech.viz.geometry import View
+    from softmech.viz.source import frame_samples
+
+    return Video(len(frame_samples(scene.time, fps, speed)), lambda: render.render_video(
+        scene, output_dir, "tubes", 0, View(), floor, render.VIDEO_SIZE + (9, 0.3), fps, speed,
+        progress=False))
 
 
 def video_frames(time, positions, frame_every):

@@ -3,10 +3,14 @@ the metrics derived from it, the summary lines and the plots and videos made fro
 arrays. `report_for(scenario)` picks one; softmech.commands.run uses it.
 
 A report is a class with record_fields(scene, info), sample_interval(info), derive(data, info)
-(adds derived arrays to data, returns the metrics), summary(metrics) and plot(data, info,
-output_dir) (returns the files written); derived_units (optional) gives the units of its
-derived arrays; recorders(scene, info) (optional) gives sm.Recorder quantities sampled with the
-fields (e.g. the underwater robots' power budget). The generic and assembly reports are in softmech.commands.report_base; reports
+(adds derived arrays to data, returns the metrics), summary(metrics) (printed as soon as the
+run ends) and plot(data, info, output_dir) (figures and stills, returns the files written);
+video(data, info, output_dir) (optional) returns a report_base.Video written after the plots,
+or None; warnings(metrics) (optional) gives lines printed as warnings (a static result that has
+not settled); derived_units (optional) gives the units of its derived arrays;
+recorders(scene, info) (optional) gives sm.Recorder quantities sampled with the fields (e.g.
+the underwater robots' power budget). The generic and assembly reports are in
+softmech.commands.report_base; reports
 of other scenes live in softmech.commands.discrete_reports, softmech.commands.underwater_report
 and beside their plots (softmech.viz.swimmer, softmech.viz.torque_swimmer).
 """
@@ -16,7 +20,8 @@ import numpy as np
 
 from softmech.commands.discrete_reports import DISCRETE_REPORTS, DiscreteReport
 from softmech.commands.report_base import (N_SAMPLES, AssemblyReport, GenericReport,  # noqa: F401
-                                           plot_energy, video_frames)
+                                           Video, plot_energy, tube_still, tube_video,
+                                           video_frames)
 from softmech.commands.underwater_report import PoseidronReport
 from softmech.terms.joints import JOINT_TYPES
 from softmech.text import number
@@ -27,13 +32,18 @@ from softmech.viz.torque_swimmer import TorqueSwimmerReport
 
 
 class _CantileverReport(GenericReport):
-    """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time."""
+    """Deflected centreline vs Timoshenko / Euler-Bernoulli, and the tip deflection over time;
+    a warning when the run ends before the beam has settled (the comparison is with a static
+    formula: softmech.scenarios.cantilever.tip_drift and SETTLE_TOLERANCE)."""
 
     fields = ("positions",)
 
     @staticmethod
     def derive(data, info):
-        """Adds arc_length, analytic curves and the tip time series to `data`; returns metrics."""
+        """Adds arc_length, analytic curves, the tip time series and its drift at the end to
+        `data`; returns metrics."""
+        from softmech.scenarios.cantilever import SETTLE_TOLERANCE, tip_drift
+
         x = data[f"{info.rod}.positions"][0]          # world 0: (n_samples, n + 1, 3) [m]
         s = x[0, :, 0]                                 # the rod starts straight along +x from 0
         data["arc_length"] = s
@@ -42,14 +52,36 @@ class _CantileverReport(GenericReport):
         data["timoshenko_deflection"] = info.deflection(s_fine)
         data["euler_bernoulli_deflection"] = info.deflection(s_fine, "euler_bernoulli")
         data["tip_deflection"] = x[:, -1, 1]
+        drift = tip_drift(data["time"], data["tip_deflection"])
+        data["tip_drift"] = np.array([drift])
         tip, analytic = float(x[-1, -1, 1]), float(info.deflection(info.length))
+        settled = bool(drift <= SETTLE_TOLERANCE)
+        settle = info.settle_time()
+        t_end = float(data["time"][-1])
+        suggested = None if settled or not np.isfinite(settle) else float(
+            np.ceil(max(2.0 * t_end, settle)))
         return {"tip_deflection": tip, "analytic_tip_deflection": analytic,
-                "relative_error": abs(tip - analytic) / abs(analytic)}
+                "relative_error": abs(tip - analytic) / abs(analytic), "settled": settled,
+                "tip_drift": drift if np.isfinite(drift) else None,     # JSON has no inf
+                "settle_tolerance": SETTLE_TOLERANCE, "drift_window": 0.1 * t_end,
+                "suggested_duration": suggested}
 
     @staticmethod
     def summary(m):
         return [f"tip deflection {m['tip_deflection']:.6g} m, Timoshenko "
                 f"{m['analytic_tip_deflection']:.6g} m (relative error {m['relative_error']:.2%})"]
+
+    @staticmethod
+    def warnings(m):
+        if m["settled"]:
+            return []
+        drift = "an unbounded amount" if m["tip_drift"] is None else f"{m['tip_drift']:.2%}"
+        advice = ("run longer, e.g. --duration {:g}".format(m["suggested_duration"])
+                  if m["suggested_duration"] is not None else
+                  "the beam is undamped and rings forever: add damping (LinearDamping)")
+        return [f"not settled: the tip still moved by {drift} of its deflection over the last "
+                f"{m['drift_window']:.3g} s (tolerance {m['settle_tolerance']:.1%}), so the "
+                f"comparison with the static formula is not meaningful; {advice}"]
 
     @staticmethod
     def plot(data, info, output_dir):
@@ -67,11 +99,18 @@ class _CantileverReport(GenericReport):
                 label="Euler-Bernoulli (analytic)")
         ax.set_xlabel("arc length s [m]")
         ax.set_ylabel("deflection y [mm]")
-        ax.set_title(f"Cantilever, tip force {info.force:g} N: static centreline")
+        from softmech.scenarios.cantilever import SETTLE_TOLERANCE
+
+        drift = float(data["tip_drift"][0])
+        settled = drift <= SETTLE_TOLERANCE
+        ax.set_title(f"Cantilever, tip force {info.force:g} N: " + (
+            "static centreline" if settled else f"NOT SETTLED at t = {t[-1]:.3g} s"))
         ax.legend(loc="lower left")
         tip, analytic = data["tip_deflection"][-1], info.deflection(info.length)
         ax.text(0.98, 0.96, f"tip: softmech {_num(tip * mm)} mm, Timoshenko {_num(analytic * mm)} mm"
-                f"\nrelative error {abs(tip - analytic) / abs(analytic):.2%}", transform=ax.transAxes,
+                f"\nrelative error {abs(tip - analytic) / abs(analytic):.2%}" + (
+                    "" if settled else f"\nnot settled: the tip still moved {drift:.1%}\n"
+                    "over the last tenth of the run"), transform=ax.transAxes,
                 ha="right", va="top", bbox=dict(boxstyle="round", fc="white", ec="0.8"))
         centerline = _save(fig, os.path.join(output_dir, "centerline.png"))
 
@@ -83,7 +122,8 @@ class _CantileverReport(GenericReport):
             ax.axvspan(0, min(info.ramp_time, t[-1]), color="0.9", label="load ramp")
         ax.set_xlabel("time t [s]")
         ax.set_ylabel("tip deflection y(L) [mm]")
-        ax.set_title("Cantilever: tip deflection over time")
+        ax.set_title("Cantilever: tip deflection over time" + (
+            "" if settled else " (not settled)"))
         ax.legend(loc="upper right")
         tip = _save(fig, os.path.join(output_dir, "tip_deflection.png"))
         return [centerline, tip]
@@ -146,7 +186,6 @@ class _SnakeReport(GenericReport):
     def plot(cls, data, info, output_dir):
         from softmech.scenarios.snake import REFERENCE_LATERAL_SPEED
         from softmech.viz import snake as viz
-        from softmech.viz.video import write_video
 
         rod, t = info.rod, data["time"]
         com, vel = data[f"{rod}.com"][0], data[f"{rod}.com_velocity"][0]
@@ -163,9 +202,20 @@ class _SnakeReport(GenericReport):
                                      travel=(data["travel_heading"][0],
                                              data["travel_lateral_speed"][0],
                                              REFERENCE_LATERAL_SPEED))]
-        video = viz.top_view_frames(frame_time, frames, radius=info.radius, time=t, com=com)
-        files.append(write_video(video, os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
         return files
+
+    @classmethod
+    def video(cls, data, info, output_dir):
+        """snake.mp4: the top view in real time, cls.fps frames per second."""
+        from softmech.viz import snake as viz
+        from softmech.viz.video import write_video
+
+        rod, t = info.rod, data["time"]
+        frame_time, frames = video_frames(t, data[f"{rod}.positions"][0], 1.0 / cls.fps)
+        return Video(len(frame_time), lambda: write_video(
+            viz.top_view_frames(frame_time, frames, radius=info.radius, time=t,
+                                com=data[f"{rod}.com"][0]),
+            os.path.join(output_dir, "snake.mp4"), fps=cls.fps))
 
 
 class _PlectonemeReport(AssemblyReport):
@@ -343,24 +393,23 @@ class _WingReport(AssemblyReport):
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.commands import render
-        from softmech.viz.geometry import View
         from softmech.viz.musculoskeletal import plot_wing_angles
         from softmech.viz.source import read_results
 
-        files = [plot_wing_angles(os.path.join(output_dir, "joint_angles.png"), data["time"],
-                                  data["dorsoventral_angle"], data["anteroposterior_angle"],
-                                  data["elbow_angle"], info.initiation, info.frequency)]
+        return [plot_wing_angles(os.path.join(output_dir, "joint_angles.png"), data["time"],
+                                 data["dorsoventral_angle"], data["anteroposterior_angle"],
+                                 data["elbow_angle"], info.initiation, info.frequency),
+                tube_still(read_results(os.path.join(output_dir, "results.h5")), output_dir,
+                           None)]
+
+    @classmethod
+    def video(cls, data, info, output_dir):
+        from softmech.viz.source import read_results
+
         scene = read_results(os.path.join(output_dir, "results.h5"))
-        view, floor = View(), None
         # slow motion: the run (one flapping cycle, ~0.19 s) over slow_motion_seconds of video
         speed = max(1e-3, float(scene.time[-1] - scene.time[0]) / cls.slow_motion_seconds)
-        files.append(render.render_still(scene, output_dir, "tubes", 0, None, view, floor,
-                                         render.STILL_SIZE + (9, 0.3)))
-        files.append(render.render_video(scene, output_dir, "tubes", 0, view, floor,
-                                         render.VIDEO_SIZE + (9, 0.3), cls.video_fps, speed,
-                                         progress=False))
-        return files
+        return tube_video(scene, output_dir, None, cls.video_fps, speed)
 
 
 def report_for(scenario):

@@ -111,6 +111,11 @@ class PoseidronReport:
                                       os.path.join(output_dir, "turning.png"), info.title))
         return files + AssemblyReport.plot(data, info, output_dir, prepare=revolve_shells)
 
+    @staticmethod
+    def video(data, info, output_dir):
+        """The assembly report's video, the mantle drawn as the surface of its meridian."""
+        return AssemblyReport.video(data, info, output_dir, prepare=revolve_shells)
+
 
 def _turning(data, info, root_x, root_Q, origin_body):
     """Eq. 29's turning radius and rate of the root (series into `data`, summary returned), at

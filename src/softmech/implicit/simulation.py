@@ -5,6 +5,8 @@ Worlds are independent: each is stepped by its own Newton iterations (and halves
 step when Newton fails), so a batched run equals B single runs bit for bit; all worlds meet
 at every step of size dt, where they are recorded.
 """
+import dataclasses
+
 import numpy as np
 
 from softmech import _checks
@@ -279,6 +281,34 @@ class ImplicitSimulation:
         """Advance every world by n_steps steps of dt."""
         n_steps = _checks.integer("n_steps", n_steps, 0)
         self._advance_steps(n_steps)
+
+    def warm_up(self, record=None):
+        """Compile (or load from numba's disk cache) the kernels the steps call -- the compiled
+        Newton loop, or the bindings' kernels and the sparse solver of the Python loop -- which
+        numba compiles at their first call, i.e. inside the first step: one step of every world
+        from a snapshot(), then restore() (DOFs, the bindings' history, the clock) and the
+        Newton counters as they were, so that the run that follows gives the same results bit
+        for bit. A step that fails here is left for the run to meet and report. record: None,
+        or the sm.Every of the run to come, whose fields are then computed once (the energies'
+        kernels compile at their first sample). Returns what it compiled, in words (`softmech
+        run` prints it)."""
+        saved, counts = self.snapshot(), dataclasses.asdict(self.stepper.stats)
+        try:
+            if record is not None:
+                self.run(0.0, record=record)
+            self._advance_steps(1)
+        except SimulationDiverged:
+            pass
+        finally:
+            self.restore(saved)
+            for key, value in counts.items():
+                setattr(self.stepper.stats, key, value)
+        n = len(self.stepper.bindings)
+        if self.stepper.loop is not None and self.scheme == "implicit_euler":
+            return f"the compiled Newton loop of {n} bindings"
+        why = (self.stepper.loop_unavailable if self.scheme == "implicit_euler"
+               else f"scheme {self.scheme}")
+        return f"the kernels of {n} bindings (Python step loop: {why})"
 
     def _advance_steps(self, n_steps):
         """n_steps steps of every world. With the stepper's compiled loop (implicit Euler),

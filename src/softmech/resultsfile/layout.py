@@ -50,6 +50,7 @@ DERIVED_UNITS = {
     "travel_forward_speed": "m/s", "travel_lateral_speed": "m/s", "travel_heading": "deg",
     "arc_length": "m", "analytic_arc_length": "m", "timoshenko_deflection": "m",
     "euler_bernoulli_deflection": "m", "tip_deflection": "m",
+    "tip_drift": "1",
     "self_gap": "1 (closest centrelines / 2 r)", "writhe": "1",
     "net_displacement": "m", "forward_displacement": "m", "mean_speed": "m/s",
     "flexion_angle": "deg", "biceps_section": "m^2", "isometric_force": "1 (F_set / F_max)",

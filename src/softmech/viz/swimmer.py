@@ -123,10 +123,7 @@ class SwimmerReport:
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.viz.video import write_video
-
-        t, rod = data["time"], info.rod
-        x, com = data[f"{rod}.positions"][0], data[f"{rod}.com"][0]
+        t, x = data["time"], data[f"{info.rod}.positions"][0]
         radius = node_radius(info.elem_radius)
         k = cls.samples_per_period
         last = x[-k - 1:] if len(x) > k else x
@@ -135,6 +132,16 @@ class SwimmerReport:
                                    period=info.period,
                                    speed=float(data["mean_speed"][0])),
                  plot_midlines(os.path.join(output_dir, "midlines.png"), last, radius=radius)]
-        frames = top_view_frames(t, x, radius=radius, time=t, com=com)
-        files.append(write_video(frames, os.path.join(output_dir, "swimmer.mp4"), fps=25.0))
         return files
+
+    @staticmethod
+    def video(data, info, output_dir):
+        """swimmer.mp4: the top view, one frame per sample at 25 frames/s."""
+        from softmech.commands.report_base import Video
+        from softmech.viz.video import write_video
+
+        t, rod = data["time"], info.rod
+        x, com = data[f"{rod}.positions"][0], data[f"{rod}.com"][0]
+        return Video(len(t), lambda: write_video(
+            top_view_frames(t, x, radius=node_radius(info.elem_radius), time=t, com=com),
+            os.path.join(output_dir, "swimmer.mp4"), fps=25.0))

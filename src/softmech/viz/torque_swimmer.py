@@ -111,9 +111,6 @@ class TorqueSwimmerReport(SwimmerReport):
 
     @classmethod
     def plot(cls, data, info, output_dir):
-        from softmech.viz.snake import top_view_frames
-        from softmech.viz.video import write_video
-
         t, rod = data["time"], info.rod
         x, com = data[f"{rod}.positions"][0], data[f"{rod}.com"][0]
         t0, t1 = data["analysis_window"]
@@ -125,8 +122,17 @@ class TorqueSwimmerReport(SwimmerReport):
                  plot_centre(os.path.join(output_dir, "centre.png"), t, com, period=info.period,
                              window=(t0, t1), speed=float(data["swimming_speed"][0]),
                              taylor=float(data["taylor_speed"][0]))]
-        frames = top_view_frames(t, x, radius=info.radius, time=t, com=com,
-                                 title="torque swimmer")
-        files.append(write_video(frames, os.path.join(output_dir, "torque_swimmer.mp4"),
-                                 fps=25.0))
         return files
+
+    @staticmethod
+    def video(data, info, output_dir):
+        """torque_swimmer.mp4: the top view, one frame per sample at 25 frames/s."""
+        from softmech.commands.report_base import Video
+        from softmech.viz.snake import top_view_frames
+        from softmech.viz.video import write_video
+
+        t, rod = data["time"], info.rod
+        x, com = data[f"{rod}.positions"][0], data[f"{rod}.com"][0]
+        return Video(len(t), lambda: write_video(
+            top_view_frames(t, x, radius=info.radius, time=t, com=com, title="torque swimmer"),
+            os.path.join(output_dir, "torque_swimmer.mp4"), fps=25.0))
