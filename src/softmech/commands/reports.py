@@ -163,7 +163,7 @@ class _SnakeReport(GenericReport):
                                      ("travel_lateral_speed", across),
                                      ("travel_heading", heading))}
         return {"mean_forward_speed": float(forward[0]), "mean_lateral_speed": float(lateral[0]),
-                "reference_speed": reference,
+                "reference_speed": reference, "reference_name": info.reference_name,
                 "relative_difference": float(forward[0] - reference) / reference,
                 "averaging_window": window, **travel}
 
@@ -173,7 +173,8 @@ class _SnakeReport(GenericReport):
 
         t0, t1 = m["averaging_window"]
         lines = [f"mean forward speed {m['mean_forward_speed']:.4f} m/s over t = {t0:g}-{t1:g} s "
-                 f"(reference {m['reference_speed']:g} m/s: {m['relative_difference']:+.1%}), "
+                 f"({m['reference_name']} {m['reference_speed']:g} m/s: "
+                 f"{m['relative_difference']:+.1%}), "
                  f"mean lateral speed {m['mean_lateral_speed']:+.4f} m/s"]
         if m["travel_heading"] is not None:
             lines.append(f"along its direction of travel (heading {m['travel_heading']:+.1f} deg): "

@@ -31,7 +31,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios.muscle_rods import glue_muscle
-from softmech.scenarios.snake import OPTIMAL_GAIT, TABLE2, build_snake
+from softmech.scenarios.snake import CONTINUOUS_SNAKE, OPTIMAL_GAIT, TABLE2, build_snake
 from softmech.terms.muscles import PAIR_START_RANGE, validate_pairs
 
 MAX_FORCE = 3500.0
@@ -191,6 +191,7 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
         raise ValueError(f"groups = {g.tolist()} is not allowed with muscles = 'rods': no pair "
                          f"spans an interior node of the {n_elems}-element body")
     info.muscle = names[0]
+    info.reference_name = CONTINUOUS_SNAKE
     return scene, info
 
 

@@ -63,6 +63,14 @@ class SnakeInfo:
     radius: float = TABLE2["radius"]
     length: float = TABLE2["length"]
     reference_speed: float = REFERENCE_SPEED
+    reference_name: str = "reference"
+    """What reference_speed is, in the summary: the handout's reference for the torque-wave
+    snake, the continuous-torque snake for a snake driven by muscle pairs (Zhang et al. 2019
+    compare the two)."""
+
+
+CONTINUOUS_SNAKE = "the continuous-torque snake"
+"""reference_name of a snake driven by muscle pairs or muscle rods."""
 
 
 def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAIT["coefficients"],
@@ -102,7 +110,8 @@ def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAI
                               name="muscle"))
     return scene, SnakeInfo(rod="snake", muscle="muscle", worlds=worlds, dt=dt, duration=duration,
                             period=t["period"], n_elems=n_elems, radius=t["radius"],
-                            length=t["length"])
+                            length=t["length"],
+                            reference_name="reference" if muscle_pairs is None else CONTINUOUS_SNAKE)
 
 
 def mean_velocities(time, com, period, first=3, last=6):
@@ -182,12 +191,14 @@ def snake_info(scene, run, report):
     if isinstance(muscle, sm.ActiveMuscle) and muscle.frequency <= 0:
         raise ValueError(f"muscle = {muscle.name!r} is not allowed: an ActiveMuscle with a "
                          "periodic activation ('wave' or 'abs_sin', frequency > 0) sets the period")
-    period = muscle.period if isinstance(muscle, sm.MuscleTorqueWave) else 1.0 / muscle.frequency
+    wave = isinstance(muscle, sm.MuscleTorqueWave)
+    period = muscle.period if wave else 1.0 / muscle.frequency
     return SnakeInfo(rod=rod.name, muscle=muscle.name, worlds=run.worlds, dt=run.dt,
                      duration=run.duration, period=period, n_elems=rod.n_elems,
                      radius=float(rod.radius.max()), length=float(rod.length),
                      reference_speed=float(sm._checks.positive("reference_speed",
-                                                                p["reference_speed"])))
+                                                                p["reference_speed"])),
+                     reference_name="reference" if wave else CONTINUOUS_SNAKE)
 
 
 def snake_report(info):
