@@ -102,3 +102,22 @@ def test_shells_and_rod_networks_are_written_read_and_drawn(tmp_path):
     assert sum(b.name == "star" for b in bodies) == 3             # one tube per edge
     fig, _ = view_figure(data)
     assert "sheet" in {t.name for t in fig.data if t.type == "mesh3d"}
+
+
+@pytest.mark.parametrize("bending", ["hinge", "midedge"])
+def test_a_shells_elastic_energies_are_recorded_by_kind(bending):
+    """A shell's stretching and bending bindings report their energies as the shell's
+    stretch_energy and bending_energy (they were recorded as 0 before 2026-11-29): they add up
+    to the bindings' own energies, a pressed plate stores both, and the total is their sum with
+    the kinetic energy."""
+    from shell_fixture import pressed_plate
+
+    sim = pressed_plate(200.0, bending).compile(dt=1e-3)
+    sim.run(0.01)
+    e = sim.energies("plate")
+    elastic = sum(bd.energy(0, sim.q[0]) for bd in sim.stepper.bindings if bd.body == "plate")
+    assert e["stretch_energy"][0] + e["bending_energy"][0] == pytest.approx(elastic, rel=1e-12)
+    assert e["stretch_energy"][0] > 0 and e["bending_energy"][0] > 0
+    assert e["twisting_energy"][0] == 0 and e["shear_energy"][0] == 0
+    assert e["total_energy"][0] == pytest.approx(
+        elastic + e["translational_energy"][0] + e["rotational_energy"][0], rel=1e-12)

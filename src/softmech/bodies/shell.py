@@ -319,9 +319,22 @@ def midedge_shape(x, triangles, tri_edges, sign, tau, nrm0, length_over_area, xi
     return length_over_area * r / np.einsum("tk,tik->ti", n, nrm0[tri_edges])
 
 
-class _StretchBinding(Binding):
+class _ShellElasticity(Binding):
+    """A shell's elastic binding: its energy [J] is the shell's `energy_kind` (what
+    softmech.diagnostics records for the body: stretching, or bending for both bending
+    models)."""
+
+    energy_kind = "bending_energy"
+
+    def energy_parts(self, b, q):
+        return {self.energy_kind: float(self.energy(b, q))}
+
+
+class _StretchBinding(_ShellElasticity):
+    energy_kind = "stretch_energy"
+
     def __init__(self, name, dofs, rest_length, stiffness):
-        self.name = f"{name}.stretching"
+        self.name, self.body = f"{name}.stretching", name
         self.dofs, self.rest_length, self.stiffness = dofs, rest_length, stiffness
         self.rows, self.cols = _block_rows_cols(dofs)
 
@@ -332,9 +345,9 @@ class _StretchBinding(Binding):
         return shell_stretch.stretch_energy(q, self.dofs, self.rest_length, self.stiffness)
 
 
-class _HingeBinding(Binding):
+class _HingeBinding(_ShellElasticity):
     def __init__(self, name, dofs, stiffness, rest):
-        self.name = f"{name}.hinge_bending"
+        self.name, self.body = f"{name}.hinge_bending", name
         self.dofs, self.stiffness, self.rest = dofs, stiffness, rest   # rest (B or 1, n_hinges)
         self.rows, self.cols = _block_rows_cols(dofs)
 
@@ -347,13 +360,13 @@ class _HingeBinding(Binding):
                                         self.stiffness)
 
 
-class _MidedgeBinding(Binding):
+class _MidedgeBinding(_ShellElasticity):
     """Mid-edge bending; keeps the edge frames (tau, n0) per world, set from the positions at the
     start of each step (ref. 004 section 3.3.2; except the edges whose xi is held by a boundary
     condition) and saved with the state for restarts."""
 
     def __init__(self, shell, dofs, node_dofs, rest, worlds, held):
-        self.name = f"{shell.name}.midedge_bending"
+        self.name, self.body = f"{shell.name}.midedge_bending", shell.name
         self.free_frames = ~held
         self.shell, self.dofs, self.node_dofs, self.rest = shell, dofs, node_dofs, rest
         self.rows, self.cols = _block_rows_cols(dofs)

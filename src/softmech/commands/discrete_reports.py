@@ -83,5 +83,147 @@ class FallingRodReport(DiscreteReport):
         return files + [save(fig, os.path.join(output_dir, "bend.png"), dpi=120)]
 
 
-DISCRETE_REPORTS = {"falling_rod": FallingRodReport}
+def second_half(t):
+    """Mask of the samples in the run's second half (t >= t_end / 2): after the start-up."""
+    return t >= 0.5 * t[-1]
+
+
+class MantaReport(DiscreteReport):
+    """manta: the flapping (the wingtips' heights against the body's centre) and the swimming
+    (the centre of mass along +y); headline: the mean forward speed over the run's second half
+    and the wingtips' flapping amplitude there."""
+
+    derived_units = {"left_tip_height": "m", "right_tip_height": "m", "forward": "m"}
+
+    @staticmethod
+    def sample_interval(info):
+        return 0.02
+
+    @classmethod
+    def derive(cls, data, info):
+        t, x = data["time"], data[f"{info.rod}.positions"][0]
+        com = data[f"{info.rod}.com"][0]
+        left, right = int(np.argmin(x[0, :, 0])), int(np.argmax(x[0, :, 0]))   # the wingtips
+        data["left_tip_height"] = x[:, left, 2] - com[:, 2]
+        data["right_tip_height"] = x[:, right, 2] - com[:, 2]
+        data["forward"] = com[:, 1] - com[0, 1]
+        late = second_half(t)
+        speed = (com[-1, 1] - com[late][0, 1]) / (t[-1] - t[late][0])
+        tip = data["right_tip_height"][late]
+        return {"forward_speed": float(speed), "flapping_amplitude": float(np.ptp(tip) / 2),
+                "sideways_drift": float(com[-1, 0] - com[0, 0])}
+
+    @staticmethod
+    def summary(m):
+        return [f"swims forward (+y) at {m['forward_speed'] * MM:.2f} mm/s (second half of the "
+                f"run), wingtips flapping +-{m['flapping_amplitude'] * MM:.1f} mm about the body, "
+                f"sideways drift {m['sideways_drift'] * MM:+.3f} mm"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        files = super().plot(data, info, output_dir)
+        t = data["time"]
+        fig, (ax, bx) = figure(rows=2)
+        ax.plot(t, data["left_tip_height"] * MM, color="C0", label="left wingtip")
+        ax.plot(t, data["right_tip_height"] * MM, color="C1", ls="--", label="right wingtip")
+        ax.set_ylabel("height above the\ncentre of mass [mm]")
+        ax.set_title("Manta: the wings flap, the body swims forward")
+        ax.legend(loc="upper right")
+        bx.plot(t, data["forward"] * MM, color="C2")
+        bx.set_xlabel("time t [s]")
+        bx.set_ylabel("forward (+y) travel\nof the centre of mass [mm]")
+        return files + [save(fig, os.path.join(output_dir, "flapping.png"), dpi=120)]
+
+
+class ParachuteReport(DiscreteReport):
+    """parachute: the payload's fall speed against free fall (g t) and the flat canopy's
+    terminal speed (softmech.scenarios.shells.ParachuteInfo.terminal_speed)."""
+
+    derived_units = {"fall_speed": "m/s"}
+
+    @staticmethod
+    def sample_interval(info):
+        return 0.01
+
+    @classmethod
+    def derive(cls, data, info):
+        rod, node = info.payload
+        t = data["time"]
+        z = data[f"{rod}.positions"][0][:, node, 2]
+        data["fall_speed"] = -np.gradient(z, t, edge_order=2)     # exact for a quadratic z(t)
+        return {"fall_speed": float(data["fall_speed"][-1]), "free_fall_speed": info.gravity * t[-1],
+                "terminal_speed": info.terminal_speed, "time": float(t[-1])}
+
+    @staticmethod
+    def summary(m):
+        return [f"falls at {m['fall_speed']:.2f} m/s at t = {m['time']:g} s (free fall: "
+                f"{m['free_fall_speed']:.2f} m/s; the flat canopy's terminal speed "
+                f"{m['terminal_speed']:.2f} m/s)"]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        files = super().plot(data, info, output_dir)
+        t = data["time"]
+        fig, ax = figure()
+        ax.plot(t, data["fall_speed"], color="C0", label="payload")
+        ax.plot(t, info.gravity * t, color="0.5", ls=":", label="free fall g t")
+        ax.axhline(info.terminal_speed, color="C3", ls="--", label="terminal speed, flat canopy")
+        ax.set_ylim(0, 1.2 * max(info.terminal_speed, float(data["fall_speed"].max())))
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("fall speed [m/s]")
+        ax.set_title("Parachute: the canopy slows the fall")
+        ax.legend(loc="lower right")
+        return files + [save(fig, os.path.join(output_dir, "fall_speed.png"), dpi=120)]
+
+
+class PneunetReport(DiscreteReport):
+    """pneunet: how far each actuator curls (the angle between its first and last edges) over
+    time; headline: the final curl of each."""
+
+    derived_units = {"curl": "deg"}
+    """`curl` (n_rods, n_samples): each discrete rod's curl, rods in name order."""
+
+    @staticmethod
+    def sample_interval(info):
+        return 0.02
+
+    @staticmethod
+    def curl(x):
+        """Angle [deg] between the first and the last edge of a rod, per sample; x (n, m, 3)."""
+        a, b = x[:, 1] - x[:, 0], x[:, -1] - x[:, -2]
+        c = np.sum(a * b, axis=1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+        return np.degrees(np.arccos(np.clip(c, -1.0, 1.0)))
+
+    @staticmethod
+    def rods(data):
+        """Names of the recorded rods (every body with positions), sorted."""
+        return sorted(k[:-len(".positions")] for k in data if k.endswith(".positions"))
+
+    @classmethod
+    def derive(cls, data, info):
+        names = cls.rods(data)
+        data["curl"] = np.stack([cls.curl(data[f"{n}.positions"][0]) for n in names])
+        return {f"{n}_curl": float(c[-1]) for n, c in zip(names, data["curl"])}
+
+    @staticmethod
+    def summary(m):
+        return ["curl (first to last edge) at the end: " + ", ".join(
+            f"{k[:-len('_curl')]} {v:.0f} deg" for k, v in m.items())]
+
+    @classmethod
+    def plot(cls, data, info, output_dir):
+        files = super().plot(data, info, output_dir)
+        t = data["time"]
+        fig, ax = figure()
+        for name, curl in zip(cls.rods(data), data["curl"]):
+            ax.plot(t, curl, label=name)
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("curl: angle between the\nfirst and last edge [deg]")
+        ax.set_title("PneuNet actuators curl as their natural curvature ramps up")
+        ax.legend(loc="upper left")
+        return files + [save(fig, os.path.join(output_dir, "curl.png"), dpi=120)]
+
+
+DISCRETE_REPORTS = {"falling_rod": FallingRodReport, "manta": MantaReport,
+                    "parachute": ParachuteReport, "pneunet": PneunetReport}
 """Template name -> report, merged into softmech.commands.run.REPORTS."""

@@ -8,7 +8,7 @@ from softmech.scenarios.cantilever import (CantileverInfo, build_cantilever, can
                                            cantilever_report, euler_bernoulli_deflection,
                                            timoshenko_deflection)
 from softmech.scenarios.discrete import build_falling_rod, build_pneunet
-from softmech.scenarios.shells import build_manta, build_parachute
+from softmech.scenarios.shells import build_manta, build_parachute, parachute_info
 from softmech.scenarios.elbow import ElbowInfo, build_elbow, elbow_info, elbow_report
 from softmech.scenarios.walker import MUSCLES as WALKER_MUSCLES
 from softmech.scenarios.walker import WalkerInfo, build_walker, walker_info, walker_report
@@ -148,6 +148,9 @@ TEMPLATES = {
     "swimmer": Template(swimmer_info, swimmer_report),
     "torque_swimmer": Template(torque_swimmer_info, torque_swimmer_report),
     "falling_rod": Template(generic_info, lambda info: {"rod": info.rod}),
+    "pneunet": Template(generic_info, lambda info: {"rod": info.rod}),
+    "manta": Template(generic_info, lambda info: {"rod": info.rod}),
+    "parachute": Template(parachute_info, lambda info: {"rod": info.rod}),
     "elbow": Template(elbow_info, elbow_report),
     "walker": Template(walker_info, walker_report),
     "muscular_snake": Template(snake_info, snake_report),

@@ -13,12 +13,14 @@ rods (discrete rods, 1 mm radius, E = 1 GPa) from its corners to a 0.3 kg payloa
 at the ropes' shared end node), released from rest under gravity in air (ShellDrag, C_d = 1.0,
 1.2 kg/m^3). The canopy bows into an inverted bowl and the fall slows towards a terminal speed.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 import softmech as sm
 from softmech import _checks
 from softmech.bodies import meshes
-from softmech.scenarios.templates import GenericInfo
+from softmech.scenarios.templates import GenericInfo, generic_info
 
 MANTA = {"span": 0.3, "length": 0.3, "thickness": 3e-3, "youngs_modulus": 1e6,
          "density": 1000.0, "fluid_density": 1000.0, "drag_coefficient": 1.5,
@@ -112,3 +114,44 @@ def build_parachute(n_elems=PARACHUTE["n_elems"], worlds=1, *, duration=None, dt
     scene.add(sm.ShellDrag(canopy, p["drag_coefficient"], p["air_density"], name="air_drag"))
     return scene, GenericInfo(rod="canopy", worlds=worlds, dt=dt, duration=duration,
                               n_elems=len(canopy.triangles))
+
+
+@dataclass(frozen=True)
+class ParachuteInfo(GenericInfo):
+    """GenericInfo of a parachute, with what its terminal speed needs: the mass that falls
+    [kg] (every body and point mass), the drag area C_d A [m^2] of the flat canopy (every
+    ShellDrag's coefficient times its shell's area), the fluid's density [kg/m^3] and the
+    gravity [m/s^2]; payload: (discrete rod, node) of the payload (the first PointMass)."""
+    falling_mass: float = 0.0
+    drag_area: float = 0.0
+    fluid_density: float = 0.0
+    gravity: float = 0.0
+    payload: tuple = ("rope0", 0)
+
+    @property
+    def terminal_speed(self):
+        """Speed [m/s] at which the flat canopy's drag 1/2 rho C_d A v^2 carries the weight
+        m g: sqrt(2 m g / (rho C_d A)) (a bowed canopy shows less area: it falls faster)."""
+        return float(np.sqrt(2 * self.falling_mass * self.gravity
+                             / (self.fluid_density * self.drag_area)))
+
+
+def parachute_info(scene, run, report):
+    """ParachuteInfo of a parachute scene (template "parachute"): [report] names the canopy
+    (`rod`, default the first shell); the scene needs a ShellDrag, a Gravity and a PointMass
+    (the payload)."""
+    base = generic_info(scene, run, report)
+    drags = [t for t in scene.terms if isinstance(t, sm.ShellDrag)]
+    gravity = [t for t in scene.terms if isinstance(t, sm.Gravity)]
+    payloads = [t for t in scene.terms if isinstance(t, sm.PointMass)]
+    if not (drags and gravity and payloads):
+        raise ValueError("template = 'parachute' is not allowed for this scene: it needs a "
+                         "ShellDrag, a Gravity and a PointMass (the payload)")
+    bodies = {b.name: b for b in scene.implicit_bodies}
+    mass = sum(b.mass if hasattr(b, "tri_area") else float(np.sum(b.node_mass))
+               for b in bodies.values()) + sum(t.mass for t in payloads)
+    area = sum(t.drag_coefficient * float(bodies[t.implicit_body].tri_area.sum()) for t in drags)
+    return ParachuteInfo(**vars(base), falling_mass=float(mass), drag_area=float(area),
+                         fluid_density=drags[0].fluid_density,
+                         gravity=float(np.linalg.norm(gravity[0].acceleration)),
+                         payload=(payloads[0].implicit_body, payloads[0].node))

@@ -82,6 +82,9 @@ CASE_INFO = {
     "me498_snake_lateral_speed": CaseInfo("mean speed across the direction of travel, periods "
                                           "3–6 [m/s]", "ME498 course data file "
                                           "(optimized_snake.dat): ≈ −0.004 m/s"),
+    "zhang2019_four_muscle_pairs": CaseInfo("speed of four muscle pairs over the continuous "
+                                            "snake's, periods 3–6 [-]", "Zhang et al. 2019, "
+                                            "Fig. 3b and text: ≈ equal (both ≈ 0.58 m/s)"),
     "dismech_fig8_rod": CaseInfo("rod tip over Euler–Bernoulli − 1 at E = 2 GPa [-]",
                                  "MAT-DiSMech §7.2, Fig. 8 (the figure's script): +4.5 %"),
     "dismech_fig8_hinge": CaseInfo("hinge shell tip over Euler–Bernoulli − 1 at E = 5 GPa [-]",
