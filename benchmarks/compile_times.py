@@ -19,7 +19,7 @@ compiled alone here because diagnostics call them from Python), the integrator's
 (softmech.kernels.rod_motion), then the scene's generated step (step_block: the only function
 compiled per term set; it links the big kernels and inlines the small ones). Prints wall
 seconds per function; the budget for a new term is 10 s (docs/architecture.md). Numbers are
-recorded in docs/benchmarks.md with the machine.
+recorded in docs/benchmarks_log.md with the machine.
 """
 import argparse
 import os

@@ -23,7 +23,7 @@ Jacobian evaluation of all bindings, and one banded linear solve (LAPACK's bande
 LU where the matrix is not symmetric positive definite), each the best of repeated calls at a
 bent state; and a whole Newton iteration in the compiled and in the Python loop (CPU time of
 0.05 s simulated at dt = 1e-3 s over the iterations). Prints Markdown tables for
-docs/benchmarks.md, with the load average.
+docs/benchmarks_log.md, with the load average.
 """
 import argparse
 import math

@@ -12,7 +12,7 @@ numba and softmech caches (NUMBA_CACHE_DIR, SOFTMECH_CACHE_DIR), with either loo
 warm kernel caches but the scene's generated loop not yet compiled (what a new kind of scene
 costs), and the first step of k clamped rods (k = 1, 3, 6, 12) with warm kernel caches: the
 compile of the generated loop alone, which grows with the number of rods (each rod's argument
-tuples are unboxed and indexed in it). Prints Markdown tables for docs/benchmarks.md, with the
+tuples are unboxed and indexed in it). Prints Markdown tables for docs/benchmarks_log.md, with the
 load average.
 """
 import argparse

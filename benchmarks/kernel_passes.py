@@ -14,7 +14,7 @@ state is restored after each kernel, so every kernel sees the same configuration
 LLVM print to stderr, for every loop, whether it was vectorized ("vectorized loop
 (vectorization width: 8 ...)") or not and why ("unsafe dependent memory operations", "cannot
 identify array bounds"), with the kernel module's file and line: the two problems behind most
-of the snake's speed-up on 2026-11-21 (docs/benchmarks.md) were visible only there. A new term's
+of the snake's speed-up on 2026-11-21 (docs/benchmarks_log.md) were visible only there. A new term's
 kernel is checked the same way: add it to a scene and look for its file in the remarks.
 
 Run with NUMBA_NUM_THREADS=1 for stable figures.

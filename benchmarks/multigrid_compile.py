@@ -7,7 +7,7 @@ Runs with empty, temporary numba and softmech caches (set before numba is import
 small clamped hinge plate (benchmarks/shells.py's, 1,000 triangles) and its multigrid
 hierarchy, and times the first call of each kernel, which compiles it (and, for fgmres, the
 V-cycle and the sweeps it calls), then a second call (warm). Prints wall seconds; numbers are
-recorded in docs/benchmarks.md with the machine.
+recorded in docs/benchmarks_log.md with the machine.
 """
 import os
 import sys

@@ -9,8 +9,8 @@ typical term mix). softmech packs every rod of a scene into shared arrays with p
 so each term is one kernel call per step whatever the number of rods; the per-rod work left is
 the loop bookkeeping and each rod's two end elements (boundary handling of the Voronoi domains).
 Prints microseconds per step (best of 3) and nanoseconds per element. The alternative, a kernel
-launch per rod (or per group of rods of one shape), costs ~30-40 ns per call (docs/benchmarks.md,
-"calls"): with ~8 calls per step that is 0.3 ms per step for 1,000 rods before any arithmetic.
+launch per rod (or per group of rods of one shape), costs ~30-40 ns per call
+(docs/benchmarks_log.md, "calls"): with ~8 calls per step that is 0.3 ms per step for 1,000 rods before any arithmetic.
 """
 import time
 

@@ -6,7 +6,7 @@ same cantilever, in one run.
 
 (or DISMECH_CPP_BENCH=PATH instead of --exe). The peer is StructuresComp/dismech-rods (C++,
 Eigen, Intel MKL PARDISO), which is not on any package index and is not part of softmech: build
-it outside this repository (docs/benchmarks.md says how it was built for the published table)
+it outside this repository (docs/benchmarks_log.md says how it was built for the published table)
 with a small driver, `cantilever_bench E dt T [ftol dtol line_search outfile]`, that sets up the
 cantilever below with its SoftRobots / ForceContainer / GravityForce / World(BACKWARD_EULER),
 steps it round(T / dt) times as its headless environment does (no renderer, no logger, no
@@ -74,7 +74,7 @@ CPP_SETTINGS = (
 )
 NO_EXE = ("no dismech-rods executable given: pass --exe PATH (or set DISMECH_CPP_BENCH=PATH) to "
           "a `cantilever_bench` built from StructuresComp/dismech-rods outside this repository; "
-          "see this file's docstring and docs/benchmarks.md (section 'softmech against "
+          "see this file's docstring and docs/benchmarks_log.md (section 'softmech against "
           "DisMech's C++ (dismech-rods)') for what it does and how it was built.")
 
 
@@ -85,7 +85,7 @@ def load():
 def cpp_run(exe, E, dt, duration, ftol, dtol, line_search, timeout):
     """One run of the C++ driver: ((wall [s], cpu [s], iterations per step, times, tip z), its
     JSON line), or (None, [why]) when it fails or runs past timeout [s] (it is then killed:
-    its Goldstein line search can loop forever, see docs/benchmarks.md)."""
+    its Goldstein line search can loop forever, see docs/benchmarks_log.md)."""
     env = dict(os.environ, MKL_NUM_THREADS="1", OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "tip.txt")

@@ -8,7 +8,7 @@ DisMech, StructuresComp/dismech-matlab) run in GNU Octave, on the same cantileve
 not available here; the peer's .m files run in GNU Octave (`octave --no-gui`), which has no JIT
 compiler, so the ratios are against Octave, not against MATLAB (usually faster). Neither the
 peer's code nor the driver is part of softmech: put the peer's files in DIR (a local copy of
-the repository; docs/benchmarks.md says which files, from which commit, and the local changes
+the repository; docs/benchmarks_log.md says which files, from which commit, and the local changes
 made for Octave) and give a driver, a function file
 `cantilever_bench(E, dt, T, tol, ftol, dtol, outfile)` that sets up the cantilever below with the
 peer's own objects (MultiRod, stretchSpring, bendTwistSpring, its frame and reference-twist
@@ -80,8 +80,8 @@ PEER_SETTINGS = (
     ("MAT-DiSMech default (tol 1e-4 N, ftol 1e-4, dtol 1e-2 m/s)", 1e-4, 1e-4, lambda dt: 1e-2),
     ("MAT-DiSMech tight (ftol 1e-9, dtol 1e-12 m / dt)", 0.0, 1e-9, lambda dt: 1e-12 / dt),
 )
-HOW = ("see this file's docstring and docs/benchmarks.md (section 'softmech against MAT-DiSMech "
-       "(MATLAB code, run in GNU Octave)') for which files are needed and what the driver does.")
+HOW = ("see this file's docstring and docs/benchmarks_log.md (section 'softmech against "
+       "MAT-DiSMech (MATLAB code, run in GNU Octave)') for which files are needed and what the driver does.")
 
 
 def load():

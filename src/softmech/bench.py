@@ -26,7 +26,7 @@ step against the peer's `case_dt` and refuses to compare if they differ):
               coefficient below; dt = 2.5e-5 * min(1, 50 / n) s (Table 2 at n = 50). The peer is
               PyElastica's own snake: RodPlaneContactWithAnisotropicFriction (its "unit-weighted"
               kinetic decomposition; softmech's default is the reference "sign" one: about
-              the same work per element, a different speed, see docs/benchmarks.md), MuscleTorques (the same spline and wave) and AnalyticalLinearDamper with
+              the same work per element, a different speed, see docs/benchmarks_log.md), MuscleTorques (the same spline and wave) and AnalyticalLinearDamper with
               constants equal to gamma = 5 per unit length (benchmarks/peer_pyelastica.py,
               snake_damping_kwargs).
 All use position Verlet. Shear stiffness: PyElastica 1.0 hard-codes the shear coefficient

@@ -15,7 +15,7 @@ What is compiled where:
   (group_forms, loop_source), written once under the cache folder
   (softmech.integrators.driver.load_generated) and cached by numba like any module. No kernel
   is inlined into it; it compiles in 1-3 s the first time a kind of scene runs
-  (docs/benchmarks.md).
+  (docs/benchmarks_log.md).
 
 The loop computes what the Python loop computes, in the same order, with the same kernels:
 the bindings' Python `forces` call the same compiled kernels with the same tuples, both loops

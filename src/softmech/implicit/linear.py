@@ -27,7 +27,7 @@ cost grows as n^1.5 on a mesh, which made it 95-99 % of a Newton iteration at 10
 triangles; the incomplete LU's fill grows as n log n, its time per Newton iteration as
 n^1.3-1.4; with the multigrid from ~3,500 triangles, what softmech does grows as n^1.1 from
 1,000 to 10,000 triangles and n^1.1-1.2 from 10,000 to 30,000 (benchmarks/shells.py,
-docs/benchmarks.md).
+docs/benchmarks_log.md).
 """
 import numpy as np
 import scipy.sparse

@@ -9,7 +9,7 @@ hierarchy (softmech.implicit.multigrid_hierarchy: smoothed aggregation of whole 
 energy-minimizing prolongators, the six rigid motions of softmech.implicit.near_null as
 near-null modes, built on pyamg's building blocks) is applied by a compiled V-cycle inside a
 compiled flexible GMRES (softmech.kernels.multigrid_cycle): one call per solve, one V-cycle and
-about two passes over the finest matrix per Krylov iteration (docs/benchmarks.md, "Discrete
+about two passes over the finest matrix per Krylov iteration (docs/benchmarks_log.md, "Discrete
 shells": 2.6x less time per solve than scipy's GMRES around pyamg's relaxation called level by
 level from Python, for the same iterations). The finest level is always the current matrix
 (its smoothing and residual), the coarse operators R A P those of the matrix at the last
@@ -49,7 +49,7 @@ AMG_MIN_NODES = 1700
 """Shell nodes (with free DOFs; DofLayout.add_nodes(surface=True)) from which
 softmech.implicit.linear chooses ReusedAMG for a sparse system with rigid modes (below:
 ReusedILU, or a fresh LU below KRYLOV_MIN_DOFS free DOFs). Measured with benchmarks/shells.py
-(docs/benchmarks.md, "after round 2"), per Newton iteration, ND-ILU against this multigrid:
+(docs/benchmarks_log.md, "after round 2"), per Newton iteration, ND-ILU against this multigrid:
 hinge 3.1 / 3.4 ms at 1,032 triangles (472 nodes), 6.7 / 7.0 at 1,947 (912), 12.0 / 12.0 at
 3,066 (1,456), 17.2 / 16.0 at 3,901, 23.7 / 16.7 at 4,929 (2,366); mid-edge 5.1 / 5.7 (528
 nodes), 9.9 / 10.9 (989), 17.0-17.4 / 18.2-19.0 (1,554), 23.0 / 21.5, 35.3 / 24.7 (2,490): the

@@ -9,7 +9,7 @@ smoothed into P -- by energy minimization (Olson, Schroder & Tuminaro 2011: a fe
 iterations minimizing P's energy in A within a sparsity pattern while P keeps interpolating B)
 or by one damped Jacobi step -- and the coarse operator is R A P with R = P^T. The steps are
 those of pyamg's smoothed_aggregation_solver (pyamg 5.x, Olson & Schroder 2018) with the
-options chosen before (docs/benchmarks.md, "Discrete shells"), driven here so that its slow
+options chosen before (docs/benchmarks_log.md, "Discrete shells"), driven here so that its slow
 parts are compiled (softmech.kernels.multigrid_setup) and the coarse operators are computed
 once:
 - level 0: aggregates of whole nodes (node_aggregates), for the Jacobi-scaled matrix

@@ -7,7 +7,7 @@ the stiffness dF/dq of a free body; in the Newton matrix A = M/h^2 - dF/dq (with
 mass term, loads) they are its softest, "near-null", directions. Smoothed aggregation
 (Vanek, Mandel & Brezina 1996) interpolates exactly what it is given as near-null space; with
 only the translations it cannot represent a plate's soft bending modes w = a + b x + c y
-(rotations about in-plane axes), and its iteration count grows with n (docs/benchmarks.md).
+(rotations about in-plane axes), and its iteration count grows with n (docs/benchmarks_log.md).
 
 For a DOF of node i at position X_i [m], with c the centroid of the free nodes (for conditioning):
 

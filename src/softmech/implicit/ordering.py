@@ -5,7 +5,7 @@ SuperLU's own column orderings (COLAMD, minimum degree) let the (incomplete) LU 
 mesh's Newton matrix grow faster than n: on the hinge plate of 10,000 triangles the ILU
 factors held 5.1x A's nonzeros with COLAMD and 4.1x with nested dissection (METIS, through
 pymetis), and a Newton iteration took 142 ms against 93 ms (mid-edge: 325 against 120 ms;
-benchmarks/shells.py, docs/benchmarks.md). Nested dissection (George 1973; Karypis & Kumar
+benchmarks/shells.py, docs/benchmarks_log.md). Nested dissection (George 1973; Karypis & Kumar
 1998, METIS_NodeND) orders each separator of the mesh's graph after the two halves it splits,
 recursively, so that the fill stays within the separators.
 

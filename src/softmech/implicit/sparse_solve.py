@@ -5,7 +5,7 @@ A mesh's Newton matrix A = M/h^2 - dF/dq - dF/dv/h has a 2D graph: its sparse LU
 and the factorization's work grow faster than n (SuperLU with COLAMD, hinge plate: the
 factors' nonzeros x24 and the time x35 from 1,000 to 10,000 triangles, benchmarks/shells.py),
 so a fresh LU at every Newton iteration does not scale. Three things are cheaper, and chosen
-here by measurement (docs/benchmarks.md, "Discrete shells"):
+here by measurement (docs/benchmarks_log.md, "Discrete shells"):
 
 - a fill-reducing nested-dissection ordering (METIS, softmech.implicit.ordering) computed once
   per sparsity pattern and applied symmetrically, P A P^T, with SuperLU told to keep it
@@ -151,7 +151,7 @@ class ReusedILU:
             self.fallbacks += 1
         # the complete LU with SuperLU's own ordering (COLAMD) and partial pivoting: the most
         # robust for the ill-conditioned matrices that reach it, and faster to factor than with
-        # the nested-dissection order kept (docs/benchmarks.md)
+        # the nested-dissection order kept (docs/benchmarks_log.md)
         lu = scipy.sparse.linalg.splu(A)
         self.direct_solves += 1
         self.forget()

@@ -50,7 +50,7 @@ def kernel(fn=None, **extra):
     ground contact, the integrator's kick). A *small* one (a few flat loops: damping, point loads,
     anchors, constraints, muscle waves, the ghost refresh, the drift of the time loop) is
     @kernel(inline="always"): each scene's generated step inlines it. Measured on the benchmark
-    rods at B = 1 (docs/benchmarks.md): a separate call costs ~30-40 ns per step whatever its
+    rods at B = 1 (docs/benchmarks_log.md): a separate call costs ~30-40 ns per step whatever its
     arguments, ~3 % of a 50-element rod's step each, while inlining a small kernel adds well
     under a second to a step's compile; inlining everything (the old fused step) was ~5 % faster
     still but compiled for 54 s and 1.5 GB per scene."""

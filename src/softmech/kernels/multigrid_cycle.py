@@ -4,7 +4,7 @@ hierarchy and packs it into these arrays).
 
 Why compiled: with pyamg's relaxation kernels called level by level from Python and scipy's
 GMRES around them, a Krylov iteration cost ~8 passes over the finest matrix plus the Python
-calls of each level and of GMRES (docs/benchmarks.md, "Discrete shells"). Here one call runs a
+calls of each level and of GMRES (docs/benchmarks_log.md, "Discrete shells"). Here one call runs a
 whole solve: restarted right-preconditioned flexible GMRES (FGMRES, Saad 1993) whose
 preconditioner is a V-cycle over all levels, with
 - the finest level's sweeps fused by the Gauss-Seidel identities (finest_presmooth,

@@ -64,7 +64,8 @@ IMPLICIT_DT = 5e-4
 """Default time step of the underwater robots [s] with implicit Euler (25 x the explicit 2e-5
 s, unscaled inertia): the mean surge of the PoseiDRONE over 2 s is 0.03044 m/s at 5e-4 s,
 0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling,
-root free, 30 mantle and 16 arm elements; benchmarks/implicit_cosserat.py, docs/benchmarks.md)."""
+root free, 30 mantle and 16 arm elements; benchmarks/implicit_cosserat.py,
+docs/benchmarks_log.md)."""
 EXPLICIT_DT = 2e-5
 """Time step of the explicit schemes [s] (rotary inertia x ROTARY_INERTIA)."""
 DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=118, n_arm=49)
