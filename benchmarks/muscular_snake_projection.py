@@ -6,10 +6,15 @@ snake it drives over periods 3-6 at two resolutions, beside the continuous-torqu
 
     python benchmarks/muscular_snake_projection.py [--pairs 1 2 3 4 5 6] [--n-elems 50 100]
     python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.3 1.5 1.7 2
+    python benchmarks/muscular_snake_projection.py --pairs 4 --axial 10
 
 --rods F...: also the four-pair layout as glued muscle rods (muscles="rods"), its forces
 scaled by each factor (clipped to 3500 N), and the couples snake at the reciprocal
-scalings (what the rods' weaker bending corresponds to). Prints markdown tables.
+scalings (what the rods' weaker bending corresponds to). --axial F: the four-pair layout, rods
+and couples, on a body F times stiffer in compression (section area x F, density / F: the same
+mass per length, bending and torsional stiffness; shear stiffness x F, rotary inertia / F), at
+dt = 8e-6 s (the stiffer shear modes), 6 s each: whether the rods' shortfall is their
+compression of the body. Prints markdown tables.
 """
 import argparse
 
@@ -34,6 +39,8 @@ def main():
     p.add_argument("--n-elems", type=int, nargs="+", default=[50, 100])
     p.add_argument("--rods", type=float, nargs="*", default=[],
                    help="force scalings of the four-pair layout as muscle rods")
+    p.add_argument("--axial", type=float, default=None,
+                   help="the four-pair layout on a body this many times stiffer in compression")
     a = p.parse_args()
     continuous = muscle_pair_speeds()[0]["continuous"]
     print(f"continuous-torque snake: {continuous:.4f} m/s (periods 3-6, 50 elements)\n")
@@ -58,6 +65,46 @@ def main():
         couples = speeds(scaled, 50)
         for f, r, c in zip(a.rods, rods, couples):
             print(f"| {f:g} | {r:.3f} m/s | {c:.3f} m/s |", flush=True)
+    if a.axial:
+        axial_table(a.axial)
+
+
+def axial_table(factor, dt=8e-6):
+    """The four-pair projected layout, rods and couples, on a body `factor` times stiffer in
+    compression (main's docstring); prints the speeds over periods 3-6, along +x and along the
+    direction of travel, and the body's length at the end."""
+    import softmech as sm
+    from softmech.scene import Scene
+    from softmech.scenarios.muscular_snake import build_muscular_snake
+    from softmech.scenarios.snake import mean_velocities, travel_velocities
+
+    add_rod = Scene.add_cosserat_rod
+
+    def stiff_body(self, **kw):          # this experiment only: the snake's section replaced
+        if kw.get("name") == "snake":
+            r = kw["radius"]
+            kw["section"] = sm.sections.general(
+                area=factor * np.pi * r ** 2, second_moment1=np.pi * r ** 4 / 4,
+                second_moment2=np.pi * r ** 4 / 4, torsion_constant=np.pi * r ** 4 / 2, radius=r)
+            kw["density"] = kw["density"] / factor
+        return add_rod(self, **kw)
+
+    layout = projected_layout(4)[0]
+    print(f"\n| body | muscles | forward (+x) | along its travel (heading) | body length at 6 s |")
+    print("|---|---|---:|---:|---:|")
+    Scene.add_cosserat_rod = stiff_body
+    try:
+        for kind in ("rods", "couples"):
+            scene, info = build_muscular_snake(groups=layout, muscles=kind, duration=6.0, dt=dt)
+            out = scene.compile(dt=info.dt).run(6.0, record=sm.Every(
+                0.05, ("snake.com", "snake.positions")))
+            forward = mean_velocities(out["time"], out["snake.com"], 1.0, 3, 6)[0][0]
+            along, _, heading = travel_velocities(out["time"], out["snake.com"], 1.0, 3, 6)
+            length = np.linalg.norm(np.diff(out["snake.positions"][0, -1], axis=0), axis=1).sum()
+            print(f"| EA x {factor:g} | {kind} | {forward:.3f} m/s | {along[0]:.3f} m/s "
+                  f"({heading[0]:+.0f} deg) | {length:.3f} m |", flush=True)
+    finally:
+        Scene.add_cosserat_rod = add_rod
 
 
 if __name__ == "__main__":
