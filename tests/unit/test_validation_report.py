@@ -8,6 +8,7 @@ import pytest
 
 from softmech.validation import CASES, command
 from softmech.validation.papers import PAPER_CASES
+from softmech.validation.registry import GROUPS, select
 from softmech.validation.report import CASE_INFO, case_info, markdown_report, write_report
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
@@ -57,10 +58,15 @@ def test_markdown_table_has_one_row_per_record():
 def test_write_report_is_atomic_and_complete(tmp_path):
     path = tmp_path / "report.md"
     name = next(iter(CASES))
-    write_report(path, [fake_record(name)], docstrings={})
+    written = write_report(path, [dict(fake_record(name), group="rods")],
+                           functions={name: CASES[name]})
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# Validation report") and f"### {name}" in text
-    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]  # no temporary file left
+    assert written == [str(path), str(tmp_path / "report_figures" / "rods.png")]
+    assert "![rods: error over tolerance of each case](report_figures/rods.png)" in text
+    assert (tmp_path / "report_figures" / "rods.png").read_bytes()[:4] == b"\x89PNG"
+    # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md", "report_figures"]
 
 
 @pytest.mark.parametrize("path, message", [("report.txt", "ending in .md"),
@@ -91,6 +97,9 @@ def test_committed_report_covers_every_case():
     with open(os.path.join(DOCS, "validation.md"), encoding="utf-8") as f:
         text = f.read()
     listed = re.findall(r"^### (\w+)$", text, flags=re.M)
-    assert listed == list(CASES), "docs/validation.md is stale: run " \
+    assert listed == [name for _, name, _ in select()], "docs/validation.md is stale: run " \
         "`softmech validate --report docs/validation.md`"
     assert "--report docs/validation.md" in text
+    for group in GROUPS:      # one figure per group, committed next to the page
+        assert f"](validation_figures/{group}.png)" in text
+        assert os.path.isfile(os.path.join(DOCS, "validation_figures", f"{group}.png"))

@@ -12,75 +12,29 @@ here from the curves alone (brentq) and compared with the rod's length L / L^ af
 """
 import numpy as np
 import pytest
-from scipy.optimize import brentq
 
 import softmech as sm
 from softmech.packing import from_blocks
 from softmech.terms.active_muscle import PASSIVE_FIT, THELEN_PASSIVE, ActiveMuscle
 
-L0, RADIUS, N_ELEMS = 0.1, 0.005, 10
-SIGMA_MAX, E_ROD = 1.0e5, 1.0e4          # [Pa]; the rod's own modulus a tenth of sigma_max
-AREA = np.pi * RADIUS ** 2
-F_MAX = SIGMA_MAX * AREA
-
-
-def muscle_scene(muscle, forces, start):
-    """B = len(forces) muscles along x, first node pinned, end force F_set [N] along +x (one per
-    world), damped; the rod starts uniformly stretched to eta = start[b] (at rest)."""
-    scene = sm.Scene()
-    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
-                                 length=L0, n_elems=N_ELEMS, radius=RADIUS, density=1060.0,
-                                 youngs_modulus=E_ROD)
-    scene.add(sm.Pin(rod, "first"))
-    scene.add(sm.EndLoad(rod, force=(0.0, 0.0, 0.0), name="set"))
-    scene.add(sm.LinearDamping(rod, 20.0))
-    scene.add(muscle)
-    sim = scene.compile(worlds=len(forces), dt=2e-5)
-    sim.params["set.force"] = np.stack([forces, 0 * forces, 0 * forces], axis=1)
-    x = sim.get_state("m")["positions"]
-    sim.set_state("m", positions=x * np.asarray(start)[:, None, None])
-    return sim
-
-
-def equilibrium(muscle, force, bracket):
-    """eta* in bracket where the tension curve equals force [N] (module docstring)."""
-    def residual(eta):
-        return muscle.tension(eta, rest_area=AREA) + E_ROD * AREA * (eta - 1) / eta - force
-    return brentq(residual, *bracket, xtol=1e-12)
-
-
-CONTRACTED, STRETCHED = (0.58, 0.88), (1.46, 2.5)
-"""Brackets of the two stable branches (d T / d eta > 0) of both area laws with these
-parameters: the ascending limb, and the passive branch beyond the tension's minimum (at eta =
-1.45 (incompressible) and 1.43 (rest section), F / F_max = 0.50 and 0.71)."""
-CASES = [  # (F_set / F_max, initial stretch, branch it settles on)
-    (0.2, 1.0, CONTRACTED),    # below the stretched branch's minimum: unique, contracts from 1
-    (0.4, 1.0, CONTRACTED),
-    (0.75, 0.8, CONTRACTED),   # two stable branches: started on the contracted one
-    (0.9, 1.7, STRETCHED),     # ... and on the stretched (passive) one
-    (1.2, 1.0, STRETCHED),     # above the active peak: unique, stretches from 1
-    (1.6, 1.0, STRETCHED),
-]
+from softmech.validation.muscles import (AREA, CONTRACTED, E_ROD, F_MAX, L0, N_ELEMS, RADIUS,
+                                         SIGMA_MAX, active_muscle_isometric_lengths, equilibrium,
+                                         isometric_stretches, muscle_scene)
 
 
 @pytest.mark.parametrize("incompressible", [True, False])
 def test_isometric_equilibrium_lengths_follow_the_force_length_curves(incompressible):
-    """At six points on both stable branches of the curve, to 1e-6 relative: issue 14 asks for
-    2 %, but the damped run settles to round-off (measured 2e-13), and a 2 % band would hide a
-    wrong factor such as the area law's 1 / eta near eta = 1 (between
-    them, d T / d eta < 0: the descending limb is unstable, elements there do not settle
-    uniformly -- physical, the sarcomere instability -- so no point is placed there)."""
-    muscle = ActiveMuscle("m", SIGMA_MAX, incompressible=incompressible, name="muscle")
-    frac, start, brackets = map(np.array, zip(*[(c[0], c[1], c[2]) for c in CASES]))
-    sim = muscle_scene(muscle, frac * F_MAX, start)
-    sim.run(duration=0.6)
-    x = sim.get_state("m")["positions"]
-    eta = np.linalg.norm(x[:, -1] - x[:, 0], axis=1) / L0
-    eta_elem = np.linalg.norm(np.diff(x, axis=1), axis=2) / (L0 / N_ELEMS)
-    for b, (f, bracket) in enumerate(zip(frac, brackets)):
-        want = equilibrium(muscle, f * F_MAX, bracket)
-        assert abs(eta[b] / want - 1) < 1e-6, (f, eta[b], want)
-        np.testing.assert_allclose(eta_elem[b], want, rtol=1e-6)    # uniform: every element there
+    """At six points on both stable branches of the curve, to 1e-6 relative
+    (softmech.validation.muscles.isometric_stretches; the case active_muscle_isometric_lengths
+    is the incompressible one). Between the branches d T / d eta < 0: the descending limb is
+    unstable, elements there do not settle uniformly (the sarcomere instability), so no point
+    is placed there."""
+    muscle, eta, eta_elem, want = isometric_stretches(incompressible)
+    np.testing.assert_allclose(eta, want, rtol=1e-6)
+    np.testing.assert_allclose(eta_elem, np.broadcast_to(want[:, None], eta_elem.shape), rtol=1e-6)
+    if incompressible:
+        record = active_muscle_isometric_lengths()
+        assert record["passed"], record["detail"]
     # the area law matters: the two forms settle at different lengths for the same loads
     other = ActiveMuscle("m", SIGMA_MAX, incompressible=not incompressible)
     assert abs(equilibrium(other, 0.4 * F_MAX, CONTRACTED) / equilibrium(muscle, 0.4 * F_MAX, CONTRACTED) - 1) > 0.04

@@ -143,7 +143,9 @@ def test_command_json_has_exactly_the_record_keys(capsys):
     records = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [r["case"] for r in records] == ["axial_stretch_hyperelastic"]
-    assert set(records[0]) == {"case", "measured", "reference", "error", "tolerance", "passed"}
+    assert set(records[0]) == {"group", "case", "measured", "reference", "error", "tolerance",
+                               "passed"}
+    assert records[0]["group"] == "rods"
     assert records[0]["passed"] is True
 
 
@@ -158,7 +160,8 @@ def test_command_exit_code_and_table_report_a_failure(capsys, monkeypatch):
         return {"case": "passing", "measured": 1.0, "reference": 1.0, "error": 0.0,
                 "tolerance": 0.1, "passed": True, "detail": "synthetic"}
 
-    monkeypatch.setattr(command, "CASES", {"failing": failing, "passing": passing})
+    monkeypatch.setattr(command, "select", lambda groups, fast: [("rods", "failing", failing),
+                                                                 ("rods", "passing", passing)])
     assert command.execute(_parse(["--case", "passing"])) == 0
     assert command.execute(_parse(["--case", "passing", "--case", "failing"])) == 1
     out = capsys.readouterr().out

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.implicit.binding import Binding
-from softmech.terms.nodes import _ImplicitTerm
+from softmech.validation.discrete_rods import (der_cantilever_elastica,
+                                              der_cantilever_euler_bernoulli,
+                                              der_torsion_tip_torque, euler_bernoulli_sag)
 from softmech.validation.der import (
     FULL_STEPS,
     RHO,
@@ -19,7 +20,6 @@ from softmech.validation.der import (
     I,
     L,
     N,
-    Q,
     R,
     cantilever,
     elastica_tip,
@@ -51,31 +51,30 @@ def test_batched_worlds_equal_single_runs(static_tips):
 
 
 def test_cantilever_matches_euler_bernoulli_where_deflections_are_small(static_tips):
-    """delta = q L^4 / (8 E I) (Euler-Bernoulli, e.g. Gere & Timoshenko, Mechanics of Materials,
-    Table G-1 case 1). Measured (n = 50): -0.020 % at E = 1e11 and 1e10 Pa (delta/L = 5e-4,
+    """delta = q L^4 / (8 E I) (softmech.validation.discrete_rods.der_cantilever_euler_bernoulli,
+    its docstring). Measured (n = 50): -0.020 % at E = 1e11 and 1e10 Pa (delta/L = 5e-4,
     5e-3; discretization), -0.21 % at 1e9 (delta/L = 0.05: the geometric nonlinearity that the
     linear theory lacks, see the elastica test), -15 % at 1e8 and -82 % at 1e7 (large
     deflection). MAT-DiSMech's Fig. 8b shows the same trend: close at high E, departing at low E
     (its values are not legible in our copy of the paper)."""
-    errors = {}
-    for E, tip in static_tips.items():
-        eb = Q * L**4 / (8 * E * I)
-        errors[E] = (-tip[2] - eb) / eb
-    assert abs(errors[1e11]) < 5e-4 and abs(errors[1e10]) < 5e-4
+    for E in (1e11, 1e10):
+        record = der_cantilever_euler_bernoulli(E, tip=static_tips[E])
+        assert record["passed"], record["detail"]
+    errors = {E: -tip[2] / euler_bernoulli_sag(E) - 1 for E, tip in static_tips.items()}
     assert abs(errors[1e9]) < 5e-3
     # the departure at low E is real: Euler-Bernoulli overestimates large deflections
     assert errors[1e8] < -0.10 and errors[1e7] < -0.75
 
 
 def test_cantilever_matches_the_exact_elastica_at_every_modulus(static_tips):
-    """Tip deflection against the extensible elastica (elastica_tip) from delta/L = 5e-4 to
-    0.9: measured deflection errors (n = 50) -0.020 % (1e11, 1e10, 1e9 Pa), -0.037 % (1e8),
-    -0.079 % (1e7; there also x is 8.3e-4 m = 0.29 % long): the second-order discretization
-    error (test_cantilever_converges_at_second_order). Tolerance 0.2 % in z, 2e-3 L in x."""
+    """Tip against the extensible elastica (der_cantilever_elastica, its docstring) from
+    delta/L = 5e-4 to 0.9: measured deflection errors (n = 50) -0.020 % (1e11, 1e10, 1e9 Pa),
+    -0.037 % (1e8), -0.079 % (1e7; there also x is 8.3e-4 m = 0.29 % long): the second-order
+    discretization error (test_cantilever_converges_at_second_order). Tolerance 0.2 % in z,
+    2e-3 L in x."""
     for E, tip in static_tips.items():
-        x_ref, z_ref = elastica_tip(E)
-        assert abs(tip[2] - z_ref) <= 2e-3 * abs(z_ref), E
-        assert abs(tip[0] - x_ref) <= 2e-3 * L, E
+        record = der_cantilever_elastica(E, tip=tip)
+        assert record["passed"], record["detail"]
 
 
 def test_cantilever_converges_at_second_order():
@@ -348,45 +347,8 @@ def test_static_solve_of_a_stiff_rod_with_the_default_line_search(static_tips):
         assert abs(tip[2] - static_tips[E][2]) <= 1e-9 * abs(static_tips[E][2]), E
 
 
-class _TipTorque(_ImplicitTerm):
-    """A constant generalized force T [N m] on the rod's last twist angle: a torque about the
-    last edge (test-only term)."""
-
-    def __init__(self, torque):
-        self.name = "tip_torque"
-        self.torque = torque
-
-    def bind_implicit(self, ctx):
-        rod = ctx.body(self.name, "rod")
-        dof = int(ctx.layout.scalar_dof(rod.scalars)[-1])
-        torque = self.torque
-
-        class Torque(Binding):
-            name = "tip_torque"
-
-            def forces(self, b, q, v, t, h, F, J):
-                F[dof] += torque
-
-            def energy(self, b, q):
-                return -torque * q[dof]
-        return [Torque()]
-
-
 def test_torsion_under_a_tip_torque():
-    """A clamped straight rod twisted by a torque T about its last edge: uniform twist,
-    theta_last - theta_0 = T L_t / (G J) with L_t = n l the length between the clamped and the
-    loaded edge's midpoints (Saint-Venant torsion of a circular bar, e.g. Gere & Timoshenko
-    sec. 3.3; exact for the discrete rod, whose n springs each carry m = T l / GJ). The axis
-    stays straight (no coupling to bending at zero curvature)."""
-    E, n, T = 1e9, 20, 1e-3
-    scene, _ = cantilever(E, n=n, gravity=(0.0, 0.0, 0.0))
-    scene.add(_TipTorque(T))
-    sim = scene.compile(dt=1e-3, newton=FULL_STEPS)
-    sim.solve_static()
-    state = sim.get_state("rod")
-    l = L / (n + 0.5)
-    GJ = E / 3.0 * math.pi * R**4 / 2
-    theta = state["angles"][0]
-    assert theta[-1] - theta[0] == pytest.approx(T * n * l / GJ, rel=1e-9)
-    assert np.allclose(np.diff(theta), T * l / GJ, rtol=1e-9)
-    assert np.abs(state["positions"][0, :, 1:]).max() < 1e-12
+    """softmech.validation.discrete_rods.der_torsion_tip_torque: uniform twist T L / (G J) to
+    1e-9, the axis straight (its docstring)."""
+    record = der_torsion_tip_torque()
+    assert record["passed"], record["detail"]

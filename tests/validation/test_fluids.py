@@ -19,46 +19,17 @@ import pytest
 
 import softmech as sm
 
-RHO_F, G = 1000.0, 9.81
-C_N, C_T, B = 2.5, 0.01, 1.0
-
-
-def sinking_rod(direction, rho=2000.0, radius=0.01, n_elems=10, added=True):
-    scene = sm.Scene()
-    rod = scene.add_cosserat_rod(start=(0, 0, 0), direction=direction, normal=(0, 1, 0),
-                                 length=0.5, n_elems=n_elems, radius=radius, density=rho,
-                                 youngs_modulus=1e6)
-    scene.add(sm.Gravity((0, 0, -G)))
-    scene.add(sm.Buoyancy(RHO_F))
-    scene.add(sm.QuadraticDrag(rod, C_N, C_T, fluid_density=RHO_F))
-    if added:
-        scene.add(sm.AddedMass(rod, B, fluid_density=RHO_F))
-    return scene
-
-
-def tanh_law(weight, k, inertia):
-    v_t = np.sqrt(weight / k)
-    return v_t, v_t * inertia / weight
+from softmech.validation.fluids import ADDED as B
+from softmech.validation.fluids import RHO_F, G, sinking_rod, sinking_rod_speeds, tanh_law
 
 
 @pytest.mark.parametrize("direction", ["across", "along"])
 def test_sinking_rod_follows_the_closed_form(direction):
-    rho, r = 2000.0, 0.01
-    A = np.pi * r * r
-    if direction == "across":
-        scene = sinking_rod((1, 0, 0))
-        v_t, tau = tanh_law((rho - RHO_F) * A * G, RHO_F * C_N * r, (rho + B * RHO_F) * A)
-    else:
-        scene = sinking_rod((0, 0, 1))
-        v_t, tau = tanh_law((rho - RHO_F) * A * G, RHO_F * 0.5 * np.pi * C_T * r, rho * A)
-    n = 1000 if direction == "across" else 4000     # dt below the elastic stability limit
-    dt = tau / n
-    sim = scene.compile(dt=dt, strict=True)
-    sim.run(n * dt)
-    vz = sim.get_state()["velocities"][0, :, 2]
-    np.testing.assert_allclose(vz, -v_t * np.tanh(1.0), rtol=1e-3)
-    sim.run(11 * n * dt)
-    np.testing.assert_allclose(sim.get_state()["velocities"][0, :, 2], -v_t, rtol=1e-9)
+    """softmech.validation.fluids.sinking_rod_speeds (the case sinking_rod_with_added_mass is
+    the "across" one): v(tau) = v_T tanh(1) to 1e-3, v_T to 1e-9 at 12 tau."""
+    early, late, v_t, _ = sinking_rod_speeds(direction)
+    np.testing.assert_allclose(early, v_t * np.tanh(1.0), rtol=1e-3)
+    np.testing.assert_allclose(late, v_t, rtol=1e-9)
 
 
 def test_neutrally_buoyant_bodies_stay_put():

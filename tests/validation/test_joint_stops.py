@@ -2,52 +2,21 @@
 spring k_s and dashpot c_s outside [lower, upper], against the statics and the impact of a
 rigid bar turning about the hinge."""
 import math
-import warnings
 
-import numpy as np
 import pytest
 
 import softmech as sm
-
-BAR = dict(lengths=(0.4, 0.02, 0.02), mass=1.0)
-I_ZZ = BAR["mass"] * (0.4**2 + 0.02**2) / 12.0   # box about its d3 axis [kg m^2]
-LIMITS = (-0.5, 0.3)
-K_STOP = 20.0
-
-
-def _hinged_bar(*, torque=0.0, spin=0.0, damping=0.0, limit_damping=0.0):
-    """A bar (box, centre at the origin, long axis x) on a hinge about z to a fixed sphere at the
-    same centre, with a stop at LIMITS; constant torque about z, initial spin rate [rad/s]."""
-    scene = sm.Scene()
-    scene.add_sphere(name="pivot", position=(0, 0, 0), radius=0.05, density=1000.0, fixed=True)
-    scene.add_box(name="bar", position=(0, 0, 0), angular_velocity=(0, 0, spin), **BAR)
-    scene.add(sm.HingeJoint("pivot", "bar", axis=(0, 0, 1), stiffness=1e5,
-                            rotational_stiffness=100.0, limits=LIMITS, limit_stiffness=K_STOP,
-                            limit_damping=limit_damping, name="hinge"))
-    if torque:
-        scene.add(sm.EndLoad("bar", couple=(0, 0, torque), name="rigid_load"))
-    if damping:
-        scene.add(sm.LinearDamping("bar", coefficient=damping, name="rigid_damping"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)   # dt below every stability limit
-        return scene.compile(dt=1e-4)
-
-
-def _angle(sim):
-    """The bar's turn about z [rad] (its d1 started along x)."""
-    d1 = sim.get_state("bar")["directors"][0, 0, 0]
-    return math.atan2(d1[1], d1[0])
+from softmech.validation.joints import I_ZZ, K_STOP, LIMITS, joint_stop_statics
+from softmech.validation.joints import bar_angle as _angle
+from softmech.validation.joints import hinged_bar as _hinged_bar
 
 
 @pytest.mark.parametrize("torque, limit", [(2.0, LIMITS[1]), (-2.0, LIMITS[0])])
 def test_a_torque_presses_the_bar_past_its_limit_by_torque_over_stiffness(torque, limit):
-    """Statics of the penalty stop: a constant torque T about the axis holds the bar at
-    theta = limit + T / k_s (energy k_s (theta - limit)^2 / 2 + work -T theta), nothing else
-    resisting the turn about the hinge axis. Damped to rest; tolerance 1e-6 rad (the settled
-    residual velocity)."""
-    sim = _hinged_bar(torque=torque, damping=0.5, limit_damping=1.0)
-    sim.run(4.0)
-    assert _angle(sim) == pytest.approx(limit + torque / K_STOP, abs=1e-6)
+    """softmech.validation.joints.joint_stop_statics: theta = limit + T / k_s, 1e-6 rad."""
+    record = joint_stop_statics(torque)
+    assert record["reference"] == pytest.approx(limit + torque / K_STOP)
+    assert record["passed"], record["detail"]
 
 
 def test_inside_the_range_the_stop_does_nothing():

@@ -1,57 +1,22 @@
 """Joints as soft constraints (softmech.kernels.joints; Zhang et al. 2019 eqs. 5-6) between rods
 and rigid bodies, against pendulum and beam theory."""
 import math
-import warnings
 
 import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.validation.common import damping_for, section, settle
-from softmech.validation.reference import timoshenko_tip_deflection
-
-G = 9.81
-ROD = dict(radius=0.005, density=1000.0, youngs_modulus=1e7)
-
-
-def _compile(scene, dt):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)   # dt must be below every stability limit
-        return scene.compile(dt=dt)
-
-
-def _pivot(scene):
-    """A fixed sphere whose lowest point (0, 0, 0) is the pivot."""
-    return scene.add_sphere(name="pivot", position=(0, 0, 0.05), radius=0.05, density=1000.0,
-                            fixed=True)
-
-
-def _crossing_period(t, signal):
-    """Mean time between upward zero crossings of signal(t) (linear interpolation)."""
-    c = np.flatnonzero((signal[1:] > 0) & (signal[:-1] <= 0))
-    tc = t[c] - signal[c] * (t[c + 1] - t[c]) / (signal[c + 1] - signal[c])
-    return np.mean(np.diff(tc)), len(c)
+from softmech.validation import joints as J
+from softmech.validation.joints import G, ROD
+from softmech.validation.joints import compile_below_limits as _compile
+from softmech.validation.joints import pivot as _pivot
 
 
 def test_rod_hanging_from_a_rigid_body_is_a_compound_pendulum():
-    """A uniform rod of length L hanging from a point of a (fixed) rigid sphere by a spherical
-    joint, released at theta0 = 2 deg: T = 2 pi sqrt(I / (m g d)) = 2 pi sqrt(2 L / (3 g)) for
-    I = m L^2 / 3, d = L / 2, times the finite-amplitude factor 1 + theta0^2 / 16 (e.g.
-    Marion & Thornton, Classical Dynamics, section 4.4). Tolerance 0.5 % (issue); the lumped
-    node masses of n = 20 elements raise I by 1 / (2 n^2) (+0.06 % on T)."""
-    L, theta0 = 0.5, math.radians(2.0)
-    scene = sm.Scene()
-    _pivot(scene)
-    scene.add_cosserat_rod(name="rod", start=(0, 0, 0), direction=(math.sin(theta0), 0, -math.cos(theta0)),
-                           normal=(0, 1, 0), length=L, n_elems=20, **ROD)
-    scene.add(sm.Gravity())
-    scene.add(sm.SphericalJoint(("rod", "first"), ("pivot", (0, 0, -0.05)), stiffness=1e5))
-    sim = _compile(scene, 2e-5)
-    out = sim.run(3.0, record=sm.Every(0.001, ("positions",)))
-    period, n = _crossing_period(out["time"], out["rod.positions"][0, :, -1, 0])
-    assert n >= 2
-    expected = 2 * math.pi * math.sqrt(2 * L / (3 * G)) * (1 + theta0**2 / 16)
-    assert period == pytest.approx(expected, rel=5e-3)
+    """softmech.validation.joints.joint_compound_pendulum (its docstring: formula, source,
+    tolerance 0.5 %)."""
+    record = J.joint_compound_pendulum()
+    assert record["passed"], record["detail"]
 
 
 def _double_pendulum(stiffness, duration, record_every):
@@ -146,34 +111,7 @@ def test_hinge_keeps_a_pendulum_in_its_plane():
 
 
 def test_fixed_joint_makes_two_rods_bend_like_one():
-    """Two rods of 1.5 m (50 elements each) joined by a fixed joint form the ME498 Table 1
-    cantilever (L = 3 m, r = 0.25 m, E = 1 MPa, G = 10 kPa, tip force 15 N): static tip
-    deflection within 1 % of Timoshenko's F L / (alpha_c A G) + F L^3 / (3 E I) (ME498
-    handout 2.2.3). A stiff joint (k_r = 1e6 N m/rad) leaves out the curvature over the one
-    Voronoi length that joins the rods in a continuous rod: -0.5 % expected."""
-    L, r, rho, E, Gs, F = 3.0, 0.25, 5000.0, 1e6, 1e4, 15.0
-    area, inertia = section(r)
-    y_ref = timoshenko_tip_deflection(F, L, area, inertia, E, Gs, 4.0 / 3.0)
-    omega1 = math.sqrt(F / abs(y_ref) / (33.0 / 140.0 * rho * area * L))
-    gamma = damping_for(omega1, rho * area)
-    scene = sm.Scene()
-    common = dict(direction=(1, 0, 0), normal=(0, 1, 0), length=L / 2, n_elems=50, radius=r,
-                  density=rho, youngs_modulus=E, shear_modulus=Gs)
-    first = scene.add_cosserat_rod(name="first", start=(0, 0, 0), **common)
-    second = scene.add_cosserat_rod(name="second", start=(L / 2, 0, 0), **common)
-    scene.add(sm.Clamp(first, "first"))
-    scene.add(sm.FixedJoint((first, "last"), (second, "first"), stiffness=1e7,
-                            rotational_stiffness=1e6))
-    scene.add(sm.EndLoad(second, force=(0, -F, 0), ramp_time=2 * math.pi / omega1))
-    for rod in (first, second):
-        scene.add(sm.LinearDamping(rod, gamma, rotational_coefficient=gamma * inertia / area,
-                                   name=f"{rod.name}_damping"))
-    sim = _compile(scene, 2e-4)
-
-    def tip(s):
-        return float(s.get_state("second")["positions"][0, -1, 1])
-
-    value, converged, _ = settle(sim, tip, min_time=15.0 / omega1, max_time=80.0 / omega1,
-                                 chunk=2.0 / omega1, rtol=1e-8)
-    assert converged
-    assert value == pytest.approx(-abs(y_ref), rel=1e-2)
+    """softmech.validation.joints.joint_fixed_two_rods: two rods joined by a fixed joint bend as
+    the ME498 Table 1 cantilever, within 1 % of Timoshenko (its docstring)."""
+    record = J.joint_fixed_two_rods()
+    assert record["passed"], record["detail"]

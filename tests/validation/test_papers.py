@@ -31,7 +31,9 @@ def test_each_papers_number_is_reproduced(name):
 
 def test_validate_papers_runs_the_papers_cases(capsys):
     assert command.execute(parse(["--papers", "--list"])) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("papers: ")
+    listed = [line.replace("*", " ").split()[0] for line in lines if line.startswith("  ")]
     assert listed == list(PAPER_CASES)
     assert command.execute(parse(["--papers", "--case", "dismech_fig8_rod", "--json",
                                   "--quiet"])) == 0

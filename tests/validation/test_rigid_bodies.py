@@ -5,6 +5,7 @@ import pytest
 from scipy.special import ellipk
 
 import softmech as sm
+from softmech.validation.joints import rigid_sphere_rolls_five_sevenths, rolling_body
 
 G = 9.81
 
@@ -64,44 +65,18 @@ def test_torque_free_asymmetric_top_conserves_energy_momentum_and_flips():
     assert np.mean(np.diff(tc)) == pytest.approx(expected, rel=1e-6)
 
 
-def _rolling(scene_builder, ratio, tol):
-    scene = sm.Scene()
-    body = scene_builder(scene)
-    scene.add(sm.Gravity())
-    scene.add(sm.GroundContact(body, stiffness=1e6, damping=200.0,
-                               friction=sm.IsotropicFriction(0.3, 0.4, slip_velocity=1e-4),
-                               name="rigid_ground_contact"))
-    sim = scene.compile(dt=1e-4)
-    out = sim.run(0.4, record=sm.Every(0.01, ("com_velocity", "angular_velocities")))
-    v = out["com_velocity"][0, :, 0]
-    # terminal rolling speed after the sliding phase (ends at t = 2 v0 / (7 mu g) = 0.1 s for
-    # the sphere, v0 / (3 mu g) = 0.11 s for the cylinder)
-    assert v[-1] == pytest.approx(ratio * 1.0, rel=tol)
-    return sim, out
-
-
 def test_sphere_sliding_on_a_plane_rolls_at_five_sevenths():
-    """A sphere launched sliding (v0 = 1 m/s, no spin) on a plane with kinetic friction: friction
-    decelerates it and spins it up until v = w R, then it rolls at v = v0 / (1 + J / (m R^2)) =
-    5/7 v0 for J = 2/5 m R^2 (angular momentum about the contact line is conserved; e.g.
-    Goldstein, or any rolling-without-slipping textbook problem). Tolerance 0.2 %: the contact
-    penetration d = m g / k = 4e-5 m shortens the lever arm by d / R = 0.04 %."""
-    def build(scene):
-        return scene.add_sphere(position=(0, 0, 0.1), radius=0.1, density=1000.0,
-                                velocity=(1.0, 0, 0))
-    _, out = _rolling(build, 5.0 / 7.0, 2e-3)
-    w = out["angular_velocities"][0, -1, 0]
-    assert w[1] * 0.1 == pytest.approx(out["com_velocity"][0, -1, 0], rel=2e-3)  # rolls: v = w R
+    """softmech.validation.joints.rigid_sphere_rolls_five_sevenths: a sphere launched sliding
+    rolls at v0 / (1 + J / (m R^2)) = 5/7 v0 with v = w R, within 0.2 % (its docstring)."""
+    record = rigid_sphere_rolls_five_sevenths()
+    assert record["passed"], record["detail"]
 
 
 def test_cylinder_sliding_on_its_side_rolls_at_two_thirds():
     """A solid cylinder lying on its side (contact through its two end rims), launched sliding
     across its axis: J = m r^2 / 2, so it rolls at v0 / (1 + 1/2) = 2/3 v0 (tolerance 0.2 %)."""
-    def build(scene):
-        return scene.add_cylinder(position=(0, 0, 0.05), direction=(0, 1, 0), normal=(1, 0, 0),
-                                  radius=0.05, length=0.2, density=1000.0,
-                                  velocity=(1.0, 0, 0))
-    _rolling(build, 2.0 / 3.0, 2e-3)
+    v, w, radius = rolling_body("cylinder")
+    assert v == pytest.approx(2.0 / 3.0, rel=2e-3)
 
 
 @pytest.mark.parametrize("angle_deg, sticks", [(15.0, True), (30.0, False)])

@@ -25,7 +25,8 @@ from softmech.kernels.rod_body_contact import (
     rod_body_contacts,
     signed_distance,
 )
-from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
+from softmech.terms.rod_body_contact import body_contact_stats
+from softmech.validation.body_contact import rod_on_box_carries_its_weight, sphere_on_clamped_beam
 
 G = 9.81
 ROD = dict(density=1000.0, youngs_modulus=1e8, shear_modulus=1e8 / 1.5)
@@ -70,27 +71,10 @@ def test_closest_point_of_a_segment_matches_sampling(a, b, shape):
 
 # ------------------------------------------------------------------------- statics
 def test_rod_lying_on_a_box_carries_its_weight_element_by_element():
-    """A straight rod (n elements) resting along the top face of a fixed box: every element's
-    overlap is eps = m g / (n k) (n springs k in parallel carry the weight) and the nodes share
-    it as a line load (end nodes half); both to 1e-9 relative after the vibration is damped."""
-    n, r, L, k = 10, 0.01, 0.5, 1e4
-    scene = sm.Scene()
-    rod = scene.add_cosserat_rod(name="rod", start=(-0.25, 0.1, 0.1 + r), direction=(1, 0, 0),
-                                 normal=(0, 0, 1), length=L, n_elems=n, radius=r, **ROD)
-    scene.add_box(name="table", position=(0, 0, 0.05), lengths=(1, 1, 0.1), fixed=True)
-    scene.add(sm.Gravity((0, 0, -G)))                 # a fixed obstacle needs no density
-    scene.add(sm.RodBodyContact(stiffness=k, damping=1.0))
-    scene.add(sm.LinearDamping(rod, 0.5))
-    sim = scene.compile(dt=2e-5)
-    sim.run(1.0)
-    weight = ROD["density"] * np.pi * r * r * L * G
-    eps = weight / (n * k)
-    z = sim.get_state("rod")["positions"][0, :, 2]
-    np.testing.assert_allclose(z, 0.1 + r - eps, rtol=0, atol=1e-9 * eps)
-    share = np.full(n + 1, weight / n)
-    share[[0, -1]] /= 2
-    np.testing.assert_allclose(body_contact_forces(sim, "rod")[0, :, 2], share, rtol=1e-9)
-    assert body_contact_stats(sim)[0, 1] == n
+    """softmech.validation.body_contact.rod_on_box_carries_its_weight: every element's overlap is
+    eps = m g / (n k) and the nodes share the weight, both to 1e-9 (its docstring)."""
+    record = rod_on_box_carries_its_weight()
+    assert record["passed"], record["detail"]
 
 
 @pytest.mark.parametrize("shape", ["sphere", "cylinder", "box"])
@@ -123,37 +107,11 @@ def test_a_fixed_obstacles_mass_is_never_used(shape):
 
 
 def test_sphere_resting_on_a_clamped_beam_deflects_it_by_the_beam_formula():
-    """A sphere of weight W on the middle of a rod clamped at both ends: mid-span deflection
-    delta = W L^3 / (192 E I) + W L / (4 alpha G A) (beam with both ends built in under a
-    central load, Gere & Timoshenko, Mechanics of Materials, App. G; plus the shear term of the
-    constant shear force W / 2 over each half span, alpha = the rod's shear coefficient). Small
-    deflection (delta = 1 mm = r / 10) so that the membrane tension of a clamped-clamped beam is
-    negligible. Tolerance 1 % (measured 0.26 %: 40 elements, the load shared by the two elements
-    either side of the middle node); the contact carries the whole weight (1 %, measured 1e-7)."""
-    L, r, E, n = 1.0, 0.01, 1e7, 40
-    I = np.pi * r**4 / 4
-    W = 1e-3 * 192 * E * I / L**3          # delta ~ 1 mm
-    R = 0.02
-    scene = sm.Scene()
-    rod = scene.add_cosserat_rod(name="beam", start=(0, 0, 0), direction=(1, 0, 0),
-                                 normal=(0, 0, 1), length=L, n_elems=n, radius=r,
-                                 density=1000.0, youngs_modulus=E, shear_modulus=E / 3)
-    ball = scene.add_sphere(name="ball", position=(0.5, 0, r + R), radius=R, mass=W / G)
-    scene.add(sm.Clamp(rod, "first"))
-    scene.add(sm.Clamp(rod, "last", name="clamp_last"))
-    scene.add(sm.EndLoad(ball, force=(0, 0, -W), name="weight"))   # the beam itself weightless
-    scene.add(sm.RodBodyContact(stiffness=1e3, damping=0.05))
-    scene.add(sm.LinearDamping(rod, 2.0))
-    scene.add(sm.LinearDamping(ball, 0.05, name="rigid_damping"))
-    sim = scene.compile(dt=5e-5)
-    sim.run(4.0)
-    alpha = sim.params["beam.shear_coefficient"][0, 0]
-    A = np.pi * r * r
-    expected = W * L**3 / (192 * E * I) + W * L / (4 * alpha * (E / 3) * A)
-    z = sim.get_state("beam")["positions"][0, n // 2, 2]
-    assert -z == pytest.approx(expected, rel=0.01)
-    lift = body_contact_forces(sim, "beam")[0, :, 2].sum()
-    assert lift == pytest.approx(-W, rel=0.01)
+    """softmech.validation.body_contact.sphere_on_clamped_beam: mid-span deflection of a
+    built-in beam under a central load within 1 %, the contact carrying the weight (its
+    docstring)."""
+    record = sphere_on_clamped_beam()
+    assert record["passed"], record["detail"]
 
 
 # ------------------------------------------------------------------------- dynamics

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import softmech as sm
 from softmech.kernels.rod_contact import segment_parameters
 from softmech.terms.rod_contact import contact_stats, node_forces
+from softmech.validation import body_contact as BC
 
 COMMON = dict(density=1000.0, youngs_modulus=1e6, shear_modulus=1e6 / 1.5)
 STIFF = dict(density=1000.0, youngs_modulus=1e8, shear_modulus=1e8 / 1.5)
@@ -143,52 +144,18 @@ def test_thrown_rod_conserves_total_linear_momentum():
 
 
 # --------------------------------------------------------------------------- stick and slide
-MU_S, MU_K, V_S = 0.6, 0.4, 1e-4
-
-
-def incline(theta, duration):
-    """A 0.2 m rod (radius R) lying along a stiff 0.6 m rail (radius 2R) clamped at both ends (both with 0.025 m
-    elements, in the plane y = 0), its weight tilted by theta about y (the same as an incline of
-    angle theta; a uniform load rho A g on the slider only, so the rail does not sag under its
-    own weight: ~0.05 mm under the slider's). Returns times, the slider's centre-of-mass x [m] and
-    x velocity [m/s], every 1 ms."""
-    scene = sm.Scene()
-    scene.add_cosserat_rod(name="rail", start=(-0.3, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
-                           length=0.6, n_elems=24, radius=2 * R, **STIFF)
-    scene.add_cosserat_rod(name="slider", start=(-0.2, 0, 3 * R), direction=(1, 0, 0),
-                           normal=(0, 0, 1), length=0.2, n_elems=8, radius=R, **COMMON)
-    weight = COMMON["density"] * np.pi * R**2 * G
-    scene.add(sm.UniformLoad("slider", force_per_length=(weight * np.sin(theta), 0,
-                                                         -weight * np.cos(theta)), name="weight"))
-    scene.add(sm.Clamp("rail", "first"))
-    scene.add(sm.Clamp("rail", "last", name="clamp_last"))
-    scene.add(sm.RodContact(stiffness=1e4, damping=2.0,
-                            friction=sm.CoulombFriction(MU_S, MU_K, slip_velocity=V_S)))
-    sim = scene.compile(dt=1e-5, strict=True)
-    out = sim.run(duration, record=sm.Every(1e-3, ("slider.com", "slider.com_velocity")))
-    return out["time"], out["slider.com"][0, :, 0], out["slider.com_velocity"][0, :, 0]
-
-
 def test_rod_on_an_incline_below_the_friction_angle_sticks():
-    """tan(20 deg) = 0.36 < mu_s = 0.6: held by static friction. The regularized law lets it
-    creep at v = v_s tan(theta) / mu_s (viscous below v_s): displacement over 0.5 s below
-    v_s * 0.5 s = 5e-5 m (0.5 % of R; the creep predicts 3.0e-5 m, measured 3.3e-5 m)."""
-    t, x, _ = incline(np.radians(20.0), 0.5)
-    assert np.max(np.abs(x - x[0])) < V_S * t[-1]
+    """softmech.validation.body_contact.rod_on_rod_sticks_below_the_friction_angle: held by
+    static friction, creeping less than v_s t (its docstring)."""
+    record = BC.rod_on_rod_sticks_below_the_friction_angle()
+    assert record["passed"], record["detail"]
 
 
 def test_rod_on_an_incline_above_the_friction_angle_slides_with_kinetic_friction():
-    """tan(35 deg) = 0.70 > mu_s: slides with a = g (sin(theta) - mu_k cos(theta)) = 2.41 m/s^2
-    (Amontons-Coulomb on an incline). The acceleration is the slope of a least-squares line
-    through the velocity from 0.05 s to 0.25 s (after the contact has settled); tolerance 2 %
-    (the penalty contact's normal force oscillates about m g cos(theta) as the slider's elements
-    pass the rail's)."""
-    theta = np.radians(35.0)
-    t, x, v = incline(theta, 0.25)
-    window = t >= 0.05
-    slope = np.polyfit(t[window], v[window], 1)[0]
-    expected = G * (np.sin(theta) - MU_K * np.cos(theta))
-    assert slope == pytest.approx(expected, rel=0.02)
+    """softmech.validation.body_contact.rod_on_rod_slides_with_kinetic_friction: a = g (sin -
+    mu_k cos) within 2 % (its docstring)."""
+    record = BC.rod_on_rod_slides_with_kinetic_friction()
+    assert record["passed"], record["detail"]
 
 
 # ----------------------------------------------------------------------------- self contact

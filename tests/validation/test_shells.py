@@ -13,89 +13,27 @@ import functools
 
 import numpy as np
 import pytest
-from scipy.integrate import solve_bvp
 
 import softmech as sm
 from softmech.bodies import meshes
 from softmech.implicit.newton import NewtonOptions
 
-RHO, G, H = 1200.0, 9.81, 1e-3
-L, W = 0.1, 0.02
-
-
-def _clamp(shell, fixed):
-    """FixNodes holding `fixed` nodes and, for the mid-edge model, the normals of the edges
-    between them (DisMech's clamp: nodes and edge DOFs of the clamped region)."""
-    angles = ()
-    if shell.bending == "midedge":
-        angles = np.flatnonzero(np.all(np.isin(shell.edges, fixed), axis=1))
-    return sm.FixNodes(shell.name, fixed, angles=angles)
-
-
-@functools.lru_cache(maxsize=None)
-def cantilever_tip(bending, E, n_w=6, newton="atol"):
-    """Tip deflection [m] of a clamped strip L x W x H (nu = 0) under gravity, static solve.
-
-    Equilateral mesh with its rows across the strip (n_w triangles across), so the clamp is a
-    straight row of nodes: rows 0 and 1 (y <= dy) are fixed and the free length is L."""
-    dy = W / n_w * np.sqrt(3) / 2
-    n_rows = int(round(L / dy))
-    dy = L / n_rows
-    mesh = meshes.rectangle(W, L + dy, n_w, n_y=n_rows + 1)
-    scene = sm.Scene()
-    shell = scene.add_shell(name="plate", mesh=mesh, thickness=H, youngs_modulus=E,
-                            poisson_ratio=0.0, density=RHO, bending=bending)
-    y = mesh.vertices[:, 1]
-    scene.add(_clamp(shell, np.flatnonzero(y <= dy * 1.0001)))
-    scene.add(sm.Gravity((0, 0, -G)))
-    # residual target 1e-6 of the weight: Newton's default relative target (1e-9 of the
-    # initial residual) is below the round-off of the stiff membrane forces at E >= 1e9 Pa
-    if newton == "atol":
-        newton = NewtonOptions(atol=1e-6 * RHO * G * H * W * L)
-    sim = scene.compile(dt=1e-3, newton=newton)
-    sim.solve_static()
-    tip = np.isclose(y, L + dy)
-    return -float(sim.get_state("plate")["positions"][0, tip, 2].mean())
-
-
-def euler_bernoulli(E):
-    """delta = q L^4 / (8 E I), q = rho g h W, I = W h^3 / 12 (Gere & Timoshenko, Mechanics of
-    materials, cantilever under a uniform load); with nu = 0 the plate's D W = E I."""
-    return RHO * G * H * W * L ** 4 / (8 * E * W * H ** 3 / 12)
-
-
-def heavy_elastica(E):
-    """Exact tip deflection of a cantilever under its own weight q per length: E I theta'' =
-    -q (L - s) cos(theta), theta(0) = 0, theta'(L) = 0, delta = int sin(theta) ds (the
-    moment of the load beyond s; the small-slope limit is q L^4 / (8 E I))."""
-    k = RHO * G * H * W / (E * W * H ** 3 / 12)
-    s = np.linspace(0, L, 200)
-
-    def f(s, y):
-        return np.vstack([y[1], -k * (L - s) * np.cos(y[0]), np.sin(y[0])])
-
-    guess = np.vstack([np.minimum(k * (L ** 3 - (L - s) ** 3) / 6, 1.5), k * (L - s) ** 2 / 2, 0 * s])
-    sol = solve_bvp(f, lambda a, b: np.array([a[0], b[1], a[2]]), s, guess, tol=1e-10,
-                    max_nodes=100000)
-    assert sol.success, sol.message
-    return float(sol.sol(L)[2])
-
-
-# Measured with n_w = 6 (about 35 rows along the length): mid-edge +0.09 % at E >= 1e9 Pa
-# (converging: +0.21 / +0.09 / +0.03 % for n_w = 4 / 6 / 10, see the convergence test), hinge
-# +13.7 % (the hinge model is mesh-dependent, ref. 004 section 3.3: bending across the rows of
-# an equilateral mesh is softer, tests/properties' cylindrical-bending energy -4.9 %; the error
-# shrinks slowly with refinement, +10.9 % at n_w = 12, docs/shells.md).
-TOLERANCE = {"midedge": 0.01, "hinge": 0.16}
+from softmech.validation.shells import (TOLERANCE, G, cantilever_tip, clamped_plate_ratio,
+                                        euler_bernoulli,
+                                        shell_cantilever_elastica,
+                                        shell_cantilever_euler_bernoulli,
+                                        shell_clamped_plate_kirchhoff)
+from softmech.validation.shells import clamp as _clamp
 
 
 @pytest.mark.parametrize("bending", ["midedge", "hinge"])
 @pytest.mark.parametrize("E", [1e9, 1e10, 1e11])
 def test_cantilever_small_deflection_matches_euler_bernoulli(bending, E):
-    delta = cantilever_tip(bending, E)
-    assert euler_bernoulli(E) / L < 0.02                       # small deflection
-    assert abs(delta / euler_bernoulli(E) - 1) < TOLERANCE[bending]
-    assert delta > euler_bernoulli(E)                          # discretization: too soft
+    """softmech.validation.shells.shell_cantilever_euler_bernoulli (its docstring) for both
+    bending models and three moduli, all small deflections."""
+    assert euler_bernoulli(E) / 0.1 < 0.02                     # small deflection
+    record = shell_cantilever_euler_bernoulli(bending, E)
+    assert record["passed"], record["detail"]
 
 
 @pytest.mark.parametrize("bending", ["midedge", "hinge"])
@@ -103,11 +41,13 @@ def test_cantilever_small_deflection_matches_euler_bernoulli(bending, E):
 def test_cantilever_large_deflection_follows_the_elastica(bending, E):
     """At low E the deflection departs from Euler-Bernoulli (-56 % at 1e7 Pa, where q L^4/8EI
     is 1.8 L) and follows the exact elastica; measured vs the elastica: mid-edge -0.00 % (1e7),
-    +0.08 % (1e8), hinge +2.9 %, +12.3 %; tolerances as the small-deflection test."""
-    delta = cantilever_tip(bending, E)
-    assert abs(delta / heavy_elastica(E) - 1) < TOLERANCE[bending]
+    +0.08 % (1e8), hinge +2.9 %, +12.3 %; tolerances as the small-deflection test
+    (softmech.validation.shells.shell_cantilever_elastica)."""
+    record = shell_cantilever_elastica(bending, E)
     if E == 1e7:
-        assert delta < 0.5 * euler_bernoulli(E)               # far from the linear theory
+        assert record["passed"], record["detail"]
+    else:
+        assert record["error"] <= TOLERANCE[bending], record["detail"]
 
 
 def test_cantilever_midedge_converges_to_euler_bernoulli():
@@ -129,39 +69,14 @@ def test_static_solve_with_default_options_reaches_the_same_plate(bending):
                                                                      rel=1e-6)
 
 
-def clamped_plate_ratio(bending, n, a=0.1, E=1e9, nu=0.3, p=10.0):
-    """w_max of a clamped square plate (side a, thickness H) under uniform pressure p over
-    Kirchhoff's w_max = 0.00126 p a^4 / D, D = E h^3 / (12 (1 - nu^2)) (Timoshenko &
-    Woinowsky-Krieger, Theory of plates and shells, 2nd ed., section 44, table 35, nu = 0.3).
-    w_max / h ~ 0.01: linear. Mid-edge: the a x a mesh, boundary nodes and boundary edges'
-    mid-edge normals fixed. Hinge (no edge DOF): a margin of one cell around the square fixed
-    (the clamp line of an equilateral mesh then zigzags by dx/2 on two sides)."""
-    margin = a / n if bending == "hinge" else 0.0
-    mesh = meshes.rectangle(a + 2 * margin, a + 2 * margin, n + (2 if margin else 0),
-                            origin=(-margin, -margin, 0.0))
-    v = mesh.vertices
-    tol = 1e-9
-    fixed = np.flatnonzero((v[:, 0] <= tol) | (v[:, 0] >= a - tol)
-                           | (v[:, 1] <= tol) | (v[:, 1] >= a - tol))
-    scene = sm.Scene()
-    shell = scene.add_shell(name="plate", mesh=mesh, thickness=H, youngs_modulus=E,
-                            poisson_ratio=nu, density=1000.0, bending=bending)
-    scene.add(_clamp(shell, fixed))
-    scene.add(sm.ShellPressure("plate", p))
-    sim = scene.compile(dt=1e-3, newton=NewtonOptions(atol=1e-8 * p * a * a))
-    sim.solve_static()
-    w = sim.get_state("plate")["positions"][0, :, 2].max()
-    D = E * H ** 3 / (12 * (1 - nu ** 2))
-    return w / (0.00126 * p * a ** 4 / D)
-
-
 def test_clamped_plate_midedge_matches_kirchhoff():
-    """Mid-edge, 32 triangles across (2,405 triangles): measured +1.7 %, tolerance 3 %; it
-    converges (+5.4 % at 16 across, +1.0 % at 48): the error falls at least 2.5-fold from 16 to
-    32."""
-    coarse, fine = clamped_plate_ratio("midedge", 16) - 1, clamped_plate_ratio("midedge", 32) - 1
-    assert abs(fine) < 0.03
-    assert abs(fine) < abs(coarse) / 2.5
+    """Mid-edge, 32 triangles across (softmech.validation.shells.shell_clamped_plate_kirchhoff:
+    measured +1.7 %, tolerance 3 %); it converges (+5.4 % at 16 across, +1.0 % at 48): the
+    error falls at least 2.5-fold from 16 to 32."""
+    record = shell_clamped_plate_kirchhoff()
+    assert record["passed"], record["detail"]
+    coarse = clamped_plate_ratio("midedge", 16) - 1
+    assert record["error"] < abs(coarse) / 2.5
 
 
 def test_clamped_plate_hinge_matches_kirchhoff_within_its_mesh_dependence():

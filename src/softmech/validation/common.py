@@ -21,6 +21,17 @@ def result(case, measured, reference, error, tolerance, detail, passed=None):
             "tolerance": tolerance, "passed": bool(passed and finite), "detail": detail}
 
 
+def validation_case(quantity, source, *, fast=False):
+    """Decorator of a validation case function of the model groups (softmech.validation.registry):
+    records what it measures (`quantity`, with its unit), where its reference comes from
+    (`source`) for the report page, and whether it belongs to `softmech validate --fast`
+    (`fast`: a few seconds once compiled)."""
+    def mark(function):
+        function.quantity, function.source, function.fast = quantity, source, bool(fast)
+        return function
+    return mark
+
+
 def rel_error(measured, reference):
     """|measured - reference| / |reference| [-]."""
     return abs(float(measured) - float(reference)) / abs(float(reference))
@@ -102,5 +113,5 @@ def arc_centerline(radius, angle, n_elems):
                      np.zeros_like(theta)], axis=1)
 
 
-__all__ = ["result", "rel_error", "section", "compile_stable", "compile_dt", "damping_for",
+__all__ = ["result", "validation_case", "rel_error", "section", "compile_stable", "compile_dt", "damping_for",
            "settle", "kabsch_rmsd", "straight_rod", "arc_centerline", "sm"]

@@ -148,14 +148,16 @@ def _energy_case(case, law, in_plane, tol, slack):
 
 def energy_conservation_hyperelastic():
     """Hyperelastic law (forces exactly minus the gradient of the diagnostics' energy), free rod
-    with bend, twist and spin: |dE/E| <= 1e-3 and no secular growth (slack 0.5)."""
+    with bend, twist and spin: |dE/E| <= 1e-3 and no secular growth (slack 0.5).
+    Tolerance 1e-3 on max |dE/E|."""
     return _energy_case("energy_conservation_hyperelastic", "hyperelastic", False, 1e-3, 0.5)
 
 
 def energy_conservation_planar_hyperelastic():
     """As energy_conservation_hyperelastic, with in-plane motion only (no twist, spin about the
     plane normal): isolates the elastic forces and the Verlet steps from the velocity-dependent
-    gyroscopic term (J w / e) x w, which vanishes here. Same bounds."""
+    gyroscopic term (J w / e) x w, which vanishes here. Same bounds.
+    Tolerance 1e-3 on max |dE/E|."""
     return _energy_case("energy_conservation_planar_hyperelastic", "hyperelastic", True, 1e-3, 0.5)
 
 
@@ -164,14 +166,16 @@ def energy_conservation_gazzola2018():
     has a non-symmetric derivative d n_i / d sigma_j when S1 != S3, and m / eps^3 depends on
     positions without a matching force. The diagnostics' quadratic energy is only its first-order
     approximation, so energy may change by about (max strain ~2 %) x (elastic energy ~45 % of E)
-    and may drift: bound max |dE/E| <= 1e-2 over the 1e5 steps, no no-growth condition."""
+    and may drift: bound max |dE/E| <= 1e-2 over the 1e5 steps, no no-growth condition.
+    Tolerance 1e-2 on max |dE/E|."""
     return _energy_case("energy_conservation_gazzola2018", "gazzola2018", False, 1e-2, math.inf)
 
 
 def linear_momentum_conservation():
     """Free rod, no external load: internal forces telescope (node forces are differences of
     element forces), so the total linear momentum sum m_i v_i is conserved to round-off: relative
-    change <= 1e-10 over the 1e5-step bend + twist + spin run (hyperelastic law)."""
+    change <= 1e-10 over the 1e5-step bend + twist + spin run (hyperelastic law).
+    Tolerance 1e-10 relative (round-off)."""
     t, _, P, _, dt, failure = energy_history("hyperelastic", False)
     if t is None:
         return result("linear_momentum_conservation", math.inf, 0.0, math.inf, 1e-10,
@@ -187,7 +191,8 @@ def angular_momentum_conservation():
     drift Q <- exp(-h [w]x) Q at constant body angular velocity and the explicit gyroscopic term
     conserves it only to O(dt^2) (it is not a momentum-map-preserving splitting). Test: 2e4 steps
     at dt = 0.5 x and 0.25 x the stability estimate; the relative change must be <= 1e-3 at the
-    larger dt and fall by at least 3x when dt halves (second order would give 4x)."""
+    larger dt and fall by at least 3x when dt halves (second order would give 4x).
+    Tolerance 1e-3 relative at 0.5 x the stability estimate."""
     changes = []
     for frac in (0.5, 0.25):
         sim = free_rod("hyperelastic", dt_fraction=frac)
@@ -253,12 +258,14 @@ def _convergence_case(case, scheme, in_plane, first_fraction, levels, expected, 
 
 def dt_convergence_verlet():
     """Position Verlet is second order (Verlet 1967; ME498 handout eqs. 5-10): observed order in
-    [1.8, 2.2] on a smooth in-plane free-rod vibration, dt = lim/32 ... lim/256."""
+    [1.8, 2.2] on a smooth in-plane free-rod vibration, dt = lim/32 ... lim/256.
+    Tolerance: the order window [1.8, 2.2] about 2."""
     return _convergence_case("dt_convergence_verlet", "verlet", True, 1.0 / 32.0, 4, 2.0, (1.8, 2.2))
 
 
 def dt_convergence_verlet_3d():
-    """As dt_convergence_verlet with bend + twist + spin (velocity-dependent couple terms active)."""
+    """As dt_convergence_verlet with bend + twist + spin (velocity-dependent couple terms active).
+    Tolerance: the order window [1.8, 2.2] about 2."""
     return _convergence_case("dt_convergence_verlet_3d", "verlet", False, 1.0 / 32.0, 4, 2.0,
                              (1.8, 2.2))
 
@@ -266,14 +273,16 @@ def dt_convergence_verlet_3d():
 def dt_convergence_pefrl():
     """PEFRL (Omelyan, Mryglod, Folk 2002) is fourth order for forces that depend on positions
     only: observed order >= 3.5 (window 3.5..4.5) on the in-plane free rod, dt = lim/2 ... lim/32
-    (differences stay far above round-off: ~1e-6 ... 1e-8 m)."""
+    (differences stay far above round-off: ~1e-6 ... 1e-8 m).
+    Tolerance: the order window [3.5, 4.5] about 4."""
     return _convergence_case("dt_convergence_pefrl", "pefrl", True, 0.5, 5, 4.0, (3.5, 4.5))
 
 
 def dt_convergence_pefrl_axial():
     """Control for dt_convergence_pefrl: a straight free rod in pure axial vibration (no rotation,
     so every force depends on positions only): PEFRL order must be in 3.5..4.5. Levels 0.9 lim,
-    0.9 lim/2, 0.9 lim/4 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14)."""
+    0.9 lim/2, 0.9 lim/4 over 1 s (differences 1e-10 ... 1e-12 m, above round-off ~1e-14).
+    Tolerance: the order window [3.5, 4.5] about 4."""
     p = FREE
     duration = 1.0
 

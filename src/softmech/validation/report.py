@@ -1,11 +1,16 @@
 """The validation report: a Markdown page with every case's measured value, its reference, error,
-tolerance, result and source (`softmech validate --report PATH`; the docs site's validation page).
+tolerance, result and source, grouped by model, with one figure per group (`softmech validate
+--report PATH`; the docs site's validation page).
 
-`CASE_INFO` names, for every case of softmech.validation.cases.CASES, the quantity its record
-measures (with its unit) and the source of the reference value. The page is generated from the
-records of a run, so every number in it was measured by the softmech version named at its top.
+`CASE_INFO` names, for every case of the `rods` and `papers` groups, the quantity its record
+measures (with its unit) and the source of the reference value; the other groups' cases carry
+theirs on the function (softmech.validation.common.validation_case). The page is generated from
+the records of a run, so every number in it was measured by the softmech version named at its
+top. The figures (error over tolerance of every case of a group) are written to the folder
+PAGE_figures next to the page (docs/validation_figures/ for docs/validation.md).
 """
 import inspect
+import os
 import textwrap
 from typing import NamedTuple
 
@@ -94,11 +99,15 @@ CASE_INFO = {
 and of softmech.validation.papers.PAPER_CASES."""
 
 
-def case_info(name):
-    """CaseInfo of a case; ValueError naming the case if it has none (every case must have one)."""
+def case_info(name, function=None):
+    """CaseInfo of a case: from its function's validation_case marks, else CASE_INFO; ValueError
+    naming the case if it has neither (every case must say what it measures)."""
+    if function is not None and hasattr(function, "quantity"):
+        return CaseInfo(function.quantity, function.source)
     if name not in CASE_INFO:
-        raise ValueError(f"case = {name!r} has no entry in softmech.validation.report.CASE_INFO: "
-                         "add its quantity and source there")
+        raise ValueError(f"case = {name!r} has no entry in softmech.validation.report.CASE_INFO "
+                         "and is not marked with softmech.validation.common.validation_case: "
+                         "add its quantity and source")
     return CASE_INFO[name]
 
 
@@ -112,13 +121,62 @@ def _duration(seconds):
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} minutes"
 
 
-def markdown_report(records, *, docstrings, seconds=None, command="softmech validate --report PATH"):
+def figure_folder(path):
+    """The folder of the report's figures: PAGE_figures next to the page (PAGE.md)."""
+    return os.path.splitext(path)[0] + "_figures"
+
+
+def group_figure(records, group, path):
+    """Write a PNG of one group's cases: error over tolerance (log scale; <= 1 passes) as
+    horizontal bars, green for a pass and red for a failure. Returns path."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [r["case"] for r in records]
+    ratios = [max(r["error"] / r["tolerance"], 1e-12) if r["tolerance"] > 0 else float("inf")
+              for r in records]
+    colors = ["tab:green" if r["passed"] else "tab:red" for r in records]
+    fig, ax = plt.subplots(figsize=(8.0, 0.9 + 0.32 * len(records)), layout="constrained")
+    y = list(range(len(records)))[::-1]
+    ax.barh(y, ratios, color=colors, left=1e-12)
+    ax.set_xscale("log")
+    ax.set_xlim(min(1e-12, min(ratios) / 3), max(10.0, max(ratios) * 3))
+    ax.axvline(1.0, color="black", lw=1.0, ls="--")
+    ax.set_yticks(y, names, fontsize=8)
+    ax.set_xlabel("error / tolerance [-] (a case passes at ≤ 1, dashed)")
+    passed = sum(r["passed"] for r in records)
+    ax.set_title(f"Validation group {group}: {passed} of {len(records)} passed", fontsize=10)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _groups(records):
+    """{group: [records]} in the order of first appearance (records without one: "rods")."""
+    grouped = {}
+    for r in records:
+        grouped.setdefault(r.get("group", "rods"), []).append(r)
+    return grouped
+
+
+def markdown_report(records, *, docstrings, infos=None, seconds=None, figures=None,
+                    command="softmech validate --report PATH"):
     """The report page (Markdown text) for validation records (see softmech.validation.cases).
 
-    records: list of record dicts; docstrings: case name -> its docstring (the formula, the
-    source and the reason for the tolerance), shown under each case; seconds: the wall-clock
-    time of the whole run [s] (None: not reported); command: the command that made the page."""
-    infos = {r["case"]: case_info(r["case"]) for r in records}
+    records: list of record dicts, each with its "group" (and optionally "seconds", the case's
+    wall-clock time [s]); docstrings: case name -> its docstring (the formula, the source and
+    the reason for the tolerance), shown under each case; infos: case name -> CaseInfo (None:
+    case_info(name)); seconds: the wall-clock time of the whole run [s] (None: not reported);
+    figures: group -> figure path relative to the page (None: none); command: the command that
+    made the page."""
+    from softmech.validation.registry import GROUPS
+
+    infos = dict(infos or {})
+    for r in records:
+        if r["case"] not in infos:
+            infos[r["case"]] = case_info(r["case"])
+    grouped = _groups(records)
     passed = sum(r["passed"] for r in records)
     lines = [
         "# Validation report",
@@ -133,15 +191,27 @@ def markdown_report(records, *, docstrings, seconds=None, command="softmech vali
         "A case passes when its error is within the tolerance "
         "and its extra conditions hold (listed under each case below).",
         "",
-        "| case | quantity | measured | reference | error | tolerance | result | source |",
-        "|---|---|---|---|---|---|---|---|",
+        "| group | cases | passed | time |",
+        "|---|---|---|---|",
     ]
-    for r in records:
-        info = CaseInfo(*(_cell(text) for text in infos[r["case"]]))
-        lines.append(
-            f"| [`{r['case']}`](#{r['case']}) | {info.quantity} | "
-            f"{r['measured']:.6g} | {r['reference']:.6g} | {r['error']:.2e} | "
-            f"{r['tolerance']:.2g} | {'pass' if r['passed'] else '**FAIL**'} | {info.source} |")
+    for group, rs in grouped.items():
+        time_text = (_duration(sum(r["seconds"] for r in rs))
+                     if all("seconds" in r for r in rs) else "")
+        lines.append(f"| [{group}](#{group}) | {len(rs)} | {sum(r['passed'] for r in rs)} | "
+                     f"{time_text} |")
+    for group, rs in grouped.items():
+        title = GROUPS[group].title if group in GROUPS else group
+        lines += ["", f"## {group}", "", title[0].upper() + title[1:] + ".", ""]
+        if figures and group in figures:
+            lines += [f"![{group}: error over tolerance of each case]({figures[group]})", ""]
+        lines += ["| case | quantity | measured | reference | error | tolerance | result | source |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in rs:
+            info = CaseInfo(*(_cell(text) for text in infos[r["case"]]))
+            lines.append(
+                f"| [`{r['case']}`](#{r['case']}) | {info.quantity} | "
+                f"{r['measured']:.6g} | {r['reference']:.6g} | {r['error']:.2e} | "
+                f"{r['tolerance']:.2g} | {'pass' if r['passed'] else '**FAIL**'} | {info.source} |")
     lines += ["", "## Cases", ""]
     for r in records:
         doc = inspect.cleandoc(docstrings.get(r["case"]) or "(no docstring)")
@@ -150,8 +220,19 @@ def markdown_report(records, *, docstrings, seconds=None, command="softmech vali
     return "\n".join(lines)
 
 
-def write_report(path, records, *, docstrings, seconds=None,
+def write_report(path, records, *, functions, seconds=None,
                  command="softmech validate --report PATH"):
-    """Write markdown_report(...) to `path` atomically; returns path."""
-    return atomic_write_text(path, markdown_report(records, docstrings=docstrings, seconds=seconds,
-                                                   command=command))
+    """Write the report page to `path` atomically and one figure per group to
+    figure_folder(path); functions: case name -> its function (docstring and CaseInfo).
+    Returns the paths written (the page first)."""
+    folder = figure_folder(path)
+    os.makedirs(folder, exist_ok=True)
+    figures, written = {}, []
+    for group, rs in _groups(records).items():
+        written.append(group_figure(rs, group, os.path.join(folder, f"{group}.png")))
+        figures[group] = f"{os.path.basename(folder)}/{group}.png"
+    text = markdown_report(records, docstrings={n: f.__doc__ for n, f in functions.items()},
+                           infos={n: case_info(n, f) for n, f in functions.items()},
+                           seconds=seconds, figures=figures, command=command)
+    atomic_write_text(path, text)
+    return [str(path)] + written
