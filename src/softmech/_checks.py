@@ -213,10 +213,72 @@ def orthonormal_frames(field, Q, tol=1e-8):
     return Q
 
 
-def per_element(field, value, n, positive_values=True, of=None):
+# ---------------------------------------------------------------- physical bounds per field
+# A value outside these ranges is no material and no body: it is a units slip (mm written as m,
+# MPa as Pa, g/cm^3 as kg/m^3) or a typo, and it would run as nonsense (a 1e-300 Pa rod, a
+# ring of radius 1e12 m). Each range is wide enough to hold every built-in scene and test.
+MODULUS = (1e-3, 1e13, "Pa")
+"""Young's and shear moduli [Pa]: 1 mPa is a thousand times softer than the softest
+hydrogels and tissues (~1 Pa - 1 kPa; brain ~1 kPa); 10 TPa is eight times diamond's 1.2 TPa,
+the stiffest bulk material. Built-in scenes: swimmer 3.9 MPa, walker 300 kPa, cells 340 kPa,
+bones 17 GPa."""
+
+DENSITY = (1e-3, 1e5, "kg/m^3")
+"""Densities of bodies [kg/m^3]: 1e-3 is a thousandth of air (1.2) and below the lightest
+aerogels (~1); 1e5 is over four times osmium (22,590), the densest element. A fixed body with
+neither density nor mass gets rigid_body.FIXED_DENSITY (1000)."""
+
+LENGTH = (1e-9, 1e4, "m")
+"""Lengths, radii and thicknesses of bodies [m]: 1 nm is a few atoms, below which a
+continuum rod or shell means nothing (the swimmer's tail is 4.3 um thick); 10 km is beyond any
+soft robot, animal or cable model a laptop runs (rods of 1e4 m elements are still
+representable to 1e-12 m)."""
+
+
+EFFECTIVE_FACTOR = 1e5
+"""How far above the physical bounds a Cosserat rod's density and moduli may go: a rod can
+carry effective values, e.g. the meridian rod of an axisymmetric shell scales the shell's by
+6 r0 / h (softmech.bodies.axisym_shell; 6e5 kg/m^3 for the PoseiDRONE's mantle), i.e. up to
+6e4 for a shell 1 m wide and 0.1 mm thick. The lower bounds stay: no effective value is
+softer or lighter than the material."""
+
+ROD_DENSITY = (DENSITY[0], DENSITY[1] * EFFECTIVE_FACTOR, DENSITY[2])
+"""Densities of Cosserat rods [kg/m^3] (EFFECTIVE_FACTOR)."""
+
+ROD_MODULUS = (MODULUS[0], MODULUS[1] * EFFECTIVE_FACTOR, MODULUS[2])
+"""Young's and shear moduli of Cosserat rods [Pa] (EFFECTIVE_FACTOR)."""
+
+
+def physical(field, value, bounds, shape=None):
+    """A positive finite scalar or array (as `positive`) whose entries all lie within `bounds`
+    (MODULUS, DENSITY, LENGTH, ROD_*: (lowest, highest, unit)); ValueError naming the field,
+    the value and the range otherwise."""
+    arr = positive(field, value, shape)
+    low, high, unit = bounds
+    if np.any(arr < low) or np.any(arr > high):
+        worst = arr.min() if np.any(arr < low) else arr.max()
+        raise ValueError(f"{field} = {_show(value)} {unit} is not allowed: must be within "
+                         f"[{low:g}, {high:g}] {unit} (physical bounds, softmech._checks; "
+                         f"{worst:g} {unit} is a units slip or a typo)")
+    return arr
+
+
+def poisson_ratio(field, value, low=-1.0, high=0.5, open_low=True, open_high=False):
+    """Poisson's ratio, a single number in (-1, 0.5] (the bounds of an isotropic elastic
+    material; a body may narrow them, e.g. [0, 0.5)), as float."""
+    nu = float(finite(field, value, shape=()))
+    if (nu <= low if open_low else nu < low) or (nu >= high if open_high else nu > high):
+        raise ValueError(f"{field} = {_show(value)} is not allowed: must be in "
+                         f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}")
+    return nu
+
+
+def per_element(field, value, n, positive_values=True, of=None, bounds=None):
     """Scalar or per-element array -> float array of shape (n,); `of`: what sets the number of
-    elements (e.g. "rod 'r'.centerline (6 nodes)"), named when the shape does not fit."""
-    arr = positive(field, value) if positive_values else finite(field, value)
+    elements (e.g. "rod 'r'.centerline (6 nodes)"), named when the shape does not fit;
+    `bounds`: physical bounds of the values (MODULUS, DENSITY, LENGTH) when given."""
+    arr = (physical(field, value, bounds) if bounds is not None else
+           positive(field, value) if positive_values else finite(field, value))
     if arr.ndim == 0:
         return np.full(n, float(arr))
     if arr.shape != (n,):

@@ -237,6 +237,8 @@ class Scene:
         wanted = getattr(term, "implicit_bodies", lambda: ())()
         single = getattr(term, "implicit_body", None)
         for target in ((single,) if single is not None else ()) + tuple(wanted):
+            if target in implicit and hasattr(term, "check_body"):   # indices, before compile
+                term.check_body(next(b for b in self.implicit_bodies if b.name == target))
             if target not in implicit:
                 field = _field_holding(term, target, "body")
                 raise ValueError(f"{term.name}.{field} = {target!r} is not allowed: no discrete rod "

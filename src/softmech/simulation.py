@@ -4,7 +4,7 @@ from functools import partial
 
 import numpy as np
 
-from softmech import _checks
+from softmech import _checks, run_cost
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.diagnostics import rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
@@ -119,7 +119,10 @@ class Simulation:
             for r in self.rods] + list(ctx.time_step_limits), axis=0)
 
     def check_time_step(self, strict=False):
+        """The estimated stability limit [s]; warns (strict: raises) if dt is above it, and
+        refuses a dt below run_cost.MIN_DT_FRACTION of it (any scheme) outright."""
         limit = float(self.time_step_limit().min())
+        run_cost.check_time_step(self.dt, limit)
         if self.dt > limit and self.scheme not in IMPLICIT_SCHEMES:
             msg = (f"dt = {self.dt:g} s is above the estimated stability limit {limit:.3g} s of the "
                    f"explicit integrator; use dt <= {limit:.3g} s")
@@ -315,7 +318,7 @@ class Simulation:
         sample). Returns what it compiled, in words (`softmech run` prints it)."""
         self.step(0)
         if record is not None:
-            self.run(0.0, record=record)
+            self.run(0.0, record=record, allow_large=True)  # one sample
         calls = [c.name for c in self._engine().calls]
         return f"the {self.scheme} step with {', '.join(calls)}"
 
@@ -410,17 +413,21 @@ class Simulation:
             time=self.time, state={r.name: self.get_state(r.name) for r in self.rods + self.rigid_bodies},
             worlds=worlds, body=body, quantity=quantity)
 
-    def run(self, duration, *, record=None, progress=False, checkpoint=None):
+    def run(self, duration, *, record=None, progress=False, checkpoint=None, allow_large=False):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.
 
         record: Every(seconds, fields) or None (only the final time). checkpoint: path of an
         .npz file where the last good state is written (atomically) if the run diverges.
+        allow_large: run even above the budgets of softmech.run_cost (compute, memory of the
+        recording), which are otherwise refused before the first step.
         """
         duration = float(_checks.nonnegative("duration", duration, shape=()))
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
-        n_total, every = _checks.run_steps(duration, self.dt,
-                                           None if record is None else record.seconds)
+        seconds = None if record is None else record.seconds
+        run_cost.check(run_cost.estimate(self, duration, seconds, () if record is None
+                                         else record.fields), allow_large)
+        n_total, every = _checks.run_steps(duration, self.dt, seconds)
         # Steps between divergence checks: on divergence the state of the last check is kept, so
         # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
         fields = () if record is None else record.fields

@@ -49,7 +49,8 @@ def test_every_shape_reduces_to_the_circle_it_contains():
     c = section_constants("s", sm.sections.circle(r), 1)
     assert c["area"][0] == area[0] and np.array_equal(c["second_moments"][0], inertia[0, :2])
     assert c["torsion_constant"][0] == inertia[0, 2] and c["radius"][0] == r
-    for spec in (sm.sections.ellipse(r, r), sm.sections.tube(r, 1e-9 * r)):
+    for spec in (sm.sections.ellipse(r, r), sm.sections.tube(r, 2e-9)):  # bore: 2 nm (>= 1 nm,
+        # the smallest length softmech._checks.LENGTH allows)
         s = section_constants("s", spec, 1)
         np.testing.assert_allclose(s["area"], area, rtol=1e-12)
         np.testing.assert_allclose(s["second_moments"][0], inertia[0, :2], rtol=1e-12)
@@ -90,7 +91,8 @@ def test_ellipse_rectangle_and_tube_constants():
      r"section.inner_radius = 0.002 .* < outer_radius"),
     ({"shape": "general", "area": 1.0, "second_moment1": 1.0, "second_moment2": 1.0,
       "torsion_constant": 3.0, "radius": 1.0}, r"section.torsion_constant = 3.0 .* <= "),
-    ({"shape": "rectangle", "side1": 1e-200, "side2": 1e-200}, r"section = .* float64"),
+    ({"shape": "rectangle", "side1": 1e-200, "side2": 1e-200},      # beyond a length's bounds
+     r"section.side1 = 1e-200 m is not allowed: must be within \[1e-09, 10000\] m"),
     ([1, 2], r"section = \[1, 2\] is not allowed: must be a section"),
     ({"shape": "rectangle", "side1": [1e-3, 1e-3], "side2": 2e-3},
      r"section.side1 has shape \(2,\), expected a scalar or shape \(4,\)"),

@@ -43,12 +43,12 @@ def meridian_rod(name, r, z, *, thickness, density, youngs_modulus, poisson_rati
                          f"(got shapes {r.shape}, {z.shape})")
     if np.any(r < 0):
         raise ValueError(f"{name}.r has entries < 0 (radii must be >= 0)")
-    h = float(_checks.positive(f"{name}.thickness", thickness, shape=()))
-    rho = float(_checks.positive(f"{name}.density", density, shape=()))
-    E = float(_checks.positive(f"{name}.youngs_modulus", youngs_modulus, shape=()))
-    nu = float(_checks.finite(f"{name}.poisson_ratio", poisson_ratio, shape=()))
-    if not 0.0 <= nu < 0.5:
-        raise ValueError(f"{name}.poisson_ratio = {nu} is not allowed: must be in [0, 0.5)")
+    h = float(_checks.physical(f"{name}.thickness", thickness, _checks.LENGTH, shape=()))
+    rho = float(_checks.physical(f"{name}.density", density, _checks.DENSITY, shape=()))
+    E = float(_checks.physical(f"{name}.youngs_modulus", youngs_modulus, _checks.MODULUS,
+                               shape=()))
+    nu = _checks.poisson_ratio(f"{name}.poisson_ratio", poisson_ratio, 0.0, 0.5,
+                               open_low=False, open_high=True)
     a = _checks.unit_vector(f"{name}.axis", axis)
     e_r = np.asarray(radial, dtype=float) - np.dot(radial, a) * a
     if np.linalg.norm(e_r) < 1e-9:

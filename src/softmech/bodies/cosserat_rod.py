@@ -267,16 +267,17 @@ def build_rod(name, *, positions, normal=None, directors=None, radius=None, dens
     elif radius is None:
         raise ValueError(f"{f}: give radius (solid circles) or section "
                          "(softmech.sections.rectangle, ellipse, tube, ...)")
-    radius = _checks.per_element(f"{f}.radius", radius, n, of=of)
-    density = _checks.per_element(f"{f}.density", density, n, of=of)
-    E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of)
+    radius = _checks.per_element(f"{f}.radius", radius, n, of=of, bounds=_checks.LENGTH)
+    density = _checks.per_element(f"{f}.density", density, n, of=of, bounds=_checks.ROD_DENSITY)
+    E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of,
+                            bounds=_checks.ROD_MODULUS)
+    # checked even when shear_modulus sets G: poisson_ratio = {} must not pass unnoticed
+    nu = _checks.poisson_ratio(f"{f}.poisson_ratio", poisson_ratio)
     if shear_modulus is None:
-        nu = float(_checks.finite(f"{f}.poisson_ratio", poisson_ratio, shape=()))
-        if not -1.0 < nu <= 0.5:
-            raise ValueError(f"{f}.poisson_ratio = {poisson_ratio!r} is not allowed: must be in (-1, 0.5]")
         G = E / (2.0 * (1.0 + nu))
     else:
-        G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n, of=of)
+        G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n, of=of,
+                                bounds=_checks.ROD_MODULUS)
     if rest_lengths is not None:
         rest_lengths = _checks.per_element(f"{f}.rest_lengths", rest_lengths, n, of=of)  # > 0
     if isinstance(rest_curvature, str):
@@ -301,7 +302,7 @@ def ring_nodes(center, axis, ring_radius, n_elems):
     (counter-clockwise about axis)."""
     center = _checks.finite("center", center, shape=(3,))
     axis = _checks.unit_vector("axis", axis)
-    ring_radius = float(_checks.positive("ring_radius", ring_radius, shape=()))
+    ring_radius = float(_checks.physical("ring_radius", ring_radius, _checks.LENGTH, shape=()))
     n = _checks.affordable_count("n_elems", n_elems, 3, BYTES_PER_ELEMENT, "the ring's arrays")
     helper = np.eye(3)[np.argmin(np.abs(axis))]
     e1 = np.cross(axis, helper)
@@ -324,7 +325,7 @@ def straight_centerline(start, direction, length, n_elems):
     """Equispaced nodes (n+1, 3) [m] from `start` along unit `direction` over `length`."""
     start = _checks.finite("start", start, shape=(3,))
     direction = _checks.unit_vector("direction", direction)
-    length = float(_checks.positive("length", length, shape=()))
+    length = float(_checks.physical("length", length, _checks.LENGTH, shape=()))
     n = _checks.affordable_count("n_elems", n_elems, 1, BYTES_PER_ELEMENT, "the rod's arrays")
     nodes = start + np.linspace(0.0, length, n + 1)[:, None] * direction
     if np.max(np.abs(nodes)) > _checks.MAX_COORDINATE:

@@ -209,25 +209,26 @@ class DerRod(ImplicitBody):
             raise ValueError(f"der_rod '{self.name}': give radius (solid circles) or section "
                              "(softmech.sections.rectangle, ellipse, tube, ...)")
         if radius is not None:
-            given, radius = radius, _checks.per_element(f + "radius", radius, self.n_elems)
+            given, radius = radius, _checks.per_element(f + "radius", radius, self.n_elems,
+                                                        bounds=_checks.LENGTH)
             if section is None and not np.all(np.isfinite(radius**4) & (radius**4 > 0)):
                 raise ValueError(f"{f}radius = {_checks._show(given)} is not allowed: its "
                                  "area or second moment (r^4) is 0 or inf in float64")
         constants = section_constants(f + "section", circle(radius) if section is None
                                       else section, self.n_elems)
         self.radius = constants["radius"] if radius is None else radius
-        self.density = float(_checks.positive(f + "density", density, shape=()))
-        self.youngs_modulus = float(_checks.positive(f + "youngs_modulus", youngs_modulus, shape=()))
+        self.density = float(_checks.physical(f + "density", density, _checks.DENSITY, shape=()))
+        self.youngs_modulus = float(_checks.physical(f + "youngs_modulus", youngs_modulus,
+                                                     _checks.MODULUS, shape=()))
         if poisson_ratio is not None and shear_modulus is not None:
             raise ValueError(f"der_rod '{self.name}': give poisson_ratio or shear_modulus, "
                              "not both")
         if shear_modulus is not None:
-            self.shear_modulus = float(_checks.positive(f + "shear_modulus", shear_modulus, shape=()))
+            self.shear_modulus = float(_checks.physical(f + "shear_modulus", shear_modulus,
+                                                        _checks.MODULUS, shape=()))
         else:
-            nu = 0.5 if poisson_ratio is None else float(_checks.finite(f + "poisson_ratio",
-                                                                        poisson_ratio, shape=()))
-            if not -1.0 < nu <= 0.5:
-                raise ValueError(f"{f}poisson_ratio = {nu!r} is not allowed: must be in (-1, 0.5]")
+            nu = 0.5 if poisson_ratio is None else _checks.poisson_ratio(f + "poisson_ratio",
+                                                                         poisson_ratio)
             self.shear_modulus = self.youngs_modulus / (2.0 * (1.0 + nu))
         # section constants: A (m,) [m^2]; I (s, 2) in the order of (kappa1, kappa2) (module
         # docstring: I2 then I1) and J (s,) [m^4], the mean of a spring's two edges; the

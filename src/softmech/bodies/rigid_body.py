@@ -101,7 +101,7 @@ def _mass(owner, volume, density, mass, size="", fixed=False):
                          "body, fixed=True, needs neither)")
     if mass is not None:
         return float(_checks.positive(f"{owner}.mass", mass, shape=()))
-    m = float(_checks.positive(f"{owner}.density", density, shape=())) * volume
+    m = float(_checks.physical(f"{owner}.density", density, _checks.DENSITY, shape=())) * volume
     if not 0.0 < m < np.inf:        # a huge or tiny size or density: inf or 0 kg
         raise ValueError(f"{owner}.density = {density!r} is not allowed with {size} (volume "
                          f"{volume:g} m^3): the mass {m:g} kg must be finite and > 0")
@@ -148,7 +148,7 @@ def point_features(points, radius):
 
 
 def sphere(name, *, position, radius, density=None, mass=None, **common):
-    r = float(_checks.positive(f"body '{name}'.radius", radius, shape=()))
+    r = float(_checks.physical(f"body '{name}'.radius", radius, _checks.LENGTH, shape=()))
     m = _mass(f"body '{name}'", 4.0 / 3.0 * np.pi * r * r * r, density, mass,   # r**3 raises
               f"radius = {r:g} m", common.get("fixed", False))
     # OverflowError for r = 1e300 where r * r * r gives inf, refused by _mass
@@ -159,8 +159,8 @@ def sphere(name, *, position, radius, density=None, mass=None, **common):
 
 def cylinder(name, *, position, radius, length, density=None, mass=None, **common):
     owner = f"body '{name}'"
-    r = float(_checks.positive(f"{owner}.radius", radius, shape=()))
-    L = float(_checks.positive(f"{owner}.length", length, shape=()))
+    r = float(_checks.physical(f"{owner}.radius", radius, _checks.LENGTH, shape=()))
+    L = float(_checks.physical(f"{owner}.length", length, _checks.LENGTH, shape=()))
     m = _mass(owner, np.pi * r * r * L, density, mass, f"radius = {r:g} m, length = {L:g} m",
               common.get("fixed", False))
     perp = m * (3.0 * r * r + L * L) / 12.0
@@ -176,6 +176,7 @@ def box(name, *, position, lengths, density=None, mass=None, **common):
     a, b, c = (float(v) for v in _checks.finite(f"{owner}.lengths", lengths, shape=(3,)))
     if min(a, b, c) <= 0:
         raise ValueError(f"{owner}.lengths = {(a, b, c)} is not allowed: edge lengths must be > 0")
+    _checks.physical(f"{owner}.lengths", (a, b, c), _checks.LENGTH)
     m = _mass(owner, a * b * c, density, mass, f"lengths = {[a, b, c]} m",
               common.get("fixed", False))
     J = np.diag([b * b + c * c, a * a + c * c, a * a + b * b]) * m / 12.0

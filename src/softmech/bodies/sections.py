@@ -31,6 +31,9 @@ SHAPES = {
     "general": ("area", "second_moment1", "second_moment2", "torsion_constant", "radius"),
 }
 """Shape -> its dimensions (every one a number or per-element array, > 0)."""
+NOT_LENGTHS = ("area", "second_moment1", "second_moment2", "torsion_constant")
+"""Dimensions in m^2 or m^4, not m: outside _checks.LENGTH's bounds (radii and sides are
+within them)."""
 
 
 def circle(radius):
@@ -96,7 +99,9 @@ def _dimensions(field, spec, n, of):
     if missing:
         raise ValueError(f"{field}: shape {shape!r} needs {', '.join(names)} "
                          f"(missing: {', '.join(missing)})")
-    dims = {k: _checks.per_element(f"{field}.{k}", spec[k], n, of=of) for k in names}
+    dims = {k: _checks.per_element(f"{field}.{k}", spec[k], n, of=of,
+                                   bounds=None if k in NOT_LENGTHS else _checks.LENGTH)
+            for k in names}
     return shape, dims
 
 

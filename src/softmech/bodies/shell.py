@@ -93,13 +93,13 @@ class Shell(ImplicitBody):
         elif vertices is None or triangles is None:
             raise ValueError(f"{owner}: give a mesh, or vertices (n, 3) and triangles (m, 3)")
         self.vertices, self.triangles = meshes.validate(vertices, triangles, owner=owner)
-        self.thickness = float(_checks.positive(f"{owner}.thickness", thickness, shape=()))
-        self.youngs_modulus = float(_checks.positive(f"{owner}.youngs_modulus", youngs_modulus, shape=()))
-        self.density = float(_checks.positive(f"{owner}.density", density, shape=()))
-        nu = float(_checks.finite(f"{owner}.poisson_ratio", poisson_ratio, shape=()))
-        if not -1.0 < nu <= 0.5:
-            raise ValueError(f"{owner}.poisson_ratio = {poisson_ratio!r} is not allowed: must be in "
-                             "(-1, 0.5]")
+        self.thickness = float(_checks.physical(f"{owner}.thickness", thickness, _checks.LENGTH,
+                                                shape=()))
+        self.youngs_modulus = float(_checks.physical(f"{owner}.youngs_modulus", youngs_modulus,
+                                                     _checks.MODULUS, shape=()))
+        self.density = float(_checks.physical(f"{owner}.density", density, _checks.DENSITY,
+                                              shape=()))
+        nu = _checks.poisson_ratio(f"{owner}.poisson_ratio", poisson_ratio)
         self.poisson_ratio = nu
         with np.errstate(over="ignore", under="ignore"):
             derived = {"bending rigidity E h^3 / (12 (1 - nu^2))": np.float64(self.youngs_modulus)

@@ -19,7 +19,7 @@ import sys
 import time
 
 import softmech as sm
-from softmech import _checks
+from softmech import _checks, run_cost
 from softmech.commands.trust import add_trust_argument, load_trusted
 # N_SAMPLES and video_frames are re-exported: `softmech run`'s constants and helpers, used by
 # scripts and tests through this module
@@ -71,6 +71,10 @@ def add_arguments(parser):
     parser.add_argument("--resume", action="store_true",
                         help="continue the interrupted run in the output folder's results.h5 "
                              "from its last checkpoint (same scene and options), bit for bit")
+    parser.add_argument("--allow-large", action="store_true", dest="allow_large",
+                        help="run even if the estimated compute, recording memory or results "
+                             f"file size is above the budgets ({run_cost.budgets_text()}), "
+                             "which are otherwise refused before the first step")
     add_trust_argument(parser)
 
 
@@ -124,9 +128,27 @@ def command_line(args, name):
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
     words += [f"--{flag.replace('_', '-')}" for flag in ("resume", "force", "quiet", "json",
-                                                          "allow_outside_files")
+                                                          "allow_large", "allow_outside_files")
               if getattr(args, flag, False)]
     return shlex.join(words)
+
+
+def recording(scenario, report, info):
+    """(fields, interval [s], user recorders) that `softmech run` records: the template's
+    report's, with the scenario file's [record] fields added and its interval."""
+    fields = report.record_fields(scenario.scene, info)
+    every = report.sample_interval(info)
+    if scenario.record is not None:            # the file's [record] adds fields, sets the interval
+        scene = scenario.scene                 # a bare field: every rod and rigid body
+        for f in scenario.record.fields:       # (a rod-only field: every rod)
+            bodies = scene.rods + ([] if f in ROD_FIELDS
+                                   else scene.rigid_bodies + scene.implicit_bodies)
+            named = (f,) if "." in f else tuple(f"{b.name}.{f}" for b in bodies)
+            fields += tuple(n for n in named if n not in fields)
+        every = scenario.record.seconds
+    recorders = (tuple(report.recorders(scenario.scene, info)) if hasattr(report, "recorders")
+                 else ())
+    return fields, every, recorders
 
 
 def execute(args):
@@ -156,16 +178,11 @@ def execute(args):
 
     sim = scenario.compile()
     report = report_for(scenario)
-    fields = report.record_fields(scenario.scene, info)
-    every = report.sample_interval(info)
-    if scenario.record is not None:            # the file's [record] adds fields, sets the interval
-        scene = scenario.scene                 # a bare field: every rod and rigid body
-        for f in scenario.record.fields:       # (a rod-only field: every rod)
-            bodies = scene.rods + ([] if f in ROD_FIELDS
-                                   else scene.rigid_bodies + scene.implicit_bodies)
-            named = (f,) if "." in f else tuple(f"{b.name}.{f}" for b in bodies)
-            fields += tuple(n for n in named if n not in fields)
-        every = scenario.record.seconds
+    fields, every, recorders = recording(scenario, report, info)
+    allow_large = bool(getattr(args, "allow_large", False)) or scenario.run.allow_large
+    run_cost.check(run_cost.estimate(sim, info.duration, every, fields, recorders),
+                   allow_large, to_file=True, allow="pass --allow-large (or set allow_large = "
+                   "true in the scenario file's [run] table)")      # before compiling kernels
     n_steps = int(round(info.duration / info.dt))
     say(f"softmech run {name}: {info.n_elems} elements, dt = {info.dt:g} s, "
         f"{info.duration:g} s simulated ({n_steps} steps)"
@@ -187,11 +204,11 @@ def execute(args):
     try:
         out = record_to_file(
             sim, results_path, duration=info.duration, every=every, fields=fields,
-            recorders=report.recorders(scenario.scene, info) if hasattr(report, "recorders")
-            else (), scene_text=dumps(scenario), scene_name=name, checkpoint_every=checkpoint_every,
+            recorders=recorders, scene_text=dumps(scenario), scene_name=name,
+            checkpoint_every=checkpoint_every,
             settings={"command_line": command_line(args, name), "scene": name,
                       "n_elems": info.n_elems},
-            progress=not quiet, resume=resume)
+            progress=not quiet, resume=resume, allow_large=allow_large)
     except sm.SimulationDiverged as err:
         sim.save_state(checkpoint)      # the state was restored to the last good one
         print(f"softmech run {name}: {err}", file=sys.stderr)

@@ -9,7 +9,7 @@ import dataclasses
 
 import numpy as np
 
-from softmech import _checks
+from softmech import _checks, run_cost
 from softmech.diagnostics import ENERGY_KEYS
 from softmech.implicit.binding import ImplicitContext
 from softmech.implicit.layout import DofLayout
@@ -295,7 +295,7 @@ class ImplicitSimulation:
         saved, counts = self.snapshot(), dataclasses.asdict(self.stepper.stats)
         try:
             if record is not None:
-                self.run(0.0, record=record)
+                self.run(0.0, record=record, allow_large=True)  # one sample
             self._advance_steps(1)
         except SimulationDiverged:
             pass
@@ -397,17 +397,22 @@ class ImplicitSimulation:
                                          worlds=(b,), body=body, quantity=quantity) from None
         self.v[...] = 0.0
 
-    def run(self, duration, *, record=None, progress=False, checkpoint=None):
+    def run(self, duration, *, record=None, progress=False, checkpoint=None, allow_large=False):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.
 
         record: sm.Every(seconds, fields) with fields among RECORD_FIELDS, as
         "<body>.<field>" or a bare field (every body). checkpoint: .npz path where the last
-        good state is written if a step fails."""
+        good state is written if a step fails. allow_large: run even above the budgets of
+        softmech.run_cost (compute, memory of the recording), otherwise refused before the
+        first step."""
         duration = float(_checks.nonnegative("duration", duration, shape=()))
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or "
                              "sm.Every(seconds, fields)")
         fields = self._record_names(() if record is None else record.fields)
+        run_cost.check(run_cost.estimate(self, duration, None if record is None else
+                                         record.seconds, () if record is None else
+                                         record.fields), allow_large)
         n_total, every = _checks.run_steps(duration, self.dt,
                                            None if record is None else record.seconds)
         samples = {"time": []}

@@ -5,7 +5,7 @@ import json
 import math
 import time as _time
 
-from softmech import _checks
+from softmech import _checks, run_cost
 from softmech.progress import progress_bar
 from softmech.resultsfile import snapshot
 from softmech.resultsfile.reader import damaged_file_errors, load_results
@@ -19,7 +19,7 @@ UNCHECKED_SETTINGS = ("command_line",)
 
 def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(), scene_text=None,
                    scene_name="", settings=None, checkpoint_every=1.0, flush_seconds=2.0,
-                   progress=False, resume=False):
+                   progress=False, resume=False, allow_large=False):
     """Run `sim` for `duration` [s], sampling `fields` (as sm.Every) and `recorders`
     (sm.Recorder) every `every` [s] (both rounded to whole steps; a last, shorter interval ends
     the run), and write the samples to the results file `path` (docs/results_files.md).
@@ -38,6 +38,11 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     not reuse. resume: continue the unfinished file `path` from its last checkpoint (`sim` must be
     compiled from the same scene; the settings must be equal except `command_line`) — the final
     file then holds exactly the datasets of an uninterrupted run.
+
+    allow_large: run even above the budgets of softmech.run_cost (compute, the memory of the
+    samples, which are read back at the end, and the file's disk), which are otherwise refused
+    before the file is created; user recorders count with the size of their value now (each
+    is called once for the estimate).
 
     Returns sm.Results of the whole run (read back from the file). Raises SimulationDiverged as
     sim.run does, after appending the samples taken so far.
@@ -59,6 +64,8 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     if scene_text is not None and not isinstance(scene_text, str):
         raise ValueError(f"scene_text = {scene_text!r} is not allowed: must be a string or None")
     n_total, every_steps = _checks.run_steps(duration, sim.dt, record.seconds)
+    run_cost.check(run_cost.estimate(sim, duration, record.seconds, record.fields, recorders),
+                   allow_large, to_file=True)
     n_samples = 1 + math.ceil(n_total / every_steps)
     checkpoint_samples = max(1, int(round(checkpoint_every / (every_steps * sim.dt))))
     full = _settings(settings, dt=sim.dt, duration=duration, record_interval=every_steps * sim.dt,
@@ -73,7 +80,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     def sample():
         values = {"time": sim.time}
         if record.fields:
-            out = sim.run(0.0, record=record)
+            out = sim.run(0.0, record=record, allow_large=True)     # the run is checked above
             values.update({k: v[:, 0] for k, v in out.items() if k != "time"})
         values.update({r.name: r.sample(sim) for r in recorders})
         return values
@@ -106,7 +113,7 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
         last_flush = _time.monotonic()
         for i in range(done, n_samples):
             steps = min(every_steps, n_total - (i - 1) * every_steps)
-            sim.run(steps * sim.dt)
+            sim.run(steps * sim.dt, allow_large=True)     # the whole run is checked above
             pending.append(sample())
             if bar:
                 bar.update(steps)

@@ -137,9 +137,11 @@ class DocumentReader:
                       else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
         except ValueError as err:
             self.fail("[run]", str(err))
-        if not isinstance(t["strict"], bool):
-            self.fail("[run]", f"strict = {t['strict']!r} is not allowed: must be true or false")
-        return RunSettings(dt=dt, duration=duration, worlds=worlds, scheme=scheme, strict=t["strict"])
+        for flag in ("strict", "allow_large"):
+            if not isinstance(t[flag], bool):
+                self.fail("[run]", f"{flag} = {t[flag]!r} is not allowed: must be true or false")
+        return RunSettings(dt=dt, duration=duration, worlds=worlds, scheme=scheme,
+                           strict=t["strict"], allow_large=t["allow_large"])
 
     def number(self, where, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -30,7 +30,8 @@ def scenario_dict(scenario, side_arrays=None):
            "scene": {"name": scenario.name, "description": scenario.description,
                      "template": scenario.template},
            "run": {k: to_toml(v, f"run.{k}") for k, v in vars(scenario.run).items()
-                   if v is not None}}          # TOML has no null: scheme None is the default
+                   # TOML has no null: scheme None is the default; allow_large only when set
+                   if v is not None and not (k == "allow_large" and v is False)}}
     if scenario.record is not None:
         doc["record"] = {"every": float(scenario.record.seconds),
                          "fields": list(scenario.record.fields)}

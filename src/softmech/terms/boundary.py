@@ -109,7 +109,8 @@ class _EndConstraint(Term):
     def __init__(self, rod, end, name):
         self.name = name
         self.rod = rod_name(name, rod)
-        if end not in ("first", "last", 0, -1):
+        if isinstance(end, (bool, np.bool_)) or not isinstance(end, (str, int, np.integer)) \
+                or end not in ("first", "last", 0, -1):     # an array: no numpy truth-value error
             raise ValueError(f"{name}.end = {end!r} is not allowed: must be 'first' or 'last'")
         self.end = end
 

@@ -104,6 +104,11 @@ class NodeForce(_ImplicitTerm):
     def parameters(self):
         return {"force": self.force[None].copy()}
 
+    def check_body(self, body):
+        """ValueError naming the node range if `node` is not a node of `body` (Scene.add)."""
+        nodes = body.positions if hasattr(body, "positions") else body.vertices
+        _in_range(self.name, "node", np.array([self.node]), len(nodes), "nodes")
+
     def bind_implicit(self, ctx):
         body = ctx.body(self.name, self.implicit_body)
         _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes")
