@@ -175,7 +175,7 @@ def test_every_built_in_scene_is_viewed_and_described_with_units(scene, tmp_path
     fig, _ = view_figure(data)
     # every recorded rod (the wing records every 16th barb pair of its ~2,800 barbs)
     recorded = {r for r in data.rods if f"{r}.positions" in data.results}
-    assert recorded | set(data.meshes) <= {t.name for t in fig.data if t.type == "mesh3d"}
+    assert recorded | set(data.meshes) <= {t.hovertext for t in fig.data if t.type == "mesh3d"}
     assert main(["info", str(out / "results.h5"), "--json"]) == 0
     datasets = json.loads(capsys.readouterr().out)["datasets"]
     missing = [path for path, d in datasets.items()

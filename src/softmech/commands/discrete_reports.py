@@ -60,6 +60,11 @@ class FallingRodReport(DiscreteReport):
         return metrics
 
     @staticmethod
+    def still_time(data, info):
+        """The impact: the sample of the soft rod's largest bend [s]."""
+        return float(data["time"][int(np.argmax(data["soft_bend"]))])
+
+    @staticmethod
     def summary(m):
         return [f"largest bend out of straight: soft {m['soft_max_bend'] * MM:.3f} mm, stiff "
                 f"{m['stiff_max_bend'] * MM:.4f} mm; first touch at t = {m['soft_landing_time']} s"

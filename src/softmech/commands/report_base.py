@@ -77,8 +77,9 @@ class AssemblyReport(GenericReport):
 
     body_fields = ("com", "positions", "directors")
     """Fields recorded for every rod and rigid body (with the energies of info.rod)."""
-    video_seconds = 10.0
-    """Longest video [s]: a longer run is played faster than real time."""
+    video_seconds = (4.0, 10.0)
+    """Shortest and longest video [s]: a shorter run is played in slow motion (a 0.4 s run
+    over 4 s: 100 frames, not 10), a longer one faster than real time."""
 
     @classmethod
     def record_fields(cls, scene, info):
@@ -93,14 +94,21 @@ class AssemblyReport(GenericReport):
 
         raw, scene, floor = cls._pictured(output_dir, prepare)
         return [plot_com(raw.results, os.path.join(output_dir, "com.png"), world=0),
-                tube_still(scene, output_dir, floor)]
+                tube_still(scene, output_dir, floor, cls.still_time(data, info))]
+
+    @staticmethod
+    def still_time(data, info):
+        """Time [s] of the still: the moment that shows the result (e.g. an impact); None:
+        the last sample."""
+        return None
 
     @classmethod
     def video(cls, data, info, output_dir, prepare=None):
-        """The tubes video at 25 frames/s, real time up to video_seconds, faster beyond."""
+        """The tubes video at 25 frames/s, as long as the run within video_seconds (slow
+        motion below, faster than real time above)."""
         _, scene, floor = cls._pictured(output_dir, prepare)
-        speed = max(1.0, float(scene.time[-1] - scene.time[0]) / cls.video_seconds)
-        return tube_video(scene, output_dir, floor, 25.0, speed)
+        return tube_video(scene, output_dir, floor, 25.0,
+                          video_speed(scene.time, *cls.video_seconds))
 
     @staticmethod
     def _pictured(output_dir, prepare):
@@ -114,14 +122,25 @@ class AssemblyReport(GenericReport):
         return raw, scene, ground_height(scene, 0, View().up)
 
 
-def tube_still(scene, output_dir, floor):
-    """The still of world 0 at the last sample, drawn as tubes (softmech render's defaults);
-    returns its path. scene: softmech.viz.source.RenderData; floor: height [m] or None."""
+def tube_still(scene, output_dir, floor, time=None):
+    """The still of world 0 at the sample nearest to `time` [s] (None: the last), drawn as
+    tubes (softmech render's defaults); returns its path. scene:
+    softmech.viz.source.RenderData; floor: height [m] or None."""
     from softmech.commands import render
     from softmech.viz.geometry import View
 
-    return render.render_still(scene, output_dir, "tubes", 0, None, View(), floor,
+    return render.render_still(scene, output_dir, "tubes", 0, time, View(), floor,
                                render.STILL_SIZE + (9, 0.3))
+
+
+def video_speed(time, shortest, longest):
+    """Simulated seconds per second of video [-] that play the samples `time` (n,) [s] in
+    `shortest` to `longest` seconds: real time (1) when the run lasts that long, slow motion
+    (< 1) for a shorter run, faster (> 1) for a longer one."""
+    duration = float(time[-1] - time[0]) if len(time) > 1 else 0.0
+    if duration <= 0.0:
+        return 1.0
+    return duration / min(max(duration, shortest), longest)
 
 
 def tube_video(scene, output_dir, floor, fps, speed):

@@ -102,6 +102,22 @@ def root_inertia():
     return com, inertia
 
 
+def root_mesh():
+    """Display mesh of the root (what softmech's pictures draw; the dynamics use only
+    root_inertia): the four bars as boxes (bar_length x bar_width x bar_width, long side along
+    their frame's first axis), vertices (32, 3) [m] about the centre of mass in the lab frame
+    of the start pose, faces (48, 3)."""
+    from softmech.viz.geometry import box_mesh
+
+    p = TABLE2_ROOT
+    half = 0.5 * np.array([p["bar_length"], p["bar_width"], p["bar_width"]])
+    com = root_inertia()[0]
+    corners, faces = box_mesh(-half, half)
+    R1 = nearest_rotation(G_RR1[0])
+    vertices = [turn_z(k) @ G_RR1[1] - com + corners @ (turn_z(k) @ R1).T for k in range(4)]
+    return np.concatenate(vertices), np.concatenate([faces + 8 * k for k in range(4)])
+
+
 def cable_tension(t, frequency, peak):
     """F(t) [N]: a half-sine pull over the first half of each period, zero during relaxation."""
     phase = np.mod(np.asarray(t) * frequency, 1.0)
@@ -235,7 +251,7 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     com, inertia = root_inertia()
     scene = sm.Scene()
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
-                                inertia=inertia)
+                                inertia=inertia, vertices=root_mesh()[0], faces=root_mesh()[1])
     scene.add(sm.QuadraticDrag(root, coefficient=TABLE2_ROOT["drag"], name="root_drag"))
     if hold:
         scene.add(sm.HoldMotion(root, translation=(False, False, True), rotation=True,

@@ -38,6 +38,20 @@ def cone_inertia(mass, length, radius):
     return np.array([length / 4, 0.0, 0.0]), np.diag([axial, transverse, transverse])
 
 
+def cone_mesh(length, radius, sides=32):
+    """Display mesh of the solid cone of cone_inertia (base at the origin, apex at (length, 0,
+    0) [m]): vertices (sides + 2, 3) [m] about its centre of mass (h/4 from the base), faces
+    (2 sides, 3), outward counter-clockwise. The pictures draw it; the dynamics use only
+    cone_inertia."""
+    phi = 2.0 * np.pi * np.arange(sides) / sides
+    rim = np.stack([np.zeros(sides), radius * np.cos(phi), radius * np.sin(phi)], -1)
+    vertices = np.concatenate([rim, [[length, 0.0, 0.0], [0.0, 0.0, 0.0]]])
+    k0, k1 = np.arange(sides), (np.arange(sides) + 1) % sides
+    faces = np.concatenate([np.stack([k0, k1, np.full(sides, sides)], -1),          # side
+                            np.stack([k1, k0, np.full(sides, sides + 1)], -1)])      # base
+    return vertices - [length / 4, 0.0, 0.0], faces
+
+
 def turn_x(k):
     c, s = np.cos(k * np.pi / 2), np.sin(k * np.pi / 2)
     return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
@@ -59,7 +73,9 @@ def _cone_and_mantle(n_elems, duration, frequency, moment, scaling):
     q = QUADROPUS
     com, inertia = cone_inertia(q["mass"], q["cone_length"], q["cone_radius"])
     scene = sm.Scene()
-    root = scene.add_rigid_body(name="root", position=com, mass=q["mass"], inertia=inertia)
+    vertices, faces = cone_mesh(q["cone_length"], q["cone_radius"])
+    root = scene.add_rigid_body(name="root", position=com, mass=q["mass"], inertia=inertia,
+                                vertices=vertices, faces=faces)
     scene.add(sm.QuadraticDrag(root, coefficient=TABLE2_ROOT["drag"], name="root_drag"))
     times = np.arange(0.0, duration + 1e-3, 1e-3)
     rod = add_mantle(scene, root, times, -q["jet_peak"] * triangle(times, frequency), n_elems,

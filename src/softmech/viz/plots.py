@@ -82,26 +82,52 @@ def plot_field(results, field, path, *, world=0, title=None):
     name = field.split(".")[-1]
     unit = _unit(results, field)
     title = title or f"{name} (world {world})"
+    if shape not in ((), (3,)):
+        return _space_time(series, time, name, unit, title, path)
+    styles = line_styles(series)
     if shape == ():
         fig, ax = figure()
         for rod, y in series.items():
-            ax.plot(time, y, label=rod)
+            ax.plot(time, y, **styles[rod])
         ax.set_ylabel(_label(name, unit))
         axes = [ax]
-    elif shape == (3,):
+    else:
         fig, axes = figure(rows=3, size=(7.0, 6.5))
         for k, ax in enumerate(axes):
             for rod, y in series.items():
-                ax.plot(time, y[:, k], label=rod)
+                ax.plot(time, y[:, k], **styles[rod])
             ax.set_ylabel(_label(f"{name} {COMPONENTS[k]}", unit))
             ax.grid(True, alpha=0.3)
-    else:
-        return _space_time(series, time, name, unit, title, path)
     axes[-1].set_xlabel("time t [s]")
     axes[0].set_title(title)
-    if len(series) > 1:
-        axes[0].legend(loc="best", fontsize="small")
+    legend(fig, axes[0], len(series))
     return save(fig, path)
+
+
+def line_styles(bodies):
+    """{body: matplotlib line keywords} of the lines of `bodies` (names, in order): one colour
+    per group of bodies (softmech.viz.groups.body_groups), labelled once with the group and
+    its size ("muscle fibres (36)"), so a legend has at most MOST_GROUPS entries."""
+    from softmech.viz.groups import body_groups, group_label
+
+    styles = {}
+    for k, (group, members) in enumerate(body_groups(list(bodies)).items()):
+        for i, body in enumerate(members):
+            styles[body] = dict(color=f"C{k % 10}", lw=1.5 if len(members) == 1 else 1.0,
+                                label=group_label(group, members) if i == 0 else "_nolegend_")
+    return styles
+
+
+def legend(fig, ax, n_lines):
+    """The legend of the labelled lines of `ax` (none for a single line): inside the axes
+    where it covers the fewest points when it has at most 3 entries, else beside the axes, at
+    the right of the figure, so that it never hides the data."""
+    handles, labels = ax.get_legend_handles_labels()
+    if n_lines < 2 or not handles:
+        return None
+    if len(handles) <= 3:
+        return ax.legend(handles, labels, loc="best", fontsize="small")
+    return fig.legend(handles, labels, loc="outside right upper", fontsize="small")
 
 
 def _space_time(series, time, name, unit, title, path):
@@ -142,7 +168,8 @@ def plot_energies(results, path, *, world=0, rod=None):
     top.plot(time, e["shear_energy"] + e["stretch_energy"], color="C1", label="shear + stretch")
     top.plot(time, kinetic, color="C2", label="kinetic (translation + rotation)")
     top.set_ylabel("energy [J]")
-    top.set_title(f"Energies of {rod} (world {world}; work of external loads not included)")
+    top.set_title(f"Energies of {which_body(results, rod)}, world {world}\n"
+                  "(work of external loads not included)", fontsize="medium")
     top.legend(loc="best", fontsize="small")
     positive = kinetic > 0
     if np.any(positive):
@@ -152,6 +179,20 @@ def plot_energies(results, path, *, world=0, rod=None):
     for ax in (top, bottom):
         ax.grid(True, alpha=0.3)
     return save(fig, path)
+
+
+def which_body(results, body):
+    """How a plot names one body among all those that recorded something in `results`:
+    "radius (bones; 1 of 47 bodies)", "soft (1 of 2 bodies)", or just its name when it is the
+    only one (its group: softmech.viz.groups.group_of)."""
+    from softmech.viz.groups import group_of
+
+    bodies = {k.split(".", 1)[0] for k in results if k.count(".") == 1}
+    if len(bodies) < 2:
+        return body
+    group = group_of(body)
+    role = f"{group}; " if group not in (body, f"{body}*") else ""
+    return f"{body} ({role}1 of {len(bodies)} bodies)"
 
 
 def plot_com(results, path, *, world=0):

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from softmech import _checks
-from softmech.viz.geometry import AXES, RodBody, rod_color
+from softmech.viz.geometry import AXES, RodBody
+from softmech.viz.groups import group_colors
 from softmech.viz.solids import SolidBody, body_mesh, half_size, joint_bodies, place
 
 
@@ -176,10 +177,12 @@ def rigid_pose(data, body, world=0):
 def bodies_at(data, sample, world=0):
     """The bodies at recorded sample index `sample` of world `world`: a RodBody per rod and a
     SolidBody per rigid body with recorded positions (rod directors are used when recorded),
-    then each joint's marker and gap line (softmech.viz.solids.joint_bodies). Colours follow
-    the scene order, rods first."""
+    then each joint's marker and gap line (softmech.viz.solids.joint_bodies). One colour per
+    group of bodies (softmech.viz.groups.group_colors; groups in the scene order, rods
+    first)."""
+    colors = group_colors(tuple(data.rods) + tuple(data.solids) + tuple(data.meshes))
     shown = {}
-    for k, rod in enumerate(data.rods):
+    for rod in data.rods:
         key = f"{rod}.positions"
         if key not in data.results:
             continue
@@ -187,29 +190,29 @@ def bodies_at(data, sample, world=0):
         radius = data.radius[rod][world % len(data.radius[rod])]
         d = data.results.get(f"{rod}.directors")
         shown[rod] = RodBody.make(rod, x, radius, None if d is None else d[world, sample],
-                                  closed=data.closed[rod], index=k)
-    for k, (body, description) in enumerate(data.solids.items()):
+                                  closed=data.closed[rod], color=colors[rod])
+    for body, description in data.solids.items():
         if f"{body}.positions" in data.results:
             x, d = rigid_pose(data, body, world)
             shown[body] = SolidBody.make(body, description, x[sample], d[sample],
-                                         color=rod_color(len(data.rods) + k))
-    for k, (name, mesh) in enumerate(data.meshes.items()):
+                                         color=colors[body])
+    for name, mesh in data.meshes.items():
         if f"{name}.positions" in data.results:
-            index = len(data.rods) + len(data.solids) + k
             shown.update(mesh_bodies(name, mesh, data.results[f"{name}.positions"][world, sample],
-                                     index))
+                                     colors[name]))
     joints = [b for name, joint in data.joints.items() for b in joint_bodies(name, joint, shown)]
     return list(shown.values()) + joints
 
 
-def mesh_bodies(name, mesh, x, index):
+def mesh_bodies(name, mesh, x, color):
     """{name: drawable} of a shell (a SolidBody whose "general" mesh is the triangles at the
-    node positions x (n, 3) [m]) or of a rod network (a RodBody per edge, each called `name`)."""
+    node positions x (n, 3) [m]) or of a rod network (a RodBody per edge, each called `name`),
+    in `color` (RGB in [0, 1])."""
     if "faces" in mesh:
         description = {"shape": "general", "vertices": x, "faces": mesh["faces"]}
-        return {name: SolidBody.make(name, description, np.zeros(3), color=rod_color(index))}
+        return {name: SolidBody.make(name, description, np.zeros(3), color=color)}
     return {f"{name}[{i}]": RodBody.make(name, x[list(edge)], mesh["radius"][i:i + 1],
-                                         index=index)
+                                         color=color)
             for i, edge in enumerate(mesh["edges"])}
 
 
@@ -235,7 +238,7 @@ def frame_samples(time, fps, speed=1.0):
     return [int(np.argmin(np.abs(time - t))) for t in targets]
 
 
-def ground_height(data, world=0, up="z", tolerance=0.25):
+def ground_height(data, world=0, up="z", tolerance=0.5):
     """0.0 when the bodies rest on the plane through the origin normal to `up` (their lowest
     surface point over all samples is within `tolerance` x the largest rod radius, or half the
     smallest extent of a rigid body, of it: ground contact), else None."""

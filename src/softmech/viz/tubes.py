@@ -95,23 +95,49 @@ class TubeAxes:
         azimuth = np.degrees(np.arctan2(self.eye @ c, self.eye @ a))
         ax.view_init(elev=view.elevation, azim=azimuth)
         names = ["xyz"[int(np.argmax(row))] for row in P]
+        self.labelled = bool(axes_labels)
         if axes_labels:
-            ax.set_xlabel(f"{names[0]} [m]")
-            ax.set_ylabel(f"{names[1]} [m]")
-            ax.set_zlabel(f"{names[2]} [m]")
-            for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
-                axis.set_pane_color((0.97, 0.97, 0.97, 1.0))
-            # a flat box would crowd its ticks: a few on the short side
-            short = int(np.argmin(span))
-            if span[short] < 0.12 * span.max():       # a flat box: ticks would overlap
-                (ax.xaxis, ax.yaxis, ax.zaxis)[short].set_ticks([])
             for k, axis in enumerate((ax.xaxis, ax.yaxis, ax.zaxis)):
+                axis.set_pane_color((0.97, 0.97, 0.97, 1.0))
+                axis.set_label_text(f"{names[k]} [m]", fontsize=TICK_FONT + 1)
+                # mplot3d moves a label out along the other axes by a share of their
+                # ranges: beside a thin box it would sit on the tick labels
+                others = max(span[j] for j in range(3) if j != k)
+                axis.labelpad = LABEL_PAD * min(8.0, span.max() / others)
+                axis.set_tick_params(labelsize=TICK_FONT, pad=0)
                 if abs(P[k] @ self.eye) > 0.98:           # seen end-on (a side view): no room
                     axis.set_ticks([])
                     axis.set_label_text("")
         else:
             ax.set_axis_off()
         self.artists = []
+
+    def space_ticks(self):
+        """A few round ticks on each axis, as many as its drawn length has room for (TICK_ROOM
+        label sizes apart along the axis, at most 7; none on an axis drawn too short, such as
+        the short side of a flat box), so that tick labels never overlap. Call it again when
+        the axes change size (fit_box)."""
+        from matplotlib.ticker import MaxNLocator, NullLocator
+
+        if not self.labelled:
+            return
+        ax = self.ax
+        limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()])
+        for k, axis in enumerate((ax.xaxis, ax.yaxis, ax.zaxis)):
+            if not axis.get_label_text():                 # an end-on axis: no ticks
+                continue
+            ends = np.repeat(limits[:, :1].T, 2, axis=0)
+            ends[1, k] = limits[k, 1]
+            dx, dy = np.abs(np.diff(_pixels(ax, ends), axis=0)[0])
+            length = max(float(np.hypot(dx, dy)), 1e-9)
+            # labels along a slanted axis are apart by (dx, dy) / bins: one of them must
+            # exceed the label's width or height, with room to spare
+            label_w, label_h = _label_size(fig_dpi(ax))
+            need = TICK_ROOM * min(label_w * length / max(dx, 1e-9),
+                                   label_h * length / max(dy, 1e-9))
+            bins = min(6, int(length // need))
+            axis.set_major_locator(MaxNLocator(bins, steps=[1, 2, 2.5, 5, 10]) if bins
+                                   else NullLocator())
 
     def _draw_floor(self, x, y, height, square):
         nx = max(1, int(round((x[1] - x[0]) / square)))
@@ -161,29 +187,70 @@ def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     top = 0.93 if title is not None else 1.0
     ax = fig.add_axes((-0.12, -0.14, 1.24, top + 0.2), projection="3d")
     tubes = TubeAxes(ax, lo, hi, view=view, floor=floor, sides=sides, axes_labels=axes_labels)
-    fit_box(fig, ax, (0.0, 0.0, 1.0, top))
+    for _ in range(2):                  # the ticks depend on the size, the size on the labels
+        tubes.space_ticks()
+        fit_box(fig, ax, (0.0, 0.0, 1.0, top), labels=axes_labels)
+    tubes.space_ticks()
     text = fig.text(0.5, 0.975, title or "", ha="center", va="top", fontsize="medium")
     return fig, tubes, text
 
 
-def fit_box(fig, ax, region, margin=0.02):
-    """Shrink and move the 3D axes `ax` when the projection of its box (its x, y, z limits)
-    overflows `region` (x0, y0, x1, y1) of the figure [figure fraction] less `margin`: a tall
-    scene (a hanging pendulum) would otherwise be cut by the overhanging axes. A box that fits
-    is left as it is."""
+TICK_FONT = 7
+"""Font size [pt] of the 3D views' tick labels (their axis labels: one point more)."""
+LABEL_PAD = 9.0
+"""Distance of a 3D view's axis label from its axis [pt] (mplot3d's labelpad) in a cubic box."""
+TICK_ROOM = 1.6
+"""Least distance between neighbouring tick labels of a 3D view, in label sizes along the
+axis (1: they would touch)."""
+
+
+def fig_dpi(ax):
+    return float(ax.figure.dpi)
+
+
+def _label_size(dpi):
+    """(width, height) [px] of a tick label of ~5 characters ("-0.25") at TICK_FONT."""
+    return 5 * 0.6 * TICK_FONT * dpi / 72.0, 1.3 * TICK_FONT * dpi / 72.0
+
+
+def _pixels(ax, points):
+    """Display coordinates (n, 2) [px] of 3D points (n, 3) in the data coordinates of `ax`."""
     from mpl_toolkits.mplot3d import proj3d
 
+    xs, ys, _ = proj3d.proj_transform(*np.asarray(points, float).T, ax.get_proj())
+    return ax.transData.transform(np.column_stack([xs, ys]))
+
+
+def _extent(fig, ax, labels):
+    """(x0, y0, x1, y1) [figure fraction] of what the 3D axes `ax` draws: the projection of
+    its box (its x, y, z limits) and, if `labels`, its tick labels and axis labels."""
     limits = (ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d())
     corners = np.array([[x, y, z] for x in limits[0] for y in limits[1] for z in limits[2]])
-    xs, ys, _ = proj3d.proj_transform(*corners.T, ax.get_proj())
-    pixels = ax.transData.transform(np.column_stack([xs, ys]))
-    fx, fy = (fig.transFigure.inverted().transform(pixels)).T
+    pixels = [_pixels(ax, corners)]
+    if labels:
+        fig.canvas.draw()                 # places the tick labels and axis labels
+        renderer = fig.canvas.get_renderer()
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+            box = axis.get_tightbbox(renderer)
+            if box is not None and box.width > 0:
+                pixels.append(box.get_points())
+    fx, fy = fig.transFigure.inverted().transform(np.concatenate(pixels)).T
+    return fx.min(), fy.min(), fx.max(), fy.max()
+
+
+def fit_box(fig, ax, region, margin=0.02, labels=False):
+    """Shrink (or grow back up to its first size) and move the 3D axes `ax` so that what it
+    draws (_extent: its box, tick labels and axis labels) fills `region` (x0, y0, x1, y1) of
+    the figure [figure fraction] less `margin`: a tall scene (a hanging pendulum) would
+    otherwise be cut by the overhanging axes, and its labels (if `labels`: the axes show
+    them) clipped. A drawing that fits is left as it is."""
+    e0, e1, e2, e3 = _extent(fig, ax, labels)
     x0, y0, x1, y1 = region[0] + margin, region[1] + margin, region[2] - margin, region[3] - margin
-    scale = min(1.0, (x1 - x0) / max(np.ptp(fx), 1e-9), (y1 - y0) / max(np.ptp(fy), 1e-9))
-    if scale >= 1.0 and fx.min() >= x0 and fx.max() <= x1 and fy.min() >= y0 and fy.max() <= y1:
+    scale = min(1.0, (x1 - x0) / max(e2 - e0, 1e-9), (y1 - y0) / max(e3 - e1, 1e-9))
+    if scale >= 1.0 and e0 >= x0 and e2 <= x1 and e1 >= y0 and e3 <= y1:
         return
     box = ax.get_position()
-    cx, cy = 0.5 * (fx.min() + fx.max()), 0.5 * (fy.min() + fy.max())
+    cx, cy = 0.5 * (e0 + e2), 0.5 * (e1 + e3)
     left = 0.5 * (x0 + x1) - (cx - box.x0) * scale
     bottom = 0.5 * (y0 + y1) - (cy - box.y0) * scale
     ax.set_position((left, bottom, box.width * scale, box.height * scale))

@@ -18,6 +18,7 @@ import numpy as np
 from softmech import _checks
 from softmech.viz.fields import colour_fields, has_field, rod_field
 from softmech.viz.geometry import RodBody, View, tube_vertex_nodes
+from softmech.viz.groups import body_groups, group_label
 from softmech.viz.source import bodies_at, bodies_with_positions, check_world, frame_samples
 from softmech.viz.source import ground_height
 from softmech.viz.tubes import FLOOR_COLORS, floor_extent
@@ -91,8 +92,13 @@ def default_series(data):
     return None
 
 
+JOINTS = "joints"
+"""The legend entry of the joints' markers and gap lines."""
+
+
 class _Run:
-    """One results file in the view: its RenderData, label, frame samples and field values."""
+    """One results file in the view: its RenderData, label, frame samples, field values and
+    the legend entry of each body (its group: softmech.viz.groups)."""
 
     def __init__(self, data, label, times, world, field, opacity):
         self.data, self.label, self.opacity = data, label, opacity
@@ -101,10 +107,18 @@ class _Run:
         self.samples = [int(np.argmin(np.abs(t - s))) for s in times]
         self.values = {rod: rod_field(data, rod, field, self.world)
                        for rod in data.rods if field and has_field(data, rod, field)}
+        groups = body_groups(tuple(data.rods) + tuple(data.solids) + tuple(data.meshes))
+        self.legend = {body: group_label(group, members)
+                       for group, members in groups.items() for body in members}
+        self.group = {body: k for k, members in enumerate(groups.values()) for body in members}
+
+    def _named(self, text):
+        return text if not self.label else f"{text} ({self.label})"
 
     def meshes(self, k):
         """{trace name: (vertices (V, 3) float32 [m], faces (F, 3), colour, intensity (V,) or
-        None, opacity)} of the bodies at frame k."""
+        None, opacity, legend entry)} of the bodies at frame k; a legend entry is the body's
+        group (a body's own name when alone in it) or JOINTS."""
         out = {}
         for body in bodies_at(self.data, self.samples[k], self.world):
             vertices, faces = body.mesh(SIDES)
@@ -112,9 +126,9 @@ class _Run:
             if isinstance(body, RodBody) and body.name in self.values:
                 nodes = tube_vertex_nodes(len(body.positions), sides=SIDES, closed=body.closed)
                 intensity = self.values[body.name][0][self.samples[k]][nodes]
-            name = body.name if not self.label else f"{body.name} ({self.label})"
+            name = self._named(body.name)
             out[name] = (vertices.astype(np.float32), faces, body.color, intensity,
-                         self.opacity)
+                         self.opacity, self._named(self.legend.get(body.name, JOINTS)))
         return out
 
 
@@ -158,15 +172,16 @@ def view_figure(data, *, field=None, series=None, compare=None, compare_label="c
         lo[_axis(view)] = min(lo[_axis(view)], floor)
     low, high = _colour_range(runs) if field else (0.0, 1.0)
     units = next(r.values[rod][1] for r in runs for rod in r.values) if field else ""
-    dynamic, scaled = [], False
+    dynamic, scaled, listed = [], False, set()
     for name in names:
         dynamic.append(len(fig.data))
         first = next(f[name] for f in frames if name in f)
         show_scale = first[3] is not None and not scaled      # one colour bar, on the first
         scaled = scaled or show_scale
         fig.add_trace(_mesh(go, name, first, low, high, show_scale=show_scale,
-                            scale_title=f"{field} [{units}]" if units else str(field)),
-                      row=1, col=1)
+                            scale_title=f"{field} [{units}]" if units else str(field),
+                            in_legend=first[5] not in listed), row=1, col=1)
+        listed.add(first[5])
     fixed_faces = {name: _same_faces(frames, name) for name in names}
     marker = None
     if keys:
@@ -203,9 +218,10 @@ def _rgb(color):
     return "rgb({:.0f},{:.0f},{:.0f})".format(*(255 * np.asarray(color)))
 
 
-def _mesh(go, name, mesh, low, high, show_scale, scale_title):
-    """The Mesh3d trace of a body, at its first frame."""
-    vertices, faces, color, intensity, opacity = mesh
+def _mesh(go, name, mesh, low, high, show_scale, scale_title, in_legend=True):
+    """The Mesh3d trace of body `name`, at its first frame, in the legend group of its group
+    (one entry per group, on its first body: in_legend; a click shows or hides the group)."""
+    vertices, faces, color, intensity, opacity, group = mesh
     style = dict(color=_rgb(color))
     if intensity is not None:
         style = dict(intensity=intensity.astype(np.float32), colorscale=COLORSCALE, cmin=low,
@@ -213,8 +229,9 @@ def _mesh(go, name, mesh, low, high, show_scale, scale_title):
                      colorbar=dict(title=dict(text=scale_title, side="top"), orientation="h",
                                    x=0.03, xanchor="left", y=0.12, len=0.3, thickness=12))
     return go.Mesh3d(x=vertices[:, 0], y=vertices[:, 1], z=vertices[:, 2], i=faces[:, 0],
-                     j=faces[:, 1], k=faces[:, 2], name=name, showlegend=True, opacity=opacity,
-                     hoverinfo="name", flatshading=False,
+                     j=faces[:, 1], k=faces[:, 2], name=group, legendgroup=group,
+                     showlegend=in_legend, opacity=opacity, hovertext=name, hoverinfo="text",
+                     flatshading=False,
                      lighting=dict(ambient=0.45, diffuse=0.8, specular=0.25, roughness=0.6),
                      lightposition=dict(x=1e3, y=1e3, z=3e3), **style)
 
@@ -232,7 +249,7 @@ def _frame_mesh(go, mesh, fixed_faces):
     field's values); an empty mesh when the body is not there (a joint's gap line)."""
     if mesh is None:
         return go.Mesh3d(x=[], y=[], z=[], i=[], j=[], k=[])
-    vertices, faces, _, intensity, _ = mesh
+    vertices, faces, _, intensity, _, _ = mesh
     extra = {} if fixed_faces else dict(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2])
     if intensity is not None:
         extra["intensity"] = intensity.astype(np.float32)
@@ -260,24 +277,31 @@ def _ground(go, lo, hi, height, view):
 
 
 def _add_series(go, fig, runs, keys, name):
-    """Lines of the series `keys` of every run (the compared one dashed) in the right panel;
-    returns the index of the time marker trace."""
+    """Lines of the series `keys` of every run (the compared one dashed) in the right panel,
+    one colour and one legend entry per group of bodies and component (as the 3D view's
+    bodies: "muscle fibres (36).com x"); returns the index of the time marker trace."""
     units = getattr(runs[0].data.results, "units", {}).get(name.split(".")[-1], "")
-    low, high = np.inf, -np.inf
+    low, high, listed = np.inf, -np.inf, set()
     for r, run in enumerate(runs):
         results = run.data.results
-        for n, key in enumerate(keys):
+        for key in keys:
             if key not in results:
                 continue
+            body, _, field = key.rpartition(".")
+            group = run.group.get(body, len(run.group))
+            entry = (run.legend[body] + "." + field) if body in run.legend else key
             y = np.asarray(results[key])[run.world]
             columns = [(y, "")] if y.ndim == 1 else [(y[:, k], f" {'xyz'[k]}") for k in range(3)]
             for c, (values, suffix) in enumerate(columns):
                 low, high = min(low, float(values.min())), max(high, float(values.max()))
-                label = key + suffix + (f" ({run.label})" if run.label else "")
+                label = run._named(entry + suffix)
                 fig.add_trace(go.Scatter(x=run.data.time, y=values, mode="lines", name=label,
+                                         legendgroup=label, showlegend=label not in listed,
+                                         hovertext=key + suffix, hoverinfo="text+x+y",
                                          line=dict(dash="dash" if r else "solid",
-                                                   color=LINE_COLORS[(3 * n + c) % 10])),
+                                                   color=LINE_COLORS[(3 * group + c) % 10])),
                               row=1, col=2)
+                listed.add(label)
     if not np.isfinite(low):
         low, high = 0.0, 1.0
     fig.add_trace(go.Scatter(x=[runs[0].data.time[0]] * 2, y=[low, high], mode="lines",
