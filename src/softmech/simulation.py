@@ -425,8 +425,8 @@ class Simulation:
         if record is not None and not isinstance(record, Every):
             raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
         seconds = None if record is None else record.seconds
-        run_cost.check(run_cost.estimate(self, duration, seconds, () if record is None
-                                         else record.fields), allow_large)
+        run_cost.check_run(self, duration, seconds, () if record is None else record.fields,
+                           allow_large)
         n_total, every = _checks.run_steps(duration, self.dt, seconds)
         # Steps between divergence checks: on divergence the state of the last check is kept, so
         # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.

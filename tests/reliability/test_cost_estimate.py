@@ -166,3 +166,21 @@ def test_every_built_in_scene_runs_within_the_budgets():
             assert cost.samples > 1 and cost.values and cost.excesses(to_file=True) == [], name
             assert cost.element_steps < run_cost.MAX_ELEMENT_STEPS / 100, name
             assert cost.file_bytes < run_cost.MAX_RECORD_BYTES / 10, name
+
+
+@pytest.mark.parametrize("build", [explicit, discrete])
+def test_allow_large_skips_the_estimate_but_not_the_outright_limits(build, monkeypatch):
+    """With allow_large the budgets' estimate is not computed (record_to_file checks its whole
+    run once, then calls `run` once per sample: the estimate of a ~2,800-rod wing cost 8 ms a
+    call); what _checks.run_steps refuses outright (more than 1e9 steps) is still refused."""
+    sim = build()
+
+    def no_estimate(*args, **kwargs):
+        raise AssertionError("estimated")
+
+    monkeypatch.setattr(run_cost, "estimate", no_estimate)
+    sim.run(2 * sim.dt, record=sm.Every(sim.dt, ("positions",)), allow_large=True)
+    with pytest.raises(ValueError, match="steps"):
+        sim.run(2e9 * sim.dt, allow_large=True)
+    with pytest.raises(AssertionError, match="estimated"):
+        sim.run(sim.dt)

@@ -282,3 +282,30 @@ def test_an_implicit_checkpoint_whose_memory_has_another_shape(tmp_path, capsys)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"results file {path!r} is not allowed for resume: " \
         f"/checkpoint/_history: checkpoint history '{name}' has shape (2," in err
+
+
+def test_a_sound_file_is_checked_once_until_its_bytes_change(base, tmp_path, monkeypatch):
+    """resultsfile.reader keeps the files it found sound, by their content: a second read of
+    the same bytes does not check the layout again (`softmech run` reads its file three
+    times), but a byte changed in place -- the same size, within one tick of the file clock --
+    is checked again and refused."""
+    import softmech.resultsfile.reader as reader
+
+    path = tmp_path / "results.h5"
+    shutil.copyfile(base, path)
+    calls = []
+    check = reader.check_layout
+    monkeypatch.setattr(reader, "check_layout", lambda *a, **k: calls.append(1) or check(*a, **k))
+    first = load_results(str(path))
+    again = load_results(str(path))
+    assert len(calls) == 1
+    np.testing.assert_array_equal(first["time"], again["time"])
+    again["time"][0] = -1.0                   # the caller's copy: the kept one is unchanged
+    assert load_results(str(path))["time"][0] == first["time"][0]
+    size = os.path.getsize(path)
+    with h5py.File(path, "r+") as f:
+        f["time"][1] = -1.0                   # decreasing time: refused by the layout check
+    assert os.path.getsize(path) == size
+    with pytest.raises(ValueError, match="/time"):
+        load_results(str(path))
+    assert len(calls) == 2

@@ -129,3 +129,31 @@ def test_plot_tubes_and_frames(tmp_path):
                             progress=lambda: calls.append(1)))
     assert len(pics) == 3 and len(calls) == 3 and pics[0].shape == (240, 320, 3)
     assert not np.array_equal(pics[0], pics[2])
+
+
+def test_small_bodies_are_drawn_with_less_detail():
+    """TubeAxes.draw: a rod narrower than HAIRLINE_PX on the picture becomes a line (one line
+    collection for all of them, drawn first); rods and spheres narrower than DETAIL_PX get a
+    side per pixel of their width (at least 4); a wide rod keeps every side."""
+    from mpl_toolkits.mplot3d.art3d import Line3DCollection
+
+    from softmech.viz import tubes
+    from softmech.viz.solids import SolidBody
+
+    x = np.array([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    wide = RodBody.make("wide", x, 0.05)
+    fig, axes, _ = tubes._tube_figure(*bounds_of([[wide]]), (640, 480), 100, View(), None, 12,
+                                      None, True)
+    px = axes.pixels_per_metre()
+    assert 300 < px < 2000                                  # ~1 m drawn across ~640 px
+    hair = RodBody.make("hair", x + [0, 0.2, 0], 0.4 / px)   # 0.8 px wide
+    thin = RodBody.make("thin", x + [0, 0.4, 0], 5.0 / px)   # 10 px wide
+    bead = SolidBody.make("bead", {"shape": "sphere", "radius": 3.0 / px}, (0.5, 0.6, 0.0))
+    artists = axes.draw([wide, hair, thin, bead])
+    assert isinstance(artists[0], Line3DCollection)
+    assert len(artists[0].get_linewidths()) == 2             # one per segment of the hair
+    assert len(artists) == 2                                 # the lines, then every tube
+    assert axes._sides(wide, px) == 12
+    assert axes._sides(thin, px) == 10
+    assert axes._sides(bead, px) == 6
+    assert axes._sides(hair, px) == 4

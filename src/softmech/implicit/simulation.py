@@ -410,9 +410,8 @@ class ImplicitSimulation:
             raise ValueError(f"record = {record!r} is not allowed: must be None or "
                              "sm.Every(seconds, fields)")
         fields = self._record_names(() if record is None else record.fields)
-        run_cost.check(run_cost.estimate(self, duration, None if record is None else
-                                         record.seconds, () if record is None else
-                                         record.fields), allow_large)
+        run_cost.check_run(self, duration, None if record is None else record.seconds,
+                           () if record is None else record.fields, allow_large)
         n_total, every = _checks.run_steps(duration, self.dt,
                                            None if record is None else record.seconds)
         samples = {"time": []}

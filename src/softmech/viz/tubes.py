@@ -15,7 +15,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.viz.figures import figure, save
-from softmech.viz.geometry import View, bounds_of, face_normals
+from softmech.viz.geometry import RodBody, View, bounds_of, face_normals
 
 FLOOR_COLORS = ((0.86, 0.86, 0.84), (0.70, 0.71, 0.72))
 
@@ -153,13 +153,64 @@ class TubeAxes:
         self.ax.add_collection3d(self._poly(quads, facecolors=colors, edgecolors="none",
                                             zorder=0))
 
+    def pixels_per_metre(self):
+        """Drawn size [px] of one metre of the scene: the axes' width over the box's largest
+        extent (the box is drawn at equal aspect)."""
+        ax = self.ax
+        span = max(np.ptp(ax.get_xlim3d()), np.ptp(ax.get_ylim3d()), np.ptp(ax.get_zlim3d()))
+        return ax.get_window_extent().width / max(span, 1e-12)
+
+    def _sides(self, body, px):
+        """Sides of a body's mesh: self.sides, fewer for a rod or sphere drawn smaller than
+        DETAIL_PX (one side per pixel of its width, at least 4): a feathered wing's ~2,800 joint
+        markers, a few pixels wide each, cost seconds per frame at full detail and look the
+        same with a coarse mesh."""
+        if isinstance(body, RodBody):
+            width = 2.0 * float(np.max(body.radius)) * px
+        elif getattr(body, "description", {}).get("shape") == "sphere":
+            width = 2.0 * float(body.description["radius"]) * px
+        else:
+            return self.sides
+        return self.sides if width >= DETAIL_PX else int(np.clip(width, 4, self.sides))
+
+    def _hairlines(self, bodies):
+        """The rods among `bodies` thinner than HAIRLINE_PX when drawn, as one line collection
+        (their centrelines, in their colour, a line as wide as the rod or 0.5 pt), or None; and
+        the other bodies. A tube a pixel wide shows no surface, and a feathered wing's ~2,800
+        barbs drawn as tubes cost seconds per frame."""
+        from mpl_toolkits.mplot3d.art3d import Line3DCollection
+
+        px = self.pixels_per_metre()
+        thin = [b for b in bodies if isinstance(b, RodBody) and b.closed is False
+                and 2.0 * float(np.max(b.radius)) * px < HAIRLINE_PX]
+        if not thin:
+            return None, bodies
+        points = 72.0 / float(self.ax.figure.dpi)
+        segments = np.concatenate([np.stack([(b.positions[:-1] @ self.basis.T),
+                                             (b.positions[1:] @ self.basis.T)], axis=1)
+                                   for b in thin])
+        count = [len(b.positions) - 1 for b in thin]
+        colors = np.repeat([(*b.color, b.opacity) for b in thin], count, axis=0)
+        widths = np.repeat([max(0.5, 2.0 * float(np.max(b.radius)) * px * points)
+                            for b in thin], count)
+        lines = Line3DCollection(segments, colors=colors, linewidths=widths, zorder=1)
+        kept = [b for b in bodies if not any(b is t for t in thin)]
+        return lines, kept
+
     def draw(self, bodies):
-        """Show `bodies` (replacing the previous ones); returns the new artists."""
+        """Show `bodies` (replacing the previous ones); returns the new artists. Rods drawn
+        thinner than HAIRLINE_PX are lines (_hairlines), drawn before the tubes."""
         for artist in self.artists:
             artist.remove()
+        lines, bodies = self._hairlines(list(bodies))
+        self.artists = []
+        if lines is not None:
+            self.ax.add_collection3d(lines)
+            self.artists.append(lines)
         polys, colors, edges = [], [], []
+        px = self.pixels_per_metre()
         for body in bodies:
-            vertices, faces = body.mesh(self.sides)
+            vertices, faces = body.mesh(self._sides(body, px))
             rgb = shade(face_normals(vertices, faces), body.color, self.light, self.eye)
             opacity = getattr(body, "opacity", 1.0)
             rgba = np.column_stack([rgb, np.full(len(rgb), opacity)])
@@ -169,12 +220,11 @@ class TubeAxes:
             # of opaque bodies; on see-through ones they would draw a wire mesh: none there
             edges.append(rgba if opacity >= 1.0 else np.zeros_like(rgba))
         if not polys:
-            self.artists = []
             return self.artists
         collection = self._poly(np.concatenate(polys), facecolors=np.concatenate(colors),
-                                edgecolors=np.concatenate(edges), linewidths=0.25, zorder=1)
+                                edgecolors=np.concatenate(edges), linewidths=0.25, zorder=2)
         self.ax.add_collection3d(collection)
-        self.artists = [collection]
+        self.artists.append(collection)
         return self.artists
 
 
@@ -195,6 +245,10 @@ def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     return fig, tubes, text
 
 
+DETAIL_PX = 24.0
+"""Rods and spheres drawn narrower than this [px] get coarser meshes (TubeAxes._sides)."""
+HAIRLINE_PX = 1.5
+"""Rods drawn narrower than this [px] are drawn as lines, not tubes (TubeAxes._hairlines)."""
 TICK_FONT = 7
 """Font size [pt] of the 3D views' tick labels (their axis labels: one point more)."""
 LABEL_PAD = 9.0
