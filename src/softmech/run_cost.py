@@ -119,16 +119,19 @@ class RunCost:
         return out
 
 
-def estimate(sim, duration, every=None, fields=(), recorders=()):
+def estimate(sim, duration, every=None, fields=(), recorders=(), recorder_sizes=None):
     """RunCost of running `sim` (Simulation or ImplicitSimulation) for `duration` [s], recording
     `fields` (names as in sm.Every) and the user's sm.Recorder `recorders` every `every` [s]
-    (None: the end only; a recorder counts with the size of its value now: it is called once).
+    (None: the end only). A recorder counts with recorder_sizes[name] values per world, else
+    one (the least it can record: it is not called here, a user's recorder may count its calls
+    or have effects; record_to_file checks again with the sizes of its first sample).
     Refuses (ValueError) what _checks.run_steps refuses outright: more than MAX_STEPS steps or
     MAX_SAMPLES samples."""
     steps, every_steps = _checks.run_steps(duration, sim.dt, every)
     samples = 1 + (math.ceil(steps / every_steps) if every is not None and steps else 0)
     values = _field_values(sim, fields if every is not None else ())
-    values.update({r.name: r.sample(sim)[0].size for r in recorders if every is not None})
+    sizes = recorder_sizes or {}
+    values.update({r.name: int(sizes.get(r.name, 1)) for r in recorders if every is not None})
     if sim not in _ELEMENTS:
         _ELEMENTS[sim] = _count_elements(sim)
     return RunCost(steps=steps, worlds=sim.worlds, elements=_ELEMENTS[sim], samples=samples,

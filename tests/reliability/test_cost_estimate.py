@@ -184,3 +184,29 @@ def test_allow_large_skips_the_estimate_but_not_the_outright_limits(build, monke
         sim.run(2e9 * sim.dt, allow_large=True)
     with pytest.raises(AssertionError, match="estimated"):
         sim.run(sim.dt)
+
+
+def test_recorders_are_not_called_for_the_estimate_and_their_size_is_checked_at_once(
+        tmp_path, monkeypatch):
+    """A user's recorder is called once per sample only (one may count its calls, as the
+    resume tests do); its real size is checked with the first sample: one of 10^6 values per
+    world over 6 samples exceeds a 10 MB budget there, before the run goes on."""
+    import numpy as np
+
+    monkeypatch.setattr(run_cost, "MAX_RECORD_BYTES", 10e6)
+    calls = []
+
+    def big(sim):
+        calls.append(sim.time)
+        return np.zeros((sim.worlds, 10**6))
+
+    sim = explicit()
+    with pytest.raises(ValueError, match=r"48 MB in memory; the budget is 10 MB"):
+        record_to_file(sim, tmp_path / "r.h5", duration=5 * sim.dt, every=sim.dt,
+                       recorders=[sm.Recorder("big", big)])
+    assert len(calls) == 1 and sim.time == 0.0
+    calls.clear()
+    out = record_to_file(explicit(), tmp_path / "s.h5", duration=5 * sim.dt, every=sim.dt,
+                         recorders=[sm.Recorder("small", lambda s: calls.append(1) or
+                                                np.zeros(s.worlds))])
+    assert len(calls) == 6 and out["small"].shape == (1, 6)

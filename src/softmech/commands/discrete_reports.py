@@ -89,8 +89,10 @@ class FallingRodReport(DiscreteReport):
 
 
 def second_half(t):
-    """Mask of the samples in the run's second half (t >= t_end / 2): after the start-up."""
-    return t >= 0.5 * t[-1]
+    """Mask of the samples in the run's second half (t >= t_end / 2): after the start-up; every
+    sample when the second half holds fewer than two (a run of a few samples)."""
+    late = t >= 0.5 * t[-1]
+    return late if np.count_nonzero(late) >= 2 else np.ones_like(late)
 
 
 class MantaReport(DiscreteReport):

@@ -5,6 +5,8 @@ import json
 import math
 import time as _time
 
+import numpy as np
+
 from softmech import _checks, run_cost
 from softmech.progress import progress_bar
 from softmech.resultsfile import snapshot
@@ -41,8 +43,9 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
 
     allow_large: run even above the budgets of softmech.run_cost (compute, the memory of the
     samples, which are read back at the end, and the file's disk), which are otherwise refused
-    before the file is created; user recorders count with the size of their value now (each
-    is called once for the estimate).
+    before the file is created; user recorders (not called for the estimate) count as one
+    value per world there, and with their real sizes at the first sample, checked before the
+    run goes on.
 
     Returns sm.Results of the whole run (read back from the file). Raises SimulationDiverged as
     sim.run does, after appending the samples taken so far.
@@ -77,12 +80,19 @@ def record_to_file(sim, path, *, duration, every, fields=("com",), recorders=(),
     full["scene_sha256"] = hashlib.sha256((scene_text or "").encode("utf-8")).hexdigest()
     record = Every(seconds=every_steps * sim.dt, fields=record.fields)
 
+    sized = []      # whether the recorders' sizes were checked (at the first sample)
+
     def sample():
         values = {"time": sim.time}
         if record.fields:
             out = sim.run(0.0, record=record, allow_large=True)     # the run is checked above
             values.update({k: v[:, 0] for k, v in out.items() if k != "time"})
         values.update({r.name: r.sample(sim) for r in recorders})
+        if recorders and not sized:     # the budgets again, with the recorders' real sizes
+            sized.append(True)
+            sizes = {r.name: np.asarray(values[r.name])[0].size for r in recorders}
+            run_cost.check(run_cost.estimate(sim, duration, record.seconds, record.fields,
+                                             recorders, sizes), allow_large, to_file=True)
         return values
 
     if resume:

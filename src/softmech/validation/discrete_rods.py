@@ -55,7 +55,7 @@ def der_cantilever_elastica(E=1e7, tip=None):
                   passed=error <= 2e-3 and abs(tip[0] - x_ref) <= 2e-3 * L)
 
 
-class TipTorque(_ImplicitTerm):
+class TipTorque(_ImplicitTerm, register=False):
     """A constant generalized force T [N m] on the rod's last twist angle: a torque about the
     last edge (validation-only term)."""
 

@@ -1,0 +1,49 @@
+"""Every built-in scene runs through `softmech run` for a short time (issue 31: "a test that
+runs every built-in scene for a short duration and checks it writes its files and prints its
+figure"): exit code 0, its summary printed before the figures, its headline figure in the JSON
+result, and the files it lists written: the results file, at least one plot and a video."""
+import json
+import os
+
+import pytest
+
+from softmech.cli import main
+from softmech.scenarios import SCENES
+
+HEADLINE = {
+    "cantilever": "relative_error", "snake": "mean_forward_speed",
+    "plectoneme": "smallest_self_gap", "swimmer": "mean_speed", "torque_swimmer": "speed",
+    "falling_rod": "soft_max_bend", "pneunet": "actuator3_curl", "manta": "forward_speed",
+    "parachute": "fall_speed", "elbow": "largest_flexion_deg", "walker": "speeds",
+    "muscular_snake": "mean_forward_speed", "poseidron": "mean_surge_velocity",
+    "quadropus": "mean_surge_velocity", "monopus": "mean_surge_velocity",
+    "wing": "dorsoventral_range_deg"}
+"""Each scene's headline figure (a key of its JSON result)."""
+
+DURATION = {"wing": 0.002}
+"""Simulated time [s] of the short runs: 0.02 s, the wing's ~800 steps of 2.4 us less."""
+
+
+def test_every_built_in_scene_has_a_headline():
+    assert set(HEADLINE) == set(SCENES)
+
+
+@pytest.mark.parametrize("scene", sorted(SCENES))
+def test_the_scene_runs_and_writes_its_files(scene, tmp_path, capsys):
+    out = tmp_path / scene
+    assert main(["run", scene, "--duration", str(DURATION.get(scene, 0.02)), "--output",
+                 str(out), "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert HEADLINE[scene] in result, sorted(result)
+    files = result["files"]
+    assert all(os.path.isfile(f) for f in files), files
+    names = [os.path.basename(f) for f in files]
+    assert "results.h5" in names
+    assert any(n.endswith(".png") for n in names)
+    assert any(n.endswith((".mp4", ".gif")) for n in names), names
+    log = [line for line in captured.err.splitlines() if "%|" not in line]
+    wall = next(i for i, line in enumerate(log) if line.strip().startswith("wall time"))
+    plots = next(i for i, line in enumerate(log) if line.strip().startswith("writing plots"))
+    assert plots > wall + 1, log           # the summary's lines come between the two
+    assert "nan" not in " ".join(log[wall + 1:plots]).lower(), log[wall + 1:plots]
