@@ -27,3 +27,16 @@ def count(x, tolerance=1e-3):
     if math.isfinite(x) and abs(x - round(x)) <= tolerance:
         return f"{round(x):d}"
     return f"{x:.3g}"
+
+
+NOT_MEASURED = "not measured"
+"""What a summary prints for a value a short run could not measure (NaN)."""
+
+
+def measured(x, spec, unit="", missing=NOT_MEASURED):
+    """x formatted with `spec` (e.g. '.4g', '+.1%') and followed by its unit, or `missing` when
+    x is None, NaN or infinite: a summary of a run too short for a value says so instead of
+    printing 'nan m/s'."""
+    if x is None or not math.isfinite(float(x)):
+        return missing
+    return format(float(x), spec) + (f" {unit}" if unit else "")

@@ -1,7 +1,8 @@
 """Every built-in scene runs through `softmech run` for a short time (issue 31: "a test that
 runs every built-in scene for a short duration and checks it writes its files and prints its
-figure"): exit code 0, its summary printed before the figures, its headline figure in the JSON
-result, and the files it lists written: the results file, at least one plot and a video."""
+figure"): exit code 0, its summary printed before the figures (with "not measured", never
+"nan", for what a run this short cannot measure), its headline figure in the JSON result, and
+the files it lists written: the results file, at least one plot and a video."""
 import json
 import os
 
@@ -19,6 +20,9 @@ HEADLINE = {
     "quadropus": "mean_surge_velocity", "monopus": "mean_surge_velocity",
     "wing": "dorsoventral_range_deg"}
 """Each scene's headline figure (a key of its JSON result)."""
+
+STILL = {"cantilever"}
+"""Scenes with a static result: no video."""
 
 DURATION = {"wing": 0.002}
 """Simulated time [s] of the short runs: 0.02 s, the wing's ~800 steps of 2.4 us less."""
@@ -41,7 +45,8 @@ def test_the_scene_runs_and_writes_its_files(scene, tmp_path, capsys):
     names = [os.path.basename(f) for f in files]
     assert "results.h5" in names
     assert any(n.endswith(".png") for n in names)
-    assert any(n.endswith((".mp4", ".gif")) for n in names), names
+    if scene not in STILL:
+        assert any(n.endswith((".mp4", ".gif")) for n in names), names
     log = [line for line in captured.err.splitlines() if "%|" not in line]
     wall = next(i for i, line in enumerate(log) if line.strip().startswith("wall time"))
     plots = next(i for i, line in enumerate(log) if line.strip().startswith("writing plots"))

@@ -52,3 +52,15 @@ def test_report_lines_use_them():
                                 "anteroposterior_range_deg": [lo, hi],
                                 "elbow_range_deg": [lo, hi]})[0]
     assert f"dorsoventral 0 to {round(hi)} deg" in line and "-0" not in line
+
+
+def test_measured_says_not_measured_instead_of_nan():
+    import math
+
+    from softmech.text import NOT_MEASURED, measured
+
+    assert measured(0.123456, ".3g", "m/s") == "0.123 m/s"
+    assert measured(0.357, "+.1%") == "+35.7%"
+    assert measured(math.nan, ".3g", "m/s") == NOT_MEASURED
+    assert measured(None, ".3g") == NOT_MEASURED
+    assert measured(math.inf, ".3g", missing="not reached") == "not reached"

@@ -24,7 +24,7 @@ from softmech.commands.report_base import (N_SAMPLES, AssemblyReport, GenericRep
                                            video_frames)
 from softmech.commands.underwater_report import PoseidronReport
 from softmech.terms.joints import JOINT_TYPES
-from softmech.text import number
+from softmech.text import NOT_MEASURED, measured, number
 from softmech.viz.figures import figure, save
 from softmech.viz.plots import ENERGY_FIELDS
 from softmech.viz.swimmer import SwimmerReport
@@ -300,8 +300,10 @@ class _ElbowReport(AssemblyReport):
 
     @staticmethod
     def summary(m):
-        return [f"{m['fibers']} muscle rods: biceps cross-section +{100 * m['section_growth_at_90deg']:.1f} % "
-                f"at 90 deg flexion (paper ~28 %, experiments 30-34 %); largest flexion "
+        growth = measured(m["section_growth_at_90deg"], "+.1%",
+                          missing="not reached (the elbow did not flex to 90 deg)")
+        return [f"{m['fibers']} muscle rods: biceps cross-section growth at 90 deg flexion "
+                f"{growth} (paper ~28 %, experiments 30-34 %); largest flexion "
                 f"{m['largest_flexion_deg']:.0f} deg",
                 f"isometric map: largest gap to the force-length curve "
                 f"{m['isometric_largest_gap']:.2g} F_max"]
@@ -336,8 +338,10 @@ class _WalkerReport(AssemblyReport):
 
     @staticmethod
     def summary(m):
-        return ["mean speed along x after the first {:g} s: ".format(m["settle_time"]) + ", ".join(
-            f"{f:g} Hz: {1e6 * v:.0f} um/s" for f, v in zip(m["frequencies"], m["speeds"]))]
+        missing = f"{NOT_MEASURED} (the run ends before {m['settle_time']:g} s)"
+        return [f"mean speed along x after the first {m['settle_time']:g} s: " + ", ".join(
+            f"{f:g} Hz: {measured(1e6 * v, '.0f', 'um/s', missing)}"
+            for f, v in zip(m["frequencies"], m["speeds"]))]
 
     @classmethod
     def plot(cls, data, info, output_dir):

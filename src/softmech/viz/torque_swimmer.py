@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from softmech.text import NOT_MEASURED, measured
 from softmech.viz.figures import figure, save
 from softmech.viz.swimmer import SwimmerReport
 
@@ -97,15 +98,16 @@ class TorqueSwimmerReport(SwimmerReport):
     @staticmethod
     def summary(m):
         t0, t1 = m["analysis_window"]
-        return [f"speed {m['speed']:.4g} m/s head first over t = {t0:g}-{t1:g} s (RFT quadrature "
-                f"of the recorded shapes {m['rft_speed']:.4g} m/s)",
+        return [f"speed {measured(m['speed'], '.4g', 'm/s', NOT_MEASURED + ' (no whole beat)')} "
+                f"head first over t = {t0:g}-{t1:g} s (RFT quadrature of the recorded shapes "
+                f"{measured(m['rft_speed'], '.4g', 'm/s')})",
                 f"wave: wavelength {m['wavelength']:.4g} m, amplitude {m['peak_amplitude']:.4g} m "
                 f"(peak; effective sqrt<A^2> {m['effective_amplitude']:.4g} m), k A = "
                 f"{m['k'] * m['peak_amplitude']:.3g}",
                 f"Taylor's small-amplitude speed {m['taylor_speed']:.4g} m/s: "
-                f"{m['relative_difference']:+.1%}; rho A omega / c_n = {m['inertia_ratio']:.2g}, "
-                f"Re = {m['reynolds']:.2g} (peak lateral velocity), {m['swimming_reynolds']:.2g} "
-                "(swimming speed)"] + ([] if m["steady"] else [
+                f"{measured(m['relative_difference'], '+.1%')}; rho A omega / c_n = "
+                f"{m['inertia_ratio']:.2g}, Re = {m['reynolds']:.2g} (peak lateral velocity), "
+                f"{measured(m['swimming_reynolds'], '.2g')} (swimming speed)"] + ([] if m["steady"] else [
                     "run shorter than 3 periods: the window includes the muscles' ramp-up, "
                     "so these are not the steady beat's numbers"])
 
