@@ -40,7 +40,10 @@ CAMPAIGN_DEFAULTS = dict(problem="muscular_snake", pairs=4, popsize=12, seed=1,
                          max_generations=40, window=[3.0, 6.0], n_elems=50, muscles="couples",
                          overlap=True, start="projected", sigma0=0.05)
 """Settings of `softmech optimize muscular_snake` (window in periods): the paper's budget of
-~40 generations, and the window of the continuous snake's reference speed, periods 3-6, all
+~40 generations; the search starts from the continuous gait's projection onto the pairs with a
+step of 0.05 of each range (from equal disjoint spans with a quarter of each range the
+campaigns did not converge in 40 generations: docs/musculoskeletal.md); the window of the
+continuous snake's reference speed, periods 3-6, all
 simulated, so that the lift-off rule covers the whole run (with window 2-4, three of six
 campaigns' best layouts left the ground after period 4: docs/musculoskeletal.md)."""
 
