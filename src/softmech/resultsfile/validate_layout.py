@@ -106,7 +106,7 @@ def check_values(path, where, value):
     (positions [m] or directors) is finite and of magnitude at most MAX_MAGNITUDE: the run
     that wrote it stopped at its last finite state (divergence guard), so anything else is a
     damaged file. Called by load_results on the DRAWN_FIELDS it reads."""
-    bad = ~(np.abs(value) <= MAX_MAGNITUDE)
+    bad = ~(np.abs(np.asarray(value, dtype=np.float64)) <= MAX_MAGNITUDE)   # float16 too
     if np.any(bad):
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(f"results file {str(path)!r} is not allowed: {where} holds "
@@ -329,7 +329,9 @@ class _Checker:
         if integer and ds.dtype.kind not in "iu":
             self.fail(f"{where}/{name}", _holds(ds), "integers (node indices)")
         value = ds[()]
-        if not np.all(np.abs(value) <= MAX_MAGNITUDE) or positive and not np.all(value > 0):
+        # compared as float64: MAX_MAGNITUDE does not fit a float16 (numpy would warn, casting)
+        if not np.all(np.abs(np.asarray(value, dtype=np.float64)) <= MAX_MAGNITUDE) or \
+                positive and not np.all(value > 0):
             self.fail(f"{where}/{name}", f"holds {_show(value)}",
                       f"finite numbers{' > 0' if positive else ''} of magnitude at most "
                       f"{MAX_MAGNITUDE:g}")
