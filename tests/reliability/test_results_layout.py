@@ -309,3 +309,24 @@ def test_a_sound_file_is_checked_once_until_its_bytes_change(base, tmp_path, mon
     with pytest.raises(ValueError, match="/time"):
         load_results(str(path))
     assert len(calls) == 2
+
+
+def test_a_datatype_numpy_cannot_represent_is_refused_naming_it(base, tmp_path):
+    """CI's results fuzz (2026-11-29): a flipped byte in a float datatype's exponent bias
+    (9962495 instead of 1023) made h5py raise "Insufficient precision in available types" when
+    `softmech info` read the dataset's dtype: a ValueError that named nothing. The layout check
+    now refuses it, naming the dataset, through the API and the commands (exit 2)."""
+    from h5py import h5d, h5s, h5t
+
+    path = tmp_path / "odd.h5"
+    shutil.copyfile(base, path)
+    with h5py.File(path, "r+") as f:
+        odd = h5t.IEEE_F64LE.copy()
+        odd.set_ebias(9962495)
+        h5d.create(f["derived"].id if "derived" in f else f.create_group("derived").id,
+                   b"odd", odd, h5s.create_simple((3,)))
+    for read in (load_results, describe, read_results):
+        with pytest.raises(ValueError, match=r"/derived/odd has a datatype numpy cannot "
+                                             r"represent"):
+            read(str(path))
+    assert main(["info", str(path)]) == 2

@@ -135,3 +135,23 @@ def test_the_sweep_plot_axes_carry_units(tmp_path, monkeypatch, capsys):
     assert [ax.get_xlabel() for ax in axes] == ["muscle.wavelength [m]",
                                                 "muscle.coefficients[2] [N m]"]
     assert {ax.get_ylabel() for ax in axes} == {"forward_speed [m/s]"}
+
+
+def test_a_journal_whose_header_a_kill_tore_is_started_again(tmp_path):
+    """A sweep killed while writing its journal's header leaves a line without its end: no
+    chunk was finished, so --resume (and a plain rerun) starts the journal again; a file that is
+    not the start of a header is refused, naming it."""
+    from softmech.optimize.executors import EvaluationJournal, check_journal, finished_chunks
+
+    path = tmp_path / "evaluations.jsonl"
+    for torn in ('{"kind":"head', '{"kind":"header","format":"softmech.ev', ""):
+        path.write_text(torn)
+        assert finished_chunks(path) == 0
+        assert check_journal(path, {"a": 1}, resume=True) == 0
+        journal = EvaluationJournal(path, {"a": 1}, resume=True)
+        assert len(journal) == 0 and path.read_text().startswith('{"kind":"header"')
+        assert path.read_text().endswith("\n")
+    path.write_text("not a journal")
+    import pytest
+    with pytest.raises(ValueError, match="not a softmech evaluations journal"):
+        finished_chunks(path)

@@ -142,13 +142,20 @@ def make_executor(ray=None, threads=1):
 
 def finished_chunks(path):
     """Number of finished chunks in the journal at `path` (0 for a journal holding only its
-    header, or an empty file: no work was done); None if there is no file. Reads, never writes;
-    ValueError if the file is not a journal."""
+    header, an empty file, or a header torn by a kill before its end of line: no work was
+    done); None if there is no file. Reads, never writes; ValueError if the file is not a
+    journal."""
     path = os.fspath(path)
     if not os.path.exists(path):
         return None
-    if os.path.getsize(path) == 0:
-        return 0
+    with open(path, "rb") as f:
+        head = f.read(1 << 20)
+    if b"\n" not in head:                     # no complete line: a header torn by a kill?
+        start = b'{"kind":"header"'            # how append_line begins the header
+        if head.startswith(start) or start.startswith(head):
+            return 0
+        raise ValueError(f"{path}: not a softmech evaluations journal (no complete line, and "
+                         "not the start of a journal's header)")
     _, records = read_jsonl(path, JOURNAL_FORMAT)
     return len(records)
 
@@ -160,7 +167,7 @@ def check_journal(path, meta, resume=False):
     (None: no file)."""
     path = os.fspath(path)
     done = finished_chunks(path)
-    if resume and done is not None:
+    if resume and done:                  # (a journal of no finished chunk starts again)
         head, _ = read_jsonl(path, JOURNAL_FORMAT)
         if head.get("meta") != json.loads(json.dumps(meta)):
             raise ValueError(f"{path}: the journal was written for other settings "
@@ -190,7 +197,7 @@ class EvaluationJournal:
         header = {"kind": "header", "format": JOURNAL_FORMAT, "meta": meta}
         header = json.loads(json.dumps(header))
         done = check_journal(self.path, meta, resume)
-        if resume and done is not None:
+        if resume and done:
             _, records = read_jsonl(self.path, JOURNAL_FORMAT, repair=True)
             for rec in records:
                 self._done[_key(rec["params"])] = rec["values"]

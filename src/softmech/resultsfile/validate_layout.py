@@ -97,8 +97,17 @@ def check_layout(path, f, *, values=False):
     unless the open h5py file `f` follows the results layout (the module's docstring lists the
     checks); with `values`, also the values of the DRAWN_FIELDS series (check_values: resume,
     which does not read them otherwise). Returns {"time": (n,) float64 [s], "settings": dict,
-    "scene_toml": str}: what was read to check it, so that readers need not read it again."""
-    return _Checker(path, f, values).run()
+    "scene_toml": str}: what was read to check it, so that readers need not read it again.
+    h5py's own ValueErrors (a damaged datatype: "Insufficient precision in available types")
+    are refused naming the file."""
+    try:
+        return _Checker(path, f, values).run()
+    except ValueError as err:
+        if str(err).startswith(f"results file {str(path)!r}"):
+            raise
+        raise ValueError(f"results file {str(path)!r} is not allowed: h5py cannot read an "
+                         f"object in it ({err}); expected a softmech results file (a damaged "
+                         "or forged file)") from None
 
 
 def check_values(path, where, value):
@@ -197,6 +206,11 @@ class _Checker:
     def check_sizes(self):
         """No dataset declares far more data than it stores (from the metadata only)."""
         def visit(name, obj):
+            try:
+                obj.dtype if isinstance(obj, h5py.Dataset) else None
+            except ValueError as err:       # a datatype numpy has no type for (damaged)
+                self.fail(f"/{name}", f"has a datatype numpy cannot represent ({err})",
+                          "real numbers (float or integer)")
             if declares_too_much(obj):
                 declared = obj.size * obj.dtype.itemsize
                 raise ValueError(f"results file {self.path!r} is not allowed: dataset /{name} "
