@@ -1,6 +1,8 @@
 """Reading results files: `load_results` (the time series as sm.Results) and `describe` (every
 attribute and dataset, for `softmech info`)."""
 import contextlib
+import copy
+import hashlib
 import os
 
 import h5py
@@ -49,8 +51,6 @@ _CHECKED_MAX = 8
 
 def _content_key(path, values):
     """The _CHECKED key of the file at `path` (read in 1 MiB chunks)."""
-    import hashlib
-
     digest = hashlib.blake2b(digest_size=20)
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -65,21 +65,15 @@ def _checked(path, values=False):
         raise ValueError(f"no such file: {path}")
     key = _content_key(path, values)
     if key in _CHECKED:
-        return path, _copied(_CHECKED[key])
+        return path, copy.deepcopy(_CHECKED[key])     # the caller's to keep
     if not h5py.is_hdf5(path):
         raise ValueError(f"results file {path!r} is not allowed: not an HDF5 file")
     with damaged_file_errors(path), h5py.File(path, "r") as f:
         checked = check_layout(path, f, values=values)
     if len(_CHECKED) >= _CHECKED_MAX:
         _CHECKED.pop(next(iter(_CHECKED)))
-    _CHECKED[key] = _copied(checked)
+    _CHECKED[key] = copy.deepcopy(checked)
     return path, checked
-
-
-def _copied(checked):
-    """A copy of check_layout's result (its time array and settings are the caller's to keep)."""
-    import copy
-    return copy.deepcopy(checked)
 
 
 def load_results(path, *, derived=True, fields=None):

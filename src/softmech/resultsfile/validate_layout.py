@@ -56,6 +56,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.resultsfile import layout
+from softmech.resultsfile import layout_values as lv
 
 MAX_EXPANSION = 1100
 """Most bytes a dataset may declare per stored byte: zlib (the files' gzip filter) expands at
@@ -115,12 +116,17 @@ def check_values(path, where, value):
     (positions [m] or directors) is finite and of magnitude at most MAX_MAGNITUDE: the run
     that wrote it stopped at its last finite state (divergence guard), so anything else is a
     damaged file. Called by load_results on the DRAWN_FIELDS it reads."""
-    bad = ~(np.abs(np.asarray(value, dtype=np.float64)) <= MAX_MAGNITUDE)   # float16 too
+    bad = ~(_magnitude(value) <= MAX_MAGNITUDE)
     if np.any(bad):
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(f"results file {str(path)!r} is not allowed: {where} holds "
                          f"{float(value[index])!r} at index {index}; expected finite numbers of "
                          f"magnitude at most {MAX_MAGNITUDE:g}")
+
+
+def _magnitude(value):
+    """|value| as float64: MAX_MAGNITUDE does not fit a float16 (numpy would warn, casting)."""
+    return np.abs(np.asarray(value, dtype=np.float64))
 
 
 def declares_too_much(obj):
@@ -196,10 +202,10 @@ class _Checker:
 
     def check_format(self):
         fmt, version = self.f.attrs.get("format"), self.f.attrs.get("format_version")
-        if _text(fmt) != layout.FORMAT:         # also an array, which == would compare per item
+        if lv.text(fmt) != layout.FORMAT:         # also an array, which == would compare per item
             raise ValueError(f"results file {self.path!r} is not allowed: attribute format = "
                              f"{fmt!r}, expected {layout.FORMAT!r} (not a softmech results file)")
-        if not _is_integer(version) or int(version) not in layout.READABLE_VERSIONS:
+        if not lv.is_integer(version) or int(version) not in layout.READABLE_VERSIONS:
             raise ValueError(f"results file {self.path!r} has format_version = {version!r}; "
                              f"this softmech reads versions {list(layout.READABLE_VERSIONS)}")
 
@@ -207,11 +213,11 @@ class _Checker:
         """No dataset declares far more data than it stores (from the metadata only)."""
         def visit(name, obj):
             try:
-                obj.dtype if isinstance(obj, h5py.Dataset) else None
+                too_much = declares_too_much(obj)
             except ValueError as err:       # a datatype numpy has no type for (damaged)
                 self.fail(f"/{name}", f"has a datatype numpy cannot represent ({err})",
                           "real numbers (float or integer)")
-            if declares_too_much(obj):
+            if too_much:
                 declared = obj.size * obj.dtype.itemsize
                 raise ValueError(f"results file {self.path!r} is not allowed: dataset /{name} "
                                  f"declares shape {obj.shape} ({declared:,} bytes) but stores "
@@ -247,7 +253,7 @@ class _Checker:
                 text = where in ("/scene_toml", "/settings_json") or where.startswith("/derived/")
                 if obj.shape is None:
                     self.fail(where, "is an empty (null) dataset", "an array")
-                if not (_real_dtype(obj.dtype) or text and _text_dtype(obj.dtype)):
+                if not (lv.real_dtype(obj.dtype) or text and lv.text_dtype(obj.dtype)):
                     self.fail(where, f"holds dtype {obj.dtype}",
                               "real numbers (float or integer)" + (" or text" if text else ""))
 
@@ -258,9 +264,9 @@ class _Checker:
             except Exception as err:    # noqa: BLE001 - h5py raises many kinds for odd types
                 self.fail(f"attribute {key!r} of {where}", f"cannot be read ({type(err).__name__})",
                           "text, a boolean or real numbers")
-            plain = _text(value) is not None or _real(value, scalar=False)
-            if not plain or key == "units" and _text(value) is None:
-                self.fail(f"attribute {key!r} of {where}", f"= {_show(value)}",
+            plain = lv.text(value) is not None or lv.real(value, scalar=False)
+            if not plain or key == "units" and lv.text(value) is None:
+                self.fail(f"attribute {key!r} of {where}", f"= {lv.show(value)}",
                           "text" if key == "units" else "text, a boolean or real numbers")
 
     def check_root_attrs(self):
@@ -269,25 +275,25 @@ class _Checker:
                     "softmech_version"):
             if key not in a:
                 self.fail(f"{where} {key!r}", "is missing", "it in every softmech results file")
-        if not _is_bool(a["complete"]):
-            self.fail(f"{where} complete", f"= {_show(a['complete'])}", "True or False")
+        if not lv.is_bool(a["complete"]):
+            self.fail(f"{where} complete", f"= {lv.show(a['complete'])}", "True or False")
         for key, low, rule in (("dt", 0.0, "> 0"), ("duration", None, ">= 0")):
             value = a[key]
-            ok = _number(value) and np.isfinite(value) and (
+            ok = lv.number(value) and np.isfinite(value) and (
                 value > 0 if low is not None else value >= 0)
             if not ok:
-                self.fail(f"{where} {key}", f"= {_show(value)}", f"a finite number {rule} [s]")
-        if not _is_integer(a["worlds"]) or int(a["worlds"]) < 1:
-            self.fail(f"{where} worlds", f"= {_show(a['worlds'])}", "an integer >= 1")
+                self.fail(f"{where} {key}", f"= {lv.show(value)}", f"a finite number {rule} [s]")
+        if not lv.is_integer(a["worlds"]) or int(a["worlds"]) < 1:
+            self.fail(f"{where} worlds", f"= {lv.show(a['worlds'])}", "an integer >= 1")
         for key in ("scheme", "scene", "created", "softmech_version"):
-            if _text(a[key]) is None:
-                self.fail(f"{where} {key}", f"= {_show(a[key])}", "text")
+            if lv.text(a[key]) is None:
+                self.fail(f"{where} {key}", f"= {lv.show(a[key])}", "text")
 
     def check_root_datasets(self):
         f = self.f
         time = self.need(f, "time", "/time")
         if not isinstance(time, h5py.Dataset) or time.ndim != 1:
-            self.fail("/time", _holds(time), "shape (n,): the sample times [s]")
+            self.fail("/time", lv.holds(time), "shape (n,): the sample times [s]")
         if time.maxshape != (None,) or time.chunks is None:
             self.fail("/time", f"has maxshape {time.maxshape} and chunks {time.chunks}",
                       "a chunked dataset resizable along its samples (maxshape (None,))")
@@ -302,20 +308,20 @@ class _Checker:
         texts = {}
         for name in TEXT_DATASETS:
             ds = self.need(f, name, f"/{name}")
-            if not isinstance(ds, h5py.Dataset) or ds.shape != () or not _text_dtype(ds.dtype):
-                self.fail(f"/{name}", _holds(ds), "a scalar string dataset")
+            if not isinstance(ds, h5py.Dataset) or ds.shape != () or not lv.text_dtype(ds.dtype):
+                self.fail(f"/{name}", lv.holds(ds), "a scalar string dataset")
             if ds.id.get_storage_size() > MAX_TEXT_BYTES:
                 self.fail(f"/{name}", f"stores {ds.id.get_storage_size():,} bytes",
                           f"at most {MAX_TEXT_BYTES:,}")
             value = ds[()]
-            text = _text(value)
+            text = lv.text(value)
             if text is None:
-                self.fail(f"/{name}", f"= {_show(value)} (not UTF-8 text)", "UTF-8 text")
+                self.fail(f"/{name}", f"= {lv.show(value)} (not UTF-8 text)", "UTF-8 text")
             texts[name] = text
         try:
             settings = json.loads(texts["settings_json"])
         except (ValueError, RecursionError) as err:
-            self.fail("/settings_json", f"= {_show(texts['settings_json'])} is not JSON ({err})",
+            self.fail("/settings_json", f"= {lv.show(texts['settings_json'])} is not JSON ({err})",
                       "a JSON object (the run settings)")
         if not isinstance(settings, dict):
             self.fail("/settings_json", f"holds a JSON {type(settings).__name__}",
@@ -334,19 +340,17 @@ class _Checker:
         integers), > 0 with `positive`; its values, or None when absent and not required."""
         if name not in g:
             if required:
-                self.fail(f"{where}/{name}", "is missing", f"shape {_shape_text(shape)}")
+                self.fail(f"{where}/{name}", "is missing", f"shape {lv.shape_text(shape)}")
             return None
         ds = g[name]
         if not isinstance(ds, h5py.Dataset) or ds.ndim != len(shape) or any(
                 s is not None and s != n for s, n in zip(shape, ds.shape)):
-            self.fail(f"{where}/{name}", _holds(ds), f"shape {_shape_text(shape)}")
+            self.fail(f"{where}/{name}", lv.holds(ds), f"shape {lv.shape_text(shape)}")
         if integer and ds.dtype.kind not in "iu":
-            self.fail(f"{where}/{name}", _holds(ds), "integers (node indices)")
+            self.fail(f"{where}/{name}", lv.holds(ds), "integers (node indices)")
         value = ds[()]
-        # compared as float64: MAX_MAGNITUDE does not fit a float16 (numpy would warn, casting)
-        if not np.all(np.abs(np.asarray(value, dtype=np.float64)) <= MAX_MAGNITUDE) or \
-                positive and not np.all(value > 0):
-            self.fail(f"{where}/{name}", f"holds {_show(value)}",
+        if not np.all(_magnitude(value) <= MAX_MAGNITUDE) or positive and not np.all(value > 0):
+            self.fail(f"{where}/{name}", f"holds {lv.show(value)}",
                       f"finite numbers{' > 0' if positive else ''} of magnitude at most "
                       f"{MAX_MAGNITUDE:g}")
         return value
@@ -357,11 +361,11 @@ class _Checker:
             self.fail(f"attribute {key!r} of {where}", "is missing",
                       {"int": "an integer", "bool": "True or False", "text": "text"}[kind])
         value = g.attrs[key]
-        ok = {"int": _is_integer, "bool": _is_bool, "text": lambda v: _text(v) is not None}[kind]
+        ok = {"int": lv.is_integer, "bool": lv.is_bool, "text": lambda v: lv.text(v) is not None}[kind]
         if not ok(value):
-            self.fail(f"attribute {key!r} of {where}", f"= {_show(value)}",
+            self.fail(f"attribute {key!r} of {where}", f"= {lv.show(value)}",
                       {"int": "an integer", "bool": "True or False", "text": "text"}[kind])
-        return _text(value) if kind == "text" else value
+        return lv.text(value) if kind == "text" else value
 
     def check_rod(self, name, g):
         where = self.group_of("rods", name, g)
@@ -381,7 +385,7 @@ class _Checker:
         v2 = self.version >= 2
         radius = self.static(where, g, "radius", (None, n_elems), positive=True, required=v2)
         if radius is not None and len(radius) not in (1, self.worlds):
-            self.fail(f"{where}/radius", _holds(g["radius"]),
+            self.fail(f"{where}/radius", lv.holds(g["radius"]),
                       f"shape (1, {n_elems}) or ({self.worlds}, {n_elems}) "
                       f"(worlds = {self.worlds})")
         self.static(where, g, "rest_lengths", (n_elems,), positive=True, required=v2)
@@ -390,9 +394,9 @@ class _Checker:
             self.attr(where, g, keys[0], "text")
             for key in keys[1:]:
                 value = g.attrs.get(key)
-                if not _real(value, scalar=False) or np.shape(value) != (3,) or not np.all(
+                if not lv.real(value, scalar=False) or np.shape(value) != (3,) or not np.all(
                         np.isfinite(value)):
-                    self.fail(f"attribute {key!r} of {where}", f"= {_show(value)}",
+                    self.fail(f"attribute {key!r} of {where}", f"= {lv.show(value)}",
                               "3 finite numbers (an axisymmetric shell's axis)")
         self.owners[("rods", name)] = (n_nodes, n_elems)
         self.check_group_series("rods", name, g, n_nodes, n_elems)
@@ -474,7 +478,7 @@ class _Checker:
         if ds.ndim < 2 or not layout.is_series(ds) or ds.chunks is None or \
                 ds.dtype.kind != "f" or ds.shape[0] != self.worlds or \
                 (sample is not None and ds.shape[2:] != tuple(sample)):
-            self.fail(where, _holds(ds), expected + f" (worlds = {self.worlds})")
+            self.fail(where, lv.holds(ds), expected + f" (worlds = {self.worlds})")
         if ds.shape[1] < self.n or self.complete and ds.shape[1] != self.n:
             self.fail(where, f"holds {ds.shape[1]} samples against {self.n} in /time",
                       f"{self.n} samples" + ("" if self.complete else " or more (an incomplete "
@@ -493,10 +497,10 @@ class _Checker:
                               ("time_origin", "real"), ("time", "real")):
                 if key in g.attrs:
                     value = g.attrs[key]
-                    ok = _is_integer(value) if rule == "int" else (
-                        _number(value) and np.isfinite(value))
+                    ok = lv.is_integer(value) if rule == "int" else (
+                        lv.number(value) and np.isfinite(value))
                     if not ok:
-                        self.fail(f"attribute {key!r} of {where}", f"= {_show(value)}",
+                        self.fail(f"attribute {key!r} of {where}", f"= {lv.show(value)}",
                                   "an integer" if rule == "int" else "a finite number [s]")
             if "n_samples" in g.attrs:          # the one resume uses (writer.checkpoint_group)
                 return self.check_resumable(where, g)
@@ -524,7 +528,7 @@ class _Checker:
                 if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or \
                         ds.shape[0] != self.worlds or ds.dtype.kind != "f" or \
                         (sample is not None and ds.shape[1:] != sample):
-                    self.fail(f"{where}/{owner}/{field}", _holds(ds),
+                    self.fail(f"{where}/{owner}/{field}", lv.holds(ds),
                               f"a state array ({self.worlds}"
                               + ("".join(f", {s}" for s in sample) if sample is not None
                                  else ", ...") + ") of floats")
@@ -539,66 +543,3 @@ class _Checker:
                         self.fail(f"{where}/{owner}/{field}", f"holds frames that are not "
                                   f"rotations ({str(err).split('(', 1)[-1].rstrip(')')})",
                                   "orthonormal right-handed frames")
-
-
-# ------------------------------------------------------------------------------ helpers
-def _is_bool(value):
-    return isinstance(value, (bool, np.bool_))
-
-
-def _is_integer(value):
-    return isinstance(value, (int, np.integer)) and not _is_bool(value)
-
-
-def _number(value):
-    """A real number, not a boolean (True is no time step)."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not _is_bool(value)
-
-
-def _real(value, scalar=True):
-    """A real number (bool counts: a flag), or with scalar=False also a real numeric array."""
-    if isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
-        return True
-    return (not scalar and isinstance(value, np.ndarray) and value.dtype.kind in "biuf")
-
-
-def _text(value):
-    """`value` as str if it is text (str, or UTF-8 bytes), else None."""
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, bytes):
-        try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    return None
-
-
-def _real_dtype(dtype):
-    return dtype.kind in "iuf" and dtype.fields is None and dtype.subdtype is None
-
-
-def _text_dtype(dtype):
-    return h5py.check_string_dtype(dtype) is not None or dtype.kind == "S"
-
-
-def _holds(obj):
-    if isinstance(obj, h5py.Group):
-        return "is a group"
-    return f"holds shape {obj.shape} {obj.dtype}"
-
-
-def _shape_text(shape):
-    names = iter("nmk")
-    return "(" + ", ".join(str(s) if s is not None else next(names) for s in shape) + \
-        ("," if len(shape) == 1 else "") + ")"
-
-
-def _show(value, limit=60):
-    """A short description of a value for a message: its repr (cut) and type."""
-    shown = value.item() if isinstance(value, np.generic) else value
-    text = repr(value.tolist() if isinstance(value, np.ndarray) and value.size < 20 else shown)
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    kind = f"{value.dtype}" if isinstance(value, (np.ndarray, np.generic)) else type(value).__name__
-    return f"{text} ({kind})"

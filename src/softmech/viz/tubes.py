@@ -160,18 +160,25 @@ class TubeAxes:
         span = max(np.ptp(ax.get_xlim3d()), np.ptp(ax.get_ylim3d()), np.ptp(ax.get_zlim3d()))
         return ax.get_window_extent().width / max(span, 1e-12)
 
+    @staticmethod
+    def _width(body, px):
+        """Drawn width [px] of a rod (its largest diameter) or a sphere, at px pixels per metre;
+        None for other bodies."""
+        if isinstance(body, RodBody):
+            return 2.0 * float(np.max(body.radius)) * px
+        if getattr(body, "description", {}).get("shape") == "sphere":
+            return 2.0 * float(body.description["radius"]) * px
+        return None
+
     def _sides(self, body, px):
         """Sides of a body's mesh: self.sides, fewer for a rod or sphere drawn smaller than
         DETAIL_PX (one side per pixel of its width, at least 4): a feathered wing's ~2,800 joint
         markers, a few pixels wide each, cost seconds per frame at full detail and look the
         same with a coarse mesh."""
-        if isinstance(body, RodBody):
-            width = 2.0 * float(np.max(body.radius)) * px
-        elif getattr(body, "description", {}).get("shape") == "sphere":
-            width = 2.0 * float(body.description["radius"]) * px
-        else:
+        width = self._width(body, px)
+        if width is None or width >= DETAIL_PX:
             return self.sides
-        return self.sides if width >= DETAIL_PX else int(np.clip(width, 4, self.sides))
+        return int(np.clip(width, 4, self.sides))
 
     def _hairlines(self, bodies):
         """The rods among `bodies` thinner than HAIRLINE_PX when drawn, as one line collection
@@ -181,8 +188,10 @@ class TubeAxes:
         from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
         px = self.pixels_per_metre()
-        thin = [b for b in bodies if isinstance(b, RodBody) and b.closed is False
-                and 2.0 * float(np.max(b.radius)) * px < HAIRLINE_PX]
+        thin, kept = [], []
+        for b in bodies:
+            hair = isinstance(b, RodBody) and not b.closed and self._width(b, px) < HAIRLINE_PX
+            (thin if hair else kept).append(b)
         if not thin:
             return None, bodies
         points = 72.0 / float(self.ax.figure.dpi)
@@ -193,9 +202,7 @@ class TubeAxes:
         colors = np.repeat([(*b.color, b.opacity) for b in thin], count, axis=0)
         widths = np.repeat([max(0.5, 2.0 * float(np.max(b.radius)) * px * points)
                             for b in thin], count)
-        lines = Line3DCollection(segments, colors=colors, linewidths=widths, zorder=1)
-        kept = [b for b in bodies if not any(b is t for t in thin)]
-        return lines, kept
+        return Line3DCollection(segments, colors=colors, linewidths=widths, zorder=1), kept
 
     def draw(self, bodies):
         """Show `bodies` (replacing the previous ones); returns the new artists. Rods drawn
