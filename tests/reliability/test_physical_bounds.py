@@ -93,6 +93,20 @@ def test_a_node_force_beyond_the_body_names_its_node_range():
     scene.add(sm.NodeForce(rod, 4, (0.0, 0.0, 1.0)))
 
 
+def test_fixed_nodes_and_angles_beyond_the_body_are_refused_when_added():
+    """FixNodes(nodes=[10**9]) used to pass Scene.add and fail only at compile; nodes and a
+    discrete rod's edge angles are now checked against the body when the term is added."""
+    scene = sm.Scene()
+    rod = scene.add_der_rod(**DER)
+    with pytest.raises(ValueError, match=r"fix.nodes = \[0, 1000000000\] is not allowed: the "
+                                         r"body has 5 nodes \(indices 0..4\)"):
+        scene.add(sm.FixNodes(rod, [0, 10**9]))
+    with pytest.raises(ValueError, match=r"fix.angles = \[4\] is not allowed: the body has 4 "
+                                         r"angles \(indices 0..3\)"):
+        scene.add(sm.FixNodes(rod, [0], angles=[4]))
+    scene.add(sm.FixNodes(rod, [0, 4], angles=[3]))
+
+
 @pytest.mark.parametrize("end", [np.array([0, 1]), True, 2.0, None])
 def test_a_clamp_end_that_is_not_an_end_is_refused_clearly(end):
     """Clamp(rod, end=array) raised numpy's 'truth value of an array is ambiguous'."""

@@ -37,6 +37,11 @@ def _indices(field, value):
     return arr
 
 
+def _node_count(body):
+    """Nodes of a discrete rod (positions) or shell (vertices), before compile."""
+    return len(body.positions if hasattr(body, "positions") else body.vertices)
+
+
 def _in_range(owner, field, idx, n, what):
     if idx.size and idx.max() >= n:
         raise ValueError(f"{owner}.{field} = {idx.tolist()} is not allowed: the body has {n} "
@@ -74,6 +79,14 @@ class FixNodes(_ImplicitTerm):
                              "of 'xyz' without repeats")
         self.axes = axes
 
+    def check_body(self, body):
+        """ValueError naming the range if a node, or a discrete rod's edge angle, is not one of
+        `body` (Scene.add, before any compile). A shell's scalars exist only once joints have
+        added them, so its `angles` are checked at compile (fixed_dofs)."""
+        _in_range(self.name, "nodes", self.nodes, _node_count(body), "nodes")
+        if hasattr(body, "edge_nodes"):
+            _in_range(self.name, "angles", self.angles, len(body.edge_nodes), "angles")
+
     def fixed_dofs(self, ctx):
         """The DOFs (k,) this term holds, in the finalized layout of ctx."""
         body = ctx.body(self.name, self.implicit_body)
@@ -106,8 +119,7 @@ class NodeForce(_ImplicitTerm):
 
     def check_body(self, body):
         """ValueError naming the node range if `node` is not a node of `body` (Scene.add)."""
-        nodes = body.positions if hasattr(body, "positions") else body.vertices
-        _in_range(self.name, "node", np.array([self.node]), len(nodes), "nodes")
+        _in_range(self.name, "node", np.array([self.node]), _node_count(body), "nodes")
 
     def bind_implicit(self, ctx):
         body = ctx.body(self.name, self.implicit_body)
