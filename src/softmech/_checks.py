@@ -235,23 +235,9 @@ soft robot, animal or cable model a laptop runs (rods of 1e4 m elements are stil
 representable to 1e-12 m)."""
 
 
-EFFECTIVE_FACTOR = 1e5
-"""How far above the physical bounds a Cosserat rod's density and moduli may go: a rod can
-carry effective values, e.g. the meridian rod of an axisymmetric shell scales the shell's by
-6 r0 / h (softmech.bodies.axisym_shell; 6e5 kg/m^3 for the PoseiDRONE's mantle), i.e. up to
-6e4 for a shell 1 m wide and 0.1 mm thick. The lower bounds stay: no effective value is
-softer or lighter than the material."""
-
-ROD_DENSITY = (DENSITY[0], DENSITY[1] * EFFECTIVE_FACTOR, DENSITY[2])
-"""Densities of Cosserat rods [kg/m^3] (EFFECTIVE_FACTOR)."""
-
-ROD_MODULUS = (MODULUS[0], MODULUS[1] * EFFECTIVE_FACTOR, MODULUS[2])
-"""Young's and shear moduli of Cosserat rods [Pa] (EFFECTIVE_FACTOR)."""
-
-
 def physical(field, value, bounds, shape=None):
     """A positive finite scalar or array (as `positive`) whose entries all lie within `bounds`
-    (MODULUS, DENSITY, LENGTH, ROD_*: (lowest, highest, unit)); ValueError naming the field,
+    (MODULUS, DENSITY, LENGTH: (lowest, highest, unit)); ValueError naming the field,
     the value and the range otherwise."""
     arr = positive(field, value, shape)
     low, high, unit = bounds

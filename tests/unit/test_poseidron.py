@@ -24,11 +24,12 @@ def test_geometry_and_masses_follow_tables_1_and_2():
     assert L == pytest.approx(0.118, abs=1e-3)
     scene, info = build_poseidron(n_elems=20, duration=0.1)
     mantle = next(rod for rod in scene.rods if rod.name == "mantle")
-    mass = np.sum(mantle.density * np.pi * mantle.radius ** 2 * mantle.rest_lengths)
+    mass = np.sum(mantle.density * mantle.section["area"] * mantle.rest_lengths)
     rr = np.linalg.norm(np.cross(mantle.positions - np.array(info.origin), info.axis), axis=1)
     ring = np.sum(2 * np.pi * 0.5 * (rr[1:] + rr[:-1]) * TABLE1_SHELL["density"]
                   * TABLE1_SHELL["thickness"] * mantle.rest_lengths)
     assert mantle.n_elems == 20 and mass == pytest.approx(ring, rel=1e-12)
+    assert np.all(mantle.density == TABLE1_SHELL["density"])   # the material's, not an effective one
     root = scene.rigid_bodies[0]
     assert root.mass == pytest.approx(4 * TABLE2_ROOT["bar_mass"])
     _, inertia = root_inertia()

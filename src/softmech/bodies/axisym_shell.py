@@ -12,20 +12,24 @@ radial actuation and the clamp to the root body. A separate body kind would have
 the rod's motion kernels for a 2-D subset of them.
 
 Section of the meridian rod for a shell of thickness h (= 2 h_s of Renda), Young's modulus E,
-Poisson ratio nu, density rho, at rest radius r0 (per element): the rod's circular radius
-a = h / sqrt(3) makes bending / stretching stiffness = a^2 / 4 = h^2 / 12 = D / C, so with
+Poisson ratio nu, density rho, at rest radius r0 (per element): a `general` section
+(softmech.bodies.sections) holding the whole ring,
 
-    E_rod = 6 r0 E / (h (1 - nu^2)),   G_rod = 6 r0 G / h (shear coefficient 1),
-    rho_rod = 6 r0 rho / h
+    A = 2 pi r0 h,   I1 = I2 = A h^2 / 12,   J = I1 + I2,
+    E_rod = E / (1 - nu^2) (plane stress),   G_rod = G (shear coefficient 1),   rho_rod = rho,
 
-the rod has E_rod A = 2 pi r0 C, E_rod I = 2 pi r0 D, G_rod A = 2 pi r0 G h (Renda's H = 2 h_s
-G beta), mass rho_rod A = 2 pi r0 rho h and rotary inertia rho_rod I = 2 pi r0 rho h^3 / 12 per
-meridian length: the full ring's (C = E h / (1 - nu^2), D = E h^3 / (12 (1 - nu^2))). The rod
-frames are d3 = meridian tangent, d2 = hoop direction, d1 = d2 x d3 (in the meridian plane).
+so the rod has E_rod A = 2 pi r0 C, E_rod I = 2 pi r0 D, G_rod A = 2 pi r0 G h (Renda's H = 2 h_s
+G beta), mass rho A = 2 pi r0 rho h and rotary inertia rho I = 2 pi r0 rho h^3 / 12 per meridian
+length: the full ring's (C = E h / (1 - nu^2), D = E h^3 / (12 (1 - nu^2))). The material's own
+density and moduli stay on the rod (within softmech._checks' physical bounds); the ring's size
+lives in the section. The rod's radius (contact, drawings) is h / sqrt(3), whose circle has the
+same bending-to-stretching ratio a^2 / 4 = h^2 / 12. The rod frames are d3 = meridian tangent,
+d2 = hoop direction, d1 = d2 x d3 (in the meridian plane).
 """
 import numpy as np
 
 from softmech import _checks
+from softmech.bodies import sections
 
 
 def meridian_rod(name, r, z, *, thickness, density, youngs_modulus, poisson_ratio=0.0,
@@ -62,11 +66,22 @@ def meridian_rod(name, r, z, *, thickness, density, youngs_modulus, poisson_rati
     d3 /= np.linalg.norm(d3, axis=1)[:, None]
     d2 = np.broadcast_to(np.cross(a, e_r), d3.shape)
     directors = np.stack([np.cross(d2, d3), d2, d3], axis=1)
-    G = E / (2.0 * (1.0 + nu))
     return dict(name=name, centerline=centerline, directors=directors,
-                radius=np.full(len(r0), h / np.sqrt(3.0)), density=6.0 * r0 * rho / h,
-                youngs_modulus=6.0 * r0 * E / (h * (1.0 - nu * nu)), shear_modulus=6.0 * r0 * G / h,
-                shear_coefficient=1.0, rest_curvature="initial")
+                section=ring_section(r0, h), radius=np.full(len(r0), h / np.sqrt(3.0)),
+                density=rho, youngs_modulus=E / (1.0 - nu * nu),
+                shear_modulus=E / (2.0 * (1.0 + nu)), shear_coefficient=1.0,
+                rest_curvature="initial")
+
+
+def ring_section(r0, thickness):
+    """The `general` section (softmech.bodies.sections) of a whole ring of shell, mid radius r0
+    (n,) [m], thickness h [m]: A = 2 pi r0 h [m^2], I1 = I2 = A h^2 / 12 [m^4], J = I1 + I2,
+    radius h / sqrt(3) [m] (the module docstring)."""
+    area = 2.0 * np.pi * np.asarray(r0, dtype=float) * thickness
+    moment = area * thickness**2 / 12.0
+    return sections.general(area=area, second_moment1=moment, second_moment2=moment,
+                            torsion_constant=2.0 * moment,
+                            radius=np.full(area.shape, thickness / np.sqrt(3.0)))
 
 
 def cylinder_profile(radius, length, n_elems):

@@ -268,16 +268,16 @@ def build_rod(name, *, positions, normal=None, directors=None, radius=None, dens
         raise ValueError(f"{f}: give radius (solid circles) or section "
                          "(softmech.sections.rectangle, ellipse, tube, ...)")
     radius = _checks.per_element(f"{f}.radius", radius, n, of=of, bounds=_checks.LENGTH)
-    density = _checks.per_element(f"{f}.density", density, n, of=of, bounds=_checks.ROD_DENSITY)
+    density = _checks.per_element(f"{f}.density", density, n, of=of, bounds=_checks.DENSITY)
     E = _checks.per_element(f"{f}.youngs_modulus", youngs_modulus, n, of=of,
-                            bounds=_checks.ROD_MODULUS)
+                            bounds=_checks.MODULUS)
     # checked even when shear_modulus sets G: poisson_ratio = {} must not pass unnoticed
     nu = _checks.poisson_ratio(f"{f}.poisson_ratio", poisson_ratio)
     if shear_modulus is None:
         G = E / (2.0 * (1.0 + nu))
     else:
         G = _checks.per_element(f"{f}.shear_modulus", shear_modulus, n, of=of,
-                                bounds=_checks.ROD_MODULUS)
+                                bounds=_checks.MODULUS)
     if rest_lengths is not None:
         rest_lengths = _checks.per_element(f"{f}.rest_lengths", rest_lengths, n, of=of)  # > 0
     if isinstance(rest_curvature, str):

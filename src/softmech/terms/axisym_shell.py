@@ -178,9 +178,10 @@ class AxisymmetricShell(Term):
         would not be the meridional part of the shell's."""
         h, E, nu = self.thickness, self.youngs_modulus, self.poisson_ratio
         rp = ctx.rod_params(self.rod)
-        want = {"radius": h / np.sqrt(3.0), "youngs_modulus": 6.0 * r0 * E / (h * (1 - nu * nu))}
+        want = {"radius": h / np.sqrt(3.0), "youngs_modulus": E / (1 - nu * nu),
+                "area": 2.0 * np.pi * r0 * h}
         for key, value in want.items():
-            if not np.allclose(rp[key], value, rtol=1e-9, atol=0):
+            if key not in rp or not np.allclose(rp[key], value, rtol=1e-9, atol=0):
                 raise ValueError(f"{self.name}.rod = {self.rod!r}: its {key} does not match a "
                                  f"shell of thickness {h} m, E = {E} Pa, nu = {nu} (build the rod "
                                  "with softmech.bodies.axisym_shell.meridian_rod and the same values)")
