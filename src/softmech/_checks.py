@@ -172,7 +172,7 @@ def unit_vector(field, value):
 MAX_COORDINATE = 1e100
 """Largest |coordinate| [m] of a body's initial position: far beyond any scene, and small
 enough that squared distances (contact searches, norms) do not overflow. The divergence guard
-stops a run whose state exceeds the same bound (softmech.simulation.EXPLODING)."""
+stops a run whose state exceeds the same bound (softmech.run_loop.EXPLODING)."""
 
 
 def coordinates(field, value, shape):

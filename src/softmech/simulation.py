@@ -4,7 +4,7 @@ from functools import partial
 
 import numpy as np
 
-from softmech import _checks, run_cost
+from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.diagnostics import rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
@@ -14,8 +14,8 @@ from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
-from softmech.progress import progress_bar
 from softmech.threads import block_pool
+from softmech.run_loop import EXPLODING, SimulationDiverged  # noqa: F401 (re-exported)
 from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
@@ -23,22 +23,6 @@ from softmech.stability import rod_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
 from softmech.terms.rigid import ground_contact_force
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
-
-
-class SimulationDiverged(RuntimeError):
-    """A run produced non-finite values; `state` holds the last finite state, `time` its time,
-    `worlds` the indices of the worlds whose block diverged (a block holds up to 8 worlds),
-    `body` and `quantity` the body and state field (or Newton residual) where it was found
-    first. The simulation itself is back at the last finite state: `sim.save_state(path)`
-    writes it (Simulation.run does so with checkpoint=path, `softmech run` always)."""
-
-    def __init__(self, message, time, state, worlds=(), body=None, quantity=None):
-        super().__init__(message)
-        self.time = time
-        self.state = state
-        self.worlds = tuple(worlds)
-        self.body = body
-        self.quantity = quantity
 
 
 class Simulation:
@@ -419,46 +403,20 @@ class Simulation:
         record: Every(seconds, fields) or None (only the final time). checkpoint: path of an
         .npz file where the last good state is written (atomically) if the run diverges.
         allow_large: run even above the budgets of softmech.run_cost (compute, memory of the
-        recording), which are otherwise refused before the first step.
+        recording), which are otherwise refused before the first step (softmech.run_loop).
         """
-        duration = float(_checks.nonnegative("duration", duration, shape=()))
-        if record is not None and not isinstance(record, Every):
-            raise ValueError(f"record = {record!r} is not allowed: must be None or sm.Every(seconds, fields)")
-        seconds = None if record is None else record.seconds
-        run_cost.check_run(self, duration, seconds, () if record is None else record.fields,
-                           allow_large)
-        n_total, every = _checks.run_steps(duration, self.dt, seconds)
-        # Steps between divergence checks: on divergence the state of the last check is kept, so
-        # it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
-        fields = () if record is None else record.fields
-        engine = self._engine()
-        self._check_fields(engine, fields)
-        samples = {"time": []}
-        self._sample(samples, fields)
-        bar = progress_bar(n_total, progress)
-        done = 0
-        try:
-            while done < n_total:
-                n = min(every if every > 0 else n_total, n_total - done)
-                for chunk in _chunks(n, GUARD_STEPS):
-                    self._advance(engine, chunk)
-                    if bar:
-                        bar.update(chunk)
-                done += n
-                self._sample(samples, fields)
-        except SimulationDiverged as err:
-            if checkpoint is not None:
-                self.save_state(checkpoint)
-            raise err
-        finally:
-            if bar:
-                bar.close()
-        out = Results(time=np.array(samples.pop("time")))
-        out.rods = tuple(r.name for r in self.rods)
-        out.rigid_bodies = tuple(b.name for b in self.rigid_bodies)
-        for k, v in samples.items():
-            out[k] = np.stack(v, axis=1)
-        return out
+        def prepare(fields):
+            engine = self._engine()
+            self._check_fields(engine, fields)
+            # Steps between divergence checks: on divergence the state of the last check is
+            # kept, so it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
+            return run_loop.Stepper(advance=partial(self._advance, engine),
+                                    sample=partial(self._sample, fields=fields),
+                                    block=lambda n_total, with_bar: GUARD_STEPS,
+                                    rods=tuple(r.name for r in self.rods),
+                                    rigid_bodies=tuple(b.name for b in self.rigid_bodies))
+        return run_loop.run(self, duration, record=record, progress=progress,
+                            checkpoint=checkpoint, allow_large=allow_large, prepare=prepare)
 
     def _check_fields(self, engine, fields):
         """ValueError for a recorded field the scene cannot give: rod_contact_force of a rigid
@@ -575,23 +533,10 @@ class Simulation:
         read_state(self, path)
 
 
-EXPLODING = _checks.MAX_COORDINATE
-"""A state entry (position [m], velocity [m/s], angular velocity [rad/s]) larger than this in
-magnitude has diverged though it is still finite: no simulated body is 1e100 m away, and its
-square (energies, norms) would overflow a few steps later."""
 STATUS_EXPLODED = -1
 """Status of a block stopped by the EXPLODING bound (the kernels' own codes are >= 0)."""
 
 
-
 GUARD_STEPS = 4096
 """Largest number of steps between two divergence checks of Simulation.run."""
-
-
-def _chunks(n, size):
-    """Split n steps into chunks of at most `size`."""
-    while n > 0:
-        yield min(n, size)
-        n -= size
-
 

@@ -6,10 +6,11 @@ step when Newton fails), so a batched run equals B single runs bit for bit; all 
 at every step of size dt, where they are recorded.
 """
 import dataclasses
+from functools import partial
 
 import numpy as np
 
-from softmech import _checks, run_cost
+from softmech import _checks, run_loop
 from softmech.diagnostics import ENERGY_KEYS
 from softmech.implicit.binding import ImplicitContext
 from softmech.implicit.layout import DofLayout
@@ -17,8 +18,7 @@ from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
 from softmech.kernels.newton import OK
 from softmech.io import atomic_save_npz, read_state_npz
-from softmech.progress import progress_bar
-from softmech.simulation import EXPLODING, Every, Results, SimulationDiverged
+from softmech.run_loop import EXPLODING, SimulationDiverged
 from softmech.terms.base import TERM_SECTIONS
 
 STATE_FIELDS = ("positions", "velocities", "angles", "angular_velocities")
@@ -404,44 +404,17 @@ class ImplicitSimulation:
         "<body>.<field>" or a bare field (every body). checkpoint: .npz path where the last
         good state is written if a step fails. allow_large: run even above the budgets of
         softmech.run_cost (compute, memory of the recording), otherwise refused before the
-        first step."""
-        duration = float(_checks.nonnegative("duration", duration, shape=()))
-        if record is not None and not isinstance(record, Every):
-            raise ValueError(f"record = {record!r} is not allowed: must be None or "
-                             "sm.Every(seconds, fields)")
-        fields = self._record_names(() if record is None else record.fields)
-        run_cost.check_run(self, duration, None if record is None else record.seconds,
-                           () if record is None else record.fields, allow_large)
-        n_total, every = _checks.run_steps(duration, self.dt,
-                                           None if record is None else record.seconds)
-        samples = {"time": []}
-        self._sample(samples, fields)
-        bar = progress_bar(n_total, progress)
-        # steps in blocks up to the next sample (the compiled loop runs a block per call);
-        # with a progress bar, at most a hundredth of the run per block
-        most = max(1, n_total // 100) if bar else n_total
-        try:
-            i = 0
-            while i < n_total:
-                n = min(every - i % every, n_total - i, most)
-                self._advance_steps(n)
-                i += n
-                if bar:
-                    bar.update(n)
-                if i % every == 0 or i == n_total:
-                    self._sample(samples, fields)
-        except SimulationDiverged:
-            if checkpoint is not None:
-                self.save_state(checkpoint)
-            raise
-        finally:
-            if bar:
-                bar.close()
-        out = Results(time=np.array(samples.pop("time")))
-        out.rods = tuple(self.bodies)
-        for key, values in samples.items():
-            out[key] = np.stack(values, axis=1)
-        return out
+        first step (softmech.run_loop)."""
+        def prepare(fields):
+            # the compiled loop runs a block per call; with a progress bar, at most a
+            # hundredth of the run per block
+            return run_loop.Stepper(
+                advance=self._advance_steps,
+                sample=partial(self._sample, fields=self._record_names(fields)),
+                block=lambda n_total, with_bar: max(1, n_total // 100) if with_bar else n_total,
+                rods=tuple(self.bodies))
+        return run_loop.run(self, duration, record=record, progress=progress,
+                            checkpoint=checkpoint, allow_large=allow_large, prepare=prepare)
 
     def _record_names(self, fields):
         names = []
