@@ -22,7 +22,7 @@ def der_scene():
     arm = scene.add_der_rod(name="arm", start=(0, 0, 0.05), direction=(1, 0, 0), length=0.2,
                             n_elems=8, natural_curvature="initial", **common)
     scene.add_der_rod(name="tail", start=(0.2, 0, 0.05), direction=(0, 1, 0), length=0.1,
-                      n_elems=4, **common)
+                      n_elems=4, rest_lengths=[0.024, 0.025, 0.026, 0.025], **common)
     scene.add(sm.JoinNodes(arm, 8, "tail", 0))
     scene.add(sm.Gravity())
     scene.add(sm.Buoyancy(300.0))

@@ -103,7 +103,9 @@ class DerRod(ImplicitBody):
     radius contacts and drawings see unless radius is also given); density [kg/m^3],
     youngs_modulus [Pa], and poisson_ratio (default 0.5, in (-1, 0.5]) or shear_modulus [Pa]
     (not both).
-    Rest shape: rest lengths are the initial edge lengths; natural_curvature None (straight),
+    Rest shape: rest_lengths None (the initial edge lengths) or (m,) [m] > 0 per edge, the
+    unstretched lengths (a cable started on an arc whose rest length is the arc's; the edges'
+    masses and the springs' Voronoi lengths follow them); natural_curvature None (straight),
     "initial" or (s, 2) [1/m] (kappa1, kappa2 per spring, material components); natural_twist
     None (untwisted), "initial" or (s,) [rad/m]. For a network None means "initial" (a
     junction has no straight rest shape, and its initial reference twists depend on how the
@@ -121,10 +123,12 @@ class DerRod(ImplicitBody):
     def __init__(self, name="rod", *, centerline=None, start=None, direction=None, length=None,
                  n_elems=None, edges=None, normal=None, twist=0.0, radius=None, density,
                  youngs_modulus, poisson_ratio=None, shear_modulus=None,
-                 natural_curvature=None, natural_twist=None, section=None):
+                 natural_curvature=None, natural_twist=None, section=None, rest_lengths=None):
         self.name = name
         self._f = f"der_rod '{name}'."
         self._set_geometry(centerline, start, direction, length, n_elems, edges)
+        if rest_lengths is not None:
+            self._set_rest_lengths(rest_lengths)
         self._set_material(radius, section, density, youngs_modulus, poisson_ratio,
                            shear_modulus)
         f, m, s = self._f, self.n_elems, self.n_springs
@@ -200,6 +204,14 @@ class DerRod(ImplicitBody):
         if len(self.spring_nodes) == 0:
             raise ValueError(f"{f}edges: no two edges share a node (no bending-twisting spring)")
         self.voronoi_lengths = 0.5 * rest_len[self.spring_edges].sum(axis=1)
+
+    def _set_rest_lengths(self, rest_lengths):
+        """Rest lengths (m,) [m] given apart from the initial shape, and the springs' Voronoi
+        lengths from them (the rest shape's, as Bergou et al. 2008's l_i-bar)."""
+        self.rest_lengths = _checks.per_element(self._f + "rest_lengths", rest_lengths,
+                                                self.n_elems, bounds=_checks.LENGTH,
+                                                of=f"der_rod '{self.name}' ({self.n_elems} edges)")
+        self.voronoi_lengths = 0.5 * self.rest_lengths[self.spring_edges].sum(axis=1)
 
     def _set_material(self, radius, section, density, youngs_modulus, poisson_ratio,
                       shear_modulus):
