@@ -38,11 +38,13 @@ ROBOTS = {"poseidron": build_poseidron, "quadropus": build_quadropus, "monopus":
 
 
 def timed_run(sim, duration, fields, every):
-    """(Results, warm wall time [s]) of a run of `duration` after one untimed step."""
+    """(Results, warm wall time [s], its CPU time [s]) of a run of `duration` after one untimed
+    step. The CPU time of the process is what the run costs a core: on a shared machine the
+    wall time is longer by the other processes' share."""
     sim.step(1)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = sim.run(duration - sim.dt, record=sm.Every(seconds=every, fields=fields))
-    return out, time.perf_counter() - start
+    return out, time.perf_counter() - start, time.process_time() - cpu
 
 
 def robot_row(name, scheme, dt, duration, scaling=None):
@@ -57,12 +59,12 @@ def robot_row(name, scheme, dt, duration, scaling=None):
     finally:
         P.ROTARY_INERTIA = kept
     sim = scene.compile(dt=info.dt, scheme=scheme)
-    out, wall = timed_run(sim, duration, ("root.com_velocity",), 0.01)
+    out, wall, cpu = timed_run(sim, duration, ("root.com_velocity",), 0.01)
     _, mean = surge(out["time"], out["root.com_velocity"][0], info.axis, info.frequency)
     stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
     used = 1.0 if scheme == "implicit_euler" else (kept if scaling is None else scaling)
     return dict(case=name, scheme=scheme, dt=info.dt, scaling=used, value=mean, wall=wall,
-                stats=stats)
+                cpu=cpu, stats=stats)
 
 
 def swimmer_row(scheme, steps_per_beat, beats, overdamped=False, corotate=False):
@@ -75,12 +77,13 @@ def swimmer_row(scheme, steps_per_beat, beats, overdamped=False, corotate=False)
                                 dt=dt)
     newton = sm.ImplicitOptions(overdamped=overdamped, **(COROTATED if corotate else {}))
     sim = scene.compile(dt=info.dt, scheme=scheme, newton=newton)
-    out, wall = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
+    out, wall, cpu = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
     _, _, speed = centre_track(out["time"], out["flagellum.com"][0], info.period)
     stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
     label = " (overdamped)" if overdamped else " (corotated)" if corotate else ""
     return dict(case="swimmer" + label, scheme=scheme, steps_per_beat=steps_per_beat,
-                dt=info.dt, scaling=1.0, value=speed, wall=wall / beats, stats=stats)
+                dt=info.dt, scaling=1.0, value=speed, wall=wall / beats, cpu=cpu / beats,
+                stats=stats)
 
 
 def batch_rows(worlds):
@@ -88,7 +91,7 @@ def batch_rows(worlds):
     for B in worlds:
         scene, info = build_poseidron(duration=1.0)
         sim = scene.compile(dt=info.dt, scheme=info.scheme, worlds=B)
-        _, wall = timed_run(sim, 1.0, ("root.com_velocity",), 0.01)
+        _, wall, _ = timed_run(sim, 1.0, ("root.com_velocity",), 0.01)
         yield B, sim.lanes, wall
 
 
@@ -131,13 +134,13 @@ def main(argv=None):
         print(f"load average {load:.2f}; wall: per run (robots, {args.duration:g} s "
               "simulated) or per beat (swimmer)\n")
         print("| case | scheme | dt [s] | rotary inertia x | surge / speed [m/s] | wall [s] | "
-              "Newton iterations / step | Jacobians / step |")
-        print("|---|---|---|---|---|---|---|---|")
+              "CPU [s] | Newton iterations / step | Jacobians / step |")
+        print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         s = r["stats"]
         per = (lambda k: f"{s[k] / s['steps']:.2f}") if s else (lambda k: "")
         line = (f"| {r['case']} | {r['scheme']} | {r['dt']:.3g} | {r['scaling']:g} | "
-                f"{r['value']:.5g} | {r['wall']:.3g} | {per('iterations')} | "
+                f"{r['value']:.5g} | {r['wall']:.3g} | {r['cpu']:.3g} | {per('iterations')} | "
                 f"{per('jacobians')} |")
         print(line if args.markdown else line.replace("|", " "), flush=True)
     for a in rows:
