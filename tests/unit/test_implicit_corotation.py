@@ -2,17 +2,26 @@
 softmech.kernels.corotation) and its quadratic predictor (ImplicitOptions.predictor): the slot
 rotations, the turned solve, the predictor's exactness, and what the options do to a run --
 the same solution within the Newton tolerance, fewer Jacobians, restarts bit for bit."""
-from collections import namedtuple
-
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
 import softmech as sm
 from softmech.kernels.corotation import keep_frames, node_rotations, rotate_dofs
+from softmech.kernels.implicit_motion import ImplicitKindArgs
 from softmech.kernels.implicit_newton import predict
 
-Kind = namedtuple("Kind", ["Q", "Qf", "Rn", "adjacent", "offsets"])
+
+def _kind(Q, Qf, Rn, adjacent, offsets):
+    """The integrator's own argument tuple (an importable type: numba's cache of the kernels
+    records it) with the frames and rotations given, no velocity or position slots."""
+    none = np.zeros((1, 3, 0))
+    return ImplicitKindArgs(
+        x=none, v=none, Q=Q, w=none, acc=none, alpha=none, xb=none, Qb=Q.copy(), vb=none,
+        wb=none, xs=none, Qs=Q.copy(), vs=none, ws=none, v_mask=none, w_mask=none,
+        v_scale=none, offsets=np.asarray(offsets, dtype=np.int64),
+        violations=np.zeros(1, dtype=np.int64), inertia=np.ones(1), Qf=Qf, Rn=Rn,
+        adjacent=np.asarray(adjacent, dtype=np.int64))
 
 
 def _frames(rotations, W):
@@ -36,9 +45,8 @@ def test_slot_rotations_are_the_mean_turn_of_the_adjacent_frames():
     turns = [a, a, b]
     now = [[Rotation.from_rotvec([0, 0, turns[s]]) * start[s][lane] for lane in range(W)]
            for s in range(3)]
-    kind = Kind(Q=_frames(now, W), Qf=_frames(start, W), Rn=np.zeros((1, 9, 4 * W)),
-                adjacent=np.array([[0, 0], [0, 1], [1, 2], [2, 2]], dtype=np.int64),
-                offsets=np.array([0, 12], dtype=np.int64))
+    kind = _kind(_frames(now, W), _frames(start, W), np.zeros((1, 9, 4 * W)),
+                 [[0, 0], [0, 1], [1, 2], [2, 2]], [0, 12])
     node_rotations(kind, 0, W)
     for s, angle in enumerate([a, a, (a + b) / 2, b]):
         expected = Rotation.from_rotvec([0, 0, angle]).as_matrix().ravel()
@@ -59,7 +67,7 @@ def test_turned_solve_rotates_velocity_dofs_only():
     R = Rotation.random(n_x * W, random_state=rng).as_matrix()
     Rn = np.zeros((1, 9, n_x * W))
     Rn[0] = R.reshape(-1, 9).T
-    kind = Kind(Q=None, Qf=None, Rn=Rn, adjacent=None, offsets=np.array([0, 9], np.int64))
+    kind = _kind(np.zeros((1, 9, 0)), np.zeros((1, 9, 0)), Rn, np.zeros((0, 2)), [0, 9])
     X = rng.standard_normal((9 + 6, W))
     Y = X.copy()
     rotate_dofs(kind, 0, W, Y, False)
