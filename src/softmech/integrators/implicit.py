@@ -160,7 +160,8 @@ class ImplicitIntegrator:
             offset += 3 * (n_x + n_q)
         self.kinds = tuple(kinds)
         self.n_dof = offset
-        self.module = load_generated(implicit_source(engine.calls, engine.kinds), "implicit")
+        self.module = load_generated(
+            implicit_source(engine.calls, engine.kinds, options.corotate), "implicit")
         self.dt = dt
         self._probe_masks(time)
         self.pattern = None

@@ -214,11 +214,12 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
 (the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
 
 
-def implicit_source(calls, kinds):
+def implicit_source(calls, kinds, corotate=False):
     """Source text of the implicit step module of a scene: the explicit step module's hooks
     (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
     kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple) and
-    IMPLICIT_SOURCE."""
+    IMPLICIT_SOURCE. Without corotate (ImplicitOptions.corotate) the corotation hooks are
+    empty: a scene that does not use them does not compile their calls."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import predict, update_lanes
@@ -257,7 +258,7 @@ def implicit_source(calls, kinds):
     for fn, args in ((co.node_rotations, "S, bi, W"), (co.keep_frames, "S, bi, W, lanes"),
                      (co.rotate_dofs, "S, bi, W, X, transpose")):
         hooks += hook(f"{fn.__name__}({args})",
-                      [f"    {name(fn)}(S[{j}]{args[1:]})" for j in range(n)])
+                      [f"    {name(fn)}(S[{j}]{args[1:]})" for j in range(n) if corotate])
     hooks += hook("take_violations(S, bi)",
                   ["    total = 0"]
                   + [f"    total += S[{j}].violations[bi]\n    S[{j}].violations[bi] = 0"
