@@ -6,9 +6,13 @@ explicit Verlet run at its stability limit (no scaling: the reference), and the 
 
     python benchmarks/implicit_cosserat.py [--robots poseidron,quadropus,monopus]
         [--duration 2.0] [--swimmer-beats 3] [--reference] [--markdown] [--batch 1,4,16]
-        [--overdamped] [--steps-per-beat 500,1000,2000]
+        [--overdamped] [--corotate] [--steps-per-beat 500,1000,2000]
 
---overdamped adds the swimmer with ImplicitOptions(overdamped=True) (no inertia) at the same
+--corotate adds the swimmer with corotated kept Jacobians and the quadratic predictor
+(COROTATED: ImplicitOptions(corotate=True, predictor=2, refresh_rate=0.5, tol=1e-7);
+docs/implicit_cosserat.md) at the same steps per beat, and the relative difference of the
+speeds of each pair of step counts n, 2n. --overdamped adds the swimmer with
+ImplicitOptions(overdamped=True) (no inertia) at the same
 steps per beat. --batch times the PoseiDRONE (1 s at its default implicit step) for each number of worlds
 given. --reference adds the explicit runs without scaling (PoseiDRONE ~15 s per robot, the swimmer
 ~30-60 s per beat on one core). Wall times are warm (the first step, which compiles and
@@ -27,15 +31,20 @@ from softmech.scenarios.poseidron import build_poseidron, surge
 from softmech.scenarios.quadropus import build_monopus, build_quadropus
 from softmech.scenarios.swimmer import build_swimmer, centre_track
 
+COROTATED = dict(corotate=True, predictor=2, refresh_rate=0.5, tol=1e-7)
+"""Newton settings of the swimmer's fast rows (--corotate)."""
+
 ROBOTS = {"poseidron": build_poseidron, "quadropus": build_quadropus, "monopus": build_monopus}
 
 
 def timed_run(sim, duration, fields, every):
-    """(Results, warm wall time [s]) of a run of `duration` after one untimed step."""
+    """(Results, warm wall time [s], its CPU time [s]) of a run of `duration` after one untimed
+    step. The CPU time of the process is what the run costs a core: on a shared machine the
+    wall time is longer by the other processes' share."""
     sim.step(1)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = sim.run(duration - sim.dt, record=sm.Every(seconds=every, fields=fields))
-    return out, time.perf_counter() - start
+    return out, time.perf_counter() - start, time.process_time() - cpu
 
 
 def robot_row(name, scheme, dt, duration, scaling=None):
@@ -50,28 +59,31 @@ def robot_row(name, scheme, dt, duration, scaling=None):
     finally:
         P.ROTARY_INERTIA = kept
     sim = scene.compile(dt=info.dt, scheme=scheme)
-    out, wall = timed_run(sim, duration, ("root.com_velocity",), 0.01)
+    out, wall, cpu = timed_run(sim, duration, ("root.com_velocity",), 0.01)
     _, mean = surge(out["time"], out["root.com_velocity"][0], info.axis, info.frequency)
     stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
     used = 1.0 if scheme == "implicit_euler" else (kept if scaling is None else scaling)
     return dict(case=name, scheme=scheme, dt=info.dt, scaling=used, value=mean, wall=wall,
-                stats=stats)
+                cpu=cpu, stats=stats)
 
 
-def swimmer_row(scheme, steps_per_beat, beats, overdamped=False):
+def swimmer_row(scheme, steps_per_beat, beats, overdamped=False, corotate=False):
     """Speed [m/s] of the Cosserat swimmer without inertia scaling (centre_track); overdamped:
-    the implicit steps without inertia (ImplicitOptions.overdamped)."""
+    the implicit steps without inertia (ImplicitOptions.overdamped); corotate: the COROTATED
+    Newton settings."""
     period = 1.0 / 3.6
     dt = period / steps_per_beat if scheme == "implicit_euler" else None
     scene, info = build_swimmer(model="cosserat", n_elems=50, rotary_inertia=1.0, cycles=beats,
                                 dt=dt)
-    newton = sm.ImplicitOptions(overdamped=True) if overdamped else None
+    newton = sm.ImplicitOptions(overdamped=overdamped, **(COROTATED if corotate else {}))
     sim = scene.compile(dt=info.dt, scheme=scheme, newton=newton)
-    out, wall = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
+    out, wall, cpu = timed_run(sim, info.duration, ("flagellum.com",), info.period / 50)
     _, _, speed = centre_track(out["time"], out["flagellum.com"][0], info.period)
     stats = sim.implicit_integrator().stats if scheme == "implicit_euler" else {}
-    return dict(case="swimmer" + (" (overdamped)" if overdamped else ""), scheme=scheme,
-                dt=info.dt, scaling=1.0, value=speed, wall=wall / beats, stats=stats)
+    label = " (overdamped)" if overdamped else " (corotated)" if corotate else ""
+    return dict(case="swimmer" + label, scheme=scheme, steps_per_beat=steps_per_beat,
+                dt=info.dt, scaling=1.0, value=speed, wall=wall / beats, cpu=cpu / beats,
+                stats=stats)
 
 
 def batch_rows(worlds):
@@ -79,7 +91,7 @@ def batch_rows(worlds):
     for B in worlds:
         scene, info = build_poseidron(duration=1.0)
         sim = scene.compile(dt=info.dt, scheme=info.scheme, worlds=B)
-        _, wall = timed_run(sim, 1.0, ("root.com_velocity",), 0.01)
+        _, wall, _ = timed_run(sim, 1.0, ("root.com_velocity",), 0.01)
         yield B, sim.lanes, wall
 
 
@@ -92,6 +104,7 @@ def main(argv=None):
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--batch", default="", help="numbers of worlds, e.g. 1,4,16")
     parser.add_argument("--overdamped", action="store_true")
+    parser.add_argument("--corotate", action="store_true")
     parser.add_argument("--steps-per-beat", default="500,1000,2000")
     args = parser.parse_args(argv)
     first = None
@@ -111,6 +124,9 @@ def main(argv=None):
             rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats))
             if args.overdamped:
                 rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats, True))
+            if args.corotate:
+                rows.append(swimmer_row("implicit_euler", spb, args.swimmer_beats,
+                                        corotate=True))
         if args.reference:
             rows.append(swimmer_row("verlet", None, args.swimmer_beats))
     load = os.getloadavg()[0]
@@ -118,15 +134,21 @@ def main(argv=None):
         print(f"load average {load:.2f}; wall: per run (robots, {args.duration:g} s "
               "simulated) or per beat (swimmer)\n")
         print("| case | scheme | dt [s] | rotary inertia x | surge / speed [m/s] | wall [s] | "
-              "Newton iterations / step | Jacobians / step |")
-        print("|---|---|---|---|---|---|---|---|")
+              "CPU [s] | Newton iterations / step | Jacobians / step |")
+        print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         s = r["stats"]
         per = (lambda k: f"{s[k] / s['steps']:.2f}") if s else (lambda k: "")
         line = (f"| {r['case']} | {r['scheme']} | {r['dt']:.3g} | {r['scaling']:g} | "
-                f"{r['value']:.5g} | {r['wall']:.3g} | {per('iterations')} | "
+                f"{r['value']:.5g} | {r['wall']:.3g} | {r['cpu']:.3g} | {per('iterations')} | "
                 f"{per('jacobians')} |")
         print(line if args.markdown else line.replace("|", " "), flush=True)
+    for a in rows:
+        for b in rows:
+            if a["case"] == b["case"] and b.get("steps_per_beat") == 2 * (a.get(
+                    "steps_per_beat") or 0):
+                print(f"{a['case']}: {a['steps_per_beat']} against {b['steps_per_beat']} steps "
+                      f"per beat: {abs(a['value'] / b['value'] - 1) * 100:.2f} %")
     return 0
 
 

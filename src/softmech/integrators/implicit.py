@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
-from softmech.integrators.driver import kernel_importer, load_generated, step_source
+from softmech.integrators.driver import load_generated
+from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
 
@@ -41,9 +42,6 @@ softmech.integrators.explicit.SCHEMES)."""
 
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
-
-MAX_BACKTRACKS = 4
-"""Times a lane may go back halfway along an overshooting Newton correction in one solve."""
 
 COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
 """Counters of each block (ImplicitIntegrator.stats)."""
@@ -62,7 +60,12 @@ class ImplicitOptions:
     (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag balances every other
     force and the Reynolds number is ~0; the state's velocities are then those of that
     balance). It needs a term that resists every motion (a drag or damping on every DOF),
-    else the force balance is singular."""
+    else the force balance is singular. corotate: apply a kept Jacobian in the axes of the
+    current configuration, turned by the rotations of the frames since its factorization
+    (softmech.kernels.corotation), so that it stays accurate while stiff bodies turn (the
+    Cosserat swimmer: renewed at ~0.1 of the steps instead of ~0.7). predictor: order of the
+    extrapolation of each step's Newton guess from the last steps' end velocities (0: none,
+    1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict)."""
     tol: float = 1e-8
     max_iterations: int = 12
     max_halvings: int = 8
@@ -70,10 +73,17 @@ class ImplicitOptions:
     refresh_rate: float = 0.25
     delta: float = 1e-7
     overdamped: bool = False
+    corotate: bool = False
+    predictor: int = 1
 
     def __post_init__(self):
         _checks.positive("ImplicitOptions.tol", self.tol)
         _checks.boolean("ImplicitOptions.overdamped", self.overdamped)
+        _checks.boolean("ImplicitOptions.corotate", self.corotate)
+        _checks.integer("ImplicitOptions.predictor", self.predictor, 0)
+        if self.predictor > 2:
+            raise ValueError(f"ImplicitOptions.predictor = {self.predictor!r} is not allowed: "
+                             "must be 0, 1 or 2")
         _checks.integer("ImplicitOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("ImplicitOptions.max_halvings", self.max_halvings, 0)
         _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
@@ -86,7 +96,7 @@ class ImplicitOptions:
 
 
 SolverArgs = namedtuple("SolverArgs", [
-    "U", "Up", "R", "Rp", "dU", "dP", "U_old", "eps", "b", "work",   # (n_blocks, n_dof, W)
+    "U", "Up", "R", "Rp", "dU", "dP", "U_old", "U_old2", "eps", "b", "work",  # (nb, n_dof, W)
     "values",                                            # factor values (n_blocks, nnz, W)
     "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
@@ -94,247 +104,10 @@ SolverArgs = namedtuple("SolverArgs", [
     "refresh", "fresh", "exact", "active", "age", "backtracks",   # per lane (n_blocks, W) int64
     "norm", "prev", "rprev",                             # per lane (n_blocks, W) float
     "factored_h",                                        # (n_blocks,) h of the factors [s]
-    "history",                                           # (n_blocks,) int64: U_old valid
+    "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
 """The Newton solver's arrays (one row per block)."""
-
-IMPLICIT_SOURCE = '''
-
-@kernel
-def evaluate(T, S, bi, W, t, h, U, R):
-    """R <- the residual of velocities U (n_dof, W) for a step of h ending at t."""
-    place(S, bi, W, h, U)
-    positions(T, bi, W, t)
-    rates(T, bi, W, t)
-    forces(T, bi, W, t)
-    accelerations(T, bi, W)
-    residual(S, bi, W, h, U, R)
-
-
-@kernel
-def constrain(T, S, bi, W, t, h, U):
-    """The state of velocities U for a step of h ending at t, constraints imposed."""
-    place(S, bi, W, h, U)
-    positions(T, bi, W, t)
-    rates(T, bi, W, t)
-
-
-@kernel
-def probe_constraints(T, S, bi, W, t, h, U, V):
-    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
-    constrain(T, S, bi, W, t, h, U)
-    gather(S, bi, W, V)
-
-
-@kernel(inline="always")
-def jacobian(T, S, N, bi, W, t, h, delta):
-    """The Newton matrix of the lanes flagged in N.refresh by finite differences over the
-    coloring, factored in place; returns the first singular column or -1. N.R holds the
-    residual at N.U."""
-    U = N.U[bi]
-    Up = N.Up[bi]
-    R0 = N.R[bi]
-    Rp = N.Rp[bi]
-    eps = N.eps[bi]
-    vals = N.values[bi]
-    refresh = N.refresh[bi]
-    perturbation(S, bi, W, h, U, eps, delta)
-    for p in range(vals.shape[0]):
-        for lane in range(W):
-            if refresh[lane] != 0:
-                vals[p, lane] = 0.0
-    for d in range(U.shape[0]):
-        for lane in range(W):
-            Up[d, lane] = U[d, lane]
-    n_colors = N.color_ptr.shape[0] - 1
-    for c in range(n_colors):
-        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
-            j = N.color_dofs[q]
-            for lane in range(W):
-                if refresh[lane] != 0:
-                    Up[j, lane] = U[j, lane] + eps[j, lane]
-        evaluate(T, S, bi, W, t, h, Up, Rp)
-        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
-            j = N.color_dofs[q]
-            for lane in range(W):
-                Up[j, lane] = U[j, lane]
-            for e in range(N.col_ptr[j], N.col_ptr[j + 1]):
-                entry = N.col_entries[e]
-                r = N.coupling_rows[entry]
-                pos = N.entry_pos[entry]
-                for lane in range(W):
-                    if refresh[lane] != 0:
-                        vals[pos, lane] = (Rp[r, lane] - R0[r, lane]) / eps[j, lane]
-    N.counts[bi, 2] += n_colors
-    N.counts[bi, 3] += 1
-    bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
-    for lane in range(W):
-        if refresh[lane] != 0:
-            N.age[bi, lane] = 0
-        refresh[lane] = 0
-    return bad
-
-
-@kernel(inline="always")
-def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate):
-    """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
-    state is left at the solution (constraints imposed). Returns a status code."""
-    U = N.U[bi]
-    R = N.R[bi]
-    dU = N.dU[bi]
-    b = N.b[bi]
-    norm = N.norm[bi]
-    prev = N.prev[bi]
-    active = N.active[bi]
-    refresh = N.refresh[bi]
-    if N.factored_h[bi] != h:
-        N.factored_h[bi] = h
-        for lane in range(W):
-            refresh[lane] = 1
-    for lane in range(W):
-        active[lane] = 1
-        prev[lane] = np.inf
-        N.backtracks[bi, lane] = 0
-        N.exact[bi, lane] = 0
-        if N.age[bi, lane] >= max_age:
-            refresh[lane] = 1
-    status = 3
-    for it in range(max_iterations):
-        evaluate(T, S, bi, W, t, h, U, R)
-        N.counts[bi, 2] += 1
-        N.counts[bi, 1] += 1
-        finite = 0.0
-        for d in range(R.shape[0]):
-            for lane in range(W):
-                finite += R[d, lane] * 0.0 * active[lane]
-        if not np.isfinite(finite):
-            status = 1
-            break
-        fresh = 0
-        for lane in range(W):
-            fresh += refresh[lane]
-            N.fresh[bi, lane] = refresh[lane]
-        if fresh > 0 and jacobian(T, S, N, bi, W, t, h, delta) >= 0:
-            status = 4
-            break
-        for i in range(b.shape[0]):
-            for lane in range(W):
-                b[i, lane] = R[N.perm[i], lane]
-        lu_solve(N.colptr, N.rows, N.diag, N.values[bi], b)
-        for i in range(b.shape[0]):
-            for lane in range(W):
-                dU[N.perm[i], lane] = b[i, lane] * active[lane]
-        for lane in range(W):
-            norm[lane] = 0.0
-        correction(S, bi, W, h, dU, norm)
-        remaining, failed = update_lanes(U, R, dU, N.dP[bi], norm, prev, N.rprev[bi], active,
-                                         refresh, N.fresh[bi], N.exact[bi], N.age[bi],
-                                         N.backtracks[bi], it, tol, refresh_rate, MAX_BACKTRACKS)
-        if failed:
-            status = 3
-            break
-        if remaining == 0:
-            status = 0
-            break
-    if status == 0:
-        take_violations(S, bi)
-        constrain(T, S, bi, W, t, h, U)
-        if take_violations(S, bi) > 0:
-            status = 2
-    return status
-
-
-@kernel(nogil=True)
-def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterations,
-                   max_halvings, delta, max_age, refresh_rate):
-    """Steps step0 .. step0 + n_steps - 1 of block bi (step i ends at t_origin + (i + 1) dt);
-    a failing step is redone as 2, 4, ... substeps. Returns a status code (0: all done; else
-    the state is that of the failing step's start, after the steps before it)."""
-    for step in range(step0, step0 + n_steps):
-        copy_states(S, bi, False, True, False)
-        depth = 0
-        while True:
-            n_sub = 1 << depth
-            h = dt / n_sub
-            status = 0
-            for sub in range(n_sub):
-                t = t_origin + step * dt + (sub + 1) * h
-                copy_states(S, bi, True, False, False)
-                gather(S, bi, W, N.U[bi])
-                predict(N.U[bi], N.U_old[bi], N.history[bi] != 0 and n_sub == 1)
-                status = newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age,
-                                refresh_rate)
-                if status != 0:
-                    break
-            if status == 0:
-                break
-            copy_states(S, bi, False, False, True)
-            N.history[bi] = 0
-            N.counts[bi, 4] += 1
-            for lane in range(W):
-                N.refresh[bi, lane] = 1
-            depth += 1
-            if depth > max_halvings:
-                return status
-        if depth > 0:       # U_old is a substep's: no extrapolation from it
-            N.history[bi] = 0
-        else:
-            N.history[bi] = 1
-        for lane in range(W):
-            N.age[bi, lane] += 1
-        N.counts[bi, 0] += 1
-    return 0
-'''
-"""The implicit integrator's compiled entry points, completed per scene by implicit_source
-(the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
-
-
-def implicit_source(calls, kinds):
-    """Source text of the implicit step module of a scene: the explicit step module's hooks
-    (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
-    kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple) and
-    IMPLICIT_SOURCE."""
-    from softmech.kernels import implicit_motion as im
-    from softmech.kernels.implicit_newton import predict, update_lanes
-    from softmech.kernels.sparse_lu import lu_factor, lu_solve
-
-    lines = ["", "", "import numpy as np"]
-    name = kernel_importer(lines)
-    lines.append(f"lu_factor = {name(lu_factor)}")
-    lines.append(f"lu_solve = {name(lu_solve)}")
-    lines.append(f"predict = {name(predict)}")
-    lines.append(f"update_lanes = {name(update_lanes)}")
-    lines.append(f"MAX_BACKTRACKS = {MAX_BACKTRACKS}")
-    n = len(kinds)
-
-    def hook(signature, body):
-        return ["", "", '@kernel(inline="always")', f"def {signature}:", *(body or ["    pass"])]
-
-    hooks = []
-    hooks += hook("place(S, bi, W, h, U)",
-                  [f"    {name(im.place_kind)}(S[{j}], bi, W, h, U)" for j in range(n)])
-    hooks += hook("accelerations(T, bi, W)",
-                  [f"    {name(kind.accelerations)}(T[0][{j}].kick, bi, W)"
-                   for j, (kind, _) in enumerate(kinds)])
-    hooks += hook("residual(S, bi, W, h, U, R)",
-                  [f"    {name(im.residual_kind)}(S[{j}], bi, W, h, U, R)" for j in range(n)])
-    hooks += hook("gather(S, bi, W, U)",
-                  [f"    {name(im.gather_kind)}(S[{j}], bi, W, U)" for j in range(n)])
-    hooks += hook("copy_states(S, bi, to_base, to_save, from_save)",
-                  [f"    {name(im.copy_state)}(S[{j}], bi, to_base, to_save, from_save)"
-                   for j in range(n)])
-    hooks += hook("correction(S, bi, W, h, dU, out)",
-                  [f"    {name(im.correction_norm)}(S[{j}], bi, W, h, dU, out)" for j in range(n)])
-    hooks += hook("perturbation(S, bi, W, h, U, eps, delta)",
-                  [f"    {name(im.perturbation_kind)}(S[{j}], bi, W, h, U, eps, delta)"
-                   for j in range(n)])
-    hooks += hook("take_violations(S, bi)",
-                  ["    total = 0"]
-                  + [f"    total += S[{j}].violations[bi]\n    S[{j}].violations[bi] = 0"
-                     for j in range(n)] + ["    return total"])
-    return step_source(calls, kinds) + "\n".join(lines + hooks) + "\n" + IMPLICIT_SOURCE
-
 
 def kind_dofs(arr, W):
     """A kind's (3, n*W) block array -> its DOF rows (3 n, W) (DOF 3 s + c <- arr[c, s W + l])."""
@@ -365,9 +138,11 @@ class ImplicitIntegrator:
             if kind is ROD_MOTION:
                 arrays = (s.x, s.v, s.Q, s.w, ws.node_force, ws.elem_couple)
                 scale = self._rod_scales(engine, lanes)
+                adjacent = self._rod_adjacency(engine)
             elif kind is RIGID_MOTION:
                 arrays = (s.rb_x, s.rb_v, s.rb_Q, s.rb_w, ws.rb_force, ws.rb_torque)
                 scale = self._rigid_scales(engine, lanes)
+                adjacent = np.repeat(np.arange(s.rb_v.shape[2] // W), 2).reshape(-1, 2)
             else:                                   # pragma: no cover - a new body kind
                 raise ValueError(f"body kind {kind!r} has no implicit form")
             x, v, Q, w, acc, alpha = arrays
@@ -380,11 +155,13 @@ class ImplicitIntegrator:
                 w_mask=np.ones_like(w), v_scale=scale,
                 offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
                 violations=np.zeros(nb, dtype=np.int64),
-                inertia=np.array([0.0 if options.overdamped else 1.0])))
+                inertia=np.array([0.0 if options.overdamped else 1.0]),
+                Qf=np.zeros_like(Q), Rn=np.zeros((nb, 9, v.shape[2])), adjacent=adjacent))
             offset += 3 * (n_x + n_q)
         self.kinds = tuple(kinds)
         self.n_dof = offset
-        self.module = load_generated(implicit_source(engine.calls, engine.kinds), "implicit")
+        self.module = load_generated(
+            implicit_source(engine.calls, engine.kinds, options.corotate), "implicit")
         self.dt = dt
         self._probe_masks(time)
         self.pattern = None
@@ -392,6 +169,25 @@ class ImplicitIntegrator:
         self._probe_pattern(time)
 
     # -- setup -----------------------------------------------------------------------
+    @staticmethod
+    def _rod_adjacency(engine):
+        """The element slots before and after each rod node slot, (n_node_slots, 2) int64
+        (softmech.packing.Slots: an end node's one element twice; a closed rod wraps around,
+        its ghost node slot taking node 0's)."""
+        pairs = []
+        e0 = 0
+        for r in engine.rods:
+            n = r.n_elems
+            node = np.arange(n + 1)
+            if r.closed:
+                node[-1] = 0
+                pair = np.stack([(node - 1) % n, node], axis=1)
+            else:
+                pair = np.stack([np.clip(node - 1, 0, n - 1), np.clip(node, 0, n - 1)], axis=1)
+            pairs.append(e0 + pair)
+            e0 += n + int(r.closed)
+        return (np.concatenate(pairs) if pairs else np.zeros((0, 2))).astype(np.int64)
+
     @staticmethod
     def _rod_scales(engine, lanes):
         """Length scale of each rod node slot [m]: its shortest adjacent element (ghost slots:
@@ -493,7 +289,8 @@ class ImplicitIntegrator:
         np.add.at(color_ptr, fp.color + 1, 1)
         vec = lambda: np.zeros((nb, n, W))
         return SolverArgs(
-            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), dP=vec(), U_old=vec(), eps=vec(),
+            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), dP=vec(), U_old=vec(), U_old2=vec(),
+            eps=vec(),
             b=vec(), work=vec(),
             values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
@@ -511,17 +308,29 @@ class ImplicitIntegrator:
     """Solver arrays carried from step to step per world (lane): the last step's velocities
     (the predictor's), the kept LU factor, its refresh flag and age, the last contraction."""
     MEMORY_BLOCKS = ("history", "factored_h")
-    """... and per block: whether the predictor may extrapolate, the step size factored at."""
+    """... and per block: how many past steps the predictor may extrapolate from, the step
+    size factored at."""
+
+    def _lane_keys(self):
+        """MEMORY_LANES, and the velocities of the step before (U_old2) for predictor 2."""
+        return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ())
 
     def memory(self):
         """What the integrator carries between steps, {key: array}, for a restart that continues
         bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and MEMORY_BLOCKS
-        arrays per world (B, ...) (a block's value repeated for its worlds)."""
+        arrays per world (B, ...) (a block's value repeated for its worlds); with
+        ImplicitOptions.predictor 2, U_old2; with ImplicitOptions.corotate, each kind's frames
+        of the factorization ("frames<j>", (B, 9, n_q))."""
         s, lanes = self.solver, self.lanes
         out = {"couplings": np.stack(self._couplings)}
-        for key in self.MEMORY_LANES:
+        for key in self._lane_keys():
             arr = getattr(s, key)                                       # (nb, ..., W)
             out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[:lanes.worlds]
+        if self.options.corotate:
+            for j, a in enumerate(self.kinds):
+                nb, _, size = a.Qf.shape
+                per = np.moveaxis(a.Qf.reshape(nb, 9, size // lanes.W, lanes.W), -1, 1)
+                out[f"frames{j}"] = per.reshape((-1, 9, size // lanes.W))[:lanes.worlds]
         for key in self.MEMORY_BLOCKS:
             # a step size never factored (NaN) is saved as 0: also "refactor at the next step"
             out[key] = np.nan_to_num(np.repeat(getattr(s, key), lanes.W)[:lanes.worlds], nan=0.0)
@@ -543,7 +352,8 @@ class ImplicitIntegrator:
             self.solver = self._solver_arrays(self.pattern)
         s, lanes = self.solver, self.lanes
         world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
-        for key in self.MEMORY_LANES:
+        lane_keys = [k for k in self._lane_keys() if k in arrays or k in self.MEMORY_LANES]
+        for key in lane_keys:
             arr = getattr(s, key)
             saved = np.asarray(arrays[key])
             if saved.shape != (lanes.worlds,) + arr.shape[1:-1]:
@@ -555,6 +365,25 @@ class ImplicitIntegrator:
             same = np.all(saved == saved[:, :1], axis=1)
             fallback = 0
             getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
+        if "U_old2" not in lane_keys:       # saved without it: extrapolate linearly at most
+            np.minimum(s.history, 1, out=s.history)
+        if self.options.corotate:
+            self._restore_frames(arrays, world)
+
+    def _restore_frames(self, arrays, world):
+        """The kinds' frames of the factorization from memory() (corotate); a memory without
+        them (saved without corotate) has every Jacobian renewed at the next step."""
+        s, W = self.solver, self.lanes.W
+        if any(f"frames{j}" not in arrays for j in range(len(self.kinds))):
+            s.refresh[...] = 1
+            return
+        for j, a in enumerate(self.kinds):
+            nb, _, size = a.Qf.shape
+            saved = np.asarray(arrays[f"frames{j}"], dtype=float)
+            if saved.shape != (self.lanes.worlds, 9, size // W):
+                raise ValueError(f"implicit integrator memory: frames{j} has shape "
+                                 f"{saved.shape}, expected {(self.lanes.worlds, 9, size // W)}")
+            a.Qf[...] = np.moveaxis(saved[world], 1, -1).reshape(nb, 9, size)
 
     # -- stepping --------------------------------------------------------------------
     @property
@@ -575,7 +404,7 @@ class ImplicitIntegrator:
             return self.module.implicit_block(
                 self.engine.T, self.kinds, self.solver, bi, self.lanes.W, t_origin, start, dt,
                 count, o.tol, o.max_iterations, o.max_halvings, o.delta, o.max_age,
-                o.refresh_rate)
+                o.refresh_rate, o.corotate, o.predictor)
 
         before = self.solver.counts[:, 0].copy()
         blocks = range(self.lanes.n_blocks)

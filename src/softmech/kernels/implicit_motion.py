@@ -36,7 +36,10 @@ ImplicitKindArgs = namedtuple("ImplicitKindArgs", [
     "offsets",                   # (2,) int64: v_off, w_off (first DOF of v and of w)
     "violations",                # (n_blocks,) int64: frames turned by > 1 rad in a place
     "inertia",                   # (1,): 1.0, or 0.0 for overdamped steps (module docstring)
-])
+    "Qf",                        # frames at the kept Jacobian's factorization (like Q)
+    "Rn",                        # turn of each velocity DOF slot since then (n_blocks, 9, n_x*W)
+    "adjacent",                  # (n_x, 2) int64: the frame slots around each velocity slot
+])                               # (the last three: softmech.kernels.corotation)
 """The implicit integrator's arrays of one body kind."""
 
 

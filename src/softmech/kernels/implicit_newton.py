@@ -13,21 +13,25 @@ per color."""
 
 
 @kernel
-def predict(U, U_old, extrapolate):
-    """The Newton guess of a step from the current velocities U (n_dof, W): with extrapolate,
-    U + (U - U_old), the line through the last two steps' end velocities (an error of
-    O(h^2 da/dt) instead of O(h a)); U_old <- the current velocities."""
+def predict(U, U_old, U_old2, order):
+    """The Newton guess of a step from the current velocities U (n_dof, W), extrapolated from
+    the last steps' end velocities: order 0, U; 1, U + (U - U_old), the line through the last
+    two (an error of O(h^2 da/dt) instead of O(h a)); 2, 3 U - 3 U_old + U_old2, the parabola
+    through the last three (O(h^3 d2a/dt2)). U_old2 <- U_old, U_old <- the current U."""
     for d in range(U.shape[0]):
         for lane in range(U.shape[1]):
             u = U[d, lane]
-            if extrapolate:
+            if order == 1:
                 U[d, lane] = u + (u - U_old[d, lane])
+            elif order == 2:
+                U[d, lane] = 3.0 * (u - U_old[d, lane]) + U_old2[d, lane]
+            U_old2[d, lane] = U_old[d, lane]
             U_old[d, lane] = u
 
 
 @kernel
 def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact, age, backtracks,
-                 it, tol, refresh_rate, max_backtracks):
+                 it, tol, refresh_rate, max_backtracks, trusted):
     """Apply the Newton correction dU (n_dof, W) of each active lane (U -= dU), computed from
     the residual R at U (fresh[lane] != 0: with a Jacobian computed at U). If the last
     correction made the residual grow (max |R| above the previous iterate's, rprev) and the
@@ -40,8 +44,11 @@ def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact,
     (Hairer and Wanner, Solving ODEs II, eq. IV.8.10); a lane whose kept Jacobian (age > 0)
     contracts by less than refresh_rate while its correction is still above STILL_FAR tol is
     flagged for a new one (near convergence the ratio of two small corrections says little:
-    the first mostly measures the predictor's error, the second the Jacobian's). Returns (lanes still
-    iterating, 1 if a lane failed: non-finite or backtracked too often)."""
+    the first mostly measures the predictor's error, the second the Jacobian's) -- unless the
+    iteration has reached iteration `trusted`, by which point the rate is one between two
+    corrections of the kept Jacobian after the first (softmech.integrators.implicit passes 2
+    with a corotated Jacobian, whose corrections are all small, else max_iterations: never).
+    Returns (lanes still iterating, 1 if a lane failed: non-finite or backtracked too often)."""
     remaining = 0
     failed = 0
     for lane in range(U.shape[1]):
@@ -80,6 +87,6 @@ def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact,
             active[lane] = 0
         else:
             remaining += 1
-            if rate > refresh_rate and age[lane] > 0 and n > STILL_FAR * tol:
+            if rate > refresh_rate and age[lane] > 0 and (n > STILL_FAR * tol or it >= trusted):
                 refresh[lane] = 1
     return remaining, failed

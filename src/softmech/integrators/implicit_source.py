@@ -1,0 +1,266 @@
+"""The compiled Newton loop of the implicit integrator of Cosserat rods and rigid bodies
+(softmech.integrators.implicit): IMPLICIT_SOURCE, its per-world entry points (the colored
+finite-difference Jacobian, the modified Newton iteration, the steps with halving), completed
+per scene by implicit_source with the explicit engine's term hooks
+(softmech.integrators.driver.step_source) and the body kinds' implicit hooks
+(softmech.kernels.implicit_motion, softmech.kernels.corotation). Status codes: 0 ok,
+1 non-finite, 2 rotation (softmech.kernels.rod_motion), 3 not converged, 4 singular."""
+from softmech.integrators.driver import kernel_importer, step_source
+
+MAX_BACKTRACKS = 4
+"""Times a lane may go back halfway along an overshooting Newton correction in one solve."""
+
+IMPLICIT_SOURCE = '''
+
+@kernel
+def evaluate(T, S, bi, W, t, h, U, R):
+    """R <- the residual of velocities U (n_dof, W) for a step of h ending at t."""
+    place(S, bi, W, h, U)
+    positions(T, bi, W, t)
+    rates(T, bi, W, t)
+    forces(T, bi, W, t)
+    accelerations(T, bi, W)
+    residual(S, bi, W, h, U, R)
+
+
+@kernel
+def constrain(T, S, bi, W, t, h, U):
+    """The state of velocities U for a step of h ending at t, constraints imposed."""
+    place(S, bi, W, h, U)
+    positions(T, bi, W, t)
+    rates(T, bi, W, t)
+
+
+@kernel
+def probe_constraints(T, S, bi, W, t, h, U, V):
+    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
+    constrain(T, S, bi, W, t, h, U)
+    gather(S, bi, W, V)
+
+
+@kernel(inline="always")
+def jacobian(T, S, N, bi, W, t, h, delta, corotate):
+    """The Newton matrix of the lanes flagged in N.refresh by finite differences over the
+    coloring, factored in place; returns the first singular column or -1. N.R holds the
+    residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
+    U = N.U[bi]
+    Up = N.Up[bi]
+    R0 = N.R[bi]
+    Rp = N.Rp[bi]
+    eps = N.eps[bi]
+    vals = N.values[bi]
+    refresh = N.refresh[bi]
+    if corotate:
+        keep_frames(S, bi, W, refresh)
+    perturbation(S, bi, W, h, U, eps, delta)
+    for p in range(vals.shape[0]):
+        for lane in range(W):
+            if refresh[lane] != 0:
+                vals[p, lane] = 0.0
+    for d in range(U.shape[0]):
+        for lane in range(W):
+            Up[d, lane] = U[d, lane]
+    n_colors = N.color_ptr.shape[0] - 1
+    for c in range(n_colors):
+        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
+            j = N.color_dofs[q]
+            for lane in range(W):
+                if refresh[lane] != 0:
+                    Up[j, lane] = U[j, lane] + eps[j, lane]
+        evaluate(T, S, bi, W, t, h, Up, Rp)
+        for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
+            j = N.color_dofs[q]
+            for lane in range(W):
+                Up[j, lane] = U[j, lane]
+            for e in range(N.col_ptr[j], N.col_ptr[j + 1]):
+                entry = N.col_entries[e]
+                r = N.coupling_rows[entry]
+                pos = N.entry_pos[entry]
+                for lane in range(W):
+                    if refresh[lane] != 0:
+                        vals[pos, lane] = (Rp[r, lane] - R0[r, lane]) / eps[j, lane]
+    N.counts[bi, 2] += n_colors
+    N.counts[bi, 3] += 1
+    bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
+    for lane in range(W):
+        if refresh[lane] != 0:
+            N.age[bi, lane] = 0
+        refresh[lane] = 0
+    return bad
+
+
+@kernel(inline="always")
+def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate, corotate):
+    """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
+    state is left at the solution (constraints imposed). Returns a status code."""
+    U = N.U[bi]
+    R = N.R[bi]
+    dU = N.dU[bi]
+    b = N.b[bi]
+    norm = N.norm[bi]
+    prev = N.prev[bi]
+    active = N.active[bi]
+    refresh = N.refresh[bi]
+    if N.factored_h[bi] != h:
+        N.factored_h[bi] = h
+        for lane in range(W):
+            refresh[lane] = 1
+    for lane in range(W):
+        active[lane] = 1
+        prev[lane] = np.inf
+        N.backtracks[bi, lane] = 0
+        N.exact[bi, lane] = 0
+        if N.age[bi, lane] >= max_age:
+            refresh[lane] = 1
+    status = 3
+    for it in range(max_iterations):
+        evaluate(T, S, bi, W, t, h, U, R)
+        N.counts[bi, 2] += 1
+        N.counts[bi, 1] += 1
+        finite = 0.0
+        for d in range(R.shape[0]):
+            for lane in range(W):
+                finite += R[d, lane] * 0.0 * active[lane]
+        if not np.isfinite(finite):
+            status = 1
+            break
+        fresh = 0
+        for lane in range(W):
+            fresh += refresh[lane]
+            N.fresh[bi, lane] = refresh[lane]
+        if corotate:
+            node_rotations(S, bi, W)
+        if fresh > 0 and jacobian(T, S, N, bi, W, t, h, delta, corotate) >= 0:
+            status = 4
+            break
+        for d in range(R.shape[0]):
+            for lane in range(W):
+                dU[d, lane] = R[d, lane]
+        if corotate:        # D A^-1 D^T R (softmech.kernels.corotation)
+            rotate_dofs(S, bi, W, dU, True)
+        for i in range(b.shape[0]):
+            for lane in range(W):
+                b[i, lane] = dU[N.perm[i], lane]
+        lu_solve(N.colptr, N.rows, N.diag, N.values[bi], b)
+        for i in range(b.shape[0]):
+            for lane in range(W):
+                dU[N.perm[i], lane] = b[i, lane] * active[lane]
+        if corotate:
+            rotate_dofs(S, bi, W, dU, False)
+        for lane in range(W):
+            norm[lane] = 0.0
+        correction(S, bi, W, h, dU, norm)
+        remaining, failed = update_lanes(U, R, dU, N.dP[bi], norm, prev, N.rprev[bi], active,
+                                         refresh, N.fresh[bi], N.exact[bi], N.age[bi],
+                                         N.backtracks[bi], it, tol, refresh_rate, MAX_BACKTRACKS,
+                                         2 if corotate else max_iterations)
+        if failed:
+            status = 3
+            break
+        if remaining == 0:
+            status = 0
+            break
+    if status == 0:
+        take_violations(S, bi)
+        constrain(T, S, bi, W, t, h, U)
+        if take_violations(S, bi) > 0:
+            status = 2
+    return status
+
+
+@kernel(nogil=True)
+def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterations,
+                   max_halvings, delta, max_age, refresh_rate, corotate, predictor):
+    """Steps step0 .. step0 + n_steps - 1 of block bi (step i ends at t_origin + (i + 1) dt);
+    a failing step is redone as 2, 4, ... substeps. Returns a status code (0: all done; else
+    the state is that of the failing step's start, after the steps before it)."""
+    for step in range(step0, step0 + n_steps):
+        copy_states(S, bi, False, True, False)
+        depth = 0
+        while True:
+            n_sub = 1 << depth
+            h = dt / n_sub
+            status = 0
+            for sub in range(n_sub):
+                t = t_origin + step * dt + (sub + 1) * h
+                copy_states(S, bi, True, False, False)
+                gather(S, bi, W, N.U[bi])
+                predict(N.U[bi], N.U_old[bi], N.U_old2[bi],
+                        min(N.history[bi], predictor) if n_sub == 1 else 0)
+                status = newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age,
+                                refresh_rate, corotate)
+                if status != 0:
+                    break
+            if status == 0:
+                break
+            copy_states(S, bi, False, False, True)
+            N.history[bi] = 0
+            N.counts[bi, 4] += 1
+            for lane in range(W):
+                N.refresh[bi, lane] = 1
+            depth += 1
+            if depth > max_halvings:
+                return status
+        if depth > 0:       # U_old is a substep's: no extrapolation from it
+            N.history[bi] = 0
+        else:               # steps whose end velocities U_old, U_old2 hold
+            N.history[bi] = min(N.history[bi] + 1, 2)
+        for lane in range(W):
+            N.age[bi, lane] += 1
+        N.counts[bi, 0] += 1
+    return 0
+'''
+"""The implicit integrator's compiled entry points, completed per scene by implicit_source
+(the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
+
+
+def implicit_source(calls, kinds, corotate=False):
+    """Source text of the implicit step module of a scene: the explicit step module's hooks
+    (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
+    kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple) and
+    IMPLICIT_SOURCE. Without corotate (ImplicitOptions.corotate) the corotation hooks are
+    empty: a scene that does not use them does not compile their calls."""
+    from softmech.kernels import corotation as co
+    from softmech.kernels import implicit_motion as im
+    from softmech.kernels.implicit_newton import predict, update_lanes
+    from softmech.kernels.sparse_lu import lu_factor, lu_solve
+
+    lines = ["", "", "import numpy as np"]
+    name = kernel_importer(lines)
+    lines.append(f"lu_factor = {name(lu_factor)}")
+    lines.append(f"lu_solve = {name(lu_solve)}")
+    lines.append(f"predict = {name(predict)}")
+    lines.append(f"update_lanes = {name(update_lanes)}")
+    lines.append(f"MAX_BACKTRACKS = {MAX_BACKTRACKS}")
+    n = len(kinds)
+
+    def hook(signature, body):
+        return ["", "", '@kernel(inline="always")', f"def {signature}:", *(body or ["    pass"])]
+
+    hooks = []
+    hooks += hook("place(S, bi, W, h, U)",
+                  [f"    {name(im.place_kind)}(S[{j}], bi, W, h, U)" for j in range(n)])
+    hooks += hook("accelerations(T, bi, W)",
+                  [f"    {name(kind.accelerations)}(T[0][{j}].kick, bi, W)"
+                   for j, (kind, _) in enumerate(kinds)])
+    hooks += hook("residual(S, bi, W, h, U, R)",
+                  [f"    {name(im.residual_kind)}(S[{j}], bi, W, h, U, R)" for j in range(n)])
+    hooks += hook("gather(S, bi, W, U)",
+                  [f"    {name(im.gather_kind)}(S[{j}], bi, W, U)" for j in range(n)])
+    hooks += hook("copy_states(S, bi, to_base, to_save, from_save)",
+                  [f"    {name(im.copy_state)}(S[{j}], bi, to_base, to_save, from_save)"
+                   for j in range(n)])
+    hooks += hook("correction(S, bi, W, h, dU, out)",
+                  [f"    {name(im.correction_norm)}(S[{j}], bi, W, h, dU, out)" for j in range(n)])
+    hooks += hook("perturbation(S, bi, W, h, U, eps, delta)",
+                  [f"    {name(im.perturbation_kind)}(S[{j}], bi, W, h, U, eps, delta)"
+                   for j in range(n)])
+    for fn, args in ((co.node_rotations, "S, bi, W"), (co.keep_frames, "S, bi, W, lanes"),
+                     (co.rotate_dofs, "S, bi, W, X, transpose")):
+        hooks += hook(f"{fn.__name__}({args})",
+                      [f"    {name(fn)}(S[{j}]{args[1:]})" for j in range(n) if corotate])
+    hooks += hook("take_violations(S, bi)",
+                  ["    total = 0"]
+                  + [f"    total += S[{j}].violations[bi]\n    S[{j}].violations[bi] = 0"
+                     for j in range(n)] + ["    return total"])
+    return step_source(calls, kinds) + "\n".join(lines + hooks) + "\n" + IMPLICIT_SOURCE
