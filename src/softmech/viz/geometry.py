@@ -84,50 +84,83 @@ def _unit(v, axis=-1):
     return v / np.maximum(np.linalg.norm(v, axis=axis, keepdims=True), 1e-300)
 
 
+def _dot(a, b):
+    """Dot products over the last axis, kept as an axis of length 1."""
+    return np.sum(a * b, axis=-1, keepdims=True)
+
+
 def _node_tangents(x, closed):
-    """Unit tangents (N, 3) at the nodes: central differences, one-sided at open ends."""
+    """Unit tangents (..., N, 3) at the nodes (..., N, 3): central differences, one-sided at
+    open ends."""
     if closed:
-        return _unit(np.roll(x, -1, axis=0) - np.roll(x, 1, axis=0))
+        return _unit(np.roll(x, -1, axis=-2) - np.roll(x, 1, axis=-2))
     t = np.empty_like(x)
-    t[1:-1] = x[2:] - x[:-2]
-    t[0], t[-1] = x[1] - x[0], x[-1] - x[-2]
+    t[..., 1:-1, :] = x[..., 2:, :] - x[..., :-2, :]
+    t[..., 0, :], t[..., -1, :] = x[..., 1, :] - x[..., 0, :], x[..., -1, :] - x[..., -2, :]
     return _unit(t)
 
 
 def _any_normal(t):
-    """A unit vector normal to the unit vector t."""
-    helper = np.eye(3)[int(np.argmin(np.abs(t)))]
+    """Unit vectors (..., 3) normal to the unit vectors t (..., 3)."""
+    helper = np.eye(3)[np.argmin(np.abs(t), axis=-1)]
     return _unit(np.cross(t, helper))
 
 
 def _transported_normals(x, t, closed):
-    """Rotation-minimizing normals (N, 3) along the centreline by the double-reflection method
-    (Wang, Juettler, Zheng & Liu, ACM Trans. Graph. 27(1), 2008, Algorithm 1). On a closed rod
-    the mismatch angle at the seam is spread evenly over the nodes, so the mesh closes."""
+    """Rotation-minimizing normals (..., N, 3) along centrelines x (..., N, 3) with unit
+    tangents t by the double-reflection method (Wang, Juettler, Zheng & Liu, ACM Trans. Graph.
+    27(1), 2008, Algorithm 1); leading axes: a batch of rods of N nodes each, transported
+    together (one Python loop over the nodes). On a closed rod the mismatch angle at the seam
+    is spread evenly over the nodes, so the mesh closes."""
     n = np.empty_like(x)
-    n[0] = _any_normal(t[0])
-    for i in range(len(x) - 1):
-        v1 = x[i + 1] - x[i]
-        c1 = v1 @ v1
-        if c1 < 1e-300:
-            n[i + 1] = n[i]
-            continue
-        r_l = n[i] - (2.0 / c1) * (v1 @ n[i]) * v1
-        t_l = t[i] - (2.0 / c1) * (v1 @ t[i]) * v1
-        v2 = t[i + 1] - t_l
-        c2 = v2 @ v2
-        r = r_l - (2.0 / c2) * (v2 @ r_l) * v2 if c2 > 1e-300 else r_l
-        n[i + 1] = _unit(r - (r @ t[i + 1]) * t[i + 1])
+    n[..., 0, :] = _any_normal(t[..., 0, :])
+    for i in range(x.shape[-2] - 1):
+        ni, ti, tn = n[..., i, :], t[..., i, :], t[..., i + 1, :]
+        v1 = x[..., i + 1, :] - x[..., i, :]
+        c1 = _dot(v1, v1)
+        moving = c1 >= 1e-300                           # else the normal is kept
+        c1 = np.where(moving, c1, 1.0)
+        r_l = ni - (2.0 / c1) * _dot(v1, ni) * v1
+        t_l = ti - (2.0 / c1) * _dot(v1, ti) * v1
+        v2 = tn - t_l
+        c2 = _dot(v2, v2)
+        turned = c2 > 1e-300
+        r = np.where(turned, r_l - (2.0 / np.where(turned, c2, 1.0)) * _dot(v2, r_l) * v2, r_l)
+        n[..., i + 1, :] = np.where(moving, _unit(r - _dot(r, tn) * tn), ni)
     if closed:      # transport once more to node 0 and undo the holonomy gradually
-        v1 = x[0] - x[-1]
-        c1 = max(v1 @ v1, 1e-300)
-        r_l = n[-1] - (2.0 / c1) * (v1 @ n[-1]) * v1
-        end = _unit(r_l - (r_l @ t[0]) * t[0])
-        angle = np.arctan2(np.cross(n[0], end) @ t[0], n[0] @ end)
-        phis = -angle * np.arange(len(x)) / len(x)
+        v1 = x[..., 0, :] - x[..., -1, :]
+        c1 = np.maximum(_dot(v1, v1), 1e-300)
+        r_l = n[..., -1, :] - (2.0 / c1) * _dot(v1, n[..., -1, :]) * v1
+        t0 = t[..., 0, :]
+        end = _unit(r_l - _dot(r_l, t0) * t0)
+        angle = np.arctan2(_dot(np.cross(n[..., 0, :], end), t0), _dot(n[..., 0, :], end))
+        phis = (-angle * np.arange(x.shape[-2]) / x.shape[-2])[..., None]     # (..., N, 1)
         b = np.cross(t, n)
-        n = np.cos(phis)[:, None] * n + np.sin(phis)[:, None] * b
+        n = np.cos(phis) * n + np.sin(phis) * b
     return n
+
+
+def tube_meshes(rods, sides):
+    """The meshes [(vertices, faces)] of RodBodies `rods`, rod k with sides[k] sides: each as
+    its mesh(sides[k]), the rotation-minimizing frames of the rods without directors computed
+    together (a feathered wing's shafts: one loop over the nodes for all): open rods padded to
+    the longest by repeating their last node (a zero-length step keeps the normal), rings
+    grouped by node count."""
+    normals = [None] * len(rods)
+    groups = {}
+    for k, rod in enumerate(rods):
+        if rod.directors is None:
+            groups.setdefault(len(rod.positions) if rod.closed else "open", []).append(k)
+    for key, members in groups.items():
+        closed = key != "open"
+        size = max(len(rods[k].positions) for k in members)
+        x, t = (np.stack([np.concatenate([a, np.repeat(a[-1:], size - len(a), axis=0)])
+                          for a in arrays])
+                for arrays in ([rods[k].positions for k in members],
+                               [_node_tangents(rods[k].positions, closed) for k in members]))
+        for k, n in zip(members, _transported_normals(x, t, closed)):
+            normals[k] = n[:len(rods[k].positions)]
+    return [rod.mesh(s, normals=n) for rod, s, n in zip(rods, sides, normals)]
 
 
 def _director_normals(directors, t, closed):
@@ -159,12 +192,21 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
         raise ValueError(f"positions has shape {x.shape}, expected (n_nodes >= 2, 3)")
     sides = _checks.integer("sides", sides, 3)
     r = node_radius(radius, len(x), closed)
+    if directors is not None:
+        directors = _checks.finite("directors", directors,
+                                   shape=(len(x) if closed else len(x) - 1, 3, 3))
+    return _tube_mesh(x, r, directors, sides, closed, caps)
+
+
+def _tube_mesh(x, r, directors, sides, closed, caps, normals=None):
+    """tube_mesh of checked input: positions x (N, 3) [m], node radii r (N,) [m], directors
+    (E, 3, 3) or None, sides >= 3 (RodBody.mesh: its fields were checked when it was made);
+    normals (N, 3): the transported normals when already known (tube_meshes)."""
     t = _node_tangents(x, closed)
-    if directors is None:
+    if directors is not None:
+        normals = _director_normals(directors, t, closed)
+    elif normals is None:
         normals = _transported_normals(x, t, closed)
-    else:
-        d = _checks.finite("directors", directors, shape=(len(x) if closed else len(x) - 1, 3, 3))
-        normals = _director_normals(d, t, closed)
     binormals = np.cross(t, normals)
     theta = 2.0 * np.pi * np.arange(sides) / sides
     ring = np.cos(theta)[:, None, None] * normals + np.sin(theta)[:, None, None] * binormals
@@ -267,15 +309,23 @@ class RodBody:
         d = None if directors is None else _checks.finite(f"{name}.directors", directors)
         return cls(name, x, node_radius(radius, len(x), closed), d, bool(closed), color, opacity)
 
+    watertight = True
+    """The tube (tube_mesh: a ring, or an open rod with its end caps) is a closed surface."""
+
     def bounds(self):
         """(lo, hi): corners (3,) [m] of the box around the tube."""
         return ((self.positions - self.radius[:, None]).min(axis=0),
                 (self.positions + self.radius[:, None]).max(axis=0))
 
-    def mesh(self, sides=16):
-        """(vertices, faces) of the tube (tube_mesh)."""
-        return tube_mesh(self.positions, self.radius, self.directors, sides=sides,
-                         closed=self.closed)
+    def mesh(self, sides=16, normals=None):
+        """(vertices, faces) of the tube (tube_mesh); normals (N, 3): its rotation-minimizing
+        normals, when already computed (tube_meshes; ignored with directors)."""
+        if self.directors is not None and self.directors.shape != (
+                len(self.positions) - (not self.closed), 3, 3):
+            return tube_mesh(self.positions, self.radius, self.directors, sides=sides,
+                             closed=self.closed)            # raises: directors of a wrong shape
+        return _tube_mesh(self.positions, self.radius, self.directors,
+                          _checks.integer("sides", sides, 3), self.closed, True, normals)
 
 
 WALL_COLOR = (0.62, 0.62, 0.64)
@@ -301,6 +351,9 @@ class BoxBody:
             raise ValueError(f"{name}: lo = {lo.tolist()}, hi = {hi.tolist()} is not allowed: "
                              "every hi[k] must be > lo[k] (a box of positive size)")
         return cls(name, lo, hi, check_color(name, color), check_opacity(name, opacity))
+
+    watertight = True
+    """The box is a closed surface."""
 
     def bounds(self):
         """(lo, hi): the box's corners (3,) [m]."""
