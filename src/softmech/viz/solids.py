@@ -215,6 +215,10 @@ def end_point(end, bodies):
     return place(end["point"], body.position, body.directors)
 
 
+_LAB = np.eye(3)
+_LAB.flags.writeable = False          # the lab frame, shared by every joint marker
+
+
 def joint_bodies(name, joint, bodies):
     """Bodies that show joint `name` ({kind, a, b}) among `bodies` {name: RodBody or
     SolidBody}: a marker (SolidBody sphere) at the middle of its ends and, if they are apart by
@@ -233,15 +237,18 @@ def joint_bodies(name, joint, bodies):
     if not points:
         return []
     radius = min(sizes)
-    marker = SolidBody.make(f"{name} joint", {"shape": "sphere", "radius": radius},
-                            np.mean(points, axis=0), color=JOINT_COLOR)
+    # made without SolidBody.make's checks: the points come from bodies checked when they
+    # were made, and a wing's ~2,800 joints a frame would spend most of a frame's time there
+    middle = points[0] if len(points) == 1 else 0.5 * (points[0] + points[1])
+    marker = SolidBody(f"{name} joint", {"shape": "sphere", "radius": radius}, middle, _LAB,
+                       JOINT_COLOR)
     gap = points[-1] - points[0]
     length = float(np.linalg.norm(gap))
     if length <= radius:
         return [marker]
-    line = SolidBody.make(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,
-                                          "length": length},
-                          np.mean(points, axis=0), frame_along(gap / length), color=JOINT_COLOR)
+    line = SolidBody(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,
+                                     "length": length}, middle, frame_along(gap / length),
+                     JOINT_COLOR)
     return [marker, line]
 
 

@@ -377,13 +377,18 @@ def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_p
     if times is not None:
         times = _checks.finite("times", times, shape=(len(frames),))
     fig, tubes, text = _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels)
-    return _painted(FramePainter(fig, tubes, text), frames, times, title, progress)
+    return _painted(fig, tubes, text, frames, times, title, progress)
 
 
-def _painted(painter, frames, times, title, progress):
+def _painted(fig, tubes, text, frames, times, title, progress):
     """The frames painted one by one (a generator: nothing is drawn before it is asked)."""
-    for i, bodies in enumerate(frames):
-        clock = None if times is None else f"{title}    t = {times[i]:6.2f} s".strip()
+    clocks = [None] * len(frames)
+    if times is not None:
+        clocks = [f"{title}    t = {t:6.2f} s".strip() for t in times]
+    fixed = f"{title}    t = ".lstrip()
+    painter = FramePainter(fig, tubes, text, clock=None if times is None else
+                           (fixed, clocks[0]))
+    for bodies, clock in zip(frames, clocks):
         yield painter.paint(bodies, clock)
         if progress is not None:
             progress()
