@@ -84,15 +84,19 @@ def test_see_through_and_open_surfaces_keep_their_back_faces():
 
 
 def test_batched_meshes_are_the_single_ones():
-    """tube_meshes (rods of different lengths, open and closed, transported together, the
-    shorter padded) and sphere_meshes give each body's own mesh."""
+    """tube_meshes (rods of different lengths, open and closed, with and without directors,
+    transported and meshed together, the shorter padded) and sphere_meshes give each body's own
+    mesh."""
     rng = np.random.default_rng(3)
     rods = [RodBody.make(f"r{n}", np.cumsum(rng.normal(size=(n, 3)), axis=0), 0.1,
                          closed=closed) for n, closed in ((5, False), (12, False), (9, True),
                                                           (9, True), (2, False))]
-    sides = [8, 6, 8, 5, 4]
+    turned = [np.linalg.qr(rng.normal(size=(3, 3)))[0] for _ in range(4)]
+    rods += [RodBody.make(f"d{k}", np.cumsum(rng.normal(size=(5, 3)), axis=0), 0.1, turned)
+             for k in range(2)]
+    sides = [8, 6, 8, 5, 4, 6, 6]
     for rod, k, (v, f) in zip(rods, sides, tube_meshes(rods, sides)):
-        v1, f1 = tube_mesh(rod.positions, rod.radius, sides=k, closed=rod.closed)
+        v1, f1 = tube_mesh(rod.positions, rod.radius, rod.directors, sides=k, closed=rod.closed)
         assert np.array_equal(f, f1) and np.allclose(v, v1, atol=1e-12)
     balls = [SolidBody.make(f"b{k}", {"shape": "sphere", "radius": 0.1 * (k + 1)},
                             rng.normal(size=3), np.linalg.qr(rng.normal(size=(3, 3)))[0])

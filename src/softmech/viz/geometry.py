@@ -142,15 +142,18 @@ def _transported_normals(x, t, closed):
 
 def tube_meshes(rods, sides):
     """The meshes [(vertices, faces)] of RodBodies `rods`, rod k with sides[k] sides: each as
-    its mesh(sides[k]), the rotation-minimizing frames of the rods without directors computed
-    together (a feathered wing's shafts: one loop over the nodes for all): open rods padded to
-    the longest by repeating their last node (a zero-length step keeps the normal), rings
-    grouped by node count."""
+    its mesh(sides[k]), built in batches (a feathered wing's shafts, an elbow's 36 fibres: one
+    pass for all): the rotation-minimizing frames of the open rods without directors together,
+    padded to the longest by repeating their last node (a zero-length step keeps the normal),
+    rings by node count; then the meshes of the rods of one node count and side count."""
     normals = [None] * len(rods)
     groups = {}
     for k, rod in enumerate(rods):
         if rod.directors is None:
             groups.setdefault(len(rod.positions) if rod.closed else "open", []).append(k)
+        elif rod.directors.shape == (len(rod.positions) - (not rod.closed), 3, 3):
+            normals[k] = _director_normals(rod.directors,
+                                           _node_tangents(rod.positions, rod.closed), rod.closed)
     for key, members in groups.items():
         closed = key != "open"
         size = max(len(rods[k].positions) for k in members)
@@ -160,20 +163,34 @@ def tube_meshes(rods, sides):
                                [_node_tangents(rods[k].positions, closed) for k in members]))
         for k, n in zip(members, _transported_normals(x, t, closed)):
             normals[k] = n[:len(rods[k].positions)]
-    return [rod.mesh(s, normals=n) for rod, s, n in zip(rods, sides, normals)]
+    meshes, batches = [None] * len(rods), {}
+    for k, rod in enumerate(rods):
+        if normals[k] is None:                  # directors of a wrong shape: mesh() raises
+            meshes[k] = rod.mesh(sides[k])
+            continue
+        sides_k = _checks.integer("sides", sides[k], 3)
+        batches.setdefault((len(rod.positions), rod.closed, sides_k), []).append(k)
+    for (_, closed, sides_k), members in batches.items():
+        vertices, faces = _tube_mesh_batch(
+            np.stack([rods[k].positions for k in members]),
+            np.stack([rods[k].radius for k in members]),
+            np.stack([normals[k] for k in members]), sides_k, closed, True)
+        for k, v in zip(members, vertices):
+            meshes[k] = (v, faces)
+    return meshes
 
 
 def _director_normals(directors, t, closed):
-    """Normals (N, 3) at the nodes from the element frames (E, 3, 3) (rows d1, d2, d3): the mean
-    of the adjacent elements' d1, made normal to the node tangent."""
-    d1 = np.asarray(directors)[:, 0, :]
+    """Normals (..., N, 3) at the nodes from the element frames (..., E, 3, 3) (rows d1, d2,
+    d3): the mean of the adjacent elements' d1, made normal to the node tangent t (..., N, 3)."""
+    d1 = np.asarray(directors)[..., 0, :]
     if closed:
-        nodal = d1 + np.roll(d1, 1, axis=0)
+        nodal = d1 + np.roll(d1, 1, axis=-2)
     else:
-        nodal = np.empty((len(t), 3))
-        nodal[1:-1] = d1[:-1] + d1[1:]
-        nodal[0], nodal[-1] = d1[0], d1[-1]
-    nodal -= np.sum(nodal * t, axis=1, keepdims=True) * t
+        nodal = np.empty(t.shape)
+        nodal[..., 1:-1, :] = d1[..., :-1, :] + d1[..., 1:, :]
+        nodal[..., 0, :], nodal[..., -1, :] = d1[..., 0, :], d1[..., -1, :]
+    nodal -= np.sum(nodal * t, axis=-1, keepdims=True) * t
     return _unit(nodal)
 
 
@@ -201,28 +218,39 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
 def _tube_mesh(x, r, directors, sides, closed, caps, normals=None):
     """tube_mesh of checked input: positions x (N, 3) [m], node radii r (N,) [m], directors
     (E, 3, 3) or None, sides >= 3 (RodBody.mesh: its fields were checked when it was made);
-    normals (N, 3): the transported normals when already known (tube_meshes)."""
+    normals (N, 3): the transported normals when already known."""
     t = _node_tangents(x, closed)
     if directors is not None:
         normals = _director_normals(directors, t, closed)
     elif normals is None:
         normals = _transported_normals(x, t, closed)
+    vertices, faces = _tube_mesh_batch(x[None], np.asarray(r)[None], normals[None], sides,
+                                       closed, caps)
+    return vertices[0], faces
+
+
+def _tube_mesh_batch(x, r, normals, sides, closed, caps):
+    """The tube meshes of R rods of N nodes each at once: positions x (R, N, 3) [m], node
+    radii r (R, N) [m], unit normals (R, N, 3) (the rings' first direction). Returns
+    (vertices (R, V, 3) [m], faces (F, 3) int: the same for every rod, into its own V)."""
+    t = _node_tangents(x, closed)
     binormals = np.cross(t, normals)
     theta = 2.0 * np.pi * np.arange(sides) / sides
-    ring = np.cos(theta)[:, None, None] * normals + np.sin(theta)[:, None, None] * binormals
-    ring = np.swapaxes(ring, 0, 1)                                    # (N, sides, 3)
+    ring = (np.cos(theta)[:, None] * normals[..., None, :]
+            + np.sin(theta)[:, None] * binormals[..., None, :])       # (R, N, sides, 3)
     centres, radii, dirs = [x], [r], [ring]
     n_cap = _cap_rings(sides, closed, caps)
     if n_cap:   # rings of a hemisphere beyond each end, shrinking to a pole
         phi = 0.5 * np.pi * np.arange(1, n_cap) / n_cap
-        start = x[0] - np.sin(phi)[::-1, None] * r[0] * t[0]
-        end = x[-1] + np.sin(phi)[:, None] * r[-1] * t[-1]
+        start = x[:, :1] - np.sin(phi)[::-1, None] * r[:, :1, None] * t[:, :1]
+        end = x[:, -1:] + np.sin(phi)[:, None] * r[:, -1:, None] * t[:, -1:]
         centres = [start, x, end]
-        radii = [np.cos(phi)[::-1] * r[0], r, np.cos(phi) * r[-1]]
-        dirs = [np.repeat(ring[:1], n_cap - 1, 0), ring, np.repeat(ring[-1:], n_cap - 1, 0)]
-    centres, radii, dirs = (np.concatenate(a) for a in (centres, radii, dirs))
-    vertices = (centres[:, None, :] + radii[:, None, None] * dirs).reshape(-1, 3)
-    n_rings = len(centres)
+        radii = [np.cos(phi)[::-1] * r[:, :1], r, np.cos(phi) * r[:, -1:]]
+        dirs = [np.repeat(ring[:, :1], n_cap - 1, 1), ring,
+                np.repeat(ring[:, -1:], n_cap - 1, 1)]
+    centres, radii, dirs = (np.concatenate(a, axis=1) for a in (centres, radii, dirs))
+    vertices = (centres[:, :, None, :] + radii[:, :, None, None] * dirs).reshape(len(x), -1, 3)
+    n_rings = centres.shape[1]
     i = np.arange(n_rings if closed else n_rings - 1)[:, None]
     k = np.arange(sides)[None, :]
     a, b = i * sides + k, i * sides + (k + 1) % sides
@@ -231,8 +259,9 @@ def _tube_mesh(x, r, directors, sides, closed, caps, normals=None):
     faces = np.concatenate([np.stack([a, b, b2], -1).reshape(-1, 3),
                             np.stack([a, b2, a2], -1).reshape(-1, 3)])
     if n_cap:
-        first, last = len(vertices), len(vertices) + 1
-        vertices = np.concatenate([vertices, [x[0] - r[0] * t[0], x[-1] + r[-1] * t[-1]]])
+        first, last = vertices.shape[1], vertices.shape[1] + 1
+        poles = np.stack([x[:, 0] - r[:, :1] * t[:, 0], x[:, -1] + r[:, -1:] * t[:, -1]], 1)
+        vertices = np.concatenate([vertices, poles], axis=1)
         k0, k1 = np.arange(sides), (np.arange(sides) + 1) % sides
         top = (n_rings - 1) * sides
         faces = np.concatenate([faces, np.stack([np.full(sides, first), k1, k0], -1),

@@ -327,7 +327,7 @@ def _extent(fig, ax, labels):
     corners = np.array([[x, y, z] for x in limits[0] for y in limits[1] for z in limits[2]])
     pixels = [_pixels(ax, corners)]
     if labels:
-        fig.canvas.draw()                 # places the tick labels and axis labels
+        fig.draw_without_rendering()      # places the tick labels and axis labels
         renderer = fig.canvas.get_renderer()
         for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
             box = axis.get_tightbbox(renderer)
