@@ -371,7 +371,9 @@ def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_p
     """Frames of an animation: frames is a list (one per picture) of lists of bodies, times
     (len(frames),) [s] is shown as a clock after `title`. The limits cover all frames. Yields
     RGB uint8 arrays (height, width, 3); progress: a callable called once per frame (e.g. a
-    tqdm bar's update)."""
+    tqdm bar's update). The frames are painted over a background drawn once
+    (softmech.viz.painter.FramePainter): the same bodies and colours as plot_tubes draws,
+    ~5-10x faster."""
     frames = list(frames)
     lo, hi = bounds_of(frames)
     if times is not None:
