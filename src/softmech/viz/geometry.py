@@ -84,63 +84,113 @@ def _unit(v, axis=-1):
     return v / np.maximum(np.linalg.norm(v, axis=axis, keepdims=True), 1e-300)
 
 
+def _dot(a, b):
+    """Dot products over the last axis, kept as an axis of length 1."""
+    return np.sum(a * b, axis=-1, keepdims=True)
+
+
 def _node_tangents(x, closed):
-    """Unit tangents (N, 3) at the nodes: central differences, one-sided at open ends."""
+    """Unit tangents (..., N, 3) at the nodes (..., N, 3): central differences, one-sided at
+    open ends."""
     if closed:
-        return _unit(np.roll(x, -1, axis=0) - np.roll(x, 1, axis=0))
+        return _unit(np.roll(x, -1, axis=-2) - np.roll(x, 1, axis=-2))
     t = np.empty_like(x)
-    t[1:-1] = x[2:] - x[:-2]
-    t[0], t[-1] = x[1] - x[0], x[-1] - x[-2]
+    t[..., 1:-1, :] = x[..., 2:, :] - x[..., :-2, :]
+    t[..., 0, :], t[..., -1, :] = x[..., 1, :] - x[..., 0, :], x[..., -1, :] - x[..., -2, :]
     return _unit(t)
 
 
 def _any_normal(t):
-    """A unit vector normal to the unit vector t."""
-    helper = np.eye(3)[int(np.argmin(np.abs(t)))]
+    """Unit vectors (..., 3) normal to the unit vectors t (..., 3)."""
+    helper = np.eye(3)[np.argmin(np.abs(t), axis=-1)]
     return _unit(np.cross(t, helper))
 
 
 def _transported_normals(x, t, closed):
-    """Rotation-minimizing normals (N, 3) along the centreline by the double-reflection method
-    (Wang, Juettler, Zheng & Liu, ACM Trans. Graph. 27(1), 2008, Algorithm 1). On a closed rod
-    the mismatch angle at the seam is spread evenly over the nodes, so the mesh closes."""
+    """Rotation-minimizing normals (..., N, 3) along centrelines x (..., N, 3) with unit
+    tangents t by the double-reflection method (Wang, Juettler, Zheng & Liu, ACM Trans. Graph.
+    27(1), 2008, Algorithm 1); leading axes: a batch of rods of N nodes each, transported
+    together (one Python loop over the nodes). On a closed rod the mismatch angle at the seam
+    is spread evenly over the nodes, so the mesh closes."""
     n = np.empty_like(x)
-    n[0] = _any_normal(t[0])
-    for i in range(len(x) - 1):
-        v1 = x[i + 1] - x[i]
-        c1 = v1 @ v1
-        if c1 < 1e-300:
-            n[i + 1] = n[i]
-            continue
-        r_l = n[i] - (2.0 / c1) * (v1 @ n[i]) * v1
-        t_l = t[i] - (2.0 / c1) * (v1 @ t[i]) * v1
-        v2 = t[i + 1] - t_l
-        c2 = v2 @ v2
-        r = r_l - (2.0 / c2) * (v2 @ r_l) * v2 if c2 > 1e-300 else r_l
-        n[i + 1] = _unit(r - (r @ t[i + 1]) * t[i + 1])
+    n[..., 0, :] = _any_normal(t[..., 0, :])
+    for i in range(x.shape[-2] - 1):
+        ni, ti, tn = n[..., i, :], t[..., i, :], t[..., i + 1, :]
+        v1 = x[..., i + 1, :] - x[..., i, :]
+        c1 = _dot(v1, v1)
+        moving = c1 >= 1e-300                           # else the normal is kept
+        c1 = np.where(moving, c1, 1.0)
+        r_l = ni - (2.0 / c1) * _dot(v1, ni) * v1
+        t_l = ti - (2.0 / c1) * _dot(v1, ti) * v1
+        v2 = tn - t_l
+        c2 = _dot(v2, v2)
+        turned = c2 > 1e-300
+        r = np.where(turned, r_l - (2.0 / np.where(turned, c2, 1.0)) * _dot(v2, r_l) * v2, r_l)
+        n[..., i + 1, :] = np.where(moving, _unit(r - _dot(r, tn) * tn), ni)
     if closed:      # transport once more to node 0 and undo the holonomy gradually
-        v1 = x[0] - x[-1]
-        c1 = max(v1 @ v1, 1e-300)
-        r_l = n[-1] - (2.0 / c1) * (v1 @ n[-1]) * v1
-        end = _unit(r_l - (r_l @ t[0]) * t[0])
-        angle = np.arctan2(np.cross(n[0], end) @ t[0], n[0] @ end)
-        phis = -angle * np.arange(len(x)) / len(x)
+        v1 = x[..., 0, :] - x[..., -1, :]
+        c1 = np.maximum(_dot(v1, v1), 1e-300)
+        r_l = n[..., -1, :] - (2.0 / c1) * _dot(v1, n[..., -1, :]) * v1
+        t0 = t[..., 0, :]
+        end = _unit(r_l - _dot(r_l, t0) * t0)
+        angle = np.arctan2(_dot(np.cross(n[..., 0, :], end), t0), _dot(n[..., 0, :], end))
+        phis = (-angle * np.arange(x.shape[-2]) / x.shape[-2])[..., None]     # (..., N, 1)
         b = np.cross(t, n)
-        n = np.cos(phis)[:, None] * n + np.sin(phis)[:, None] * b
+        n = np.cos(phis) * n + np.sin(phis) * b
     return n
 
 
+def tube_meshes(rods, sides):
+    """The meshes [(vertices, faces)] of RodBodies `rods`, rod k with sides[k] sides: each as
+    its mesh(sides[k]), built in batches (a feathered wing's shafts, an elbow's 36 fibres: one
+    pass for all): the rotation-minimizing frames of the open rods without directors together,
+    padded to the longest by repeating their last node (a zero-length step keeps the normal),
+    rings by node count; then the meshes of the rods of one node count and side count."""
+    normals = [None] * len(rods)
+    groups = {}
+    for k, rod in enumerate(rods):
+        if rod.directors is None:
+            groups.setdefault(len(rod.positions) if rod.closed else "open", []).append(k)
+        elif rod.directors.shape == (len(rod.positions) - (not rod.closed), 3, 3):
+            normals[k] = _director_normals(rod.directors,
+                                           _node_tangents(rod.positions, rod.closed), rod.closed)
+    for key, members in groups.items():
+        closed = key != "open"
+        size = max(len(rods[k].positions) for k in members)
+        x, t = (np.stack([np.concatenate([a, np.repeat(a[-1:], size - len(a), axis=0)])
+                          for a in arrays])
+                for arrays in ([rods[k].positions for k in members],
+                               [_node_tangents(rods[k].positions, closed) for k in members]))
+        for k, n in zip(members, _transported_normals(x, t, closed)):
+            normals[k] = n[:len(rods[k].positions)]
+    meshes, batches = [None] * len(rods), {}
+    for k, rod in enumerate(rods):
+        if normals[k] is None:                  # directors of a wrong shape: mesh() raises
+            meshes[k] = rod.mesh(sides[k])
+            continue
+        sides_k = _checks.integer("sides", sides[k], 3)
+        batches.setdefault((len(rod.positions), rod.closed, sides_k), []).append(k)
+    for (_, closed, sides_k), members in batches.items():
+        vertices, faces = _tube_mesh_batch(
+            np.stack([rods[k].positions for k in members]),
+            np.stack([rods[k].radius for k in members]),
+            np.stack([normals[k] for k in members]), sides_k, closed, True)
+        for k, v in zip(members, vertices):
+            meshes[k] = (v, faces)
+    return meshes
+
+
 def _director_normals(directors, t, closed):
-    """Normals (N, 3) at the nodes from the element frames (E, 3, 3) (rows d1, d2, d3): the mean
-    of the adjacent elements' d1, made normal to the node tangent."""
-    d1 = np.asarray(directors)[:, 0, :]
+    """Normals (..., N, 3) at the nodes from the element frames (..., E, 3, 3) (rows d1, d2,
+    d3): the mean of the adjacent elements' d1, made normal to the node tangent t (..., N, 3)."""
+    d1 = np.asarray(directors)[..., 0, :]
     if closed:
-        nodal = d1 + np.roll(d1, 1, axis=0)
+        nodal = d1 + np.roll(d1, 1, axis=-2)
     else:
-        nodal = np.empty((len(t), 3))
-        nodal[1:-1] = d1[:-1] + d1[1:]
-        nodal[0], nodal[-1] = d1[0], d1[-1]
-    nodal -= np.sum(nodal * t, axis=1, keepdims=True) * t
+        nodal = np.empty(t.shape)
+        nodal[..., 1:-1, :] = d1[..., :-1, :] + d1[..., 1:, :]
+        nodal[..., 0, :], nodal[..., -1, :] = d1[..., 0, :], d1[..., -1, :]
+    nodal -= np.sum(nodal * t, axis=-1, keepdims=True) * t
     return _unit(nodal)
 
 
@@ -159,28 +209,48 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
         raise ValueError(f"positions has shape {x.shape}, expected (n_nodes >= 2, 3)")
     sides = _checks.integer("sides", sides, 3)
     r = node_radius(radius, len(x), closed)
+    if directors is not None:
+        directors = _checks.finite("directors", directors,
+                                   shape=(len(x) if closed else len(x) - 1, 3, 3))
+    return _tube_mesh(x, r, directors, sides, closed, caps)
+
+
+def _tube_mesh(x, r, directors, sides, closed, caps, normals=None):
+    """tube_mesh of checked input: positions x (N, 3) [m], node radii r (N,) [m], directors
+    (E, 3, 3) or None, sides >= 3 (RodBody.mesh: its fields were checked when it was made);
+    normals (N, 3): the transported normals when already known."""
     t = _node_tangents(x, closed)
-    if directors is None:
+    if directors is not None:
+        normals = _director_normals(directors, t, closed)
+    elif normals is None:
         normals = _transported_normals(x, t, closed)
-    else:
-        d = _checks.finite("directors", directors, shape=(len(x) if closed else len(x) - 1, 3, 3))
-        normals = _director_normals(d, t, closed)
+    vertices, faces = _tube_mesh_batch(x[None], np.asarray(r)[None], normals[None], sides,
+                                       closed, caps)
+    return vertices[0], faces
+
+
+def _tube_mesh_batch(x, r, normals, sides, closed, caps):
+    """The tube meshes of R rods of N nodes each at once: positions x (R, N, 3) [m], node
+    radii r (R, N) [m], unit normals (R, N, 3) (the rings' first direction). Returns
+    (vertices (R, V, 3) [m], faces (F, 3) int: the same for every rod, into its own V)."""
+    t = _node_tangents(x, closed)
     binormals = np.cross(t, normals)
     theta = 2.0 * np.pi * np.arange(sides) / sides
-    ring = np.cos(theta)[:, None, None] * normals + np.sin(theta)[:, None, None] * binormals
-    ring = np.swapaxes(ring, 0, 1)                                    # (N, sides, 3)
+    ring = (np.cos(theta)[:, None] * normals[..., None, :]
+            + np.sin(theta)[:, None] * binormals[..., None, :])       # (R, N, sides, 3)
     centres, radii, dirs = [x], [r], [ring]
     n_cap = _cap_rings(sides, closed, caps)
     if n_cap:   # rings of a hemisphere beyond each end, shrinking to a pole
         phi = 0.5 * np.pi * np.arange(1, n_cap) / n_cap
-        start = x[0] - np.sin(phi)[::-1, None] * r[0] * t[0]
-        end = x[-1] + np.sin(phi)[:, None] * r[-1] * t[-1]
+        start = x[:, :1] - np.sin(phi)[::-1, None] * r[:, :1, None] * t[:, :1]
+        end = x[:, -1:] + np.sin(phi)[:, None] * r[:, -1:, None] * t[:, -1:]
         centres = [start, x, end]
-        radii = [np.cos(phi)[::-1] * r[0], r, np.cos(phi) * r[-1]]
-        dirs = [np.repeat(ring[:1], n_cap - 1, 0), ring, np.repeat(ring[-1:], n_cap - 1, 0)]
-    centres, radii, dirs = (np.concatenate(a) for a in (centres, radii, dirs))
-    vertices = (centres[:, None, :] + radii[:, None, None] * dirs).reshape(-1, 3)
-    n_rings = len(centres)
+        radii = [np.cos(phi)[::-1] * r[:, :1], r, np.cos(phi) * r[:, -1:]]
+        dirs = [np.repeat(ring[:, :1], n_cap - 1, 1), ring,
+                np.repeat(ring[:, -1:], n_cap - 1, 1)]
+    centres, radii, dirs = (np.concatenate(a, axis=1) for a in (centres, radii, dirs))
+    vertices = (centres[:, :, None, :] + radii[:, :, None, None] * dirs).reshape(len(x), -1, 3)
+    n_rings = centres.shape[1]
     i = np.arange(n_rings if closed else n_rings - 1)[:, None]
     k = np.arange(sides)[None, :]
     a, b = i * sides + k, i * sides + (k + 1) % sides
@@ -189,8 +259,9 @@ def tube_mesh(positions, radius, directors=None, *, sides=16, closed=False, caps
     faces = np.concatenate([np.stack([a, b, b2], -1).reshape(-1, 3),
                             np.stack([a, b2, a2], -1).reshape(-1, 3)])
     if n_cap:
-        first, last = len(vertices), len(vertices) + 1
-        vertices = np.concatenate([vertices, [x[0] - r[0] * t[0], x[-1] + r[-1] * t[-1]]])
+        first, last = vertices.shape[1], vertices.shape[1] + 1
+        poles = np.stack([x[:, 0] - r[:, :1] * t[:, 0], x[:, -1] + r[:, -1:] * t[:, -1]], 1)
+        vertices = np.concatenate([vertices, poles], axis=1)
         k0, k1 = np.arange(sides), (np.arange(sides) + 1) % sides
         top = (n_rings - 1) * sides
         faces = np.concatenate([faces, np.stack([np.full(sides, first), k1, k0], -1),
@@ -267,15 +338,23 @@ class RodBody:
         d = None if directors is None else _checks.finite(f"{name}.directors", directors)
         return cls(name, x, node_radius(radius, len(x), closed), d, bool(closed), color, opacity)
 
+    watertight = True
+    """The tube (tube_mesh: a ring, or an open rod with its end caps) is a closed surface."""
+
     def bounds(self):
         """(lo, hi): corners (3,) [m] of the box around the tube."""
         return ((self.positions - self.radius[:, None]).min(axis=0),
                 (self.positions + self.radius[:, None]).max(axis=0))
 
-    def mesh(self, sides=16):
-        """(vertices, faces) of the tube (tube_mesh)."""
-        return tube_mesh(self.positions, self.radius, self.directors, sides=sides,
-                         closed=self.closed)
+    def mesh(self, sides=16, normals=None):
+        """(vertices, faces) of the tube (tube_mesh); normals (N, 3): its rotation-minimizing
+        normals, when already computed (tube_meshes; ignored with directors)."""
+        if self.directors is not None and self.directors.shape != (
+                len(self.positions) - (not self.closed), 3, 3):
+            return tube_mesh(self.positions, self.radius, self.directors, sides=sides,
+                             closed=self.closed)            # raises: directors of a wrong shape
+        return _tube_mesh(self.positions, self.radius, self.directors,
+                          _checks.integer("sides", sides, 3), self.closed, True, normals)
 
 
 WALL_COLOR = (0.62, 0.62, 0.64)
@@ -301,6 +380,9 @@ class BoxBody:
             raise ValueError(f"{name}: lo = {lo.tolist()}, hi = {hi.tolist()} is not allowed: "
                              "every hi[k] must be > lo[k] (a box of positive size)")
         return cls(name, lo, hi, check_color(name, color), check_opacity(name, opacity))
+
+    watertight = True
+    """The box is a closed surface."""
 
     def bounds(self):
         """(lo, hi): the box's corners (3,) [m]."""

@@ -16,6 +16,7 @@ At most `most` groups are kept (MOST_GROUPS by default, what a legend can show b
 data): the largest, in the order of their first body; the rest become one "other bodies".
 A group is labelled with its number of bodies: "muscle fibres (36)" (group_label).
 """
+import functools
 import re
 
 MOST_GROUPS = 8
@@ -92,6 +93,12 @@ other groups take the palette (softmech.viz.geometry.rod_color) in their order."
 def group_colors(names, most=MOST_GROUPS):
     """{name: colour (RGB in [0, 1])} of the bodies `names`: one colour per group
     (body_groups), ROLE_COLORS for those roles, else rod_color(index of the group)."""
+    return dict(_group_colors(tuple(names), most))
+
+
+@functools.lru_cache(maxsize=16)
+def _group_colors(names, most):
+    """group_colors of a tuple of names, kept: every frame of a video asks for the same."""
     from softmech.viz.geometry import rod_color
 
     return {name: ROLE_COLORS.get(group, rod_color(k))

@@ -16,6 +16,7 @@ points into the lab frame (lab = x + Q^T p) for both renderers:
 A joint is drawn as a small dark sphere at its point (the middle of its two ends), and, when
 the ends have drifted apart by more than the marker's radius, a thin line between them.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,8 +42,31 @@ def place(points, position, directors):
 
 def sphere_mesh(radius, sides=SIDES):
     """UV sphere of `radius` [m] about the origin: (vertices (V, 3) [m], faces (F, 3) int,
-    outward counter-clockwise, unit vertex normals (V, 3))."""
-    sides = _checks.integer("sides", sides, 3)
+    outward counter-clockwise, unit vertex normals (V, 3)). The faces and normals are shared
+    between calls with the same `sides` (read-only arrays): a wing's thousands of joint
+    markers are drawn every frame."""
+    normals, faces = _unit_sphere(_checks.integer("sides", sides, 3))
+    return radius * normals, faces, normals
+
+
+def sphere_meshes(spheres, sides=SIDES):
+    """The meshes of many sphere SolidBodies at once, in the lab frame: (vertices (n V, 3) [m],
+    faces (n F, 3) int, F = faces per sphere), sphere k's faces k F ... (k + 1) F - 1. The
+    same numbers as each one's `mesh(sides)`, without a Python call per sphere (a feathered
+    wing shows ~2,800 joint markers a frame)."""
+    unit, faces = _unit_sphere(_checks.integer("sides", sides, 3))
+    radius = np.array([float(b.description["radius"]) for b in spheres])
+    position = np.array([b.position for b in spheres]).reshape(-1, 3)
+    directors = np.array([b.directors for b in spheres]).reshape(-1, 3, 3)
+    vertices = position[:, None, :] + (radius[:, None, None] * unit) @ directors
+    offsets = len(unit) * np.arange(len(spheres))[:, None, None]
+    return vertices.reshape(-1, 3), (faces + offsets).reshape(-1, 3)
+
+
+@functools.lru_cache(maxsize=64)
+def _unit_sphere(sides):
+    """(unit vertex normals (V, 3), faces (F, 3) int) of the UV sphere with `sides` vertices
+    around its equator, read-only."""
     rings = max(2, sides // 2)
     theta = np.pi * np.arange(1, rings) / rings
     phi = 2.0 * np.pi * np.arange(sides) / sides
@@ -60,7 +84,10 @@ def sphere_mesh(radius, sides=SIDES):
                             np.stack([a, c, b], -1).reshape(-1, 3),
                             np.stack([np.full(sides, north), k0, k1], -1),
                             np.stack([np.full(sides, south), last + k1, last + k0], -1)])
-    return radius * normals, faces.astype(np.int64), normals
+    faces = faces.astype(np.int64)
+    normals.flags.writeable = False
+    faces.flags.writeable = False
+    return normals, faces
 
 
 def cylinder_mesh(radius, length, sides=SIDES):
@@ -115,7 +142,17 @@ def body_mesh(description, sides=SIDES):
 
 
 def half_size(description):
-    """Half the smallest extent [m] of a rigid body's mesh in its frame (joint markers, floor)."""
+    """Half the smallest extent [m] of a rigid body's mesh in its frame (joint markers, floor).
+    A sphere's, cylinder's or box's is read from its sizes (the same number as from its mesh:
+    its vertices at 8 sides reach +-radius exactly), without building the mesh: every joint
+    marker of every frame asks for it."""
+    shape = description["shape"]
+    if shape == "sphere":
+        return float(description["radius"])
+    if shape == "cylinder":
+        return min(float(description["radius"]), 0.5 * float(description["length"]))
+    if shape == "box":
+        return 0.5 * float(np.min(np.asarray(description["lengths"], float)))
     vertices = body_mesh(description, 8)[0]
     return 0.5 * float(np.min(vertices.max(axis=0) - vertices.min(axis=0)))
 
@@ -144,6 +181,13 @@ class SolidBody:
         color = rod_color(index) if color is None else check_color(name, color)
         return cls(name, description, x, Q, color, check_opacity(name, opacity))
 
+    @property
+    def watertight(self):
+        """True when the mesh is a closed surface (sphere, cylinder, box, the box of a general
+        body without a mesh), so that its faces turned away from the camera are hidden by
+        the others (a general mesh, such as a shell's, may be open: False)."""
+        return self.description["shape"] != "general" or "vertices" not in self.description
+
     def smooth_mesh(self, sides=SIDES):
         """(vertices (V, 3) [m], faces (F, 3), vertex normals (V, 3) or None) in the lab frame."""
         vertices, faces, normals = body_mesh(self.description, sides)
@@ -171,6 +215,10 @@ def end_point(end, bodies):
     return place(end["point"], body.position, body.directors)
 
 
+_LAB = np.eye(3)
+_LAB.flags.writeable = False          # the lab frame, shared by every joint marker
+
+
 def joint_bodies(name, joint, bodies):
     """Bodies that show joint `name` ({kind, a, b}) among `bodies` {name: RodBody or
     SolidBody}: a marker (SolidBody sphere) at the middle of its ends and, if they are apart by
@@ -189,15 +237,18 @@ def joint_bodies(name, joint, bodies):
     if not points:
         return []
     radius = min(sizes)
-    marker = SolidBody.make(f"{name} joint", {"shape": "sphere", "radius": radius},
-                            np.mean(points, axis=0), color=JOINT_COLOR)
+    # made without SolidBody.make's checks: the points come from bodies checked when they
+    # were made, and a wing's ~2,800 joints a frame would spend most of a frame's time there
+    middle = points[0] if len(points) == 1 else 0.5 * (points[0] + points[1])
+    marker = SolidBody(f"{name} joint", {"shape": "sphere", "radius": radius}, middle, _LAB,
+                       JOINT_COLOR)
     gap = points[-1] - points[0]
     length = float(np.linalg.norm(gap))
     if length <= radius:
         return [marker]
-    line = SolidBody.make(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,
-                                          "length": length},
-                          np.mean(points, axis=0), frame_along(gap / length), color=JOINT_COLOR)
+    line = SolidBody(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,
+                                     "length": length}, middle, frame_along(gap / length),
+                     JOINT_COLOR)
     return [marker, line]
 
 

@@ -42,26 +42,53 @@ def write_video(frames, path, fps=25.0):
     """Write frames to `path` (an .mp4 name); if MP4 writing fails, write the same frames as an
     animated GIF next to it (same name, .gif) and warn. Returns the path written.
 
-    The frames are kept in memory only for the fallback (at most a few hundred small images)."""
+    Frames go to the encoder as they come, so that a generator's drawing runs beside ffmpeg's
+    encoding (a second process); they are also kept, for the fallback (at most a few hundred
+    small images). An error raised by `frames` itself is raised as it is (no fallback)."""
     if not str(path).endswith(".mp4"):
         raise ValueError(f"path = {path!r} is not allowed: must end with .mp4 (the GIF fallback "
                          "takes the same name with .gif)")
     fps = float(fps)
     if not fps > 0:
         raise ValueError(f"fps = {fps!r} is not allowed: must be > 0")
-    frames = list(frames)
-    if not frames:
+    source = iter(frames)
+    first = next(source, None)
+    if first is None:
         raise ValueError("frames is empty: a video needs at least one frame")
+    kept, failed = [first], []
+
+    def tee():
+        yield first
+        while True:
+            try:
+                frame = next(source)
+            except StopIteration:
+                return
+            except Exception as err:        # the frames' own error, not the encoder's
+                failed.append(err)
+                raise
+            kept.append(frame)
+            yield frame
+
     try:
         with atomic_output(path) as tmp:
-            _write_mp4(frames, tmp, fps)
+            _write_mp4(tee(), tmp, fps)
         return path
     except Exception as err:          # any failure of the ffmpeg route: fall back to a GIF
+        if failed:
+            raise failed[0]
         gif = path[:-4] + ".gif"
         warnings.warn(f"could not write {path} ({type(err).__name__}: {err}); writing {gif} "
                       "instead", RuntimeWarning, stacklevel=2)
-        write_gif(frames, gif, fps)
+        kept.extend(source)             # the frames not drawn before the failure
+        write_gif(kept, gif, fps)
         return gif
+
+
+ENCODER_PRESET = "veryfast"
+"""x264's speed preset: ~3x faster encoding than its default ("medium") at the same quality
+(constant rate factor), for files ~10-20 % larger; with frames drawn in ~10 ms the default
+preset would make the encoder the slowest part of a video."""
 
 
 def _write_mp4(frames, path, fps):
@@ -70,7 +97,8 @@ def _write_mp4(frames, path, fps):
     # yuv420p + even sizes: plays in browsers and default players; frames whose sides are not
     # multiples of 16 are padded by ffmpeg's macro_block_size handling, so keep them multiples.
     writer = imageio.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264",
-                                quality=7, pixelformat="yuv420p", macro_block_size=16)
+                                quality=7, pixelformat="yuv420p", macro_block_size=16,
+                                output_params=["-preset", ENCODER_PRESET])
     try:
         for frame in frames:
             writer.append_data(frame)
