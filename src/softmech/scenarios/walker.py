@@ -15,6 +15,15 @@ Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath.
+The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
+2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
+changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
+sticking foot overshoots the static band and chatters; the speeds then move by ~10 % between
+dt = 1e-5 and 5e-6 s (measured: 214/103/109 and 190/94/112 um/s at 0.5/1/2 Hz). A v_s large
+enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" foot coast at
+up to v_s, since the static force also cancels the bath's damping: with the muscles off the
+walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
+(mattialab/elastica, ExternalContact.h); here that would cost 130x (docs/musculoskeletal.md).
 
 muscle="rings" (the paper's topology, Fig. 2e): the strip's ends are joined by spherical joints
 to the nodes of two closed muscle rods (rings, section radius `ring_radius`, default 0.3 mm,
@@ -50,7 +59,7 @@ MM = 1e-3
 DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pillar": 4.0 * MM,
             "bridge": 12.0 * MM, "foot": 1.0 * MM, "strip_height": 1.5 * MM, "radius": 0.5 * MM,
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
-            "friction": 0.5, "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
+            "friction": 0.5, "slip_velocity": 1e-6, "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
@@ -214,7 +223,7 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(sm.GroundContact(skeleton, stiffness=10.0, damping=1e-3, name=f"ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
+                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])))
         scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
@@ -245,7 +254,7 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(sm.GroundContact(foot, stiffness=10.0, damping=1e-3,
                                    name=f"{side}_cross_foot_ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
+                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])))
         scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
 
 
