@@ -14,9 +14,10 @@ speed along +x (the original design's walking direction) over the whole periods 
 `settle` [s] and `duration` [s] (softmech.scenarios.walker.mean_speeds): 4 s and 6 s by
 default -- the original design's gait at 2 Hz is periodic only from ~3.5 s (its steps per
 period: 127, 84, 61, 61, 117, 80, 29 um, then 63 um each), so that the earlier window, 1 s to
-3 s, read it 26 % fast (159 against 126 um/s over 5-10 s; docs/musculoskeletal.md). The paper optimizes at 2 Hz and
-reports the design at 0.5, 1 and 2 Hz: the summary gives the best and the original designs'
-speeds at REPORT_FREQUENCIES, each over `settle` + REPORT_SPAN [s] (two periods at 0.5 Hz).
+3 s, read it 26 % fast (159 against 126 um/s over 5-10 s; docs/musculoskeletal.md). The paper
+optimizes at 2 Hz and reports the design at 0.5, 1 and 2 Hz: the summary gives the best and
+the original designs' speeds at REPORT_FREQUENCIES, each over `settle` + REPORT_SPAN [s] (two
+periods at 0.5 Hz).
 
 Geometry changes the skeleton's rest shape, which per-world parameters cannot, so a
 generation is, with the strip, ONE simulation of popsize walkers side by side in one world (they

@@ -197,7 +197,6 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     for k, (f, p) in enumerate(zip(freqs, params)):
         groove = p["element"] if muscle == "rings" else 0.0
         centerline, (ia, ib) = skeleton_centerline(p, groove)
-        mu = p["friction"]
         shift = np.array([0.0, k * SPACING, 0.0])
         skeleton = scene.add_cosserat_rod(
             name=f"skeleton_{k}", centerline=centerline + shift, normal=(0, 1, 0),
@@ -223,7 +222,7 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(sm.GroundContact(skeleton, stiffness=10.0, damping=1e-3, name=f"ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])))
+                                   friction=ground_friction(p)))
         scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
@@ -235,12 +234,19 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                              frequencies=tuple(float(f) for f in freqs), skeletons=tuple(skeletons))
 
 
+def ground_friction(p):
+    """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
+    `friction`, static 1.2x that, below `slip_velocity` [m/s] (module docstring)."""
+    mu = p["friction"]
+    return sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])
+
+
 def add_cross_feet(scene, k, p, skeleton, centerline, shift):
     """Two cross feet of walker k: rods of foot_width [m] along y through the middle nodes of
     the skeleton's feet, fixed to them (CROSS_FOOT_JOINT), on the ground with the skeleton's
     friction -- the skeleton's width, without which a walker one rod wide stands on two lines
     and topples sideways at the first asymmetry (module docstring)."""
-    mu, n = p["friction"], max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
+    n = max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
     for side, node in (("long", int(np.argmin(np.abs(centerline[:, 0] + 0.5 * p["foot"])))),
                        ("short", int(np.argmin(np.abs(centerline[:, 0] - p["bridge"]
                                                        - 0.5 * p["foot"]))))):
@@ -254,7 +260,7 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(sm.GroundContact(foot, stiffness=10.0, damping=1e-3,
                                    name=f"{side}_cross_foot_ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])))
+                                   friction=ground_friction(p)))
         scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
 
 
