@@ -112,8 +112,9 @@ def test_pillar_takes_the_strip_pull_through_the_ring():
 
 def test_walker_with_rings_walks_only_when_its_muscles_contract():
     """Muscles off (sigma_m = 0: the rings and the strip are passive elastic rods): after the
-    first second the centre of mass creeps at < 1 um/s (the ground's slip velocity is 1e-6
-    m/s); on at 2 Hz: > 20 um/s (as the strip walker, tests/validation/test_walker.py). The
+    first second the centre of mass creeps at < 2 um/s, the scale of the ground's slip velocity
+    (1e-6 m/s): measured 1.27 um/s since issue 28 thinned the contact band from 1e-4 to 1e-5 m
+    (below 1 um/s before; the bound was 1 um/s), 1/100 of the walking speed; on at 2 Hz: > 20 um/s (as the strip walker, tests/validation/test_walker.py). The
     rings stay on their pillars, in their grooves: within 0.2 mm of the strip's height."""
     from softmech.scenarios.walker import build_walker, mean_speeds
 
@@ -125,7 +126,7 @@ def test_walker_with_rings_walks_only_when_its_muscles_contract():
                                                  + tuple(f"{r}.com" for r in rings)))
     x = np.stack([out[f"{s}.com"][0][:, 0] for s in info.skeletons])
     still, walking = mean_speeds(out["time"], x, info.frequencies)
-    assert abs(still) < 1e-6
+    assert abs(still) < 2e-6
     assert abs(walking) > 20e-6
     for r in rings:
         assert np.abs(out[f"{r}.com"][0][:, 2] - 1.5 * MM).max() < 0.2 * MM
@@ -156,6 +157,10 @@ def test_walker_muscle_is_checked():
         build_walker(frequencies=(2.0,), muscle="rings", groove_radius=0.5 * MM)
     with pytest.raises(ValueError, match="ring_radius"):
         build_walker(frequencies=(2.0,), muscle="rings", ring_radius=0.0)
+    with pytest.raises(ValueError, match="surface_tolerance"):
+        build_walker(frequencies=(2.0,), surface_tolerance=0.0)
+    with pytest.raises(ValueError, match="slip_velocity"):
+        build_walker(frequencies=(2.0,), slip_velocity=-1e-6)
 
 
 def test_command_line_muscles_option_picks_the_walker_topology(tmp_path, monkeypatch):

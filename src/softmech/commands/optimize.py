@@ -360,7 +360,9 @@ def execute_walker(args, quiet, as_json):
                             _best(s),
                             f"speed {s['speed_best'] * 1e6:.1f} um/s, original "
                             f"{s['speed_original'] * 1e6:.1f} um/s: speed-up {s['speedup']:.2f} "
-                            f"(paper: ~{s['paper_reported_speedup']})"])
+                            f"(paper: ~{s['paper_reported_speedup']})",
+                            "speed-up at " + ", ".join(f"{f} Hz {v:.2f}" for f, v in
+                                                       s["speedups"].items())])
 
 
 def execute_muscular_snake(args, quiet, as_json):

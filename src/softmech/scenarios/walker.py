@@ -15,6 +15,25 @@ Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath.
+The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
+2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
+changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
+sticking foot overshoots the static band and chatters; the speeds then move by 10-20 % between
+dt = 1e-5 and 5e-6 s (measured at 2 Hz: 172 and 138 um/s; with the old contact band below,
+214/103/109 and 190/94/112 um/s at 0.5/1/2 Hz). A v_s large
+enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" foot coast at
+up to v_s, since the static force also cancels the bath's damping: with the muscles off the
+walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
+(mattialab/elastica, ExternalContact.h); here that would cost 130x (docs/musculoskeletal.md).
+The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
+it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
+neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %
+of the snake's radius it was set for but 20 % of these feet's: the feet drifted up through the
+band and hovered 40-50 um above the ground with their friction switching on and off, which
+gave the original's 2 Hz gait a 3.5 s transient and some designs sliding "gaits" of 1-3 mm/s.
+With 1e-5 m the feet come back to the ground each cycle and every gait is periodic from its
+second period; 1e-6 m chatters at dt = 1e-5 s (the strip walker, muscles off, bounced at up to
+3 mm/s and crept at 55 um/s). The authors' walker uses 1e-4 mm = 1e-7 m, at dt = 7.5e-8 s.
 
 muscle="rings" (the paper's topology, Fig. 2e): the strip's ends are joined by spherical joints
 to the nodes of two closed muscle rods (rings, section radius `ring_radius`, default 0.3 mm,
@@ -50,7 +69,8 @@ MM = 1e-3
 DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pillar": 4.0 * MM,
             "bridge": 12.0 * MM, "foot": 1.0 * MM, "strip_height": 1.5 * MM, "radius": 0.5 * MM,
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
-            "friction": 0.5, "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
+            "friction": 0.5, "slip_velocity": 1e-6, "surface_tolerance": 1e-5,
+            "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
@@ -128,8 +148,9 @@ def walker_parameters(overrides, muscle="strip"):
         raise ValueError(f"{unknown[0]} is not allowed: not a walker parameter ({sorted(DEFAULTS)})")
     p = dict(DEFAULTS, **overrides)
     for k in ("short_pillar", "long_pillar", "bridge", "foot", "strip_height", "radius",
-              "youngs_modulus", "element"):
+              "youngs_modulus", "element", "slip_velocity", "surface_tolerance"):
         _checks.positive(k, p[k])
+    _checks.nonnegative("friction", p["friction"])
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
@@ -188,7 +209,6 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     for k, (f, p) in enumerate(zip(freqs, params)):
         groove = p["element"] if muscle == "rings" else 0.0
         centerline, (ia, ib) = skeleton_centerline(p, groove)
-        mu = p["friction"]
         shift = np.array([0.0, k * SPACING, 0.0])
         skeleton = scene.add_cosserat_rod(
             name=f"skeleton_{k}", centerline=centerline + shift, normal=(0, 1, 0),
@@ -214,7 +234,8 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(sm.GroundContact(skeleton, stiffness=10.0, damping=1e-3, name=f"ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
+                                   friction=ground_friction(p),
+                                   surface_tolerance=p["surface_tolerance"]))
         scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
@@ -226,12 +247,19 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                              frequencies=tuple(float(f) for f in freqs), skeletons=tuple(skeletons))
 
 
+def ground_friction(p):
+    """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
+    `friction`, static 1.2x that, below `slip_velocity` [m/s] (module docstring)."""
+    mu = p["friction"]
+    return sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])
+
+
 def add_cross_feet(scene, k, p, skeleton, centerline, shift):
     """Two cross feet of walker k: rods of foot_width [m] along y through the middle nodes of
     the skeleton's feet, fixed to them (CROSS_FOOT_JOINT), on the ground with the skeleton's
     friction -- the skeleton's width, without which a walker one rod wide stands on two lines
     and topples sideways at the first asymmetry (module docstring)."""
-    mu, n = p["friction"], max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
+    n = max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
     for side, node in (("long", int(np.argmin(np.abs(centerline[:, 0] + 0.5 * p["foot"])))),
                        ("short", int(np.argmin(np.abs(centerline[:, 0] - p["bridge"]
                                                        - 0.5 * p["foot"]))))):
@@ -245,7 +273,8 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(sm.GroundContact(foot, stiffness=10.0, damping=1e-3,
                                    name=f"{side}_cross_foot_ground_{k}",
-                                   friction=sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=1e-6)))
+                                   friction=ground_friction(p),
+                                   surface_tolerance=p["surface_tolerance"]))
         scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
 
 

@@ -1,0 +1,59 @@
+"""How the walker's speed is measured (softmech.scenarios.walker, softmech.optimize.walker;
+Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 2i; issue 28).
+
+* The ground contact holds the feet on the ground: an element is in contact, its normal load
+  balanced, while its surface is within `surface_tolerance` of the ground (Gazzola et al. 2018,
+  eq. 4.8), and inside that band nothing pulls it back down. With GroundContact's default
+  1e-4 m (20 % of the feet's radius) the feet drifted up through the band and hovered 40-50 um
+  above the ground, their friction switching on and off: the original's 2 Hz gait took ~3.5 s
+  to become periodic (steps per period from 2 s: 61, 117, 80, 29, 63, 63 ... um). With the
+  walker's 1e-5 m every gait is periodic from its second period: measured steps from 2 s,
+  0.5 Hz 475, 484 um; 1 Hz 117-122 um; 2 Hz 85-88 um (each walker alone, dt = 1e-5 s). Bound:
+  every step within 10 % of the median step, ~3x the largest deviation measured (2 % at 1 Hz
+  and 0.5 Hz); the old band's 2 Hz steps deviated by -54 % and +86 %.
+* The original walks forward (+x, towards the short pillar) at each of the paper's stimulation
+  frequencies, 0.5, 1 and 2 Hz, as in Fig. 2i: measured +240, +120, +172 um/s (alone; with
+  the muscle strip jointed to the pillars -- muscle="strip", not the paper's topology -- the
+  direction changed with the frequency). Why it walks: each contraction pulls the feet ~1 mm
+  together and each relaxation lets them apart (the muscle's ~2 mN is ~12x the ground's kinetic
+  friction on the whole walker, 0.17 mN, so both feet slide), and the net step is the small
+  difference of the two feet's slides, set by the unequal loads of the two pillars (4 and
+  2.9 mm high) and by the skeleton's dynamic response -- hence its dependence on f. Bound:
+  half the slowest measured speed.
+* Not tested, measured (docs/musculoskeletal.md): the speed is not converged in the time step
+  (2 Hz: 172 um/s at dt = 1e-5 s, 138 um/s at 5e-6 s) because the static friction's slip
+  velocity (1e-6 m/s) is not resolved at these steps (module docstring of
+  softmech.scenarios.walker).
+"""
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.scenarios.walker import build_walker, mean_speeds
+
+SETTLE, DURATION = 2.0, 6.0      # [s] settling time (softmech.optimize.walker.SETTLE), run
+
+
+@pytest.mark.slow            # ~45 s on an idle core: three rings walkers for 6 s
+def test_original_gaits_are_periodic_and_walk_forward_at_the_papers_frequencies():
+    scene, info = build_walker(frequencies=(0.5, 1.0, 2.0))
+    sim = scene.compile(dt=info.dt)
+    out = sim.run(DURATION, record=sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons)))
+    x = np.stack([out[f"{s}.com"][0][:, 0] for s in info.skeletons])
+    for row, f in zip(x, info.frequencies):
+        steps = np.diff(np.interp(np.arange(SETTLE, DURATION + 1e-9, 1.0 / f), out["time"], row))
+        median = np.median(steps)
+        assert np.abs(steps - median).max() < 0.1 * abs(median), (f, steps)
+    v = mean_speeds(out["time"], x, info.frequencies, settle=SETTLE)
+    assert (v > 60e-6).all(), v         # measured 240, 120, 172 um/s (alone)
+
+
+def test_campaign_window_is_checked():
+    """The campaign measures over whole periods after `settle`: a run too short for one is
+    refused before anything is built."""
+    from softmech.optimize.walker import WalkerDesignProblem
+
+    with pytest.raises(ValueError, match="duration"):
+        WalkerDesignProblem(2, duration=2.2, settle=2.0)
+    with pytest.raises(ValueError, match="settle"):
+        WalkerDesignProblem(2, duration=2.2, settle=-1.0)
