@@ -46,7 +46,6 @@ changes the next residual by at most eta |R|). The choice between this and a fre
 at every iteration is by size (KRYLOV_MIN_DOFS): below it the direct solve is cheap.
 """
 import numpy as np
-import scipy.sparse
 import scipy.sparse.linalg
 
 from softmech.implicit.ordering import SymmetricOrdering
@@ -199,15 +198,14 @@ def over_mean(tally, iterations, cost):
 
 def factors_of(lu):
     """The compiled solve's form (softmech.kernels.factored_krylov.Factors) of SuperLU's factors
-    `lu` (of spilu or splu): L and U as CSR without their diagonals, U's inverse diagonal, the
-    permutations, and the scratch of the triangular solves (one per solver, i.e. per world)."""
-    lower = scipy.sparse.tril(lu.L, k=-1, format="csr")
-    upper = lu.U.tocsr()
-    strict = scipy.sparse.triu(upper, k=1, format="csr")
+    `lu` (of spilu or splu): L and U as SuperLU gives them (CSC) with uint32 indices, U's
+    inverse diagonal, the permutations, and the scratch of the triangular solves (one per
+    solver, i.e. per world)."""
+    lower, upper = lu.L, lu.U
     u32 = np.uint32
     return factored_krylov.Factors(
         lower.indptr.astype(u32), lower.indices.astype(u32), lower.data,
-        strict.indptr.astype(u32), strict.indices.astype(u32), strict.data,
+        upper.indptr.astype(u32), upper.indices.astype(u32), upper.data,
         1.0 / upper.diagonal(), lu.perm_r.astype(np.int64), lu.perm_c.astype(np.int64),
         np.zeros(lu.shape[0]))
 
