@@ -119,7 +119,8 @@ class JacobianPattern:
             self.rigid_modes = rigid_modes
             self.sparse_solvers = {}
             # one nested-dissection ordering for the pattern, shared by the worlds' solvers,
-            # and one scratch of the multigrid's compiled GMRES
+            # and the scratch of the compiled GMRES of the thread that solves with this
+            # pattern (for_thread gives each worker thread its own)
             self.ordering = ordering.SymmetricOrdering()
             self._krylov_scratch = sparse_solve.KrylovScratch()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
@@ -146,7 +147,8 @@ class JacobianPattern:
         LAPACK scratch of a banded pattern, the compiled GMRES's of a sparse one."""
         other = copy.copy(self)
         if self.kind == "banded":
-            other.band = self.band._replace(**{k: v.copy() for k, v in self.band._asdict().items()})
+            other.band = self.band._replace(**{k: v.copy()
+                                               for k, v in self.band._asdict().items()})
         else:
             other._krylov_scratch = sparse_solve.KrylovScratch()
         return other

@@ -232,9 +232,9 @@ def factored_gmres(A, rhs, factors, scratch, structure, max_iterations=None):
     (softmech.kernels.factored_krylov.fgmres; it releases the GIL), accepting x only at a true
     residual |A x - rhs| <= KRYLOV_RTOL |rhs| within max_iterations (default
     KRYLOV_MAX_ITERATIONS) iterations. A: scipy.sparse CSC (n, n); factors: factors_of(lu);
-    scratch: a KrylovScratch (one per thread); structure: the caller's Uint32Csc. Returns (x (n,), the iterations) or (None, the
-    iterations spent) when not accepted. Shared by ReusedILU and
-    softmech.implicit.multigrid.ReusedAMG (its LU fallback)."""
+    scratch: a KrylovScratch (one per thread); structure: the caller's Uint32Csc. Returns
+    (x (n,), the iterations) or (None, the iterations spent) when not accepted. Shared by
+    ReusedILU and softmech.implicit.multigrid.ReusedAMG (its LU fallback)."""
     if max_iterations is None:
         max_iterations = KRYLOV_MAX_ITERATIONS
     rhs = np.ascontiguousarray(rhs, dtype=np.float64)
