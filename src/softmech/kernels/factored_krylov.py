@@ -2,11 +2,12 @@
 sparse Newton solves of softmech.implicit.sparse_solve (ReusedILU, and ReusedAMG's LU
 fallback).
 
-Why compiled: scipy's GMRES is Python around each product and each application of the factors
-(about a fifth of a 1,000-triangle plate's Newton iteration), and neither it nor SuperLU's
-triangular solves (`SuperLU.solve`) let two threads run at once (measured: two threads each
-applying the factors of that plate took as long as one doing both); the worlds of a batch could
-not be stepped side by side. Here a whole solve is one call that releases the GIL
+Why compiled: scipy's GMRES is Python around each product and each application of the factors,
+holding the GIL between them (the Python of its iterations was about a tenth of a
+1,000-triangle plate's Newton iteration), so threads stepping the worlds of a batch would have
+queued on it; and SuperLU's triangular solves (`SuperLU.solve`, which does release the GIL)
+took 2-2.5x as long as the ones here on that plate's incomplete factors (uint32 indices;
+benchmarks/implicit_batch.py's scene). Here a whole solve is one call that releases the GIL
 (softmech.kernels.KERNEL_OPTIONS), the same restarted right-preconditioned flexible GMRES as
 the multigrid's (softmech.kernels.krylov) with z = M^-1 v from the factors:
 
