@@ -367,6 +367,8 @@ class _MidedgeBinding(_ShellElasticity):
     start of each step (ref. 004 section 3.3.2; except the edges whose xi is held by a boundary
     condition) and saved with the state for restarts."""
 
+    pure = False        # `work` is its kernel's scratch (for_thread copies it)
+
     def __init__(self, shell, dofs, node_dofs, rest, worlds, held):
         self.name, self.body = f"{shell.name}.midedge_bending", shell.name
         self.free_frames = ~held
