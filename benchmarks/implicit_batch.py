@@ -9,14 +9,17 @@ collected by pytest).
 Scenes: `falling_rod` (softmech.scenarios: two discrete rods dropped on frictional ground,
 dt = 1 ms; banded Newton matrix, the compiled Newton loop) and `plate`, the 1,000-triangle
 clamped plate under pressure of benchmarks/shells.py (hinge bending, dt = 1 ms; a sparse
-Newton matrix: the Python Newton loop and the reused incomplete LU). Each run records the
+Newton matrix: the Python Newton loop, a stepper per worker thread, and the reused incomplete
+LU with the compiled GMRES). Each run records the
 centre of mass every 10 ms (sm.Every), as a user's run does.
 
 For each B: the wall time of sim.run(duration) from the same initial state (min and median of
 --repeats runs, after one warm-up run that compiles), its ratio to B = 1's minimum, and the
 split of the best run's time: "stepping" (ImplicitSimulation._advance_steps: the compiled
 loop or the Python Newton loop), of which "solve" (JacobianPattern.solve: the sparse solves
-of the Python loop; the compiled loop's banded solves are inside it and not separable),
+of the Python loop, summed over the worker threads that step the worlds side by side
+(softmech.implicit.worlds), so it may exceed the wall time; the compiled loop's banded solves
+are inside it and not separable),
 "rest" (sampling, recording, Python around the blocks), and cpu/wall: the process's CPU time
 over the wall time (about 2 when both cores step worlds, 1 when one does). --threads sets
 numba's thread count, which sets the worker threads of the batched compiled loop
@@ -55,7 +58,8 @@ def build(scene_name, worlds):
 
 
 class Timer:
-    """Wraps a bound method of obj so that its total wall time is counted in `seconds`."""
+    """Wraps a method of obj (an instance, or a class: every instance's) so that its total
+    wall time is counted in `seconds`."""
 
     def __init__(self, obj, name):
         self.obj, self.name, self.seconds = obj, name, 0.0
@@ -70,7 +74,10 @@ class Timer:
         setattr(obj, name, timed)
 
     def close(self):
-        delattr(self.obj, self.name)
+        if isinstance(self.obj, type):
+            setattr(self.obj, self.name, self.inner)
+        else:
+            delattr(self.obj, self.name)
 
 
 def measure(scene_name, worlds, duration, repeats):
@@ -85,7 +92,7 @@ def measure(scene_name, worlds, duration, repeats):
         sim.restore(start)
         sim.stepper.stats.reset()
         stepping = Timer(sim, "_advance_steps")
-        solve = Timer(sim.stepper.pattern, "solve")
+        solve = Timer(type(sim.stepper.pattern), "solve")    # every thread's pattern
         t0, c0 = time.perf_counter(), time.process_time()
         sim.run(duration, record=record)
         walls.append(time.perf_counter() - t0)

@@ -80,6 +80,30 @@ def counters(solver):
     return (solver.factorizations, solver.direct_solves, solver.krylov_solves, solver.fallbacks)
 
 
+@pytest.mark.parametrize("factor", ["incomplete", "complete"])
+def test_the_compiled_solve_applies_superlus_factors_as_superlu_does(factor):
+    # softmech.kernels.factored_krylov.precondition: M^-1 v = Pc U^-1 L^-1 Pr v from SuperLU's
+    # L, U and permutations (Pr A Pc = L U, scipy's SuperLU documentation) must equal
+    # SuperLU.solve to round-off (1e-13 relative: two triangular solves of n = 60 in another
+    # order of the same sums); the GMRES around it then accepts only a true residual below
+    # KRYLOV_RTOL
+    from softmech.kernels import factored_krylov
+    A, diagonal, b = random_system(2)
+    A = changed(A, 3.0, 5)                   # less dominant: SuperLU pivots
+    lu = (scipy.sparse.linalg.spilu(A, drop_tol=1e-2) if factor == "incomplete"
+          else scipy.sparse.linalg.splu(A))
+    assert np.any(lu.perm_r != np.arange(len(b)))    # both permutations are exercised
+    assert np.any(lu.perm_c != np.arange(len(b)))
+    factors = sparse_solve.factors_of(lu)
+    z = np.full_like(b, np.nan)              # every entry written
+    factored_krylov.precondition(factors, b, z)
+    np.testing.assert_allclose(z, lu.solve(b), rtol=1e-13, atol=1e-13 * np.abs(z).max())
+    x, iterations = sparse_solve.factored_gmres(A, b, factors, sparse_solve.KrylovScratch(),
+                                                sparse_solve.Uint32Csc())
+    assert np.linalg.norm(A @ x - b) <= sparse_solve.KRYLOV_RTOL * np.linalg.norm(b)
+    assert (iterations == 0) == (factor == "complete")   # exact factors: M^-1 b is the answer
+
+
 def test_a_close_matrix_is_solved_by_gmres_with_the_old_factors():
     A, diagonal, b = random_system(0)
     solver = sparse_solve.ReusedILU()

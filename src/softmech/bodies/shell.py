@@ -32,6 +32,7 @@ Mass is lumped (ref. 004 eq. 3): each triangle gives a third of rho h A to each 
 mid-edge DOF xi (an angle-like tilt) gets the mass moment rho h A_e l_e^2 / 12 [kg m^2] of the
 strip of area A_e (a third of its triangles' areas) turning about the edge.
 """
+import copy
 import os
 
 import numpy as np
@@ -325,6 +326,7 @@ class _ShellElasticity(Binding):
     models)."""
 
     energy_kind = "bending_energy"
+    pure = True         # its kernels write only F and J
 
     def energy_parts(self, b, q):
         return {self.energy_kind: float(self.energy(b, q))}
@@ -365,6 +367,8 @@ class _MidedgeBinding(_ShellElasticity):
     start of each step (ref. 004 section 3.3.2; except the edges whose xi is held by a boundary
     condition) and saved with the state for restarts."""
 
+    pure = False        # `work` is its kernel's scratch (for_thread copies it)
+
     def __init__(self, shell, dofs, node_dofs, rest, worlds, held):
         self.name, self.body = f"{shell.name}.midedge_bending", shell.name
         self.free_frames = ~held
@@ -389,6 +393,12 @@ class _MidedgeBinding(_ShellElasticity):
 
     def forces(self, b, q, v, t, h, F, J):
         shell_midedge.midedge_forces(q, *self._args(b), self.work, F, J)
+
+    def for_thread(self, worlds):
+        # forces' `work` is scratch; begin_step writes world b's frames only
+        twin = copy.copy(self)
+        twin.work = np.zeros_like(self.work)
+        return twin
 
     def energy(self, b, q):
         return shell_midedge.midedge_energy(q, *self._args(b))

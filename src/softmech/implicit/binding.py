@@ -14,7 +14,11 @@ A term joins the implicit integrator by implementing `bind_implicit(ctx)` -> lis
 (a body kind's elastic energies the same way, through its own `bind_implicit`). The bindings
 are built once per compiled scene; their `forces` are then called at every Newton iteration.
 """
+import copy
+
 import numpy as np
+
+from softmech.kernels.implicit_bindings import threads_safe, with_own_scratch
 
 
 class ImplicitContext:
@@ -65,6 +69,9 @@ class Binding:
     """True for a binding whose entries change between steps (contact pairs): it may replace
     rows and cols in begin_step, and then increments pattern_version."""
     pattern_version = 0
+    pure = False
+    """True for a binding whose hooks write nothing but F and J (and world b's rows of
+    per-world arrays): threads stepping different worlds may share it (for_thread)."""
 
     def forces(self, b, q, v, t, h, F, J):
         """Add this binding's generalized forces of world b to F (n_dof,) [N on node DOFs, N m
@@ -109,6 +116,27 @@ class Binding:
         and argument tuple, covering every hook it overrides, for the compiled Newton loop; or
         None (the default), and a scene with any such binding runs the Python loop."""
         return None
+
+    def for_thread(self, worlds):
+        """This binding for a worker thread that steps other worlds (of `worlds`) while other
+        threads use this one (softmech.implicit.newton.ImplicitStepper.for_thread), or None
+        when that is not known to be safe (the scene's worlds are then stepped one after
+        another). Safe means: every hook writes only F, J, scratch of its own and world b's
+        rows of its arrays. The default covers a binding whose Python hooks run its compiled
+        form's kernels on `self.args`: a shallow copy with its own scratch fields
+        (softmech.kernels.implicit_bindings.SCRATCH), where those arguments are listed there
+        as safe (threads_safe); a `pure` binding is itself; one with other state overrides
+        this."""
+        if self.pure:
+            return self
+        args = getattr(self, "args", None)
+        form = self.compiled()
+        if args is None or form is None or form.args is not args or not threads_safe(args,
+                                                                                    worlds):
+            return None
+        twin = copy.copy(self)
+        twin.args = with_own_scratch(args)
+        return twin
 
     def state(self):
         """Restart data this binding keeps between steps {name: array (B, ...)} (updated in

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech.integrators.driver import kernel_importer, load_generated
-from softmech.kernels.implicit_bindings import SCRATCH, threads_safe
+from softmech.kernels.implicit_bindings import threads_safe, with_own_scratch
 from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 from softmech.threads import block_pool
 
@@ -220,9 +220,7 @@ class CompiledLoop:
 def _copy_scratch(T):
     """The loop's argument tuples T[group][place] with their SCRATCH fields copied (what a
     worker thread of run_worlds writes alone); every other array shared."""
-    def copied(args):
-        return args._replace(**{f: getattr(args, f).copy() for f in SCRATCH[type(args).__name__]})
-    return tuple(tuple(copied(args) for args in group) for group in T)
+    return tuple(tuple(with_own_scratch(args) for args in group) for group in T)
 
 
 def _copy_work(W):

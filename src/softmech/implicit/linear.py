@@ -29,6 +29,8 @@ n^1.3-1.4; with the multigrid from ~3,500 triangles, what softmech does grows as
 1,000 to 10,000 triangles and n^1.1-1.2 from 10,000 to 30,000 (benchmarks/shells.py,
 docs/benchmarks_log.md).
 """
+import copy
+
 import numpy as np
 import scipy.sparse
 
@@ -117,9 +119,10 @@ class JacobianPattern:
             self.rigid_modes = rigid_modes
             self.sparse_solvers = {}
             # one nested-dissection ordering for the pattern, shared by the worlds' solvers,
-            # and one scratch of the multigrid's compiled GMRES
+            # and the scratch of the compiled GMRES of the thread that solves with this
+            # pattern (for_thread gives each worker thread its own)
             self.ordering = ordering.SymmetricOrdering()
-            self._krylov_scratch = multigrid.KrylovScratch()
+            self._krylov_scratch = sparse_solve.KrylovScratch()
         # every entry's slot, a dropped one's (constrained row or column) the spare slot past
         # the storage: assembling is one pass over J as it is, with no gather of the kept
         # entries (a gather and negation of J cost as much as the sums themselves: 10 M
@@ -135,6 +138,20 @@ class JacobianPattern:
                 ipiv=np.zeros(n, dtype=np.int32),
                 lapack_ints=np.array([ints[k] for k in LAPACK_INTS], dtype=np.int32),
                 uplo=np.frombuffer(b"U", dtype=np.uint8).copy())
+
+    def for_thread(self):
+        """A copy of this pattern for a thread that solves other worlds at the same time as
+        this one (softmech.implicit.newton.ImplicitStepper.for_thread): the structure, the
+        worlds' sparse solvers and the ordering shared (a world is solved by one thread at a
+        time; the ordering is computed under its lock), its own scratch: the band storage and
+        LAPACK scratch of a banded pattern, the compiled GMRES's of a sparse one."""
+        other = copy.copy(self)
+        if self.kind == "banded":
+            other.band = self.band._replace(**{k: v.copy()
+                                               for k, v in self.band._asdict().items()})
+        else:
+            other._krylov_scratch = sparse_solve.KrylovScratch()
+        return other
 
     def sparse_solver_of(self, world):
         """The sparse solver (ReusedILU or ReusedAMG) of world `world`, made at its first use."""
@@ -199,7 +216,8 @@ class JacobianPattern:
         else:
             A = self._matrix(self._assemble(J, diagonal))
             try:
-                x = self.sparse_solver_of(world).solve(A, diagonal, rhs, q)
+                x = self.sparse_solver_of(world).solve(A, diagonal, rhs, q,
+                                                       scratch=self._krylov_scratch)
             except RuntimeError as err:   # SuperLU: "Factor is exactly singular"
                 raise SingularJacobian(str(err)) from None
         if not np.all(np.isfinite(x)):

@@ -44,6 +44,8 @@ class NodeLoads(Binding):
 class FixedDofs(Binding):
     """DOFs held at fixed values (their values when the scene was compiled)."""
 
+    pure = True         # writes nothing: its values are read-only
+
     def __init__(self, name, dofs, values):
         self.name = name
         self.constrained_dofs = np.ascontiguousarray(dofs, dtype=np.int64).reshape(-1)

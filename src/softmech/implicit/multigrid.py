@@ -34,7 +34,7 @@ keeps its own hierarchy (linear.JacobianPattern): a batched run equals single ru
 Fallbacks: GMRES with the kept hierarchy fails (not accepted within KRYLOV_MAX_ITERATIONS) ->
 a hierarchy built afresh for this matrix -> a complete sparse LU (SuperLU, COLAMD) that solves
 directly and is kept as the preconditioner of the next solves while they are cheap (the same
-mean rule, FACTOR_COST; scipy's GMRES with the LU's solve), as ReusedILU does for the
+mean rule, FACTOR_COST; the compiled GMRES with the LU's factors), as ReusedILU does for the
 ill-conditioned matrices of static solves and singular ones (SuperLU raises RuntimeError for an
 exactly singular matrix).
 """
@@ -73,32 +73,14 @@ REFRESH_COST = 20
 """Recomputing the coarse operators R A P with the prolongators kept (31 ms, 44 ms)."""
 
 
-class KrylovScratch:
-    """The compiled FGMRES's scratch (softmech.kernels.multigrid_cycle.Krylov), made at the
-    first solve for its size and KRYLOV_MAX_ITERATIONS, and shared by the solvers of the
-    worlds of one pattern (each solve writes every entry it reads: sharing changes no result;
-    the basis of 50 iterations of a 90,000-DOF system is 73 MB, touched only as far as a solve
-    goes)."""
-
-    def __init__(self):
-        self.work = None
-
-    def get(self, n):
-        m = max(sparse_solve.KRYLOV_MAX_ITERATIONS, 1)
-        if self.work is None or self.work.Z.shape != (m, n):
-            self.work = multigrid_cycle.Krylov(
-                np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)), np.zeros(m + 1),
-                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(n))
-        return self.work
-
-
 class ReusedAMG:
     """Solver of A x = b for a sequence of sparse matrices of one structure by GMRES with a
     kept smoothed-aggregation hierarchy (module docstring).
 
     modes: softmech.implicit.near_null.RigidModes of the scene; free (n,) the DOFs (indices
-    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS); scratch: a
-    KrylovScratch to share with other solvers of the same size (default: its own).
+    into q) of the system's rows; smooth: "jacobi" or "energy" (SMOOTHERS); scratch: the
+    softmech.implicit.sparse_solve.KrylovScratch of its solves when `solve` is given none
+    (default: its own; a thread passes its own to `solve`).
 
     Counters: setups (hierarchies built), refreshes (coarse operators recomputed),
     direct_solves (complete LU factorizations, each solving directly), krylov_solves (solves
@@ -114,7 +96,7 @@ class ReusedAMG:
         self.smooth = smooth
         self.owner = modes.owners(self.free)
         self._csr = CsrOf()
-        self._scratch = KrylovScratch() if scratch is None else scratch
+        self._scratch = sparse_solve.KrylovScratch() if scratch is None else scratch
         self.setups = self.refreshes = self.direct_solves = 0
         self.krylov_solves = self.krylov_iterations = self.fallbacks = 0
         self.forget()
@@ -125,19 +107,21 @@ class ReusedAMG:
 
     def forget(self):
         """Drop the kept preconditioner: the next solve builds a hierarchy afresh."""
-        self._hierarchy = self._lu = self._diagonal = None
+        self._hierarchy = self._lu = self._factors = self._diagonal = None
         self._refresh_due = False
         self._since_setup = [0, 0]       # solves, GMRES iterations
         self._since_refresh = [0, 0]
 
-    def solve(self, A, diagonal, rhs, q):
+    def solve(self, A, diagonal, rhs, q, scratch=None):
         """x (n,) solving A x = rhs; A: scipy.sparse (n, n) (CSC or CSR); diagonal (n,): the
         inertia part of A's diagonal (a new one refreshes the coarse operators); q (n_dof,):
         the DOF values whose node positions [m] the rigid modes are taken at (when a hierarchy
-        is built). Raises RuntimeError from SuperLU when A is exactly singular."""
+        is built); scratch: the calling thread's KrylovScratch (default: the solver's). Raises
+        RuntimeError from SuperLU when A is exactly singular."""
+        scratch = self._scratch if scratch is None else scratch
         A = self._csr(A)
         if self._hierarchy is not None or self._lu is not None:
-            x = self._solve_kept(A, diagonal, rhs)
+            x = self._solve_kept(A, diagonal, rhs, scratch)
             if x is not None:
                 return x
             self.fallbacks += 1
@@ -147,7 +131,7 @@ class ReusedAMG:
         except RuntimeError:       # a singular coarsest level: the complete LU decides
             self.forget()
         else:
-            x = self._krylov(A, rhs)
+            x = self._krylov(A, rhs, scratch)
             if x is not None:
                 return x
             self.fallbacks += 1
@@ -160,11 +144,11 @@ class ReusedAMG:
         self._diagonal = diagonal.copy()
         return lu.solve(rhs)
 
-    def _solve_kept(self, A, diagonal, rhs):
+    def _solve_kept(self, A, diagonal, rhs, scratch):
         """GMRES with the kept preconditioner, refreshed first where due; x or None."""
         same_diagonal = np.array_equal(diagonal, self._diagonal)
         if self._lu is not None:
-            return self._krylov(A, rhs) if same_diagonal else None
+            return self._krylov(A, rhs, scratch) if same_diagonal else None
         if self._refresh_due or not same_diagonal:
             try:
                 self._hierarchy.refresh(A)
@@ -174,7 +158,7 @@ class ReusedAMG:
             self._refresh_due = False
             self._since_refresh = [0, 0]
             self._diagonal = diagonal.copy()
-        return self._krylov(A, rhs)
+        return self._krylov(A, rhs, scratch)
 
     def _build(self, A, diagonal, q):
         if q is None:
@@ -185,13 +169,17 @@ class ReusedAMG:
         self.setups += 1
         self._diagonal = diagonal.copy()
 
-    def _krylov(self, A, rhs):
-        """GMRES preconditioned by the kept LU factors (scipy's GMRES) or V-cycle (the compiled
-        FGMRES); x or None (not accepted)."""
+    def _krylov(self, A, rhs, scratch):
+        """The compiled GMRES preconditioned by the kept LU factors
+        (softmech.implicit.sparse_solve.factored_gmres) or V-cycle (_fgmres); x or None (not
+        accepted)."""
         if self._lu is not None:
-            x, iterations = sparse_solve.accepted_gmres(A, rhs, self._lu.solve)
+            if self._factors is None:
+                self._factors = sparse_solve.factors_of(self._lu)
+            x, iterations = sparse_solve.factored_gmres(A.tocsc(), rhs, self._factors, scratch,
+                                                        sparse_solve.Uint32Csc())
         else:
-            x, iterations = self._fgmres(A, rhs)
+            x, iterations = self._fgmres(A, rhs, scratch)
         self.krylov_iterations += iterations
         if x is None:
             return None
@@ -199,7 +187,7 @@ class ReusedAMG:
         self._accepted(iterations)
         return x
 
-    def _fgmres(self, A, rhs):
+    def _fgmres(self, A, rhs, scratch=None):
         """The compiled FGMRES with the kept hierarchy's V-cycle, accepted at a true residual
         <= KRYLOV_RTOL |rhs| (softmech.kernels.multigrid_cycle.fgmres): (x or None,
         iterations)."""
@@ -207,7 +195,8 @@ class ReusedAMG:
         norm_b = float(np.linalg.norm(rhs))
         x = np.empty(rhs.size)
         count = multigrid_cycle.fgmres(
-            self._csr.finest(A), self._hierarchy.levels, self._scratch.get(rhs.size), rhs, x,
+            self._csr.finest(A), self._hierarchy.levels,
+            (self._scratch if scratch is None else scratch).get(rhs.size), rhs, x,
             sparse_solve.GMRES_RTOL * norm_b, sparse_solve.KRYLOV_RTOL * norm_b,
             sparse_solve.KRYLOV_MAX_ITERATIONS)
         return (x, count) if count >= 0 else (None, -1 - count)

@@ -21,6 +21,8 @@ initial guess (a large deflection far from it, a buckled branch), pseudo-transie
 takes over: damped implicit steps of growing size h (velocity reset after each) until the
 static Newton converges from the current shape.
 """
+import copy
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -179,6 +181,40 @@ class ImplicitStepper:
         self.loop = compiled.CompiledLoop(forms, [len(bd.rows) for bd in self.bindings],
                                           self.pattern, self.mass, self.options)
         return None
+
+    def for_thread(self, worlds):
+        """A stepper for a worker thread that steps other worlds of `worlds` at the same time
+        as this one (softmech.implicit.simulation), or None where that is not known to be safe.
+        It shares what is read only (options, mass, constraints, the Jacobian's structure) and
+        what is kept per world (the bindings' per-world rows, each world's sparse solver and
+        kept preconditioner), and has its own scratch: the bindings' (Binding.for_thread),
+        F, J, the force-size estimate, the pattern's (JacobianPattern.for_thread), and its own
+        stats (to be added to this stepper's). None with the compiled loop (its own batched
+        run: CompiledLoop.run_worlds) and where a binding changes the Jacobian's structure
+        (contact: the pattern is the scene's, rebuilt for the world that stepped last) or is
+        not known to be safe."""
+        if self.loop is not None or self._dynamic:
+            return None
+        bindings = [bd.for_thread(worlds) for bd in self.bindings]
+        if any(bd is None for bd in bindings):
+            return None
+        twin = copy.copy(self)
+        twin.bindings = bindings
+        twin._constraint_owner = [(bindings[i], i) for _, i in self._constraint_owner]
+        twin._updaters = [bd for bd in bindings if bd.updates]
+        twin.stats = NewtonStats()
+        twin._F = np.zeros_like(self._F)
+        twin._J = np.zeros_like(self._J)
+        twin.pattern = self.pattern.for_thread()
+        return twin
+
+    def add_stats(self, other):
+        """Add another stepper's NewtonStats (a thread's, for_thread) to this one's; reset
+        them."""
+        for field in dataclasses.fields(NewtonStats):
+            setattr(self.stats, field.name,
+                    getattr(self.stats, field.name) + getattr(other.stats, field.name))
+        other.stats.reset()
 
     def _refresh_pattern(self):
         """(Re)build the Jacobian's structure when it is new or a dynamic binding (contact)

@@ -20,6 +20,8 @@ needs a symmetric graph).
 pymetis is a declared dependency of softmech (pyproject.toml): importing this module fails
 loudly without it rather than falling back silently to another ordering.
 """
+import threading
+
 import numpy as np
 import pymetis
 import scipy.sparse
@@ -54,15 +56,19 @@ class SymmetricOrdering:
     def __init__(self):
         self.orderings = 0
         self._indptr = self._indices = None
+        self._lock = threading.Lock()
 
     def permute(self, A):
         """(P A P^T as CSC with sorted indices, perm int64 (n,)) for A: scipy.sparse CSC
-        (n, n); the ordering is recomputed only when A's structure changed."""
-        if not self._same_structure(A):
-            self._order(A)
-        Ap = scipy.sparse.csc_matrix((A.data[self._gather], self._p_indices, self._p_indptr),
-                                     shape=A.shape)
-        return Ap, self.perm
+        (n, n); the ordering is recomputed only when A's structure changed. Thread-safe (the
+        worlds of a batch, stepped by several threads, share one ordering): the check and the
+        ordering run under a lock, and the permutation is read from one consistent record."""
+        with self._lock:
+            if not self._same_structure(A):
+                self._order(A)
+            gather, p_indices, p_indptr, perm = self._record
+        Ap = scipy.sparse.csc_matrix((A.data[gather], p_indices, p_indptr), shape=A.shape)
+        return Ap, perm
 
     def _same_structure(self, A):
         if self._indptr is None:
@@ -79,6 +85,6 @@ class SymmetricOrdering:
             (np.arange(1, A.nnz + 1, dtype=np.float64), A.indices, A.indptr), shape=A.shape)
         permuted = positions[self.perm][:, self.perm].tocsc()
         permuted.sort_indices()
-        self._gather = permuted.data.astype(np.int64) - 1
-        self._p_indices, self._p_indptr = permuted.indices, permuted.indptr
+        self._record = (permuted.data.astype(np.int64) - 1, permuted.indices, permuted.indptr,
+                        self.perm)
         self._indptr, self._indices = A.indptr.copy(), A.indices.copy()

@@ -16,6 +16,7 @@ from softmech.implicit.binding import ImplicitContext
 from softmech.implicit.layout import DofLayout
 from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
+from softmech.implicit.worlds import WorldSteps
 from softmech.kernels.newton import OK
 from softmech.io import atomic_save_npz, read_state_npz
 from softmech.run_loop import EXPLODING, SimulationDiverged
@@ -102,6 +103,7 @@ class ImplicitSimulation:
                              f"{self.layout.mass[dof]:g} kg and is not constrained: every free "
                              "DOF needs a positive mass (density, radius or thickness large "
                              "enough that it does not round to 0)")
+        self._world_steps = WorldSteps(self.stepper, worlds)
         self.q = np.repeat(self.layout.q0[None], worlds, axis=0)
         self.v = np.zeros_like(self.q)
         self._origin, self._steps = 0.0, 0
@@ -334,19 +336,23 @@ class ImplicitSimulation:
         self._steps += n_steps
 
     def _advance(self):
+        """One step of every world, the worlds side by side on worker threads where the
+        stepper allows it (softmech.implicit.worlds); the outcomes are then taken in world
+        order, so the first world that failed stops the run, as when they stepped in turn."""
         saved = self._snapshot()
+        method = "step" if self.scheme == "implicit_euler" else "explicit_step"
+        outcomes = self._world_steps.step(method, self.q, self.v, self.time, self.dt)
         for b in range(self.worlds):
-            try:
-                if self.scheme == "implicit_euler":
-                    q, v = self.stepper.step(b, self.q[b], self.v[b], self.time, self.dt)
-                else:
-                    q, v = self.stepper.explicit_step(b, self.q[b], self.v[b], self.time, self.dt)
-            except NewtonFailed as err:
+            err = outcomes[b]
+            if isinstance(err, NewtonFailed):
                 raise self._stopped(
                     saved, b, err.dof, "implicit step", "failed", f"{err}",
                     f"try a smaller dt (e.g. dt <= {self.dt / 4:.3g} s, current {self.dt:g} s), "
                     "more Newton iterations, or check the scene (interpenetration, an "
                     "unconstrained body)") from None
+            if isinstance(err, Exception):
+                raise err
+            q, v = outcomes[b]
             if self.scheme != "implicit_euler" and not np.max(np.abs(q - self.q[b])) <= \
                     STEP_JUMP * self._scene_size():
                 # the explicit scheme's instability: an oscillation that grows by a factor each

@@ -12,7 +12,8 @@ here by measurement (docs/benchmarks_log.md, "Discrete shells"):
   (ORDERED_OPTIONS): the incomplete factors of the hinge plate of 10,000 triangles hold 4.1x
   A's nonzeros instead of 5.1x with SuperLU's COLAMD, and are applied twice as fast;
 - an incomplete LU (scipy.sparse.linalg.spilu, SuperLU's ILUTP with drop tolerance
-  ILU_DROP_TOL) as preconditioner of restarted GMRES (scipy.sparse.linalg.gmres; A is not
+  ILU_DROP_TOL) as preconditioner of restarted GMRES (compiled, releasing the GIL so that
+  threads can step the worlds of a batch side by side: softmech.kernels.factored_krylov; A is not
   symmetric where pressure or drag follow the surface), preconditioned on the right so that its
   stopping test is on the true residual; GMRES converges in ~6-10 iterations, each one product
   with A and one application of the factors;
@@ -48,6 +49,8 @@ import numpy as np
 import scipy.sparse.linalg
 
 from softmech.implicit.ordering import SymmetricOrdering
+from softmech.kernels import factored_krylov
+from softmech.kernels.krylov import Krylov
 
 KRYLOV_RTOL = 1e-10
 """Relative residual |A x - b| / |b| a GMRES solve must reach to be accepted."""
@@ -95,6 +98,8 @@ class ReusedILU:
         self.ordered = ordered
         self.ordering = SymmetricOrdering() if ordering is None else ordering
         self._perm = None
+        self._scratch = KrylovScratch()
+        self._structure = Uint32Csc()
         self.forget()
         self._diagonal = None
         self.factorizations = self.direct_solves = 0
@@ -102,34 +107,36 @@ class ReusedILU:
 
     def forget(self):
         """Drop the kept factors: the next solve factors its matrix afresh."""
-        self._lu = None
+        self._lu = self._factors = None  # SuperLU's factors, and their compiled solve's form
         self._since = [0, 0]             # accepted solves and their GMRES iterations
 
-    def solve(self, A, diagonal, rhs, q=None):
+    def solve(self, A, diagonal, rhs, q=None, scratch=None):
         """x (n,) solving A x = rhs; A: scipy.sparse (n, n), CSC (or CSR, converted); diagonal
         (n,): the inertia part of A's diagonal (the preconditioner is reused only while it is
         the same); q: unused (the DOF values, which softmech.implicit.multigrid.ReusedAMG's
-        solve needs). Raises
-        RuntimeError from SuperLU when A is exactly singular."""
+        solve needs); scratch: the calling thread's KrylovScratch (default: this solver's own).
+        Raises RuntimeError from SuperLU when A is exactly singular."""
+        if scratch is None:
+            scratch = self._scratch
         A = A.tocsc()                    # a no-op for the CSC matrices of "lu" and "ilu" patterns
         if not self.reuse:
             self.direct_solves += 1
             return scipy.sparse.linalg.splu(A).solve(rhs)
         if not self.ordered:
-            return self._solve_ordered(A, diagonal, rhs, {})
+            return self._solve_ordered(A, diagonal, rhs, {}, scratch)
         A, perm = self.ordering.permute(A)
         if perm is not self._perm:       # a new pattern, ordered afresh: the factors are of another
             self.forget()
             self._perm = perm
         x = np.empty_like(rhs)
-        x[perm] = self._solve_ordered(A, diagonal[perm], rhs[perm], ORDERED_OPTIONS)
+        x[perm] = self._solve_ordered(A, diagonal[perm], rhs[perm], ORDERED_OPTIONS, scratch)
         return x
 
-    def _solve_ordered(self, A, diagonal, rhs, options):
+    def _solve_ordered(self, A, diagonal, rhs, options, scratch):
         """solve() on the system as given (for ordered: P A P^T y = P b, the same equations
         permuted, so its residual's norm is A x - b's), SuperLU called with `options`."""
         if self._lu is not None and np.array_equal(diagonal, self._diagonal):
-            x = self._krylov(A, rhs)
+            x = self._krylov(A, rhs, scratch)
             if x is not None:
                 return x
             self.fallbacks += 1
@@ -145,7 +152,7 @@ class ReusedILU:
             pass
         else:
             self.factorizations += 1
-            x = self._krylov(A, rhs)
+            x = self._krylov(A, rhs, scratch)
             if x is not None:
                 return x
             self.fallbacks += 1
@@ -166,9 +173,11 @@ class ReusedILU:
         if over_mean(self._since, iterations, FACTOR_COST):
             self.forget()
 
-    def _krylov(self, A, rhs):
+    def _krylov(self, A, rhs, scratch):
         """GMRES preconditioned by the kept factors; x (n,) or None when not accepted."""
-        x, iterations = accepted_gmres(A, rhs, self._lu.solve)
+        if self._factors is None:
+            self._factors = factors_of(self._lu)
+        x, iterations = factored_gmres(A, rhs, self._factors, scratch, self._structure)
         if x is None:
             self.krylov_iterations += iterations
             return None
@@ -187,48 +196,73 @@ def over_mean(tally, iterations, cost):
     return iterations * tally[0] > cost + tally[1]
 
 
-def accepted_gmres(A, rhs, precondition, max_iterations=None):
-    """Solve A x = rhs by GMRES preconditioned on the right with `precondition` (y -> M^-1 y,
-    (n,) -> (n,)), accepting x only at a true residual |A x - rhs| <= KRYLOV_RTOL |rhs| within
-    max_iterations (default KRYLOV_MAX_ITERATIONS) GMRES iterations. Returns (x (n,), the
-    iterations) or (None, the iterations spent) when not accepted. Shared by ReusedILU and
-    softmech.implicit.multigrid.ReusedAMG."""
+def factors_of(lu):
+    """The compiled solve's form (softmech.kernels.factored_krylov.Factors) of SuperLU's factors
+    `lu` (of spilu or splu): L and U as SuperLU gives them (CSC) with uint32 indices, U's
+    inverse diagonal, the permutations, and the scratch of the triangular solves (one per
+    solver, i.e. per world)."""
+    lower, upper = lu.L, lu.U
+    u32 = np.uint32
+    return factored_krylov.Factors(
+        lower.indptr.astype(u32), lower.indices.astype(u32), lower.data,
+        upper.indptr.astype(u32), upper.indices.astype(u32), upper.data,
+        1.0 / upper.diagonal(), lu.perm_r.astype(np.int64), lu.perm_c.astype(np.int64),
+        np.zeros(lu.shape[0]))
+
+
+class Uint32Csc:
+    """The structure (indptr, indices) of the CSC matrices a solver is given, as uint32 for the
+    compiled kernels (numba checks a signed index for wraparound at every gather: the product
+    and the triangular solves ran ~2x slower with scipy's int32), converted again only when
+    the structure's arrays are others (the ordered matrices of one pattern share theirs)."""
+
+    def __init__(self):
+        self._source = self._structure = None
+
+    def __call__(self, A):
+        if self._source is None or self._source[0] is not A.indptr or \
+                self._source[1] is not A.indices:
+            self._source = (A.indptr, A.indices)
+            self._structure = (A.indptr.astype(np.uint32), A.indices.astype(np.uint32))
+        return self._structure
+
+
+def factored_gmres(A, rhs, factors, scratch, structure, max_iterations=None):
+    """Solve A x = rhs by the compiled GMRES preconditioned on the right with SuperLU's factors
+    (softmech.kernels.factored_krylov.fgmres; it releases the GIL), accepting x only at a true
+    residual |A x - rhs| <= KRYLOV_RTOL |rhs| within max_iterations (default
+    KRYLOV_MAX_ITERATIONS) iterations. A: scipy.sparse CSC (n, n); factors: factors_of(lu);
+    scratch: a KrylovScratch (one per thread); structure: the caller's Uint32Csc. Returns
+    (x (n,), the iterations) or (None, the iterations spent) when not accepted. Shared by
+    ReusedILU and softmech.implicit.multigrid.ReusedAMG (its LU fallback)."""
     if max_iterations is None:
         max_iterations = KRYLOV_MAX_ITERATIONS
+    rhs = np.ascontiguousarray(rhs, dtype=np.float64)
     norm_b = float(np.linalg.norm(rhs))
     if norm_b == 0.0:
         return np.zeros_like(rhs), 0
-    # GMRES preconditioned on the right: it solves (A M^-1) y = r, x = M^-1 y, so its
-    # stopping test is on the true residual r - A x (left preconditioning tests
-    # M^-1 (r - A x), which can be small while the true residual is not: it had to be
-    # asked for two more digits and restarted, ~5 more applications of the factors per
-    # solve). Still, x is accepted only on the true residual computed here (GMRES's own
-    # is a recurrence). Each GMRES round solves for a correction of x from the true
-    # residual r = b - A x (iterative refinement), starting from the preconditioner's own
-    # solution x = M^-1 b: restarting GMRES on y itself (x0 = y) could not go below the
-    # round-off of M^-1 y, relative to |y| ~ |b|, which for a multigrid V-cycle on the
-    # mid-edge plate of 30,000 triangles sat at 1.2e-10 |b|, above KRYLOV_RTOL, while the
-    # correction's round-off is relative to |r|.
-    AM = scipy.sparse.linalg.LinearOperator(A.shape, matvec=lambda y: A @ precondition(y),
-                                            dtype=float)
-    count = [0]
+    x = np.empty(rhs.size)
+    ptr, idx = structure(A)
+    count = factored_krylov.fgmres(ptr, idx, A.data, factors,
+                                   scratch.get(rhs.size), rhs, x, GMRES_RTOL * norm_b,
+                                   KRYLOV_RTOL * norm_b, max_iterations)
+    return (x, count) if count >= 0 else (None, -1 - count)
 
-    def tally(_residual):
-        count[0] += 1
 
-    x = precondition(rhs)
-    while np.all(np.isfinite(x)):
-        residual = rhs - A @ x
-        if float(np.linalg.norm(residual)) <= KRYLOV_RTOL * norm_b:
-            return x, count[0]
-        before = count[0]
-        if before >= max_iterations:
-            break
-        y, _info = scipy.sparse.linalg.gmres(
-            AM, residual, rtol=0.0, atol=GMRES_RTOL * norm_b,
-            restart=max_iterations - before, maxiter=1, callback=tally,
-            callback_type="pr_norm")
-        if count[0] == before:      # GMRES stopped at once: no progress possible
-            break
-        x = x + precondition(y)
-    return None, count[0]
+class KrylovScratch:
+    """The compiled GMRES's scratch (softmech.kernels.krylov.Krylov), made at the first solve
+    for its size and KRYLOV_MAX_ITERATIONS. One per thread that solves (the solvers of the
+    worlds a thread steps share it: each solve writes every entry it reads, so sharing
+    changes no result; the basis of 50 iterations of a 90,000-DOF system is 73 MB, touched
+    only as far as a solve goes)."""
+
+    def __init__(self):
+        self.work = None
+
+    def get(self, n):
+        m = max(KRYLOV_MAX_ITERATIONS, 1)
+        if self.work is None or self.work.Z.shape != (m, n):
+            self.work = Krylov(np.zeros((m + 1, n)), np.zeros((m, n)), np.zeros((m + 1, m)),
+                               np.zeros(m + 1), np.zeros(m), np.zeros(m), np.zeros(m),
+                               np.zeros(n))
+        return self.work

@@ -33,13 +33,16 @@ def _enable_noalias_option():
         return False
 
 
-KERNEL_OPTIONS = dict(cache=True, error_model="numpy", _nrt=False)
+KERNEL_OPTIONS = dict(cache=True, error_model="numpy", _nrt=False, nogil=True)
 if _enable_noalias_option():
     KERNEL_OPTIONS["noalias"] = True
 """Options of every kernel: cached on disk; IEEE division (no zero-division branch, which would
 block vectorization; a division by zero gives inf/NaN, caught by the divergence guard); and no
 numba runtime: kernels never allocate, and without NRT the ~100 array views a step creates cost
-no atomic reference-count calls (measured: ~570 NRT_incref/decref calls in the step function)."""
+no atomic reference-count calls (measured: ~570 NRT_incref/decref calls in the step function);
+and the GIL released while a kernel runs, so that threads stepping other worlds (or other
+simulations) run at the same time: the Python Newton loop of sparse scenes calls its kernels
+one by one from worker threads (softmech.implicit.simulation)."""
 
 
 def kernel(fn=None, **extra):
@@ -55,5 +58,5 @@ def kernel(fn=None, **extra):
     under a second to a step's compile; inlining everything (the old fused step) was ~5 % faster
     still but compiled for 54 s and 1.5 GB per scene."""
     if fn is None:
-        return lambda f: _nb.njit(**KERNEL_OPTIONS, **extra)(f)
+        return lambda f: _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
     return _nb.njit(**KERNEL_OPTIONS)(fn)

@@ -294,6 +294,12 @@ step different worlds at once need their own copies of these fields and nothing 
 known to be safe: its scene's worlds are stepped one after another."""
 
 
+def with_own_scratch(args):
+    """The argument tuple `args` with its SCRATCH fields copied (what a worker thread that steps
+    other worlds writes alone); every other array shared."""
+    return args._replace(**{f: getattr(args, f).copy() for f in SCRATCH[type(args).__name__]})
+
+
 def threads_safe(args, worlds):
     """Whether threads that step different worlds of `worlds` at once may share the argument
     tuple `args`, each with its own copy of its SCRATCH fields: its type is listed in SCRATCH,

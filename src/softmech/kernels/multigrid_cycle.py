@@ -30,6 +30,7 @@ from collections import namedtuple
 import numpy as np
 
 from softmech.kernels import kernel
+from softmech.kernels.krylov import arnoldi, begin_round, correct, dot
 
 Finest = namedtuple("Finest", [
     "ptr",      # (n + 1,) CSR row pointers of A (n, n), column indices sorted in each row
@@ -60,17 +61,6 @@ Levels = namedtuple("Levels", [
     "tmp",      # (bs,) scratch: a block row's residual
     "f1",       # (n,) scratch of the finest level's sweeps
     "f2",       # (n,) scratch of the finest level's sweeps
-])
-
-Krylov = namedtuple("Krylov", [
-    "V",        # (m + 1, n) Arnoldi basis
-    "Z",        # (m, n) preconditioned basis vectors M^-1 v_j
-    "H",        # (m + 1, m) Hessenberg matrix (rotated to upper triangular)
-    "g",        # (m + 1,) rotated right-hand side |r| e_1
-    "cs",       # (m,) Givens cosines
-    "sn",       # (m,) Givens sines
-    "y",        # (m,) least-squares solution
-    "r",        # (n,) true residual
 ])
 
 
@@ -297,14 +287,6 @@ def vcycle(A, H, b, x, Ax):
 
 
 @kernel
-def _dot(u, v):
-    s = 0.0
-    for i in range(u.size):
-        s += u[i] * v[i]
-    return s
-
-
-@kernel
 def fgmres(A, H, K, b, x, inner_atol, accept_atol, max_iterations):
     """Solve A x = b (A: Finest, b (n,), x (n,) output) by restarted flexible GMRES
     preconditioned on the right with vcycle(A, H, ., .), K: Krylov scratch (m >=
@@ -312,14 +294,14 @@ def fgmres(A, H, K, b, x, inner_atol, accept_atol, max_iterations):
     recurrence residual is <= inner_atol; x is accepted when the true residual |b - A x| <=
     accept_atol. Returns the iterations (one V-cycle and one product with A each), negative
     (minus one, minus the iterations) when not accepted within max_iterations or when x is
-    not finite."""
+    not finite. The rounds' Arnoldi steps: softmech.kernels.krylov."""
     n = b.size
     for i in range(n):
         x[i] = 0.0
         K.r[i] = b[i]
     total = 0
     while True:
-        beta = math.sqrt(_dot(K.r, K.r))
+        beta = math.sqrt(dot(K.r, K.r))
         if not beta <= accept_atol:
             if not math.isfinite(beta):
                 return -1 - total
@@ -327,58 +309,16 @@ def fgmres(A, H, K, b, x, inner_atol, accept_atol, max_iterations):
             return total
         if total >= max_iterations:
             return -1 - total
-        inv = 1.0 / beta
-        for i in range(n):
-            K.V[0, i] = K.r[i] * inv
-        K.g[0] = beta
+        begin_round(K, beta)
         j = 0
         while total < max_iterations:
             vcycle(A, H, K.V[j], K.Z[j], K.V[j + 1])     # z_j = M^-1 v_j and A z_j
-            w = K.V[j + 1]
-            # modified Gram-Schmidt
-            for i in range(j + 1):
-                h = _dot(w, K.V[i])
-                K.H[i, j] = h
-                vi = K.V[i]
-                for k in range(n):
-                    w[k] -= h * vi[k]
-            hn = math.sqrt(_dot(w, w))
-            K.H[j + 1, j] = hn
-            if hn > 0.0:
-                inv = 1.0 / hn
-                for k in range(n):
-                    w[k] *= inv
-            # earlier rotations, then a new one zeroing H[j + 1, j]
-            for i in range(j):
-                t = K.cs[i] * K.H[i, j] + K.sn[i] * K.H[i + 1, j]
-                K.H[i + 1, j] = -K.sn[i] * K.H[i, j] + K.cs[i] * K.H[i + 1, j]
-                K.H[i, j] = t
-            a, c = K.H[j, j], K.H[j + 1, j]
-            rho = math.hypot(a, c)
-            if rho == 0.0:
-                cs, sn = 1.0, 0.0
-            else:
-                cs, sn = a / rho, c / rho
-            K.cs[j], K.sn[j] = cs, sn
-            K.H[j, j] = rho
-            K.H[j + 1, j] = 0.0
-            K.g[j + 1] = -sn * K.g[j]
-            K.g[j] = cs * K.g[j]
+            hn = arnoldi(K, j)
             j += 1
             total += 1
             if not abs(K.g[j]) > inner_atol or hn == 0.0:
                 break
-        # y = H^-1 g (upper triangular j x j), x += Z^T y
-        for i in range(j - 1, -1, -1):
-            s = K.g[i]
-            for k in range(i + 1, j):
-                s -= K.H[i, k] * K.y[k]
-            K.y[i] = s / K.H[i, i]
-        for k in range(j):
-            yk = K.y[k]
-            zk = K.Z[k]
-            for i in range(n):
-                x[i] += yk * zk[i]
+        correct(K, j, x)
         residual(A.ptr, A.idx, A.val, x, b, K.r)
         if j == 0:
             return -1 - total

@@ -72,6 +72,8 @@ def _rows_cols(dofs):
 
 
 class _PressureBinding(Binding):
+    pure = True         # its kernel writes only F and J
+
     def __init__(self, name, dofs, pressure):
         self.name, self.dofs, self.pressure = name, dofs, pressure
         self.rows, self.cols = _rows_cols(dofs)
@@ -81,6 +83,8 @@ class _PressureBinding(Binding):
 
 
 class _DragBinding(Binding):
+    pure = True         # its kernel writes only F and J
+
     def __init__(self, name, dofs, rest_area, coefficient):
         self.name, self.dofs, self.rest_area, self.coefficient = name, dofs, rest_area, coefficient
         self.rows, self.cols = _rows_cols(dofs)
