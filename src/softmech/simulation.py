@@ -316,6 +316,10 @@ class Simulation:
         """The softmech.integrators.implicit.ImplicitIntegrator of the current parameters
         (scheme "implicit_euler"), built (sparsity probed) when they change."""
         engine = self._engine()
+        if self._histories:     # its Newton iterations would move the anchors at trial states
+            raise ValueError(f"scheme = {self.scheme!r} is not allowed with terms that keep a "
+                             f"history ({sorted(self._histories)}: sm.StickingFriction): use "
+                             "'verlet' or 'pefrl'")
         if self._implicit is None or self._implicit[0] is not engine:
             from softmech.integrators.implicit import ImplicitIntegrator, ImplicitOptions
             options = self.implicit_options or ImplicitOptions()

@@ -3,7 +3,8 @@ kernel and equations in softmech.kernels.rod_body_contact (the rod-rod law of Zh
 Nat. Commun. 2019, eq. 7, against the body's exact surface).
 
     RodBodyContact(rods=None, bodies=None, stiffness=..., damping=0.0, friction=None |
-                   CoulombFriction(static, kinetic, slip_velocity=1e-4),
+                   CoulombFriction(static, kinetic, slip_velocity=1e-4) |
+                   StickingFriction(static, kinetic, tangential_stiffness=..., ...),
                    overlap_tolerance=0.01, name="rod_body_contact")
 
 rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
@@ -13,7 +14,9 @@ only: it takes no part in rod contact). Every listed rod touches every listed bo
 every element against every listed body (a bounding-sphere test first): cost ~ elements x bodies.
 
 Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s], `<name>.static`,
-`<name>.kinetic` [-] (0 without friction), `<name>.slip_velocity` v_s [m/s].
+`<name>.kinetic` [-] (0 without friction), and `<name>.slip_velocity` v_s [m/s] (regularized)
+or `<name>.tangential_stiffness` [N/m], `<name>.tangential_damping` [N s/m] (sticking: the
+anchors' kernels in softmech.kernels.rod_body_sticking, the law in softmech.kernels.sticking).
 """
 import numpy as np
 
