@@ -239,8 +239,11 @@ class Engine:
     RodMotionArgs); `T` is the tuple handed to the generated step: (motions, args of call 0,
     args of call 1, ...)."""
 
-    def __init__(self, rods, ctx, lanes, state, workspace):
+    def __init__(self, rods, ctx, lanes, state, workspace, history=None):
         self.rods, self.ctx, self.lanes = rods, ctx, lanes
+        self.histories = {} if history is None else history
+        """The terms' history (history()): {key: (n_blocks, rows, n*W)}, owned by the
+        simulation so that it outlives this engine (a parameter change rebuilds it)."""
         self.slots = Slots(rods)
         self.scratch = []
         """Scratch arrays the terms allocated through zeros() (the term contract tests fill them
@@ -324,6 +327,17 @@ class Engine:
             values = np.broadcast_to(values, (lanes.worlds, rod.n_elems, width))
             out[:, layer[i], :, e0 * W:(e0 + rod.n_elems) * W] = to_blocks(values, lanes)
         return layer, out
+
+    def history(self, key, rows, n):
+        """A term's history array (n_blocks, rows, n*W), zero the first time: state that is
+        not a body's, such as friction anchors (softmech.kernels.sticking), which the
+        kernels update during the run. The same array for the same key and shape in every
+        engine of a simulation; Simulation.history() saves it with the state."""
+        shape = (self.lanes.n_blocks, rows, n * self.lanes.W)
+        array = self.histories.get(key)
+        if array is None or array.shape != shape:
+            array = self.histories[key] = np.zeros(shape)
+        return array
 
     def zeros(self, *shape, dtype=float):
         """Scratch array (n_blocks, *shape) for a term."""

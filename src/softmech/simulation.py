@@ -63,6 +63,8 @@ class Simulation:
             ("positions", b.position), ("velocities", b.velocity), ("directors", b.directors),
             ("angular_velocities", b.angular_velocity))} for b in self.rigid_bodies]
         self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid)
+        self._histories = {}
+        """The terms' history (softmech.packing.Engine.history), outliving each engine."""
         self.check_time_step(strict)
 
     @property
@@ -204,10 +206,13 @@ class Simulation:
             dst, start = where[key]
             blocks = to_blocks(arr if body is not None else Slots.with_ghost(rod_obj, arr), self.lanes)
             dst[..., start * W:start * W + blocks.shape[-1]] = blocks
+        for history in self._histories.values():   # anchors of the old configuration: forget
+            history[...] = 0.0                      # them (a contact starts sticking afresh)
 
     def _restore(self, arrays):
-        """Copy arrays into the state in place (the compiled step holds the state's arrays)."""
-        for dst, src in zip(self._state, arrays):
+        """Copy arrays into the state, then the terms' history, in place (the compiled step
+        holds their arrays)."""
+        for dst, src in zip(tuple(self._state) + tuple(self._histories.values()), arrays):
             dst[...] = src
 
     def diagnostics(self, rod=None):
@@ -279,7 +284,8 @@ class Simulation:
         if cached is not None and self._packed.unchanged(self.params, cached[0]):
             return cached[1]
         ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies)
-        engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace)
+        engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace,
+                        self._histories)
         self._engine_cache = (self._packed.snapshot(self.params), engine)
         if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
             self.check_time_step(self.strict)
@@ -310,6 +316,10 @@ class Simulation:
         """The softmech.integrators.implicit.ImplicitIntegrator of the current parameters
         (scheme "implicit_euler"), built (sparsity probed) when they change."""
         engine = self._engine()
+        if self._histories:     # its Newton iterations would move the anchors at trial states
+            raise ValueError(f"scheme = {self.scheme!r} is not allowed with terms that keep a "
+                             f"history ({sorted(self._histories)}: sm.StickingFriction): use "
+                             "'verlet' or 'pefrl'")
         if self._implicit is None or self._implicit[0] is not engine:
             from softmech.integrators.implicit import ImplicitIntegrator, ImplicitOptions
             options = self.implicit_options or ImplicitOptions()
@@ -318,7 +328,8 @@ class Simulation:
         return self._implicit[1]
 
     def _advance(self, engine, n_steps):
-        saved = tuple(a.copy() for a in self._state)
+        saved = tuple(a.copy() for a in self._state) + tuple(
+            a.copy() for a in self._histories.values())
         if self.scheme in IMPLICIT_SCHEMES:
             status = self.implicit_integrator().advance(
                 block_pool(), self._t0, self._steps, self.dt, n_steps)
@@ -497,25 +508,44 @@ class Simulation:
         return from_blocks(self._engine().bodies.node_mass, self.lanes)[:, ns]
 
     def history(self):
-        """What the integrator carries between steps, {key: array}: empty for the explicit
-        schemes; for implicit Euler once it has stepped, its memory (the predictor's last
+        """What the terms and the integrator carry between steps, {key: array}: the terms'
+        history, keys 'term.<key>' (B, n, rows) (softmech.packing.Engine.history: friction
+        anchors), and for implicit Euler once it has stepped its memory (the predictor's last
         velocities, the kept Jacobian factor, the sparsity; ImplicitIntegrator.memory), keys
         'implicit.<name>'. Saved with the state (save_state, results-file checkpoints) so that a
         restart continues bit for bit."""
+        self._engine()      # the terms' histories exist once an engine was built
+        out = {f"{TERM_HISTORY}{k}": np.ascontiguousarray(
+            from_blocks(v, self.lanes, (v.shape[1],))) for k, v in self._histories.items()}
         if self.scheme not in IMPLICIT_SCHEMES or self._implicit is None:
-            return {}
-        return {f"implicit.{k}": v for k, v in self.implicit_integrator().memory().items()}
+            return out
+        out.update({f"implicit.{k}": v for k, v in self.implicit_integrator().memory().items()})
+        return out
 
     def set_history(self, arrays):
         """Restore history() (after the bodies' states and the clock); {} leaves the
-        integrator to start afresh, as it does at a run's first step."""
+        integrator to start afresh, as it does at a run's first step, and the terms' history
+        as it is. A term history of another shape or key raises ValueError."""
         if not arrays:
             return
+        terms = {k[len(TERM_HISTORY):]: v for k, v in arrays.items() if k.startswith(TERM_HISTORY)}
         keys = {k.split(".", 1)[1]: v for k, v in arrays.items() if k.startswith("implicit.")}
-        if self.scheme not in IMPLICIT_SCHEMES or len(keys) != len(arrays):
+        if len(keys) + len(terms) != len(arrays) or (keys and self.scheme not in IMPLICIT_SCHEMES):
             raise ValueError(f"saved integrator history {sorted(arrays)} does not fit scheme "
                              f"{self.scheme!r}")
-        self.implicit_integrator().restore_memory(keys)
+        self._engine()
+        for key, value in terms.items():
+            dst = self._histories.get(key)
+            n = None if dst is None else dst.shape[2] // self.lanes.W
+            expected = None if dst is None else (self.worlds, n, dst.shape[1])
+            if dst is None or np.shape(value) != expected:
+                raise ValueError(f"saved history {TERM_HISTORY}{key} of shape {np.shape(value)} "
+                                 f"does not fit this scene (expected {expected}; its histories: "
+                                 f"{sorted(self._histories)})")
+        for key, value in terms.items():
+            self._histories[key][...] = to_blocks(np.asarray(value, dtype=float), self.lanes)
+        if keys:
+            self.implicit_integrator().restore_memory(keys)
 
     def save_state(self, path):
         """Write the clock, every body's state and the integrator's history() to an .npz file
@@ -532,6 +562,9 @@ class Simulation:
         nothing of the simulation changes."""
         read_state(self, path)
 
+
+TERM_HISTORY = "term."
+"""Prefix of the terms' history in history() (and in state files)."""
 
 STATUS_EXPLODED = -1
 """Status of a block stopped by the EXPLODING bound (the kernels' own codes are >= 0)."""

@@ -5,8 +5,8 @@ atomically and read back member by member after checks (softmech.io.read_state_n
 Members: "time" (), "clock_origin" (), "clock_steps" () int, "clock_dt" () [s];
 "<body>.<field>" (B, ...) for every state field (softmech.recording.STATE_FIELDS); a rigid
 body's frame also exactly as the engine holds it, "<body>.principal_directors" and
-"<body>.principal_angular_velocities"; and "implicit.*", the implicit integrator's memory
-(Simulation.history)."""
+"<body>.principal_angular_velocities"; "implicit.*", the implicit integrator's memory, and "term.*", the terms' history (friction
+anchors) (Simulation.history)."""
 import zipfile
 
 import numpy as np
@@ -16,6 +16,8 @@ from softmech.io import ZIP_ERRORS, atomic_save_npz, read_state_npz
 from softmech.recording import PRINCIPAL, STATE_FIELDS
 
 CLOCK = ("clock_origin", "clock_steps", "clock_dt")
+HISTORY_PREFIXES = ("implicit.", "term.")
+"""Members of Simulation.history(): the implicit integrator's memory, the terms' history."""
 
 
 def write_state(sim, path):
@@ -37,7 +39,7 @@ def read_state(sim, path):
     the states, and the integrator's history at the same dt. Every member is checked first;
     on any refusal (ValueError naming the file and the member) sim is unchanged."""
     names = _member_names(path)
-    history = {n: None for n in names if n.startswith("implicit.")}
+    history = {n: None for n in names if n.startswith(HISTORY_PREFIXES)}
     data = read_state_npz(path, _expected(sim, names), optional={**{k: () for k in CLOCK},
                                                                  **history},
                           counts=("clock_steps",))
@@ -57,10 +59,11 @@ def read_state(sim, path):
         sim.clock = (float(data["clock_origin"]), int(data["clock_steps"]))
     else:
         sim.time = float(data["time"])
-    history = {k: v for k, v in data.items() if k.startswith("implicit.")}
-    if history and same_dt and sim.scheme in IMPLICIT_SCHEMES:
-        # another step size (or scheme) starts the integrator afresh
-        sim.set_history(history)
+    # the terms' history (friction anchors) whatever the step; another step size (or scheme)
+    # starts the integrator afresh
+    history = {k: v for k, v in data.items() if k.startswith("term.") or (
+        k.startswith("implicit.") and same_dt and sim.scheme in IMPLICIT_SCHEMES)}
+    sim.set_history(history)
 
 
 def _member_names(path):

@@ -184,9 +184,12 @@ def bounding_radius(shape, dims):
 
 
 @kernel
-def pair_contact(a, bi, W, lane, p, prm):
-    """Force of pair p in one lane, added to rbc_force and the body: (contact, eps / r)."""
-    X, V, F = a.x[bi], a.v[bi], a.rbc_force[bi]
+def pair_geometry(a, bi, W, lane, p):
+    """Geometry and kinematics of pair p in one lane: (hit, eps [m], r [m], s, n (3,) lab,
+    lever (3,) [m] of the body point q from the body's centre, relative tangential velocity
+    w_t (3,) [m/s] and normal velocity v_n [m/s] of the rod point against the body's material
+    point, node slots ia, ib, body slot k); hit 0 (and the rest zero) when apart."""
+    X, V = a.x[bi], a.v[bi]
     ia, ib = a.rbc_node_a[p] * W + lane, a.rbc_node_b[p] * W + lane
     k = a.rbc_body[p] * W + lane
     xb, Q = a.rb_x[bi], a.rb_Q[bi]
@@ -195,23 +198,24 @@ def pair_contact(a, bi, W, lane, p, prm):
     r = a.elem_radius[bi, a.rbc_elem[p] * W + lane]
     dims = a.rbc_dims[p]
     shape = a.rbc_shape[p]
+    zero = (0.0, 0.0, 0.0)
     # broad phase: the body's bounding sphere against the element's
     m0, m1, m2 = 0.5 * (xa[0] + xe[0]) - xb[0, k], 0.5 * (xa[1] + xe[1]) - xb[1, k], \
         0.5 * (xa[2] + xe[2]) - xb[2, k]
     half = 0.5 * math.sqrt((xe[0] - xa[0]) ** 2 + (xe[1] - xa[1]) ** 2 + (xe[2] - xa[2]) ** 2)
     reach = bounding_radius(shape, dims) + half + r
     if m0 * m0 + m1 * m1 + m2 * m2 > reach * reach:
-        return 0, 0.0
+        return 0, 0.0, r, 0.0, zero, zero, zero, 0.0, ia, ib, k
     # phi is 1-Lipschitz: no point of the element is nearer than phi(middle) - half (one
     # evaluation instead of a search, for elements near a large body's bounding sphere)
     ym = to_body(Q, k, m0, m1, m2)
     if signed_distance(shape, dims, ym[0], ym[1], ym[2]) - half > r:
-        return 0, 0.0
+        return 0, 0.0, r, 0.0, zero, zero, zero, 0.0, ia, ib, k
     s, phi, y, da, db = element_depth(shape, dims, Q, k, xb[0, k], xb[1, k], xb[2, k], xa, xe,
                                       TIE_BREAK * reach)
     eps = r - phi
     if not eps > 0.0:
-        return 0, 0.0
+        return 0, 0.0, r, 0.0, zero, zero, zero, 0.0, ia, ib, k
     nl = outward_normal(shape, dims, y[0], y[1], y[2])
     n = (Q[0, k] * nl[0] + Q[3, k] * nl[1] + Q[6, k] * nl[2],       # Q^T: lab frame
          Q[1, k] * nl[0] + Q[4, k] * nl[1] + Q[7, k] * nl[2],
@@ -230,13 +234,15 @@ def pair_contact(a, bi, W, lane, p, prm):
            V[1, ia] + s * (V[1, ib] - V[1, ia]) - vb[1, k] - (wl[2] * lev[0] - wl[0] * lev[2]),
            V[2, ia] + s * (V[2, ib] - V[2, ia]) - vb[2, k] - (wl[0] * lev[1] - wl[1] * lev[0]))
     vn = rel[0] * n[0] + rel[1] * n[1] + rel[2] * n[2]
-    fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)
     rel = (rel[0] - vn * n[0], rel[1] - vn * n[1], rel[2] - vn * n[2])
-    slip = math.sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2])
-    v_s = prm[V_S, lane]
-    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
-    ft = mu * fn / max(slip, v_s)
-    f = (fn * n[0] - ft * rel[0], fn * n[1] - ft * rel[1], fn * n[2] - ft * rel[2])
+    return 1, eps, r, s, n, lev, rel, vn, ia, ib, k
+
+
+@kernel
+def apply_pair_force(a, bi, W, ia, ib, k, s, lev, f):
+    """Add force f (3,) [N] on the rod at p(s) (split (1 - s), s onto nodes ia, ib of
+    a.rbc_force) and -f on body k at lever lev (force and body-frame torque)."""
+    F, Q = a.rbc_force[bi], a.rb_Q[bi]
     for c in range(3):
         F[c, ia] += (1.0 - s) * f[c]
         F[c, ib] += s * f[c]
@@ -247,6 +253,22 @@ def pair_contact(a, bi, W, lane, p, prm):
     tq = to_body(Q, k, t0, t1, t2)
     for c in range(3):
         a.rb_torque[bi, c, k] += tq[c]
+
+
+@kernel
+def pair_contact(a, bi, W, lane, p, prm):
+    """Force of pair p in one lane (regularized friction), added to rbc_force and the body:
+    (contact, eps / r)."""
+    hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
+    if hit == 0:
+        return 0, 0.0
+    fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)
+    slip = math.sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2])
+    v_s = prm[V_S, lane]
+    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
+    ft = mu * fn / max(slip, v_s)
+    f = (fn * n[0] - ft * rel[0], fn * n[1] - ft * rel[1], fn * n[2] - ft * rel[2])
+    apply_pair_force(a, bi, W, ia, ib, k, s, lev, f)
     return 1, eps / r
 
 

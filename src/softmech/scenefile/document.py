@@ -18,6 +18,7 @@ from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_
                                        Scenario, term_fields)
 from softmech.scenefile.values import ScenarioError, resolve, side_file_path
 from softmech.terms.contact import AnisotropicFriction
+from softmech.terms.friction import StickingFriction
 
 REQUIRED = inspect.Parameter.empty
 
@@ -268,7 +269,10 @@ class DocumentReader:
 
     def friction(self, where, table, law=AnisotropicFriction):
         """The term's friction law (its class's friction_type; AnisotropicFriction by default)
-        from a friction sub-table."""
+        from a friction sub-table; a table with `tangential_stiffness` is a StickingFriction
+        (softmech.terms.friction), which RodBodyContact and GroundContact also accept."""
+        if "tangential_stiffness" in table:
+            law = StickingFriction
         fields = FRICTION_FIELDS if law is AnisotropicFriction else tuple(law.__dataclass_fields__)
         self.check_keys(where, table, fields)
         return self.call(where, law, table)

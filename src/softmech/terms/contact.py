@@ -14,9 +14,11 @@ lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_vel
 Rigid body: penalty contact of its features (sphere surface, box corners, cylinder rims, mesh
 vertices) with regularised Coulomb friction (softmech.kernels.rigid_contact; part
 softmech.terms.rigid.RigidGroundContacts). stiffness [N/m] (required), damping [N s/m]
-(default 0), friction an isotropic law (sm.IsotropicFriction(kinetic, static, slip_velocity)).
-Per-world parameters `<name>.stiffness`, `.damping`, `.static_friction`, `.kinetic_friction`,
-`.slip_velocity` (B,).
+(default 0), friction an isotropic law (sm.IsotropicFriction(kinetic, static, slip_velocity))
+or friction that sticks (sm.StickingFriction(static, kinetic, tangential_stiffness=...,
+tangential_damping=...), softmech.kernels.sticking). Per-world parameters `<name>.stiffness`,
+`.damping`, `.static_friction`, `.kinetic_friction`, and `.slip_velocity` (regularized) or
+`.tangential_stiffness`, `.tangential_damping` (sticking) (B,).
 
 Discrete rod or shell (implicit): smooth penalty contact of its nodes with regularized Coulomb
 friction (MAT-DiSMech, ref. 004 eqs. 23, 25-26; softmech.kernels.implicit_ground): stiffness k
@@ -37,6 +39,7 @@ from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DEC
                                       N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
                                       GroundContactArgs)
 from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
+from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
 
@@ -120,9 +123,11 @@ class GroundContact(BodyTerm):
             if value is not None}
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
-        if friction is not None and not isinstance(friction, AnisotropicFriction):
+        if friction is not None and not isinstance(friction, (AnisotropicFriction,
+                                                              StickingFriction)):
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be an "
-                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...))")
+                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...)), or on a "
+                             "rigid body an sm.StickingFriction(...)")
         self.given_friction = friction
 
     # ------------------------------------------------------------------ kinds and parameters
@@ -135,6 +140,11 @@ class GroundContact(BodyTerm):
                                      f"{where[kind]} ({self.target!r}): only {where[other]} "
                                      "takes it")
         g, friction = self.given, self.given_friction
+        self.sticking = isinstance(friction, StickingFriction)
+        if self.sticking and kind != RIGID:
+            raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
+                             f"{where[kind]} ({self.target!r}): sticking friction is supported "
+                             "on a rigid body's plane contact (and RodBodyContact) only")
         if kind == ROD:
             self.stiffness, self.damping = g.get("stiffness", 1.0), g.get("damping", 1e-6)
             self.surface_tolerance = g.get("surface_tolerance", 1e-4)
@@ -148,6 +158,10 @@ class GroundContact(BodyTerm):
                 raise ValueError(f"{self.name}.{key} = {g[key]!r} is not allowed on "
                                  f"{where[kind]} ({self.target!r}): must be > 0")
         self.stiffness = g["stiffness"]
+        if self.sticking:
+            self.damping = g.get("damping", 0.0)
+            self.kinetic_friction, self.static_friction = friction.kinetic, friction.static
+            return
         kinetic, static, slip = self._isotropic(friction, where[kind])
         if kind == RIGID:
             self.damping = g.get("damping", 0.0)
@@ -182,6 +196,10 @@ class GroundContact(BodyTerm):
 
     def parameters(self):
         kind = self._resolved()
+        if kind == RIGID and self.sticking:
+            return {**{k: np.array([getattr(self, k)]) for k in (
+                "stiffness", "damping", "static_friction", "kinetic_friction")},
+                **{k: np.array([getattr(self.given_friction, k)]) for k in STICK_FIELDS}}
         if kind == RIGID:
             return {k: np.array([getattr(self, k)]) for k in (
                 "stiffness", "damping", "static_friction", "kinetic_friction", "slip_velocity")}
@@ -221,15 +239,21 @@ class GroundContact(BodyTerm):
         if body.contact is None:
             raise ValueError(f"{self.name}.body = {self.body!r} is not allowed: a general body "
                              f"needs a mesh (vertices, faces) to touch the ground")
-        for k in ("stiffness", "slip_velocity"):
-            if np.any(p[k] <= 0):
-                raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
-        params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
-                           p["kinetic_friction"], p["slip_velocity"]], axis=1)
-        ctx.part(RigidGroundContacts).add(
-            body, np.concatenate([self.plane_point, self.plane_normal]), params)
-        # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
+        plane = np.concatenate([self.plane_point, self.plane_normal])
         mass = ctx.rigid_params[body.name]["mass"]
+        if self.sticking:
+            params = sticking_rows(self.name, p, "static_friction", "kinetic_friction")
+            ctx.part(RigidGroundContacts).add(body, plane, params, sticking=True)
+            # the stick spring on the body's mass, as the normal one below
+            ctx.time_step_limits.append(np.sqrt(mass / p["tangential_stiffness"]))
+        else:
+            for k in ("stiffness", "slip_velocity"):
+                if np.any(p[k] <= 0):
+                    raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
+            params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
+                               p["kinetic_friction"], p["slip_velocity"]], axis=1)
+            ctx.part(RigidGroundContacts).add(body, plane, params)
+        # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
 
     def bind_implicit(self, ctx):

@@ -13,14 +13,21 @@ from softmech.integrators.driver import Call
 from softmech.kernels.damping import LinearDampingArgs, linear_damping
 from softmech.kernels.point_loads import PointLoadsArgs, point_loads
 from softmech.kernels.rigid_contact import (
+    FEATURE_ANCHOR_ROWS,
     N_PARAMS,
     RigidGroundContactArgs,
+    RigidStickArgs,
+    rigid_ground_anchors,
     rigid_ground_contact,
+    rigid_ground_sticking,
 )
+from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table, point_table, to_blocks
 from softmech.terms.base import Part
 
 LOAD_ORDER, DAMPING_ORDER, CONTACT_ORDER = 20, 10, 90
+ANCHOR_ORDER = 90
+"""Place of the friction anchors' update in the positions pass: after every constraint."""
 """Places in the force pass, as the rods' loads, damping and ground contact."""
 
 
@@ -74,16 +81,19 @@ class RigidDampers(Part):
 
 
 class RigidGroundContacts(Part):
-    """Plane contact of rigid bodies: every feature of every entry in one kernel call."""
+    """Plane contact of rigid bodies: every feature of every entry with the regularized law in
+    one kernel call ("rigid_ground_contact"); those with StickingFriction in another
+    ("rigid_ground_sticking"), with their anchors' update after every drift
+    ("rigid_ground_anchors")."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (plane (6,), params (B, N_PARAMS))
+        self.entries = []   # (plane (6,), params (B, N_PARAMS or N_STICK_PARAMS), sticking)
         self.features = []  # (body slot, entry, geometry (8,))
 
-    def add(self, body, plane, params):
+    def add(self, body, plane, params, sticking=False):
         entry = len(self.entries)
-        self.entries.append((plane, params))
+        self.entries.append((plane, params, sticking))
         centres, radii, axes, discs = body.contact
         centres, axes = body.to_principal(centres), body.to_principal(axes)
         for c, r, a, R in zip(centres, radii, axes, discs):
@@ -91,16 +101,36 @@ class RigidGroundContacts(Part):
                                   np.concatenate([c, a, [r, R]])))
 
     def calls(self, engine):
-        n_f = len(self.features)
-        args = engine.args(
-            RigidGroundContactArgs,
-            feat_body=np.array([f[0] for f in self.features], dtype=np.int64),
-            feat_entry=np.array([f[1] for f in self.features], dtype=np.int64),
-            feat_geometry=np.array([f[2] for f in self.features]).reshape(n_f, 8),
-            plane=np.array([e[0] for e in self.entries]).reshape(-1, 6),
-            params=lane_table([e[1] for e in self.entries], engine.lanes, N_PARAMS),
+        calls = []
+        for sticking in (False, True):
+            entries = [i for i, e in enumerate(self.entries) if e[2] == sticking]
+            if entries:
+                calls += self._calls(engine, entries, sticking)
+        return calls
+
+    def _calls(self, engine, entries, sticking):
+        renumber = {old: new for new, old in enumerate(entries)}
+        features = [f for f in self.features if f[1] in renumber]
+        n_f = len(features)
+        own = dict(
+            feat_body=np.array([f[0] for f in features], dtype=np.int64),
+            feat_entry=np.array([renumber[f[1]] for f in features], dtype=np.int64),
+            feat_geometry=np.array([f[2] for f in features]).reshape(n_f, 8),
+            plane=np.array([self.entries[e][0] for e in entries]).reshape(-1, 6),
+            params=lane_table([self.entries[e][1] for e in entries], engine.lanes,
+                              N_STICK_PARAMS if sticking else N_PARAMS),
             feat_force=np.zeros((engine.lanes.n_blocks, 3, n_f * engine.lanes.W)))
-        return [Call("forces", CONTACT_ORDER, rigid_ground_contact, args, "rigid_ground_contact")]
+        if not sticking:
+            args = engine.args(RigidGroundContactArgs, **own)
+            return [Call("forces", CONTACT_ORDER, rigid_ground_contact, args,
+                         "rigid_ground_contact")]
+        # the anchors are history (softmech.packing.Engine.history), saved with the state
+        args = engine.args(RigidStickArgs, feat_anchor=engine.history(
+            "rigid_ground_sticking", FEATURE_ANCHOR_ROWS, n_f), **own)
+        return [Call("positions", ANCHOR_ORDER, rigid_ground_anchors, args,
+                     "rigid_ground_anchors"),
+                Call("forces", CONTACT_ORDER, rigid_ground_sticking, args,
+                     "rigid_ground_sticking")]
 
 
 def ground_contact_force(sim, body=None):
@@ -116,7 +146,7 @@ def ground_contact_force(sim, body=None):
     lanes = sim.lanes
     total = np.zeros((lanes.n_blocks, 3, lanes.W))
     for call in engine.calls:
-        if call.name == "rigid_ground_contact":
+        if call.name in ("rigid_ground_contact", "rigid_ground_sticking"):
             a = call.args
             per_feature = a.feat_force.reshape(lanes.n_blocks, 3, -1, lanes.W)
             total += per_feature[:, :, a.feat_body == sim._rigid_index[name]].sum(axis=2)

@@ -3,7 +3,8 @@ kernel and equations in softmech.kernels.rod_body_contact (the rod-rod law of Zh
 Nat. Commun. 2019, eq. 7, against the body's exact surface).
 
     RodBodyContact(rods=None, bodies=None, stiffness=..., damping=0.0, friction=None |
-                   CoulombFriction(static, kinetic, slip_velocity=1e-4),
+                   CoulombFriction(static, kinetic, slip_velocity=1e-4) |
+                   StickingFriction(static, kinetic, tangential_stiffness=..., ...),
                    overlap_tolerance=0.01, name="rod_body_contact")
 
 rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
@@ -13,7 +14,9 @@ only: it takes no part in rod contact). Every listed rod touches every listed bo
 every element against every listed body (a bounding-sphere test first): cost ~ elements x bodies.
 
 Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s], `<name>.static`,
-`<name>.kinetic` [-] (0 without friction), `<name>.slip_velocity` v_s [m/s].
+`<name>.kinetic` [-] (0 without friction), and `<name>.slip_velocity` v_s [m/s] (regularized)
+or `<name>.tangential_stiffness` [N/m], `<name>.tangential_damping` [N s/m] (sticking: the
+anchors' kernels in softmech.kernels.rod_body_sticking, the law in softmech.kernels.sticking).
 """
 import numpy as np
 
@@ -26,13 +29,20 @@ from softmech.kernels.rod_body_contact import (
     initial_body_overlaps,
     rod_body_contacts,
 )
+from softmech.kernels.rod_body_sticking import (ANCHOR_ROWS, RodBodyStickArgs, rod_body_anchors,
+                                                rod_body_sticking)
 from softmech.kernels.rod_contact import N_PARAMS
+from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import Part, rod_name
 from softmech.terms.rod_contact import _PenaltyContact, contact_elements
 
 ORDER = 86
 """Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
+
+ANCHOR_ORDER = 90
+"""Place of the anchors' update in the positions pass: after every constraint (the clamps and
+driven ends, 0), at the configuration the next forces see."""
 
 SHAPES = {"sphere": SHAPE_SPHERE, "cylinder": SHAPE_CYLINDER, "box": SHAPE_BOX}
 
@@ -62,6 +72,8 @@ def _names(owner, field, items, what):
 
 class RodBodyContact(_PenaltyContact):
     """Contact of rods with rigid spheres, cylinders and boxes (see module docstring)."""
+
+    sticking = True
 
     def __init__(self, rods=None, bodies=None, *, stiffness, damping=0.0, friction=None,
                  overlap_tolerance=0.01, name="rod_body_contact"):
@@ -96,10 +108,12 @@ class RodBodyContact(_PenaltyContact):
         rod_indices = [ctx.rod_index[n] for n in rods]
         slots = [ctx.rigid_index[n] for n in bodies]
         check_initial_overlap(self, ctx, rod_indices, slots)
-        ctx.part(RodBodyContacts).add(self.name, rod_indices, slots, prm)
+        ctx.part(RodBodyContacts).add(self.name, rod_indices, slots, prm, self.sticks())
         # explicit stability of the penalty spring on the lightest node: dt < 2 sqrt(m / k), halved
         m = min(ctx.discrete[n]["node_mass"].min(axis=1).min() for n in rods)
         ctx.time_step_limits.append(np.sqrt(m / p["stiffness"]))
+        if self.sticks():   # the stick spring likewise
+            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
 
 
 def check_initial_overlap(term, ctx, rod_indices, slots):
@@ -126,14 +140,17 @@ def check_initial_overlap(term, ctx, rod_indices, slots):
 
 
 class RodBodyContacts(Part):
-    """All RodBodyContact terms of a scene in one kernel call: per entry its name, rod indices,
-    rigid-body slots and parameters (B, N_PARAMS)."""
+    """All RodBodyContact terms of a scene: per entry its name, rod indices, rigid-body slots,
+    parameters (B, N_PARAMS or N_STICK_PARAMS) and whether its friction sticks. The entries
+    with the regularized law run in one kernel call ("rod_body_contacts"), those with
+    StickingFriction in another ("rod_body_sticking") with their anchors' update after every
+    drift ("rod_body_anchors")."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []
 
-    def add(self, name, rod_indices, slots, params):
+    def add(self, name, rod_indices, slots, params, sticking=False):
         claimed = {(r, b): e[0] for e in self.entries for r in e[1] for b in e[2]}
         for r in rod_indices:
             for b in slots:
@@ -142,12 +159,20 @@ class RodBodyContacts(Part):
                         f"{name}: the contact of rod {self.ctx.rods[r].name!r} and body "
                         f"{self.ctx.rigid_bodies[b].name!r} is already in {claimed[(r, b)]!r} "
                         f"(a pair may be in one RodBodyContact only)")
-        self.entries.append((name, rod_indices, slots, params))
+        self.entries.append((name, rod_indices, slots, params, sticking))
 
     def calls(self, engine):
+        calls = []
+        for sticking in (False, True):
+            entries = [e for e in self.entries if e[4] == sticking]
+            if entries:
+                calls += self._calls(engine, entries, sticking)
+        return calls
+
+    def _calls(self, engine, entries, sticking):
         lanes, slots, rods = engine.lanes, engine.slots, engine.rods
         rows = []   # (node a, node b, element slot, body slot, entry)
-        for e, (_, rod_indices, bodies, _) in enumerate(self.entries):
+        for e, (_, rod_indices, bodies, _, _) in enumerate(entries):
             for r in rod_indices:
                 rod = rods[r]
                 n0, e0 = slots.node[rod.name], slots.elem[rod.name]
@@ -156,15 +181,24 @@ class RodBodyContacts(Part):
                     rows.extend((n0 + i, b_node, e0 + i, b, e) for b in bodies)
         rows = np.array(rows, dtype=np.int64).reshape(-1, 5)
         geometry = [shape_dims(self.ctx.rigid_bodies[b]) for b in rows[:, 3]]
-        params = lane_table([entry[3] for entry in self.entries], lanes, N_PARAMS)
-        args = engine.args(
-            RodBodyContactArgs, rbc_node_a=rows[:, 0].copy(), rbc_node_b=rows[:, 1].copy(),
+        width = N_STICK_PARAMS if sticking else N_PARAMS
+        own = dict(
+            rbc_node_a=rows[:, 0].copy(), rbc_node_b=rows[:, 1].copy(),
             rbc_elem=rows[:, 2].copy(), rbc_body=rows[:, 3].copy(), rbc_entry=rows[:, 4].copy(),
             rbc_shape=np.array([g[0] for g in geometry], dtype=np.int64),
             rbc_dims=np.array([g[1] for g in geometry], dtype=float).reshape(-1, 3),
-            rbc_param=params, rbc_force=engine.zeros(3, slots.n_nodes * lanes.W),
+            rbc_param=lane_table([entry[3] for entry in entries], lanes, width),
+            rbc_force=engine.zeros(3, slots.n_nodes * lanes.W),
             rbc_stats=engine.zeros(2, lanes.W))
-        return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")]
+        if not sticking:
+            args = engine.args(RodBodyContactArgs, **own)
+            return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")]
+        # the anchors are history: kept by the simulation across parameter changes, saved
+        # with its state (softmech.packing.Engine.history)
+        args = engine.args(RodBodyStickArgs,
+                           rbc_anchor=engine.history("rod_body_sticking", ANCHOR_ROWS, len(rows)), **own)
+        return [Call("positions", ANCHOR_ORDER, rod_body_anchors, args, "rod_body_anchors"),
+                Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking")]
 
 
 def body_contact_forces(sim, rod=None):

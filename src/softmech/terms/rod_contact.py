@@ -23,6 +23,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.rod_contact import N_PARAMS, RodContactArgs, initial_overlaps, rod_rod_contacts
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import Part, Term, rod_name
+from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 
 ORDER = 85
 """Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
@@ -54,24 +55,41 @@ class _PenaltyContact(Term):
     friction_type = CoulombFriction
     """The friction law of a [[contact]] table's friction sub-table (softmech.scenefile)."""
 
+    sticking = False
+    """Whether the term accepts a StickingFriction (softmech.terms.friction)."""
+
     def _penalty(self, name, stiffness, damping, friction, overlap_tolerance):
         self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
         self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
-        if friction is not None and not isinstance(friction, CoulombFriction):
+        laws = (CoulombFriction, StickingFriction) if self.sticking else (CoulombFriction,)
+        if friction is not None and not isinstance(friction, laws):
+            allowed = " or an sm.StickingFriction(...)" if self.sticking else \
+                " (sm.StickingFriction is not supported by this contact yet)"
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be None or an "
-                             "sm.CoulombFriction(static=..., kinetic=...)")
+                             f"sm.CoulombFriction(static=..., kinetic=...){allowed}")
         self.friction = friction
         self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
                                                            overlap_tolerance, shape=()))
 
+    def sticks(self):
+        """True if the term's friction is a StickingFriction."""
+        return isinstance(self.friction, StickingFriction)
+
     def parameters(self):
         f = self.friction or CoulombFriction(0.0, 0.0)
+        if self.sticks():
+            return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                    "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
+                    **{k: np.array([getattr(f, k)]) for k in STICK_FIELDS}}
         return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
                 "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
                 "slip_velocity": np.array([f.slip_velocity])}
 
     def contact_params(self, p):
-        """The kernel's rows (B, N_PARAMS) from the per-world parameters p, checked."""
+        """The kernel's rows (B, N_PARAMS) from the per-world parameters p, checked; with a
+        StickingFriction the sticking kernels' rows (B, N_STICK_PARAMS)."""
+        if self.sticks():
+            return sticking_rows(self.name, p, "static", "kinetic")
         for key in ("stiffness", "damping", "static", "kinetic"):
             if np.any(p[key] < 0):
                 raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")

@@ -10,6 +10,7 @@ import numpy as np
 import softmech as sm
 from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
 from softmech.validation.common import rel_error, result, validation_case
+from softmech.validation.sticking import CASES as STICKING_CASES
 
 G = 9.81
 ROD = dict(density=1000.0, youngs_modulus=1e8, shear_modulus=1e8 / 1.5)
@@ -154,7 +155,8 @@ def rod_on_rod_sticks_below_the_friction_angle():
                   V_S * float(t[-1]), f"largest displacement {drift:.3e} m over {t[-1]:.2f} s")
 
 
-CASES = {f.__name__: f for f in (rod_on_box_carries_its_weight, sphere_on_clamped_beam,
-                                 rod_on_rod_slides_with_kinetic_friction,
-                                 rod_on_rod_sticks_below_the_friction_angle)}
+CASES = {**{f.__name__: f for f in (rod_on_box_carries_its_weight, sphere_on_clamped_beam,
+                                    rod_on_rod_slides_with_kinetic_friction,
+                                    rod_on_rod_sticks_below_the_friction_angle)},
+         **STICKING_CASES}     # friction that sticks: softmech.validation.sticking
 """Case name -> function returning its record."""

@@ -1,0 +1,101 @@
+"""Validation of friction that sticks (sm.StickingFriction, softmech.kernels.sticking): the
+capstan (Euler-Eytelwein) and a block on an incline (Amontons-Coulomb); the scenes are shared
+with tests/validation/test_sticking_friction.py."""
+import numpy as np
+
+import softmech as sm
+from softmech.validation.common import rel_error, result, validation_case
+
+G = 9.81
+MU_CAPSTAN = 0.3
+"""Friction coefficient of the capstan (static = kinetic): holding ratio exp(0.3 pi) = 2.566."""
+
+
+def capstan(ratios, mu=0.3, T1=10.0, n_elems=50, duration=0.2):
+    """A rope (E A = 2.5 kN, radius 1 mm) over the top of a fixed drum of radius R = 0.5 m
+    (wrap theta = pi), legs of 0.2 m hanging down, end loads T1 (first end) and T2 = ratio T1
+    (last end) ramped over 20 ms; one world per ratio. Returns the times and the tangential
+    position of the rope's middle [m], (B, n_samples)."""
+    R, r, leg = 0.5, 1e-3, 0.2
+    ds = (np.pi * R + 2 * leg) / n_elems
+    Rc = R + r + ds ** 2 / (8 * R)       # the chords' middles touch the drum
+    s = np.linspace(0.0, np.pi * Rc + 2 * leg, n_elems + 1)
+    a = np.clip((s - leg) / Rc, 0.0, np.pi)
+    below = np.clip(leg - s, 0.0, None) + np.clip(s - leg - np.pi * Rc, 0.0, None)
+    centreline = np.stack([Rc * np.cos(a), 0.0 * s, Rc * np.sin(a) - below], axis=1)
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="rope", centerline=centreline, normal=(0, 1, 0), radius=r,
+                           density=1e4, youngs_modulus=8e8, shear_modulus=8e8 / 1.5)
+    scene.add_cylinder(name="drum", position=(0, 0, 0), direction=(0, 1, 0), normal=(1, 0, 0),
+                       radius=R, length=0.05, density=1000.0, fixed=True)
+    scene.add(sm.EndLoad("rope", force=(0, 0, -T1), end="first", ramp_time=0.02, name="t1"))
+    scene.add(sm.EndLoad("rope", force=(0, 0, -T1), end="last", ramp_time=0.02, name="t2"))
+    scene.add(sm.LinearDamping("rope", 0.05))
+    # stick spring as stiff as the normal penalty; its damping about critical on a node
+    scene.add(sm.RodBodyContact(stiffness=1e5, damping=1.0, friction=sm.StickingFriction(
+        mu, mu, tangential_stiffness=1e5, tangential_damping=17.0)))
+    sim = scene.compile(dt=2e-6, worlds=len(ratios), strict=True)
+    sim.params["t2.force"] = np.array([[0.0, 0.0, -T1 * q] for q in ratios])
+    out = sim.run(duration, record=sm.Every(0.01, ("rope.positions",)))
+    return out["time"], -out["rope.positions"][:, :, n_elems // 2, 0]
+
+
+def block(tan_alpha, mu_s, mu_k, duration, lengths=(0.1, 0.1, 0.01), worlds=1):
+    """A box resting on the ground z = 0 (penalty k = 1e5 N/m per corner, started at its
+    equilibrium depth), gravity tilted by alpha about y (an incline of angle alpha); returns
+    times and the centre's position and velocity down the slope, (n_samples,)."""
+    alpha = np.arctan(tan_alpha)
+    rho, k = 1000.0, 1e5
+    m = rho * np.prod(lengths)
+    depth = m * G * np.cos(alpha) / (4 * k)
+    scene = sm.Scene()
+    scene.add_box(name="block", position=(0, 0, 0.5 * lengths[2] - depth), lengths=lengths,
+                  density=rho)
+    scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
+    c = 2.0 * np.sqrt(k * m / 4)          # critical on a corner's share of the mass
+    scene.add(sm.GroundContact("block", stiffness=k, damping=c, friction=sm.StickingFriction(
+        mu_s, mu_k, tangential_stiffness=k, tangential_damping=c)))
+    sim = scene.compile(dt=1e-5, strict=True)
+    out = sim.run(duration, record=sm.Every(1e-3, ("block.com", "block.com_velocity")))
+    return out["time"], out["block.com"][0, :, 0], out["block.com_velocity"][0, :, 0]
+
+
+@validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan: T₂/T₁ = e^{μθ} "
+                 "(Johnson, Contact Mechanics, 1985, sec. 8.3)")
+def capstan_holds_at_the_euler_eytelwein_ratio():
+    """A rope over a fixed drum (capstan: theta = pi, mu = 0.3) loaded with T2 / T1 = 0.98 and
+    1.02 exp(mu theta): held in the first world (moved < 0.01 mm in the last 50 ms), slipping
+    in the second (> 30 mm): the holding ratio lies in [0.98, 1.02] exp(mu theta). Reported:
+    the bracket's middle; error 0 if both hold, else 1; tolerance 2 % (the bracket's half
+    width)."""
+    ratio = np.exp(MU_CAPSTAN * np.pi)
+    t, x = capstan([0.98 * ratio, 1.02 * ratio])
+    held = abs(x[0, -1] - x[0, -6]) < 1e-5
+    slipped = x[1, -1] - x[1, -6] > 3e-2
+    return result("capstan_holds_at_the_euler_eytelwein_ratio", ratio, ratio, 0.0 if held and
+                  slipped else 1.0, 0.02,
+                  f"last 50 ms: {1e3 * abs(x[0, -1] - x[0, -6]):.3g} mm at 0.98 e^(mu theta), "
+                  f"{1e3 * (x[1, -1] - x[1, -6]):.3g} mm at 1.02 e^(mu theta)")
+
+
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline: holds for "
+                 "tan α < μₛ, else a = g (sin α − μₖ cos α)", fast=True)
+def block_sticks_then_slides_on_an_incline():
+    """A plate (10 x 10 x 1 cm, mu_s = 0.5, mu_k = 0.3, sticking friction) on the ground with
+    gravity tilted by alpha: at tan(alpha) = 0.45 it must stay (moved < 0.1 mm), at 0.6 slide
+    with a = g (sin(alpha) - mu_k cos(alpha)) (least-squares slope of v from 0.1 s to 0.3 s).
+    Error relative on a (1 when it did not hold); tolerance 1 %."""
+    _, x, _ = block(0.45, 0.5, 0.3, 0.3)
+    held = float(np.max(np.abs(x - x[0])))
+    t, _, v = block(0.6, 0.5, 0.3, 0.3)
+    alpha = np.arctan(0.6)
+    window = t >= 0.1
+    slope = float(np.polyfit(t[window], v[window], 1)[0])
+    expected = G * (np.sin(alpha) - 0.3 * np.cos(alpha))
+    error = rel_error(slope, expected) if held < 1e-4 else 1.0
+    return result("block_sticks_then_slides_on_an_incline", slope, expected, error, 0.01,
+                  f"held at tan 0.45: moved {held:.3g} m; a = {slope:.4f} vs {expected:.4f} m/s^2")
+
+
+CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
+                                 block_sticks_then_slides_on_an_incline)}
