@@ -11,11 +11,11 @@ from softmech.simulation import Every, Results, Simulation, SimulationDiverged  
 from softmech.resultsfile import Recorder, load_results, record_to_file  # noqa: E402
 from softmech.terms import TERMS as _TERMS  # noqa: E402
 from softmech.terms.contact import AnisotropicFriction, IsotropicFriction  # noqa: E402
-from softmech.terms.rod_contact import CoulombFriction  # noqa: E402
+from softmech.terms.rod_contact import CoulombFriction, InitialOverlapWarning  # noqa: E402
 from softmech.terms.friction import StickingFriction  # noqa: E402
 
 globals().update(_TERMS)  # every term class: sm.Gravity, sm.GroundContact, ... (softmech.terms)
 
 __all__ = ["__version__", "Scene", "sections", "ImplicitOptions", "Simulation", "SimulationDiverged", "Every", "Results",
-           "AnisotropicFriction", "IsotropicFriction", "CoulombFriction", "StickingFriction", "Recorder", "record_to_file",
+           "AnisotropicFriction", "IsotropicFriction", "CoulombFriction", "StickingFriction", "InitialOverlapWarning", "Recorder", "record_to_file",
            "load_results", *sorted(_TERMS)]

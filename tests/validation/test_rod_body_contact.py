@@ -261,8 +261,13 @@ def test_bad_rod_body_contact_input_names_the_field():
 def test_overlapping_initial_geometry_and_double_pairs_are_refused():
     scene = two_body_scene()
     scene.add_box(name="brick", position=(0.5, 0, 0.0), lengths=(0.1, 0.1, 0.1), density=1000.0)
-    scene.add(sm.RodBodyContact(stiffness=1.0))
+    scene.add(sm.RodBodyContact(stiffness=1.0, initial_overlap="refuse"))
     with pytest.raises(ValueError, match="'brick' overlaps"):
+        scene.compile(dt=1e-5)
+    scene = two_body_scene()       # the default: started, with a warning naming the pair
+    scene.add_box(name="brick", position=(0.5, 0, 0.0), lengths=(0.1, 0.1, 0.1), density=1000.0)
+    scene.add(sm.RodBodyContact(stiffness=1.0))
+    with pytest.warns(sm.InitialOverlapWarning, match=r"body 'brick' overlaps by .* k eps = "):
         scene.compile(dt=1e-5)
     scene = two_body_scene()
     scene.add(sm.RodBodyContact(stiffness=1.0))

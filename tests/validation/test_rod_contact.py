@@ -247,6 +247,25 @@ def test_bad_scenes_raise_before_any_work():
         scene.compile(dt=1e-5)
     scene = two_rods()
     scene.rods[1].positions[:, 1] = 0.015         # centrelines 15 mm apart, radii sum 20 mm
-    scene.add(sm.RodContact(stiffness=1.0))
+    scene.add(sm.RodContact(stiffness=1.0, initial_overlap="refuse"))
     with pytest.raises(ValueError, match="overlaps by 0.25"):
         scene.compile(dt=1e-5)
+    with pytest.raises(ValueError, match=r"rod_contact.initial_overlap = 'no' is not allowed"):
+        sm.RodContact(stiffness=1.0, initial_overlap="no")
+
+
+def test_an_overlapping_start_is_accepted_with_a_warning_and_pushed_apart():
+    """Issue 30: a start that overlaps (a draped rope touching an obstacle by 12 % of its
+    radius) is no longer refused by default: it warns, naming the pair, the overlap and the
+    first step's penalty force k eps, and the penalty pushes the rods apart. With k = 1 N/m and
+    eps = 5 mm the warning states 0.005 N; the rods end further apart than they started."""
+    scene = two_rods()
+    scene.rods[1].positions[:, 1] = 0.015         # centrelines 15 mm apart, radii sum 20 mm
+    scene.add(sm.RodContact(stiffness=1.0))
+    with pytest.warns(sm.InitialOverlapWarning, match=r"rods 'a' \(element \d+\) and 'b' "
+                      r"\(element \d+\) overlaps by 0.25.*k eps = 0.005 N \(eps = 0.005 m\)"):
+        sim = scene.compile(dt=1e-5)
+    gap0 = np.abs(sim.get_state("b")["positions"][0][:, 1] - sim.get_state("a")["positions"][0][:, 1]).min()
+    sim.run(0.05)
+    gap = np.abs(sim.get_state("b")["positions"][0][:, 1] - sim.get_state("a")["positions"][0][:, 1]).min()
+    assert gap > gap0

@@ -5,7 +5,7 @@ Nat. Commun. 2019, eq. 7, against the body's exact surface).
     RodBodyContact(rods=None, bodies=None, stiffness=..., damping=0.0, friction=None |
                    CoulombFriction(static, kinetic, slip_velocity=1e-4) |
                    StickingFriction(static, kinetic, tangential_stiffness=..., ...),
-                   overlap_tolerance=0.01, name="rod_body_contact")
+                   overlap_tolerance=0.01, initial_overlap="warn", name="rod_body_contact")
 
 rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
 None for every sphere, cylinder and box of the scene (a general body's mesh is for display
@@ -76,11 +76,11 @@ class RodBodyContact(_PenaltyContact):
     sticking = True
 
     def __init__(self, rods=None, bodies=None, *, stiffness, damping=0.0, friction=None,
-                 overlap_tolerance=0.01, name="rod_body_contact"):
+                 overlap_tolerance=0.01, initial_overlap="warn", name="rod_body_contact"):
         self.name = name
         self.rods = _names(name, "rods", rods, "rods")
         self.rigid = _names(name, "bodies", bodies, "rigid bodies")
-        self._penalty(name, stiffness, damping, friction, overlap_tolerance)
+        self._penalty(name, stiffness, damping, friction, overlap_tolerance, initial_overlap)
 
     def bodies(self):
         """Names of the listed rods and rigid bodies (for the scene's checks)."""
@@ -117,8 +117,9 @@ class RodBodyContact(_PenaltyContact):
 
 
 def check_initial_overlap(term, ctx, rod_indices, slots):
-    """ValueError if an element of the term's rods, as built, overlaps one of its bodies by more
-    than overlap_tolerance times its radius (the largest of any world)."""
+    """Whether an element of the term's rods, as built, overlaps one of its bodies by more than
+    overlap_tolerance times its radius (the largest of any world): if so, the worst element of
+    each body goes to term.overlapping_start (refused or warned)."""
     x0, x1, _, _, rod, local = contact_elements(ctx.rods, rod_indices)
     rad = np.concatenate([np.max(ctx.all_rod_params[ctx.rods[r].name]["radius"], axis=0)
                           for r in rod_indices])
@@ -132,11 +133,8 @@ def check_initial_overlap(term, ctx, rod_indices, slots):
                               np.full(n, shape, dtype=np.int64), np.tile(dims, (n, 1)), ratio)
         if n and ratio.max() > term.overlap_tolerance:
             k = int(np.argmax(ratio))
-            raise ValueError(
-                f"{term.name}: the initial geometry of rod {ctx.rods[rod[k]].name!r} (element "
-                f"{local[k]}) and body {body.name!r} overlaps by {ratio[k]:.3g} of the rod's "
-                f"radius, more than {term.name}.overlap_tolerance = {term.overlap_tolerance}: "
-                f"move them apart")
+            term.overlapping_start(f"rod {ctx.rods[rod[k]].name!r} (element {local[k]}) and "
+                                   f"body {body.name!r}", ratio[k], ratio[k] * rad[k])  # eps / r
 
 
 class RodBodyContacts(Part):

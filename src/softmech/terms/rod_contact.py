@@ -3,17 +3,20 @@ and its equations are in softmech.kernels.rod_contact (Zhang et al., Nat. Commun
 
     RodContact(rods=None, stiffness=..., damping=0.0, friction=None | CoulombFriction(static,
                kinetic, slip_velocity=1e-4), self_contact=False, overlap_tolerance=0.01,
-               name="rod_contact")
+               initial_overlap="warn", name="rod_contact")
 
 rods: the rods (or names) that touch each other, None for every rod of the scene. Every pair of
 distinct listed rods is in contact; self_contact=True adds each listed rod with itself. All
 RodContact terms of a scene compile into one kernel call (a pair table over rod indices), and a
-pair of rods may belong to one term only.
+pair of rods may belong to one term only. An initial geometry that overlaps by more than
+overlap_tolerance (r_i + r_j) starts with an InitialOverlapWarning (initial_overlap = "warn",
+the penalty pushes the pair apart) or is refused (initial_overlap = "refuse").
 
 Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s],
 `<name>.static`, `<name>.kinetic` friction coefficients mu_s, mu_k [-] (0 without friction),
 `<name>.slip_velocity` v_s [m/s].
 """
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +29,15 @@ from softmech.terms.base import Part, Term, rod_name
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 
 ORDER = 85
+
+INITIAL_OVERLAP = ("warn", "refuse")
+"""What a contact term does with an initial geometry that overlaps by more than its
+overlap_tolerance: start anyway with an InitialOverlapWarning (the penalty pushes the pair
+apart), or refuse with a ValueError before any work."""
+
+
+class InitialOverlapWarning(UserWarning):
+    """A contact term's bodies overlap at the start by more than its overlap_tolerance."""
 """Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
 response balances the total force including this one."""
 
@@ -58,7 +70,8 @@ class _PenaltyContact(Term):
     sticking = False
     """Whether the term accepts a StickingFriction (softmech.terms.friction)."""
 
-    def _penalty(self, name, stiffness, damping, friction, overlap_tolerance):
+    def _penalty(self, name, stiffness, damping, friction, overlap_tolerance,
+                 initial_overlap="warn"):
         self.stiffness = float(_checks.positive(f"{name}.stiffness", stiffness, shape=()))
         self.damping = float(_checks.nonnegative(f"{name}.damping", damping, shape=()))
         laws = (CoulombFriction, StickingFriction) if self.sticking else (CoulombFriction,)
@@ -70,6 +83,24 @@ class _PenaltyContact(Term):
         self.friction = friction
         self.overlap_tolerance = float(_checks.nonnegative(f"{name}.overlap_tolerance",
                                                            overlap_tolerance, shape=()))
+        self.initial_overlap = _checks.choice(f"{name}.initial_overlap", initial_overlap,
+                                              INITIAL_OVERLAP)
+
+    def overlapping_start(self, where, ratio, depth):
+        """An initial overlap above overlap_tolerance: `where` names the pair, `ratio` is its
+        overlap over the reference length, `depth` [m] the overlap eps itself. ValueError with
+        initial_overlap = "refuse"; otherwise an InitialOverlapWarning that says what the first
+        step does (the penalty k eps pushes the pair apart) and how to avoid it."""
+        message = (f"{self.name}: the initial geometry of {where} overlaps by {ratio:.3g}, more "
+                   f"than {self.name}.overlap_tolerance = {self.overlap_tolerance}")
+        if self.initial_overlap == "refuse":
+            raise ValueError(f"{message}: move them apart (or set {self.name}.initial_overlap "
+                             "= 'warn' to start anyway)")
+        warnings.warn(InitialOverlapWarning(
+            f"{message}; accepted (initial_overlap = 'warn'): the penalty pushes them apart "
+            f"from the first step with k eps = {self.stiffness * depth:.3g} N "
+            f"(eps = {depth:.3g} m). Move them apart or lower the stiffness for a gentler "
+            f"start, or set initial_overlap = 'refuse'"), stacklevel=2)
 
     def sticks(self):
         """True if the term's friction is a StickingFriction."""
@@ -103,7 +134,7 @@ class RodContact(_PenaltyContact):
     """Contact between rods and, optionally, of each rod with itself (see module docstring)."""
 
     def __init__(self, rods=None, *, stiffness, damping=0.0, friction=None, self_contact=False,
-                 overlap_tolerance=0.01, name="rod_contact"):
+                 overlap_tolerance=0.01, initial_overlap="warn", name="rod_contact"):
         self.name = name
         if rods is None:
             self.rods = None
@@ -120,7 +151,7 @@ class RodContact(_PenaltyContact):
             if not self.rods or (len(self.rods) < 2 and not self_contact):
                 raise ValueError(f"{name}.rods = {list(self.rods)} is not allowed: needs at least "
                                  "two rods, or one with self_contact=True")
-        self._penalty(name, stiffness, damping, friction, overlap_tolerance)
+        self._penalty(name, stiffness, damping, friction, overlap_tolerance, initial_overlap)
         if not isinstance(self_contact, bool):
             raise ValueError(f"{name}.self_contact = {self_contact!r} is not allowed: must be "
                              "True or False")
@@ -162,8 +193,9 @@ def contact_elements(rods, indices):
 
 
 def check_initial_overlap(term, ctx, indices):
-    """ValueError if the term's rods, as built, overlap by more than overlap_tolerance (r_i + r_j)
-    (the largest radius of any world), by the kernel's own distance and self-contact rule."""
+    """Whether the term's rods, as built, overlap by more than overlap_tolerance (r_i + r_j) (the
+    largest radius of any world), by the kernel's own distance and self-contact rule: if so, the
+    worst pair goes to term.overlapping_start (refused or warned)."""
     from scipy.spatial import cKDTree    # here: scipy.spatial costs import time otherwise
 
     x0, x1, arc, length, rod, local = contact_elements(ctx.rods, indices)
@@ -180,10 +212,9 @@ def check_initial_overlap(term, ctx, indices):
         k = int(np.argmax(ratio))
         (i, j) = pairs[k]
         names = [ctx.rods[rod[e]].name for e in (i, j)]
-        raise ValueError(
-            f"{term.name}: the initial geometry of rods {names[0]!r} (element {local[i]}) and "
-            f"{names[1]!r} (element {local[j]}) overlaps by {ratio[k]:.3g} (r_i + r_j), more than "
-            f"{term.name}.overlap_tolerance = {term.overlap_tolerance}: move the rods apart")
+        term.overlapping_start(
+            f"rods {names[0]!r} (element {local[i]}) and {names[1]!r} (element {local[j]})",
+            ratio[k], ratio[k] * (rad[i] + rad[j]))                # ratio: eps / (r_i + r_j)
 
 
 class RodContacts(Part):
