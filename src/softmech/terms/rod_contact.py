@@ -29,6 +29,8 @@ from softmech.terms.base import Part, Term, rod_name
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 
 ORDER = 85
+"""Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
+response balances the total force including this one."""
 
 INITIAL_OVERLAP = ("warn", "refuse")
 """What a contact term does with an initial geometry that overlaps by more than its
@@ -38,8 +40,6 @@ apart), or refuse with a ValueError before any work."""
 
 class InitialOverlapWarning(UserWarning):
     """A contact term's bodies overlap at the start by more than its overlap_tolerance."""
-"""Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
-response balances the total force including this one."""
 
 
 @dataclass(frozen=True)
@@ -108,13 +108,10 @@ class _PenaltyContact(Term):
 
     def parameters(self):
         f = self.friction or CoulombFriction(0.0, 0.0)
-        if self.sticks():
-            return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
-                    "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
-                    **{k: np.array([getattr(f, k)]) for k in STICK_FIELDS}}
+        own = STICK_FIELDS if self.sticks() else ("slip_velocity",)   # the law's own fields
         return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
                 "static": np.array([f.static]), "kinetic": np.array([f.kinetic]),
-                "slip_velocity": np.array([f.slip_velocity])}
+                **{k: np.array([getattr(f, k)]) for k in own}}
 
     def contact_params(self, p):
         """The kernel's rows (B, N_PARAMS) from the per-world parameters p, checked; with a
