@@ -191,6 +191,10 @@ class DerRod(ImplicitBody):
                 raise ValueError(f"{f}edges: an edge joins a node to itself")
         self.positions = x
         self.edge_nodes = edges
+        # what sets the number of edges, named when a per-edge array does not fit it
+        self._edges_from = (f"{f}edges ({len(edges)} edges)" if not self.polyline else
+                            f"{f}n_elems = {len(edges)}" if source == "start/length" else
+                            f"{f}centerline ({len(x)} nodes)")
         rest_len = np.linalg.norm(x[edges[:, 1]] - x[edges[:, 0]], axis=1)
         scale = max(1.0, np.abs(x).max())
         if np.any(rest_len <= 1e-12 * scale):
@@ -210,7 +214,7 @@ class DerRod(ImplicitBody):
         lengths from them (the rest shape's, as Bergou et al. 2008's l_i-bar)."""
         self.rest_lengths = _checks.per_element(self._f + "rest_lengths", rest_lengths,
                                                 self.n_elems, bounds=_checks.LENGTH,
-                                                of=f"der_rod '{self.name}' ({self.n_elems} edges)")
+                                                of=self._edges_from)
         self.voronoi_lengths = 0.5 * self.rest_lengths[self.spring_edges].sum(axis=1)
 
     def _set_material(self, radius, section, density, youngs_modulus, poisson_ratio,
