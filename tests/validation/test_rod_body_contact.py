@@ -267,7 +267,7 @@ def test_overlapping_initial_geometry_and_double_pairs_are_refused():
     scene = two_body_scene()       # the default: started, with a warning naming the pair
     scene.add_box(name="brick", position=(0.5, 0, 0.0), lengths=(0.1, 0.1, 0.1), density=1000.0)
     scene.add(sm.RodBodyContact(stiffness=1.0))
-    with pytest.warns(sm.InitialOverlapWarning, match=r"body 'brick' overlaps by .* k eps = "):
+    with pytest.warns(sm.InitialOverlapWarning, match=r"body 'brick' overlaps by .* of the rod's radius.* k eps = "):
         scene.compile(dt=1e-5)
     scene = two_body_scene()
     scene.add(sm.RodBodyContact(stiffness=1.0))

@@ -263,7 +263,8 @@ def test_an_overlapping_start_is_accepted_with_a_warning_and_pushed_apart():
     scene.rods[1].positions[:, 1] = 0.015         # centrelines 15 mm apart, radii sum 20 mm
     scene.add(sm.RodContact(stiffness=1.0))
     with pytest.warns(sm.InitialOverlapWarning, match=r"rods 'a' \(element \d+\) and 'b' "
-                      r"\(element \d+\) overlaps by 0.25.*k eps = 0.005 N \(eps = 0.005 m\)"):
+                      r"\(element \d+\) overlaps by 0.25 \(r_i \+ r_j\).*k eps = 0.005 N "
+                      r"\(eps = 0.005 m\)"):
         sim = scene.compile(dt=1e-5)
     gap0 = np.abs(sim.get_state("b")["positions"][0][:, 1] - sim.get_state("a")["positions"][0][:, 1]).min()
     sim.run(0.05)

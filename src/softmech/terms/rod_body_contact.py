@@ -134,7 +134,8 @@ def check_initial_overlap(term, ctx, rod_indices, slots):
         if n and ratio.max() > term.overlap_tolerance:
             k = int(np.argmax(ratio))
             term.overlapping_start(f"rod {ctx.rods[rod[k]].name!r} (element {local[k]}) and "
-                                   f"body {body.name!r}", ratio[k], ratio[k] * rad[k])  # eps / r
+                                   f"body {body.name!r}", ratio[k], "of the rod's radius",
+                                   ratio[k] * rad[k])
 
 
 class RodBodyContacts(Part):

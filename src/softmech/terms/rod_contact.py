@@ -86,13 +86,13 @@ class _PenaltyContact(Term):
         self.initial_overlap = _checks.choice(f"{name}.initial_overlap", initial_overlap,
                                               INITIAL_OVERLAP)
 
-    def overlapping_start(self, where, ratio, depth):
+    def overlapping_start(self, where, ratio, of, depth):
         """An initial overlap above overlap_tolerance: `where` names the pair, `ratio` is its
-        overlap over the reference length, `depth` [m] the overlap eps itself. ValueError with
+        overlap over the reference length `of` names, `depth` [m] the overlap eps. ValueError with
         initial_overlap = "refuse"; otherwise an InitialOverlapWarning that says what the first
         step does (the penalty k eps pushes the pair apart) and how to avoid it."""
-        message = (f"{self.name}: the initial geometry of {where} overlaps by {ratio:.3g}, more "
-                   f"than {self.name}.overlap_tolerance = {self.overlap_tolerance}")
+        message = (f"{self.name}: the initial geometry of {where} overlaps by {ratio:.3g} "
+                   f"{of}, more than {self.name}.overlap_tolerance = {self.overlap_tolerance}")
         if self.initial_overlap == "refuse":
             raise ValueError(f"{message}: move them apart (or set {self.name}.initial_overlap "
                              "= 'warn' to start anyway)")
@@ -211,7 +211,7 @@ def check_initial_overlap(term, ctx, indices):
         names = [ctx.rods[rod[e]].name for e in (i, j)]
         term.overlapping_start(
             f"rods {names[0]!r} (element {local[i]}) and {names[1]!r} (element {local[j]})",
-            ratio[k], ratio[k] * (rad[i] + rad[j]))                # ratio: eps / (r_i + r_j)
+            ratio[k], "(r_i + r_j)", ratio[k] * (rad[i] + rad[j]))
 
 
 class RodContacts(Part):
