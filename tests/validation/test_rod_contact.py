@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import softmech as sm
-from softmech.kernels.rod_contact import segment_parameters
+from softmech.kernels.rod_contact import PARALLEL, segment_parameters
 from softmech.terms.rod_contact import contact_stats, node_forces
 from softmech.validation import body_contact as BC
 
@@ -52,7 +52,11 @@ vec = st.tuples(coord, coord, coord).map(np.array)
 def test_segment_closest_points_match_brute_force_sampling(a, b, c, e, kind, shift, scale):
     """d(exact) <= min over 4001 samples s of |x(s) - segment 2| (exact point-segment distance),
     which exceeds the true minimum by at most |b - a| / 8000 (the distance is 1-Lipschitz in
-    the sample point); tolerance 1e-12 for round-off."""
+    the sample point); tolerance 1e-12 for round-off. Segments closer to parallel than
+    sin^2 = PARALLEL take, by design, the middle of their overlap (segment_parameters), whose
+    distance exceeds the minimum by at most |b - a| sin(angle) <= 1e-5 |b - a|: allowed for
+    them (hypothesis found a = c, b and e 1.2e-7 apart: the middle is 6e-8 from the shared
+    end's distance 0)."""
     if kind == "parallel":        # c, e on a line parallel to a-b (or on it: offset 0 allowed)
         e = c + scale * (b - a)
         c = c + shift * (b - a)
@@ -64,7 +68,12 @@ def test_segment_closest_points_match_brute_force_sampling(a, b, c, e, kind, shi
     exact = closest_distance(a, b, c, e)
     s = np.linspace(0.0, 1.0, 4001)
     sampled = point_segment_distance(a + s[:, None] * (b - a), c, e).min()
-    assert exact <= sampled + 1e-12
+    d1, d2 = b - a, e - c
+    cross2 = np.dot(np.cross(d1, d2), np.cross(d1, d2))
+    norms2 = np.dot(d1, d1) * np.dot(d2, d2)
+    parallel_rule = norms2 > 0 and cross2 <= PARALLEL * norms2
+    slack = np.linalg.norm(d1) * np.sqrt(cross2 / norms2) if parallel_rule else 0.0
+    assert exact <= sampled + slack + 1e-12
     assert sampled - exact <= np.linalg.norm(b - a) / 8000 + 1e-12
 
 
