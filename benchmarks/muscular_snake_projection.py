@@ -7,10 +7,13 @@ snake it drives over periods 3-6 at two resolutions, beside the continuous-torqu
     python benchmarks/muscular_snake_projection.py [--pairs 1 2 3 4 5 6] [--n-elems 50 100]
     python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.3 1.5 1.7 2
     python benchmarks/muscular_snake_projection.py --pairs 4 --axial 10
+    python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.2 1.5 --lever 1.12
 
 --rods F...: also the four-pair layout as glued muscle rods (muscles="rods"), its forces
 scaled by each factor (clipped to 3500 N), and the couples snake at the reciprocal
-scalings (what the rods' weaker bending corresponds to). --axial F: the four-pair layout, rods
+scalings (what the rods' weaker bending corresponds to). --lever L: the rods at L body radii
+from the midline (default 0.5, the paper's r/2), their forces scaled by 0.5 / L so that each
+factor gives the same moments as at r/2 (the compression falls as 1 / L). --axial F: the four-pair layout, rods
 and couples, on a body F times stiffer in compression (section area x F, density / F: the same
 mass per length, bending and torsional stiffness; shear stiffness x F, rotary inertia / F), at
 dt = 8e-6 s (the stiffer shear modes), 6 s each: whether the rods' shortfall is their
@@ -33,12 +36,31 @@ def speeds(layouts, n_elems, muscles="couples"):
     return problem.speeds(layouts.reshape(len(layouts), -1))
 
 
+def rod_run(groups, lever_fraction, duration=6.0):
+    """One muscle-rod snake with `groups` at `lever_fraction` body radii: its forward speed
+    (+x) and speed along its direction of travel over periods 3-6 [m/s], heading [deg] and body
+    length at the end [m]."""
+    import softmech as sm
+    from softmech.scenarios.muscular_snake import build_muscular_snake
+    from softmech.scenarios.snake import mean_velocities, travel_velocities
+    scene, info = build_muscular_snake(groups=groups, muscles="rods", duration=duration,
+                                       lever_fraction=lever_fraction)
+    out = scene.compile(dt=info.dt).run(duration, record=sm.Every(
+        0.05, ("snake.com", "snake.positions")))
+    forward = mean_velocities(out["time"], out["snake.com"], 1.0, 3, 6)[0][0]
+    along, _, heading = travel_velocities(out["time"], out["snake.com"], 1.0, 3, 6)
+    length = np.linalg.norm(np.diff(out["snake.positions"][0, -1], axis=0), axis=1).sum()
+    return forward, along[0], heading[0], length
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pairs", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6])
     p.add_argument("--n-elems", type=int, nargs="+", default=[50, 100])
     p.add_argument("--rods", type=float, nargs="*", default=[],
                    help="force scalings of the four-pair layout as muscle rods")
+    p.add_argument("--lever", type=float, default=0.5,
+                   help="the rods' distance from the midline [body radii] (with --rods)")
     p.add_argument("--axial", type=float, default=None,
                    help="the four-pair layout on a body this many times stiffer in compression")
     a = p.parse_args()
@@ -55,7 +77,9 @@ def main():
             print(f"| {n} | {'overlapping' if overlap else 'disjoint'} | {residual:.3f} | "
                   + " | ".join(f"{x:.3f} m/s ({x / continuous:.0%})" for x in v)
                   + f" | {text} |", flush=True)
-    if a.rods:
+    if a.rods and a.lever != 0.5:
+        lever_table(a.rods, a.lever, continuous)
+    elif a.rods:
         layout = projected_layout(4)[0]
         print("\n| force scaling | muscle rods | couples at the same scaling |")
         print("|---:|---:|---:|")
@@ -67,6 +91,22 @@ def main():
             print(f"| {f:g} | {r:.3f} m/s | {c:.3f} m/s |", flush=True)
     if a.axial:
         axial_table(a.axial)
+
+
+def lever_table(factors, lever, continuous):
+    """The four-pair projected layout as muscle rods at `lever` body radii, each force scaled by
+    factor * 0.5 / lever (the moments of `factor` at r/2); prints a markdown table."""
+    layout = projected_layout(4)[0]
+    print(f"\n| moments x (rods at {lever:g} r, forces x {0.5 / lever:.3f}) | forward (+x) | "
+          "along its travel (heading) | body length at 6 s |")
+    print("|---:|---:|---:|---:|")
+    for f in factors:
+        groups = np.column_stack([layout[:, :2],
+                                  np.minimum(layout[:, 2] * f * 0.5 / lever, MAX_FORCE),
+                                  layout[:, 3]])
+        forward, along, heading, length = rod_run(groups, lever)
+        print(f"| {f:g} | {forward:.3f} m/s ({forward / continuous:.0%}) | {along:.3f} m/s "
+              f"({along / continuous:.0%}, {heading:+.0f} deg) | {length:.3f} m |", flush=True)
 
 
 def axial_table(factor, dt=8e-6):

@@ -148,6 +148,16 @@ def test_muscle_rods_span_the_elements_the_couples_bend():
         build_muscular_snake(muscles="tendons")
     with pytest.raises(ValueError, match=r"groups\[0\]\.force"):
         build_muscular_snake(groups=[(10.0, 30.0, -1.0, 0.25)], muscles="rods")
+    # lever_fraction moves the muscles (the authors' public example: beside the body, 1.12 r)
+    scene, _ = build_muscular_snake(groups=[(10.0, 30.0, 1000.0, 0.25)], muscles="rods",
+                                    duration=1.0, lever_fraction=1.12)
+    right = next(r for r in scene.rods if r.name == "right0")
+    np.testing.assert_allclose(right.positions[:, 1], body.positions[first:last + 1, 1] + 0.028)
+    for bad in (0.0, -0.5, 2.5, float("nan")):
+        with pytest.raises(ValueError, match="lever_fraction"):
+            build_muscular_snake(muscles="rods", lever_fraction=bad)
+    with pytest.raises(ValueError, match="lever_fraction = 1.0 is not allowed with muscles = 'couples'"):
+        build_muscular_snake(lever_fraction=1.0)
 
 
 def test_softmech_run_muscular_snake_with_muscle_rods(tmp_path, capsys):

@@ -155,26 +155,39 @@ def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1):
 
 
 MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE2["density"],
-                  glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3)
+                  glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3,
+                  lever_fraction=0.5)
 """The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
 the body's half-width), Young's modulus [Pa] (1/10 of the body's: the two muscles add ~1% to
 its bending and axial stiffness), density [kg/m^3] (the body's; the muscles add their mass,
 0.012 kg per 10 vertebrae each), glue stiffness [N/m] and damping [N s/m] (an end joint
 stretches F / k: 1.5 mm at 1500 N; sqrt(m_node / k) = 35 us > dt), rotational damping of the
-muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only)."""
+muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only), the
+muscles' distance from the midline as a fraction of the body radius [-] (the paper: "half its
+radius"; 3500 N for ~40 N m is a lever of 11.4 mm ~ r/2; the authors' public PyElastica
+example puts them beside the body, (r + 3 mm) / r = 1.12)."""
 
 MUSCLE_KINDS = ("couples", "rods")
 """The muscular snake's actuators: MusclePairs couples, or glued muscle rods."""
 
 
 def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups=None,
-                         layout="projected", duration=6.0, dt=TABLE2["dt"], muscles="couples"):
+                         layout="projected", duration=6.0, dt=TABLE2["dt"], muscles="couples",
+                         lever_fraction=MUSCLE_ROD["lever_fraction"]):
     """The muscular snake (module docstring): `groups` rows (start, length, force, phase), or
     without them `pairs` pairs in the starting `layout`: "projected" (the continuous gait
     projected onto the pairs, `projected_layout`) or "uniform" (`initial_layout`); muscles
-    "couples" (MusclePairs) or "rods" (glued muscle rods, `add_muscle_rods`). Returns (scene,
-    SnakeInfo) of the snake template."""
+    "couples" (MusclePairs) or "rods" (glued muscle rods, `add_muscle_rods`, at
+    `lever_fraction` body radii from the midline, in (0, 2]). Returns (scene, SnakeInfo) of the
+    snake template."""
     muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
+    lever_fraction = float(_checks.positive("lever_fraction", lever_fraction, shape=()))
+    if lever_fraction > 2.0:
+        raise ValueError(f"lever_fraction = {lever_fraction!r} is not allowed: must be in (0, 2] "
+                         "body radii (a muscle glued farther out is not on the body)")
+    if muscles == "couples" and lever_fraction != MUSCLE_ROD["lever_fraction"]:
+        raise ValueError(f"lever_fraction = {lever_fraction!r} is not allowed with muscles = "
+                         "'couples': the couples' lever is MusclePairs' r/2 (muscles='rods' only)")
     layout = _checks.choice("layout", layout, set(LAYOUTS))
     if groups is not None:
         layout = tuple(map(tuple, np.asarray(groups, dtype=float)))
@@ -186,7 +199,8 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
         return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
     g = validate_pairs("groups", _checks.finite("groups", layout))
     scene, info = build_snake(n_elems, worlds, duration=duration, dt=dt, actuated=False)
-    names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period)
+    names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period,
+                            muscle=dict(MUSCLE_ROD, lever_fraction=lever_fraction))
     if not names:
         raise ValueError(f"groups = {g.tolist()} is not allowed with muscles = 'rods': no pair "
                          f"spans an interior node of the {n_elems}-element body")
@@ -208,14 +222,15 @@ def pair_nodes(body, start, length):
 
 def add_muscle_rods(scene, body, groups, *, frequency, muscle=MUSCLE_ROD):
     """Per pair i of `groups` (n, 4) rows (start, length, force, phase): a right and a left
-    muscle rod `right<i>`, `left<i>` at r/2 from the midline along -d2 = d1 x d3, resp. +d2
+    muscle rod `right<i>`, `left<i>` at muscle["lever_fraction"] r (r/2) from the midline along
+    -d2 = d1 x d3, resp. +d2
     (so that right > left bends the body as MusclePairs' positive moment about d1 does: +y for
     the snake along +x with d1 = +z), glued to the body over `pair_nodes`, each pulled by an ActiveMuscle
     `muscle_right<i>` / `muscle_left<i>` (eq. 2 wave, side +1 / -1, phase_i, `frequency` [Hz],
     max_stress F_i / A_m). Pairs that span no interior node get none. Returns the ActiveMuscle
     names."""
     names = []
-    half = 0.5 * float(np.max(body.radius))
+    half = muscle["lever_fraction"] * float(np.max(body.radius))
     area = np.pi * muscle["radius"] ** 2
     for i, (start, length, force, phase) in enumerate(groups):
         span = pair_nodes(body, start, length)
