@@ -7,7 +7,7 @@ and why (docs/musculoskeletal.md, "The flexion stop").
 Prints the largest flexion [deg] of the radius's and the ulna's chords, the hinge's own angle
 there (between the humerus's last and the radius's first element, where the stop acts), the
 forearm's peak angular velocity before it [rad/s] and the biceps' growth at 90 deg. --zeta sets
-every fibre's strain-rate damping (Hill-fitted: 1.11e5 Pa s, which needs --dt 1e-6);
+every fibre's strain-rate damping (Hill-fitted: 1.01e5 Pa s, which needs --dt 1e-6);
 --radioulnar overrides softmech.scenarios.elbow.RADIOULNAR_STIFFNESS (the former: 50). The full
 scene takes ~30 s at dt = 5 us and ~5 min at 1 us on one core.
 """

@@ -86,7 +86,7 @@ STOP_STIFFNESS, STOP_DAMPING = 2000.0, 0.5       # [N m/rad], [N m s/rad]
 flexed ballistically by the unloaded biceps (no force-velocity relation at the default zeta),
 meets it at ~27 rad/s: the hinge passes it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and
 the radius, stopped at its elbow end, whips ~5 deg further (w0 / omega_1, its first bending
-mode ~230 rad/s); with zeta fitted to Hill's law the flexion ends at 124 deg, short of it
+mode ~230 rad/s); with zeta fitted to Hill's law the flexion ends at 131 deg, short of it
 (docs/musculoskeletal.md, "The flexion stop")."""
 
 
