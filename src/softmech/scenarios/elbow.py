@@ -69,10 +69,11 @@ SHOULDERS = {
                  "(sm.Pin: the top node held, rotations free), the upper arm held as in the "
                  "isometric and isokinetic protocols, its elbow end resting on the "
                  "dynamometer's arm pad (sm.Pin of the humerus's last node)"}
-"""How the upper arm is held (build_elbow(shoulder=...)). A free ball joint alone does not
-hold it: the biceps' origin lies in front of the shoulder, and at MVC its pull (~180 N, 3 cm
-in front) flexes the shoulder with ~5 N m, more than the hanging arm's gravity can return
-(~4 N m at 90 deg); the protocols of Fig. 1c-d strap the upper arm to the dynamometer."""
+"""How the upper arm is held (build_elbow(shoulder=...)). The protocols of Fig. 1c-d strap the
+upper arm to the dynamometer. A free ball joint alone (measured on the reduced scene, not
+offered) lets the biceps, whose origin lies 3 cm in front of the shoulder, flex the shoulder by
+10 deg, and nothing holds the humerus's spin about its own axis: it reached 16 deg by 0.8 s,
+turning the hinge's plane (docs/musculoskeletal.md, "The shoulder")."""
 HINGE_ALIGNMENT = 50.0
 """Rotational stiffness [N m/rad] holding the hinge's axis (the joint's other rotations)."""
 RADIOULNAR_STIFFNESS = 2000.0
