@@ -69,12 +69,11 @@ def main():
     h = 0.5
     for deg in (0, 20, 45, 60, 90, 120):
         arm = -(arm26_length(deg + h) - arm26_length(deg - h)) / np.radians(2 * h)
-        # the scene's straight line: d(deg) from geometric_growth's geometry
-        d = [_scene_distance(deg + s) for s in (h, -h)]
+        d = [elbow.insertion_distance(deg + s) for s in (h, -h)]
         print(f"| {deg} | {1e3 * arm:.1f} | {-1e3 * (d[0] - d[1]) / np.radians(2 * h):.1f} |")
     ex26 = arm26_length(start) - arm26_length(90.0)
-    exsc = _scene_distance(start) - _scene_distance(90.0)
-    d0 = _scene_distance(start)
+    exsc = elbow.insertion_distance(start) - elbow.insertion_distance(90.0)
+    d0 = elbow.insertion_distance(start)
     print(f"\nexcursion {start:g} -> 90 deg: arm26 {1e3 * ex26:.1f} mm, scene {1e3 * exsc:.1f} mm; "
           f"scene's origin -> insertion {1e3 * d0:.0f} mm, belly {elbow.BELLY:g} of it = "
           f"{1e3 * elbow.BELLY * d0:.0f} mm")
@@ -98,14 +97,6 @@ def main():
         for b, i in ((0.45, 0.05), (0.55, 0.05), (0.65, 0.05), (0.55, 0.025), (0.55, 0.075)):
             print(f"| {b:.2f} | {1e3 * i:.0f} | {100 * elbow.geometric_growth(belly=b, insertion=i):.1f} "
                   f"| {100 * simulate(b, i):.1f} |", flush=True)
-
-
-def _scene_distance(deg):
-    """The scene's origin -> insertion distance [m] at flexion `deg` (one head)."""
-    origin = np.array([elbow.ORIGIN_X, elbow.HEAD_Y, elbow.SHOULDER[2]])
-    a = np.radians(deg)
-    return float(np.linalg.norm(elbow.ELBOW + elbow.INSERTION * np.array([np.sin(a), 0.0, -np.cos(a)])
-                                + (0.0, elbow.HEAD_Y, 0.0) - origin))
 
 
 if __name__ == "__main__":

@@ -79,6 +79,22 @@ def test_spherical_shoulder_on_the_arm_pad_flexes_like_the_clamp(clamped):
     assert abs(growth - growth_at(clamped["radius"], clamped["section"])) < 0.01
 
 
+def test_geometric_growth_is_the_incompressible_belly_and_checks_its_geometry():
+    """L_b / (L_b - shortening) - 1 by hand for the default geometry (belly 0.55 of the origin ->
+    insertion line at 20 deg), exact to round-off; a belly that would shorten to nothing, or
+    geometry out of range, is refused with the field named."""
+    from softmech.scenarios.elbow import BELLY, insertion_distance
+
+    d0, d90 = insertion_distance(20.0), insertion_distance(90.0)
+    assert geometric_growth() == pytest.approx(BELLY * d0 / (BELLY * d0 - (d0 - d90)) - 1.0,
+                                                rel=1e-12)
+    assert geometric_growth(belly=0.65) < geometric_growth() < geometric_growth(insertion=0.06)
+    for kw, field in ((dict(belly=1.5), "belly"), (dict(belly=0.1), "belly"),
+                      (dict(insertion=0.3), "insertion"), (dict(stretch=-1.0), "stretch")):
+        with pytest.raises(ValueError, match=field):
+            geometric_growth(**kw)
+
+
 def test_shoulder_must_be_a_known_joint():
     with pytest.raises(ValueError, match="shoulder = 'free' is not allowed"):
         build_elbow(fibers=1, shoulder="free")

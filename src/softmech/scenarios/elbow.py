@@ -268,24 +268,41 @@ def belly_section(fiber_positions, rest_length, rest_area):
     return total
 
 
+def insertion_distance(angle, insertion=INSERTION):
+    """Distance [m] from a biceps head's origin to its insertion at flexion `angle` [deg] (the
+    straight line of the assembly: origin ORIGIN_X in front of the shoulder, insertion
+    `insertion` [m] down the radius from the elbow)."""
+    origin = np.array([ORIGIN_X, HEAD_Y, SHOULDER[2]])
+    a = np.radians(angle)
+    return float(np.linalg.norm(ELBOW + insertion * np.array([np.sin(a), 0.0, -np.cos(a)])
+                                + (0.0, HEAD_Y, 0.0) - origin))
+
+
 def geometric_growth(target=90.0, *, belly=BELLY, insertion=INSERTION, stretch=0.0):
     """The biceps' cross-section growth [-] at flexion `target` [deg] that the assembly's geometry
     implies: with stiff tendons the belly absorbs the shortening of the origin -> insertion
     distance d between the start angle and `target` (plus `stretch` [m], what the tendons and
     joints lengthen under the pull), and an incompressible belly of rest length L_b = belly
     d(start) grows its section by L_b / (L_b - (d(start) - d(target) + stretch)) - 1 (volume
-    A L conserved). belly: fraction of the origin -> insertion line; insertion: its distance from
-    the elbow along the radius [m]."""
-    origin = np.array([ORIGIN_X, HEAD_Y, SHOULDER[2]])
-
-    def distance(deg):
-        a = np.radians(deg)
-        return np.linalg.norm(ELBOW + insertion * np.array([np.sin(a), 0.0, -np.cos(a)])
-                              + (0.0, HEAD_Y, 0.0) - origin)
-
-    d0 = distance(DEFAULTS["start_angle"])
+    A L conserved). belly: fraction of the origin -> insertion line, in (0, 1]; insertion: its
+    distance from the elbow along the radius [m], in (0, FOREARM_LENGTH]."""
+    target = float(_checks.finite("target", target, shape=()))
+    belly = float(_checks.positive("belly", belly, shape=()))
+    insertion = float(_checks.positive("insertion", insertion, shape=()))
+    stretch = float(_checks.nonnegative("stretch", stretch, shape=()))
+    if belly > 1.0:
+        raise ValueError(f"belly = {belly!r} is not allowed: must be in (0, 1] (a fraction of "
+                         f"the origin -> insertion line)")
+    if insertion > FOREARM_LENGTH:
+        raise ValueError(f"insertion = {insertion!r} m is not allowed: must be in "
+                         f"(0, {FOREARM_LENGTH}] m (on the radius)")
+    d0 = insertion_distance(DEFAULTS["start_angle"], insertion)
     length = belly * d0
-    return length / (length - (d0 - distance(target) + stretch)) - 1.0
+    shortening = d0 - insertion_distance(target, insertion) + stretch
+    if shortening >= length:
+        raise ValueError(f"belly = {belly!r} is not allowed here: the belly ({length:.3g} m) "
+                         f"would shorten by {shortening:.3g} m, to nothing")
+    return length / (length - shortening) - 1.0
 
 
 def growth_at(angle, section, target=90.0):
