@@ -4,39 +4,100 @@
 Cross-section growth at 90 degrees against the assembly's geometry: tendons and joints are stiff
 (strain < 1 % under the biceps' force), so the belly absorbs the shortening of the origin ->
 insertion distance, d(start) - d(90 deg), and an incompressible belly of rest length L_b grows
-its section by L_b / (L_b - (d(start) - d(90))) - 1 (volume A L conserved). The model's number
-(mean of A^ / eta over the fibers' middle thirds) is within 5 percentage points of it: the
-tendons and joints do stretch under the pull (full scene: 1.4 mm and 0.6 mm, so the belly
-shortens 2 mm more than d, +2 points), and the strain is nearly uniform along the fibers.
+its section by L_b / (L_b - (d(start) - d(90))) - 1 (volume A L conserved; geometric_growth).
+The model's number (mean of A^ / eta over the fibers' middle thirds) is within 5 percentage
+points of it: the tendons and joints do stretch under the pull (full scene: 1.4 mm and 0.6 mm,
+so the belly shortens 2 mm more than d, +2 points), and the strain is nearly uniform along the
+fibers.
 """
 import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.scenarios.elbow import (BELLY, ELBOW, FOREARM_LENGTH, HEAD_Y, INSERTION, ORIGIN_X,
-                                      SHOULDER, belly_section, build_elbow, flexion_angle,
-                                      growth_at, isometric_report)
+from softmech.scenarios.elbow import (FLEXION_RANGE, belly_section, build_elbow, flexion_angle,
+                                      geometric_growth, growth_at, isometric_report)
+
+STOP_TOLERANCE = 4.0
+"""[deg] past the 150 deg stop allowed to the bones' chords in the reduced run: the stop's
+soft penetration under the impact, w0 sqrt(I / k_s) = 12.5 rad/s sqrt(0.02 / 2000) = 0.07 rad
+= 0.7 deg, plus the radius's elastic whip when its elbow end is stopped, about w0 / omega_1 with
+omega_1 ~ 230 rad/s its first bending mode (radius E I ~ 32 N m^2, 0.25 m, 1.8 kg/m): 3.1 deg
+(measured: 0.6 + 1.6 deg, largest 152.2 deg). With the former 50 N m/rad ulna-radius joint
+the ulna went 5.3 deg past (155.3 deg): only the radius carries the stop."""
 
 
-def test_reduced_elbow_flexes_past_90_degrees_and_the_biceps_bulges_as_its_geometry_says():
-    scene, info = build_elbow(fibers=7)
+def _reduced_run(shoulder):
+    """The reduced elbow (7 rods per head) over 0.45 s: flexion angles [deg] of the radius's
+    and the ulna's chords, (n,), the biceps' section (n,) and the humerus's positions and
+    first director, recorded every 1 ms."""
+    scene, info = build_elbow(fibers=7, shoulder=shoulder)
     sim = scene.compile(dt=info.dt)
-    fields = ("humerus.positions", "radius.positions") + tuple(f"{f}.positions" for f in info.fibers)
-    out = sim.run(duration=0.3, record=sm.Every(0.002, fields))
-    angle = flexion_angle(out["humerus.positions"][0], out["radius.positions"][0])
+    fields = ("humerus.positions", "humerus.directors", "radius.positions",
+              "ulna.positions") + tuple(f"{f}.positions" for f in info.fibers)
+    out = sim.run(duration=0.45, record=sm.Every(0.001, fields))
+    h = out["humerus.positions"][0]
     section = belly_section([out[f"{f}.positions"][0] for f in info.fibers],
                             info.fiber_rest_length, info.fiber_area)
+    return {"radius": flexion_angle(h, out["radius.positions"][0]),
+            "ulna": flexion_angle(h, out["ulna.positions"][0]), "section": section,
+            "humerus": h, "d1": out["humerus.directors"][0][:, 0, 0]}
+
+
+@pytest.fixture(scope="module")
+def clamped():
+    return _reduced_run("clamp")
+
+
+def test_reduced_elbow_flexes_past_90_degrees_and_the_biceps_bulges_as_its_geometry_says(clamped):
+    angle = clamped["radius"]
     assert angle.max() > 90.0
-    growth = growth_at(angle, section)
-    origin = np.array([ORIGIN_X, HEAD_Y, SHOULDER[2]])
-    x0 = out["radius.positions"][0][0]
-    forearm = (x0[-1] - x0[0]) / FOREARM_LENGTH
-    insertion0 = ELBOW + INSERTION * forearm + (0, HEAD_Y, 0)
-    insertion90 = ELBOW + INSERTION * np.array([1.0, 0.0, 0.0]) + (0, HEAD_Y, 0)
-    d0, d90 = np.linalg.norm(insertion0 - origin), np.linalg.norm(insertion90 - origin)
-    belly = BELLY * d0
-    want = belly / (belly - (d0 - d90)) - 1.0
+    growth = growth_at(angle, clamped["section"])
+    want = geometric_growth()
     assert abs(growth - want) < 0.05, (growth, want)
+
+
+def test_the_150_degree_stop_holds_both_forearm_bones(clamped):
+    """The forearm, flexed ballistically at MVC, meets the stop at ~12.5 rad/s: the radius's
+    and the ulna's chords stay within STOP_TOLERANCE of it."""
+    for bone in ("radius", "ulna"):
+        assert clamped[bone].max() < FLEXION_RANGE[1] + STOP_TOLERANCE, (bone, clamped[bone].max())
+
+
+def test_spherical_shoulder_on_the_arm_pad_flexes_like_the_clamp(clamped):
+    """shoulder="spherical": the humerus on a ball joint at the shoulder, its elbow end on the
+    dynamometer's pad. Both held points stay put (the pins), the humerus's spin about its own
+    axis (free: the ball joint) stays under 5 deg, and flexion, stop and growth are the
+    clamp's: the same geometry, so the growth at 90 deg agrees to 1 point (measured 0.05) and
+    the stop holds as tightly."""
+    free = _reduced_run("spherical")
+    h = free["humerus"]
+    assert np.abs(h[:, 0] - h[0, 0]).max() < 1e-9 and np.abs(h[:, -1] - h[0, -1]).max() < 1e-9
+    spin = np.degrees(np.abs(np.arctan2(free["d1"][:, 1], free["d1"][:, 0])))
+    assert spin.max() < 5.0
+    assert free["radius"].max() < FLEXION_RANGE[1] + STOP_TOLERANCE
+    growth = growth_at(free["radius"], free["section"])
+    assert abs(growth - growth_at(clamped["radius"], clamped["section"])) < 0.01
+
+
+def test_geometric_growth_is_the_incompressible_belly_and_checks_its_geometry():
+    """L_b / (L_b - shortening) - 1 by hand for the default geometry (belly 0.55 of the origin ->
+    insertion line at 20 deg), exact to round-off; a belly that would shorten to nothing, or
+    geometry out of range, is refused with the field named."""
+    from softmech.scenarios.elbow import BELLY, insertion_distance
+
+    d0, d90 = insertion_distance(20.0), insertion_distance(90.0)
+    assert geometric_growth() == pytest.approx(BELLY * d0 / (BELLY * d0 - (d0 - d90)) - 1.0,
+                                                rel=1e-12)
+    assert geometric_growth(belly=0.65) < geometric_growth() < geometric_growth(insertion=0.06)
+    for kw, field in ((dict(belly=1.5), "belly"), (dict(belly=0.1), "belly"),
+                      (dict(insertion=0.3), "insertion"), (dict(stretch=-1.0), "stretch")):
+        with pytest.raises(ValueError, match=field):
+            geometric_growth(**kw)
+
+
+def test_shoulder_must_be_a_known_joint():
+    with pytest.raises(ValueError, match="shoulder = 'free' is not allowed"):
+        build_elbow(fibers=1, shoulder="free")
 
 
 def test_the_flexion_stop_holds_the_bones():

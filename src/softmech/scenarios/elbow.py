@@ -3,8 +3,8 @@ Fig. 1 -- bones, tendons and a biceps of active muscle rods.
 
 Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
   * humerus: stiff tapered rod from the shoulder (0, 0, 0.30) down to the elbow (0, 0, 0), its
-    top clamped (the paper's shoulder is a spherical joint; the arm is held still here, so
-    that the flexion is the elbow's alone);
+    top clamped (default), or, shoulder="spherical", on the paper's spherical shoulder joint
+    with the elbow resting on the dynamometer's arm pad (SHOULDERS);
   * radius and ulna: stiff tapered rods from the elbow, at the initial flexion `start_angle`;
     hinge joint humerus-radius about y with stops at full extension and at FLEXION_RANGE's
     largest flexion, fixed joint ulna-radius (both at the elbow); the forearm's soft tissue is lumped into the two bones' density (forearm mass ~1 kg);
@@ -63,12 +63,32 @@ FLEXION_RANGE = (0.0, 150.0)
 """The elbow's range of flexion [deg]: full extension to the usual clinical end of active flexion
 (normal range of motion 0-150 deg; e.g. American Academy of Orthopaedic Surgeons, Joint Motion:
 Method of Measuring and Recording, 1965). Stops (HingeJoint limits) hold the hinge inside it."""
+SHOULDERS = {
+    "clamp": "the humerus's top clamped (position and rotation held)",
+    "spherical": "Zhang et al. 2019: a spherical joint for the upper arm-shoulder connection "
+                 "(sm.Pin: the top node held, rotations free), the upper arm held as in the "
+                 "isometric and isokinetic protocols, its elbow end resting on the "
+                 "dynamometer's arm pad (sm.Pin of the humerus's last node)"}
+"""How the upper arm is held (build_elbow(shoulder=...)). The protocols of Fig. 1c-d strap the
+upper arm to the dynamometer. A free ball joint alone (measured on the reduced scene, not
+offered) lets the biceps, whose origin lies 3 cm in front of the shoulder, flex the shoulder by
+10 deg, and nothing holds the humerus's spin about its own axis: it reached 16 deg by 0.8 s,
+turning the hinge's plane (docs/musculoskeletal.md, "The shoulder")."""
 HINGE_ALIGNMENT = 50.0
 """Rotational stiffness [N m/rad] holding the hinge's axis (the joint's other rotations)."""
+RADIOULNAR_STIFFNESS = 2000.0
+"""Rotational stiffness [N m/rad] of the ulna-radius fixed joint (the paper's "fixed joint (no
+relative motion)"). The two bones meet only at the elbow here, so this spring alone makes the
+ulna (half the forearm's mass) turn with the radius: at the former 50 N m/rad the ulna swung
+on past the radius's stop, to 167.4 deg in the full run (w0 sqrt(I_ulna / k) ~ 0.3 rad at the
+forearm's 26 rad/s); at 2000 N m/rad it follows the radius to 0.4 deg (157.6 vs 157.3 deg)."""
 STOP_STIFFNESS, STOP_DAMPING = 2000.0, 0.5       # [N m/rad], [N m s/rad]
-"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad; the
-forearm, flexed ballistically by the unloaded biceps, meets it at ~15 rad/s and overshoots by
-a few degrees (w0 sqrt(I / k_s), I ~ 0.02 kg m^2; docs/musculoskeletal.md)."""
+"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad. The forearm,
+flexed ballistically by the unloaded biceps (no force-velocity relation at the default zeta),
+meets it at ~27 rad/s: the hinge passes it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and
+the radius, stopped at its elbow end, whips ~5 deg further (w0 / omega_1, its first bending
+mode ~230 rad/s); with zeta fitted to Hill's law the flexion ends at 131 deg, short of it
+(docs/musculoskeletal.md, "The flexion stop")."""
 
 
 @dataclass(frozen=True)
@@ -107,10 +127,13 @@ def _frame(direction):
 
 
 def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fibers"],
-                duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], contact=True):
+                duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], contact=True, shoulder="clamp"):
     """The elbow scene (module docstring); returns (scene, ElbowInfo). fibers: muscle rods per
-    head (1 to 18); n_elems: elements per muscle rod."""
+    head (1 to 18); n_elems: elements per muscle rod; shoulder: "clamp" (the humerus's top
+    clamped, default) or "spherical" (SHOULDERS: the paper's spherical upper arm-shoulder
+    joint, the upper arm resting on the dynamometer's arm pad at the elbow)."""
     p = DEFAULTS
+    shoulder = _checks.choice("shoulder", shoulder, set(SHOULDERS))
     fibers = _checks.integer("fibers", fibers, 1)
     if fibers > 18:
         raise ValueError(f"fibers = {fibers} is not allowed: must be in [1, 18] (rods per head)")
@@ -130,7 +153,11 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
     ulna = scene.add_cosserat_rod(name="ulna", start=ELBOW, direction=ulna_dir, normal=(0, 1, 0),
                                   length=FOREARM_LENGTH, n_elems=10,
                                   radius=taper(0.008, 0.005, 10), **forearm_bone)
-    scene.add(sm.Clamp(humerus, "first"))
+    if shoulder == "clamp":
+        scene.add(sm.Clamp(humerus, "first"))
+    else:
+        scene.add(sm.Pin(humerus, "first", name="shoulder"))    # ball joint with the scapula
+        scene.add(sm.Pin(humerus, "last", name="arm_pad"))      # the elbow rests on the pad
     # the hinge angle is the radius's turn about +y, zero at start_angle: flexion turns it by -1
     flexion_stops = (-np.radians(FLEXION_RANGE[1] - p["start_angle"]),
                      np.radians(p["start_angle"] - FLEXION_RANGE[0]))
@@ -139,7 +166,7 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                             limits=flexion_stops, limit_stiffness=STOP_STIFFNESS,
                             limit_damping=STOP_DAMPING, name="elbow_hinge"))
     scene.add(sm.FixedJoint((ulna, "first"), (radius, "first"), stiffness=1e6,
-                            rotational_stiffness=50.0, damping=10.0, name="ulna_radius"))
+                            rotational_stiffness=RADIOULNAR_STIFFNESS, damping=10.0, name="ulna_radius"))
     insertion_node = int(round(INSERTION / (FOREARM_LENGTH / 10)))
     insertion = radius.positions[insertion_node]
     names, fiber_radius = [], p["fiber_radius"]
@@ -239,6 +266,43 @@ def belly_section(fiber_positions, rest_length, rest_area):
         mid = slice(n // 3, n - n // 3)
         total = total + np.mean(rest_area / eta[..., mid], axis=-1)
     return total
+
+
+def insertion_distance(angle, insertion=INSERTION):
+    """Distance [m] from a biceps head's origin to its insertion at flexion `angle` [deg] (the
+    straight line of the assembly: origin ORIGIN_X in front of the shoulder, insertion
+    `insertion` [m] down the radius from the elbow)."""
+    origin = np.array([ORIGIN_X, HEAD_Y, SHOULDER[2]])
+    a = np.radians(angle)
+    return float(np.linalg.norm(ELBOW + insertion * np.array([np.sin(a), 0.0, -np.cos(a)])
+                                + (0.0, HEAD_Y, 0.0) - origin))
+
+
+def geometric_growth(target=90.0, *, belly=BELLY, insertion=INSERTION, stretch=0.0):
+    """The biceps' cross-section growth [-] at flexion `target` [deg] that the assembly's geometry
+    implies: with stiff tendons the belly absorbs the shortening of the origin -> insertion
+    distance d between the start angle and `target` (plus `stretch` [m], what the tendons and
+    joints lengthen under the pull), and an incompressible belly of rest length L_b = belly
+    d(start) grows its section by L_b / (L_b - (d(start) - d(target) + stretch)) - 1 (volume
+    A L conserved). belly: fraction of the origin -> insertion line, in (0, 1]; insertion: its
+    distance from the elbow along the radius [m], in (0, FOREARM_LENGTH]."""
+    target = float(_checks.finite("target", target, shape=()))
+    belly = float(_checks.positive("belly", belly, shape=()))
+    insertion = float(_checks.positive("insertion", insertion, shape=()))
+    stretch = float(_checks.nonnegative("stretch", stretch, shape=()))
+    if belly > 1.0:
+        raise ValueError(f"belly = {belly!r} is not allowed: must be in (0, 1] (a fraction of "
+                         f"the origin -> insertion line)")
+    if insertion > FOREARM_LENGTH:
+        raise ValueError(f"insertion = {insertion!r} m is not allowed: must be in "
+                         f"(0, {FOREARM_LENGTH}] m (on the radius)")
+    d0 = insertion_distance(DEFAULTS["start_angle"], insertion)
+    length = belly * d0
+    shortening = d0 - insertion_distance(target, insertion) + stretch
+    if shortening >= length:
+        raise ValueError(f"belly = {belly!r} is not allowed here: the belly ({length:.3g} m) "
+                         f"would shorten by {shortening:.3g} m, to nothing")
+    return length / (length - shortening) - 1.0
 
 
 def growth_at(angle, section, target=90.0):

@@ -1,0 +1,61 @@
+"""The elbow's flexion into its 150 deg stop (issue 28): how far each forearm bone goes past it,
+and why (docs/musculoskeletal.md, "The flexion stop").
+
+    python benchmarks/elbow_stop.py [--fibers 18] [--zeta 1e3] [--dt 5e-6] [--duration 0.4]
+                                    [--shoulder clamp] [--radioulnar 2000]
+
+Prints the largest flexion [deg] of the radius's and the ulna's chords, the hinge's own angle
+there (between the humerus's last and the radius's first element, where the stop acts), the
+forearm's peak angular velocity before it [rad/s] and the biceps' growth at 90 deg. --zeta sets
+every fibre's strain-rate damping (Hill-fitted: 1.01e5 Pa s, which needs --dt 1e-6);
+--radioulnar overrides softmech.scenarios.elbow.RADIOULNAR_STIFFNESS (the former: 50). The full
+scene takes ~30 s at dt = 5 us and ~5 min at 1 us on one core.
+"""
+import argparse
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech.scenarios import elbow
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fibers", type=int, default=18)
+    parser.add_argument("--zeta", type=float, default=elbow.DEFAULTS["muscle_damping"])
+    parser.add_argument("--dt", type=float, default=elbow.DEFAULTS["dt"])
+    parser.add_argument("--duration", type=float, default=0.4)
+    parser.add_argument("--shoulder", default="clamp")
+    parser.add_argument("--radioulnar", type=float, default=elbow.RADIOULNAR_STIFFNESS)
+    args = parser.parse_args()
+    elbow.RADIOULNAR_STIFFNESS = args.radioulnar
+    scene, info = elbow.build_elbow(fibers=args.fibers, dt=args.dt, shoulder=args.shoulder)
+    sim = scene.compile(dt=info.dt)
+    for f in info.fibers:
+        sim.params[f"{f}_muscle.damping"] = np.array([args.zeta])
+    fields = ("humerus.positions", "radius.positions", "ulna.positions") + tuple(
+        f"{f}.positions" for f in info.fibers)
+    start = time.perf_counter()
+    out = sim.run(duration=args.duration, record=sm.Every(0.001, fields))
+    wall = time.perf_counter() - start
+    h, r, u = (out[f"{b}.positions"][0] for b in ("humerus", "radius", "ulna"))
+    chord = elbow.flexion_angle(h, r)
+    e_h, e_r = h[:, -1] - h[:, -2], r[:, 1] - r[:, 0]
+    cos = np.sum(e_h * e_r, -1) / np.linalg.norm(e_h, axis=-1) / np.linalg.norm(e_r, axis=-1)
+    joint = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    k = int(np.argmax(chord))
+    speed = np.gradient(np.radians(chord), 0.001)[:k + 1].max()
+    section = elbow.belly_section([out[f"{f}.positions"][0] for f in info.fibers],
+                                  info.fiber_rest_length, info.fiber_area)
+    print(f"fibers {args.fibers}, zeta {args.zeta:g} Pa s, dt {args.dt:g} s, shoulder "
+          f"{args.shoulder}, ulna-radius {args.radioulnar:g} N m/rad ({wall:.0f} s):")
+    print(f"  largest flexion: radius chord {chord.max():.2f} deg at t = {1e-3 * k:.3f} s, "
+          f"ulna chord {elbow.flexion_angle(h, u).max():.2f} deg, hinge angle there "
+          f"{joint[k]:.2f} deg (largest {joint.max():.2f})")
+    print(f"  peak flexion speed before it {speed:.1f} rad/s; growth at 90 deg "
+          f"{100 * elbow.growth_at(chord, section):.1f} %")
+
+
+if __name__ == "__main__":
+    main()
