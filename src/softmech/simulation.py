@@ -24,6 +24,7 @@ from softmech.stability import assembly_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
 from softmech.terms.rigid import ground_contact_force
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
+from softmech.terms.surface_contact import node_forces as surface_node_forces
 
 
 class Simulation:
@@ -252,13 +253,15 @@ class Simulation:
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
         kinetic and static friction, exactly as it enters the equations of motion, at the
         current state and time: an output of the contact kernels (their element forces of both
-        passes, split between the nodes; softmech.terms.contact.node_forces) after one force
+        passes, split between the nodes; softmech.terms.contact.node_forces; with surface=True
+        the end spheres' forces, softmech.terms.surface_contact.node_forces) after one force
         evaluation."""
         name = self._rod_name(rod)
         engine = self._engine()
         self._evaluate(engine)
         ns, _ = self._slices(name)
-        return from_blocks(contact_node_forces(engine), self.lanes, (3,))[:, ns]
+        total = contact_node_forces(engine) + surface_node_forces(engine)
+        return from_blocks(total, self.lanes, (3,))[:, ns]
 
     # ----------------------------------------------------------------------------- running
     def _check_params(self):
