@@ -164,3 +164,29 @@ def test_surface_is_refused_on_a_rigid_body():
     scene.add_sphere(name="ball", position=(0, 0, 0.1), radius=0.05, density=1000.0)
     with pytest.raises(ValueError, match=r"ground.surface = True is not allowed on a rigid body"):
         scene.add(sm.GroundContact("ball", stiffness=1e4, surface=True))
+
+
+def test_worlds_side_by_side_each_use_their_own_parameters():
+    # three worlds (block layout with several lanes), per-world stiffness and plane height: each
+    # world's node forces are its own k_i max(delta_i, 0) (exact: 1e-12 relative to k r)
+    scene = sm.Scene()
+    n = 6
+    rod = scene.add_cosserat_rod(name="rod", start=(0, 0, R), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=0.3, n_elems=n, **ROD)
+    scene.add(sm.GroundContact(rod, stiffness=K, surface=True, name="floor"))
+    sim = scene.compile(worlds=3, dt=1e-5, strict=True)
+    k = np.array([100.0, 200.0, 400.0])
+    lift = np.array([0.0, 0.2 * R, -0.3 * R])             # plane heights per world [m]
+    sim.params["floor.stiffness"] = k
+    sim.params["floor.plane_point"] = np.stack([np.zeros(3), [0, 0, lift[1]], [0, 0, lift[2]]])
+    x = sim.get_state("rod")["positions"].copy()
+    x[:, :, 2] -= np.linspace(0.0, 0.4 * R, n + 1)         # a tilted rod: depths 0 .. 0.4 r
+    sim.set_state("rod", positions=x)
+    f = sim.contact_forces("rod")
+    share = np.ones(n + 1)
+    share[[0, -1]] = 0.5
+    for b in range(3):
+        delta = R - (x[b, :, 2] - lift[b])
+        expected = share * k[b] * np.maximum(delta, 0.0)
+        np.testing.assert_allclose(f[b, :, 2], expected, rtol=0, atol=1e-12 * K * R)
+        assert np.count_nonzero(expected) >= 2
