@@ -9,8 +9,8 @@ nodes and along the elements. Penetration of end a of element e:
 
     delta_a = r_e - u . (x_a - p)
 
-Each element acts on each of its ends with half its stiffness k and damping gamma (a penalty
-spring on the end sphere, Hunt-Crossley-free linear law, the max keeps damping from pulling):
+Each element acts on each of its ends with half its stiffness k and damping gamma (a linear
+spring-dashpot penalty on the end sphere; the max keeps the damping from pulling it in):
 
     f_a = max(k/2 delta_a - gamma/2 v_a . u, 0) u      (delta_a > 0, else 0)
 
