@@ -197,6 +197,15 @@ def lane_table(rows, lanes, width):
     return out
 
 
+def scene_parameters(bodies, terms):
+    """The per-world parameters of a scene as built, {'<owner>.<field>': array (1, ...)}: every
+    body's (rods, rigid bodies), then every term's (the Simulation's initial `params`)."""
+    params = {}
+    for owner in list(bodies) + list(terms):
+        params.update({f"{owner.name}.{k}": v for k, v in owner.parameters().items()})
+    return params
+
+
 def assemble_terms(rods, terms, params, worlds, rigid_bodies=()):
     """Validate per-world parameters and let every term write its contributions: returns the
     Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""

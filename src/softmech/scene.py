@@ -4,6 +4,8 @@ Simulation."""
 from softmech import _checks
 from softmech.bodies import rigid_body
 from softmech.bodies.cosserat_rod import BYTES_PER_ELEMENT, build_rod, ring_nodes, straight_centerline
+from softmech.packing import assemble_terms, scene_parameters
+from softmech.stability import assembly_time_step_limit
 from softmech.terms.base import Term
 
 
@@ -270,17 +272,23 @@ class Scene:
 
     def time_step_limit(self, worlds=1):
         """Estimated largest stable dt [s] of the explicit integrators, (worlds,), for the scene
-        as built (every parameter at its built value), before choosing a dt: the same estimate
-        as Simulation.time_step_limit (softmech.stability: rods, joints' and clamps' anchors,
-        contact terms), from a simulation compiled with a placeholder step and not kept (a few
-        milliseconds; nothing is stepped or JIT-compiled). Per-world parameters changed after
-        compiling change the limit: ask the Simulation then."""
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)   # the placeholder dt is above it
-            probe = self.compile(worlds=worlds, dt=1.0)
-        return probe.time_step_limit()
+        as built (every parameter at its built value), before choosing a dt and without
+        compiling: the same estimate as Simulation.time_step_limit
+        (softmech.stability.assembly_time_step_limit: rods with their viscosity and frame
+        anchors, joints, contact terms, damping), from the terms' assembly alone (no arrays
+        packed, nothing JIT-compiled). A scene whose contact stiffness depends on dt asks this
+        first, then compiles once. Per-world parameters changed after compiling change the
+        limit: ask the Simulation then. Discrete rods and shells (implicit) have no explicit
+        limit: ValueError."""
+        if self.implicit_bodies:
+            raise ValueError("time_step_limit() is not allowed on a scene of discrete rods or "
+                             f"shells ({[b.name for b in self.implicit_bodies]}): their implicit "
+                             "integrator has no explicit stability limit")
+        worlds = _checks.integer("worlds", worlds, 1)
+        bodies = list(self.rods) + list(self.rigid_bodies)
+        ctx = assemble_terms(self.rods, self.terms, scene_parameters(bodies, self.terms), worlds,
+                             self.rigid_bodies)
+        return assembly_time_step_limit(ctx)
 
     def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
                 newton=None):

@@ -13,16 +13,18 @@ from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
-                              broadcast_worlds, from_blocks, pack_state, to_blocks)
+                              broadcast_worlds, from_blocks, pack_state, scene_parameters,
+                              to_blocks)
 from softmech.threads import block_pool
 from softmech.run_loop import EXPLODING, SimulationDiverged  # noqa: F401 (re-exported)
 from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
-from softmech.stability import rod_time_step_limit
+from softmech.stability import assembly_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
 from softmech.terms.rigid import ground_contact_force
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
+from softmech.terms.surface_contact import node_forces as surface_node_forces
 
 
 class Simulation:
@@ -42,11 +44,7 @@ class Simulation:
         self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
-        self.params = {}
-        for r in self.rods + self.rigid_bodies:
-            self.params.update({f"{r.name}.{k}": v for k, v in r.parameters().items()})
-        for t in self.terms:
-            self.params.update({f"{t.name}.{k}": v for k, v in t.parameters().items()})
+        self.params = scene_parameters(self.rods + self.rigid_bodies, self.terms)
         self._known_params = frozenset(self.params)
         self._packed = PackedParams(self.params)
         self._index = {r.name: i for i, r in enumerate(self.rods)}
@@ -98,11 +96,7 @@ class Simulation:
 
     def time_step_limit(self):
         """Estimated largest stable dt [s] per world, (B,) (see softmech.stability)."""
-        ctx = self._engine().ctx
-        return np.min([np.full(self.worlds, np.inf)] + [
-            rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
-                                ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
-            for r in self.rods] + list(ctx.time_step_limits), axis=0)
+        return assembly_time_step_limit(self._engine().ctx)
 
     def check_time_step(self, strict=False):
         """The estimated stability limit [s]; warns (strict: raises) if dt is above it, and
@@ -259,13 +253,15 @@ class Simulation:
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus
         kinetic and static friction, exactly as it enters the equations of motion, at the
         current state and time: an output of the contact kernels (their element forces of both
-        passes, split between the nodes; softmech.terms.contact.node_forces) after one force
+        passes, split between the nodes; softmech.terms.contact.node_forces; with surface=True
+        the end spheres' forces, softmech.terms.surface_contact.node_forces) after one force
         evaluation."""
         name = self._rod_name(rod)
         engine = self._engine()
         self._evaluate(engine)
         ns, _ = self._slices(name)
-        return from_blocks(contact_node_forces(engine), self.lanes, (3,))[:, ns]
+        total = contact_node_forces(engine) + surface_node_forces(engine)
+        return from_blocks(total, self.lanes, (3,))[:, ns]
 
     # ----------------------------------------------------------------------------- running
     def _check_params(self):

@@ -26,6 +26,18 @@ from softmech.bodies.cosserat_rod import discrete_properties, rod_section
 SAFETY = 0.9
 
 
+def assembly_time_step_limit(ctx):
+    """Largest stable explicit dt [s] per world, (B,), of an assembled scene
+    (softmech.packing.Assembly): every rod's limit (rod_time_step_limit, with its Kelvin-Voigt
+    times and frame anchors) and the stiff terms' limits (joints, contacts, damping); inf for a
+    scene with neither. The one estimate of Simulation.time_step_limit and
+    Scene.time_step_limit."""
+    return np.min([np.full(ctx.worlds, np.inf)] + [
+        rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
+                            ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
+        for r in ctx.rods] + list(ctx.time_step_limits), axis=0)
+
+
 def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor

@@ -83,6 +83,9 @@ def everything_scene():
     scene.add(sm.ContractileCell(arm, 0.3, 0.2, 0.05, frequency=1.0, side="-d2", name="cell"))
     scene.add(sm.GroundContact("ring", friction=sm.IsotropicFriction(0.4, 0.6, rolling=False),
                                plane_point=(0, 0, 0.0)))
+    scene.add(sm.GroundContact("beam", stiffness=50.0, damping=0.1, surface=True,
+                               friction=sm.IsotropicFriction(0.4, rolling=False),
+                               plane_normal=(0, -1, 0), plane_point=(0, 1.5, 0), name="wall"))
     scene.add(sm.MuscleTorqueWave(arm, (0, 1e-3, 2e-3, 1e-3, 0), wavelength=0.8, period=1.0))
     scene.add(sm.MusclePairs("beam", [(10, 30, 5.0, 0.0), (50, 30, 5.0, 0.5)], frequency=2.0,
                              name="pairs"))

@@ -28,7 +28,6 @@ generation but its step -- the same term kinds -- is compiled once and cached.
 import math
 import os
 import time
-import warnings
 
 import numpy as np
 
@@ -80,9 +79,7 @@ class WalkerDesignProblem:
         corners = np.array([[UPPER[0], p, UPPER[2]] for p in (LOWER[1], UPPER[1])])
         scene, info = build_walker(frequencies=(FREQUENCY,), designs=self.designs(corners),
                                    muscle=self.muscle)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            limit = float(scene.compile(dt=info.dt).time_step_limit().min())
+        limit = float(scene.time_step_limit().min())
         self.dt = min(info.dt, 0.9 * limit)
 
     def meta(self):

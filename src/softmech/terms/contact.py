@@ -42,6 +42,8 @@ from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
+from softmech.terms.surface_contact import N_SURFACE_PARAMS, SurfaceContacts
+from softmech.terms.surface_contact import time_step_limit as surface_time_step_limit
 
 ORDER = 90
 """Last in the force pass: the wall response balances the total force of every other term."""
@@ -98,9 +100,12 @@ class GroundContact(BodyTerm):
     friction (module docstring: the model and parameters of each kind).
 
     GroundContact(body, *, stiffness=None [N/m], damping=None, plane_point=(0, 0, 0),
-    plane_normal=(0, 0, 1), friction=None, surface_tolerance=None [m], distance=None [m],
-    sharpness=None [1/m], name="ground"). None takes the kind's default: a rod's stiffness
-    1.0, damping 1e-6 kg/s, no friction, surface_tolerance 1e-4 m; a rigid body's damping 0
+    plane_normal=(0, 0, 1), friction=None, surface_tolerance=None [m], surface=None,
+    distance=None [m], sharpness=None [1/m], name="ground"). None takes the kind's default: a
+    rod's stiffness 1.0, damping 1e-6 kg/s, no friction, surface_tolerance 1e-4 m, surface
+    False (the element centres, Gazzola et al. 2018; True: every point of the rod's surface,
+    a penalty of stiffness k per element and depth load / k, softmech.kernels.surface_contact,
+    which needs stiffness given and friction kinetic only, rolling=False); a rigid body's damping 0
     and no friction; a discrete body's sharpness 15 / distance and no friction. Arguments the
     body's kind has no use for (a rod's surface_tolerance on a rigid body, a discrete body's
     distance on a rod, ...) raise, as does a missing required one."""
@@ -108,12 +113,12 @@ class GroundContact(BodyTerm):
     section = "contact"
     kinds = (ROD, RIGID, DISCRETE)
     friction_type = AnisotropicFriction
-    ONLY = {ROD: ("surface_tolerance",), RIGID: (), DISCRETE: ("distance", "sharpness")}
+    ONLY = {ROD: ("surface_tolerance", "surface"), RIGID: (), DISCRETE: ("distance", "sharpness")}
     """Arguments that only one kind takes."""
 
     def __init__(self, body, *, stiffness=None, damping=None, plane_point=(0.0, 0.0, 0.0),
                  plane_normal=(0.0, 0.0, 1.0), friction=None, surface_tolerance=None,
-                 distance=None, sharpness=None, name="ground"):
+                 surface=None, distance=None, sharpness=None, name="ground"):
         self.name = name
         self._set_target(body)
         self.given = {key: optional(name, key, value, check) for key, value, check in (
@@ -121,6 +126,8 @@ class GroundContact(BodyTerm):
             ("surface_tolerance", surface_tolerance, _checks.nonnegative),
             ("distance", distance, _checks.positive), ("sharpness", sharpness, _checks.positive))
             if value is not None}
+        if surface is not None:
+            self.given["surface"] = _checks.boolean(f"{name}.surface", surface)
         self.plane_point = _checks.finite(f"{name}.plane_point", plane_point, shape=(3,))
         self.plane_normal = _checks.unit_vector(f"{name}.plane_normal", plane_normal)
         if friction is not None and not isinstance(friction, (AnisotropicFriction,
@@ -149,6 +156,9 @@ class GroundContact(BodyTerm):
             self.stiffness, self.damping = g.get("stiffness", 1.0), g.get("damping", 1e-6)
             self.surface_tolerance = g.get("surface_tolerance", 1e-4)
             self.friction = NO_FRICTION if friction is None else friction
+            self.surface = g.get("surface", False)
+            if self.surface:
+                self._check_surface()
             return
         for key in ("stiffness",) + (("distance",) if kind == DISCRETE else ()):
             if key not in g:
@@ -178,6 +188,25 @@ class GroundContact(BodyTerm):
         self.distance = g["distance"]
         self.sharpness = g.get("sharpness", 15.0 / self.distance)
         self.mu, self.slip_tolerance = kinetic, 1e-3 if slip is None else slip
+
+    def _check_surface(self):
+        """surface=True: a penalty that needs its stiffness, and kinetic friction at the nodes
+        (a node has no frame to roll with; no static pass): refuse what it would ignore."""
+        f, g = self.friction, self.given
+        if "stiffness" not in g or g["stiffness"] <= 0:
+            raise ValueError(f"{self.name}.stiffness = {g.get('stiffness')!r} is not allowed with "
+                             f"surface=True ({self.target!r}): give the penalty stiffness per "
+                             "element (> 0) [N/m]; an element's load W sinks it by W / stiffness")
+        if "surface_tolerance" in g:
+            raise ValueError(f"{self.name}.surface_tolerance = {g['surface_tolerance']!r} is not "
+                             "allowed with surface=True: the surface contact starts at zero "
+                             "penetration")
+        if f.rolling or f.per_node or (f.static_forward, f.static_backward,
+                                       f.static_lateral) != (0.0, 0.0, 0.0):
+            if f != NO_FRICTION:
+                raise ValueError(f"{self.name}.friction = {f!r} is not allowed with surface=True: "
+                                 "the surface contact's friction is kinetic, on each node's "
+                                 "velocity (static coefficients 0, rolling=False, per_node=False)")
 
     def _isotropic(self, friction, where):
         """(kinetic, static, slip_velocity or None) of an isotropic friction law (None: no
@@ -218,6 +247,9 @@ class GroundContact(BodyTerm):
         ctx.rod(self.rod, self.name)
         B = ctx.worlds
         normal = p["plane_normal"] / np.linalg.norm(p["plane_normal"], axis=1, keepdims=True)
+        if self.surface:
+            self._contribute_surface(ctx, p, normal)
+            return
         prm = np.zeros((B, N_CONTACT_PARAMS))
         prm[:, 0:3] = p["plane_point"]
         prm[:, 3:6] = normal
@@ -233,6 +265,27 @@ class GroundContact(BodyTerm):
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
         ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags)
+
+    def _contribute_surface(self, ctx, p, normal):
+        """surface=True: the rod's surface against the plane (softmech.terms.surface_contact)."""
+        prm = np.zeros((ctx.worlds, N_SURFACE_PARAMS))
+        prm[:, 0:3] = p["plane_point"]
+        prm[:, 3:6] = normal
+        prm[:, 6] = p["stiffness"]
+        prm[:, 7] = p["damping"]
+        prm[:, 8:11] = p["kinetic"]
+        prm[:, 11] = p["slip_velocity"]
+        if np.any(prm[:, 6] <= 0) or np.any(prm[:, 7:11] < 0) or np.any(prm[:, 11] <= 0):
+            raise ValueError(f"params of {self.name}: stiffness and slip_velocity must be > 0, "
+                             "damping and friction coefficients >= 0")
+        if np.any(p["static"] != 0):
+            raise ValueError(f"params['{self.name}.static'] has entries != 0: the surface "
+                             "contact's friction is kinetic only")
+        ctx.part(SurfaceContacts).add(ctx.rod_index[self.rod], prm,
+                                      self.friction.decomposition == "unit")
+        rod = ctx.rod(self.rod, self.name)
+        ctx.time_step_limits.append(surface_time_step_limit(
+            ctx.discrete[rod.name]["node_mass"], rod.closed, prm[:, 6]))
 
     def contribute_rigid_body(self, ctx, p):
         body = ctx.rigid_body(self.body, self.name)

@@ -2,7 +2,8 @@
 rigid bodies (softmech.terms.rod_body_contact) and rods on rods (softmech.terms.rod_contact),
 penalty k eps + normal damping + regularized Coulomb friction (Zhang et al., Nat. Commun.
 10:4825, 2019, eq. 7), against Hooke's law, beam theory and Amontons-Coulomb. Ground contact and
-friction of rods are in the `rods` group (softmech.validation.contact).
+friction of rods are in the `rods` group (softmech.validation.contact), except the plane contact
+on a rod's surface (piles of rods in a box; softmech.validation.surface_contact), here.
 tests/validation/test_rod_body_contact.py and test_rod_contact.py call the same functions.
 """
 import numpy as np
@@ -11,6 +12,7 @@ import softmech as sm
 from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
 from softmech.validation.common import rel_error, result, validation_case
 from softmech.validation.sticking import CASES as STICKING_CASES
+from softmech.validation.surface_contact import CASES as SURFACE_CASES
 
 G = 9.81
 ROD = dict(density=1000.0, youngs_modulus=1e8, shear_modulus=1e8 / 1.5)
@@ -158,5 +160,6 @@ def rod_on_rod_sticks_below_the_friction_angle():
 CASES = {**{f.__name__: f for f in (rod_on_box_carries_its_weight, sphere_on_clamped_beam,
                                     rod_on_rod_slides_with_kinetic_friction,
                                     rod_on_rod_sticks_below_the_friction_angle)},
-         **STICKING_CASES}     # friction that sticks: softmech.validation.sticking
+         **STICKING_CASES,     # friction that sticks: softmech.validation.sticking
+         **SURFACE_CASES}      # rods' plane contact on their surface: .surface_contact
 """Case name -> function returning its record."""
