@@ -62,8 +62,9 @@ def main():
                                   info.fiber_rest_length, info.fiber_area)
     print(f"fibers {args.fibers}, zeta {args.zeta:g} Pa s, dt {args.dt:g} s, {args.scheme}"
           f"{' fast' if args.fast else ''}, shoulder {args.shoulder}, ulna-radius "
-          f"{args.radioulnar:g} N m/rad: {wall:.1f} s wall, {cpu:.1f} s CPU ({wall / args.duration * 0.1:.2f}"
-          f" s wall, {cpu / args.duration * 0.1:.2f} s CPU per 0.1 s simulated; first step "
+          f"{args.radioulnar:g} N m/rad: {wall:.1f} s wall, {cpu:.1f} s CPU "
+          f"({wall / args.duration * 0.1:.2f} s wall, {cpu / args.duration * 0.1:.2f} s CPU per "
+          f"0.1 s simulated; first step "
           f"{compiled:.1f} s)")
     print(f"  largest flexion: radius chord {chord.max():.2f} deg at t = {1e-3 * k:.3f} s, "
           f"ulna chord {elbow.flexion_angle(h, u).max():.2f} deg, hinge angle there "

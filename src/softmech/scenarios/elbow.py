@@ -95,12 +95,12 @@ ulna (half the forearm's mass) turn with the radius: at the former 50 N m/rad th
 on past the radius's stop, to 167.4 deg in the full run (w0 sqrt(I_ulna / k) ~ 0.3 rad at the
 forearm's 26 rad/s); at 2000 N m/rad it follows the radius to 0.4 deg (157.6 vs 157.3 deg)."""
 STOP_STIFFNESS, STOP_DAMPING = 2000.0, 0.5       # [N m/rad], [N m s/rad]
-"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad. The forearm,
-flexed ballistically by the unloaded biceps (no force-velocity relation at the default zeta),
-meets it at ~27 rad/s: the hinge passes it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and
-the radius, stopped at its elbow end, whips ~5 deg further (w0 / omega_1, its first bending
-mode ~230 rad/s); with zeta fitted to Hill's law the flexion ends at 131 deg, short of it
-(docs/musculoskeletal.md, "The flexion stop")."""
+"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad. With zeta fitted
+to Hill's law (the default) the flexion ends at 131 deg, short of it. At the former zeta = 1e3 Pa s
+(no force-velocity relation) the forearm, flexed ballistically by the unloaded biceps, met it
+at ~27 rad/s: the hinge passed it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and the
+radius, stopped at its elbow end, whipped ~5 deg further (w0 / omega_1, its first bending mode
+~230 rad/s) (docs/musculoskeletal.md, "The flexion stop")."""
 
 
 @dataclass(frozen=True)
