@@ -1,18 +1,20 @@
 """The elbow's flexion into its 150 deg stop (issue 28): how far each forearm bone goes past it,
 and why (docs/musculoskeletal.md, "The flexion stop").
 
-    python benchmarks/elbow_stop.py [--fibers 18] [--zeta 1e3] [--dt 5e-6] [--duration 0.4]
+    python benchmarks/elbow_stop.py [--fibers 18] [--zeta 1.01e5] [--dt 2.5e-6] [--duration 0.4]
                                     [--shoulder clamp] [--radioulnar 2000]
                                     [--scheme verlet|implicit_euler] [--fast]
 
 Prints the largest flexion [deg] of the radius's and the ulna's chords, the hinge's own angle
 there (between the humerus's last and the radius's first element, where the stop acts), the
-forearm's peak angular velocity before it [rad/s] and the biceps' growth at 90 deg. --zeta sets
-every fibre's strain-rate damping (Hill-fitted: 1.01e5 Pa s, which needs --dt 1e-6);
---radioulnar overrides softmech.scenarios.elbow.RADIOULNAR_STIFFNESS (the former: 50). The full
-scene takes ~30 s at dt = 5 us and ~5 min at 1 us on one core. --scheme implicit_euler steps it
-by implicit Euler (default ImplicitOptions; --fast: the corotated options of
-docs/implicit_cosserat.md); the wall time excludes compiling and the first step.
+forearm's peak angular velocity before it [rad/s], the biceps' growth at 90 deg and the wall
+and CPU time per 0.1 s simulated (excluding compiling and the first step). --zeta sets every
+fibre's strain-rate damping (default: Hill-fitted, 1.01e5 Pa s, which needs --dt <= 2.5e-6
+explicit; the former settings: --zeta 1e3 --dt 5e-6); --radioulnar overrides
+softmech.scenarios.elbow.RADIOULNAR_STIFFNESS (the former: 50). The full scene takes ~2.4 s
+of CPU per 0.1 s simulated at the former settings and ~4.4 s at the default (2026-11-29).
+--scheme implicit_euler steps it by implicit Euler (default ImplicitOptions; --fast: the
+corotated options of docs/implicit_cosserat.md; 50 us: ~2.5 s of CPU per 0.1 s).
 """
 import argparse
 import time
