@@ -14,8 +14,10 @@ import time
 
 import numpy as np
 
-from softmech.scenarios.elbow import DEFAULTS
+from softmech.scenarios.elbow import DEFAULTS, FORMER_SETTINGS
 from softmech.scenarios.elbow_isokinetic import HILL_VMAX, fit_damping, isokinetic_run
+
+FORMER = FORMER_SETTINGS["muscle_damping"]
 
 
 def main():
@@ -38,11 +40,12 @@ def main():
     print(f"fitted zeta = {zeta:.3g} Pa s (default {DEFAULTS['muscle_damping']:g}); Hill: "
           f"kappa = 0.25, v_max = {HILL_VMAX:g} lengths/s; isometric {isometric:.3f} N m")
     print("| speed [rad/s] | fibre rate [1/s] | moment arm [mm] | T, zeta = 0 [N m] | "
-          f"T, zeta = {DEFAULTS['muscle_damping']:g} [N m] | T, fitted zeta [N m] | Hill [N m] | wall [s] |")
+          f"T, zeta = {FORMER:g} (former default) [N m] | T, fitted zeta [N m] | Hill [N m] | "
+          "wall [s] |")
     print("|---|---|---|---|---|---|---|---|")
     for (w, r, wall), a, b, h in zip(rows, t0, g, hill):
         print(f"| {w:g} | {r['rate'][0]:.3f} | {1e3 * r['moment_arm'][0]:.1f} | {a:.3f} | "
-              f"{a + DEFAULTS['muscle_damping'] * b:.3f} | {a + zeta * b:.3f} | {h:.3f} | "
+              f"{a + FORMER * b:.3f} | {a + zeta * b:.3f} | {h:.3f} | "
               f"{wall:.0f} |", flush=True)
 
 

@@ -14,27 +14,32 @@ import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.scenarios.elbow import (FLEXION_RANGE, belly_section, build_elbow, flexion_angle,
-                                      geometric_growth, growth_at, isometric_report)
+from softmech.scenarios.elbow import (FLEXION_RANGE, FORMER_SETTINGS, belly_section, build_elbow,
+                                      flexion_angle, geometric_growth, growth_at,
+                                      isometric_report)
 
 STOP_TOLERANCE = 4.0
-"""[deg] past the 150 deg stop allowed to the bones' chords in the reduced run: the stop's
-soft penetration under the impact, w0 sqrt(I / k_s) = 12.5 rad/s sqrt(0.02 / 2000) = 0.07 rad
-= 0.7 deg, plus the radius's elastic whip when its elbow end is stopped, about w0 / omega_1 with
-omega_1 ~ 230 rad/s its first bending mode (radius E I ~ 32 N m^2, 0.25 m, 1.8 kg/m): 3.1 deg
-(measured: 0.6 + 1.6 deg, largest 152.2 deg). With the former 50 N m/rad ulna-radius joint
-the ulna went 5.3 deg past (155.3 deg): only the radius carries the stop."""
+"""[deg] past the 150 deg stop allowed to the bones' chords in the reduced run at the former
+settings (FORMER_SETTINGS: zeta = 1e3 Pa s, no force-velocity effect, the forearm flexed
+ballistically into the stop): the stop's soft penetration under the impact,
+w0 sqrt(I / k_s) = 12.5 rad/s sqrt(0.02 / 2000) = 0.07 rad = 0.7 deg, plus the radius's
+elastic whip when its elbow end is stopped, about w0 / omega_1 with omega_1 ~ 230 rad/s its
+first bending mode (radius E I ~ 32 N m^2, 0.25 m, 1.8 kg/m): 3.1 deg (measured: 0.6 + 1.6 deg,
+largest 152.2 deg). With the former 50 N m/rad ulna-radius joint the ulna went 5.3 deg past
+(155.3 deg): only the radius carries the stop."""
+HILL_RUN = 0.55
+"""[s] of the reduced run at the default (Hill's) damping: the flexion peaks at ~0.47 s."""
 
 
-def _reduced_run(shoulder):
-    """The reduced elbow (7 rods per head) over 0.45 s: flexion angles [deg] of the radius's
-    and the ulna's chords, (n,), the biceps' section (n,) and the humerus's positions and
-    first director, recorded every 1 ms."""
-    scene, info = build_elbow(fibers=7, shoulder=shoulder)
+def _reduced_run(shoulder, duration=HILL_RUN, **settings):
+    """The reduced elbow (7 rods per head) over `duration` [s]: flexion angles [deg] of the
+    radius's and the ulna's chords, (n,), the biceps' section (n,) and the humerus's positions
+    and first director, recorded every 1 ms. settings: build_elbow's muscle_damping and dt."""
+    scene, info = build_elbow(fibers=7, shoulder=shoulder, **settings)
     sim = scene.compile(dt=info.dt)
     fields = ("humerus.positions", "humerus.directors", "radius.positions",
               "ulna.positions") + tuple(f"{f}.positions" for f in info.fibers)
-    out = sim.run(duration=0.45, record=sm.Every(0.001, fields))
+    out = sim.run(duration=duration, record=sm.Every(0.001, fields))
     h = out["humerus.positions"][0]
     section = belly_section([out[f"{f}.positions"][0] for f in info.fibers],
                             info.fiber_rest_length, info.fiber_area)
@@ -56,11 +61,31 @@ def test_reduced_elbow_flexes_past_90_degrees_and_the_biceps_bulges_as_its_geome
     assert abs(growth - want) < 0.05, (growth, want)
 
 
-def test_the_150_degree_stop_holds_both_forearm_bones(clamped):
-    """The forearm, flexed ballistically at MVC, meets the stop at ~12.5 rad/s: the radius's
-    and the ulna's chords stay within STOP_TOLERANCE of it."""
+def test_the_150_degree_stop_holds_both_forearm_bones_flexed_ballistically():
+    """At the former settings (zeta = 1e3 Pa s: no force-velocity effect) the forearm, flexed
+    ballistically at MVC, meets the stop at ~12.5 rad/s: the radius's and the ulna's chords
+    stay within STOP_TOLERANCE of it."""
+    ballistic = _reduced_run("clamp", duration=0.45, **FORMER_SETTINGS)
     for bone in ("radius", "ulna"):
-        assert clamped[bone].max() < FLEXION_RANGE[1] + STOP_TOLERANCE, (bone, clamped[bone].max())
+        largest = ballistic[bone].max()
+        assert largest < FLEXION_RANGE[1] + STOP_TOLERANCE, (bone, largest)
+
+
+def test_with_hill_damping_the_biceps_slows_and_the_flexion_stays_within_the_stop(clamped):
+    """Default (Hill's) damping: the biceps pulls less as it shortens, so the forearm flexes at
+    under 10 rad/s (former settings: 12.5; measured 7.9) and the flexion peaks short of the
+    150 deg stop (measured 120.7 deg at 0.47 s; the full scene: 130.9 deg, where the belly
+    reaches eta ~ 0.58, the end of the active force-length curve). Allowed: the stop plus its
+    soft penetration under the biceps' MVC torque, T / k_s ~ 20 N m / 2000 N m/rad = 0.6 deg,
+    rounded up to 1 deg (no impact whip: the stop is not met at speed). The growth at 90 deg
+    lies inside the experiments' 30-34 % (measured 33.4 %; the paper's model: ~28 %)."""
+    for bone in ("radius", "ulna"):
+        assert clamped[bone].max() <= FLEXION_RANGE[1] + 1.0, (bone, clamped[bone].max())
+    t = 1e-3 * np.arange(1, len(clamped["radius"]) + 1)
+    speed = np.gradient(np.radians(clamped["radius"]), t)
+    assert speed.max() < 10.0, speed.max()
+    growth = growth_at(clamped["radius"], clamped["section"])
+    assert 0.30 <= growth <= 0.34, growth
 
 
 def test_spherical_shoulder_on_the_arm_pad_flexes_like_the_clamp(clamped):
@@ -105,13 +130,14 @@ def test_the_flexion_stop_holds_the_bones():
     BONE) their end elements follow the bones, so a stop holds the bones' chords: with the
     stop moved to 60 deg the flexing forearm, which would otherwise swing past 90 deg, stays
     within 3 deg of it (measured 1 deg: the stop's penetration under the biceps and the end
-    elements' bending; with the former 0.5 GPa bones it reached 99 deg)."""
+    elements' bending; with the former 0.5 GPa bones it reached 99 deg). At the former
+    settings (FORMER_SETTINGS: the forearm flexed ballistically, the hardest case for a stop)."""
     from softmech.scenarios import elbow
 
     saved = elbow.FLEXION_RANGE
     elbow.FLEXION_RANGE = (0.0, 60.0)
     try:
-        scene, info = build_elbow(fibers=7)
+        scene, info = build_elbow(fibers=7, **FORMER_SETTINGS)
     finally:
         elbow.FLEXION_RANGE = saved
     sim = scene.compile(dt=info.dt)

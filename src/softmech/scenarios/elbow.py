@@ -15,12 +15,14 @@ Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
     muscle-plate and tendon-plate and tendon-bone connection (paper: "spherical joints for the
     muscle-tendon, bone-tendon ... connections");
   * rod-rod contact (eq. 7) among all muscle rods of both heads; gravity; linear damping;
-    the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING); dt = 5e-6 s (the
-    cortical bones' axial waves: stability limit 5.7e-6 s).
+    the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING); dt = 2.5e-6 s (the
+    fibres' viscous limit at Hill's damping, 3.0e-6 s, HILL_DAMPING; the cortical bones' axial
+    waves alone allow 5.7e-6 s).
 
 Muscles (softmech.terms.active_muscle): sigma_max = 0.4 MPa, default force-length fits,
-incompressible (A = A^ / eta), strain-rate damping zeta = 1e3 Pa s (ours: the paper's fitted
-values of Fig. 1d are not in the sources), activation ramped 0 -> 1 (MVC) over 0.1 s.
+incompressible (A = A^ / eta), strain-rate damping zeta = 1.01e5 Pa s (HILL_DAMPING: fitted to
+Hill's force-velocity law on the isokinetic experiment; the paper's fitted values of Fig. 1d
+are not in the sources), activation ramped 0 -> 1 (MVC) over 0.1 s.
 
 Report: (1) the isometric force-length map (Fig. 1c): one muscle rod per world under end
 forces F_set, its equilibrium stretch eta against the curves' prediction; (2) a flexion: the
@@ -36,8 +38,18 @@ import softmech as sm
 from softmech import _checks
 from softmech.terms.active_muscle import ActiveMuscle
 
+HILL_DAMPING = 1.01e5
+"""The muscle rods' strain-rate damping zeta [Pa s] fitted to Hill's force-velocity law on the
+isokinetic experiment (Fig. 1d; softmech.scenarios.elbow_isokinetic, benchmarks/
+elbow_isokinetic.py; docs/musculoskeletal.md): the default. It sets the explicit step: the
+fibres' viscous limit dt < rho l^2 / (2 zeta) = 1060 (0.191 m / 8)^2 / (2 1.01e5) = 3.0e-6 s
+(at 3 us the flexion and the growth already part from the converged run by 1 deg and 0.5 point;
+at 2.5 us they agree with 1.25 us and with implicit Euler at 0.1 ms)."""
+FORMER_SETTINGS = {"muscle_damping": 1.0e3, "dt": 5.0e-6}
+"""The settings before Hill's damping: zeta = 1e3 Pa s (practically no force-velocity
+dependence) at the bones' limit dt = 5 us, half the steps; build_elbow(**FORMER_SETTINGS)."""
 DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0e5,
-            "muscle_damping": 1.0e3, "start_angle": 20.0, "dt": 5.0e-6, "duration": 0.4,
+            "muscle_damping": HILL_DAMPING, "start_angle": 20.0, "dt": 2.5e-6, "duration": 0.4,
             "ramp_time": 0.1, "incompressible": False}
 
 SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
@@ -83,12 +95,12 @@ ulna (half the forearm's mass) turn with the radius: at the former 50 N m/rad th
 on past the radius's stop, to 167.4 deg in the full run (w0 sqrt(I_ulna / k) ~ 0.3 rad at the
 forearm's 26 rad/s); at 2000 N m/rad it follows the radius to 0.4 deg (157.6 vs 157.3 deg)."""
 STOP_STIFFNESS, STOP_DAMPING = 2000.0, 0.5       # [N m/rad], [N m s/rad]
-"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad. The forearm,
-flexed ballistically by the unloaded biceps (no force-velocity relation at the default zeta),
-meets it at ~27 rad/s: the hinge passes it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and
-the radius, stopped at its elbow end, whips ~5 deg further (w0 / omega_1, its first bending
-mode ~230 rad/s); with zeta fitted to Hill's law the flexion ends at 131 deg, short of it
-(docs/musculoskeletal.md, "The flexion stop")."""
+"""The flexion stop: the biceps' MVC torque (~20 N m here) presses it by ~0.01 rad. With zeta fitted
+to Hill's law (the default) the flexion ends at 131 deg, short of it. At the former zeta = 1e3 Pa s
+(no force-velocity relation) the forearm, flexed ballistically by the unloaded biceps, met it
+at ~27 rad/s: the hinge passed it by w0 sqrt(I / k_s) ~ 1.5 deg (I ~ 0.02 kg m^2) and the
+radius, stopped at its elbow end, whipped ~5 deg further (w0 / omega_1, its first bending mode
+~230 rad/s) (docs/musculoskeletal.md, "The flexion stop")."""
 
 
 @dataclass(frozen=True)
@@ -127,13 +139,17 @@ def _frame(direction):
 
 
 def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fibers"],
-                duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], contact=True, shoulder="clamp"):
+                duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], contact=True, shoulder="clamp",
+                muscle_damping=DEFAULTS["muscle_damping"]):
     """The elbow scene (module docstring); returns (scene, ElbowInfo). fibers: muscle rods per
     head (1 to 18); n_elems: elements per muscle rod; shoulder: "clamp" (the humerus's top
     clamped, default) or "spherical" (SHOULDERS: the paper's spherical upper arm-shoulder
-    joint, the upper arm resting on the dynamometer's arm pad at the elbow)."""
+    joint, the upper arm resting on the dynamometer's arm pad at the elbow); muscle_damping:
+    the fibres' strain-rate damping zeta >= 0 [Pa s] (default HILL_DAMPING, which needs
+    dt <= 2.5e-6 s explicit; build_elbow(**FORMER_SETTINGS): the former 1e3 Pa s at 5e-6 s)."""
     p = DEFAULTS
     shoulder = _checks.choice("shoulder", shoulder, set(SHOULDERS))
+    muscle_damping = float(_checks.nonnegative("muscle_damping", muscle_damping, shape=()))
     fibers = _checks.integer("fibers", fibers, 1)
     if fibers > 18:
         raise ValueError(f"fibers = {fibers} is not allowed: must be in [1, 18] (rods per head)")
@@ -201,7 +217,7 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                 scene.add(sm.SphericalJoint((rod, end), (plate, "attach"), stiffness=JOINT_K,
                                             name=f"{name}_{end}"))
             scene.add(ActiveMuscle(rod, p["max_stress"], activation=[0.0, 1.0],
-                                   times=[0.0, p["ramp_time"]], damping=p["muscle_damping"],
+                                   times=[0.0, p["ramp_time"]], damping=muscle_damping,
                                    incompressible=p["incompressible"],
                                    name=f"{name}_muscle"))
             scene.add(sm.LinearDamping(rod, 0.5, name=f"{name}_damping"))

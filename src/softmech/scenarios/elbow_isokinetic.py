@@ -21,7 +21,7 @@ import softmech as sm
 from softmech import _checks
 from softmech.contributions import contributions
 from softmech.packing import from_blocks
-from softmech.scenarios.elbow import DEFAULTS, build_elbow, flexion_angle
+from softmech.scenarios.elbow import FORMER_SETTINGS, build_elbow, flexion_angle
 
 HILL_KAPPA = 0.25
 """Hill's a / F_0 (Zajac 1989: 0.25 for mammalian muscle)."""
@@ -49,16 +49,17 @@ def _drive(speed):
     return times, np.outer(angle, (0.0, -1.0, 0.0)), t_end
 
 
-def isokinetic_run(speed, *, zeta=(0.0, DEFAULTS["muscle_damping"]), fibers=7, at=90.0,
-                   window=5.0):
+def isokinetic_run(speed, *, zeta=(0.0, 1e4), fibers=7, at=90.0, window=5.0):
     """Drive the elbow at `speed` [rad/s] > 0 from 20 to 120 deg with the biceps at MVC, in one
-    world per muscle damping of `zeta` [Pa s]; returns {"torque": (B,) biceps torque about the
+    world per muscle damping of `zeta` [Pa s] (at the former step of 5 us, FORMER_SETTINGS:
+    the fit needs only zeta = 0 and a reference well under the fibres' viscous limit there,
+    ~6e4 Pa s; the torque is linear in zeta); returns {"torque": (B,) biceps torque about the
     hinge [N m] and "rate": (B,) mean fibre stretch rate d(eta)/dt [1/s], both averaged over
     the flexion angles at +- window deg, "stretch": (B,) mean fibre stretch there,
     "moment_arm": (B,) the biceps' moment arm [m], torque / |insertion force|}."""
     speed = float(_checks.positive("speed", speed, shape=()))
     zeta = _checks.nonnegative("zeta", zeta, shape=(None,))
-    scene, info = build_elbow(fibers=fibers)
+    scene, info = build_elbow(fibers=fibers, **FORMER_SETTINGS)
     times, rotation, t_end = _drive(speed)
     radius = next(r for r in scene.rods if r.name == info.radius_bone)
     scene.add(sm.DrivenEnd(radius, "first", times=times, rotation=rotation, name="dynamometer"))
