@@ -36,8 +36,10 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its density giving
     the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb count);
   * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, its radius giving F_max: 50 N for
-    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's; with 10 N our shoulder
-    muscles cannot swing the wing through a stroke at 8 Hz, docs/musculoskeletal.md;
+    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's: turning a pigeon's wing
+    through the bird's stroke takes >= 0.54 N m (stroke_torque), 10 N at a pigeon's ~17 mm
+    moment arm gives 0.17 N m, and a pigeon's pectoralis peaks at ~59 N (Usherwood et al.
+    2005), docs/musculoskeletal.md;
     force-length fits and zeta of the elbow): pectoralis from the keel to the
     ventral humerus (depresses), supracoracoideus from a dorsomedial point (its pulley over the
     triosseal canal replaced by a straight line of action above the shoulder) to the dorsal
