@@ -184,8 +184,8 @@ def test_one_wingbeat_against_the_birds_joint_ranges():
     stroke's bottom is not converged in the barb count, so no end of the range is asserted
     here). Asserted is what holds at 152, 608, 1,216 and 2,796 barbs: a stroke of at least
     the bird's amplitude less 15 deg (105 - 15 = 90 deg: the paper's 10 deg and 5 deg of
-    reading the source's "80-90 deg"; measured 116, 117, 121, 133), the anteroposterior
-    excursion within 10 deg of the bird's 25 (measured 22, 16, 18, 26), and the elbow flexing
+    reading the source's "80-90 deg"; measured 116, 117, 121, 127), the anteroposterior
+    excursion within 10 deg of the bird's 25 (measured 22, 16, 18, 23), and the elbow flexing
     past the bird's downstroke-start angle (90) in the upstroke and extending past its
     mid-downstroke one (120): measured 63-73 to 188 deg at all four (it reaches its 180 deg
     stop, the starling's 120 at most)."""
