@@ -410,9 +410,9 @@ def bird_deviation(dorsoventral, anteroposterior, elbow):
 
 # --------------------------------------------------------------------------- torque budget
 def flapping_inertia(scene):
-    """Moment of inertia [kg m^2] of the wing (bones, rachises and barbs; not the muscle rods,
-    whose mass belongs to the body) about the flapping axis x through the shoulder, at the
-    start pose: sum of m (y^2 + z^2) over the rods' elements (at their midpoints) and the bones'
+    """Moment of inertia [kg m^2] of the wing (bones, rachises and barbs: circular sections;
+    not the muscle rods, whose mass belongs to the body) about the flapping axis x through
+    the shoulder, at the start pose: sum of m (y^2 + z^2) over the rods' elements (at their midpoints) and the bones'
     centres, plus the bones' own moments about axes parallel to x."""
     muscles = {t.rod for t in scene.terms if isinstance(t, ActiveMuscle)}
     total = 0.0
