@@ -196,33 +196,53 @@ def test_bird_deviation_of_known_ranges():
         {"dorsoventral": 0.0, "anteroposterior": 0.0, "elbow": 0.0})
 
 
-def test_one_wingbeat_against_the_birds_joint_ranges():
-    """The default wing (small: 152 barbs) from the paper's straight, flat start through the
-    initiation and one wingbeat, against a bird's ranges over a wingbeat (BIRD_RANGES, Dial
-    et al. 1991: a starling; the pigeon's Fig. 4e curves are not in our sources). The paper
-    claims a maximum deviation of ~10 deg; softmech does not reach it (measured,
-    docs/musculoskeletal.md: the documented 2,796-barb wing's downstroke ends at -72 deg, the
-    bird's at -20; this 152-barb wing's at -33, 608 and 1,216-barb ones' at -62 and -67: the
-    stroke's bottom is not converged in the barb count, so no end of the range is asserted
-    here). Asserted is what holds at 152, 608, 1,216 and 2,796 barbs: a stroke of at least
-    the bird's amplitude less 15 deg (105 - 15 = 90 deg: the paper's 10 deg and 5 deg of
-    reading the source's "80-90 deg"; measured 116, 117, 121, 127), the anteroposterior
-    excursion within 10 deg of the bird's 25 (measured 22, 16, 18, 23), and the elbow flexing
-    past the bird's downstroke-start angle (90) in the upstroke and extending past its
-    mid-downstroke one (120): measured 63-73 to 188 deg at all four (it reaches its 180 deg
-    stop, the starling's 120 at most)."""
-    scene, info = build_wing(barbs=SMALL)
+def _wingbeat(barbs, samples=100):
+    """Joint angles [deg] (dorsoventral, anteroposterior, elbow), each (n,), of the default
+    wing with `barbs` barbs over its wingbeat (after the initiation), and the dorsoventral
+    angle's largest value in the initiation."""
+    scene, info = build_wing(barbs=barbs)
     sim = scene.compile(dt=info.dt)
-    samples, angles = 100, []
+    angles = []
     for _ in range(samples):
         sim.run(info.duration / samples)
         angles.append(joint_angles(sim.get_state("humerus")["directors"][0, 0],
                                    sim.get_state("forearm")["directors"][0, 0]))
     time = info.duration * (np.arange(samples) + 1) / samples
-    dv, ap, elbow = np.array(angles)[time >= info.initiation].T
-    low, high = W.BIRD_RANGES["dorsoventral"]
-    assert np.ptp(dv) > high - low - 15.0, (dv.min(), dv.max())
-    assert W.bird_deviation(dv, ap, elbow)["anteroposterior"] < 10.0, np.ptp(ap)
+    angles = np.array(angles)
+    return angles[time >= info.initiation].T, angles[time < info.initiation, 0].max()
+
+
+def test_a_small_wing_makes_a_wingbeat():
+    """The default wing, small (152 barbs), from the paper's straight, flat start: the
+    initiation lifts it above +45 deg, the downstroke carries it below the horizontal, the
+    upstroke back above +60 deg by the cycle's end, and the elbow flexes by more than 45 deg
+    in the upstroke (the paper's qualitative account of Fig. 4e; measured at 152 / 608 /
+    2,796 barbs in docs/musculoskeletal.md: initiation top 64 / 62 deg, bottom -10 / -28,
+    end +80 / +74, elbow down to 117 / 83). The small wing is not converged in the barb
+    count (its stroke is shallower), so its angles are not compared with the bird's here:
+    test_one_wingbeat_against_the_birds_joint_ranges does that at 608 barbs (slow)."""
+    (dv, ap, elbow), top = _wingbeat(SMALL)
+    assert top > 45.0 and dv.min() < 0.0 and dv[-1] > 60.0, (top, dv.min(), dv[-1])
+    assert elbow.min() < W.START_ELBOW - 45.0, elbow.min()
+
+
+@pytest.mark.slow
+def test_one_wingbeat_against_the_birds_joint_ranges():
+    """A 608-barb wing (~100 s; 2 min under load), the default otherwise, against a bird's
+    ranges over a wingbeat (BIRD_RANGES, Dial et al. 1991: a starling; the pigeon's Fig. 4e
+    curves are not in our sources). The paper claims a maximum deviation of ~10 deg,
+    "comparable with measurement variations"; asserted with the margin the source allows:
+    dorsoventral ends within 15 deg (the source gives the top as "80-90 deg" and the bottom
+    as "about 20 deg": 5 deg of reading on top of the paper's 10; measured -28.4 and +74.0,
+    deviation 11.0), the anteroposterior excursion within 10 deg (measured 30.9 against 25).
+    The elbow does not match (docs/musculoskeletal.md: the scapulotriceps holds it on its
+    180 deg stop through the downstroke, the starling's is at most 120 deg): asserted is
+    that it flexes past the bird's downstroke-start angle (90) in the upstroke (measured 83)
+    and extends past its mid-downstroke one (120)."""
+    (dv, ap, elbow), _ = _wingbeat(608)
+    deviation = W.bird_deviation(dv, ap, elbow)
+    assert deviation["dorsoventral"] < 15.0, (dv.min(), dv.max(), deviation)
+    assert deviation["anteroposterior"] < 10.0, (np.ptp(ap), deviation)
     low, high = W.BIRD_RANGES["elbow"]
     assert elbow.min() < low and elbow.max() > high, (elbow.min(), elbow.max())
 

@@ -120,6 +120,15 @@ it lifts the straight wing to ~60 deg, where its straight line of action (no tri
 pulley) still has ~6 mm of moment arm (moment_arm); 0.3 (the former value) lifts it to
 ~73 deg, where the pectoralis's arm has fallen from 17 to ~8 mm, and the downstroke then
 stops at +34 deg (152 barbs, 50 N)."""
+SUPRA_ON = 0.30
+"""Onset of the supracoracoideus in the cycle [fraction of the period], in the downstroke
+(the first 55 %), before the pectoralis turns off (0.35): the upstroke muscles "are
+activated in late downstroke to decelerate and then reaccelerate the wing" (Dial, Goslow &
+Jenkins 1991) and the two muscles' forces overlap (Tobalske & Biewener 2008, J. Exp. Biol.
+211:170). Chosen between 0.40 (the former value) and 0.30 by the joint angles of a 608-barb
+wing against BIRD_RANGES: the dorsoventral range -62 to +55 deg at 0.40, -28 to +74 deg at
+0.30 (the bird's -20 to +85); ours, the paper's Supplementary Eqs. 7-10 are not in our
+sources."""
 TONE = 0.05                                        # resting activation of every muscle
 RAMP = 0.012                                       # [s] on/off ramps of the activation
 
@@ -152,7 +161,7 @@ def activation_windows(initiation, frequency):
     """{muscle: [(on, off) [s], ...]} of the run: the initiation phase [0, initiation] raises the
     extended wing, then one cycle of period 1 / frequency starting with the downstroke (55 %)."""
     T, t0 = 1.0 / frequency, initiation
-    return {"supracoracoideus": [(0.0, INITIATION_LIFT * t0), (t0 + 0.40 * T, t0 + 0.75 * T)],
+    return {"supracoracoideus": [(0.0, INITIATION_LIFT * t0), (t0 + SUPRA_ON * T, t0 + 0.75 * T)],
             "scapulotriceps": [(0.0, t0 + 0.40 * T)],
             "pectoralis": [(t0 - 0.10 * T, t0 + 0.35 * T)],
             "biceps": [(t0 + 0.45 * T, t0 + 0.85 * T)]}
