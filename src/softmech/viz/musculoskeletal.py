@@ -89,5 +89,7 @@ def plot_wing_angles(path, time, dorsoventral, anteroposterior, elbow, initiatio
     ax.set_xlabel("time t [s]")
     ax.set_ylabel("joint angle [deg]")
     ax.set_title("Feathered wing: joint angles through one flapping cycle")
-    ax.legend(loc="best", fontsize="small")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.45 * (high - low))     # room above the curves for the legend
+    ax.legend(loc="upper center", ncol=2, fontsize="x-small")
     return save(fig, path, dpi=120)
