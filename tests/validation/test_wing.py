@@ -89,12 +89,11 @@ def test_joint_angles_of_known_frames():
     np.testing.assert_allclose(joint_angles(humerus, flexed)[2], 150.0, atol=1e-12)
 
 
-def _one_muscle(monkeypatch, muscle, duration=0.015):
-    """Joint angles after `duration` [s] of a small wing with `muscle` fully on from t = 0 and
-    the others at their tone."""
+def _angles_after(monkeypatch, windows, duration):
+    """Joint angles [deg] after `duration` [s] of a small wing whose muscles are fully on over
+    windows[muscle] [(on, off)] and at their tone otherwise (no window: tone throughout)."""
     monkeypatch.setattr(W, "activation_windows",
-                        lambda t0, f: {m: [(0.0, 1.0)] if m == muscle else [(1.0, 2.0)]
-                                       for m in W.MUSCLES})
+                        lambda t0, f: {m: windows.get(m, [(1.0, 2.0)]) for m in W.MUSCLES})
     scene, info = build_wing(barbs=SMALL)
     sim = scene.compile(dt=info.dt)
     sim.run(duration)
@@ -104,16 +103,151 @@ def _one_muscle(monkeypatch, muscle, duration=0.015):
 
 
 @pytest.mark.parametrize("muscle, joint, sign", [("pectoralis", 0, -1), ("supracoracoideus", 0, 1),
-                                                 ("biceps", 2, -1), ("scapulotriceps", 2, 1)])
+                                                 ("biceps", 2, -1)])
 def test_each_muscle_turns_its_joint_its_way(monkeypatch, muscle, joint, sign):
     """Paper: the supracoracoideus-pectoralis pair sets the dorsoventral angle (elevation,
     depression), biceps-scapulotriceps the elbow (flexion, extension). Each alone moves its
-    joint by more than 5 deg its way from the rest pose (dorsoventral 0, elbow REST_ELBOW) in
-    15 ms, and the others by less (the wing hangs under gravity meanwhile)."""
-    angles = _one_muscle(monkeypatch, muscle)
-    rest = np.array([0.0, 0.0, W.REST_ELBOW])
+    joint by more than 5 deg its way from the straight, flat start (dorsoventral 0, elbow
+    START_ELBOW = 180) in 15 ms (the wing hangs under gravity meanwhile)."""
+    angles = _angles_after(monkeypatch, {muscle: [(0.0, 1.0)]}, 0.015)
+    rest = np.array([0.0, 0.0, W.START_ELBOW])
     assert np.all(np.isfinite(angles))
     assert sign * (angles[joint] - rest[joint]) > 5.0, angles
+
+
+def test_the_scapulotriceps_extends_a_flexed_elbow(monkeypatch):
+    """The elbow starts straight, against its stop, so the scapulotriceps is tested on an
+    elbow the biceps has flexed (biceps on over the first 15 ms): with the scapulotriceps on
+    from 20 ms the elbow is more than 5 deg more extended at 45 ms than without it (same run
+    otherwise), and the biceps alone has flexed it by more than 5 deg."""
+    biceps = {"biceps": [(0.0, 0.015)]}
+    flexed = _angles_after(monkeypatch, biceps, 0.045)[2]
+    extended = _angles_after(monkeypatch, dict(biceps, scapulotriceps=[(0.02, 1.0)]), 0.045)[2]
+    assert flexed < W.START_ELBOW - 5.0 and extended - flexed > 5.0, (flexed, extended)
+
+
+def test_the_wing_is_a_pigeons_and_ten_newton_cannot_swing_it():
+    """Why the shoulder muscles are not the paper's ~10 N (docs/musculoskeletal.md).
+    (1) The wing's moment of inertia about the flapping axis (flapping_inertia) is a
+    pigeon's: van den Berg & Rayner 1995 (J. Exp. Biol. 198:1655, Table 3, birds) I =
+    0.00194 m_b^1.953 = 3.2e-4 kg m^2 at m_b = 0.4 kg; their birds scatter about that
+    regression by up to ~1.6x (their Fig. 6, underwater fliers aside): ours within 1.5x.
+    (2) Turning it through the bird's dorsoventral range (BIRD_RANGES, 105 deg) within our
+    downstroke (55 % of 1/8 s) from rest to rest needs at least tau = 4 I phi / T^2
+    (stroke_torque; inertia only) ~0.5 N m: 10 N at the pectoralis's largest moment arm over
+    that range (17 mm) gives a third of it, the default force more than it."""
+    scene, info = build_wing(barbs=SMALL)
+    inertia = W.flapping_inertia(scene)
+    pigeon = 0.00194 * 0.4 ** 1.953
+    assert pigeon / 1.5 < inertia < 1.5 * pigeon, (inertia, pigeon)
+    low, high = W.BIRD_RANGES["dorsoventral"]
+    need = W.stroke_torque(inertia, high - low, 0.55 / info.frequency)
+    arm = max(abs(W.moment_arm("pectoralis", e)) for e in np.linspace(low, high, 106))
+    assert 0.015 < arm < 0.020                              # a pigeon's deltopectoral crest
+    assert 10.0 * arm < 0.4 * need
+    assert W.DEFAULTS["shoulder_force"] * arm > need
+
+
+def test_flapping_inertia_by_hand():
+    """flapping_inertia about x: a uniform rod along y from 0.1 to 0.2 m has rho A (y2^3 -
+    y1^3) / 3 (its elements' midpoints: the midpoint rule's error rho A L h^2 / 12, 4e-5
+    relative at 100 elements: rtol 1e-4); a cylinder of mass m, length L, radius r along y
+    centred at (0, b, c) has m (L^2 / 12 + r^2 / 4) + m (b^2 + c^2) (exact); fixed bodies
+    count nothing."""
+    rho, radius = 800.0, 0.002
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="r", start=(0.0, 0.1, 0.0), direction=(0, 1, 0), normal=(0, 0, 1),
+                           length=0.1, n_elems=100, radius=radius, density=rho,
+                           youngs_modulus=1e6, shear_modulus=1e6 / 3)
+    rod = rho * np.pi * radius ** 2 * (0.2 ** 3 - 0.1 ** 3) / 3.0
+    assert W.flapping_inertia(scene) == pytest.approx(rod, rel=1e-4)
+    m, L, r, b, c = 0.01, 0.05, 0.004, 0.05, 0.02
+    scene.add_cylinder(name="bone", position=(0.0, b, c), direction=(0, 1, 0), normal=(1, 0, 0),
+                       radius=r, length=L, mass=m)
+    scene.add_box(name="body", position=(0.0, -0.5, 0.0), lengths=(0.1, 0.1, 0.1), mass=1.0,
+                  fixed=True)
+    bone = m * (L ** 2 / 12 + r ** 2 / 4) + m * (b ** 2 + c ** 2)
+    assert W.flapping_inertia(scene) == pytest.approx(rod + bone, rel=1e-4)
+
+
+def test_moment_arm_and_stroke_torque_by_hand():
+    """moment_arm: a muscle from (0, 0, -h) to (0, d, 0) (a vertical line d off the shoulder
+    axis at elevation 0) has arm d (depressing: negative), and d cos(a) at elevation a with
+    the origin far below (the line stays vertical); stroke_torque: 4 I phi / T^2."""
+    saved = W.MUSCLES
+    try:
+        W.MUSCLES = dict(saved, pectoralis=(("thorax", (0.0, 0.0, -1e6)), ("humerus", (0.0, 0.01, 0.0))))
+        assert W.moment_arm("pectoralis", 0.0) == pytest.approx(-0.01, rel=1e-12)
+        assert W.moment_arm("pectoralis", 60.0) == pytest.approx(-0.005, rel=1e-6)
+    finally:
+        W.MUSCLES = saved
+    assert W.stroke_torque(2.0, np.degrees(3.0), 0.5) == pytest.approx(4 * 2.0 * 3.0 / 0.25)
+
+
+def test_bird_deviation_of_known_ranges():
+    """bird_deviation: the largest distance of each range's ends from BIRD_RANGES."""
+    dv = np.array([-30.0, 0.0, 80.0])          # ends off by 10 and 5
+    ap = np.array([0.0, 40.0])                 # excursion 40: off by 15
+    elbow = np.array([100.0, 150.0])           # min 10 above 90, max 30 above 120
+    assert W.bird_deviation(dv, ap, elbow) == pytest.approx(
+        {"dorsoventral": 10.0, "anteroposterior": 15.0, "elbow": 30.0})
+    assert W.bird_deviation(np.array([-20.0, 85.0]), np.array([0.0, 25.0]),
+                            np.array([60.0, 120.0])) == pytest.approx(
+        {"dorsoventral": 0.0, "anteroposterior": 0.0, "elbow": 0.0})
+
+
+def _wingbeat(barbs, samples=100):
+    """Joint angles [deg] (dorsoventral, anteroposterior, elbow), each (n,), of the default
+    wing with `barbs` barbs over its wingbeat (after the initiation), and the dorsoventral
+    angle's largest value in the initiation."""
+    scene, info = build_wing(barbs=barbs)
+    sim = scene.compile(dt=info.dt)
+    angles = []
+    for _ in range(samples):
+        sim.run(info.duration / samples)
+        angles.append(joint_angles(sim.get_state("humerus")["directors"][0, 0],
+                                   sim.get_state("forearm")["directors"][0, 0]))
+    time = info.duration * (np.arange(samples) + 1) / samples
+    angles = np.array(angles)
+    return angles[time >= info.initiation].T, angles[time < info.initiation, 0].max()
+
+
+def test_a_small_wing_makes_a_wingbeat():
+    """The default wing, small (152 barbs), from the paper's straight, flat start: the
+    initiation lifts it above +45 deg, the downstroke carries it below the horizontal, the
+    upstroke back above +60 deg by the cycle's end, and the elbow flexes by more than 45 deg
+    in the upstroke (the paper's qualitative account of Fig. 4e; measured at 152 / 608 /
+    2,796 barbs in docs/musculoskeletal.md: initiation top 64 / 62 / 62 deg, bottom -10 /
+    -28 / -38, end +80 / +74 / +56 (the documented wing's upstroke is still rising), elbow
+    down to 117 / 83 / 91). The small wing is not converged in the barb count, so its angles
+    are not compared with the bird's here: test_one_wingbeat_against_the_birds_joint_ranges
+    does that at 608 barbs (slow)."""
+    (dv, ap, elbow), top = _wingbeat(SMALL)
+    assert top > 45.0 and dv.min() < 0.0 and dv[-1] > 60.0, (top, dv.min(), dv[-1])
+    assert elbow.min() < W.START_ELBOW - 45.0, elbow.min()
+
+
+@pytest.mark.slow
+def test_one_wingbeat_against_the_birds_joint_ranges():
+    """A 608-barb wing (~100 s; 2 min under load), the default otherwise, against a bird's
+    ranges over a wingbeat (BIRD_RANGES, Dial et al. 1991: a starling; the pigeon's Fig. 4e
+    curves are not in our sources). The paper claims a maximum deviation of ~10 deg,
+    "comparable with measurement variations"; asserted with the margin the source allows:
+    dorsoventral ends within 15 deg (the source gives the top as "80-90 deg" and the bottom
+    as "about 20 deg": 5 deg of reading on top of the paper's 10; measured -28.4 and +74.0,
+    deviation 11.0), the anteroposterior excursion within 10 deg (measured 30.9 against 25).
+    The documented 2,796-barb wing deviates more (dorsoventral 29 deg: its upstroke reaches
+    +56 deg by the cycle's end; not converged in the barb count, docs/musculoskeletal.md).
+    The elbow does not match (docs/musculoskeletal.md: the scapulotriceps holds it on its
+    180 deg stop through the downstroke, the starling's is at most 120 deg): asserted is
+    that it flexes past the bird's downstroke-start angle (90) in the upstroke (measured 83)
+    and extends past its mid-downstroke one (120)."""
+    (dv, ap, elbow), _ = _wingbeat(608)
+    deviation = W.bird_deviation(dv, ap, elbow)
+    assert deviation["dorsoventral"] < 15.0, (dv.min(), dv.max(), deviation)
+    assert deviation["anteroposterior"] < 10.0, (np.ptp(ap), deviation)
+    low, high = W.BIRD_RANGES["elbow"]
+    assert elbow.min() < low and elbow.max() > high, (elbow.min(), elbow.max())
 
 
 def test_a_short_flapping_run_is_stable_and_its_cli_works_from_a_file(tmp_path, capsys,

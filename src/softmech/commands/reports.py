@@ -376,15 +376,19 @@ class _WingReport(AssemblyReport):
 
     @staticmethod
     def derive(data, info):
-        from softmech.scenarios.wing import joint_angles
+        from softmech.scenarios.wing import bird_deviation, joint_angles
 
         dv, ap, elbow = joint_angles(data[f"{info.humerus}.directors"][0, :, 0],
                                      data[f"{info.forearm}.directors"][0, :, 0])
         data["dorsoventral_angle"], data["anteroposterior_angle"], data["elbow_angle"] = dv, ap, elbow
-        return {"rods": info.rods, "barbs": info.barbs,
-                "dorsoventral_range_deg": [float(dv.min()), float(dv.max())],
-                "anteroposterior_range_deg": [float(ap.min()), float(ap.max())],
-                "elbow_range_deg": [float(elbow.min()), float(elbow.max())]}
+        out = {"rods": info.rods, "barbs": info.barbs,
+               "dorsoventral_range_deg": [float(dv.min()), float(dv.max())],
+               "anteroposterior_range_deg": [float(ap.min()), float(ap.max())],
+               "elbow_range_deg": [float(elbow.min()), float(elbow.max())]}
+        cycle = np.asarray(data["time"]) >= info.initiation   # the wingbeat, after the initiation
+        if np.any(cycle):
+            out["deviation_from_bird_deg"] = bird_deviation(dv[cycle], ap[cycle], elbow[cycle])
+        return out
 
     derived_units = {"dorsoventral_angle": "deg", "anteroposterior_angle": "deg",
                      "elbow_angle": "deg"}
@@ -392,18 +396,26 @@ class _WingReport(AssemblyReport):
     @staticmethod
     def summary(m):
         rng = lambda key: "{} to {} deg".format(*(number(v) for v in m[key]))
-        return [f"{m['rods']} rods ({m['barbs']} barbs): dorsoventral {rng('dorsoventral_range_deg')}, "
-                f"anteroposterior {rng('anteroposterior_range_deg')}, elbow "
-                f"{rng('elbow_range_deg')} (paper, Fig. 4e: within ~10 deg of experiments)"]
+        lines = [f"{m['rods']} rods ({m['barbs']} barbs): dorsoventral {rng('dorsoventral_range_deg')}, "
+                 f"anteroposterior {rng('anteroposterior_range_deg')}, elbow "
+                 f"{rng('elbow_range_deg')} (paper, Fig. 4e: within ~10 deg of experiments)"]
+        if "deviation_from_bird_deg" in m:
+            lines.append("largest deviation of the wingbeat's ranges from a starling's (Dial et "
+                         "al. 1991): " + ", ".join(f"{k} {number(v)} deg" for k, v in
+                                                   m["deviation_from_bird_deg"].items()))
+        return lines
 
     @classmethod
     def plot(cls, data, info, output_dir):
         from softmech.viz.musculoskeletal import plot_wing_angles
         from softmech.viz.source import read_results
 
+        from softmech.scenarios.wing import BIRD_RANGES
+
         return [plot_wing_angles(os.path.join(output_dir, "joint_angles.png"), data["time"],
                                  data["dorsoventral_angle"], data["anteroposterior_angle"],
-                                 data["elbow_angle"], info.initiation, info.frequency),
+                                 data["elbow_angle"], info.initiation, info.frequency,
+                                 bird=BIRD_RANGES, bird_label="starling (Dial et al. 1991)"),
                 tube_still(read_results(os.path.join(output_dir, "results.h5")), output_dir,
                            None)]
 

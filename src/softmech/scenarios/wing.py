@@ -23,8 +23,8 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     humerus's long-axis rotation are held by a rotational spring SHOULDER_SPRING: the
     anteroposterior angle arises from the drag against it, as in the paper); elbow: a hinge
     about the wing's normal (flexion folds the wrist forward) with a ligament spring about its
-    rest angle REST_ELBOW (the wing starts flat with the elbow there) and stops at the ends of
-    ELBOW_RANGE; wrist: fixed (the
+    start angle START_ELBOW (the paper's straight, flat start: 180 deg) and stops at the ends
+    of ELBOW_RANGE; wrist: fixed (the
     paper's muscles do not act on it; a bird's wrist follows the elbow through the radius-ulna
     linkage, not modelled);
   * feathers: 9 secondaries along the forearm and 10 primaries along the hand, rachis pointing
@@ -36,8 +36,10 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its density giving
     the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb count);
   * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, its radius giving F_max: 50 N for
-    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's; with 10 N our shoulder
-    muscles cannot swing the wing through a stroke at 8 Hz, docs/musculoskeletal.md;
+    the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's: turning a pigeon's wing
+    through the bird's stroke takes >= 0.54 N m (stroke_torque), 10 N at a pigeon's ~17 mm
+    moment arm gives 0.17 N m, and a pigeon's pectoralis peaks at ~59 N (Usherwood et al.
+    2005), docs/musculoskeletal.md;
     force-length fits and zeta of the elbow): pectoralis from the keel to the
     ventral humerus (depresses), supracoracoideus from a dorsomedial point (its pulley over the
     triosseal canal replaced by a straight line of action above the shoulder) to the dorsal
@@ -90,12 +92,16 @@ MUSCLE = dict(density=1060.0, youngs_modulus=2e4, shear_modulus=2e4 / 1.5)
 MAX_STRESS, MUSCLE_DAMPING, MUSCLE_ELEMS = 4.0e5, 1.0e3, 6
 BARB_SPIN, RACHIS_SPIN = 1000.0, 100.0
 SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs of the hinges
-REST_ELBOW, ELBOW_LIGAMENT = 150.0, 0.2            # [deg], [N m/rad]
-"""The wing starts flat (z = 0) with the elbow at REST_ELBOW, the rest angle of a rotational
-spring ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge: the biceps
-(~0.045 N m) flexes the elbow and the scapulotriceps extends it by ~25 deg each way about it.
-Stops (HingeJoint limits, ELBOW_RANGE) keep the elbow between folded and straight: the
-triceps cannot hyperextend it past 180 deg."""
+START_ELBOW, ELBOW_LIGAMENT = 180.0, 0.02          # [deg], [N m/rad]
+"""The wing starts straight and flat (the paper: "a straight, flat configuration", Fig. 4d):
+elbow at START_ELBOW = 180 deg, every bone and feather in z = 0. A rotational spring
+ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge holds its start angle,
+so its rest angle is now straight: the biceps (~0.045 N m at 10 N) flexes the elbow against
+it, and the scapulotriceps extends it back onto the stop at 180 deg. With the former 0.2
+N m/rad (about a 150 deg rest angle) the biceps would flex a straight elbow by 0.045 / 0.2
+rad = 13 deg only; a bird's elbow works at ~60-120 deg (BIRD_RANGES), hence 0.02 (ours: the
+paper gives no elbow ligament). Stops (HingeJoint limits, ELBOW_RANGE) keep the elbow between
+folded and straight: the triceps cannot hyperextend it past 180 deg."""
 ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 1.0        # elbow angles [deg]; stop stiffness [N m/rad]
 """The elbow's range: straight (180 deg) to folded (30 deg, ours: the wing folds against the
 body; pigeon joint ranges are not in the sources)."""
@@ -107,6 +113,22 @@ RACHIS_KR = 1.0                                    # [N m/rad]
 BARB_ROOT = 4.0
 """A barb's root (its fixed joint to the rachis): rotational stiffness BARB_ROOT x the barb's
 own EI / l (a firm root)."""
+INITIATION_LIFT = 0.22
+"""The supracoracoideus is on over the first INITIATION_LIFT of the initiation phase (the
+paper sets this phase's activation "arbitrarily", to prepare the wing for the downstroke):
+it lifts the straight wing to ~60 deg, where its straight line of action (no triosseal
+pulley) still has ~6 mm of moment arm (moment_arm); 0.3 (the former value) lifts it to
+~73 deg, where the pectoralis's arm has fallen from 17 to ~8 mm, and the downstroke then
+stops at +34 deg (152 barbs, 50 N)."""
+SUPRA_ON = 0.30
+"""Onset of the supracoracoideus in the cycle [fraction of the period], in the downstroke
+(the first 55 %), before the pectoralis turns off (0.35): the upstroke muscles "are
+activated in late downstroke to decelerate and then reaccelerate the wing" (Dial, Goslow &
+Jenkins 1991) and the two muscles' forces overlap (Tobalske & Biewener 2008, J. Exp. Biol.
+211:170). Chosen between 0.40 (the former value) and 0.30 by the joint angles of a 608-barb
+wing against BIRD_RANGES: the dorsoventral range -62 to +55 deg at 0.40, -28 to +74 deg at
+0.30 (the bird's -20 to +85); ours, the paper's Supplementary Eqs. 7-10 are not in our
+sources."""
 TONE = 0.05                                        # resting activation of every muscle
 RAMP = 0.012                                       # [s] on/off ramps of the activation
 
@@ -139,7 +161,7 @@ def activation_windows(initiation, frequency):
     """{muscle: [(on, off) [s], ...]} of the run: the initiation phase [0, initiation] raises the
     extended wing, then one cycle of period 1 / frequency starting with the downstroke (55 %)."""
     T, t0 = 1.0 / frequency, initiation
-    return {"supracoracoideus": [(0.0, 0.3 * t0), (t0 + 0.40 * T, t0 + 0.75 * T)],
+    return {"supracoracoideus": [(0.0, INITIATION_LIFT * t0), (t0 + SUPRA_ON * T, t0 + 0.75 * T)],
             "scapulotriceps": [(0.0, t0 + 0.40 * T)],
             "pectoralis": [(t0 - 0.10 * T, t0 + 0.35 * T)],
             "biceps": [(t0 + 0.45 * T, t0 + 0.85 * T)]}
@@ -164,8 +186,9 @@ ELBOW = np.array([0.0, BONES[0][1], 0.0])
 
 def flexed(vector, point=True):
     """A point (or, point=False, a direction) (3,) of the straight wing's forearm or hand, turned
-    about the elbow's hinge (z) to the rest angle REST_ELBOW (the wrist forward)."""
-    a = np.radians(180.0 - REST_ELBOW)
+    about the elbow's hinge (z) to the start angle START_ELBOW (the wrist forward; the
+    identity at the paper's straight start)."""
+    a = np.radians(180.0 - START_ELBOW)
     R = np.array([[np.cos(a), np.sin(a), 0.0], [-np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
     v = np.asarray(vector, dtype=float)
     return ELBOW + R @ (v - ELBOW) if point else R @ v
@@ -263,8 +286,8 @@ def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"]
     scene.add(sm.HingeJoint((thorax, "attach"), end("humerus", -1), axis=(1, 0, 0),
                             stiffness=JOINT_K, rotational_stiffness=SHOULDER_SPRING,
                             damping=5.0, rotational_damping=2e-3, name="shoulder"))
-    # the hinge angle is the forearm's turn about +z from REST_ELBOW: flexion turns it by -1
-    stops = (-np.radians(REST_ELBOW - ELBOW_RANGE[0]), np.radians(ELBOW_RANGE[1] - REST_ELBOW))
+    # the hinge angle is the forearm's turn about +z from START_ELBOW: flexion turns it by -1
+    stops = (-np.radians(START_ELBOW - ELBOW_RANGE[0]), np.radians(ELBOW_RANGE[1] - START_ELBOW))
     scene.add(sm.HingeJoint(end("humerus", 1), end("forearm", -1), axis=(0, 0, 1),
                             stiffness=JOINT_K, rotational_stiffness=ELBOW_SPRING, damping=5.0,
                             rotational_damping=2e-3, limits=stops, limit_stiffness=ELBOW_STOP,
@@ -364,6 +387,78 @@ def joint_angles(humerus_directors, forearm_directors):
     anteroposterior = np.degrees(np.arcsin(np.clip(u[..., 0], -1.0, 1.0)))
     flexion = np.arctan2(np.sum(w * h[..., 0, :], axis=-1), np.sum(w * u, axis=-1))
     return dorsoventral, anteroposterior, 180.0 - np.degrees(flexion)
+
+
+BIRD_SOURCE = ("Dial, Goslow & Jenkins 1991, J. Morphol. 207:327-344 (cineradiography of "
+               "European starlings, Sturnus vulgaris, in a wind tunnel at 9-20 m/s; abstract)")
+BIRD_RANGES = {"dorsoventral": (-20.0, 85.0), "anteroposterior": 25.0, "elbow": (90.0, 120.0)}
+"""A bird's joint angles over a wingbeat [deg] (BIRD_SOURCE), in joint_angles' conventions:
+dorsoventral from "at the beginning of downstroke the humerus is elevated 80-90 deg above
+horizontal" (85, the middle) to "humeral depression ceases at about 20 deg below horizontal"
+(-20); anteroposterior: its excursion only (protraction 55 deg through the downstroke,
+retraction "to within about 30 deg of the body axis" early in the upstroke: 25 deg; the
+source's zero is not ours); elbow from "extended to 90 deg or less" at the start of the
+downstroke to "maximally extended (120 deg)" at mid-downstroke (its flexion in the upstroke
+is not given: 90 is an upper bound of the minimum). The pigeon's curves that the paper
+compares with (Fig. 4e, its ref. 82) are images, in none of our sources; no pigeon
+joint-angle numbers were found in text: these are the closest published ones."""
+
+
+def bird_deviation(dorsoventral, anteroposterior, elbow):
+    """Largest deviation [deg] of each angle's range over a wingbeat (arrays [deg], the cycle
+    only) from BIRD_RANGES: {'dorsoventral': max(|min - bird min|, |max - bird max|),
+    'anteroposterior': |excursion - bird excursion|, 'elbow': max(|max - 120|, min - 90 if
+    above 90, else 0)}."""
+    low, high = BIRD_RANGES["dorsoventral"]
+    dv = max(abs(np.min(dorsoventral) - low), abs(np.max(dorsoventral) - high))
+    ap = abs(np.ptp(anteroposterior) - BIRD_RANGES["anteroposterior"])
+    low, high = BIRD_RANGES["elbow"]
+    el = max(abs(np.max(elbow) - high), max(0.0, np.min(elbow) - low))
+    return {"dorsoventral": float(dv), "anteroposterior": float(ap), "elbow": float(el)}
+
+
+# --------------------------------------------------------------------------- torque budget
+def flapping_inertia(scene):
+    """Moment of inertia [kg m^2] of the wing (bones, rachises and barbs: circular sections;
+    not the muscle rods, whose mass belongs to the body) about the flapping axis x through
+    the shoulder, at the start pose: sum of m (y^2 + z^2) over the rods' elements (at their midpoints) and the bones'
+    centres, plus the bones' own moments about axes parallel to x."""
+    muscles = {t.rod for t in scene.terms if isinstance(t, ActiveMuscle)}
+    total = 0.0
+    for rod in scene.rods:
+        if rod.name in muscles:
+            continue
+        mid = 0.5 * (rod.positions[1:] + rod.positions[:-1])
+        mass = np.asarray(rod.density) * np.pi * np.asarray(rod.radius) ** 2 * rod.rest_lengths
+        total += float(np.sum(mass * (mid[:, 1] ** 2 + mid[:, 2] ** 2)))
+    for body in scene.rigid_bodies:
+        if body.fixed:
+            continue
+        # the inertia tensor in the lab frame: Q^T (P^T diag(I) P) Q, Q = user frame rows
+        own = body.directors.T @ body.P.T @ np.diag(body.inertia) @ body.P @ body.directors
+        total += float(own[0, 0] + body.mass * (body.position[1] ** 2 + body.position[2] ** 2))
+    return total
+
+
+def moment_arm(muscle, elevation):
+    """Moment arm [m] about the flapping axis x of `muscle` ('pectoralis' or
+    'supracoracoideus'; + elevates) at the humerus's elevation [deg] (dorsoventral angle; the
+    straight line from origin to insertion, MUSCLES): (p x u)_x, p the insertion turned
+    about x, u the unit vector from it to the origin."""
+    (_, origin), (_, insertion) = MUSCLES[muscle]
+    a = np.radians(elevation)
+    turn = np.array([[1.0, 0.0, 0.0], [0.0, np.cos(a), -np.sin(a)], [0.0, np.sin(a), np.cos(a)]])
+    p = turn @ np.asarray(insertion, float)
+    u = np.asarray(origin, float) - p
+    return float(np.cross(p, u / np.linalg.norm(u))[0])
+
+
+def stroke_torque(inertia, amplitude, duration):
+    """The least constant torque [N m] that turns a body of moment of inertia [kg m^2] through
+    amplitude [deg] in duration [s] from rest to rest (accelerate over the first half,
+    brake over the second: amplitude = 2 * (1/2) (tau / I) (duration / 2)^2), i.e.
+    tau = 4 I amplitude / duration^2: inertia alone, no drag, no gravity (a lower bound)."""
+    return 4.0 * inertia * np.radians(amplitude) / duration ** 2
 
 
 def wing_info(scene, run, report):

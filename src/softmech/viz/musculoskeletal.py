@@ -57,19 +57,39 @@ def plot_walker(path, time, displacement, frequencies, speed):
     return save(fig, path, dpi=120)
 
 
-def plot_wing_angles(path, time, dorsoventral, anteroposterior, elbow, initiation, frequency):
+def plot_wing_angles(path, time, dorsoventral, anteroposterior, elbow, initiation, frequency,
+                     bird=None, bird_label="bird"):
     """The wing's three joint angles [deg] against time [s] (cf. Zhang et al. 2019, Fig. 4e),
-    the initiation phase shaded and the downstroke (first 55 % of the cycle) marked; returns
-    path."""
+    the initiation phase shaded and the downstroke (first 55 % of the cycle) marked; bird
+    (optional): a bird's ranges over a wingbeat {'dorsoventral': (min, max), 'elbow': (min,
+    max), 'anteroposterior': excursion} [deg], drawn beside the curves over the cycle (ranges
+    as bands between dashed lines, the excursion as a band of that height centred on ours;
+    nothing when the run ends within the initiation); returns path."""
     fig, ax = figure(1)
     ax.axvspan(0.0, initiation, color="0.93", label="initiation")
     down = initiation + 0.55 / frequency
     ax.axvspan(initiation, min(down, time[-1]), color="#dce9f5", label="downstroke")
-    ax.plot(time, dorsoventral, color="C0", label="dorsoventral (shoulder, + up)")
-    ax.plot(time, anteroposterior, color="C1", label="anteroposterior (shoulder, + forward)")
-    ax.plot(time, elbow, color="C2", label="elbow (180 = straight)")
+    curves = (("dorsoventral", dorsoventral, "C0", "dorsoventral (shoulder, + up)"),
+              ("anteroposterior", anteroposterior, "C1", "anteroposterior (shoulder, + forward)"),
+              ("elbow", elbow, "C2", "elbow (180 = straight)"))
+    for key, angle, color, label in curves:
+        ax.plot(time, angle, color=color, label=label)
+    if bird is not None and time[-1] > initiation:     # the bird's wingbeat: after the initiation
+        t0, t1 = initiation, time[-1]
+        for key, angle, color, _ in curves:
+            band = bird[key]
+            if np.ndim(band) == 0:       # an excursion only: centred on ours over the cycle
+                cycle = np.asarray(angle)[np.asarray(time) >= initiation]
+                mid = 0.5 * (cycle.min() + cycle.max())
+                band = (mid - band / 2, mid + band / 2)
+            ax.fill_between([t0, t1], *band, color=color, alpha=0.12, lw=0)
+            for v in band:
+                ax.hlines(v, t0, t1, color=color, lw=1, ls="--")
+        ax.plot([], [], color="0.4", ls="--", label=f"{bird_label}: range over a wingbeat")
     ax.set_xlabel("time t [s]")
     ax.set_ylabel("joint angle [deg]")
     ax.set_title("Feathered wing: joint angles through one flapping cycle")
-    ax.legend(loc="best", fontsize="small")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.45 * (high - low))     # room above the curves for the legend
+    ax.legend(loc="upper center", ncol=2, fontsize="x-small")
     return save(fig, path, dpi=120)
