@@ -46,7 +46,7 @@ def both_ways(bodies, size=(320, 192)):
     fig, axes, text = tubes._tube_figure(*args)
     painter = FramePainter(fig, axes, text, clock=CLOCK)
     background = painter.paint([], CLOCK[1])
-    return full, painter.paint(bodies, CLOCK[1]), background
+    return full, painter.paint(bodies, CLOCK[1])[..., :3], background[..., :3]
 
 
 def test_a_painted_frame_shows_what_the_full_draw_shows():
@@ -162,3 +162,38 @@ def test_the_clock_is_split_where_the_whole_line_was():
     painter = FramePainter(fig, axes, text, clock=CLOCK)
     with pytest.raises(ValueError, match="starting 'scene    t = '"):
         painter.paint(bodies, "other    t =   1.00 s")
+
+
+def test_the_encoder_writes_what_imageios_writer_wrote(tmp_path):
+    """write_video's own ffmpeg pipe (a vfork, frames' bytes as they are) writes the same file,
+    byte for byte, as imageio's FFMPEG writer with the settings used before (quality 7, preset
+    veryfast), from RGB frames and from the same frames as RGBA (the alpha dropped by
+    ffmpeg); a size that is not a multiple of 16 is scaled up to one as imageio did."""
+    import imageio.v2 as imageio
+
+    rng = np.random.default_rng(0)
+    for height, width in ((48, 64), (40, 56)):
+        rgb = [rng.integers(0, 4, (height, width, 3), dtype=np.uint8) * 64 for _ in range(4)]
+        rgba = [np.concatenate([f, np.full((height, width, 1), 255, np.uint8)], -1)
+                for f in rgb]
+        ours = [video.write_video(iter(f), str(tmp_path / f"{name}.mp4"), fps=5)
+                for name, f in (("rgb", rgb), ("rgba", rgba))]
+        with imageio.get_writer(str(tmp_path / "imageio.mp4"), format="FFMPEG", mode="I",
+                                fps=5.0, codec="libx264", quality=7, pixelformat="yuv420p",
+                                macro_block_size=16,
+                                output_params=["-preset", "veryfast"]) as writer:
+            for frame in rgb:
+                writer.append_data(frame)
+        before = (tmp_path / "imageio.mp4").read_bytes()
+        assert all(open(p, "rb").read() == before for p in ours)
+
+
+def test_a_frame_of_another_size_is_refused(tmp_path):
+    """ffmpeg reads frames of the first one's size: another size is the frames' error (raised
+    as it is, no GIF), and so is a first frame that is not an image."""
+    frames = [np.zeros((32, 32, 4), np.uint8), np.zeros((32, 48, 4), np.uint8)]
+    with pytest.raises(ValueError, match=r"frame 1 has shape \(32, 48, 4\), expected"):
+        video.write_video(iter(frames), str(tmp_path / "v.mp4"), fps=5)
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match=r"first frame has shape \(32, 32\)"):
+        video.write_video(iter([np.zeros((32, 32), np.uint8)]), str(tmp_path / "v.mp4"))

@@ -128,8 +128,8 @@ def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, m
 def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_px=(960, 480),
                     dpi=100, title="snake"):
     """Frames of a top-view video: the body outline at each frame time, the centre-of-mass track
-    so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGB uint8 arrays
-    of shape (size_px[1], size_px[0], 3). time/com: the finely sampled track (optional); title:
+    so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGBA uint8 arrays
+    of shape (size_px[1], size_px[0], 4). time/com: the finely sampled track (optional); title:
     the body's name in the clock line."""
     from softmech.viz.video import figure_frames
 

@@ -370,7 +370,7 @@ def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_p
                 dpi=100, sides=12, axes_labels=True, progress=None):
     """Frames of an animation: frames is a list (one per picture) of lists of bodies, times
     (len(frames),) [s] is shown as a clock after `title`. The limits cover all frames. Yields
-    RGB uint8 arrays (height, width, 3); progress: a callable called once per frame (e.g. a
+    RGBA uint8 arrays (height, width, 4); progress: a callable called once per frame (e.g. a
     tqdm bar's update). The frames are painted over a background drawn once
     (softmech.viz.painter.FramePainter): the same bodies and colours as plot_tubes draws,
     ~5-10x faster."""
