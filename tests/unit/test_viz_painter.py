@@ -197,3 +197,32 @@ def test_a_frame_of_another_size_is_refused(tmp_path):
     assert not list(tmp_path.iterdir())
     with pytest.raises(ValueError, match=r"first frame has shape \(32, 32\)"):
         video.write_video(iter([np.zeros((32, 32), np.uint8)]), str(tmp_path / "v.mp4"))
+
+
+def test_the_box_of_many_bodies_is_the_box_of_their_own():
+    """bounds_of boxes the solids together (lab-frame spheres such as joint markers from their
+    centres and radii, SolidBody.bounds_of_many): exactly (bit for bit) the box of every
+    body's own bounds(), so that a video's view is the same; one rotated sphere far out on
+    each side checks that those are still meshed."""
+    from softmech.viz.solids import joint_bodies
+
+    rng = np.random.default_rng(5)
+    turned = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    turned *= np.linalg.det(turned)
+    frames = []
+    for k in range(4):
+        bodies = scene(0.1 * k)
+        bodies += joint_bodies("j", {"kind": "ball", "a": {"body": "helix", "node": 3},
+                                     "b": {"body": "ball", "point": [0.0, 0.0, 0.0]}},
+                               {b.name: b for b in bodies})
+        bodies += [SolidBody.make(f"m{i}", {"shape": "sphere", "radius": r}, p)
+                   for i, (r, p) in enumerate(zip(rng.uniform(0.01, 0.1, 30),
+                                                  rng.normal(size=(30, 3))))]
+        frames.append(bodies)
+    frames[1].append(SolidBody.make("far", {"shape": "sphere", "radius": 0.5},
+                                    (9.0, -9.0, 9.0), turned))
+    boxes = [b.bounds() for bodies in frames for b in bodies]
+    lo, hi = bounds_of(frames)
+    assert np.array_equal(lo, np.min([b[0] for b in boxes], axis=0))
+    assert np.array_equal(hi, np.max([b[1] for b in boxes], axis=0))
+    assert hi[0] > 9.0 and lo[1] < -9.0

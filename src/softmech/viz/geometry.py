@@ -412,8 +412,17 @@ def box_mesh(lo, hi):
 
 
 def bounds_of(frames):
-    """(lo, hi) [m] of all bodies of all frames (an iterable of lists of bodies)."""
-    boxes = [body.bounds() for bodies in frames for body in bodies]
+    """(lo, hi) [m] of all bodies of all frames (an iterable of lists of bodies). Bodies whose
+    class has `bounds_of_many(bodies)` (softmech.viz.solids.SolidBody) are boxed together,
+    one call per class; the others by their own `bounds()`."""
+    boxes, together = [], {}
+    for bodies in frames:
+        for body in bodies:
+            if hasattr(type(body), "bounds_of_many"):
+                together.setdefault(type(body), []).append(body)
+            else:
+                boxes.append(body.bounds())
+    boxes += [kind.bounds_of_many(members) for kind, members in together.items()]
     if not boxes:
         raise ValueError("frames is empty: nothing to draw")
     return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)

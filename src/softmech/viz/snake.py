@@ -126,11 +126,11 @@ def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, m
 
 
 def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_px=(960, 480),
-                    dpi=100, title="snake"):
+                    dpi=100, title="snake", workers=None):
     """Frames of a top-view video: the body outline at each frame time, the centre-of-mass track
     so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGBA uint8 arrays
     of shape (size_px[1], size_px[0], 4). time/com: the finely sampled track (optional); title:
-    the body's name in the clock line."""
+    the body's name in the clock line; workers: see softmech.viz.frame_workers.frames_in_order."""
     from softmech.viz.video import figure_frames
 
     width, height = size_px
@@ -164,4 +164,5 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
             track.set_data(com[:upto, 0], com[:upto, 1])
         clock.set_text(f"{title}, top view    t = {frame_time[i]:5.2f} s")
 
-    return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock])
+    return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock],
+                         workers=workers)

@@ -15,14 +15,18 @@ import numpy as np
 from softmech.io import atomic_output
 
 
-def figure_frames(fig, update, n_frames, artists=None):
+def figure_frames(fig, update, n_frames, artists=None, workers=None):
     """Yield fig rendered after update(i) for i in range(n_frames): RGBA uint8 (height, width,
     4), opaque (the canvas's buffer as it is: its RGB channels alone would be a strided copy,
     ~2-4 ms a frame).
     fig must be drawn on an Agg canvas (matplotlib.backends.backend_agg.FigureCanvasAgg).
 
     artists: the artists that update() changes (and nothing else changes): the rest of the
-    figure is then drawn once and only these are redrawn per frame (blitting, ~10x faster)."""
+    figure is then drawn once and only these are redrawn per frame (blitting, ~10x faster).
+    update(i) must set everything frame i shows (not build on frame i - 1): the frames may be
+    drawn by worker processes (workers: see softmech.viz.frame_workers.frames_in_order)."""
+    from softmech.viz.frame_workers import frames_in_order
+
     canvas = fig.canvas
     if artists:
         for a in artists:
@@ -31,7 +35,8 @@ def figure_frames(fig, update, n_frames, artists=None):
         background = canvas.copy_from_bbox(fig.bbox)
         for a in artists:
             a.set_visible(True)
-    for i in range(n_frames):
+
+    def draw(i):
         update(i)
         if artists:
             canvas.restore_region(background)
@@ -39,7 +44,10 @@ def figure_frames(fig, update, n_frames, artists=None):
                 fig.draw_artist(a)
         else:
             canvas.draw()
-        yield np.array(canvas.buffer_rgba())
+        return np.array(canvas.buffer_rgba())
+
+    if n_frames:
+        yield from frames_in_order(draw, n_frames, workers)
 
 
 def write_video(frames, path, fps=25.0):
