@@ -226,3 +226,27 @@ def test_the_box_of_many_bodies_is_the_box_of_their_own():
     assert np.array_equal(lo, np.min([b[0] for b in boxes], axis=0))
     assert np.array_equal(hi, np.max([b[1] for b in boxes], axis=0))
     assert hi[0] > 9.0 and lo[1] < -9.0
+
+
+def test_an_encoder_failing_late_is_an_error_not_a_short_gif(tmp_path, monkeypatch):
+    """The GIF fallback keeps the first FALLBACK_FRAMES frames only: an encoder that fails
+    within them gives the whole GIF (every frame drawn, those not yet drawn too); one that
+    fails after them raises, naming the frame count, rather than writing a GIF without the
+    frames already handed over."""
+    import imageio.v2 as imageio
+
+    def failing_after(n):
+        def encoder(frames, path, fps):
+            for k, _ in enumerate(frames):
+                if k + 1 == n:
+                    raise BrokenPipeError("encoder gone")
+        return encoder
+
+    frames = [np.full((16, 16, 4), 6 * k, np.uint8) for k in range(40)]
+    monkeypatch.setattr(video, "_write_mp4", failing_after(3))
+    with pytest.warns(RuntimeWarning, match="encoder gone"):
+        path = video.write_video(iter(frames), str(tmp_path / "v.mp4"), fps=15)
+    assert len(imageio.mimread(path)) == 40                    # 15 frames/s: all shown
+    monkeypatch.setattr(video, "_write_mp4", failing_after(video.FALLBACK_FRAMES + 2))
+    with pytest.raises(RuntimeError, match=f"after {video.FALLBACK_FRAMES + 2} frames"):
+        video.write_video(iter(frames), str(tmp_path / "w.mp4"), fps=15)

@@ -55,8 +55,11 @@ def write_video(frames, path, fps=25.0):
     animated GIF next to it (same name, .gif) and warn. Returns the path written.
 
     Frames go to the encoder as they come, so that a generator's drawing runs beside ffmpeg's
-    encoding (a second process); they are also kept, for the fallback (at most a few hundred
-    small images). An error raised by `frames` itself is raised as it is (no fallback)."""
+    encoding (a second process). The first FALLBACK_FRAMES are also kept for the fallback:
+    ffmpeg fails there (no binary, no H.264 encoder) before it has taken a few frames; a
+    failure after them raises a RuntimeError (the frames drawn since are gone; keeping every
+    frame cost ~1 ms a frame of fresh memory and ~150 MB for the snake's video). An error
+    raised by `frames` itself is raised as it is (no fallback)."""
     if not str(path).endswith(".mp4"):
         raise ValueError(f"path = {path!r} is not allowed: must end with .mp4 (the GIF fallback "
                          "takes the same name with .gif)")
@@ -87,7 +90,7 @@ def write_video(frames, path, fps=25.0):
             except Exception as err:        # the frames' own error, not the encoder's
                 failed.append(err)
                 raise
-            if count[0] % step == 0:
+            if count[0] < FALLBACK_FRAMES and count[0] % step == 0:
                 kept.append(frame)
             count[0] += 1
             yield frame
@@ -99,6 +102,9 @@ def write_video(frames, path, fps=25.0):
     except Exception as err:          # any failure of the ffmpeg route: fall back to a GIF
         if failed:
             raise failed[0]
+        if count[0] > FALLBACK_FRAMES:
+            raise RuntimeError(f"could not write {path} ({type(err).__name__}: {err}) after "
+                               f"{count[0]} frames") from err
         gif = path[:-4] + ".gif"
         warnings.warn(f"could not write {path} ({type(err).__name__}: {err}); writing {gif} "
                       "instead", RuntimeWarning, stacklevel=2)
@@ -107,6 +113,9 @@ def write_video(frames, path, fps=25.0):
         return gif
 
 
+FALLBACK_FRAMES = 25
+"""Frames kept for the GIF fallback (write_video): ffmpeg reads one frame before it opens its
+encoder, so a missing encoder breaks the pipe by the second or third frame."""
 ENCODER_PRESET = "veryfast"
 """x264's speed preset: ~3x faster encoding than its default ("medium") at the same quality
 (constant rate factor), for files ~10-20 % larger; with frames drawn in ~10 ms the default
