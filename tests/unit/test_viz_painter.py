@@ -250,3 +250,27 @@ def test_an_encoder_failing_late_is_an_error_not_a_short_gif(tmp_path, monkeypat
     monkeypatch.setattr(video, "_write_mp4", failing_after(video.FALLBACK_FRAMES + 2))
     with pytest.raises(RuntimeError, match=f"after {video.FALLBACK_FRAMES + 2} frames"):
         video.write_video(iter(frames), str(tmp_path / "w.mp4"), fps=15)
+
+
+def test_normals_of_all_frames_at_once_are_each_frames_own():
+    """TubeAxes.remember_normals (the rods of a whole video transported together) gives
+    exactly the normals of each frame's own rod_normals, and frames painted with them are
+    the frames painted without, pixel for pixel; hairlines and rods with directors are not
+    transported."""
+    from softmech.viz.geometry import rod_normals
+
+    frames = [scene(0.05 * k) for k in range(4)]
+    args = (*bounds_of(frames), (320, 192), 100, View(), 0.0, 12, "scene", True)
+    fig, axes, text = tubes._tube_figure(*args)
+    axes.remember_normals(frames)
+    remembered = axes.known_normals
+    assert {b.name for f in frames for b in f if id(b) in remembered} == {"helix", "ring",
+                                                                         "ghost"}
+    for bodies in frames:
+        rods = [b for b in bodies if id(b) in remembered]
+        assert all(np.array_equal(remembered[id(r)], n) for r, n in zip(rods, rod_normals(rods)))
+    with_them = FramePainter(fig, axes, text, clock=CLOCK)
+    pictures = [with_them.paint(f, CLOCK[1]) for f in frames]
+    fig, axes, text = tubes._tube_figure(*args)
+    without = FramePainter(fig, axes, text, clock=CLOCK)
+    assert all(np.array_equal(p, without.paint(f, CLOCK[1])) for p, f in zip(pictures, frames))

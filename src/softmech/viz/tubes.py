@@ -15,7 +15,8 @@ import numpy as np
 
 from softmech import _checks
 from softmech.viz.figures import figure, save
-from softmech.viz.geometry import RodBody, View, bounds_of, face_normals, tube_meshes
+from softmech.viz.geometry import (RodBody, View, bounds_of, face_normals, rod_normals,
+                                   tube_meshes)
 from softmech.viz.frame_workers import MAX_WORKERS, frames_in_order
 from softmech.viz.painter import FramePainter
 from softmech.viz.solids import sphere_meshes
@@ -115,6 +116,24 @@ class TubeAxes:
         else:
             ax.set_axis_off()
         self.artists = []
+        self.known_normals = {}
+        """{id(rod): its normals (N, 3)} of RodBodies of frames to come (remember_normals)."""
+
+    def remember_normals(self, frames):
+        """Compute at once the normals (geometry.rod_normals) of the rods of all `frames` (a
+        list of lists of bodies) that are drawn as tubes, grouped by node count, and keep
+        them for triangles(): the same numbers as one frame at a time, whose Python loop over
+        the nodes cost ~2 ms a frame for the snake. The frames must stay alive (the normals
+        are found by the rods' id)."""
+        px = self.pixels_per_metre()
+        groups = {}
+        for bodies in frames:
+            for b in bodies:
+                if isinstance(b, RodBody) and b.directors is None and not (
+                        not b.closed and self._width(b, px) < HAIRLINE_PX):
+                    groups.setdefault((len(b.positions), b.closed), []).append(b)
+        for rods in groups.values():
+            self.known_normals.update(zip(map(id, rods), rod_normals(rods)))
 
     def space_ticks(self):
         """A few round ticks on each axis, as many as its drawn length has room for (TICK_ROOM
@@ -227,7 +246,12 @@ class TubeAxes:
             else:
                 others.append((body, sides))
         shown = [b for b, _ in rods] + [b for b, _ in others]
-        meshes = tube_meshes(shown[:len(rods)], [s for _, s in rods]) + [
+        normals = [self.known_normals.get(id(b)) for b, _ in rods]
+        missing = [k for k, n in enumerate(normals) if n is None]
+        if missing:
+            for k, n in zip(missing, rod_normals([rods[k][0] for k in missing])):
+                normals[k] = n
+        meshes = tube_meshes(shown[:len(rods)], [s for _, s in rods], normals) + [
             body.mesh(sides) for body, sides in others]
         counts = [len(f) for _, f in meshes]
         for sides, group in spheres.items():
@@ -383,6 +407,7 @@ def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_p
     fig, tubes, text = _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels)
     if workers is not None:
         workers = _checks.integer("workers", workers, 1, MAX_WORKERS)
+    tubes.remember_normals(frames)
     return _painted(fig, tubes, text, frames, times, title, progress, workers)
 
 
