@@ -6,9 +6,8 @@ import pytest
 from softmech.viz import frame_workers, tubes
 from softmech.viz.frame_workers import frames_in_order
 
-needs_fork = pytest.mark.skipif(
-    "fork" not in __import__("multiprocessing").get_all_start_methods(),
-    reason="processes cannot be forked here (frames are then drawn serially)")
+needs_fork = pytest.mark.skipif(not frame_workers.can_fork(),
+                                reason="frames are drawn serially here (not Linux)")
 
 
 def moving_scene(k):
@@ -30,16 +29,24 @@ def tube_pictures(workers):
 
 
 @needs_fork
-def test_forked_tube_frames_are_the_serial_ones():
+def test_forked_tube_frames_are_the_serial_ones(monkeypatch):
     """7 frames painted by 2 and 3 forked workers (frames handed back in turn) equal, pixel
     for pixel, the frames painted one after another in this process; and they differ from
-    each other (the clock and bodies move), so that a worker repeating a frame would fail."""
+    each other (the clock and bodies move), so that a worker repeating a frame would fail.
+    The workers were forked (counted), and not for workers=1."""
+    forks = []
+    forked_frames = frame_workers._forked
+    monkeypatch.setattr(frame_workers, "_forked",
+                        lambda draw, n, workers: forks.append(workers) or
+                        forked_frames(draw, n, workers))
     serial = tube_pictures(1)
+    assert forks == []
     assert all(not np.array_equal(a, b) for a, b in zip(serial, serial[1:]))
     for workers in (2, 3):
         forked = tube_pictures(workers)
         assert len(forked) == len(serial)
         assert all(np.array_equal(a, b) for a, b in zip(serial, forked))
+    assert forks == [2, 3]
 
 
 @needs_fork

@@ -14,7 +14,8 @@ so its pictures are the serial ones, pixel for pixel (tests/unit/test_viz_frame_
 of softmech.viz sets all it shows: the painter restores the background, blitted artists are
 set from their frame's data).
 
-Where processes cannot be forked (Windows, macOS's default "spawn"), frames are drawn serially.
+Except on Linux (Windows cannot fork; macOS's frameworks are not fork-safe), frames are drawn
+serially.
 """
 import os
 import signal
@@ -33,12 +34,20 @@ matplotlib and the results (~20-100 ms per child on a 2-core machine) does not p
 shorter videos."""
 
 
+def can_fork():
+    """True on Linux with the "fork" start method; elsewhere frames are drawn serially
+    (Windows cannot fork, and macOS's system frameworks are not safe in a forked child: its
+    default start method is "spawn")."""
+    import multiprocessing
+    import sys
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
 def available_workers():
     """Cores this process may run on (its CPU affinity; os.cpu_count where that is unknown),
-    at most MAX_WORKERS; 1 where processes cannot be forked."""
-    import multiprocessing
-
-    if "fork" not in multiprocessing.get_all_start_methods():
+    at most MAX_WORKERS; 1 where it cannot fork (can_fork)."""
+    if not can_fork():
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
@@ -63,7 +72,7 @@ def frames_in_order(draw, n_frames, workers=None):
     rest = n_frames - 1
     if workers is None:
         workers = available_workers() if pace * rest >= AUTO_MIN_SECONDS else 1
-    elif available_workers() == 1:
+    elif not can_fork():
         workers = 1
     workers = min(workers, rest)
     if workers <= 1:
