@@ -46,7 +46,7 @@ def both_ways(bodies, size=(320, 192)):
     fig, axes, text = tubes._tube_figure(*args)
     painter = FramePainter(fig, axes, text, clock=CLOCK)
     background = painter.paint([], CLOCK[1])
-    return full, painter.paint(bodies, CLOCK[1]), background
+    return full, painter.paint(bodies, CLOCK[1])[..., :3], background[..., :3]
 
 
 def test_a_painted_frame_shows_what_the_full_draw_shows():
@@ -162,3 +162,115 @@ def test_the_clock_is_split_where_the_whole_line_was():
     painter = FramePainter(fig, axes, text, clock=CLOCK)
     with pytest.raises(ValueError, match="starting 'scene    t = '"):
         painter.paint(bodies, "other    t =   1.00 s")
+
+
+def test_the_encoder_writes_what_imageios_writer_wrote(tmp_path):
+    """write_video's own ffmpeg pipe (a vfork, frames' bytes as they are) writes the same file,
+    byte for byte, as imageio's FFMPEG writer with the settings used before (quality 7, preset
+    veryfast), from RGB frames and from the same frames as RGBA (the alpha dropped by
+    ffmpeg); a size that is not a multiple of 16 is scaled up to one as imageio did."""
+    import imageio.v2 as imageio
+
+    rng = np.random.default_rng(0)
+    for height, width in ((48, 64), (40, 56)):
+        rgb = [rng.integers(0, 4, (height, width, 3), dtype=np.uint8) * 64 for _ in range(4)]
+        rgba = [np.concatenate([f, np.full((height, width, 1), 255, np.uint8)], -1)
+                for f in rgb]
+        ours = [video.write_video(iter(f), str(tmp_path / f"{name}.mp4"), fps=5)
+                for name, f in (("rgb", rgb), ("rgba", rgba))]
+        with imageio.get_writer(str(tmp_path / "imageio.mp4"), format="FFMPEG", mode="I",
+                                fps=5.0, codec="libx264", quality=7, pixelformat="yuv420p",
+                                macro_block_size=16,
+                                output_params=["-preset", "veryfast"]) as writer:
+            for frame in rgb:
+                writer.append_data(frame)
+        before = (tmp_path / "imageio.mp4").read_bytes()
+        assert all(open(p, "rb").read() == before for p in ours)
+
+
+def test_a_frame_of_another_size_is_refused(tmp_path):
+    """ffmpeg reads frames of the first one's size: another size is the frames' error (raised
+    as it is, no GIF), and so is a first frame that is not an image."""
+    frames = [np.zeros((32, 32, 4), np.uint8), np.zeros((32, 48, 4), np.uint8)]
+    with pytest.raises(ValueError, match=r"frame 1 has shape \(32, 48, 4\), expected"):
+        video.write_video(iter(frames), str(tmp_path / "v.mp4"), fps=5)
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match=r"first frame has shape \(32, 32\)"):
+        video.write_video(iter([np.zeros((32, 32), np.uint8)]), str(tmp_path / "v.mp4"))
+
+
+def test_the_box_of_many_bodies_is_the_box_of_their_own():
+    """bounds_of boxes the solids together (lab-frame spheres such as joint markers from their
+    centres and radii, SolidBody.bounds_of_many): exactly (bit for bit) the box of every
+    body's own bounds(), so that a video's view is the same; one rotated sphere far out on
+    each side checks that those are still meshed."""
+    from softmech.viz.solids import joint_bodies
+
+    rng = np.random.default_rng(5)
+    turned = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    turned *= np.linalg.det(turned)
+    frames = []
+    for k in range(4):
+        bodies = scene(0.1 * k)
+        bodies += joint_bodies("j", {"kind": "ball", "a": {"body": "helix", "node": 3},
+                                     "b": {"body": "ball", "point": [0.0, 0.0, 0.0]}},
+                               {b.name: b for b in bodies})
+        bodies += [SolidBody.make(f"m{i}", {"shape": "sphere", "radius": r}, p)
+                   for i, (r, p) in enumerate(zip(rng.uniform(0.01, 0.1, 30),
+                                                  rng.normal(size=(30, 3))))]
+        frames.append(bodies)
+    frames[1].append(SolidBody.make("far", {"shape": "sphere", "radius": 0.5},
+                                    (9.0, -9.0, 9.0), turned))
+    boxes = [b.bounds() for bodies in frames for b in bodies]
+    lo, hi = bounds_of(frames)
+    assert np.array_equal(lo, np.min([b[0] for b in boxes], axis=0))
+    assert np.array_equal(hi, np.max([b[1] for b in boxes], axis=0))
+    assert hi[0] > 9.0 and lo[1] < -9.0
+
+
+def test_an_encoder_failing_late_is_an_error_not_a_short_gif(tmp_path, monkeypatch):
+    """The GIF fallback keeps the first FALLBACK_FRAMES frames only: an encoder that fails
+    within them gives the whole GIF (every frame drawn, those not yet drawn too); one that
+    fails after them raises, naming the frame count, rather than writing a GIF without the
+    frames already handed over."""
+    import imageio.v2 as imageio
+
+    def failing_after(n):
+        def encoder(frames, path, fps):
+            for k, _ in enumerate(frames):
+                if k + 1 == n:
+                    raise BrokenPipeError("encoder gone")
+        return encoder
+
+    frames = [np.full((16, 16, 4), 6 * k, np.uint8) for k in range(40)]
+    monkeypatch.setattr(video, "_write_mp4", failing_after(3))
+    with pytest.warns(RuntimeWarning, match="encoder gone"):
+        path = video.write_video(iter(frames), str(tmp_path / "v.mp4"), fps=15)
+    assert len(imageio.mimread(path)) == 40                    # 15 frames/s: all shown
+    monkeypatch.setattr(video, "_write_mp4", failing_after(video.FALLBACK_FRAMES + 2))
+    with pytest.raises(RuntimeError, match=f"after {video.FALLBACK_FRAMES + 2} frames"):
+        video.write_video(iter(frames), str(tmp_path / "w.mp4"), fps=15)
+
+
+def test_normals_of_all_frames_at_once_are_each_frames_own():
+    """TubeAxes.remember_normals (the rods of a whole video transported together) gives
+    exactly the normals of each frame's own rod_normals, and frames painted with them are
+    the frames painted without, pixel for pixel; hairlines and rods with directors are not
+    transported."""
+    from softmech.viz.geometry import rod_normals
+
+    frames = [scene(0.05 * k) for k in range(4)]
+    args = (*bounds_of(frames), (320, 192), 100, View(), 0.0, 12, "scene", True)
+    fig, axes, text = tubes._tube_figure(*args)
+    axes.remember_normals(frames)
+    remembered = axes.known_normals
+    assert {b.name for f in frames for b in f if id(b) in remembered} == {"helix", "ring",
+                                                                         "ghost"}
+    for bodies in frames:
+        rods = [b for b in bodies if id(b) in remembered]
+        assert all(np.array_equal(remembered[id(r)], n) for r, n in zip(rods, rod_normals(rods)))
+    with_them = FramePainter(fig, axes, text, clock=CLOCK)
+    pictures = [with_them.paint(f, CLOCK[1]) for f in frames]
+    fig, axes, text = tubes._tube_figure(*args)
+    without = FramePainter(fig, axes, text, clock=CLOCK)
+    assert all(np.array_equal(p, without.paint(f, CLOCK[1])) for p, f in zip(pictures, frames))

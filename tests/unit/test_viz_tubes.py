@@ -127,7 +127,7 @@ def test_plot_tubes_and_frames(tmp_path):
     calls = []
     pics = list(tube_frames(frames, times=[0, 1, 2], size_px=(320, 240),
                             progress=lambda: calls.append(1)))
-    assert len(pics) == 3 and len(calls) == 3 and pics[0].shape == (240, 320, 3)
+    assert len(pics) == 3 and len(calls) == 3 and pics[0].shape == (240, 320, 4)
     assert not np.array_equal(pics[0], pics[2])
 
 

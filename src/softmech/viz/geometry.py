@@ -140,12 +140,38 @@ def _transported_normals(x, t, closed):
     return n
 
 
-def tube_meshes(rods, sides):
+def tube_meshes(rods, sides, normals=None):
     """The meshes [(vertices, faces)] of RodBodies `rods`, rod k with sides[k] sides: each as
     its mesh(sides[k]), built in batches (a feathered wing's shafts, an elbow's 36 fibres: one
-    pass for all): the rotation-minimizing frames of the open rods without directors together,
-    padded to the longest by repeating their last node (a zero-length step keeps the normal),
-    rings by node count; then the meshes of the rods of one node count and side count."""
+    pass for all): the rods' normals (rod_normals, unless given: a list with rod k's (N, 3)
+    or None), then the meshes of the rods of one node count and side count."""
+    if normals is None:
+        normals = rod_normals(rods)
+    meshes, batches = [None] * len(rods), {}
+    for k, rod in enumerate(rods):
+        if normals[k] is None:                  # directors of a wrong shape: mesh() raises
+            meshes[k] = rod.mesh(sides[k])
+            continue
+        sides_k = _checks.integer("sides", sides[k], 3)
+        batches.setdefault((len(rod.positions), rod.closed, sides_k), []).append(k)
+    for (_, closed, sides_k), members in batches.items():
+        vertices, faces = _tube_mesh_batch(
+            np.stack([rods[k].positions for k in members]),
+            np.stack([rods[k].radius for k in members]),
+            np.stack([normals[k] for k in members]), sides_k, closed, True)
+        for k, v in zip(members, vertices):
+            meshes[k] = (v, faces)
+    return meshes
+
+
+def rod_normals(rods):
+    """The normals (N, 3) along each of the RodBodies `rods` that their tube meshes' rings
+    start from: from their directors, or rotation-minimizing frames, those of the open rods
+    without directors transported together, padded to the longest by repeating their last
+    node (a zero-length step keeps the normal), rings by node count (a video's frames may be
+    given at once: the transport is a Python loop over the nodes, ~2 ms a frame for the
+    snake's 51 nodes one frame at a time). None for a rod whose directors have a wrong
+    shape (its mesh() raises)."""
     normals = [None] * len(rods)
     groups = {}
     for k, rod in enumerate(rods):
@@ -163,21 +189,7 @@ def tube_meshes(rods, sides):
                                [_node_tangents(rods[k].positions, closed) for k in members]))
         for k, n in zip(members, _transported_normals(x, t, closed)):
             normals[k] = n[:len(rods[k].positions)]
-    meshes, batches = [None] * len(rods), {}
-    for k, rod in enumerate(rods):
-        if normals[k] is None:                  # directors of a wrong shape: mesh() raises
-            meshes[k] = rod.mesh(sides[k])
-            continue
-        sides_k = _checks.integer("sides", sides[k], 3)
-        batches.setdefault((len(rod.positions), rod.closed, sides_k), []).append(k)
-    for (_, closed, sides_k), members in batches.items():
-        vertices, faces = _tube_mesh_batch(
-            np.stack([rods[k].positions for k in members]),
-            np.stack([rods[k].radius for k in members]),
-            np.stack([normals[k] for k in members]), sides_k, closed, True)
-        for k, v in zip(members, vertices):
-            meshes[k] = (v, faces)
-    return meshes
+    return normals
 
 
 def _director_normals(directors, t, closed):
@@ -412,8 +424,17 @@ def box_mesh(lo, hi):
 
 
 def bounds_of(frames):
-    """(lo, hi) [m] of all bodies of all frames (an iterable of lists of bodies)."""
-    boxes = [body.bounds() for bodies in frames for body in bodies]
+    """(lo, hi) [m] of all bodies of all frames (an iterable of lists of bodies). Bodies whose
+    class has `bounds_of_many(bodies)` (softmech.viz.solids.SolidBody) are boxed together,
+    one call per class; the others by their own `bounds()`."""
+    boxes, together = [], {}
+    for bodies in frames:
+        for body in bodies:
+            if hasattr(type(body), "bounds_of_many"):
+                together.setdefault(type(body), []).append(body)
+            else:
+                boxes.append(body.bounds())
+    boxes += [kind.bounds_of_many(members) for kind, members in together.items()]
     if not boxes:
         raise ValueError("frames is empty: nothing to draw")
     return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)

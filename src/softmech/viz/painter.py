@@ -14,7 +14,7 @@ of the 3D axes (softmech.viz.tubes.TubeAxes.draw):
 3. the clock: the changing end of the title line (the fixed start is in the background).
 
     painter = FramePainter(fig, tubes, text, clock=("snake    t = ", "snake    t =   0.00 s"))
-    rgb = painter.paint(bodies, "snake    t =   0.40 s")    # uint8 (height, width, 3)
+    rgba = painter.paint(bodies, "snake    t =   0.40 s")    # uint8 (height, width, 4)
 
 (fig: an Agg canvas; tubes: a softmech.viz.tubes.TubeAxes on it; text: its title line.)
 
@@ -23,6 +23,34 @@ label; painting skips both (~10x faster per frame for thousands of triangles, se
 docs/benchmarks.md, "Videos").
 """
 import numpy as np
+
+
+def split_clock(text, fixed, first):
+    """Turn the centred Text `text` (of a figure on an Agg canvas; a figure text, or an axes
+    title once the figure has been drawn) into its fixed start, left-aligned where `first`
+    starts when centred; returns a new Text for the rest, right-aligned where `first` ends, in
+    the same coordinates, font and colour. Drawing the fixed start once (with a background)
+    and only the rest per frame looks like the whole line (tests/unit/test_viz_painter.py):
+    matplotlib lays out and renders a text glyph by glyph, ~5 ms a frame for a 30-character
+    title."""
+    from matplotlib.text import Text
+
+    if not first.startswith(fixed):
+        raise ValueError(f"clock = ({fixed!r}, {first!r}) is not allowed: the first text "
+                         "must start with the fixed one")
+    fig = text.figure
+    text.set_text(first)
+    box = text.get_window_extent(fig.canvas.get_renderer())
+    to_text = text.get_transform().inverted()          # display [px] -> the text's own
+    (left, _), (right, _) = to_text.transform([(box.x0, box.y0), (box.x1, box.y0)])
+    rest = Text(right, text.get_position()[1], "", ha="right", va=text.get_va(),
+                fontproperties=text.get_fontproperties(), color=text.get_color(),
+                transform=text.get_transform())
+    rest.set_figure(fig)
+    text.set_text(fixed)
+    text.set_ha("left")
+    text.set_x(left)
+    return rest
 
 
 class FramePainter:
@@ -46,7 +74,7 @@ class FramePainter:
         tubes.artists = []
         self.fixed, self.clock = "", None
         if clock is not None:
-            self.fixed, self.clock = clock[0], self._split(text, *clock)
+            self.fixed, self.clock = clock[0], split_clock(text, *clock)
         fig.canvas.draw()                      # also sets the axes' projection matrix
         self.background = fig.canvas.copy_from_bbox(fig.bbox)
         ax = tubes.ax
@@ -56,27 +84,6 @@ class FramePainter:
         self.lines = LineCollection([], transform=IdentityTransform(), zorder=1)
         self.lines.set_figure(fig)
         self.lines.set_clip_box(self.clip)
-
-    def _split(self, text, fixed, first):
-        """Turn the centred Text `text` into its fixed start, left-aligned where `first` starts
-        when centred; returns a new Text for the rest, right-aligned where `first` ends."""
-        from matplotlib.text import Text
-
-        if not first.startswith(fixed):
-            raise ValueError(f"clock = ({fixed!r}, {first!r}) is not allowed: the first text "
-                             "must start with the fixed one")
-        text.set_text(first)
-        box = text.get_window_extent(self.fig.canvas.get_renderer())
-        to_figure = self.fig.transFigure.inverted()
-        (left, _), (right, _) = to_figure.transform([(box.x0, box.y0), (box.x1, box.y0)])
-        rest = Text(right, text.get_position()[1], "", ha="right", va=text.get_va(),
-                    fontproperties=text.get_fontproperties(), color=text.get_color(),
-                    transform=self.fig.transFigure)
-        rest.set_figure(self.fig)
-        text.set_text(fixed)
-        text.set_ha("left")
-        text.set_x(left)
-        return rest
 
     def project(self, points):
         """Display coordinates (..., 2) [px] and depths (...,) of points (..., 3) in the
@@ -90,7 +97,9 @@ class FramePainter:
 
     def paint(self, bodies, text=None):
         """The frame showing `bodies` and, with a clock, `text` as its title line (starting
-        with the clock's fixed start): RGB uint8 (height, width, 3)."""
+        with the clock's fixed start): RGBA uint8 (height, width, 4), opaque (the canvas's
+        buffer copied whole: its RGB channels alone would be a strided copy costing ~2 ms a
+        frame at 640x368, as much as painting a small scene)."""
         canvas = self.fig.canvas
         canvas.restore_region(self.background)
         renderer = canvas.get_renderer()
@@ -111,7 +120,7 @@ class FramePainter:
                                                      f" starting {self.fixed!r}"))
             self.clock.set_text(text[len(self.fixed):])
             self.clock.draw(renderer)
-        return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+        return np.array(canvas.buffer_rgba())
 
     def _draw_triangles(self, renderer, triangles, colors, closed):
         """Triangles (F, 3, 3) [data coordinates] in face colours (F, 4), farthest first,

@@ -126,11 +126,12 @@ def plot_velocities(path, time, com_velocity, *, period, window, mean_forward, m
 
 
 def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_px=(960, 480),
-                    dpi=100, title="snake"):
+                    dpi=100, title="snake", workers=None):
     """Frames of a top-view video: the body outline at each frame time, the centre-of-mass track
-    so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGB uint8 arrays
-    of shape (size_px[1], size_px[0], 3). time/com: the finely sampled track (optional); title:
-    the body's name in the clock line."""
+    so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGBA uint8 arrays
+    of shape (size_px[1], size_px[0], 4). time/com: the finely sampled track (optional); title:
+    the body's name in the clock line; workers: see softmech.viz.frame_workers.frames_in_order."""
+    from softmech.viz.painter import split_clock
     from softmech.viz.video import figure_frames
 
     width, height = size_px
@@ -154,7 +155,11 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
     head, = ax.plot([], [], "o", color="k", ms=4, label="head")
     track, = ax.plot([], [], color="C3", lw=1.2, label="centre of mass")
     ax.legend(loc="upper right", fontsize="small")
-    clock = ax.set_title("")
+    fixed = f"{title}, top view    t = "
+    clock = ax.set_title(f"{fixed}{frame_time[0]:5.2f} s")
+    fig.canvas.draw()                         # places the title
+    # the fixed start is drawn once with the background, only the time per frame
+    clock = split_clock(clock, fixed, clock.get_text())
 
     def update(i):
         body.set_xy(body_outline(positions[i], radius))
@@ -162,6 +167,7 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
         if com is not None:
             upto = np.searchsorted(time, frame_time[i], side="right")
             track.set_data(com[:upto, 0], com[:upto, 1])
-        clock.set_text(f"{title}, top view    t = {frame_time[i]:5.2f} s")
+        clock.set_text(f"{frame_time[i]:5.2f} s")
 
-    return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock])
+    return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock],
+                         workers=workers)

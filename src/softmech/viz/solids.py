@@ -17,6 +17,7 @@ A joint is drawn as a small dark sphere at its point (the middle of its two ends
 the ends have drifted apart by more than the marker's radius, a thin line between them.
 """
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -203,6 +204,28 @@ class SolidBody:
         vertices = self.mesh()[0]
         return vertices.min(axis=0), vertices.max(axis=0)
 
+    @staticmethod
+    def bounds_of_many(bodies):
+        """(lo, hi): corners (3,) [m] of the box around all `bodies` (SolidBodies), the same
+        numbers as the bodies' own bounds(): spheres in the lab frame (joint markers) from
+        their centres and radii at once (the box of the unit sphere's vertices, scaled and
+        moved: exact, as both are monotonic), the others one by one. An elbow video's 100
+        frames hold ~8,500 joint markers, a wing's ~280,000: their meshes, one by one, took
+        1 s and 19 s."""
+        def in_lab(b):          # joint markers share _LAB: `is` spares ~10 us a body
+            return b.description["shape"] == "sphere" and (
+                b.directors is _LAB or np.array_equal(b.directors, _LAB))
+
+        plain = [b for b in bodies if in_lab(b)]
+        boxes = [b.bounds() for b in bodies if not in_lab(b)]
+        if plain:
+            unit = _unit_sphere(SIDES)[0]
+            radius = np.array([float(b.description["radius"]) for b in plain])[:, None]
+            centre = np.array([b.position for b in plain], float)
+            boxes.append(((centre + radius * unit.min(axis=0)).min(axis=0),
+                          (centre + radius * unit.max(axis=0)).max(axis=0)))
+        return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)
+
 
 def end_point(end, bodies):
     """Lab position (3,) [m] of a joint end {body, node, point} (softmech.terms.joints:
@@ -243,7 +266,7 @@ def joint_bodies(name, joint, bodies):
     marker = SolidBody(f"{name} joint", {"shape": "sphere", "radius": radius}, middle, _LAB,
                        JOINT_COLOR)
     gap = points[-1] - points[0]
-    length = float(np.linalg.norm(gap))
+    length = math.sqrt(gap @ gap)       # np.linalg.norm's own sum, without its ~10 us of checks
     if length <= radius:
         return [marker]
     line = SolidBody(f"{name} gap", {"shape": "cylinder", "radius": 0.3 * radius,

@@ -58,7 +58,8 @@ def plot_midlines(path, positions, *, radius):
 
 
 def top_view_frames(frame_time, positions, *, radius, time, com, size_px=(960, 480), dpi=100):
-    """Frames (RGB uint8) of a top-view video: body outline, centre track, clock."""
+    """Frames (RGBA uint8, figure_frames) of a top-view video: body outline, centre track,
+    clock."""
     from softmech.viz.video import figure_frames
 
     width, height = size_px

@@ -15,7 +15,9 @@ import numpy as np
 
 from softmech import _checks
 from softmech.viz.figures import figure, save
-from softmech.viz.geometry import RodBody, View, bounds_of, face_normals, tube_meshes
+from softmech.viz.geometry import (RodBody, View, bounds_of, face_normals, rod_normals,
+                                   tube_meshes)
+from softmech.viz.frame_workers import MAX_WORKERS, frames_in_order
 from softmech.viz.painter import FramePainter
 from softmech.viz.solids import sphere_meshes
 
@@ -114,6 +116,24 @@ class TubeAxes:
         else:
             ax.set_axis_off()
         self.artists = []
+        self.known_normals = {}
+        """{id(rod): its normals (N, 3)} of RodBodies of frames to come (remember_normals)."""
+
+    def remember_normals(self, frames):
+        """Compute at once the normals (geometry.rod_normals) of the rods of all `frames` (a
+        list of lists of bodies) that are drawn as tubes, grouped by node count, and keep
+        them for triangles(): the same numbers as one frame at a time, whose Python loop over
+        the nodes cost ~2 ms a frame for the snake. The frames must stay alive (the normals
+        are found by the rods' id)."""
+        px = self.pixels_per_metre()
+        groups = {}
+        for bodies in frames:
+            for b in bodies:
+                if isinstance(b, RodBody) and b.directors is None and not (
+                        not b.closed and self._width(b, px) < HAIRLINE_PX):
+                    groups.setdefault((len(b.positions), b.closed), []).append(b)
+        for rods in groups.values():
+            self.known_normals.update(zip(map(id, rods), rod_normals(rods)))
 
     def space_ticks(self):
         """A few round ticks on each axis, as many as its drawn length has room for (TICK_ROOM
@@ -226,7 +246,12 @@ class TubeAxes:
             else:
                 others.append((body, sides))
         shown = [b for b, _ in rods] + [b for b, _ in others]
-        meshes = tube_meshes(shown[:len(rods)], [s for _, s in rods]) + [
+        normals = [self.known_normals.get(id(b)) for b, _ in rods]
+        missing = [k for k, n in enumerate(normals) if n is None]
+        if missing:
+            for k, n in zip(missing, rod_normals([rods[k][0] for k in missing])):
+                normals[k] = n
+        meshes = tube_meshes(shown[:len(rods)], [s for _, s in rods], normals) + [
             body.mesh(sides) for body, sides in others]
         counts = [len(f) for _, f in meshes]
         for sides, group in spheres.items():
@@ -367,30 +392,35 @@ def plot_tubes(path, bodies, *, view=View(), floor=None, title=None, size_px=(96
 
 
 def tube_frames(frames, *, times=None, view=View(), floor=None, title="", size_px=(960, 544),
-                dpi=100, sides=12, axes_labels=True, progress=None):
+                dpi=100, sides=12, axes_labels=True, progress=None, workers=None):
     """Frames of an animation: frames is a list (one per picture) of lists of bodies, times
     (len(frames),) [s] is shown as a clock after `title`. The limits cover all frames. Yields
-    RGB uint8 arrays (height, width, 3); progress: a callable called once per frame (e.g. a
+    RGBA uint8 arrays (height, width, 4); progress: a callable called once per frame (e.g. a
     tqdm bar's update). The frames are painted over a background drawn once
     (softmech.viz.painter.FramePainter): the same bodies and colours as plot_tubes draws,
-    ~5-10x faster."""
+    ~5-10x faster; by worker processes beside each other when the video is long enough
+    (workers: see softmech.viz.frame_workers.frames_in_order; the same pictures)."""
     frames = list(frames)
     lo, hi = bounds_of(frames)
     if times is not None:
         times = _checks.finite("times", times, shape=(len(frames),))
     fig, tubes, text = _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels)
-    return _painted(fig, tubes, text, frames, times, title, progress)
+    if workers is not None:
+        workers = _checks.integer("workers", workers, 1, MAX_WORKERS)
+    tubes.remember_normals(frames)
+    return _painted(fig, tubes, text, frames, times, title, progress, workers)
 
 
-def _painted(fig, tubes, text, frames, times, title, progress):
-    """The frames painted one by one (a generator: nothing is drawn before it is asked)."""
+def _painted(fig, tubes, text, frames, times, title, progress, workers):
+    """The frames painted in order (a generator: nothing is drawn before it is asked)."""
     clocks = [None] * len(frames)
     if times is not None:
         clocks = [f"{title}    t = {t:6.2f} s".strip() for t in times]
     fixed = f"{title}    t = ".lstrip()
     painter = FramePainter(fig, tubes, text, clock=None if times is None else
                            (fixed, clocks[0]))
-    for bodies, clock in zip(frames, clocks):
-        yield painter.paint(bodies, clock)
+    for picture in frames_in_order(lambda i: painter.paint(frames[i], clocks[i]), len(frames),
+                                   workers):
+        yield picture
         if progress is not None:
             progress()

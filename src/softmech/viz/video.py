@@ -3,8 +3,10 @@ animated GIF when MP4 writing fails (no ffmpeg binary, no encoder).
 
     path = write_video(frames, "output/snake/snake.mp4", fps=25)    # -> ".../snake.mp4" or ".gif"
 
-frames: an iterable of RGB images, each a uint8 array of shape (height, width, 3); use
-`figure_frames` to turn a matplotlib figure that is redrawn per frame into such images.
+frames: an iterable of images, each a uint8 array of shape (height, width, 3) (RGB) or
+(height, width, 4) (RGBA, the alpha ignored: an Agg canvas's own buffer, copied whole, is
+~100x cheaper to take than its RGB channels); use `figure_frames` to turn a matplotlib figure
+that is redrawn per frame into such images.
 """
 import warnings
 
@@ -13,12 +15,18 @@ import numpy as np
 from softmech.io import atomic_output
 
 
-def figure_frames(fig, update, n_frames, artists=None):
-    """Yield fig rendered after update(i) for i in range(n_frames): RGB uint8 (height, width, 3).
+def figure_frames(fig, update, n_frames, artists=None, workers=None):
+    """Yield fig rendered after update(i) for i in range(n_frames): RGBA uint8 (height, width,
+    4), opaque (the canvas's buffer as it is: its RGB channels alone would be a strided copy,
+    ~2-4 ms a frame).
     fig must be drawn on an Agg canvas (matplotlib.backends.backend_agg.FigureCanvasAgg).
 
     artists: the artists that update() changes (and nothing else changes): the rest of the
-    figure is then drawn once and only these are redrawn per frame (blitting, ~10x faster)."""
+    figure is then drawn once and only these are redrawn per frame (blitting, ~10x faster).
+    update(i) must set everything frame i shows (not build on frame i - 1): the frames may be
+    drawn by worker processes (workers: see softmech.viz.frame_workers.frames_in_order)."""
+    from softmech.viz.frame_workers import frames_in_order
+
     canvas = fig.canvas
     if artists:
         for a in artists:
@@ -27,7 +35,8 @@ def figure_frames(fig, update, n_frames, artists=None):
         background = canvas.copy_from_bbox(fig.bbox)
         for a in artists:
             a.set_visible(True)
-    for i in range(n_frames):
+
+    def draw(i):
         update(i)
         if artists:
             canvas.restore_region(background)
@@ -35,7 +44,10 @@ def figure_frames(fig, update, n_frames, artists=None):
                 fig.draw_artist(a)
         else:
             canvas.draw()
-        yield np.asarray(canvas.buffer_rgba())[..., :3].copy()
+        return np.array(canvas.buffer_rgba())
+
+    if n_frames:
+        yield from frames_in_order(draw, n_frames, workers)
 
 
 def write_video(frames, path, fps=25.0):
@@ -43,8 +55,11 @@ def write_video(frames, path, fps=25.0):
     animated GIF next to it (same name, .gif) and warn. Returns the path written.
 
     Frames go to the encoder as they come, so that a generator's drawing runs beside ffmpeg's
-    encoding (a second process); they are also kept, for the fallback (at most a few hundred
-    small images). An error raised by `frames` itself is raised as it is (no fallback)."""
+    encoding (a second process). The first FALLBACK_FRAMES are also kept for the fallback:
+    ffmpeg fails there (no binary, no H.264 encoder) before it has taken a few frames; a
+    failure after them raises a RuntimeError (the frames drawn since are gone; keeping every
+    frame cost ~1 ms a frame of fresh memory and ~150 MB for the snake's video). An error
+    raised by `frames` itself is raised as it is (no fallback)."""
     if not str(path).endswith(".mp4"):
         raise ValueError(f"path = {path!r} is not allowed: must end with .mp4 (the GIF fallback "
                          "takes the same name with .gif)")
@@ -55,19 +70,29 @@ def write_video(frames, path, fps=25.0):
     first = next(source, None)
     if first is None:
         raise ValueError("frames is empty: a video needs at least one frame")
-    kept, failed = [first], []
+    shape = np.shape(first)
+    if len(shape) != 3 or shape[2] not in (3, 4):
+        raise ValueError(f"the first frame has shape {shape}, expected (height, width, 3) "
+                         "(RGB) or (height, width, 4) (RGBA)")
+    # kept for the fallback: only the frames the GIF shows (every step-th)
+    step, kept, failed, count = _gif_step(fps), [first], [], [1]
 
     def tee():
         yield first
         while True:
             try:
                 frame = next(source)
+                if np.shape(frame) != shape:   # ffmpeg reads fixed-size frames
+                    raise ValueError(f"frame {count[0]} has shape {np.shape(frame)}, expected "
+                                     f"{shape} like the first")
             except StopIteration:
                 return
             except Exception as err:        # the frames' own error, not the encoder's
                 failed.append(err)
                 raise
-            kept.append(frame)
+            if count[0] < FALLBACK_FRAMES and count[0] % step == 0:
+                kept.append(frame)
+            count[0] += 1
             yield frame
 
     try:
@@ -77,41 +102,94 @@ def write_video(frames, path, fps=25.0):
     except Exception as err:          # any failure of the ffmpeg route: fall back to a GIF
         if failed:
             raise failed[0]
+        if count[0] > FALLBACK_FRAMES:
+            raise RuntimeError(f"could not write {path} ({type(err).__name__}: {err}) after "
+                               f"{count[0]} frames") from err
         gif = path[:-4] + ".gif"
         warnings.warn(f"could not write {path} ({type(err).__name__}: {err}); writing {gif} "
                       "instead", RuntimeWarning, stacklevel=2)
-        kept.extend(source)             # the frames not drawn before the failure
-        write_gif(kept, gif, fps)
+        rest = [f for k, f in enumerate(source, count[0]) if k % step == 0]  # not yet drawn
+        _write_gif(kept + rest, gif, fps, step)
         return gif
 
 
+FALLBACK_FRAMES = 25
+"""Frames kept for the GIF fallback (write_video): ffmpeg reads one frame before it opens its
+encoder, so a missing encoder breaks the pipe by the second or third frame."""
 ENCODER_PRESET = "veryfast"
 """x264's speed preset: ~3x faster encoding than its default ("medium") at the same quality
 (constant rate factor), for files ~10-20 % larger; with frames drawn in ~10 ms the default
 preset would make the encoder the slowest part of a video."""
 
 
-def _write_mp4(frames, path, fps):
-    import imageio.v2 as imageio
+ENCODER_QUALITY = 15
+"""x264's constant rate factor (0 best ... 51 worst; its default is 23): nearly lossless for
+these flat-shaded pictures (what imageio's quality = 7 of before meant)."""
 
-    # yuv420p + even sizes: plays in browsers and default players; frames whose sides are not
-    # multiples of 16 are padded by ffmpeg's macro_block_size handling, so keep them multiples.
-    writer = imageio.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264",
-                                quality=7, pixelformat="yuv420p", macro_block_size=16,
-                                output_params=["-preset", ENCODER_PRESET])
-    try:
-        for frame in frames:
-            writer.append_data(frame)
-    finally:
-        writer.close()
+
+def _write_mp4(frames, path, fps):
+    """Encode frames (RGB (h, w, 3) or RGBA (h, w, 4) uint8, all of the first one's shape)
+    into the H.264 file `path` through imageio-ffmpeg's ffmpeg binary, each frame's bytes
+    written to its stdin as they are (an RGBA frame needs no RGB copy: ffmpeg drops the
+    alpha). The same command line as imageio's FFMPEG writer with quality 7 (the same bytes
+    in the file, tests/unit/test_viz_painter.py), without its fork."""
+    import subprocess
+    import tempfile
+    from fractions import Fraction
+
+    import imageio_ffmpeg
+
+    source = iter(frames)
+    first = next(source)
+    height, width, depth = np.shape(first)
+    cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-f", "rawvideo", "-vcodec", "rawvideo",
+           "-s", f"{width}x{height}", "-pix_fmt", ("rgb24", "rgba")[depth == 4],
+           "-r", str(Fraction(fps).limit_denominator()), "-i", "-", "-an",
+           "-vcodec", "libx264", "-pix_fmt", "yuv420p", "-crf", str(ENCODER_QUALITY)]
+    if width % 16 or height % 16:
+        # yuv420p + sides that are multiples of 16 (H.264's macro blocks) play in browsers
+        # and default players: other sizes are scaled up to them (as imageio did)
+        cmd += ["-vf", f"scale={-(-width // 16) * 16}:{-(-height // 16) * 16}"]
+    cmd += ["-v", "error", "-preset", ENCODER_PRESET, path]
+    # a plain Popen (imageio's writer passes preexec_fn, which forbids vfork) is a vfork:
+    # ~1 ms, where a fork of this process, with matplotlib and the results in memory, took
+    # 50-150 ms
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                   stderr=log)
+        try:
+            process.stdin.write(np.ascontiguousarray(first, dtype=np.uint8).data)
+            for frame in source:
+                process.stdin.write(np.ascontiguousarray(frame, dtype=np.uint8).data)
+            process.stdin.close()
+            code = process.wait()
+        finally:
+            if process.poll() is None:          # an error while drawing or writing
+                process.kill()
+                process.wait()
+        if code != 0:
+            log.seek(0)
+            raise RuntimeError(f"ffmpeg exited with code {code}: "
+                               f"{log.read().decode(errors='replace').strip()}")
+
+
+def _gif_step(fps):
+    """Every how many frames the GIF fallback shows one: at most 15 frames per second."""
+    return max(1, int(round(fps / 15.0)))
 
 
 def write_gif(frames, path, fps=25.0):
-    """Animated GIF of frames (at most 15 frames per second, every k-th frame) to `path`."""
+    """Animated GIF of frames (RGB or RGBA, see write_video; at most 15 frames per second,
+    every k-th frame) to `path`."""
+    step = _gif_step(fps)
+    return _write_gif(list(frames)[::step], path, fps, step)
+
+
+def _write_gif(shown, path, fps, step):
+    """The GIF of the frames `shown`, each lasting `step` frames at fps."""
     import imageio.v2 as imageio
 
-    step = max(1, int(round(fps / 15.0)))
-    kept = list(frames)[::step]
+    shown = [np.asarray(frame)[..., :3] for frame in shown]
     with atomic_output(path) as tmp:
-        imageio.mimsave(tmp, kept, format="GIF", duration=1000.0 * step / fps, loop=0)
+        imageio.mimsave(tmp, shown, format="GIF", duration=1000.0 * step / fps, loop=0)
     return path

@@ -1,0 +1,131 @@
+"""The frames of a video drawn by worker processes beside each other, handed back in order.
+
+    for picture in frames_in_order(draw, n_frames):       # draw(i) -> uint8 (h, w, channels)
+        encoder.write(picture)
+
+The first frame is drawn here; when the rest would take long enough (AUTO_MIN_SECONDS at the
+first frame's pace) and the machine has more than one core, the process forks WORKERS-many
+children, each a copy of this one at that moment (its figure, background and bodies: nothing is
+rebuilt or pickled), and child k draws frames 1 + k, 1 + k + n, ... with the same `draw`; this
+process receives them in order through one pipe per child and yields them while the children
+draw the next ones. A forked child draws on its own copy of the same canvas in the same state,
+so its pictures are the serial ones, pixel for pixel (tests/unit/test_viz_frame_workers.py).
+`draw(i)` must therefore depend only on i, not on the frames drawn before (every frame function
+of softmech.viz sets all it shows: the painter restores the background, blitted artists are
+set from their frame's data).
+
+Except on Linux (Windows cannot fork; macOS's frameworks are not fork-safe), frames are drawn
+serially.
+"""
+import os
+import signal
+import time
+
+import numpy as np
+
+from softmech import _checks
+
+MAX_WORKERS = 4
+"""Most worker processes (a frame is ~1 MB in flight per worker)."""
+AUTO_MIN_SECONDS = 0.5
+"""With workers=None, workers are forked only when the frames after the first would take at
+least this long [s] drawn serially at the first frame's pace: forking a process holding
+matplotlib and the results (~20-100 ms per child on a 2-core machine) does not pay for
+shorter videos."""
+
+
+def can_fork():
+    """True on Linux with the "fork" start method; elsewhere frames are drawn serially
+    (Windows cannot fork, and macOS's system frameworks are not safe in a forked child: its
+    default start method is "spawn")."""
+    import multiprocessing
+    import sys
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def available_workers():
+    """Cores this process may run on (its CPU affinity; os.cpu_count where that is unknown),
+    at most MAX_WORKERS; 1 where it cannot fork (can_fork)."""
+    if not can_fork():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                      # no affinity on this platform
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
+def frames_in_order(draw, n_frames, workers=None):
+    """Yield draw(0), draw(1), ..., draw(n_frames - 1) (uint8 arrays, all of one shape).
+
+    workers: None (as many as available_workers(), when the frames after the first would take
+    at least AUTO_MIN_SECONDS serially), 1 (serial: every frame drawn here) or a count >= 2
+    (that many forked workers whatever the length, fewer when fewer frames are left; serial
+    where processes cannot be forked)."""
+    n_frames = _checks.integer("n_frames", n_frames, 1)
+    if workers is not None:
+        workers = _checks.integer("workers", workers, 1, MAX_WORKERS)
+    start = time.perf_counter()
+    yield draw(0)
+    pace = time.perf_counter() - start
+    rest = n_frames - 1
+    if workers is None:
+        workers = available_workers() if pace * rest >= AUTO_MIN_SECONDS else 1
+    elif not can_fork():
+        workers = 1
+    workers = min(workers, rest)
+    if workers <= 1:
+        for i in range(1, n_frames):
+            yield draw(i)
+        return
+    yield from _forked(draw, n_frames, workers)
+
+
+def _forked(draw, n_frames, workers):
+    """Frames 1 ... n_frames - 1, drawn by `workers` forked children in turn."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    pipes, children = [], []
+    try:
+        for k in range(workers):
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_work, daemon=True,
+                                    args=(draw, range(1 + k, n_frames, workers), send))
+            child.start()
+            send.close()                        # the child's end: EOF here when it exits
+            pipes.append(receive)
+            children.append(child)
+        for i in range(1, n_frames):
+            pipe = pipes[(i - 1) % workers]
+            header = pipe.recv()
+            if header[0] == "error":
+                raise header[1]
+            _, shape, dtype = header
+            yield np.frombuffer(pipe.recv_bytes(), dtype=dtype).reshape(shape)
+    finally:                                    # done, or the consumer stopped early
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
+        for pipe in pipes:
+            pipe.close()
+
+
+def _work(draw, indices, pipe):
+    """A worker: draw the frames `indices` in order and send each (a header, then its bytes);
+    an error is sent in a frame's place (the parent raises it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C stops the parent, which ends us
+    try:
+        for i in indices:
+            frame = np.ascontiguousarray(draw(i))
+            pipe.send(("frame", frame.shape, frame.dtype.str))
+            pipe.send_bytes(frame.reshape(-1).data)          # bytes, not rows
+    except Exception as err:                    # noqa: BLE001 (handed to the parent)
+        try:
+            pipe.send(("error", err))
+        except Exception:                       # an error that does not pickle
+            pipe.send(("error", RuntimeError(f"frame worker: {type(err).__name__}: {err}")))
+    finally:
+        pipe.close()
