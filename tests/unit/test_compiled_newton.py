@@ -276,3 +276,31 @@ def test_argument_tuples_not_known_to_be_thread_safe_run_on_one_thread():
         set(bend._fields)
     assert threads_safe(bend, 2)                       # its tables write per-world rows
     assert not threads_safe(bend._replace(curv=bend.curv[:1]), 2)   # ... not a shared one
+
+
+def test_one_call_steps_every_world_and_reports_each_worlds_status():
+    # run_worlds makes one compiled call per thread for all its worlds (run_steps loops over
+    # them): a world that stops (here: its state beyond the `exploding` bound after its first
+    # step) reports its own status and steps done, and the worlds after it in the same call
+    # still take all their steps, bit for bit as when each world is stepped alone (`run`)
+    from softmech.kernels.newton import COUNTS_FIELDS, EXPLODED
+    sim = rod_scene().compile(worlds=3, dt=2e-3)
+    loop = sim.stepper.loop
+    q, v = sim.q.copy(), sim.v.copy()
+    v[1, -1] = 50.0            # world 1: its last DOF (a twist) spins at 50 rad/s
+    bound = 10.0               # |q|, |v| of worlds 0 and 2 stay far below; world 1's do not
+    start = sim.snapshot()     # the rods' reference frames (history) that the steps update
+    alone = []
+    for b in range(3):
+        qb, vb = q[b].copy(), v[b].copy()
+        alone.append(loop.run(b, qb, vb, 0.0, 0, 2e-3, 5, bound) + (qb, vb))
+    sim.restore(start)
+    status, counts = loop.run_worlds(q, v, 0.0, 0, 2e-3, 5, bound)
+    assert status.tolist() == [OK, EXPLODED, OK]
+    assert counts.shape == (3, len(COUNTS_FIELDS))
+    for b in range(3):
+        state, done, count, qb, vb = alone[b]
+        assert state == status[b] and done == (5 if b != 1 else 0)
+        np.testing.assert_array_equal(count, counts[b])
+        np.testing.assert_array_equal(qb, q[b])
+        np.testing.assert_array_equal(vb, v[b])

@@ -10,8 +10,10 @@ What is compiled where:
 - everything between two force evaluations -- the predictor, the residual, the convergence
   tests, the line search, the banded assembly and LAPACK's solve (softmech.kernels.newton's
   newton_continue and its helpers): once, for every scene;
-- `run_steps`, the loop over steps and evaluations that calls the bindings' kernels, each with
-  its own argument tuple (T[group][place]): a module generated per set of binding kinds
+- `run_steps`, the loop over worlds, steps and evaluations that calls the bindings' kernels,
+  each with its own argument tuple (T[group][place]) -- one call steps every world a worker
+  thread owns, so a block of steps pays the unboxing of the argument tuples (~10 us) once per
+  thread rather than once per world: a module generated per set of binding kinds
   (group_forms, loop_source), written once under the cache folder
   (softmech.integrators.driver.load_generated) and cached by numba like any module. No kernel
   is inlined into it; it compiles in 1-3 s the first time a kind of scene runs
@@ -113,33 +115,52 @@ def loop_source(groups):
                "    norms += abs(after - before)",
                "    before = after"]
     lines += ['', '', '@loop_kernel(nogil=True)     # (threads may step other simulations)',
-              'def run_steps(T, W, b, q, v, t_origin, step0, dt, n_steps, o, exploding):',
-              '    """Steps step0 .. step0 + n_steps - 1 of world b, step i from t_origin + i dt',
-              '    (ImplicitSimulation\'s clock), (q, v) (n_dof,) in place; returns (status, steps',
-              '    done). A status other than OK stops at the step that failed (softmech.kernels.',
-              '    newton) or whose state exceeds `exploding` in absolute value (EXPLODED)."""',
-              '    for k in range(n_steps):',
-              '        t = t_origin + (step0 + k) * dt + dt        # the end of the step',
-              '        predict(W, q, v, dt)',
-              *hook("constrain", "b, t, q", " " * 8),
-              '        status = EVALUATE',
-              '        measure = True                  # the first evaluation (the predictor\'s)',
-              '        while status == EVALUATE:',
-              '            begin_evaluation(W, q, dt)',
-              *hook("update", "b, t", " " * 12),
-              '            norms = 0.0',
-              '            before = 0.0',
+              'def run_steps(T, W, world0, first, stride, Q, V, t_origin, step0, dt, n_steps, o,',
+              '              exploding, status, done, counts):',
+              '    """Steps step0 .. step0 + n_steps - 1, step i from t_origin + i dt',
+              '    (ImplicitSimulation\'s clock), of the worlds in rows first, first + stride, ...',
+              '    of (Q, V) (rows, n_dof), in place, one world after another with the same scratch',
+              '    (T, W); row r holds world world0 + r (its rows of the per-world parameters).',
+              '    Writes per row: status[r] (OK, or the status of the step that failed',
+              '    (softmech.kernels.newton) or whose state exceeds `exploding` in absolute value',
+              '    (EXPLODED), where that world stopped), done[r] (steps done) and counts[r, :]',
+              '    (W.counts of that world: steps, iterations, evaluations, solves). One call for',
+              '    all the worlds a thread steps: the argument tuples are unboxed once, not per',
+              '    world (CompiledLoop.run_worlds)."""',
+              '    for row in range(first, Q.shape[0], stride):',
+              '        b = world0 + row',
+              '        q = Q[row]',
+              '        v = V[row]',
+              '        for i in range(W.counts.shape[0]):',
+              '            W.counts[i] = 0',
+              '        status[row] = OK',
+              '        done[row] = n_steps',
+              '        for k in range(n_steps):',
+              '            t = t_origin + (step0 + k) * dt + dt        # the end of the step',
+              '            predict(W, q, v, dt)',
+              *hook("constrain", "b, t, q", " " * 12),
+              '            state = EVALUATE',
+              '            measure = True              # the first evaluation (the predictor\'s)',
+              '            while state == EVALUATE:',
+              '                begin_evaluation(W, q, dt)',
+              *hook("update", "b, t", " " * 16),
+              '                norms = 0.0',
+              '                before = 0.0',
               *hook("forces", "b, q, W.v, t, dt, W.F, W.J[W.offsets[i]:W.offsets[i + 1]]",
-                    " " * 12, measure),
-              '            status = newton_continue(W, o, q, dt, norms)',
-              '            measure = False',
-              '        if status != OK:',
-              '            return status, k',
-              '        finish_step(W, q, v, dt)',
-              *hook("accept", "b, q", " " * 8),
-              '        if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
-              '            return EXPLODED, k',
-              '    return OK, n_steps']
+                    " " * 16, measure),
+              '                state = newton_continue(W, o, q, dt, norms)',
+              '                measure = False',
+              '            if state == OK:',
+              '                finish_step(W, q, v, dt)',
+              *hook("accept", "b, q", " " * 16),
+              '                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
+              '                    state = EXPLODED',
+              '            if state != OK:',
+              '                status[row] = state',
+              '                done[row] = k',
+              '                break',
+              '        for i in range(W.counts.shape[0]):',
+              '            counts[row, i] = W.counts[i]']
     return "\n".join(lines) + "\n"
 
 
@@ -175,7 +196,8 @@ class CompiledLoop:
         """Advance every world's (q, v) (B, n_dof) C-contiguous, in place, by n_steps steps of
         dt (as `run` for b = 0 .. B - 1), the worlds spread over worker threads (the loop
         releases the GIL): as many as numba's thread count (softmech.threads.block_pool),
-        at most B, each with its own NewtonWork and its own copies of the bindings' scratch
+        at most B, one compiled call each (run_steps over worlds k, k + threads, ...), each
+        with its own NewtonWork and its own copies of the bindings' scratch
         (softmech.kernels.implicit_bindings.SCRATCH), so that every world computes what it
         computes alone, bit for bit. One thread where a binding's arguments are not known to
         be safe to share (implicit_bindings.threads_safe). Returns (status (B,) int64, counts
@@ -183,6 +205,7 @@ class CompiledLoop:
         import numba
         worlds = q.shape[0]
         status = np.zeros(worlds, dtype=np.int64)
+        done = np.zeros(worlds, dtype=np.int64)
         counts = np.zeros((worlds, len(COUNTS_FIELDS)), dtype=np.int64)
         n_workers = min(worlds, numba.get_num_threads())
         if n_workers > 1 and not all(threads_safe(f.args, worlds) for f in self.forms):
@@ -193,11 +216,10 @@ class CompiledLoop:
                 float(exploding))
 
         def work(k):
+            # worlds k, k + n_workers, ...: one compiled call per thread, so that a block of
+            # steps unboxes the argument tuples once per thread, not once per world
             T, W = self._contexts[k]
-            for b in range(k, worlds, n_workers):
-                W.counts[:] = 0
-                status[b], _ = self.module.run_steps(T, W, b, q[b], v[b], *args)
-                counts[b] = W.counts
+            self.module.run_steps(T, W, 0, k, n_workers, q, v, *args, status, done, counts)
 
         if n_workers == 1:
             work(0)
@@ -209,12 +231,13 @@ class CompiledLoop:
         """Advance world b's (q, v) (n_dof,) C-contiguous, in place, by n_steps steps of dt
         from step step0 of the clock that starts at t_origin [s]. Returns (status, steps done,
         counts (4,): steps, iterations, evaluations, solves of this call)."""
-        W = self.W
-        W.counts[:] = 0
-        status, done = self.module.run_steps(self.T, W, b, q, v, float(t_origin), int(step0),
-                                             float(dt), int(n_steps), self.options,
-                                             float(exploding))
-        return int(status), int(done), W.counts.copy()
+        status = np.zeros(1, dtype=np.int64)
+        done = np.zeros(1, dtype=np.int64)
+        counts = np.zeros((1, len(COUNTS_FIELDS)), dtype=np.int64)
+        self.module.run_steps(self.T, self.W, int(b), 0, 1, q[None], v[None], float(t_origin),
+                              int(step0), float(dt), int(n_steps), self.options,
+                              float(exploding), status, done, counts)
+        return int(status[0]), int(done[0]), counts[0]
 
 
 def _copy_scratch(T):
