@@ -246,14 +246,20 @@ class Simulation:
     def _evaluate(self, engine, leave_out=()):
         """Accelerations of the current state into the workspace, without the force terms named
         in leave_out (softmech.integrators.driver.Call.name): the force pass's kernels called
-        one by one from Python (diagnostics: no per-scene compilation), then the inertia."""
+        one by one from Python (diagnostics: no per-scene compilation), then the inertia. The
+        histories are restored afterwards: a force kernel may record in them what the next
+        positions pass reads (softmech.kernels.rod_ground_sticking: each element's normal
+        force), and a diagnostic must not change the run that follows it."""
         W, t = self.lanes.W, self.time
+        kept = [(h, h.copy()) for h in self._histories.values()]
         for bi in range(self.lanes.n_blocks):
             for call in engine.calls:
                 if call.stage == "forces" and call.name not in leave_out:
                     call.kernel(call.args, bi, W, t)
             for (kind, _), motion in zip(engine.kinds, engine.motions):
                 kind.accelerations(motion.kick, bi, W)
+        for history, copy in kept:
+            history[...] = copy
 
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus

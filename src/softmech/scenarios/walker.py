@@ -71,7 +71,8 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
             "friction": 0.5, "slip_velocity": 1e-6, "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
-            "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None}
+            "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
+            "tangential_stiffness": 0.0}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
 RING_ELEMENTS = 16
@@ -151,6 +152,7 @@ def walker_parameters(overrides, muscle="strip"):
               "youngs_modulus", "element", "slip_velocity", "surface_tolerance"):
         _checks.positive(k, p[k])
     _checks.nonnegative("friction", p["friction"])
+    _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
@@ -251,6 +253,11 @@ def ground_friction(p):
     """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
     `friction`, static 1.2x that, below `slip_velocity` [m/s] (module docstring)."""
     mu = p["friction"]
+    if p["tangential_stiffness"] > 0:
+        # critical damping of the stick spring on a skeleton element (rho = 1100 kg/m^3)
+        m_e = 1100.0 * np.pi * p["radius"] ** 2 * p["element"]
+        return sm.StickingFriction(1.2 * mu, mu, tangential_stiffness=p["tangential_stiffness"],
+                                   tangential_damping=2.0 * np.sqrt(p["tangential_stiffness"] * m_e))
     return sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])
 
 

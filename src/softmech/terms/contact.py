@@ -10,6 +10,10 @@ Cosserat rod: the kernel and its equations are in softmech.kernels.contact (Gazz
 Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg/s],
 `<name>.plane_point` (3,) [m], `<name>.plane_normal` (3,), `<name>.kinetic` (forward, backward,
 lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_velocity` [m/s].
+With friction that sticks (sm.StickingFriction; softmech.kernels.rod_ground_sticking: the wall
+response above without friction, then the stick spring of each element in contact):
+`<name>.static`, `<name>.kinetic` [-] (B,) and `.tangential_stiffness`, `.tangential_damping`
+in place of the anisotropic coefficients and the slip velocity.
 
 Rigid body: penalty contact of its features (sphere surface, box corners, cylinder rims, mesh
 vertices) with regularised Coulomb friction (softmech.kernels.rigid_contact; part
@@ -42,6 +46,7 @@ from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
+from softmech.terms.rod_ground_sticking import check_rod, sticking_calls
 
 ORDER = 90
 """Last in the force pass: the wall response balances the total force of every other term."""
@@ -126,8 +131,8 @@ class GroundContact(BodyTerm):
         if friction is not None and not isinstance(friction, (AnisotropicFriction,
                                                               StickingFriction)):
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be an "
-                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...)), or on a "
-                             "rigid body an sm.StickingFriction(...)")
+                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...)), or, on "
+                             "a Cosserat rod or a rigid body, an sm.StickingFriction(...)")
         self.given_friction = friction
 
     # ------------------------------------------------------------------ kinds and parameters
@@ -141,14 +146,16 @@ class GroundContact(BodyTerm):
                                      "takes it")
         g, friction = self.given, self.given_friction
         self.sticking = isinstance(friction, StickingFriction)
-        if self.sticking and kind != RIGID:
+        if self.sticking and kind == DISCRETE:
             raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
                              f"{where[kind]} ({self.target!r}): sticking friction is supported "
-                             "on a rigid body's plane contact (and RodBodyContact) only")
+                             "on a Cosserat rod's or a rigid body's plane contact (and "
+                             "RodBodyContact) only")
         if kind == ROD:
             self.stiffness, self.damping = g.get("stiffness", 1.0), g.get("damping", 1e-6)
             self.surface_tolerance = g.get("surface_tolerance", 1e-4)
-            self.friction = NO_FRICTION if friction is None else friction
+            # sticking: the wall kernel runs without friction, the stick spring after it
+            self.friction = NO_FRICTION if friction is None or self.sticking else friction
             return
         for key in ("stiffness",) + (("distance",) if kind == DISCRETE else ()):
             if key not in g:
@@ -206,9 +213,14 @@ class GroundContact(BodyTerm):
         if kind == DISCRETE:
             return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.mu])}
         f = self.friction
-        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
-                "plane_point": self.plane_point[None].copy(),
-                "plane_normal": self.plane_normal[None].copy(),
+        plane = {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                 "plane_point": self.plane_point[None].copy(),
+                 "plane_normal": self.plane_normal[None].copy()}
+        if self.sticking:
+            s = self.given_friction
+            return {**plane, "static": np.array([s.static]), "kinetic": np.array([s.kinetic]),
+                    **{k: np.array([getattr(s, k)]) for k in STICK_FIELDS}}
+        return {**plane,
                 "kinetic": np.array([[f.forward, f.backward, f.lateral]]),
                 "static": np.array([[f.static_forward, f.static_backward, f.static_lateral]]),
                 "slip_velocity": np.array([f.slip_velocity])}
@@ -223,16 +235,27 @@ class GroundContact(BodyTerm):
         prm[:, 3:6] = normal
         prm[:, 6] = p["stiffness"]
         prm[:, 7] = p["damping"]
-        prm[:, 8:11] = p["kinetic"]
-        prm[:, 11:14] = p["static"]
-        prm[:, 14] = p["slip_velocity"]
+        sticking = None
+        if self.sticking:   # the wall kernel without friction (v_eps 1: any positive value)
+            check_rod(self.name, ctx.rods[ctx.rod_index[self.rod]])
+            rows = sticking_rows(self.name, p, "static", "kinetic")
+            plane = np.concatenate([prm[:, 0:6], np.full((B, 1), self.surface_tolerance)], axis=1)
+            sticking = (self.name, plane, rows)
+            prm[:, 14] = 1.0
+            # the stick spring on the lightest node, as a penalty spring: dt < 2 sqrt(m / k_t)
+            m = ctx.discrete[self.rod]["node_mass"].min()
+            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
+        else:
+            prm[:, 8:11] = p["kinetic"]
+            prm[:, 11:14] = p["static"]
+            prm[:, 14] = p["slip_velocity"]
         prm[:, 15] = self.surface_tolerance
         if np.any(prm[:, 14] <= 0) or np.any(prm[:, 6:14] < 0):
             raise ValueError(f"params of {self.name}: stiffness, damping and friction coefficients "
                              "must be >= 0 and slip_velocity > 0")
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
-        ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags)
+        ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags, sticking)
 
     def contribute_rigid_body(self, ctx, p):
         body = ctx.rigid_body(self.body, self.name)
@@ -267,19 +290,23 @@ class GroundContact(BodyTerm):
 
 class GroundContacts(Part):
     """All rod-plane contacts of a scene in one kernel call: per entry the rod index, the
-    parameters (B, N_CONTACT_PARAMS) and the flags (rolling, unit decomposition, per node)."""
+    parameters (B, N_CONTACT_PARAMS), the flags (rolling, unit decomposition, per node) and,
+    with sticking friction, (name, plane (B, 7), rows (B, N_STICK_PARAMS)) for its calls
+    (softmech.terms.rod_ground_sticking), else None."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []
 
-    def add(self, rod_index, params, flags):
-        self.entries.append((rod_index, params, flags))
+    def add(self, rod_index, params, flags, sticking=None):
+        self.entries.append((rod_index, params, flags, sticking))
 
     def calls(self, engine):
         """One call per run of consecutive entries with the same variant (softmech.kernels.
         contact.VARIANTS): a scene compiles only the variants it uses, and the entries keep
-        their order (each contact reads the total force, including the contacts before it)."""
+        their order (each contact reads the total force, including the contacts before it).
+        An entry with sticking friction is a run of its own, followed by its friction's calls
+        (they read the normal force its wall call leaves in contact_normal)."""
         n_e = engine.slots.n_elems * engine.lanes.W
         scratch = dict(contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
                        contact_axial=engine.zeros(6, n_e))
@@ -290,7 +317,8 @@ class GroundContacts(Part):
                    for f in flags]
         calls, start = [], 0
         for stop in range(1, len(self.entries) + 1):
-            if stop < len(self.entries) and variant[stop] == variant[start]:
+            if (stop < len(self.entries) and variant[stop] == variant[start]
+                    and self.entries[start][3] is None and self.entries[stop][3] is None):
                 continue
             group = slice(start, stop)
             per_entry = {name: engine.zeros(stop - start, 3, n_e) for name in
@@ -299,6 +327,11 @@ class GroundContacts(Part):
                 GroundContactArgs, contact_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
                 contact_param=params[:, group], contact_flags=flags[group], **scratch, **per_entry)
             calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
+            rod_index, _, _, sticking = self.entries[start]
+            if sticking is not None:
+                name, plane, rows = sticking
+                calls += sticking_calls(engine, name, rod_index, plane, rows,
+                                        scratch["contact_normal"], ORDER)
             start = stop
         return calls
 
@@ -309,7 +342,7 @@ class GroundContacts(Part):
         lanes, slots = engine.lanes, engine.slots
         body_acc = engine.bodies.node_body_acc
         out = np.zeros((len(self.entries), N_CONTACT_FLAGS), dtype=np.int64)
-        for i, (rod_index, prm, flags) in enumerate(self.entries):
+        for i, (rod_index, prm, flags, _) in enumerate(self.entries):
             rod = engine.rods[rod_index]
             out[i, :len(flags)] = flags
             n0 = slots.node[rod.name] * lanes.W
