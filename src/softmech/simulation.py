@@ -12,6 +12,7 @@ from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
+from softmech.params import Params
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, to_blocks)
 from softmech.threads import block_pool
@@ -42,7 +43,7 @@ class Simulation:
         self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
-        self.params = {}
+        self.params = Params()
         for r in self.rods + self.rigid_bodies:
             self.params.update({f"{r.name}.{k}": v for k, v in r.parameters().items()})
         for t in self.terms:

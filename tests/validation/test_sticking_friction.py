@@ -184,8 +184,26 @@ def test_bad_sticking_friction_input_names_the_field():
     with pytest.raises(ValueError, match="ground.friction .* closed rod 'ring'"):
         scene.compile(dt=1e-5)
     sim = sticky_scene().compile(dt=1e-5)
-    sim.params["crate_ground.kinetic_friction"] = np.array([0.9])
-    with pytest.raises(ValueError, match="crate_ground.kinetic_friction"):
+    sim.params["crate_ground.kinetic"] = np.array([0.9])
+    with pytest.raises(ValueError, match="crate_ground.kinetic"):
         sim.step(1)
     with pytest.raises(ValueError, match="scheme = 'implicit_euler' is not allowed"):
         sticky_scene().compile(dt=1e-5, scheme="implicit_euler").step(1)
+
+
+# ------------------------------------------------------------------------- one set of names
+def test_every_contact_kind_names_its_coefficients_static_and_kinetic():
+    """GroundContact on a rigid body used static_friction / kinetic_friction: now static /
+    kinetic like every other contact; the old keys still read and write the same array, with
+    a DeprecationWarning (softmech.params)."""
+    sim = sticky_scene().compile(dt=1e-5)
+    for name in ("crate_ground", "lying_ground", "rod_body_contact"):
+        assert {f"{name}.static", f"{name}.kinetic"} <= set(sim.params), name
+    assert not any(k.endswith("_friction") for k in sim.params)
+    with pytest.warns(DeprecationWarning, match=r"params\['crate_ground.static'\]"):
+        assert sim.params["crate_ground.static_friction"] is sim.params["crate_ground.static"]
+    with pytest.warns(DeprecationWarning):
+        sim.params["crate_ground.kinetic_friction"] = np.array([0.2])
+    assert sim.params["crate_ground.kinetic"].tolist() == [0.2]
+    with pytest.raises(KeyError):
+        sim.params["nothing.static_friction"]

@@ -21,7 +21,9 @@ softmech.terms.rigid.RigidGroundContacts). stiffness [N/m] (required), damping [
 (default 0), friction an isotropic law (sm.IsotropicFriction(kinetic, static, slip_velocity))
 or friction that sticks (sm.StickingFriction(static, kinetic, tangential_stiffness=...,
 tangential_damping=...), softmech.kernels.sticking). Per-world parameters `<name>.stiffness`,
-`.damping`, `.static_friction`, `.kinetic_friction`, and `.slip_velocity` (regularized) or
+`.damping`, `.static`, `.kinetic` [-] (read and written under their older names
+`.static_friction`, `.kinetic_friction` with a DeprecationWarning: softmech.params), and
+`.slip_velocity` (regularized) or
 `.tangential_stiffness`, `.tangential_damping` (sticking) (B,).
 
 Discrete rod or shell (implicit): smooth penalty contact of its nodes with regularized Coulomb
@@ -167,12 +169,12 @@ class GroundContact(BodyTerm):
         self.stiffness = g["stiffness"]
         if self.sticking:
             self.damping = g.get("damping", 0.0)
-            self.kinetic_friction, self.static_friction = friction.kinetic, friction.static
+            self.kinetic, self.static = friction.kinetic, friction.static
             return
         kinetic, static, slip = self._isotropic(friction, where[kind])
         if kind == RIGID:
             self.damping = g.get("damping", 0.0)
-            self.kinetic_friction, self.static_friction = kinetic, static
+            self.kinetic, self.static = kinetic, static
             self.slip_velocity = 1e-4 if slip is None else slip
             return
         if "damping" in g:
@@ -205,11 +207,11 @@ class GroundContact(BodyTerm):
         kind = self._resolved()
         if kind == RIGID and self.sticking:
             return {**{k: np.array([getattr(self, k)]) for k in (
-                "stiffness", "damping", "static_friction", "kinetic_friction")},
+                "stiffness", "damping", "static", "kinetic")},
                 **{k: np.array([getattr(self.given_friction, k)]) for k in STICK_FIELDS}}
         if kind == RIGID:
             return {k: np.array([getattr(self, k)]) for k in (
-                "stiffness", "damping", "static_friction", "kinetic_friction", "slip_velocity")}
+                "stiffness", "damping", "static", "kinetic", "slip_velocity")}
         if kind == DISCRETE:
             return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.mu])}
         f = self.friction
@@ -238,7 +240,7 @@ class GroundContact(BodyTerm):
         sticking = None
         if self.sticking:   # the wall kernel without friction (v_eps 1: any positive value)
             check_rod(self.name, ctx.rods[ctx.rod_index[self.rod]])
-            rows = sticking_rows(self.name, p, "static", "kinetic")
+            rows = sticking_rows(self.name, p)
             plane = np.concatenate([prm[:, 0:6], np.full((B, 1), self.surface_tolerance)], axis=1)
             sticking = (self.name, plane, rows)
             prm[:, 14] = 1.0
@@ -265,7 +267,7 @@ class GroundContact(BodyTerm):
         plane = np.concatenate([self.plane_point, self.plane_normal])
         mass = ctx.rigid_params[body.name]["mass"]
         if self.sticking:
-            params = sticking_rows(self.name, p, "static_friction", "kinetic_friction")
+            params = sticking_rows(self.name, p)
             ctx.part(RigidGroundContacts).add(body, plane, params, sticking=True)
             # the stick spring on the body's mass, as the normal one below
             ctx.time_step_limits.append(np.sqrt(mass / p["tangential_stiffness"]))
@@ -273,8 +275,8 @@ class GroundContact(BodyTerm):
             for k in ("stiffness", "slip_velocity"):
                 if np.any(p[k] <= 0):
                     raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
-            params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
-                               p["kinetic_friction"], p["slip_velocity"]], axis=1)
+            params = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
+                               p["slip_velocity"]], axis=1)
             ctx.part(RigidGroundContacts).add(body, plane, params)
         # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
