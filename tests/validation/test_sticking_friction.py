@@ -15,7 +15,7 @@ import pytest
 import softmech as sm
 from softmech.scenefile import Scenario, dumps, loads_scenario
 from softmech.scenefile.schema import RunSettings
-from softmech.validation.sticking import block, capstan, rod_on_incline
+from softmech.validation.sticking import block, capstan, rod_incline_simulation, rod_on_incline
 
 G = 9.81
 
@@ -103,6 +103,18 @@ def test_a_rod_sticks_with_static_and_slides_with_kinetic_friction():
     window = t >= 0.1
     slope = np.polyfit(t[window], v[window], 1)[0]
     assert slope == pytest.approx(G * (np.sin(alpha) - 0.3 * np.cos(alpha)), rel=1e-6)
+
+
+def test_the_contact_force_of_a_held_rod_carries_its_weight():
+    """sim.contact_forces includes the friction that sticks: a rod held on the incline (at
+    rest, 0.3 s) gets from the ground minus its weight, M g tilted, in total (1e-6 relative:
+    what is left of the start's transient)."""
+    sim = rod_incline_simulation(0.45, 0.5, 0.3)
+    sim.run(0.3)
+    total = sim.contact_forces("rod")[0].sum(axis=0)
+    alpha, M = np.arctan(0.45), 1000.0 * np.pi * 0.01 ** 2 * 0.2
+    np.testing.assert_allclose(total, -M * G * np.array([np.sin(alpha), 0.0, -np.cos(alpha)]),
+                               rtol=0, atol=1e-6 * M * G)
 
 
 # ------------------------------------------------------------------------- anchors are state

@@ -34,6 +34,7 @@ RodGroundStickArgs = namedtuple("RodGroundStickArgs", [
     "rgs_param",      # (n_blocks, N_STICK_PARAMS, W): softmech.kernels.sticking's rows
     "contact_normal",  # (n_blocks, n_elems*W): N [N] per element slot, written by the wall kernel
     "rgs_anchor",     # history (n_blocks, ANCHOR_ROWS, n_rod_elems*W): A (3) [m], status, N [N]
+    "rgs_force",      # output (n_blocks, 3, n_rod_elems*W): each element's friction [N]
     "node_force",                                             # output (added to)
 ])
 """The arguments of one rod-plane contact entry with sticking friction."""
@@ -59,18 +60,20 @@ def element_spring(A, j, P, n):
 @kernel
 def rod_ground_sticking(a, bi, W, t):
     """Add the sticking friction of one rod-plane contact entry in block bi to a.node_force
-    (module docstring); record each element's N in the history for the anchors' update. Runs
+    (module docstring), and each element's friction to a.rgs_force; record each element's N in
+    the history for the anchors' update. Runs
     right after the entry's wall kernel (it reads contact_normal of this entry). Reads the
     anchors, never moves them."""
     r = a.rgs_rod[0]
     ne = a.rod_n_elems[r] * W
     e0, n0 = a.rod_elem_off[r] * W, a.rod_node_off[r] * W
     X, V, A, out = a.x[bi], a.v[bi], a.rgs_anchor[bi], a.node_force[bi]
-    plane, prm = a.rgs_plane[bi], a.rgs_param[bi]
+    plane, prm, kept = a.rgs_plane[bi], a.rgs_param[bi], a.rgs_force[bi]
     for k in range(ne):
         lane = k % W
         fn = a.contact_normal[bi, e0 + k]
         A[4, k] = fn
+        kept[0, k], kept[1, k], kept[2, k] = 0.0, 0.0, 0.0
         if A[3, k] == NO_CONTACT:
             continue
         n = (plane[3, lane], plane[4, lane], plane[5, lane])
@@ -79,6 +82,7 @@ def rod_ground_sticking(a, bi, W, t):
         ft = stick_force(element_spring(A, k, midpoint(X, ka, kb), n),
                          tangential(w[0], w[1], w[2], n), fn, A[3, k], prm, lane)
         for c in range(3):
+            kept[c, k] = ft[c]
             out[c, ka] += 0.5 * ft[c]
             out[c, kb] += 0.5 * ft[c]
 

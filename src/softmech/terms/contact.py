@@ -48,7 +48,7 @@ from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
-from softmech.terms.rod_ground_sticking import check_rod, sticking_calls
+from softmech.terms.rod_ground_sticking import add_node_forces, check_rod, sticking_calls
 
 ORDER = 90
 """Last in the force pass: the wall response balances the total force of every other term."""
@@ -359,10 +359,13 @@ def node_forces(engine):
     the element forces the contact kernels kept in their scratch during the last force
     evaluation (both passes, every entry): each element's force split between its two nodes as
     the kernel does (kernels.contact.scatter_to_nodes), a closed rod's last element ending on
-    node 0. Zero where no contact acts."""
+    node 0, and the friction that sticks (softmech.terms.rod_ground_sticking). Zero where no
+    contact acts."""
     W = engine.lanes.W
     out = np.zeros_like(engine.workspace.node_force)
     for call in engine.calls:
+        if call.name == "rod_ground_sticking":
+            add_node_forces(call, out, W)
         if call.name != "ground_contacts":
             continue
         a = call.args

@@ -34,7 +34,19 @@ def sticking_calls(engine, name, rod_index, plane, rows, contact_normal, order):
         rgs_plane=lane_table([plane], engine.lanes, 7)[:, 0],
         rgs_param=lane_table([rows], engine.lanes, N_STICK_PARAMS)[:, 0],
         contact_normal=contact_normal,
+        rgs_force=np.zeros((engine.lanes.n_blocks, 3, rod.n_elems * engine.lanes.W)),
         # the anchors are history (softmech.packing.Engine.history), saved with the state
         rgs_anchor=engine.history(f"rod_ground_sticking.{name}", ANCHOR_ROWS, rod.n_elems))
     return [Call("positions", ANCHOR_ORDER, rod_ground_anchors, args, "rod_ground_anchors"),
             Call("forces", order, rod_ground_sticking, args, "rod_ground_sticking")]
+
+
+def add_node_forces(call, out, W):
+    """Add the friction of a "rod_ground_sticking" call's last force evaluation to out (block
+    layout (n_blocks, 3, n_node_slots*W)), half of each element's to each of its nodes, as the
+    kernel applies it."""
+    a = call.args
+    r = a.rgs_rod[0]
+    n0, ne = a.rod_node_off[r] * W, a.rod_n_elems[r] * W
+    out[:, :, n0:n0 + ne] += 0.5 * a.rgs_force
+    out[:, :, n0 + W:n0 + W + ne] += 0.5 * a.rgs_force

@@ -60,11 +60,19 @@ def block(tan_alpha, mu_s, mu_k, duration, lengths=(0.1, 0.1, 0.01), worlds=1):
     return out["time"], out["block.com"][0, :, 0], out["block.com_velocity"][0, :, 0]
 
 
-def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10, worlds=1):
+def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10):
+    """rod_incline_simulation run for `duration` [s]: times and the centre of mass's position
+    and velocity down the slope, (n_samples,)."""
+    sim = rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems)
+    out = sim.run(duration, record=sm.Every(1e-3, ("rod.com", "rod.com_velocity")))
+    return out["time"], out["rod.com"][0, :, 0], out["rod.com_velocity"][0, :, 0]
+
+
+def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10):
     """A straight rod (0.2 m, radius 1 cm, 1000 kg/m^3, E = 1 MPa) lying along x on the ground
     z = 0 (a Cosserat rod's GroundContact with sticking friction), gravity tilted by alpha about
-    y (an incline of angle alpha, the rod pointing down the slope); returns times and the centre
-    of mass's position and velocity down the slope, (n_samples,)."""
+    y (an incline of angle alpha, the rod pointing down the slope): the compiled simulation
+    (dt = 1e-5 s)."""
     L, r, rho = 0.2, 0.01, 1000.0
     alpha = np.arctan(tan_alpha)
     m_e = rho * np.pi * r ** 2 * L / n_elems
@@ -78,9 +86,7 @@ def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10, worlds=1):
     scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
     scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=sm.StickingFriction(
         mu_s, mu_k, tangential_stiffness=k_t, tangential_damping=2 * np.sqrt(k_t * m_e))))
-    sim = scene.compile(dt=1e-5, strict=True)
-    out = sim.run(duration, record=sm.Every(1e-3, ("rod.com", "rod.com_velocity")))
-    return out["time"], out["rod.com"][0, :, 0], out["rod.com_velocity"][0, :, 0]
+    return scene.compile(dt=1e-5, strict=True)
 
 
 @validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan: T₂/T₁ = e^{μθ} "
