@@ -12,6 +12,7 @@ from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.packed_params import PackedParams
+from softmech.params import Params
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
                               broadcast_worlds, from_blocks, pack_state, scene_parameters,
                               to_blocks)
@@ -44,7 +45,7 @@ class Simulation:
         self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
-        self.params = scene_parameters(self.rods + self.rigid_bodies, self.terms)
+        self.params = Params(scene_parameters(self.rods + self.rigid_bodies, self.terms))
         self._known_params = frozenset(self.params)
         self._packed = PackedParams(self.params)
         self._index = {r.name: i for i, r in enumerate(self.rods)}
@@ -240,14 +241,20 @@ class Simulation:
     def _evaluate(self, engine, leave_out=()):
         """Accelerations of the current state into the workspace, without the force terms named
         in leave_out (softmech.integrators.driver.Call.name): the force pass's kernels called
-        one by one from Python (diagnostics: no per-scene compilation), then the inertia."""
+        one by one from Python (diagnostics: no per-scene compilation), then the inertia. The
+        histories are restored afterwards: a force kernel may record in them what the next
+        positions pass reads (softmech.kernels.rod_ground_sticking: each element's normal
+        force), and a diagnostic must not change the run that follows it."""
         W, t = self.lanes.W, self.time
+        kept = [(h, h.copy()) for h in self._histories.values()]
         for bi in range(self.lanes.n_blocks):
             for call in engine.calls:
                 if call.stage == "forces" and call.name not in leave_out:
                     call.kernel(call.args, bi, W, t)
             for (kind, _), motion in zip(engine.kinds, engine.motions):
                 kind.accelerations(motion.kick, bi, W)
+        for history, copy in kept:
+            history[...] = copy
 
     def contact_forces(self, rod=None):
         """Ground-contact force on each node of one rod [N], (B, n_nodes, 3): wall response plus

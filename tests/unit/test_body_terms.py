@@ -45,8 +45,8 @@ def test_the_kind_picks_the_parameters():
     assert (terms[2].coefficient, terms[3].coefficient) == (1.0, 0.5)     # potential flow
     assert sorted(terms[4].parameters()) == ["coefficient"]              # gamma I / A default
     assert terms[5].parameters()["rotational_coefficient"][0] == 0.0
-    assert sorted(terms[7].parameters()) == ["damping", "kinetic_friction", "slip_velocity",
-                                             "static_friction", "stiffness"]
+    assert sorted(terms[7].parameters()) == ["damping", "kinetic", "slip_velocity", "static",
+                                             "stiffness"]
     assert terms[7].slip_velocity == 1e-4 and terms[7].damping == 0.0
     assert (terms[0].rod, terms[1].body) == ("rod", "ball")              # what the engines read
 
@@ -156,7 +156,7 @@ def test_older_files_are_read_as_the_unified_terms_and_written_with_their_names(
     assert terms["rigid_added_mass"].coefficient == 0.5
     assert terms["rigid_damping"].rotational_coefficient == 0.0
     contact = terms["rigid_ground_contact"]
-    assert (contact.kinetic_friction, contact.static_friction, contact.slip_velocity,
+    assert (contact.kinetic, contact.static, contact.slip_velocity,
             contact.damping) == (0.4, 0.0, 1e-4, 0.0)
     text = dumps(scenario)
     assert "Rigid" not in text and 'rod = "rod"' not in text and 'body = "rod"' in text

@@ -25,6 +25,15 @@ enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" 
 up to v_s, since the static force also cancels the bath's damping: with the muscles off the
 walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
 (mattialab/elastica, ExternalContact.h); here that would cost 130x (docs/musculoskeletal.md).
+Friction that sticks (`tangential_stiffness` k_t > 0 [N/m]: sm.StickingFriction(static, kinetic,
+k_t, c_t) on every ground contact, c_t = 2 sqrt(k_t m_e) critical on a skeleton element of mass
+m_e; 0, the default: the regularized law above) holds a foot without creep and needs no slip
+velocity: with k_t = 10 N/m (the ground's normal stiffness; a foot element's stick stretch
+mu_s N_e / k_t ~ 1 um, its period 2 pi sqrt(m_e / k_t) = 1.3 ms, 130 steps) the original's
+speeds are 629.1, 100.1, 41.7 um/s at 0.5/1/2 Hz with dt = 1e-5 s and 628.8, 100.0, 37.1 with
+5e-6 s (the regularized law: 241.5, 119.5, 169.4 and 220.9, 88.0, 136.3); at 2 Hz a period's
+step switches between ~20 and ~11 um (dt/4: 32.2 um/s), so that speed is not converged -- an
+option, not the default (docs/musculoskeletal.md).
 The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
 it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
 neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %
@@ -71,7 +80,8 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
             "friction": 0.5, "slip_velocity": 1e-6, "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
-            "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None}
+            "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
+            "tangential_stiffness": 0.0}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
 RING_ELEMENTS = 16
@@ -151,6 +161,7 @@ def walker_parameters(overrides, muscle="strip"):
               "youngs_modulus", "element", "slip_velocity", "surface_tolerance"):
         _checks.positive(k, p[k])
     _checks.nonnegative("friction", p["friction"])
+    _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
@@ -251,6 +262,11 @@ def ground_friction(p):
     """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
     `friction`, static 1.2x that, below `slip_velocity` [m/s] (module docstring)."""
     mu = p["friction"]
+    if p["tangential_stiffness"] > 0:
+        # critical damping of the stick spring on a skeleton element (rho = 1100 kg/m^3)
+        m_e = 1100.0 * np.pi * p["radius"] ** 2 * p["element"]
+        return sm.StickingFriction(1.2 * mu, mu, tangential_stiffness=p["tangential_stiffness"],
+                                   tangential_damping=2.0 * np.sqrt(p["tangential_stiffness"] * m_e))
     return sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])
 
 

@@ -10,6 +10,10 @@ Cosserat rod: the kernel and its equations are in softmech.kernels.contact (Gazz
 Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg/s],
 `<name>.plane_point` (3,) [m], `<name>.plane_normal` (3,), `<name>.kinetic` (forward, backward,
 lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_velocity` [m/s].
+With friction that sticks (sm.StickingFriction; softmech.kernels.rod_ground_sticking: the wall
+response above without friction, then the stick spring of each element in contact):
+`<name>.static`, `<name>.kinetic` [-] (B,) and `.tangential_stiffness`, `.tangential_damping`
+in place of the anisotropic coefficients and the slip velocity.
 
 Rigid body: penalty contact of its features (sphere surface, box corners, cylinder rims, mesh
 vertices) with regularised Coulomb friction (softmech.kernels.rigid_contact; part
@@ -17,7 +21,9 @@ softmech.terms.rigid.RigidGroundContacts). stiffness [N/m] (required), damping [
 (default 0), friction an isotropic law (sm.IsotropicFriction(kinetic, static, slip_velocity))
 or friction that sticks (sm.StickingFriction(static, kinetic, tangential_stiffness=...,
 tangential_damping=...), softmech.kernels.sticking). Per-world parameters `<name>.stiffness`,
-`.damping`, `.static_friction`, `.kinetic_friction`, and `.slip_velocity` (regularized) or
+`.damping`, `.static`, `.kinetic` [-] (read and written under their older names
+`.static_friction`, `.kinetic_friction` with a DeprecationWarning: softmech.params), and
+`.slip_velocity` (regularized) or
 `.tangential_stiffness`, `.tangential_damping` (sticking) (B,).
 
 Discrete rod or shell (implicit): smooth penalty contact of its nodes with regularized Coulomb
@@ -42,6 +48,7 @@ from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
+from softmech.terms.rod_ground_sticking import add_node_forces, check_rod, sticking_calls
 from softmech.terms.surface_contact import N_SURFACE_PARAMS, SurfaceContacts
 from softmech.terms.surface_contact import time_step_limit as surface_time_step_limit
 
@@ -133,8 +140,8 @@ class GroundContact(BodyTerm):
         if friction is not None and not isinstance(friction, (AnisotropicFriction,
                                                               StickingFriction)):
             raise ValueError(f"{name}.friction = {friction!r} is not allowed: must be an "
-                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...)), or on a "
-                             "rigid body an sm.StickingFriction(...)")
+                             "sm.AnisotropicFriction (or sm.IsotropicFriction(...)), or, on "
+                             "a Cosserat rod or a rigid body, an sm.StickingFriction(...)")
         self.given_friction = friction
 
     # ------------------------------------------------------------------ kinds and parameters
@@ -148,14 +155,16 @@ class GroundContact(BodyTerm):
                                      "takes it")
         g, friction = self.given, self.given_friction
         self.sticking = isinstance(friction, StickingFriction)
-        if self.sticking and kind != RIGID:
+        if self.sticking and kind == DISCRETE:
             raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
                              f"{where[kind]} ({self.target!r}): sticking friction is supported "
-                             "on a rigid body's plane contact (and RodBodyContact) only")
+                             "on a Cosserat rod's or a rigid body's plane contact (and "
+                             "RodBodyContact) only")
         if kind == ROD:
             self.stiffness, self.damping = g.get("stiffness", 1.0), g.get("damping", 1e-6)
             self.surface_tolerance = g.get("surface_tolerance", 1e-4)
-            self.friction = NO_FRICTION if friction is None else friction
+            # sticking: the wall kernel runs without friction, the stick spring after it
+            self.friction = NO_FRICTION if friction is None or self.sticking else friction
             self.surface = g.get("surface", False)
             if self.surface:
                 self._check_surface()
@@ -170,12 +179,12 @@ class GroundContact(BodyTerm):
         self.stiffness = g["stiffness"]
         if self.sticking:
             self.damping = g.get("damping", 0.0)
-            self.kinetic_friction, self.static_friction = friction.kinetic, friction.static
+            self.kinetic, self.static = friction.kinetic, friction.static
             return
         kinetic, static, slip = self._isotropic(friction, where[kind])
         if kind == RIGID:
             self.damping = g.get("damping", 0.0)
-            self.kinetic_friction, self.static_friction = kinetic, static
+            self.kinetic, self.static = kinetic, static
             self.slip_velocity = 1e-4 if slip is None else slip
             return
         if "damping" in g:
@@ -193,6 +202,11 @@ class GroundContact(BodyTerm):
         """surface=True: a penalty that needs its stiffness, and kinetic friction at the nodes
         (a node has no frame to roll with; no static pass): refuse what it would ignore."""
         f, g = self.friction, self.given
+        if self.sticking:
+            raise ValueError(f"{self.name}.friction = {self.given_friction!r} is not allowed with "
+                             f"surface=True ({self.target!r}): the surface contact's friction is "
+                             "kinetic only; sticking friction acts on the element-centre contact "
+                             "(surface=False)")
         if "stiffness" not in g or g["stiffness"] <= 0:
             raise ValueError(f"{self.name}.stiffness = {g.get('stiffness')!r} is not allowed with "
                              f"surface=True ({self.target!r}): give the penalty stiffness per "
@@ -227,17 +241,22 @@ class GroundContact(BodyTerm):
         kind = self._resolved()
         if kind == RIGID and self.sticking:
             return {**{k: np.array([getattr(self, k)]) for k in (
-                "stiffness", "damping", "static_friction", "kinetic_friction")},
+                "stiffness", "damping", "static", "kinetic")},
                 **{k: np.array([getattr(self.given_friction, k)]) for k in STICK_FIELDS}}
         if kind == RIGID:
             return {k: np.array([getattr(self, k)]) for k in (
-                "stiffness", "damping", "static_friction", "kinetic_friction", "slip_velocity")}
+                "stiffness", "damping", "static", "kinetic", "slip_velocity")}
         if kind == DISCRETE:
             return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.mu])}
         f = self.friction
-        return {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
-                "plane_point": self.plane_point[None].copy(),
-                "plane_normal": self.plane_normal[None].copy(),
+        plane = {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
+                 "plane_point": self.plane_point[None].copy(),
+                 "plane_normal": self.plane_normal[None].copy()}
+        if self.sticking:
+            s = self.given_friction
+            return {**plane, "static": np.array([s.static]), "kinetic": np.array([s.kinetic]),
+                    **{k: np.array([getattr(s, k)]) for k in STICK_FIELDS}}
+        return {**plane,
                 "kinetic": np.array([[f.forward, f.backward, f.lateral]]),
                 "static": np.array([[f.static_forward, f.static_backward, f.static_lateral]]),
                 "slip_velocity": np.array([f.slip_velocity])}
@@ -255,16 +274,27 @@ class GroundContact(BodyTerm):
         prm[:, 3:6] = normal
         prm[:, 6] = p["stiffness"]
         prm[:, 7] = p["damping"]
-        prm[:, 8:11] = p["kinetic"]
-        prm[:, 11:14] = p["static"]
-        prm[:, 14] = p["slip_velocity"]
+        sticking = None
+        if self.sticking:   # the wall kernel without friction (v_eps 1: any positive value)
+            check_rod(self.name, ctx.rods[ctx.rod_index[self.rod]])
+            rows = sticking_rows(self.name, p)
+            plane = np.concatenate([prm[:, 0:6], np.full((B, 1), self.surface_tolerance)], axis=1)
+            sticking = (self.name, plane, rows)
+            prm[:, 14] = 1.0
+            # the stick spring on the lightest node, as a penalty spring: dt < 2 sqrt(m / k_t)
+            m = ctx.discrete[self.rod]["node_mass"].min()
+            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
+        else:
+            prm[:, 8:11] = p["kinetic"]
+            prm[:, 11:14] = p["static"]
+            prm[:, 14] = p["slip_velocity"]
         prm[:, 15] = self.surface_tolerance
         if np.any(prm[:, 14] <= 0) or np.any(prm[:, 6:14] < 0):
             raise ValueError(f"params of {self.name}: stiffness, damping and friction coefficients "
                              "must be >= 0 and slip_velocity > 0")
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
-        ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags)
+        ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags, sticking)
 
     def _contribute_surface(self, ctx, p, normal):
         """surface=True: the rod's surface against the plane (softmech.terms.surface_contact)."""
@@ -295,7 +325,7 @@ class GroundContact(BodyTerm):
         plane = np.concatenate([self.plane_point, self.plane_normal])
         mass = ctx.rigid_params[body.name]["mass"]
         if self.sticking:
-            params = sticking_rows(self.name, p, "static_friction", "kinetic_friction")
+            params = sticking_rows(self.name, p)
             ctx.part(RigidGroundContacts).add(body, plane, params, sticking=True)
             # the stick spring on the body's mass, as the normal one below
             ctx.time_step_limits.append(np.sqrt(mass / p["tangential_stiffness"]))
@@ -303,8 +333,8 @@ class GroundContact(BodyTerm):
             for k in ("stiffness", "slip_velocity"):
                 if np.any(p[k] <= 0):
                     raise ValueError(f"params['{self.name}.{k}'] has entries <= 0 (must be > 0)")
-            params = np.stack([p["stiffness"], p["damping"], p["static_friction"],
-                               p["kinetic_friction"], p["slip_velocity"]], axis=1)
+            params = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
+                               p["slip_velocity"]], axis=1)
             ctx.part(RigidGroundContacts).add(body, plane, params)
         # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
@@ -320,19 +350,23 @@ class GroundContact(BodyTerm):
 
 class GroundContacts(Part):
     """All rod-plane contacts of a scene in one kernel call: per entry the rod index, the
-    parameters (B, N_CONTACT_PARAMS) and the flags (rolling, unit decomposition, per node)."""
+    parameters (B, N_CONTACT_PARAMS), the flags (rolling, unit decomposition, per node) and,
+    with sticking friction, (name, plane (B, 7), rows (B, N_STICK_PARAMS)) for its calls
+    (softmech.terms.rod_ground_sticking), else None."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []
 
-    def add(self, rod_index, params, flags):
-        self.entries.append((rod_index, params, flags))
+    def add(self, rod_index, params, flags, sticking=None):
+        self.entries.append((rod_index, params, flags, sticking))
 
     def calls(self, engine):
         """One call per run of consecutive entries with the same variant (softmech.kernels.
         contact.VARIANTS): a scene compiles only the variants it uses, and the entries keep
-        their order (each contact reads the total force, including the contacts before it)."""
+        their order (each contact reads the total force, including the contacts before it).
+        An entry with sticking friction is a run of its own, followed by its friction's calls
+        (they read the normal force its wall call leaves in contact_normal)."""
         n_e = engine.slots.n_elems * engine.lanes.W
         scratch = dict(contact_normal=engine.zeros(n_e), contact_slip=engine.zeros(2, n_e),
                        contact_axial=engine.zeros(6, n_e))
@@ -343,7 +377,8 @@ class GroundContacts(Part):
                    for f in flags]
         calls, start = [], 0
         for stop in range(1, len(self.entries) + 1):
-            if stop < len(self.entries) and variant[stop] == variant[start]:
+            if (stop < len(self.entries) and variant[stop] == variant[start]
+                    and self.entries[start][3] is None and self.entries[stop][3] is None):
                 continue
             group = slice(start, stop)
             per_entry = {name: engine.zeros(stop - start, 3, n_e) for name in
@@ -352,6 +387,11 @@ class GroundContacts(Part):
                 GroundContactArgs, contact_rod=np.array([e[0] for e in self.entries[group]], dtype=np.int64),
                 contact_param=params[:, group], contact_flags=flags[group], **scratch, **per_entry)
             calls.append(Call("forces", ORDER, VARIANTS[variant[start]], args, "ground_contacts"))
+            rod_index, _, _, sticking = self.entries[start]
+            if sticking is not None:
+                name, plane, rows = sticking
+                calls += sticking_calls(engine, name, rod_index, plane, rows,
+                                        scratch["contact_normal"], ORDER)
             start = stop
         return calls
 
@@ -362,7 +402,7 @@ class GroundContacts(Part):
         lanes, slots = engine.lanes, engine.slots
         body_acc = engine.bodies.node_body_acc
         out = np.zeros((len(self.entries), N_CONTACT_FLAGS), dtype=np.int64)
-        for i, (rod_index, prm, flags) in enumerate(self.entries):
+        for i, (rod_index, prm, flags, _) in enumerate(self.entries):
             rod = engine.rods[rod_index]
             out[i, :len(flags)] = flags
             n0 = slots.node[rod.name] * lanes.W
@@ -377,10 +417,13 @@ def node_forces(engine):
     the element forces the contact kernels kept in their scratch during the last force
     evaluation (both passes, every entry): each element's force split between its two nodes as
     the kernel does (kernels.contact.scatter_to_nodes), a closed rod's last element ending on
-    node 0. Zero where no contact acts."""
+    node 0, and the friction that sticks (softmech.terms.rod_ground_sticking). Zero where no
+    contact acts."""
     W = engine.lanes.W
     out = np.zeros_like(engine.workspace.node_force)
     for call in engine.calls:
+        if call.name == "rod_ground_sticking":
+            add_node_forces(call, out, W)
         if call.name != "ground_contacts":
             continue
         a = call.args

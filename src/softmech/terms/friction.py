@@ -4,11 +4,11 @@ docs/contact.md#friction-that-sticks).
     StickingFriction(static, kinetic, *, tangential_stiffness, tangential_damping=0.0)
 
 Accepted by RodBodyContact (rods against rigid spheres, cylinders and boxes) and GroundContact
-on a rigid body; the regularized law (sm.CoulombFriction, sm.IsotropicFriction) stays the
-default of every contact. Per-world parameters, beside the contact's own: `<name>.static`,
-`<name>.kinetic` (GroundContact on a rigid body: `<name>.static_friction`,
-`<name>.kinetic_friction`, its names of the same coefficients), `<name>.tangential_stiffness`
-[N/m], `<name>.tangential_damping` [N s/m].
+on a Cosserat rod or a rigid body; the regularized law (sm.CoulombFriction,
+sm.IsotropicFriction) stays the default of every contact. Per-world parameters, beside the
+contact's own: `<name>.static`, `<name>.kinetic` (the names of every contact kind),
+`<name>.tangential_stiffness` [N/m], `<name>.tangential_damping` [N s/m]
+(docs/contact.md#friction-models-and-contact-kinds).
 """
 from dataclasses import dataclass
 
@@ -46,11 +46,12 @@ STICK_FIELDS = ("tangential_stiffness", "tangential_damping")
 """Per-world parameters a contact with StickingFriction adds to its own."""
 
 
-def sticking_rows(name, p, static, kinetic):
+def sticking_rows(name, p):
     """The sticking kernels' rows (B, N_STICK_PARAMS) from the per-world parameters p of term
-    `name`: its stiffness, damping, the coefficients under their keys `static` and `kinetic`,
-    tangential_stiffness and tangential_damping; checked (> 0 stiffnesses, >= 0 the rest,
-    mu_k <= mu_s), ValueError naming the parameter."""
+    `name`: its stiffness, damping, static, kinetic, tangential_stiffness and
+    tangential_damping; checked (> 0 stiffnesses, >= 0 the rest, mu_k <= mu_s), ValueError
+    naming the parameter."""
+    static, kinetic = "static", "kinetic"
     for key in ("stiffness", "tangential_stiffness"):
         if np.any(p[key] <= 0):
             raise ValueError(f"params['{name}.{key}'] has entries <= 0 (must be > 0)")

@@ -117,7 +117,7 @@ class _PenaltyContact(Term):
         """The kernel's rows (B, N_PARAMS) from the per-world parameters p, checked; with a
         StickingFriction the sticking kernels' rows (B, N_STICK_PARAMS)."""
         if self.sticks():
-            return sticking_rows(self.name, p, "static", "kinetic")
+            return sticking_rows(self.name, p)
         for key in ("stiffness", "damping", "static", "kinetic"):
             if np.any(p[key] < 0):
                 raise ValueError(f"params['{self.name}.{key}'] has entries < 0 (must be >= 0)")

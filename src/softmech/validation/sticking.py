@@ -1,5 +1,5 @@
 """Validation of friction that sticks (sm.StickingFriction, softmech.kernels.sticking): the
-capstan (Euler-Eytelwein) and a block on an incline (Amontons-Coulomb); the scenes are shared
+capstan (Euler-Eytelwein), a block and a rod on an incline (Amontons-Coulomb); the scenes are shared
 with tests/validation/test_sticking_friction.py."""
 import numpy as np
 
@@ -60,6 +60,35 @@ def block(tan_alpha, mu_s, mu_k, duration, lengths=(0.1, 0.1, 0.01), worlds=1):
     return out["time"], out["block.com"][0, :, 0], out["block.com_velocity"][0, :, 0]
 
 
+def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10):
+    """rod_incline_simulation run for `duration` [s]: times and the centre of mass's position
+    and velocity down the slope, (n_samples,)."""
+    sim = rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems)
+    out = sim.run(duration, record=sm.Every(1e-3, ("rod.com", "rod.com_velocity")))
+    return out["time"], out["rod.com"][0, :, 0], out["rod.com_velocity"][0, :, 0]
+
+
+def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10):
+    """A straight rod (0.2 m, radius 1 cm, 1000 kg/m^3, E = 1 MPa) lying along x on the ground
+    z = 0 (a Cosserat rod's GroundContact with sticking friction), gravity tilted by alpha about
+    y (an incline of angle alpha, the rod pointing down the slope): the compiled simulation
+    (dt = 1e-5 s)."""
+    L, r, rho = 0.2, 0.01, 1000.0
+    alpha = np.arctan(tan_alpha)
+    m_e = rho * np.pi * r ** 2 * L / n_elems
+    # stick spring: its stretch mu_s m_e g / k_t = 31 um is < 0.02 % of L, and its period
+    # 2 pi sqrt(m_e / k_t) = 16 ms is resolved by dt = 1e-5 s; damping critical on an element
+    k_t = 1e3
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="rod", start=(0, 0, r), direction=(1, 0, 0), normal=(0, 0, 1),
+                           length=L, n_elems=n_elems, radius=r, density=rho, youngs_modulus=1e6,
+                           shear_modulus=1e6 / 1.5)
+    scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
+    scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=sm.StickingFriction(
+        mu_s, mu_k, tangential_stiffness=k_t, tangential_damping=2 * np.sqrt(k_t * m_e))))
+    return scene.compile(dt=1e-5, strict=True)
+
+
 @validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan: T₂/T₁ = e^{μθ} "
                  "(Johnson, Contact Mechanics, 1985, sec. 8.3)")
 def capstan_holds_at_the_euler_eytelwein_ratio():
@@ -97,5 +126,30 @@ def block_sticks_then_slides_on_an_incline():
                   f"held at tan 0.45: moved {held:.3g} m; a = {slope:.4f} vs {expected:.4f} m/s^2")
 
 
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a Cosserat "
+                 "rod on the ground: holds for tan α < μₛ, else a = g (sin α − μₖ cos α)",
+                 fast=True)
+def rod_sticks_then_slides_on_an_incline():
+    """A straight rod lying down the slope (GroundContact on a Cosserat rod, sticking friction,
+    mu_s = mu_k = 0.5): at tan(alpha) = 0.98 mu_s it must come to rest (moved < 1 um in the
+    last 0.1 s), at 1.02 mu_s slide with a = g (sin(alpha) - mu_k cos(alpha)) (least-squares
+    slope of v from 0.1 s to 0.3 s). Error relative on a (1 when it did not hold); tolerance
+    0.1 %: every element slides at mu_k N with the same N, so the model's a is the formula's up
+    to round-off (measured 6e-13)."""
+    t, x, v = rod_on_incline(0.98 * 0.5, 0.5, 0.5, 0.3)
+    late = t >= t[-1] - 0.1
+    still = float(np.ptp(x[late]))
+    t, _, v = rod_on_incline(1.02 * 0.5, 0.5, 0.5, 0.3)
+    alpha = np.arctan(1.02 * 0.5)
+    window = t >= 0.1
+    slope = float(np.polyfit(t[window], v[window], 1)[0])
+    expected = G * (np.sin(alpha) - 0.5 * np.cos(alpha))
+    error = rel_error(slope, expected) if still < 1e-6 else 1.0
+    return result("rod_sticks_then_slides_on_an_incline", slope, expected, error, 1e-3,
+                  f"held at 0.98 mu_s: moved {still:.3g} m in the last 0.1 s; a = {slope:.5f} "
+                  f"vs {expected:.5f} m/s^2 at 1.02 mu_s")
+
+
 CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
-                                 block_sticks_then_slides_on_an_incline)}
+                                 block_sticks_then_slides_on_an_incline,
+                                 rod_sticks_then_slides_on_an_incline)}
