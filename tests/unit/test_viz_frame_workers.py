@@ -104,3 +104,34 @@ def test_serial_when_asked_and_bad_counts_refused():
         next(frames_in_order(draw, 0))
     with pytest.raises(ValueError, match="workers = 0 is not allowed"):
         tubes.tube_frames([moving_scene(0)], workers=0)
+
+
+KILLED_PARENT = """
+import os, signal, time
+import numpy as np
+from softmech.viz.frame_workers import frames_in_order
+
+def draw(i):
+    time.sleep(0.01)
+    return np.full((256, 256, 4), i % 256, np.uint8)    # 256 kB: more than a pipe holds
+
+frames = frames_in_order(draw, 400, workers=2)
+next(frames); next(frames)
+os.kill(os.getpid(), signal.SIGKILL)                    # as `softmech run` killed while rendering
+"""
+
+
+@pytest.mark.skipif(not frame_workers.can_fork(), reason="frame workers fork on Linux only")
+def test_workers_exit_when_their_parent_is_killed():
+    """A run killed while its workers draw (the kill-and-resume tests do that) must not leave
+    them behind: each worker holds only its own pipe's write end, so with the parent gone its
+    next write fails and it exits. Before, every worker also held the read ends of the others'
+    pipes (inherited at fork), so workers blocked on a full pipe waited for each other forever,
+    holding the caller's stdout open (subprocess.run below never returned)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", KILLED_PARENT], capture_output=True,
+                          timeout=60)
+    assert done.returncode == -9, done.stderr.decode()[-2000:]
+    assert b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]   # they exit quietly

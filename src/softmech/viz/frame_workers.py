@@ -91,8 +91,11 @@ def _forked(draw, n_frames, workers):
     try:
         for k in range(workers):
             receive, send = context.Pipe(duplex=False)
+            # the child closes the read ends it inherits (its own and the earlier children's):
+            # with the parent gone, no one reads, so its next write fails and it exits
             child = context.Process(target=_work, daemon=True,
-                                    args=(draw, range(1 + k, n_frames, workers), send))
+                                    args=(draw, range(1 + k, n_frames, workers), send,
+                                          pipes + [receive]))
             child.start()
             send.close()                        # the child's end: EOF here when it exits
             pipes.append(receive)
@@ -113,15 +116,22 @@ def _forked(draw, n_frames, workers):
             pipe.close()
 
 
-def _work(draw, indices, pipe):
+def _work(draw, indices, pipe, inherited):
     """A worker: draw the frames `indices` in order and send each (a header, then its bytes);
-    an error is sent in a frame's place (the parent raises it)."""
+    an error is sent in a frame's place (the parent raises it). `inherited`: the read ends
+    the fork copied into this process, closed first so that only the parent reads `pipe`
+    (were a sibling to hold it, workers blocked on full pipes would outlive a killed parent,
+    waiting for each other)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C stops the parent, which ends us
+    for end in inherited:
+        end.close()
     try:
         for i in indices:
             frame = np.ascontiguousarray(draw(i))
             pipe.send(("frame", frame.shape, frame.dtype.str))
             pipe.send_bytes(frame.reshape(-1).data)          # bytes, not rows
+    except BrokenPipeError:                     # the parent is gone: no one to report to
+        return
     except Exception as err:                    # noqa: BLE001 (handed to the parent)
         try:
             pipe.send(("error", err))
