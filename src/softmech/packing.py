@@ -63,6 +63,17 @@ def from_blocks(arr, lanes, trailing=()):
     return out[:lanes.worlds].reshape((lanes.worlds, n) + tuple(trailing))
 
 
+def add_element_ends(out, n0, ne, W, closed, first, second):
+    """Add element forces to their nodes in the block layout: out (n_blocks, 3, slots) [N] gets
+    first (n_blocks, 3, ne) on each element's first node and second on its second, the rod's
+    nodes starting at slot n0, ne = n_elems * W element slots, W lanes; a closed rod's last
+    element ends on node 0. The one scatter of the contact terms' node forces (diagnostics)."""
+    out[:, :, n0:n0 + ne] += first
+    out[:, :, n0 + W:n0 + W + ne - closed * W] += second[:, :, :ne - closed * W]
+    if closed:
+        out[:, :, n0:n0 + W] += second[:, :, ne - W:]
+
+
 def per_lane(arr, lanes):
     """(B or 1, ...) -> (n_blocks, ..., W): per-world vectors for the point-load tables."""
     arr = np.asarray(arr, dtype=float)

@@ -44,6 +44,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DECOMPOSITION,
                                       N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
                                       GroundContactArgs)
+from softmech.packing import add_element_ends
 from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
@@ -433,11 +434,7 @@ def node_forces(engine):
             d = a.contact_force_diff[:, i, :, e0:e0 + ne] * a.contact_flags[i, FLAG_PER_NODE]
             for f, dd in ((a.contact_force[:, i, :, e0:e0 + ne], d),
                           (a.contact_force_static[:, i, :, e0:e0 + ne], 0.0 * d)):
-                first, second = 0.5 * (f + dd), 0.5 * (f - dd)
-                out[:, :, n0:n0 + ne] += first
-                out[:, :, n0 + W:n0 + W + ne - closed * W] += second[:, :, :ne - closed * W]
-                if closed:
-                    out[:, :, n0:n0 + W] += second[:, :, ne - W:]
+                add_element_ends(out, n0, ne, W, closed, 0.5 * (f + dd), 0.5 * (f - dd))
     return out
 
 

@@ -8,7 +8,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.rod_ground_sticking import (ANCHOR_ROWS, RodGroundStickArgs,
                                                   rod_ground_anchors, rod_ground_sticking)
 from softmech.kernels.sticking import N_STICK_PARAMS
-from softmech.packing import lane_table
+from softmech.packing import add_element_ends, lane_table
 
 ANCHOR_ORDER = 90
 """Place of the anchors' update in the positions pass: after every constraint (as the rigid
@@ -48,5 +48,5 @@ def add_node_forces(call, out, W):
     a = call.args
     r = a.rgs_rod[0]
     n0, ne = a.rod_node_off[r] * W, a.rod_n_elems[r] * W
-    out[:, :, n0:n0 + ne] += 0.5 * a.rgs_force
-    out[:, :, n0 + W:n0 + W + ne] += 0.5 * a.rgs_force
+    half = 0.5 * a.rgs_force
+    add_element_ends(out, n0, ne, W, False, half, half)           # open rods only (check_rod)

@@ -11,6 +11,7 @@ import numpy as np
 from softmech.integrators.driver import Call
 from softmech.kernels.surface_contact import (N_SURFACE_PARAMS, SURFACE_VARIANTS,
                                               SurfaceContactArgs)
+from softmech.packing import add_element_ends
 from softmech.terms.base import Part
 
 ORDER = 90
@@ -80,10 +81,5 @@ def node_forces(engine):
             e0, n0 = a.rod_elem_off[r] * W, a.rod_node_off[r] * W
             ne, closed = a.rod_n_elems[r] * W, a.rod_closed[r]
             f = a.surface_force[:, i, :, e0:e0 + ne]
-            out[:, :, n0:n0 + ne] += f[:, :3]
-            if closed:
-                out[:, :, n0 + W:n0 + ne] += f[:, 3:, :ne - W]
-                out[:, :, n0:n0 + W] += f[:, 3:, ne - W:]
-            else:
-                out[:, :, n0 + W:n0 + W + ne] += f[:, 3:]
+            add_element_ends(out, n0, ne, W, closed, f[:, :3], f[:, 3:])
     return out
