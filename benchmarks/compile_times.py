@@ -11,6 +11,9 @@
     python benchmarks/compile_times.py --scene poseidron     # axisymmetric shell, jet, joints, fluids
     python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
     python benchmarks/compile_times.py --scene poseidron --implicit   # + its implicit Newton loop
+    python benchmarks/compile_times.py --scene contacts      # surface plane contact, sticking friction
+    python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
+                                                             # vectorization remarks (stderr)
 
 Runs with empty, temporary numba and softmech caches (set before numba is imported), builds the
 scene and compiles, one at a time and in the order a first run would: every term kernel of the
@@ -32,14 +35,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
-        "fluids", "elbow", "poseidron", "quadropus"))
+        "fluids", "elbow", "poseidron", "quadropus", "contacts"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
                              "probe) after the explicit step")
+    parser.add_argument("--remarks", action="store_true",
+                        help="also print LLVM's loop-vectorization remarks to stderr (with debug "
+                             "line numbers: kernel_passes.py's switch; compiles take longer)")
     args = parser.parse_args(argv)
-    folder = tempfile.mkdtemp(prefix="softmech-compile-")
-    os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
+    if args.remarks:
+        from kernel_passes import _enable_remarks     # sets its own empty caches
+        _enable_remarks()
+        folder = os.environ["NUMBA_CACHE_DIR"]
+    else:
+        folder = tempfile.mkdtemp(prefix="softmech-compile-")
+        os.environ.update(NUMBA_CACHE_DIR=folder, SOFTMECH_CACHE_DIR=folder)
     t_start = time.perf_counter()
     import numpy as np
     from numba import typeof
@@ -54,6 +65,8 @@ def main(argv=None):
                      else _rod_body_contact_scene)(sm)
     elif args.scene == "fluids":
         scene, dt = _fluids_scene(sm)
+    elif args.scene == "contacts":
+        scene, dt = _contacts_scene(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
@@ -134,6 +147,32 @@ def _fluids_scene(sm):
     scene.add(sm.QuadraticDrag(ball, coefficient=6e-4, name="rigid_quadratic_drag"))
     scene.add(sm.AddedMass(ball, 0.5, name="rigid_added_mass"))
     return scene, 1e-4
+
+
+def _contacts_scene(sm):
+    """The plane and body contacts added for issue 30: a rod on the floor by its surface
+    (GroundContact surface=True), a rod, a box and a rod on a box with StickingFriction."""
+    scene = sm.Scene()
+    common = dict(direction=(1, 0, 0), normal=(0, 0, 1), length=0.2, n_elems=8, radius=0.01,
+                  density=1000.0, youngs_modulus=1e6)
+    scene.add_cosserat_rod(name="surface", start=(0, 1, 0.01), **common)
+    scene.add_cosserat_rod(name="lying", start=(2, 0, 0.01), **common)
+    scene.add_cosserat_rod(name="on_table", start=(-0.1, 0, 0.06), **common)
+    scene.add_box(name="table", position=(0, 0, 0), lengths=(1.0, 0.5, 0.1), density=1000.0,
+                  fixed=True)
+    scene.add_box(name="crate", position=(1.0, 0, 0.05), lengths=(0.1, 0.1, 0.1), density=500.0)
+    scene.add(sm.Gravity((4.0, 1.0, -9.0)))
+    sticking = sm.StickingFriction(0.5, 0.3, tangential_stiffness=1e4)
+    scene.add(sm.GroundContact("surface", stiffness=1e3, damping=1.0, surface=True,
+                               friction=sm.IsotropicFriction(0.4, rolling=False),
+                               name="surface_ground"))
+    scene.add(sm.GroundContact("lying", stiffness=1e3, damping=1.0, friction=sticking,
+                               name="lying_ground"))
+    scene.add(sm.GroundContact("crate", stiffness=1e5, damping=20.0, friction=sticking,
+                               name="crate_ground"))
+    scene.add(sm.RodBodyContact(["on_table"], ["table"], stiffness=1e4, damping=2.0,
+                                friction=sticking))
+    return scene, 1e-5
 
 
 if __name__ == "__main__":
