@@ -99,6 +99,23 @@ def lateral_direction(a0, a1, a2, u0, u1, u2):
 
 
 @kernel(inline="always")
+def in_plane_axes(t0, t1, t2, u0, u1, u2):
+    """The element's in-plane axial direction a (its tangent t minus its normal part, unit; the
+    1e-14 keeps an element standing on the plane finite) and lateral direction r = a x u, for
+    the plane normal u: (a0, a1, a2, r0, r1, r2)."""
+    tu = t0 * u0 + t1 * u1 + t2 * u2
+    t0 -= tu * u0
+    t1 -= tu * u1
+    t2 -= tu * u2
+    it = 1.0 / (np.sqrt(t0 * t0 + t1 * t1 + t2 * t2) + 1e-14)
+    a0 = t0 * it
+    a1 = t1 * it
+    a2 = t2 * it
+    r0, r1, r2 = lateral_direction(a0, a1, a2, u0, u1, u2)
+    return a0, a1, a2, r0, r1, r2
+
+
+@kernel(inline="always")
 def element_force(fa, fb, ga, gb, ma, mb, wa, wb):
     """One component of the total force [N] on an element from its nodes' forces (fa, fb), with
     gravity m g added, weighted 1/2 each (1 for an open rod's end node: its whole force)."""
@@ -157,18 +174,8 @@ def kinetic_element(k, pk, wa, wb, rolling, unit, per_node, X, V, F, G, M, Qr, W
     normal = max(-fn, 0.0) * touching
     wall = (normal - kw[pk] * min(dist, 0.0) - gw[pk] * (u0 * ve0 + u1 * ve1 + u2 * ve2)) * touching
     # in-plane axial direction a and lateral direction r = a x u
-    t0 = xb0[k] - xa0[k]
-    t1 = xb1[k] - xa1[k]
-    t2 = xb2[k] - xa2[k]
-    tu = t0 * u0 + t1 * u1 + t2 * u2
-    t0 -= tu * u0
-    t1 -= tu * u1
-    t2 -= tu * u2
-    it = 1.0 / (np.sqrt(t0 * t0 + t1 * t1 + t2 * t2) + 1e-14)
-    a0 = t0 * it
-    a1 = t1 * it
-    a2 = t2 * it
-    r0, r1, r2 = lateral_direction(a0, a1, a2, u0, u1, u2)
+    a0, a1, a2, r0, r1, r2 = in_plane_axes(xb0[k] - xa0[k], xb1[k] - xa1[k], xb2[k] - xa2[k],
+                                           u0, u1, u2)
     v_ax = ve0 * a0 + ve1 * a1 + ve2 * a2
     v_lat = ve0 * r0 + ve1 * r1 + ve2 * r2
     # the section's rolling: lateral velocity of the contact point -rad w . Q a (local_axial)

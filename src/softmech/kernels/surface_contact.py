@@ -30,10 +30,8 @@ not part of this model (softmech.terms.contact refuses them with surface=True).
 """
 from collections import namedtuple
 
-import numpy as np
-
 from softmech.kernels import kernel
-from softmech.kernels.contact import kinetic_friction, lateral_direction
+from softmech.kernels.contact import in_plane_axes, kinetic_friction
 
 # rows of surface_param (n_blocks, n_c, N_SURFACE_PARAMS, n_elems*W)
 (S_PX, S_PY, S_PZ, S_UX, S_UY, S_UZ, S_K, S_GAMMA, S_MU_F, S_MU_B, S_MU_L, S_V_EPS) = range(12)
@@ -99,18 +97,8 @@ def surface_entry(a, bi, W, i, unit):
         fa = end_force(da, u0 * v[0, ia] + u1 * v[1, ia] + u2 * v[2, ia], kk, gg)
         fb = end_force(db, u0 * v[0, ib] + u1 * v[1, ib] + u2 * v[2, ib], kk, gg)
         # in-plane axial direction a (the tangent without its normal part) and r = a x u
-        t0 = x[0, ib] - x[0, ia]
-        t1 = x[1, ib] - x[1, ia]
-        t2 = x[2, ib] - x[2, ia]
-        tu = t0 * u0 + t1 * u1 + t2 * u2
-        t0 -= tu * u0
-        t1 -= tu * u1
-        t2 -= tu * u2
-        it = 1.0 / (np.sqrt(t0 * t0 + t1 * t1 + t2 * t2) + 1e-14)
-        a0 = t0 * it
-        a1 = t1 * it
-        a2 = t2 * it
-        r0, r1, r2 = lateral_direction(a0, a1, a2, u0, u1, u2)
+        a0, a1, a2, r0, r1, r2 = in_plane_axes(x[0, ib] - x[0, ia], x[1, ib] - x[1, ia],
+                                               x[2, ib] - x[2, ia], u0, u1, u2)
         mf = prm[S_MU_F, e]
         mb = prm[S_MU_B, e]
         ml = prm[S_MU_L, e]
