@@ -1,0 +1,94 @@
+"""Two crossing ropes (issue 30), softmech.validation.crossing_ropes: two pinned Cosserat rods
+crossing at right angles, the upper one 4x denser, pressed onto the lower one by gravity through
+frictionless RodContact, damped to rest. The case's three builds (the lower rope added first,
+its node order reversed, the upper rope added first) run once for the module.
+
+* Mirror symmetry x -> -x and y -> -y to round-off through the run (bound 1e-12 m: round-off of
+  positions of size L, ulp(0.1) = 1.4e-17 m, summed over ~1e5 steps; the issue saw 3.5 mm).
+* The builds agree to round-off: the contact pairs' order does not matter.
+* At rest: kinetic energy below 1e-15 J (a vibration of 1.6e-9 m at the centre).
+* Lift P against simply supported small-deflection beams with shear (Timoshenko & Gere, App. G)
+  meeting through the penalty's overlap P / k_eff, k_eff = 2 k: tolerance 3e-3 (O(h^2)
+  discretization, membrane tension <= (delta / r)^2 = 6e-4).
+* Momentum: the contact forces on the two ropes are equal and opposite, with zero net torque.
+"""
+import numpy as np
+import pytest
+
+from softmech.validation import crossing_ropes as C
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return C.measure()
+
+
+@pytest.fixture(scope="module")
+def summary(runs):
+    return C.summary(runs)
+
+
+def test_the_ropes_stay_mirror_symmetric_to_round_off(runs, summary):
+    """Lower midpoint's y, upper midpoint's x, and both configurations against their mirror
+    images, at every millisecond of every build."""
+    base = runs["lower_first"]
+    mid_y = np.max(np.abs(base["lower_path"][:, C.N_LOWER // 2, 1]))
+    mid_x = np.max(np.abs(base["upper_path"][:, :, 0]))
+    assert mid_y <= C.SYMMETRY_BOUND and mid_x <= C.SYMMETRY_BOUND
+    assert summary["asymmetry"] <= C.SYMMETRY_BOUND, summary["asymmetry"]
+    # the ropes did move: the upper one sank by much more than the bound
+    assert -base["upper"][C.N_UPPER // 2, 2] + 2 * C.RADIUS > 1e-5
+
+
+def test_the_order_of_rods_and_nodes_does_not_change_the_result(summary):
+    assert summary["variant_positions"] <= C.SYMMETRY_BOUND, summary["variant_positions"]
+    assert summary["variant_lift"] <= 1e-9, summary["variant_lift"]
+
+
+def test_the_ropes_come_to_rest(summary):
+    assert summary["kinetic_energy"] <= C.ENERGY_BOUND, summary["kinetic_energy"]
+
+
+def test_the_lift_matches_simply_supported_beams_through_the_penalty(summary):
+    assert summary["pairs"] == [C.contact_pairs(C.N_LOWER, C.N_UPPER)] * len(C.VARIANTS) == [2] * 3
+    assert summary["lift"] == pytest.approx(summary["reference"], rel=C.LIFT_TOLERANCE)
+    # the overlap term matters: without it the reference is off by far more than the tolerance
+    assert abs(summary["without_overlap"] / summary["lift"] - 1) > 5 * C.LIFT_TOLERANCE
+    # small deflection (membrane tension (delta / r)^2 < 1e-3)
+    assert summary["deflection"] < 0.03 * C.RADIUS
+
+
+def test_the_contact_forces_are_equal_and_opposite_at_the_same_points(runs, summary):
+    assert summary["net_force"] <= C.MOMENTUM_BOUND, summary["net_force"]
+    assert summary["net_torque"] <= C.MOMENTUM_BOUND, summary["net_torque"]
+    base = runs["lower_first"]
+    lower, upper = base["lower_force"].sum(axis=0), base["upper_force"].sum(axis=0)
+    assert lower[2] == pytest.approx(-summary["lift"], rel=1e-12)
+    assert upper[2] > 0.0
+
+
+def test_the_case_record_passes(runs, monkeypatch):
+    monkeypatch.setattr(C, "measure", lambda: runs)
+    record = C.crossing_ropes_stay_symmetric_and_lift()
+    assert record["passed"], record["detail"]
+
+
+def test_the_symmetry_measure_sees_a_sideways_midpoint():
+    """asymmetry() is not blind: a 1e-9 m sideways step of the lower rope's midpoint, or a 1e-9
+    m slide of the upper rope along its length, is seen."""
+    lower = np.zeros((C.N_LOWER + 1, 3))
+    lower[:, 0] = np.linspace(-0.1, 0.1, C.N_LOWER + 1)
+    upper = np.zeros((C.N_UPPER + 1, 3))
+    upper[:, 1] = np.linspace(-0.1, 0.1, C.N_UPPER + 1)
+    assert C.asymmetry(lower, upper) < 1e-16
+    moved = lower.copy()
+    moved[C.N_LOWER // 2, 1] += 1e-9
+    assert C.asymmetry(moved, upper) == pytest.approx(1e-9, rel=1e-6)
+    slid = upper.copy()
+    slid[1:-1, 1] += 1e-9
+    assert C.asymmetry(lower, slid) == pytest.approx(2e-9, rel=1e-6)
+
+
+def test_an_unknown_variant_is_refused_naming_the_allowed_ones():
+    with pytest.raises(ValueError, match="variant = 'sideways'.*lower_first"):
+        C.crossing_scene("sideways")
