@@ -3,8 +3,8 @@ crossing at right angles, the upper one 4x denser, pressed onto the lower one by
 frictionless RodContact, damped to rest. The case's three builds (the lower rope added first,
 its node order reversed, the upper rope added first) run once, in one test.
 
-* Mirror symmetry x -> -x and y -> -y to round-off through the run (bound 1e-12 m: round-off of
-  positions of size L, ulp(0.1) = 1.4e-17 m, summed over ~1e5 steps; the issue saw 3.5 mm).
+* Mirror symmetry x -> -x and y -> -y to round-off through the run (bound 1e-12 m, 1000x the
+  measured round-off level of these damped, stable modes; the issue saw 3.5 mm).
 * The builds agree to round-off: the contact pairs' order does not matter.
 * At rest: kinetic energy below 1e-15 J (a vibration of 1.6e-9 m at the centre).
 * Lift P against simply supported small-deflection beams with shear (Timoshenko & Gere, App. G)
@@ -34,7 +34,7 @@ def test_two_crossing_ropes_stay_symmetric_settle_and_lift(monkeypatch):
     assert 2 * C.RADIUS - base["upper"][C.N_UPPER // 2, 2] > 1e-5
     # the order of the rods and of one rope's nodes does not matter
     assert summary["variant_positions"] <= C.SYMMETRY_BOUND, ("builds", summary)
-    assert summary["variant_lift"] <= 1e-9, ("builds' lifts", summary)
+    assert summary["variant_lift"] <= C.VARIANT_LIFT_BOUND, ("builds' lifts", summary)
     # at rest
     assert summary["kinetic_energy"] <= C.ENERGY_BOUND, ("kinetic energy", summary)
     # the lift: beams through the penalty, the two element pairs derived carrying it
