@@ -95,9 +95,11 @@ def rope_section():
 
 
 def crossing_scene(variant="lower_first", *, n_lower=N_LOWER, n_upper=N_UPPER,
-                   stiffness=STIFFNESS):
+                   stiffness=STIFFNESS, youngs_modulus=E, damping=1.0):
     """The two ropes (module docstring) built as `variant` (VARIANTS): a Scene whose rods are
-    named "lower" (along x, at z = 0) and "upper" (along y, at z = 2 r, touching)."""
+    named "lower" (along x, at z = 0) and "upper" (along y, at z = 2 r, touching).
+    youngs_modulus [Pa] (shear modulus a third of it) and damping (a factor [-] on each rope's
+    critical damping; 0: undamped) are for studies (benchmarks/crossing_ropes_symmetry.py)."""
     if variant not in VARIANTS:
         raise ValueError(f"variant = {variant!r} is not allowed: must be one of {VARIANTS}")
     area, _ = rope_section()
@@ -111,12 +113,14 @@ def crossing_scene(variant="lower_first", *, n_lower=N_LOWER, n_upper=N_UPPER,
     scene = sm.Scene()
     for rope in ((upper, lower) if variant == "upper_first" else (lower, upper)):
         scene.add_cosserat_rod(normal=(0.0, 0.0, 1.0), length=LENGTH, radius=RADIUS,
-                               youngs_modulus=E, shear_modulus=E / 3, **rope)
+                               youngs_modulus=youngs_modulus, shear_modulus=youngs_modulus / 3,
+                               **rope)
         for end in ("first", "last"):
             scene.add(sm.Pin(rope["name"], end, name=f"pin_{rope['name']}_{end}"))
         # critical for the rope's own first mode, omega_1 = (pi / L)^2 sqrt(E I / (rho A))
-        omega = (np.pi / LENGTH) ** 2 * np.sqrt(E * RADIUS**2 / 4 / rope["density"])
-        scene.add(sm.LinearDamping(rope["name"], damping_for(omega, rope["density"] * area),
+        omega = (np.pi / LENGTH) ** 2 * np.sqrt(youngs_modulus * RADIUS**2 / 4 / rope["density"])
+        scene.add(sm.LinearDamping(rope["name"],
+                                   damping * damping_for(omega, rope["density"] * area),
                                    name=f"damping_{rope['name']}"))
     scene.add(sm.Gravity((0.0, 0.0, -G)))
     scene.add(sm.RodContact(stiffness=stiffness))

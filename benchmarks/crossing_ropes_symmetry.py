@@ -1,0 +1,78 @@
+"""Where the crossing ropes' symmetry breaking comes from (issue 30; physics, not timing): the
+ropes of softmech.validation.crossing_ropes made soft (E = 1e7 Pa: a sag of ~5 mm, 2.5 radii)
+and undamped, and one such rope alone, pinned at both ends and released under gravity, without
+any contact (docs/contact.md, "Two crossing ropes").
+
+Prints, every 0.5 s, the largest departure of each mirror symmetry [m]: the crossing ropes'
+(lower rope's y, upper rope's x, lower rope against its x-mirror, upper rope against its
+y-mirror), and the lone rope's out-of-plane displacement (x) from a sin-shaped seed of 1e-15 m
+(or none), for several element counts and time steps.
+
+    python benchmarks/crossing_ropes_symmetry.py
+"""
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech.validation import crossing_ropes as C
+
+SOFT = 1e7
+"""Young's modulus [Pa] of the soft ropes."""
+
+
+def crossing(duration=5.0, **options):
+    """Undamped soft crossing ropes: (times [s], the four departures [m] (n_samples, 4))."""
+    scene = C.crossing_scene(youngs_modulus=SOFT, damping=0.0, **options)
+    sim = scene.compile(dt=0.5 * float(scene.time_step_limit().min()), strict=True)
+    out = sim.run(duration, record=sm.Every(0.5, ("lower.positions", "upper.positions")))
+    lower, upper = out["lower.positions"][0], out["upper.positions"][0]
+    fx, fy = np.array([-1.0, 1.0, 1.0]), np.array([1.0, -1.0, 1.0])
+    parts = np.stack([np.abs(lower[..., 1]).max(axis=1), np.abs(upper[..., 0]).max(axis=1),
+                      np.abs(lower - fx * lower[:, ::-1]).max(axis=(1, 2)),
+                      np.abs(upper - fy * upper[:, ::-1]).max(axis=(1, 2))], axis=1)
+    return out["time"], parts
+
+
+def lone_rope(youngs_modulus=SOFT, n_elems=41, dt_fraction=0.5, seed=1e-15, duration=4.0):
+    """The upper rope alone (pinned, gravity, undamped, no contact), its interior nodes moved
+    out of plane by seed sin(pi s / L) [m]: (times [s], largest |x| [m] of its nodes)."""
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="rope", start=(0.0, -0.5 * C.LENGTH, 0.0), direction=(0, 1, 0),
+                           normal=(0, 0, 1), length=C.LENGTH, n_elems=n_elems, radius=C.RADIUS,
+                           density=C.RHO_UPPER, youngs_modulus=youngs_modulus,
+                           shear_modulus=youngs_modulus / 3)
+    for end in ("first", "last"):
+        scene.add(sm.Pin("rope", end, name=f"pin_{end}"))
+    scene.add(sm.Gravity((0.0, 0.0, -C.G)))
+    sim = scene.compile(dt=dt_fraction * float(scene.time_step_limit().min()), strict=True)
+    x = sim.get_state("rope")["positions"].copy()
+    x[0, 1:-1, 0] += seed * np.sin(np.pi * np.arange(1, n_elems) / n_elems)
+    sim.set_state("rope", positions=x)
+    out = sim.run(duration, record=sm.Every(0.5, ("rope.positions",)))
+    return out["time"], np.abs(out["rope.positions"][0, :, :, 0]).max(axis=1)
+
+
+def main():
+    start = time.perf_counter()
+    print("crossing ropes, E = 1e7 Pa, undamped (lower_y, upper_x, lower vs x-mirror, "
+          "upper vs y-mirror) [m]")
+    for sizes in ((40, 41), (41, 41)):
+        t, parts = crossing(n_lower=sizes[0], n_upper=sizes[1])
+        print(f"  n = {sizes}")
+        for k in range(len(t)):
+            print(f"    t = {t[k]:.1f} s  " + "  ".join(f"{p:.1e}" for p in parts[k]))
+    print("one rope alone, pinned, released under gravity, undamped: largest out-of-plane |x| [m]")
+    cases = [("E = 1e7, n = 41", {}), ("E = 1e7, n = 41, dt / 2", dict(dt_fraction=0.25)),
+             ("E = 1e7, n = 20", dict(n_elems=20)), ("E = 1e7, n = 81", dict(n_elems=81)),
+             ("E = 1e7, n = 41, no seed", dict(seed=0.0)),
+             ("E = 1e9 (static sag 0.4 r), n = 41", dict(youngs_modulus=1e9))]
+    for label, options in cases:
+        t, x = lone_rope(**options)
+        print(f"  {label:36s} " + "  ".join(f"{v:.1e}" for v in x[:9]))
+    print(f"  (samples at t = {', '.join(f'{v:.1f}' for v in t[:9])} s)")
+    print(f"wall {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
