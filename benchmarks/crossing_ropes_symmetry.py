@@ -7,7 +7,8 @@ Prints, every 0.5 s, the largest departure of each mirror symmetry [m]: the cros
 (lower rope's y, upper rope's x, lower rope against its x-mirror, upper rope against its
 y-mirror), and the lone rope's out-of-plane displacement (x) from a sin-shaped seed of 1e-15 m
 (or none), for several element counts and time steps; and the same rope reduced to one Galerkin
-mode per transverse direction (an independent model: a beam with axially restrained ends).
+mode per transverse direction (an independent model: a beam with axially restrained ends), and
+in PyElastica 1.0 when it is installed (pip install -e .[bench]).
 
     python benchmarks/crossing_ropes_symmetry.py
 """
@@ -83,6 +84,38 @@ def galerkin_rope(youngs_modulus=SOFT, seed=1e-15, duration=4.0):
                             for t in times])
 
 
+def pyelastica_rope(seed=1e-15, duration=3.0, dt=5e-6, n_elems=41):
+    """The lone rope in PyElastica 1.0 (the peer, if installed: pip install -e .[bench]): the same
+    rod, both end positions held (FixedConstraint, rotation free), gravity, position Verlet, the
+    same seed. Returns (times [s], largest |x| [m] of its nodes), or None without PyElastica."""
+    try:
+        import elastica as ea
+    except ImportError:
+        return None
+
+    class Rope(ea.BaseSystemCollection, ea.Constraints, ea.Forcing):
+        pass
+
+    sim = Rope()
+    rod = ea.CosseratRod.straight_rod(
+        n_elems, np.array([0.0, -0.5 * C.LENGTH, 0.0]), np.array([0.0, 1.0, 0.0]),
+        np.array([0.0, 0.0, 1.0]), C.LENGTH, C.RADIUS, C.RHO_UPPER, youngs_modulus=SOFT,
+        shear_modulus=SOFT / 3)
+    sim.append(rod)
+    sim.constrain(rod).using(ea.FixedConstraint, constrained_position_idx=(0, -1))
+    sim.add_forcing_to(rod).using(ea.GravityForces, acc_gravity=np.array([0.0, 0.0, -C.G]))
+    sim.finalize()
+    rod.position_collection[0, 1:-1] += seed * np.sin(np.pi * np.arange(1, n_elems) / n_elems)
+    stepper, t, every = ea.PositionVerlet(), np.float64(0.0), int(round(0.5 / dt))
+    times, x = [0.0], [np.abs(rod.position_collection[0]).max()]
+    for i in range(1, int(round(duration / dt)) + 1):
+        t = stepper.step(sim, t, np.float64(dt))
+        if i % every == 0:
+            times.append(float(t))
+            x.append(np.abs(rod.position_collection[0]).max())
+    return np.array(times), np.array(x)
+
+
 def main():
     start = time.perf_counter()
     print("crossing ropes, E = 1e7 Pa, undamped (lower_y, upper_x, lower vs x-mirror, "
@@ -106,6 +139,10 @@ def main():
     for label, modulus in (("E = 1e7", SOFT), ("E = 1e9", 1e9)):
         t, x = galerkin_rope(modulus)
         print(f"  {label:36s} " + "  ".join(f"{v:.1e}" for v in x[:9]))
+    for label, seed in (("PyElastica 1.0, E = 1e7, n = 41", 1e-15), ("  ... no seed", 0.0)):
+        peer = pyelastica_rope(seed)
+        print(f"  {label:36s} " + ("PyElastica not installed" if peer is None else
+                                   "  ".join(f"{v:.1e}" for v in peer[1])))
     print(f"wall {time.perf_counter() - start:.0f} s")
 
 
