@@ -3,7 +3,8 @@ rigid bodies (softmech.terms.rod_body_contact) and rods on rods (softmech.terms.
 penalty k eps + normal damping + regularized Coulomb friction (Zhang et al., Nat. Commun.
 10:4825, 2019, eq. 7), against Hooke's law, beam theory and Amontons-Coulomb. Ground contact and
 friction of rods are in the `rods` group (softmech.validation.contact), except the plane contact
-on a rod's surface (piles of rods in a box; softmech.validation.surface_contact), here.
+on a rod's surface (piles of rods in a box; softmech.validation.surface_contact), here, as are
+the two crossing ropes (softmech.validation.crossing_ropes).
 tests/validation/test_rod_body_contact.py and test_rod_contact.py call the same functions.
 """
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 import softmech as sm
 from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
 from softmech.validation.common import rel_error, result, validation_case
+from softmech.validation.crossing_ropes import CASES as CROSSING_CASES
 from softmech.validation.sticking import CASES as STICKING_CASES
 from softmech.validation.surface_contact import CASES as SURFACE_CASES
 
@@ -161,5 +163,6 @@ CASES = {**{f.__name__: f for f in (rod_on_box_carries_its_weight, sphere_on_cla
                                     rod_on_rod_slides_with_kinetic_friction,
                                     rod_on_rod_sticks_below_the_friction_angle)},
          **STICKING_CASES,     # friction that sticks: softmech.validation.sticking
-         **SURFACE_CASES}      # rods' plane contact on their surface: .surface_contact
+         **SURFACE_CASES,      # rods' plane contact on their surface: .surface_contact
+         **CROSSING_CASES}     # two crossing ropes, symmetric and at rest: .crossing_ropes
 """Case name -> function returning its record."""
