@@ -1,0 +1,177 @@
+"""Banded LU solves of several worlds at once, the worlds innermost (SIMD lanes across worlds).
+
+The lockstep Newton loop (softmech.implicit.compiled, NewtonOptions.lockstep) evaluates the
+worlds of a worker thread together and solves their Newton systems A_w dq_w = -R_w in one call:
+each world's matrix is a *lane* of one band storage, `ab[slot, lane]`, where `slot` is the
+entry's place in LAPACK's band storage of one matrix (column-major, leading dimension
+ld = 2 kl + ku + 1, rows 0 .. kl - 1 of each column the fill-in; softmech.kernels.newton's
+BandSystem.slot_of_entry), and the innermost loops of the factorization run across lanes, so
+that the rank-1 updates (almost all the flops) are vectorized across worlds.
+
+The algorithm is LAPACK's unblocked banded LU with partial pivoting (dgbtf2: column by column,
+the pivot the largest |entry| of the column below the diagonal, rows swapped up to the last
+column that U reaches, the column scaled by the pivot's reciprocal, a rank-1 update) followed by
+its solve (dgbtrs: the row interchanges and L forward, U backward), the same operations in the
+same order for every lane. A lane's answer therefore depends only on its own matrix and
+right-hand side, bit for bit, whatever the number of lanes and whatever the other lanes hold:
+the columns updated are those any lane's U reaches, and where a lane's U does not reach a
+column, its row entries there are exact zeros, whose update x - l * 0 = x changes nothing
+(a lane with a zero pivot gets inf / NaN in its own entries only, and a non-zero `info`).
+It is not LAPACK's dgbsv bit for bit (OpenBLAS's own kernels order the sums differently, and the
+per-world loop first tries the banded Cholesky where the matrix is symmetric): the two differ
+by the solve's round-off, condition number x 1e-16 relative.
+
+The pivot search and the row swaps stay per lane (a branch per world); they are ~5 % of the
+flops of a band of half bandwidth 10.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from softmech.kernels import kernel
+
+LANES = 8
+"""Lanes per chunk of the solve: its arithmetic loops run over exactly this many worlds (8
+doubles: one AVX-512 register, two AVX2 ones), idle lanes included."""
+
+BandLanes = namedtuple("BandLanes", [
+    "ab",        # (size + 1, L) the lanes' band storage (L a multiple of LANES) (slot, lane); row `size` takes the
+                 #   entries of constrained rows / columns (BandSystem.slot_of_entry), unused
+    "rhs",       # (n, L) right-hand sides, overwritten by the solutions
+    "ipiv",      # (n, L) int64 pivot rows
+    "info",      # (L,) int64 per lane: 0, or j + 1 for the first zero pivot U(j, j) = 0
+    "last",      # (L,) int64 scratch: the last column each lane's U reaches so far
+    "recip",     # (L,) scratch: the pivots' reciprocals
+    "dims",      # (3,) int64: n, kl, ku
+])
+"""Storage and scratch of the lanes solve for at most L worlds (one per lockstep thread)."""
+
+
+def allocate(n, kl, ku, lanes):
+    """BandLanes for `lanes` systems of order n, bandwidths kl, ku (band storage of
+    softmech.kernels.newton.BandSystem: size = (2 kl + ku + 1) n slots and a spare), its width
+    `lanes` rounded up to a multiple of LANES."""
+    width = -(-lanes // LANES) * LANES
+    size = (2 * kl + ku + 1) * n
+    return BandLanes(ab=np.zeros((size + 1, width)), rhs=np.zeros((n, width)),
+                     ipiv=np.zeros((n, width), np.int64), info=np.zeros(width, np.int64),
+                     last=np.zeros(width, np.int64), recip=np.zeros(width),
+                     dims=np.array([n, kl, ku], np.int64))
+
+
+@kernel
+def add_lane(J, slot_of_entry, ab, lane):
+    """Lane `lane` of ab (size + 1, width) += the Jacobian entries J (nnz,) at their slots
+    (slot_of_entry (nnz,) int64), in entry order; the lanes are filled in order 0, 1, ...: at
+    the first lane of a chunk of LANES, the whole chunk is zeroed first (row by row, LANES
+    contiguous entries). Then close_lanes."""
+    if lane % LANES == 0:
+        for i in range(ab.shape[0]):
+            for w in range(LANES):
+                ab[i, lane + w] = 0.0
+    for i in range(J.shape[0]):
+        ab[slot_of_entry[i], lane] += J[i]
+
+
+@kernel
+def close_lanes(ab, L, diag_slot, diagonal, lane_row):
+    """After add_lane of lanes 0 .. L - 1: A = diag(d) - J in each lane, d = diagonal[lane_row
+    [w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the sums negated, then the
+    diagonal added -- softmech.kernels.newton.assemble_band's operations in its order, so a
+    lane holds that matrix bit for bit."""
+    for w0 in range(0, L, LANES):
+        for i in range(ab.shape[0]):
+            for w in range(LANES):
+                ab[i, w0 + w] = -ab[i, w0 + w]
+    for w in range(L):
+        r = lane_row[w]
+        for i in range(diag_slot.shape[0]):
+            ab[diag_slot[i], w] += diagonal[r, i]
+
+
+@kernel
+def band_lu_solve_lanes(s, L):
+    """Solve A_w x_w = b_w in place for lanes w = 0 .. L - 1 of s (BandLanes, its width a
+    multiple of LANES >= L): s.ab holds each lane's matrix (assemble_band_lane; its fill-in
+    rows zero), s.rhs its right-hand side, which becomes the solution. s.ab and s.ipiv are
+    overwritten; s.info[w] = 0 where lane w was solved, j + 1 where U(j, j) = 0 (its solution
+    is then inf / NaN). The lanes run in chunks of LANES; the lanes of the last chunk past L
+    compute with zero multipliers and are not read."""
+    for w0 in range(0, L, LANES):
+        _chunk(s, w0, min(LANES, L - w0))
+
+
+@kernel
+def _chunk(s, w0, active):
+    """band_lu_solve_lanes for lanes w0 .. w0 + LANES - 1, of which the first `active` hold
+    systems: the pivots per active lane, every arithmetic loop over all LANES lanes (a loop of
+    constant length, one or two SIMD registers: a loop over `active` lanes, of unknown length,
+    is not vectorized for so few iterations). The idle lanes' right-hand sides and pivot
+    reciprocals are set to 0, so that their multipliers are 0 (or NaN) and their entries do not
+    grow or decay into slow denormals."""
+    n, kl, ku = s.dims[0], s.dims[1], s.dims[2]
+    kv = kl + ku
+    ld = 2 * kl + ku + 1
+    ab, b, ipiv, last, recip, info = s.ab, s.rhs, s.ipiv, s.last, s.recip, s.info
+    for w in range(w0, w0 + LANES):
+        last[w] = 0
+        info[w] = 0
+        recip[w] = 0.0
+    for w in range(w0 + active, w0 + LANES):
+        for i in range(n):
+            b[i, w] = 0.0
+    ju = 0
+    for j in range(n):
+        km = min(kl, n - 1 - j)
+        c = j * ld + kv                  # slot of the diagonal entry A(j, j)
+        for w in range(w0, w0 + active):
+            # the pivot: the largest |A(j + i, j)|, i = 0 .. km (the first one on ties)
+            p = 0
+            amax = abs(ab[c, w])
+            for i in range(1, km + 1):
+                a = abs(ab[c + i, w])
+                if a > amax:
+                    amax = a
+                    p = i
+            ipiv[j, w] = j + p
+            if ab[c + p, w] == 0.0 and info[w] == 0:
+                info[w] = j + 1
+            reach = min(j + ku + p, n - 1)
+            if reach > last[w]:
+                last[w] = reach
+            if last[w] > ju:
+                ju = last[w]
+            if p != 0:                   # swap rows j and j + p in columns j .. last
+                for jj in range(j, last[w] + 1):
+                    o = jj * ld + kv + j - jj
+                    x = ab[o, w]
+                    ab[o, w] = ab[o + p, w]
+                    ab[o + p, w] = x
+            recip[w] = 1.0 / ab[c, w]
+        for i in range(1, km + 1):
+            for w in range(LANES):
+                ab[c + i, w0 + w] *= recip[w0 + w]
+        for jj in range(j + 1, ju + 1):  # the rank-1 update, worlds innermost
+            o = jj * ld + kv + j - jj    # A(j, jj)
+            for i in range(1, km + 1):
+                for w in range(LANES):
+                    ab[o + i, w0 + w] -= ab[c + i, w0 + w] * ab[o, w0 + w]
+    for j in range(n - 1):               # L y = P b
+        km = min(kl, n - 1 - j)
+        c = j * ld + kv
+        for w in range(w0, w0 + active):
+            p = ipiv[j, w]
+            if p != j:
+                x = b[p, w]
+                b[p, w] = b[j, w]
+                b[j, w] = x
+        for i in range(1, km + 1):
+            for w in range(LANES):
+                b[j + i, w0 + w] -= ab[c + i, w0 + w] * b[j, w0 + w]
+    for j in range(n - 1, -1, -1):       # U x = y
+        c = j * ld + kv
+        for w in range(LANES):
+            b[j, w0 + w] /= ab[c, w0 + w]
+        for i in range(max(0, j - kv), j):
+            for w in range(LANES):
+                b[i, w0 + w] -= ab[c + i - j, w0 + w] * b[j, w0 + w]
