@@ -16,7 +16,8 @@ import pytest
 
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
-from softmech.kernels.band_lanes import add_lane, allocate, band_lu_solve_lanes, close_lanes
+from softmech.kernels.band_lanes import (LANES, add_lane, allocate, band_lu_solve_lanes,
+                                         close_lanes)
 from softmech.kernels.newton import NONFINITE, OK
 from softmech.scenarios.discrete import build_falling_rod
 
@@ -33,16 +34,17 @@ def band_matrix(n, kd, rng):
     return A, rows, cols
 
 
-def lanes_solve(matrices, rhs, kd, lanes=None):
-    """Solve each (A, entries) of `matrices` with rhs in lanes of one band_lu_solve_lanes call
-    (storage for `lanes` >= len(matrices) lanes); returns (solutions (n, L), info (L,))."""
+def lanes_solve(matrices, rhs, kd):
+    """Solve each (A, entries) of `matrices` (at most LANES) with rhs in the lanes of one
+    band_lu_solve_lanes call; returns (solutions (n, L), info (L,))."""
     from softmech.implicit.linear import JacobianPattern
     n = rhs.shape[0]
     L = len(matrices)
-    A0, rows, cols = matrices[0]
+    _, rows, cols = matrices[0]
     band = JacobianPattern(n, rows, cols, []).band
-    s = allocate(n, kd, kd, lanes or L)
+    s = allocate(n, kd, kd)
     s.ab[:] = np.nan                        # every entry is written before it is read
+    s.rhs[:] = np.nan
     for w, (A, r, c) in enumerate(matrices):
         # the Newton matrix diag(d) - J with d = 0: J = -A
         add_lane(np.ascontiguousarray(-A[r, c]), band.slot_of_entry, s.ab, w)
@@ -55,7 +57,7 @@ def lanes_solve(matrices, rhs, kd, lanes=None):
 def test_the_lanes_solve_is_a_banded_lu_with_pivoting_and_each_lane_is_independent():
     rng = np.random.default_rng(1)
     n, kd = 40, 4
-    matrices = [band_matrix(n, kd, rng) for _ in range(9)]
+    matrices = [band_matrix(n, kd, rng) for _ in range(LANES)]
     rhs = rng.normal(size=n)
     x, info = lanes_solve(matrices, rhs, kd)
     assert not info.any()
@@ -63,11 +65,11 @@ def test_the_lanes_solve_is_a_banded_lu_with_pivoting_and_each_lane_is_independe
         # backward stable: the residual at round-off of |A| |x| (LU with partial pivoting)
         scale = np.abs(A).max() * np.abs(x[:, w]).max() * n
         np.testing.assert_allclose(A @ x[:, w], rhs, rtol=0, atol=1e-13 * scale)
-    # a lane's answer, bit for bit, alone, among fewer lanes, at another place, in wider storage
-    for w in (0, 4, 8):
+    # a lane's answer, bit for bit, alone, among fewer lanes, at another place
+    for w in (0, 4, LANES - 1):
         alone, _ = lanes_solve([matrices[w]], rhs, kd)
         np.testing.assert_array_equal(alone[:, 0], x[:, w])
-        moved, _ = lanes_solve([matrices[(w + 1) % 9], matrices[w]], rhs, kd, lanes=16)
+        moved, _ = lanes_solve([matrices[(w + 1) % LANES], matrices[w]], rhs, kd)
         np.testing.assert_array_equal(moved[:, 1], x[:, w])
 
 

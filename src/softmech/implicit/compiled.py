@@ -406,7 +406,7 @@ def lockstep_work(W, lanes):
         mass=W.mass, free=W.free, offsets=W.offsets, kinds=W.kinds, members=W.members,
         band=band, **{k: np.zeros((lanes,) + getattr(W, k).shape, getattr(W, k).dtype)
                       for k in PER_WORLD},
-        lanes=band_lanes.allocate(n, kd, kd, band_lanes.LANES),
+        lanes=band_lanes.allocate(n, kd, kd),
         rows=np.zeros(lanes, np.int64), phase=np.zeros(lanes, np.int64),
         measure=np.zeros(lanes, np.int64), alive=np.zeros(lanes, np.int64),
         lane_world=np.zeros(band_lanes.LANES, np.int64))
