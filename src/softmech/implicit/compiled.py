@@ -38,9 +38,12 @@ from softmech.kernels.newton import COUNTS_FIELDS, LoopOptions, NewtonWork
 from softmech.kernels.newton_lockstep import PER_WORLD, LockstepWork
 from softmech.threads import block_pool
 
-LOCKSTEP_MIN_WORLDS = 8
-"""NewtonOptions.lockstep=None steps a batch of at least this many worlds in lockstep
-(measured: docs/implicit.md)."""
+LOCKSTEP_MIN_WORLDS = 16
+"""NewtonOptions.lockstep=None steps a batch of at least this many worlds in lockstep: on two
+threads, 8 worlds each, a full chunk of the solve across worlds (band_lanes.LANES); with 4
+per thread half its lanes idle and lockstep cost as much as the per-world loop (falling_rod,
+CPU per world and evaluation: B = 8 58.6 against 55.7 us, B = 16 47.5 against 55.7 us;
+docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True)
@@ -214,30 +217,35 @@ def _lockstep_source(hook, measure):
         '        while busy:',
         '            m = 0                         # lanes loaded for the next solve',
         '            for r in range(n):',
-        '                if S.phase[r] != EVALUATE:',
-        '                    continue',
-        '                W = world_work(S, r)',
-        '                b = world0 + S.rows[r]',
-        '                q = Q[S.rows[r]]',
-        '                measure = S.measure[r] == 1',
-        '                begin_evaluation(W, q, dt)',
-        *hook("update", "b, t", " " * 16),
-        '                norms = 0.0',
-        '                before = 0.0',
+        '                if S.phase[r] == EVALUATE:',
+        '                    W = world_work(S, r)',
+        '                    b = world0 + S.rows[r]',
+        '                    q = Q[S.rows[r]]',
+        '                    measure = S.measure[r] == 1',
+        '                    begin_evaluation(W, q, dt)',
+        *hook("update", "b, t", " " * 20),
+        '                    norms = 0.0',
+        '                    before = 0.0',
         *hook("forces", "b, q, W.v, t, dt, W.F, W.J[W.offsets[i]:W.offsets[i + 1]]",
-              " " * 16, measure),
-        '                state = newton_continue(W, o, q, dt, norms, False)',
-        '                S.measure[r] = 0',
-        '                S.phase[r] = state',
-        '                if state == SOLVE:',
-        '                    load_lane(W, S.lanes, m)',
-        '                    S.lane_world[m] = r',
-        '                    m += 1',
-        '                    if m == S.lane_world.shape[0]:    # a full chunk: solve it now,',
-        '                        solved(S, o, Q, m)            # its worlds\' data still in cache',
-        '                        m = 0',
-        '            if m > 0:',
-        '                solved(S, o, Q, m)',
+              " " * 20, measure),
+        '                    state = newton_continue(W, o, q, dt, norms, False)',
+        '                    S.measure[r] = 0',
+        '                    S.phase[r] = state',
+        '                    if state == SOLVE:',
+        '                        load_lane(W, S.lanes, m)',
+        '                        S.lane_world[m] = r',
+        '                        m += 1',
+        '                # a full chunk is solved at once, while its worlds\' data is in cache;',
+        '                # the last one after the last world (one call site: the solve is',
+        '                # compiled into this function once)',
+        '                if m == S.lane_world.shape[0] or (r == n - 1 and m > 0):',
+        '                    solve_lanes(S, m)',
+        '                    for lane in range(m):',
+        '                        rl = S.lane_world[lane]',
+        '                        W = world_work(S, rl)',
+        '                        S.phase[rl] = newton_solved(W, o, Q[S.rows[rl]], S.lanes.rhs,',
+        '                                                    lane, S.lanes.info[lane])',
+        '                    m = 0',
         '            busy = False',
         '            for r in range(n):',
         '                if S.phase[r] == EVALUATE:',
@@ -262,17 +270,7 @@ def _lockstep_source(hook, measure):
         '                S.alive[r] = 0',
         '    for r in range(n):',
         '        for i in range(S.counts.shape[1]):',
-        '            counts[S.rows[r], i] = S.counts[r, i]',
-        '', '',
-        '@loop_kernel',
-        'def solved(S, o, Q, m):',
-        '    """Solve the m lanes loaded and go on with each of their worlds (newton_solved)."""',
-        '    solve_lanes(S, m)',
-        '    for lane in range(m):',
-        '        r = S.lane_world[lane]',
-        '        W = world_work(S, r)',
-        '        S.phase[r] = newton_solved(W, o, Q[S.rows[r]], S.lanes.rhs, lane,',
-        '                                   S.lanes.info[lane])']
+        '            counts[S.rows[r], i] = S.counts[r, i]']
 
 
 class CompiledLoop:
