@@ -120,8 +120,8 @@ def measure(scene_name, worlds, duration, repeats, lockstep=(None,)):
     for k, sim in enumerate(sims):
         stats = sim.stepper.stats
         out.append((walls[k], splits[k][int(np.argmin(walls[k]))],
-                    (stats.iterations / max(stats.steps, 1), stats.evaluations / max(stats.steps, 1),
-                     stats.evaluations)))
+                    (stats.iterations / max(stats.steps, 1),
+                     stats.evaluations / max(stats.steps, 1), stats.evaluations)))
     return out
 
 

@@ -108,7 +108,8 @@ def main():
         same = all(np.array_equal(S.rhs[:, w], reference) for w in range(lanes))
         print(f"  L = {lanes:2d}: assembly {a_best / lanes:8.2f} {a_median / lanes:8.2f}, LU "
               f"{best / lanes:8.2f} {median / lanes:8.2f}"
-              f"   (|x - x_LAPACK| / |x| = {np.max(np.abs(S.rhs[:, 0] - x)) / np.max(np.abs(x)):.1e},"
+              f"   (|x - x_LAPACK| / |x| = "
+              f"{np.max(np.abs(S.rhs[:, 0] - x)) / np.max(np.abs(x)):.1e},"
               f" bit-equal to L = 1: {same})")
     print(f"load {os.getloadavg()[0]:.2f}")
 

@@ -19,10 +19,18 @@ What is compiled where:
   is inlined into it; it compiles in 1-3 s the first time a kind of scene runs
   (docs/benchmarks_log.md).
 
-The loop computes what the Python loop computes, in the same order, with the same kernels:
-the bindings' Python `forces` call the same compiled kernels with the same tuples, both loops
-take their norms from softmech.kernels.newton.sumsq and solve with its solve_band, so
-results agree bit for bit (tests/unit/test_compiled_newton.py). Any failure (no convergence, a
+The module also holds `run_steps_lockstep` (NewtonOptions.lockstep; by default for batches of
+LOCKSTEP_MIN_WORLDS worlds or more): the same steps with the worlds of a thread advancing
+together, each with its own Newton state (softmech.kernels.newton_lockstep.LockstepWork, a row
+per world), and the Newton systems that are due solved 8 worlds at a time by one banded LU
+with the worlds innermost (softmech.kernels.band_lanes). Only the linear solve differs from the
+per-world loop (by round-off; its answers do not depend on the other worlds), and numba
+compiles only the function a run calls.
+
+The per-world loop computes what the Python loop computes, in the same order, with the same
+kernels: the bindings' Python `forces` call the same compiled kernels with the same tuples,
+both loops take their norms from softmech.kernels.newton.sumsq and solve with its
+solve_band, so results agree bit for bit (tests/unit/test_compiled_newton.py). Any failure (no convergence, a
 singular matrix, a non-finite force, an exploding state) returns a status: the caller redoes
 the step in Python, which halves it or raises NewtonFailed with its usual message.
 """

@@ -82,8 +82,8 @@ def add_lane(J, slot_of_entry, ab, lane):
 
 @kernel
 def close_lanes(ab, L, diag_slot, diagonal, lane_row):
-    """After add_lane of lanes 0 .. L - 1 (L <= LANES): A = diag(d) - J in each lane, d = diagonal[lane_row
-    [w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the sums negated, then the
+    """After add_lane of lanes 0 .. L - 1 (L <= LANES): A = diag(d) - J in each lane,
+    d = diagonal[lane_row[w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the sums negated, then the
     diagonal added -- softmech.kernels.newton.assemble_band's operations in its order, so a
     lane holds that matrix bit for bit."""
     for i in range(ab.shape[0]):
