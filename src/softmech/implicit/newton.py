@@ -88,8 +88,8 @@ class NewtonOptions:
     Python loop (same results, for comparisons).
     lockstep: how the compiled loop steps a batch (softmech.implicit.compiled.CompiledLoop.
     run_worlds): True, the worlds of each worker thread advance together, each with its own
-    Newton iterations, line search and status, their Newton systems solved in one call with
-    the worlds innermost (SIMD across worlds, softmech.kernels.band_lanes); False, one world
+    Newton iterations, line search and status, their Newton systems solved 8 at a time
+    with the worlds innermost (softmech.kernels.band_lanes); False, one world
     after another; None (the default), lockstep for a batch of at least
     compiled.LOCKSTEP_MIN_WORLDS worlds. A world's results in lockstep are the same bit for
     bit whatever the batch (B = 1 in lockstep included) and differ from the per-world loop's
