@@ -5,6 +5,12 @@ collected by pytest).
     OPENBLAS_NUM_THREADS=1 python benchmarks/implicit_batch.py
     OPENBLAS_NUM_THREADS=1 python benchmarks/implicit_batch.py --scene plate --duration 0.02
     OPENBLAS_NUM_THREADS=1 python benchmarks/implicit_batch.py --threads 1   # one thread
+    OPENBLAS_NUM_THREADS=1 python benchmarks/implicit_batch.py --lockstep both
+
+--lockstep (falling_rod): NewtonOptions.lockstep for every B: "auto" (the default, None),
+"on", "off", or "both": for each B, lockstep off and on measured alternately in the same
+process (A/B, min and median of --repeats each). /B=1 is against the best B = 1 time of the
+modes run (the first B given).
 
 Scenes: `falling_rod` (softmech.scenarios: two discrete rods dropped on frictional ground,
 dt = 1 ms; banded Newton matrix, the compiled Newton loop) and `plate`, the 1,000-triangle
@@ -21,7 +27,9 @@ of the Python loop, summed over the worker threads that step the worlds side by 
 (softmech.implicit.worlds), so it may exceed the wall time; the compiled loop's banded solves
 are inside it and not separable),
 "rest" (sampling, recording, Python around the blocks), and cpu/wall: the process's CPU time
-over the wall time (about 2 when both cores step worlds, 1 when one does). --threads sets
+over the wall time (about 2 when both cores step worlds, 1 when one does); it/step and
+ev/step: Newton iterations and force evaluations per world and step; cpu/ev: CPU time [us]
+per world and evaluation (all threads, the whole run). --threads sets
 numba's thread count, which sets the worker threads of the batched compiled loop
 (softmech.threads.block_pool). The machine's load (os.getloadavg) is printed: other
 users' processes share its two cores.
@@ -38,12 +46,17 @@ import softmech as sm
 SCENES = ("falling_rod", "plate")
 
 
-def build(scene_name, worlds):
-    """The ImplicitSimulation of a scene with B = worlds."""
+LOCKSTEP = {"auto": None, "on": True, "off": False}
+
+
+def build(scene_name, worlds, lockstep=None):
+    """The ImplicitSimulation of a scene with B = worlds (falling_rod: NewtonOptions.lockstep
+    = lockstep)."""
     if scene_name == "falling_rod":
+        from softmech.implicit.newton import NewtonOptions
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
-        return scene.compile(worlds=worlds, dt=info.dt)
+        return scene.compile(worlds=worlds, dt=info.dt, newton=NewtonOptions(lockstep=lockstep))
     from softmech.bodies import meshes
     from softmech.implicit.newton import NewtonOptions
     mesh = meshes.rectangle(1.0, 1.0, 21)      # ~1,000 triangles (benchmarks/shells.py SIDES)
@@ -80,27 +93,36 @@ class Timer:
             delattr(self.obj, self.name)
 
 
-def measure(scene_name, worlds, duration, repeats):
-    """(wall times [s] of `repeats` runs, (stepping, solve, CPU time of all threads) [s] of the
-    best one, Newton iterations per world and step)."""
-    sim = build(scene_name, worlds)
-    start = sim.snapshot()
+def measure(scene_name, worlds, duration, repeats, lockstep=(None,)):
+    """Per value of `lockstep` (NewtonOptions.lockstep; the runs of the values alternate):
+    (wall times [s] of `repeats` runs, (stepping, solve, CPU time of all threads) [s] of the
+    best one, (Newton iterations, evaluations) per world and step and the evaluations of
+    all worlds in one run)."""
+    sims = [build(scene_name, worlds, mode) for mode in lockstep]
+    starts = [sim.snapshot() for sim in sims]
     record = sm.Every(0.01, ("com",))
-    sim.run(min(duration, 0.02), record=record)       # compiles (and warms caches)
-    walls, splits = [], []
+    for sim in sims:
+        sim.run(min(duration, 0.02), record=record)       # compiles (and warms caches)
+    walls, splits = [[] for _ in sims], [[] for _ in sims]
     for _ in range(repeats):
-        sim.restore(start)
-        sim.stepper.stats.reset()
-        stepping = Timer(sim, "_advance_steps")
-        solve = Timer(type(sim.stepper.pattern), "solve")    # every thread's pattern
-        t0, c0 = time.perf_counter(), time.process_time()
-        sim.run(duration, record=record)
-        walls.append(time.perf_counter() - t0)
-        splits.append((stepping.seconds, solve.seconds, time.process_time() - c0))
-        stepping.close()
-        solve.close()
-    stats = sim.stepper.stats
-    return walls, splits[int(np.argmin(walls))], stats.iterations / max(stats.steps, 1)
+        for k, sim in enumerate(sims):
+            sim.restore(starts[k])
+            sim.stepper.stats.reset()
+            stepping = Timer(sim, "_advance_steps")
+            solve = Timer(type(sim.stepper.pattern), "solve")    # every thread's pattern
+            t0, c0 = time.perf_counter(), time.process_time()
+            sim.run(duration, record=record)
+            walls[k].append(time.perf_counter() - t0)
+            splits[k].append((stepping.seconds, solve.seconds, time.process_time() - c0))
+            stepping.close()
+            solve.close()
+    out = []
+    for k, sim in enumerate(sims):
+        stats = sim.stepper.stats
+        out.append((walls[k], splits[k][int(np.argmin(walls[k]))],
+                    (stats.iterations / max(stats.steps, 1),
+                     stats.evaluations / max(stats.steps, 1), stats.evaluations)))
+    return out
 
 
 def main(argv=None):
@@ -111,23 +133,30 @@ def main(argv=None):
                         help="simulated seconds (default: 0.6 falling_rod, 0.02 plate)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--lockstep", default="auto", choices=(*LOCKSTEP, "both"))
     args = parser.parse_args(argv)
+    modes = ("off", "on") if args.lockstep == "both" else (args.lockstep,)
     if args.threads is not None:
         import numba
         numba.set_num_threads(args.threads)
     duration = args.duration or (0.6 if args.scene == "falling_rod" else 0.02)
     print(f"{args.scene}, {duration:g} s simulated, load {os.getloadavg()[0]:.2f}")
-    print(f"{'B':>3} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'stepping':>9} {'solve':>7} "
-          f"{'rest':>6} {'cpu/wall':>8} {'it/step':>7}")
-    base = None
+    print(f"{'B':>3} {'lockstep':>8} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'stepping':>9} "
+          f"{'solve':>7} {'rest':>6} {'cpu/wall':>8} {'it/step':>7} {'ev/step':>7} {'cpu/ev':>7}")
+    base = None     # the best B = 1 time of every mode: the ratio's denominator
     for worlds in [int(w) for w in args.worlds.split(",")]:
-        walls, (stepping, solve, cpu), iterations = measure(args.scene, worlds, duration,
-                                                       args.repeats)
-        best = min(walls)
-        base = best if base is None else base
-        print(f"{worlds:>3} {best:8.3f} {statistics.median(walls):8.3f} {best / base:6.2f} "
-              f"{stepping:9.3f} {solve:7.3f} {best - stepping:6.3f} {cpu / best:8.2f} "
-              f"{iterations:7.2f}")
+        results = measure(args.scene, worlds, duration, args.repeats,
+                          [LOCKSTEP[m] for m in modes])
+        if base is None:
+            base = min(min(walls) for walls, _, _ in results)
+        for mode, (walls, (stepping, solve, cpu), (iterations, evaluations, total)) in zip(
+                modes, results):
+            best = min(walls)
+            # CPU time per world and Newton evaluation [us] (every thread's, all of the run)
+            per_eval = cpu / total * 1e6
+            print(f"{worlds:>3} {mode:>8} {best:8.3f} {statistics.median(walls):8.3f} "
+                  f"{best / base:6.2f} {stepping:9.3f} {solve:7.3f} {best - stepping:6.3f} "
+                  f"{cpu / best:8.2f} {iterations:7.2f} {evaluations:7.2f} {per_eval:7.1f}")
     print(f"load {os.getloadavg()[0]:.2f}")
 
 

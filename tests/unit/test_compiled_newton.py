@@ -241,6 +241,7 @@ def test_the_watchdog_line_search_is_the_same_in_both_loops(relaxed, E, dt, n, b
 def test_worlds_stepped_on_worker_threads_equal_worlds_stepped_one_by_one():
     # run_worlds spreads the worlds over numba's threads, each with its own NewtonWork and
     # scratch copies; one thread steps them one after another: the same numbers bit for bit
+    # (the per-world loop; in lockstep: tests/unit/test_lockstep_newton.py)
     import numba
     stiffness = np.array([1e6, 5e6, 2e7, 4e6, 8e6])
     threads = numba.get_num_threads()
@@ -248,7 +249,7 @@ def test_worlds_stepped_on_worker_threads_equal_worlds_stepped_one_by_one():
     try:
         for n in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
             numba.set_num_threads(n)
-            sim = rod_scene().compile(worlds=5, dt=2e-3)
+            sim = rod_scene().compile(worlds=5, dt=2e-3, newton=NewtonOptions(lockstep=False))
             sim.params["arm.youngs_modulus"] = stiffness
             out = sim.run(0.06, record=sm.Every(0.02, ("positions", "angles")))
             results.append((sim, out))

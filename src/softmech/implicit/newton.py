@@ -85,7 +85,17 @@ class NewtonOptions:
     where the force is not finite), as DisMech does by default for rods.
     compiled: run the steps in the compiled Newton loop (softmech.implicit.compiled) when the
     scene allows it (every binding has a compiled form, banded matrix); False keeps the
-    Python loop (same results, for comparisons)."""
+    Python loop (same results, for comparisons).
+    lockstep: how the compiled loop steps a batch (softmech.implicit.compiled.CompiledLoop.
+    run_worlds): True, the worlds of each worker thread advance together, each with its own
+    Newton iterations, line search and status, their Newton systems solved 8 at a time
+    with the worlds innermost (softmech.kernels.band_lanes); False, one world
+    after another; None (the default), lockstep for a batch of at least
+    compiled.LOCKSTEP_MIN_WORLDS worlds. A world's results in lockstep are the same bit for
+    bit whatever the batch (B = 1 in lockstep included) and differ from the per-world loop's
+    by the linear solve's round-off, far inside the Newton tolerance (docs/implicit.md); a
+    block of steps in which a world fails is redone by the Python loop for every world, with
+    the per-world loop's solve."""
     rtol: float = 1e-9
     atol: float = 0.0
     xtol: float = 1e-12
@@ -95,6 +105,7 @@ class NewtonOptions:
     line_search: bool = True
     relaxed_steps: int = 4
     compiled: bool = True
+    lockstep: bool = None
 
     def __post_init__(self):
         for field in ("rtol", "atol", "xtol"):
@@ -105,6 +116,12 @@ class NewtonOptions:
         _checks.integer("NewtonOptions.relaxed_steps", self.relaxed_steps, 0)
         for field in ("line_search", "compiled"):
             _checks.boolean(f"NewtonOptions.{field}", getattr(self, field))
+        if self.lockstep is not None:
+            try:
+                _checks.boolean("NewtonOptions.lockstep", self.lockstep)
+            except ValueError:
+                raise ValueError(f"NewtonOptions.lockstep = {self.lockstep!r} is not allowed: "
+                                 "must be True, False or None (automatic)") from None
         if self.rtol == 0 and self.atol == 0 and self.xtol == 0:
             raise ValueError("NewtonOptions: rtol, atol and xtol are all 0: Newton could never "
                              "stop; give at least one > 0")

@@ -318,7 +318,10 @@ class ImplicitSimulation:
         threads (CompiledLoop.run_worlds); if any world's call stops (a step Newton did not
         converge in, an exploding state), every world returns to where the calls started and
         the steps are taken one by one (_advance), which halves the step or stops with the
-        usual error. The results are the same either way (bit for bit)."""
+        usual error. The results are the same either way (bit for bit), except in lockstep
+        (NewtonOptions.lockstep), whose solve across worlds differs from the Python loop's
+        LAPACK solve by round-off: a block redone in Python then gives the per-world
+        loop's numbers."""
         stepper = self.stepper
         if stepper.loop is None or self.scheme != "implicit_euler" or n_steps < 1:
             for _ in range(n_steps):

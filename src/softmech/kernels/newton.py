@@ -192,11 +192,13 @@ LoopOptions = namedtuple("LoopOptions", ["rtol", "atol", "xtol", "max_iterations
                                          "max_line_search", "line_search", "relaxed_steps"])
 """NewtonOptions as the compiled loop reads them (floats, ints, a bool)."""
 
-OK, NONFINITE, SINGULAR, LINE_SEARCH, ITERATIONS, EXPLODED, EVALUATE = range(7)
+OK, NONFINITE, SINGULAR, LINE_SEARCH, ITERATIONS, EXPLODED, EVALUATE, SOLVE = range(8)
 """What newton_continue answers: OK (converged), a failure (the step is redone in Python:
 a non-finite force, a singular matrix, no decrease along the line search, no convergence in
-max_iterations; EXPLODED: the scene's loop found |q| or |v| above its bound), or EVALUATE
-(q holds the next point: evaluate the forces there and ask again)."""
+max_iterations; EXPLODED: the scene's loop found |q| or |v| above its bound), EVALUATE
+(q holds the next point: evaluate the forces there and ask again), or, when asked not to solve
+(the lockstep loop, which solves the systems of several worlds at once), SOLVE: the Newton
+system diag(W.diagonal) - J, right-hand side -W.R, is due; its solution goes to newton_solved."""
 COUNTS_FIELDS = ("steps", "iterations", "evaluations", "solves")
 """Entries of NewtonWork.counts: the softmech.implicit.newton.NewtonStats fields they add to."""
 STEPS, ITERATION_COUNT, EVALUATIONS, SOLVES = range(len(COUNTS_FIELDS))
@@ -251,22 +253,44 @@ def _set_free(W, q, alpha):
 
 
 @kernel
-def _iterate(W, o, q):
-    """Top of Newton iteration W.state[1]: the convergence test, the solve, the update test,
-    the watchdog point, and the full step's point (ImplicitStepper.newton's `for it` body up
-    to its first evaluation, and its end)."""
+def _iterate(W, o, q, solve):
+    """Top of Newton iteration W.state[1]: the convergence test, the solve (or, if not
+    `solve`, SOLVE: the caller solves and calls newton_solved), the update test, the watchdog
+    point, and the full step's point (ImplicitStepper.newton's `for it` body up to its first
+    evaluation, and its end)."""
     phi, target = W.fstate[0], W.fstate[1]
     if W.state[1] > o.max_iterations:
         return OK if math.sqrt(2.0 * phi) <= target else ITERATIONS
     if math.sqrt(2.0 * phi) <= target:
         return OK
+    if not solve:
+        return SOLVE
     band = W.band
     assemble_band(W.J, band.slot_of_entry, band.diag_slot, W.diagonal, band.ab)
-    n_free = W.free.shape[0]
-    for i in range(n_free):
+    for i in range(W.free.shape[0]):
         W.dq[i] = -W.R[i]
-    if solve_band(band, W.dq) != 0 or not all_finite(W.dq):
+    return _solved(W, o, q, solve_band(band, W.dq))
+
+
+@kernel
+def newton_solved(W, o, q, x, lane, info):
+    """After SOLVE: W.dq = x[:, lane] (x (n_free, L): the solutions of the lockstep loop's
+    lanes solve, softmech.kernels.band_lanes), info its status (0: solved); then as
+    newton_continue: returns EVALUATE, OK or a failure."""
+    for i in range(W.free.shape[0]):
+        W.dq[i] = x[i, lane]
+    return _solved(W, o, q, info)
+
+
+@kernel
+def _solved(W, o, q, info):
+    """The rest of Newton iteration W.state[1] once the solve has written W.dq (info: the
+    solver's status, 0 when solved): the update test, the watchdog point, the full step's
+    point."""
+    if info != 0 or not all_finite(W.dq):
         return SINGULAR
+    phi = W.fstate[0]
+    n_free = W.free.shape[0]
     W.counts[SOLVES] += 1
     W.counts[ITERATION_COUNT] += 1
     for i in range(n_free):
@@ -291,12 +315,12 @@ def _iterate(W, o, q):
 
 
 @kernel
-def _accept(W, o, q, phi_new):
+def _accept(W, o, q, phi_new, solve):
     """Take the point just evaluated as the next iterate (phi_new its merit); a watchdog point
     held is released (the caller decides whether it is)."""
     W.fstate[0] = phi_new
     W.state[1] += 1
-    return _iterate(W, o, q)
+    return _iterate(W, o, q, solve)
 
 
 @kernel
@@ -313,12 +337,13 @@ def _back_to_watchdog(W, q):
 
 
 @kernel
-def newton_continue(W, o, q, h, norms):
+def newton_continue(W, o, q, h, norms, solve):
     """After the bindings' forces and Jacobian at q (W.F, W.J): the residual
     R = M (q - q_n - h v_n) / h^2 - F over the free DOFs (ref. 004 eq. 4), then
     ImplicitStepper.newton's logic up to the next evaluation: returns EVALUATE (q moved to the
     next point), OK (converged: q is the solution) or a failure. norms: the binding force
-    sizes measured during this evaluation (used by the first, the predictor's).
+    sizes measured during this evaluation (used by the first, the predictor's). solve: False
+    to get SOLVE where a Newton system is due (the lockstep loop; newton_solved goes on).
 
     The same operations in the same order as the Python loop (bit for bit): the watchdog line
     search of ImplicitStepper.newton (full steps kept while they decrease |R| enough against
@@ -347,23 +372,23 @@ def newton_continue(W, o, q, h, norms):
         W.state[1] = 1
         W.state[3] = 0
         W.state[4] = 0                   # the solve's budget of relaxed steps is untouched
-        return _iterate(W, o, q)
+        return _iterate(W, o, q, solve)
     # a trial point: the full step (state[2] == 0) or a backtracking one
     alpha = W.fstate[2]
     phi_new = 0.5 * sumsq(W.R)
     finite = math.isfinite(phi_new)
     if not o.line_search:
         if finite:
-            return _accept(W, o, q, phi_new)
+            return _accept(W, o, q, phi_new, solve)
     elif finite and phi_new <= (1.0 - 2.0 * ARMIJO * alpha) * W.fstate[3]:
         W.state[3] = 0                   # enough decrease: the watchdog point is released
-        return _accept(W, o, q, phi_new)
+        return _accept(W, o, q, phi_new, solve)
     elif W.state[2] == 0:
         # the full step did not decrease |R| enough
         if finite and W.state[4] < o.relaxed_steps:
             W.state[4] += 1              # keep it for now (the solve's budget allows it): the
             #                              watchdog still holds its point
-            return _accept(W, o, q, phi_new)
+            return _accept(W, o, q, phi_new, solve)
         if o.max_line_search > 0:
             _back_to_watchdog(W, q)
             _set_free(W, q, W.fstate[2])
@@ -382,4 +407,4 @@ def newton_continue(W, o, q, h, norms):
     if alpha * max_abs(W.dq) > o.xtol:      # alpha = 2^-k: |alpha x| = alpha |x|, exact
         return LINE_SEARCH
     W.state[3] = 0
-    return _accept(W, o, q, phi_new)
+    return _accept(W, o, q, phi_new, solve)

@@ -1,0 +1,57 @@
+"""The lockstep Newton loop's per-world data: the worlds of a worker thread advance together
+(softmech.implicit.compiled, NewtonOptions.lockstep), each with its own Newton state machine
+(softmech.kernels.newton: newton_continue, newton_solved), and their Newton systems are solved
+in one call with the worlds innermost (softmech.kernels.band_lanes).
+
+LockstepWork holds what NewtonWork holds, with one row per world of the thread for everything
+a world writes; world_work(S, r) is row r as a NewtonWork (views, no copy), so that the Newton
+steps of the per-world loop run unchanged on it.
+"""
+from collections import namedtuple
+
+from softmech.kernels import kernel
+from softmech.kernels.band_lanes import add_lane, band_lu_solve_lanes, close_lanes
+from softmech.kernels.newton import NewtonWork
+
+PER_WORLD = ("q_n", "v_n", "v", "F", "J", "R", "dq", "q_free", "diagonal", "tmp", "q_watch",
+             "dq_watch", "counts", "state", "fstate")
+"""NewtonWork's fields that LockstepWork holds per world: (L, size of NewtonWork's field)."""
+
+LockstepWork = namedtuple("LockstepWork", [
+    "mass", "free", "offsets", "kinds", "members", "band",   # shared, as in NewtonWork
+    *PER_WORLD,
+    "lanes",         # band_lanes.BandLanes for L lanes
+    "rows",          # (L,) int64: the rows of (Q, V) of this thread's worlds
+    "phase",         # (L,) int64: each world's last answer of the Newton steps (EVALUATE, ...)
+    "measure",       # (L,) int64: 1 while the world's next evaluation is its step's first
+    "alive",         # (L,) int64: 1 while the world has not stopped in this call
+    "lane_world",    # (width,) int64: the world (index r) of each lane of the next solve; width
+                     #   = lanes.ab.shape[1]: the lanes solved together (band_lanes.LANES)
+])
+
+
+@kernel(inline="always")
+def world_work(S, r):
+    """World r's NewtonWork: S's shared arrays and row r of its per-world ones."""
+    return NewtonWork(S.mass, S.free, S.q_n[r], S.v_n[r], S.v[r], S.F[r], S.J[r], S.offsets,
+                      S.kinds, S.members, S.R[r], S.dq[r], S.q_free[r], S.diagonal[r], S.tmp[r],
+                      S.q_watch[r], S.dq_watch[r], S.band, S.counts[r], S.state[r],
+                      S.fstate[r])
+
+
+@kernel
+def load_lane(W, lanes, lane):
+    """Put world W's Newton system (after newton_continue answered SOLVE) into lane `lane` of
+    lanes (BandLanes): its Jacobian entries (band_lanes.add_lane; close_lanes completes the
+    matrix diag(W.diagonal) - J) and the right-hand side -R."""
+    add_lane(W.J, W.band.slot_of_entry, lanes.ab, lane)
+    for i in range(W.free.shape[0]):
+        lanes.rhs[i, lane] = -W.R[i]
+
+
+@kernel
+def solve_lanes(S, m):
+    """Solve the Newton systems of lanes 0 .. m - 1 (load_lane; lane w holds world
+    S.lane_world[w]): the matrices completed (close_lanes), then the LU across lanes."""
+    close_lanes(S.lanes.ab, m, S.band.diag_slot, S.diagonal, S.lane_world)
+    band_lu_solve_lanes(S.lanes, m)

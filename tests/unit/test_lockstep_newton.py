@@ -1,0 +1,214 @@
+"""The lockstep Newton loop (NewtonOptions.lockstep; softmech.implicit.compiled
+run_steps_lockstep) and its solve across worlds (softmech.kernels.band_lanes): the worlds of a
+thread advance together, each with its own iterations, line search and status.
+
+- the lanes solve is LAPACK's banded LU with partial pivoting: its answers equal a dense solve's
+  to round-off, and a lane's answer is the same bit for bit whatever the other lanes hold and
+  however many there are;
+- so a world's results in lockstep do not depend on the batch (bit for bit against B = 1 in
+  lockstep), a world that fails does not change the others, restarts continue bit for bit;
+- against the per-world loop (LAPACK's Cholesky or LU) they differ by the solve's round-off
+  only, which the Newton iterations keep within the solver's tolerance.
+"""
+import numba
+import numpy as np
+import pytest
+
+import softmech as sm
+from softmech.implicit.newton import NewtonOptions
+from softmech.kernels.band_lanes import (LANES, add_lane, allocate, band_lu_solve_lanes,
+                                         close_lanes)
+from softmech.kernels.newton import NONFINITE, OK
+from softmech.scenarios.discrete import build_falling_rod
+
+DT = 1e-3
+
+
+def band_matrix(n, kd, rng):
+    """A random unsymmetric band matrix A (n x n, half bandwidth kd) whose partial pivoting
+    swaps rows (a weak diagonal), and the rows and columns of its band's entries: (A, rows,
+    cols)."""
+    rows, cols = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= kd)
+    A = np.zeros((n, n))
+    A[rows, cols] = rng.normal(size=rows.size)
+    A[np.arange(n), np.arange(n)] *= 0.1
+    return A, rows, cols
+
+
+def lanes_solve(matrices, rhs, kd):
+    """Solve each (A, entries) of `matrices` (at most LANES) with rhs in the lanes of one
+    band_lu_solve_lanes call; returns (solutions (n, L), info (L,))."""
+    from softmech.implicit.linear import JacobianPattern
+    n = rhs.shape[0]
+    L = len(matrices)
+    _, rows, cols = matrices[0]
+    band = JacobianPattern(n, rows, cols, []).band
+    s = allocate(n, kd, kd)
+    s.ab[:] = np.nan                        # every entry is written before it is read
+    s.rhs[:] = np.nan
+    for w, (A, r, c) in enumerate(matrices):
+        # the Newton matrix diag(d) - J with d = 0: J = -A
+        add_lane(np.ascontiguousarray(-A[r, c]), band.slot_of_entry, s.ab, w)
+        s.rhs[:, w] = rhs
+    close_lanes(s.ab, L, band.diag_slot, np.zeros((L, n)), np.arange(L))
+    band_lu_solve_lanes(s, L)
+    return s.rhs[:, :L].copy(), s.info[:L].copy()
+
+
+def test_the_lanes_solve_is_a_banded_lu_with_pivoting_and_each_lane_is_independent():
+    rng = np.random.default_rng(1)
+    n, kd = 40, 4
+    matrices = [band_matrix(n, kd, rng) for _ in range(LANES)]
+    rhs = rng.normal(size=n)
+    x, info = lanes_solve(matrices, rhs, kd)
+    assert not info.any()
+    for w, (A, _, _) in enumerate(matrices):
+        # backward stable: the residual at round-off of |A| |x| (LU with partial pivoting)
+        scale = np.abs(A).max() * np.abs(x[:, w]).max() * n
+        np.testing.assert_allclose(A @ x[:, w], rhs, rtol=0, atol=1e-13 * scale)
+    # a lane's answer, bit for bit, alone, among fewer lanes, at another place
+    for w in (0, 4, LANES - 1):
+        alone, _ = lanes_solve([matrices[w]], rhs, kd)
+        np.testing.assert_array_equal(alone[:, 0], x[:, w])
+        moved, _ = lanes_solve([matrices[(w + 1) % LANES], matrices[w]], rhs, kd)
+        np.testing.assert_array_equal(moved[:, 1], x[:, w])
+
+
+def test_a_singular_lane_is_reported_and_leaves_the_others_alone():
+    rng = np.random.default_rng(2)
+    n, kd = 30, 3
+    matrices = [band_matrix(n, kd, rng) for _ in range(3)]
+    A, r, c = matrices[1]
+    A = A.copy()
+    A[:, 7] = 0.0                           # column 7 zero: U(7, 7) = 0 in any elimination
+    matrices[1] = (A, r, c)
+    rhs = rng.normal(size=n)
+    x, info = lanes_solve(matrices, rhs, kd)
+    assert info[0] == 0 and info[2] == 0 and info[1] == 8
+    for w in (0, 2):
+        np.testing.assert_array_equal(x[:, w], lanes_solve([matrices[w]], rhs, kd)[0][:, 0])
+
+
+def falling_rods(worlds, lockstep, moduli=None):
+    """falling_rod with B worlds, each its own soft rod's Young's modulus and friction (so that
+    they take different Newton iterations), in lockstep or not."""
+    scene, _ = build_falling_rod(worlds=worlds)
+    sim = scene.compile(worlds=worlds, dt=DT, newton=NewtonOptions(lockstep=lockstep))
+    moduli = np.geomspace(3e5, 3e6, worlds) if moduli is None else np.asarray(moduli)
+    sim.params["soft.youngs_modulus"] = moduli
+    sim.params["soft_ground.friction"] = np.linspace(0.3, 0.7, worlds)
+    return sim
+
+
+@pytest.mark.parametrize("worlds", [1, 3, 16])
+def test_lockstep_agrees_with_the_per_world_loop_within_the_newton_tolerance(worlds):
+    # 0.15 s: the fall and the impact (contact, friction: an unsymmetric Newton matrix)
+    a, b = falling_rods(worlds, True), falling_rods(worlds, False)
+    assert a.stepper.loop.uses_lockstep(worlds) and not b.stepper.loop.uses_lockstep(worlds)
+    a.run(0.15)
+    b.run(0.15)
+    # Newton stops at |R| <= 1e-9 |R_0| (NewtonOptions.rtol) or an update below xtol = 1e-12
+    # m: two loops whose solves differ by round-off (the LU across lanes; LAPACK's Cholesky or
+    # LU) reach solutions of each step within that tolerance of each other, ~1e-13 m for
+    # these steps' updates (~1e-4 m). Measured after 150 steps: 4e-16, 6e-16, 1e-15 m (B = 1,
+    # 3, 16; 8e-15 m at 0.6 s). 1e-12 m leaves room for growth through the contact events.
+    assert np.max(np.abs(a.q - b.q)) <= 1e-12
+    assert a.newton_stats.steps == b.newton_stats.steps == 150 * worlds
+    # Newton converges to the same states even with a poor direction, so the solve is checked
+    # by the iterations it takes: the same counts were measured (654, 1976, 10549); a solve
+    # wrong beyond round-off (a missed swap, a wrong multiplier) costs many more, or fails
+    assert abs(a.newton_stats.iterations - b.newton_stats.iterations) <= \
+        0.005 * b.newton_stats.iterations
+
+
+def test_in_lockstep_a_worlds_results_do_not_depend_on_the_batch():
+    # B = 5 worlds on one and on two threads, against each world alone (B = 1, lockstep)
+    moduli = [3e5, 1e6, 5e5, 2e6, 8e5]
+    threads = numba.get_num_threads()
+    batched = []
+    try:
+        for n in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(n)
+            sim = falling_rods(5, True, moduli)
+            sim.run(0.12)
+            batched.append(sim)
+    finally:
+        numba.set_num_threads(threads)
+    for b, E in enumerate(moduli):
+        alone = falling_rods(1, True, [E])
+        alone.params["soft_ground.friction"] = batched[0].params["soft_ground.friction"][b]
+        alone.run(0.12)
+        for sim in batched:
+            np.testing.assert_array_equal(sim.q[b], alone.q[0])
+            np.testing.assert_array_equal(sim.v[b], alone.v[0])
+
+
+def test_worlds_converge_in_different_iterations_and_one_that_fails_stops_alone():
+    sim = falling_rods(4, True)
+    sim.run(0.09)                       # just before the soft rods land
+    loop = sim.stepper.loop
+    start = sim.snapshot()
+    q, v = sim.q.copy(), sim.v.copy()
+    status, counts = loop.run_worlds(q, v, sim.time, 0, DT, 30, 1e3)
+    assert status.tolist() == [OK] * 4
+    assert len(set(counts[:, 1].tolist())) > 1          # iterations differ between worlds
+    reference = q.copy()
+    # world 1 meets a NaN, world 2 a node thrown at 2 km/s (its Newton solve fails or its
+    # state passes the bound)
+    sim.restore(start)
+    q, v = sim.q.copy(), sim.v.copy()
+    v[2, 5] = 2e3
+    q[1, 7] = np.nan
+    status, counts = loop.run_worlds(q, v, sim.time, 0, DT, 30, 1e3)
+    assert status[1] == NONFINITE and status[2] != OK
+    assert status[0] == status[3] == OK
+    for b in (0, 3):
+        np.testing.assert_array_equal(q[b], reference[b])
+
+
+def test_a_lockstep_restart_continues_bit_for_bit(tmp_path):
+    sim = falling_rods(3, True)
+    sim.run(0.1)
+    sim.save_state(tmp_path / "half.npz")
+    straight = sim.run(0.05, record=sm.Every(0.01, ("positions",)))
+    again = falling_rods(3, True)
+    again.load_state(tmp_path / "half.npz")
+    resumed = again.run(0.05, record=sm.Every(0.01, ("positions",)))
+    np.testing.assert_array_equal(straight["soft.positions"], resumed["soft.positions"])
+    np.testing.assert_array_equal(sim.q, again.q)
+
+
+def test_newton_options_lockstep_is_true_false_or_none():
+    with pytest.raises(ValueError, match="NewtonOptions.lockstep = 1 is not allowed"):
+        NewtonOptions(lockstep=1)
+    assert NewtonOptions().lockstep is None
+
+
+def test_lockstep_is_chosen_by_the_batch_size_alone():
+    from softmech.implicit.compiled import LOCKSTEP_MIN_WORLDS
+    loop = falling_rods(1, None).stepper.loop
+    assert not loop.uses_lockstep(1)
+    assert not loop.uses_lockstep(LOCKSTEP_MIN_WORLDS - 1)
+    assert loop.uses_lockstep(LOCKSTEP_MIN_WORLDS)
+    assert falling_rods(1, True).stepper.loop.uses_lockstep(1)
+    assert not falling_rods(1, False).stepper.loop.uses_lockstep(16)
+
+
+def test_a_block_that_fails_in_lockstep_is_redone_in_python_with_halvings():
+    # two Newton iterations are too few for the cantilever's full steps: the lockstep call
+    # reports the failing worlds, every world returns to the block's start and the Python
+    # loop halves the steps (its sub-steps run the compiled per-world loop), as without
+    # lockstep; the two runs then differ by the lockstep solve's round-off in the blocks
+    # that did not fail (Newton tolerance: the 1e-12 m of the test above)
+    from softmech.validation.der import cantilever
+    options = dict(max_iterations=2, max_halvings=12, line_search=False)
+    runs = []
+    for lockstep in (True, False):
+        sim = cantilever(1e9)[0].compile(worlds=2, dt=5e-3, newton=NewtonOptions(
+            lockstep=lockstep, **options))
+        sim.run(0.2)
+        runs.append(sim)
+    assert runs[0].stepper.loop.uses_lockstep(2)
+    assert runs[0].newton_stats.halvings > 0
+    assert runs[0].newton_stats.halvings == runs[1].newton_stats.halvings
+    assert np.max(np.abs(runs[0].q - runs[1].q)) <= 1e-12
