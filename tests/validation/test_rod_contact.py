@@ -135,12 +135,15 @@ def momentum(sim):
     return total[0]
 
 
-def test_thrown_rod_conserves_total_linear_momentum():
-    """No gravity, no friction, no other external force: the contact forces are equal and
-    opposite, so sum m v is conserved. Tolerance 1e-12 |P0| per component: round-off of the
-    force sums (~1e-16 |F| per step over 2e4 steps) is ~1e-13 |P0|; the collision moves ~40 %
-    of the momentum to the hit rod (asserted, so the test sees a real impact)."""
-    scene = crossing_rods(2 * R + 0.002, gravity=False, damping=1.0)
+@pytest.mark.parametrize("friction", [None, sm.StickingFriction(
+    0.5, 0.3, tangential_stiffness=K, tangential_damping=1.0)], ids=["frictionless", "sticking"])
+def test_thrown_rod_conserves_total_linear_momentum(friction):
+    """No gravity, no other external force: the contact forces, normal and (sticking) friction,
+    are equal and opposite, so sum m v is conserved. Tolerance 1e-12 |P0| per component:
+    round-off of the force sums (~1e-16 |F| per step over 2e4 steps) is ~1e-13 |P0|; the
+    collision moves ~40 % of the momentum to the hit rod (asserted, so the test sees a real
+    impact)."""
+    scene = crossing_rods(2 * R + 0.002, gravity=False, damping=1.0, friction=friction)
     sim = scene.compile(dt=1e-5)
     v0 = np.array([0.05, 0.1, -0.4])
     sim.set_state("drop", velocities=np.broadcast_to(v0, (1, 21, 3)))
