@@ -226,6 +226,16 @@ def sticky_scene():
     return scene
 
 
+def assert_same_run(sim, reference, bodies):
+    """Every state field of `bodies` and every history array of sim equal reference's, bit for
+    bit."""
+    for body in bodies:
+        for key, value in reference.get_state(body).items():
+            assert np.array_equal(sim.get_state(body)[key], value), (body, key)
+    for key, value in reference.history().items():
+        assert np.array_equal(sim.history()[key], value), key
+
+
 def test_a_restart_continues_bit_for_bit(tmp_path):
     """Anchors live in Simulation.history() and the state file: 200 + 200 steps, saved in
     between and continued in a fresh simulation, equal 400 steps to the last bit."""
@@ -241,11 +251,7 @@ def test_a_restart_continues_bit_for_bit(tmp_path):
     second = sticky_scene().compile(dt=1e-5)
     second.load_state(tmp_path / "half.npz")
     second.step(200)
-    for body in ("rod", "crate", "lying"):
-        for key, value in whole.get_state(body).items():
-            assert np.array_equal(second.get_state(body)[key], value), (body, key)
-    for key, value in whole.history().items():
-        assert np.array_equal(second.history()[key], value), key
+    assert_same_run(second, whole, ("rod", "crate", "lying"))
 
 
 def test_a_rod_contact_restart_continues_bit_for_bit(tmp_path):
@@ -273,11 +279,7 @@ def test_a_rod_contact_restart_continues_bit_for_bit(tmp_path):
     second = simulation()
     second.load_state(tmp_path / "half.npz")
     second.step(300)
-    for body in ("slider0", "rail0a", "rail0b"):
-        for key, value in whole.get_state(body).items():
-            assert np.array_equal(second.get_state(body)[key], value), (body, key)
-    for key, value in whole.history().items():
-        assert np.array_equal(second.history()[key], value), key
+    assert_same_run(second, whole, ("slider0", "rail0a", "rail0b"))
     once = simulation()
     once.step(600)
     held = once.get_state("slider0")["positions"][0]

@@ -230,7 +230,21 @@ def check_initial_overlap(term, ctx, indices):
             ratio[k], "(r_i + r_j)", ratio[k] * (rad[i] + rad[j]))
 
 
-class RodContacts(Part):
+class FrictionSplitPart(Part):
+    """A contact Part whose entries (tuples ending with the sticking flag) compile into one
+    kernel call set per friction law: the regularized entries together, then the sticking ones
+    (`_calls(engine, entries, sticking)`)."""
+
+    def calls(self, engine):
+        calls = []
+        for sticking in (False, True):
+            entries = [e for e in self.entries if e[-1] == sticking]
+            if entries:
+                calls += self._calls(engine, entries, sticking)
+        return calls
+
+
+class RodContacts(FrictionSplitPart):
     """All RodContact terms of a scene: per entry its name, rod indices, self-contact flag,
     parameters (B, N_PARAMS or N_STICK_PARAMS) and whether its friction sticks. The entries
     with the regularized law run in one kernel call ("rod_contacts"), those with
@@ -265,14 +279,6 @@ class RodContacts(Part):
                         f"{rods[clash[1]].name!r} is already in {other!r} (a pair of rods may be "
                         f"in one RodContact only)")
         return member, np.array([int(e[2]) for e in entries], dtype=np.int64)
-
-    def calls(self, engine):
-        calls = []
-        for sticking in (False, True):
-            entries = [e for e in self.entries if e[4] == sticking]
-            if entries:
-                calls += self._calls(engine, entries, sticking)
-        return calls
 
     def _calls(self, engine, entries, sticking):
         lanes, slots, rods = engine.lanes, engine.slots, engine.rods
