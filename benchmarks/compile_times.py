@@ -3,6 +3,7 @@
     python benchmarks/compile_times.py                 # the README demo's snake, B = 1
     python benchmarks/compile_times.py --scene cantilever
     python benchmarks/compile_times.py --scene rod_contact   # two rods with sm.RodContact
+    python benchmarks/compile_times.py --scene rod_sticking  # the same with sm.StickingFriction
     python benchmarks/compile_times.py --scene rod_body_contact   # rods, bodies, DrivenEnd
     python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
     python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
@@ -34,8 +35,8 @@ import time
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
-        "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_body_contact",
-        "fluids", "elbow", "poseidron", "quadropus", "contacts"))
+        "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
+        "rod_body_contact", "fluids", "elbow", "poseidron", "quadropus", "contacts"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -60,9 +61,10 @@ def main(argv=None):
     from softmech.scenarios import SCENES
     t_import = time.perf_counter() - t_start
 
-    if args.scene in ("rod_contact", "rod_body_contact"):
-        scene, dt = (_rod_contact_scene if args.scene == "rod_contact"
-                     else _rod_body_contact_scene)(sm)
+    if args.scene in ("rod_contact", "rod_sticking"):
+        scene, dt = _rod_contact_scene(sm, sticking=args.scene == "rod_sticking")
+    elif args.scene == "rod_body_contact":
+        scene, dt = _rod_body_contact_scene(sm)
     elif args.scene == "fluids":
         scene, dt = _fluids_scene(sm)
     elif args.scene == "contacts":
@@ -106,15 +108,18 @@ def main(argv=None):
     return int(not np.isfinite(total))
 
 
-def _rod_contact_scene(sm):
-    """Two crossing rods with rod-rod contact and friction, and gravity."""
+def _rod_contact_scene(sm, sticking=False):
+    """Two crossing rods with rod-rod contact and friction (regularized, or sticking), and
+    gravity."""
     scene = sm.Scene()
     common = dict(n_elems=20, normal=(0, 0, 1), radius=0.01, density=1000.0, youngs_modulus=1e6)
     scene.add_cosserat_rod(name="a", start=(-0.2, 0, 0), direction=(1, 0, 0), length=0.4, **common)
     scene.add_cosserat_rod(name="b", start=(0, -0.2, 0.03), direction=(0, 1, 0), length=0.4,
                            **common)
     scene.add(sm.Gravity())
-    scene.add(sm.RodContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
+    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
+                else sm.CoulombFriction(0.5, 0.4))
+    scene.add(sm.RodContact(stiffness=1e4, friction=friction))
     return scene, 1e-5
 
 

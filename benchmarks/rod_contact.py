@@ -2,7 +2,8 @@
 
     python benchmarks/rod_contact.py bundle     # 36 rods x 20 elements: softmech vs PyElastica 1.0
     python benchmarks/rod_contact.py scaling    # broad phase: 1,000 / 3,000 / 10,000 short rods
-    python benchmarks/rod_contact.py            # both
+    python benchmarks/rod_contact.py sticking   # the bundle: CoulombFriction vs StickingFriction
+    python benchmarks/rod_contact.py            # bundle and scaling
 
 bundle: 36 straight rods (L = 0.2 m, 20 elements, r = 5 mm, rho = 1000 kg/m^3, E = 1 MPa,
 G = E / 1.5) on a 6 x 6 square lattice (spacing 2.2 r), each tilted by a twist of 0.1 rad about
@@ -74,6 +75,65 @@ def softmech_bundle(n_steps, contact=True):
     us = best_of(once)
     from softmech.terms.rod_contact import contact_stats
     return us, (contact_stats(once.sim)[0] if contact else None)
+
+
+def bundle_simulation(friction, warm_steps=2000):
+    """The bundle with every pair of rods in one RodContact with `friction`, compiled and run
+    for warm_steps (the squeeze brings the rods into contact after ~1,800 steps)."""
+    rods = bundle_rods()
+    scene = sm.Scene()
+    for k, (p, d, n, _) in enumerate(rods):
+        scene.add_cosserat_rod(name=f"r{k}", start=p, direction=d, normal=n, length=L,
+                               n_elems=N_ELEMS, radius=R, density=RHO, youngs_modulus=E,
+                               shear_modulus=E / 1.5)
+    scene.add(sm.RodContact(stiffness=K, damping=NU, friction=friction))
+    sim = scene.compile(dt=DT)
+    for k, (_, _, _, v) in enumerate(rods):
+        sim.set_state(f"r{k}", velocities=np.broadcast_to(v, (1, N_ELEMS + 1, 3)))
+    sim.step(warm_steps)
+    return sim
+
+
+def sticking(rounds=9, n_steps=100):
+    """Cost per step of the bundle with the regularized law and with friction that sticks
+    (mu_s = 0.5, mu_k = 0.4, k_t = K), in one process, alternating rounds of n_steps: min and
+    median over the rounds [us/step]."""
+    from softmech.terms.rod_contact import contact_stats
+    sims = {"CoulombFriction": bundle_simulation(sm.CoulombFriction(0.5, 0.4)),
+            "StickingFriction": bundle_simulation(sm.StickingFriction(
+                0.5, 0.4, tangential_stiffness=K, tangential_damping=0.01))}
+    times = {name: [] for name in sims}
+    before = {name: contact_stats(sim)[0][2] for name, sim in sims.items()}
+    for _ in range(rounds):
+        for name, sim in sims.items():
+            t0 = time.perf_counter()
+            sim.step(n_steps)
+            times[name].append((time.perf_counter() - t0) / n_steps * 1e6)
+    for name, values in times.items():
+        stats = contact_stats(sims[name])[0]
+        print(f"bundle 36 rods x {N_ELEMS}, {name:16s}: min {min(values):8.1f} us/step, median "
+              f"{np.median(values):8.1f} ({rounds} rounds of {n_steps} steps, alternating; "
+              f"contacts at the start {before[name]:.0f}, at the end {stats[2]:.0f})")
+    print(f"sticking / regularized: min {min(times['StickingFriction']) / min(times['CoulombFriction']):.2f}, "
+          f"median {np.median(times['StickingFriction']) / np.median(times['CoulombFriction']):.2f}")
+    # a steady contact: the validation's rod resting across two clamped rods (3 rods, 26
+    # elements, 2 crossings), held at tan(alpha) = 0.4
+    from softmech.validation.sticking import rail_friction, rails_simulation
+    sims = {"CoulombFriction": rails_simulation([0.4], [sm.CoulombFriction(0.5, 0.5)]),
+            "StickingFriction": rails_simulation([0.4], [rail_friction(0.5, 0.5)])}
+    times = {name: [] for name in sims}
+    for sim in sims.values():
+        sim.step(5000)
+    for _ in range(rounds):
+        for name, sim in sims.items():
+            t0 = time.perf_counter()
+            sim.step(20 * n_steps)
+            times[name].append((time.perf_counter() - t0) / (20 * n_steps) * 1e6)
+    for name, values in times.items():
+        print(f"rod across two rods, {name:16s}: min {min(values):8.2f} us/step, median "
+              f"{np.median(values):8.2f} (contacts {contact_stats(sims[name])[0][2]:.0f})")
+    print(f"sticking / regularized: min {min(times['StickingFriction']) / min(times['CoulombFriction']):.2f}, "
+          f"median {np.median(times['StickingFriction']) / np.median(times['CoulombFriction']):.2f}")
 
 
 def pyelastica_bundle(n_steps):
@@ -196,5 +256,7 @@ if __name__ == "__main__":
     what = sys.argv[1:] or ["bundle", "scaling"]
     if "bundle" in what:
         bundle()
+    if "sticking" in what:
+        sticking()
     if "scaling" in what:
         scaling()

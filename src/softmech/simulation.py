@@ -1,5 +1,6 @@
 """Simulation: B worlds of a compiled scene, the run loop, recorders and the divergence guard."""
 import warnings
+from concurrent.futures import wait
 from functools import partial
 
 import numpy as np
@@ -24,6 +25,7 @@ from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # n
 from softmech.stability import assembly_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
 from softmech.terms.rigid import ground_contact_force
+from softmech.terms.rod_contact import CALLS as ROD_CONTACT_CALLS
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
 from softmech.terms.surface_contact import node_forces as surface_node_forces
 
@@ -333,11 +335,15 @@ class Simulation:
     def _advance(self, engine, n_steps):
         saved = tuple(a.copy() for a in self._state) + tuple(
             a.copy() for a in self._histories.values())
-        if self.scheme in IMPLICIT_SCHEMES:
-            status = self.implicit_integrator().advance(
-                block_pool(), self._t0, self._steps, self.dt, n_steps)
-        else:
-            status = self._explicit_blocks(engine, n_steps)
+        try:
+            if self.scheme in IMPLICIT_SCHEMES:
+                status = self.implicit_integrator().advance(
+                    block_pool(), self._t0, self._steps, self.dt, n_steps)
+            else:
+                status = self._explicit_blocks(engine, n_steps)
+        except ValueError:  # a kernel refused the state (softmech.kernels.rod_sticking.OVERFLOW)
+            self._restore(saved)
+            raise
         exploded = self._exploded_blocks()
         status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
         if np.any(status != STATUS_OK):
@@ -353,8 +359,10 @@ class Simulation:
                       step0=self._steps, dt=self.dt, n_steps=n_steps, drifts=drifts, kicks=kicks)
         if self.lanes.n_blocks == 1:
             status[0] = run(0)
-        else:  # one block per task; step_block releases the GIL
-            status[:] = list(block_pool().map(run, range(self.lanes.n_blocks)))
+        else:  # one block per task; step_block releases the GIL; all end before any raises
+            tasks = [block_pool().submit(run, bi) for bi in range(self.lanes.n_blocks)]
+            wait(tasks)
+            status[:] = [task.result() for task in tasks]
         return status
 
     def _exploded_blocks(self):
@@ -443,7 +451,7 @@ class Simulation:
                 raise ValueError(f"Every.fields entry {f!r} is not allowed: {owner!r} is a rigid "
                                  "body; rod_contact_force is the sm.RodContact force on a rod's "
                                  "nodes")
-            if not any(c.name == "rod_contacts" for c in engine.calls):
+            if not any(c.name in ROD_CONTACT_CALLS for c in engine.calls):
                 raise ValueError(f"Every.fields entry {f!r} is not allowed: the scene has no "
                                  "sm.RodContact term")
 

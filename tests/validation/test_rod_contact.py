@@ -135,12 +135,16 @@ def momentum(sim):
     return total[0]
 
 
-def test_thrown_rod_conserves_total_linear_momentum():
-    """No gravity, no friction, no other external force: the contact forces are equal and
-    opposite, so sum m v is conserved. Tolerance 1e-12 |P0| per component: round-off of the
-    force sums (~1e-16 |F| per step over 2e4 steps) is ~1e-13 |P0|; the collision moves ~40 %
-    of the momentum to the hit rod (asserted, so the test sees a real impact)."""
-    scene = crossing_rods(2 * R + 0.002, gravity=False, damping=1.0)
+@pytest.mark.parametrize("friction", [None, sm.StickingFriction(
+    0.5, 0.3, tangential_stiffness=K, tangential_damping=1.0)], ids=["frictionless", "sticking"])
+def test_thrown_rod_conserves_total_linear_momentum(friction):
+    """No gravity, no other external force: the contact forces, normal and (sticking) friction,
+    are equal and opposite, so sum m v is conserved; with sticking friction the hit rod also
+    takes over a good part of the thrown rod's tangential momentum. Tolerance 1e-12 |P0| per component:
+    round-off of the force sums (~1e-16 |F| per step over 2e4 steps) is ~1e-13 |P0|; the
+    collision moves ~40 % of the momentum to the hit rod (asserted, so the test sees a real
+    impact)."""
+    scene = crossing_rods(2 * R + 0.002, gravity=False, damping=1.0, friction=friction)
     sim = scene.compile(dt=1e-5)
     v0 = np.array([0.05, 0.1, -0.4])
     sim.set_state("drop", velocities=np.broadcast_to(v0, (1, 21, 3)))
@@ -149,6 +153,8 @@ def test_thrown_rod_conserves_total_linear_momentum():
     p1 = momentum(sim)
     hit = np.einsum("bn,bnk->bk", sim._node_mass("base"), sim.get_state("base")["velocities"])[0]
     assert abs(hit[2]) > 0.3 * abs(p0[2])
+    if friction is not None:   # the anchors' friction carried tangential momentum (measured
+        assert np.all(np.abs(hit[:2]) > 0.25 * np.abs(p0[:2]))   # 51 %, 40 %; ~0 without)
     np.testing.assert_allclose(p1, p0, rtol=0, atol=1e-12 * np.linalg.norm(p0))
 
 

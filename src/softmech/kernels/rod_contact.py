@@ -157,12 +157,12 @@ def cell_hash(ix, iy, iz, mask):
 
 
 @kernel(inline="always")
-def pair_force(a, bi, W, lane, i, j, prm):
-    """Narrow phase of contact elements i, j of one lane: adds their forces to a.rc_force and
-    returns (contact 0 or 1, eps / (r_i + r_j))."""
+def pair_geometry(a, bi, W, lane, i, j):
+    """Narrow phase of contact elements i, j of one lane: (eps [m], r_i + r_j [m], s, u, unit
+    normal n (3,) from i to j, relative velocity w = v_j - v_i (3,) [m/s] of the closest points,
+    node columns ia, ib, ja, jb). No contact unless eps > 0 (n and w are then zeros)."""
     X = a.x[bi]
     V = a.v[bi]
-    F = a.rc_force[bi]
     ia, ib = a.rc_node_a[i] * W + lane, a.rc_node_b[i] * W + lane
     ja, jb = a.rc_node_a[j] * W + lane, a.rc_node_b[j] * W + lane
     s, u = segment_parameters(X[0, ia], X[1, ia], X[2, ia], X[0, ib], X[1, ib], X[2, ib],
@@ -176,24 +176,18 @@ def pair_force(a, bi, W, lane, i, j, prm):
     rsum = a.elem_radius[bi, a.rc_elem[i] * W + lane] + a.elem_radius[bi, a.rc_elem[j] * W + lane]
     eps = rsum - dist
     if not eps > 0.0:
-        return 0, 0.0
-    n0, n1, n2 = contact_normal(d0, d1, d2, dist, t0, t1, t2, q0, q1, q2)
-    # relative velocity of the closest points, v_j - v_i
+        return eps, rsum, s, u, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), ia, ib, ja, jb
+    n = contact_normal(d0, d1, d2, dist, t0, t1, t2, q0, q1, q2)
     w0 = V[0, ja] + u * (V[0, jb] - V[0, ja]) - V[0, ia] - s * (V[0, ib] - V[0, ia])
     w1 = V[1, ja] + u * (V[1, jb] - V[1, ja]) - V[1, ia] - s * (V[1, ib] - V[1, ia])
     w2 = V[2, ja] + u * (V[2, jb] - V[2, ja]) - V[2, ia] - s * (V[2, ib] - V[2, ia])
-    vn = w0 * n0 + w1 * n1 + w2 * n2
-    fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)          # Zhang 2019 eq. 7
-    w0 -= vn * n0
-    w1 -= vn * n1
-    w2 -= vn * n2
-    slip = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
-    v_s = prm[V_S, lane]
-    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
-    ft = mu * fn / max(slip, v_s)                                       # regularized Coulomb
-    f0 = fn * n0 - ft * w0           # force on element j; element i gets -f
-    f1 = fn * n1 - ft * w1
-    f2 = fn * n2 - ft * w2
+    return eps, rsum, s, u, n, (w0, w1, w2), ia, ib, ja, jb
+
+
+@kernel(inline="always")
+def add_pair_force(F, ia, ib, ja, jb, s, u, f0, f1, f2):
+    """F += f on element j at its parameter u, -f on element i at s ((1 - s) to node a, s to
+    node b): equal and opposite, so linear momentum is conserved."""
     F[0, ja] += (1.0 - u) * f0
     F[1, ja] += (1.0 - u) * f1
     F[2, ja] += (1.0 - u) * f2
@@ -206,6 +200,30 @@ def pair_force(a, bi, W, lane, i, j, prm):
     F[0, ib] -= s * f0
     F[1, ib] -= s * f1
     F[2, ib] -= s * f2
+
+
+@kernel(inline="always")
+def pair_force(a, bi, W, lane, i, j, entry):
+    """Contact elements i, j of one lane, in contact entry `entry`: adds their forces to
+    a.rc_force and returns (contact 0 or 1, eps / (r_i + r_j))."""
+    prm = a.rc_param[bi, entry]
+    eps, rsum, s, u, n, w, ia, ib, ja, jb = pair_geometry(a, bi, W, lane, i, j)
+    if not eps > 0.0:
+        return 0, 0.0
+    n0, n1, n2 = n
+    w0, w1, w2 = w
+    vn = w0 * n0 + w1 * n1 + w2 * n2
+    fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)          # Zhang 2019 eq. 7
+    w0 -= vn * n0
+    w1 -= vn * n1
+    w2 -= vn * n2
+    slip = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+    v_s = prm[V_S, lane]
+    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
+    ft = mu * fn / max(slip, v_s)                                       # regularized Coulomb
+    # force on element j; element i gets -f
+    add_pair_force(a.rc_force[bi], ia, ib, ja, jb, s, u, fn * n0 - ft * w0, fn * n1 - ft * w1,
+                   fn * n2 - ft * w2)
     return 1, eps / rsum
 
 
@@ -245,9 +263,12 @@ def build_grid(a, bi, W, lane, n_ce, mask):
 
 
 @kernel(inline="always")
-def lane_contacts(a, bi, W, lane, n_ce, mask):
-    """Every contact of one lane (world): grid, then each element against the elements of its
-    27 neighbouring cells with a higher index, box test, pair mask, self-contact rule."""
+def visit_pairs(a, bi, W, lane, n_ce, mask, visit):
+    """Every candidate pair of one lane (world): grid, then each element i against the
+    elements j > i of its 27 neighbouring cells, box test, pair mask, self-contact rule; each
+    pair goes to visit(a, bi, W, lane, i, j, entry) -> (contact 0 or 1, eps / (r_i + r_j)).
+    All pairs of element i are visited before those of i + 1. Returns (largest eps / (r_i +
+    r_j), box pairs, contacts)."""
     build_grid(a, bi, W, lane, n_ce, mask)
     box = a.rc_box[bi]
     cell = a.rc_cell[bi]
@@ -285,9 +306,17 @@ def lane_contacts(a, bi, W, lane, n_ce, mask):
                                 a.elem_radius[bi, a.rc_elem[j] * W + lane], a.rc_rod_len[ri]):
                             continue
                         n_box += 1
-                        hit, ratio = pair_force(a, bi, W, lane, i, j, a.rc_param[bi, entry])
+                        hit, ratio = visit(a, bi, W, lane, i, j, entry)
                         n_contact += hit
                         worst = max(worst, ratio)
+    return worst, n_box, n_contact
+
+
+@kernel(inline="always")
+def lane_contacts(a, bi, W, lane, n_ce, mask, visit):
+    """Every contact of one lane (world) through visit (pair_force or a sticking law's: forces
+    into a.rc_force), its stats in a.rc_stats."""
+    worst, n_box, n_contact = visit_pairs(a, bi, W, lane, n_ce, mask, visit)
     a.rc_stats[bi, 0, lane] = worst
     a.rc_stats[bi, 1, lane] = n_box
     a.rc_stats[bi, 2, lane] = n_contact
@@ -312,16 +341,24 @@ def add_rows(out, F):
             oc[k] += fc[k]
 
 
-@kernel
-def rod_rod_contacts(a, bi, W, t):
-    """Add the rod-rod and self-contact forces of block bi to a.node_force (all contact terms of
-    a scene in this one call); a.rc_force keeps them per node slot, a.rc_stats per lane."""
+@kernel(inline="always")
+def block_contacts(a, bi, W, visit):
+    """Every contact of block bi through visit (lane_contacts), added to a.node_force;
+    a.rc_force keeps the forces per node slot, a.rc_stats the stats per lane."""
     n_ce = a.rc_node_a.shape[0]
     mask = a.rc_start.shape[1] - 2          # H - 1 (rc_start holds H + 1 entries, H = 2^m)
     clear_rows(a.rc_force[bi])
     for lane in range(W):
-        lane_contacts(a, bi, W, lane, n_ce, mask)
+        lane_contacts(a, bi, W, lane, n_ce, mask, visit)
     add_rows(a.node_force[bi], a.rc_force[bi])
+
+
+@kernel
+def rod_rod_contacts(a, bi, W, t):
+    """Add the rod-rod and self-contact forces of block bi to a.node_force (all contact terms of
+    a scene with the regularized law in this one call); a.rc_force keeps them per node slot,
+    a.rc_stats per lane."""
+    block_contacts(a, bi, W, pair_force)
 
 
 @kernel

@@ -1,6 +1,7 @@
 """Coulomb friction that sticks: the law every contact kind shares (softmech.terms.friction.
-StickingFriction; rod-body contact in softmech.kernels.rod_body_sticking, rigid body on a plane
-in softmech.kernels.rigid_contact).
+StickingFriction; rod-rod contact in softmech.kernels.rod_sticking, rod-body contact in
+softmech.kernels.rod_body_sticking, a rod on a plane in softmech.kernels.rod_ground_sticking, a
+rigid body on a plane in softmech.kernels.rigid_contact).
 
 Model: the elastic-plastic ("spring-slider", "bristle") Coulomb law of the discrete element
 method (Cundall and Strack, Geotechnique 29:47, 1979, eqs. 4-6; Luding, Granular Matter

@@ -3,8 +3,8 @@ docs/contact.md#friction-that-sticks).
 
     StickingFriction(static, kinetic, *, tangential_stiffness, tangential_damping=0.0)
 
-Accepted by RodBodyContact (rods against rigid spheres, cylinders and boxes) and GroundContact
-on a Cosserat rod or a rigid body; the regularized law (sm.CoulombFriction,
+Accepted by RodContact (rod-rod and self contact), RodBodyContact (rods against rigid spheres,
+cylinders and boxes) and GroundContact on a Cosserat rod or a rigid body; the regularized law (sm.CoulombFriction,
 sm.IsotropicFriction) stays the default of every contact. Per-world parameters, beside the
 contact's own: `<name>.static`, `<name>.kinetic` (the names of every contact kind),
 `<name>.tangential_stiffness` [N/m], `<name>.tangential_damping` [N s/m]

@@ -34,8 +34,8 @@ from softmech.kernels.rod_body_sticking import (ANCHOR_ROWS, RodBodyStickArgs, r
 from softmech.kernels.rod_contact import N_PARAMS
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
-from softmech.terms.base import Part, rod_name
-from softmech.terms.rod_contact import _PenaltyContact, contact_elements
+from softmech.terms.base import rod_name
+from softmech.terms.rod_contact import FrictionSplitPart, _PenaltyContact, contact_elements
 
 ORDER = 86
 """Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
@@ -138,7 +138,7 @@ def check_initial_overlap(term, ctx, rod_indices, slots):
                                    ratio[k] * rad[k])
 
 
-class RodBodyContacts(Part):
+class RodBodyContacts(FrictionSplitPart):
     """All RodBodyContact terms of a scene: per entry its name, rod indices, rigid-body slots,
     parameters (B, N_PARAMS or N_STICK_PARAMS) and whether its friction sticks. The entries
     with the regularized law run in one kernel call ("rod_body_contacts"), those with
@@ -159,14 +159,6 @@ class RodBodyContacts(Part):
                         f"{self.ctx.rigid_bodies[b].name!r} is already in {claimed[(r, b)]!r} "
                         f"(a pair may be in one RodBodyContact only)")
         self.entries.append((name, rod_indices, slots, params, sticking))
-
-    def calls(self, engine):
-        calls = []
-        for sticking in (False, True):
-            entries = [e for e in self.entries if e[4] == sticking]
-            if entries:
-                calls += self._calls(engine, entries, sticking)
-        return calls
 
     def _calls(self, engine, entries, sticking):
         lanes, slots, rods = engine.lanes, engine.slots, engine.rods

@@ -2,7 +2,8 @@
 and its equations are in softmech.kernels.rod_contact (Zhang et al., Nat. Commun. 2019, eq. 7).
 
     RodContact(rods=None, stiffness=..., damping=0.0, friction=None | CoulombFriction(static,
-               kinetic, slip_velocity=1e-4), self_contact=False, overlap_tolerance=0.01,
+               kinetic, slip_velocity=1e-4) | StickingFriction(static, kinetic,
+               tangential_stiffness=..., ...), self_contact=False, overlap_tolerance=0.01,
                initial_overlap="warn", name="rod_contact")
 
 rods: the rods (or names) that touch each other, None for every rod of the scene. Every pair of
@@ -14,7 +15,9 @@ the penalty pushes the pair apart) or is refused (initial_overlap = "refuse").
 
 Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s],
 `<name>.static`, `<name>.kinetic` friction coefficients mu_s, mu_k [-] (0 without friction),
-`<name>.slip_velocity` v_s [m/s].
+and `<name>.slip_velocity` v_s [m/s] (regularized) or `<name>.tangential_stiffness` [N/m],
+`<name>.tangential_damping` [N s/m] (sticking: the anchors' slots and kernels in
+softmech.kernels.rod_sticking, the law in softmech.kernels.sticking).
 """
 import warnings
 from dataclasses import dataclass
@@ -24,6 +27,9 @@ import numpy as np
 from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.rod_contact import N_PARAMS, RodContactArgs, initial_overlaps, rod_rod_contacts
+from softmech.kernels.rod_sticking import (SLOT_ROWS, SLOTS, RodStickArgs, rod_sticking_anchors,
+                                           rod_sticking_contacts)
+from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import Part, Term, rod_name
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
@@ -31,6 +37,11 @@ from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_row
 ORDER = 85
 """Place in the force pass: after the loads and muscles, before ground contact (90), whose wall
 response balances the total force including this one."""
+
+ANCHOR_ORDER = 90
+"""Place of the sticking anchors' update in the positions pass: after every constraint (the
+clamps and driven ends, 0), at the configuration the next forces see (as the rod-body
+contact's)."""
 
 INITIAL_OVERLAP = ("warn", "refuse")
 """What a contact term does with an initial geometry that overlaps by more than its
@@ -130,6 +141,8 @@ class _PenaltyContact(Term):
 class RodContact(_PenaltyContact):
     """Contact between rods and, optionally, of each rod with itself (see module docstring)."""
 
+    sticking = True
+
     def __init__(self, rods=None, *, stiffness, damping=0.0, friction=None, self_contact=False,
                  overlap_tolerance=0.01, initial_overlap="warn", name="rod_contact"):
         self.name = name
@@ -166,7 +179,10 @@ class RodContact(_PenaltyContact):
         prm = self.contact_params(p)                                      # (B, N_PARAMS)
         indices = [ctx.rod_index[n] for n in names]
         check_initial_overlap(self, ctx, indices)
-        ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm)
+        ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm, self.sticks())
+        if self.sticks():   # explicit stability of the stick spring on the lightest node
+            m = min(ctx.discrete[ctx.rods[r].name]["node_mass"].min(axis=1).min() for r in indices)
+            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
 
 
 def contact_elements(rods, indices):
@@ -214,28 +230,46 @@ def check_initial_overlap(term, ctx, indices):
             ratio[k], "(r_i + r_j)", ratio[k] * (rad[i] + rad[j]))
 
 
-class RodContacts(Part):
-    """All RodContact terms of a scene in one kernel call: per entry its name, rod indices,
-    self-contact flag and parameters (B, N_PARAMS)."""
+class FrictionSplitPart(Part):
+    """A contact Part whose entries (tuples ending with the sticking flag) compile into one
+    kernel call set per friction law: the regularized entries together, then the sticking ones
+    (`_calls(engine, entries, sticking)`)."""
+
+    def calls(self, engine):
+        calls = []
+        for sticking in (False, True):
+            entries = [e for e in self.entries if e[-1] == sticking]
+            if entries:
+                calls += self._calls(engine, entries, sticking)
+        return calls
+
+
+class RodContacts(FrictionSplitPart):
+    """All RodContact terms of a scene: per entry its name, rod indices, self-contact flag,
+    parameters (B, N_PARAMS or N_STICK_PARAMS) and whether its friction sticks. The entries
+    with the regularized law run in one kernel call ("rod_contacts"), those with
+    StickingFriction in another ("rod_sticking") with their anchors' update after every drift
+    ("rod_sticking_anchors")."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []
 
-    def add(self, name, indices, self_contact, params):
-        self.entries.append((name, indices, self_contact, params))
+    def add(self, name, indices, self_contact, params, sticking=False):
+        self.entries.append((name, indices, self_contact, params, sticking))
 
-    def membership(self, n_rods):
+    def membership(self, n_rods, entries=None):
         """(member (n_rods, n_entries) int64: 1 where a rod is in an entry, self (n_entries,)
-        int64: 1 for entries with self contact); ValueError if two terms claim the same pair of
-        rods (their forces would add up twice): two entries sharing two rods, or one rod with
-        self contact in both."""
-        member = np.zeros((n_rods, len(self.entries)), dtype=np.int64)
-        for e, (_, indices, _, _) in enumerate(self.entries):
-            member[indices, e] = 1
+        int64: 1 for entries with self contact) of `entries` (default all); ValueError if two
+        terms claim the same pair of rods (their forces would add up twice): two entries
+        sharing two rods, or one rod with self contact in both."""
+        entries = self.entries if entries is None else entries
+        member = np.zeros((n_rods, len(entries)), dtype=np.int64)
+        for e, entry in enumerate(entries):
+            member[entry[1], e] = 1
         rods = self.ctx.rods
-        for e, (name, indices, self_contact, _) in enumerate(self.entries):
-            for f, (other, others, other_self, _) in enumerate(self.entries[:e]):
+        for e, (name, indices, self_contact, *_) in enumerate(self.entries):
+            for f, (other, others, other_self, *_) in enumerate(self.entries[:e]):
                 shared = sorted(set(indices) & set(others))
                 clash = (shared[0], shared[1]) if len(shared) > 1 else (
                     (shared[0], shared[0]) if shared and self_contact and other_self else None)
@@ -244,22 +278,22 @@ class RodContacts(Part):
                         f"{name}: the contact of rods {rods[clash[0]].name!r} and "
                         f"{rods[clash[1]].name!r} is already in {other!r} (a pair of rods may be "
                         f"in one RodContact only)")
-        return member, np.array([int(e[2]) for e in self.entries], dtype=np.int64)
+        return member, np.array([int(e[2]) for e in entries], dtype=np.int64)
 
-    def calls(self, engine):
+    def _calls(self, engine, entries, sticking):
         lanes, slots, rods = engine.lanes, engine.slots, engine.rods
-        used = sorted({r for _, indices, _, _ in self.entries for r in indices})
+        used = sorted({r for entry in entries for r in entry[1]})
         _, _, arc, length, rod, local = contact_elements(rods, used)
         n_ce = len(rod)
         node0 = np.array([slots.node[rods[r].name] for r in rod])
         last = np.array([rods[r].n_elems - 1 for r in rod])
         closed = np.array([rods[r].closed for r in rod], dtype=bool)
         H = 1 << max(6, int(np.ceil(np.log2(2 * n_ce))))   # hash buckets: >= 2 per element
-        member, self_contact = self.membership(len(rods))
-        params = lane_table([entry[3] for entry in self.entries], lanes, N_PARAMS)
+        member, self_contact = self.membership(len(rods), entries)
+        params = lane_table([entry[3] for entry in entries], lanes,
+                            N_STICK_PARAMS if sticking else N_PARAMS)
         i64 = lambda a: np.asarray(a, dtype=np.int64)
-        args = engine.args(
-            RodContactArgs,
+        own = dict(
             rc_node_a=i64(node0 + local),
             rc_node_b=i64(node0 + np.where(closed & (local == last), 0, local + 1)),
             rc_elem=i64([slots.elem[rods[r].name] for r in rod] + local),
@@ -272,7 +306,28 @@ class RodContacts(Part):
             rc_order=engine.zeros(n_ce, dtype=np.int64),
             rc_force=engine.zeros(3, slots.n_nodes * lanes.W),
             rc_stats=engine.zeros(3, lanes.W))
-        return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts")]
+        if not sticking:
+            args = engine.args(RodContactArgs, **own)
+            return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts")]
+        # the anchors' slots are history (softmech.packing.Engine.history), saved with the state
+        args = engine.args(RodStickArgs, rs_slot=engine.history("rod_sticking", SLOT_ROWS,
+                                                                 n_ce * SLOTS),
+                           rs_seen=engine.zeros(n_ce * SLOTS * lanes.W, dtype=np.int64), **own)
+        return [Call("positions", ANCHOR_ORDER, rod_sticking_anchors, args,
+                     "rod_sticking_anchors"),
+                Call("forces", ORDER, rod_sticking_contacts, args, "rod_sticking")]
+
+
+CALLS = ("rod_contacts", "rod_sticking")
+"""Names of the force calls of RodContacts (regularized, sticking)."""
+
+
+def _force_calls(engine):
+    """Argument tuples of the scene's RodContact force calls (one or both of CALLS)."""
+    found = [c.args for c in engine.calls if c.name in CALLS]
+    if not found:
+        engine.call_args(CALLS[0])      # raises, naming the scene's calls
+    return found
 
 
 def node_forces(sim, rod=None):
@@ -283,11 +338,17 @@ def node_forces(sim, rod=None):
     engine = sim._engine()
     sim._evaluate(engine)
     ns, _ = sim._slices(name)
-    return from_blocks(engine.call_args("rod_contacts").rc_force, sim.lanes, (3,))[:, ns]
+    total = sum(a.rc_force for a in _force_calls(engine))
+    return from_blocks(total, sim.lanes, (3,))[:, ns]
 
 
 def contact_stats(sim):
     """After a force evaluation or a step: per world (B, 3) the largest overlap eps / (r_i + r_j)
-    [-], the number of element pairs whose boxes overlap and the number in contact."""
-    stats = sim._engine().call_args("rod_contacts").rc_stats          # (n_blocks, 3, W)
+    [-], the number of element pairs whose boxes overlap and the number in contact (of the
+    regularized and the sticking entries together)."""
+    found = [a.rc_stats for a in _force_calls(sim._engine())]     # (n_blocks, 3, W) each
+    stats = found[0].copy()
+    for other in found[1:]:
+        stats[:, 0] = np.maximum(stats[:, 0], other[:, 0])
+        stats[:, 1:] += other[:, 1:]
     return np.moveaxis(stats, 1, 2).reshape(-1, 3)[:sim.worlds].copy()
