@@ -24,8 +24,9 @@ Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 2i; issue 28).
   (2 Hz: 172 um/s at dt = 1e-5 s, 138 um/s at 5e-6 s) because the static friction's slip
   velocity (1e-6 m/s) is not resolved at these steps (module docstring of
   softmech.scenarios.walker). Friction that sticks (build_walker(tangential_stiffness=10))
-  converges at 0.5 and 1 Hz but not at 2 Hz (its steps switch between ~20 and ~11 um): an
-  option, tested below for what it builds.
+  converges at 0.5 and 1 Hz but not at 2 Hz (each contraction's step is ~9.5 or ~1.2 um,
+  and the share of the short ones grows as dt falls): an option, tested below for what it
+  builds.
 """
 import numpy as np
 import pytest

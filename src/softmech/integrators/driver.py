@@ -33,16 +33,26 @@ class Call:
 
     stage: one of STAGES; order: position within the stage (lower first; ties keep insertion
     order); kernel: a numba dispatcher defined at module level (imported by the generated
-    module by its module and name); args: the namedtuple of arrays it reads and writes."""
+    module by its module and name); args: the namedtuple of arrays it reads and writes.
+    history: a "positions" call that advances a term's history (the friction anchors' return
+    mapping) instead of imposing a constraint: it runs after every drift inside a step, but not
+    at the configuration that closes a block of steps (closing_positions), where a block ends
+    and the next one starts with its opening drift. A constraint may be imposed there twice
+    (projecting again changes nothing), a history update may not: run there, it made a run's
+    result depend on how it was split into blocks, i.e. on the record interval."""
     stage: str
     order: int
     kernel: object
     args: tuple
     name: str = ""
+    history: bool = False
 
     def __post_init__(self):
         if self.stage not in STAGES:
             raise ValueError(f"Call.stage = {self.stage!r} is not allowed: must be one of {STAGES}")
+        if self.history and self.stage != "positions":
+            raise ValueError(f"Call.history = True is not allowed with stage = {self.stage!r}: "
+                             "only a 'positions' call updates a history")
 
 
 @dataclass(frozen=True)
@@ -108,18 +118,21 @@ def step_source(calls, kinds):
     for call in calls:
         name(call.kernel)
 
-    def hook(stage):
+    def hook(stage, hook_name=None, histories=True):
         body = [f"    {name(call.kernel)}(T[{i}], bi, W, t)"
-                for i, call in enumerate(calls, start=1) if call.stage == stage]
+                for i, call in enumerate(calls, start=1)
+                if call.stage == stage and (histories or not call.history)]
         if stage != "forces":
             body += [f"    {name(getattr(kind, 'refresh_' + stage))}(T[0][{j}].ghosts, bi, W, t)"
                      for j, (kind, with_ghosts) in enumerate(kinds) if with_ghosts]
-        return ["", "", '@kernel(inline="always")', f"def {stage}(T, bi, W, t):",
+        return ["", "", '@kernel(inline="always")', f"def {hook_name or stage}(T, bi, W, t):",
                 *(body or ["    pass"])]
 
     hooks = []
     for stage in STAGES:
         hooks += hook(stage)
+    # the positions hook at a block's closing configuration: constraints only (Call.history)
+    hooks += hook("positions", "closing_positions", histories=False)
     for hook_name, (signature, member, args) in MOTION_HOOKS.items():
         body = [f"    {name(getattr(kind, hook_name))}(T[0][{j}].{member}, {args})"
                 for j, (kind, _) in enumerate(kinds)]

@@ -12,6 +12,8 @@ in which constraints are imposed; it never names a term nor a body kind. Both en
 hooks that softmech.integrators.driver generates for each scene (see RUN_BLOCK_SOURCE):
     forces(T, bi, W, t)      every force term's kernel, in the table's order
     positions(T, bi, W, t)   every position constraint, then the bodies' ghost slots
+    closing_positions(T, bi, W, t)   the same without the terms' history updates, at the
+                             configuration that closes a block (driver.Call.history)
     rates(T, bi, W, t)       every velocity constraint, then the bodies' ghost slots
     drift, drift_twice, kick, kick_drift, reset_status, status: every body kind's motion
         kernels (driver.BodyKind; the Cosserat rods: softmech.kernels.rod_motion.ROD_MOTION)
@@ -91,7 +93,10 @@ def run_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
                     rates(T, bi, W, t_origin + (step + 1) * dt)
     if not FUSE:
         drift(T, bi, W, drifts[n_kicks] * dt)
-        positions(T, bi, W, t_origin + (step0 + n_steps) * dt)
+        # constraints only: the next block starts with the opening drift and the full positions
+        # hook, as drift_twice does inside a block, so a history update (friction anchors) here
+        # would run once more than in an unsplit run (driver.Call.history)
+        closing_positions(T, bi, W, t_origin + (step0 + n_steps) * dt)
 
 
 @kernel(nogil=True)

@@ -31,9 +31,12 @@ m_e; 0, the default: the regularized law above) holds a foot without creep and n
 velocity: with k_t = 10 N/m (the ground's normal stiffness; a foot element's stick stretch
 mu_s N_e / k_t ~ 1 um, its period 2 pi sqrt(m_e / k_t) = 1.3 ms, 130 steps) the original's
 speeds are 629.1, 100.1, 41.7 um/s at 0.5/1/2 Hz with dt = 1e-5 s and 628.8, 100.0, 37.1 with
-5e-6 s (the regularized law: 241.5, 119.5, 169.4 and 220.9, 88.0, 136.3); at 2 Hz a period's
-step switches between ~20 and ~11 um (dt/4: 32.2 um/s), so that speed is not converged -- an
-option, not the default (docs/musculoskeletal.md).
+5e-6 s (the regularized law: 241.5, 119.5, 169.4 and 220.9, 88.0, 136.3; before the anchors'
+block-end fix of issue 28). At 2 Hz each contraction's net step is either ~9.5 um or ~1.2 um
+(both converged in dt), decided by when a foot held by one sticking element breaks loose; the
+share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5, 5e-6, 2.5e-6,
+1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s) and moves with k_t and c_t, so that
+speed is not converged at dt = 1e-5 s -- an option, not the default (docs/musculoskeletal.md).
 The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
 it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
 neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %

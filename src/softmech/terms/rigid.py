@@ -128,7 +128,7 @@ class RigidGroundContacts(Part):
         args = engine.args(RigidStickArgs, feat_anchor=engine.history(
             "rigid_ground_sticking", FEATURE_ANCHOR_ROWS, n_f), **own)
         return [Call("positions", ANCHOR_ORDER, rigid_ground_anchors, args,
-                     "rigid_ground_anchors"),
+                     "rigid_ground_anchors", history=True),
                 Call("forces", CONTACT_ORDER, rigid_ground_sticking, args,
                      "rigid_ground_sticking")]
 

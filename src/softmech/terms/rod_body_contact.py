@@ -188,7 +188,8 @@ class RodBodyContacts(FrictionSplitPart):
         # with its state (softmech.packing.Engine.history)
         args = engine.args(RodBodyStickArgs,
                            rbc_anchor=engine.history("rod_body_sticking", ANCHOR_ROWS, len(rows)), **own)
-        return [Call("positions", ANCHOR_ORDER, rod_body_anchors, args, "rod_body_anchors"),
+        return [Call("positions", ANCHOR_ORDER, rod_body_anchors, args, "rod_body_anchors",
+                     history=True),
                 Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking")]
 
 

@@ -314,7 +314,7 @@ class RodContacts(FrictionSplitPart):
                                                                  n_ce * SLOTS),
                            rs_seen=engine.zeros(n_ce * SLOTS * lanes.W, dtype=np.int64), **own)
         return [Call("positions", ANCHOR_ORDER, rod_sticking_anchors, args,
-                     "rod_sticking_anchors"),
+                     "rod_sticking_anchors", history=True),
                 Call("forces", ORDER, rod_sticking_contacts, args, "rod_sticking")]
 
 

@@ -37,7 +37,8 @@ def sticking_calls(engine, name, rod_index, plane, rows, contact_normal, order):
         rgs_force=np.zeros((engine.lanes.n_blocks, 3, rod.n_elems * engine.lanes.W)),
         # the anchors are history (softmech.packing.Engine.history), saved with the state
         rgs_anchor=engine.history(f"rod_ground_sticking.{name}", ANCHOR_ROWS, rod.n_elems))
-    return [Call("positions", ANCHOR_ORDER, rod_ground_anchors, args, "rod_ground_anchors"),
+    return [Call("positions", ANCHOR_ORDER, rod_ground_anchors, args, "rod_ground_anchors",
+                 history=True),
             Call("forces", order, rod_ground_sticking, args, "rod_ground_sticking")]
 
 
