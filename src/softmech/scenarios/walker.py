@@ -35,8 +35,9 @@ speeds are 629.1, 100.1, 41.7 um/s at 0.5/1/2 Hz with dt = 1e-5 s and 628.8, 100
 block-end fix of issue 28). At 2 Hz each contraction's net step is either ~9.5 um or ~1.2 um
 (both converged in dt), decided by when a foot held by one sticking element breaks loose; the
 share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5, 5e-6, 2.5e-6,
-1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s) and moves with k_t and c_t, so that
-speed is not converged at dt = 1e-5 s -- an option, not the default (docs/musculoskeletal.md).
+1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s; 5.9 at 3.125e-7 s, all short) and moves
+with k_t and c_t, so that speed is not converged at dt = 1e-5 s -- an option, not the default
+(docs/musculoskeletal.md).
 The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
 it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
 neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %
