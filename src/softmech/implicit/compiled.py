@@ -170,18 +170,26 @@ def loop_source(groups):
               '                state = newton_continue(W, o, q, dt, norms, True)',
               '                measure = False',
               '            if state == OK:',
-              '                finish_step(W, q, v, dt)',
-              *hook("accept", "b, q", " " * 16),
-              '                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
-              '                    state = EXPLODED',
-              '            if state != OK:',
-              '                status[row] = state',
-              '                done[row] = k',
+              *_accept_source(hook),
               '                break',
               '        for i in range(W.counts.shape[0]):',
               '            counts[row, i] = W.counts[i]']
     lines += _lockstep_source(hook, measure)
     return "\n".join(lines) + "\n"
+
+
+def _accept_source(hook):
+    """Source lines (inside a world's step, 12 spaces deep) that accept world `row`'s converged
+    step (state OK): finish it, run the accept hooks, flag an exploding state; and a world whose
+    state is not OK records its status and step and stops. Shared by the per-world and the
+    lockstep loops."""
+    return ['                finish_step(W, q, v, dt)',
+            *hook("accept", "b, q", " " * 16),
+            '                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
+            '                    state = EXPLODED',
+            '            if state != OK:',
+            '                status[row] = state',
+            '                done[row] = k']
 
 
 def _lockstep_source(hook, measure):
@@ -268,13 +276,7 @@ def _lockstep_source(hook, measure):
         '                b = world0 + row',
         '                q = Q[row]',
         '                v = V[row]',
-        '                finish_step(W, q, v, dt)',
-        *hook("accept", "b, q", " " * 16),
-        '                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
-        '                    state = EXPLODED',
-        '            if state != OK:',
-        '                status[row] = state',
-        '                done[row] = k',
+        *_accept_source(hook),
         '                S.alive[r] = 0',
         '    for r in range(n):',
         '        for i in range(S.counts.shape[1]):',
