@@ -1,9 +1,12 @@
-"""The original walker's speeds at 0.5, 1 and 2 Hz for one time step and friction law (issue 28:
-is the walker converged in dt?). Prints the mean speeds over the whole periods from 2 s and each
-period's step (docs/musculoskeletal.md, "Friction that sticks").
+"""The original walker's speeds at 0.5, 1 and 2 Hz for one time step, friction law and scheme
+(issue 28: is the walker converged in dt?). Prints the mean speeds over the whole periods from
+2 s, each period's step, the wall-clock time and (implicit) the Newton counters
+(docs/musculoskeletal.md, "Friction that sticks" and "The authors' friction, stepped
+implicitly").
 
     python benchmarks/walker_dt_convergence.py --dt 1e-5                           # regularized
     python benchmarks/walker_dt_convergence.py --dt 5e-6 --tangential-stiffness 10  # sticking
+    python benchmarks/walker_dt_convergence.py --scheme implicit_euler --ground paper --dt 1e-4
 """
 import argparse
 import time
@@ -11,7 +14,7 @@ import time
 import numpy as np
 
 import softmech as sm
-from softmech.scenarios.walker import build_walker, mean_speeds
+from softmech.scenarios.walker import GROUNDS, build_walker, mean_speeds
 
 SETTLE = 2.0   # [s] as tests/validation/test_walker_protocol.py
 
@@ -23,21 +26,68 @@ def main():
                     help="k_t [N/m] of sm.StickingFriction on the ground; 0: the regularized law")
     ap.add_argument("--duration", type=float, default=6.0)
     ap.add_argument("--frequencies", type=float, nargs="+", default=[0.5, 1.0, 2.0])
+    ap.add_argument("--scheme", choices=("verlet", "implicit_euler"), default="verlet")
+    ap.add_argument("--ground", choices=sorted(GROUNDS), default="softmech",
+                    help="the ground's friction law and contact band (build_walker(ground=...))")
+    ap.add_argument("--tol", type=float, default=None, help="ImplicitOptions.tol")
+    ap.add_argument("--corotate", action="store_true", help="ImplicitOptions(corotate=True)")
+    ap.add_argument("--predictor", type=int, default=None, help="ImplicitOptions.predictor")
+    ap.add_argument("--slip-velocity", type=float, default=None,
+                    help="override the ground's slip velocity v_s [m/s]")
+    ap.add_argument("--surface-tolerance", type=float, default=None,
+                    help="override the ground's contact band [m]")
+    ap.add_argument("--trace", type=float, default=None, metavar="SECONDS",
+                    help="run in chunks of this length, printing after each the Newton counters, "
+                         "the first skeleton's centre of mass and its lowest node's height")
+    ap.add_argument("--alone", action="store_true",
+                    help="each frequency in its own run (default: side by side in one world)")
     args = ap.parse_args()
-    scene, info = build_walker(frequencies=tuple(args.frequencies), dt=args.dt,
-                               tangential_stiffness=args.tangential_stiffness)
-    sim = scene.compile(dt=args.dt)
-    start = time.perf_counter()
-    out = sim.run(args.duration, record=sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons)))
-    x = np.stack([out[f"{s}.com"][0][:, 0] for s in info.skeletons])
-    v = mean_speeds(out["time"], x, info.frequencies, settle=SETTLE)
-    print(f"dt {args.dt:g} s, k_t {args.tangential_stiffness:g} N/m, "
-          f"{time.perf_counter() - start:.0f} s of wall-clock time")
-    for f, speed, row in zip(info.frequencies, v, x):
-        marks = np.arange(SETTLE, args.duration + 1e-9, 1.0 / f)
-        steps = np.diff(np.interp(marks, out["time"], row))
-        print(f"  {f:g} Hz: {1e6 * speed:.1f} um/s; steps per period [um] "
-              f"{np.round(1e6 * steps, 1).tolist()}")
+    newton = None
+    if args.scheme == "implicit_euler":
+        given = {"tol": args.tol, "predictor": args.predictor}
+        newton = sm.ImplicitOptions(corotate=args.corotate,
+                                    **{k: v for k, v in given.items() if v is not None})
+    given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance}
+    extra = {k: v for k, v in given.items() if v is not None}
+    groups = [(f,) for f in args.frequencies] if args.alone else [tuple(args.frequencies)]
+    print(f"dt {args.dt:g} s, {args.scheme}, ground {args.ground} {extra}, k_t "
+          f"{args.tangential_stiffness:g} N/m, {newton}", flush=True)
+    for freqs in groups:
+        scene, info = build_walker(frequencies=freqs, dt=args.dt, ground=args.ground,
+                                   tangential_stiffness=args.tangential_stiffness, **extra)
+        sim = scene.compile(dt=args.dt, scheme=args.scheme, newton=newton)
+        record = sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons))
+        if args.scheme == "implicit_euler":     # compile and probe outside the timing
+            sim.implicit_integrator()
+        start, cpu = time.perf_counter(), time.process_time()
+        if args.trace:
+            trace(sim, info, args, start)
+            continue
+        out = sim.run(args.duration, record=record)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        x = np.stack([out[f"{s}.com"][0][:, 0] for s in info.skeletons])
+        v = mean_speeds(out["time"], x, info.frequencies, settle=SETTLE)
+        stats = sim.implicit_integrator().stats if args.scheme == "implicit_euler" else {}
+        print(f"  {freqs} Hz: {wall:.0f} s wall ({wall / args.duration:.1f} s per simulated s), "
+              f"{cpu:.0f} s CPU; {stats}", flush=True)
+        for f, speed, row in zip(info.frequencies, v, x):
+            marks = np.arange(SETTLE, args.duration + 1e-9, 1.0 / f)
+            steps = np.diff(np.interp(marks, out["time"], row))
+            print(f"  {f:g} Hz: {1e6 * speed:.1f} um/s; steps per period [um] "
+                  f"{np.round(1e6 * steps, 1).tolist()}", flush=True)
+
+
+def trace(sim, info, args, start):
+    """Run args.duration in chunks of args.trace [s], printing the implicit counters, the first
+    skeleton's centre of mass [mm] and its lowest node's height [mm] (the feet: 0.5 mm)."""
+    s = info.skeletons[0]
+    for _ in range(int(round(args.duration / args.trace))):
+        out = sim.run(args.trace, record=sm.Every(args.trace, (f"{s}.com", f"{s}.positions")))
+        stats = sim.implicit_integrator().stats if args.scheme == "implicit_euler" else {}
+        com, pos = out[f"{s}.com"][0][-1], out[f"{s}.positions"][0][-1]
+        print(f"  t {out['time'][-1]:.4f} s, {time.perf_counter() - start:.1f} s wall, {stats}; "
+              f"com x {1e3 * com[0]:.4f} z {1e3 * com[2]:.4f} mm, lowest node "
+              f"{1e3 * pos[:, 2].min():.4f} mm", flush=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" 
 up to v_s, since the static force also cancels the bath's damping: with the muscles off the
 walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
 (mattialab/elastica, ExternalContact.h); here that would cost 130x (docs/musculoskeletal.md).
+`ground="paper"` puts the authors' values on the ground (GROUNDS; implicit Euler does not step
+them usefully either, measured).
 Friction that sticks (`tangential_stiffness` k_t > 0 [N/m]: sm.StickingFriction(static, kinetic,
 k_t, c_t) on every ground contact, c_t = 2 sqrt(k_t m_e) critical on a skeleton element of mass
 m_e; 0, the default: the regularized law above) holds a foot without creep and needs no slip
@@ -82,12 +84,29 @@ MM = 1e-3
 DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pillar": 4.0 * MM,
             "bridge": 12.0 * MM, "foot": 1.0 * MM, "strip_height": 1.5 * MM, "radius": 0.5 * MM,
             "youngs_modulus": 3e5, "muscle_stress": 5e3, "active_fraction": 0.5,
-            "friction": 0.5, "slip_velocity": 1e-6, "surface_tolerance": 1e-5,
+            "friction": 0.5, "static_friction": None, "slip_velocity": 1e-6,
+            "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
             "tangential_stiffness": 0.0}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
+GROUNDS = {"softmech": {},
+           "paper": {"friction": 0.3, "static_friction": 0.42, "slip_velocity": 1e-7,
+                     "surface_tolerance": 1e-7}}
+"""build_walker(ground=...): the ground's friction law and contact band. "softmech" (the
+default): DEFAULTS (kinetic 0.5, static 1.2x that, slip velocity 1e-6 m/s, band 1e-5 m; ours,
+module docstring). "paper": the authors' own values (Zhang et al. 2019's code,
+mattialab/elastica, source/ExternalContact.h, FLAGWALKER block, mm-g-s units: muKinetic = 0.3,
+muStaticF = 0.42, vStatic = 1e-4 mm/s, contact while CheckPoint[2] < 1e-4 mm): kinetic 0.3,
+static 0.42, static below v_s = 1e-7 m/s, contact band 1e-7 m. Their slip function falls
+from static to kinetic between v_s and 1.5 v_s, softmech's (softmech.kernels.contact) between
+v_s and 2 v_s: the static threshold is theirs, the ramp 2x as wide. Neither the explicit step
+(it resolves v_s only below ~1e-8 s; the authors ran 7.5e-8 s) nor, today, implicit Euler
+(measured at dt = 1e-4 s: ~200 Newton iterations and ~4 step halvings per step, and the
+accepted steps lift the feet 1.5 mm off the ground within 0.05 s; docs/musculoskeletal.md)
+runs this law usefully: an option for studies, not a converged model. Given overrides (friction=...,
+...) win over the preset."""
 RING_ELEMENTS = 16
 """Elements of each muscle ring (a multiple of 4: a node faces the other pillar)."""
 FOOT_WIDTH = 4.0 * MM
@@ -161,10 +180,16 @@ def walker_parameters(overrides, muscle="strip"):
     if unknown:
         raise ValueError(f"{unknown[0]} is not allowed: not a walker parameter ({sorted(DEFAULTS)})")
     p = dict(DEFAULTS, **overrides)
+    if p["static_friction"] is None:
+        p["static_friction"] = 1.2 * p["friction"]
     for k in ("short_pillar", "long_pillar", "bridge", "foot", "strip_height", "radius",
               "youngs_modulus", "element", "slip_velocity", "surface_tolerance"):
         _checks.positive(k, p[k])
     _checks.nonnegative("friction", p["friction"])
+    _checks.nonnegative("static_friction", p["static_friction"])
+    if p["static_friction"] < p["friction"]:
+        raise ValueError(f"static_friction = {p['static_friction']!r} is not allowed: must be >= "
+                         f"friction (the kinetic coefficient) = {p['friction']!r}")
     _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     if p["foot_width"] is None:
@@ -200,14 +225,17 @@ def ring_height_range(p):
 
 def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                  duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, muscle="rings",
-                 **overrides):
+                 ground="softmech", **overrides):
     """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
     frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units) for
     every walker; designs: a list of such dicts, one per walker (a population of designs side
     by side, softmech.optimize.walker; one frequency for all, or one each). n_elems: elements
     of each muscle strip (default 12). muscle: "strip" (the strip jointed to the pillars) or
-    "rings" (the strip between two muscle rings around the pillars)."""
+    "rings" (the strip between two muscle rings around the pillars). ground: the ground's
+    friction law and contact band, "softmech" or "paper" (the authors' values: GROUNDS; each
+    override given wins over it)."""
     _checks.choice("muscle", muscle, set(MUSCLES))
+    _checks.choice("ground", ground, set(GROUNDS))
     freqs = _checks.positive("frequencies", frequencies)
     if designs is not None:
         freqs = np.broadcast_to(freqs, (len(designs),)) if freqs.size == 1 else freqs
@@ -217,7 +245,7 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     if freqs.ndim != 1 or not 1 <= len(freqs) <= 64:
         raise ValueError(f"frequencies = {frequencies!r} is not allowed: 1 to 64 frequencies [Hz]")
     designs = [{}] * len(freqs) if designs is None else designs
-    params = [walker_parameters({**overrides, **d}, muscle) for d in designs]
+    params = [walker_parameters({**GROUNDS[ground], **overrides, **d}, muscle) for d in designs]
     n_strip = 12 if n_elems is None else _checks.integer("n_elems", n_elems, 2)
     scene = sm.Scene()
     skeletons = []
@@ -264,14 +292,15 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
 
 def ground_friction(p):
     """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
-    `friction`, static 1.2x that, below `slip_velocity` [m/s] (module docstring)."""
-    mu = p["friction"]
+    `friction`, static `static_friction` (default 1.2x the kinetic), below `slip_velocity`
+    [m/s] (module docstring)."""
+    mu, mu_s = p["friction"], p["static_friction"]
     if p["tangential_stiffness"] > 0:
         # critical damping of the stick spring on a skeleton element (rho = 1100 kg/m^3)
         m_e = 1100.0 * np.pi * p["radius"] ** 2 * p["element"]
-        return sm.StickingFriction(1.2 * mu, mu, tangential_stiffness=p["tangential_stiffness"],
+        return sm.StickingFriction(mu_s, mu, tangential_stiffness=p["tangential_stiffness"],
                                    tangential_damping=2.0 * np.sqrt(p["tangential_stiffness"] * m_e))
-    return sm.IsotropicFriction(mu, 1.2 * mu, slip_velocity=p["slip_velocity"])
+    return sm.IsotropicFriction(mu, mu_s, slip_velocity=p["slip_velocity"])
 
 
 def add_cross_feet(scene, k, p, skeleton, centerline, shift):
