@@ -96,7 +96,8 @@ def falling_rods(worlds, lockstep, moduli=None):
     sim = scene.compile(worlds=worlds, dt=DT, newton=NewtonOptions(lockstep=lockstep))
     moduli = np.geomspace(3e5, 3e6, worlds) if moduli is None else np.asarray(moduli)
     sim.params["soft.youngs_modulus"] = moduli
-    sim.params["soft_ground.friction"] = np.linspace(0.3, 0.7, worlds)
+    for key in ("soft_ground.kinetic", "soft_ground.static"):
+        sim.params[key] = np.linspace(0.3, 0.7, worlds)
     return sim
 
 
@@ -136,7 +137,8 @@ def test_in_lockstep_a_worlds_results_do_not_depend_on_the_batch():
         numba.set_num_threads(threads)
     for b, E in enumerate(moduli):
         alone = falling_rods(1, True, [E])
-        alone.params["soft_ground.friction"] = batched[0].params["soft_ground.friction"][b]
+        for key in ("soft_ground.kinetic", "soft_ground.static"):
+            alone.params[key] = batched[0].params[key][b]
         alone.run(0.12)
         for sim in batched:
             np.testing.assert_array_equal(sim.q[b], alone.q[0])

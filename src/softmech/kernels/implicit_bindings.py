@@ -215,10 +215,13 @@ GroundArgs = namedtuple("GroundArgs", [
     "point",           # (3,) [m]
     "normal",          # (3,) unit
     "stiffness",       # (B,) [N/m]
-    "friction",        # (B,) [-]
+    "kinetic",         # (B,) [-] mu_k
+    "static",          # (B,) [-] mu_s (a static excess where above mu_k)
     "distance",        # [m]
     "sharpness",       # [1/m]
     "slip_sharpness",  # [s/m]
+    "slip",            # (B, n) [m/s] node slip speeds at the last accepted step (history)
+    "speed",           # (B, n) [m/s] node slip speeds at world b's latest evaluation
 ])
 
 
@@ -227,7 +230,16 @@ def ground_binding(a, b, q, v, t, h, F, J):
     """Smooth penalty ground contact with friction (softmech.kernels.implicit_ground)."""
     inv_h = 0.0 if math.isinf(h) else 1.0 / h
     ground_contact_forces(q, v, a.dofs, a.point, a.normal, a.stiffness[b], a.distance,
-                          a.sharpness, a.friction[b], a.slip_sharpness, inv_h, F, J)
+                          a.sharpness, a.kinetic[b], a.static[b], a.slip[b], a.speed[b],
+                          a.slip_sharpness, inv_h, F, J)
+
+
+@kernel
+def ground_accept(a, b, q):
+    """World b's step accepted: its nodes' slip speeds at the last evaluation (the converged
+    Newton iterate) become the state of the static excess for the next step."""
+    for i in range(a.slip.shape[1]):
+        a.slip[b, i] = a.speed[b, i]
 
 
 ViscousArgs = namedtuple("ViscousArgs", [

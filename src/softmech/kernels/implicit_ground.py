@@ -14,13 +14,32 @@ velocity u = (I - n n^T) v,
     F_f = -mu |F_n| gamma(|u|) u / |u|,   gamma(w) = 2 / (1 + exp(-K_f w)) - 1,
 
 K_f = 15 / slip_tolerance (gamma = 0.9999996 at the slip tolerance: sliding above it, a smooth
-stick below). Its Jacobian has the velocity part (d g/du) P / h (v = (q - q_n) / h) and the
-normal-force part -mu g (d|F_n|/dx)^T, g = gamma u / |u|, d g / du = gamma/|u| (I - u^ u^T)
-+ gamma'(|u|) u^ u^T (-> K_f / 2 I as |u| -> 0).
+stick below). The paper's mu is one coefficient. With a static coefficient mu_s above the
+kinetic mu_k, a node at rest holds up to mu_s |F_n| and slides at mu_k: the coefficient falls
+from mu_s to mu_k with the node's slip speed w_n at the LAST accepted step (a state of the
+contact, as in rate-and-state friction, Dieterich 1979 / Ruina 1983: the static excess is a
+property of the resting contact that slip erodes),
+
+    mu = mu_k + max(mu_s - mu_k, 0) S(w_n),   S(w) = 1 / (1 + (w / v_S)^8),
+    v_S = STRIBECK_SPEED * slip_tolerance = STRIBECK_SPEED * 15 / K_f.
+
+Why lagged and not S(|u|) at the end of the step: with mu falling as |u| grows, the implicit
+step's equation for u has two roots on an incline steeper than mu_k (one sticking, one
+sliding at ~h g (sin - mu_k cos)) and Newton, started from the predictor, finds the sliding
+one; with mu fixed within the step, mu gamma(|u|) is monotone and the root is unique (the
+sticking one while the demand is below mu_s |F_n|). The price is one step's delay at a stick-
+slip transition. mu_s <= mu_k gives the paper's law exactly (mu = mu_k, the same arithmetic).
+Its Jacobian (mu constant within the step) has the velocity part mu (d g/du) P / h
+(v = (q - q_n) / h) and the normal-force part -mu g (d|F_n|/dx)^T, g = gamma u / |u|,
+d g / du = gamma/|u| (I - u^ u^T) + gamma'(|u|) u^ u^T (-> K_f / 2 I as |u| -> 0).
 """
 import numpy as np
 
 from softmech.kernels import kernel
+
+STRIBECK_SPEED = 1.5
+"""v_S / slip_tolerance: the slip speed at which the static excess mu_s - mu_k has halved
+(module docstring); it is below 0.4 % of it from 3 slip tolerances on."""
 
 
 @kernel(inline="always")
@@ -34,18 +53,37 @@ def smooth_penalty(z, sharpness):
     return np.log1p(e) / sharpness, e / (1.0 + e)
 
 
+@kernel(inline="always")
+def tangential_velocity(v, a, b, c, nx, ny, nz):
+    """(u0, u1, u2, |u|): the velocity (v[a], v[b], v[c]) [m/s] without its component along the
+    unit normal (nx, ny, nz)."""
+    vn = nx * v[a] + ny * v[b] + nz * v[c]
+    u0 = v[a] - vn * nx
+    u1 = v[b] - vn * ny
+    u2 = v[c] - vn * nz
+    return u0, u1, u2, np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+
+
 @kernel
 def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, sharpness,
-                          friction, slip_sharpness, inv_h, F, J):
+                          friction, static, slip, speed, slip_sharpness, inv_h, F, J):
     """Add the ground's forces on the nodes to F (n_dof,) and their 3x3 Jacobian blocks
     dF/dq + dF/dv / h to J (n_nodes * 9,) (row-major per node).
 
     q, v: DOFs [m] and velocities [m/s] (n_dof,); node_dofs: (n_nodes, 3) int64; point (3,)
     [m], normal (3,) unit; stiffness k [N/m]; distance delta [m]; sharpness K [1/m]; friction
-    mu [-]; slip_sharpness K_f [s/m]; inv_h: 1/h [1/s] (0 in a static solve)."""
+    mu_k [-] (kinetic); static mu_s [-] (a static excess where above mu_k); slip (n_nodes,)
+    [m/s]: each node's slip speed at the last accepted step; speed (n_nodes,): written, each
+    node's slip speed |u| at this evaluation (with a static excess only; the caller keeps the
+    accepted one as the next step's slip); slip_sharpness K_f [s/m]; inv_h: 1/h [1/s] (0 in a
+    static solve)."""
+    excess = max(static - friction, 0.0)              # mu_s - mu_k
+    inv_vs = slip_sharpness / (15.0 * STRIBECK_SPEED)  # 1 / v_S
     nx, ny, nz = normal[0], normal[1], normal[2]
     for i in range(node_dofs.shape[0]):
         a, b_, c = node_dofs[i, 0], node_dofs[i, 1], node_dofs[i, 2]
+        if excess > 0.0:       # the state of the static excess, in contact or not
+            speed[i] = tangential_velocity(v, a, b_, c, nx, ny, nz)[3]
         d = nx * (q[a] - point[0]) + ny * (q[b_] - point[1]) + nz * (q[c] - point[2])
         z = sharpness * (distance - d)
         if z < -40.0:          # exp(-40) ~ 4e-18: no contact force to double precision
@@ -61,13 +99,9 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
             nr = normal[r]
             for col in range(3):
                 J[base + 3 * r + col] += dfn * nr * normal[col]
-        if friction == 0.0:
+        if friction == 0.0 and excess == 0.0:
             continue
-        vn = nx * v[a] + ny * v[b_] + nz * v[c]
-        u0 = v[a] - vn * nx
-        u1 = v[b_] - vn * ny
-        u2 = v[c] - vn * nz
-        w = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+        u0, u1, u2, w = tangential_velocity(v, a, b_, c, nx, ny, nz)
         x = slip_sharpness * w
         ex = np.exp(-x)
         gamma = 2.0 / (1.0 + ex) - 1.0
@@ -79,8 +113,12 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
             ratio = 0.5 * slip_sharpness
             h0 = h1 = h2 = 0.0
             dgamma = ratio
+        # the static excess eroded by the last step's slip: mu = mu_k exactly without one
+        y = slip[i] * inv_vs
+        y8 = (y * y) * (y * y)
+        mu = friction + excess / (1.0 + y8 * y8)
         g0, g1, g2 = ratio * u0, ratio * u1, ratio * u2
-        mu_fn = friction * fn
+        mu_fn = mu * fn
         F[a] -= mu_fn * g0
         F[b_] -= mu_fn * g1
         F[c] -= mu_fn * g2
@@ -95,7 +133,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
                     dgdu = ratio * ((1.0 if r == m else 0.0) - uhat[r] * uhat[m]) \
                         + dgamma * uhat[r] * uhat[m]
                     acc += dgdu * ((1.0 if m == col else 0.0) - normal[m] * normal[col])
-                J[base + 3 * r + col] += -mu_fn * acc * inv_h - friction * g[r] * dfn * normal[col]
+                J[base + 3 * r + col] += -mu_fn * acc * inv_h - mu * g[r] * dfn * normal[col]
 
 
 @kernel

@@ -30,10 +30,13 @@ Discrete rod or shell (implicit): smooth penalty contact of its nodes with regul
 friction (MAT-DiSMech, ref. 004 eqs. 23, 25-26; softmech.kernels.implicit_ground): stiffness k
 [N/m] (required; the force 2 k (delta - d) once a node is deeper than ~1/K inside the contact
 distance), distance delta [m] (required: a rod's radius, half a shell's thickness), sharpness K
-[1/m] (default 15 / delta, IMC's choice), friction an isotropic law whose kinetic coefficient
-is mu and whose slip_velocity is the speed below which friction is regularized (static
-coefficients 0 or mu: the model has one). Per-world parameters `<name>.stiffness`,
-`<name>.friction` (mu) (B,).
+[1/m] (default 15 / delta, IMC's choice), friction an isotropic law
+(sm.IsotropicFriction(kinetic, static, slip_velocity)) whose slip_velocity is the speed below
+which friction is regularized (sticking); a static coefficient above the kinetic one holds
+the node up to static |F_n| and falls to kinetic once it slides (static 0: the paper's one
+coefficient mu = kinetic). Per-world parameters `<name>.stiffness`, `<name>.static`,
+`<name>.kinetic` (B,) (`<name>.friction`, the paper's mu, is read and written as
+`<name>.kinetic` with a DeprecationWarning: softmech.params).
 """
 from dataclasses import dataclass
 
@@ -191,13 +194,14 @@ class GroundContact(BodyTerm):
         if "damping" in g:
             raise ValueError(f"{self.name}.damping = {g['damping']!r} is not allowed on "
                              f"{where[kind]} ({self.target!r}): its contact has no damping")
-        if static not in (0.0, kinetic):
+        if 0.0 < static < kinetic:
             raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
-                             f"{where[kind]}: its contact has one coefficient mu (static 0 or "
-                             "equal to kinetic)")
+                             f"{where[kind]}: static = {static!r} must be 0 (no static excess: "
+                             f"the paper's one coefficient) or >= kinetic = {kinetic!r}")
         self.distance = g["distance"]
         self.sharpness = g.get("sharpness", 15.0 / self.distance)
-        self.mu, self.slip_tolerance = kinetic, 1e-3 if slip is None else slip
+        self.kinetic, self.static = kinetic, max(static, kinetic)
+        self.slip_tolerance = 1e-3 if slip is None else slip
 
     def _check_surface(self):
         """surface=True: a penalty that needs its stiffness, and kinetic friction at the nodes
@@ -248,7 +252,7 @@ class GroundContact(BodyTerm):
             return {k: np.array([getattr(self, k)]) for k in (
                 "stiffness", "damping", "static", "kinetic", "slip_velocity")}
         if kind == DISCRETE:
-            return {"stiffness": np.array([self.stiffness]), "friction": np.array([self.mu])}
+            return {k: np.array([getattr(self, k)]) for k in ("stiffness", "static", "kinetic")}
         f = self.friction
         plane = {"stiffness": np.array([self.stiffness]), "damping": np.array([self.damping]),
                  "plane_point": self.plane_point[None].copy(),
@@ -346,7 +350,7 @@ class GroundContact(BodyTerm):
             raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in a scene of "
                              "discrete rods and shells: it is not one")
         body = ctx.body(self.name, self.implicit_body)
-        return [GroundBinding(self, ctx.layout.node_dof(body.nodes), ctx.params)]
+        return [GroundBinding(self, ctx.layout.node_dof(body.nodes), ctx)]
 
 
 class GroundContacts(Part):

@@ -15,7 +15,7 @@ import numpy as np
 from softmech import _checks
 from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
-from softmech.kernels.implicit_bindings import GroundArgs, ground_binding
+from softmech.kernels.implicit_bindings import GroundArgs, ground_accept, ground_binding
 from softmech.kernels.implicit_ground import ground_contact_energy
 from softmech.terms.nodes import _ImplicitTerm, _body_name
 
@@ -30,24 +30,36 @@ def _node_blocks(dofs):
 class GroundBinding(Binding):
     """A discrete rod's or shell's smooth ground contact (the discrete part of
     softmech.terms.contact.GroundContact): term's plane_point, plane_normal, distance,
-    sharpness and slip_tolerance, its per-world stiffness and friction (mu)."""
+    sharpness and slip_tolerance, its per-world stiffness and friction coefficients (static,
+    kinetic)."""
 
-    def __init__(self, term, dofs, params):
+    def __init__(self, term, dofs, ctx):
         self.name = term.name
         self.term = term
         self.dofs = np.ascontiguousarray(dofs, dtype=np.int64)
         self.rows, self.cols = _node_blocks(self.dofs)
         self.args = GroundArgs(
             dofs=self.dofs, point=term.plane_point.astype(float),
-            normal=term.plane_normal.astype(float), stiffness=params[f"{term.name}.stiffness"],
-            friction=params[f"{term.name}.friction"], distance=term.distance,
-            sharpness=term.sharpness, slip_sharpness=15.0 / term.slip_tolerance)
+            normal=term.plane_normal.astype(float),
+            stiffness=ctx.params[f"{term.name}.stiffness"],
+            kinetic=ctx.params[f"{term.name}.kinetic"], static=ctx.params[f"{term.name}.static"],
+            distance=term.distance,
+            sharpness=term.sharpness, slip_sharpness=15.0 / term.slip_tolerance,
+            # history: the nodes start at rest (no slip: the full static coefficient)
+            slip=np.zeros((ctx.worlds, len(self.dofs))),
+            speed=np.zeros((ctx.worlds, len(self.dofs))))
 
     def forces(self, b, q, v, t, h, F, J):
         ground_binding(self.args, b, q, v, t, h, F, J)
 
+    def accept(self, b, q):
+        ground_accept(self.args, b, q)
+
     def compiled(self):
-        return CompiledForm(self.name, self.args, forces=ground_binding)
+        return CompiledForm(self.name, self.args, forces=ground_binding, accept=ground_accept)
+
+    def state(self):
+        return {"slip": self.args.slip}
 
     def energy(self, b, q):
         a = self.args

@@ -1,7 +1,8 @@
 """Validation cases of discrete elastic rods in the implicit integrator (group `discrete_rods`
 of `softmech validate`): the self-weight cantilever of MAT-DiSMech's validation (ref. 004
 sec. 7.2; softmech.validation.der) against Euler-Bernoulli and the exact elastica, torsion
-against Saint-Venant, and slender-body drag against its terminal speed.
+against Saint-Venant, slender-body drag against its terminal speed, and the ground contact's
+static and kinetic friction on an incline (Amontons-Coulomb).
 tests/validation/test_der_rod.py and test_der_fluids.py call the same functions.
 """
 import math
@@ -148,6 +149,76 @@ def der_rod_sinks_at_slender_body_speed():
                   f"{sideways:.1e}", passed=error <= 1e-9 and sideways <= 1e-9)
 
 
+SETTLE, TILT_TIME, TILT_STEPS = 0.2, 1.0, 200
+"""The incline's protocol: the rod settles on level ground for SETTLE [s] (the contact's vertical
+oscillation damped by implicit Euler), then gravity tilts to alpha in TILT_STEPS equal steps
+over TILT_TIME [s] (quasi-statically), and the clock restarts at 0."""
+
+
+def der_rod_on_incline(tan_alphas, mu_s, mu_k, duration, slip_velocity=1e-6, dt=1e-3):
+    """A straight discrete rod (0.2 m, r = 1 cm, 1000 kg/m^3, E = 100 MPa, 10 edges) lying along
+    x on the ground z = 0 (GroundContact: k = 1000 N/m per node, distance r, friction
+    sm.IsotropicFriction(mu_k, mu_s, slip_velocity)), settled on level ground, then gravity
+    tilted by alpha about y (SETTLE, TILT_TIME: an incline of angle alpha, the rod pointing down
+    the slope; the clock restarts at 0), one world per tan(alpha) (mu_s, mu_k: one value, or
+    one per world), implicit Euler at dt [s]. Returns the times (n_samples,) and the centre of mass's position
+    and velocity down the slope (B, n_samples)."""
+    tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.01), direction=(1.0, 0.0, 0.0),
+                            length=0.2, n_elems=10, radius=0.01, density=1000.0,
+                            youngs_modulus=1e8)
+    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
+    # a stiff rod and contact: the nodes move together, so the rod fails at once at mu_s; a
+    # soft one (1 MPa, 100 N/m) fails node by node from ~0.9 mu_s, its least loaded node
+    # slipping first (a real effect of the discrete contact, not of the law)
+    mu_s, mu_k = np.broadcast_arrays(np.asarray(mu_s, float), np.asarray(mu_k, float))
+    scene.add(sm.GroundContact(rod, stiffness=1000.0, distance=0.01, name="ground",
+                               friction=sm.IsotropicFriction(
+                                   float(mu_k.flat[0]), float(mu_s.flat[0]),
+                                   slip_velocity=slip_velocity)))
+    sim = scene.compile(worlds=len(tan_alphas), dt=dt)
+    sim.params["ground.static"], sim.params["ground.kinetic"] = mu_s, mu_k
+    sim.run(SETTLE)                 # settled on level ground
+    alpha = np.arctan(tan_alphas)
+    for share in np.arange(1, TILT_STEPS + 1) / TILT_STEPS:
+        # tilted in small steps: a sudden tilt (or 40 steps in 0.2 s) makes the undamped
+        # contact's normal force ring, and its dips let a rod at 0.98 mu_s start to slide
+        sim.params["gravity.acceleration"] = np.stack(
+            [9.81 * np.sin(share * alpha), np.zeros_like(alpha), -9.81 * np.cos(share * alpha)],
+            axis=1)
+        sim.run(TILT_TIME / TILT_STEPS)
+    sim.time = 0.0
+    out = sim.run(duration, record=sm.Every(5e-3, ("rod.com", "rod.com_velocity")))
+    return out["time"], out["rod.com"][:, :, 0], out["rod.com_velocity"][:, :, 0]
+
+
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a discrete "
+                 "rod on the ground (implicit): holds for tan α < μₛ, else "
+                 "a = g (sin α − μₖ cos α)", fast=True)
+def der_rod_sticks_then_slides_on_an_incline():
+    """A discrete rod on the incline (der_rod_on_incline, mu_s = 0.5, mu_k = 0.3, slip velocity
+    1e-6 m/s, implicit Euler at dt = 1 ms): at tan(alpha) = 0.98 mu_s it must hold (moved
+    < 1 um in the last 0.1 s: the regularized law creeps at ~0.3 slip velocities, 0.03 um),
+    at 1.02 mu_s slide with a = g (sin(alpha) - mu_k cos(alpha)) (Amontons-Coulomb; least-
+    squares slope of v from 0.1 s to 0.3 s). Implicit Euler's velocity update is exact for a
+    constant force, so the error is the friction law's residual static excess at the sliding
+    speed (~(v_S / v)^8) and the nodes' normal forces: measured 4.8e-6, tolerance 1e-4. Error
+    relative on a (1 when it did not hold)."""
+    t, x, v = der_rod_on_incline([0.98 * 0.5, 1.02 * 0.5], 0.5, 0.3, 0.3)
+    late = t >= t[-1] - 0.1
+    still = float(np.ptp(x[0, late]))
+    window = t >= 0.1
+    slope = float(np.polyfit(t[window], v[1, window], 1)[0])
+    alpha = np.arctan(1.02 * 0.5)
+    expected = 9.81 * (np.sin(alpha) - 0.3 * np.cos(alpha))
+    error = rel_error(slope, expected) if still < 1e-6 else 1.0
+    return result("der_rod_sticks_then_slides_on_an_incline", slope, expected, error, 1e-4,
+                  f"held at 0.98 mu_s: moved {still:.3g} m in the last 0.1 s; a = {slope:.6f} "
+                  f"vs {expected:.6f} m/s^2 at 1.02 mu_s")
+
+
 CASES = {f.__name__: f for f in (der_cantilever_euler_bernoulli, der_cantilever_elastica,
-                                 der_torsion_tip_torque, der_rod_sinks_at_slender_body_speed)}
+                                 der_torsion_tip_torque, der_rod_sinks_at_slender_body_speed,
+                                 der_rod_sticks_then_slides_on_an_incline)}
 """Case name -> function returning its record."""
