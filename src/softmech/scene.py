@@ -301,9 +301,9 @@ class Scene:
         ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
         terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
 
-        engine: "discrete" (the default for a scene of discrete rods and shells only: the
+        engine: "discrete" (the default for a scene with discrete rods or shells: the
         ImplicitSimulation above) or "unified" (the default for a scene that mixes discrete
-        rods with Cosserat rods or rigid bodies): the discrete rods become a body kind of the
+        rods, and no shells, with Cosserat rods or rigid bodies): the discrete rods become a body kind of the
         Simulation of Cosserat rods and rigid bodies (softmech.terms.der_kind), stepped beside
         them by any of its schemes ("implicit_euler" the default when it has discrete rods);
         shells are not a kind of it yet (docs/discrete_rods.md lists what works there).
@@ -316,7 +316,9 @@ class Scene:
         worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
                                           f"{worlds} copies of the scene's arrays")
         dt = float(_checks.positive("dt", dt, shape=()))
-        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies)
+        # a scene mixing discrete rods (only) with Cosserat rods or rigid bodies: unified
+        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and all(
+            getattr(b, "kind", "") == "der_rod" for b in self.implicit_bodies)
         engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
         der_rods = []
