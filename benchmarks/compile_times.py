@@ -13,6 +13,8 @@
     python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
     python benchmarks/compile_times.py --scene poseidron --implicit   # + its implicit Newton loop
     python benchmarks/compile_times.py --scene contacts      # surface plane contact, sticking friction
+    python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
+                                                             # of the unified engine (issue 27)
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
                                                              # vectorization remarks (stderr)
 
@@ -36,7 +38,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
-        "rod_body_contact", "fluids", "elbow", "poseidron", "quadropus", "contacts"))
+        "rod_body_contact", "fluids", "elbow", "poseidron", "quadropus", "contacts", "der_rod"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -69,10 +71,13 @@ def main(argv=None):
         scene, dt = _fluids_scene(sm)
     elif args.scene == "contacts":
         scene, dt = _contacts_scene(sm)
+    elif args.scene == "der_rod":
+        scene, dt = _der_rod_scene(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
-    sim = scene.compile(worlds=1, dt=dt)
+    unified = {"engine": "unified"} if args.scene == "der_rod" else {}
+    sim = scene.compile(worlds=1, dt=dt, **unified, scheme="verlet")
     engine = sim._engine()
     W = sim.lanes.W
     rows = [("import softmech", t_import)]
@@ -84,7 +89,7 @@ def main(argv=None):
     rods = engine.motions[0]            # the rods' motion tuples (rods are the first kind)
     drift, kick = typeof(rods.drift), typeof(rods.kick)
     kick_drift = typeof(rods.kick_drift)
-    for name, sig in (("rod_kick", (kick, i64, i64, f64)),
+    for name, sig in () if not engine.rods else (("rod_kick", (kick, i64, i64, f64)),
                       ("rod_kick_drift", (kick_drift, i64, i64, f64, f64, f64)),
                       ("rod_drift", (drift, i64, i64, f64)),
                       ("rod_drift_twice", (drift, i64, i64, f64, f64)),
@@ -98,7 +103,7 @@ def main(argv=None):
     rows.append(("generated step (step_block)", time.perf_counter() - t0))
     if args.implicit:
         t0 = time.perf_counter()
-        scene.compile(worlds=1, dt=dt, scheme="implicit_euler").step(1)
+        scene.compile(worlds=1, dt=dt, scheme="implicit_euler", **unified).step(1)
         rows.append(("implicit Newton loop (first step)", time.perf_counter() - t0))
     total = time.perf_counter() - t_start
     print(f"cold compile, scene {args.scene!r} (W = {W}), empty caches in {folder}")
@@ -152,6 +157,17 @@ def _fluids_scene(sm):
     scene.add(sm.QuadraticDrag(ball, coefficient=6e-4, name="rigid_quadratic_drag"))
     scene.add(sm.AddedMass(ball, 0.5, name="rigid_added_mass"))
     return scene, 1e-4
+
+
+def _der_rod_scene(sm):
+    """A clamped discrete elastic rod under gravity (falling_rod's size: 0.2 m, 30 edges), a body
+    kind of the unified engine (Scene.compile(engine="unified"), issue 27)."""
+    scene = sm.Scene()
+    rod = scene.add_der_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0), length=0.2,
+                            n_elems=30, radius=2e-3, density=1200.0, youngs_modulus=1e6)
+    scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0]))
+    scene.add(sm.Gravity())
+    return scene, 1e-5
 
 
 def _contacts_scene(sm):

@@ -81,3 +81,54 @@ ENERGY_KEYS = ("translational_energy", "rotational_energy", "bending_energy", "t
 def total_energy(diag):
     """Sum of the six energies, (B,) [J]."""
     return sum(diag[k] for k in ENERGY_KEYS)
+
+
+def der_diagnostics(rod, p, state):
+    """Diagnostics of one discrete elastic rod in B worlds, with the keys of rod_diagnostics.
+
+    rod: softmech.bodies.der_rod.DerRod; p: its per-world parameters broadcast to B worlds
+    (youngs_modulus, shear_modulus (B,) [Pa], natural_curvature (B, s, 2) [1/m],
+    natural_twist (B, s) [rad/m]); state: Simulation.get_state of the rod (positions,
+    velocities (B, N, 3), twist, twist_rates (B, m), reference_a1, reference_tangent (B, m, 3),
+    reference_twist (B, s)). Energies (ref. 004 eqs. 10, 14, 16, as DerStretch and
+    DerBendTwist.energy_parts): translational sum m_i |v_i|^2 / 2, rotational (the edges'
+    twist) sum I_j w_j^2 / 2, stretch, bending and twisting; shear 0. angular_momentum is
+    the nodes' orbital sum m x x v about the origin (the twist's spin about each tangent, sum
+    I_j w_j t_j, is not added: DisMech's kinetic energy of the twist is I w^2 / 2 alone)."""
+    from softmech.kernels.der_bend_twist import der_strains
+    from softmech.kernels.der_frames import der_frames
+    from softmech.kernels.der_stretch import der_stretch_forces
+
+    x, v = state["positions"], state["velocities"]
+    B, m, s = len(x), rod.n_elems, rod.n_springs
+    edge_dofs, _, spring_dofs = rod._local_dofs()
+    stretch, bend, twist = np.zeros(B), np.zeros(B), np.zeros(B)
+    F, J = np.zeros(3 * rod.n_nodes + m), np.zeros(0)
+    t, a1, a2, ref = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty(s)
+    kappa, tau = np.empty((s, 2)), np.empty(s)
+    for b in range(B):
+        q = np.concatenate([x[b].ravel(), state["twist"][b]])
+        EA = np.ascontiguousarray(rod.section_area * p["youngs_modulus"][b])
+        stretch[b] = der_stretch_forces(q, edge_dofs, rod.rest_lengths, EA, False, F, J)
+        der_frames(q, edge_dofs, np.ascontiguousarray(state["reference_a1"][b]),
+                   np.ascontiguousarray(state["reference_tangent"][b]),
+                   np.ascontiguousarray(state["reference_twist"][b]), rod.spring_edges,
+                   rod.spring_signs, t, a1, a2, ref)
+        der_strains(q, spring_dofs, rod.spring_edges, rod.spring_signs, a1, a2, ref, kappa, tau)
+        vor = rod.voronoi_lengths
+        dk = kappa - p["natural_curvature"][b] * vor[:, None]
+        dt = tau - p["natural_twist"][b] * vor
+        bend[b] = 0.5 * np.sum(rod.section_inertia * p["youngs_modulus"][b] * dk**2 / vor[:, None])
+        twist[b] = 0.5 * np.sum(rod.section_polar * p["shear_modulus"][b] * dt**2 / vor)
+    mass = rod.node_mass
+    w = state["twist_rates"]
+    return {
+        "translational_energy": 0.5 * np.einsum("n,bnk->b", mass, v * v),
+        "rotational_energy": 0.5 * np.einsum("n,bn->b", rod.twist_inertia, w * w),
+        "bending_energy": bend, "twisting_energy": twist, "shear_energy": np.zeros(B),
+        "stretch_energy": stretch,
+        "com": np.einsum("n,bnk->bk", mass, x) / mass.sum(),
+        "com_velocity": np.einsum("n,bnk->bk", mass, v) / mass.sum(),
+        "linear_momentum": np.einsum("n,bnk->bk", mass, v),
+        "angular_momentum": np.einsum("n,bnk->bk", mass, np.cross(x, v)),
+    }

@@ -25,9 +25,17 @@ the element and Voronoi passes need no wrap-around indexing.
 Rigid bodies (softmech.bodies.rigid_body) are a second body kind with arrays of their own
 (RigidBodies, and the rb_ fields of State and Workspace), one slot per body in the same layout.
 
+Discrete elastic rods (softmech.bodies.der_rod, Bergou et al. 2008) are a third kind, the
+der_ fields (DerBodies, State, Workspace): nodes with positions and velocities shaped like the
+rods', one twist angle and twist rate per edge, and each edge's reference frame (first
+director a1 and the tangent it was last transported to) and each bending-twisting spring's
+reference twist, which DER updates by time-parallel transport after every drift
+(softmech.kernels.der_motion) and which are therefore state, not derived quantities.
+
 Field names say where a value lives: rod_ (per rod), node_ (per node slot), elem_ (per element
 slot), vor_ (per Voronoi slot, i.e. interior node), ghost_ (ghost-slot tables), rb_ (per rigid
-body).
+body), der_ (discrete elastic rods: der_node_ per node, der_edge_ per edge, der_spring_ per
+bending-twisting spring).
 """
 from collections import namedtuple
 
@@ -71,6 +79,18 @@ RigidBodies = namedtuple("RigidBodies", [
 """Model of the rigid-body kind (softmech.bodies.rigid_body), block layout: the engine's frame of
 a body is its principal frame, so J is diagonal."""
 
+DerBodies = namedtuple("DerBodies", [
+    # per node slot of the discrete rods, (n_blocks, n*W) or (n_blocks, 3, n*W)
+    "der_node_inv_mass",    # 1/m [1/kg] (lumped: half of each adjacent edge's rho A l^)
+    "der_body_acc",         # body acceleration field (gravity) [m/s^2], (n_blocks, 3, n*W)
+    # per edge slot
+    "der_edge_inv_inertia",  # 1/I [1/(kg m^2)] of the edge's twist, I = rho l^ (I1 + I2)
+                             # (rho A l^ r^2 / 2 for a solid circle), (n_blocks, 1, m*W)
+])
+"""Model of the discrete elastic rod kind (softmech.bodies.der_rod), block layout. The elastic
+constants and topology are the elasticity term's own arrays
+(softmech.kernels.der_kind.DerElasticArgs)."""
+
 State = namedtuple("State", [
     "x",  # node positions [m], (n_blocks, 3, n_nodes*W)
     "v",  # node velocities [m/s]
@@ -80,6 +100,13 @@ State = namedtuple("State", [
     "rb_v",  # [m/s]
     "rb_Q",  # principal frames, rows d1, d2, d3 (n_blocks, 9, n_rb*W)
     "rb_w",  # angular velocities in the principal frame [rad/s], (n_blocks, 3, n_rb*W)
+    "der_x",  # discrete rods' node positions [m], (n_blocks, 3, n_der_nodes*W)
+    "der_v",  # [m/s]
+    "der_theta",  # edge twist angles [rad], (n_blocks, 1, n_der_edges*W)
+    "der_w",  # edge twist rates [rad/s], (n_blocks, 1, n_der_edges*W)
+    "der_a1",  # first reference director of each edge [-], (n_blocks, 3, n_der_edges*W)
+    "der_tangent",  # unit tangent a1 was last transported to [-], (n_blocks, 3, n_der_edges*W)
+    "der_ref",  # reference twist of each spring [rad], (n_blocks, 1, n_der_springs*W)
 ])
 """State of the rods and rigid bodies, block layout (with the clock, all a run needs to continue
 bit for bit)."""
@@ -92,6 +119,9 @@ Workspace = namedtuple("Workspace", [
     "rotation_violations",  # drifts that rotated a frame by > 1 rad, per block, (n_blocks,) int64
     "rb_force",     # rigid bodies: force [N]; after the inertia: acceleration [m/s^2], (n_blocks, 3, n_rb*W)
     "rb_torque",    # principal-frame torque [N m]; then angular acceleration [rad/s^2]
+    "der_force",    # discrete rods: node forces [N]; then accelerations [m/s^2], (n_blocks, 3, n*W)
+    "der_torque",   # twist moments -dE/dtheta [N m]; then twist accelerations [rad/s^2],
+                    # (n_blocks, 1, m*W)
 ])
 """Accumulators and scratch shared by the terms and the integrator, block layout."""
 

@@ -6,10 +6,6 @@ Worlds are grouped in blocks of W lanes (one block per thread): W = 1 for a sing
 W = min(8, ceil(B / n_threads)). Padding lanes of the last block replicate the last world and
 are discarded on output.
 """
-import math
-from dataclasses import dataclass
-
-import numba
 import numpy as np
 
 from softmech.bodies.cosserat_rod import LAWS, SECTION_PARAMETERS, discrete_properties, voronoi_lengths
@@ -21,46 +17,11 @@ from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDr
                                            RigidKickArgs, RigidKickDriftArgs, RigidMotionArgs,
                                            rigid_clear)
 from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
-
-MAX_LANES = 8  # one AVX-512 register of float64
-
-
-@dataclass(frozen=True)
-class Lanes:
-    """How B worlds map to n_blocks blocks of W lanes."""
-    worlds: int
-    W: int
-    n_blocks: int
-
-    @classmethod
-    def for_worlds(cls, worlds, n_threads=None):
-        n_threads = n_threads or numba.get_num_threads()
-        W = 1 if worlds == 1 else min(MAX_LANES, math.ceil(worlds / n_threads))
-        return cls(worlds, W, math.ceil(worlds / W))
-
-    @property
-    def world_of_lane(self):
-        return np.minimum(np.arange(self.n_blocks * self.W), self.worlds - 1)
-
-
-def to_blocks(arr, lanes):
-    """(B, n, c...) -> (n_blocks, c, n*W) (c flattened; no component axis gives (n_blocks, n*W))."""
-    arr = np.asarray(arr, dtype=float)[lanes.world_of_lane]
-    n = arr.shape[1]
-    comps = int(np.prod(arr.shape[2:]))
-    out = arr.reshape(lanes.n_blocks, lanes.W, n, comps).transpose(0, 3, 2, 1)
-    out = np.ascontiguousarray(out.reshape(lanes.n_blocks, comps, n * lanes.W))
-    return out[:, 0] if arr.ndim == 2 else out
-
-
-def from_blocks(arr, lanes, trailing=()):
-    """Inverse of to_blocks: (n_blocks, c, n*W) -> (B, n, *trailing)."""
-    if arr.ndim == 2:
-        arr = arr[:, None]
-    nb, comps, nw = arr.shape
-    n = nw // lanes.W
-    out = arr.reshape(nb, comps, n, lanes.W).transpose(0, 3, 2, 1).reshape(nb * lanes.W, n, comps)
-    return out[:lanes.worlds].reshape((lanes.worlds, n) + tuple(trailing))
+from softmech.der_packing import DerSlots, der_parameters, initial_der_state, pack_der_bodies
+from softmech.kernels.der_motion import (DER_MOTION, DerDriftArgs, DerKickArgs,
+                                         DerKickDriftArgs, DerMotionArgs)
+from softmech.blocks import (MAX_LANES, Lanes, broadcast_worlds, from_blocks,  # noqa: F401
+                             per_lane, to_blocks, writable_contiguous)
 
 
 def add_element_ends(out, n0, ne, W, closed, first, second):
@@ -72,28 +33,6 @@ def add_element_ends(out, n0, ne, W, closed, first, second):
     out[:, :, n0 + W:n0 + W + ne - closed * W] += second[:, :, :ne - closed * W]
     if closed:
         out[:, :, n0:n0 + W] += second[:, :, ne - W:]
-
-
-def per_lane(arr, lanes):
-    """(B or 1, ...) -> (n_blocks, ..., W): per-world vectors for the point-load tables."""
-    arr = np.asarray(arr, dtype=float)
-    arr = arr[lanes.world_of_lane % arr.shape[0]]
-    out = arr.reshape((lanes.n_blocks, lanes.W) + arr.shape[1:])
-    return np.ascontiguousarray(np.moveaxis(out, 1, -1))
-
-
-def broadcast_worlds(field, arr, worlds, trailing):
-    """Check a per-world parameter (1 or B, *trailing) and broadcast it to (B, *trailing); trailing
-    axes of size 1 broadcast too (e.g. (B, 1) for one value per world on every element)."""
-    arr = np.asarray(arr, dtype=float)
-    trailing_ok = arr.ndim == 1 + len(trailing) and all(
-        a in (1, t) for a, t in zip(arr.shape[1:], trailing))
-    if not trailing_ok or arr.shape[0] not in (1, worlds):
-        raise ValueError(f"params['{field}'] has shape {arr.shape}, expected (1, {', '.join(map(str, trailing))}) "
-                         f"or ({worlds}, {', '.join(map(str, trailing))})".replace(", )", ")"))
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"params['{field}'] contains NaN or inf (must be finite)")
-    return np.broadcast_to(arr, (worlds,) + tuple(trailing))
 
 
 class Slots:
@@ -127,8 +66,16 @@ class Assembly:
     compiled term, created on first use by `part(cls)` -- that collect the terms' contributions
     and pack them into their kernels' arrays."""
 
-    def __init__(self, rods, rod_params, worlds, rigid_bodies=(), rigid_params=None):
+    def __init__(self, rods, rod_params, worlds, rigid_bodies=(), rigid_params=None,
+                 der_rods=(), der_params=None):
         self.rods = rods
+        self.der_rods = list(der_rods)
+        """Discrete elastic rods (softmech.der_packing), with their per-world parameters
+        (B, ...) in der_params and their body acceleration field (gravity) [m/s^2] per node
+        (B, n_nodes, 3) in der_body_acc."""
+        self.der_index = {r.name: r for r in self.der_rods}
+        self.der_params = der_params or {}
+        self.der_body_acc = {r.name: np.zeros((worlds, r.n_nodes, 3)) for r in self.der_rods}
         self.rigid_bodies = list(rigid_bodies)
         self.rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         """Slot of each rigid body (its order in the scene)."""
@@ -217,9 +164,10 @@ def scene_parameters(bodies, terms):
     return params
 
 
-def assemble_terms(rods, terms, params, worlds, rigid_bodies=()):
+def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=()):
     """Validate per-world parameters and let every term write its contributions: returns the
-    Assembly (rod parameters broadcast to B worlds in `all_rod_params`)."""
+    Assembly (rod parameters broadcast to B worlds in `all_rod_params`; the discrete rods' in
+    `der_params`)."""
     B = worlds
     rod_params = {}
     for r in rods:
@@ -243,7 +191,8 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=()):
             raise ValueError(f"params['{b.name}.mass'] and params['{b.name}.inertia'] must be > 0 "
                              f"(an inertia that is not positive definite)")
         rigid_params[b.name] = {"mass": mass, "inertia": inertia}
-    ctx = Assembly(rods, rod_params, B, rigid_bodies, rigid_params)
+    ctx = Assembly(rods, rod_params, B, rigid_bodies, rigid_params, der_rods,
+                   der_parameters(der_rods, params, B))
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -271,8 +220,14 @@ class Engine:
         self.state, self.workspace = state, workspace
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)
+        self.der_rods = ctx.der_rods
+        self.der_slots = DerSlots(self.der_rods)
+        self.der = pack_der_bodies(self.der_rods, ctx, lanes)
         from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
         calls = list(RodElasticity(ctx).calls(self)) if rods else []
+        if self.der_rods:                       # every discrete rod has it: a body-kind term
+            from softmech.terms.der_kind import DerElasticity
+            calls.extend(DerElasticity(ctx).calls(self))
         if ctx.rigid_bodies:  # clears the rigid bodies' accumulators before every force pass
             calls.append(Call("forces", -1, rigid_clear, self.args(RigidClearArgs), "rigid_clear"))
         for part in ctx.parts.values():
@@ -291,6 +246,10 @@ class Engine:
             motions.append(RigidMotionArgs(drift=self.args(RigidDriftArgs),
                                            kick=self.args(RigidKickArgs),
                                            kick_drift=self.args(RigidKickDriftArgs)))
+        if self.der_rods:
+            self.kinds.append((DER_MOTION, False))
+            motions.append(DerMotionArgs(drift=self.args(DerDriftArgs), kick=self.args(DerKickArgs),
+                                         kick_drift=self.args(DerKickDriftArgs)))
         self.motions = tuple(motions)
         """The body kinds' motion tuples, in the order of `kinds`: T[0]."""
         self.T = (self.motions,) + tuple(c.args for c in self.calls)
@@ -310,7 +269,13 @@ class Engine:
     def args(self, args_type, **own):
         """A kernel's argument tuple: its own arrays, the rest from the bodies, state and workspace."""
         return writable_contiguous(pick(args_type, self.state, self.bodies, self.rigid,
-                                        self.workspace, **own))
+                                        self.der, self.workspace, **own))
+
+    @property
+    def der_initial(self):
+        """The discrete rods' state as built, {State field: block array} (the values sm.FixNodes
+        holds)."""
+        return initial_der_state(self.der_rods, self.lanes)
 
     def elem_table(self, entries, width):
         """Per-entry values on the element slots of its rod, zero elsewhere: entries of (rod
@@ -450,24 +415,20 @@ def pack_rigid_bodies(ctx, lanes):
         rb_J=stack(J, 3), rb_inv_J=stack(mobile[..., None] / J, 3)))
 
 
-def writable_contiguous(tup):
-    """Same tuple with every array C-contiguous and writable: numba types encode layout and
-    read-only flags, so any variation would compile the kernels again."""
-    fix = lambda a: a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
-    return type(tup)(*(fix(a) for a in tup))
-
-
-def allocate_workspace(slots, lanes, n_rigid=0):
-    """Workspace (softmech.model) for rods occupying `slots` and n_rigid rigid bodies."""
+def allocate_workspace(slots, lanes, n_rigid=0, der_slots=None):
+    """Workspace (softmech.model) for rods occupying `slots`, n_rigid rigid bodies and the
+    discrete rods of der_slots (softmech.der_packing.DerSlots)."""
     nb, W = lanes.n_blocks, lanes.W
+    n_der, m_der = (0, 0) if der_slots is None else (der_slots.n_nodes, der_slots.n_edges)
     return Workspace(node_force=np.zeros((nb, 3, slots.n_nodes * W)),
                      elem_couple=np.zeros((nb, 3, slots.n_elems * W)),
                      elem_len=np.zeros((nb, slots.n_elems * W)),
                      rotation_violations=np.zeros(nb, dtype=np.int64),
-                     rb_force=np.zeros((nb, 3, n_rigid * W)), rb_torque=np.zeros((nb, 3, n_rigid * W)))
+                     rb_force=np.zeros((nb, 3, n_rigid * W)), rb_torque=np.zeros((nb, 3, n_rigid * W)),
+                     der_force=np.zeros((nb, 3, n_der * W)), der_torque=np.zeros((nb, 1, m_der * W)))
 
 
-def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False):
+def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, der_rods=()):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
     directors (B, n, 3, 3), angular_velocities (B, n, 3); per_rigid: the same for each rigid
     body with n_nodes = n = 1, its own (user) frame, or with principal=True already in its
@@ -493,4 +454,5 @@ def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False):
         rb_x=to_blocks(rigid_cat([np.asarray(d["positions"]) for d in per_rigid], (3,)), lanes),
         rb_v=to_blocks(rigid_cat([np.asarray(d["velocities"]) for d in per_rigid], (3,)), lanes),
         rb_Q=to_blocks(rigid_cat([f[0] for f in frames], (3, 3)), lanes),
-        rb_w=to_blocks(rigid_cat([f[1] for f in frames], (3,)), lanes)))
+        rb_w=to_blocks(rigid_cat([f[1] for f in frames], (3,)), lanes),
+        **initial_der_state(der_rods, lanes)))

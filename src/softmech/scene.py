@@ -291,7 +291,7 @@ class Scene:
         return assembly_time_step_limit(ctx)
 
     def compile(self, *, worlds=1, dt, scheme=None, strict=False, n_threads=None,
-                newton=None):
+                newton=None, engine=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
         Cosserat rods and rigid bodies: scheme "verlet" (position Verlet, the default) or
@@ -300,6 +300,13 @@ class Scene:
         allows; newton: softmech.ImplicitOptions). Discrete rods and shells: an
         ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
         terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
+
+        engine: "discrete" (the default for a scene with discrete rods or shells: the
+        ImplicitSimulation above) or "unified" (the default for a scene that mixes discrete
+        rods, and no shells, with Cosserat rods or rigid bodies): the discrete rods become a body kind of the
+        Simulation of Cosserat rods and rigid bodies (softmech.terms.der_kind), stepped beside
+        them by any of its schemes ("implicit_euler" the default when it has discrete rods);
+        shells are not a kind of it yet (docs/discrete_rods.md lists what works there).
         """
         from softmech.simulation import Simulation
 
@@ -309,7 +316,26 @@ class Scene:
         worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
                                           f"{worlds} copies of the scene's arrays")
         dt = float(_checks.positive("dt", dt, shape=()))
-        if self.implicit_bodies:
+        # a scene mixing discrete rods (only) with Cosserat rods or rigid bodies: unified
+        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and all(
+            getattr(b, "kind", "") == "der_rod" for b in self.implicit_bodies)
+        engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
+            if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
+        der_rods = []
+        if engine == "unified" and self.implicit_bodies:
+            others = [b.name for b in self.implicit_bodies if getattr(b, "kind", "") != "der_rod"]
+            if others:
+                raise ValueError(f"engine = 'unified' is not allowed with shells ({others}): only "
+                                 "discrete rods are a body kind of the unified engine yet; "
+                                 "compile a scene of discrete rods and shells with "
+                                 "engine='discrete'")
+            der_rods = list(self.implicit_bodies)
+            scheme = "implicit_euler" if scheme is None else scheme
+        elif engine == "discrete" and not self.implicit_bodies:
+            raise ValueError("engine = 'discrete' is not allowed: the scene has no discrete rods "
+                             "or shells (its Cosserat rods and rigid bodies use the unified "
+                             "engine)")
+        if engine == "discrete":
             from softmech.implicit.simulation import compile_implicit
             scheme = "implicit_euler" if scheme is None else scheme
             _checks.choice("scheme", scheme, {"implicit_euler", "symplectic_euler"})
@@ -327,7 +353,7 @@ class Scene:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         strict = _checks.boolean("strict", strict)
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
-                          n_threads=n_threads, implicit=newton)
+                          n_threads=n_threads, implicit=newton, der_rods=der_rods)
 
 
 def _field_holding(term, name, default):

@@ -7,7 +7,8 @@ import numpy as np
 
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
-from softmech.diagnostics import rigid_diagnostics, rod_diagnostics, total_energy
+from softmech.der_packing import DER_STATE_FIELDS, DerSlots, der_get_state, der_set_state
+from softmech.diagnostics import der_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
@@ -34,9 +35,13 @@ class Simulation:
     """B worlds of a scene. `params['<owner>.<field>']` are per-world parameters with a leading
     dimension of 1 (shared) or B; edit them in place or assign new arrays between runs."""
 
-    def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None, implicit=None):
+    def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None, implicit=None,
+                 der_rods=()):
         self.rods = list(scene.rods)
         self.rigid_bodies = list(getattr(scene, "rigid_bodies", ()))
+        self.der_rods = list(der_rods)
+        """Discrete elastic rods stepped by this engine (Scene.compile(engine="unified"):
+        softmech.der_packing, softmech.kernels.der_kind)."""
         self.terms = list(scene.terms)
         self.worlds = worlds
         self.dt = dt
@@ -47,13 +52,17 @@ class Simulation:
         self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
-        self.params = Params(scene_parameters(self.rods + self.rigid_bodies, self.terms))
+        self.params = Params(scene_parameters(self.rods + self.rigid_bodies + self.der_rods,
+                                              self.terms))
         self._known_params = frozenset(self.params)
         self._packed = PackedParams(self.params)
         self._index = {r.name: i for i, r in enumerate(self.rods)}
         self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
+        self._der_index = {r.name: r for r in self.der_rods}
         self._slots = Slots(self.rods)
-        self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies))
+        self._der_slots = DerSlots(self.der_rods)
+        self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies),
+                                            self._der_slots)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
                     "velocities": np.broadcast_to(r.velocities, (worlds,) + r.velocities.shape),
                     "directors": np.broadcast_to(r.directors, (worlds,) + r.directors.shape),
@@ -63,7 +72,8 @@ class Simulation:
         rigid = [{k: np.broadcast_to(v, (worlds, 1) + np.shape(v)) for k, v in (
             ("positions", b.position), ("velocities", b.velocity), ("directors", b.directors),
             ("angular_velocities", b.angular_velocity))} for b in self.rigid_bodies]
-        self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid)
+        self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid,
+                                 der_rods=self.der_rods)
         self._histories = {}
         """The terms' history (softmech.packing.Engine.history), outliving each engine."""
         self.check_time_step(strict)
@@ -115,17 +125,27 @@ class Simulation:
         return limit
 
     def _rod_name(self, rod):
-        """Name of a body (rod or rigid body) given by name or object; None for the only one."""
+        """Name of a body (rod, rigid body or discrete rod) given by name or object; None for
+        the only one."""
+        names = list(self._index) + list(self._rigid_index) + list(self._der_index)
         if rod is None:
-            names = list(self._index) + list(self._rigid_index)
             if len(names) != 1:
                 raise ValueError(f"rod = None is ambiguous: the scene has bodies {names}")
             return names[0]
         name = getattr(rod, "name", rod)
-        if name not in self._index and name not in self._rigid_index:
-            names = list(self._index) + list(self._rigid_index)
+        if name not in names:
             raise ValueError(f"rod = {rod!r} is not allowed: no such body (bodies: {names})")
         return name
+
+    def _der(self, name):
+        """The discrete rod called `name`, or None."""
+        return self._der_index.get(name)
+
+    def _der_get_state(self, name):
+        return der_get_state(self._state, self._der_slots, self.lanes, self._der_index[name])
+
+    def _der_set_state(self, name, fields):
+        der_set_state(self._state, self._der_slots, self.lanes, self._der_index[name], fields)
 
     def _rigid(self, name):
         """The rigid body called `name`, or None if `name` is a rod."""
@@ -145,6 +165,8 @@ class Simulation:
         principal=True its principal frame as the engine holds it, Q_p = P Q: exact, for
         checkpoints)."""
         name = self._rod_name(rod)
+        if self._der(name) is not None:
+            return self._der_get_state(name)
         s = self._state
         body = self._rigid(name)
         if body is not None:
@@ -168,6 +190,9 @@ class Simulation:
         its principal frame (as get_state(principal=True) returns them). The other bodies'
         states are kept exactly."""
         name = self._rod_name(rod)
+        if self._der(name) is not None:
+            self._der_set_state(name, fields)
+            return
         body = self._rigid(name)
         rod_obj = body or self.rods[self._index[name]]
         shapes = {"positions": (rod_obj.n_nodes, 3), "velocities": (rod_obj.n_nodes, 3),
@@ -216,6 +241,10 @@ class Simulation:
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
         name = self._rod_name(rod)
         engine = self._engine()
+        if self._der(name) is not None:
+            d = der_diagnostics(self._der(name), engine.ctx.der_params[name], self.get_state(name))
+            d["total_energy"] = total_energy(d)
+            return d
         body = self._rigid(name)
         if body is not None:
             d = rigid_diagnostics(body, engine.ctx.rigid_params[name], self.get_state(name))
@@ -228,9 +257,16 @@ class Simulation:
 
     def accelerations(self, rod=None):
         """(node accelerations (B, n+1, 3) [m/s^2], element angular accelerations (B, n, 3)) at
-        the current state and time, without stepping."""
+        the current state and time, without stepping; of a discrete rod, (node accelerations
+        (B, N, 3), edge twist accelerations (B, m) [rad/s^2])."""
         name = self._rod_name(rod)
         self._evaluate(self._engine())
+        der = self._der(name)
+        if der is not None:     # (node accelerations (B, N, 3), twist accelerations (B, m))
+            n0, e0 = self._der_slots.node[name], self._der_slots.edge[name]
+            ws = self.workspace
+            return (from_blocks(ws.der_force, self.lanes, (3,))[:, n0:n0 + der.n_nodes].copy(),
+                    from_blocks(ws.der_torque, self.lanes, ())[:, e0:e0 + der.n_elems].copy())
         body = self._rigid(name)
         if body is not None:
             i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
@@ -288,7 +324,8 @@ class Simulation:
         cached = getattr(self, "_engine_cache", None)
         if cached is not None and self._packed.unchanged(self.params, cached[0]):
             return cached[1]
-        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies)
+        ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies,
+                             self.der_rods)
         engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace,
                         self._histories)
         self._engine_cache = (self._packed.snapshot(self.params), engine)
@@ -369,7 +406,7 @@ class Simulation:
         """(n_blocks,) bool: blocks whose positions or velocities (rods' or rigid bodies')
         exceed EXPLODING in magnitude -- finite still, but on their way to overflow."""
         out = np.zeros(self.lanes.n_blocks, dtype=bool)
-        for key in ("x", "v", "w", "rb_x", "rb_v", "rb_w"):
+        for key in ("x", "v", "w", "rb_x", "rb_v", "rb_w", "der_x", "der_v", "der_w"):
             a = getattr(self._state, key)
             if a.size:      # max and min, not abs: no temporary array
                 flat = a.reshape(a.shape[0], -1)
@@ -380,14 +417,15 @@ class Simulation:
         """(body, quantity) of the current (diverged) state: the first body with a non-finite
         state field, in the order of STATE_FIELDS; after a too-large rotation (rotation=True),
         the body of the fastest-turning element."""
-        bodies = self.rods + self.rigid_bodies
-        if rotation:
+        bodies = self.rods + self.rigid_bodies + self.der_rods
+        if rotation:        # (a discrete rod's drift turns no frame: never the culprit here)
+            bodies = self.rods + self.rigid_bodies
             spin = [np.nanmax(np.abs(self.get_state(b.name)["angular_velocities"]), initial=0.0)
                     for b in bodies]
             return bodies[int(np.argmax(spin))].name, "angular_velocities"
         for b in bodies:
             state = self.get_state(b.name)
-            for field in STATE_FIELDS:
+            for field in (DER_STATE_FIELDS if self._der(b.name) is not None else STATE_FIELDS):
                 if not np.all(np.abs(state[field]) <= EXPLODING):    # NaN compares False
                     return b.name, field
         return bodies[0].name, "state"
@@ -416,7 +454,8 @@ class Simulation:
             f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
             f"{worlds}, {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
             f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
-            time=self.time, state={r.name: self.get_state(r.name) for r in self.rods + self.rigid_bodies},
+            time=self.time, state={r.name: self.get_state(r.name)
+                                   for r in self.rods + self.rigid_bodies + self.der_rods},
             worlds=worlds, body=body, quantity=quantity)
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None, allow_large=False):
@@ -435,7 +474,7 @@ class Simulation:
             return run_loop.Stepper(advance=partial(self._advance, engine),
                                     sample=partial(self._sample, fields=fields),
                                     block=lambda n_total, with_bar: GUARD_STEPS,
-                                    rods=tuple(r.name for r in self.rods),
+                                    rods=tuple(r.name for r in self.rods + self.der_rods),
                                     rigid_bodies=tuple(b.name for b in self.rigid_bodies))
         return run_loop.run(self, duration, record=record, progress=progress,
                             checkpoint=checkpoint, allow_large=allow_large, prepare=prepare)
@@ -460,12 +499,16 @@ class Simulation:
         if not fields:
             return
         per_rod, full = {}, {}
-        every = [b.name for b in self.rods + self.rigid_bodies]
+        every = [b.name for b in self.rods + self.rigid_bodies + self.der_rods]
         for f in fields:
             rod, base = (f.split(".", 1) if "." in f else (None, f))
             names = [self._rod_name(rod)] if rod or len(every) == 1 else every
             for name in names:
-                if base in STATE_FIELDS and self._rigid(name) is None:
+                if self._der(name) is not None:
+                    value = self._der_sample(name, base, per_rod)
+                    if value is None:
+                        continue
+                elif base in STATE_FIELDS and self._rigid(name) is None:
                     value = self._sliced_state(name, base, full)
                 elif base in STATE_FIELDS:
                     value = self.get_state(name)[base]
@@ -483,6 +526,19 @@ class Simulation:
                         per_rod[name] = self.diagnostics(name)
                     value = per_rod[name][base]
                 samples.setdefault(f"{name}.{base}", []).append(value)
+
+    def _der_sample(self, name, base, per_rod):
+        """A recorded field of a discrete rod: its state fields (DER_STATE_FIELDS), com and
+        com_velocity, and the diagnostics' energies and momenta; None for a field it does not
+        have (directors, contact forces): ValueError."""
+        if base in DER_STATE_FIELDS:
+            return self.get_state(name)[base]
+        if name not in per_rod:
+            per_rod[name] = self.diagnostics(name)
+        if base in per_rod[name]:
+            return per_rod[name][base]
+        raise ValueError(f"Every.fields entry {base!r} is not allowed for discrete rod {name!r}: "
+                         f"it records {list(DER_STATE_FIELDS)} and {sorted(per_rod[name])}")
 
     def _unblocked(self, key, full):
         """The state array `key` (x, v, Q, w) or the node masses ("mass") of every rod in the

@@ -67,7 +67,11 @@ class BodyKind:
     refresh_positions / refresh_rates(a.ghosts, bi, W, t); `a` is the kind's motion tuple in
     T[0] (softmech.packing.Engine.motions). The Cosserat rods' are
     softmech.kernels.rod_motion.ROD_MOTION; a new body kind (rigid bodies, discrete rods,
-    shells) brings its own and joins the step without touching the integrator."""
+    shells) brings its own and joins the step without touching the integrator.
+    implicit_place(S_j, bi, W, h, U) and implicit_copy(S_j, bi, to_base, to_save, from_save):
+    the implicit integrator's placement of a trial state and its state copies, for a kind whose
+    state is not that of softmech.kernels.implicit_motion (positions and frames); None: those
+    (the discrete rods': softmech.kernels.der_motion)."""
     drift: object
     drift_twice: object
     kick: object
@@ -77,6 +81,8 @@ class BodyKind:
     accelerations: object
     refresh_positions: object = None
     refresh_rates: object = None
+    implicit_place: object = None
+    implicit_copy: object = None
 
 
 MOTION_HOOKS = {  # hook -> (signature, the motion tuple member its kernels take, extra args)

@@ -110,15 +110,16 @@ SolverArgs = namedtuple("SolverArgs", [
 """The Newton solver's arrays (one row per block)."""
 
 def kind_dofs(arr, W):
-    """A kind's (3, n*W) block array -> its DOF rows (3 n, W) (DOF 3 s + c <- arr[c, s W + l])."""
-    n = arr.shape[1] // W
-    return arr.reshape(3, n, W).transpose(1, 0, 2).reshape(3 * n, W)
+    """A kind's (c, n*W) block array -> its DOF rows (c n, W) (DOF c s + i <- arr[i, s W + l];
+    c = 3, or 1 for a discrete rod's twist rates)."""
+    c, n = arr.shape[0], arr.shape[1] // W
+    return arr.reshape(c, n, W).transpose(1, 0, 2).reshape(c * n, W)
 
 
-def kind_array(dofs, W):
-    """Inverse of kind_dofs: (3 n, W) -> (3, n*W)."""
-    n = dofs.shape[0] // 3
-    return np.ascontiguousarray(dofs.reshape(n, 3, W).transpose(1, 0, 2).reshape(3, n * W))
+def kind_array(dofs, W, rows=3):
+    """Inverse of kind_dofs: (rows n, W) -> (rows, n*W)."""
+    n = dofs.shape[0] // rows
+    return np.ascontiguousarray(dofs.reshape(n, rows, W).transpose(1, 0, 2).reshape(rows, n * W))
 
 
 class ImplicitIntegrator:
@@ -127,6 +128,7 @@ class ImplicitIntegrator:
     "implicit_euler"; `advance` runs the blocks on the simulation's thread pool."""
 
     def __init__(self, engine, lanes, options, dt, time):
+        from softmech.kernels.der_motion import DER_MOTION
         from softmech.kernels.rigid_motion import RIGID_MOTION
         from softmech.kernels.rod_motion import ROD_MOTION
 
@@ -135,6 +137,14 @@ class ImplicitIntegrator:
         s, ws = engine.state, engine.workspace
         kinds, offset = [], 0
         for kind, _ in engine.kinds:
+            if kind is DER_MOTION:
+                if options.corotate:
+                    raise ValueError("ImplicitOptions.corotate = True is not allowed with discrete "
+                                     "elastic rods (their DOFs are positions and twist angles: "
+                                     "nothing to corotate)")
+                kinds.append(self._der_kind(engine, lanes, offset, options))
+                offset += kinds[-1].v.shape[2] * 3 // W + kinds[-1].w.shape[2] // W
+                continue
             if kind is ROD_MOTION:
                 arrays = (s.x, s.v, s.Q, s.w, ws.node_force, ws.elem_couple)
                 scale = self._rod_scales(engine, lanes)
@@ -169,6 +179,36 @@ class ImplicitIntegrator:
         self._probe_pattern(time)
 
     # -- setup -----------------------------------------------------------------------
+    @staticmethod
+    def _der_kind(engine, lanes, offset, options):
+        """DerImplicitArgs of the discrete rods (softmech.kernels.der_motion): their state, its
+        base and saved copies, and each node's length scale (its shortest edge [m])."""
+        from softmech.kernels.der_motion import DerImplicitArgs
+        from softmech.packing import to_blocks
+
+        s, ws, nb, W = engine.state, engine.workspace, lanes.n_blocks, lanes.W
+        per_rod = []
+        for r in engine.der_rods:
+            node = np.full(r.n_nodes, np.inf)
+            np.minimum.at(node, r.edge_nodes[:, 0], r.rest_lengths)
+            np.minimum.at(node, r.edge_nodes[:, 1], r.rest_lengths)
+            per_rod.append(node)
+        scale = np.concatenate(per_rod)
+        n_x = scale.size
+        like = lambda arrays: [np.zeros_like(a) for a in arrays]
+        state = (s.der_x, s.der_v, s.der_theta, s.der_w, s.der_a1, s.der_tangent, s.der_ref)
+        return DerImplicitArgs(
+            x=s.der_x, v=s.der_v, theta=s.der_theta, w=s.der_w, a1=s.der_a1,
+            tangent=s.der_tangent, ref=s.der_ref, acc=ws.der_force, alpha=ws.der_torque,
+            **dict(zip(("xb", "vb", "thb", "wb", "a1b", "tb", "refb"), like(state))),
+            **dict(zip(("xs", "vs", "ths", "ws", "a1s", "ts", "refs"), like(state))),
+            v_mask=np.ones_like(s.der_v), w_mask=np.ones_like(s.der_w),
+            v_scale=to_blocks(np.broadcast_to(scale[None, :, None], (lanes.worlds, n_x, 3)),
+                              lanes),
+            offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
+            violations=np.zeros(nb, dtype=np.int64),
+            inertia=np.array([0.0 if options.overdamped else 1.0]))
+
     @staticmethod
     def _rod_adjacency(engine):
         """The element slots before and after each rod node slot, (n_node_slots, 2) int64
@@ -218,8 +258,8 @@ class ImplicitIntegrator:
 
     def _copy_states(self, bi, to_base=False, to_save=False, from_save=False):
         from softmech.kernels.implicit_motion import copy_state
-        for a in self.kinds:
-            copy_state(a, bi, to_base, to_save, from_save)
+        for a, (kind, _) in zip(self.kinds, self.engine.kinds):
+            (kind.implicit_copy or copy_state)(a, bi, to_base, to_save, from_save)
 
     def _velocities(self, bi):
         """The current velocities of block bi as DOFs (n_dof, W)."""
@@ -244,8 +284,9 @@ class ImplicitIntegrator:
             for a in self.kinds:
                 v_off, w_off = a.offsets
                 n_x, n_q = a.v.shape[2] // W, a.w.shape[2] // W
+                rows = a.w.shape[1]
                 a.v_mask[bi] = kind_array(free[v_off:v_off + 3 * n_x], W)
-                a.w_mask[bi] = kind_array(free[w_off:w_off + 3 * n_q], W)
+                a.w_mask[bi] = kind_array(free[w_off:w_off + rows * n_q], W, rows)
             self._copy_states(bi, from_save=True)
 
     def _probe_pattern(self, time, bi=0):

@@ -239,7 +239,8 @@ def implicit_source(calls, kinds, corotate=False):
 
     hooks = []
     hooks += hook("place(S, bi, W, h, U)",
-                  [f"    {name(im.place_kind)}(S[{j}], bi, W, h, U)" for j in range(n)])
+                  [f"    {name(kind.implicit_place or im.place_kind)}(S[{j}], bi, W, h, U)"
+                   for j, (kind, _) in enumerate(kinds)])
     hooks += hook("accelerations(T, bi, W)",
                   [f"    {name(kind.accelerations)}(T[0][{j}].kick, bi, W)"
                    for j, (kind, _) in enumerate(kinds)])
@@ -248,8 +249,8 @@ def implicit_source(calls, kinds, corotate=False):
     hooks += hook("gather(S, bi, W, U)",
                   [f"    {name(im.gather_kind)}(S[{j}], bi, W, U)" for j in range(n)])
     hooks += hook("copy_states(S, bi, to_base, to_save, from_save)",
-                  [f"    {name(im.copy_state)}(S[{j}], bi, to_base, to_save, from_save)"
-                   for j in range(n)])
+                  [f"    {name(kind.implicit_copy or im.copy_state)}(S[{j}], bi, to_base, "
+                   "to_save, from_save)" for j, (kind, _) in enumerate(kinds)])
     hooks += hook("correction(S, bi, W, h, dU, out)",
                   [f"    {name(im.correction_norm)}(S[{j}], bi, W, h, dU, out)" for j in range(n)])
     hooks += hook("perturbation(S, bi, W, h, U, eps, delta)",

@@ -19,7 +19,9 @@ the force over the mass, so the root is that of the forces). A free DOF's residu
 constrained one's, u - P(u), vanishes once u takes the prescribed value.
 
 DOFs: each kind numbers its velocity entries from v_off (slot s, component c: v_off + 3 s + c)
-and its angular velocity entries from w_off; a world's u is a vector (n_dof, W), lanes last.
+and its angular velocity entries from w_off (w_off + n_c s + c with n_c the rows of w: 3, or 1
+for the twist rates of discrete rods, whose own place and copy kernels are in
+softmech.kernels.der_motion); a world's u is a vector (n_dof, W), lanes last.
 """
 from collections import namedtuple
 
@@ -86,9 +88,10 @@ def residual_kind(a, bi, W, h, U, R):
 @kernel(inline="always")
 def _residual_rows(p, base, acc, mask, off, W, h, inertia, U, R):
     n = p.shape[1] // W
+    nc = p.shape[0]     # 3 (velocities), or 1 (a discrete rod's twist rates)
     for s in range(n):
-        for c in range(3):
-            d = off + 3 * s + c
+        for c in range(nc):
+            d = off + nc * s + c
             for lane in range(W):
                 k = s * W + lane
                 R[d, lane] = (U[d, lane] - p[c, k]) + mask[c, k] * (
@@ -104,10 +107,11 @@ def gather_kind(a, bi, W, U):
 
 @kernel(inline="always")
 def _gather_rows(p, off, W, U):
+    nc = p.shape[0]
     for s in range(p.shape[1] // W):
-        for c in range(3):
+        for c in range(nc):
             for lane in range(W):
-                U[off + 3 * s + c, lane] = p[c, s * W + lane]
+                U[off + nc * s + c, lane] = p[c, s * W + lane]
 
 
 @kernel
@@ -152,11 +156,12 @@ def correction_norm(a, bi, W, h, dU, out):
                 r = abs(h * dU[v_off + 3 * s + c, lane]) * vm[c, k] / vs[c, k]
                 if r > out[lane] or r != r:
                     out[lane] = r
+    nc = a.w.shape[1]   # 3 (angular velocities), or 1 (a discrete rod's twist rates)
     for s in range(a.w.shape[2] // W):
-        for c in range(3):
+        for c in range(nc):
             for lane in range(W):
                 k = s * W + lane
-                r = abs(h * dU[w_off + 3 * s + c, lane]) * wm[c, k]
+                r = abs(h * dU[w_off + nc * s + c, lane]) * wm[c, k]
                 if r > out[lane] or r != r:
                     out[lane] = r
 
@@ -173,8 +178,9 @@ def perturbation_kind(a, bi, W, h, U, eps, delta):
             for lane in range(W):
                 d = v_off + 3 * s + c
                 eps[d, lane] = delta * max(abs(U[d, lane]), vs[c, s * W + lane] / h)
+    nc = a.w.shape[1]
     for s in range(a.w.shape[2] // W):
-        for c in range(3):
+        for c in range(nc):
             for lane in range(W):
-                d = w_off + 3 * s + c
+                d = w_off + nc * s + c
                 eps[d, lane] = delta * max(abs(U[d, lane]), 1.0 / h)

@@ -1,5 +1,5 @@
 """Uniform gravity: a body acceleration g [m/s^2] on every node of every rod (F = m_i g), every
-rigid body, and every node of the discrete rods and shells."""
+rigid body, and every node of the discrete rods and shells (in either engine)."""
 
 import numpy as np
 
@@ -25,6 +25,8 @@ class Gravity(Term):
             ctx.body_acc[rod.name] += p["acceleration"][:, None, :]
         for body in ctx.rigid_bodies:
             ctx.rigid_body_acc[body.name] += p["acceleration"]
+        for rod in ctx.der_rods:        # discrete rods in the explicit engine: F_i = m_i g
+            ctx.der_body_acc[rod.name] += p["acceleration"][:, None, :]
 
     def bind_implicit(self, ctx):
         """Discrete rods and shells: F_i = m_i g on every node (the lumped node masses)."""

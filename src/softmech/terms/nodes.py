@@ -101,6 +101,18 @@ class FixNodes(_ImplicitTerm):
         dofs = self.fixed_dofs(ctx)
         return [FixedDofs(self.name, dofs, ctx.layout.q0[dofs])]
 
+    def contribute(self, ctx, p):
+        """A discrete rod in the explicit engine's Model/State (softmech.terms.der_kind): its
+        nodes' coordinates and twist angles held by a positions and a rates constraint."""
+        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        if rod is None:
+            super().contribute(ctx, p)
+        from softmech.terms.der_kind import DerFixedNodes
+        _in_range(self.name, "nodes", self.nodes, rod.n_nodes, "nodes")
+        _in_range(self.name, "angles", self.angles, rod.n_elems, "angles")
+        ctx.part(DerFixedNodes).hold(rod, self.nodes, ["xyz".index(c) for c in sorted(self.axes)],
+                                     self.angles)
+
 
 class NodeForce(_ImplicitTerm):
     """NodeForce(body, node, force): a constant force (3,) [N] on node `node` of a discrete rod

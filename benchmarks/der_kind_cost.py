@@ -1,0 +1,68 @@
+"""Cost per step of a discrete elastic rod as a body kind of the unified engine (issue 27,
+Scene.compile(engine="unified"), implicit Euler with its colored finite-difference Jacobian)
+against the discrete engine (softmech.implicit: analytic Jacobian, compiled banded Newton loop),
+on falling_rod-sized rods (0.2 m, r = 2 mm, 30 edges; softmech.scenarios.discrete), clamped,
+under gravity, at the same dt; and, for reference, the unified engine's position Verlet.
+
+    python benchmarks/der_kind_cost.py                  # dt = 1 ms, 1 s simulated
+    python benchmarks/der_kind_cost.py --dt 1e-2 --steps 200
+
+Prints wall milliseconds per step (after a warm-up that compiles), the unified engine's Newton
+statistics and the two engines' tip positions (the same discrete model: they agree to the
+Newton tolerances). Asserts nothing about time (docs/DESIGN.md: benchmarks report)."""
+import argparse
+import time
+
+import numpy as np
+
+import softmech as sm
+from softmech.scenarios.discrete import FALLING_ROD
+
+
+def scene(modulus):
+    p = FALLING_ROD
+    sc = sm.Scene()
+    rod = sc.add_der_rod(name="rod", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
+                         length=p["length"], n_elems=p["n_elems"], radius=p["radius"],
+                         density=p["density"], youngs_modulus=modulus,
+                         poisson_ratio=p["poisson_ratio"])
+    sc.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0]))
+    sc.add(sm.Gravity())
+    return sc
+
+
+def timed(sim, steps):
+    sim.step(2)                         # compiles (or loads from the caches) and warms up
+    t0 = time.perf_counter()
+    sim.step(steps)
+    return (time.perf_counter() - t0) / steps
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dt", type=float, default=1e-3)
+    parser.add_argument("--steps", type=int, default=1000)
+    args = parser.parse_args(argv)
+    for modulus in (FALLING_ROD["soft_modulus"], FALLING_ROD["stiff_modulus"]):
+        unified = scene(modulus).compile(dt=args.dt, engine="unified", scheme="implicit_euler")
+        discrete = scene(modulus).compile(dt=args.dt)
+        t_u = timed(unified, args.steps)
+        stats = unified.implicit_integrator().stats
+        t_d = timed(discrete, args.steps)
+        tip_u = unified.get_state("rod")["positions"][0, -1]
+        tip_d = discrete.get_state("rod")["positions"][0, -1]
+        print(f"E = {modulus:g} Pa, dt = {args.dt:g} s, {args.steps} steps:")
+        print(f"  unified implicit_euler {1e3 * t_u:8.3f} ms/step  ({stats['iterations'] / stats['steps']:.2f} "
+              f"Newton iterations, {stats['jacobians'] / stats['steps']:.3f} Jacobians, "
+              f"{stats['evaluations'] / stats['steps']:.1f} force evaluations per step)")
+        print(f"  discrete engine        {1e3 * t_d:8.3f} ms/step  (ratio {t_u / t_d:.2f})")
+        print(f"  tips: {np.array2string(tip_u, precision=8)} vs {np.array2string(tip_d, precision=8)}")
+    explicit = scene(FALLING_ROD["soft_modulus"]).compile(dt=1e-5, engine="unified",
+                                                          scheme="verlet")
+    t_v = timed(explicit, 20000)
+    print(f"unified verlet, E = {FALLING_ROD['soft_modulus']:g} Pa, dt = 1e-05 s: "
+          f"{1e6 * t_v:.2f} us/step")
+
+
+if __name__ == "__main__":
+    main()

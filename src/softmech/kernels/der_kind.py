@@ -1,0 +1,159 @@
+"""Discrete elastic rods in the explicit engine's block layout: the adapter that runs the DOF-vector
+kernels of the discrete engine (softmech.kernels.der_stretch, der_bend_twist, der_frames) on
+one world at a time, and the nodes held by sm.FixNodes.
+
+For each lane (world) of a block the adapter gathers the discrete rods' node positions and twist
+angles into one DOF vector q (softmech.der_packing: 3 per node, then one per edge) and the
+stored reference frames into (m, 3) tables, calls the existing kernels on them -- the same
+compiled functions, with the same argument types, as the discrete engine's bindings
+(softmech.kernels.implicit_bindings), without their Jacobians -- and scatters the forces
+back. The reference frames follow the motion by time-parallel transport (Bergou et al. 2010
+sec. 4.1; ref. 004 sec. 3.2): `der_commit_frames`, a positions-stage kernel after every drift,
+transports each edge's a1 from the tangent it was last transported to onto the current one and
+advances the reference twists continuously (softmech.kernels.der_frames.der_frames), and the
+force kernel transports the stored frames to the current positions itself, so that the forces
+are a function of the state alone (a diagnostic, or a state saved at a block's end, where the
+last drift's commit has not run yet, gives the same forces as the step does).
+"""
+from collections import namedtuple
+
+from softmech.kernels import kernel
+from softmech.kernels.der_bend_twist import der_bend_twist_forces
+from softmech.kernels.der_frames import der_frames
+from softmech.kernels.der_stretch import der_stretch_forces
+
+DerElasticArgs = namedtuple("DerElasticArgs", [
+    "der_x", "der_theta", "der_a1", "der_tangent", "der_ref",   # State
+    "der_force", "der_torque",                                  # Workspace
+    "edge_dofs",      # (m, 6) int64: DOFs of each edge's two nodes in q (softmech.der_packing)
+    "spring_dofs",    # (s, 11) int64
+    "spring_edges",   # (s, 2) int64: edges e, f of each spring
+    "spring_signs",   # (s, 3) float: s_e, s_f, c_e (softmech.kernels.der_frames)
+    "rest_len",       # (m,) [m]
+    "inv_vor",        # (s,) [1/m] 1 / Voronoi length
+    "EA",             # (n_blocks, W, m) [N] per lane
+    "EI",             # (n_blocks, W, s, 2) [N m^2]
+    "GJ",             # (n_blocks, W, s) [N m^2]
+    "kbar",           # (n_blocks, W, s, 2) [-] discrete natural curvatures kappa^ l_i
+    "tbar",           # (n_blocks, W, s) [rad] discrete natural twists tau^ l_i
+    # scratch, one row per block: q, F (n_blocks, n_dof); current and stored frames
+    # (n_blocks, m, 3) and reference twists (n_blocks, s); der_bend_twist_forces' g, H, blk;
+    # J (0,): no Jacobian is written
+    "q", "F", "t", "a1", "a2", "ref", "t_old", "a1_old", "ref_old", "g", "H", "blk", "J",
+])
+"""Arrays of der_elastic_forces and der_commit_frames."""
+
+
+@kernel
+def der_lane_frames(a, bi, W, lane):
+    """Gather world `lane` of block bi into a.q[bi] and its stored frames into the *_old
+    scratch, and transport them to q: a.t, a.a1, a.a2 (m, 3), a.ref (s,) (der_frames)."""
+    q = a.q[bi]
+    x = a.der_x[bi]
+    th = a.der_theta[bi]
+    n = x.shape[1] // W
+    m = th.shape[1] // W
+    for i in range(n):
+        for c in range(3):
+            q[3 * i + c] = x[c, i * W + lane]
+    for j in range(m):
+        q[3 * n + j] = th[0, j * W + lane]
+    a1 = a.der_a1[bi]
+    tg = a.der_tangent[bi]
+    a1_old = a.a1_old[bi]
+    t_old = a.t_old[bi]
+    for j in range(m):
+        for c in range(3):
+            a1_old[j, c] = a1[c, j * W + lane]
+            t_old[j, c] = tg[c, j * W + lane]
+    ref = a.der_ref[bi]
+    ref_old = a.ref_old[bi]
+    for s in range(ref_old.shape[0]):
+        ref_old[s] = ref[0, s * W + lane]
+    der_frames(q, a.edge_dofs, a1_old, t_old, ref_old, a.spring_edges, a.spring_signs,
+               a.t[bi], a.a1[bi], a.a2[bi], a.ref[bi])
+
+
+@kernel
+def der_elastic_forces(a, bi, W, t):
+    """der_force <- stretching and bending-twisting forces [N] (ref. 004 eqs. 9-16), der_torque
+    <- -dE/dtheta [N m] of every edge: the first force kernel of the discrete rods (it
+    initialises their accumulators, as the rods' elasticity does theirs)."""
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    n = f.shape[1] // W
+    m = tq.shape[1] // W
+    for lane in range(W):
+        der_lane_frames(a, bi, W, lane)
+        q = a.q[bi]
+        F = a.F[bi]
+        for d in range(F.shape[0]):
+            F[d] = 0.0
+        der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], False, F, a.J)
+        der_bend_twist_forces(q, a.spring_dofs, a.spring_edges, a.spring_signs, a.a1[bi],
+                              a.a2[bi], a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,
+                              a.EI[bi, lane], a.GJ[bi, lane], False, a.g[bi], a.H[bi],
+                              a.blk[bi], F, a.J)
+        for i in range(n):
+            for c in range(3):
+                f[c, i * W + lane] = F[3 * i + c]
+        for j in range(m):
+            tq[0, j * W + lane] = F[3 * n + j]
+
+
+@kernel
+def der_commit_frames(a, bi, W, t):
+    """Store the frames transported to the current positions (time-parallel transport, module
+    docstring): der_a1, der_tangent, der_ref. A positions-stage history update
+    (softmech.integrators.driver.Call.history)."""
+    a1 = a.der_a1[bi]
+    tg = a.der_tangent[bi]
+    ref = a.der_ref[bi]
+    for lane in range(W):
+        der_lane_frames(a, bi, W, lane)
+        t_new = a.t[bi]
+        a1_new = a.a1[bi]
+        for j in range(t_new.shape[0]):
+            for c in range(3):
+                a1[c, j * W + lane] = a1_new[j, c]
+                tg[c, j * W + lane] = t_new[j, c]
+        ref_new = a.ref[bi]
+        for s in range(ref_new.shape[0]):
+            ref[0, s * W + lane] = ref_new[s]
+
+
+DerFixArgs = namedtuple("DerFixArgs", [
+    "der_x", "der_v", "der_theta", "der_w",
+    "fix_slot",    # (k,) int64: node slot of each held coordinate
+    "fix_comp",    # (k,) int64: its axis 0, 1, 2
+    "fix_value",   # (n_blocks, k, W) [m]: the value it is held at
+    "fix_edge",    # (k',) int64: edge slot of each held twist angle
+    "fix_angle",   # (n_blocks, k', W) [rad]
+])
+"""Arrays of der_fix_positions and der_fix_rates (sm.FixNodes on a discrete rod)."""
+
+
+@kernel(inline="always")
+def der_fix_positions(a, bi, W, t):
+    """Held node coordinates and twist angles <- their values (a positions constraint)."""
+    x = a.der_x[bi]
+    th = a.der_theta[bi]
+    for e in range(a.fix_slot.shape[0]):
+        for lane in range(W):
+            x[a.fix_comp[e], a.fix_slot[e] * W + lane] = a.fix_value[bi, e, lane]
+    for e in range(a.fix_edge.shape[0]):
+        for lane in range(W):
+            th[0, a.fix_edge[e] * W + lane] = a.fix_angle[bi, e, lane]
+
+
+@kernel(inline="always")
+def der_fix_rates(a, bi, W, t):
+    """Their velocities and twist rates <- 0 (a rates constraint)."""
+    v = a.der_v[bi]
+    w = a.der_w[bi]
+    for e in range(a.fix_slot.shape[0]):
+        for lane in range(W):
+            v[a.fix_comp[e], a.fix_slot[e] * W + lane] = 0.0
+    for e in range(a.fix_edge.shape[0]):
+        for lane in range(W):
+            w[0, a.fix_edge[e] * W + lane] = 0.0

@@ -1,0 +1,89 @@
+"""Discrete elastic rods as a body kind of the explicit engine (softmech.simulation.Simulation):
+their elasticity, the kind's own force term (every discrete rod has it), and the nodes held by
+sm.FixNodes. Kernels: softmech.kernels.der_kind; the kind's arrays: softmech.der_packing."""
+import numpy as np
+
+from softmech.der_packing import per_lane_rows
+from softmech.integrators.driver import Call
+from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, der_commit_frames,
+                                       der_elastic_forces, der_fix_positions, der_fix_rates)
+from softmech.terms.base import Part
+
+ORDER = 0
+"""First in the force pass: it overwrites the discrete rods' accumulators."""
+
+COMMIT_ORDER = 50
+"""After the constraints (FixNodes: order 0) in the positions stage: the frames follow the
+positions as they are held."""
+
+
+class DerElasticity(Part):
+    """Stretching (ref. 004 eqs. 9-10) and bending-twisting (eqs. 11-16) of every discrete rod,
+    with EA = A E, EI = I E, GJ = J G from the per-world moduli and the natural curvature and
+    twist as DisMech's discrete values kappa^ l_i, tau^ l_i (softmech.bodies.der_rod), and the
+    frames' time-parallel transport after every drift."""
+
+    def calls(self, engine):
+        ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
+        rods = ctx.der_rods
+        m, s = slots.n_edges, slots.n_springs
+        cat = lambda values: np.concatenate(values, axis=1)
+        per = {k: [] for k in ("EA", "EI", "GJ", "kbar", "tbar")}
+        for r in rods:
+            p = ctx.der_params[r.name]
+            E, G = p["youngs_modulus"], p["shear_modulus"]
+            per["EA"].append(r.section_area[None] * E[:, None])
+            per["EI"].append(r.section_inertia[None] * E[:, None, None])
+            per["GJ"].append(r.section_polar[None] * G[:, None])
+            per["kbar"].append(p["natural_curvature"] * r.voronoi_lengths[None, :, None])
+            per["tbar"].append(p["natural_twist"] * r.voronoi_lengths[None])
+        tables = {k: per_lane_rows(cat(v), lanes) for k, v in per.items()}
+        vor = np.concatenate([r.voronoi_lengths for r in rods])
+        args = engine.args(
+            DerElasticArgs, edge_dofs=slots.edge_dofs, spring_dofs=slots.spring_dofs,
+            spring_edges=slots.spring_edges, spring_signs=slots.spring_signs,
+            rest_len=np.concatenate([r.rest_lengths for r in rods]), inv_vor=1.0 / vor,
+            **tables, q=engine.zeros(slots.n_dof), F=engine.zeros(slots.n_dof),
+            t=engine.zeros(m, 3), a1=engine.zeros(m, 3), a2=engine.zeros(m, 3),
+            ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
+            ref_old=engine.zeros(s), g=engine.zeros(3, 11), H=engine.zeros(11, 11),
+            blk=engine.zeros(3, 3, 3), J=np.zeros(0))
+        return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity"),
+                Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
+                     history=True)]
+
+
+class DerFixedNodes(Part):
+    """The node coordinates and twist angles held by sm.FixNodes on discrete rods, at their
+    values when the engine is built (the initial state)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (rod, node indices, axes (0-2), edge indices)
+
+    def hold(self, rod, nodes, axes, angles):
+        self.entries.append((rod, np.asarray(nodes, np.int64), list(axes),
+                             np.asarray(angles, np.int64)))
+
+    def calls(self, engine):
+        slots, lanes = engine.der_slots, engine.lanes
+        initial = engine.der_initial
+        slot, comp, edge = [], [], []
+        for rod, nodes, axes, angles in self.entries:
+            for i in nodes:
+                for c in axes:
+                    slot.append(slots.node[rod.name] + i)
+                    comp.append(c)
+            edge.extend(slots.edge[rod.name] + angles)
+        slot, comp, edge = (np.array(v, dtype=np.int64) for v in (slot, comp, edge))
+        W = lanes.W
+        x, th = initial["der_x"], initial["der_theta"]       # (n_blocks, c, n*W)
+        lane = np.arange(W)
+        value = x[:, comp[:, None], slot[:, None] * W + lane] if slot.size else \
+            np.zeros((lanes.n_blocks, 0, W))
+        angle = th[:, 0][:, edge[:, None] * W + lane] if edge.size else \
+            np.zeros((lanes.n_blocks, 0, W))
+        args = engine.args(DerFixArgs, fix_slot=slot, fix_comp=comp, fix_value=value,
+                           fix_edge=edge, fix_angle=angle)
+        return [Call("positions", 0, der_fix_positions, args, "der_fix_positions"),
+                Call("rates", 0, der_fix_rates, args, "der_fix_rates")]
