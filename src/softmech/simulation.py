@@ -8,11 +8,12 @@ import numpy as np
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.der_packing import DER_STATE_FIELDS, DerSlots, der_get_state, der_set_state
+from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
 from softmech.diagnostics import der_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
-from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
-from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
+from softmech.integrators.implicit import IMPLICIT_SCHEMES
+from softmech.kernels.rod_motion import STATUS_OK
 from softmech.packed_params import PackedParams
 from softmech.params import Params
 from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble_terms,
@@ -381,10 +382,10 @@ class Simulation:
         except ValueError:  # a kernel refused the state (softmech.kernels.rod_sticking.OVERFLOW)
             self._restore(saved)
             raise
-        exploded = self._exploded_blocks()
+        exploded = exploded_blocks(self)
         status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
         if np.any(status != STATUS_OK):
-            self._diverged(saved, n_steps, status)
+            raise_diverged(self, saved, n_steps, status)
         self._steps += n_steps
 
     def _explicit_blocks(self, engine, n_steps):
@@ -401,62 +402,6 @@ class Simulation:
             wait(tasks)
             status[:] = [task.result() for task in tasks]
         return status
-
-    def _exploded_blocks(self):
-        """(n_blocks,) bool: blocks whose positions or velocities (rods' or rigid bodies')
-        exceed EXPLODING in magnitude -- finite still, but on their way to overflow."""
-        out = np.zeros(self.lanes.n_blocks, dtype=bool)
-        for key in ("x", "v", "w", "rb_x", "rb_v", "rb_w", "der_x", "der_v", "der_w"):
-            a = getattr(self._state, key)
-            if a.size:      # max and min, not abs: no temporary array
-                flat = a.reshape(a.shape[0], -1)
-                out |= (flat.max(axis=1) > EXPLODING) | (flat.min(axis=1) < -EXPLODING)
-        return out
-
-    def _culprit(self, rotation):
-        """(body, quantity) of the current (diverged) state: the first body with a non-finite
-        state field, in the order of STATE_FIELDS; after a too-large rotation (rotation=True),
-        the body of the fastest-turning element."""
-        bodies = self.rods + self.rigid_bodies + self.der_rods
-        if rotation:        # (a discrete rod's drift turns no frame: never the culprit here)
-            bodies = self.rods + self.rigid_bodies
-            spin = [np.nanmax(np.abs(self.get_state(b.name)["angular_velocities"]), initial=0.0)
-                    for b in bodies]
-            return bodies[int(np.argmax(spin))].name, "angular_velocities"
-        for b in bodies:
-            state = self.get_state(b.name)
-            for field in (DER_STATE_FIELDS if self._der(b.name) is not None else STATE_FIELDS):
-                if not np.all(np.abs(state[field]) <= EXPLODING):    # NaN compares False
-                    return b.name, field
-        return bodies[0].name, "state"
-
-    def _diverged(self, saved, n_steps, status):
-        rotation = bool(np.any(status == STATUS_ROTATION))
-        body, quantity = self._culprit(rotation)
-        self._restore(saved)
-        limit = (np.inf if self.scheme in IMPLICIT_SCHEMES
-                 else float(self.time_step_limit().min()))
-        worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
-                         for w in self.lanes.world_of_lane[bi * self.lanes.W:(bi + 1) * self.lanes.W]})
-        if np.any(status >= STATUS_NOT_CONVERGED):
-            what = (f"implicit step: Newton did not converge even at dt / "
-                    f"{2 ** self.implicit_integrator().options.max_halvings} (near body "
-                    f"{body!r})")
-        elif rotation:
-            what = (f"body {body!r}: a frame rotated by more than 1 rad in one drift (its "
-                    f"{quantity} * dt too large)")
-        elif np.any(status == STATUS_EXPLODED):
-            what = f"body {body!r}: exploding {quantity} (|value| > {EXPLODING:g} in SI units)"
-        else:
-            what = f"body {body!r}: non-finite {quantity}"
-        t_end = self.time + n_steps * self.dt
-        raise SimulationDiverged(
-            f"simulation diverged between t = {self.time:.6g} s and t = {t_end:.6g} s in world(s) "
-            f"{worlds}, {what}. Suggested time step: dt <= {min(limit, 0.5 * self.dt):.3g} s "
-            f"(current {self.dt:g} s). The state was restored to t = {self.time:.6g} s.",
-            time=self.time, state={r.name: self.get_state(r.name)
-                                   for r in self.rods + self.rigid_bodies + self.der_rods},
-            worlds=worlds, body=body, quantity=quantity)
 
     def run(self, duration, *, record=None, progress=False, checkpoint=None, allow_large=False):
         """Advance by `duration` [s] (rounded to whole steps); returns Results.
@@ -632,10 +577,6 @@ class Simulation:
 
 TERM_HISTORY = "term."
 """Prefix of the terms' history in history() (and in state files)."""
-
-STATUS_EXPLODED = -1
-"""Status of a block stopped by the EXPLODING bound (the kernels' own codes are >= 0)."""
-
 
 GUARD_STEPS = 4096
 """Largest number of steps between two divergence checks of Simulation.run."""
