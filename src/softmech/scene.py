@@ -174,13 +174,15 @@ class Scene:
         return self._add_rigid("box", name, dict(locals()), position=position, lengths=lengths,
                                density=density, mass=mass)
 
-    def add_rigid_body(self, *, name="body", position, mass, inertia, vertices=None, faces=None,
-                       directors=None, velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0),
-                       fixed=False):
+    def add_rigid_body(self, *, name="body", position, mass=None, inertia=None, vertices=None,
+                       faces=None, directors=None, velocity=(0.0, 0.0, 0.0),
+                       angular_velocity=(0.0, 0.0, 0.0), fixed=False):
         """Add a general rigid body: centre of mass `position` (3,) [m], mass [kg], inertia
-        tensor (3, 3) [kg m^2] about the centre of mass in the body frame `directors`; optional
-        mesh for display and ground contact (vertices (n, 3) [m] in the body frame about the
-        centre of mass, faces (m, 3)); other arguments as add_sphere."""
+        tensor (3, 3) [kg m^2] about the centre of mass in the body frame `directors` (fixed=True:
+        neither needed); optional triangle mesh (vertices (n, 3) [m] in the body frame about the
+        centre of mass, faces (m, 3)), drawn, used for ground contact (its vertices) and for
+        rod contact (sm.RodBodyContact; a file: softmech.bodies.meshes.load_mesh); other
+        arguments as add_sphere."""
         return self._add_rigid("general", name, dict(locals()), position=position, mass=mass,
                                inertia=inertia, vertices=vertices, faces=faces)
 

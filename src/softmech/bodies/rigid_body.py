@@ -187,11 +187,24 @@ def box(name, *, position, lengths, density=None, mass=None, **common):
                             contact=point_features(corners, 0.0), **common)
 
 
-def general(name, *, position, mass, inertia, vertices=None, faces=None, **common):
+FIXED_MASS = 1.0
+"""Nominal mass [kg] (and inertia, FIXED_MASS x identity [kg m^2]) of a fixed general body given
+neither: as FIXED_DENSITY, never used by the dynamics."""
+
+
+def general(name, *, position, mass=None, inertia=None, vertices=None, faces=None, **common):
     """A body of given mass [kg] and inertia tensor (3, 3) [kg m^2] about its centre of mass in
-    the user body frame; optional display mesh (vertices (n, 3) [m] about the centre of mass,
-    user body frame; faces (m, 3) vertex indices), whose vertices are its ground-contact points."""
+    the user body frame (a fixed body, fixed=True, needs neither); optional mesh (vertices
+    (n, 3) [m] about the centre of mass, user body frame; faces (m, 3) vertex indices): drawn,
+    its vertices are its ground-contact points, and rods touch its triangles
+    (sm.RodBodyContact)."""
     owner = f"body '{name}'"
+    if _checks.boolean(f"{owner}.fixed", common.get("fixed", False)):
+        mass = FIXED_MASS if mass is None else mass
+        inertia = FIXED_MASS * np.eye(3) if inertia is None else inertia
+    if mass is None or inertia is None:
+        raise ValueError(f"{owner}: give mass [kg] and inertia (3, 3) [kg m^2] (a fixed body, "
+                         "fixed=True, needs neither)")
     m = float(_checks.positive(f"{owner}.mass", mass, shape=()))
     mesh = contact = None
     if (vertices is None) != (faces is None):

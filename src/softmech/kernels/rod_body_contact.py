@@ -189,7 +189,7 @@ def pair_geometry(a, bi, W, lane, p):
     lever (3,) [m] of the body point q from the body's centre, relative tangential velocity
     w_t (3,) [m/s] and normal velocity v_n [m/s] of the rod point against the body's material
     point, node slots ia, ib, body slot k); hit 0 (and the rest zero) when apart."""
-    X, V = a.x[bi], a.v[bi]
+    X = a.x[bi]
     ia, ib = a.rbc_node_a[p] * W + lane, a.rbc_node_b[p] * W + lane
     k = a.rbc_body[p] * W + lane
     xb, Q = a.rb_x[bi], a.rb_Q[bi]
@@ -217,6 +217,19 @@ def pair_geometry(a, bi, W, lane, p):
     if not eps > 0.0:
         return 0, 0.0, r, 0.0, zero, zero, zero, 0.0, ia, ib, k
     nl = outward_normal(shape, dims, y[0], y[1], y[2])
+    return pair_kinematics(a, bi, ia, ib, k, xa, xe, r, s, phi, nl, da, db)
+
+
+@kernel
+def pair_kinematics(a, bi, ia, ib, k, xa, xe, r, s, phi, nl, da, db):
+    """The contact of element [xa, xe] (nodes ia, ib, radius r) with body k at its closest
+    parameter s, signed distance phi < r there, outward normal nl (body frame) and signed
+    distances da, db of its ends: pair_geometry's result (1, eps, r, s_c, n lab, lever, w_t,
+    v_n, ia, ib, k), s_c the application parameter. Shared with the mesh contact
+    (softmech.kernels.rod_mesh_contact)."""
+    X, V = a.x[bi], a.v[bi]
+    xb, Q = a.rb_x[bi], a.rb_Q[bi]
+    eps = r - phi
     n = (Q[0, k] * nl[0] + Q[3, k] * nl[1] + Q[6, k] * nl[2],       # Q^T: lab frame
          Q[1, k] * nl[0] + Q[4, k] * nl[1] + Q[7, k] * nl[2],
          Q[2, k] * nl[0] + Q[5, k] * nl[1] + Q[8, k] * nl[2])
@@ -262,14 +275,21 @@ def pair_contact(a, bi, W, lane, p, prm):
     hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
     if hit == 0:
         return 0, 0.0
+    apply_pair_force(a, bi, W, ia, ib, k, s, lev, regularized_force(prm, lane, eps, n, rel, vn))
+    return 1, eps / r
+
+
+@kernel(inline="always")
+def regularized_force(prm, lane, eps, n, rel, vn):
+    """Force (3,) [N] on the rod of a contact with overlap eps [m], normal n, tangential slip
+    rel [m/s] and normal velocity vn [m/s]: max(k eps - gamma vn, 0) n with regularized Coulomb
+    friction (module docstring); prm: the rows of softmech.kernels.rod_contact.N_PARAMS."""
     fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)
     slip = math.sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2])
     v_s = prm[V_S, lane]
     mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
     ft = mu * fn / max(slip, v_s)
-    f = (fn * n[0] - ft * rel[0], fn * n[1] - ft * rel[1], fn * n[2] - ft * rel[2])
-    apply_pair_force(a, bi, W, ia, ib, k, s, lev, f)
-    return 1, eps / r
+    return fn * n[0] - ft * rel[0], fn * n[1] - ft * rel[1], fn * n[2] - ft * rel[2]
 
 
 @kernel

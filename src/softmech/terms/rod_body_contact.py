@@ -8,10 +8,12 @@ Nat. Commun. 2019, eq. 7, against the body's exact surface).
                    overlap_tolerance=0.01, initial_overlap="warn", name="rod_body_contact")
 
 rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
-None for every sphere, cylinder and box of the scene (a general body's mesh is for display
-only: it takes no part in rod contact). Every listed rod touches every listed body; a pair
-(rod, body) may belong to one term only. All terms compile into one kernel call, which checks
-every element against every listed body (a bounding-sphere test first): cost ~ elements x bodies.
+None for every sphere, cylinder, box and general body with a triangle mesh (vertices= and
+faces=: softmech.terms.rod_mesh_contact, the regularized friction law only). Every listed rod
+touches every listed body; a pair (rod, body) may belong to one term only. All terms compile
+into one kernel call for the convex bodies, which checks every element against every listed
+body (a bounding-sphere test first): cost ~ elements x bodies, and one for the mesh bodies
+(their triangles found through a grid).
 
 Per-world parameters: `<name>.stiffness` k [N/m], `<name>.damping` gamma [kg/s], `<name>.static`,
 `<name>.kinetic` [-] (0 without friction), and `<name>.slip_velocity` v_s [m/s] (regularized)
@@ -36,6 +38,8 @@ from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import rod_name
 from softmech.terms.rod_contact import FrictionSplitPart, _PenaltyContact, contact_elements
+from softmech.terms.rod_mesh_contact import CALL as MESH_CALL
+from softmech.terms.rod_mesh_contact import is_mesh, mesh_calls, mesh_overlaps, refuse_sticking
 
 ORDER = 86
 """Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
@@ -71,7 +75,7 @@ def _names(owner, field, items, what):
 
 
 class RodBodyContact(_PenaltyContact):
-    """Contact of rods with rigid spheres, cylinders and boxes (see module docstring)."""
+    """Contact of rods with rigid spheres, cylinders, boxes and meshes (see module docstring)."""
 
     sticking = True
 
@@ -93,17 +97,19 @@ class RodBodyContact(_PenaltyContact):
                 raise ValueError(f"{self.name}.rods = {rods} is not allowed: {n!r} is not a rod "
                                  f"of the scene (rods: {sorted(ctx.rod_index)})")
         if self.rigid is None:
-            bodies = [b.name for b in ctx.rigid_bodies if b.shape in SHAPES]
+            bodies = [b.name for b in ctx.rigid_bodies if b.shape in SHAPES or is_mesh(b)]
         else:
             bodies = list(self.rigid)
         for n in bodies:
             body = ctx.rigid_body(n, self.name)
-            if body.shape not in SHAPES:
+            if body.shape not in SHAPES and not is_mesh(body):
                 raise ValueError(f"{self.name}.bodies = {bodies} is not allowed: {n!r} is a "
-                                 f"{body.shape} body (rod contact supports {sorted(SHAPES)})")
+                                 f"{body.shape} body without a mesh (rod contact supports "
+                                 f"{sorted(SHAPES)} and general bodies with vertices and faces)")
         if not rods or not bodies:
-            raise ValueError(f"{self.name}: no rods or no spheres, cylinders or boxes to touch "
-                             f"(rods: {rods}, bodies: {bodies})")
+            raise ValueError(f"{self.name}: no rods or no spheres, cylinders, boxes or meshes to "
+                             f"touch (rods: {rods}, bodies: {bodies})")
+        refuse_sticking(self, [ctx.rigid_body(n, self.name) for n in bodies])
         prm = self.contact_params(p)                                      # (B, N_PARAMS)
         rod_indices = [ctx.rod_index[n] for n in rods]
         slots = [ctx.rigid_index[n] for n in bodies]
@@ -125,12 +131,15 @@ def check_initial_overlap(term, ctx, rod_indices, slots):
                           for r in rod_indices])
     for slot in slots:
         body = ctx.rigid_bodies[slot]
-        shape, dims = shape_dims(body)
         n = len(rad)
         ratio = np.zeros(n)
-        initial_body_overlaps(x0, x1, rad, np.tile(body.position, (n, 1)),
-                              np.tile(body.principal_directors.reshape(9, 1), (1, n)).copy(),
-                              np.full(n, shape, dtype=np.int64), np.tile(dims, (n, 1)), ratio)
+        if is_mesh(body):
+            ratio = mesh_overlaps(x0, x1, rad, body)
+        else:
+            shape, dims = shape_dims(body)
+            initial_body_overlaps(x0, x1, rad, np.tile(body.position, (n, 1)),
+                                  np.tile(body.principal_directors.reshape(9, 1), (1, n)).copy(),
+                                  np.full(n, shape, dtype=np.int64), np.tile(dims, (n, 1)), ratio)
         if n and ratio.max() > term.overlap_tolerance:
             k = int(np.argmax(ratio))
             term.overlapping_start(f"rod {ctx.rods[rod[k]].name!r} (element {local[k]}) and "
@@ -171,6 +180,14 @@ class RodBodyContacts(FrictionSplitPart):
                     b_node = n0 + (0 if rod.closed and i == rod.n_elems - 1 else i + 1)
                     rows.extend((n0 + i, b_node, e0 + i, b, e) for b in bodies)
         rows = np.array(rows, dtype=np.int64).reshape(-1, 5)
+        mesh = np.array([is_mesh(self.ctx.rigid_bodies[b]) for b in rows[:, 3]], dtype=bool)
+        calls = []
+        if mesh.any():      # sticking is refused for meshes (RodBodyContact.contribute)
+            calls = mesh_calls(engine, self.ctx.rigid_bodies, rows[mesh],
+                               [entry[3] for entry in entries], ORDER)
+            rows = rows[~mesh]
+            if not len(rows):
+                return calls
         geometry = [shape_dims(self.ctx.rigid_bodies[b]) for b in rows[:, 3]]
         width = N_STICK_PARAMS if sticking else N_PARAMS
         own = dict(
@@ -183,7 +200,7 @@ class RodBodyContacts(FrictionSplitPart):
             rbc_stats=engine.zeros(2, lanes.W))
         if not sticking:
             args = engine.args(RodBodyContactArgs, **own)
-            return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")]
+            return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")] + calls
         # the anchors are history: kept by the simulation across parameter changes, saved
         # with its state (softmech.packing.Engine.history)
         args = engine.args(RodBodyStickArgs,
@@ -193,18 +210,35 @@ class RodBodyContacts(FrictionSplitPart):
                 Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking")]
 
 
+CALLS = ("rod_body_contacts", MESH_CALL)
+"""Names of the regularized force calls (convex bodies, meshes)."""
+
+
+def _force_calls(engine):
+    """Argument tuples of the scene's regularized rod-body force calls (one or both of CALLS)."""
+    found = [c.args for c in engine.calls if c.name in CALLS]
+    if not found:
+        engine.call_args(CALLS[0])      # raises, naming the scene's calls
+    return found
+
+
 def body_contact_forces(sim, rod=None):
     """Rod-body contact force on each node of one rod [N], (B, n_nodes, 3), at the current state
-    and time (one force evaluation, then the kernel's per-node output)."""
+    and time (one force evaluation, then the kernels' per-node output: convex and mesh bodies)."""
     name = sim._rod_name(rod)
     engine = sim._engine()
     sim._evaluate(engine)
     ns, _ = sim._slices(name)
-    return from_blocks(engine.call_args("rod_body_contacts").rbc_force, sim.lanes, (3,))[:, ns]
+    total = sum(a.rbc_force for a in _force_calls(engine))
+    return from_blocks(total, sim.lanes, (3,))[:, ns]
 
 
 def body_contact_stats(sim):
     """After a force evaluation or a step: per world (B, 2) the largest overlap eps / r [-] and
-    the number of elements in contact with a body."""
-    stats = sim._engine().call_args("rod_body_contacts").rbc_stats     # (n_blocks, 2, W)
+    the number of elements in contact with a body (convex and mesh bodies together)."""
+    found = [a.rbc_stats for a in _force_calls(sim._engine())]     # (n_blocks, 2, W) each
+    stats = found[0].copy()
+    for other in found[1:]:
+        stats[:, 0] = np.maximum(stats[:, 0], other[:, 0])
+        stats[:, 1] += other[:, 1]
     return np.moveaxis(stats, 1, 2).reshape(-1, 2)[:sim.worlds].copy()

@@ -1,5 +1,6 @@
 """Validation cases of contact between bodies (group `contact` of `softmech validate`): rods on
-rigid bodies (softmech.terms.rod_body_contact) and rods on rods (softmech.terms.rod_contact),
+rigid bodies (softmech.terms.rod_body_contact; given as triangle meshes:
+softmech.validation.mesh_contact) and rods on rods (softmech.terms.rod_contact),
 penalty k eps + normal damping + regularized Coulomb friction (Zhang et al., Nat. Commun.
 10:4825, 2019, eq. 7), against Hooke's law, beam theory and Amontons-Coulomb. Ground contact and
 friction of rods are in the `rods` group (softmech.validation.contact), except the plane contact
@@ -13,6 +14,7 @@ import softmech as sm
 from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
 from softmech.validation.common import rel_error, result, validation_case
 from softmech.validation.crossing_ropes import CASES as CROSSING_CASES
+from softmech.validation.mesh_contact import CASES as MESH_CASES
 from softmech.validation.sticking import CASES as STICKING_CASES
 from softmech.validation.surface_contact import CASES as SURFACE_CASES
 
@@ -162,6 +164,7 @@ def rod_on_rod_sticks_below_the_friction_angle():
 CASES = {**{f.__name__: f for f in (rod_on_box_carries_its_weight, sphere_on_clamped_beam,
                                     rod_on_rod_slides_with_kinetic_friction,
                                     rod_on_rod_sticks_below_the_friction_angle)},
+         **MESH_CASES,         # rods on triangle meshes: softmech.validation.mesh_contact
          **STICKING_CASES,     # friction that sticks: softmech.validation.sticking
          **SURFACE_CASES,      # rods' plane contact on their surface: .surface_contact
          **CROSSING_CASES}     # two crossing ropes, symmetric and at rest: .crossing_ropes
