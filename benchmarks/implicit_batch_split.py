@@ -16,6 +16,12 @@ the banded LU with partial pivoting of LAPACK's dgbtf2 + dgbtrs written with the
 innermost (band_lu_solve_lanes, LANES = 8 lanes), for L worlds solved together, each the
 same matrix; its answers agree with LAPACK's to round-off (printed), and a world's answer is the
 same bit for bit whatever L. Min and median of 7 repeats, per world, in microseconds.
+
+Part 3 times, per world, the lockstep loop's bending-twisting forces across worlds
+(softmech.kernels.der_bend_twist_lanes: the per-world kernel's arithmetic with the worlds
+innermost, LANES = 8 at a time; CompiledForm.lanes) for L = 1, 4, 8 and 16 worlds, each
+world 0 at the same state (idle lanes compute on a copy), against the per-world kernel's time of Part 1, and
+checks that every world's forces and Jacobian entries equal the per-world kernel's bit for bit.
 """
 import os
 import time
@@ -73,8 +79,10 @@ def main():
     symmetric = kn._symmetric_upper(ab0.copy(), band.chol.copy(), kd, n)
     print(f"Part 1: one evaluation, {n} DOFs, half bandwidth {kd}, symmetric: {symmetric}")
     total = 0.0
+    times = {}
     for name, piece in pieces.items():
         best, median = timed(piece, 1000)
+        times[name] = best
         total += best
         print(f"  {name:32s} {best:8.2f} {median:8.2f} us")
     print(f"  {'sum':32s} {total:8.2f} us")
@@ -111,7 +119,41 @@ def main():
               f"   (|x - x_LAPACK| / |x| = "
               f"{np.max(np.abs(S.rhs[:, 0] - x)) / np.max(np.abs(x)):.1e},"
               f" bit-equal to L = 1: {same})")
+    lanes_part(loop, q, h, times)
     print(f"load {os.getloadavg()[0]:.2f}")
+
+
+def lanes_part(loop, q, h, times):
+    """Part 3 (module docstring)."""
+    from softmech.implicit.compiled import lockstep_work
+    W, T = loop.W, loop.T
+    print("Part 3: bending-twisting forces across worlds, per world [us] (min, median)")
+    for i, form in enumerate(loop.forms):
+        if form.lanes is None:
+            continue
+        args = T[W.kinds[i]][W.members[i]]
+        x = form.lanes_scratch(args)
+        o0, o1 = W.offsets[i], W.offsets[i + 1]
+        F_ref, J_ref = np.zeros_like(W.F), np.zeros(o1 - o0)
+        form.forces(args, 0, q.copy(), W.v, 0.3, h, F_ref, J_ref)
+        line = f"  {form.name:18s} per world {times[f'forces {form.name}']:7.2f}; lanes"
+        for worlds in (1, 4, 8, 16):
+            S = lockstep_work(W, worlds)
+            S.rows[:] = 0               # every lane world 0 (the scene has B = 1)
+            S.evaluating[:] = np.arange(worlds)
+            Q = q[None].copy()
+
+            def run():
+                form.lanes(args, x, S, i, 0, Q, 0.3, h, worlds)
+            best, median = timed(run, max(400 // worlds, 20))
+            S.F[:] = 0.0
+            S.J[:] = 0.0
+            run()
+            same = all(np.array_equal(S.F[r], F_ref) and np.array_equal(S.J[r, o0:o1], J_ref)
+                       for r in range(worlds))
+            line += f"  L={worlds}: {best / worlds:6.2f} {median / worlds:6.2f}" + \
+                ("" if same else " (NOT bit-equal)")
+        print(line)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ thread advance together, each with its own iterations, line search and status.
 - so a world's results in lockstep do not depend on the batch (bit for bit against B = 1 in
   lockstep), a world that fails does not change the others, restarts continue bit for bit;
 - against the per-world loop (LAPACK's Cholesky or LU) they differ by the solve's round-off
-  only, which the Newton iterations keep within the solver's tolerance.
+  only, which the Newton iterations keep within the solver's tolerance;
+- the bending-twisting forces are evaluated across worlds too (softmech.kernels.
+  der_bend_twist_lanes): the same operations per world as the per-world kernel, so the same
+  numbers bit for bit, whatever the other lanes hold.
 """
 import numba
 import numpy as np
@@ -18,8 +21,9 @@ import softmech as sm
 from softmech.implicit.newton import NewtonOptions
 from softmech.kernels.band_lanes import (LANES, add_lane, allocate, band_lu_solve_lanes,
                                          close_lanes)
+from softmech.implicit.compiled import lockstep_work
 from softmech.kernels.newton import NONFINITE, OK
-from softmech.scenarios.discrete import build_falling_rod
+from softmech.scenarios.discrete import build_falling_rod, build_pneunet
 
 DT = 1e-3
 
@@ -214,3 +218,104 @@ def test_a_block_that_fails_in_lockstep_is_redone_in_python_with_halvings():
     assert runs[0].newton_stats.halvings > 0
     assert runs[0].newton_stats.halvings == runs[1].newton_stats.halvings
     assert np.max(np.abs(runs[0].q - runs[1].q)) <= 1e-12
+
+
+def star_rods(worlds):
+    """A rod network (three arms meeting at a node, edges stored both ways: every orientation
+    sign and half-turned frame of der_frames, as tests/properties/test_der_energies.py's star)
+    with a random natural curvature per world, under gravity: B worlds in lockstep."""
+    x = np.array([[0, 0, 0], [0.3, 0, 0], [0.6, 0.05, 0], [-0.2, 0.25, 0.02], [-0.4, 0.5, 0.0],
+                  [-0.15, -0.3, 0.05], [-0.3, -0.55, 0.1]], float) + [0, 0, 0.2]
+    edges = [[0, 1], [1, 2], [3, 0], [4, 3], [0, 5], [5, 6]]
+    scene = sm.Scene()
+    net = scene.add_der_rod(name="net", centerline=x, edges=edges, radius=0.01,
+                            density=1000.0, youngs_modulus=1e6, natural_curvature="initial",
+                            natural_twist="initial")
+    assert (net.spring_signs[:, :2] < 0).any() and (net.spring_signs[:, 2] < 0).any()
+    scene.add(sm.Gravity())
+    sim = scene.compile(worlds=worlds, dt=DT, newton=NewtonOptions(lockstep=True))
+    rng = np.random.default_rng(5)
+    sim.params["net.natural_curvature"] = rng.normal(0, 2, (worlds,) + net.natural_curvature.shape)
+    return sim
+
+
+def lanes_forces(sim, Q, t, order, F0, J0):
+    """Each bending-twisting binding's forces and Jacobian entries at the worlds' DOFs Q (B,
+    n_dof), time t, from its lanes kernel (CompiledForm.lanes) for the worlds `order` (their
+    lanes in that order), added to F0 (B, n_dof) and J0 (B, nnz); and from the per-world
+    kernel, world by world: [(name, lanes F, lanes J, per-world F, per-world J)]. The lockstep
+    work S is falling_rod's with the scene's F, J and offsets (a rod network has no compiled
+    loop of its own: its matrix is not banded; the kernels' types are the same)."""
+    worlds = Q.shape[0]
+    bindings = sim.stepper.bindings
+    offsets = np.concatenate([[0], np.cumsum([len(bd.rows) for bd in bindings])])
+    S = lockstep_work(falling_rods(1, True).stepper.loop.W, worlds)._replace(
+        F=np.zeros_like(F0), J=np.zeros_like(J0), offsets=offsets.astype(np.int64))
+    S.rows[:] = np.arange(worlds)
+    S.evaluating[:len(order)] = order
+    out = []
+    for i, bd in enumerate(bindings):
+        form = bd.compiled()
+        if form.lanes is None:
+            continue
+        S.F[:] = F0
+        S.J[:] = J0
+        form.lanes(form.args, form.lanes_scratch(form.args), S, i, 0, Q, t, DT, len(order))
+        F, J = F0.copy(), J0.copy()
+        for b in order:
+            form.forces(form.args, b, Q[b].copy(), np.zeros(Q.shape[1]), t, DT, F[b],
+                        J[b, offsets[i]:offsets[i + 1]])
+        out.append((form.name, S.F.copy(), S.J.copy(), F, J))
+    assert out
+    return out
+
+
+@pytest.mark.parametrize("scene", ["falling_rod", "pneunet", "network"])
+def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene):
+    # random configurations: the rods' DOFs (positions and twist angles) perturbed per world,
+    # the accepted frames of a run, a per-world modulus (falling_rod), natural curvature
+    # tables written at time t (pneunet), reversed edges and half-turned frames (network).
+    # The lanes kernel does the per-world kernel's operations in its order (numba: no
+    # fast-math, no FMA contraction), so the tolerance is zero: measured 0 difference on
+    # every entry. 10 worlds: a full chunk of LANES = 8 and one of 2 (6 idle lanes).
+    worlds = 10
+    if scene == "falling_rod":
+        sim = falling_rods(worlds, True)
+    elif scene == "pneunet":
+        sim = build_pneunet(worlds=worlds)[0].compile(worlds=worlds, dt=DT,
+                                                      newton=NewtonOptions(lockstep=True))
+    else:
+        sim = star_rods(worlds)
+    sim.run(0.02)
+    rng = np.random.default_rng(3)
+    Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
+    nnz = sum(len(bd.rows) for bd in sim.stepper.bindings)
+    F0 = rng.standard_normal(Q.shape)
+    J0 = rng.standard_normal((worlds, nnz))
+    order = rng.permutation(worlds)
+    results = lanes_forces(sim, Q, 0.05, order, F0, J0)
+    for name, F, J, F_ref, J_ref in results:
+        assert np.abs(F - F0).max() > 0 and np.abs(J - J0).max() > 0, name
+        np.testing.assert_array_equal(F, F_ref, err_msg=name)
+        np.testing.assert_array_equal(J, J_ref, err_msg=name)
+
+
+def test_a_worlds_lanes_forces_do_not_depend_on_the_other_lanes():
+    # world 2 alone in a chunk (7 idle lanes computing on its copy), and among 7 others, one
+    # of them non-finite (a NaN DOF) and one far from the rest: its numbers bit for bit
+    worlds = 8
+    sim = falling_rods(worlds, True)
+    sim.run(0.02)
+    rng = np.random.default_rng(4)
+    Q = sim.q + 0.01 * rng.standard_normal(sim.q.shape)
+    Q[5, 3] = np.nan
+    Q[6] *= 1e3
+    zeros = np.zeros_like(Q), np.zeros((worlds, sim.stepper.loop.W.J.size))
+    assert sim.stepper.loop.W.J.size == sum(len(bd.rows) for bd in sim.stepper.bindings)
+    alone = lanes_forces(sim, Q, 0.05, np.array([2]), *zeros)
+    crowd = lanes_forces(sim, Q, 0.05, np.array([5, 0, 6, 2, 1, 7, 3, 4]), *zeros)
+    for (name, F1, J1, _, _), (_, F8, J8, _, _) in zip(alone, crowd):
+        np.testing.assert_array_equal(F1[2], F8[2], err_msg=name)
+        np.testing.assert_array_equal(J1[2], J8[2], err_msg=name)
+    # the NaN reached its world's forces (DOF 3: the soft rod's first twist angle)
+    assert not np.isfinite(crowd[0][1][5]).all() and crowd[0][0] == "soft.bend_twist"

@@ -22,7 +22,10 @@ What is compiled where:
 The module also holds `run_steps_lockstep` (NewtonOptions.lockstep; by default for batches of
 LOCKSTEP_MIN_WORLDS worlds or more): the same steps with the worlds of a thread advancing
 together, each with its own Newton state (softmech.kernels.newton_lockstep.LockstepWork, a row
-per world), and the Newton systems that are due solved 8 worlds at a time by one banded LU
+per world), the bindings' forces evaluated binding after binding across the worlds that
+evaluate (a binding with a `lanes` kernel, the discrete rods' bending and twisting, 8 worlds
+per call with the worlds innermost: softmech.kernels.der_bend_twist_lanes, the same numbers
+bit for bit), and the Newton systems that are due solved 8 worlds at a time by one banded LU
 with the worlds innermost (softmech.kernels.band_lanes). Only the linear solve differs from the
 per-world loop (by round-off; its answers do not depend on the other worlds), and numba
 compiles only the function a run calls.
@@ -60,13 +63,20 @@ class CompiledForm:
     numbers, kept by reference: the loop reads the per-world parameters and writes the history
     in them), and module-level numba kernels (softmech.kernels.implicit_bindings documents the
     signatures): `forces` (required), and `update`, `constrain`, `accept` where the binding has
-    those hooks. No two arrays of `args` may share memory (the kernels are compiled noalias)."""
+    those hooks. No two arrays of `args` may share memory (the kernels are compiled noalias).
+    `lanes` (optional): the lockstep loop's form of `forces`, one call for the worlds of a
+    thread that evaluate, k(args, x, S, i, world0, Q, t, h, n) (softmech.kernels.
+    der_bend_twist_lanes.der_bend_twist_lanes_binding documents it), with its scratch
+    x = lanes_scratch(args) (one per lockstep thread); its numbers per world must be those of
+    `forces` bit for bit."""
     name: str
     args: tuple
     forces: object
     update: object = None
     constrain: object = None
     accept: object = None
+    lanes: object = None
+    lanes_scratch: object = None
 
     def __post_init__(self):
         arrays = [(k, v) for k, v in zip(self.args._fields, self.args) if isinstance(v, np.ndarray)]
@@ -85,7 +95,8 @@ def group_forms(forms):
     import numba
     index, groups, kinds, members = {}, [], [], []
     for form in forms:
-        key = (form.forces, form.update, form.constrain, form.accept, numba.typeof(form.args))
+        key = (form.forces, form.update, form.constrain, form.accept, form.lanes,
+               numba.typeof(form.args))
         if key not in index:
             index[key] = len(groups)
             groups.append([])
@@ -124,9 +135,35 @@ def loop_source(groups):
         return out + [f"{indent}    {line}" for line in after]
 
     for grp in groups:
-        for kernel in (grp[0].forces, grp[0].update, grp[0].constrain, grp[0].accept):
+        for kernel in (grp[0].forces, grp[0].update, grp[0].constrain, grp[0].accept,
+                       grp[0].lanes):
             if kernel is not None:
                 name(kernel)
+
+    def lockstep_forces(indent):
+        """The bindings' forces in lockstep, binding after binding: each binding for every
+        world r = S.evaluating[e] (e < ne), a group's `lanes` kernel for all of them in one
+        call, and each world's measure after each binding (as `measure` below)."""
+        out = [f"{indent}for i in range(S.kinds.shape[0]):",
+               f"{indent}    g = S.kinds[i]",
+               f"{indent}    j = S.members[i]"]
+        for g, grp in enumerate(groups):
+            out.append(f"{indent}    {'if' if g == 0 else 'elif'} g == {g}:")
+            if grp[0].lanes is not None:
+                out.append(f"{indent}        {name(grp[0].lanes)}(T[{g}][j], X[{g}][j], S, i, "
+                           "world0, Q, t, dt, ne)")
+            else:
+                out += [f"{indent}        for e in range(ne):",
+                        f"{indent}            r = S.evaluating[e]",
+                        f"{indent}            W = world_work(S, r)",
+                        f"{indent}            {name(grp[0].forces)}(T[{g}][j], world0 + S.rows[r], "
+                        "Q[S.rows[r]], W.v, t, dt, W.F, W.J[W.offsets[i]:W.offsets[i + 1]])"]
+        return out + [f"{indent}    for e in range(ne):",
+                      f"{indent}        r = S.evaluating[e]",
+                      f"{indent}        if S.measure[r] == 1:",
+                      f"{indent}            after = math.sqrt(sumsq(S.F[r]))",
+                      f"{indent}            S.norms[r] += abs(after - S.before[r])",
+                      f"{indent}            S.before[r] = after"]
     # the round-off floor's estimate of each binding's force size, |F| after minus before
     # (ImplicitStepper.forces with measure=True), also for a binding that adds nothing
     measure = ["if measure:",
@@ -174,7 +211,7 @@ def loop_source(groups):
               '                break',
               '        for i in range(W.counts.shape[0]):',
               '            counts[row, i] = W.counts[i]']
-    lines += _lockstep_source(hook, measure)
+    lines += _lockstep_source(hook, lockstep_forces)
     return "\n".join(lines) + "\n"
 
 
@@ -192,21 +229,25 @@ def _accept_source(hook):
             '                done[row] = k']
 
 
-def _lockstep_source(hook, measure):
+def _lockstep_source(hook, lockstep_forces):
     """Lines of `run_steps_lockstep` (loop_source's hooks): run_steps's worlds advanced
-    together in rounds: in each, one Newton evaluation of every world that needs one, and the
-    Newton systems that are due solved across worlds (softmech.kernels.band_lanes), a chunk of
-    LANES worlds as soon as it is full (while their Jacobians are in cache), until each
-    world's step has converged or failed."""
+    together in rounds: in each, one Newton evaluation of every world that needs one -- the
+    bindings' forces binding after binding across those worlds (lockstep_forces: a binding
+    with a lanes kernel evaluates them LANES at a time, softmech.kernels.der_bend_twist_lanes),
+    each world's own operations in the per-world loop's order -- then each world's Newton step,
+    and the Newton systems that are due solved across worlds (softmech.kernels.band_lanes), a
+    chunk of LANES worlds as soon as it is full, until each world's step has converged or
+    failed."""
     return [
         '', '', '@loop_kernel(nogil=True)',
-        'def run_steps_lockstep(T, S, world0, first, stride, Q, V, t_origin, step0, dt, n_steps,',
-        '                       o, exploding, status, done, counts):',
+        'def run_steps_lockstep(T, X, S, world0, first, stride, Q, V, t_origin, step0, dt,',
+        '                       n_steps, o, exploding, status, done, counts):',
         '    """run_steps (same arguments, same answers per row) with the worlds of rows first,',
         '    first + stride, ... in lockstep: S (softmech.kernels.newton_lockstep.LockstepWork,',
-        '    a row per world) instead of W. Each world takes its own Newton iterations, line',
-        '    search and status; a world that has converged waits for the others of its step, one',
-        '    that fails stops (its status, steps done) and the others go on."""',
+        '    a row per world) instead of W, and X[g][j] the scratch of binding T[g][j]\'s lanes',
+        '    kernel (() for a group without one). Each world takes its own Newton iterations,',
+        '    line search and status; a world that has converged waits for the others of its',
+        '    step, one that fails stops (its status, steps done) and the others go on."""',
         '    n = 0',
         '    for row in range(first, Q.shape[0], stride):',
         '        S.rows[n] = row',
@@ -231,30 +272,33 @@ def _lockstep_source(hook, measure):
         '            S.measure[r] = 1',
         '        busy = True',
         '        while busy:',
-        '            m = 0                         # lanes loaded for the next solve',
+        '            ne = 0                        # worlds that evaluate in this round',
         '            for r in range(n):',
         '                if S.phase[r] == EVALUATE:',
         '                    W = world_work(S, r)',
         '                    b = world0 + S.rows[r]',
         '                    q = Q[S.rows[r]]',
-        '                    measure = S.measure[r] == 1',
         '                    begin_evaluation(W, q, dt)',
         *hook("update", "b, t", " " * 20),
-        '                    norms = 0.0',
-        '                    before = 0.0',
-        *hook("forces", "b, q, W.v, t, dt, W.F, W.J[W.offsets[i]:W.offsets[i + 1]]",
-              " " * 20, measure),
-        '                    state = newton_continue(W, o, q, dt, norms, False)',
-        '                    S.measure[r] = 0',
-        '                    S.phase[r] = state',
-        '                    if state == SOLVE:',
-        '                        load_lane(W, S.lanes, m)',
-        '                        S.lane_world[m] = r',
-        '                        m += 1',
-        '                # a full chunk is solved at once, while its worlds\' data is in cache;',
-        '                # the last one after the last world (one call site: the solve is',
-        '                # compiled into this function once)',
-        '                if m == S.lane_world.shape[0] or (r == n - 1 and m > 0):',
+        '                    S.norms[r] = 0.0',
+        '                    S.before[r] = 0.0',
+        '                    S.evaluating[ne] = r',
+        '                    ne += 1',
+        *lockstep_forces(" " * 12),
+        '            m = 0                         # lanes loaded for the next solve',
+        '            for e in range(ne):',
+        '                r = S.evaluating[e]',
+        '                W = world_work(S, r)',
+        '                state = newton_continue(W, o, Q[S.rows[r]], dt, S.norms[r], False)',
+        '                S.measure[r] = 0',
+        '                S.phase[r] = state',
+        '                if state == SOLVE:',
+        '                    load_lane(W, S.lanes, m)',
+        '                    S.lane_world[m] = r',
+        '                    m += 1',
+        '                # a full chunk is solved at once; the last one after the last world',
+        '                # (one call site: the solve is compiled into this function once)',
+        '                if m == S.lane_world.shape[0] or (e == ne - 1 and m > 0):',
         '                    solve_lanes(S, m)',
         '                    for lane in range(m):',
         '                        rl = S.lane_world[lane]',
@@ -291,6 +335,7 @@ class CompiledLoop:
     def __init__(self, forms, sizes, pattern, mass, options):
         self.forms = tuple(forms)
         groups, kinds, members = group_forms(self.forms)
+        self.groups = groups
         self.module = load_generated(loop_source(groups), "newton")
         self.T = tuple(tuple(f.args for f in grp) for grp in groups)
         n_dof, n_free = mass.size, pattern.n_free
@@ -360,9 +405,9 @@ class CompiledLoop:
 
         def work(k):
             # worlds k, k + n_workers, ...: one compiled call per thread, so that a block of
-            # steps unboxes the argument tuples once per thread, not once per world
-            T, W = contexts[k]
-            run(T, W, 0, k, n_workers, q, v, *args)
+            # steps unboxes the argument tuples once per thread, not once per world; contexts:
+            # (T, W), in lockstep (T, X, S)
+            run(*contexts[k], 0, k, n_workers, q, v, *args)
 
         if n_workers == 1:
             work(0)
@@ -371,12 +416,16 @@ class CompiledLoop:
         return status, counts
 
     def _lockstep_context(self, thread, lanes):
-        """(T, LockstepWork) of worker thread `thread` for at most `lanes` worlds, made once;
-        thread 0 shares the bindings' scratch with the per-world loop (thread 0's)."""
+        """(T, X, LockstepWork) of worker thread `thread` for at most `lanes` worlds, made
+        once: X[g][j] the scratch of binding T[g][j]'s lanes kernel (CompiledForm.lanes; ()
+        for a group without one); thread 0 shares the bindings' scratch with the per-world
+        loop (thread 0's)."""
         key = (thread, lanes)
         if key not in self._lockstep:
             T = self.T if thread == 0 else _copy_scratch(self.T)
-            self._lockstep[key] = (T, lockstep_work(self.W, lanes))
+            X = tuple(tuple(grp[0].lanes_scratch(args) for args in T[g])
+                      if grp[0].lanes is not None else () for g, grp in enumerate(self.groups))
+            self._lockstep[key] = (T, X, lockstep_work(self.W, lanes))
         return self._lockstep[key]
 
     def run(self, b, q, v, t_origin, step0, dt, n_steps, exploding):
@@ -417,4 +466,5 @@ def lockstep_work(W, lanes):
         lanes=band_lanes.allocate(n, kd, kd),
         rows=np.zeros(lanes, np.int64), phase=np.zeros(lanes, np.int64),
         measure=np.zeros(lanes, np.int64), alive=np.zeros(lanes, np.int64),
-        lane_world=np.zeros(band_lanes.LANES, np.int64))
+        lane_world=np.zeros(band_lanes.LANES, np.int64),
+        evaluating=np.zeros(lanes, np.int64), norms=np.zeros(lanes), before=np.zeros(lanes))

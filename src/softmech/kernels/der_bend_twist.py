@@ -190,11 +190,16 @@ def _spring_frames(q, d, a1, a2, je, jf, se, sf, ce):
     a2e = scale3(ce, load3(a2, je))
     a1f = scale3(sf, load3(a1, jf))
     a2f = load3(a2, jf)
-    cs_e, sn_e = math.cos(th_e), math.sin(th_e)
-    cs_f, sn_f = math.cos(th_f), math.sin(th_f)
-    return (scale3(1.0 / ne, e), scale3(1.0 / nf, f), ne, nf, th_e, th_f,
-            axpy3(cs_e, a1e, scale3(sn_e, a2e)), axpy3(-sn_e, a1e, scale3(cs_e, a2e)),
-            axpy3(cs_f, a1f, scale3(sn_f, a2f)), axpy3(-sn_f, a1f, scale3(cs_f, a2f)))
+    m1e, m2e = material_frame(a1e, a2e, math.cos(th_e), math.sin(th_e))
+    m1f, m2f = material_frame(a1f, a2f, math.cos(th_f), math.sin(th_f))
+    return scale3(1.0 / ne, e), scale3(1.0 / nf, f), ne, nf, th_e, th_f, m1e, m2e, m1f, m2f
+
+
+@kernel(inline="always")
+def material_frame(a1, a2, cs, sn):
+    """(m1, m2) = (cos a1 + sin a2, -sin a1 + cos a2), given cs = cos(theta), sn =
+    sin(theta) (the reference frame turned by the twist angle, der_frames' docstring)."""
+    return axpy3(cs, a1, scale3(sn, a2)), axpy3(-sn, a1, scale3(cs, a2))
 
 
 @kernel

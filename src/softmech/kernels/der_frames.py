@@ -68,6 +68,13 @@ def parallel_transport(d, t1, t2):
     """Parallel transport of the vector d (3-tuple) from unit tangent t1 to unit tangent t2:
     the rotation about t1 x t2 taking t1 to t2 (Bergou 2008 sec. 4.1; DisMech's
     parallel_transport). Identity when t1 and t2 are parallel (|t1 x t2| < 1e-14)."""
+    return transport3(d, t1, t2)
+
+
+@kernel(inline="always")
+def transport3(d, t1, t2):
+    """parallel_transport's arithmetic, inlined where a loop across worlds must hold it whole
+    (softmech.kernels.der_bend_twist_lanes)."""
     b = cross3(t1, t2)
     nb = math.sqrt(dot3(b, b))
     if nb < 1e-14:
@@ -81,8 +88,12 @@ def parallel_transport(d, t1, t2):
 @kernel
 def rotate_about(v, z, angle):
     """v rotated by `angle` [rad] about the unit axis z (Rodrigues' formula)."""
-    c = math.cos(angle)
-    s = math.sin(angle)
+    return rotate_cs(v, z, math.cos(angle), math.sin(angle))
+
+
+@kernel(inline="always")
+def rotate_cs(v, z, c, s):
+    """rotate_about given c = cos(angle), s = sin(angle) (the trigonometry computed apart)."""
     zv = cross3(z, v)
     k = dot3(z, v) * (1.0 - c)
     return (c * v[0] + s * zv[0] + k * z[0], c * v[1] + s * zv[1] + k * z[1],

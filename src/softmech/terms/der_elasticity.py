@@ -12,6 +12,7 @@ import numpy as np
 from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
 from softmech.kernels.der_bend_twist import der_strains
+from softmech.kernels.der_bend_twist_lanes import der_bend_twist_lanes_binding, lanes_scratch
 from softmech.kernels.implicit_bindings import (
     DerBendTwistArgs, DerStretchArgs, der_bend_twist_accept, der_bend_twist_binding,
     der_bend_twist_energy, der_frames_binding, der_natural_binding, der_stretch_binding,
@@ -152,7 +153,8 @@ class DerBendTwist(Binding):
         if self._functions:     # a user's Python function: only the Python loop can call it
             return None
         return CompiledForm(self.name, self.args, forces=der_bend_twist_binding,
-                            accept=der_bend_twist_accept)
+                            accept=der_bend_twist_accept, lanes=der_bend_twist_lanes_binding,
+                            lanes_scratch=lanes_scratch)
 
     def energy(self, b, q):
         return der_bend_twist_energy(self.args, b, q, self._F, self._J)

@@ -1,0 +1,583 @@
+"""Bending and twisting springs of discrete elastic rods for several worlds at once, the worlds
+innermost (lanes): the lockstep Newton loop's form of softmech.kernels.der_bend_twist (and
+der_frames), so that LLVM's loop vectorizer runs the arithmetic of LANES worlds in SIMD
+registers (softmech.implicit.compiled, NewtonOptions.lockstep; docs/benchmarks.md).
+
+The formulas are those of der_bend_twist and der_frames (Bergou et al. 2008; ref. 004 eqs.
+11-16; Jawed et al. 2018 sec. 7), evaluated by the same operations in the same order: every
+per-lane value is written as the per-world kernel writes it, with the same inline helpers
+(softmech.kernels.der_frames' dot3, cross3, axpy3, scale3, transport3, rotate_cs;
+der_bend_twist.material_frame). numba compiles without fast-math or FMA contraction, and a SIMD
+instruction does per lane what the scalar one does, so each world's forces and Jacobian
+entries equal the per-world kernel's bit for bit (tests/unit/test_lockstep_newton.py), and a
+lane's numbers do not depend on what the other lanes hold.
+
+Layout: every array of the lanes scratch (DerBendTwistLanes) has the lane last, (..., LANES),
+stored flat: entry (i, w) of an (n, LANES) array at i * LANES + w, so that LLVM sees rows a
+constant LANES entries apart (with numba's n-dimensional indexing the row length is a runtime
+shape, and LLVM cannot tell two rows of one array apart: it gave up or wanted runtime checks).
+Every loop that does arithmetic runs `for w in range(nl)` (nl = LANES, read from an array's
+shape, so that LLVM neither unrolls it fully nor treats it as too short to vectorize) around a
+whole formula with no loop inside it (the 3x3 Hessian blocks are 9-tuples written out: a
+small loop that LLVM left rolled kept the loop over lanes from being innermost, and it was
+not vectorized), with plain array arguments (numba marks them noalias, not a tuple's fields),
+and every index a constant offset from w, so that it vectorizes without runtime overlap
+checks. LLVM's remarks (-pass-remarks=loop-vectorize) report every arithmetic loop here
+vectorized, width 4 (AVX2); only the gathers of the worlds' inputs stay scalar. sin, cos and atan2 have no SIMD form in this numba (no SVML):
+they run in loops of their own, each call scalar, so that they do not keep the arithmetic
+scalar. The helpers are separate compiled functions (not inlined into one body), each one loop
+across the lanes: one kernel per piece of the per-world kernel, compiled once for every scene.
+
+Idle lanes (a chunk of fewer than LANES worlds) compute on a copy of lane 0's inputs and are
+not written back.
+"""
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from softmech.kernels import kernel
+from softmech.kernels.band_lanes import LANES
+from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
+from softmech.kernels.der_frames import axpy3, cross3, dot3, rotate_cs, scale3, transport3
+from softmech.kernels.implicit_bindings import der_natural_binding
+
+DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
+    "dof_map",      # (k,) int64: the global DOFs of the rod's springs and edges
+    "edge_ld",      # (m, 6) int64: edge_dofs as rows of q below
+    "spring_ld",    # (s, 11) int64: spring_dofs as rows of q below
+    # gathered per chunk (lane w: world S.evaluating[c0 + w]); shapes below before flattening
+    "q",            # (k, L) [m, rad]
+    "acc_a1", "acc_t",   # (m, 3, L) accepted frames
+    "acc_ref",      # (s, L) [rad]
+    "kbar",         # (s, 2, L) [-] discrete natural curvatures
+    "tbar",         # (s, L) [rad]
+    "EI",           # (s, 2, L) [N m^2]
+    "GJ",           # (s, L) [N m^2]
+    # frames (der_frames)
+    "t", "a1", "a2",     # (m, 3, L)
+    "ref",          # (s, L) [rad]
+    "pt",           # (3, L) scratch: a1^e transported onto t^f
+    "ang",          # (2, L) scratch: cos, sin of the old reference twist; then atan2's (y, x)
+    # one spring
+    "vec",          # (_NV, 3, L): te, tf, a1e, a2e, a1f, a2f, m1e, m1f, m2e, m2f, kb, tt
+    "geo",          # (6, L): |e|, |f| [m], theta_e', theta_f' [rad], chi, twist m [rad]
+    "trig",         # (4, L): cos, sin of theta_e', cos, sin of theta_f'
+    "kap",          # (2, L): kappa1, kappa2
+    "coef",         # (6, L): c1, c2, ct [N m], dk1, dk2, dtw (der_bend_twist_forces' names)
+    "cg",           # (L,) the factor c of _curvature's Hessian (c1 dk1, c2 dk2, ct dtw)
+    "g",            # (3, 11, L) gradients of kappa1, kappa2, the twist
+    "H",            # (11, 11, L) the curvatures' and twist's Hessian parts
+    "blk",          # (3, 3, 3, L)
+    "gE",           # (4, 3, L): gEe, gFe, gEf, gFf of _curvature
+    "qq",           # (2, L): qee, qff
+    "Fl",           # (11, L) [N, N m] the spring's forces
+    "Jl",           # (121, L) its Jacobian entries
+])
+"""Scratch of der_bend_twist_lanes for one binding (DerBendTwistArgs) and one lockstep thread
+(L = LANES): every float array flat (module docstring)."""
+
+_NE, _NF, _THE, _THF, _CHI, _TW = range(6)
+_C1, _C2, _CT, _DK1, _DK2, _DTW = range(6)
+_TEV, _TFV, _A1E, _A2E, _A1F, _A2F, _M1E, _M1F, _M2E, _M2F, _KB, _TT = range(12)
+"""Rows of DerBendTwistLanes.vec (each m of edge e followed by that of edge f: _curvature)."""
+_NV = 12
+L = LANES
+
+
+def lanes_scratch(a):
+    """DerBendTwistLanes for the binding arguments `a` (DerBendTwistArgs): the rod's DOFs
+    (its edges' and springs') and their rows, and scratch for LANES worlds."""
+    dofs = np.unique(np.concatenate([a.edge_dofs.ravel(), a.spring_dofs.ravel()]))
+    local = np.full(int(dofs.max()) + 1, -1, np.int64)
+    local[dofs] = np.arange(dofs.size)
+    m, s = a.edge_dofs.shape[0], a.spring_dofs.shape[0]
+
+    def z(n):
+        return np.zeros(n * L)
+    return DerBendTwistLanes(
+        dof_map=dofs.astype(np.int64), edge_ld=local[a.edge_dofs],
+        spring_ld=local[a.spring_dofs], q=z(dofs.size), acc_a1=z(3 * m), acc_t=z(3 * m),
+        acc_ref=z(s), kbar=z(2 * s), tbar=z(s), EI=z(2 * s), GJ=z(s), t=z(3 * m),
+        a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV), geo=z(6),
+        trig=z(4), kap=z(2), coef=z(6), cg=z(1), g=z(33), H=z(121), blk=z(27), gE=z(12),
+        qq=z(2), Fl=z(11), Jl=z(121))
+
+
+@kernel(inline="always")
+def _v(arr, i, w):
+    """Lane w of 3-vector i of a flat (n, 3, L) array, as a 3-tuple."""
+    o = 3 * i * L + w
+    return (arr[o], arr[o + L], arr[o + 2 * L])
+
+
+@kernel(inline="always")
+def _put(arr, i, w, v):
+    """Lane w of 3-vector i of a flat (n, 3, L) array = v."""
+    o = 3 * i * L + w
+    arr[o] = v[0]
+    arr[o + L] = v[1]
+    arr[o + 2 * L] = v[2]
+
+
+# -- frames (der_frames.der_frames, lane by lane) ------------------------------------------
+@kernel
+def _edge_frames(q, edge_ld, acc_a1, acc_t, t, a1, a2, nl):
+    """der_frames' loop over edges: tangents and reference directors, time-parallel transported
+    from the accepted step, of every lane (q (k, L), edge_ld (m, 6); frames (m, 3, L))."""
+    for j in range(edge_ld.shape[0]):
+        d0 = edge_ld[j, 0] * L
+        d1 = edge_ld[j, 1] * L
+        d2 = edge_ld[j, 2] * L
+        d3 = edge_ld[j, 3] * L
+        d4 = edge_ld[j, 4] * L
+        d5 = edge_ld[j, 5] * L
+        for w in range(nl):
+            e = axpy3(-1.0, (q[d0 + w], q[d1 + w], q[d2 + w]), (q[d3 + w], q[d4 + w], q[d5 + w]))
+            tj = scale3(1.0 / math.sqrt(dot3(e, e)), e)
+            b1 = transport3(_v(acc_a1, j, w), _v(acc_t, j, w), tj)
+            b1 = axpy3(-dot3(b1, tj), tj, b1)
+            b1 = scale3(1.0 / math.sqrt(dot3(b1, b1)), b1)
+            _put(t, j, w, tj)
+            _put(a1, j, w, b1)
+            _put(a2, j, w, cross3(tj, b1))
+
+
+@kernel(inline="always")
+def _spring_axes(t, a1, je, jf, se, sf, ce, w):
+    """der_frames' oriented tangents t^e, t^f and directors a1^e, a1^f of a spring, lane w."""
+    te = scale3(se, _v(t, je, w))
+    tf = scale3(sf, _v(t, jf, w))
+    ae = scale3(se * ce, _v(a1, je, w))
+    af = scale3(sf, _v(a1, jf, w))
+    return te, tf, ae, af
+
+
+@kernel
+def _reference_twists(t, a1, spring_edges, spring_signs, acc_ref, ref, pt, ang, nl):
+    """der_frames' loop over springs: the reference twists ref (s, L) [rad], continuous in time
+    from acc_ref (s, L) (DisMech's computeRefTwist); the trigonometry in loops of its own."""
+    for s in range(spring_edges.shape[0]):
+        je = spring_edges[s, 0]
+        jf = spring_edges[s, 1]
+        se = spring_signs[s, 0]
+        sf = spring_signs[s, 1]
+        ce = spring_signs[s, 2]
+        o = s * L
+        for w in range(nl):
+            te, tf, ae, af = _spring_axes(t, a1, je, jf, se, sf, ce, w)
+            _put(pt, 0, w, transport3(ae, te, tf))
+        for w in range(nl):
+            ang[w] = math.cos(acc_ref[o + w])
+        for w in range(nl):
+            ang[L + w] = math.sin(acc_ref[o + w])
+        for w in range(nl):
+            te, tf, ae, af = _spring_axes(t, a1, je, jf, se, sf, ce, w)
+            ut = rotate_cs(_v(pt, 0, w), tf, ang[w], ang[L + w])
+            wv = cross3(ut, af)          # signed_angle(ut, af, tf)
+            ang[w] = dot3(wv, tf)
+            ang[L + w] = dot3(ut, af)
+        for w in range(nl):
+            ref[o + w] = acc_ref[o + w] + math.atan2(ang[w], ang[L + w])
+
+
+# -- one spring (der_bend_twist.der_bend_twist_forces, lane by lane) -------------------------
+@kernel
+def _spring_geometry(q, dl, je, jf, se, sf, ce, a1, a2, vec, geo, nl):
+    """_spring_frames without its trigonometry: tangents, lengths, oriented twist angles and
+    the oriented reference directors of one spring (its DOF rows dl (11,), edges je, jf,
+    signs se, sf, ce), every lane."""
+    xa0, xa1, xa2 = dl[_XA] * L, dl[_XA + 1] * L, dl[_XA + 2] * L
+    xb0, xb1, xb2 = dl[_XB] * L, dl[_XB + 1] * L, dl[_XB + 2] * L
+    xc0, xc1, xc2 = dl[_XC] * L, dl[_XC + 1] * L, dl[_XC + 2] * L
+    oe, of = dl[_TE] * L, dl[_TF] * L
+    for w in range(nl):
+        xb = (q[xb0 + w], q[xb1 + w], q[xb2 + w])
+        e = axpy3(-1.0, (q[xa0 + w], q[xa1 + w], q[xa2 + w]), xb)
+        f = axpy3(-1.0, xb, (q[xc0 + w], q[xc1 + w], q[xc2 + w]))
+        ne = math.sqrt(dot3(e, e))
+        nf = math.sqrt(dot3(f, f))
+        geo[_NE * L + w] = ne
+        geo[_NF * L + w] = nf
+        geo[_THE * L + w] = se * q[oe + w]
+        geo[_THF * L + w] = sf * q[of + w]
+        _put(vec, _A1E, w, scale3(se * ce, _v(a1, je, w)))
+        _put(vec, _A2E, w, scale3(ce, _v(a2, je, w)))
+        _put(vec, _A1F, w, scale3(sf, _v(a1, jf, w)))
+        _put(vec, _A2F, w, _v(a2, jf, w))
+        _put(vec, _TEV, w, scale3(1.0 / ne, e))
+        _put(vec, _TFV, w, scale3(1.0 / nf, f))
+
+
+@kernel
+def _trig(geo, trig, nl):
+    """cos and sin of both twist angles, every lane (scalar calls: no SIMD sin/cos here)."""
+    for w in range(nl):
+        trig[w] = math.cos(geo[_THE * L + w])
+    for w in range(nl):
+        trig[L + w] = math.sin(geo[_THE * L + w])
+    for w in range(nl):
+        trig[2 * L + w] = math.cos(geo[_THF * L + w])
+    for w in range(nl):
+        trig[3 * L + w] = math.sin(geo[_THF * L + w])
+
+
+@kernel
+def _strains(s, trig, ref, kbar, tbar, inv_vor, EI, GJ, vec, geo, kap, coef, nl):
+    """Material frames, curvature binormal, curvatures, twist and their stiffness factors of
+    spring s (ref. 004 eqs. 11-16), every lane."""
+    iv = inv_vor[s]
+    for w in range(nl):
+        m1, m2 = material_frame(_v(vec, _A1E, w), _v(vec, _A2E, w), trig[w], trig[L + w])
+        n1, n2 = material_frame(_v(vec, _A1F, w), _v(vec, _A2F, w), trig[2 * L + w],
+                                trig[3 * L + w])
+        _put(vec, _M1E, w, m1)
+        _put(vec, _M2E, w, m2)
+        _put(vec, _M1F, w, n1)
+        _put(vec, _M2F, w, n2)
+        t_e = _v(vec, _TEV, w)
+        t_f = _v(vec, _TFV, w)
+        chi = 1.0 + dot3(t_e, t_f)
+        geo[_CHI * L + w] = chi
+        b = scale3(2.0 / chi, cross3(t_e, t_f))
+        _put(vec, _KB, w, b)
+        _put(vec, _TT, w, scale3(1.0 / chi, axpy3(1.0, t_e, t_f)))
+        k1 = 0.5 * (dot3(b, m2) + dot3(b, n2))
+        k2 = -0.5 * (dot3(b, m1) + dot3(b, n1))
+        kap[w] = k1
+        kap[L + w] = k2
+        tw = geo[_THF * L + w] - geo[_THE * L + w] + ref[s * L + w]
+        coef[_C1 * L + w] = EI[2 * s * L + w] * iv
+        coef[_C2 * L + w] = EI[(2 * s + 1) * L + w] * iv
+        coef[_CT * L + w] = GJ[s * L + w] * iv
+        coef[_DK1 * L + w] = k1 - kbar[2 * s * L + w]
+        coef[_DK2 * L + w] = k2 - kbar[(2 * s + 1) * L + w]
+        coef[_DTW * L + w] = tw - tbar[s * L + w]
+
+
+@kernel(inline="always")
+def _outer_add(M, c, u, v):
+    """The 3x3 block M (a row-major 9-tuple) + c u v^T (der_bend_twist._outer_add's
+    M[k] += c u v^T, entry by entry; written out, without loops, so that the loop over lanes
+    around it has none inside)."""
+    return (M[0] + c * u[0] * v[0], M[1] + c * u[0] * v[1], M[2] + c * u[0] * v[2],
+            M[3] + c * u[1] * v[0], M[4] + c * u[1] * v[1], M[5] + c * u[1] * v[2],
+            M[6] + c * u[2] * v[0], M[7] + c * u[2] * v[1], M[8] + c * u[2] * v[2])
+
+
+@kernel(inline="always")
+def _sym_add(M, c, u, v):
+    """M + c (u v^T + v u^T) (der_bend_twist._sym_add)."""
+    return (M[0] + c * (u[0] * v[0] + v[0] * u[0]), M[1] + c * (u[0] * v[1] + v[0] * u[1]),
+            M[2] + c * (u[0] * v[2] + v[0] * u[2]), M[3] + c * (u[1] * v[0] + v[1] * u[0]),
+            M[4] + c * (u[1] * v[1] + v[1] * u[1]), M[5] + c * (u[1] * v[2] + v[1] * u[2]),
+            M[6] + c * (u[2] * v[0] + v[2] * u[0]), M[7] + c * (u[2] * v[1] + v[2] * u[1]),
+            M[8] + c * (u[2] * v[2] + v[2] * u[2]))
+
+
+@kernel(inline="always")
+def _eye_skew_add(M, c_eye, c_skew, a):
+    """M + c_eye I + c_skew [a]x (der_bend_twist._eye_skew_add: the diagonal first, then the
+    skew part, each entry's operations in its order)."""
+    return (M[0] + c_eye, M[1] - c_skew * a[2], M[2] + c_skew * a[1],
+            M[3] + c_skew * a[2], M[4] + c_eye, M[5] - c_skew * a[0],
+            M[6] - c_skew * a[1], M[7] + c_skew * a[0], M[8] + c_eye)
+
+
+@kernel(inline="always")
+def _store9(blk, k, w, M):
+    """Block k of blk (3, 3, 3, L), lane w = the 9-tuple M."""
+    o = 9 * k * L + w
+    blk[o] = M[0]
+    blk[o + L] = M[1]
+    blk[o + 2 * L] = M[2]
+    blk[o + 3 * L] = M[3]
+    blk[o + 4 * L] = M[4]
+    blk[o + 5 * L] = M[5]
+    blk[o + 6 * L] = M[6]
+    blk[o + 7 * L] = M[7]
+    blk[o + 8 * L] = M[8]
+
+
+@kernel(inline="always")
+def _put_grad(g, row, w, de, df, dte, dtf):
+    """Row `row` of g (3, 11, L), lane w = the gradient over the 11 DOFs
+    (der_bend_twist._put_grad)."""
+    o = 11 * row * L + w
+    g[o + _XA * L] = -de[0]
+    g[o + (_XA + 1) * L] = -de[1]
+    g[o + (_XA + 2) * L] = -de[2]
+    g[o + _XB * L] = de[0] - df[0]
+    g[o + (_XB + 1) * L] = de[1] - df[1]
+    g[o + (_XB + 2) * L] = de[2] - df[2]
+    g[o + _XC * L] = df[0]
+    g[o + (_XC + 1) * L] = df[1]
+    g[o + (_XC + 2) * L] = df[2]
+    g[o + _TE * L] = dte
+    g[o + _TF * L] = dtf
+
+
+@kernel(inline="always")
+def _h(r, c, w):
+    """Flat index of H[r, c] (11, 11, L), lane w."""
+    return (11 * r + c) * L + w
+
+
+@kernel(inline="always")
+def _mixed(H, r, col, w, cw, ge, gf):
+    """_add_chain's position-angle entries of row / column `col` (theta_e or theta_f)."""
+    H[_h(_XA + r, col, w)] -= cw * ge
+    H[_h(_XB + r, col, w)] += cw * (ge - gf)
+    H[_h(_XC + r, col, w)] += cw * gf
+    H[_h(col, _XA + r, w)] -= cw * ge
+    H[_h(col, _XB + r, w)] += cw * (ge - gf)
+    H[_h(col, _XC + r, w)] += cw * gf
+
+
+@kernel
+def _add_chain(H, c, blk, gE, qq, nl):
+    """H (11, 11, L) += c * the chain rule of blk, gE = (gEe, gFe, gEf, gFf), qq = (qee, qff)
+    (der_bend_twist._add_chain, every lane; c (L,)); every entry of H is added to once, so
+    the order of the loops is free."""
+    for r in range(3):
+        for w in range(nl):
+            cw = c[w]
+            for s in range(3):
+                A = blk[(3 * r + s) * L + w]
+                C = blk[(9 + 3 * r + s) * L + w]
+                D = blk[(18 + 3 * r + s) * L + w]
+                Dt = blk[(18 + 3 * s + r) * L + w]
+                H[_h(_XA + r, _XA + s, w)] += cw * A
+                H[_h(_XA + r, _XB + s, w)] += cw * (D - A)
+                H[_h(_XA + r, _XC + s, w)] -= cw * D
+                H[_h(_XB + r, _XA + s, w)] += cw * (Dt - A)
+                H[_h(_XB + r, _XB + s, w)] += cw * (A - D - Dt + C)
+                H[_h(_XB + r, _XC + s, w)] += cw * (D - C)
+                H[_h(_XC + r, _XA + s, w)] -= cw * Dt
+                H[_h(_XC + r, _XB + s, w)] += cw * (Dt - C)
+                H[_h(_XC + r, _XC + s, w)] += cw * C
+    for w in range(nl):          # r written out: every offset a constant
+        cw = c[w]
+        _mixed(H, 0, _TE, w, cw, gE[w], gE[3 * L + w])
+        _mixed(H, 0, _TF, w, cw, gE[6 * L + w], gE[9 * L + w])
+        _mixed(H, 1, _TE, w, cw, gE[L + w], gE[4 * L + w])
+        _mixed(H, 1, _TF, w, cw, gE[7 * L + w], gE[10 * L + w])
+        _mixed(H, 2, _TE, w, cw, gE[2 * L + w], gE[5 * L + w])
+        _mixed(H, 2, _TF, w, cw, gE[8 * L + w], gE[11 * L + w])
+    for w in range(nl):
+        H[_h(_TE, _TE, w)] += c[w] * qq[w]
+        H[_h(_TF, _TF, w)] += c[w] * qq[L + w]
+
+
+@kernel
+def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, nl):
+    """der_bend_twist._curvature for curvature `row` (0: kappa1, P = m2, R = -m1; 1: kappa2,
+    P = -m1, R = -m2), P = sp * vec[ip (e), ip + 1 (f)], R = sr * vec[ir, ir + 1], every
+    lane: its gradient into g[row], and the inputs of _add_chain (blk, gE, qq, cg: c1 dk1 or
+    c2 dk2) for its Hessian. (Loops inside the loop over lanes are short, so that LLVM
+    unrolls them and vectorizes the loop over lanes.)"""
+    for w in range(nl):
+        kappa = kap[row * L + w]
+        cg[w] = coef[(_C1 + row) * L + w] * coef[(_DK1 + row) * L + w]
+        Pe = scale3(sp, _v(vec, ip, w))
+        Pf = scale3(sp, _v(vec, ip + 1, w))
+        Re = scale3(sr, _v(vec, ir, w))
+        Rf = scale3(sr, _v(vec, ir + 1, w))
+        b = _v(vec, _KB, w)
+        t_e = _v(vec, _TEV, w)
+        t_f = _v(vec, _TFV, w)
+        ttw = _v(vec, _TT, w)
+        chi = geo[_CHI * L + w]
+        ne = geo[_NE * L + w]
+        nf = geo[_NF * L + w]
+        dt = scale3(1.0 / chi, axpy3(1.0, Pe, Pf))
+        tf_x_d = cross3(t_f, dt)
+        te_x_d = cross3(t_e, dt)
+        de = scale3(1.0 / ne, axpy3(-kappa, ttw, tf_x_d))
+        df = scale3(1.0 / nf, axpy3(-kappa, ttw, scale3(-1.0, te_x_d)))
+        kRe = 0.5 * dot3(b, Re)
+        kRf = 0.5 * dot3(b, Rf)
+        _put_grad(g, row, w, de, df, kRe, kRf)
+        ie2 = 1.0 / (ne * ne)
+        if2 = 1.0 / (nf * nf)
+        ief = 1.0 / (ne * nf)
+        zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        # d2kappa/de2
+        M = _outer_add(zero, 2.0 * kappa * ie2, ttw, ttw)
+        M = _sym_add(M, -ie2, tf_x_d, ttw)
+        M = _eye_skew_add(M, -kappa * ie2 / chi, 0.0, ttw)
+        M = _outer_add(M, kappa * ie2 / chi, t_e, t_e)
+        _store9(blk, 0, w, _sym_add(M, 0.25 * ie2, b, Pe))
+        # d2kappa/df2
+        M = _outer_add(zero, 2.0 * kappa * if2, ttw, ttw)
+        M = _sym_add(M, if2, te_x_d, ttw)
+        M = _eye_skew_add(M, -kappa * if2 / chi, 0.0, ttw)
+        M = _outer_add(M, kappa * if2 / chi, t_f, t_f)
+        _store9(blk, 1, w, _sym_add(M, 0.25 * if2, b, Pf))
+        # d2kappa/de df
+        M = _eye_skew_add(zero, -kappa * ief / chi, -ief, dt)
+        M = _outer_add(M, -kappa * ief / chi, t_e, t_f)
+        M = _outer_add(M, 2.0 * kappa * ief, ttw, ttw)
+        M = _outer_add(M, -ief, tf_x_d, ttw)
+        _store9(blk, 2, w, _outer_add(M, ief, ttw, te_x_d))
+        _put(gE, 0, w, scale3(1.0 / ne, axpy3(-kRe, ttw, scale3(1.0 / chi, cross3(t_f, Re)))))
+        _put(gE, 2, w, scale3(1.0 / ne, axpy3(-kRf, ttw, scale3(1.0 / chi, cross3(t_f, Rf)))))
+        _put(gE, 1, w, scale3(1.0 / nf, axpy3(-kRe, ttw, scale3(-1.0 / chi, cross3(t_e, Re)))))
+        _put(gE, 3, w, scale3(1.0 / nf, axpy3(-kRf, ttw, scale3(-1.0 / chi, cross3(t_e, Rf)))))
+        qq[w] = -0.5 * dot3(b, Pe)
+        qq[L + w] = -0.5 * dot3(b, Pf)
+
+
+@kernel
+def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, nl):
+    """The twist's gradient into g[2], the sign flips of edges stored the other way, the
+    spring's forces Fl (11, L), and the inputs of _add_chain for the twist's Hessian
+    (der_bend_twist._twist_hessian), every lane."""
+    _zero(gE)
+    _zero(qq)
+    for w in range(nl):
+        b = _v(vec, _KB, w)
+        ne = geo[_NE * L + w]
+        nf = geo[_NF * L + w]
+        _put_grad(g, 2, w, scale3(0.5 / ne, b), scale3(0.5 / nf, b), -1.0, 1.0)
+        g[_TE * L + w] *= se
+        g[_TF * L + w] *= sf
+        g[(11 + _TE) * L + w] *= se
+        g[(11 + _TF) * L + w] *= sf
+        g[(22 + _TE) * L + w] *= se
+        g[(22 + _TF) * L + w] *= sf
+        cg[w] = coef[_CT * L + w] * coef[_DTW * L + w]
+        t_e = _v(vec, _TEV, w)
+        t_f = _v(vec, _TFV, w)
+        ttw = _v(vec, _TT, w)
+        zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        _store9(blk, 0, w, _sym_add(zero, -0.25 / (ne * ne), b, axpy3(1.0, t_e, ttw)))
+        _store9(blk, 1, w, _sym_add(zero, -0.25 / (nf * nf), b, axpy3(1.0, t_f, ttw)))
+        ief = 1.0 / (ne * nf)
+        M = _eye_skew_add(zero, 0.0, ief / geo[_CHI * L + w], t_e)
+        _store9(blk, 2, w, _outer_add(M, -0.5 * ief, b, ttw))
+    for r in range(11):
+        for w in range(nl):
+            c1dk1 = coef[_C1 * L + w] * coef[_DK1 * L + w]
+            c2dk2 = coef[_C2 * L + w] * coef[_DK2 * L + w]
+            Fl[r * L + w] = (c1dk1 * g[r * L + w] + c2dk2 * g[(11 + r) * L + w]
+                             + cg[w] * g[(22 + r) * L + w])
+
+
+@kernel
+def _jacobian(se, sf, coef, g, H, Jl, nl):
+    """The sign flips of H and the spring's Jacobian entries Jl (121, L) = H + sum_k c_k g_k
+    g_k^T (der_bend_twist_forces' last loop, before its J -= ...), every lane."""
+    for r in range(11):
+        for w in range(nl):
+            H[_h(_TE, r, w)] *= se
+            H[_h(r, _TE, w)] *= se
+            H[_h(_TF, r, w)] *= sf
+            H[_h(r, _TF, w)] *= sf
+    for r in range(11):
+        for w in range(nl):
+            c1 = coef[_C1 * L + w]
+            c2 = coef[_C2 * L + w]
+            ct = coef[_CT * L + w]
+            g0 = g[r * L + w]
+            g1 = g[(11 + r) * L + w]
+            g2 = g[(22 + r) * L + w]
+            for k in range(11):
+                Jl[(11 * r + k) * L + w] = (H[_h(r, k, w)] + c1 * g0 * g[k * L + w]
+                                            + c2 * g1 * g[(11 + k) * L + w]
+                                            + ct * g2 * g[(22 + k) * L + w])
+
+
+@kernel
+def _zero(x):
+    """x = 0."""
+    for i in range(x.shape[0]):
+        x[i] = 0.0
+
+
+@kernel
+def _forces_lanes(a, x, F, J, worlds, m, j0):
+    """der_bend_twist_forces (want_jac) for the worlds of lanes 0 .. m - 1, whose inputs x
+    holds (_gather): adds to the forces F[worlds[w]] (n_dof,) and the Jacobian entries
+    J[worlds[w], j0 + 121 s + ...] of lane w's world, in the per-world kernel's order."""
+    nl = x.cg.shape[0]          # = LANES, as a runtime value (module docstring)
+    _edge_frames(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
+    _reference_twists(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.ref, x.pt, x.ang,
+                      nl)
+    for s in range(a.spring_dofs.shape[0]):
+        se = a.spring_signs[s, 0]
+        sf = a.spring_signs[s, 1]
+        _spring_geometry(x.q, x.spring_ld[s], a.spring_edges[s, 0], a.spring_edges[s, 1], se,
+                         sf, a.spring_signs[s, 2], x.a1, x.a2, x.vec, x.geo, nl)
+        _trig(x.geo, x.trig, nl)
+        _strains(s, x.trig, x.ref, x.kbar, x.tbar, a.inv_vor, x.EI, x.GJ, x.vec, x.geo, x.kap,
+                 x.coef, nl)
+        _zero(x.H)
+        # kappa1: P = m2, R = -m1 (1.0 * m2 is m2 exactly); kappa2: P = -m1, R = -m2
+        _curvature(0, 1.0, -1.0, _M2E, _M1E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
+                   x.qq, x.cg, nl)
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+        _curvature(1, -1.0, -1.0, _M1E, _M2E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
+                   x.qq, x.cg, nl)
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+        _twist(se, sf, x.coef, x.vec, x.geo, x.g, x.Fl, x.blk, x.gE, x.qq, x.cg, nl)
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+        _jacobian(se, sf, x.coef, x.g, x.H, x.Jl, nl)
+        d = a.spring_dofs[s]
+        base = j0 + 121 * s
+        for w in range(m):
+            Fw = F[worlds[w]]
+            for r in range(11):
+                Fw[d[r]] -= x.Fl[r * L + w]
+            Jw = J[worlds[w]]
+            for e in range(121):
+                Jw[base + e] -= x.Jl[e * L + w]
+
+
+@kernel
+def _gather(a, x, b, q, t, w):
+    """Lane w of x's inputs from world b: its DOFs q (n_dof,), accepted frames, and its natural
+    strains and stiffnesses at time t [s] (der_natural_binding: the actuation tables written,
+    as the per-world binding does)."""
+    for k in range(x.dof_map.shape[0]):
+        x.q[k * L + w] = q[x.dof_map[k]]
+    for j in range(a.acc_a1.shape[1]):
+        for k in range(3):
+            x.acc_a1[(3 * j + k) * L + w] = a.acc_a1[b, j, k]
+            x.acc_t[(3 * j + k) * L + w] = a.acc_tangent[b, j, k]
+    der_natural_binding(a, b, t, True)
+    for s in range(a.acc_ref.shape[1]):
+        x.acc_ref[s * L + w] = a.acc_ref[b, s]
+        x.tbar[s * L + w] = a.tbar[s]
+        x.GJ[s * L + w] = a.GJ[s]
+        for k in range(2):
+            x.kbar[(2 * s + k) * L + w] = a.kbar[s, k]
+            x.EI[(2 * s + k) * L + w] = a.EI[s, k]
+
+
+@kernel
+def _copy_lane0(x, m):
+    """Lanes m .. L - 1 of the flat (n, L) array x = its lane 0 (idle lanes compute on a copy
+    of a world)."""
+    for i in range(0, x.shape[0], L):
+        for w in range(m, L):
+            x[i + w] = x[i]
+
+
+@kernel
+def der_bend_twist_lanes_binding(a, x, S, i, world0, Q, t, h, n):
+    """The lockstep form of softmech.kernels.implicit_bindings.der_bend_twist_binding: for
+    the worlds r = S.evaluating[0 .. n - 1] of a lockstep thread (S: LockstepWork; world
+    world0 + S.rows[r], DOFs Q[S.rows[r]]), binding i's bending and twisting forces added to
+    S.F[r] and its Jacobian entries to S.J[r, S.offsets[i]:S.offsets[i + 1]], LANES worlds a
+    call of _forces_lanes; each world's numbers those of the per-world binding, bit for bit."""
+    j0 = S.offsets[i]
+    for c0 in range(0, n, L):
+        m = min(L, n - c0)
+        for w in range(m):
+            row = S.rows[S.evaluating[c0 + w]]
+            _gather(a, x, world0 + row, Q[row], t, w)
+        if m < L:
+            for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.kbar, x.tbar, x.EI, x.GJ):
+                _copy_lane0(arr, m)
+        _forces_lanes(a, x, S.F, S.J, S.evaluating[c0:c0 + m], m, j0)
