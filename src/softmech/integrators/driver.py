@@ -150,7 +150,7 @@ def step_source(calls, kinds):
               "    return worst"]
     hooks_empty = not any(g for _, g in kinds) and all(c.stage == "forces" for c in calls)
     hooks += ["", "", f"FUSE = {hooks_empty}",
-              '"""No constraint between a kick and the next drift: run_block fuses them."""']
+              '"""No constraint between a kick and the next drift: step_block fuses them."""']
     return "\n".join(lines + hooks) + "\n\n" + RUN_BLOCK_SOURCE
 
 
