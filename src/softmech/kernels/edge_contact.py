@@ -18,14 +18,20 @@ Static and kinetic coefficients: mu = mu_k + max(mu_s - mu_k, 0) S(w_n), the sam
 static excess as the ground contact's (softmech.kernels.implicit_ground: why lagged -- with mu
 falling with the current slip the implicit step has a sticking and a sliding root and Newton
 finds the sliding one; with mu fixed within the step the root is unique). w_n, the slip of the
-last accepted step, is a state of the pair's four NODES, not of the pair: pairs are collected
-afresh at every step and a contact sliding along a rod moves from edge to edge, so a state
-keyed by the pair would start every new pair at rest (full mu_s, a spurious stick at each edge
-crossing); consecutive edges share a node, which carries the slip across. Each node keeps the
-largest slip speed of the candidate pairs it belonged to at the last accepted step, and a pair
-reads the largest of its four nodes' (constant within the step, so the Jacobian below stays
-that of a constant mu). The price: a node in two contacts at once, one sliding, lends that
-slip to the other (it loses its static excess a step early, and only while the other slides).
+last accepted step, is a state of the edges' NODES, not of the pairs: pairs are collected
+afresh at every step, so a state keyed by the pair would be a map whose size follows the pair
+list, and a pair new to the list (a contact sliding onto the next edge faster than the
+collection margin, or one that left the candidates for a step) would start at rest (full
+mu_s, a spurious stick); per node the state is a fixed (B, n_nodes) array, saved with the
+simulation's state, and consecutive edges share a node, which carries the slip across an
+edge crossing. A node's slip is the
+mean of the tangential slip speeds |u| of the pairs it belongs to, each weighted by the share
+of the pair's normal force the node carries, |F_n| (1 - a), |F_n| a, ... (the candidate pairs
+that do not touch carry next to nothing, so they do not lend their relative speed to a node
+in contact; a node with no force at all has slip 0). A pair reads the largest slip of its four
+nodes (constant within the step, so the Jacobian below stays that of a constant mu). The
+price: contacts that share an edge's node share its state (one sliding erodes the other's
+static excess while it slides).
 
 Jacobian: the 12 x 12 block of each pair is the central difference of this analytic force with
 respect to the pair's 12 node coordinates, the velocities moving with them (v = (q - q_n)/h):
@@ -131,15 +137,16 @@ def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
 
 @kernel
 def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, static, Kf, inv_h,
-                        step, slip, speed, F, J, scratch):
+                        step, slip, speed, weight, F, J, scratch):
     """Add the forces of the candidate pairs to F (n_dof,) and their 12x12 Jacobian blocks
     (row-major, pair after pair) to J (n_pairs * 144,). pair_dofs (n_pairs, 12) int64: the DOFs
     of x1, x2, x3, x4; pair_nodes (n_pairs, 4) int64: their indices into slip; kinetic mu_k,
     static mu_s [-] (a static excess where above mu_k); slip (n_nodes,) [m/s]: each node's slip
-    speed at the last accepted step; speed (n_pairs,): written, each pair's tangential slip
-    speed at this evaluation (0 without a static excess; edge_slip_accept keeps the accepted
-    one); step [m]: the central-difference step; scratch (51,). Returns the contact energy
-    [J]."""
+    speed at the last accepted step; speed (n_pairs,) [m/s] and weight (n_pairs, 4) [N]:
+    written with a static excess (else left as they are), each pair's tangential slip speed and
+    the normal force its four nodes carry at this evaluation (edge_slip_accept keeps the
+    accepted ones); step [m]: the central-difference step; scratch (51,). Returns the contact
+    energy [J]."""
     p = scratch[0:12]
     w = scratch[12:24]
     f = scratch[24:36]
@@ -153,12 +160,23 @@ def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, stati
             p[i] = q[pair_dofs[r, i]]
             w[i] = v[pair_dofs[r, i]]
         closest_points(p, tmp)
-        speed[r] = 0.0
-        if excess > 0.0 and tmp[2] > 0.0:   # the state of the static excess, in contact or not
-            nx, ny, nz = contact_normal(p, tmp[0], tmp[1], tmp[2])
-            speed[r] = tangential_slip(w, tmp[0], tmp[1], nx, ny, nz)[3]
-        if K * (delta - tmp[2]) < -40.0:
+        a, c, D = tmp[0], tmp[1], tmp[2]
+        if excess > 0.0:
+            speed[r] = 0.0
+            for j in range(4):
+                weight[r, j] = 0.0
+        z = K * (delta - D)
+        if z < -40.0:
             continue
+        if excess > 0.0 and D > 0.0:     # the state of the static excess (module docstring)
+            s, sigma = smooth_penalty(z, K)
+            fn = 2.0 * k * s * sigma
+            nx, ny, nz = contact_normal(p, a, c, D)
+            speed[r] = tangential_slip(w, a, c, nx, ny, nz)[3]
+            weight[r, 0] = fn * (1.0 - a)
+            weight[r, 1] = fn * a
+            weight[r, 2] = fn * (1.0 - c)
+            weight[r, 3] = fn * c
         w_n = max(max(slip[pair_nodes[r, 0]], slip[pair_nodes[r, 1]]),
                   max(slip[pair_nodes[r, 2]], slip[pair_nodes[r, 3]]))
         mu = lagged_coefficient(kinetic, excess, w_n, inv_vs)   # mu_k exactly without excess
@@ -183,17 +201,22 @@ def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, stati
 
 
 @kernel
-def edge_slip_accept(pair_nodes, speed, slip):
-    """A step accepted: each node's slip [m/s] (n_nodes,), overwritten, becomes the largest
-    slip speed (n_pairs,) of the pairs it belongs to (pair_nodes (n_pairs, 4)), 0 for a node in
-    none (module docstring: why per node)."""
+def edge_slip_accept(pair_nodes, speed, weight, slip, total):
+    """A step accepted: each node's slip [m/s] (n_nodes,), overwritten, becomes the mean of the
+    slip speeds (n_pairs,) of the pairs it belongs to (pair_nodes (n_pairs, 4)), weighted by
+    the normal force it carries in each (weight (n_pairs, 4) [N]); 0 for a node that carries
+    none (module docstring). total (n_nodes,): scratch."""
     for i in range(slip.shape[0]):
         slip[i] = 0.0
+        total[i] = 0.0
     for r in range(pair_nodes.shape[0]):
         for j in range(4):
             n = pair_nodes[r, j]
-            if speed[r] > slip[n]:
-                slip[n] = speed[r]
+            slip[n] += weight[r, j] * speed[r]
+            total[n] += weight[r, j]
+    for i in range(slip.shape[0]):
+        if total[i] > 0.0:
+            slip[i] /= total[i]
 
 
 @kernel

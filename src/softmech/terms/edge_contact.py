@@ -128,6 +128,7 @@ class _EdgeContactBinding(Binding):
         self.static = params[f"{term.name}.static"]
         # history: the nodes start at rest (no slip: the full static coefficient)
         self.slip = np.zeros((ctx.worlds, int(local.max()) + 1 if local.size else 0))
+        self._total = np.zeros(self.slip.shape[1])
         m = len(self.edge_dofs)
         self._buffer = np.empty((min(m * (m - 1) // 2, 1 << 16) + 1, 2), dtype=np.int64)
         self._scratch = np.empty(51)
@@ -138,7 +139,9 @@ class _EdgeContactBinding(Binding):
             np.concatenate([self.edge_dofs[pairs[:, 0]], self.edge_dofs[pairs[:, 1]]], axis=1))
         self.pair_nodes = np.ascontiguousarray(
             np.concatenate([self.edge_local[pairs[:, 0]], self.edge_local[pairs[:, 1]]], axis=1))
-        self.speed = np.zeros(len(pairs))       # each pair's slip speed at the last evaluation
+        # each pair's slip speed and its nodes' normal forces at the last evaluation
+        self.speed = np.zeros(len(pairs))
+        self.weight = np.zeros((len(pairs), 4))
         self.rows = np.repeat(self.pair_dofs, 12, axis=1).reshape(-1)
         self.cols = np.tile(self.pair_dofs, (1, 12)).reshape(-1)
 
@@ -157,27 +160,27 @@ class _EdgeContactBinding(Binding):
             self._set_pairs(pairs)
             self.pattern_version += 1
 
-    def _evaluate(self, b, q, v, h, F, J, speed):
+    def _evaluate(self, b, q, v, h, F, J, speed, weight):
         tm = self.term
         inv_h = 0.0 if np.isinf(h) else 1.0 / h
         return edge_contact_forces(q, v, self.pair_dofs, self.pair_nodes, self.k[b], tm.distance,
                                    tm.sharpness, self.kinetic[b], self.static[b],
                                    15.0 / tm.slip_tolerance, inv_h, 1e-6 * tm.distance,
-                                   self.slip[b], speed, F, J, self._scratch)
+                                   self.slip[b], speed, weight, F, J, self._scratch)
 
     def forces(self, b, q, v, t, h, F, J):
-        self._evaluate(b, q, v, h, F, J, self.speed)
+        self._evaluate(b, q, v, h, F, J, self.speed, self.weight)
 
     def accept(self, b, q):
         """World b's step accepted: the pairs' slip speeds at the last evaluation (the
         converged Newton iterate) become its nodes' slip, the next step's static excess."""
-        edge_slip_accept(self.pair_nodes, self.speed, self.slip[b])
+        edge_slip_accept(self.pair_nodes, self.speed, self.weight, self.slip[b], self._total)
 
     def state(self):
         return {"slip": self.slip}
 
     def energy(self, b, q):
         # its own speed scratch: an energy evaluation must not change the accepted slip
+        n = len(self.pair_dofs)
         return self._evaluate(b, q, np.zeros_like(q), np.inf, np.zeros_like(q),
-                              np.zeros(144 * len(self.pair_dofs)),
-                              np.zeros(len(self.pair_dofs)))
+                              np.zeros(144 * n), np.zeros(n), np.zeros((n, 4)))
