@@ -219,23 +219,13 @@ def der_rod_sticks_then_slides_on_an_incline():
                   f"vs {expected:.6f} m/s^2 at 1.02 mu_s")
 
 
-def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt=1e-3):
-    """A discrete rod (the slider: 0.2 m along y, r = 5 mm, 1000 kg/m^3, E = 10 GPa, 5 edges)
-    lying across two fixed discrete rods (rails: 1 m along x at y = -/+0.04 m, 2 edges),
-    touching them through sm.EdgeContact (k = 1000 N/m, distance 2 r, friction
-    sm.IsotropicFriction(mu_k, mu_s, slip_velocity)) at the middle of a slider's edge and of a
-    rail's edge (no node near a contact: where two edges meet, IMC's penalty counts a contact
-    twice). Gravity tilted by alpha about y, one world per tan(alpha) (mu_s, mu_k: one value):
-    an incline of angle alpha along the rails. The slider starts at rest in its static
-    equilibrium under gravity's normal part g cos(alpha) (so that the normal load does not
-    change, and the contact does not ring, when the tangential part is switched on); implicit
-    Euler at dt [s]. Returns the times (n_samples,) and the slider's centre of mass position
-    and velocity down the slope (B, n_samples).
-
-    slip_velocity: the edge contact's Jacobian is a central difference whose velocity step,
-    1e-6 distance / dt (1e-5 m/s here), must be well below the regularization's width
-    slip_velocity / 15 for Newton to find the sticking root: 3e-4 m/s holds, 1e-4 m/s slid."""
-    tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
+def rod_across_two_rods(mu_s, mu_k, slip_velocity=3e-4):
+    """The scene of der_rod_on_two_rods: a discrete rod (the slider: 0.2 m along y, r = 5 mm,
+    1000 kg/m^3, E = 10 GPa, 5 edges) lying across two fixed discrete rods (rails: 1 m along x
+    at y = -/+0.04 m, 2 edges), touching them through sm.EdgeContact (k = 1000 N/m, distance
+    2 r, friction sm.IsotropicFriction(mu_k, mu_s, slip_velocity)) at the middle of a slider's
+    edge and of a rail's edge (no node near a contact: where two edges meet, IMC's penalty
+    counts a contact twice); gravity (0, 0, -9.81) m/s^2."""
     r = 0.005
     scene = sm.Scene()
     slider = scene.add_der_rod(name="slider", start=(-0.25, -0.1, 2 * r), direction=(0, 1, 0),
@@ -250,7 +240,23 @@ def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt
     scene.add(sm.EdgeContact([slider] + rails, stiffness=1000.0, distance=2 * r,
                              friction=sm.IsotropicFriction(mu_k, mu_s,
                                                            slip_velocity=slip_velocity)))
-    sim = scene.compile(worlds=len(tan_alphas), dt=dt)
+    return scene
+
+
+def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt=1e-3):
+    """The rod across two rods (rod_across_two_rods) with gravity tilted by alpha about y, one
+    world per tan(alpha) (mu_s, mu_k: one value): an incline of angle alpha along the rails.
+    The slider starts at rest in its static equilibrium under gravity's normal part
+    g cos(alpha) (so that the normal load does not change, and the contact does not ring, when
+    the tangential part is switched on); implicit Euler at dt [s]. Returns the times
+    (n_samples,) and the slider's centre of mass position and velocity down the slope
+    (B, n_samples).
+
+    slip_velocity: the edge contact's Jacobian is a central difference whose velocity step,
+    1e-6 distance / dt (1e-5 m/s here), must be well below the regularization's width
+    slip_velocity / 15 for Newton to find the sticking root: 3e-4 m/s holds, 1e-4 m/s slid."""
+    tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
+    sim = rod_across_two_rods(mu_s, mu_k, slip_velocity).compile(worlds=len(tan_alphas), dt=dt)
     alpha = np.arctan(tan_alphas)
     zero = np.zeros_like(alpha)
     sim.params["gravity.acceleration"] = np.stack([zero, zero, -9.81 * np.cos(alpha)], axis=1)
