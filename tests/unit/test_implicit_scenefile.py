@@ -31,7 +31,8 @@ def der_scene():
     scene.add(sm.GroundContact("tail", stiffness=50.0, distance=2e-3,
                                friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
     scene.add(sm.LinearDamping(arm, 0.05, name="viscous_friction"))
-    scene.add(sm.EdgeContact([arm, "tail"], stiffness=50.0, distance=4e-3, friction=0.2))
+    scene.add(sm.EdgeContact([arm, "tail"], stiffness=50.0, distance=4e-3,
+                             friction=sm.IsotropicFriction(0.2, 0.3, slip_velocity=1e-3)))
     scene.add(sm.PointMass("tail", 4, 0.01, name="weight"))
     scene.add(sm.ParameterWave("arm.natural_twist", 0.5, 2.0, phase=np.linspace(0, 1, 7),
                                ramp_time=0.01, name="twister"))

@@ -28,8 +28,8 @@ def stick_on_bar(friction=0.0, gap=DELTA, mass=0.05):
     scene.implicit_bodies.append(SpringChain("stick", stick, mass, 1e3))
     scene.add(sm.FixNodes("bar", [0, 1]))
     scene.add(sm.Gravity())
-    scene.add(sm.EdgeContact(["bar", "stick"], stiffness=200.0, distance=DELTA, friction=friction,
-                             slip_tolerance=1e-4))
+    scene.add(sm.EdgeContact(["bar", "stick"], stiffness=200.0, distance=DELTA,
+                             friction=sm.IsotropicFriction(friction, slip_velocity=1e-4)))
     return scene
 
 

@@ -37,10 +37,11 @@ class ParameterTable(dict):
     into the existing array (broadcast to B rows), so that the compiled bindings, which hold
     these arrays, see it; the shape and finiteness are checked.
 
-    `<name>.friction`, the one coefficient mu a discrete body's GroundContact had before it
-    took static and kinetic ones (docs/contact.md#friction-models-and-contact-kinds), is
-    still read (as `<name>.kinetic`) and written (to both: mu_s = mu_k = mu, the same law as
-    before) with a DeprecationWarning."""
+    `<name>.friction`, the one coefficient mu a discrete body's GroundContact and EdgeContact
+    had before they took static and kinetic ones
+    (docs/contact.md#friction-models-and-contact-kinds), is still read (as `<name>.kinetic`)
+    and written (to both: mu_s = mu_k = mu, the same law as before) with a
+    DeprecationWarning."""
 
     def _renamed(self, key):
         """The (kinetic, static) keys of a deprecated `<name>.friction`, else None."""
@@ -48,7 +49,7 @@ class ParameterTable(dict):
         pair = (f"{owner}.kinetic", f"{owner}.static")
         if field != "friction" or not all(dict.__contains__(self, k) for k in pair):
             return None
-        warnings.warn(f"params['{key}'] is deprecated: the ground contact's coefficients are "
+        warnings.warn(f"params['{key}'] is deprecated: the contact's coefficients are "
                       f"params['{pair[0]}'] and params['{pair[1]}'] (writing '{key}' sets "
                       "both)", DeprecationWarning, stacklevel=3)
         return pair

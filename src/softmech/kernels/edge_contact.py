@@ -14,6 +14,25 @@ friction force (eq. 23) opposes the tangential relative velocity u of the contac
 F_f = -mu |F_n| gamma(|u|) u/|u| on edge 1 (shared (1 - a), a between its nodes) and the
 opposite on edge 2, with gamma as in softmech.kernels.implicit_ground.
 
+Static and kinetic coefficients: mu = mu_k + max(mu_s - mu_k, 0) S(w_n), the same lagged
+static excess as the ground contact's (softmech.kernels.implicit_ground: why lagged -- with mu
+falling with the current slip the implicit step has a sticking and a sliding root and Newton
+finds the sliding one; with mu fixed within the step the root is unique). w_n, the slip of the
+last accepted step, is a state of the edges' NODES, not of the pairs: pairs are collected
+afresh at every step, so a state keyed by the pair would be a map whose size follows the pair
+list, and a pair new to the list (a contact sliding onto the next edge faster than the
+collection margin, or one that left the candidates for a step) would start at rest (full
+mu_s, a spurious stick); per node the state is a fixed (B, n_nodes) array, saved with the
+simulation's state, and consecutive edges share a node, which carries the slip across an
+edge crossing. A node's slip is the
+mean of the tangential slip speeds |u| of the pairs it belongs to, each weighted by the share
+of the pair's normal force the node carries, |F_n| (1 - a), |F_n| a, ... (the candidate pairs
+that do not touch carry next to nothing, so they do not lend their relative speed to a node
+in contact; a node with no force at all has slip 0). A pair reads the largest slip of its four
+nodes (constant within the step, so the Jacobian below stays that of a constant mu). The
+price: contacts that share an edge's node share its state (one sliding erodes the other's
+static excess while it slides).
+
 Jacobian: the 12 x 12 block of each pair is the central difference of this analytic force with
 respect to the pair's 12 node coordinates, the velocities moving with them (v = (q - q_n)/h):
 exact enough for Newton's direction (relative error ~1e-8); IMC writes the same block out
@@ -22,7 +41,8 @@ symbolically, which is long and gains nothing measurable here.
 import numpy as np
 
 from softmech.kernels import kernel
-from softmech.kernels.implicit_ground import smooth_penalty
+from softmech.kernels.implicit_ground import (inverse_stribeck_speed, lagged_coefficient,
+                                              smooth_penalty)
 
 
 @kernel(inline="always")
@@ -59,10 +79,35 @@ def closest_points(p, out):
     out[2] = np.sqrt(gx * gx + gy * gy + gz * gz)
 
 
+@kernel(inline="always")
+def contact_normal(p, a, c, D):
+    """Unit normal n = (c1 - c2) / D of the pair p (12,) at its closest points (a, c), D > 0 [m]
+    their distance."""
+    nx = (p[0] + a * (p[3] - p[0]) - p[6] - c * (p[9] - p[6])) / D
+    ny = (p[1] + a * (p[4] - p[1]) - p[7] - c * (p[10] - p[7])) / D
+    nz = (p[2] + a * (p[5] - p[2]) - p[8] - c * (p[11] - p[8])) / D
+    return nx, ny, nz
+
+
+@kernel(inline="always")
+def tangential_slip(w, a, c, nx, ny, nz):
+    """(ux, uy, uz, |u|): the relative velocity of the contact points (edge 1 minus edge 2) [m/s]
+    without its component along the unit normal n; w (12,): the velocities of x1..x4."""
+    ux = (1 - a) * w[0] + a * w[3] - (1 - c) * w[6] - c * w[9]
+    uy = (1 - a) * w[1] + a * w[4] - (1 - c) * w[7] - c * w[10]
+    uz = (1 - a) * w[2] + a * w[5] - (1 - c) * w[8] - c * w[11]
+    un = ux * nx + uy * ny + uz * nz
+    ux -= un * nx
+    uy -= un * ny
+    uz -= un * nz
+    return ux, uy, uz, np.sqrt(ux * ux + uy * uy + uz * uz)
+
+
 @kernel
 def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
     """Contact + friction force (12,) of one pair into f (overwritten): p (12,) positions [m],
-    w (12,) velocities [m/s] of x1..x4; tmp (3,) scratch. Returns the energy k s^2 [J]."""
+    w (12,) velocities [m/s] of x1..x4; mu [-] the friction coefficient of this step; tmp (3,)
+    scratch. Returns the energy k s^2 [J]."""
     closest_points(p, tmp)
     a, c, D = tmp[0], tmp[1], tmp[2]
     for i in range(12):
@@ -73,23 +118,13 @@ def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
     s, sigma = smooth_penalty(z, K)
     fn = 2.0 * k * s * sigma
     wts = (1.0 - a, a, -(1.0 - c), -c)
-    nx = (p[0] + a * (p[3] - p[0]) - p[6] - c * (p[9] - p[6])) / D
-    ny = (p[1] + a * (p[4] - p[1]) - p[7] - c * (p[10] - p[7])) / D
-    nz = (p[2] + a * (p[5] - p[2]) - p[8] - c * (p[11] - p[8])) / D
+    nx, ny, nz = contact_normal(p, a, c, D)
     for j in range(4):
         f[3 * j] += fn * wts[j] * nx
         f[3 * j + 1] += fn * wts[j] * ny
         f[3 * j + 2] += fn * wts[j] * nz
     if mu > 0.0:
-        # relative velocity of the contact points, edge 1 minus edge 2, and its tangential part
-        ux = (1 - a) * w[0] + a * w[3] - (1 - c) * w[6] - c * w[9]
-        uy = (1 - a) * w[1] + a * w[4] - (1 - c) * w[7] - c * w[10]
-        uz = (1 - a) * w[2] + a * w[5] - (1 - c) * w[8] - c * w[11]
-        un = ux * nx + uy * ny + uz * nz
-        ux -= un * nx
-        uy -= un * ny
-        uz -= un * nz
-        speed = np.sqrt(ux * ux + uy * uy + uz * uz)
+        ux, uy, uz, speed = tangential_slip(w, a, c, nx, ny, nz)
         x = Kf * speed
         ratio = (2.0 / (1.0 + np.exp(-x)) - 1.0) / speed if x > 1e-6 else 0.5 * Kf
         g = mu * fn * ratio
@@ -101,24 +136,50 @@ def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
 
 
 @kernel
-def edge_contact_forces(q, v, pair_dofs, k, delta, K, mu, Kf, inv_h, step, F, J, scratch):
+def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, static, Kf, inv_h,
+                        step, slip, speed, weight, F, J, scratch):
     """Add the forces of the candidate pairs to F (n_dof,) and their 12x12 Jacobian blocks
     (row-major, pair after pair) to J (n_pairs * 144,). pair_dofs (n_pairs, 12) int64: the DOFs
-    of x1, x2, x3, x4; step [m]: the central-difference step; scratch (51,). Returns the
-    contact energy [J]."""
+    of x1, x2, x3, x4; pair_nodes (n_pairs, 4) int64: their indices into slip; kinetic mu_k,
+    static mu_s [-] (a static excess where above mu_k); slip (n_nodes,) [m/s]: each node's slip
+    speed at the last accepted step; speed (n_pairs,) [m/s] and weight (n_pairs, 4) [N]:
+    written with a static excess (else left as they are), each pair's tangential slip speed and
+    the normal force its four nodes carry at this evaluation (edge_slip_accept keeps the
+    accepted ones); step [m]: the central-difference step; scratch (51,). Returns the contact
+    energy [J]."""
     p = scratch[0:12]
     w = scratch[12:24]
     f = scratch[24:36]
     fp = scratch[36:48]
     tmp = scratch[48:51]
+    excess = max(static - kinetic, 0.0)               # mu_s - mu_k
+    inv_vs = inverse_stribeck_speed(Kf)
     energy = 0.0
     for r in range(pair_dofs.shape[0]):
         for i in range(12):
             p[i] = q[pair_dofs[r, i]]
             w[i] = v[pair_dofs[r, i]]
         closest_points(p, tmp)
-        if K * (delta - tmp[2]) < -40.0:
+        a, c, D = tmp[0], tmp[1], tmp[2]
+        if excess > 0.0:
+            speed[r] = 0.0
+            for j in range(4):
+                weight[r, j] = 0.0
+        z = K * (delta - D)
+        if z < -40.0:
             continue
+        if excess > 0.0 and D > 0.0:     # the state of the static excess (module docstring)
+            s, sigma = smooth_penalty(z, K)
+            fn = 2.0 * k * s * sigma
+            nx, ny, nz = contact_normal(p, a, c, D)
+            speed[r] = tangential_slip(w, a, c, nx, ny, nz)[3]
+            weight[r, 0] = fn * (1.0 - a)
+            weight[r, 1] = fn * a
+            weight[r, 2] = fn * (1.0 - c)
+            weight[r, 3] = fn * c
+        w_n = max(max(slip[pair_nodes[r, 0]], slip[pair_nodes[r, 1]]),
+                  max(slip[pair_nodes[r, 2]], slip[pair_nodes[r, 3]]))
+        mu = lagged_coefficient(kinetic, excess, w_n, inv_vs)   # mu_k exactly without excess
         energy += pair_force(p, w, k, delta, K, mu, Kf, f, tmp)
         for i in range(12):
             F[pair_dofs[r, i]] += f[i]
@@ -137,6 +198,25 @@ def edge_contact_forces(q, v, pair_dofs, k, delta, K, mu, Kf, inv_h, step, F, J,
             p[col] += step
             w[col] += step * inv_h
     return energy
+
+
+@kernel
+def edge_slip_accept(pair_nodes, speed, weight, slip, total):
+    """A step accepted: each node's slip [m/s] (n_nodes,), overwritten, becomes the mean of the
+    slip speeds (n_pairs,) of the pairs it belongs to (pair_nodes (n_pairs, 4)), weighted by
+    the normal force it carries in each (weight (n_pairs, 4) [N]); 0 for a node that carries
+    none (module docstring). total (n_nodes,): scratch."""
+    for i in range(slip.shape[0]):
+        slip[i] = 0.0
+        total[i] = 0.0
+    for r in range(pair_nodes.shape[0]):
+        for j in range(4):
+            n = pair_nodes[r, j]
+            slip[n] += weight[r, j] * speed[r]
+            total[n] += weight[r, j]
+    for i in range(slip.shape[0]):
+        if total[i] > 0.0:
+            slip[i] /= total[i]
 
 
 @kernel

@@ -54,6 +54,23 @@ def smooth_penalty(z, sharpness):
 
 
 @kernel(inline="always")
+def inverse_stribeck_speed(slip_sharpness):
+    """1 / v_S [s/m] of the lagged static excess, v_S = STRIBECK_SPEED * 15 / K_f (module
+    docstring), from the slip sharpness K_f [s/m]."""
+    return slip_sharpness / (15.0 * STRIBECK_SPEED)
+
+
+@kernel(inline="always")
+def lagged_coefficient(kinetic, excess, slip, inv_vs):
+    """mu = mu_k + excess S(w_n), S(w) = 1 / (1 + (w / v_S)^8) [-]: the kinetic coefficient
+    plus the static excess mu_s - mu_k (>= 0) eroded by the slip speed w_n [m/s] of the last
+    accepted step (module docstring); inv_vs: 1 / v_S [s/m]. excess 0 gives mu_k exactly."""
+    y = slip * inv_vs
+    y4 = (y * y) * (y * y)
+    return kinetic + excess / (1.0 + y4 * y4)
+
+
+@kernel(inline="always")
 def tangential_velocity(v, a, b, c, nx, ny, nz):
     """(u0, u1, u2, |u|): the velocity (v[a], v[b], v[c]) [m/s] without its component along the
     unit normal (nx, ny, nz)."""
@@ -78,7 +95,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
     accepted one as the next step's slip); slip_sharpness K_f [s/m]; inv_h: 1/h [1/s] (0 in a
     static solve)."""
     excess = max(static - friction, 0.0)              # mu_s - mu_k
-    inv_vs = slip_sharpness / (15.0 * STRIBECK_SPEED)  # 1 / v_S
+    inv_vs = inverse_stribeck_speed(slip_sharpness)
     nx, ny, nz = normal[0], normal[1], normal[2]
     for i in range(node_dofs.shape[0]):
         a, b_, c = node_dofs[i, 0], node_dofs[i, 1], node_dofs[i, 2]
@@ -114,9 +131,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
             h0 = h1 = h2 = 0.0
             dgamma = ratio
         # the static excess eroded by the last step's slip: mu = mu_k exactly without one
-        y = slip[i] * inv_vs
-        y8 = (y * y) * (y * y)
-        mu = friction + excess / (1.0 + y8 * y8)
+        mu = lagged_coefficient(friction, excess, slip[i], inv_vs)
         g0, g1, g2 = ratio * u0, ratio * u1, ratio * u2
         mu_fn = mu * fn
         F[a] -= mu_fn * g0

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from softmech.scene import Scene
 from softmech.terms import TERMS
 from softmech.terms.base import TERM_SECTIONS
-from softmech.terms.contact import AnisotropicFriction, IsotropicFriction
+from softmech.terms.contact import AnisotropicFriction, IsotropicFriction, one_coefficient_law
 
 SCHEMA_VERSION = 1
 
@@ -93,7 +93,7 @@ def _smooth_friction(kwargs):
     """SmoothGroundContact's friction mu and slip_tolerance [m/s] (defaults 0, 1e-3) as
     GroundContact's friction law."""
     mu, slip = kwargs.pop("friction", 0.0), kwargs.pop("slip_tolerance", 1e-3)
-    kwargs["friction"] = IsotropicFriction(mu, slip_velocity=slip)
+    kwargs["friction"] = one_coefficient_law(mu, slip)
     return kwargs
 
 

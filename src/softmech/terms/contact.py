@@ -105,6 +105,53 @@ def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
 NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
 
 
+def isotropic_coefficients(owner, friction, where):
+    """(kinetic, static, slip_velocity or None) of an isotropic friction law (None: no
+    friction, (0, 0, None)); ValueError naming `owner`.friction for a law that the rigid and
+    discrete contacts cannot follow (they are isotropic; `where` names the body kind)."""
+    if friction is None:
+        return 0.0, 0.0, None
+    f = friction
+    if not isinstance(f, AnisotropicFriction):
+        raise ValueError(f"{owner}.friction = {friction!r} is not allowed on {where}: must be "
+                         "sm.IsotropicFriction(kinetic, static, slip_velocity=...)")
+    if (len({f.forward, f.backward, f.lateral}) > 1
+            or len({f.static_forward, f.static_backward, f.static_lateral}) > 1
+            or f.decomposition != "sign" or f.per_node or not f.rolling):
+        raise ValueError(f"{owner}.friction = {friction!r} is not allowed on {where}: "
+                         "its friction is isotropic (sm.IsotropicFriction(kinetic, static, "
+                         "slip_velocity=...) with rolling True, decomposition 'sign', "
+                         "per_node False)")
+    return float(f.forward), float(f.static_forward), float(f.slip_velocity)
+
+
+IMPLICIT_SLIP_TOLERANCE = 1e-3
+"""Slip tolerance [m/s] of an implicit contact without a friction law (the paper's default)."""
+
+
+def implicit_coefficients(owner, friction, where):
+    """(kinetic, static, slip_tolerance) of the implicit contacts (a discrete rod's or shell's
+    GroundContact, EdgeContact; softmech.kernels.implicit_ground): an isotropic law whose
+    static coefficient is 0 (the paper's one coefficient mu = kinetic) or >= kinetic (a static
+    excess); static is returned as max(static, kinetic), the law the kernels follow. None: no
+    friction, slip tolerance IMPLICIT_SLIP_TOLERANCE."""
+    kinetic, static, slip = isotropic_coefficients(owner, friction, where)
+    if 0.0 < static < kinetic:
+        raise ValueError(f"{owner}.friction = {friction!r} is not allowed on {where}: "
+                         f"static = {static!r} must be 0 (no static excess: the paper's one "
+                         f"coefficient) or >= kinetic = {kinetic!r}")
+    return kinetic, max(static, kinetic), IMPLICIT_SLIP_TOLERANCE if slip is None else slip
+
+
+def one_coefficient_law(mu, slip_tolerance):
+    """The friction law of the implicit contacts' older arguments, one coefficient mu [-] and
+    a slip_tolerance [m/s] (None: IMPLICIT_SLIP_TOLERANCE): sm.IsotropicFriction(mu,
+    slip_velocity=slip_tolerance), mu_s = mu_k = mu, the same law (arguments checked by the
+    caller)."""
+    slip = IMPLICIT_SLIP_TOLERANCE if slip_tolerance is None else slip_tolerance
+    return IsotropicFriction(mu, slip_velocity=slip)
+
+
 class GroundContact(BodyTerm):
     """Contact of a Cosserat rod, a rigid body or a discrete rod or shell with the plane
     through plane_point (3,) [m] with unit normal plane_normal (default: the ground z = 0), with
@@ -185,23 +232,20 @@ class GroundContact(BodyTerm):
             self.damping = g.get("damping", 0.0)
             self.kinetic, self.static = friction.kinetic, friction.static
             return
-        kinetic, static, slip = self._isotropic(friction, where[kind])
+        if kind == DISCRETE:
+            if "damping" in g:
+                raise ValueError(f"{self.name}.damping = {g['damping']!r} is not allowed on "
+                                 f"{where[kind]} ({self.target!r}): its contact has no damping")
+            self.kinetic, self.static, self.slip_tolerance = implicit_coefficients(
+                self.name, friction, where[kind])
+            self.distance = g["distance"]
+            self.sharpness = g.get("sharpness", 15.0 / self.distance)
+            return
+        kinetic, static, slip = isotropic_coefficients(self.name, friction, where[kind])
         if kind == RIGID:
             self.damping = g.get("damping", 0.0)
             self.kinetic, self.static = kinetic, static
             self.slip_velocity = 1e-4 if slip is None else slip
-            return
-        if "damping" in g:
-            raise ValueError(f"{self.name}.damping = {g['damping']!r} is not allowed on "
-                             f"{where[kind]} ({self.target!r}): its contact has no damping")
-        if 0.0 < static < kinetic:
-            raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on "
-                             f"{where[kind]}: static = {static!r} must be 0 (no static excess: "
-                             f"the paper's one coefficient) or >= kinetic = {kinetic!r}")
-        self.distance = g["distance"]
-        self.sharpness = g.get("sharpness", 15.0 / self.distance)
-        self.kinetic, self.static = kinetic, max(static, kinetic)
-        self.slip_tolerance = 1e-3 if slip is None else slip
 
     def _check_surface(self):
         """surface=True: a penalty that needs its stiffness, and kinetic friction at the nodes
@@ -226,21 +270,6 @@ class GroundContact(BodyTerm):
                 raise ValueError(f"{self.name}.friction = {f!r} is not allowed with surface=True: "
                                  "the surface contact's friction is kinetic, on each node's "
                                  "velocity (static coefficients 0, rolling=False, per_node=False)")
-
-    def _isotropic(self, friction, where):
-        """(kinetic, static, slip_velocity or None) of an isotropic friction law (None: no
-        friction); ValueError for a law that the rigid and discrete contacts cannot follow."""
-        if friction is None:
-            return 0.0, 0.0, None
-        f = friction
-        if (len({f.forward, f.backward, f.lateral}) > 1
-                or len({f.static_forward, f.static_backward, f.static_lateral}) > 1
-                or f.decomposition != "sign" or f.per_node or not f.rolling):
-            raise ValueError(f"{self.name}.friction = {friction!r} is not allowed on {where}: "
-                             "its friction is isotropic (sm.IsotropicFriction(kinetic, static, "
-                             "slip_velocity=...) with rolling True, decomposition 'sign', "
-                             "per_node False)")
-        return float(f.forward), float(f.static_forward), float(f.slip_velocity)
 
     def parameters(self):
         kind = self._resolved()

@@ -1,8 +1,9 @@
 """Validation cases of discrete elastic rods in the implicit integrator (group `discrete_rods`
 of `softmech validate`): the self-weight cantilever of MAT-DiSMech's validation (ref. 004
 sec. 7.2; softmech.validation.der) against Euler-Bernoulli and the exact elastica, torsion
-against Saint-Venant, slender-body drag against its terminal speed, and the ground contact's
-static and kinetic friction on an incline (Amontons-Coulomb).
+against Saint-Venant, slender-body drag against its terminal speed, and the static and kinetic
+friction of the ground contact and of the edge contact between rods on an incline
+(Amontons-Coulomb).
 tests/validation/test_der_rod.py and test_der_fluids.py call the same functions.
 """
 import math
@@ -218,7 +219,82 @@ def der_rod_sticks_then_slides_on_an_incline():
                   f"vs {expected:.6f} m/s^2 at 1.02 mu_s")
 
 
+def rod_across_two_rods(mu_s, mu_k, slip_velocity=3e-4):
+    """The scene of der_rod_on_two_rods: a discrete rod (the slider: 0.2 m along y, r = 5 mm,
+    1000 kg/m^3, E = 10 GPa, 5 edges) lying across two fixed discrete rods (rails: 1 m along x
+    at y = -/+0.04 m, 2 edges), touching them through sm.EdgeContact (k = 1000 N/m, distance
+    2 r, friction sm.IsotropicFriction(mu_k, mu_s, slip_velocity)) at the middle of a slider's
+    edge and of a rail's edge (no node near a contact: where two edges meet, IMC's penalty
+    counts a contact twice); gravity (0, 0, -9.81) m/s^2."""
+    r = 0.005
+    scene = sm.Scene()
+    slider = scene.add_der_rod(name="slider", start=(-0.25, -0.1, 2 * r), direction=(0, 1, 0),
+                               length=0.2, n_elems=5, radius=r, density=1000.0,
+                               youngs_modulus=1e10)
+    rails = [scene.add_der_rod(name=f"rail{i}", start=(-0.5, y, 0.0), direction=(1, 0, 0),
+                               length=1.0, n_elems=2, radius=r, density=1000.0,
+                               youngs_modulus=1e10) for i, y in enumerate((-0.04, 0.04))]
+    for rail in rails:     # held: its nodes and its edges' twist (else a free rigid twist)
+        scene.add(sm.FixNodes(rail, [0, 1, 2], angles=[0, 1], name=f"{rail.name}_fix"))
+    scene.add(sm.Gravity((0.0, 0.0, -9.81)))
+    scene.add(sm.EdgeContact([slider] + rails, stiffness=1000.0, distance=2 * r,
+                             friction=sm.IsotropicFriction(mu_k, mu_s,
+                                                           slip_velocity=slip_velocity)))
+    return scene
+
+
+def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt=1e-3):
+    """The rod across two rods (rod_across_two_rods) with gravity tilted by alpha about y, one
+    world per tan(alpha) (mu_s, mu_k: one value): an incline of angle alpha along the rails.
+    The slider starts at rest in its static equilibrium under gravity's normal part
+    g cos(alpha) (so that the normal load does not change, and the contact does not ring, when
+    the tangential part is switched on); implicit Euler at dt [s]. Returns the times
+    (n_samples,) and the slider's centre of mass position and velocity down the slope
+    (B, n_samples).
+
+    slip_velocity: the edge contact's Jacobian is a central difference whose velocity step,
+    1e-6 distance / dt (1e-5 m/s here), must be well below the regularization's width
+    slip_velocity / 15 for Newton to find the sticking root: 3e-4 m/s holds, 1e-4 m/s slid."""
+    tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
+    sim = rod_across_two_rods(mu_s, mu_k, slip_velocity).compile(worlds=len(tan_alphas), dt=dt)
+    alpha = np.arctan(tan_alphas)
+    zero = np.zeros_like(alpha)
+    sim.params["gravity.acceleration"] = np.stack([zero, zero, -9.81 * np.cos(alpha)], axis=1)
+    sim.solve_static()
+    sim.params["gravity.acceleration"] = np.stack(
+        [9.81 * np.sin(alpha), zero, -9.81 * np.cos(alpha)], axis=1)
+    out = sim.run(duration, record=sm.Every(5e-3, ("slider.com", "slider.com_velocity")))
+    return out["time"], out["slider.com"][:, :, 0], out["slider.com_velocity"][:, :, 0]
+
+
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb between discrete rods "
+                 "(EdgeContact, implicit): holds for tan α < μₛ, else "
+                 "a = g (sin α − μₖ cos α)", fast=True)
+def der_rod_sticks_then_slides_on_two_rods():
+    """A discrete rod across two fixed ones on an incline (der_rod_on_two_rods, mu_s = 0.5,
+    mu_k = 0.3, slip velocity v_s = 3e-4 m/s, implicit Euler at dt = 1 ms, 0.3 s). At
+    tan(alpha) = 0.98 mu_s it must hold: moved < 1e-4 m (the regularized law creeps where
+    mu_s tanh(K_f w / 2) = tan(alpha), w = 2 artanh(0.98) / K_f = 0.31 v_s: 2.8e-5 m in 0.3 s;
+    sliding at mu_k it would move 0.08 m). At 1.02 mu_s it must slide with
+    a = g (sin(alpha) - mu_k cos(alpha)) (Amontons-Coulomb, e.g. Popov, Contact Mechanics and
+    Friction, 2010, ch. 10; least-squares slope of v from 0.1 s to 0.3 s). Implicit Euler's
+    velocity update is exact for a constant force, so the error is the residual static excess
+    and regularization at the sliding speed (below 1e-12) and the slider's flex: measured
+    3e-11; tolerance 1e-6. Error relative on a (1 when it did not hold)."""
+    t, x, v = der_rod_on_two_rods([0.98 * 0.5, 1.02 * 0.5], 0.5, 0.3, 0.3)
+    moved = float(np.ptp(x[0]))
+    window = t >= 0.1
+    slope = float(np.polyfit(t[window], v[1, window], 1)[0])
+    alpha = np.arctan(1.02 * 0.5)
+    expected = 9.81 * (np.sin(alpha) - 0.3 * np.cos(alpha))
+    error = rel_error(slope, expected) if moved < 1e-4 else 1.0
+    return result("der_rod_sticks_then_slides_on_two_rods", slope, expected, error, 1e-6,
+                  f"held at 0.98 mu_s: moved {moved:.3g} m in 0.3 s; a = {slope:.9f} vs "
+                  f"{expected:.9f} m/s^2 at 1.02 mu_s")
+
+
 CASES = {f.__name__: f for f in (der_cantilever_euler_bernoulli, der_cantilever_elastica,
                                  der_torsion_tip_torque, der_rod_sinks_at_slender_body_speed,
-                                 der_rod_sticks_then_slides_on_an_incline)}
+                                 der_rod_sticks_then_slides_on_an_incline,
+                                 der_rod_sticks_then_slides_on_two_rods)}
 """Case name -> function returning its record."""
