@@ -131,7 +131,6 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
     so far, the clock; fixed axes (equal aspect) covering the whole run. Yields RGBA uint8 arrays
     of shape (size_px[1], size_px[0], 4). time/com: the finely sampled track (optional); title:
     the body's name in the clock line; workers: see softmech.viz.frame_workers.frames_in_order."""
-    from softmech.viz.painter import split_clock
     from softmech.viz.video import figure_frames
 
     width, height = size_px
@@ -155,11 +154,6 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
     head, = ax.plot([], [], "o", color="k", ms=4, label="head")
     track, = ax.plot([], [], color="C3", lw=1.2, label="centre of mass")
     ax.legend(loc="upper right", fontsize="small")
-    fixed = f"{title}, top view    t = "
-    clock = ax.set_title(f"{fixed}{frame_time[0]:5.2f} s")
-    fig.canvas.draw()                         # places the title
-    # the fixed start is drawn once with the background, only the time per frame
-    clock = split_clock(clock, fixed, clock.get_text())
 
     def update(i):
         body.set_xy(body_outline(positions[i], radius))
@@ -167,7 +161,9 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
         if com is not None:
             upto = np.searchsorted(time, frame_time[i], side="right")
             track.set_data(com[:upto, 0], com[:upto, 1])
-        clock.set_text(f"{frame_time[i]:5.2f} s")
 
-    return figure_frames(fig, update, len(frame_time), artists=[body, head, track, clock],
-                         workers=workers)
+    # the clock line: its fixed start drawn once, the time stamped per frame
+    fixed, ends = f"{title}, top view    t = ", [f"{t:5.2f} s" for t in frame_time]
+    clock = (ax.set_title(fixed + ends[0]), fixed, ends)
+    return figure_frames(fig, update, len(frame_time), artists=[body, head, track],
+                         workers=workers, clock=clock)
