@@ -17,14 +17,16 @@ TIME_COLORMAP = "viridis"
 
 
 def body_outline(positions, radius):
-    """Closed polygon (2 n_nodes + 1, 2) [m] of the body seen from above: the centreline's x-y
-    offset by +-radius along its in-plane normal. positions (n_nodes, 3) [m], radius [m]."""
-    xy = np.asarray(positions, dtype=float)[:, :2]
-    tangent = np.gradient(xy, axis=0)
-    tangent /= np.maximum(np.linalg.norm(tangent, axis=1, keepdims=True), 1e-300)
-    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
+    """Closed polygon (..., 2 n_nodes + 1, 2) [m] of the body seen from above: the
+    centreline's x-y offset by +-radius along its in-plane normal. positions (...,
+    n_nodes, 3) [m] (one body, or one per frame: the same numbers as one at a time),
+    radius [m] (a number, or per node (n_nodes, 1))."""
+    xy = np.asarray(positions, dtype=float)[..., :2]
+    tangent = np.gradient(xy, axis=-2)
+    tangent /= np.maximum(np.linalg.norm(tangent, axis=-1, keepdims=True), 1e-300)
+    normal = np.stack([-tangent[..., 1], tangent[..., 0]], axis=-1)
     left, right = xy + radius * normal, xy - radius * normal
-    return np.concatenate([left, right[::-1], left[:1]])
+    return np.concatenate([left, right[..., ::-1, :], left[..., :1, :]], axis=-2)
 
 
 def snapshot_indices(frame_time, every):
@@ -150,13 +152,14 @@ def top_view_frames(frame_time, positions, *, radius, time=None, com=None, size_
     ax.set_xlabel("x (forward) [m]")
     ax.set_ylabel("y (lateral) [m]")
     ax.grid(True, alpha=0.3)
-    body = ax.fill(*body_outline(positions[0], radius).T, color="C2", ec="k", lw=0.8)[0]
+    outlines = body_outline(positions, radius)     # of every frame at once
+    body = ax.fill(*outlines[0].T, color="C2", ec="k", lw=0.8)[0]
     head, = ax.plot([], [], "o", color="k", ms=4, label="head")
     track, = ax.plot([], [], color="C3", lw=1.2, label="centre of mass")
     ax.legend(loc="upper right", fontsize="small")
 
     def update(i):
-        body.set_xy(body_outline(positions[i], radius))
+        body.set_xy(outlines[i])
         head.set_data([positions[i, -1, 0]], [positions[i, -1, 1]])
         if com is not None:
             upto = np.searchsorted(time, frame_time[i], side="right")
