@@ -166,9 +166,10 @@ def test_the_clock_is_split_where_the_whole_line_was():
 
 def test_the_encoder_writes_what_imageios_writer_wrote(tmp_path):
     """write_video's own ffmpeg pipe (a vfork, frames' bytes as they are) writes the same file,
-    byte for byte, as imageio's FFMPEG writer with the settings used before (quality 7, preset
-    veryfast), from RGB frames and from the same frames as RGBA (the alpha dropped by
-    ffmpeg); a size that is not a multiple of 16 is scaled up to one as imageio did."""
+    byte for byte, as imageio's FFMPEG writer given the same x264 settings, for each encoder
+    (video.ENCODERS), from RGB frames and from the same frames as RGBA (the alpha dropped by
+    ffmpeg); a size that is not a multiple of 16 is scaled up to one as imageio did; and the
+    two encoders write different files. An unknown encoder is refused."""
     import imageio.v2 as imageio
 
     rng = np.random.default_rng(0)
@@ -176,16 +177,22 @@ def test_the_encoder_writes_what_imageios_writer_wrote(tmp_path):
         rgb = [rng.integers(0, 4, (height, width, 3), dtype=np.uint8) * 64 for _ in range(4)]
         rgba = [np.concatenate([f, np.full((height, width, 1), 255, np.uint8)], -1)
                 for f in rgb]
-        ours = [video.write_video(iter(f), str(tmp_path / f"{name}.mp4"), fps=5)
-                for name, f in (("rgb", rgb), ("rgba", rgba))]
-        with imageio.get_writer(str(tmp_path / "imageio.mp4"), format="FFMPEG", mode="I",
-                                fps=5.0, codec="libx264", quality=7, pixelformat="yuv420p",
-                                macro_block_size=16,
-                                output_params=["-preset", "veryfast"]) as writer:
-            for frame in rgb:
-                writer.append_data(frame)
-        before = (tmp_path / "imageio.mp4").read_bytes()
-        assert all(open(p, "rb").read() == before for p in ours)
+        files = {}
+        for encoder, (preset, quality) in video.ENCODERS.items():
+            ours = [video.write_video(iter(f), str(tmp_path / f"{name}.mp4"), fps=5,
+                                      encoder=encoder) for name, f in (("rgb", rgb), ("rgba", rgba))]
+            with imageio.get_writer(str(tmp_path / "imageio.mp4"), format="FFMPEG", mode="I",
+                                    fps=5.0, codec="libx264", quality=None,
+                                    pixelformat="yuv420p", macro_block_size=16,
+                                    output_params=["-crf", str(quality), "-preset", preset]
+                                    ) as writer:
+                for frame in rgb:
+                    writer.append_data(frame)
+            files[encoder] = (tmp_path / "imageio.mp4").read_bytes()
+            assert all(open(p, "rb").read() == files[encoder] for p in ours)
+        assert files["fast"] != files["compact"]
+    with pytest.raises(ValueError, match="encoder = 'best' is not allowed"):
+        video.write_video(iter(rgb), str(tmp_path / "v.mp4"), encoder="best")
 
 
 def test_a_frame_of_another_size_is_refused(tmp_path):
@@ -236,7 +243,7 @@ def test_an_encoder_failing_late_is_an_error_not_a_short_gif(tmp_path, monkeypat
     import imageio.v2 as imageio
 
     def failing_after(n):
-        def encoder(frames, path, fps):
+        def encoder(frames, path, fps, encoder="fast"):
             for k, _ in enumerate(frames):
                 if k + 1 == n:
                     raise BrokenPipeError("encoder gone")
@@ -394,7 +401,7 @@ def test_the_gif_fallback_takes_the_top_view(tmp_path, monkeypatch):
     as a GIF of the same size, every frame shown at 15 frames per second."""
     import imageio.v2 as imageio
 
-    def broken(frames, path, fps):
+    def broken(frames, path, fps, encoder="fast"):
         next(iter(frames))
         raise BrokenPipeError("no encoder")
 

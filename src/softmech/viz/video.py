@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from softmech import _checks
 from softmech.io import atomic_output
 
 
@@ -77,9 +78,11 @@ def figure_frames(fig, update, n_frames, artists=None, workers=None, clock=None)
         yield from frames_in_order(draw, n_frames, workers)
 
 
-def write_video(frames, path, fps=25.0):
+def write_video(frames, path, fps=25.0, encoder="fast"):
     """Write frames to `path` (an .mp4 name); if MP4 writing fails, write the same frames as an
     animated GIF next to it (same name, .gif) and warn. Returns the path written.
+    encoder: "fast" (frames drawn in milliseconds: the encoder's pace matters) or "compact"
+    (frames that take seconds: smaller files), see ENCODERS.
 
     Frames go to the encoder as they come, so that a generator's drawing runs beside ffmpeg's
     encoding (a second process). The first FALLBACK_FRAMES are also kept for the fallback:
@@ -93,6 +96,7 @@ def write_video(frames, path, fps=25.0):
     fps = float(fps)
     if not fps > 0:
         raise ValueError(f"fps = {fps!r} is not allowed: must be > 0")
+    _checks.choice("encoder", encoder, ENCODERS)
     _find_ffmpeg()          # looked up beside the drawing of the first frame
     source = iter(frames)
     first = next(source, None)
@@ -125,7 +129,7 @@ def write_video(frames, path, fps=25.0):
 
     try:
         with atomic_output(path) as tmp:
-            _write_mp4(tee(), tmp, fps)
+            _write_mp4(tee(), tmp, fps, encoder=encoder)
         return path
     except Exception as err:          # any failure of the ffmpeg route: fall back to a GIF
         if failed:
@@ -144,23 +148,28 @@ def write_video(frames, path, fps=25.0):
 FALLBACK_FRAMES = 25
 """Frames kept for the GIF fallback (write_video): ffmpeg reads one frame before it opens its
 encoder, so a missing encoder breaks the pipe by the second or third frame."""
-ENCODER_PRESET = "veryfast"
-"""x264's speed preset: ~3x faster encoding than its default ("medium") at the same quality
-(constant rate factor), for files ~10-20 % larger; with frames drawn in ~10 ms the default
-preset would make the encoder the slowest part of a video."""
+ENCODERS = {"fast": ("ultrafast", 20), "compact": ("veryfast", 15)}
+"""x264's settings for write_video's `encoder`: (speed preset, constant rate factor: 0 best
+... 51 worst, its default 23), measured on the frames of the snake's top view, the snake 3D
+and the parachute videos (docs/benchmarks.md, "Videos": the encoder):
+
+- "fast" (the default), for frames drawn in a few milliseconds (matplotlib: tube_frames, the
+  top views), where the encoder is the slowest part of a video: `ultrafast` at 20 takes
+  ~35-40 % less CPU than `veryfast` at 15, for a higher SSIM and PSNR against a lossless
+  encode on each of the three videos (0.99962-0.99972 against 0.99923-0.99955; +5 dB), in
+  files 2.4-2.8x larger (0.45 MB for the snake's 6 s top view);
+- "compact", for frames that take seconds each (POV-Ray), where the encoder's pace does not
+  matter: `veryfast` at 15 (nearly lossless for these pictures: what imageio's quality = 7
+  of before meant), the smaller files."""
 
 
-ENCODER_QUALITY = 15
-"""x264's constant rate factor (0 best ... 51 worst; its default is 23): nearly lossless for
-these flat-shaded pictures (what imageio's quality = 7 of before meant)."""
-
-
-def _write_mp4(frames, path, fps):
+def _write_mp4(frames, path, fps, encoder="fast"):
     """Encode frames (RGB (h, w, 3) or RGBA (h, w, 4) uint8, all of the first one's shape)
-    into the H.264 file `path` through imageio-ffmpeg's ffmpeg binary, each frame's bytes
-    written to its stdin as they are (an RGBA frame needs no RGB copy: ffmpeg drops the
-    alpha). The same command line as imageio's FFMPEG writer with quality 7 (the same bytes
-    in the file, tests/unit/test_viz_painter.py), without its fork."""
+    into the H.264 file `path` through imageio-ffmpeg's ffmpeg binary with the x264 settings
+    ENCODERS[encoder], each frame's bytes written to its stdin as they are (an RGBA frame
+    needs no RGB copy: ffmpeg drops the alpha). The command line of imageio's FFMPEG writer
+    with those settings (the same bytes in the file, tests/unit/test_viz_painter.py),
+    without its fork."""
     import subprocess
     import tempfile
     from fractions import Fraction
@@ -168,15 +177,16 @@ def _write_mp4(frames, path, fps):
     source = iter(frames)
     first = next(source)
     height, width, depth = np.shape(first)
+    preset, quality = ENCODERS[encoder]
     cmd = [_find_ffmpeg().result(), "-y", "-f", "rawvideo", "-vcodec", "rawvideo",
            "-s", f"{width}x{height}", "-pix_fmt", ("rgb24", "rgba")[depth == 4],
            "-r", str(Fraction(fps).limit_denominator()), "-i", "-", "-an",
-           "-vcodec", "libx264", "-pix_fmt", "yuv420p", "-crf", str(ENCODER_QUALITY)]
+           "-vcodec", "libx264", "-pix_fmt", "yuv420p", "-crf", str(quality)]
     if width % 16 or height % 16:
         # yuv420p + sides that are multiples of 16 (H.264's macro blocks) play in browsers
         # and default players: other sizes are scaled up to them (as imageio did)
         cmd += ["-vf", f"scale={-(-width // 16) * 16}:{-(-height // 16) * 16}"]
-    cmd += ["-v", "error", "-preset", ENCODER_PRESET, path]
+    cmd += ["-v", "error", "-preset", preset, path]
     # a plain Popen (imageio's writer passes preexec_fn, which forbids vfork) is a vfork:
     # ~1 ms, where a fork of this process, with matplotlib and the results in memory, took
     # 50-150 ms
