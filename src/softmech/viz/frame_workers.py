@@ -32,6 +32,12 @@ AUTO_MIN_SECONDS = 0.5
 least this long [s] drawn serially at the first frame's pace: forking a process holding
 matplotlib and the results (~20-100 ms per child on a 2-core machine) does not pay for
 shorter videos."""
+AUTO_MIN_PACE = 0.005
+"""... and only when the first frame took at least this long [s]: a frame drawn faster is
+drawn about as fast as the encoder takes it (x264 `ultrafast`: 2-5 ms a frame of 640x368 to
+960x480 here), so that workers cannot shorten the video, and handing each frame over
+(~2 MB through a pipe, twice copied) costs more CPU than drawing it (the snake's top view
+under load 7: 2.8-3.7 s serial against 3.2-5.3 s with 2 workers, docs/benchmarks.md)."""
 
 
 def can_fork():
@@ -60,7 +66,7 @@ def frames_in_order(draw, n_frames, workers=None):
     """Yield draw(0), draw(1), ..., draw(n_frames - 1) (uint8 arrays, all of one shape).
 
     workers: None (as many as available_workers(), when the frames after the first would take
-    at least AUTO_MIN_SECONDS serially), 1 (serial: every frame drawn here) or a count >= 2
+    at least AUTO_MIN_SECONDS serially and the first took at least AUTO_MIN_PACE), 1 (serial: every frame drawn here) or a count >= 2
     (that many forked workers whatever the length, fewer when fewer frames are left; serial
     where processes cannot be forked)."""
     n_frames = _checks.integer("n_frames", n_frames, 1)
@@ -71,7 +77,8 @@ def frames_in_order(draw, n_frames, workers=None):
     pace = time.perf_counter() - start
     rest = n_frames - 1
     if workers is None:
-        workers = available_workers() if pace * rest >= AUTO_MIN_SECONDS else 1
+        slow = pace >= AUTO_MIN_PACE and pace * rest >= AUTO_MIN_SECONDS
+        workers = available_workers() if slow else 1
     elif not can_fork():
         workers = 1
     workers = min(workers, rest)
