@@ -180,7 +180,8 @@ def test_the_encoder_writes_what_imageios_writer_wrote(tmp_path):
         files = {}
         for encoder, (preset, quality) in video.ENCODERS.items():
             ours = [video.write_video(iter(f), str(tmp_path / f"{name}.mp4"), fps=5,
-                                      encoder=encoder) for name, f in (("rgb", rgb), ("rgba", rgba))]
+                                      encoder=encoder)
+                    for name, f in (("rgb", rgb), ("rgba", rgba))]
             with imageio.get_writer(str(tmp_path / "imageio.mp4"), format="FFMPEG", mode="I",
                                     fps=5.0, codec="libx264", quality=None,
                                     pixelformat="yuv420p", macro_block_size=16,

@@ -10,9 +10,9 @@ sub-pixel position, black on white on a scratch canvas: the glyph's coverage), a
 pastes the characters' coverages right to left from the clock's right edge, each moved left by
 the advances of the characters after it, and blends the clock's colour over the frame with
 them (~0.05 ms). With matplotlib >= 3.11 (glyphs placed at whole-pixel advances: hinted
-fonts), the stamped clock is matplotlib's own to within the rounding of the blend; before, to
-within a fraction of a pixel (tests/unit/test_viz_glyphs.py).
-"""
+fonts), the stamped clock is matplotlib's own to within the rounding of the blend
+(tests/unit/test_viz_painter.py); earlier versions may place glyphs at fractional advances,
+which the sprites round to whole pixels (not measured: matplotlib 3.11 is installed here)."""
 import numpy as np
 
 CLOCK_CHARACTERS = "0123456789.-+ s"

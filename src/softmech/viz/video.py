@@ -41,6 +41,8 @@ def figure_frames(fig, update, n_frames, artists=None, workers=None, clock=None)
         if len(ends) != n_frames:
             raise ValueError(f"clock has {len(ends)} ends, expected one per frame "
                              f"(n_frames = {n_frames})")
+    if not n_frames:
+        return
     canvas = fig.canvas
     if artists or clock is not None:
         for a in artists or []:
@@ -74,8 +76,7 @@ def figure_frames(fig, update, n_frames, artists=None, workers=None, clock=None)
             stamp.draw(frame, ends[i])
         return frame
 
-    if n_frames:
-        yield from frames_in_order(draw, n_frames, workers)
+    yield from frames_in_order(draw, n_frames, workers)
 
 
 def write_video(frames, path, fps=25.0, encoder="fast"):
