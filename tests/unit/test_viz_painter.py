@@ -416,3 +416,22 @@ def test_the_gif_fallback_takes_the_top_view(tmp_path, monkeypatch):
     _, again = top_view()
     first = next(again)[..., :3]
     assert np.abs(pictures[0][..., :3].astype(int) - first.astype(int)).mean() < 8  # palette
+
+
+def test_the_fast_encoder_keeps_the_pictures(tmp_path):
+    """The "fast" encoder (x264 ultrafast, CRF 20) loses no more than the "compact" one it
+    replaced for matplotlib's frames (veryfast, CRF 15): the top view's frames decoded from
+    each file differ from the drawn ones by as little on average, to within 5 % (measured
+    here: 0.80/255 against 0.81/255), and by under 2/255 (yuv420p, which halves the colour
+    resolution, alone costs 0.49/255 on these small frames: CRF 0)."""
+    import imageio.v2 as imageio
+
+    drawn = [f[..., :3].astype(int) for f in top_view(n_frames=10)[1]]
+    error = {}
+    for encoder in video.ENCODERS:
+        path = video.write_video(iter(np.array(f) for f in top_view(n_frames=10)[1]),
+                                 str(tmp_path / f"{encoder}.mp4"), fps=25, encoder=encoder)
+        with imageio.get_reader(path, format="FFMPEG") as reader:
+            decoded = [reader.get_data(i).astype(int) for i in range(len(drawn))]
+        error[encoder] = np.mean([np.abs(d - f).mean() for d, f in zip(decoded, drawn)])
+    assert error["fast"] <= 1.05 * error["compact"] and error["fast"] < 2.0, error
