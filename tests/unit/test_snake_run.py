@@ -155,6 +155,13 @@ def test_body_outline_has_the_body_width():
     assert outline.shape == (23, 2)
     np.testing.assert_allclose([outline[:, 1].min(), outline[:, 1].max()], [-0.025, 0.025])
     np.testing.assert_allclose([outline[:, 0].min(), outline[:, 0].max()], [0.0, 1.0])
+    # the outlines of a video's frames at once are each frame's own, number for number
+    rng = np.random.default_rng(1)
+    frames = np.cumsum(rng.normal(size=(4, 11, 3)), axis=1)
+    for radius in (0.025, rng.uniform(0.01, 0.03, (11, 1))):
+        batch = viz.body_outline(frames, radius)
+        assert batch.shape == (4, 23, 2)
+        assert all(np.array_equal(b, viz.body_outline(f, radius)) for b, f in zip(batch, frames))
 
 
 def test_default_demo_reproduces_the_reference_speed(tmp_path, capsys):

@@ -37,8 +37,8 @@ def test_forked_tube_frames_are_the_serial_ones(monkeypatch):
     forks = []
     forked_frames = frame_workers._forked
     monkeypatch.setattr(frame_workers, "_forked",
-                        lambda draw, n, workers: forks.append(workers) or
-                        forked_frames(draw, n, workers))
+                        lambda draw, n, workers, **kw: forks.append(workers) or
+                        forked_frames(draw, n, workers, **kw))
     serial = tube_pictures(1)
     assert forks == []
     assert all(not np.array_equal(a, b) for a, b in zip(serial, serial[1:]))
@@ -135,3 +135,33 @@ def test_workers_exit_when_their_parent_is_killed():
                           timeout=60)
     assert done.returncode == -9, done.stderr.decode()[-2000:]
     assert b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]   # they exit quietly
+
+
+@needs_fork
+def test_automatic_workers_only_for_slow_frames(monkeypatch):
+    """workers=None forks workers for frames drawn slower than AUTO_MIN_PACE (when the video
+    is long enough: AUTO_MIN_SECONDS, here 0), not for faster ones, whose pace the encoder
+    sets: their handing over would cost more than their drawing."""
+    import time
+
+    forks = []
+    forked_frames = frame_workers._forked
+    monkeypatch.setattr(frame_workers, "_forked",
+                        lambda draw, n, workers, **kw: forks.append(workers) or
+                        forked_frames(draw, n, workers, **kw))
+    monkeypatch.setattr(frame_workers, "AUTO_MIN_SECONDS", 0.0)
+    # a pace far from a loaded machine's hiccups (a process descheduled for ~10 ms)
+    monkeypatch.setattr(frame_workers, "AUTO_MIN_PACE", 0.1)
+    monkeypatch.setattr(frame_workers, "available_workers", lambda: 2)
+
+    def draw(seconds):
+        def frame(i):
+            time.sleep(seconds)
+            return np.full((2, 2, 4), i, np.uint8)
+        return frame
+
+    fast = list(frames_in_order(draw(0.0), 6))
+    assert forks == []
+    slow = list(frames_in_order(draw(1.5 * frame_workers.AUTO_MIN_PACE), 6))
+    assert forks == [2]
+    assert [int(f[0, 0, 0]) for f in fast] == [int(f[0, 0, 0]) for f in slow] == list(range(6))

@@ -3,12 +3,15 @@ display needed, safe in worker processes)."""
 
 
 def figure(rows=1, size=None, layout="constrained", sharex=True):
-    """(fig, axes): one axes, or `rows` axes stacked with a shared x axis. size (w, h) [inch]."""
+    """(fig, axes): one axes, or `rows` axes stacked with a shared x axis, or none (rows = 0:
+    (fig, None), for axes of another kind). size (w, h) [inch]."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=size or (7.0, 4.2 if rows == 1 else 6.0), layout=layout)
     FigureCanvasAgg(fig)
+    if rows == 0:
+        return fig, None
     if rows == 1:
         ax = fig.subplots()
         ax.grid(True, alpha=0.3)

@@ -3,10 +3,11 @@
     for picture in frames_in_order(draw, n_frames):       # draw(i) -> uint8 (h, w, channels)
         encoder.write(picture)
 
-The first frame is drawn here; when the rest would take long enough (AUTO_MIN_SECONDS at the
-first frame's pace) and the machine has more than one core, the process forks WORKERS-many
-children, each a copy of this one at that moment (its figure, background and bodies: nothing is
-rebuilt or pickled), and child k draws frames 1 + k, 1 + k + n, ... with the same `draw`; this
+The first two frames are drawn here; when the rest would take long enough (AUTO_MIN_SECONDS at
+the second frame's pace, which is slow enough: AUTO_MIN_PACE) and the machine has more than one
+core, the process forks WORKERS-many children, each a copy of this one at that moment (its
+figure, background and bodies: nothing is rebuilt or pickled), and child k draws frames
+2 + k, 2 + k + n, ... (with an explicit count: from frame 1) with the same `draw`; this
 process receives them in order through one pipe per child and yields them while the children
 draw the next ones. A forked child draws on its own copy of the same canvas in the same state,
 so its pictures are the serial ones, pixel for pixel (tests/unit/test_viz_frame_workers.py).
@@ -32,6 +33,13 @@ AUTO_MIN_SECONDS = 0.5
 least this long [s] drawn serially at the first frame's pace: forking a process holding
 matplotlib and the results (~20-100 ms per child on a 2-core machine) does not pay for
 shorter videos."""
+AUTO_MIN_PACE = 0.005
+"""... and only when the second frame took at least this long [s] (the first pays one-time
+costs): a frame drawn faster is
+drawn about as fast as the encoder takes it (x264 `ultrafast`: 2-5 ms a frame of 640x368 to
+960x480 here), so that workers cannot shorten the video, and handing each frame over
+(~2 MB through a pipe, twice copied) costs more CPU than drawing it (the snake's top view
+under load 7: 2.8-3.7 s serial against 3.2-5.3 s with 2 workers, docs/benchmarks.md)."""
 
 
 def can_fork():
@@ -59,31 +67,38 @@ def available_workers():
 def frames_in_order(draw, n_frames, workers=None):
     """Yield draw(0), draw(1), ..., draw(n_frames - 1) (uint8 arrays, all of one shape).
 
-    workers: None (as many as available_workers(), when the frames after the first would take
-    at least AUTO_MIN_SECONDS serially), 1 (serial: every frame drawn here) or a count >= 2
-    (that many forked workers whatever the length, fewer when fewer frames are left; serial
-    where processes cannot be forked)."""
+    workers: None (as many as available_workers(), when the frames after the second would take
+    at least AUTO_MIN_SECONDS serially and the second took at least AUTO_MIN_PACE), 1 (serial:
+    every frame drawn here) or a count >= 2 (that many forked workers whatever the length,
+    fewer when fewer frames are left; serial where processes cannot be forked)."""
     n_frames = _checks.integer("n_frames", n_frames, 1)
     if workers is not None:
         workers = _checks.integer("workers", workers, 1, MAX_WORKERS)
     start = time.perf_counter()
     yield draw(0)
-    pace = time.perf_counter() - start
-    rest = n_frames - 1
+    pace, done = time.perf_counter() - start, 1
+    if workers is None and n_frames > 2:
+        # the first frame pays one-time costs (caches, the first paths drawn): the second
+        # one's pace is the video's
+        start = time.perf_counter()
+        yield draw(1)
+        pace, done = time.perf_counter() - start, 2
+    rest = n_frames - done
     if workers is None:
-        workers = available_workers() if pace * rest >= AUTO_MIN_SECONDS else 1
+        slow = pace >= AUTO_MIN_PACE and pace * rest >= AUTO_MIN_SECONDS
+        workers = available_workers() if slow else 1
     elif not can_fork():
         workers = 1
     workers = min(workers, rest)
     if workers <= 1:
-        for i in range(1, n_frames):
+        for i in range(done, n_frames):
             yield draw(i)
         return
-    yield from _forked(draw, n_frames, workers)
+    yield from _forked(draw, n_frames, workers, first=done)
 
 
-def _forked(draw, n_frames, workers):
-    """Frames 1 ... n_frames - 1, drawn by `workers` forked children in turn."""
+def _forked(draw, n_frames, workers, first=1):
+    """Frames first ... n_frames - 1, drawn by `workers` forked children in turn."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -94,14 +109,14 @@ def _forked(draw, n_frames, workers):
             # the child closes the read ends it inherits (its own and the earlier children's):
             # with the parent gone, no one reads, so its next write fails and it exits
             child = context.Process(target=_work, daemon=True,
-                                    args=(draw, range(1 + k, n_frames, workers), send,
+                                    args=(draw, range(first + k, n_frames, workers), send,
                                           pipes + [receive]))
             child.start()
             send.close()                        # the child's end: EOF here when it exits
             pipes.append(receive)
             children.append(child)
-        for i in range(1, n_frames):
-            pipe = pipes[(i - 1) % workers]
+        for i in range(first, n_frames):
+            pipe = pipes[(i - first) % workers]
             header = pipe.recv()
             if header[0] == "error":
                 raise header[1]

@@ -293,4 +293,5 @@ def render_movie(path, frames, *, fps=25.0, view=View(), floor=None, width=640, 
                 if progress is not None:
                     progress()
 
-    return write_video(pictures(), path, fps=fps)
+    # seconds a frame: the encoder's pace does not matter, the file's size does
+    return write_video(pictures(), path, fps=fps, encoder="compact")

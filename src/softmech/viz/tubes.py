@@ -300,8 +300,7 @@ class TubeAxes:
 
 def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     width, height = _size(size_px)
-    fig, _ = figure(size=(width / dpi, height / dpi), layout=None)
-    fig.clear()
+    fig, _ = figure(rows=0, size=(width / dpi, height / dpi), layout=None)
     fig.set_dpi(dpi)
     # the 3D box leaves wide empty margins inside its axes: let the axes overhang the figure
     top = 0.93 if title is not None else 1.0
@@ -309,7 +308,8 @@ def _tube_figure(lo, hi, size_px, dpi, view, floor, sides, title, axes_labels):
     tubes = TubeAxes(ax, lo, hi, view=view, floor=floor, sides=sides, axes_labels=axes_labels)
     for _ in range(2):                  # the ticks depend on the size, the size on the labels
         tubes.space_ticks()
-        fit_box(fig, ax, (0.0, 0.0, 1.0, top), labels=axes_labels)
+        if not fit_box(fig, ax, (0.0, 0.0, 1.0, top), labels=axes_labels):
+            break                       # unchanged: another round would find the same
     tubes.space_ticks()
     text = fig.text(0.5, 0.975, title or "", ha="center", va="top", fontsize="medium")
     return fig, tubes, text
@@ -367,17 +367,18 @@ def fit_box(fig, ax, region, margin=0.02, labels=False):
     draws (_extent: its box, tick labels and axis labels) fills `region` (x0, y0, x1, y1) of
     the figure [figure fraction] less `margin`: a tall scene (a hanging pendulum) would
     otherwise be cut by the overhanging axes, and its labels (if `labels`: the axes show
-    them) clipped. A drawing that fits is left as it is."""
+    them) clipped. A drawing that fits is left as it is. Returns whether the axes moved."""
     e0, e1, e2, e3 = _extent(fig, ax, labels)
     x0, y0, x1, y1 = region[0] + margin, region[1] + margin, region[2] - margin, region[3] - margin
     scale = min(1.0, (x1 - x0) / max(e2 - e0, 1e-9), (y1 - y0) / max(e3 - e1, 1e-9))
     if scale >= 1.0 and e0 >= x0 and e2 <= x1 and e1 >= y0 and e3 <= y1:
-        return
+        return False
     box = ax.get_position()
     cx, cy = 0.5 * (e0 + e2), 0.5 * (e1 + e3)
     left = 0.5 * (x0 + x1) - (cx - box.x0) * scale
     bottom = 0.5 * (y0 + y1) - (cy - box.y0) * scale
     ax.set_position((left, bottom, box.width * scale, box.height * scale))
+    return True
 
 
 def plot_tubes(path, bodies, *, view=View(), floor=None, title=None, size_px=(960, 540),
