@@ -127,8 +127,9 @@ def test_the_contact_force_of_a_held_rod_carries_its_weight():
 def test_a_rod_across_two_rods_holds_up_to_the_friction_angle():
     """softmech.validation.sticking.rod_sticks_then_slides_across_rods (mu_s = mu_k = 0.5):
     held at tan(alpha) = 0.98 mu_s (< 1 um in the last 0.1 s), sliding at 1.02 mu_s with
-    a = g (sin - mu_k cos) within 1 % (its docstring: measured 0.43 %, the slider's elastic
-    sag)."""
+    a = g (sin - mu_k cos) within 2 % (its docstring: measured 1.40 %, the contact normals
+    tilted by the slider's elastic sag and, since friction acts at the contact point, by the
+    load transfer of its moment about the slider; 0.43 % while it acted at the centrelines)."""
     record = rod_sticks_then_slides_across_rods()
     assert record["passed"], record["detail"]
 
@@ -256,31 +257,35 @@ def test_a_restart_continues_bit_for_bit(tmp_path):
 
 def test_a_rod_contact_restart_continues_bit_for_bit(tmp_path):
     """The rod-rod anchors' slots (term.rod_sticking) are state: two worlds, one slider held
-    and one sliding (contact0.static 0.5 and 0.3 at tan(alpha) = 0.4). 300 steps, a save,
-    diagnostics, a reload in a fresh simulation and 300 more equal 300 + 300 steps run without
-    stopping, to the last bit, and so does 600 steps in one call: the return mapping does not
+    and one sliding (contact0.static 0.5 and 0.3 at tan(alpha) = 0.4). 400 steps, a save,
+    diagnostics, a reload in a fresh simulation and 400 more equal 400 + 400 steps run without
+    stopping, to the last bit, and so does 800 steps in one call: the return mapping does not
     run at the configuration that closes a call (driver.Call.history; before, a sliding
-    anchor moved once more there, 9e-30 m of round-off)."""
+    anchor moved once more there, 9e-30 m of round-off). The save comes after the sliding
+    world's first slot has slid (the precondition: slots of every status are saved): at step
+    400, not 300 as while friction acted at the centrelines, because the slider's spring now
+    stretches between surface points that also move with the sections' rotation (issue 30:
+    its first slot slides at step 301-400, measured, instead of 201-300)."""
     def simulation():
         sim = rails_simulation([0.4], [rail_friction(0.5, 0.3)], worlds=2)
         sim.params["contact0.static"] = np.array([0.5, 0.3])
         return sim
 
     whole = simulation()
-    whole.step(300)
-    whole.step(300)
+    whole.step(400)
+    whole.step(400)
     first = simulation()
-    first.step(300)
+    first.step(400)
     assert set(first.history()["term.rod_sticking"][:, :, 3].ravel()) == {0.0, 1.0, 2.0}
     node_forces(first, "slider0")             # diagnostics between steps change nothing
     first.accelerations("slider0")
     first.save_state(tmp_path / "half.npz")
     second = simulation()
     second.load_state(tmp_path / "half.npz")
-    second.step(300)
+    second.step(400)
     assert_same_run(second, whole, ("slider0", "rail0a", "rail0b"))
     once = simulation()
-    once.step(600)
+    once.step(800)
     assert_same_run(once, whole, ("slider0", "rail0a", "rail0b"))
 
 

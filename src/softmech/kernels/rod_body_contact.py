@@ -15,20 +15,29 @@ face (phi constant along it) is pushed at its middle, not at one end.
 
 Force (the rod-rod law of softmech.kernels.rod_contact, Zhang et al. 2019 eq. 7): with
 overlap eps = r - phi at the closest point (r: the element's radius) and outward normal
-n = grad phi (lab frame) there, the force acts at the rod point p = p(s_c), s_c the overlap-
-weighted mean of the closest point and the element's ends (`application_parameter`: an element
-lying on a face pushes both its nodes), and on the body at q = p - phi n; with the relative
-velocity w = v_p - v_q of the rod point and the body's material point (v_q = v + omega x (q - x)):
-    F = max(k eps - gamma w.n, 0) n - mu(|w_t|) F_n w_t / max(|w_t|, v_s)       on the rod,
-split (1 - s), s onto the element's nodes; -F acts on the body at q (force and torque
-(q - x) x (-F)). Linear momentum is conserved exactly; angular momentum too without friction
-(the two application points differ along n only).
+n = grad phi (lab frame) there, the normal force acts at the rod point c = c(s_c), s_c the
+overlap-weighted mean of the closest point and the element's ends (`application_parameter`: an
+element lying on a face pushes both its nodes), split (1 - s_c), s_c onto the element's nodes,
+and -F_n on the body at q = c - phi n (force and torque (q - x) x (-F_n)):
+    F_n = max(k eps - gamma v_n, 0) n
+(v_n: the normal velocity of c against the body's material point at q, v + omega x (q - x)).
+c and q differ along n only, so F_n has no net torque. Friction (regularized, or sticking in
+softmech.kernels.rod_body_sticking) acts at the contact point p = c - (r - eps/2) n, midway
+between the rod's surface point c - r n and q (contact_point), on the slip of the rod section's
+material point there (its centreline velocity + omega_e x (p - c)) against the body's:
+    F_t = -mu(|w_t|) F_n w_t / max(|w_t|, v_s)                                on the rod,
+as F_t at c plus the couple (p - c) x F_t on the element, and -F_t on the body at p
+(softmech.kernels.contact_point): linear and angular momentum are conserved to round-off.
 """
 import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
-from softmech.kernels.rod_contact import GAMMA, K, MU_K, MU_S, V_S, add_rows, clamp01, clear_rows
+from softmech.kernels.contact_point import (add_body_force_at, add_elem_force_at, elem_spin,
+                                           regularized_friction, spin_velocity)
+from softmech.kernels.rod_contact import (GAMMA, K, MU_K, MU_S, V_S, add_rows, clear_rows,
+                                          frictionless)
+from softmech.kernels.sticking import tangential
 
 SHAPE_SPHERE, SHAPE_CYLINDER, SHAPE_BOX = 0, 1, 2
 GOLDEN_STEPS = 48
@@ -37,8 +46,8 @@ TIE_BREAK = 1e-9
 """eta / (element length + body size): the tie-breaking weight towards the element's middle."""
 
 RodBodyContactArgs = namedtuple("RodBodyContactArgs", [
-    "x", "v", "elem_radius", "rb_x", "rb_v", "rb_Q", "rb_w",       # state and radii
-    "node_force", "rb_force", "rb_torque",                          # outputs (added to)
+    "x", "v", "Q", "w", "elem_radius", "rb_x", "rb_v", "rb_Q", "rb_w",   # state and radii
+    "node_force", "elem_couple", "rb_force", "rb_torque",           # outputs (added to)
     "rbc_node_a", "rbc_node_b",  # node slots of each pair's element ends (n_p,) int64
     "rbc_elem",     # element slot of each pair (n_p,) int64
     "rbc_body",     # rigid-body slot of each pair (n_p,) int64
@@ -268,28 +277,64 @@ def apply_pair_force(a, bi, W, ia, ib, k, s, lev, f):
         a.rb_torque[bi, c, k] += tq[c]
 
 
-@kernel
-def pair_contact(a, bi, W, lane, p, prm):
-    """Force of pair p in one lane (regularized friction), added to rbc_force and the body:
-    (contact, eps / r)."""
-    hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
-    if hit == 0:
-        return 0, 0.0
-    apply_pair_force(a, bi, W, ia, ib, k, s, lev, regularized_force(prm, lane, eps, n, rel, vn))
-    return 1, eps / r
+@kernel(inline="always")
+def contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k):
+    """Where the friction of pair p acts (softmech.kernels.contact_point): the contact point,
+    the midpoint of the rod's surface point c(s) - r n and the body's q = c(s) - phi n, as the
+    rod's lever from its centreline point, l = -(r - eps/2) n, and the body's lever from its
+    centre, lev - (eps/2) n; the element column e; and the tangential slip velocity of the rod
+    section's and the body's material points there,
+        w_t = [rel + omega_e x l + (eps/2) Omega x n]_t
+    (rel: of the centreline point against the body's point q; Omega x (p - q) = -(eps/2)
+    Omega x n), which vanishes when the rod rolls on the body. Returns (l, lev_p, e, w_t)."""
+    e = a.rbc_elem[p] * W + lane
+    h = r - 0.5 * eps
+    lr = (-h * n[0], -h * n[1], -h * n[2])
+    half = 0.5 * eps
+    lb = (lev[0] - half * n[0], lev[1] - half * n[1], lev[2] - half * n[2])
+    sr = spin_velocity(a.Q[bi], a.w[bi], e, lr)
+    Om = elem_spin(a.rb_Q[bi], a.rb_w[bi], k)      # the body's Q^T w, as an element's
+    wt = tangential(rel[0] + sr[0] + half * (Om[1] * n[2] - Om[2] * n[1]),
+                    rel[1] + sr[1] + half * (Om[2] * n[0] - Om[0] * n[2]),
+                    rel[2] + sr[2] + half * (Om[0] * n[1] - Om[1] * n[0]), n)
+    return lr, lb, e, wt
 
 
 @kernel(inline="always")
-def regularized_force(prm, lane, eps, n, rel, vn):
-    """Force (3,) [N] on the rod of a contact with overlap eps [m], normal n, tangential slip
-    rel [m/s] and normal velocity vn [m/s]: max(k eps - gamma vn, 0) n with regularized Coulomb
-    friction (module docstring); prm: the rows of softmech.kernels.rod_contact.N_PARAMS."""
+def apply_friction(a, bi, ia, ib, e, k, s, lr, lb, f):
+    """Friction f [N] (3,) on the rod and -f on body k, both at the contact point: the rod's at
+    its centreline point c(s) (split onto nodes ia, ib of a.rbc_force) with the couple of lever
+    lr on element column e, the body's at lever lb (force and body-frame torque): no net force
+    and no net torque."""
+    add_elem_force_at(a.rbc_force[bi], a.elem_couple[bi], a.Q[bi], ia, ib, e, s, lr, f)
+    add_body_force_at(a.rb_force[bi], a.rb_torque[bi], a.rb_Q[bi], k, lb, (-f[0], -f[1], -f[2]))
+
+
+@kernel
+def pair_contact(a, bi, W, lane, p, prm):
+    """Force of pair p in one lane (regularized friction), added to rbc_force, the element's
+    couple and the body: (contact, eps / r)."""
+    hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
+    if hit == 0:
+        return 0, 0.0
+    regularized_pair_force(a, bi, W, lane, p, prm, eps, r, s, n, lev, rel, vn, ia, ib, k)
+    return 1, eps / r
+
+
+@kernel
+def regularized_pair_force(a, bi, W, lane, p, prm, eps, r, s, n, lev, rel, vn, ia, ib, k):
+    """The regularized law of pair p in one lane (module docstring), given its geometry
+    (pair_geometry's or the mesh's, softmech.kernels.rod_mesh_contact): the normal force
+    max(k eps - gamma vn, 0) n [N] at the rod's centreline point c(s) and the body's point q,
+    and, unless the lane is frictionless, regularized Coulomb friction at the contact point on
+    the slip of the two material points there (contact_point, apply_friction); prm: the rows of
+    softmech.kernels.rod_contact.N_PARAMS. Added to rbc_force, elem_couple and the body."""
     fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)
-    slip = math.sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2])
-    v_s = prm[V_S, lane]
-    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
-    ft = mu * fn / max(slip, v_s)
-    return fn * n[0] - ft * rel[0], fn * n[1] - ft * rel[1], fn * n[2] - ft * rel[2]
+    apply_pair_force(a, bi, W, ia, ib, k, s, lev, (fn * n[0], fn * n[1], fn * n[2]))
+    if not frictionless(prm, MU_S, MU_K, lane):          # regularized Coulomb at the point
+        lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
+        f = regularized_friction(wt, fn, prm[MU_S, lane], prm[MU_K, lane], prm[V_S, lane])
+        apply_friction(a, bi, ia, ib, e, k, s, lr, lb, f)
 
 
 @kernel

@@ -8,16 +8,24 @@ n = (p_j - p_i) / d, the overlap is eps = r_i + r_j - d and the force on element
     F_n = H(eps) max(k eps - gamma (v_j - v_i) . n, 0) n                                  [N]
 
 (v_i, v_j: velocities of the closest points, interpolated from the nodes; the max keeps the
-damping from pulling the rods together while they separate). Optional Coulomb friction on the
-relative tangential velocity w = (v_j - v_i) - ((v_j - v_i) . n) n of the closest points,
-regularized (a viscous law below the slip velocity v_s, no history):
+damping from pulling the rods together while they separate). Element i gets -F_n; each
+element's share is split onto its two nodes by the segment parameter, (1 - s) to a and s to b.
+F_n lies along n through both closest points, so it has no net force and no net torque.
+
+Optional Coulomb friction acts at the contact point p, the midpoint of the two surface points
+c_i + r_i n and c_j - r_j n (contact_point; softmech.kernels.contact_point), on the tangential
+slip velocity w of the two sections' material points there (the closest points' velocities plus
+omega x lever: zero when one rod rolls on the other), regularized (a viscous law below the slip
+velocity v_s, no history):
 
     F_t = -mu(|w|) |F_n| w / max(|w|, v_s),
     mu(|w|) = mu_s + (mu_k - mu_s) clip(|w| / v_s - 1, 0, 1)
 
-i.e. a viscous stick law reaching mu_s |F_n| at |w| = v_s, blending to mu_k by 2 v_s. Element i
-gets -(F_n + F_t). Each element's force is split onto its two nodes by the segment parameter,
-(1 - s) to a and s to b: equal and opposite, so linear momentum is conserved.
+i.e. a viscous stick law reaching mu_s |F_n| at |w| = v_s, blending to mu_k by 2 v_s. Element j
+gets F_t at its closest point plus the couple l_j x F_t (l_j = p - c_j), element i gets -F_t
+and l_i x (-F_t): equal and opposite at one point, so linear and angular momentum are conserved
+to round-off (until issue 30 friction acted at the centrelines without couples: a spurious
+couple (c_j - c_i) x F_t, and a rod could not roll on another).
 
 Broad phase, per world (lane): every contact element's bounding box (inflated by its radius) is
 put in the cell of a uniform grid that holds its centre, the cell size h being the largest box
@@ -31,6 +39,8 @@ from collections import namedtuple
 import numpy as np
 
 from softmech.kernels import kernel
+from softmech.kernels.contact_point import add_elem_force_at, regularized_friction, spin_velocity
+from softmech.kernels.sticking import tangential
 
 K, GAMMA, MU_S, MU_K, V_S = range(5)
 N_PARAMS = 5
@@ -47,7 +57,8 @@ PARALLEL = 1e-10
 """sin^2 of the angle between two segments below which they are treated as parallel."""
 
 RodContactArgs = namedtuple("RodContactArgs", [
-    "x", "v", "elem_radius", "node_force",
+    "x", "v", "Q", "w", "elem_radius", "node_force",
+    "elem_couple",  # output: the friction's couples [N m] in the elements' frames (added to)
     "rc_node_a", "rc_node_b",  # node slots of each contact element's ends (n_ce,) int64
     "rc_elem",      # element slot of each contact element (n_ce,) int64 (its radius)
     "rc_rod",       # rod index of each contact element (n_ce,) int64
@@ -203,27 +214,62 @@ def add_pair_force(F, ia, ib, ja, jb, s, u, f0, f1, f2):
 
 
 @kernel(inline="always")
+def contact_point(a, bi, W, lane, i, j, eps, rsum, n, w):
+    """Where the friction of contact elements i, j acts (softmech.kernels.contact_point): the
+    contact point p, the midpoint of the surface points c_i + r_i n and c_j - r_j n, as the
+    levers from the closest centreline points, l_i = (d + r_i - r_j)/2 n and l_j = l_i - d n
+    (d = r_i + r_j - eps, the centrelines' distance); the element columns e_i, e_j; and the
+    tangential slip velocity of the two sections' material points at p,
+        w_t = [w + omega_j x l_j - omega_i x l_i]_t      (w = v_j(u) - v_i(s), eq. 1 there)
+    which vanishes when one rod rolls on the other. Returns (l_i, l_j, e_i, e_j, w_t)."""
+    ei, ej = a.rc_elem[i] * W + lane, a.rc_elem[j] * W + lane
+    d = rsum - eps
+    hi = 0.5 * (d + a.elem_radius[bi, ei] - a.elem_radius[bi, ej])
+    hj = hi - d
+    li = (hi * n[0], hi * n[1], hi * n[2])
+    lj = (hj * n[0], hj * n[1], hj * n[2])
+    Q, om = a.Q[bi], a.w[bi]
+    si = spin_velocity(Q, om, ei, li)
+    sj = spin_velocity(Q, om, ej, lj)
+    wt = tangential(w[0] + sj[0] - si[0], w[1] + sj[1] - si[1], w[2] + sj[2] - si[2], n)
+    return li, lj, ei, ej, wt
+
+
+@kernel(inline="always")
+def add_pair_friction(a, bi, ia, ib, ja, jb, ei, ej, s, u, li, lj, f):
+    """Friction f [N] (3,) on element j and -f on element i, both at the contact point p:
+    each at its closest centreline point (u, s) with the couple of its lever l_j, l_i
+    (softmech.kernels.contact_point.add_elem_force_at): no net force and no net torque."""
+    F, C, Q = a.rc_force[bi], a.elem_couple[bi], a.Q[bi]
+    add_elem_force_at(F, C, Q, ja, jb, ej, u, lj, f)
+    add_elem_force_at(F, C, Q, ia, ib, ei, s, li, (-f[0], -f[1], -f[2]))
+
+
+@kernel(inline="always")
+def frictionless(prm, mu_s, mu_k, lane):
+    """True where a contact entry has no friction in this lane (mu_s = mu_k = 0): its kernels
+    then apply the normal force only, exactly as before friction acted at the contact point."""
+    return prm[mu_s, lane] == 0.0 and prm[mu_k, lane] == 0.0
+
+
+@kernel(inline="always")
 def pair_force(a, bi, W, lane, i, j, entry):
     """Contact elements i, j of one lane, in contact entry `entry`: adds their forces to
-    a.rc_force and returns (contact 0 or 1, eps / (r_i + r_j))."""
+    a.rc_force (the friction's couples to a.elem_couple) and returns (contact 0 or 1,
+    eps / (r_i + r_j))."""
     prm = a.rc_param[bi, entry]
     eps, rsum, s, u, n, w, ia, ib, ja, jb = pair_geometry(a, bi, W, lane, i, j)
     if not eps > 0.0:
         return 0, 0.0
     n0, n1, n2 = n
-    w0, w1, w2 = w
-    vn = w0 * n0 + w1 * n1 + w2 * n2
+    vn = w[0] * n0 + w[1] * n1 + w[2] * n2
     fn = max(prm[K, lane] * eps - prm[GAMMA, lane] * vn, 0.0)          # Zhang 2019 eq. 7
-    w0 -= vn * n0
-    w1 -= vn * n1
-    w2 -= vn * n2
-    slip = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
-    v_s = prm[V_S, lane]
-    mu = prm[MU_S, lane] + (prm[MU_K, lane] - prm[MU_S, lane]) * clamp01(slip / v_s - 1.0)
-    ft = mu * fn / max(slip, v_s)                                       # regularized Coulomb
-    # force on element j; element i gets -f
-    add_pair_force(a.rc_force[bi], ia, ib, ja, jb, s, u, fn * n0 - ft * w0, fn * n1 - ft * w1,
-                   fn * n2 - ft * w2)
+    # the normal force on element j (element i gets -f) along n through both centrelines
+    add_pair_force(a.rc_force[bi], ia, ib, ja, jb, s, u, fn * n0, fn * n1, fn * n2)
+    if not frictionless(prm, MU_S, MU_K, lane):          # regularized Coulomb at the point p
+        li, lj, ei, ej, wt = contact_point(a, bi, W, lane, i, j, eps, rsum, n, w)
+        f = regularized_friction(wt, fn, prm[MU_S, lane], prm[MU_K, lane], prm[V_S, lane])
+        add_pair_friction(a, bi, ia, ib, ja, jb, ei, ej, s, u, li, lj, f)
     return 1, eps / rsum
 
 

@@ -26,16 +26,18 @@ Geometry, in the body's frame (y = Q (x - x_body)), element [ya, yb] of radius r
   overlaps well below r, docs/contact.md).
 
 Force: softmech.kernels.rod_body_contact's law and kinematics (pair_kinematics: the overlap-
-weighted application point, regularized_force, apply_pair_force): the same as for spheres,
-cylinders and boxes once phi, n, s and the ends' signed distances are known.
+weighted application point; regularized_pair_force: the normal force, and the friction at the
+contact point with the element's couple, softmech.kernels.contact_point): the same as for
+spheres, cylinders and boxes once phi, n, s and the ends' signed distances are known, so
+friction on a mesh also conserves angular momentum and lets a rod roll (issue 30).
 """
 import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
 from softmech.kernels.mesh_distance import NO_CROSSING, segment_crossing, segment_triangle, side
-from softmech.kernels.rod_body_contact import (TIE_BREAK, apply_pair_force, pair_kinematics,
-                                               regularized_force, to_body)
+from softmech.kernels.rod_body_contact import (TIE_BREAK, pair_kinematics,
+                                               regularized_pair_force, to_body)
 from softmech.kernels.rod_contact import add_rows, clear_rows
 
 REACH = 2.0
@@ -51,8 +53,8 @@ triangle in mesh_tri_x."""
 FAR = 1e300
 
 RodMeshContactArgs = namedtuple("RodMeshContactArgs", [
-    "x", "v", "elem_radius", "rb_x", "rb_v", "rb_Q", "rb_w",       # state and radii
-    "node_force", "rb_force", "rb_torque",                          # outputs (added to)
+    "x", "v", "Q", "w", "elem_radius", "rb_x", "rb_v", "rb_Q", "rb_w",   # state and radii
+    "node_force", "elem_couple", "rb_force", "rb_torque",           # outputs (added to)
     "rbc_node_a", "rbc_node_b", "rbc_elem", "rbc_body", "rbc_entry",  # per pair, as the convex
     "rbc_mesh",         # mesh of each pair (n_p,) int64
     "rbc_param",        # per entry and world (n_blocks, n_entries, N_PARAMS, W)
@@ -225,9 +227,10 @@ def mesh_pair_geometry(a, bi, W, lane, p):
 
 @kernel
 def rod_mesh_contacts(a, bi, W, t):
-    """Add the rod-mesh contact forces of block bi to a.node_force and the bodies' force and
-    torque (every rod-mesh pair of the scene in this one call); a.rbc_force keeps the rods'
-    share per node slot, a.rbc_stats per lane (as softmech.kernels.rod_body_contact)."""
+    """Add the rod-mesh contact forces of block bi to a.node_force, the friction's couples to
+    a.elem_couple and the bodies' force and torque (every rod-mesh pair of the scene in this one
+    call); a.rbc_force keeps the rods' share per node slot, a.rbc_stats per lane (as
+    softmech.kernels.rod_body_contact)."""
     clear_rows(a.rbc_force[bi])
     for lane in range(W):
         worst = 0.0
@@ -236,9 +239,8 @@ def rod_mesh_contacts(a, bi, W, t):
             hit, eps, r, s, n, lev, rel, vn, ia, ib, k = mesh_pair_geometry(a, bi, W, lane, p)
             if hit == 0:
                 continue
-            prm = a.rbc_param[bi, a.rbc_entry[p]]
-            apply_pair_force(a, bi, W, ia, ib, k, s, lev,
-                             regularized_force(prm, lane, eps, n, rel, vn))
+            regularized_pair_force(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], eps, r,
+                                   s, n, lev, rel, vn, ia, ib, k)
             count += 1
             worst = max(worst, eps / r)
         a.rbc_stats[bi, 0, lane] = worst

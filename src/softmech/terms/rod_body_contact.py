@@ -37,7 +37,8 @@ from softmech.kernels.rod_contact import N_PARAMS
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import rod_name
-from softmech.terms.rod_contact import FrictionSplitPart, _PenaltyContact, contact_elements
+from softmech.terms.rod_contact import (FRICTION_MASS_SHARE, FrictionSplitPart, _PenaltyContact,
+                                        contact_elements)
 from softmech.terms.rod_mesh_contact import CALL as MESH_CALL
 from softmech.terms.rod_mesh_contact import is_mesh, mesh_calls, mesh_overlaps, refuse_sticking
 
@@ -118,8 +119,9 @@ class RodBodyContact(_PenaltyContact):
         # explicit stability of the penalty spring on the lightest node: dt < 2 sqrt(m / k), halved
         m = min(ctx.discrete[n]["node_mass"].min(axis=1).min() for n in rods)
         ctx.time_step_limits.append(np.sqrt(m / p["stiffness"]))
-        if self.sticks():   # the stick spring likewise
-            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
+        if self.sticks():   # the stick spring likewise, on a surface point (FRICTION_MASS_SHARE)
+            ctx.time_step_limits.append(np.sqrt(FRICTION_MASS_SHARE * m
+                                                / p["tangential_stiffness"]))
 
 
 def check_initial_overlap(term, ctx, rod_indices, slots):

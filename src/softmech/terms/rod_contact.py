@@ -43,6 +43,13 @@ ANCHOR_ORDER = 90
 clamps and driven ends, 0), at the configuration the next forces see (as the rod-body
 contact's)."""
 
+FRICTION_MASS_SHARE = 0.2
+"""The effective mass of a section's material point at its surface, over its lightest node's
+mass m: friction acts there (softmech.kernels.contact_point), moving the node and turning the
+element, 1/m_eff = 1/m + r^2/J (J = m_e r^2/4 about a bending axis, m_e >= m) <= 5/m; the stick
+spring's explicit limit is sqrt(m_eff / k_t) (sqrt(m / k_t) while friction acted at the
+centreline)."""
+
 INITIAL_OVERLAP = ("warn", "refuse")
 """What a contact term does with an initial geometry that overlaps by more than its
 overlap_tolerance: start anyway with an InitialOverlapWarning (the penalty pushes the pair
@@ -182,7 +189,8 @@ class RodContact(_PenaltyContact):
         ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm, self.sticks())
         if self.sticks():   # explicit stability of the stick spring on the lightest node
             m = min(ctx.discrete[ctx.rods[r].name]["node_mass"].min(axis=1).min() for r in indices)
-            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
+            ctx.time_step_limits.append(np.sqrt(FRICTION_MASS_SHARE * m
+                                                / p["tangential_stiffness"]))
 
 
 def contact_elements(rods, indices):

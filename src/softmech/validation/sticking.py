@@ -217,14 +217,23 @@ def rod_sticks_then_slides_across_rods():
     """A short rod lying across two clamped rods (RodContact with sticking friction, mu_s =
     mu_k = 0.5, rails_simulation), its weight tilted along it, holds_then_slides. The slider
     moves ~4 mm in 0.3 s, so each crossing stays on one pair of elements and slides at mu_k F_n,
-    and the two F_n carry m g cos(alpha) on average (measured 1 - 1.5e-5). Tolerance 1 %: a is
-    the small difference g (sin - mu cos), 50 times smaller than either term, and the slider's
-    elastic sag tilts the contact normals (measured: the friction along the slope is 0.99992
-    mu_k of the normal force, and a 0.43 % above the formula, 1.46 % with a slider 4 times
-    softer: ~1 / E)."""
+    and the two F_n carry m g cos(alpha) on average (measured 1 - 1.5e-5). Tolerance 2 %: a is
+    the small difference g (sin - mu cos), 50 times smaller than either term, so a tilt delta
+    of the contact normals along the slope moves a by ~ g cos(alpha) (1 + mu^2) delta, 1.25 %
+    of a per 1e-4 rad, and the normals tilt: (i) the slider's elastic sag (while friction
+    acted at the centrelines: a 0.43 % above the formula, 1.46 % with a slider 4 times softer,
+    ~1 / E); (ii) since friction acts at the contact point, r below the slider's axis (issue
+    30), its moment mu_k N r about the slider's centre transfers ~0.04 N of normal load from
+    the upper crossing to the lower one (a braking car's dive) and bends the slider by the
+    couples at the crossings; the penalty (k), the rails and the slider give way, tilting the
+    slider at the crossings by ~1e-4 rad (measured: the two crossing elements' pitch sums to
+    -2.55e-4 rad, -0.82e-4 before). Measured a 1.40 % above the formula (1.21 % with rails 4
+    times stiffer, 1.07 % with a slider 4 times stiffer: compliance, not the time step: the
+    same at dt = 5e-6 and 2.5e-6 s); the slider's contact force along the slope is 0.49986 of
+    the one across it (0.49996 before). The rigid-slider formula does not model (ii)."""
     return holds_then_slides("rod_sticks_then_slides_across_rods",
                              lambda tan_alpha: rod_across_rails(tan_alpha, 0.5, 0.5, 0.3), 0.5,
-                             1e-2)
+                             2e-2)
 
 
 CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
