@@ -1,7 +1,7 @@
 """The per-scene step: a small module generated for each set of term kernels and cached on disk.
 
 A scene's step calls the kernels of the terms it has, and only those. The generator writes the
-integrator's entry points (softmech.integrators.explicit.RUN_BLOCK_SOURCE) after three hooks
+integrator's entry points (softmech.integrators.explicit.STEP_BLOCK_SOURCE) after three hooks
 (forces, positions, rates) that call the scene's term kernels in the table's order, each kernel
 a separately compiled function taking its own argument tuple. The module is written once per
 distinct term set under softmech.cache.cache_dir()/steps (the file name is a hash of its text
@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 
 from softmech.cache import cache_dir, kernel_fingerprint
-from softmech.integrators.explicit import RUN_BLOCK_SOURCE
+from softmech.integrators.explicit import STEP_BLOCK_SOURCE
 
 STAGES = ("forces", "positions", "rates")
 """Hooks of the integrator a term kernel can take part in."""
@@ -151,7 +151,7 @@ def step_source(calls, kinds):
     hooks_empty = not any(g for _, g in kinds) and all(c.stage == "forces" for c in calls)
     hooks += ["", "", f"FUSE = {hooks_empty}",
               '"""No constraint between a kick and the next drift: step_block fuses them."""']
-    return "\n".join(lines + hooks) + "\n\n" + RUN_BLOCK_SOURCE
+    return "\n".join(lines + hooks) + "\n\n" + STEP_BLOCK_SOURCE
 
 
 _LOADED = {}

@@ -9,7 +9,7 @@ evaluations per step, fourth order for conservative forces.
 
 The integrator owns the time loop, inertia (forces -> accelerations), the drifts and the order
 in which constraints are imposed; it never names a term nor a body kind. Both enter through
-hooks that softmech.integrators.driver generates for each scene (see RUN_BLOCK_SOURCE):
+hooks that softmech.integrators.driver generates for each scene (see STEP_BLOCK_SOURCE):
     forces(T, bi, W, t)      every force term's kernel, in the table's order
     positions(T, bi, W, t)   every position constraint, then the bodies' ghost slots
     closing_positions(T, bi, W, t)   the same without the terms' history updates, at the
@@ -44,7 +44,7 @@ def _scheme_tables():
 SCHEME_TABLES = _scheme_tables()
 """(drift coefficients, kick coefficients) per scheme code, see SCHEMES."""
 
-RUN_BLOCK_SOURCE = '''
+STEP_BLOCK_SOURCE = '''
 @kernel(nogil=True)
 def step_block(T, bi, W, t_origin, step0, dt, n_steps, drifts, kicks):
     """Steps step0 .. step0 + n_steps - 1 of one drift-kick scheme on block bi and returns its
