@@ -32,6 +32,14 @@ from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
 from softmech.terms.surface_contact import node_forces as surface_node_forces
 
 
+def _is_key(name, index):
+    """Whether `name` is a key of dict `index` (False for an unhashable name, e.g. a list)."""
+    try:
+        return name in index
+    except TypeError:
+        return False
+
+
 class Simulation:
     """B worlds of a scene. `params['<owner>.<field>']` are per-world parameters with a leading
     dimension of 1 (shared) or B; edit them in place or assign new arrays between runs."""
@@ -128,13 +136,17 @@ class Simulation:
     def _rod_name(self, rod):
         """Name of a body (rod, rigid body or discrete rod) given by name or object; None for
         the only one."""
-        names = list(self._index) + list(self._rigid_index) + list(self._der_index)
+        indexes = (self._index, self._rigid_index, self._der_index)
         if rod is None:
+            names = [name for index in indexes for name in index]
             if len(names) != 1:
                 raise ValueError(f"rod = None is ambiguous: the scene has bodies {names}")
             return names[0]
         name = getattr(rod, "name", rod)
-        if name not in names:
+        # dict lookups, not a list of every body: called per body and sample (thousands of
+        # rods: the wing)
+        if not any(_is_key(name, index) for index in indexes):
+            names = [name for index in indexes for name in index]
             raise ValueError(f"rod = {rod!r} is not allowed: no such body (bodies: {names})")
         return name
 

@@ -2,7 +2,10 @@
 runs every built-in scene for a short duration and checks it writes its files and prints its
 figure"): exit code 0, its summary printed before the figures (with "not measured", never
 "nan", for what a run this short cannot measure), its headline figure in the JSON result, and
-the files it lists written: the results file, at least one plot and a video."""
+the files it lists written: the results file, at least one plot and a video. The same run's
+results file is then viewed (`softmech view` draws every recorded rod) and described
+(`softmech info` gives every dataset under /rods, /shells and /derived its units): one run per
+scene for both (the ~2,800-rod wing's run takes minutes)."""
 import json
 import os
 
@@ -10,6 +13,8 @@ import pytest
 
 from softmech.cli import main
 from softmech.scenarios import SCENES
+from softmech.viz.source import read_results
+from softmech.viz.viewer import view_figure
 
 HEADLINE = {
     "cantilever": "relative_error", "snake": "mean_forward_speed",
@@ -33,7 +38,7 @@ def test_every_built_in_scene_has_a_headline():
 
 
 @pytest.mark.parametrize("scene", sorted(SCENES))
-def test_the_scene_runs_and_writes_its_files(scene, tmp_path, capsys):
+def test_the_scene_runs_writes_its_files_and_is_viewed_with_units(scene, tmp_path, capsys):
     out = tmp_path / scene
     assert main(["run", scene, "--duration", str(DURATION.get(scene, 0.02)), "--output",
                  str(out), "--json"]) == 0
@@ -52,3 +57,23 @@ def test_the_scene_runs_and_writes_its_files(scene, tmp_path, capsys):
     plots = next(i for i, line in enumerate(log) if line.strip().startswith("writing plots"))
     assert plots > wall + 1, log           # the summary's lines come between the two
     assert "nan" not in " ".join(log[wall + 1:plots]).lower(), log[wall + 1:plots]
+    viewed_and_described_with_units(out, tmp_path / f"{scene}.html", capsys)
+
+
+def viewed_and_described_with_units(out, page, capsys):
+    """`softmech view` of the run in folder `out` draws every recorded rod and mesh (the wing
+    records every 16th barb pair of its ~2,800 barbs), and `softmech info` gives every dataset
+    under /rods, /shells and /derived its units."""
+    data = read_results(out / "results.h5")
+    # rods are coloured by their curvature; a scene of shells alone has no rod field to show
+    field = ["--field", "curvature"] if data.rods else []
+    assert main(["view", str(out / "results.h5"), "--html", str(page), *field, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["frames"] >= 2
+    fig, _ = view_figure(data)
+    recorded = {r for r in data.rods if f"{r}.positions" in data.results}
+    assert recorded | set(data.meshes) <= {t.hovertext for t in fig.data if t.type == "mesh3d"}
+    assert main(["info", str(out / "results.h5"), "--json"]) == 0
+    datasets = json.loads(capsys.readouterr().out)["datasets"]
+    missing = [path for path, d in datasets.items()
+               if path.startswith(("/rods/", "/shells/", "/derived/")) and not d["units"]]
+    assert not missing, f"datasets without units: {missing}"

@@ -423,3 +423,23 @@ def test_diverging_run_keeps_last_good_state(tmp_path, chunk_steps):
     assert reloaded.time == sim.time
     for key, value in reloaded.get_state().items():
         np.testing.assert_array_equal(state[key], value, err_msg=key)
+
+
+def test_a_body_is_named_by_name_or_object_and_anything_else_is_refused():
+    """Simulation._rod_name (get_state, set_state, contact_forces, records): a body by its name
+    or object; a name that is not a body, or an unhashable value, is refused naming the bodies;
+    rod=None only when the scene has one body."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(**GOOD_ROD)
+    sim = scene.compile(dt=1e-5)
+    np.testing.assert_array_equal(sim.get_state("rod")["positions"],
+                                  sim.get_state(rod)["positions"])
+    assert sim.get_state()["positions"].shape == (1, N + 1, 3)       # the only body
+    for bad in ("nowhere", ["rod"]):
+        with pytest.raises(ValueError, match=r"rod = .* is not allowed: no such body \(bodies: "
+                                             r"\['rod'\]\)"):
+            sim.get_state(bad)
+    scene.add_cosserat_rod(**{**GOOD_ROD, "name": "other", "start": (0, 1, 0)})
+    with pytest.raises(ValueError, match=r"rod = None is ambiguous: the scene has bodies "
+                                         r"\['rod', 'other'\]"):
+        scene.compile(dt=1e-5).get_state()

@@ -181,6 +181,7 @@ class _Checker:
         self.complete = bool(f.attrs["complete"])
         self.worlds = int(f.attrs["worlds"])
         self.owners = {}            # (group, name) -> (n_nodes or None, n_elems or None)
+        self._by_name = None        # {name: owners' value}, built when first needed
         for group in ("rods", "bodies", "shells", "recorders", "derived", "joints"):
             if group in f and not isinstance(f[group], h5py.Group):
                 self.fail(f"/{group}", "is a dataset", "a group")
@@ -373,7 +374,7 @@ class _Checker:
                 k in g.attrs for k in ("n_nodes", "n_elems", "closed")):
             # version 1 stored a rigid body's series as a rod without a description: readable,
             # not drawable (viz.source says so)
-            self.owners[("rods", name)] = (None, None)
+            self.add_owner("rods", name, (None, None))
             return self.check_group_series("rods", name, g, None, None)
         n_nodes, n_elems = (int(self.attr(where, g, k, "int")) for k in ("n_nodes", "n_elems"))
         closed = bool(self.attr(where, g, "closed", "bool"))
@@ -398,7 +399,7 @@ class _Checker:
                         np.isfinite(value)):
                     self.fail(f"attribute {key!r} of {where}", f"= {lv.show(value)}",
                               "3 finite numbers (an axisymmetric shell's axis)")
-        self.owners[("rods", name)] = (n_nodes, n_elems)
+        self.add_owner("rods", name, (n_nodes, n_elems))
         self.check_group_series("rods", name, g, n_nodes, n_elems)
 
     def check_body(self, name, g):
@@ -417,7 +418,7 @@ class _Checker:
         if shape == "general" and ("vertices" in g or "faces" in g):
             vertices = self.static(where, g, "vertices", (None, 3))
             self.indices(where, g, "faces", 3, len(vertices))
-        self.owners[("bodies", name)] = (1, 1)
+        self.add_owner("bodies", name, (1, 1))
         self.check_group_series("bodies", name, g, 1, 1)
 
     def check_shell(self, name, g):
@@ -432,7 +433,7 @@ class _Checker:
         else:
             edges = self.indices(where, g, "edges", 2, n_nodes)
             self.static(where, g, "radius", (len(edges),), positive=True)
-        self.owners[("shells", name)] = (n_nodes, None)
+        self.add_owner("shells", name, (n_nodes, None))
         self.check_group_series("shells", name, g, n_nodes, None)
 
     def indices(self, where, g, key, width, n_nodes):
@@ -445,13 +446,26 @@ class _Checker:
                       if n_nodes is not None else "indices >= 0")
         return value
 
+    def add_owner(self, group, name, shape):
+        """Record body `name` of `group` ("rods", "bodies", "shells") with its (n_nodes or
+        None, n_elems or None)."""
+        self.owners[(group, name)] = shape
+        self._by_name = None
+
+    def owners_by_name(self):
+        """{body name: (n_nodes, n_elems)} of self.owners, built once after the last
+        add_owner (a file of thousands of bodies and joints: a lookup per joint, not a pass)."""
+        if self._by_name is None:
+            self._by_name = {o: v for (_, o), v in self.owners.items()}
+        return self._by_name
+
     def check_joint(self, name, g):
         where = self.group_of("joints", name, g)
         self.attr(where, g, "kind", "text")
         for side in ("a", "b"):
             body = self.attr(where, g, f"{side}_body", "text")
             node = int(self.attr(where, g, f"{side}_node", "int"))
-            owners = {o: v for (_, o), v in self.owners.items()}
+            owners = self.owners_by_name()
             if body not in owners:
                 self.fail(f"attribute '{side}_body' of {where}", f"= {body!r}",
                           f"a body of the file {sorted(owners)}")
@@ -521,8 +535,7 @@ class _Checker:
                 continue                # real arrays, e.g. a sparsity pattern
             if not isinstance(sub, h5py.Group):
                 self.fail(f"{where}/{owner}", "is a dataset", "a group of state arrays")
-            known = [v for (k, o), v in self.owners.items() if o == owner]
-            n_nodes, n_elems = known[0] if known else (None, None)
+            n_nodes, n_elems = self.owners_by_name().get(owner, (None, None))
             for field, ds in sub.items():
                 sample = sample_shape("checkpoint", field, n_nodes, n_elems)
                 if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or \
