@@ -33,6 +33,7 @@ import numpy as np
 from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 
+from slow_scale import scaled
 from softmech.scenefile.schema import RunSettings, Scenario
 from softmech.scenefile.writer import scenario_dict
 from softmech.simulation import SimulationDiverged
@@ -40,9 +41,9 @@ from softmech.simulation import SimulationDiverged
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_EXAMPLES = int(os.environ.get("SOFTMECH_FUZZ_EXAMPLES", "150"))
 """Cases per fuzz test in the default run."""
-SLOW_EXAMPLES = int(os.environ.get("SOFTMECH_FUZZ_SLOW_EXAMPLES", "20000"))
+SLOW_EXAMPLES = int(os.environ.get("SOFTMECH_FUZZ_SLOW_EXAMPLES", str(scaled(20000, 500))))
 """Cases per fuzz test in the slow variants (two slow tests: 40,000 cases together, ~1.5 min
-on 2 shared cores with the kernels cached)."""
+on 2 shared cores with the kernels cached; a quarter in CI: slow_scale)."""
 CASE_SECONDS = 120
 """A case still running after this long counts as a hang."""
 MAX_ITEMS = 5000

@@ -17,6 +17,7 @@ import h5py
 import numpy as np
 import pytest
 
+from slow_scale import scaled
 from kill_harness import (JOURNAL_FORMAT, LOG_FORMAT, OPTIMIZE, Monotone, check_json,
                           check_results, chunk_key, finish, generation_key, kill_and_resume,
                           reset_folder)
@@ -26,6 +27,8 @@ SWEEP = ["--param", "rods.rod.youngs_modulus=1e6:1e7:8", "--chunk", "2"]
 RUN = ["run", "run.toml", "--quiet", "--checkpoint-every", "0.02"]
 OPT = ["optimize", "opt.toml", "--quiet"]
 SW = ["sweep", "opt.toml", *SWEEP, "--quiet"]
+KILLS = scaled(34, 3)
+"""Kills of each command in the slow test: 34 at full size, 8 in CI (slow_scale)."""
 
 
 @pytest.fixture(scope="module")
@@ -126,9 +129,10 @@ def test_a_few_kills(scenario):
 
 @pytest.mark.slow
 def test_a_hundred_kills(scenario):
-    """Slow step: 34 kills of each command, 102 in all, at seeded random moments."""
+    """Slow step: 34 kills of each command, 102 in all, at seeded random moments (8 of each in
+    CI: slow_scale)."""
     rng = random.Random(16)
-    logs = {f.__name__: f(scenario, 34, rng, "slow") for f in (kill_runs, kill_campaign,
+    logs = {f.__name__: f(scenario, KILLS, rng, "slow") for f in (kill_runs, kill_campaign,
                                                               kill_sweep)}
     print({k: vars(v) for k, v in logs.items()})
-    assert sum(log.kills for log in logs.values()) == 102
+    assert sum(log.kills for log in logs.values()) == 3 * KILLS

@@ -22,17 +22,24 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from slow_scale import scaled
 from softmech.scenarios import SCENES
 
-SNAKE_STEPS = 10 ** 7
-"""Steps of the snake soak (dt = 2.5e-5 s: 250 s simulated, 250 muscle periods)."""
-CHUNKS = 50
-"""sim.run calls the soak is cut into (the RSS is read between them)."""
+CHUNK_STEPS = 2 * 10 ** 5
+"""Steps of one sim.run call of the snake soak (5 s simulated at dt = 2.5e-5 s: the RSS is read
+between them)."""
+CHUNKS = scaled(50, 10)
+"""sim.run calls of the snake soak: 50 (10^7 steps, 250 s simulated, 250 muscle periods) at full
+size; 12 in CI (slow_scale: 2.4 10^6 steps; a leak of 4 B per step would still exceed
+MEMORY_TOLERANCE)."""
+SNAKE_STEPS = CHUNK_STEPS * CHUNKS
 MEMORY_TOLERANCE = 8 * 2 ** 20
 """Allowed RSS growth from warm-up to end [B]: a few allocator arenas (glibc grows its heap in
 steps of up to a few MB); 10^7 steps or 100 generations turn any per-step or per-generation leak
 above 1 B / 80 kB into more than this."""
-GENERATIONS = 100
+GENERATIONS = scaled(100, 20)
+"""CMA-ES generations of the campaign soak: 100 at full size; 25 in CI (slow_scale: a leak of
+0.6 MB per generation would still exceed MEMORY_TOLERANCE)."""
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"),
                                 reason="RSS read from Linux's /proc/self/statm (psutil not installed)")
 
