@@ -6,6 +6,7 @@
     python benchmarks/compile_times.py --scene rod_sticking  # the same with sm.StickingFriction
     python benchmarks/compile_times.py --scene rod_body_contact   # rods, bodies, DrivenEnd
     python benchmarks/compile_times.py --scene rod_mesh_contact   # a rod on a fixed mesh
+    python benchmarks/compile_times.py --scene rod_mesh_sticking  # the same with sm.StickingFriction
     python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
     python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
     python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
@@ -39,7 +40,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
-        "rod_body_contact", "rod_mesh_contact", "fluids", "elbow", "poseidron", "quadropus",
+        "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow", "poseidron", "quadropus",
         "contacts", "der_rod"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
@@ -69,8 +70,8 @@ def main(argv=None):
         scene, dt = _rod_contact_scene(sm, sticking=args.scene == "rod_sticking")
     elif args.scene == "rod_body_contact":
         scene, dt = _rod_body_contact_scene(sm)
-    elif args.scene == "rod_mesh_contact":
-        scene, dt = _rod_mesh_contact_scene(sm)
+    elif args.scene in ("rod_mesh_contact", "rod_mesh_sticking"):
+        scene, dt = _rod_mesh_contact_scene(sm, sticking=args.scene == "rod_mesh_sticking")
     elif args.scene == "fluids":
         scene, dt = _fluids_scene(sm)
     elif args.scene == "contacts":
@@ -143,13 +144,15 @@ def _rod_body_contact_scene(sm):
                   fixed=True)
     scene.add(sm.Gravity())
     scene.add(sm.DrivenEnd(ball, times=[0.0, 1.0], rotation=[[0, 0, 0], [0, 1, 0]]))
-    scene.add(sm.RodBodyContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
+    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
+                else sm.CoulombFriction(0.5, 0.4))
+    scene.add(sm.RodBodyContact(stiffness=1e4, friction=friction))
     return scene, 1e-5
 
 
-def _rod_mesh_contact_scene(sm):
+def _rod_mesh_contact_scene(sm, sticking=False):
     """A rod resting on a fixed 12-triangle box mesh, with friction (sm.RodBodyContact's mesh
-    kernel only)."""
+    kernels only): regularized, or sticking (sm.StickingFriction)."""
     from softmech.validation.mesh_contact import box_mesh
     scene = sm.Scene()
     scene.add_cosserat_rod(name="a", start=(-0.2, 0, 0.06), direction=(1, 0, 0), n_elems=20,
@@ -158,7 +161,9 @@ def _rod_mesh_contact_scene(sm):
     v, f = box_mesh((0.5, 0.5, 0.1))
     scene.add_rigid_body(name="table", position=(0, 0, 0), vertices=v, faces=f, fixed=True)
     scene.add(sm.Gravity())
-    scene.add(sm.RodBodyContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
+    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
+                else sm.CoulombFriction(0.5, 0.4))
+    scene.add(sm.RodBodyContact(stiffness=1e4, friction=friction))
     return scene, 1e-5
 
 

@@ -72,30 +72,61 @@ def set_anchors(a, bi, j, e, k, s, lr, lb, ut):
 
 
 @kernel
+def sticking_pair_force(a, bi, W, lane, p, prm, eps, r, s, n, lev, rel, vn, ia, ib, k):
+    """The sticking law of pair p in one lane, given its geometry (pair_geometry's, or the
+    mesh's: softmech.kernels.rod_mesh_sticking): the normal force max(k eps - gamma vn, 0) n
+    [N] as the regularized law's, and the friction of the anchors' spring at the contact point
+    (on the rod at its centreline point with the couple of its lever, on the body at that
+    point); prm: the rows of softmech.kernels.sticking.N_STICK_PARAMS. Added to rbc_force,
+    elem_couple and the body. Reads the anchors, never writes them."""
+    fn = max(prm[S_K, lane] * eps - prm[S_GAMMA, lane] * vn, 0.0)
+    apply_pair_force(a, bi, W, ia, ib, k, s, lev, (fn * n[0], fn * n[1], fn * n[2]))
+    j = p * W + lane
+    lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
+    ut = anchor_spring(a, bi, ia, ib, e, k, j, n)
+    apply_friction(a, bi, ia, ib, e, k, s, lr, lb, stick_force(ut, wt, fn, a.rbc_anchor[bi][3, j],
+                                                                 prm, lane))
+
+
+@kernel
+def update_pair_anchors(a, bi, W, lane, p, prm, hit, eps, r, s, n, lev, rel, vn, ia, ib, k):
+    """Update the anchors of pair p in one lane, given its geometry (as sticking_pair_force;
+    hit 0: apart): a new contact anchors where it touches, a spring beyond the cone slides back
+    onto it, a lost contact forgets (softmech.kernels.sticking); then the anchor pair is carried
+    to the current contact point with its (return-mapped) spring (module docstring)."""
+    A = a.rbc_anchor[bi]
+    j = p * W + lane
+    if hit == 0:
+        A[3, j] = NO_CONTACT
+        return
+    lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
+    if A[3, j] == NO_CONTACT:
+        set_anchors(a, bi, j, e, k, s, lr, lb, (0.0, 0.0, 0.0))
+        A[3, j] = STICKING
+        return
+    ut = anchor_spring(a, bi, ia, ib, e, k, j, n)
+    fn = max(prm[S_K, lane] * eps - prm[S_GAMMA, lane] * vn, 0.0)
+    c, status = anchor_slip(ut, wt, fn, A[3, j], prm, lane)
+    set_anchors(a, bi, j, e, k, s, lr, lb,
+                ((1.0 - c) * ut[0], (1.0 - c) * ut[1], (1.0 - c) * ut[2]))
+    A[3, j] = status
+
+
+@kernel
 def rod_body_sticking(a, bi, W, t):
     """Add the sticking rod-body contact forces of block bi to a.node_force, a.elem_couple and
-    the bodies (every sticking pair of the scene in this one call); rbc_force and rbc_stats as
-    softmech.kernels.rod_body_contact.rod_body_contacts. The normal force acts as the
-    regularized kernel's, the friction of the spring at the contact point (on the rod at its
-    centreline point with the couple of its lever, on the body at that point). Reads the
-    anchors, never writes them."""
+    the bodies (every sticking pair of the scene in this one call; sticking_pair_force);
+    rbc_force and rbc_stats as softmech.kernels.rod_body_contact.rod_body_contacts."""
     clear_rows(a.rbc_force[bi])
-    A = a.rbc_anchor[bi]
     for lane in range(W):
         worst = 0.0
         count = 0
         for p in range(a.rbc_node_a.shape[0]):
-            prm = a.rbc_param[bi, a.rbc_entry[p]]
             hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
             if hit == 0:
                 continue
-            fn = max(prm[S_K, lane] * eps - prm[S_GAMMA, lane] * vn, 0.0)
-            apply_pair_force(a, bi, W, ia, ib, k, s, lev, (fn * n[0], fn * n[1], fn * n[2]))
-            j = p * W + lane
-            lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
-            ut = anchor_spring(a, bi, ia, ib, e, k, j, n)
-            apply_friction(a, bi, ia, ib, e, k, s, lr, lb, stick_force(ut, wt, fn, A[3, j], prm,
-                                                                         lane))
+            sticking_pair_force(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], eps, r, s,
+                                n, lev, rel, vn, ia, ib, k)
             count += 1
             worst = max(worst, eps / r)
         a.rbc_stats[bi, 0, lane] = worst
@@ -105,28 +136,10 @@ def rod_body_sticking(a, bi, W, t):
 
 @kernel
 def rod_body_anchors(a, bi, W, t):
-    """Update the anchors of block bi at its current configuration (softmech.kernels.sticking:
-    new contacts anchor where they touch, springs beyond the cone slide back onto it, lost
-    contacts forget), then carry every anchor pair to the current contact point with its
-    (return-mapped) spring (module docstring). A positions-stage kernel: after every drift,
-    before the forces."""
-    A = a.rbc_anchor[bi]
+    """Update the anchors of block bi at its current configuration (update_pair_anchors). A
+    positions-stage kernel: after every drift, before the forces."""
     for lane in range(W):
         for p in range(a.rbc_node_a.shape[0]):
-            prm = a.rbc_param[bi, a.rbc_entry[p]]
             hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
-            j = p * W + lane
-            if hit == 0:
-                A[3, j] = NO_CONTACT
-                continue
-            lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
-            if A[3, j] == NO_CONTACT:
-                set_anchors(a, bi, j, e, k, s, lr, lb, (0.0, 0.0, 0.0))
-                A[3, j] = STICKING
-                continue
-            ut = anchor_spring(a, bi, ia, ib, e, k, j, n)
-            fn = max(prm[S_K, lane] * eps - prm[S_GAMMA, lane] * vn, 0.0)
-            c, status = anchor_slip(ut, wt, fn, A[3, j], prm, lane)
-            set_anchors(a, bi, j, e, k, s, lr, lb,
-                        ((1.0 - c) * ut[0], (1.0 - c) * ut[1], (1.0 - c) * ut[2]))
-            A[3, j] = status
+            update_pair_anchors(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], hit, eps, r,
+                                s, n, lev, rel, vn, ia, ib, k)

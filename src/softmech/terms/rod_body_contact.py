@@ -9,7 +9,7 @@ Nat. Commun. 2019, eq. 7, against the body's exact surface).
 
 rods: the rods (or names) in contact, None for every rod; bodies: the rigid bodies (or names),
 None for every sphere, cylinder, box and general body with a triangle mesh (vertices= and
-faces=: softmech.terms.rod_mesh_contact, the regularized friction law only). Every listed rod
+faces=: softmech.terms.rod_mesh_contact). Every listed rod
 touches every listed body; a pair (rod, body) may belong to one term only. All terms compile
 into one kernel call for the convex bodies, which checks every element against every listed
 body (a bounding-sphere test first): cost ~ elements x bodies, and one for the mesh bodies
@@ -40,7 +40,8 @@ from softmech.terms.base import rod_name
 from softmech.terms.rod_contact import (FRICTION_MASS_SHARE, FrictionSplitPart, _PenaltyContact,
                                         contact_elements)
 from softmech.terms.rod_mesh_contact import CALL as MESH_CALL
-from softmech.terms.rod_mesh_contact import is_mesh, mesh_calls, mesh_overlaps, refuse_sticking
+from softmech.terms.rod_mesh_contact import STICK_CALLS as MESH_STICK_CALLS
+from softmech.terms.rod_mesh_contact import is_mesh, mesh_calls, mesh_overlaps
 
 ORDER = 86
 """Place in the force pass: after rod-rod contact (85), before ground contact (90)."""
@@ -110,7 +111,6 @@ class RodBodyContact(_PenaltyContact):
         if not rods or not bodies:
             raise ValueError(f"{self.name}: no rods or no spheres, cylinders, boxes or meshes to "
                              f"touch (rods: {rods}, bodies: {bodies})")
-        refuse_sticking(self, [ctx.rigid_body(n, self.name) for n in bodies])
         prm = self.contact_params(p)                                      # (B, N_PARAMS)
         rod_indices = [ctx.rod_index[n] for n in rods]
         slots = [ctx.rigid_index[n] for n in bodies]
@@ -184,9 +184,9 @@ class RodBodyContacts(FrictionSplitPart):
         rows = np.array(rows, dtype=np.int64).reshape(-1, 5)
         mesh = np.array([is_mesh(self.ctx.rigid_bodies[b]) for b in rows[:, 3]], dtype=bool)
         calls = []
-        if mesh.any():      # sticking is refused for meshes (RodBodyContact.contribute)
+        if mesh.any():
             calls = mesh_calls(engine, self.ctx.rigid_bodies, rows[mesh],
-                               [entry[3] for entry in entries], ORDER)
+                               [entry[3] for entry in entries], ORDER, sticking, ANCHOR_ORDER)
             rows = rows[~mesh]
             if not len(rows):
                 return calls
@@ -212,12 +212,13 @@ class RodBodyContacts(FrictionSplitPart):
                 Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking")]
 
 
-CALLS = ("rod_body_contacts", MESH_CALL)
-"""Names of the regularized force calls (convex bodies, meshes)."""
+CALLS = ("rod_body_contacts", MESH_CALL, "rod_body_sticking", MESH_STICK_CALLS[0])
+"""Names of the force calls: the regularized law's (convex bodies, meshes), then the sticking
+law's (convex bodies, meshes)."""
 
 
 def _force_calls(engine):
-    """Argument tuples of the scene's regularized rod-body force calls (one or both of CALLS)."""
+    """Argument tuples of the scene's rod-body force calls (those of CALLS it has)."""
     found = [c.args for c in engine.calls if c.name in CALLS]
     if not found:
         engine.call_args(CALLS[0])      # raises, naming the scene's calls

@@ -5,34 +5,30 @@ softmech.kernels.rod_mesh_contact, the mesh's preparation in softmech.bodies.con
 term itself (its arguments, parameters and law) is softmech.terms.rod_body_contact's.
 
 Limits: one contact per element and body, at its deepest point (elements short against the
-mesh's features); a centreline more than one radius inside the surface is lost; the regularized
-Coulomb law only (sm.StickingFriction is refused for mesh bodies).
+mesh's features); a centreline more than one radius inside the surface is lost. Friction: the
+regularized Coulomb law (sm.CoulombFriction) or friction that sticks (sm.StickingFriction:
+softmech.kernels.rod_mesh_sticking, the convex bodies' anchors and law on the mesh's geometry).
 """
 import numpy as np
 
 from softmech.bodies.contact_mesh import pack_meshes
 from softmech.integrators.driver import Call
-from softmech.kernels.rod_mesh_contact import RodMeshContactArgs, initial_mesh_overlaps, rod_mesh_contacts
+from softmech.kernels.rod_body_sticking import ANCHOR_ROWS
 from softmech.kernels.rod_contact import N_PARAMS
+from softmech.kernels.rod_mesh_contact import RodMeshContactArgs, initial_mesh_overlaps, rod_mesh_contacts
+from softmech.kernels.rod_mesh_sticking import RodMeshStickArgs, rod_mesh_anchors, rod_mesh_sticking
+from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import lane_table
 
 CALL = "rod_mesh_contacts"
-"""Name of the mesh bodies' force call."""
+"""Name of the mesh bodies' force call (the regularized law)."""
+STICK_CALLS = ("rod_mesh_sticking", "rod_mesh_anchors")
+"""Names of the mesh bodies' calls with friction that sticks: the forces, the anchors' update."""
 
 
 def is_mesh(body):
     """Whether a rigid body touches rods through its triangle mesh (a general body with one)."""
     return body.shape == "general" and body.mesh is not None
-
-
-def refuse_sticking(term, bodies):
-    """ValueError if `term` has a StickingFriction and one of `bodies` is a mesh body."""
-    meshes = [b.name for b in bodies if is_mesh(b)]
-    if term.sticks() and meshes:
-        raise ValueError(f"{term.name}.friction = {term.friction!r} is not allowed with the mesh "
-                         f"body {meshes[0]!r}: rod contact with triangle meshes has the "
-                         f"regularized law only (sm.CoulombFriction); put the mesh bodies in a "
-                         f"RodBodyContact of their own")
 
 
 def mesh_overlaps(x0, x1, rad, body):
@@ -50,10 +46,12 @@ def mesh_overlaps(x0, x1, rad, body):
     return out
 
 
-def mesh_calls(engine, rigid_bodies, rows, params, order):
-    """The force call (at `order` of the force pass) of the pairs `rows` (n_p, 5): node a,
-    node b, element slot, body slot, entry, whose bodies are meshes; params: each entry's
-    (B, N_PARAMS)."""
+def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor_order=None):
+    """The calls of the pairs `rows` (n_p, 5): node a, node b, element slot, body slot, entry,
+    whose bodies are meshes; params: each entry's (B, N_PARAMS), or (B, N_STICK_PARAMS) when
+    `sticking`. The regularized law: one force call at `order` of the force pass. Sticking: the
+    anchors' update at `anchor_order` of the positions pass (their history kept with the state,
+    as the convex bodies') and the force call."""
     slots = sorted(set(rows[:, 3].tolist()))
     mesh_of = {b: i for i, b in enumerate(slots)}
     meshes = pack_meshes([rigid_bodies[b] for b in slots])
@@ -62,9 +60,15 @@ def mesh_calls(engine, rigid_bodies, rows, params, order):
         rbc_node_a=rows[:, 0].copy(), rbc_node_b=rows[:, 1].copy(), rbc_elem=rows[:, 2].copy(),
         rbc_body=rows[:, 3].copy(), rbc_entry=rows[:, 4].copy(),
         rbc_mesh=np.array([mesh_of[b] for b in rows[:, 3]], dtype=np.int64),
-        rbc_param=lane_table(params, lanes, N_PARAMS), **meshes,
+        rbc_param=lane_table(params, lanes, N_STICK_PARAMS if sticking else N_PARAMS), **meshes,
         mesh_seen=engine.zeros(len(meshes["mesh_tri_x"]), dtype=np.int64),
         mesh_stamp=engine.zeros(1, dtype=np.int64),
         rbc_force=engine.zeros(3, engine.slots.n_nodes * lanes.W),
         rbc_stats=engine.zeros(2, lanes.W))
-    return [Call("forces", order, rod_mesh_contacts, engine.args(RodMeshContactArgs, **own), CALL)]
+    if not sticking:
+        return [Call("forces", order, rod_mesh_contacts, engine.args(RodMeshContactArgs, **own),
+                     CALL)]
+    args = engine.args(RodMeshStickArgs, **own,
+                       rbc_anchor=engine.history(STICK_CALLS[0], ANCHOR_ROWS, len(rows)))
+    return [Call("positions", anchor_order, rod_mesh_anchors, args, STICK_CALLS[1], history=True),
+            Call("forces", order, rod_mesh_sticking, args, STICK_CALLS[0])]

@@ -26,6 +26,25 @@ def box_mesh(lengths, centre=(0.0, 0.0, 0.0)):
     return v + np.asarray(centre, dtype=float), np.array(faces, dtype=np.int64)
 
 
+def prism_mesh(radius, length, sections, phase=0.5):
+    """(vertices (2 sections + 2, 3) [m], faces (4 sections, 3)) of a closed prism of `sections`
+    rectangular facets about the z axis, its vertices on the circle of `radius` [m] at angles
+    pi/2 + (i + phase) 2 pi / sections (phase 0.5: a facet's middle at +y; 0: a vertex there),
+    from z = -length/2 to +length/2 [m], the end caps fanned from their centres; outward,
+    counter-clockwise seen from outside. A faceted cylinder."""
+    angles = np.pi / 2 + (np.arange(sections) + phase) * 2 * np.pi / sections
+    ring = np.column_stack([radius * np.cos(angles), radius * np.sin(angles)])
+    half = 0.5 * length
+    v = np.vstack([np.column_stack([ring, np.full(sections, z)]) for z in (-half, half)])
+    v = np.vstack([v, [[0, 0, -half], [0, 0, half]]])
+    faces = []
+    for i in range(sections):
+        j = (i + 1) % sections
+        faces += [(i, j, sections + j), (i, sections + j, sections + i),
+                  (2 * sections, j, i), (2 * sections + 1, sections + i, sections + j)]
+    return v, np.array(faces, dtype=np.int64)
+
+
 def trench_mesh(width, depth, size):
     """(vertices, faces) of a square block of side `size` [m] and height `depth` [m] (top face
     at z = 0) with a trench of `width` [m] and the block's depth minus a floor of depth / 2 cut

@@ -5,17 +5,20 @@ import numpy as np
 
 import softmech as sm
 from softmech.validation.common import rel_error, result, validation_case
+from softmech.validation.mesh_contact import box_mesh, prism_mesh
 
 G = 9.81
 MU_CAPSTAN = 0.3
 """Friction coefficient of the capstan (static = kinetic): holding ratio exp(0.3 pi) = 2.566."""
 
 
-def capstan(ratios, mu=0.3, T1=10.0, n_elems=50, duration=0.2):
+def capstan(ratios, mu=0.3, T1=10.0, n_elems=50, duration=0.2, drum_facets=None):
     """A rope (E A = 2.5 kN, radius 1 mm) over the top of a fixed drum of radius R = 0.5 m
     (wrap theta = pi), legs of 0.2 m hanging down, end loads T1 (first end) and T2 = ratio T1
-    (last end) ramped over 20 ms; one world per ratio. Returns the times and the tangential
-    position of the rope's middle [m], (B, n_samples)."""
+    (last end) ramped over 20 ms; one world per ratio. drum_facets: None for the analytic
+    cylinder, or N for a prism mesh of N facets with its vertices on the circle (prism_mesh; the
+    rope then touches its vertices). Returns the times and the tangential position of the
+    rope's middle [m], (B, n_samples)."""
     R, r, leg = 0.5, 1e-3, 0.2
     ds = (np.pi * R + 2 * leg) / n_elems
     Rc = R + r + ds ** 2 / (8 * R)       # the chords' middles touch the drum
@@ -26,8 +29,13 @@ def capstan(ratios, mu=0.3, T1=10.0, n_elems=50, duration=0.2):
     scene = sm.Scene()
     scene.add_cosserat_rod(name="rope", centerline=centreline, normal=(0, 1, 0), radius=r,
                            density=1e4, youngs_modulus=8e8, shear_modulus=8e8 / 1.5)
-    scene.add_cylinder(name="drum", position=(0, 0, 0), direction=(0, 1, 0), normal=(1, 0, 0),
-                       radius=R, length=0.05, density=1000.0, fixed=True)
+    if drum_facets is None:
+        scene.add_cylinder(name="drum", position=(0, 0, 0), direction=(0, 1, 0),
+                           normal=(1, 0, 0), radius=R, length=0.05, density=1000.0, fixed=True)
+    else:           # body (x, y, z) -> lab (x, z, -y): the prism's axis along the cylinder's
+        v, f = prism_mesh(R, 0.05, drum_facets)
+        scene.add_rigid_body(name="drum", position=(0, 0, 0), vertices=v, faces=f,
+                             directors=[[1, 0, 0], [0, 0, 1], [0, -1, 0]], fixed=True)
     scene.add(sm.EndLoad("rope", force=(0, 0, -T1), end="first", ramp_time=0.02, name="t1"))
     scene.add(sm.EndLoad("rope", force=(0, 0, -T1), end="last", ramp_time=0.02, name="t2"))
     scene.add(sm.LinearDamping("rope", 0.05))
@@ -60,19 +68,21 @@ def block(tan_alpha, mu_s, mu_k, duration, lengths=(0.1, 0.1, 0.01), worlds=1):
     return out["time"], out["block.com"][0, :, 0], out["block.com_velocity"][0, :, 0]
 
 
-def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10):
+def rod_on_incline(tan_alpha, mu_s, mu_k, duration, n_elems=10, surface="ground"):
     """rod_incline_simulation run for `duration` [s]: times and the centre of mass's position
     and velocity down the slope, (n_samples,)."""
-    sim = rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems)
+    sim = rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems, surface)
     out = sim.run(duration, record=sm.Every(1e-3, ("rod.com", "rod.com_velocity")))
     return out["time"], out["rod.com"][0, :, 0], out["rod.com_velocity"][0, :, 0]
 
 
-def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10):
-    """A straight rod (0.2 m, radius 1 cm, 1000 kg/m^3, E = 1 MPa) lying along x on the ground
-    z = 0 (a Cosserat rod's GroundContact with sticking friction), gravity tilted by alpha about
-    y (an incline of angle alpha, the rod pointing down the slope): the compiled simulation
-    (dt = 1e-5 s)."""
+def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
+    """A straight rod (0.2 m, radius 1 cm, 1000 kg/m^3, E = 1 MPa) lying along x on the plane
+    z = 0 with sticking friction, gravity tilted by alpha about y (an incline of angle alpha,
+    the rod pointing down the slope): the compiled simulation (dt = 1e-5 s). surface: "ground"
+    (a Cosserat rod's GroundContact), "mesh" (the top face of a fixed 1 m x 1 m x 0.1 m box
+    given as a 12-triangle mesh, sm.RodBodyContact) or "box" (the same box, analytic); the same
+    penalty and friction law on each."""
     L, r, rho = 0.2, 0.01, 1000.0
     alpha = np.arctan(tan_alpha)
     m_e = rho * np.pi * r ** 2 * L / n_elems
@@ -84,8 +94,18 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10):
                            length=L, n_elems=n_elems, radius=r, density=rho, youngs_modulus=1e6,
                            shear_modulus=1e6 / 1.5)
     scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
-    scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=sm.StickingFriction(
-        mu_s, mu_k, tangential_stiffness=k_t, tangential_damping=2 * np.sqrt(k_t * m_e))))
+    friction = sm.StickingFriction(mu_s, mu_k, tangential_stiffness=k_t,
+                                   tangential_damping=2 * np.sqrt(k_t * m_e))
+    if surface == "ground":
+        scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=friction))
+    else:
+        if surface == "mesh":
+            v, f = box_mesh((1.0, 1.0, 0.1))
+            scene.add_rigid_body(name="table", position=(0, 0, -0.05), vertices=v, faces=f,
+                                 fixed=True)
+        else:
+            scene.add_box(name="table", position=(0, 0, -0.05), lengths=(1, 1, 0.1), fixed=True)
+        scene.add(sm.RodBodyContact(stiffness=1e3, damping=1.0, friction=friction))
     return scene.compile(dt=1e-5, strict=True)
 
 
@@ -210,6 +230,38 @@ def rod_sticks_then_slides_on_an_incline():
                              lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3), 0.5, 1e-3)
 
 
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a rod on a "
+                 "triangle-mesh face: holds for tan α < μₛ, else a = g (sin α − μₖ cos α)")
+def rod_sticks_then_slides_on_a_mesh():
+    """The rod of rod_sticks_then_slides_on_an_incline on the top face of a fixed box given as
+    a 12-triangle mesh (RodBodyContact with sticking friction, mu_s = mu_k = 0.5: softmech.
+    kernels.rod_mesh_sticking), holds_then_slides. Tolerance 0.1 %: on a body friction acts at
+    the contact point, r below the axis, and its couples bend this soft rod (E = 1 MPa), tilting
+    the elements against the face (measured -4.46e-4, the analytic box's to 1.1e-10; -1.0e-5
+    with E = 100 MPa)."""
+    return holds_then_slides("rod_sticks_then_slides_on_a_mesh",
+                             lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
+                                                              surface="mesh"), 0.5, 1e-3)
+
+
+@validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan on a 64-facet mesh drum: "
+                 "T₂/T₁ = e^{μθ} (the polygon's ratio 0.09 % above)")
+def capstan_holds_on_a_faceted_drum():
+    """capstan_holds_at_the_euler_eytelwein_ratio with the drum given as a 64-facet prism mesh
+    (vertices on the circle): the rope turns at 32 vertices by delta = 2 pi / 64 each, where it
+    holds up to (1 + mu tan(delta/2)) / (1 - mu tan(delta/2)): the polygon's ratio, that to the
+    32nd power, is 2.5685, 0.09 % above exp(mu pi). Held at 0.98, slipping at 1.02 exp(mu pi);
+    error 0 if both, else 1; tolerance 2 % (the bracket's half width)."""
+    ratio = np.exp(MU_CAPSTAN * np.pi)
+    t, x = capstan([0.98 * ratio, 1.02 * ratio], drum_facets=64)
+    held = abs(x[0, -1] - x[0, -6]) < 1e-5
+    slipped = x[1, -1] - x[1, -6] > 3e-2
+    return result("capstan_holds_on_a_faceted_drum", ratio, ratio, 0.0 if held and slipped
+                  else 1.0, 0.02,
+                  f"last 50 ms: {1e3 * abs(x[0, -1] - x[0, -6]):.3g} mm at 0.98 e^(mu theta), "
+                  f"{1e3 * (x[1, -1] - x[1, -6]):.3g} mm at 1.02 e^(mu theta)")
+
+
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a rod across "
                  "two rods (rod–rod contact): holds for tan α < μₛ, else a = g (sin α − μₖ cos α)",
                  fast=True)
@@ -239,4 +291,6 @@ def rod_sticks_then_slides_across_rods():
 CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
                                  block_sticks_then_slides_on_an_incline,
                                  rod_sticks_then_slides_on_an_incline,
+                                 rod_sticks_then_slides_on_a_mesh,
+                                 capstan_holds_on_a_faceted_drum,
                                  rod_sticks_then_slides_across_rods)}
