@@ -5,7 +5,8 @@
 impact: |L1 - L0| / |L0| and |P1 - P0| / |P0| over 3,000 steps of two free rods colliding
 obliquely and of a free rod hitting a free spinning sphere, without friction, with
 CoulombFriction and with StickingFriction (the scenes of softmech.validation.friction_point,
-written here with the public API only, so that a checkout from before issue 30 runs them too).
+loaded from this checkout's file: they use the public API only, so that a checkout from before
+issue 30, which lacks the module, runs them too).
 roll: the rolling acceleration of a thick rod on a fixed box and across two clamped rails
 (rolling_rod there) against the rigid cylinder's (2/3) g sin(alpha); rails: the rails only.
 hold: regularized rods held at 20 deg below the friction angle (mu_s = 0.6, mu_k = 0.4; the
@@ -15,66 +16,34 @@ against v_s tan(theta) / mu_s (docs/contact.md, "Choosing v_s").
 Run it with PYTHONPATH at a checkout from before issue 30 and at one after to compare
 (docs/contact.md, "Where friction acts").
 """
-import sys, time
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
+
 import softmech as sm
+
 print(sm.__file__)
-G = 9.81
-IMPACT_ROD = dict(radius=0.01, density=1000.0, youngs_modulus=1e7, shear_modulus=1e7 / 1.5)
 
-def colliding_rods(friction, dt=1e-5):
-    scene = sm.Scene()
-    scene.add_cosserat_rod(name="hit", start=(-0.1, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
-                           length=0.2, n_elems=10, **IMPACT_ROD)
-    scene.add_cosserat_rod(name="thrown", start=(0.02, -0.1, 0.022), direction=(0, 1, 0),
-                           normal=(0, 0, 1), length=0.2, n_elems=10, **IMPACT_ROD)
-    scene.add(sm.RodContact(stiffness=1e4, damping=0.5, friction=friction))
-    sim = scene.compile(dt=dt)
-    sim.set_state("thrown", velocities=np.broadcast_to([0.3, 0.2, -0.5], (1, 11, 3)))
-    return sim
 
-def rod_hits_sphere(friction, dt=1e-5):
-    scene = sm.Scene()
-    scene.add_cosserat_rod(name="rod", start=(-0.08, 0.01, 0.042), direction=(1, 0, 0),
-                           normal=(0, 0, 1), length=0.2, n_elems=10, **IMPACT_ROD)
-    scene.add_sphere(name="ball", position=(0.0, 0.0, 0.0), radius=0.03, density=500.0,
-                     angular_velocity=(0.0, 0.0, 5.0))
-    scene.add(sm.RodBodyContact(stiffness=1e4, damping=0.5, friction=friction))
-    sim = scene.compile(dt=dt)
-    sim.set_state("rod", velocities=np.broadcast_to([0.3, 0.2, -0.5], (1, 11, 3)))
-    return sim
+def validation_scenes():
+    """softmech.validation.friction_point of the checkout this file is in, loaded from its file
+    and run with the softmech on PYTHONPATH: its own imports (softmech.validation.common,
+    validation.mesh_contact, bodies.meshes) are older than issue 30, the module is not."""
+    path = Path(__file__).resolve().parents[1] / "src/softmech/validation/friction_point.py"
+    spec = importlib.util.spec_from_file_location("friction_point_scenes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-def momenta(sim, names):
-    d = [sim.diagnostics(name) for name in names]
-    return (sum(x["linear_momentum"][0] for x in d), sum(x["angular_momentum"][0] for x in d))
 
-ROLL = dict(radius=0.02, n_elems=4, density=1000.0, youngs_modulus=1e7, shear_modulus=1e7 / 1.5)
-def rolling_rod(friction, alpha, duration, on="box", dt=None, stiffness=1e4, damping=1.0):
-    dt = dt or (1e-5 if on == "box" else 5e-6)
-    r, length = 0.02, 0.1
-    scene = sm.Scene()
-    if on == "box":
-        scene.add_cosserat_rod(name="roller", start=(0, -0.5 * length, r), direction=(0, 1, 0),
-                               normal=(0, 0, 1), length=length, **ROLL)
-        scene.add_box(name="table", position=(0.2, 0, -0.05), lengths=(1.0, 0.4, 0.1),
-                      density=1000.0, fixed=True)
-        scene.add(sm.RodBodyContact(["roller"], ["table"], stiffness=stiffness, damping=damping,
-                                    friction=friction))
-    else:
-        rail_r = 0.01
-        for k, y in enumerate((-0.03, 0.03)):
-            scene.add_cosserat_rod(name=f"rail{k}", start=(-0.1, y, 0), direction=(1, 0, 0),
-                                   normal=(0, 0, 1), length=0.6, n_elems=24, radius=rail_r,
-                                   density=1000.0, youngs_modulus=1e9, shear_modulus=1e9 / 1.5)
-            scene.add(sm.Clamp(f"rail{k}", "first", name=f"clamp{k}a"))
-            scene.add(sm.Clamp(f"rail{k}", "last", name=f"clamp{k}b"))
-        scene.add_cosserat_rod(name="roller", start=(0, -0.5 * length, r + rail_r),
-                               direction=(0, 1, 0), normal=(0, 0, 1), length=length, **ROLL)
-        scene.add(sm.RodContact(stiffness=stiffness, damping=damping, friction=friction))
-    scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
-    sim = scene.compile(dt=dt, strict=True)
-    out = sim.run(duration, record=sm.Every(1e-3, ("roller.com_velocity",)))
-    return out["time"], out["roller.com_velocity"][0, :, 0]
+scenes = validation_scenes()
+G = scenes.G
+colliding_rods, rod_hits_sphere, rolling_rod = (scenes.colliding_rods, scenes.rod_hits_sphere,
+                                                scenes.rolling_rod)
+momenta = scenes.momenta
 
 laws = {"none": None, "regularized": sm.CoulombFriction(0.5, 0.4, slip_velocity=1e-4),
         "sticking": sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4, tangential_damping=0.5)}
@@ -104,8 +73,7 @@ if "roll" in what or "rails" in what:
             except Exception as e:
                 print(f"roll on {on} {name}: {type(e).__name__}: {str(e)[:200]}", flush=True)
                 continue
-            w = t >= 0.05
-            a = np.polyfit(t[w], v[w], 1)[0]
+            a = scenes.rolling_acceleration(t, v, 0.05)
             print(f"roll on {on:5s} {name:12s} a = {a:.5f} m/s^2, (2/3) g sin = {ref:.5f}, "
                   f"rel {a / ref - 1:+.2e}"
                   f"  ({time.time() - t0:.1f} s)", flush=True)

@@ -80,24 +80,7 @@ def _test_module(relpath, name):
 def _shell_scenario():
     """A sheet and a flap (shells), a mast (discrete rod) joined to the sheet, with the
     shell-only terms (pressure, drag, rod-shell joint)."""
-    import softmech as sm
-    from softmech.bodies import meshes
-
-    scene = sm.Scene()
-    sheet = scene.add_shell(name="sheet", mesh=meshes.rectangle(0.1, 0.05, 2), thickness=1e-3,
-                            youngs_modulus=1e6, density=1000.0, bending="midedge")
-    scene.add_shell(name="flap", vertices=[[0, 0.2, 0], [0.05, 0.2, 0], [0, 0.25, 0]],
-                    triangles=[[0, 1, 2]], thickness=1e-3, youngs_modulus=1e6, density=1000.0)
-    scene.add(sm.Gravity())
-    scene.add(sm.FixNodes(sheet, nodes=[0, 1]))
-    scene.add(sm.FixNodes("flap", nodes=[0, 1], name="flap_fix"))
-    scene.add(sm.ShellPressure(sheet, 5.0))
-    scene.add(sm.ShellDrag("flap", 1.2))
-    mast = scene.add_der_rod(name="mast", centerline=sheet.vertices[3] + np.outer(
-        np.linspace(0.0, 0.04, 4), (0.0, 0.0, 1.0)), radius=1e-3, density=1000.0,
-        youngs_modulus=1e6)
-    scene.add(sm.RodShellJoint(mast, 0, sheet, 3, stiffness=2.0, name="mast_joint"))
-    return Scenario(scene=scene, run=RunSettings(dt=5e-3, duration=0.02), name="sheet")
+    return _test_module("unit/test_implicit_scenefile.py", "_fuzz_shell").shell_scene()
 
 
 def _explicit_scenario():

@@ -1,6 +1,7 @@
 """A test-only implicit body: point masses joined by linear axial springs, with its energy,
 forces and Hessian written in plain numpy (E = k/2 (|x_j - x_i| - l0)^2 per spring), to test
-the implicit integrator (softmech.implicit) independently of the discrete rods and shells."""
+the implicit integrator (softmech.implicit) independently of the discrete rods and shells; and
+step_jacobian_check, the finite-difference check of a binding's step Jacobian."""
 import numpy as np
 
 from softmech.implicit.binding import Binding
@@ -106,3 +107,23 @@ class SpringSheet(SpringChain):
         pairs = np.concatenate([dofs[self._edges[:, 0]], dofs[self._edges[:, 1]]], axis=1)
         rest = np.linalg.norm(np.diff(self.positions[self._edges], axis=1)[:, 0], axis=1)
         return [Springs(f"{self.name}.springs", pairs, rest, ctx.params[f"{self.name}.stiffness"])]
+
+
+def step_jacobian_check(binding, q, q_n, h, eps):
+    """A binding's step Jacobian dF/dq + dF/dv / h at q [m] (n_dof,), with v = (q - q_n) / h
+    [m/s] the velocity of a backward-Euler step of size h [s] from q_n, as a dense (n_dof, n_dof)
+    array [N/m], and the central differences of its force F(q, (q - q_n) / h) in q with steps
+    eps [m] (n_dof, n_dof) [N/m]: the two the caller compares, at its own tolerance.
+    World 0, time 0."""
+    def force(qq):
+        F = np.zeros_like(qq)
+        binding.forces(0, qq, (qq - q_n) / h, 0.0, h, F, np.zeros(len(binding.rows)))
+        return F
+
+    J = np.zeros(len(binding.rows))
+    binding.forces(0, q, (q - q_n) / h, 0.0, h, np.zeros_like(q), J)
+    dense = np.zeros((q.size, q.size))
+    np.add.at(dense, (binding.rows, binding.cols), J)
+    fd = np.stack([(force(q + eps * e) - force(q - eps * e)) / (2 * eps)
+                   for e in np.eye(q.size)], axis=1)
+    return dense, fd

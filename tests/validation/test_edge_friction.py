@@ -21,7 +21,7 @@ from softmech.scenefile.schema import RunSettings, Scenario
 from softmech.validation.discrete_rods import der_rod_sticks_then_slides_on_two_rods
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-from implicit_fixture import SpringChain  # noqa: E402
+from implicit_fixture import SpringChain, step_jacobian_check  # noqa: E402
 
 DELTA = 0.01
 TAN = 0.45             # between mu_k = 0.3 and mu_s = 0.5
@@ -95,22 +95,10 @@ def test_the_jacobian_with_a_static_excess_matches_finite_differences():
     q = q_n + rng.normal(scale=1e-5, size=q_n.size)     # slip ~10 slip velocities
     binding.begin_step(0, q_n, 0.0)
     binding.slip[0] = 1.5e-3 * rng.uniform(0.5, 1.5, size=binding.slip.shape[1])   # ~v_S
-
-    def force(qq):
-        F = np.zeros_like(qq)
-        binding.forces(0, qq, (qq - q_n) / h, 0.0, h, F, np.zeros(len(binding.rows)))
-        return F
-
-    J = np.zeros(len(binding.rows))
-    binding.forces(0, q, (q - q_n) / h, 0.0, h, np.zeros_like(q), J)
-    dense = np.zeros((q.size, q.size))
-    np.add.at(dense, (binding.rows, binding.cols), J)
-    eps = 1e-10
-    fd = np.stack([(force(q + eps * e) - force(q - eps * e)) / (2 * eps)
-                   for e in np.eye(q.size)], axis=1)
+    dense, fd = step_jacobian_check(binding, q, q_n, h, eps=1e-10)
     np.testing.assert_allclose(dense, fd, rtol=1e-4, atol=1e-5 * np.abs(fd).max())
     lagged = _edge(sim).slip.copy()
-    force(q)
+    step_jacobian_check(binding, q, q_n, h, eps=1e-10)
     assert np.array_equal(binding.slip, lagged)      # evaluations leave the state alone
 
 

@@ -13,7 +13,7 @@ import softmech as sm
 from softmech.implicit.newton import NewtonOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-from implicit_fixture import SpringChain  # noqa: E402
+from implicit_fixture import SpringChain, step_jacobian_check  # noqa: E402
 
 
 def lying_chain(n=5, height=0.0, line_density=0.2, stiffness=200.0, **extra):
@@ -63,19 +63,7 @@ def test_ground_jacobian_matches_finite_differences(friction):
     h = 1e-3
     q_n = sim.layout.q0 + rng.normal(scale=0.004, size=sim.layout.n_dof)
     q = q_n + rng.normal(scale=h * 0.05, size=q_n.size)
-
-    def force(qq):
-        F = np.zeros_like(qq)
-        binding.forces(0, qq, (qq - q_n) / h, 0.0, h, F, np.zeros(len(binding.rows)))
-        return F
-
-    J = np.zeros(len(binding.rows))
-    binding.forces(0, q, (q - q_n) / h, 0.0, h, np.zeros_like(q), J)
-    dense = np.zeros((q.size, q.size))
-    np.add.at(dense, (binding.rows, binding.cols), J)
-    eps = 1e-8
-    fd = np.stack([(force(q + eps * e) - force(q - eps * e)) / (2 * eps)
-                   for e in np.eye(q.size)], axis=1)
+    dense, fd = step_jacobian_check(binding, q, q_n, h, eps=1e-8)
     np.testing.assert_allclose(dense, fd, rtol=1e-5, atol=1e-5 * np.abs(fd).max())
 
 

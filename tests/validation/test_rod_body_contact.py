@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import softmech as sm
+from rod_body_fixture import thrown_rod_balance
 from softmech.kernels.rod_body_contact import (
     SHAPE_BOX,
     SHAPE_CYLINDER,
@@ -25,7 +26,6 @@ from softmech.kernels.rod_body_contact import (
     rod_body_contacts,
     signed_distance,
 )
-from softmech.terms.rod_body_contact import body_contact_stats
 from softmech.validation.body_contact import rod_on_box_carries_its_weight, sphere_on_clamped_beam
 
 G = 9.81
@@ -134,28 +134,6 @@ def thrown_rod(shape):
     return scene.compile(dt=1e-5)
 
 
-def momenta(sim):
-    d = [sim.diagnostics(name) for name in ("rod", "body")]
-    return (sum(x["linear_momentum"][0] for x in d), sum(x["angular_momentum"][0] for x in d))
-
-
-def contact_balance(sim):
-    """The contact kernel alone at the current state: total force and total torque about the
-    origin of what it puts on the rod nodes and on the body, and the size of the rod's torque."""
-    engine = sim._engine()
-    a = engine.call_args("rod_body_contacts")
-    for out in (a.node_force, a.rb_force, a.rb_torque):
-        out[...] = 0.0          # the next force pass rewrites them
-    rod_body_contacts(a, 0, 1, sim.time)
-    n = sim.rods[0].n_nodes
-    x, f = a.x[0, :, :n], a.node_force[0, :, :n]           # (3, n): B = 1, W = 1
-    Q = a.rb_Q[0, :, 0].reshape(3, 3)
-    rod_torque = np.cross(x.T, f.T).sum(axis=0)
-    force = f.sum(axis=1) + a.rb_force[0, :, 0]
-    torque = rod_torque + np.cross(a.rb_x[0, :, 0], a.rb_force[0, :, 0]) + Q.T @ a.rb_torque[0, :, 0]
-    return force, torque, np.linalg.norm(rod_torque)
-
-
 @pytest.mark.parametrize("shape", ["sphere", "cylinder", "box"])
 def test_rod_thrown_at_a_free_body_conserves_momentum_and_does_not_sink_in(shape):
     """No gravity or friction: the forces on rod and body are equal and opposite and act at
@@ -167,28 +145,8 @@ def test_rod_thrown_at_a_free_body_conserves_momentum_and_does_not_sink_in(shape
     for the box, which is spun hardest: 1.6e-8 at dt = 1e-5 and 4.0e-9 at 5e-6. The overlap
     stays below 2 % of the rod's radius (every 10 steps), and the body must be hit (its
     momentum > 20 % of the rod's)."""
-    sim = thrown_rod(shape)
-    v0 = np.array([0.02, 0.0, -0.5])
-    sim.set_state("rod", velocities=np.broadcast_to(v0, (1, 21, 3)))
-    p0, l0 = momenta(sim)
-    worst, balanced = 0.0, 0
-    for _ in range(3000):
-        sim.step(10)
-        overlap, touching = body_contact_stats(sim)[0]
-        worst = max(worst, overlap)
-        if touching:
-            force, torque, scale = contact_balance(sim)
-            assert np.abs(force).max() <= 1e-12 * np.abs(sim._engine().call_args(
-                "rod_body_contacts").rb_force).max()
-            assert np.abs(torque).max() <= 1e-12 * scale
-            balanced += 1
-    p1, l1 = momenta(sim)
-    body = sim.diagnostics("body")["linear_momentum"][0]
-    assert balanced > 10
-    assert np.linalg.norm(body) > 0.2 * np.linalg.norm(p0)
-    assert 0.0 < worst < 0.02
-    np.testing.assert_allclose(p1, p0, rtol=0, atol=1e-9 * np.linalg.norm(p0))
-    np.testing.assert_allclose(l1, l0, rtol=0, atol=1e-7 * np.linalg.norm(l0))
+    thrown_rod_balance(thrown_rod(shape), "rod_body_contacts", rod_body_contacts, samples=3000,
+                       steps=10, checks=3000, max_overlap=0.02)
 
 
 MU_S, MU_K, V_S = 0.6, 0.4, 1e-3

@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 import softmech as sm
+from rod_body_fixture import thrown_rod_balance
 from softmech.bodies.meshes import icosphere
 from softmech.kernels.rod_mesh_contact import rod_mesh_contacts
-from softmech.terms.rod_body_contact import body_contact_stats
-from softmech.validation.mesh_contact import (R, box_mesh, line_load_check, prism_mesh,
-                                              rod_in_trench, rod_on_mesh, rod_on_mesh_box_carries_its_weight,
+from softmech.validation.mesh_contact import (box_mesh, line_load_check, prism_mesh,
+                                              rod_in_trench, rod_on_mesh,
+                                              rod_on_mesh_box_carries_its_weight,
                                               rod_in_v_groove_of_meshes)
 
 G = 9.81
@@ -118,27 +119,6 @@ def thrown_rod():
     return scene.compile(dt=1e-5)
 
 
-def momenta(sim):
-    d = [sim.diagnostics(name) for name in ("rod", "body")]
-    return (sum(x["linear_momentum"][0] for x in d), sum(x["angular_momentum"][0] for x in d))
-
-
-def contact_balance(sim):
-    """The mesh contact kernel alone at the current state: total force and torque about the
-    origin on the rod nodes and the body, and the size of the rod's torque and force."""
-    a = sim._engine().call_args("rod_mesh_contacts")
-    for out in (a.node_force, a.rb_force, a.rb_torque):
-        out[...] = 0.0          # the next force pass rewrites them
-    rod_mesh_contacts(a, 0, 1, sim.time)
-    n = sim.rods[0].n_nodes
-    x, f = a.x[0, :, :n], a.node_force[0, :, :n]           # (3, n): B = 1, W = 1
-    Q = a.rb_Q[0, :, 0].reshape(3, 3)
-    rod_torque = np.cross(x.T, f.T).sum(axis=0)
-    force = f.sum(axis=1) + a.rb_force[0, :, 0]
-    torque = rod_torque + np.cross(a.rb_x[0, :, 0], a.rb_force[0, :, 0]) + Q.T @ a.rb_torque[0, :, 0]
-    return force, torque, np.linalg.norm(rod_torque), np.abs(a.rb_force).max()
-
-
 @pytest.mark.slow     # 3e4 steps in 1,500 calls, each with contact statistics: minutes
 def test_rod_thrown_at_a_free_mesh_body_conserves_momentum():
     """As for the convex bodies (tests/validation/test_rod_body_contact.py): equal and opposite
@@ -149,26 +129,8 @@ def test_rod_thrown_at_a_free_mesh_body_conserves_momentum():
     spin update's O(h^2) under a torque). The body must be hit (momentum > 20 % of the rod's)
     and the overlap stay below 5 % of the rod's radius (every 20 steps; the faceted sphere has
     edges, where the contact normal turns within one step)."""
-    sim = thrown_rod()
-    sim.set_state("rod", velocities=np.broadcast_to(np.array([0.02, 0.0, -0.5]), (1, 21, 3)))
-    p0, l0 = momenta(sim)
-    worst, balanced = 0.0, 0
-    for _ in range(1500):
-        sim.step(20)
-        overlap, touching = body_contact_stats(sim)[0]
-        worst = max(worst, overlap)
-        if touching and balanced < 40:
-            force, torque, scale, body_force = contact_balance(sim)
-            assert np.abs(force).max() <= 1e-12 * body_force
-            assert np.abs(torque).max() <= 1e-12 * scale
-            balanced += 1
-    p1, l1 = momenta(sim)
-    body = sim.diagnostics("body")["linear_momentum"][0]
-    assert balanced > 10
-    assert np.linalg.norm(body) > 0.2 * np.linalg.norm(p0)
-    assert 0.0 < worst < 0.05
-    np.testing.assert_allclose(p1, p0, rtol=0, atol=1e-9 * np.linalg.norm(p0))
-    np.testing.assert_allclose(l1, l0, rtol=0, atol=1e-7 * np.linalg.norm(l0))
+    thrown_rod_balance(thrown_rod(), "rod_mesh_contacts", rod_mesh_contacts, samples=1500,
+                       steps=20, checks=40, max_overlap=0.05)
 
 
 # ------------------------------------------------------------------------- bad input

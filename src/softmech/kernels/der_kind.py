@@ -134,26 +134,25 @@ DerFixArgs = namedtuple("DerFixArgs", [
 
 
 @kernel(inline="always")
-def der_fix_positions(a, bi, W, t):
-    """Held node coordinates and twist angles <- their values (a positions constraint)."""
-    x = a.der_x[bi]
-    th = a.der_theta[bi]
+def der_hold(a, bi, W, x, th, rates):
+    """The held entries of x (c, n*W) and th (1, m*W) -- node coordinates and twist angles
+    (rates False: x = der_x [m], th = der_theta [rad]) or their rates (rates True: x = der_v
+    [m/s], th = der_w [rad/s]) -- <- their held values, or 0 for rates."""
     for e in range(a.fix_slot.shape[0]):
         for lane in range(W):
-            x[a.fix_comp[e], a.fix_slot[e] * W + lane] = a.fix_value[bi, e, lane]
+            x[a.fix_comp[e], a.fix_slot[e] * W + lane] = 0.0 if rates else a.fix_value[bi, e, lane]
     for e in range(a.fix_edge.shape[0]):
         for lane in range(W):
-            th[0, a.fix_edge[e] * W + lane] = a.fix_angle[bi, e, lane]
+            th[0, a.fix_edge[e] * W + lane] = 0.0 if rates else a.fix_angle[bi, e, lane]
+
+
+@kernel(inline="always")
+def der_fix_positions(a, bi, W, t):
+    """Held node coordinates and twist angles <- their values (a positions constraint)."""
+    der_hold(a, bi, W, a.der_x[bi], a.der_theta[bi], False)
 
 
 @kernel(inline="always")
 def der_fix_rates(a, bi, W, t):
     """Their velocities and twist rates <- 0 (a rates constraint)."""
-    v = a.der_v[bi]
-    w = a.der_w[bi]
-    for e in range(a.fix_slot.shape[0]):
-        for lane in range(W):
-            v[a.fix_comp[e], a.fix_slot[e] * W + lane] = 0.0
-    for e in range(a.fix_edge.shape[0]):
-        for lane in range(W):
-            w[0, a.fix_edge[e] * W + lane] = 0.0
+    der_hold(a, bi, W, a.der_v[bi], a.der_w[bi], True)

@@ -14,6 +14,7 @@ from collections import namedtuple
 
 from softmech.integrators.driver import BodyKind
 from softmech.kernels import kernel
+from softmech.kernels.implicit_motion import place_rows
 from softmech.kernels.rod_motion import state_status
 
 DerDriftArgs = namedtuple("DerDriftArgs", ["der_x", "der_v", "der_theta", "der_w",
@@ -140,21 +141,8 @@ def der_place(a, bi, W, h, U):
     """v, w <- u (U (n_dof, W)), x <- x_b + h v, theta <- theta_b + h w, and the frames of the
     base state (the positions hook then transports them to x: time-parallel transport from
     the accepted step, Bergou et al. 2010 sec. 4.1, as DisMech does)."""
-    v_off, w_off = a.offsets[0], a.offsets[1]
-    v, x, xb = a.v[bi], a.x[bi], a.xb[bi]
-    for s in range(v.shape[1] // W):
-        for c in range(3):
-            d = v_off + 3 * s + c
-            for lane in range(W):
-                k = s * W + lane
-                v[c, k] = U[d, lane]
-                x[c, k] = xb[c, k] + h * U[d, lane]
-    w, th, thb = a.w[bi], a.theta[bi], a.thb[bi]
-    for s in range(w.shape[1] // W):
-        for lane in range(W):
-            k = s * W + lane
-            w[0, k] = U[w_off + s, lane]
-            th[0, k] = thb[0, k] + h * U[w_off + s, lane]
+    place_rows(a.v[bi], a.x[bi], a.xb[bi], a.offsets[0], W, h, U)
+    place_rows(a.w[bi], a.theta[bi], a.thb[bi], a.offsets[1], W, h, U)
     _copy(a.a1b[bi], a.a1[bi])
     _copy(a.tb[bi], a.tangent[bi])
     _copy(a.refb[bi], a.ref[bi])

@@ -51,14 +51,7 @@ def place_kind(a, bi, W, h, U):
     v, w, x, Q = a.v[bi], a.w[bi], a.x[bi], a.Q[bi]
     xb, Qb = a.xb[bi], a.Qb[bi]
     v_off, w_off = a.offsets[0], a.offsets[1]
-    n_x = v.shape[1] // W
-    for s in range(n_x):
-        for c in range(3):
-            d = v_off + 3 * s + c
-            for lane in range(W):
-                k = s * W + lane
-                v[c, k] = U[d, lane]
-                x[c, k] = xb[c, k] + h * U[d, lane]
+    place_rows(v, x, xb, v_off, W, h, U)
     n_q = w.shape[1] // W
     too_large = 0
     for s in range(n_q):
@@ -74,6 +67,21 @@ def place_kind(a, bi, W, h, U):
             apply_rotation(Q, k, R)
             too_large += large
     a.violations[bi] += too_large
+
+
+@kernel(inline="always")
+def place_rows(p, y, yb, off, W, h, U):
+    """p <- u, y <- y_b + h u on one state array of a block: p, y, yb (nc, n*W), rates
+    [m/s or rad/s] and their coordinates [m or rad], nc = 3 (velocities) or 1 (a discrete rod's
+    twist rates); u from U (n_dof, W) at DOF off + nc s + c (module docstring)."""
+    nc = p.shape[0]
+    for s in range(p.shape[1] // W):
+        for c in range(nc):
+            d = off + nc * s + c
+            for lane in range(W):
+                k = s * W + lane
+                p[c, k] = U[d, lane]
+                y[c, k] = yb[c, k] + h * U[d, lane]
 
 
 @kernel
