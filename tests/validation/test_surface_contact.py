@@ -150,8 +150,6 @@ def test_the_centre_model_sinks_where_the_surface_holds():
      r"friction = .* is not allowed with surface=True: .*rolling=False"),
     (dict(surface=True, stiffness=1.0, friction=sm.IsotropicFriction(0.3, 0.5, rolling=False)),
      r"static coefficients 0"),
-    (dict(surface=True, stiffness=1.0, friction=sm.StickingFriction(0.5, 0.5, tangential_stiffness=10.0)),
-     r"friction = .* is not allowed with surface=True .*kinetic only"),
 ])
 def test_bad_surface_options_are_refused_before_any_work(kwargs, match):
     scene = sm.Scene()

@@ -248,14 +248,10 @@ class GroundContact(BodyTerm):
             self.slip_velocity = 1e-4 if slip is None else slip
 
     def _check_surface(self):
-        """surface=True: a penalty that needs its stiffness, and kinetic friction at the nodes
-        (a node has no frame to roll with; no static pass): refuse what it would ignore."""
+        """surface=True: a penalty that needs its stiffness, and friction at the nodes, kinetic
+        or sticking (a node has no frame to roll with; no static pass of the regularized law):
+        refuse what it would ignore."""
         f, g = self.friction, self.given
-        if self.sticking:
-            raise ValueError(f"{self.name}.friction = {self.given_friction!r} is not allowed with "
-                             f"surface=True ({self.target!r}): the surface contact's friction is "
-                             "kinetic only; sticking friction acts on the element-centre contact "
-                             "(surface=False)")
         if "stiffness" not in g or g["stiffness"] <= 0:
             raise ValueError(f"{self.name}.stiffness = {g.get('stiffness')!r} is not allowed with "
                              f"surface=True ({self.target!r}): give the penalty stiffness per "
@@ -337,17 +333,28 @@ class GroundContact(BodyTerm):
         prm[:, 3:6] = normal
         prm[:, 6] = p["stiffness"]
         prm[:, 7] = p["damping"]
-        prm[:, 8:11] = p["kinetic"]
-        prm[:, 11] = p["slip_velocity"]
+        rod = ctx.rod(self.rod, self.name)
+        sticking = None
+        if self.sticking:   # the penalty kernel without friction (slip velocity 1: any > 0)
+            check_rod(self.name, rod)
+            sticking = (self.name, prm[:, 0:6].copy(), sticking_rows(self.name, p))
+            prm[:, 11] = 1.0
+            # the stick spring on the lightest node (k_t / 2 on an open rod's end node), as
+            # the penalty's: dt < 2 sqrt(m / k_t), halved
+            ctx.time_step_limits.append(surface_time_step_limit(
+                ctx.discrete[rod.name]["node_mass"], rod.closed, p["tangential_stiffness"]))
+        else:
+            prm[:, 8:11] = p["kinetic"]
+            prm[:, 11] = p["slip_velocity"]
+            if np.any(p["static"] != 0):
+                raise ValueError(f"params['{self.name}.static'] has entries != 0: the surface "
+                                 "contact's regularized friction is kinetic only (sticking: "
+                                 "sm.StickingFriction)")
         if np.any(prm[:, 6] <= 0) or np.any(prm[:, 7:11] < 0) or np.any(prm[:, 11] <= 0):
             raise ValueError(f"params of {self.name}: stiffness and slip_velocity must be > 0, "
                              "damping and friction coefficients >= 0")
-        if np.any(p["static"] != 0):
-            raise ValueError(f"params['{self.name}.static'] has entries != 0: the surface "
-                             "contact's friction is kinetic only")
         ctx.part(SurfaceContacts).add(ctx.rod_index[self.rod], prm,
-                                      self.friction.decomposition == "unit")
-        rod = ctx.rod(self.rod, self.name)
+                                      self.friction.decomposition == "unit", sticking)
         ctx.time_step_limits.append(surface_time_step_limit(
             ctx.discrete[rod.name]["node_mass"], rod.closed, prm[:, 6]))
 

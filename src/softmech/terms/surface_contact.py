@@ -9,14 +9,20 @@ depth is the load over the stiffness.
 import numpy as np
 
 from softmech.integrators.driver import Call
+from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.kernels.surface_contact import (N_SURFACE_PARAMS, SURFACE_VARIANTS,
                                               SurfaceContactArgs)
-from softmech.packing import add_element_ends
+from softmech.kernels.surface_sticking import (ANCHOR_ROWS, SurfaceStickArgs, surface_anchors,
+                                               surface_sticking)
+from softmech.packing import add_element_ends, lane_table
 from softmech.terms.base import Part
 
 ORDER = 90
 """With the centre contact (softmech.terms.contact.ORDER): the penalty reads no other force, so
 its place in the force pass changes nothing but the round-off of the sum."""
+ANCHOR_ORDER = 90
+"""Place of the sticking anchors' update in the positions pass: after every constraint (as the
+other sticking contacts')."""
 
 
 def node_stiffness(n_nodes, closed, stiffness):
@@ -39,16 +45,27 @@ def time_step_limit(node_mass, closed, stiffness):
 class SurfaceContacts(Part):
     """All surface plane contacts of a scene: per entry the rod index, the parameters
     (B, N_SURFACE_PARAMS) and whether friction uses the unit decomposition. One call per run of
-    consecutive entries with the same decomposition (a scene compiles only what it uses)."""
+    consecutive entries with the same decomposition (a scene compiles only what it uses). An
+    entry with sticking friction (its kinetic coefficients 0 in params) adds the anchors' update
+    and the friction of softmech.kernels.surface_sticking, one pair of calls per entry."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []
+        self.sticking = []
 
-    def add(self, rod_index, params, unit):
+    def add(self, rod_index, params, unit, sticking=None):
+        """sticking: None, or (name, plane (B, 6): point (3) [m], unit normal (3), rows (B,
+        N_STICK_PARAMS): softmech.terms.friction.sticking_rows)."""
         self.entries.append((rod_index, params, bool(unit)))
+        if sticking is not None:
+            self.sticking.append((rod_index,) + tuple(sticking))
 
     def calls(self, engine):
+        return self._penalty_calls(engine) + [
+            c for entry in self.sticking for c in sticking_calls(engine, *entry)]
+
+    def _penalty_calls(self, engine):
         params = engine.elem_table([(e[0], e[1][:, None, :]) for e in self.entries],
                                    N_SURFACE_PARAMS)
         n_e = engine.slots.n_elems * engine.lanes.W
@@ -67,6 +84,23 @@ class SurfaceContacts(Part):
         return calls
 
 
+def sticking_calls(engine, rod_index, name, plane, rows):
+    """[anchors' update (positions), friction (forces)] of the sticking surface contact `name`
+    on rod rod_index; plane (B, 6), rows (B, N_STICK_PARAMS) (SurfaceContacts.add)."""
+    rod = engine.rods[rod_index]
+    W = engine.lanes.W
+    args = engine.args(
+        SurfaceStickArgs, sst_rod=np.array([rod_index], dtype=np.int64),
+        sst_plane=lane_table([plane], engine.lanes, 6)[:, 0],
+        sst_param=lane_table([rows], engine.lanes, N_STICK_PARAMS)[:, 0],
+        sst_force=np.zeros((engine.lanes.n_blocks, 6, rod.n_elems * W)),
+        # the anchors are history (softmech.packing.Engine.history), saved with the state
+        sst_anchor=engine.history(f"surface_sticking.{name}", ANCHOR_ROWS, 2 * rod.n_elems))
+    return [Call("positions", ANCHOR_ORDER, surface_anchors, args, "surface_anchors",
+                 history=True),
+            Call("forces", ORDER, surface_sticking, args, "surface_sticking")]
+
+
 def node_forces(engine):
     """Surface plane-contact force on every node slot [N], block layout (n_blocks, 3,
     n_nodes*W), from the end forces the kernels kept during the last force evaluation (every
@@ -74,6 +108,12 @@ def node_forces(engine):
     W = engine.lanes.W
     out = np.zeros_like(engine.workspace.node_force)
     for call in engine.calls:
+        if call.name == "surface_sticking":     # the friction of an open rod's end spheres
+            a = call.args
+            r = a.sst_rod[0]
+            add_element_ends(out, a.rod_node_off[r] * W, a.rod_n_elems[r] * W, W, False,
+                             a.sst_force[:, :3], a.sst_force[:, 3:])
+            continue
         if call.name != "surface_contacts":
             continue
         a = call.args

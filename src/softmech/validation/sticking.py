@@ -80,7 +80,8 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
     """A straight rod (0.2 m, radius 1 cm, 1000 kg/m^3, E = 1 MPa) lying along x on the plane
     z = 0 with sticking friction, gravity tilted by alpha about y (an incline of angle alpha,
     the rod pointing down the slope): the compiled simulation (dt = 1e-5 s). surface: "ground"
-    (a Cosserat rod's GroundContact), "mesh" (the top face of a fixed 1 m x 1 m x 0.1 m box
+    (a Cosserat rod's GroundContact on its element centres), "surface" (GroundContact(...,
+    surface=True): on its surface, the end spheres of its elements), "mesh" (the top face of a fixed 1 m x 1 m x 0.1 m box
     given as a 12-triangle mesh, sm.RodBodyContact) or "box" (the same box, analytic); the same
     penalty and friction law on each."""
     L, r, rho = 0.2, 0.01, 1000.0
@@ -89,15 +90,22 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
     # stick spring: its stretch mu_s m_e g / k_t = 31 um is < 0.02 % of L, and its period
     # 2 pi sqrt(m_e / k_t) = 16 ms is resolved by dt = 1e-5 s; damping critical on an element
     k_t = 1e3
+    # the penalty surfaces ("surface", "mesh", "box": k = 1e3 N/m per element) start the rod at
+    # its equilibrium depth m_e g cos(alpha) / k: started touching with no load, the normal
+    # force would build over the penalty's period while the slope's pull, already there,
+    # exceeds mu_s N, and the contacts would start sliding (and, for mu_k < tan(alpha), never
+    # stop); the element-centre model's normal force is the load's at once
+    depth = 0.0 if surface == "ground" else m_e * G * np.cos(alpha) / 1e3
     scene = sm.Scene()
-    scene.add_cosserat_rod(name="rod", start=(0, 0, r), direction=(1, 0, 0), normal=(0, 0, 1),
-                           length=L, n_elems=n_elems, radius=r, density=rho, youngs_modulus=1e6,
-                           shear_modulus=1e6 / 1.5)
+    scene.add_cosserat_rod(name="rod", start=(0, 0, r - depth), direction=(1, 0, 0),
+                           normal=(0, 0, 1), length=L, n_elems=n_elems, radius=r, density=rho,
+                           youngs_modulus=1e6, shear_modulus=1e6 / 1.5)
     scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
     friction = sm.StickingFriction(mu_s, mu_k, tangential_stiffness=k_t,
                                    tangential_damping=2 * np.sqrt(k_t * m_e))
-    if surface == "ground":
-        scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=friction))
+    if surface in ("ground", "surface"):
+        scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, friction=friction,
+                                   **({"surface": True} if surface == "surface" else {})))
     else:
         if surface == "mesh":
             v, f = box_mesh((1.0, 1.0, 0.1))
@@ -230,6 +238,20 @@ def rod_sticks_then_slides_on_an_incline():
                              lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3), 0.5, 1e-3)
 
 
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a Cosserat "
+                 "rod on the ground by its surface: holds for tan α < μₛ, else a = g (sin α − "
+                 "μₖ cos α)", fast=True)
+def rod_surface_sticks_then_slides_on_an_incline():
+    """rod_sticks_then_slides_on_an_incline with the rod's surface on the ground
+    (GroundContact(surface=True): each element's end spheres, an anchor on each; softmech.
+    kernels.surface_sticking), started at its equilibrium depth. Tolerance 0.1 %: the friction
+    acts at the nodes and every end sphere slides at mu_k times its normal force (measured
+    5.6e-13)."""
+    return holds_then_slides("rod_surface_sticks_then_slides_on_an_incline",
+                             lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
+                                                              surface="surface"), 0.5, 1e-3)
+
+
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a rod on a "
                  "triangle-mesh face: holds for tan α < μₛ, else a = g (sin α − μₖ cos α)")
 def rod_sticks_then_slides_on_a_mesh():
@@ -237,8 +259,8 @@ def rod_sticks_then_slides_on_a_mesh():
     a 12-triangle mesh (RodBodyContact with sticking friction, mu_s = mu_k = 0.5: softmech.
     kernels.rod_mesh_sticking), holds_then_slides. Tolerance 0.1 %: on a body friction acts at
     the contact point, r below the axis, and its couples bend this soft rod (E = 1 MPa), tilting
-    the elements against the face (measured -4.46e-4, the analytic box's to 1.1e-10; -1.0e-5
-    with E = 100 MPa)."""
+    the elements against the face (measured -2.30e-4, the analytic box's to 3e-10; ~1e-5 with
+    E = 100 MPa)."""
     return holds_then_slides("rod_sticks_then_slides_on_a_mesh",
                              lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
                                                               surface="mesh"), 0.5, 1e-3)
@@ -291,6 +313,7 @@ def rod_sticks_then_slides_across_rods():
 CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
                                  block_sticks_then_slides_on_an_incline,
                                  rod_sticks_then_slides_on_an_incline,
+                                 rod_surface_sticks_then_slides_on_an_incline,
                                  rod_sticks_then_slides_on_a_mesh,
                                  capstan_holds_on_a_faceted_drum,
                                  rod_sticks_then_slides_across_rods)}
