@@ -15,6 +15,8 @@
     python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
     python benchmarks/compile_times.py --scene poseidron --implicit   # + its implicit Newton loop
     python benchmarks/compile_times.py --scene contacts      # surface plane contact, sticking friction
+    python benchmarks/compile_times.py --scene surface_sticking   # a rod's surface on the ground,
+                                                             # sticking friction
     python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
                                                              # of the unified engine (issue 27)
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
@@ -41,7 +43,7 @@ def main(argv=None):
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow", "poseidron", "quadropus",
-        "contacts", "der_rod"))
+        "contacts", "surface_sticking", "der_rod"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -76,6 +78,8 @@ def main(argv=None):
         scene, dt = _fluids_scene(sm)
     elif args.scene == "contacts":
         scene, dt = _contacts_scene(sm)
+    elif args.scene == "surface_sticking":
+        scene, dt = _surface_sticking_scene(sm)
     elif args.scene == "der_rod":
         scene, dt = _der_rod_scene(sm)
     else:
@@ -217,6 +221,19 @@ def _contacts_scene(sm):
                                name="crate_ground"))
     scene.add(sm.RodBodyContact(["on_table"], ["table"], stiffness=1e4, damping=2.0,
                                 friction=sticking))
+    return scene, 1e-5
+
+
+def _surface_sticking_scene(sm):
+    """A rod on the ground by its surface (GroundContact surface=True) with StickingFriction,
+    tilted gravity (softmech.kernels.surface_sticking)."""
+    scene = sm.Scene()
+    scene.add_cosserat_rod(name="rod", start=(0, 0, 0.01), direction=(1, 0, 0), n_elems=8,
+                           normal=(0, 0, 1), length=0.2, radius=0.01, density=1000.0,
+                           youngs_modulus=1e6)
+    scene.add(sm.Gravity((4.0, 1.0, -9.0)))
+    scene.add(sm.GroundContact("rod", stiffness=1e3, damping=1.0, surface=True,
+                               friction=sm.StickingFriction(0.5, 0.3, tangential_stiffness=1e3)))
     return scene, 1e-5
 
 

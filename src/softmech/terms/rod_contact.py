@@ -65,7 +65,9 @@ class CoulombFriction:
     """Isotropic Coulomb friction between rods: static and kinetic coefficients [-] and the slip
     velocity v_s [m/s] of the regularization (softmech.kernels.rod_contact): below v_s a viscous
     law, F_t = -mu_s N w / v_s, so a rod held by static friction creeps at most at v_s (choose
-    v_s well below the speeds that matter; dt must resolve mu_s N / (m v_s), docs/contact.md)."""
+    v_s well below the speeds that matter; dt must resolve mu_s N / (m v_s), docs/contact.md).
+    The default 1e-4 m/s is about the smallest v_s that dt = 1e-5 s integrates with a margin for
+    a contact carrying its own weight (dt < 2 v_s / (mu g); docs/contact.md, "The default")."""
     static: float
     kinetic: float
     slip_velocity: float = 1e-4

@@ -125,12 +125,19 @@ def capstan_holds_at_the_euler_eytelwein_ratio():
     in the second (> 30 mm): the holding ratio lies in [0.98, 1.02] exp(mu theta). Reported:
     the bracket's middle; error 0 if both hold, else 1; tolerance 2 % (the bracket's half
     width)."""
+    return capstan_record("capstan_holds_at_the_euler_eytelwein_ratio")
+
+
+def capstan_record(case, drum_facets=None):
+    """The record of a capstan case (capstan, mu = MU_CAPSTAN, theta = pi): T2 / T1 = 0.98 and
+    1.02 exp(mu theta) in two worlds; held if the first moved < 0.01 mm in the last 50 ms,
+    slipped if the second moved > 30 mm; the bracket's middle reported, error 0 if both, else
+    1; tolerance 2 % (the bracket's half width)."""
     ratio = np.exp(MU_CAPSTAN * np.pi)
-    t, x = capstan([0.98 * ratio, 1.02 * ratio])
+    t, x = capstan([0.98 * ratio, 1.02 * ratio], drum_facets=drum_facets)
     held = abs(x[0, -1] - x[0, -6]) < 1e-5
     slipped = x[1, -1] - x[1, -6] > 3e-2
-    return result("capstan_holds_at_the_euler_eytelwein_ratio", ratio, ratio, 0.0 if held and
-                  slipped else 1.0, 0.02,
+    return result(case, ratio, ratio, 0.0 if held and slipped else 1.0, 0.02,
                   f"last 50 ms: {1e3 * abs(x[0, -1] - x[0, -6]):.3g} mm at 0.98 e^(mu theta), "
                   f"{1e3 * (x[1, -1] - x[1, -6]):.3g} mm at 1.02 e^(mu theta)")
 
@@ -227,6 +234,13 @@ def holds_then_slides(case, run, mu, tolerance):
                   f"vs {expected:.5f} m/s^2 at 1.02 mu_s")
 
 
+def rod_incline_record(case, surface):
+    """holds_then_slides for the incline's rod (rod_on_incline, mu_s = mu_k = 0.5, 0.3 s) on
+    `surface` (rod_incline_simulation), tolerance 0.1 %."""
+    return holds_then_slides(case, lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
+                                                                    surface=surface), 0.5, 1e-3)
+
+
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a Cosserat "
                  "rod on the ground: holds for tan α < μₛ, else a = g (sin α − μₖ cos α)",
                  fast=True)
@@ -234,8 +248,7 @@ def rod_sticks_then_slides_on_an_incline():
     """A straight rod lying down the slope (GroundContact on a Cosserat rod, sticking friction,
     mu_s = mu_k = 0.5), holds_then_slides. Tolerance 0.1 %: every element slides at mu_k N with
     the same N, so the model's a is the formula's up to round-off (measured 6e-13)."""
-    return holds_then_slides("rod_sticks_then_slides_on_an_incline",
-                             lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3), 0.5, 1e-3)
+    return rod_incline_record("rod_sticks_then_slides_on_an_incline", "ground")
 
 
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a Cosserat "
@@ -247,9 +260,7 @@ def rod_surface_sticks_then_slides_on_an_incline():
     kernels.surface_sticking), started at its equilibrium depth. Tolerance 0.1 %: the friction
     acts at the nodes and every end sphere slides at mu_k times its normal force (measured
     5.6e-13)."""
-    return holds_then_slides("rod_surface_sticks_then_slides_on_an_incline",
-                             lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
-                                                              surface="surface"), 0.5, 1e-3)
+    return rod_incline_record("rod_surface_sticks_then_slides_on_an_incline", "surface")
 
 
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a rod on a "
@@ -261,9 +272,7 @@ def rod_sticks_then_slides_on_a_mesh():
     the contact point, r below the axis, and its couples bend this soft rod (E = 1 MPa), tilting
     the elements against the face (measured -2.30e-4, the analytic box's to 3e-10; ~1e-5 with
     E = 100 MPa)."""
-    return holds_then_slides("rod_sticks_then_slides_on_a_mesh",
-                             lambda tan_alpha: rod_on_incline(tan_alpha, 0.5, 0.5, 0.3,
-                                                              surface="mesh"), 0.5, 1e-3)
+    return rod_incline_record("rod_sticks_then_slides_on_a_mesh", "mesh")
 
 
 @validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan on a 64-facet mesh drum: "
@@ -274,14 +283,7 @@ def capstan_holds_on_a_faceted_drum():
     holds up to (1 + mu tan(delta/2)) / (1 - mu tan(delta/2)): the polygon's ratio, that to the
     32nd power, is 2.5685, 0.09 % above exp(mu pi). Held at 0.98, slipping at 1.02 exp(mu pi);
     error 0 if both, else 1; tolerance 2 % (the bracket's half width)."""
-    ratio = np.exp(MU_CAPSTAN * np.pi)
-    t, x = capstan([0.98 * ratio, 1.02 * ratio], drum_facets=64)
-    held = abs(x[0, -1] - x[0, -6]) < 1e-5
-    slipped = x[1, -1] - x[1, -6] > 3e-2
-    return result("capstan_holds_on_a_faceted_drum", ratio, ratio, 0.0 if held and slipped
-                  else 1.0, 0.02,
-                  f"last 50 ms: {1e3 * abs(x[0, -1] - x[0, -6]):.3g} mm at 0.98 e^(mu theta), "
-                  f"{1e3 * (x[1, -1] - x[1, -6]):.3g} mm at 1.02 e^(mu theta)")
+    return capstan_record("capstan_holds_on_a_faceted_drum", drum_facets=64)
 
 
 @validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb on an incline, a rod across "
