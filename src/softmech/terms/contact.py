@@ -11,7 +11,8 @@ Per-world parameters: `<name>.stiffness` k_w [N/m], `<name>.damping` gamma_w [kg
 `<name>.plane_point` (3,) [m], `<name>.plane_normal` (3,), `<name>.kinetic` (forward, backward,
 lateral) [-], `<name>.static` (forward, backward, lateral) [-], `<name>.slip_velocity` [m/s].
 With friction that sticks (sm.StickingFriction; softmech.kernels.rod_ground_sticking: the wall
-response above without friction, then the stick spring of each element in contact):
+response above without friction, then the stick spring of each element in contact; with
+surface=True softmech.kernels.surface_sticking, a spring per end sphere):
 `<name>.static`, `<name>.kinetic` [-] (B,) and `.tangential_stiffness`, `.tangential_damping`
 in place of the anisotropic coefficients and the slip velocity.
 
@@ -163,7 +164,8 @@ class GroundContact(BodyTerm):
     rod's stiffness 1.0, damping 1e-6 kg/s, no friction, surface_tolerance 1e-4 m, surface
     False (the element centres, Gazzola et al. 2018; True: every point of the rod's surface,
     a penalty of stiffness k per element and depth load / k, softmech.kernels.surface_contact,
-    which needs stiffness given and friction kinetic only, rolling=False); a rigid body's damping 0
+    which needs stiffness given and friction kinetic with rolling=False, or sticking:
+    softmech.kernels.surface_sticking); a rigid body's damping 0
     and no friction; a discrete body's sharpness 15 / distance and no friction. Arguments the
     body's kind has no use for (a rod's surface_tolerance on a rigid body, a discrete body's
     distance on a rod, ...) raise, as does a missing required one."""
