@@ -42,8 +42,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
-        "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow", "poseidron", "quadropus",
-        "contacts", "surface_sticking", "der_rod"))
+        "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
+        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -122,6 +122,12 @@ def main(argv=None):
     return int(not np.isfinite(total))
 
 
+def _friction(sm, sticking):
+    """The contact scenes' friction: sticking (k_t = 1e4 N/m) or regularized, mu 0.5 / 0.4."""
+    return (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
+            else sm.CoulombFriction(0.5, 0.4))
+
+
 def _rod_contact_scene(sm, sticking=False):
     """Two crossing rods with rod-rod contact and friction (regularized, or sticking), and
     gravity."""
@@ -131,8 +137,7 @@ def _rod_contact_scene(sm, sticking=False):
     scene.add_cosserat_rod(name="b", start=(0, -0.2, 0.03), direction=(0, 1, 0), length=0.4,
                            **common)
     scene.add(sm.Gravity())
-    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
-                else sm.CoulombFriction(0.5, 0.4))
+    friction = _friction(sm, sticking)
     scene.add(sm.RodContact(stiffness=1e4, friction=friction))
     return scene, 1e-5
 
@@ -148,9 +153,7 @@ def _rod_body_contact_scene(sm):
                   fixed=True)
     scene.add(sm.Gravity())
     scene.add(sm.DrivenEnd(ball, times=[0.0, 1.0], rotation=[[0, 0, 0], [0, 1, 0]]))
-    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
-                else sm.CoulombFriction(0.5, 0.4))
-    scene.add(sm.RodBodyContact(stiffness=1e4, friction=friction))
+    scene.add(sm.RodBodyContact(stiffness=1e4, friction=sm.CoulombFriction(0.5, 0.4)))
     return scene, 1e-5
 
 
@@ -165,8 +168,7 @@ def _rod_mesh_contact_scene(sm, sticking=False):
     v, f = box_mesh((0.5, 0.5, 0.1))
     scene.add_rigid_body(name="table", position=(0, 0, 0), vertices=v, faces=f, fixed=True)
     scene.add(sm.Gravity())
-    friction = (sm.StickingFriction(0.5, 0.4, tangential_stiffness=1e4) if sticking
-                else sm.CoulombFriction(0.5, 0.4))
+    friction = _friction(sm, sticking)
     scene.add(sm.RodBodyContact(stiffness=1e4, friction=friction))
     return scene, 1e-5
 
