@@ -165,3 +165,54 @@ def test_automatic_workers_only_for_slow_frames(monkeypatch):
     slow = list(frames_in_order(draw(1.5 * frame_workers.AUTO_MIN_PACE), 6))
     assert forks == [2]
     assert [int(f[0, 0, 0]) for f in fast] == [int(f[0, 0, 0]) for f in slow] == list(range(6))
+
+    # one slow frame among the pace frames (a preempted process) does not fork: the quickest
+    # of frames 1 ... PACE_FRAMES sets the pace
+    def hiccup(i):
+        time.sleep(1.5 * frame_workers.AUTO_MIN_PACE if i == 1 else 0.0)
+        return np.full((2, 2, 4), i, np.uint8)
+
+    once = list(frames_in_order(hiccup, 8))
+    assert forks == [2] and [int(f[0, 0, 0]) for f in once] == list(range(8))
+
+
+def test_frames_are_sent_in_order_beside_the_drawing():
+    """video._send_beside: every frame sent once, in order, from a second thread; an error of
+    send (ffmpeg gone) stops the drawing within the frames already handed and is raised; an
+    error of the frames is raised after the frames drawn before it are sent."""
+    import threading
+
+    from softmech.viz import video
+
+    sent, threads = [], set()
+
+    def send(frame):
+        threads.add(threading.current_thread().name)
+        sent.append(frame)
+
+    video._send_beside(iter(range(50)), send)
+    assert sent == list(range(50)) and threads == {"softmech-video-writer"}
+
+    drawn = []
+
+    def frames():
+        for i in range(1000):
+            drawn.append(i)
+            yield i
+
+    def broken(frame):
+        if frame == 3:
+            raise BrokenPipeError("ffmpeg gone")
+
+    with pytest.raises(BrokenPipeError, match="ffmpeg gone"):
+        video._send_beside(frames(), broken)
+    assert len(drawn) <= 3 + video.HANDED_FRAMES + 2
+
+    def failing():
+        yield from range(5)
+        raise ValueError("frame 5 is bad")
+
+    sent.clear()
+    with pytest.raises(ValueError, match="frame 5 is bad"):
+        video._send_beside(failing(), send)
+    assert sent == list(range(5))

@@ -3,13 +3,13 @@
     for picture in frames_in_order(draw, n_frames):       # draw(i) -> uint8 (h, w, channels)
         encoder.write(picture)
 
-The first two frames are drawn here; when the rest would take long enough (AUTO_MIN_SECONDS at
-the second frame's pace, which is slow enough: AUTO_MIN_PACE) and the machine has more than one
-core, the process forks WORKERS-many children, each a copy of this one at that moment (its
-figure, background and bodies: nothing is rebuilt or pickled), and child k draws frames
-2 + k, 2 + k + n, ... (with an explicit count: from frame 1) with the same `draw`; this
-process receives them in order through one pipe per child and yields them while the children
-draw the next ones. A forked child draws on its own copy of the same canvas in the same state,
+The first frames are drawn here (1 + PACE_FRAMES); when the rest would take long enough
+(AUTO_MIN_SECONDS at their pace, which is slow enough: AUTO_MIN_PACE) and the machine has more
+than one core, the process forks WORKERS-many children, each a copy of this one at that moment
+(its figure, background and bodies: nothing is rebuilt or pickled), and child k draws frames
+m + k, m + k + n, ... (m = 1 + PACE_FRAMES; with an explicit count: m = 1) with the same
+`draw`; this process receives them in order through one pipe per child and yields them while
+the children draw the next ones. A forked child draws on its own copy of the same canvas in the same state,
 so its pictures are the serial ones, pixel for pixel (tests/unit/test_viz_frame_workers.py).
 `draw(i)` must therefore depend only on i, not on the frames drawn before (every frame function
 of softmech.viz sets all it shows: the painter restores the background, blitted artists are
@@ -33,9 +33,12 @@ AUTO_MIN_SECONDS = 0.5
 least this long [s] drawn serially at the first frame's pace: forking a process holding
 matplotlib and the results (~20-100 ms per child on a 2-core machine) does not pay for
 shorter videos."""
+PACE_FRAMES = 3
+"""With workers=None, frames 1 ... PACE_FRAMES are drawn here first: the quickest of them sets
+the pace (AUTO_MIN_PACE)."""
 AUTO_MIN_PACE = 0.005
-"""... and only when the second frame took at least this long [s] (the first pays one-time
-costs): a frame drawn faster is
+"""... and only when the quickest of frames 1 ... PACE_FRAMES took at least this long [s] (the
+first pays one-time costs): a frame drawn faster is
 drawn about as fast as the encoder takes it (x264 `ultrafast`: 2-5 ms a frame of 640x368 to
 960x480 here), so that workers cannot shorten the video, and handing each frame over
 (~2 MB through a pipe, twice copied) costs more CPU than drawing it (the snake's top view
@@ -67,8 +70,9 @@ def available_workers():
 def frames_in_order(draw, n_frames, workers=None):
     """Yield draw(0), draw(1), ..., draw(n_frames - 1) (uint8 arrays, all of one shape).
 
-    workers: None (as many as available_workers(), when the frames after the second would take
-    at least AUTO_MIN_SECONDS serially and the second took at least AUTO_MIN_PACE), 1 (serial:
+    workers: None (as many as available_workers(), when the frames left after frame
+    PACE_FRAMES would take at least AUTO_MIN_SECONDS serially and the quickest of frames
+    1 ... PACE_FRAMES took at least AUTO_MIN_PACE), 1 (serial:
     every frame drawn here) or a count >= 2 (that many forked workers whatever the length,
     fewer when fewer frames are left; serial where processes cannot be forked)."""
     n_frames = _checks.integer("n_frames", n_frames, 1)
@@ -77,12 +81,17 @@ def frames_in_order(draw, n_frames, workers=None):
     start = time.perf_counter()
     yield draw(0)
     pace, done = time.perf_counter() - start, 1
-    if workers is None and n_frames > 2:
-        # the first frame pays one-time costs (caches, the first paths drawn): the second
-        # one's pace is the video's
-        start = time.perf_counter()
-        yield draw(1)
-        pace, done = time.perf_counter() - start, 2
+    if workers is None:
+        # the first frame pays one-time costs (caches, the first paths drawn): the quicker
+        # of the next PACE_FRAMES is the video's pace (one frame alone, on a loaded machine,
+        # is often preempted: a 2 ms frame then took over 5 ms and workers were forked)
+        times = []
+        while done < min(1 + PACE_FRAMES, n_frames - 1):
+            start = time.perf_counter()
+            yield draw(done)
+            times.append(time.perf_counter() - start)
+            done += 1
+        pace = min(times, default=pace)
     rest = n_frames - done
     if workers is None:
         slow = pace >= AUTO_MIN_PACE and pace * rest >= AUTO_MIN_SECONDS

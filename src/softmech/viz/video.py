@@ -8,6 +8,7 @@ frames: an iterable of images, each a uint8 array of shape (height, width, 3) (R
 ~100x cheaper to take than its RGB channels); use `figure_frames` to turn a matplotlib figure
 that is redrawn per frame into such images.
 """
+import itertools
 import warnings
 
 import numpy as np
@@ -168,9 +169,9 @@ def _write_mp4(frames, path, fps, encoder="fast"):
     """Encode frames (RGB (h, w, 3) or RGBA (h, w, 4) uint8, all of the first one's shape)
     into the H.264 file `path` through imageio-ffmpeg's ffmpeg binary with the x264 settings
     ENCODERS[encoder], each frame's bytes written to its stdin as they are (an RGBA frame
-    needs no RGB copy: ffmpeg drops the alpha). The command line of imageio's FFMPEG writer
-    with those settings (the same bytes in the file, tests/unit/test_viz_painter.py),
-    without its fork."""
+    needs no RGB copy: ffmpeg drops the alpha), by a second thread (_send_beside) while this
+    one draws the next frames. The command line of imageio's FFMPEG writer with those settings
+    (the same bytes in the file, tests/unit/test_viz_painter.py), without its fork."""
     import subprocess
     import tempfile
     from fractions import Fraction
@@ -195,10 +196,12 @@ def _write_mp4(frames, path, fps, encoder="fast"):
         process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                    stderr=log)
         _widen(process.stdin)
+
+        def send(frame):
+            process.stdin.write(np.ascontiguousarray(frame, dtype=np.uint8).data)
+
         try:
-            process.stdin.write(np.ascontiguousarray(first, dtype=np.uint8).data)
-            for frame in source:
-                process.stdin.write(np.ascontiguousarray(frame, dtype=np.uint8).data)
+            _send_beside(itertools.chain([first], source), send)
             process.stdin.close()
             code = process.wait()
         finally:
@@ -209,6 +212,46 @@ def _write_mp4(frames, path, fps, encoder="fast"):
             log.seek(0)
             raise RuntimeError(f"ffmpeg exited with code {code}: "
                                f"{log.read().decode(errors='replace').strip()}")
+
+
+HANDED_FRAMES = 2
+"""Frames drawn ahead of the one being written (_send_beside): ~2 MB each at most."""
+
+
+def _send_beside(frames, send):
+    """send(frame) for each of `frames`, in a second thread while this one makes the next
+    frames: the drawing (Python, holding the GIL) goes on while the pipe's write (which
+    releases the GIL) copies a frame or waits for ffmpeg to take one (measured: the snake's
+    top view 1.7x, its 3D video and the parachute's 1.2x less wall time, docs/benchmarks.md
+    "Videos"). At most HANDED_FRAMES frames wait between the two. An error of `frames` is raised after the frames
+    already handed are sent; an error of `send` (ffmpeg gone: a broken pipe) stops the drawing
+    and is raised."""
+    import queue
+    import threading
+
+    handed, failed = queue.Queue(maxsize=HANDED_FRAMES), []
+
+    def write():
+        try:
+            while (frame := handed.get()) is not None:
+                send(frame)
+        except BaseException as err:     # raised in the drawing thread, below
+            failed.append(err)
+            while handed.get() is not None:      # the drawing thread's puts never block
+                pass
+
+    writer = threading.Thread(target=write, name="softmech-video-writer", daemon=True)
+    writer.start()
+    try:
+        for frame in frames:
+            if failed:
+                break
+            handed.put(frame)
+    finally:
+        handed.put(None)
+        writer.join()
+    if failed:
+        raise failed[0]
 
 
 _FFMPEG = []
