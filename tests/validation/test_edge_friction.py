@@ -18,7 +18,9 @@ import pytest
 import softmech as sm
 from softmech.scenefile import load_scenario, save_scenario
 from softmech.scenefile.schema import RunSettings, Scenario
-from softmech.validation.discrete_rods import der_rod_sticks_then_slides_on_two_rods
+from softmech.validation.discrete_rods import (der_rod_sticks_then_slides_on_two_rods,
+                                               rod_across_two_rods,
+                                               shell_sticks_then_slides_on_two_rods)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
 from implicit_fixture import SpringChain, step_jacobian_check  # noqa: E402
@@ -30,6 +32,14 @@ TAN = 0.45             # between mu_k = 0.3 and mu_s = 0.5
 def test_a_rod_across_two_rods_holds_below_the_static_friction_angle_and_slides_with_kinetic():
     record = der_rod_sticks_then_slides_on_two_rods()
     assert record["passed"], record["detail"]
+
+
+def test_a_shell_across_two_rods_holds_below_the_static_friction_angle_and_slides_with_kinetic():
+    """The static excess on a shell's edge nodes: the same law as between rods."""
+    record = shell_sticks_then_slides_on_two_rods()
+    assert record["passed"], record["detail"]
+    with pytest.raises(ValueError, match="slider = 'plate' is not allowed"):
+        rod_across_two_rods(0.5, 0.3, slider="plate")
 
 
 def stick_on_bar(friction, n_bar=40, worlds=1):
