@@ -231,7 +231,8 @@ def rod_across_two_rods(mu_s, mu_k, slip_velocity=3e-4, slider="rod"):
     * "shell": a discrete shell plate (0.04 m along x by 0.12 m along y centred at
       x = -0.25 m, 2 x 3 squares each cut by a diagonal, h = 2 mm, 1000 kg/m^3, E = 1 GPa),
       contact distance r + h / 2: each rail crosses two of its edges along y and one diagonal,
-      all at their middles (E = 10 MPa: the static solve of its start does not converge)."""
+      all at their middles (at E = 10 MPa the frictionless static solve of its start does
+      not converge: the sagging plate drifts over the rails, docs/contact.md)."""
     r = 0.005
     scene = sm.Scene()
     if slider == "rod":
