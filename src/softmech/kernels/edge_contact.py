@@ -34,8 +34,10 @@ price: contacts that share an edge's node share its state (one sliding erodes th
 static excess while it slides).
 
 Jacobian: the 12 x 12 block of each pair is the central difference of this analytic force with
-respect to the pair's 12 node coordinates, the velocities moving with them (v = (q - q_n)/h):
-exact enough for Newton's direction (relative error ~1e-8); IMC writes the same block out
+respect to the pair's 12 node coordinates, the velocities moving with them (v = (q - q_n)/h),
+with the step the term chooses (softmech.terms.edge_contact: small enough against both the
+penalty's and the friction's widths): exact enough for Newton's direction (relative error
+~1e-8); IMC writes the same block out
 symbolically, which is long and gains nothing measurable here.
 """
 import numpy as np

@@ -165,8 +165,22 @@ class _EdgeContactBinding(Binding):
         inv_h = 0.0 if np.isinf(h) else 1.0 / h
         return edge_contact_forces(q, v, self.pair_dofs, self.pair_nodes, self.k[b], tm.distance,
                                    tm.sharpness, self.kinetic[b], self.static[b],
-                                   15.0 / tm.slip_tolerance, inv_h, 1e-6 * tm.distance,
+                                   15.0 / tm.slip_tolerance, inv_h, self._step(inv_h),
                                    self.slip[b], speed, weight, F, J, self._scratch)
+
+    def _step(self, inv_h):
+        """The Jacobian's central-difference step [m] (softmech.kernels.edge_contact): 1e-6
+        of the contact distance (the penalty varies over distance / 15), and with friction at
+        most what moves the velocities (v = (q - q_n) / h) by 1e-3 of the friction's
+        regularization width v_s / 15: a velocity step comparable with that width (1e-5 m/s
+        at dt = 1 ms and distance 1 cm) gave Newton a wrong slope across the sticking
+        branch and the sticking root was missed (a rod at 0.98 mu_s slid at v_s = 1e-5 m/s).
+        The step's round-off, ~1e-16 |q| / step relative, stays below 1e-5 down to
+        v_s ~ 1e-8 m/s at dt = 1 ms."""
+        step = 1e-6 * self.term.distance
+        if self.term.friction is None or inv_h == 0.0:
+            return step
+        return min(step, 1e-3 * self.term.slip_tolerance / 15.0 / inv_h)
 
     def forces(self, b, q, v, t, h, F, J):
         self._evaluate(b, q, v, h, F, J, self.speed, self.weight)

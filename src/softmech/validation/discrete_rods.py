@@ -273,10 +273,8 @@ def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt
     (n_samples,) and the slider's centre of mass position and velocity down the slope
     (B, n_samples).
 
-    slip_velocity: the edge contact's Jacobian is a central difference whose velocity step,
-    1e-6 distance / dt (1e-5 m/s here), must be well below the regularization's width
-    slip_velocity / 15 for Newton to find the sticking root: 3e-4 m/s holds, 1e-4 m/s slid.
-    slider: "rod" or "shell" (rod_across_two_rods)."""
+    slip_velocity [m/s]: the regularization's width (held at 0.98 mu_s down to 1e-5 m/s with
+    either slider, 1e-6 m/s with the rod). slider: "rod" or "shell" (rod_across_two_rods)."""
     tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
     sim = rod_across_two_rods(mu_s, mu_k, slip_velocity, slider).compile(
         worlds=len(tan_alphas), dt=dt)
