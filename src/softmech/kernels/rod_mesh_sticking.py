@@ -9,6 +9,12 @@ The anchors are material points of the rod's section and of the body, so they do
 which triangle the contact point lies on: a contact passing from one triangle to the next, over
 an edge or a vertex, keeps its spring (the body's anchor is a point of the body's frame, the
 mesh is rigid in it).
+
+One contact per element and mesh, the deepest (mesh_pair_geometry; the regularized law's
+second contact in a groove or an inner corner, softmech.kernels.rod_mesh_contact.
+second_contact, is not taken here: it would need its own anchor, matched to its face from
+step to step since the deeper of two symmetric faces swaps by round-off). An element in a
+groove of one mesh gets the deeper face only (docs/contact.md, Limits).
 """
 from collections import namedtuple
 

@@ -4,10 +4,12 @@ bodies, which get the reaction force and torque). The kernel and its geometry ar
 softmech.kernels.rod_mesh_contact, the mesh's preparation in softmech.bodies.contact_mesh; the
 term itself (its arguments, parameters and law) is softmech.terms.rod_body_contact's.
 
-Limits: one contact per element and body, at its deepest point (elements short against the
-mesh's features); a centreline more than one radius inside the surface is lost. Friction: the
-regularized Coulomb law (sm.CoulombFriction) or friction that sticks (sm.StickingFriction:
-softmech.kernels.rod_mesh_sticking, the convex bodies' anchors and law on the mesh's geometry).
+Limits: up to two contacts per element and body (its deepest point and, in a groove or an
+inner corner of the mesh, the other face's: elements short against the mesh's features); a
+centreline more than one radius inside the surface is lost. Friction: the regularized Coulomb
+law (sm.CoulombFriction) or friction that sticks (sm.StickingFriction:
+softmech.kernels.rod_mesh_sticking, the convex bodies' anchors and law on the mesh's geometry,
+on the first (deepest) contact alone: with sticking, a groove of one mesh gets one face).
 """
 import numpy as np
 
