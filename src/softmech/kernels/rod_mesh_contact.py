@@ -33,7 +33,7 @@ Force: softmech.kernels.rod_body_contact's law and kinematics (pair_kinematics: 
 weighted application point; regularized_pair_force: the normal force, and the friction at the
 contact point with the element's couple, softmech.kernels.contact_point): the same as for
 spheres, cylinders and boxes once phi, n, s and the ends' signed distances are known (each
-contact its own force, rod_mesh_contacts; sticking friction keeps the first contact alone,
+contact its own force, rod_mesh_contacts; with sticking friction each its own anchors,
 softmech.kernels.rod_mesh_sticking), so
 friction on a mesh also conserves angular momentum and lets a rod roll (issue 30).
 """
@@ -213,15 +213,19 @@ def second_contact(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp,
     ends' distances to those triangles (the second face: the application point's weights,
     softmech.kernels.rod_body_contact.application_parameter, are then the ends' overlaps with
     the face that pushes; the ends are outside the mesh, so unsigned distances are signed
-    ones). hit 0 when none is nearer than r."""
-    reach = REACH * r
+    ones). hit 0 when none is nearer than r.
+
+    The query reaches r, not REACH r: a second contact is nearer than r, and so are the
+    triangles that matter for its ends (an end's distance counts where below r: as an overlap
+    in the application point, or in tie_break, where the nearer end is the contact itself);
+    the ends farther than r from them count as FAR. Half the first pass's reach: fewer cells."""
     found, best, s, c, bt, bf, da, _, _, _, db, _, _, _, _, _ = scan(
-        tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, reach, n1, c1,
+        tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r, n1, c1,
         fcos, LIFT * r)
     if found == 0 or not best < r * r:
         return 0, 0.0, r, (0.0, 0.0, 0.0), r, r
-    pa = math.sqrt(da) if da <= reach * reach else FAR
-    pb = math.sqrt(db) if db <= reach * reach else FAR
+    pa = math.sqrt(da) if da < r * r else FAR
+    pb = math.sqrt(db) if db < r * r else FAR
     hit, s, phi, n = outside_contact(tri_n, ya, yb, r, eta, best, s, c, bt, bf, pa, pb)
     return hit, s, phi, n, pa, pb
 
@@ -317,11 +321,11 @@ def mesh_pair_depths(a, bi, W, lane, p, fcos):
 
 
 @kernel
-def mesh_pair_geometry(a, bi, W, lane, p):
-    """pair_geometry of softmech.kernels.rod_body_contact for a pair whose body is a mesh: its
-    first (deepest) contact alone (the sticking law's, softmech.kernels.rod_mesh_sticking)."""
-    first, _, xa, xe, r, ia, ib, k = mesh_pair_depths(a, bi, W, lane, p, 2.0)
-    hit, s, phi, nl, da, db = first
+def contact_kinematics(a, bi, contact, xa, xe, r, ia, ib, k):
+    """pair_geometry's result (softmech.kernels.rod_body_contact: hit, eps, r, s_c, n lab,
+    lever, w_t, v_n, ia, ib, k) of one contact (hit, s, phi, nl, da, db) of a mesh pair
+    (mesh_depth's form) of element [xa, xe] (lab) [m], radius r [m]; zeros when hit is 0."""
+    hit, s, phi, nl, da, db = contact
     if hit == 0:
         return 0, 0.0, r, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0, ia, ib, k
     return pair_kinematics(a, bi, ia, ib, k, xa, xe, r, s, phi, nl, da, db)
@@ -331,11 +335,10 @@ def mesh_pair_geometry(a, bi, W, lane, p):
 def mesh_contact_force(a, bi, W, lane, p, contact, xa, xe, r, ia, ib, k):
     """Add the regularized force of one contact (hit, s, phi, nl, da, db) of pair p
     (mesh_depth's form) in one lane: eps / r [-] (0 when apart)."""
-    hit, s, phi, nl, da, db = contact
+    hit, eps, r, s, n, lev, rel, vn, ia, ib, k = contact_kinematics(a, bi, contact, xa, xe, r,
+                                                                    ia, ib, k)
     if hit == 0:
         return 0.0
-    _, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_kinematics(a, bi, ia, ib, k, xa, xe, r, s,
-                                                               phi, nl, da, db)
     regularized_pair_force(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], eps, r, s, n,
                            lev, rel, vn, ia, ib, k)
     return eps / r

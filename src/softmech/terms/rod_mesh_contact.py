@@ -9,7 +9,7 @@ inner corner of the mesh, the other face's: elements short against the mesh's fe
 centreline more than one radius inside the surface is lost. Friction: the regularized Coulomb
 law (sm.CoulombFriction) or friction that sticks (sm.StickingFriction:
 softmech.kernels.rod_mesh_sticking, the convex bodies' anchors and law on the mesh's geometry,
-on the first (deepest) contact alone: with sticking, a groove of one mesh gets one face).
+an anchor pair per contact: two per pair).
 """
 import numpy as np
 
@@ -53,7 +53,7 @@ def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor
     whose bodies are meshes; params: each entry's (B, N_PARAMS), or (B, N_STICK_PARAMS) when
     `sticking`. The regularized law: one force call at `order` of the force pass. Sticking: the
     anchors' update at `anchor_order` of the positions pass (their history kept with the state,
-    as the convex bodies') and the force call."""
+    as the convex bodies', two columns per pair: one per contact) and the force call."""
     slots = sorted(set(rows[:, 3].tolist()))
     mesh_of = {b: i for i, b in enumerate(slots)}
     meshes = pack_meshes([rigid_bodies[b] for b in slots])
@@ -71,6 +71,6 @@ def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor
         return [Call("forces", order, rod_mesh_contacts, engine.args(RodMeshContactArgs, **own),
                      CALL)]
     args = engine.args(RodMeshStickArgs, **own,
-                       rbc_anchor=engine.history(STICK_CALLS[0], ANCHOR_ROWS, len(rows)))
+                       rbc_anchor=engine.history(STICK_CALLS[0], ANCHOR_ROWS, 2 * len(rows)))
     return [Call("positions", anchor_order, rod_mesh_anchors, args, STICK_CALLS[1], history=True),
             Call("forces", order, rod_mesh_sticking, args, STICK_CALLS[0])]
