@@ -10,7 +10,7 @@ from softmech.bodies.meshes import icosphere
 from softmech.bodies.rigid_body import general
 from softmech.kernels.mesh_distance import (EDGE, FACE, NO_CROSSING, VERTEX, point_triangle,
                                             segment_crossing, segment_triangle, side)
-from softmech.kernels.rod_mesh_contact import SECOND_COS, mesh_depth
+from softmech.kernels.rod_mesh_contact import NEAR_ROWS, SECOND_COS, mesh_depth
 from softmech.validation.mesh_contact import box_mesh, corner_mesh, v_notch_mesh
 
 coord = st.floats(-1.0, 1.0, allow_nan=False)
@@ -149,7 +149,7 @@ def depth_args(body):
     a = pack_meshes([body])
     seen, stamp = np.zeros(len(a["mesh_tri_x"]), np.int64), np.zeros(1, np.int64)
     return (a["mesh_tri_x"], a["mesh_tri_n"], a["mesh_grid"], a["mesh_dims"],
-            a["mesh_cell_start"], a["mesh_cell_tris"], seen, stamp, 0)
+            a["mesh_cell_start"], a["mesh_cell_tris"], seen, stamp, np.zeros((NEAR_ROWS, 9)), 0)
 
 
 def mesh_args(v, f):

@@ -66,6 +66,10 @@ of facets it spans, while the deepest contact alone has a normal within 30 deg o
 them. At 30 deg: a V-groove of faces inclined by more than 15 deg (normals 2 alpha apart), a
 90 deg inner corner and a step are two contacts; a pipe of 12 facets or more (30 deg or less
 between facets) stays one."""
+NEAR_ROWS = 32
+"""Triangles nearer than r to an element that the first pass keeps for the second
+(second_contact; more: a second scan). A 1 cm element with r = 5 mm on 0.7 cm triangles meets
+~10."""
 LIFT = 1e-9
 """Height over r [-] by which a second contact's surface point must rise above the first one's
 tangent plane (beyond): round-off (the mesh's coordinates ~1e-16 m relative) is not a groove."""
@@ -84,6 +88,7 @@ RodMeshContactArgs = namedtuple("RodMeshContactArgs", [
     "mesh_cell_tris",   # (n_entries,) int64: triangles (global index) of the cells
     "mesh_seen",        # scratch (n_blocks, n_tri) int64: stamp of the last query per triangle
     "mesh_stamp",       # scratch (n_blocks, 1) int64: the last stamp
+    "mesh_near",        # scratch (n_blocks, NEAR_ROWS, 9): the triangles near an element (scan)
     "rbc_force",        # output (n_blocks, 3, n_nodes*W): contact force on every node [N]
     "rbc_stats",        # output (n_blocks, 2, W): max eps / r, number of contacts
 ])
@@ -124,13 +129,16 @@ def beyond(ya, yb, s, q, N, fn, fc, fcos, lift):
 
 @kernel
 def scan(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, reach, fn, fc,
-         fcos, lift):
+         fcos, lift, near, near2):
     """Every candidate triangle of mesh m for segment [ya, yb] (body frame, grown by reach [m]):
     (found, closest pair (d^2, s, c (3), triangle, feature), end a's closest (d^2, c (3),
     triangle, feature), end b's likewise, first and last crossing parameter (NO_CROSSING if
     none)). found 0: no candidate. Filter: with fcos < 2 only the triangles `beyond` a first
     contact (surface point fc (3,) [m], normal fn (3,), cosine fcos, height lift [m]) count;
-    fcos = 2.0: off (every triangle: the first pass, unchanged by the filter)."""
+    fcos = 2.0: off (every triangle: the first pass, unchanged by the filter). The triangles
+    nearer than sqrt(near2) [m] are written to the rows of `near` (NEAR_ROWS, 9): d^2, s, c (3),
+    triangle, feature, the ends' d^2 (near_contact); the last value returned is their number
+    (beyond NEAR_ROWS: not all written)."""
     g, n = grid[m], dims[m]
     lx, hx = cell_range(min(ya[0], yb[0]) - reach, max(ya[0], yb[0]) + reach, g[0], g[G_INV_H], n[0])
     ly, hy = cell_range(min(ya[1], yb[1]) - reach, max(ya[1], yb[1]) + reach, g[1], g[G_INV_H], n[1])
@@ -143,6 +151,7 @@ def scan(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb
     da, ca, ta, fa = FAR, (0.0, 0.0, 0.0), 0, 0
     db, cb, tb, fb = FAR, (0.0, 0.0, 0.0), 0, 0
     s_lo, s_hi = 2.0, -1.0
+    count = 0
     for ix in range(lx, hx + 1):
         for iy in range(ly, hy + 1):
             for iz in range(lz, hz + 1):
@@ -156,6 +165,12 @@ def scan(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb
                     d, st, q, f, d_a, q_a, f_a, d_b, q_b, f_b = segment_triangle(ya, yb, tri_x[t])
                     if fcos < 2.0 and not beyond(ya, yb, st, q, tri_n[t, f], fn, fc, fcos, lift):
                         continue
+                    if d < near2:
+                        if count < near.shape[0]:
+                            row = near[count]
+                            row[0], row[1], row[2], row[3], row[4] = d, st, q[0], q[1], q[2]
+                            row[5], row[6], row[7], row[8] = t, f, d_a, d_b
+                        count += 1
                     if d < best:
                         best, s, c, bt, bf = d, st, q, t, f
                     if d_a < da:
@@ -167,7 +182,7 @@ def scan(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb
                         s_lo, s_hi = min(s_lo, x), max(s_hi, x)
     if s_hi < 0.0:
         s_lo = s_hi = NO_CROSSING
-    return found, best, s, c, bt, bf, da, ca, ta, fa, db, cb, tb, fb, s_lo, s_hi
+    return found, best, s, c, bt, bf, da, ca, ta, fa, db, cb, tb, fb, s_lo, s_hi, count
 
 
 @kernel(inline="always")
@@ -204,7 +219,7 @@ def outside_contact(tri_n, ya, yb, r, eta, best, s, c, t, f, pa, pb):
 
 @kernel
 def second_contact(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r,
-                   eta, n1, c1, fcos):
+                   eta, n1, c1, fcos, near, count):
     """The second contact of an element [ya, yb] (body frame) [m] of radius r [m] lying outside
     mesh m and touching it at surface point c1 (3,) [m] with normal n1 (3,) (its first,
     deepest contact): the closest pair over the triangles `beyond` it (normals turned by more
@@ -218,11 +233,27 @@ def second_contact(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp,
     The query reaches r, not REACH r: a second contact is nearer than r, and so are the
     triangles that matter for its ends (an end's distance counts where below r: as an overlap
     in the application point, or in tie_break, where the nearer end is the contact itself);
-    the ends farther than r from them count as FAR. Half the first pass's reach: fewer cells."""
-    found, best, s, c, bt, bf, da, _, _, _, db, _, _, _, _, _ = scan(
-        tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r, n1, c1,
-        fcos, LIFT * r)
-    if found == 0 or not best < r * r:
+    the ends farther than r from them count as FAR. So the first pass's triangles nearer than
+    r (near, count: scan's) are all it needs; only when more than NEAR_ROWS were does it scan
+    the cells again (reaching r)."""
+    lift = LIFT * r
+    if count <= near.shape[0]:
+        # the first pass's triangles nearer than r, filtered: no second scan
+        best, s, c, bt, bf, da, db = FAR, 0.0, (0.0, 0.0, 0.0), 0, 0, FAR, FAR
+        for i in range(count):
+            row = near[i]
+            q = (row[2], row[3], row[4])
+            t, f = int(row[5]), int(row[6])
+            if not beyond(ya, yb, row[1], q, tri_n[t, f], n1, c1, fcos, lift):
+                continue
+            if row[0] < best:
+                best, s, c, bt, bf = row[0], row[1], q, t, f
+            da, db = min(da, row[7]), min(db, row[8])
+    else:
+        _, best, s, c, bt, bf, da, _, _, _, db, _, _, _, _, _, _ = scan(
+            tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r, n1, c1,
+            fcos, lift, near, 0.0)
+    if not best < r * r:
         return 0, 0.0, r, (0.0, 0.0, 0.0), r, r
     pa = math.sqrt(da) if da < r * r else FAR
     pb = math.sqrt(db) if db < r * r else FAR
@@ -231,20 +262,20 @@ def second_contact(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp,
 
 
 @kernel
-def mesh_depth(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r, eta,
-               fcos):
+def mesh_depth(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, near, m, ya, yb, r,
+               eta, fcos):
     """Contacts of element [ya, yb] (body frame) [m] of radius r [m] with mesh m (module
     docstring): the first, deepest one (hit, s, phi [m] at p(s), outward normal n (3,) (body
     frame), signed distances of the ends da, db [m]) and a second one in the same form
     (second_contact; only for an element outside the mesh and only when fcos < 2: fcos =
     SECOND_COS for two contacts, 2.0 for the first alone); hit 0 when apart (phi >= r) or out
-    of reach. eta [m]: the tie-break weight (tie_break)."""
+    of reach. eta [m]: the tie-break weight (tie_break); near: scratch (NEAR_ROWS, 9) (scan)."""
     zero = (0.0, 0.0, 0.0)
     none = (0, 0.0, r, zero, r, r)
     reach = REACH * r
-    found, best, s, c, bt, bf, da, ca, ta, fa, db, cb, tb, fb, s_lo, s_hi = scan(
+    found, best, s, c, bt, bf, da, ca, ta, fa, db, cb, tb, fb, s_lo, s_hi, count = scan(
         tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, reach, zero,
-        zero, 2.0, 0.0)
+        zero, 2.0, 0.0, near, r * r if fcos < 2.0 else 0.0)
     if found == 0 or best > reach * reach:
         return none, none
     # the ends' signed distances: beyond the reach their closest candidate may be wrong, so
@@ -260,7 +291,7 @@ def mesh_depth(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, 
             return (hit, s1, phi, n, pa, pb), none
         return (hit, s1, phi, n, pa, pb), second_contact(
             tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ya, yb, r, eta, n, c,
-            fcos)
+            fcos, near, count)
     # partly inside: the deepest of the inside ends and, for an element crossing in and out,
     # the middle of its crossings
     phi, s, y, c, t, f = FAR, 0.0, ya, ca, ta, fa
@@ -272,9 +303,9 @@ def mesh_depth(tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, 
         sm = 0.5 * (s_lo + s_hi)
         ym = (ya[0] + sm * (yb[0] - ya[0]), ya[1] + sm * (yb[1] - ya[1]),
               ya[2] + sm * (yb[2] - ya[2]))
-        _, _, _, _, _, _, dm, cm, tm, fm, _, _, _, _, _, _ = scan(
+        _, _, _, _, _, _, dm, cm, tm, fm, _, _, _, _, _, _, _ = scan(
             tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m, ym, ym, reach, zero,
-            zero, 2.0, 0.0)
+            zero, 2.0, 0.0, near, 0.0)
         if dm > reach * reach:
             return (0, 0.0, r, zero, pa, pb), none
         phi = side(ym[0], ym[1], ym[2], cm[0], cm[1], cm[2], tri_n, tm, fm)
@@ -315,7 +346,7 @@ def mesh_pair_depths(a, bi, W, lane, p, fcos):
     # the convex kernel's tie-break weight, with the mesh's bounding radius for the body's
     first, second = mesh_depth(a.mesh_tri_x, a.mesh_tri_n, a.mesh_grid, a.mesh_dims,
                                a.mesh_cell_start, a.mesh_cell_tris, a.mesh_seen[bi],
-                               a.mesh_stamp[bi], m, ya, ye, r,
+                               a.mesh_stamp[bi], a.mesh_near[bi], m, ya, ye, r,
                                TIE_BREAK * (a.mesh_grid[m, G_RADIUS] + half + r), fcos)
     return first, second, xa, xe, r, ia, ib, k
 
@@ -369,11 +400,11 @@ def rod_mesh_contacts(a, bi, W, t):
 
 @kernel
 def initial_mesh_overlaps(x0, x1, rad, tri_x, tri_n, grid, dims, cell_start, cell_tris, seen,
-                          stamp, m, out):
+                          stamp, near, m, out):
     """eps / r = (r - phi) / r [-] (0 when apart) of elements [x0[p], x1[p]] (body frame of
     mesh m) [m] of radii rad[p] [m]: the scene's check of its initial geometry."""
     for p in range(x0.shape[0]):
         (hit, _, phi, _, _, _), _ = mesh_depth(
-            tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, m,
+            tri_x, tri_n, grid, dims, cell_start, cell_tris, seen, stamp, near, m,
             (x0[p, 0], x0[p, 1], x0[p, 2]), (x1[p, 0], x1[p, 1], x1[p, 2]), rad[p], 0.0, 2.0)
         out[p] = (rad[p] - phi) / rad[p] if hit else 0.0

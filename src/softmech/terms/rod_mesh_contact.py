@@ -17,7 +17,8 @@ from softmech.bodies.contact_mesh import pack_meshes
 from softmech.integrators.driver import Call
 from softmech.kernels.rod_body_sticking import ANCHOR_ROWS
 from softmech.kernels.rod_contact import N_PARAMS
-from softmech.kernels.rod_mesh_contact import RodMeshContactArgs, initial_mesh_overlaps, rod_mesh_contacts
+from softmech.kernels.rod_mesh_contact import (NEAR_ROWS, RodMeshContactArgs, initial_mesh_overlaps,
+                                               rod_mesh_contacts)
 from softmech.kernels.rod_mesh_sticking import RodMeshStickArgs, rod_mesh_anchors, rod_mesh_sticking
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import lane_table
@@ -44,7 +45,7 @@ def mesh_overlaps(x0, x1, rad, body):
     initial_mesh_overlaps(y0, y1, rad, arrays["mesh_tri_x"], arrays["mesh_tri_n"],
                           arrays["mesh_grid"], arrays["mesh_dims"], arrays["mesh_cell_start"],
                           arrays["mesh_cell_tris"], np.zeros(len(arrays["mesh_tri_x"]), np.int64),
-                          np.zeros(1, np.int64), 0, out)
+                          np.zeros(1, np.int64), np.zeros((NEAR_ROWS, 9)), 0, out)
     return out
 
 
@@ -64,7 +65,7 @@ def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor
         rbc_mesh=np.array([mesh_of[b] for b in rows[:, 3]], dtype=np.int64),
         rbc_param=lane_table(params, lanes, N_STICK_PARAMS if sticking else N_PARAMS), **meshes,
         mesh_seen=engine.zeros(len(meshes["mesh_tri_x"]), dtype=np.int64),
-        mesh_stamp=engine.zeros(1, dtype=np.int64),
+        mesh_stamp=engine.zeros(1, dtype=np.int64), mesh_near=engine.zeros(NEAR_ROWS, 9),
         rbc_force=engine.zeros(3, engine.slots.n_nodes * lanes.W),
         rbc_stats=engine.zeros(2, lanes.W))
     if not sticking:
