@@ -68,8 +68,8 @@ them. At 30 deg: a V-groove of faces inclined by more than 15 deg (normals 2 alp
 between facets) stays one."""
 NEAR_ROWS = 32
 """Triangles nearer than r to an element that the first pass keeps for the second
-(second_contact; more: a second scan). A 1 cm element with r = 5 mm on 0.7 cm triangles meets
-~10."""
+(second_contact; more: a second scan). Estimated, not counted: a 1 cm element with r = 5 mm
+on 0.7 cm triangles meets ~10."""
 LIFT = 1e-9
 """Height over r [-] by which a second contact's surface point must rise above the first one's
 tangent plane (beyond): round-off (the mesh's coordinates ~1e-16 m relative) is not a groove."""
