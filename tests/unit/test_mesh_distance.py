@@ -10,7 +10,8 @@ from softmech.bodies.meshes import icosphere
 from softmech.bodies.rigid_body import general
 from softmech.kernels.mesh_distance import (EDGE, FACE, NO_CROSSING, VERTEX, point_triangle,
                                             segment_crossing, segment_triangle, side)
-from softmech.kernels.rod_mesh_contact import mesh_depth
+from softmech.kernels.rod_mesh_contact import NEAR_ROWS, SECOND_COS, mesh_depth
+from softmech.validation.mesh_contact import box_mesh, corner_mesh, v_notch_mesh
 
 coord = st.floats(-1.0, 1.0, allow_nan=False)
 vec = st.tuples(coord, coord, coord).map(np.array)
@@ -114,10 +115,7 @@ def test_mesh_depth_of_elements_around_an_icosphere():
     body = general("ball", position=np.zeros(3), vertices=mesh.vertices, faces=mesh.triangles,
                    directors=np.eye(3), velocity=np.zeros(3), angular_velocity=np.zeros(3),
                    fixed=True)
-    a = pack_meshes([body])
-    seen, stamp = np.zeros(len(a["mesh_tri_x"]), np.int64), np.zeros(1, np.int64)
-    args = (a["mesh_tri_x"], a["mesh_tri_n"], a["mesh_grid"], a["mesh_dims"],
-            a["mesh_cell_start"], a["mesh_cell_tris"], seen, stamp, 0)
+    args = depth_args(body)
     rng = np.random.default_rng(2)
     r = 0.05
     for _ in range(200):
@@ -128,7 +126,9 @@ def test_mesh_depth_of_elements_around_an_icosphere():
         # tangent element at height h above the sphere: phi ~ h (sagitta)
         h = rng.uniform(-0.03, 0.04)
         ya, yb = (1 + h) * u - 0.02 * t, (1 + h) * u + 0.02 * t
-        hit, s, phi, n, da, db = mesh_depth(*args, tuple(ya), tuple(yb), r, 0.0)
+        (hit, s, phi, n, da, db), second = mesh_depth(*args, tuple(ya), tuple(yb), r, 0.0,
+                                                      SECOND_COS)
+        assert second[0] == 0             # convex: one contact
         assert hit == (phi < r)
         assert abs(phi - h) < tolerance      # sagitta of the facets and of the chord
         if hit:
@@ -136,12 +136,75 @@ def test_mesh_depth_of_elements_around_an_icosphere():
         # radial element poking in by delta at its inner end
         delta = rng.uniform(0.001, 0.04)
         ya, yb = (1 - delta) * u, (1.03 - delta) * u
-        hit, s, phi, n, da, db = mesh_depth(*args, tuple(ya), tuple(yb), r, 0.0)
+        (hit, s, phi, n, da, db), _ = mesh_depth(*args, tuple(ya), tuple(yb), r, 0.0, SECOND_COS)
         assert hit == 1 and s == 0.0
         assert abs(phi + delta) < tolerance and abs(da + delta) < tolerance
         assert np.dot(n, u) > 0.95
-    hit, *_ = mesh_depth(*args, (0.0, 0.0, 2.0), (0.0, 0.1, 2.0), r, 0.0)
+    (hit, *_), _ = mesh_depth(*args, (0.0, 0.0, 2.0), (0.0, 0.1, 2.0), r, 0.0, SECOND_COS)
     assert hit == 0
+
+
+def depth_args(body):
+    """mesh_depth's leading arguments (the packed mesh of a fixed general body, scratch, m = 0)."""
+    a = pack_meshes([body])
+    seen, stamp = np.zeros(len(a["mesh_tri_x"]), np.int64), np.zeros(1, np.int64)
+    return (a["mesh_tri_x"], a["mesh_tri_n"], a["mesh_grid"], a["mesh_dims"],
+            a["mesh_cell_start"], a["mesh_cell_tris"], seen, stamp, np.zeros((NEAR_ROWS, 9)), 0)
+
+
+def mesh_args(v, f):
+    return depth_args(general("mesh", position=np.zeros(3), vertices=v, faces=f,
+                              directors=np.eye(3), velocity=np.zeros(3),
+                              angular_velocity=np.zeros(3), fixed=True))
+
+
+def test_a_second_contact_in_a_groove_or_an_inner_corner_of_one_mesh():
+    """mesh_depth's second contact (softmech.kernels.rod_mesh_contact.second_contact), element
+    of radius r = 0.01 along x (half length 0.025):
+    * in a V-notch of half-angle alpha = 30 deg, at height h above the bottom line and y = d:
+      one contact per face, phi_+- = h cos(alpha) -+ d sin(alpha) (the distance to each face
+      plane), normals (0, -+sin(alpha), cos(alpha)); the deeper first; da, db of the second
+      its ends' distances to its own face (= phi there: the element is parallel to it); to
+      1e-15 m, normals to 1e-13 (n = (p - c) / phi with phi ~ 8 mm: the rounding of the block's
+      0.25 m coordinates, ~5e-17 m, over phi, summed over a few operations);
+    * in the 90 deg inner corner of an L (floor z = 0, wall y = 0) at (y, z) = (-0.8 r, 0.7 r):
+      the floor (phi = 0.7 r, the deeper) and the wall (phi = 0.8 r, n = -y);
+    * one contact: with the same fcos off (2.0); in a notch of alpha = 10 deg (normals 20 deg
+      apart, under SECOND_COS's 30 deg: one curved surface); over a box's top face 0.5 r from
+      a convex edge at height 0.3 r (the edge is 0.58 r away, its direction 59 deg from the
+      face's normal: only the concavity test, `beyond`, refuses it); and a notch's element
+      beyond r of the second face."""
+    r = 0.01
+    alpha = np.radians(30.0)
+    ca, sa = np.cos(alpha), np.sin(alpha)
+    notch = mesh_args(*v_notch_mesh(alpha, 0.5, 0.1, 1.0))
+
+    def element(y, z):
+        return (-0.025, y, z), (0.025, y, z)
+
+    h, d = 1.0 * r, 0.1 * r
+    first, second = mesh_depth(*notch, *element(d, h), r, 0.0, SECOND_COS)
+    assert first[0] == 1 and second[0] == 1
+    for (hit, s, phi, n, da, db), sign in ((first, 1.0), (second, -1.0)):
+        assert abs(phi - (h * ca - sign * d * sa)) < 1e-15
+        np.testing.assert_allclose(n, (0.0, -sign * sa, ca), rtol=0, atol=1e-13)
+        assert abs(da - phi) < 1e-15 and abs(db - phi) < 1e-15
+    assert mesh_depth(*notch, *element(d, h), r, 0.0, 2.0)[1][0] == 0
+    corner = mesh_args(*corner_mesh(0.2, 1.0))
+    first, second = mesh_depth(*corner, *element(-0.8 * r, 0.7 * r), r, 0.0, SECOND_COS)
+    assert first[0] == 1 and second[0] == 1
+    assert abs(first[2] - 0.7 * r) < 1e-15 and abs(second[2] - 0.8 * r) < 1e-15
+    np.testing.assert_allclose(first[3], (0, 0, 1), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(second[3], (0, -1, 0), rtol=0, atol=1e-13)
+    shallow = mesh_args(*v_notch_mesh(np.radians(10.0), 0.5, 0.1, 1.0))
+    first, second = mesh_depth(*shallow, *element(0.0, 1.01 * r), r, 0.0, SECOND_COS)
+    assert first[0] == 1 and first[2] < r and second[0] == 0
+    v, f = box_mesh((1.0, 1.0, 0.1))
+    box = mesh_args(v, f)
+    first, second = mesh_depth(*box, *element(0.5 - 0.5 * r, 0.05 + 0.3 * r), r, 0.0, SECOND_COS)
+    assert first[0] == 1 and abs(first[2] - 0.3 * r) < 1e-15 and second[0] == 0
+    first, second = mesh_depth(*notch, *element(-0.6 * r, 1.2 * r), r, 0.0, SECOND_COS)
+    assert first[0] == 1 and second[0] == 0     # the + face at 1.34 r
 
 
 def test_grid_lists_every_triangle_in_the_cells_its_box_overlaps():

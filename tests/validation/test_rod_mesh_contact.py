@@ -6,6 +6,8 @@ pseudonormals, Baerentzen and Aanaes, IEEE TVCG 11:243, 2005).
 * a rod lying on a 12-triangle box mesh: the analytic box's overlaps and node forces;
 * a rod on the floor of a trench (non-convex mesh: inside its convex hull) and in a V-groove of
   two inclined mesh faces: Hooke's law and the wedge's statics, N = m g / (2 cos alpha);
+* the same V-groove cut in one mesh, and a rod in a 90 deg inner corner of one mesh (floor and
+  wall): two contacts per element and mesh, each face's share of the weight;
 * a rod draped over a faceted cylinder converges to the one on the analytic cylinder as the
   facet count N grows (measured average order 1.6 from N = 8 to 64);
 * a rod thrown at a free mesh body: momentum conserved, force and torque balanced;
@@ -19,9 +21,10 @@ from rod_body_fixture import thrown_rod_balance
 from softmech.bodies.meshes import icosphere
 from softmech.kernels.rod_mesh_contact import rod_mesh_contacts
 from softmech.validation.mesh_contact import (box_mesh, line_load_check, prism_mesh,
-                                              rod_in_trench, rod_on_mesh,
-                                              rod_on_mesh_box_carries_its_weight,
-                                              rod_in_v_groove_of_meshes)
+                                              rod_in_inner_corner_of_one_mesh,
+                                              rod_in_trench, rod_in_v_groove_of_meshes,
+                                              rod_in_v_groove_of_one_mesh, rod_on_mesh,
+                                              rod_on_mesh_box_carries_its_weight)
 
 G = 9.81
 ROD = dict(density=1000.0, youngs_modulus=1e8, shear_modulus=1e8 / 1.5)
@@ -56,6 +59,23 @@ def test_rod_in_a_v_groove_of_two_mesh_faces():
     """softmech.validation.mesh_contact.rod_in_v_groove_of_meshes: N = m g / (2 n cos alpha) on
     each face and element, eps = N / k, to 1e-9 (its docstring)."""
     record = rod_in_v_groove_of_meshes()
+    assert record["passed"], record["detail"]
+
+
+def test_rod_in_a_v_groove_of_one_mesh_touches_both_faces():
+    """softmech.validation.mesh_contact.rod_in_v_groove_of_one_mesh: the groove above as one
+    block with a V-notch; two contacts per element (2 n in all), N = m g / (2 n cos alpha) per
+    face and element, eps = N / k, on the symmetry plane, to 1e-9 (its docstring)."""
+    record = rod_in_v_groove_of_one_mesh()
+    assert record["passed"], record["detail"]
+
+
+def test_rod_in_an_inner_corner_of_one_mesh_rests_on_floor_and_wall():
+    """softmech.validation.mesh_contact.rod_in_inner_corner_of_one_mesh: gravity tilted 30 deg
+    into the wall of one L-shaped mesh; floor and wall carry m g cos(beta) / n and m g
+    sin(beta) / n per element (eps = N / k each, to 1e-9), the rod at rest (< 1e-9 m/s) with
+    2 n contacts, not chattering between the faces (its docstring)."""
+    record = rod_in_inner_corner_of_one_mesh()
     assert record["passed"], record["detail"]
 
 

@@ -9,7 +9,9 @@ anchor, slip by moving the anchor onto the Coulomb cone, Cundall and Strack 1979
   across two rods (rod-rod contact, softmech.kernels.rod_sticking), a rod on the ground by its
   surface (GroundContact(surface=True), softmech.kernels.surface_sticking), with per-pair and
   per-world coefficients, and a rod on a triangle-mesh face (softmech.kernels.
-  rod_mesh_sticking) as on the analytic box; the capstan on a faceted (mesh) drum;
+  rod_mesh_sticking) as on the analytic box; a rod along a V-groove of one mesh (two contacts
+  per element, each with its anchors) holds up to tan(alpha) = mu / cos(beta); the capstan on a
+  faceted (mesh) drum;
 * anchors are state: a run saved and restarted continues bit for bit;
 * scenario files round-trip the law; bad input names the field.
 """
@@ -24,7 +26,8 @@ from softmech.terms.rod_contact import contact_stats, node_forces
 from softmech.validation.mesh_contact import box_mesh
 from softmech.validation.sticking import (block, capstan, rail_friction, rails_simulation,
                                           rod_incline_simulation, rod_on_incline,
-                                          rod_sticks_then_slides_across_rods)
+                                          rod_sticks_then_slides_across_rods,
+                                          rod_sticks_then_slides_in_a_mesh_groove)
 
 G = 9.81
 
@@ -165,6 +168,17 @@ def test_a_rod_on_a_mesh_face_holds_and_slides_as_on_the_analytic_box():
     assert slopes["mesh"] == pytest.approx(slopes["box"], rel=1e-8)
     alpha = np.arctan(1.02 * 0.5)
     assert slopes["mesh"] == pytest.approx(G * (np.sin(alpha) - 0.5 * np.cos(alpha)), rel=1e-3)
+
+
+def test_a_rod_in_a_groove_of_one_mesh_holds_on_both_faces():
+    """softmech.validation.sticking.rod_sticks_then_slides_in_a_mesh_groove: a rod along a
+    V-groove cut in one mesh (faces at beta = 30 deg), gravity tilted along it; both faces
+    hold (each contact its own anchors, matched to its face: softmech.kernels.
+    rod_mesh_sticking.match_anchors), so friction holds up to mu m g cos(alpha) / cos(beta):
+    held at tan(alpha) = 0.98 mu / cos(beta) (moved < 1 um in the last 0.1 s), sliding at 1.02
+    with a = g (sin - mu cos / cos(beta)) to 1e-3 (measured 3.9e-6)."""
+    record = rod_sticks_then_slides_in_a_mesh_groove()
+    assert record["passed"], record["detail"]
 
 
 def test_a_rod_sticks_with_static_and_slides_with_kinetic_friction():

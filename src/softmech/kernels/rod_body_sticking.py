@@ -72,16 +72,16 @@ def set_anchors(a, bi, j, e, k, s, lr, lb, ut):
 
 
 @kernel
-def sticking_pair_force(a, bi, W, lane, p, prm, eps, r, s, n, lev, rel, vn, ia, ib, k):
+def sticking_pair_force(a, bi, W, lane, p, j, prm, eps, r, s, n, lev, rel, vn, ia, ib, k):
     """The sticking law of pair p in one lane, given its geometry (pair_geometry's, or the
-    mesh's: softmech.kernels.rod_mesh_sticking): the normal force max(k eps - gamma vn, 0) n
-    [N] as the regularized law's, and the friction of the anchors' spring at the contact point
-    (on the rod at its centreline point with the couple of its lever, on the body at that
+    mesh's: softmech.kernels.rod_mesh_sticking) and its anchors' column j of rbc_anchor (p W +
+    lane; a mesh pair's second contact has its own): the normal force max(k eps - gamma vn,
+    0) n [N] as the regularized law's, and the friction of the anchors' spring at the contact
+    point (on the rod at its centreline point with the couple of its lever, on the body at that
     point); prm: the rows of softmech.kernels.sticking.N_STICK_PARAMS. Added to rbc_force,
     elem_couple and the body. Reads the anchors, never writes them."""
     fn = max(prm[S_K, lane] * eps - prm[S_GAMMA, lane] * vn, 0.0)
     apply_pair_force(a, bi, W, ia, ib, k, s, lev, (fn * n[0], fn * n[1], fn * n[2]))
-    j = p * W + lane
     lr, lb, e, wt = contact_point(a, bi, W, lane, p, eps, r, n, lev, rel, k)
     ut = anchor_spring(a, bi, ia, ib, e, k, j, n)
     apply_friction(a, bi, ia, ib, e, k, s, lr, lb, stick_force(ut, wt, fn, a.rbc_anchor[bi][3, j],
@@ -89,13 +89,13 @@ def sticking_pair_force(a, bi, W, lane, p, prm, eps, r, s, n, lev, rel, vn, ia, 
 
 
 @kernel
-def update_pair_anchors(a, bi, W, lane, p, prm, hit, eps, r, s, n, lev, rel, vn, ia, ib, k):
-    """Update the anchors of pair p in one lane, given its geometry (as sticking_pair_force;
-    hit 0: apart): a new contact anchors where it touches, a spring beyond the cone slides back
-    onto it, a lost contact forgets (softmech.kernels.sticking); then the anchor pair is carried
-    to the current contact point with its (return-mapped) spring (module docstring)."""
+def update_pair_anchors(a, bi, W, lane, p, j, prm, hit, eps, r, s, n, lev, rel, vn, ia, ib, k):
+    """Update the anchors of pair p in one lane in column j, given its geometry (as
+    sticking_pair_force; hit 0: apart): a new contact anchors where it touches, a spring beyond
+    the cone slides back onto it, a lost contact forgets (softmech.kernels.sticking); then the
+    anchor pair is carried to the current contact point with its (return-mapped) spring (module
+    docstring)."""
     A = a.rbc_anchor[bi]
-    j = p * W + lane
     if hit == 0:
         A[3, j] = NO_CONTACT
         return
@@ -125,8 +125,8 @@ def rod_body_sticking(a, bi, W, t):
             hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
             if hit == 0:
                 continue
-            sticking_pair_force(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], eps, r, s,
-                                n, lev, rel, vn, ia, ib, k)
+            sticking_pair_force(a, bi, W, lane, p, p * W + lane, a.rbc_param[bi, a.rbc_entry[p]],
+                                eps, r, s, n, lev, rel, vn, ia, ib, k)
             count += 1
             worst = max(worst, eps / r)
         a.rbc_stats[bi, 0, lane] = worst
@@ -141,5 +141,5 @@ def rod_body_anchors(a, bi, W, t):
     for lane in range(W):
         for p in range(a.rbc_node_a.shape[0]):
             hit, eps, r, s, n, lev, rel, vn, ia, ib, k = pair_geometry(a, bi, W, lane, p)
-            update_pair_anchors(a, bi, W, lane, p, a.rbc_param[bi, a.rbc_entry[p]], hit, eps, r,
-                                s, n, lev, rel, vn, ia, ib, k)
+            update_pair_anchors(a, bi, W, lane, p, p * W + lane, a.rbc_param[bi, a.rbc_entry[p]],
+                                hit, eps, r, s, n, lev, rel, vn, ia, ib, k)

@@ -5,10 +5,12 @@ import numpy as np
 
 import softmech as sm
 from softmech.validation.common import rel_error, result, validation_case
-from softmech.validation.mesh_contact import box_mesh, prism_mesh
+from softmech.validation.mesh_contact import box_mesh, prism_mesh, v_notch_mesh
 
 G = 9.81
 MU_CAPSTAN = 0.3
+GROOVE = np.radians(30.0)
+"""Inclination of the V-groove's faces (surface "groove" of rod_incline_simulation) [rad]."""
 """Friction coefficient of the capstan (static = kinetic): holding ratio exp(0.3 pi) = 2.566."""
 
 
@@ -82,8 +84,9 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
     the rod pointing down the slope): the compiled simulation (dt = 1e-5 s). surface: "ground"
     (a Cosserat rod's GroundContact on its element centres), "surface" (GroundContact(...,
     surface=True): on its surface, the end spheres of its elements), "mesh" (the top face of a fixed 1 m x 1 m x 0.1 m box
-    given as a 12-triangle mesh, sm.RodBodyContact) or "box" (the same box, analytic); the same
-    penalty and friction law on each."""
+    given as a 12-triangle mesh, sm.RodBodyContact), "box" (the same box, analytic) or
+    "groove" (a V-groove along x with faces inclined by GROOVE, cut in one mesh block:
+    v_notch_mesh, two contacts per element); the same penalty and friction law on each."""
     L, r, rho = 0.2, 0.01, 1000.0
     alpha = np.arctan(tan_alpha)
     m_e = rho * np.pi * r ** 2 * L / n_elems
@@ -96,8 +99,11 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
     # exceeds mu_s N, and the contacts would start sliding (and, for mu_k < tan(alpha), never
     # stop); the element-centre model's normal force is the load's at once
     depth = 0.0 if surface == "ground" else m_e * G * np.cos(alpha) / 1e3
+    height = r - depth
+    if surface == "groove":     # each face carries m_e g cos(alpha) / (2 cos(GROOVE))
+        height = (r - depth / (2 * np.cos(GROOVE))) / np.cos(GROOVE)
     scene = sm.Scene()
-    scene.add_cosserat_rod(name="rod", start=(0, 0, r - depth), direction=(1, 0, 0),
+    scene.add_cosserat_rod(name="rod", start=(0, 0, height), direction=(1, 0, 0),
                            normal=(0, 0, 1), length=L, n_elems=n_elems, radius=r, density=rho,
                            youngs_modulus=1e6, shear_modulus=1e6 / 1.5)
     scene.add(sm.Gravity((G * np.sin(alpha), 0.0, -G * np.cos(alpha))))
@@ -110,6 +116,10 @@ def rod_incline_simulation(tan_alpha, mu_s, mu_k, n_elems=10, surface="ground"):
         if surface == "mesh":
             v, f = box_mesh((1.0, 1.0, 0.1))
             scene.add_rigid_body(name="table", position=(0, 0, -0.05), vertices=v, faces=f,
+                                 fixed=True)
+        elif surface == "groove":
+            v, f = v_notch_mesh(GROOVE, 0.5, 0.1, 1.0)
+            scene.add_rigid_body(name="notch", position=(0, 0, 0), vertices=v, faces=f,
                                  fixed=True)
         else:
             scene.add_box(name="table", position=(0, 0, -0.05), lengths=(1, 1, 0.1), fixed=True)
@@ -275,6 +285,23 @@ def rod_sticks_then_slides_on_a_mesh():
     return rod_incline_record("rod_sticks_then_slides_on_a_mesh", "mesh")
 
 
+@validation_case("sliding acceleration [m/s²]", "Amontons–Coulomb along a V-groove of one "
+                 "mesh: holds for tan α < μₛ / cos β, else a = g (sin α − μₖ cos α / cos β)")
+def rod_sticks_then_slides_in_a_mesh_groove():
+    """The rod of rod_sticks_then_slides_on_an_incline lying along a V-groove cut in one mesh
+    block (faces inclined by beta = GROOVE = 30 deg; two contacts per element, each with its
+    own anchors: softmech.kernels.rod_mesh_sticking), mu_s = mu_k = 0.5, gravity tilted by
+    alpha along the groove. Each face pushes with N = m g cos(alpha) / (2 cos(beta)) (the
+    wedge), so friction holds up to 2 mu N = mu m g cos(alpha) / cos(beta): holds_then_slides
+    with mu / cos(beta) (held at tan(alpha) = 0.98 mu / cos(beta), sliding at 1.02 with a = g
+    (sin(alpha) - mu cos(alpha) / cos(beta))). Tolerance 0.1 %, as on the mesh face."""
+    mu = 0.5
+    return holds_then_slides("rod_sticks_then_slides_in_a_mesh_groove",
+                             lambda tan_alpha: rod_on_incline(tan_alpha, mu, mu, 0.3,
+                                                              surface="groove"),
+                             mu / np.cos(GROOVE), 1e-3)
+
+
 @validation_case("holding ratio T2/T1 [-]", "Euler–Eytelwein capstan on a 64-facet mesh drum: "
                  "T₂/T₁ = e^{μθ} (the polygon's ratio 0.09 % above)")
 def capstan_holds_on_a_faceted_drum():
@@ -317,5 +344,6 @@ CASES = {f.__name__: f for f in (capstan_holds_at_the_euler_eytelwein_ratio,
                                  rod_sticks_then_slides_on_an_incline,
                                  rod_surface_sticks_then_slides_on_an_incline,
                                  rod_sticks_then_slides_on_a_mesh,
+                                 rod_sticks_then_slides_in_a_mesh_groove,
                                  capstan_holds_on_a_faceted_drum,
                                  rod_sticks_then_slides_across_rods)}
