@@ -6,6 +6,13 @@ from softmech import _checks
 from softmech.diagnostics import ENERGY_KEYS
 from softmech.io import atomic_save_npz
 
+def rods_of(sim):
+    """The rods that a results file describes (/rods), pictures draw and cost estimates count, in scene order: the
+    Cosserat rods, then the discrete rods that the unified engine steps as a body kind
+    (sim.der_rods; the discrete engine lists its polyline rods in sim.rods)."""
+    return list(sim.rods) + list(getattr(sim, "der_rods", ()))
+
+
 STATE_FIELDS = ("positions", "velocities", "directors", "angular_velocities")
 PRINCIPAL = ("directors", "angular_velocities")
 """State fields of a rigid body that differ between its own and its principal frame."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from softmech import _checks
 from softmech.diagnostics import ENERGY_KEYS
+from softmech.recording import ROD_FIELDS, rods_of
 
 MAX_ELEMENT_STEPS = 10**12
 """Most element-steps (steps x worlds x elements; rigid bodies and the nodes of discrete rods
@@ -175,7 +176,7 @@ def _count_elements(sim):
     implicit = getattr(sim, "bodies", None)
     if isinstance(implicit, dict):
         return sum(sim._dofs(b)[0].shape[0] for b in implicit.values())
-    return sum(r.n_elems for r in sim.rods) + len(sim.rigid_bodies)
+    return sum(r.n_elems for r in rods_of(sim)) + len(sim.rigid_bodies)
 
 
 def _field_values(sim, fields):
@@ -188,10 +189,8 @@ def _field_values(sim, fields):
                                       scalars.size if base in ("angles", "angular_velocities")
                                       else _summary_size(base))
         return out
-    from softmech.recording import ROD_FIELDS
-
-    bodies = list(sim.rods) + list(sim.rigid_bodies)
-    rods = {r.name for r in sim.rods}
+    bodies = rods_of(sim) + list(sim.rigid_bodies)
+    rods = {r.name for r in rods_of(sim)}
     out = {}
     for f in fields:
         owner, base = f.split(".", 1) if "." in f else (None, f)
@@ -204,7 +203,9 @@ def _field_values(sim, fields):
             out[f"{body.name}.{base}"] = {
                 "positions": 3 * n_nodes, "velocities": 3 * n_nodes, "contact_force": 3 * n_nodes,
                 "rod_contact_force": 3 * n_nodes, "directors": 9 * n_elems,
-                "angular_velocities": 3 * n_elems}.get(base) or _summary_size(base)
+                "angular_velocities": 3 * n_elems, "twist": n_elems, "twist_rates": n_elems,
+                "reference_a1": 3 * n_elems, "reference_tangent": 3 * n_elems,
+                "reference_twist": getattr(body, "n_springs", 0)}.get(base) or _summary_size(base)
     return out
 
 

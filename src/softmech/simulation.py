@@ -111,7 +111,10 @@ class Simulation:
 
     # ----------------------------------------------------------------- parameters and state
     def rod_params(self, name):
-        """Parameters of rod `name` broadcast to (B, ...)."""
+        """Parameters of rod `name` broadcast to (B, ...); of a discrete rod, {"radius": (B,
+        n_elems) [m]} (results-file description, as the discrete engine's)."""
+        if name in self._der_index:
+            return {"radius": self._der_index[name].drawn_radius(self.worlds)}
         rod = self.rods[self._index[name]]
         return {k: broadcast_worlds(f"{name}.{k}", self.params[f"{name}.{k}"], self.worlds,
                                     v.shape[1:]) for k, v in rod.parameters().items()}

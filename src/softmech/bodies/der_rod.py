@@ -334,6 +334,11 @@ class DerRod(ImplicitBody):
         shell's: softmech.terms.edge_contact, results files)."""
         return self.edge_nodes
 
+    def drawn_radius(self, worlds):
+        """The radius each edge is drawn and described with, (worlds, n_elems) [m] (a results
+        file's /rods/<rod>/radius, in either engine)."""
+        return np.broadcast_to(np.asarray(self.radius, float), (worlds, self.n_elems)).copy()
+
     def node_lengths(self):
         """Voronoi length of every node (n_nodes,) [m]: half of each adjacent rest edge."""
         out = np.zeros(self.n_nodes)

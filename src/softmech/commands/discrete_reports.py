@@ -13,15 +13,21 @@ MM = 1e3
 
 
 class DiscreteReport(AssemblyReport):
-    """Any scene of discrete rods and shells: every body's positions and centre of mass, the
-    energies of info.rod; com.png, a still and a video (the assembly report's pictures)."""
+    """Any scene of discrete rods and shells, alone or beside Cosserat rods and rigid bodies (a
+    mixed scene, the unified engine): every discrete body's positions and centre of mass, the
+    other bodies' fields of the assembly report, the energies of info.rod; com.png, a still and
+    a video (the assembly report's pictures)."""
 
     body_fields = ("com", "positions")
+    """A discrete rod or shell has no directors (its frames are edge-wise)."""
 
     @classmethod
     def record_fields(cls, scene, info):
-        return tuple(f"{b.name}.{f}" for b in scene.implicit_bodies
-                     for f in cls.body_fields) + tuple(f"{info.rod}.{f}" for f in ENERGY_FIELDS)
+        others = tuple(f"{b.name}.{f}" for b in scene.rods + scene.rigid_bodies
+                       for f in AssemblyReport.body_fields)
+        return others + tuple(f"{b.name}.{f}" for b in scene.implicit_bodies
+                              for f in cls.body_fields) + tuple(f"{info.rod}.{f}"
+                                                                for f in ENERGY_FIELDS)
 
 
 def chord_deviation(positions):

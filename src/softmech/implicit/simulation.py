@@ -175,9 +175,7 @@ class ImplicitSimulation:
 
     def rod_params(self, name):
         """{"radius": (B, n_elems) [m]} of a discrete rod (results-file description)."""
-        body = self._body(name)
-        return {"radius": np.broadcast_to(np.asarray(body.radius, float),
-                                          (self.worlds, body.n_elems)).copy()}
+        return {"radius": self._body(name).drawn_radius(self.worlds)}
 
     def history(self):
         """What the bindings keep between steps (reference frames) {key: (B, ...)}: saved in

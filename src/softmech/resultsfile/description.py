@@ -19,6 +19,7 @@ simulation as `read_bodies(f)`, `read_joints(f)` and `read_revolutions(f)` from 
 import numpy as np
 
 from softmech.bodies.rigid_body import describe
+from softmech.recording import rods_of
 from softmech.resultsfile import layout
 from softmech.terms.joints import JOINT_TYPES
 
@@ -64,7 +65,7 @@ def read_revolutions(f):
 
 def write_description(f, sim):
     """Write the rods, rigid bodies and joints of `sim` into the open h5py file `f`."""
-    for rod in sim.rods:
+    for rod in rods_of(sim):
         g = f.create_group(f"rods/{rod.name}")
         g.attrs.update({"n_nodes": rod.n_nodes, "n_elems": rod.n_elems,
                         "closed": bool(rod.closed)})

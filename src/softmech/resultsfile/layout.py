@@ -34,7 +34,8 @@ READABLE_VERSIONS = (1, 2)
 UNITS = {
     "time": "s", "positions": "m", "velocities": "m/s", "directors": "1",
     "angular_velocities": "rad/s (local frame; a discrete rod's or shell's angle rates: rad/s)",
-    "angles": "rad", "com": "m", "com_velocity": "m/s",
+    "angles": "rad", "twist": "rad", "twist_rates": "rad/s", "reference_a1": "1",
+    "reference_tangent": "1", "reference_twist": "rad", "com": "m", "com_velocity": "m/s",
     "translational_energy": "J", "rotational_energy": "J", "bending_energy": "J",
     "twisting_energy": "J", "shear_energy": "J", "stretch_energy": "J", "total_energy": "J",
     "linear_momentum": "kg m/s", "angular_momentum": "kg m^2/s (about the origin)",

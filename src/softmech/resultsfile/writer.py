@@ -14,6 +14,7 @@ import numpy as np
 
 from softmech._version import __version__
 from softmech.resultsfile import layout
+from softmech.recording import rods_of
 from softmech.resultsfile.description import write_description
 
 
@@ -167,7 +168,7 @@ class ResultsWriter:
             del f[layout.CHECKPOINT_TMP]
         g = f.create_group(layout.CHECKPOINT_TMP)
         rigid = {b.name for b in sim.rigid_bodies}
-        for body in sim.rods + sim.rigid_bodies + list(getattr(sim, "shells", ())):
+        for body in rods_of(sim) + sim.rigid_bodies + list(getattr(sim, "shells", ())):
             for key, value in sim.get_state(body.name, principal=True).items():
                 g.create_dataset(f"{body.name}/{key}", data=value)
                 g[f"{body.name}/{key}"].attrs["units"] = layout.UNITS[key]
@@ -204,7 +205,7 @@ class ResultsWriter:
         # the file's layout is checked (validate_layout); what only the scene can tell -- its
         # bodies, their sizes, the integrator's memory -- is checked by set_state and
         # set_history, whose messages are given the file and the group
-        for body in sim.rods + sim.rigid_bodies + list(getattr(sim, "shells", ())):
+        for body in rods_of(sim) + sim.rigid_bodies + list(getattr(sim, "shells", ())):
             if body.name not in g:
                 raise ValueError(f"{where} has no body {body.name!r} (bodies: {list(g)}): not a "
                                  "checkpoint of this scene")

@@ -127,6 +127,7 @@ def simulate(name, duration=None):
     (and rigid bodies' poses) about FPS times per second of video; returns RenderData
     (softmech.viz.source) with the scene's rigid bodies and joints."""
     import softmech as sm
+    from softmech.recording import rods_of
     from softmech.scenarios import SCENES
     from softmech.viz.source import from_simulation
 
@@ -135,7 +136,7 @@ def simulate(name, duration=None):
     duration = float(duration or min(info.duration, VIDEO_SECONDS))
     sim = scene.compile(worlds=1, dt=info.dt)
     every = max(info.dt, duration / (VIDEO_SECONDS * FPS))
-    fields = tuple(f"{rod.name}.positions" for rod in sim.rods) + tuple(
+    fields = tuple(f"{rod.name}.positions" for rod in rods_of(sim)) + tuple(
         f"{b.name}.{f}" for b in sim.rigid_bodies for f in ("positions", "directors"))
     out = sim.run(duration, record=sm.Every(seconds=every, fields=fields))
     return from_simulation(sim, out, attrs={"scene": name})

@@ -131,9 +131,11 @@ def from_simulation(sim, results, *, attrs=None):
         mesh_of,
         revolutions_of,
     )
+    from softmech.recording import rods_of
 
-    return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in sim.rods},
-                        closed={r.name: r.closed for r in sim.rods}, attrs=attrs,
+    rods = rods_of(sim)
+    return from_results(results, {r.name: sim.rod_params(r.name)["radius"] for r in rods},
+                        closed={r.name: r.closed for r in rods}, attrs=attrs,
                         solids=bodies_of(sim), joints=joints_of(sim),
                         meshes={s.name: mesh_of(s) for s in getattr(sim, "shells", ())},
                         revolutions=revolutions_of(sim))
