@@ -63,14 +63,18 @@ class DerSlots:
 def der_parameters(rods, params, worlds):
     """The discrete rods' per-world parameters broadcast to (B, ...) and checked:
     {rod: {youngs_modulus (B,), shear_modulus (B,) [Pa] > 0, natural_curvature (B, s, 2)
-    [1/m], natural_twist (B, s) [rad/m]}}. A rod whose rest shape is a schedule is refused:
-    this engine does not write parameters from schedules yet."""
+    [1/m], natural_twist (B, s) [rad/m]}}. A rest shape given as a table is written by the
+    compiled step (softmech.terms.der_kind); one given as a Python function is refused: the
+    compiled step cannot call it."""
     out = {}
     for r in rods:
-        if getattr(r, "schedules", None):
-            raise ValueError(f"der_rod '{r.name}': natural_curvature / natural_twist given as a "
-                             "schedule is not supported by the unified engine yet (compile with "
-                             "engine='discrete')")
+        functions = [k for k, s in getattr(r, "schedules", {}).items() if s.function is not None]
+        if functions:
+            raise ValueError(f"der_rod '{r.name}': {functions[0]} given as a Python function is not "
+                             "supported by the unified engine (its compiled step cannot call "
+                             "Python): give it as a table {'times': (k,), 'values': (k, ...)} "
+                             "or {'file': path} (softmech.bodies.schedules), or compile with "
+                             "engine='discrete'")
         shapes = {"youngs_modulus": (), "shear_modulus": (), "natural_curvature": (r.n_springs, 2),
                   "natural_twist": (r.n_springs,)}
         rp = {k: broadcast_worlds(f"{r.name}.{k}", params[f"{r.name}.{k}"], worlds, s)

@@ -62,7 +62,7 @@ def test_unsupported_combinations_are_refused():
     scene.add_der_rod(name="r", start=(0, 0, 0), direction=(1, 0, 0), length=L, n_elems=N,
                       radius=R, density=RHO, youngs_modulus=E,
                       natural_curvature=lambda t: np.zeros((N - 1, 2)))
-    with pytest.raises(ValueError, match="schedule is not supported by the unified engine"):
+    with pytest.raises(ValueError, match="given as a Python function is not supported by the unified"):
         scene.compile(dt=1e-3, engine="unified").step(1)
     scene, rod = der_scene()
     scene.add(sm.NodeForce(rod, 3, (0.0, 0.0, 1.0)))

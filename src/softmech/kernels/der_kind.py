@@ -21,6 +21,7 @@ from softmech.kernels import kernel
 from softmech.kernels.der_bend_twist import der_bend_twist_forces
 from softmech.kernels.der_frames import der_frames
 from softmech.kernels.der_stretch import der_stretch_forces
+from softmech.kernels.implicit_bindings import table_write
 
 DerElasticArgs = namedtuple("DerElasticArgs", [
     "der_x", "der_theta", "der_a1", "der_tangent", "der_ref",   # State
@@ -120,6 +121,32 @@ def der_commit_frames(a, bi, W, t):
         ref_new = a.ref[bi]
         for s in range(ref_new.shape[0]):
             ref[0, s * W + lane] = ref_new[s]
+
+
+DerScheduleArgs = namedtuple("DerScheduleArgs", [
+    "times",     # (k,) [s] strictly increasing: the schedule's table (softmech.bodies.schedules)
+    "values",    # (k, n): its values, flattened (natural curvature: kappa1, kappa2 per spring)
+    "scale",     # (n,) [m]: the Voronoi length of each value's spring
+    "start",     # (1,) int64: where the rod's first value sits in target's last axis
+    "target",    # (n_blocks, W, L): a view of der_elastic_forces' kbar (L = 2 s) or tbar (L = s)
+    "row",       # (n_blocks, n) scratch: the table's value at t
+])
+"""Arrays of der_rest_schedule (one rod's natural curvature or twist given as a table)."""
+
+
+@kernel
+def der_rest_schedule(a, bi, W, t):
+    """Every lane's discrete natural curvature kappa^ l_i (or twist tau^ l_i) of one rod <- its
+    table's value at t [s] (the end of the step solved for, implicit Euler) times the Voronoi
+    length, as the discrete engine's der_natural_binding writes it (ref. 004 sec. 6.1,
+    actuation by natural curvature). A forces-stage kernel before der_elastic_forces."""
+    row = a.row[bi]
+    table_write(a.times, a.values, t, row)
+    target = a.target[bi]
+    s0 = a.start[0]
+    for lane in range(W):
+        for i in range(row.shape[0]):
+            target[lane, s0 + i] = row[i] * a.scale[i]
 
 
 DerFixArgs = namedtuple("DerFixArgs", [

@@ -5,12 +5,17 @@ import numpy as np
 
 from softmech.der_packing import per_lane_rows
 from softmech.integrators.driver import Call
-from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, der_commit_frames,
-                                       der_elastic_forces, der_fix_positions, der_fix_rates)
+from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
+                                       der_commit_frames, der_elastic_forces, der_fix_positions,
+                                       der_fix_rates, der_rest_schedule)
 from softmech.terms.base import Part
 
 ORDER = 0
 """First in the force pass: it overwrites the discrete rods' accumulators."""
+
+SCHEDULE_ORDER = -2
+"""Before the elasticity in the force pass: the scheduled natural curvatures and twists it reads
+(after rigid_clear at -1, which touches other arrays)."""
 
 COMMIT_ORDER = 50
 """After the constraints (FixNodes: order 0) in the positions stage: the frames follow the
@@ -21,7 +26,10 @@ class DerElasticity(Part):
     """Stretching (ref. 004 eqs. 9-10) and bending-twisting (eqs. 11-16) of every discrete rod,
     with EA = A E, EI = I E, GJ = J G from the per-world moduli and the natural curvature and
     twist as DisMech's discrete values kappa^ l_i, tau^ l_i (softmech.bodies.der_rod), and the
-    frames' time-parallel transport after every drift."""
+    frames' time-parallel transport after every drift. A natural curvature or twist given as a
+    table (softmech.bodies.schedules) is written at every force evaluation from the table at
+    the evaluation's time (der_rest_schedule), as the discrete engine does; the per-world
+    parameter then keeps its value at t = 0."""
 
     def calls(self, engine):
         ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
@@ -50,7 +58,30 @@ class DerElasticity(Part):
             blk=engine.zeros(3, 3, 3), J=np.zeros(0))
         return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity"),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
-                     history=True)]
+                     history=True)] + _schedule_calls(engine, rods, slots, args)
+
+
+def _schedule_calls(engine, rods, slots, elastic):
+    """One der_rest_schedule call per table-scheduled natural curvature or twist of a rod,
+    writing into the elasticity's kbar / tbar (`elastic`: its DerElasticArgs)."""
+    calls = []
+    for r in rods:
+        for key, target, width in (("natural_curvature", elastic.kbar, 2),
+                                   ("natural_twist", elastic.tbar, 1)):
+            schedule = getattr(r, "schedules", {}).get(key)
+            if schedule is None:
+                continue
+            n = r.n_springs * width
+            args = engine.args(
+                DerScheduleArgs, times=schedule.times,
+                values=schedule.values.reshape(len(schedule.times), n),
+                scale=np.repeat(r.voronoi_lengths, width),
+                start=np.array([slots.spring[r.name] * width], dtype=np.int64),
+                # a view of the elasticity's contiguous table: the kernel writes into it
+                target=target.reshape(target.shape[0], target.shape[1], -1), row=engine.zeros(n))
+            calls.append(Call("forces", SCHEDULE_ORDER, der_rest_schedule, args,
+                              "der_rest_schedule"))
+    return calls
 
 
 class DerFixedNodes(Part):
