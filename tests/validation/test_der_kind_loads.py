@@ -23,32 +23,36 @@ ETA = K * RHO * math.pi * R**2              # [kg/(m s)]
 V0 = np.array([0.1, 0.05, -0.02])           # [m/s]
 
 
-def free_rod(scheme, dt):
+def free_rod(scheme, dt, worlds=1):
     scene = sm.Scene()
     rod = scene.add_der_rod(name="r", start=(0, 0, 0), direction=(1, 0, 0), length=L,
                             n_elems=N, radius=R, density=RHO, youngs_modulus=E,
                             normal=(0, 0, 1))
     scene.add(sm.LinearDamping(rod, ETA))
-    sim = scene.compile(dt=dt, engine="unified", scheme=scheme)
+    sim = scene.compile(dt=dt, worlds=worlds, engine="unified", scheme=scheme)
     sim.set_state("r", velocities=np.broadcast_to(V0, (N + 1, 3)))
     return sim, rod
 
 
 def test_damped_translation_under_implicit_euler_is_the_exact_recurrence():
     """Backward Euler of dv/dt = -k v: v_n = v0 / (1 + h k)^n, x_n = x_{n-1} + h v_n, on every
-    node (module docstring); h k = 0.5. Relative 1e-12: the residual is linear in v, so Newton
-    with the finite-difference Jacobian (error ~1e-8 relative) reaches round-off in its second
-    iteration."""
-    h = 0.01
-    sim, rod = free_rod("implicit_euler", h)
-    x = rod.positions.copy()
+    node (module docstring); h k = 0.5 in world 0 and, with its own coefficient
+    (`damping.coefficient` per world), h k = 1 in world 1. To 1e-13 of v0 (measured 2e-14; an
+    absolute round-off floor, so not relative to the decayed velocity, 1e-3 v0 in world 1 at
+    the end): the residual is linear in v, so Newton with the finite-difference Jacobian (error
+    ~1e-8 relative) reaches round-off in its second iteration."""
+    h, factors = 0.01, np.array([1.0, 2.0])
+    sim, rod = free_rod("implicit_euler", h, worlds=2)
+    sim.params["damping.coefficient"] = ETA * factors
+    x = np.broadcast_to(rod.positions, (2,) + rod.positions.shape)
     for n in range(1, 11):
         sim.step(1)
         s = sim.get_state("r")
-        v = V0 / (1.0 + h * K) ** n
+        v = V0 / (1.0 + h * K * factors[:, None, None]) ** n       # (2, 1, 3)
         x = x + h * v
-        assert np.abs(s["velocities"][0] - v).max() < 1e-12 * np.abs(v).max(), n
-        assert np.abs(s["positions"][0] - x).max() < 1e-12 * L, n
+        error = np.abs(s["velocities"] - v).max()
+        assert error < 1e-13 * np.abs(V0).max(), (n, error)
+        assert np.abs(s["positions"] - x).max() < 1e-12 * L, n
         assert np.abs(s["twist_rates"]).max() < 1e-12
 
 
