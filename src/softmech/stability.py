@@ -22,6 +22,7 @@ free rod with Kelvin-Voigt 1e-4 s 1.79; Table 1 cantilever n=100 1.57, with Kelv
 import numpy as np
 
 from softmech.bodies.cosserat_rod import discrete_properties, rod_section
+from softmech.der_stability import der_time_step_limits
 
 SAFETY = 0.9
 
@@ -31,8 +32,9 @@ def assembly_time_step_limit(ctx):
     (softmech.packing.Assembly): every rod's limit (rod_time_step_limit, with its Kelvin-Voigt
     times and frame anchors) and the stiff terms' limits (joints, contacts, damping); inf for a
     scene with neither. The one estimate of Simulation.time_step_limit and
-    Scene.time_step_limit."""
+    Scene.time_step_limit. Discrete rods of the unified engine: softmech.der_stability."""
     return np.min([np.full(ctx.worlds, np.inf)] + [
+        SAFETY * dt for dt in der_time_step_limits(ctx)] + [
         rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
                             ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
         for r in ctx.rods] + list(ctx.time_step_limits), axis=0)

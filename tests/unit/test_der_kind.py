@@ -65,7 +65,7 @@ def test_unsupported_combinations_are_refused():
     with pytest.raises(ValueError, match="given as a Python function is not supported by the unified"):
         scene.compile(dt=1e-3, engine="unified").step(1)
     scene, rod = der_scene()
-    scene.add(sm.NodeForce(rod, 3, (0.0, 0.0, 1.0)))
+    scene.add(sm.PointMass(rod, 3, 0.01))
     with pytest.raises(ValueError, match="works on discrete rods and shells only"):
         scene.compile(dt=1e-3, engine="unified").step(1)
 

@@ -167,7 +167,7 @@ class BodyTerm(Term, register=False):
 
     def contribute(self, ctx, p):
         kind = self._resolved()
-        if kind == DISCRETE:
+        if kind == DISCRETE and not hasattr(self, "contribute_discrete"):
             raise ValueError(f"{self.name} ({type(self).__name__}) on {_KIND_WORDS[kind]} is "
                              "integrated implicitly (a scene of discrete rods and shells)")
         getattr(self, f"contribute_{kind}")(ctx, p)

@@ -116,6 +116,18 @@ class LinearDamping(BodyTerm):
             ctx.time_step_limits.append(np.min(params["inertia"], axis=-1)
                                         / p["rotational_coefficient"])
 
+    def contribute_discrete(self, ctx, p):
+        """A discrete rod in the unified engine (softmech.terms.der_loads): F_i = -eta dL_i v_i,
+        the discrete engine's viscous binding called per world; its stability limit:
+        softmech.der_stability."""
+        from softmech.terms.der_loads import DerDampers
+        rod = ctx.der_index.get(self.target)
+        if rod is None:
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
+                             "engine: it is not a discrete rod of the scene (shells are not a "
+                             "kind of it)")
+        ctx.part(DerDampers).add(rod, p["coefficient"])
+
     def bind_implicit(self, ctx):
         """The discrete rod's viscous damping (ref. 004 eq. 27): one binding on its nodes."""
         if self._resolved() != DISCRETE:

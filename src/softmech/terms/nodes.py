@@ -139,6 +139,16 @@ class NodeForce(_ImplicitTerm):
         dofs = ctx.layout.node_dof(body.nodes[[self.node]])
         return [NodeLoads(self.name, dofs, np.ones(1), ctx.params[f"{self.name}.force"])]
 
+    def contribute(self, ctx, p):
+        """A discrete rod in the unified engine (softmech.terms.der_loads): the force on its
+        node, per world."""
+        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        if rod is None:
+            super().contribute(ctx, p)
+        from softmech.terms.der_loads import DerNodeForces
+        _in_range(self.name, "node", np.array([self.node]), rod.n_nodes, "nodes")
+        ctx.part(DerNodeForces).add(rod, self.node, p["force"])
+
 
 class JoinNodes(_ImplicitTerm):
     """JoinNodes(body_a, node_a, body_b, node_b, tolerance=1e-9): node node_a of body_a and

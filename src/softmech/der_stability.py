@@ -1,0 +1,71 @@
+"""Explicit time-step limit of discrete elastic rods (the unified engine's kind,
+softmech.terms.der_kind), in the spirit of softmech.stability's estimate for Cosserat rods.
+
+Position Verlet is stable for dt < 2 / omega_max. A Gershgorin bound on the highest natural
+frequency of each DOF, omega^2 <= sum_j |K_ij| / M_i with the lumped masses (an upper bound on
+the spectral radius of M^-1 K), for the three kinds of springs of the discrete model
+(ref. 004 eqs. 9-16, small motion about the straight rod):
+
+    stretching (eq. 9, k = EA / l^ per edge, on the relative axial motion of its two nodes):
+      node i:  omega^2 = sum_{edges e at i} 2 EA_e / l^_e / m_i
+      (a uniform rod: 4 E / (rho l^2), i.e. dt < l sqrt(rho / E))
+    bending (eq. 14, E_b = 1/2 EI / dL (kappa)^2 with kappa ~ the turning angle, whose
+      gradient on the transverse motion of nodes a, b, c is g = (1/l_e, -(1/l_e + 1/l_f), 1/l_f)):
+      node i:  omega^2 = sum_{springs s at i} (EI_s / dL_s) |g_i| sum|g| / m_i
+      (a uniform rod: 16 EI / (rho A l^4), exact for its zigzag mode: dt < l^2 sqrt(rho A / EI) / 2)
+    twisting (eq. 16, k = GJ / dL on theta_f - theta_e):
+      edge j:  omega^2 = sum_{springs s at j} 2 GJ_s / dL_s / I_j
+
+The largest of a node's stretching and bending bounds is its omega. Viscous damping c_i =
+eta dL_i on node i (sm.LinearDamping, ref. 004 eq. 27) damps it with ratio zeta = c_i /
+(2 m_i omega), and an explicit step of a damped oscillator is stable for dt < (2 / omega)
+(sqrt(1 + zeta^2) - zeta) (Belytschko, Liu, Moran, Nonlinear Finite Elements, eq. 6.3.29, as
+softmech.stability applies to Kelvin-Voigt viscosity), which tends to 2 m_i / c_i, the limit
+of dv/dt = -(c_i / m_i) v alone, as omega -> 0. softmech.stability applies the same safety
+factor as to Cosserat rods (SAFETY) to these bounds. For a straight rod the bounds are nearly
+exact (tests/unit/test_der_stability.py: 0.994-1.000 of the exact linearized limit).
+"""
+import numpy as np
+
+
+def der_time_step_limit(rod, params, node_damping=None):
+    """Largest stable explicit dt [s] per world, (B,), of discrete rod `rod` (the bound of the
+    module docstring, without a safety factor)
+    (softmech.bodies.der_rod) with its per-world parameters (softmech.der_packing.der_parameters:
+    youngs_modulus, shear_modulus (B,) [Pa]) and the viscous coefficients c_i = eta dL_i
+    [kg/s] of its nodes (B, n_nodes) (None: undamped)."""
+    E = params["youngs_modulus"][:, None]                       # (B, 1)
+    G = params["shear_modulus"][:, None]
+    n = rod.n_nodes
+    l = rod.rest_lengths                                        # (m,)
+    a_, b_, c_ = rod.spring_nodes.T                             # (s,) each
+    je, jf = rod.spring_edges.T
+    dL = rod.voronoi_lengths                                    # (s,)
+    k_stretch = 2.0 * E * np.asarray(rod.section_area) / l      # (B, m) [N/m], row-sum factor 2
+    w2 = np.zeros((E.shape[0], n))
+    for end in (0, 1):
+        np.add.at(w2, (slice(None), rod.edge_nodes[:, end]), k_stretch)
+    g = np.stack([1.0 / l[je], 1.0 / l[je] + 1.0 / l[jf], 1.0 / l[jf]])   # (3, s) [1/m]
+    EI = np.max(rod.section_inertia, axis=1) * E / dL           # (B, s) [N m]
+    bend = np.zeros_like(w2)
+    for row, node in enumerate((a_, b_, c_)):
+        np.add.at(bend, (slice(None), node), EI * g[row] * g.sum(axis=0))
+    omega = np.sqrt(np.maximum(w2, bend) / rod.node_mass)      # (B, n) [rad/s]
+    zeta = 0.0 if node_damping is None else node_damping / (2.0 * rod.node_mass * omega)
+    dt_nodes = 2.0 / omega * (np.sqrt(1.0 + zeta**2) - zeta)
+    k_twist = 2.0 * G * np.asarray(rod.section_polar) / dL       # (B, s) [N m]
+    w2_twist = np.zeros((E.shape[0], rod.n_elems))
+    for edge in (je, jf):
+        np.add.at(w2_twist, (slice(None), edge), k_twist)
+    with np.errstate(divide="ignore"):     # a rod of one edge has no twisting spring: inf
+        dt_edges = 2.0 / np.sqrt(w2_twist / rod.twist_inertia)
+    return np.minimum(dt_nodes.min(axis=1), dt_edges.min(axis=1, initial=np.inf))
+
+
+def der_time_step_limits(ctx):
+    """The limits (B,) of every discrete rod of an assembled scene (softmech.packing.Assembly),
+    with the damping of sm.LinearDamping (softmech.terms.der_loads.DerDampers)."""
+    from softmech.terms.der_loads import DerDampers
+    damping = ctx.parts[DerDampers].node_damping if DerDampers in ctx.parts else {}
+    return [der_time_step_limit(r, ctx.der_params[r.name], damping.get(r.name))
+            for r in ctx.der_rods]

@@ -1,0 +1,91 @@
+"""Node loads of discrete elastic rods in the unified engine's block layout (softmech.der_packing):
+the adapter that runs the discrete engine's own compiled bindings -- viscous damping
+(softmech.kernels.implicit_bindings.viscous_binding, ref. 004 eq. 27) and constant node forces
+(node_loads_binding) -- on one world at a time, without their Jacobians (h = inf: the unified
+engine's Newton takes a finite-difference Jacobian of the force pass).
+
+A term's nodes are numbered k = 0..K-1 (`node_slot[k]`: the node slot in der_x / der_v,
+softmech.der_packing.DerSlots), so each binding sees a compact DOF vector of 3 K entries (its
+`dofs` table is (3 k, 3 k + 1, 3 k + 2)): for each lane the adapter gathers those nodes'
+velocities into it, zeroes the force vector, calls the binding with the lane's own row of its
+per-world table (the lane index b = bi W + lane: the tables are per lane,
+softmech.der_packing.per_lane_rows) and adds the forces to der_force.
+"""
+import math
+from collections import namedtuple
+
+from softmech.kernels import kernel
+from softmech.kernels.implicit_bindings import (NodeLoadsArgs, ViscousArgs, node_loads_binding,
+                                                viscous_binding)
+
+
+@kernel(inline="always")
+def gather_nodes(vel, node_slot, W, lane, v):
+    """v[3 k + c] <- vel[c, node_slot[k] W + lane]: K nodes of one lane of a block array
+    (3, n W) into a compact DOF vector (3 K,)."""
+    for k in range(node_slot.shape[0]):
+        for c in range(3):
+            v[3 * k + c] = vel[c, node_slot[k] * W + lane]
+
+
+@kernel(inline="always")
+def scatter_add_nodes(F, node_slot, W, lane, f):
+    """f[c, node_slot[k] W + lane] += F[3 k + c]: the inverse of gather_nodes, accumulated."""
+    for k in range(node_slot.shape[0]):
+        for c in range(3):
+            f[c, node_slot[k] * W + lane] += F[3 * k + c]
+
+
+@kernel(inline="always")
+def zero(F):
+    for d in range(F.shape[0]):
+        F[d] = 0.0
+
+
+DerDampingArgs = namedtuple("DerDampingArgs", [
+    "der_v",          # State: node velocities [m/s] (n_blocks, 3, n W)
+    "der_force",      # Workspace: node forces [N] (n_blocks, 3, n W), accumulated into
+    "node_slot",      # (K,) int64: the damped rod's node slots
+    "dofs",           # (K, 3) int64: (3 k, 3 k + 1, 3 k + 2)
+    "lengths",        # (K,) [m] Voronoi length dL_i of each node
+    "viscosity",      # (n_blocks W,) [kg/(m s)] eta of each lane's world
+    "v", "F",         # scratch (n_blocks, 3 K): compact velocities [m/s] and forces [N]
+    "J",              # (0,): no Jacobian is written
+])
+"""Arrays of der_damping (one sm.LinearDamping on a discrete rod)."""
+
+
+@kernel(inline="always")
+def der_damping(a, bi, W, t):
+    """der_force += -eta dL_i v_i on every node of the damped rod (ref. 004 eq. 27)."""
+    binding = ViscousArgs(a.dofs, a.lengths, a.viscosity)
+    v, F = a.v[bi], a.F[bi]
+    for lane in range(W):
+        gather_nodes(a.der_v[bi], a.node_slot, W, lane, v)
+        zero(F)
+        viscous_binding(binding, bi * W + lane, v, v, t, math.inf, F, a.J)
+        scatter_add_nodes(F, a.node_slot, W, lane, a.der_force[bi])
+
+
+DerNodeForceArgs = namedtuple("DerNodeForceArgs", [
+    "der_force",      # Workspace: node forces [N] (n_blocks, 3, n W), accumulated into
+    "node_slot",      # (1,) int64: the loaded node's slot
+    "dofs",           # (1, 3) int64: (0, 1, 2)
+    "weights",        # (1,): 1
+    "vector",         # (n_blocks W, 3) [N] the force of each lane's world
+    "scale",          # (0,): none
+    "F",              # scratch (n_blocks, 3) [N]
+    "J",              # (0,): no Jacobian is written
+])
+"""Arrays of der_node_force (one sm.NodeForce on a discrete rod)."""
+
+
+@kernel(inline="always")
+def der_node_force(a, bi, W, t):
+    """der_force += the constant force on one node."""
+    binding = NodeLoadsArgs(a.dofs, a.weights, a.vector, a.scale)
+    F = a.F[bi]
+    for lane in range(W):
+        zero(F)
+        node_loads_binding(binding, bi * W + lane, F, F, t, math.inf, F, a.J)
+        scatter_add_nodes(F, a.node_slot, W, lane, a.der_force[bi])
