@@ -120,7 +120,8 @@ class BodyTerm(Term, register=False):
     naming the field) and sets `kind` and the attribute the engines read (KIND_FIELDS: `rod`,
     `body` or `implicit_body`). `contribute` (explicit engine) and `bind_implicit` (implicit
     engine) then hand the term to its kind's part: the methods `contribute_<kind>` and
-    `bind_<kind>` of the subclass."""
+    `bind_<kind>` of the subclass (a discrete rod in the unified engine: `contribute_discrete`,
+    where the term has one)."""
 
     kinds = ()
     """The body kinds this term acts on (ROD, RIGID, DISCRETE)."""

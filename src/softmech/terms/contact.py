@@ -37,7 +37,8 @@ which friction is regularized (sticking); a static coefficient above the kinetic
 the node up to static |F_n| and falls to kinetic once it slides (static 0: the paper's one
 coefficient mu = kinetic). Per-world parameters `<name>.stiffness`, `<name>.static`,
 `<name>.kinetic` (B,) (`<name>.friction`, the paper's mu, is read and written as
-`<name>.kinetic` with a DeprecationWarning: softmech.params).
+`<name>.kinetic` with a DeprecationWarning: softmech.params). A discrete rod in the unified
+engine: the same forces, kinetic friction only (softmech.terms.der_ground).
 """
 from dataclasses import dataclass
 
@@ -50,6 +51,7 @@ from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DEC
                                       GroundContactArgs)
 from softmech.packing import add_element_ends
 from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
+from softmech.terms.der_ground import DerGroundContacts
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 from softmech.terms.implicit_environment import GroundBinding
 from softmech.terms.rigid import RigidGroundContacts
@@ -381,6 +383,14 @@ class GroundContact(BodyTerm):
             ctx.part(RigidGroundContacts).add(body, plane, params)
         # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
+
+    def contribute_discrete(self, ctx, p):
+        """A discrete rod in the unified engine: its part (softmech.terms.der_ground)."""
+        rod = ctx.der_index.get(self.implicit_body)
+        if rod is None:
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
+                             "engine: it is not one of its discrete rods")
+        ctx.part(DerGroundContacts).add(self, rod, p)
 
     def bind_implicit(self, ctx):
         """The discrete body's smooth contact: one binding on its nodes."""

@@ -156,14 +156,16 @@ oscillation damped by implicit Euler), then gravity tilts to alpha in TILT_STEPS
 over TILT_TIME [s] (quasi-statically), and the clock restarts at 0."""
 
 
-def der_rod_on_incline(tan_alphas, mu_s, mu_k, duration, slip_velocity=1e-6, dt=1e-3):
+def der_rod_on_incline(tan_alphas, mu_s, mu_k, duration, slip_velocity=1e-6, dt=1e-3,
+                       engine=None):
     """A straight discrete rod (0.2 m, r = 1 cm, 1000 kg/m^3, E = 100 MPa, 10 edges) lying along
     x on the ground z = 0 (GroundContact: k = 1000 N/m per node, distance r, friction
     sm.IsotropicFriction(mu_k, mu_s, slip_velocity)), settled on level ground, then gravity
     tilted by alpha about y (SETTLE, TILT_TIME: an incline of angle alpha, the rod pointing down
     the slope; the clock restarts at 0), one world per tan(alpha) (mu_s, mu_k: one value, or
-    one per world), implicit Euler at dt [s]. Returns the times (n_samples,) and the centre of mass's position
-    and velocity down the slope (B, n_samples)."""
+    one per world), implicit Euler at dt [s] in `engine` (Scene.compile's: None the discrete
+    one, "unified" the kind of softmech.terms.der_ground). Returns the times (n_samples,) and
+    the centre of mass's position and velocity down the slope (B, n_samples)."""
     tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.01), direction=(1.0, 0.0, 0.0),
@@ -178,7 +180,7 @@ def der_rod_on_incline(tan_alphas, mu_s, mu_k, duration, slip_velocity=1e-6, dt=
                                friction=sm.IsotropicFriction(
                                    float(mu_k.flat[0]), float(mu_s.flat[0]),
                                    slip_velocity=slip_velocity)))
-    sim = scene.compile(worlds=len(tan_alphas), dt=dt)
+    sim = scene.compile(worlds=len(tan_alphas), dt=dt, engine=engine)
     sim.params["ground.static"], sim.params["ground.kinetic"] = mu_s, mu_k
     sim.run(SETTLE)                 # settled on level ground
     alpha = np.arctan(tan_alphas)

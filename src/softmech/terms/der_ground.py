@@ -1,0 +1,88 @@
+"""sm.GroundContact on a discrete rod in the unified engine (softmech.simulation.Simulation,
+Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
+time-step limit. The forces are the discrete engine's compiled contact
+(softmech.kernels.implicit_ground, called by softmech.kernels.der_ground), the same smooth
+penalty and regularized Coulomb friction as GroundContact's discrete binding
+(softmech.terms.implicit_environment.GroundBinding).
+
+Friction is kinetic only on the kind: a static coefficient above the kinetic one (the static
+excess lagged on each node's slip at the last accepted step, a state of the contact) is
+refused, because the unified engine's implicit Euler runs the positions-stage history kernels
+at every Newton trial and has no accepted-step hook to advance such a state (its Simulation
+refuses every term history under "implicit_euler"), and an explicit-only law would change with
+the scheme."""
+import numpy as np
+
+from softmech.der_packing import per_lane_rows
+from softmech.integrators.driver import Call
+from softmech.kernels.der_ground import DerGroundArgs, der_ground_forces
+from softmech.terms.base import Part
+
+ORDER = 90
+"""After the kind's elasticity (order 0), which initialises der_force: the place of the other
+kinds' ground contacts in the force pass."""
+
+PENALTY_STIFFNESS = 2.0 * 1.0454
+"""max over d of |d F_n / d d| / k [-] of the smooth penalty F_n = 2 k s sigma
+(softmech.kernels.implicit_ground): 2 (sigma^2 + log(1 + e^z) sigma (1 - sigma)), z = K (delta
+- d), peaks at 2 x 1.04533 at z = 3.10 (evaluated on a grid of 2e6 points over z in [-5, 20]);
+rounded up."""
+
+
+def time_step_limit(node_mass, stiffness):
+    """Explicit stability limit [s], (B,), of the contact on a node of mass m [kg]: the penalty
+    is a spring of stiffness at most PENALTY_STIFFNESS k on the lightest node, dt < 2 sqrt(m /
+    k_eff) (a spring-mass oscillator under position Verlet), halved as the other contacts'
+    limits (softmech.terms.contact); stiffness k (B,) [N/m]. The friction's regularization
+    (a damper of mu |F_n| K_f / 2 below the slip tolerance) is not included."""
+    return np.sqrt(np.min(node_mass) / (PENALTY_STIFFNESS * np.asarray(stiffness, float)))
+
+
+def check_parameters(name, p):
+    """ValueError unless stiffness > 0 and 0 <= static <= kinetic in every world (p: the term's
+    per-world parameters, (B,) each): module docstring for why no static excess."""
+    if np.any(p["stiffness"] <= 0):
+        raise ValueError(f"params['{name}.stiffness'] has entries <= 0 (must be > 0)")
+    if np.any(p["kinetic"] < 0) or np.any(p["static"] < 0):
+        raise ValueError(f"params['{name}.kinetic'] and params['{name}.static'] must be >= 0")
+    if np.any(p["static"] > p["kinetic"]):
+        raise ValueError(
+            f"{name}.friction: static = {p['static'].tolist()} above kinetic = "
+            f"{p['kinetic'].tolist()} is not allowed on a discrete rod in the unified engine: "
+            "the static excess is a state updated once per accepted step, which its implicit "
+            "Euler does not support yet; give static <= kinetic (kinetic friction) or compile "
+            "with engine='discrete'")
+
+
+class DerGroundContacts(Part):
+    """Every sm.GroundContact on a discrete rod of the unified engine: one call each."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (term, rod, params (B, 3): stiffness, kinetic, static)
+
+    def add(self, term, rod, p):
+        """The contact `term` (softmech.terms.contact.GroundContact, its kind's fields
+        resolved) on discrete rod `rod` with per-world parameters p; checks them and appends
+        the contact's time-step limit to the assembly."""
+        check_parameters(term.name, p)
+        params = np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)
+        self.entries.append((term, rod, params))
+        self.ctx.time_step_limits.append(time_step_limit(rod.node_mass, p["stiffness"]))
+
+    def calls(self, engine):
+        calls = []
+        for term, rod, params in self.entries:
+            n = rod.n_nodes
+            args = engine.args(
+                DerGroundArgs,
+                dg_node0=np.array([engine.der_slots.node[rod.name]], dtype=np.int64),
+                dg_dofs=np.arange(3 * n, dtype=np.int64).reshape(n, 3),
+                dg_point=term.plane_point.astype(float), dg_normal=term.plane_normal.astype(float),
+                dg_geometry=np.array([term.distance, term.sharpness,
+                                      15.0 / term.slip_tolerance]),   # K_f as GroundBinding's
+                dg_param=per_lane_rows(params, engine.lanes), dg_slip=np.zeros(n),
+                dg_q=engine.zeros(3 * n), dg_u=engine.zeros(3 * n), dg_F=engine.zeros(3 * n),
+                dg_speed=engine.zeros(n), dg_J=engine.zeros(9 * n))
+            calls.append(Call("forces", ORDER, der_ground_forces, args, "der_ground_contact"))
+        return calls
