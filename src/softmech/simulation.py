@@ -381,6 +381,9 @@ class Simulation:
         if self._implicit is None or self._implicit[0] is not engine:
             from softmech.integrators.implicit import ImplicitIntegrator, ImplicitOptions
             options = self.implicit_options or ImplicitOptions()
+            for part in engine.ctx.parts.values():      # terms' limits of the FD Newton
+                if hasattr(part, "check_implicit_step"):
+                    part.check_implicit_step(self.dt, options.delta)
             self._implicit = (engine, ImplicitIntegrator(engine, self.lanes, options, self.dt,
                                                          self.time))
         return self._implicit[1]

@@ -155,3 +155,24 @@ def test_force_pass_reads_no_stale_scratch_and_acts_in_every_world():
     assert np.all(np.isfinite(acc))
     expected = stiffness[:, None] * np.log(2.0) / SHARPNESS / rod.node_mass[None]
     assert np.allclose(acc[..., 2], expected, rtol=1e-12, atol=0.0)
+
+
+def test_a_slip_velocity_below_the_newton_step_is_warned_before_the_first_step():
+    """The default slip velocity 1e-8 m/s lies below 10 finite-difference velocity steps of the
+    unified engine's Newton (10 x 1e-7 x 0.02 m / 10 ms = 2e-6 m/s), where its steps fail
+    (module docstring): a RuntimeWarning names the field, the value and the bound before any
+    step; 1e-3 m/s passes silently."""
+    import warnings
+
+    scene = sm.Scene()
+    rod_on_ground(scene, friction=sm.IsotropicFriction(MU))
+    sim = scene.compile(dt=0.01, engine="unified")
+    with pytest.warns(RuntimeWarning, match=r"ground.friction: slip_velocity = 1e-08 m/s is "
+                                            r"below 2e-06 m/s"):
+        sim.implicit_integrator()
+    scene = sm.Scene()
+    rod_on_ground(scene)
+    sim = scene.compile(dt=0.01, engine="unified")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sim.implicit_integrator()

@@ -11,6 +11,8 @@ refused, because the unified engine's implicit Euler runs the positions-stage hi
 at every Newton trial and has no accepted-step hook to advance such a state (its Simulation
 refuses every term history under "implicit_euler"), and an explicit-only law would change with
 the scheme."""
+import warnings
+
 import numpy as np
 
 from softmech.der_packing import per_lane_rows
@@ -69,6 +71,24 @@ class DerGroundContacts(Part):
         params = np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)
         self.entries.append((term, rod, params))
         self.ctx.time_step_limits.append(time_step_limit(rod.node_mass, p["stiffness"]))
+
+    def check_implicit_step(self, h, delta):
+        """Warn (RuntimeWarning, before the first step) where a contact's friction slip
+        velocity is below 10 finite-difference velocity steps of the unified engine's Newton,
+        delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the rod's shortest
+        edge [m], h the step [s]): its Jacobian then cannot resolve the regularized friction,
+        and Newton fails (measured: at the default 1e-8 m/s a rod at rest on the ground ran
+        200 steps of 10 ms, then failed even at h / 256; tests/validation/test_der_kind_ground.py
+        uses 1e-3 and 1e-4 m/s)."""
+        for term, rod, _ in self.entries:
+            lowest = 10.0 * delta * float(np.min(rod.rest_lengths)) / h
+            if term.slip_tolerance < lowest:
+                warnings.warn(
+                    f"{term.name}.friction: slip_velocity = {term.slip_tolerance:g} m/s is below "
+                    f"{lowest:.3g} m/s, 10 finite-difference steps of the unified engine's "
+                    f"Newton at dt = {h:g} s on rod {rod.name!r}: its implicit steps may not "
+                    f"converge; give slip_velocity >= {lowest:.3g} m/s, or compile with "
+                    "engine='discrete'", RuntimeWarning, stacklevel=4)
 
     def calls(self, engine):
         calls = []
