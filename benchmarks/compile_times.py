@@ -19,6 +19,7 @@
                                                              # sticking friction
     python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
                                                              # of the unified engine (issue 27)
+    python benchmarks/compile_times.py --scene der_terms     # the same with its other terms
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
                                                              # vectorization remarks (stderr)
 
@@ -43,7 +44,7 @@ def main(argv=None):
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
-        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod"))
+        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod", "der_terms"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -80,12 +81,12 @@ def main(argv=None):
         scene, dt = _contacts_scene(sm)
     elif args.scene == "surface_sticking":
         scene, dt = _surface_sticking_scene(sm)
-    elif args.scene == "der_rod":
-        scene, dt = _der_rod_scene(sm)
+    elif args.scene in ("der_rod", "der_terms"):
+        scene, dt = _der_rod_scene(sm, terms=args.scene == "der_terms")
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
-    unified = {"engine": "unified"} if args.scene == "der_rod" else {}
+    unified = {"engine": "unified"} if args.scene in ("der_rod", "der_terms") else {}
     sim = scene.compile(worlds=1, dt=dt, **unified, scheme="verlet")
     engine = sim._engine()
     W = sim.lanes.W
@@ -189,14 +190,24 @@ def _fluids_scene(sm):
     return scene, 1e-4
 
 
-def _der_rod_scene(sm):
+def _der_rod_scene(sm, terms=False):
     """A clamped discrete elastic rod under gravity (falling_rod's size: 0.2 m, 30 edges), a body
-    kind of the unified engine (Scene.compile(engine="unified"), issue 27)."""
+    kind of the unified engine (Scene.compile(engine="unified"), issue 27); terms: also the
+    kind's other terms (a natural curvature table, LinearDamping, NodeForce, GroundContact)."""
+    import numpy as np
+
     scene = sm.Scene()
-    rod = scene.add_der_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0), length=0.2,
-                            n_elems=30, radius=2e-3, density=1200.0, youngs_modulus=1e6)
+    table = {"times": [0.0, 1.0], "values": [np.zeros((29, 2)), np.tile([1.0, 0.0], (29, 1))]}
+    rod = scene.add_der_rod(name="rod", start=(0, 0, 0.003), direction=(1, 0, 0), length=0.2,
+                            n_elems=30, radius=2e-3, density=1200.0, youngs_modulus=1e6,
+                            natural_curvature=table if terms else None)
     scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0]))
     scene.add(sm.Gravity())
+    if terms:
+        scene.add(sm.LinearDamping(rod, 0.01))
+        scene.add(sm.NodeForce(rod, 30, (0.0, 0.0, 1e-3)))
+        scene.add(sm.GroundContact(rod, stiffness=100.0, distance=2e-3,
+                                   friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
     return scene, 1e-5
 
 
