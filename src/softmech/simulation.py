@@ -111,8 +111,7 @@ class Simulation:
 
     # ----------------------------------------------------------------- parameters and state
     def rod_params(self, name):
-        """Parameters of rod `name` broadcast to (B, ...); of a discrete rod, {"radius": (B,
-        n_elems) [m]} (results-file description, as the discrete engine's)."""
+        """Parameters of rod `name` broadcast to (B, ...); a discrete rod's: {"radius"}."""
         if name in self._der_index:
             return {"radius": self._der_index[name].drawn_radius(self.worlds)}
         rod = self.rods[self._index[name]]

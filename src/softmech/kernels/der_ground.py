@@ -14,11 +14,12 @@ excess 0) and the lagged slip speeds are zeros that are never written.
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.der_loads import gather_nodes, scatter_add_nodes, zero
 from softmech.kernels.implicit_ground import ground_contact_forces
 
 DerGroundArgs = namedtuple("DerGroundArgs", [
     "der_x", "der_v", "der_force",    # State, Workspace (n_blocks, 3, n_der_nodes*W)
-    "dg_node0",      # (1,) int64: the rod's first node slot (softmech.der_packing.DerSlots)
+    "dg_slot",       # (n,) int64: the rod's node slots (softmech.der_packing.DerSlots)
     "dg_dofs",       # (n, 3) int64: 3 i + c, node i's coordinates in dg_q, dg_u, dg_F
     "dg_point",      # (3,) [m] a point of the plane
     "dg_normal",     # (3,) unit normal of the plane
@@ -36,26 +37,15 @@ DerGroundArgs = namedtuple("DerGroundArgs", [
 def der_ground_forces(a, bi, W, t):
     """der_force += the ground's normal force and friction on every node of the rod [N]
     (softmech.kernels.implicit_ground), world by world; inv_h 0: the Jacobian is not used."""
-    x = a.der_x[bi]
-    v = a.der_v[bi]
-    f = a.der_force[bi]
     q = a.dg_q[bi]
     u = a.dg_u[bi]
     F = a.dg_F[bi]
     g = a.dg_geometry
-    n0 = a.dg_node0[0]
-    n = a.dg_dofs.shape[0]
     for lane in range(W):
-        for i in range(n):
-            k = (n0 + i) * W + lane
-            for c in range(3):
-                q[3 * i + c] = x[c, k]
-                u[3 * i + c] = v[c, k]
-                F[3 * i + c] = 0.0
+        gather_nodes(a.der_x[bi], a.dg_slot, W, lane, q)
+        gather_nodes(a.der_v[bi], a.dg_slot, W, lane, u)
+        zero(F)
         p = a.dg_param[bi, lane]
         ground_contact_forces(q, u, a.dg_dofs, a.dg_point, a.dg_normal, p[0], g[0], g[1], p[1],
                               p[2], a.dg_slip, a.dg_speed[bi], g[2], 0.0, F, a.dg_J[bi])
-        for i in range(n):
-            k = (n0 + i) * W + lane
-            for c in range(3):
-                f[c, k] += F[3 * i + c]
+        scatter_add_nodes(F, a.dg_slot, W, lane, a.der_force[bi])
