@@ -15,11 +15,11 @@ KAPPA, RAMP = 5.0, 1.0       # [1/m] final natural curvature (1 rad over the rod
 H = 0.005
 """[s] the step: the first bending mode, omega_1 = 1.8751^2 sqrt(EI / (rho A L^4)) = 80 rad/s,
 loses |1 / (1 + i omega_1 h)| = 0.93 per backward-Euler step, so 600 steps after the ramp
-leave ~1e-19 of any motion. The ramp is slow (1 s, 200 steps) because the unified engine's
-finite-difference Newton halves the steps of a fast one on this stiff rod (a 0.2 s ramp at
-h = 0.02 s does not converge; a curvature released at once at h = 0.005 s takes ~78 iterations
-and two halvings per step), where the discrete engine's, with its analytic Jacobian and line
-search, steps at h: the two then integrate different steps (docs/discrete_rods.md)."""
+leave ~1e-19 of any motion. The ramp is slow (1 s, 200 steps) so that every step converges
+at h in both engines with their default Newton settings: a fast one on this stiff rod is a
+strongly nonlinear step, which the unified engine's 12 iterations may not finish and halve
+(a 0.2 s ramp at h = 0.02 s: 4 halvings in its first 5 steps, measured 2026-11-30), and a
+halved step is a different integration (test_der_kind_fast_motion.py, docs/discrete_rods.md)."""
 
 
 def actuated(engine):

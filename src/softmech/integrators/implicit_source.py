@@ -151,7 +151,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
             norm[lane] = 0.0
         correction(S, bi, W, h, dU, norm)
         remaining, failed = update_lanes(U, R, dU, N.dP[bi], norm, prev, N.rprev[bi], active,
-                                         refresh, N.fresh[bi], N.exact[bi], N.age[bi],
+                                         refresh, N.fresh[bi], N.exact[bi],
                                          N.backtracks[bi], it, tol, refresh_rate, MAX_BACKTRACKS,
                                          2 if corotate else max_iterations)
         if failed:

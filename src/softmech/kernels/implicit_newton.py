@@ -30,8 +30,8 @@ def predict(U, U_old, U_old2, order):
 
 
 @kernel
-def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact, age, backtracks,
-                 it, tol, refresh_rate, max_backtracks, trusted):
+def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact, backtracks, it,
+                 tol, refresh_rate, max_backtracks, trusted):
     """Apply the Newton correction dU (n_dof, W) of each active lane (U -= dU), computed from
     the residual R at U (fresh[lane] != 0: with a Jacobian computed at U). If the last
     correction made the residual grow (max |R| above the previous iterate's, rprev) and the
@@ -39,15 +39,22 @@ def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact,
     a converging modified Newton iteration, whose rows differ in scale by 1/m and 1/J): one from a
     Jacobian computed at its own start (exact[lane]) overshot, and the lane goes back halfway
     along it (dP, the correction last applied, halved each time; at most max_backtracks times
-    per solve); one from a kept Jacobian is undone, and a Jacobian is asked for there. A lane converges when its correction norm is below tol, or when the
-    contraction rate r = norm / prev predicts the remaining error r norm / (1 - r) below tol
-    (Hairer and Wanner, Solving ODEs II, eq. IV.8.10); a lane whose kept Jacobian (age > 0)
-    contracts by less than refresh_rate while its correction is still above STILL_FAR tol is
-    flagged for a new one (near convergence the ratio of two small corrections says little:
-    the first mostly measures the predictor's error, the second the Jacobian's) -- unless the
-    iteration has reached iteration `trusted`, by which point the rate is one between two
-    corrections of the kept Jacobian after the first (softmech.integrators.implicit passes 2
-    with a corotated Jacobian, whose corrections are all small, else max_iterations: never).
+    per solve); one from a kept Jacobian is undone, and a Jacobian is asked for there. A lane
+    converges when its correction norm is below tol, or when the contraction rate
+    r = norm / prev of two corrections of one Jacobian (none computed at this iterate:
+    fresh[lane] == 0) predicts the remaining error r norm / (1 - r) below tol (Hairer and
+    Wanner, Solving ODEs II, eq. IV.8.10). Two corrections of different Jacobians say nothing of
+    the iteration's contraction: after an undone correction prev is inf and r = 0, which used
+    to stop a lane after one more correction of any size. A lane that contracts by less than
+    refresh_rate while its correction is still above STILL_FAR tol is flagged for a new
+    Jacobian, also one computed earlier in the same step: a strongly nonlinear step (a stiff
+    rod set into fast motion: the exact Newton's residual grows and falls for 4-7 iterations)
+    otherwise iterates on the Jacobian of its first iterate and converges only linearly
+    (docs/discrete_rods.md). Near convergence the ratio of two small corrections says little
+    (the first mostly measures the predictor's error, the second the Jacobian's), so no
+    refresh there -- unless the iteration has reached iteration `trusted` (softmech.integrators
+    .implicit passes 2 with a corotated Jacobian, whose corrections are all small, else
+    max_iterations: never).
     Returns (lanes still iterating, 1 if a lane failed: non-finite or backtracked too often)."""
     remaining = 0
     failed = 0
@@ -83,10 +90,11 @@ def update_lanes(U, R, dU, dP, norm, prev, rprev, active, refresh, fresh, exact,
             dP[d, lane] = dU[d, lane]
         rprev[lane] = r
         prev[lane] = n
-        if n <= tol or (it > 0 and rate < 1.0 and rate * n <= tol * (1.0 - rate)):
+        if n <= tol or (it > 0 and fresh[lane] == 0 and rate < 1.0
+                        and rate * n <= tol * (1.0 - rate)):
             active[lane] = 0
         else:
             remaining += 1
-            if rate > refresh_rate and age[lane] > 0 and (n > STILL_FAR * tol or it >= trusted):
+            if rate > refresh_rate and (n > STILL_FAR * tol or it >= trusted):
                 refresh[lane] = 1
     return remaining, failed
