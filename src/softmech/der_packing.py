@@ -94,14 +94,15 @@ def per_lane_rows(values, lanes):
 
 
 def pack_der_bodies(rods, ctx, lanes):
-    """DerBodies (block layout) of the discrete rods: inverse lumped masses and twist inertias,
-    and the body acceleration (gravity) the terms wrote into ctx.der_body_acc."""
+    """DerBodies (block layout) of the discrete rods: inverse node masses (ctx.der_node_mass,
+    with sm.PointMass's) and twist inertias, and the body acceleration (gravity) the terms
+    wrote into ctx.der_body_acc."""
     B = lanes.worlds
 
     def cat(parts, shape):
         return np.concatenate(parts, axis=1) if parts else np.zeros((B, 0) + shape)
 
-    mass = cat([np.broadcast_to(r.node_mass, (B, r.n_nodes)) for r in rods], ())
+    mass = cat([ctx.der_node_mass[r.name] for r in rods], ())
     inertia = cat([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None] for r in rods],
                   (1,))
     acc = cat([ctx.der_body_acc[r.name] for r in rods], (3,))

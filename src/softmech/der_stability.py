@@ -28,12 +28,14 @@ exact (tests/unit/test_der_stability.py: 0.994-1.000 of the exact linearized lim
 import numpy as np
 
 
-def der_time_step_limit(rod, params, node_damping=None):
+def der_time_step_limit(rod, params, node_damping=None, node_mass=None):
     """Largest stable explicit dt [s] per world, (B,), of discrete rod `rod` (the bound of the
     module docstring, without a safety factor)
     (softmech.bodies.der_rod) with its per-world parameters (softmech.der_packing.der_parameters:
-    youngs_modulus, shear_modulus (B,) [Pa]) and the viscous coefficients c_i = eta dL_i
-    [kg/s] of its nodes (B, n_nodes) (None: undamped)."""
+    youngs_modulus, shear_modulus (B,) [Pa]), the viscous coefficients c_i = eta dL_i
+    [kg/s] of its nodes (B, n_nodes) (None: undamped) and their masses m_i [kg] (B, n_nodes)
+    (None: the rod's lumped masses; softmech.packing.Assembly.der_node_mass adds sm.PointMass's)."""
+    m = rod.node_mass if node_mass is None else node_mass
     E = params["youngs_modulus"][:, None]                       # (B, 1)
     G = params["shear_modulus"][:, None]
     n = rod.n_nodes
@@ -50,8 +52,8 @@ def der_time_step_limit(rod, params, node_damping=None):
     bend = np.zeros_like(w2)
     for row, node in enumerate((a_, b_, c_)):
         np.add.at(bend, (slice(None), node), EI * g[row] * g.sum(axis=0))
-    omega = np.sqrt(np.maximum(w2, bend) / rod.node_mass)      # (B, n) [rad/s]
-    zeta = 0.0 if node_damping is None else node_damping / (2.0 * rod.node_mass * omega)
+    omega = np.sqrt(np.maximum(w2, bend) / m)                  # (B, n) [rad/s]
+    zeta = 0.0 if node_damping is None else node_damping / (2.0 * m * omega)
     dt_nodes = 2.0 / omega * (np.sqrt(1.0 + zeta**2) - zeta)
     k_twist = 2.0 * G * np.asarray(rod.section_polar) / dL       # (B, s) [N m]
     w2_twist = np.zeros((E.shape[0], rod.n_elems))
@@ -67,5 +69,5 @@ def der_time_step_limits(ctx):
     with the damping of sm.LinearDamping (softmech.terms.der_loads.DerDampers)."""
     from softmech.terms.der_loads import DerDampers
     damping = ctx.parts[DerDampers].node_damping if DerDampers in ctx.parts else {}
-    return [der_time_step_limit(r, ctx.der_params[r.name], damping.get(r.name))
-            for r in ctx.der_rods]
+    return [der_time_step_limit(r, ctx.der_params[r.name], damping.get(r.name),
+                                ctx.der_node_mass[r.name]) for r in ctx.der_rods]

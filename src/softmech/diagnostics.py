@@ -83,14 +83,15 @@ def total_energy(diag):
     return sum(diag[k] for k in ENERGY_KEYS)
 
 
-def der_diagnostics(rod, p, state):
+def der_diagnostics(rod, p, state, node_mass=None):
     """Diagnostics of one discrete elastic rod in B worlds, with the keys of rod_diagnostics.
 
     rod: softmech.bodies.der_rod.DerRod; p: its per-world parameters broadcast to B worlds
     (youngs_modulus, shear_modulus (B,) [Pa], natural_curvature (B, s, 2) [1/m],
     natural_twist (B, s) [rad/m]); state: Simulation.get_state of the rod (positions,
     velocities (B, N, 3), twist, twist_rates (B, m), reference_a1, reference_tangent (B, m, 3),
-    reference_twist (B, s)). Energies (ref. 004 eqs. 10, 14, 16, as DerStretch and
+    reference_twist (B, s)); node_mass: (B, N) [kg] (None: the rod's lumped masses;
+    softmech.packing.Assembly.der_node_mass adds sm.PointMass's). Energies (ref. 004 eqs. 10, 14, 16, as DerStretch and
     DerBendTwist.energy_parts): translational sum m_i |v_i|^2 / 2, rotational (the edges'
     twist) sum I_j w_j^2 / 2, stretch, bending and twisting; shear 0. angular_momentum is
     the nodes' orbital sum m x x v about the origin (the twist's spin about each tangent, sum
@@ -120,15 +121,16 @@ def der_diagnostics(rod, p, state):
         dt = tau - p["natural_twist"][b] * vor
         bend[b] = 0.5 * np.sum(rod.section_inertia * p["youngs_modulus"][b] * dk**2 / vor[:, None])
         twist[b] = 0.5 * np.sum(rod.section_polar * p["shear_modulus"][b] * dt**2 / vor)
-    mass = rod.node_mass
+    mass = np.broadcast_to(rod.node_mass if node_mass is None else node_mass, (B, rod.n_nodes))
+    total = mass.sum(axis=1)[:, None]
     w = state["twist_rates"]
     return {
-        "translational_energy": 0.5 * np.einsum("n,bnk->b", mass, v * v),
+        "translational_energy": 0.5 * np.einsum("bn,bnk->b", mass, v * v),
         "rotational_energy": 0.5 * np.einsum("n,bn->b", rod.twist_inertia, w * w),
         "bending_energy": bend, "twisting_energy": twist, "shear_energy": np.zeros(B),
         "stretch_energy": stretch,
-        "com": np.einsum("n,bnk->bk", mass, x) / mass.sum(),
-        "com_velocity": np.einsum("n,bnk->bk", mass, v) / mass.sum(),
-        "linear_momentum": np.einsum("n,bnk->bk", mass, v),
-        "angular_momentum": np.einsum("n,bnk->bk", mass, np.cross(x, v)),
+        "com": np.einsum("bn,bnk->bk", mass, x) / total,
+        "com_velocity": np.einsum("bn,bnk->bk", mass, v) / total,
+        "linear_momentum": np.einsum("bn,bnk->bk", mass, v),
+        "angular_momentum": np.einsum("bn,bnk->bk", mass, np.cross(x, v)),
     }

@@ -76,6 +76,10 @@ class Assembly:
         self.der_index = {r.name: r for r in self.der_rods}
         self.der_params = der_params or {}
         self.der_body_acc = {r.name: np.zeros((worlds, r.n_nodes, 3)) for r in self.der_rods}
+        self.der_node_mass = {r.name: np.tile(r.node_mass, (worlds, 1)) for r in self.der_rods}
+        """Each discrete rod's node masses [kg], (B, n_nodes): the lumped masses of the rod and
+        what sm.PointMass adds; the integrator's, the stability estimate's and the
+        diagnostics' masses."""
         self.rigid_bodies = list(rigid_bodies)
         self.rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         """Slot of each rigid body (its order in the scene)."""

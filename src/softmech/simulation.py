@@ -254,10 +254,10 @@ class Simulation:
 
     def diagnostics(self, rod=None):
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
-        name = self._rod_name(rod)
-        engine = self._engine()
-        if self._der(name) is not None:
-            d = der_diagnostics(self._der(name), engine.ctx.der_params[name], self.get_state(name))
+        name, engine = self._rod_name(rod), self._engine()
+        if (der := self._der(name)) is not None:
+            d = der_diagnostics(der, engine.ctx.der_params[name], self.get_state(name),
+                                engine.ctx.der_node_mass[name])
             d["total_energy"] = total_energy(d)
             return d
         body = self._rigid(name)

@@ -208,3 +208,13 @@ class PointMass(_ImplicitTerm):
 
     def bind_implicit(self, ctx):
         return []
+
+    def contribute(self, ctx, p):
+        """A discrete rod in the unified engine: the node's mass in ctx.der_node_mass (the
+        integrator's, the stability estimate's and the diagnostics'); gravity, an acceleration
+        there, then acts on it with the node's mass."""
+        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        if rod is None:
+            super().contribute(ctx, p)
+        _in_range(self.name, "node", np.array([self.node]), rod.n_nodes, "nodes")
+        ctx.der_node_mass[rod.name][:, self.node] += self.mass
