@@ -65,8 +65,9 @@ def test_unsupported_combinations_are_refused():
     with pytest.raises(ValueError, match="given as a Python function is not supported by the unified"):
         scene.compile(dt=1e-3, engine="unified").step(1)
     scene, rod = der_scene()
-    scene.add(sm.PointMass(rod, 3, 0.01))
-    with pytest.raises(ValueError, match="works on discrete rods and shells only"):
+    scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x)))
+    with pytest.raises(ValueError, match="user_force .NodeUserForce. is not supported on a "
+                                         "discrete rod of the unified engine yet"):
         scene.compile(dt=1e-3, engine="unified").step(1)
 
 

@@ -53,6 +53,10 @@ class _ImplicitTerm(Term):
     """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
 
     def contribute(self, ctx, p):
+        if getattr(self, "implicit_body", None) in getattr(ctx, "der_index", {}):
+            raise ValueError(f"{self.name} ({type(self).__name__}) is not supported on a discrete "
+                             "rod of the unified engine yet: compile with engine='discrete' "
+                             "(docs/discrete_rods.md lists what the unified engine supports)")
         raise ValueError(f"{self.name} ({type(self).__name__}) works on discrete rods and shells "
                          "only; for Cosserat rods use sm.Clamp, sm.Pin or sm.EndLoad")
 
