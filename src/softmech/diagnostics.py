@@ -91,11 +91,12 @@ def der_diagnostics(rod, p, state, node_mass=None):
     natural_twist (B, s) [rad/m]); state: Simulation.get_state of the rod (positions,
     velocities (B, N, 3), twist, twist_rates (B, m), reference_a1, reference_tangent (B, m, 3),
     reference_twist (B, s)); node_mass: (B, N) [kg] (None: the rod's lumped masses;
-    softmech.packing.Assembly.der_node_mass adds sm.PointMass's). Energies (ref. 004 eqs. 10, 14, 16, as DerStretch and
-    DerBendTwist.energy_parts): translational sum m_i |v_i|^2 / 2, rotational (the edges'
-    twist) sum I_j w_j^2 / 2, stretch, bending and twisting; shear 0. angular_momentum is
-    the nodes' orbital sum m x x v about the origin (the twist's spin about each tangent, sum
-    I_j w_j t_j, is not added: DisMech's kinetic energy of the twist is I w^2 / 2 alone)."""
+    softmech.packing.Assembly.der_node_mass adds sm.PointMass's). Energies (ref. 004 eqs. 10,
+    14, 16, as DerStretch and DerBendTwist.energy_parts): translational sum m_i |v_i|^2 / 2,
+    rotational (the edges' twist) sum I_j w_j^2 / 2, stretch, bending and twisting; shear 0.
+    angular_momentum is the nodes' orbital sum m x x v about the origin (the twist's spin
+    about each tangent, sum I_j w_j t_j, is not added: DisMech's kinetic energy of the twist
+    is I w^2 / 2 alone)."""
     from softmech.kernels.der_bend_twist import der_strains
     from softmech.kernels.der_frames import der_frames
     from softmech.kernels.der_stretch import der_stretch_forces
