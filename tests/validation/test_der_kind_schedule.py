@@ -22,13 +22,18 @@ strongly nonlinear step, which the unified engine's 12 iterations may not finish
 halved step is a different integration (test_der_kind_fast_motion.py, docs/discrete_rods.md)."""
 
 
-def actuated(engine):
+def ramp(final):
+    """A table from 0 at t = 0 to `final` at t = RAMP (softmech.bodies.schedules)."""
+    return {"times": [0.0, RAMP], "values": [np.zeros_like(final), final]}
+
+
+def actuated(engine, **rest):
+    """The clamped rod with its natural curvature (default) or twist given by `rest`."""
+    rest = rest or {"natural_curvature": ramp(np.tile([KAPPA, 0.0], (N - 1, 1)))}
     scene = sm.Scene()
-    table = {"times": [0.0, RAMP],
-             "values": [np.zeros((N - 1, 2)), np.tile([KAPPA, 0.0], (N - 1, 1))]}
     rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
                             normal=(0.0, 0.0, 1.0), length=L, n_elems=N, radius=R, density=RHO,
-                            youngs_modulus=E, natural_curvature=table)
+                            youngs_modulus=E, **rest)
     scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0], name="clamp"))
     if engine == "unified":
         return scene.compile(dt=H, engine="unified", scheme="implicit_euler")
@@ -87,23 +92,11 @@ def test_at_rest_the_rod_takes_its_natural_polygon(runs):
 TAU = 5.0        # [rad/m] final natural twist (1 rad over the rod)
 
 
-def twisted(engine):
-    scene = sm.Scene()
-    table = {"times": [0.0, RAMP], "values": [np.zeros(N - 1), np.full(N - 1, TAU)]}
-    rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
-                            normal=(0.0, 0.0, 1.0), length=L, n_elems=N, radius=R, density=RHO,
-                            youngs_modulus=E, natural_twist=table)
-    scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0], name="clamp"))
-    if engine == "unified":
-        return scene.compile(dt=H, engine="unified", scheme="implicit_euler")
-    return scene.compile(dt=H, engine="discrete")
-
-
 @pytest.fixture(scope="module")
 def twist_runs():
     out = {}
     for engine in ("unified", "discrete"):
-        sim = twisted(engine)
+        sim = actuated(engine, natural_twist=ramp(np.full(N - 1, TAU)))
         sim.step(100)                                  # t = 0.5 s: half way up the ramp
         mid = sim.get_state("rod")
         mid_twist = mid["twist" if engine == "unified" else "angles"][0].copy()
