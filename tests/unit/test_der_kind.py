@@ -69,6 +69,10 @@ def test_unsupported_combinations_are_refused():
     with pytest.raises(ValueError, match="user_force .NodeUserForce. is not supported on a "
                                          "discrete rod of the unified engine yet"):
         scene.compile(dt=1e-3, engine="unified").step(1)
+    scene, rod = der_scene()
+    scene.add(sm.JoinNodes(rod, 0, rod, 3))         # names its bodies body_a, body_b
+    with pytest.raises(ValueError, match="is not supported on a discrete rod of the unified"):
+        scene.compile(dt=1e-3, engine="unified").step(1)
 
 
 def energy_and_momentum(dt, duration=0.1, samples=20):

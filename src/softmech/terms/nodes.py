@@ -53,7 +53,8 @@ class _ImplicitTerm(Term):
     """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
 
     def contribute(self, ctx, p):
-        if getattr(self, "implicit_body", None) in getattr(ctx, "der_index", {}):
+        named = [getattr(self, a, None) for a in ("implicit_body", "body_a", "body_b", "rod_name")]
+        if set(named + list(getattr(self, "body_names", []))) & set(getattr(ctx, "der_index", {})):
             raise ValueError(f"{self.name} ({type(self).__name__}) is not supported on a discrete "
                              "rod of the unified engine yet: compile with engine='discrete' "
                              "(docs/discrete_rods.md lists what the unified engine supports)")
