@@ -83,15 +83,15 @@ def total_energy(diag):
     return sum(diag[k] for k in ENERGY_KEYS)
 
 
-def der_diagnostics(rod, p, state, node_mass=None):
+def der_diagnostics(rod, p, state, node_mass):
     """Diagnostics of one discrete elastic rod in B worlds, with the keys of rod_diagnostics.
 
     rod: softmech.bodies.der_rod.DerRod; p: its per-world parameters broadcast to B worlds
     (youngs_modulus, shear_modulus (B,) [Pa], natural_curvature (B, s, 2) [1/m],
     natural_twist (B, s) [rad/m]); state: Simulation.get_state of the rod (positions,
     velocities (B, N, 3), twist, twist_rates (B, m), reference_a1, reference_tangent (B, m, 3),
-    reference_twist (B, s)); node_mass: (B, N) [kg] (None: the rod's lumped masses;
-    softmech.packing.Assembly.der_node_mass adds sm.PointMass's). Energies (ref. 004 eqs. 10,
+    reference_twist (B, s)); node_mass: (B, N) [kg] (softmech.packing.Assembly.der_node_mass:
+    the rod's lumped masses and sm.PointMass's). Energies (ref. 004 eqs. 10,
     14, 16, as DerStretch and DerBendTwist.energy_parts): translational sum m_i |v_i|^2 / 2,
     rotational (the edges' twist) sum I_j w_j^2 / 2, stretch, bending and twisting; shear 0.
     angular_momentum is the nodes' orbital sum m x x v about the origin (the twist's spin
@@ -122,7 +122,7 @@ def der_diagnostics(rod, p, state, node_mass=None):
         dt = tau - p["natural_twist"][b] * vor
         bend[b] = 0.5 * np.sum(rod.section_inertia * p["youngs_modulus"][b] * dk**2 / vor[:, None])
         twist[b] = 0.5 * np.sum(rod.section_polar * p["shear_modulus"][b] * dt**2 / vor)
-    mass = np.broadcast_to(rod.node_mass if node_mass is None else node_mass, (B, rod.n_nodes))
+    mass = node_mass
     total = mass.sum(axis=1)[:, None]
     w = state["twist_rates"]
     return {

@@ -111,7 +111,7 @@ class Simulation:
 
     # ----------------------------------------------------------------- parameters and state
     def rod_params(self, name):
-        """Parameters of rod `name` broadcast to (B, ...); a discrete rod's: {"radius"}."""
+        """Parameters of rod `name` broadcast to (B, ...); a discrete rod's: {"radius" (B, m)}."""
         if name in self._der_index:
             return {"radius": self._der_index[name].drawn_radius(self.worlds)}
         rod = self.rods[self._index[name]]

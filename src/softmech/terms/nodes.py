@@ -53,8 +53,11 @@ class _ImplicitTerm(Term):
     """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
 
     def contribute(self, ctx, p):
-        named = [getattr(self, a, None) for a in ("implicit_body", "body_a", "body_b", "rod_name")]
-        if set(named + list(getattr(self, "body_names", []))) & set(getattr(ctx, "der_index", {})):
+        # the bodies a term names, by the convention Scene.add checks: implicit_body, or
+        # implicit_bodies() (JoinNodes, RodShellJoint, EdgeContact, ParameterWave)
+        named = (getattr(self, "implicit_body", None),) + tuple(
+            getattr(self, "implicit_bodies", lambda: ())())
+        if set(named) & set(getattr(ctx, "der_index", {})):
             raise ValueError(f"{self.name} ({type(self).__name__}) is not supported on a discrete "
                              "rod of the unified engine yet: compile with engine='discrete' "
                              "(docs/discrete_rods.md lists what the unified engine supports)")
