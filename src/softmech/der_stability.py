@@ -28,13 +28,23 @@ exact (tests/unit/test_der_stability.py: 0.994-1.000 of the exact linearized lim
 import numpy as np
 
 
-def der_time_step_limit(rod, params, node_damping=None, node_mass=None):
+def damped_limit(omega2, rate):
+    """2 / (sqrt(omega^2 + d^2) + d) [s], d = c / (2 m) [1/s]: the explicit limit
+    (2 / omega) (sqrt(1 + zeta^2) - zeta) of the module docstring, zeta = d / omega, written so
+    that it holds at omega = 0 (2 m / c) and at c = 0 (2 / omega); omega2 and rate broadcast."""
+    with np.errstate(divide="ignore"):      # omega = d = 0 (a free twist): no limit, inf
+        return 2.0 / (np.sqrt(omega2 + rate**2) + rate)
+
+
+def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_damping=None):
     """Largest stable explicit dt [s] per world, (B,), of discrete rod `rod` (the bound of the
     module docstring, without a safety factor)
     (softmech.bodies.der_rod) with its per-world parameters (softmech.der_packing.der_parameters:
     youngs_modulus, shear_modulus (B,) [Pa]), the viscous coefficients c_i = eta dL_i
     [kg/s] of its nodes (B, n_nodes) (None: undamped) and their masses m_i [kg] (B, n_nodes)
-    (None: the rod's lumped masses; softmech.packing.Assembly.der_node_mass adds sm.PointMass's)."""
+    (None: the rod's lumped masses; softmech.packing.Assembly.der_node_mass adds sm.PointMass's),
+    and the viscous coefficients [N m s] of its edges' twists (B, n_elems) (None: undamped;
+    sm.SlenderBodyDrag's spin drag), which enter the edges' limits as c_i the nodes'."""
     m = rod.node_mass if node_mass is None else node_mass
     E = params["youngs_modulus"][:, None]                       # (B, 1)
     G = params["shear_modulus"][:, None]
@@ -52,22 +62,29 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None):
     bend = np.zeros_like(w2)
     for row, node in enumerate((a_, b_, c_)):
         np.add.at(bend, (slice(None), node), EI * g[row] * g.sum(axis=0))
-    omega = np.sqrt(np.maximum(w2, bend) / m)                  # (B, n) [rad/s]
-    zeta = 0.0 if node_damping is None else node_damping / (2.0 * m * omega)
-    dt_nodes = 2.0 / omega * (np.sqrt(1.0 + zeta**2) - zeta)
+    c = 0.0 if node_damping is None else node_damping
+    dt_nodes = damped_limit(np.maximum(w2, bend) / m, c / (2.0 * m))           # (B, n) [s]
     k_twist = 2.0 * G * np.asarray(rod.section_polar) / dL       # (B, s) [N m]
     w2_twist = np.zeros((E.shape[0], rod.n_elems))
     for edge in (je, jf):
         np.add.at(w2_twist, (slice(None), edge), k_twist)
-    with np.errstate(divide="ignore"):     # a rod of one edge has no twisting spring: inf
-        dt_edges = 2.0 / np.sqrt(w2_twist / rod.twist_inertia)
+    c = 0.0 if edge_damping is None else edge_damping
+    # (a rod of one edge has no twisting spring: inf, or 2 I / c with spin drag)
+    dt_edges = damped_limit(w2_twist / rod.twist_inertia, c / (2.0 * rod.twist_inertia))
     return np.minimum(dt_nodes.min(axis=1), dt_edges.min(axis=1, initial=np.inf))
 
 
 def der_time_step_limits(ctx):
     """The limits (B,) of every discrete rod of an assembled scene (softmech.packing.Assembly),
-    with the damping of sm.LinearDamping (softmech.terms.der_loads.DerDampers)."""
-    from softmech.terms.der_loads import DerDampers
-    damping = ctx.parts[DerDampers].node_damping if DerDampers in ctx.parts else {}
-    return [der_time_step_limit(r, ctx.der_params[r.name], damping.get(r.name),
-                                ctx.der_node_mass[r.name]) for r in ctx.der_rods]
+    with the damping of sm.LinearDamping and sm.SlenderBodyDrag (softmech.terms.der_loads:
+    DerDampers, DerSlenderDrags; their node coefficients add, a Gershgorin bound)."""
+    from softmech.terms.der_loads import DerDampers, DerSlenderDrags
+    nodes, edges = {}, {}
+    for part in (DerDampers, DerSlenderDrags):
+        for name, c in getattr(ctx.parts.get(part), "node_damping", {}).items():
+            nodes[name] = nodes.get(name, 0.0) + c
+        for name, c in getattr(ctx.parts.get(part), "edge_damping", {}).items():
+            edges[name] = edges.get(name, 0.0) + c
+    return [der_time_step_limit(r, ctx.der_params[r.name], nodes.get(r.name),
+                                ctx.der_node_mass[r.name], edges.get(r.name))
+            for r in ctx.der_rods]

@@ -18,6 +18,7 @@ from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDr
                                            rigid_clear)
 from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
 from softmech.der_packing import DerSlots, der_parameters, initial_der_state, pack_der_bodies
+from softmech.fluid_mass import in_fluid
 from softmech.kernels.der_motion import (DER_MOTION, DerDriftArgs, DerKickArgs,
                                          DerKickDriftArgs, DerMotionArgs)
 from softmech.blocks import (MAX_LANES, Lanes, broadcast_worlds, from_blocks,  # noqa: F401
@@ -80,6 +81,9 @@ class Assembly:
         """Each discrete rod's node masses [kg], (B, n_nodes): the lumped masses of the rod and
         what sm.PointMass adds; the integrator's, the stability estimate's and the
         diagnostics' masses."""
+        self.der_displaced_mass = {r.name: np.zeros((worlds, r.n_nodes)) for r in self.der_rods}
+        """Fluid displaced by each discrete rod's nodes [kg] (B, n_nodes) (sm.Buoyancy): the
+        body acceleration becomes g (m - m_f) / m (softmech.fluid_mass.in_fluid)."""
         self.rigid_bodies = list(rigid_bodies)
         self.rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         """Slot of each rigid body (its order in the scene)."""
@@ -110,7 +114,8 @@ class Assembly:
         self.rigid_displaced_mass = {b.name: np.zeros(worlds) for b in self.rigid_bodies}
         """Fluid terms (softmech.terms.fluids): added mass m_a and displaced fluid mass m_f [kg]
         per node (B, n_nodes) or rigid body (B,). Inertia belongs to the integrator: the packed
-        mass is m + m_a and the body acceleration g (m - m_f) / (m + m_a) (`in_fluid`)."""
+        mass is m + m_a and the body acceleration g (m - m_f) / (m + m_a)
+        (softmech.fluid_mass.in_fluid)."""
         self.time_step_limits = []
         """Stability limits [s], (B,) each, of stiff terms (joints, contacts): dt below each."""
         self.parts = {}
@@ -383,17 +388,6 @@ def pack_rod_bodies(rods, ctx, lanes):
         ghost_elem=index([slots.elem[r.name] + r.n_elems for r in closed]),
         ghost_elem_src=index([slots.elem[r.name] for r in closed]),
     ))
-
-
-def in_fluid(mass, body_acc, added, displaced):
-    """(m + m_a, g (m - m_f) / (m + m_a)): the mass the kick divides by and the body acceleration
-    (gravity and buoyancy, Renda et al. 2018 eq. 10) of bodies with added mass m_a and displaced
-    fluid mass m_f [kg] (mass, added, displaced (B, n); body_acc (B, n, 3)); unchanged arrays
-    when both are zero (scenes without fluid stay bit-identical)."""
-    if not (np.any(added) or np.any(displaced)):
-        return mass, body_acc
-    total = mass + added
-    return total, body_acc * ((mass - displaced) / total)[..., None]
 
 
 def pack_rigid_bodies(ctx, lanes):

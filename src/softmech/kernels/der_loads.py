@@ -1,8 +1,9 @@
 """Node loads of discrete elastic rods in the unified engine's block layout (softmech.der_packing):
 the adapter that runs the discrete engine's own compiled bindings -- viscous damping
 (softmech.kernels.implicit_bindings.viscous_binding, ref. 004 eq. 27) and constant node forces
-(node_loads_binding) -- on one world at a time, without their Jacobians (h = inf: the unified
-engine's Newton takes a finite-difference Jacobian of the force pass).
+(node_loads_binding) -- and its slender-body drag (softmech.kernels.implicit_drag) on one
+world at a time, without their Jacobians (h = inf: the unified engine's Newton takes a
+finite-difference Jacobian of the force pass).
 
 A term's nodes are numbered k = 0..K-1 (`node_slot[k]`: the node slot in der_x / der_v,
 softmech.der_packing.DerSlots), so each binding sees a compact DOF vector of 3 K entries (its
@@ -17,6 +18,7 @@ from collections import namedtuple
 from softmech.kernels import kernel
 from softmech.kernels.implicit_bindings import (NodeLoadsArgs, ViscousArgs, node_loads_binding,
                                                 viscous_binding)
+from softmech.kernels.implicit_drag import slender_drag_forces
 
 
 @kernel(inline="always")
@@ -89,3 +91,42 @@ def der_node_force(a, bi, W, t):
         zero(F)
         node_loads_binding(binding, bi * W + lane, F, F, t, math.inf, F, a.J)
         scatter_add_nodes(F, a.node_slot, W, lane, a.der_force[bi])
+
+
+DerSlenderDragArgs = namedtuple("DerSlenderDragArgs", [
+    "der_x", "der_v", "der_w",      # State: node positions [m], velocities [m/s], twist rates [rad/s]
+    "der_force", "der_torque",      # Workspace: node forces [N], twist moments [N m], accumulated
+    "node_slot",      # (K,) int64: the rod's node slots
+    "edge_slot",      # (m,) int64: the rod's edge slots
+    "edge_dofs",      # (m, 6) int64: each edge's two nodes in the compact DOF vector
+    "twist_dofs",     # (m,) int64: 3 K + j
+    "rest_len",       # (m,) [m]
+    "c_t", "c_n",     # (n_blocks W, m) [N s/m^2] each lane's world's coefficients per edge
+    "spin",           # (n_blocks W, m) [N m s] 4 pi mu r^2 l^ per edge
+    "q", "v", "F",    # scratch (n_blocks, 3 K + m): compact positions, velocities, forces
+    "J",              # scratch (n_blocks, 37 m): the kernel's Jacobian entries (not used)
+])
+"""Arrays of der_slender_drag (one sm.SlenderBodyDrag on a discrete rod)."""
+
+
+@kernel(inline="always")
+def der_slender_drag(a, bi, W, t):
+    """der_force, der_torque += the consistent nodal slender-body drag of every edge and the spin
+    drag on its twist (softmech.kernels.implicit_drag.slender_drag_forces, the discrete engine's
+    kernel, called per lane with 1/h = 0). The kernel also adds the tangent's Jacobian entries
+    (independent of 1/h) into J: zeroed first, so a scratch that is never read stays bounded."""
+    q, v, F, J = a.q[bi], a.v[bi], a.F[bi], a.J[bi]
+    K = a.node_slot.shape[0]
+    for lane in range(W):
+        gather_nodes(a.der_x[bi], a.node_slot, W, lane, q)
+        gather_nodes(a.der_v[bi], a.node_slot, W, lane, v)
+        for j in range(a.edge_slot.shape[0]):
+            v[3 * K + j] = a.der_w[bi][0, a.edge_slot[j] * W + lane]
+        zero(F)
+        zero(J)
+        b = bi * W + lane
+        slender_drag_forces(q, v, a.edge_dofs, a.twist_dofs, a.rest_len, a.c_t[b], a.c_n[b],
+                            a.spin[b], 0.0, F, J)
+        scatter_add_nodes(F, a.node_slot, W, lane, a.der_force[bi])
+        for j in range(a.edge_slot.shape[0]):
+            a.der_torque[bi][0, a.edge_slot[j] * W + lane] += F[3 * K + j]

@@ -10,7 +10,7 @@
 
 All of a scene's shells are one kernel call; PulsedJet and MantleDrag set that call's jet and
 drag coefficients of their shell (zero without them), MantleAddedMass adds to the integrator's
-mass (softmech.packing.in_fluid), isotropic in the meridian plane as eq. 14.
+mass (softmech.fluid_mass.in_fluid), isotropic in the meridian plane as eq. 14.
 """
 import numpy as np
 
@@ -319,7 +319,7 @@ class MantleDrag(_ShellFluid):
 class MantleAddedMass(Term):
     """Added mass of a shell, B_s rho_s 2 h_s per unit area (Renda et al. 2018 eq. 14 as
     printed: the shell's own areal mass times B_s, 1.1 in Table 1), isotropic in the meridian
-    plane; it joins the integrator's mass (softmech.packing.in_fluid). coefficient B_s >= 0;
+    plane; it joins the integrator's mass (softmech.fluid_mass.in_fluid). coefficient B_s >= 0;
     per-world parameter `<name>.coefficient`."""
 
     section = "environment"

@@ -1,16 +1,21 @@
-"""Damping and node forces on the discrete-rod kind of the unified engine
-(softmech.simulation.Simulation): the Parts of sm.LinearDamping and sm.NodeForce on a discrete
-rod. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per world);
+"""Damping, drag and node forces on the discrete-rod kind of the unified engine
+(softmech.simulation.Simulation): the Parts of sm.LinearDamping, sm.SlenderBodyDrag,
+sm.QuadraticDrag and sm.NodeForce on a discrete rod. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per world);
 their explicit stability limit: softmech.der_stability."""
 import numpy as np
 
+from softmech.blocks import to_blocks
 from softmech.integrators.driver import Call
-from softmech.kernels.der_loads import (DerDampingArgs, DerNodeForceArgs, der_damping,
-                                        der_node_force)
+from softmech.kernels.der_fluids import DerQuadraticDragArgs, der_quadratic_drag
+from softmech.kernels.der_loads import (DerDampingArgs, DerNodeForceArgs, DerSlenderDragArgs,
+                                        der_damping, der_node_force, der_slender_drag)
 from softmech.terms.base import Part
 
 DAMPING_ORDER = 10
 """Place in the force pass: after the elasticity (0), as the Cosserat rods' damping."""
+
+DRAG_ORDER = 15
+"""Quadratic drag after the damping, as the Cosserat rods' (softmech.terms.fluids)."""
 
 LOAD_ORDER = 20
 """Point loads after the damping, as the Cosserat rods' (docs/architecture.md)."""
@@ -47,6 +52,68 @@ class DerDampers(Part):
                 lengths=rod.node_lengths(), viscosity=per_lane(eta, engine.lanes),
                 v=engine.zeros(3 * K), F=engine.zeros(3 * K), J=np.zeros(0))
             out.append(Call("forces", DAMPING_ORDER, der_damping, args, "der_damping"))
+        return out
+
+
+class DerSlenderDrags(Part):
+    """sm.SlenderBodyDrag on discrete rods: the consistent nodal drag -C v of each edge and the
+    spin drag -4 pi mu r^2 l theta' of its twist (softmech.kernels.implicit_drag, ref. of
+    SlenderBodyDrag), one kernel call per term. For the stability limit (softmech.der_stability)
+    `node_damping` keeps a Gershgorin bound of each node's coefficient [kg/s] (B, n_nodes): an
+    edge's consistent matrix (l/3, l/6; l/6, l/3) (x) C adds max(c_t, c_n) l / 2 to the row sum of
+    each of its nodes; `edge_damping` the spin coefficient [N m s] of each twist (B, n_elems)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (rod, c_t, c_n [N s/m^2], spin [N m s], each (B, m))
+        self.node_damping, self.edge_damping = {}, {}
+
+    def add(self, rod, c_t, c_n, spin):
+        self.entries.append((rod, c_t, c_n, spin))
+        row = 0.5 * np.maximum(c_t, c_n) * rod.rest_lengths
+        nodes = np.zeros((row.shape[0], rod.n_nodes))
+        for end in (0, 1):
+            np.add.at(nodes, (slice(None), rod.edge_nodes[:, end]), row)
+        self.node_damping[rod.name] = self.node_damping.get(rod.name, 0.0) + nodes
+        self.edge_damping[rod.name] = self.edge_damping.get(rod.name, 0.0) + spin
+
+    def calls(self, engine):
+        out = []
+        for rod, c_t, c_n, spin in self.entries:
+            K, m = rod.n_nodes, rod.n_elems
+            node_dofs = 3 * rod.edge_nodes[:, :, None] + np.arange(3)            # (m, 2, 3)
+            args = engine.args(
+                DerSlenderDragArgs, node_slot=engine.der_slots.node[rod.name] + np.arange(K),
+                edge_slot=engine.der_slots.edge[rod.name] + np.arange(m),
+                edge_dofs=np.ascontiguousarray(node_dofs.reshape(m, 6), dtype=np.int64),
+                twist_dofs=3 * K + np.arange(m), rest_len=rod.rest_lengths,
+                c_t=per_lane(c_t, engine.lanes), c_n=per_lane(c_n, engine.lanes),
+                spin=per_lane(spin, engine.lanes), q=engine.zeros(3 * K + m),
+                v=engine.zeros(3 * K + m), F=engine.zeros(3 * K + m), J=engine.zeros(37 * m))
+            out.append(Call("forces", DAMPING_ORDER, der_slender_drag, args, "der_slender_drag"))
+        return out
+
+
+class DerQuadraticDrags(Part):
+    """sm.QuadraticDrag on discrete rods (softmech.kernels.der_fluids, Renda et al. 2018 eq. 11),
+    one kernel call per term, each edge's coefficients c_n, c_t [kg/m] per world. Not in the
+    explicit stability estimate (a drag that grows with the speed; as for Cosserat rods)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (rod, c_n, c_t (B, m) [kg/m])
+
+    def add(self, rod, c_n, c_t):
+        self.entries.append((rod, c_n, c_t))
+
+    def calls(self, engine):
+        out = []
+        for rod, c_n, c_t in self.entries:
+            nodes = engine.der_slots.node[rod.name] + rod.edge_nodes
+            args = engine.args(
+                DerQuadraticDragArgs, edge_nodes=np.ascontiguousarray(nodes, dtype=np.int64),
+                c_n=to_blocks(c_n, engine.lanes), c_t=to_blocks(c_t, engine.lanes))
+            out.append(Call("forces", DRAG_ORDER, der_quadratic_drag, args, "der_quadratic_drag"))
         return out
 
 

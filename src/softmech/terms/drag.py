@@ -113,6 +113,9 @@ class SlenderBodyDrag(Term):
         return slender_body_coefficients(viscosity, aspect, self.form)
 
     def contribute(self, ctx, p):
+        der = ctx.der_index.get(self.rod)
+        if der is not None:
+            return self.contribute_discrete(ctx, p, der)
         rod = ctx.rod(self.rod, self.name)
         c_t, c_n = self.coefficients(p["viscosity"][:, None], rod.length,
                                      ctx.rod_params(self.rod)["radius"])
@@ -121,6 +124,15 @@ class SlenderBodyDrag(Term):
         coeff = np.stack([c_t * l, c_n * l, c_n * l**3 / 12.0, spin * l], axis=-1)  # kernels.drag
         ctx.part(ViscousDragPart).entries.append((ctx.rod_index[self.rod], coeff))
 
+    def contribute_discrete(self, ctx, p, rod):
+        """A discrete rod in the unified engine (softmech.terms.der_loads.DerSlenderDrags): the
+        discrete engine's consistent nodal drag and spin drag, per world (L = the sum of the
+        rod's rest lengths, as bind_implicit)."""
+        from softmech.terms.der_loads import DerSlenderDrags
+        mu = p["viscosity"][:, None]
+        c_t, c_n = self.coefficients(mu, float(rod.rest_lengths.sum()), rod.radius[None])
+        spin = 4.0 * np.pi * mu * rod.radius ** 2 * rod.rest_lengths
+        ctx.part(DerSlenderDrags).add(rod, c_t, c_n, spin)
 
     def bind_implicit(self, ctx):
         """A discrete elastic rod: consistent nodal drag per edge (L = the sum of its rest

@@ -12,7 +12,7 @@ One term per idea: QuadraticDrag and AddedMass act on a Cosserat rod or a rigid 
 by object or name; softmech.terms.base.BodyTerm), each kind through its own part and kernel.
 
 Buoyancy and added mass change what the integrator divides by and the body acceleration field,
-not the force list (softmech.packing.in_fluid): Archimedes' force is -m_f g for the scene's
+not the force list (softmech.fluid_mass.in_fluid): Archimedes' force is -m_f g for the scene's
 gravity g (the Gravity term), so Buoyancy acts through it and needs no gravity of its own. A
 rigid body's displaced volume is its shape's (sphere, cylinder, box); a mobile general body has
 none and is refused. The linear (Stokes) drag of slender bodies is softmech.terms.drag.
@@ -25,7 +25,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.fluids import (AddedMassArgs, QuadraticDragArgs, RigidQuadraticDragArgs,
                                      added_mass, quadratic_drag, rigid_quadratic_drag)
 from softmech.packing import lane_table, to_blocks
-from softmech.terms.base import RIGID, ROD, BodyTerm, Part, Term, optional
+from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, Term, optional
 
 DRAG_ORDER = 15
 """Place in the force pass: with the other drags (it only adds)."""
@@ -89,6 +89,8 @@ class Buoyancy(Term):
         for body in ctx.rigid_bodies:
             if not (body.fixed and body.shape == "general"):
                 ctx.rigid_displaced_mass[body.name] += rho * body_volume(self.name, body)
+        for rod in ctx.der_rods:    # the rod's own volume m_i / rho per node (no PointMass's)
+            ctx.der_displaced_mass[rod.name] += rho[:, None] * rod.node_mass / rod.density
 
     def bind_implicit(self, ctx):
         """Discrete rods and shells: F_i = -rho_f (m_i / rho) g on every node, i.e. gravity
@@ -144,13 +146,17 @@ class QuadraticDrag(BodyTerm):
     frontal area [m^2] (required; e.g. 0.47 pi R^2 for a sphere at 1e3 < Re < 1e5). Per-world
     parameters `<name>.coefficient`, `.fluid_density` (B,).
 
+    Discrete rod in the unified engine (Scene.compile(engine="unified")): the rod's drag on
+    each edge, round sections only (binormal = normal: the edge's tangent is all the kernel
+    needs, softmech.kernels.der_fluids); the discrete engine refuses it.
+
     QuadraticDrag(body, normal=None, tangential=None, *, coefficient=None,
     fluid_density=1000.0, binormal=None, name="quadratic_drag"): body a Cosserat rod or a
     rigid body (or its name); normal, tangential, binormal are a rod's, coefficient a rigid
     body's (giving the other kind's raises)."""
 
     section = "damping"
-    kinds = (ROD, RIGID)
+    kinds = (ROD, RIGID, DISCRETE)
     ROD_DEFAULTS = {"normal": 2.5, "tangential": 0.01}
 
     def __init__(self, body, normal=None, tangential=None, *, coefficient=None,
@@ -182,6 +188,10 @@ class QuadraticDrag(BodyTerm):
         for key, value in self.ROD_DEFAULTS.items():
             setattr(self, key, getattr(self, key, value))
         self.binormal = getattr(self, "binormal", self.normal)
+        if kind == DISCRETE and self.binormal != self.normal:
+            raise ValueError(f"{self.name}.binormal = {self.binormal!r} is not allowed on "
+                             f"discrete rod {self.target!r}: its drag is round (binormal = "
+                             f"normal = {self.normal!r})")
 
     def parameters(self):
         keys = ("coefficient", "fluid_density") if self._resolved() == RIGID else (
@@ -199,6 +209,29 @@ class QuadraticDrag(BodyTerm):
         C[..., 2] = 0.5 * np.pi * p["tangential"][:, None]
         coeff = C * (p["fluid_density"][:, None] * r * rod.rest_lengths)[..., None]   # rho_f D l^
         ctx.part(QuadraticDragPart).entries.append((ctx.rod_index[self.rod], coeff))
+
+    def contribute_discrete(self, ctx, p):
+        """A discrete rod in the unified engine: c_n = rho_f C_n r l^, c_t = rho_f pi/2 C_t r l^
+        per edge (softmech.kernels.der_fluids; softmech.terms.der_loads.DerQuadraticDrags)."""
+        from softmech.terms.der_loads import DerQuadraticDrags
+        rod = ctx.der_index.get(self.target)
+        if rod is None:
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
+                             "engine: it is not a discrete rod of the scene (shells are not a "
+                             "kind of it)")
+        check_positive_params(self.name, p, ["normal", "tangential"], strict=False)
+        check_positive_params(self.name, p, ["fluid_density"])
+        if np.any(p["binormal"] != p["normal"]):
+            raise ValueError(f"params['{self.name}.binormal'] differs from "
+                             f"params['{self.name}.normal']: the drag of discrete rod "
+                             f"{self.target!r} is round")
+        scale = p["fluid_density"][:, None] * rod.radius * rod.rest_lengths        # (B, m)
+        ctx.part(DerQuadraticDrags).add(rod, p["normal"][:, None] * scale,
+                                        0.5 * np.pi * p["tangential"][:, None] * scale)
+
+    def bind_implicit(self, ctx):
+        raise ValueError(f"{self.name} ({type(self).__name__}) on discrete rod {self.target!r} is "
+                         "not supported by the discrete engine: compile with engine='unified'")
 
     def contribute_rigid_body(self, ctx, p):
         ctx.rigid_body(self.body, self.name)

@@ -109,12 +109,14 @@ def der_torsion_tip_torque():
                   passed=error <= 1e-9 and uniform <= 1e-9 and bent < 1e-12)
 
 
-def sinking_der_rod(across=True, mu=1.0):
+def sinking_der_rod(across=True, mu=1.0, engine=None, fluid_density=0.0):
     """(node velocities (n + 1, 3) [m/s] after 40 relaxation times, expected sinking speed
     [m/s]) of a straight discrete rod (0.1 m, r = 1 mm, rho = 2000 kg/m^3, 20 edges) across
     (or along) gravity with slender-body drag of form "spheroid" in a fluid of viscosity mu
     [Pa s]: weight rho A g L = drag c L v gives v = rho A g / c (c = c_n across, c_t along;
-    slender-body theory, Lighthill 1975)."""
+    slender-body theory, Lighthill 1975). engine: Scene.compile's (None: the discrete engine;
+    "unified": the discrete-rod kind, softmech.terms.der_loads). fluid_density rho_f > 0 [kg/m^3]
+    adds sm.Buoyancy: the weight becomes (rho - rho_f) A g L (Archimedes)."""
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", start=(0, 0, 0),
                             direction=(1.0, 0.0, 0.0) if across else (0.0, 0.0, 1.0),
@@ -122,13 +124,15 @@ def sinking_der_rod(across=True, mu=1.0):
                             youngs_modulus=1e8)
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     scene.add(sm.SlenderBodyDrag(rod, mu, form="spheroid"))
+    if fluid_density:
+        scene.add(sm.Buoyancy(fluid_density))
     c_t, c_n = slender_body_coefficients(mu, 0.1 / 1e-3, "spheroid")
     c = c_n if across else c_t
     area = np.pi * 1e-6
     tau = 2000.0 * area / c                                 # m / (c L)
-    sim = scene.compile(dt=tau / 5)
+    sim = scene.compile(dt=tau / 5, engine=engine)
     sim.run(40 * tau)
-    return sim.get_state("rod")["velocities"][0], 2000.0 * area * 9.81 / c
+    return sim.get_state("rod")["velocities"][0], (2000.0 - fluid_density) * area * 9.81 / c
 
 
 @validation_case("sinking speed of the slowest node [m/s]", "slender-body theory: "
