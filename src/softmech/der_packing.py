@@ -97,8 +97,9 @@ def per_lane_rows(values, lanes):
 def pack_der_bodies(rods, ctx, lanes):
     """DerBodies (block layout) of the discrete rods: inverse node masses (ctx.der_node_mass,
     with sm.PointMass's) and twist inertias, and the body acceleration (gravity) the terms
-    wrote into ctx.der_body_acc, scaled by (m - m_f) / m for the fluid the nodes displace
-    (ctx.der_displaced_mass, sm.Buoyancy; softmech.fluid_mass.in_fluid)."""
+    wrote into ctx.der_body_acc, with the fluid's added mass m_a and displaced mass m_f
+    (ctx.der_added_mass, ctx.der_displaced_mass: sm.AddedMass, sm.Buoyancy): mass m + m_a,
+    acceleration g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid)."""
     B = lanes.worlds
 
     def cat(parts, shape):
@@ -108,7 +109,8 @@ def pack_der_bodies(rods, ctx, lanes):
     inertia = cat([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None] for r in rods],
                   (1,))
     acc = cat([ctx.der_body_acc[r.name] for r in rods], (3,))
-    mass, acc = in_fluid(mass, acc, 0.0, cat([ctx.der_displaced_mass[r.name] for r in rods], ()))
+    mass, acc = in_fluid(mass, acc, cat([ctx.der_added_mass[r.name] for r in rods], ()),
+                         cat([ctx.der_displaced_mass[r.name] for r in rods], ()))
     return writable_contiguous(DerBodies(
         der_node_inv_mass=to_blocks(1.0 / mass, lanes),
         der_body_acc=to_blocks(acc, lanes),

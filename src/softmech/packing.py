@@ -82,8 +82,10 @@ class Assembly:
         what sm.PointMass adds; the integrator's, the stability estimate's and the
         diagnostics' masses."""
         self.der_displaced_mass = {r.name: np.zeros((worlds, r.n_nodes)) for r in self.der_rods}
-        """Fluid displaced by each discrete rod's nodes [kg] (B, n_nodes) (sm.Buoyancy): the
-        body acceleration becomes g (m - m_f) / m (softmech.fluid_mass.in_fluid)."""
+        self.der_added_mass = {r.name: np.zeros((worlds, r.n_nodes)) for r in self.der_rods}
+        """Fluid displaced by each discrete rod's nodes and their added mass [kg] (B, n_nodes)
+        (sm.Buoyancy, sm.AddedMass): the kick's mass becomes m + m_a and the body acceleration
+        g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid)."""
         self.rigid_bodies = list(rigid_bodies)
         self.rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         """Slot of each rigid body (its order in the scene)."""

@@ -214,11 +214,7 @@ class QuadraticDrag(BodyTerm):
         """A discrete rod in the unified engine: c_n = rho_f C_n r l^, c_t = rho_f pi/2 C_t r l^
         per edge (softmech.kernels.der_fluids; softmech.terms.der_loads.DerQuadraticDrags)."""
         from softmech.terms.der_loads import DerQuadraticDrags
-        rod = ctx.der_index.get(self.target)
-        if rod is None:
-            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
-                             "engine: it is not a discrete rod of the scene (shells are not a "
-                             "kind of it)")
+        rod = unified_der_rod(self, ctx)
         check_positive_params(self.name, p, ["normal", "tangential"], strict=False)
         check_positive_params(self.name, p, ["fluid_density"])
         if np.any(p["binormal"] != p["normal"]):
@@ -230,13 +226,29 @@ class QuadraticDrag(BodyTerm):
                                         0.5 * np.pi * p["tangential"][:, None] * scale)
 
     def bind_implicit(self, ctx):
-        raise ValueError(f"{self.name} ({type(self).__name__}) on discrete rod {self.target!r} is "
-                         "not supported by the discrete engine: compile with engine='unified'")
+        unified_only(self)
 
     def contribute_rigid_body(self, ctx, p):
         ctx.rigid_body(self.body, self.name)
         ctx.part(RigidQuadraticDrags).entries.append(
             (ctx.rigid_index[self.body], (0.5 * coefficient_density(self.name, p))[:, None]))
+
+
+def unified_der_rod(term, ctx):
+    """The discrete rod a BodyTerm acts on in the unified engine (ctx: softmech.packing.Assembly);
+    ValueError naming the field for a shell (not a kind of that engine)."""
+    rod = ctx.der_index.get(term.target)
+    if rod is None:
+        raise ValueError(f"{term.name}.body = {term.target!r} is not allowed in the unified "
+                         "engine: it is not a discrete rod of the scene (shells are not a kind "
+                         "of it)")
+    return rod
+
+
+def unified_only(term):
+    """The discrete engine's refusal of a fluid term it has no binding for."""
+    raise ValueError(f"{term.name} ({type(term).__name__}) on discrete rod {term.target!r} is not "
+                     "supported by the discrete engine: compile with engine='unified'")
 
 
 class AddedMassPart(Part):
@@ -261,6 +273,40 @@ class AddedMassPart(Part):
         return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "added_mass")]
 
 
+class DerAddedMassPart(Part):
+    """The same projection (softmech.kernels.fluids.added_mass) on the discrete rods with
+    AddedMass in the unified engine, one kernel call: the kernel reads the kind's arrays under
+    its field names (x = der_x, v = der_v, node_force = der_force; each discrete rod a chain of
+    nodes, so the rods' node offsets and edge counts index it as they do Cosserat rods), with
+    the kick's mass m + m_a and body acceleration g (m - m_f) / (m + m_a) that
+    softmech.der_packing packs (m: ctx.der_node_mass, sm.PointMass's included)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.rods = []
+
+    def calls(self, engine):
+        ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
+        mass = np.zeros((lanes.worlds, slots.n_nodes))
+        ratio = np.zeros((lanes.worlds, slots.n_nodes))
+        total = np.concatenate([ctx.der_node_mass[r.name] + ctx.der_added_mass[r.name]
+                                for r in ctx.der_rods], axis=1)
+        for rod in self.rods:
+            n0 = slots.node[rod.name]
+            m_a = ctx.der_added_mass[rod.name]
+            mass[:, n0:n0 + rod.n_nodes] = m_a
+            ratio[:, n0:n0 + rod.n_nodes] = m_a / ctx.der_node_mass[rod.name]
+        state = engine.state
+        args = engine.args(
+            AddedMassArgs, x=state.der_x, v=state.der_v, node_force=engine.workspace.der_force,
+            rod_node_off=np.array([slots.node[r.name] for r in self.rods], dtype=np.int64),
+            rod_n_elems=np.array([r.n_elems for r in self.rods], dtype=np.int64),
+            node_mass=to_blocks(total, lanes), node_body_acc=engine.der.der_body_acc,
+            am_rod=np.arange(len(self.rods), dtype=np.int64),
+            am_mass=to_blocks(mass, lanes), am_ratio=to_blocks(ratio, lanes))
+        return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "der_added_mass")]
+
+
 def coefficient_density(owner, p):
     """coefficient x fluid_density per world, (B,), after checking both (coefficient >= 0,
     fluid_density > 0)."""
@@ -279,13 +325,16 @@ class AddedMass(BodyTerm):
     value of a circular cylinder; their Table 1 uses 1.5). Open rods only.
     Rigid body: C_a rho_f V (translation, isotropic; eq. 21 with m_r B_r = C_a rho_f V;
     coefficient C_a [-], default 0.5, a sphere in potential flow).
+    Discrete rod in the unified engine: as a Cosserat rod, on each node's share of the volume
+    (m_i / rho) with the node tangent from its neighbours; a chain of nodes (no networks or
+    closed rods); the discrete engine refuses it.
 
     AddedMass(body, coefficient=None [-], fluid_density=1000 [kg/m^3], name="added_mass");
     per-world parameters `<name>.coefficient`, `<name>.fluid_density` (B,)."""
 
     section = "environment"
-    kinds = (ROD, RIGID)
-    DEFAULT_COEFFICIENT = {ROD: 1.0, RIGID: 0.5}
+    kinds = (ROD, RIGID, DISCRETE)
+    DEFAULT_COEFFICIENT = {ROD: 1.0, RIGID: 0.5, DISCRETE: 1.0}
 
     def __init__(self, body, coefficient=None, *, fluid_density=1000.0, name="added_mass"):
         self.name = name
@@ -317,6 +366,24 @@ class AddedMass(BodyTerm):
         body = ctx.rigid_body(self.body, self.name)
         ctx.rigid_added_mass[self.body] += coefficient_density(self.name, p) * body_volume(
             self.name, body)
+
+    def contribute_discrete(self, ctx, p):
+        """A discrete rod in the unified engine (DerAddedMassPart): m_a = B rho_f m_i / rho per
+        node into ctx.der_added_mass (the packed mass and body acceleration)."""
+        rod = unified_der_rod(self, ctx)
+        chain = np.column_stack([np.arange(rod.n_elems), np.arange(1, rod.n_elems + 1)])
+        if rod.n_nodes != rod.n_elems + 1 or not np.array_equal(rod.edge_nodes, chain):
+            raise ValueError(f"{self.name}.body = {self.target!r} is not allowed: added mass needs "
+                             "a discrete rod that is one open chain of nodes (node tangents from "
+                             "its neighbours)")
+        ctx.der_added_mass[rod.name] += (coefficient_density(self.name, p)[:, None]
+                                         * rod.node_mass / rod.density)
+        part = ctx.part(DerAddedMassPart)
+        if rod not in part.rods:
+            part.rods.append(rod)
+
+    def bind_implicit(self, ctx):
+        unified_only(self)
 
 
 class RigidQuadraticDrags(Part):
