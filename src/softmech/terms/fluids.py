@@ -251,6 +251,18 @@ def unified_only(term):
                      "supported by the discrete engine: compile with engine='unified'")
 
 
+def added_mass_tables(lanes, n_nodes, entries):
+    """(am_mass, am_ratio) of softmech.kernels.fluids.AddedMassArgs in the block layout, zero
+    on the nodes without added mass: entries of (first node slot, m_a, m) with m_a, m (B, n)
+    [kg] a rod's added and own node masses."""
+    mass = np.zeros((lanes.worlds, n_nodes))
+    ratio = np.zeros((lanes.worlds, n_nodes))
+    for n0, m_a, m in entries:
+        mass[:, n0:n0 + m_a.shape[1]] = m_a
+        ratio[:, n0:n0 + m_a.shape[1]] = m_a / m
+    return to_blocks(mass, lanes), to_blocks(ratio, lanes)
+
+
 class AddedMassPart(Part):
     """The added-mass projection of every rod with AddedMass, one kernel call (last)."""
 
@@ -259,17 +271,12 @@ class AddedMassPart(Part):
         self.rods = []
 
     def calls(self, engine):
-        ctx, lanes, slots = self.ctx, engine.lanes, engine.slots
-        mass = np.zeros((lanes.worlds, slots.n_nodes))
-        ratio = np.zeros((lanes.worlds, slots.n_nodes))
-        for name in self.rods:
-            n0 = slots.node[name]
-            m_a = ctx.added_mass[name]
-            mass[:, n0:n0 + m_a.shape[1]] = m_a
-            ratio[:, n0:n0 + m_a.shape[1]] = m_a / ctx.discrete[name]["node_mass"]
+        ctx, slots = self.ctx, engine.slots
+        am_mass, am_ratio = added_mass_tables(engine.lanes, slots.n_nodes, [
+            (slots.node[n], ctx.added_mass[n], ctx.discrete[n]["node_mass"]) for n in self.rods])
         args = engine.args(AddedMassArgs,
                            am_rod=np.array([ctx.rod_index[n] for n in self.rods], dtype=np.int64),
-                           am_mass=to_blocks(mass, lanes), am_ratio=to_blocks(ratio, lanes))
+                           am_mass=am_mass, am_ratio=am_ratio)
         return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "added_mass")]
 
 
@@ -287,23 +294,18 @@ class DerAddedMassPart(Part):
 
     def calls(self, engine):
         ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
-        mass = np.zeros((lanes.worlds, slots.n_nodes))
-        ratio = np.zeros((lanes.worlds, slots.n_nodes))
         total = np.concatenate([ctx.der_node_mass[r.name] + ctx.der_added_mass[r.name]
                                 for r in ctx.der_rods], axis=1)
-        for rod in self.rods:
-            n0 = slots.node[rod.name]
-            m_a = ctx.der_added_mass[rod.name]
-            mass[:, n0:n0 + rod.n_nodes] = m_a
-            ratio[:, n0:n0 + rod.n_nodes] = m_a / ctx.der_node_mass[rod.name]
+        am_mass, am_ratio = added_mass_tables(lanes, slots.n_nodes, [
+            (slots.node[r.name], ctx.der_added_mass[r.name], ctx.der_node_mass[r.name])
+            for r in self.rods])
         state = engine.state
         args = engine.args(
             AddedMassArgs, x=state.der_x, v=state.der_v, node_force=engine.workspace.der_force,
             rod_node_off=np.array([slots.node[r.name] for r in self.rods], dtype=np.int64),
             rod_n_elems=np.array([r.n_elems for r in self.rods], dtype=np.int64),
             node_mass=to_blocks(total, lanes), node_body_acc=engine.der.der_body_acc,
-            am_rod=np.arange(len(self.rods), dtype=np.int64),
-            am_mass=to_blocks(mass, lanes), am_ratio=to_blocks(ratio, lanes))
+            am_rod=np.arange(len(self.rods), dtype=np.int64), am_mass=am_mass, am_ratio=am_ratio)
         return [Call("forces", ADDED_MASS_ORDER, added_mass, args, "der_added_mass")]
 
 
