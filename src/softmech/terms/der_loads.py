@@ -1,7 +1,8 @@
 """Damping, drag and node forces on the discrete-rod kind of the unified engine
 (softmech.simulation.Simulation): the Parts of sm.LinearDamping, sm.SlenderBodyDrag,
-sm.QuadraticDrag and sm.NodeForce on a discrete rod. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per world);
-their explicit stability limit: softmech.der_stability."""
+sm.QuadraticDrag and sm.NodeForce on a discrete rod. Kernels: softmech.kernels.der_loads (the
+discrete engine's own bindings, called per world) and softmech.kernels.der_fluids (quadratic
+drag); their explicit stability limit: softmech.der_stability."""
 import numpy as np
 
 from softmech.blocks import to_blocks
@@ -57,8 +58,8 @@ class DerDampers(Part):
 
 class DerSlenderDrags(Part):
     """sm.SlenderBodyDrag on discrete rods: the consistent nodal drag -C v of each edge and the
-    spin drag -4 pi mu r^2 l theta' of its twist (softmech.kernels.implicit_drag, ref. of
-    SlenderBodyDrag), one kernel call per term. For the stability limit (softmech.der_stability)
+    spin drag -4 pi mu r^2 l theta' of its twist (softmech.kernels.implicit_drag; slender-body
+    theory, softmech.terms.drag.slender_body_coefficients), one kernel call per term. For the stability limit (softmech.der_stability)
     `node_damping` keeps a Gershgorin bound of each node's coefficient [kg/s] (B, n_nodes): an
     edge's consistent matrix (l/3, l/6; l/6, l/3) (x) C adds max(c_t, c_n) l / 2 to the row sum of
     each of its nodes; `edge_damping` the spin coefficient [N m s] of each twist (B, n_elems)."""

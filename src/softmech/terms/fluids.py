@@ -8,8 +8,10 @@
     AddedMass(rod, coefficient=1.0, fluid_density=1000)                     # eq. 13, normal only
     AddedMass(body, coefficient=0.5, fluid_density=1000)        # rigid body: eq. 21
 
-One term per idea: QuadraticDrag and AddedMass act on a Cosserat rod or a rigid body (given
-by object or name; softmech.terms.base.BodyTerm), each kind through its own part and kernel.
+One term per idea: QuadraticDrag and AddedMass act on a Cosserat rod, a rigid body or a
+discrete rod of the unified engine (given by object or name; softmech.terms.base.BodyTerm),
+each kind through its own part and kernel (discrete rods: softmech.kernels.der_fluids, and the
+Cosserat rods' added-mass kernel on the kind's arrays).
 
 Buoyancy and added mass change what the integrator divides by and the body acceleration field,
 not the force list (softmech.fluid_mass.in_fluid): Archimedes' force is -m_f g for the scene's
