@@ -193,8 +193,8 @@ def _fluids_scene(sm):
 def _der_rod_scene(sm, terms=False):
     """A clamped discrete elastic rod under gravity (falling_rod's size: 0.2 m, 30 edges), a body
     kind of the unified engine (Scene.compile(engine="unified"), issue 27); terms: also the
-    kind's other terms (a natural curvature table, LinearDamping, NodeForce, GroundContact,
-    SlenderBodyDrag, Buoyancy, QuadraticDrag)."""
+    kind's other terms (a natural curvature table, LinearDamping, NodeForce, GroundContact with
+    static friction, SlenderBodyDrag, Buoyancy, QuadraticDrag)."""
     import numpy as np
 
     scene = sm.Scene()
@@ -208,7 +208,7 @@ def _der_rod_scene(sm, terms=False):
         scene.add(sm.LinearDamping(rod, 0.01))
         scene.add(sm.NodeForce(rod, 30, (0.0, 0.0, 1e-3)))
         scene.add(sm.GroundContact(rod, stiffness=100.0, distance=2e-3,
-                                   friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
+                                   friction=sm.IsotropicFriction(0.3, 0.5, slip_velocity=1e-3)))
         scene.add(sm.SlenderBodyDrag(rod, 1e-3))
         scene.add(sm.Buoyancy(1000.0))
         scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))

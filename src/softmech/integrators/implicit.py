@@ -24,7 +24,6 @@ Worlds: a block's W lanes (softmech.packing.Lanes) share the pattern and the eva
 lane has its own Jacobian, convergence test and refresh decisions, so a batched run equals B
 single runs bit for bit unless a step is halved (halving acts on the whole block).
 """
-import math
 from collections import namedtuple
 from dataclasses import dataclass
 
@@ -186,7 +185,7 @@ class ImplicitIntegrator:
         from softmech.kernels.der_motion import DerImplicitArgs
         from softmech.packing import to_blocks
 
-        s, ws, nb, W = engine.state, engine.workspace, lanes.n_blocks, lanes.W
+        s, ws, nb = engine.state, engine.workspace, lanes.n_blocks
         per_rod = []
         for r in engine.der_rods:
             node = np.full(r.n_nodes, np.inf)
@@ -197,10 +196,15 @@ class ImplicitIntegrator:
         n_x = scale.size
         like = lambda arrays: [np.zeros_like(a) for a in arrays]
         state = (s.der_x, s.der_v, s.der_theta, s.der_w, s.der_a1, s.der_tangent, s.der_ref)
+        base = like(state)
+        # the base velocities in the workspace, where a term lagged on the last accepted step
+        # reads them (softmech.kernels.der_ground's static excess); the flag says so
+        base[1] = ws.der_v_base
+        ws.der_implicit[0] = 1
         return DerImplicitArgs(
             x=s.der_x, v=s.der_v, theta=s.der_theta, w=s.der_w, a1=s.der_a1,
             tangent=s.der_tangent, ref=s.der_ref, acc=ws.der_force, alpha=ws.der_torque,
-            **dict(zip(("xb", "vb", "thb", "wb", "a1b", "tb", "refb"), like(state))),
+            **dict(zip(("xb", "vb", "thb", "wb", "a1b", "tb", "refb"), base)),
             **dict(zip(("xs", "vs", "ths", "ws", "a1s", "ts", "refs"), like(state))),
             v_mask=np.ones_like(s.der_v), w_mask=np.ones_like(s.der_w),
             v_scale=to_blocks(np.broadcast_to(scale[None, :, None], (lanes.worlds, n_x, 3)),

@@ -38,7 +38,8 @@ the node up to static |F_n| and falls to kinetic once it slides (static 0: the p
 coefficient mu = kinetic). Per-world parameters `<name>.stiffness`, `<name>.static`,
 `<name>.kinetic` (B,) (`<name>.friction`, the paper's mu, is read and written as
 `<name>.kinetic` with a DeprecationWarning: softmech.params). A discrete rod in the unified
-engine: the same forces, kinetic friction only (softmech.terms.der_ground).
+engine: the same forces and law (softmech.terms.der_ground; the static excess lagged on the
+last accepted step's velocities, read from the state).
 """
 from dataclasses import dataclass
 

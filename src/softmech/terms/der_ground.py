@@ -5,12 +5,9 @@ time-step limit. The forces are the discrete engine's compiled contact
 penalty and regularized Coulomb friction as GroundContact's discrete binding
 (softmech.terms.implicit_environment.GroundBinding).
 
-Friction is kinetic only on the kind: a static coefficient above the kinetic one (the static
-excess lagged on each node's slip at the last accepted step, a state of the contact) is
-refused, because the unified engine's implicit Euler runs the positions-stage history kernels
-at every Newton trial and has no accepted-step hook to advance such a state (its Simulation
-refuses every term history under "implicit_euler"), and an explicit-only law would change with
-the scheme."""
+Static and kinetic friction: the static excess mu_s - mu_k is lagged on each node's slip speed
+at the last accepted step, which on the kind is read from the state, not kept as a history
+(softmech.kernels.der_ground: implicit Euler's base velocities, der_v_base)."""
 import warnings
 
 import numpy as np
@@ -41,19 +38,12 @@ def time_step_limit(node_mass, stiffness):
 
 
 def check_parameters(name, p):
-    """ValueError unless stiffness > 0 and 0 <= static <= kinetic in every world (p: the term's
-    per-world parameters, (B,) each): module docstring for why no static excess."""
+    """ValueError unless stiffness > 0, kinetic >= 0 and static >= 0 in every world (p: the
+    term's per-world parameters, (B,) each; static <= kinetic: kinetic friction alone)."""
     if np.any(p["stiffness"] <= 0):
         raise ValueError(f"params['{name}.stiffness'] has entries <= 0 (must be > 0)")
     if np.any(p["kinetic"] < 0) or np.any(p["static"] < 0):
         raise ValueError(f"params['{name}.kinetic'] and params['{name}.static'] must be >= 0")
-    if np.any(p["static"] > p["kinetic"]):
-        raise ValueError(
-            f"{name}.friction: static = {p['static'].tolist()} above kinetic = "
-            f"{p['kinetic'].tolist()} is not allowed on a discrete rod in the unified engine: "
-            "the static excess is a state updated once per accepted step, which its implicit "
-            "Euler does not support yet; give static <= kinetic (kinetic friction) or compile "
-            "with engine='discrete'")
 
 
 class DerGroundContacts(Part):
@@ -101,8 +91,8 @@ class DerGroundContacts(Part):
                 dg_point=term.plane_point.astype(float), dg_normal=term.plane_normal.astype(float),
                 dg_geometry=np.array([term.distance, term.sharpness,
                                       15.0 / term.slip_tolerance]),   # K_f as GroundBinding's
-                dg_param=per_lane_rows(params, engine.lanes), dg_slip=np.zeros(n),
-                dg_q=engine.zeros(3 * n), dg_u=engine.zeros(3 * n), dg_F=engine.zeros(3 * n),
-                dg_speed=engine.zeros(n), dg_J=engine.zeros(9 * n))
+                dg_param=per_lane_rows(params, engine.lanes), dg_q=engine.zeros(3 * n),
+                dg_u=engine.zeros(3 * n), dg_F=engine.zeros(3 * n), dg_w=engine.zeros(3 * n),
+                dg_slip=engine.zeros(n), dg_speed=engine.zeros(n), dg_J=engine.zeros(9 * n))
             calls.append(Call("forces", ORDER, der_ground_forces, args, "der_ground_contact"))
         return calls
