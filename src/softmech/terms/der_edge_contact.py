@@ -1,0 +1,100 @@
+"""sm.EdgeContact among discrete rods in the unified engine (softmech.simulation.Simulation,
+Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
+time-step limit. The forces are the discrete engine's pair kernels (softmech.kernels.edge_contact)
+run per world by softmech.kernels.der_edge_contact, with kinetic friction only."""
+import warnings
+
+import numpy as np
+
+from softmech.der_packing import per_lane_rows
+from softmech.integrators.driver import Call
+from softmech.kernels.der_edge_contact import DerEdgeContactArgs, der_edge_contact
+from softmech.terms.base import Part
+from softmech.terms.der_ground import time_step_limit
+
+ORDER = 91
+"""After the ground contacts (90): the place of the contacts in the force pass."""
+
+MAX_PAIRS = 1 << 16
+"""Pairs of edges the candidate buffer holds per block: every pair of the contact's edges (all
+pairs are tested each evaluation), so at most ~362 edges."""
+
+
+def check_parameters(name, p):
+    """ValueError unless stiffness > 0 and 0 <= static <= kinetic in every world (p: the term's
+    per-world parameters, (B,) each; softmech.kernels.der_edge_contact: no static excess)."""
+    if np.any(p["stiffness"] <= 0):
+        raise ValueError(f"params['{name}.stiffness'] has entries <= 0 (must be > 0)")
+    if np.any(p["kinetic"] < 0) or np.any(p["static"] < 0):
+        raise ValueError(f"params['{name}.kinetic'] and params['{name}.static'] must be >= 0")
+    if np.any(p["static"] > p["kinetic"]):
+        raise ValueError(
+            f"{name}.friction: static = {p['static'].tolist()} above kinetic = "
+            f"{p['kinetic'].tolist()} is not allowed between discrete rods in the unified "
+            "engine (its static excess is a state of the pairs' nodes at the last accepted "
+            "step, not supported there yet): give static <= kinetic (kinetic friction) or "
+            "compile with engine='discrete'")
+
+
+class DerEdgeContacts(Part):
+    """Every sm.EdgeContact among discrete rods of the unified engine: one call each."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (term, rods, params (B, 2): stiffness, kinetic)
+
+    def add(self, term, rods, p):
+        """The contact `term` (softmech.terms.edge_contact.EdgeContact) among discrete rods
+        `rods` with per-world parameters p; checks them, the number of edges (MAX_PAIRS), and
+        appends the contact's time-step limit (the ground's penalty bound: the same smooth
+        penalty, on the lightest node) to the assembly."""
+        check_parameters(term.name, p)
+        m = sum(r.n_elems for r in rods)
+        if m * (m - 1) // 2 > MAX_PAIRS:
+            raise ValueError(f"{term.name}.bodies: {m} edges are not allowed on discrete rods "
+                             f"in the unified engine (every pair is tested: at most "
+                             f"{MAX_PAIRS} pairs, ~362 edges); compile with engine='discrete'")
+        self.entries.append((term, list(rods), np.stack([p["stiffness"], p["kinetic"]], axis=1)))
+        lightest = min(float(np.min(r.node_mass)) for r in rods)
+        self.ctx.time_step_limits.append(time_step_limit(lightest, p["stiffness"]))
+
+    def check_implicit_step(self, h, delta):
+        """Warn (RuntimeWarning, before the first step) where the friction's slip velocity is
+        below 10 finite-difference velocity steps of the unified engine's Newton, delta l / h,
+        as softmech.terms.der_ground does for the ground contact."""
+        for term, rods, _ in self.entries:
+            if term.friction is None:
+                continue
+            lowest = 10.0 * delta * min(float(np.min(r.rest_lengths)) for r in rods) / h
+            if term.slip_tolerance < lowest:
+                warnings.warn(
+                    f"{term.name}.friction: slip_velocity = {term.slip_tolerance:g} m/s is below "
+                    f"{lowest:.3g} m/s, 10 finite-difference steps of the unified engine's "
+                    f"Newton at dt = {h:g} s: its implicit steps may not converge; give "
+                    f"slip_velocity >= {lowest:.3g} m/s, or compile with engine='discrete'",
+                    RuntimeWarning, stacklevel=4)
+
+    def calls(self, engine):
+        calls = []
+        for term, rods, params in self.entries:
+            slots, edges, first = [], [], 0
+            for r in rods:
+                slots.append(engine.der_slots.node[r.name] + np.arange(r.n_nodes))
+                edges.append(first + r.edge_nodes)
+                first += r.n_nodes
+            edge_nodes = np.ascontiguousarray(np.concatenate(edges), dtype=np.int64)
+            edge_dofs = 3 * edge_nodes[:, [0, 0, 0, 1, 1, 1]] + np.array([0, 1, 2, 0, 1, 2])
+            m = len(edge_nodes)
+            args = engine.args(
+                DerEdgeContactArgs,
+                ec_slot=np.concatenate(slots).astype(np.int64),
+                ec_edge_dofs=np.ascontiguousarray(edge_dofs, dtype=np.int64),
+                ec_edge_nodes=edge_nodes,
+                ec_geometry=np.array([term.distance, term.sharpness, 15.0 / term.slip_tolerance,
+                                      term.distance + term.margin]),
+                ec_param=per_lane_rows(params, engine.lanes), ec_q=engine.zeros(3 * first),
+                ec_u=engine.zeros(3 * first), ec_F=engine.zeros(3 * first),
+                ec_pairs=engine.zeros(max(m * (m - 1) // 2, 1), 2, dtype=np.int64),
+                ec_scratch=engine.zeros(51))
+            calls.append(Call("forces", ORDER, der_edge_contact, args, "der_edge_contact"))
+        return calls
