@@ -122,10 +122,12 @@ Workspace = namedtuple("Workspace", [
     "der_force",    # discrete rods: node forces [N]; then accelerations [m/s^2], (n_blocks, 3, n*W)
     "der_torque",   # twist moments -dE/dtheta [N m]; then twist accelerations [rad/s^2],
                     # (n_blocks, 1, m*W)
-    "der_v_base",   # node velocities at the start of the step implicit Euler is solving (its
-                    # base state: the last accepted step's end) [m/s], (n_blocks, 3, n*W)
-    "der_implicit",  # (1,) int64: 1 when implicit Euler steps the engine (der_v_base is then
-                     # its base); 0 under the explicit schemes (a term reads der_v there)
+    "der_x_base",   # node positions [m] and velocities [m/s] at the start of the step
+    "der_v_base",   # implicit Euler is solving (its base state: the last accepted step's
+                    # end), (n_blocks, 3, n*W)
+    "der_implicit",  # (1,) int64: 1 when implicit Euler steps the engine (der_x_base and
+                     # der_v_base are then its base); 0 under the explicit schemes (a term
+                     # reads der_x, der_v there)
 ])
 """Accumulators and scratch shared by the terms and the integrator, block layout."""
 

@@ -426,6 +426,7 @@ def allocate_workspace(slots, lanes, n_rigid=0, der_slots=None):
                      rotation_violations=np.zeros(nb, dtype=np.int64),
                      rb_force=np.zeros((nb, 3, n_rigid * W)), rb_torque=np.zeros((nb, 3, n_rigid * W)),
                      der_force=np.zeros((nb, 3, n_der * W)), der_torque=np.zeros((nb, 1, m_der * W)),
+                     der_x_base=np.zeros((nb, 3, n_der * W)),
                      der_v_base=np.zeros((nb, 3, n_der * W)),
                      der_implicit=np.zeros(1, dtype=np.int64))
 

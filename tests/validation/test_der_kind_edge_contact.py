@@ -4,7 +4,7 @@ Coulomb friction, MAT-DiSMech ref. 004 eqs. 21-23) against the discrete engine a
 
 The scene is the discrete engine's validation scene (softmech.validation.discrete_rods.
 rod_across_two_rods: a rod lying across two fixed rods, k = 1000 N/m, distance 2 r), with
-friction mu_s = mu_k = 0.3 (kinetic only: the kind refuses a static excess) and a slip
+friction mu_s = mu_k = 0.3 (and mu_s = 0.5, mu_k = 0.3 for static friction) and a slip
 velocity of 1e-3 m/s, well above the finite-difference Newton's velocity step (1e-7 l / h
 = 4e-6 m/s at h = 1 ms). Protocol: settled 0.3 s under gravity's normal part g cos(alpha),
 then the tangential part switched on; 0.3 s recorded."""
@@ -18,12 +18,13 @@ MU, G = 0.3, 9.81
 TANS = np.array([0.5, 0.2])     # sliding (tan alpha > mu) and holding (tan alpha < mu)
 
 
-def incline(engine):
-    """(times, slider's centre of mass position and velocity down the slope (2, n)) in `engine`
-    (module docstring)."""
-    sim = rod_across_two_rods(MU, MU, slip_velocity=1e-3).compile(dt=1e-3, engine=engine,
-                                                                 worlds=len(TANS))
-    alpha = np.arctan(TANS)
+def incline(engine, tans=TANS, mu_s=MU, mu_k=MU):
+    """(times, slider's centre of mass position and velocity down the slope (worlds, n)) in
+    `engine`, one world per tan(alpha) (module docstring)."""
+    tans = np.asarray(tans, dtype=float)
+    sim = rod_across_two_rods(mu_s, mu_k, slip_velocity=1e-3).compile(dt=1e-3, engine=engine,
+                                                                     worlds=len(tans))
+    alpha = np.arctan(tans)
     zero = np.zeros_like(alpha)
     sim.params["gravity.acceleration"] = np.stack([zero, zero, -G * np.cos(alpha)], axis=1)
     sim.run(0.3)
@@ -67,8 +68,50 @@ def test_edge_contact_equals_the_discrete_engines(runs):
     assert np.abs((x[1] - x[1, 0]) - (x_d[1] - x_d[1, 0])).max() < 1e-8
 
 
-def test_static_excess_between_rods_is_refused_on_the_kind():
-    scene = rod_across_two_rods(0.5, 0.3, slip_velocity=1e-3)
-    with pytest.raises(ValueError, match=r"edge_contact.friction: static = \[0.5\] above "
-                                         r"kinetic = \[0.3\] is not allowed between discrete rods"):
-        scene.compile(dt=1e-3, engine="unified").step(0)
+MU_S, MU_K = 0.5, 0.3
+HOLD, SLIDE = 0.9 * MU_S, 1.02 * MU_S
+"""tan(alpha) of the holding and the sliding world. Holding at 0.9 mu_s, not the discrete
+engine's 0.98 mu_s (whose validation starts from the static solve): after this module's settling
+the contact still rings (+-5 % of the normal force), and at 0.98 mu_s the slider breaks loose
+in both engines."""
+
+
+@pytest.fixture(scope="module")
+def static_runs():
+    """mu_s = 0.5, mu_k = 0.3 at tan(alpha) = HOLD and SLIDE, in both engines."""
+    return {engine: incline(engine, (HOLD, SLIDE), MU_S, MU_K)
+            for engine in ("unified", "discrete")}
+
+
+def test_static_friction_between_rods_holds_below_the_angle_and_slides_above(static_runs):
+    """At tan(alpha) = 0.9 mu_s the slider holds and creeps where the regularized static law
+    balances the slope, mu_s tanh(K_f w / 2) = tan(alpha): w = 2 artanh(0.9) / K_f =
+    1.96e-4 m/s (K_f = 15 / v_s); its mean speed over the 0.3 s within 5 % of that (measured
+    +1.7 %, the settling included; with kinetic friction only it would slide 6 cm). At
+    1.02 mu_s it slides with a = g (sin(alpha) - mu_k cos(alpha)) within 1e-3 (measured 3.0e-4:
+    the ringing contact). The static excess is lagged on the last accepted step's slip,
+    computed from implicit Euler's base state (softmech.kernels.der_edge_contact)."""
+    t, x, v = static_runs["unified"]
+    creep = 2 * np.arctanh(HOLD / MU_S) / (15.0 / 1e-3)
+    assert abs(np.ptp(x[0]) / (creep * t[-1]) - 1.0) < 0.05, (np.ptp(x[0]), creep * t[-1])
+    window = t >= 0.1
+    slope = float(np.polyfit(t[window], v[1, window], 1)[0])
+    alpha = np.arctan(SLIDE)
+    expected = G * (np.sin(alpha) - MU_K * np.cos(alpha))
+    assert abs(slope / expected - 1.0) < 1e-3, (slope, expected)
+
+
+def test_static_friction_between_rods_equals_the_discrete_engines(static_runs):
+    """The kind's lagged slip (from the base state) against the discrete engine's (kept at its
+    converged iterate): the holding slider's 60 um creep within 2e-7 m (measured 5.5e-8), the
+    sliding one's acceleration within 1e-4 relative (measured 3e-6) and its travel within
+    2e-3 of its 8 cm (measured 9.4e-4: a speed offset from the onset of sliding, where the
+    static excess falls steeply with the slip and the two Newtons' stopping rules shift it)."""
+    (t, x, v), (_, x_d, v_d) = static_runs["unified"], static_runs["discrete"]
+    assert np.abs((x[0] - x[0, 0]) - (x_d[0] - x_d[0, 0])).max() < 2e-7
+    travel = np.abs(x_d[1] - x_d[1, 0]).max()
+    assert travel > 0.05
+    assert np.abs((x[1] - x[1, 0]) - (x_d[1] - x_d[1, 0])).max() < 2e-3 * travel
+    window = t >= 0.1
+    slope, slope_d = (float(np.polyfit(t[window], vel[1, window], 1)[0]) for vel in (v, v_d))
+    assert abs(slope / slope_d - 1.0) < 1e-4, (slope, slope_d)

@@ -197,9 +197,10 @@ class ImplicitIntegrator:
         like = lambda arrays: [np.zeros_like(a) for a in arrays]
         state = (s.der_x, s.der_v, s.der_theta, s.der_w, s.der_a1, s.der_tangent, s.der_ref)
         base = like(state)
-        # the base velocities in the workspace, where a term lagged on the last accepted step
-        # reads them (softmech.kernels.der_ground's static excess); the flag says so
-        base[1] = ws.der_v_base
+        # the base positions and velocities in the workspace, where a term lagged on the last
+        # accepted step reads them (the static excess of softmech.kernels.der_ground and
+        # der_edge_contact); the flag says so
+        base[0], base[1] = ws.der_x_base, ws.der_v_base
         ws.der_implicit[0] = 1
         return DerImplicitArgs(
             x=s.der_x, v=s.der_v, theta=s.der_theta, w=s.der_w, a1=s.der_a1,

@@ -137,6 +137,22 @@ def pair_force(p, w, k, delta, K, mu, Kf, f, tmp):
     return k * s * s
 
 
+@kernel(inline="always")
+def slip_state(p, w, a, c, D, z, k, K, speed, weight, r):
+    """The static excess's state of touching pair r (closest points a, c at distance D > 0,
+    z = K (delta - D)): speed[r] <- its tangential slip speed [m/s], weight[r] <- the normal
+    force [N] each of its four nodes carries, |F_n| (1 - a), |F_n| a, |F_n| (1 - c), |F_n| c
+    (module docstring; edge_slip_accept averages them per node)."""
+    s, sigma = smooth_penalty(z, K)
+    fn = 2.0 * k * s * sigma
+    nx, ny, nz = contact_normal(p, a, c, D)
+    speed[r] = tangential_slip(w, a, c, nx, ny, nz)[3]
+    weight[r, 0] = fn * (1.0 - a)
+    weight[r, 1] = fn * a
+    weight[r, 2] = fn * (1.0 - c)
+    weight[r, 3] = fn * c
+
+
 @kernel
 def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, static, Kf, inv_h,
                         step, slip, speed, weight, F, J, scratch):
@@ -171,14 +187,7 @@ def edge_contact_forces(q, v, pair_dofs, pair_nodes, k, delta, K, kinetic, stati
         if z < -40.0:
             continue
         if excess > 0.0 and D > 0.0:     # the state of the static excess (module docstring)
-            s, sigma = smooth_penalty(z, K)
-            fn = 2.0 * k * s * sigma
-            nx, ny, nz = contact_normal(p, a, c, D)
-            speed[r] = tangential_slip(w, a, c, nx, ny, nz)[3]
-            weight[r, 0] = fn * (1.0 - a)
-            weight[r, 1] = fn * a
-            weight[r, 2] = fn * (1.0 - c)
-            weight[r, 3] = fn * c
+            slip_state(p, w, a, c, D, z, k, K, speed, weight, r)
         w_n = max(max(slip[pair_nodes[r, 0]], slip[pair_nodes[r, 1]]),
                   max(slip[pair_nodes[r, 2]], slip[pair_nodes[r, 3]]))
         mu = lagged_coefficient(kinetic, excess, w_n, inv_vs)   # mu_k exactly without excess

@@ -1,7 +1,8 @@
 """sm.EdgeContact among discrete rods in the unified engine (softmech.simulation.Simulation,
 Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
 time-step limit. The forces are the discrete engine's pair kernels (softmech.kernels.edge_contact)
-run per world by softmech.kernels.der_edge_contact, with kinetic friction only."""
+run per world by softmech.kernels.der_edge_contact, with static and kinetic friction (the static
+excess lagged on the last accepted step's slip, computed from the state)."""
 import warnings
 
 import numpy as np
@@ -10,7 +11,7 @@ from softmech.der_packing import per_lane_rows
 from softmech.integrators.driver import Call
 from softmech.kernels.der_edge_contact import DerEdgeContactArgs, der_edge_contact
 from softmech.terms.base import Part
-from softmech.terms.der_ground import time_step_limit
+from softmech.terms.der_ground import check_parameters, time_step_limit
 
 ORDER = 91
 """After the ground contacts (90): the place of the contacts in the force pass."""
@@ -20,20 +21,6 @@ MAX_PAIRS = 1 << 16
 pairs are tested each evaluation), so at most ~362 edges."""
 
 
-def check_parameters(name, p):
-    """ValueError unless stiffness > 0 and 0 <= static <= kinetic in every world (p: the term's
-    per-world parameters, (B,) each; softmech.kernels.der_edge_contact: no static excess)."""
-    if np.any(p["stiffness"] <= 0):
-        raise ValueError(f"params['{name}.stiffness'] has entries <= 0 (must be > 0)")
-    if np.any(p["kinetic"] < 0) or np.any(p["static"] < 0):
-        raise ValueError(f"params['{name}.kinetic'] and params['{name}.static'] must be >= 0")
-    if np.any(p["static"] > p["kinetic"]):
-        raise ValueError(
-            f"{name}.friction: static = {p['static'].tolist()} above kinetic = "
-            f"{p['kinetic'].tolist()} is not allowed between discrete rods in the unified "
-            "engine (its static excess is a state of the pairs' nodes at the last accepted "
-            "step, not supported there yet): give static <= kinetic (kinetic friction) or "
-            "compile with engine='discrete'")
 
 
 class DerEdgeContacts(Part):
@@ -41,11 +28,12 @@ class DerEdgeContacts(Part):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (term, rods, params (B, 2): stiffness, kinetic)
+        self.entries = []   # (term, rods, params (B, 3): stiffness, kinetic, static)
 
     def add(self, term, rods, p):
         """The contact `term` (softmech.terms.edge_contact.EdgeContact) among discrete rods
-        `rods` with per-world parameters p; checks them, the number of edges (MAX_PAIRS), and
+        `rods` with per-world parameters p; checks them (softmech.terms.der_ground's checks:
+        stiffness > 0, coefficients >= 0), the number of edges (MAX_PAIRS), and
         appends the contact's time-step limit (the ground's penalty bound: the same smooth
         penalty, on the lightest node) to the assembly."""
         check_parameters(term.name, p)
@@ -54,7 +42,8 @@ class DerEdgeContacts(Part):
             raise ValueError(f"{term.name}.bodies: {m} edges are not allowed on discrete rods "
                              f"in the unified engine (every pair is tested: at most "
                              f"{MAX_PAIRS} pairs, ~362 edges); compile with engine='discrete'")
-        self.entries.append((term, list(rods), np.stack([p["stiffness"], p["kinetic"]], axis=1)))
+        self.entries.append((term, list(rods),
+                             np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)))
         lightest = min(float(np.min(r.node_mass)) for r in rods)
         self.ctx.time_step_limits.append(time_step_limit(lightest, p["stiffness"]))
 
@@ -85,6 +74,7 @@ class DerEdgeContacts(Part):
             edge_nodes = np.ascontiguousarray(np.concatenate(edges), dtype=np.int64)
             edge_dofs = 3 * edge_nodes[:, [0, 0, 0, 1, 1, 1]] + np.array([0, 1, 2, 0, 1, 2])
             m = len(edge_nodes)
+            pairs = max(m * (m - 1) // 2, 1)
             args = engine.args(
                 DerEdgeContactArgs,
                 ec_slot=np.concatenate(slots).astype(np.int64),
@@ -94,7 +84,9 @@ class DerEdgeContacts(Part):
                                       term.distance + term.margin]),
                 ec_param=per_lane_rows(params, engine.lanes), ec_q=engine.zeros(3 * first),
                 ec_u=engine.zeros(3 * first), ec_F=engine.zeros(3 * first),
-                ec_pairs=engine.zeros(max(m * (m - 1) // 2, 1), 2, dtype=np.int64),
-                ec_scratch=engine.zeros(51))
+                ec_pairs=engine.zeros(pairs, 2, dtype=np.int64), ec_scratch=engine.zeros(51),
+                ec_slip=engine.zeros(first), ec_total=engine.zeros(first),
+                ec_pair_nodes=engine.zeros(pairs, 4, dtype=np.int64),
+                ec_speed=engine.zeros(pairs), ec_weight=engine.zeros(pairs, 4))
             calls.append(Call("forces", ORDER, der_edge_contact, args, "der_edge_contact"))
         return calls

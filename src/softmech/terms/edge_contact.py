@@ -71,8 +71,8 @@ class EdgeContact(_ImplicitTerm):
         return tuple(self.body_names)
 
     def contribute(self, ctx, p):
-        """Discrete rods of the unified engine (softmech.terms.der_edge_contact: kinetic
-        friction); anything else is refused as the other discrete-engine terms are."""
+        """Discrete rods of the unified engine (softmech.terms.der_edge_contact); anything
+        else is refused as the other discrete-engine terms are."""
         rods = getattr(ctx, "der_index", {})
         if not all(name in rods for name in self.body_names):
             return super().contribute(ctx, p)
