@@ -62,6 +62,7 @@ def der_edge_contact(a, bi, W, t):
     slip = a.ec_slip[bi]
     g = a.ec_geometry
     implicit = a.der_implicit[0] != 0
+    inv_vs = inverse_stribeck_speed(g[2])
     for lane in range(W):
         k, kinetic = a.ec_param[bi, lane, 0], a.ec_param[bi, lane, 1]
         excess = max(a.ec_param[bi, lane, 2] - kinetic, 0.0)
@@ -76,7 +77,6 @@ def der_edge_contact(a, bi, W, t):
         n = candidate_pairs(q, a.ec_edge_dofs, a.ec_edge_nodes, g[3], pairs)
         if n < 0:
             F[0] = math.nan
-        inv_vs = inverse_stribeck_speed(g[2])
         for r in range(max(n, 0)):
             w_n = 0.0
             for half in range(2):

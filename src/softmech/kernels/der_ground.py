@@ -54,11 +54,14 @@ def der_ground_forces(a, bi, W, t):
         gather_nodes(a.der_v[bi], a.dg_slot, W, lane, u)
         zero(F)
         p = a.dg_param[bi, lane]
-        # the slip speeds of the last accepted step (read only with a static excess; written
-        # always, so that the scratch never holds a stale or NaN value)
-        gather_nodes(last, a.dg_slot, W, lane, w)
-        for i in range(slip.shape[0]):
-            slip[i] = tangential_velocity(w, 3 * i, 3 * i + 1, 3 * i + 2, n[0], n[1], n[2])[3]
+        # the slip speeds of the last accepted step; without a static excess they are not
+        # used (the coefficient is mu_k exactly) and zeroed, so the scratch holds no NaN
+        zero(slip)
+        if p[2] > p[1]:
+            gather_nodes(last, a.dg_slot, W, lane, w)
+            for i in range(slip.shape[0]):
+                slip[i] = tangential_velocity(w, 3 * i, 3 * i + 1, 3 * i + 2, n[0], n[1],
+                                              n[2])[3]
         ground_contact_forces(q, u, a.dg_dofs, a.dg_point, n, p[0], g[0], g[1], p[1],
                               p[2], slip, a.dg_speed[bi], g[2], 0.0, F, a.dg_J[bi])
         scatter_add_nodes(F, a.dg_slot, W, lane, a.der_force[bi])

@@ -3,15 +3,14 @@ Scene.compile(engine="unified")): the part of the kind, its per-world parameters
 time-step limit. The forces are the discrete engine's pair kernels (softmech.kernels.edge_contact)
 run per world by softmech.kernels.der_edge_contact, with static and kinetic friction (the static
 excess lagged on the last accepted step's slip, computed from the state)."""
-import warnings
-
 import numpy as np
 
 from softmech.der_packing import per_lane_rows
 from softmech.integrators.driver import Call
 from softmech.kernels.der_edge_contact import DerEdgeContactArgs, der_edge_contact
 from softmech.terms.base import Part
-from softmech.terms.der_ground import check_parameters, time_step_limit
+from softmech.terms.der_ground import (check_parameters, time_step_limit,
+                                       warn_slip_below_newton_step)
 
 ORDER = 91
 """After the ground contacts (90): the place of the contacts in the force pass."""
@@ -19,8 +18,6 @@ ORDER = 91
 MAX_PAIRS = 1 << 16
 """Pairs of edges the candidate buffer holds per block: every pair of the contact's edges (all
 pairs are tested each evaluation), so at most ~362 edges."""
-
-
 
 
 class DerEdgeContacts(Part):
@@ -48,20 +45,11 @@ class DerEdgeContacts(Part):
         self.ctx.time_step_limits.append(time_step_limit(lightest, p["stiffness"]))
 
     def check_implicit_step(self, h, delta):
-        """Warn (RuntimeWarning, before the first step) where the friction's slip velocity is
-        below 10 finite-difference velocity steps of the unified engine's Newton, delta l / h,
-        as softmech.terms.der_ground does for the ground contact."""
+        """Warn where the friction's slip velocity is below the Newton's resolution
+        (softmech.terms.der_ground.warn_slip_below_newton_step)."""
         for term, rods, _ in self.entries:
-            if term.friction is None:
-                continue
-            lowest = 10.0 * delta * min(float(np.min(r.rest_lengths)) for r in rods) / h
-            if term.slip_tolerance < lowest:
-                warnings.warn(
-                    f"{term.name}.friction: slip_velocity = {term.slip_tolerance:g} m/s is below "
-                    f"{lowest:.3g} m/s, 10 finite-difference steps of the unified engine's "
-                    f"Newton at dt = {h:g} s: its implicit steps may not converge; give "
-                    f"slip_velocity >= {lowest:.3g} m/s, or compile with engine='discrete'",
-                    RuntimeWarning, stacklevel=4)
+            if term.friction is not None:
+                warn_slip_below_newton_step(term, rods, h, delta)
 
     def calls(self, engine):
         calls = []

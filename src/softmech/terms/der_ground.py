@@ -46,6 +46,25 @@ def check_parameters(name, p):
         raise ValueError(f"params['{name}.kinetic'] and params['{name}.static'] must be >= 0")
 
 
+def warn_slip_below_newton_step(term, rods, h, delta):
+    """Warn (RuntimeWarning, before the first step) where a contact's friction slip velocity
+    (term.slip_tolerance [m/s]) is below 10 finite-difference velocity steps of the unified
+    engine's Newton, delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the
+    shortest edge [m] of the contact's discrete rods `rods`, h the step [s]): its Jacobian then
+    cannot resolve the regularized friction, and Newton fails (measured: at the default
+    1e-8 m/s a rod at rest on the ground ran 200 steps of 10 ms, then failed even at h / 256;
+    tests/validation/test_der_kind_ground.py uses 1e-3 and 1e-4 m/s)."""
+    lowest = 10.0 * delta * min(float(np.min(r.rest_lengths)) for r in rods) / h
+    if term.slip_tolerance < lowest:
+        names = ", ".join(repr(r.name) for r in rods)
+        warnings.warn(
+            f"{term.name}.friction: slip_velocity = {term.slip_tolerance:g} m/s is below "
+            f"{lowest:.3g} m/s, 10 finite-difference steps of the unified engine's "
+            f"Newton at dt = {h:g} s on rod{'s' if len(rods) > 1 else ''} {names}: its implicit "
+            f"steps may not converge; give slip_velocity >= {lowest:.3g} m/s, or compile with "
+            "engine='discrete'", RuntimeWarning, stacklevel=5)
+
+
 class DerGroundContacts(Part):
     """Every sm.GroundContact on a discrete rod of the unified engine: one call each."""
 
@@ -63,22 +82,10 @@ class DerGroundContacts(Part):
         self.ctx.time_step_limits.append(time_step_limit(rod.node_mass, p["stiffness"]))
 
     def check_implicit_step(self, h, delta):
-        """Warn (RuntimeWarning, before the first step) where a contact's friction slip
-        velocity is below 10 finite-difference velocity steps of the unified engine's Newton,
-        delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the rod's shortest
-        edge [m], h the step [s]): its Jacobian then cannot resolve the regularized friction,
-        and Newton fails (measured: at the default 1e-8 m/s a rod at rest on the ground ran
-        200 steps of 10 ms, then failed even at h / 256; tests/validation/test_der_kind_ground.py
-        uses 1e-3 and 1e-4 m/s)."""
+        """Warn where a contact's slip velocity is below the Newton's resolution
+        (warn_slip_below_newton_step)."""
         for term, rod, _ in self.entries:
-            lowest = 10.0 * delta * float(np.min(rod.rest_lengths)) / h
-            if term.slip_tolerance < lowest:
-                warnings.warn(
-                    f"{term.name}.friction: slip_velocity = {term.slip_tolerance:g} m/s is below "
-                    f"{lowest:.3g} m/s, 10 finite-difference steps of the unified engine's "
-                    f"Newton at dt = {h:g} s on rod {rod.name!r}: its implicit steps may not "
-                    f"converge; give slip_velocity >= {lowest:.3g} m/s, or compile with "
-                    "engine='discrete'", RuntimeWarning, stacklevel=4)
+            warn_slip_below_newton_step(term, [rod], h, delta)
 
     def calls(self, engine):
         calls = []
