@@ -9,6 +9,8 @@ vector q = (x_0, y_0, z_0, ..., x_{N-1}, y_{N-1}, z_{N-1}, theta_0, ..., theta_{
 of them, so the DOF tables of softmech.kernels.der_stretch and der_bend_twist (edge_dofs,
 spring_dofs) are the rods' own tables, shifted.
 """
+from functools import partial
+
 import numpy as np
 
 from softmech import _checks
@@ -30,22 +32,47 @@ _STATE_KEYS = dict(zip(DER_STATE_FIELDS, ("der_x", "der_v", "der_theta", "der_w"
 
 
 class DerSlots:
-    """Offsets of each discrete rod's nodes, edges and springs in the engine's arrays, and the
-    DOF tables of the concatenated rods (module docstring)."""
+    """Where each discrete rod's nodes, edges and springs sit in the engine's arrays, and the DOF
+    tables of the concatenated rods (module docstring). `nodes[rod]` (n_nodes,) int64: each
+    node's slot; nodes joined by sm.JoinNodes (`joins`: (rod_a, node_a, rod_b, node_b)) share
+    the earlier one's (DisMech's joints through shared nodes, as the discrete engine's
+    DofLayout.merge). `edge[rod]`, `spring[rod]`: the offsets of its edges and springs."""
 
-    def __init__(self, rods):
-        self.node, self.edge, self.spring = {}, {}, {}
-        n = m = s = 0
+    def __init__(self, rods, joins=()):
+        self.nodes, self.edge, self.spring = {}, {}, {}
+        first = {}
+        n = 0
         for r in rods:
-            self.node[r.name], self.edge[r.name], self.spring[r.name] = n, m, s
-            n, m, s = n + r.n_nodes, m + r.n_elems, s + r.n_springs
-        self.n_nodes, self.n_edges, self.n_springs = n, m, s
-        self.n_dof = 3 * n + m
+            first[r.name] = n
+            n += r.n_nodes
+        parent = np.arange(n)
+
+        def root(i):
+            while parent[i] != i:
+                i = parent[i]
+            return i
+
+        for rod_a, node_a, rod_b, node_b in joins:
+            a, b = root(first[rod_a] + node_a), root(first[rod_b] + node_b)
+            parent[max(a, b)] = min(a, b)
+        roots = np.array([root(i) for i in range(n)], dtype=np.int64)
+        kept = np.flatnonzero(roots == np.arange(n))        # the slots of unjoined or first nodes
+        slot_of = np.full(n, -1, dtype=np.int64)
+        slot_of[kept] = np.arange(len(kept))
+        m = s = 0
+        for r in rods:
+            self.nodes[r.name] = slot_of[roots[first[r.name] + np.arange(r.n_nodes)]]
+            self.edge[r.name], self.spring[r.name] = m, s
+            m, s = m + r.n_elems, s + r.n_springs
+        self.n_nodes, self.n_edges, self.n_springs = len(kept), m, s
+        self.joined = len(kept) < n
+        """True when some nodes are shared (sm.JoinNodes)."""
+        self.n_dof = 3 * self.n_nodes + m
         edges, springs, spring_edges, signs = [], [], [], []
         for r in rods:
-            n0, e0 = self.node[r.name], self.edge[r.name]
-            node = 3 * (n0 + np.arange(r.n_nodes))[:, None] + np.arange(3)      # (N, 3)
-            twist = 3 * n + e0 + np.arange(r.n_elems)                            # (m,)
+            e0 = self.edge[r.name]
+            node = 3 * self.nodes[r.name][:, None] + np.arange(3)                # (N, 3)
+            twist = 3 * self.n_nodes + e0 + np.arange(r.n_elems)                 # (m,)
             edges.append(np.concatenate([node[r.edge_nodes[:, 0]], node[r.edge_nodes[:, 1]]], 1))
             a, b, c = r.spring_nodes.T
             je, jf = r.spring_edges.T
@@ -60,22 +87,31 @@ class DerSlots:
         self.spring_edges = cat(spring_edges, 2, np.int64)
         self.spring_signs = cat(signs, 3, float)
 
+    def index(self, where, rod):
+        """(n,) int64 slots of a rod's nodes, edges or springs (where: "node", "edge",
+        "spring")."""
+        if where == "node":
+            return self.nodes[rod.name]
+        count = rod.n_elems if where == "edge" else rod.n_springs
+        return getattr(self, where)[rod.name] + np.arange(count, dtype=np.int64)
+
+    def per_slot(self, rods, values, worlds, trailing=()):
+        """Per-node values of each rod ((B, n_nodes, *trailing) each, in rods' order) ->
+        (B, n_slots, *trailing) summed where nodes are shared (masses, forces)."""
+        out = np.zeros((worlds, self.n_nodes) + trailing)
+        for r, value in zip(rods, values):
+            np.add.at(out, (slice(None), self.nodes[r.name]), value)
+        return out
+
 
 def der_parameters(rods, params, worlds):
     """The discrete rods' per-world parameters broadcast to (B, ...) and checked:
     {rod: {youngs_modulus (B,), shear_modulus (B,) [Pa] > 0, natural_curvature (B, s, 2)
-    [1/m], natural_twist (B, s) [rad/m]}}. A rest shape given as a table is written by the
-    compiled step (softmech.terms.der_kind); one given as a Python function is refused: the
-    compiled step cannot call it."""
+    [1/m], natural_twist (B, s) [rad/m]}}. A rest shape given as a table or a function of time
+    is written by the compiled step (softmech.terms.der_kind, softmech.function_schedules);
+    these parameters then hold its value at t = 0."""
     out = {}
     for r in rods:
-        functions = [k for k, s in getattr(r, "schedules", {}).items() if s.function is not None]
-        if functions:
-            raise ValueError(f"der_rod '{r.name}': {functions[0]} given as a Python function is not "
-                             "supported by the unified engine (its compiled step cannot call "
-                             "Python): give it as a table {'times': (k,), 'values': (k, ...)} "
-                             "or {'file': path} (softmech.bodies.schedules), or compile with "
-                             "engine='discrete'")
         shapes = {"youngs_modulus": (), "shear_modulus": (), "natural_curvature": (r.n_springs, 2),
                   "natural_twist": (r.n_springs,)}
         rp = {k: broadcast_worlds(f"{r.name}.{k}", params[f"{r.name}.{k}"], worlds, s)
@@ -94,44 +130,60 @@ def per_lane_rows(values, lanes):
     return np.ascontiguousarray(values.reshape((lanes.n_blocks, lanes.W) + values.shape[1:]))
 
 
-def pack_der_bodies(rods, ctx, lanes):
+def der_joins(terms, rods):
+    """The sm.JoinNodes of `terms` between discrete rods of the kind, (rod_a, node_a, rod_b,
+    node_b) each, checked (terms' der_join: node ranges, the nodes' gap)."""
+    index = {r.name: r for r in rods}
+    joins = (getattr(t, "der_join", lambda _: None)(index) for t in terms)
+    return [j for j in joins if j is not None]
+
+
+def pack_der_bodies(rods, ctx, lanes, slots):
     """DerBodies (block layout) of the discrete rods: inverse node masses (ctx.der_node_mass,
     with sm.PointMass's) and twist inertias, and the body acceleration (gravity) the terms
     wrote into ctx.der_body_acc, with the fluid's added mass m_a and displaced mass m_f
     (ctx.der_added_mass, ctx.der_displaced_mass: sm.AddedMass, sm.Buoyancy): mass m + m_a,
-    acceleration g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid)."""
+    acceleration g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid). A node shared by
+    joined rods (slots: DerSlots) carries the sum of their masses and their mass-weighted
+    acceleration."""
     B = lanes.worlds
-
-    def cat(parts, shape):
-        return np.concatenate(parts, axis=1) if parts else np.zeros((B, 0) + shape)
-
-    mass = cat([ctx.der_node_mass[r.name] for r in rods], ())
-    inertia = cat([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None] for r in rods],
-                  (1,))
-    acc = cat([ctx.der_body_acc[r.name] for r in rods], (3,))
-    mass, acc = in_fluid(mass, acc, cat([ctx.der_added_mass[r.name] for r in rods], ()),
-                         cat([ctx.der_displaced_mass[r.name] for r in rods], ()))
+    per_slot = partial(slots.per_slot, rods, worlds=B)
+    mass = per_slot([ctx.der_node_mass[r.name] for r in rods])
+    inertia = np.concatenate([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None]
+                              for r in rods], axis=1) if rods else np.zeros((B, 0, 1))
+    if slots.joined:
+        acc = per_slot([ctx.der_node_mass[r.name][..., None] * ctx.der_body_acc[r.name]
+                        for r in rods], trailing=(3,)) / mass[..., None]
+    else:   # (the rods' own accelerations, bit for bit)
+        acc = per_slot([ctx.der_body_acc[r.name] for r in rods], trailing=(3,))
+    mass, acc = in_fluid(mass, acc, per_slot([ctx.der_added_mass[r.name] for r in rods]),
+                         per_slot([ctx.der_displaced_mass[r.name] for r in rods]))
     return writable_contiguous(DerBodies(
         der_node_inv_mass=to_blocks(1.0 / mass, lanes),
         der_body_acc=to_blocks(acc, lanes),
         der_edge_inv_inertia=to_blocks(1.0 / inertia, lanes)))
 
 
-def initial_der_state(rods, lanes):
+def initial_der_state(rods, lanes, slots):
     """{State field: block array} of the discrete rods as built: at rest, twist angles as
-    given, reference frames of the initial shape (DerRod.a1_0, its tangents, ref_twist0)."""
+    given, reference frames of the initial shape (DerRod.a1_0, its tangents, ref_twist0); a
+    shared node (slots: DerSlots) at the position of the first rod that has it."""
     B = lanes.worlds
     per_rod = {k: [] for k in DER_STATE_FIELDS}
+    nodes = np.zeros((slots.n_nodes, 3))
+    for r in reversed(rods):        # the first rod's positions written last
+        nodes[slots.nodes[r.name]] = r.positions
     for r in rods:
         t = r.positions[r.edge_nodes[:, 1]] - r.positions[r.edge_nodes[:, 0]]
         t = t / np.linalg.norm(t, axis=1, keepdims=True)
-        for key, value in (("positions", r.positions), ("velocities", np.zeros_like(r.positions)),
-                           ("twist", r.twist0[:, None]),
+        for key, value in (("twist", r.twist0[:, None]),
                            ("twist_rates", np.zeros((r.n_elems, 1))), ("reference_a1", r.a1_0),
                            ("reference_tangent", t),
                            ("reference_twist", r.ref_twist0[:, None])):
             per_rod[key].append(np.broadcast_to(value, (B,) + value.shape))
-    widths = {"positions": 3, "velocities": 3, "reference_a1": 3, "reference_tangent": 3}
+    per_rod["positions"] = [np.broadcast_to(nodes, (B,) + nodes.shape)]
+    per_rod["velocities"] = [np.zeros((B,) + nodes.shape)]
+    widths = {"reference_a1": 3, "reference_tangent": 3}
     return {_STATE_KEYS[k]: to_blocks(np.concatenate(v, axis=1) if v else
                                       np.zeros((B, 0, widths.get(k, 1))), lanes)
             for k, v in per_rod.items()}
@@ -153,16 +205,16 @@ def der_get_state(state, slots, lanes, rod):
     out = {}
     for key in DER_STATE_FIELDS:
         field, where, count, trailing = der_state_view(key, rod)
-        start = getattr(slots, where)[rod.name]
         full = from_blocks(getattr(state, field), lanes, trailing or (1,))
-        out[key] = full[:, start:start + count].reshape((lanes.worlds, count) + trailing).copy()
+        out[key] = full[:, slots.index(where, rod)].reshape((lanes.worlds, count) + trailing)
     return out
 
 
 def der_set_state(state, slots, lanes, rod, fields):
     """Write any of a discrete rod's DER_STATE_FIELDS, (n, ...) or (B, n, ...), into the State;
     every field is checked before any is written. Positions set without reference frames keep
-    the stored ones, which the next force evaluation transports onto the new tangents."""
+    the stored ones, which the next force evaluation transports onto the new tangents. A node
+    shared with another rod (sm.JoinNodes) takes the value written last."""
     checked, B, W = {}, lanes.worlds, lanes.W
     for key, value in fields.items():
         if key not in DER_STATE_FIELDS:
@@ -176,6 +228,9 @@ def der_set_state(state, slots, lanes, rod, fields):
         _checks.finite(f"{rod.name}.{key}", arr, shape=(B,) + shape)
         checked[key] = (field, where, arr)
     for field, where, arr in checked.values():
-        start = getattr(slots, where)[rod.name]
-        blocks = to_blocks(arr if arr.ndim == 3 else arr[..., None], lanes)
-        getattr(state, field)[..., start * W:start * W + blocks.shape[-1]] = blocks
+        slot = slots.index(where, rod)
+        blocks = to_blocks(arr if arr.ndim == 3 else arr[..., None], lanes)  # (n_blocks, c, n W)
+        target = getattr(state, field)
+        n = len(slot)
+        lanes_of = (slot[:, None] * W + np.arange(W)).reshape(-1)
+        target[..., lanes_of] = blocks.reshape(blocks.shape[:2] + (n * W,))

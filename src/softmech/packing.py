@@ -17,7 +17,8 @@ from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDr
                                            RigidKickArgs, RigidKickDriftArgs, RigidMotionArgs,
                                            rigid_clear)
 from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
-from softmech.der_packing import DerSlots, der_parameters, initial_der_state, pack_der_bodies
+from softmech.der_packing import (DerSlots, der_joins, der_parameters, initial_der_state,
+                                  pack_der_bodies)
 from softmech.fluid_mass import in_fluid
 from softmech.kernels.der_motion import (DER_MOTION, DerDriftArgs, DerKickArgs,
                                          DerKickDriftArgs, DerMotionArgs)
@@ -204,6 +205,7 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=()):
         rigid_params[b.name] = {"mass": mass, "inertia": inertia}
     ctx = Assembly(rods, rod_params, B, rigid_bodies, rigid_params, der_rods,
                    der_parameters(der_rods, params, B))
+    ctx.der_joins = der_joins(terms, der_rods)
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -226,14 +228,19 @@ class Engine:
         simulation so that it outlives this engine (a parameter change rebuilds it)."""
         self.slots = Slots(rods)
         self.scratch = []
+        self.sampled = []
+        """Rest shapes given as Python functions of time (softmech.function_schedules.
+        SampledSchedule): the simulation samples them before each chunk of steps."""
+        self.sampled_clock = None
+        """The simulation's clock (time origin, steps) when they were last sampled."""
         """Scratch arrays the terms allocated through zeros() (the term contract tests fill them
         with NaN: a kernel must write its scratch before reading it)."""
         self.state, self.workspace = state, workspace
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)
         self.der_rods = ctx.der_rods
-        self.der_slots = DerSlots(self.der_rods)
-        self.der = pack_der_bodies(self.der_rods, ctx, lanes)
+        self.der_slots = DerSlots(self.der_rods, ctx.der_joins)
+        self.der = pack_der_bodies(self.der_rods, ctx, lanes, self.der_slots)
         from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
         calls = list(RodElasticity(ctx).calls(self)) if rods else []
         if self.der_rods:                       # every discrete rod has it: a body-kind term
@@ -286,7 +293,7 @@ class Engine:
     def der_initial(self):
         """The discrete rods' state as built, {State field: block array} (the values sm.FixNodes
         holds)."""
-        return initial_der_state(self.der_rods, self.lanes)
+        return initial_der_state(self.der_rods, self.lanes, self.der_slots)
 
     def elem_table(self, entries, width):
         """Per-entry values on the element slots of its rod, zero elsewhere: entries of (rod
@@ -431,7 +438,8 @@ def allocate_workspace(slots, lanes, n_rigid=0, der_slots=None):
                      der_implicit=np.zeros(1, dtype=np.int64))
 
 
-def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, der_rods=()):
+def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, der_rods=(),
+               der_slots=None):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
     directors (B, n, 3, 3), angular_velocities (B, n, 3); per_rigid: the same for each rigid
     body with n_nodes = n = 1, its own (user) frame, or with principal=True already in its
@@ -458,4 +466,4 @@ def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, de
         rb_v=to_blocks(rigid_cat([np.asarray(d["velocities"]) for d in per_rigid], (3,)), lanes),
         rb_Q=to_blocks(rigid_cat([f[0] for f in frames], (3, 3)), lanes),
         rb_w=to_blocks(rigid_cat([f[1] for f in frames], (3,)), lanes),
-        **initial_der_state(der_rods, lanes)))
+        **initial_der_state(der_rods, lanes, der_slots or DerSlots(der_rods))))

@@ -7,9 +7,11 @@ import numpy as np
 
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
-from softmech.der_packing import DER_STATE_FIELDS, DerSlots, der_get_state, der_set_state
+from softmech.der_packing import (DER_STATE_FIELDS, DerSlots, der_get_state, der_joins,
+                                  der_set_state)
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
 from softmech.diagnostics import der_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
+from softmech.function_schedules import sampled_chunks
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES
@@ -69,7 +71,7 @@ class Simulation:
         self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         self._der_index = {r.name: r for r in self.der_rods}
         self._slots = Slots(self.rods)
-        self._der_slots = DerSlots(self.der_rods)
+        self._der_slots = DerSlots(self.der_rods, der_joins(self.terms, self.der_rods))
         self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies),
                                             self._der_slots)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
@@ -82,7 +84,7 @@ class Simulation:
             ("positions", b.position), ("velocities", b.velocity), ("directors", b.directors),
             ("angular_velocities", b.angular_velocity))} for b in self.rigid_bodies]
         self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid,
-                                 der_rods=self.der_rods)
+                                 der_rods=self.der_rods, der_slots=self._der_slots)
         self._histories = {}
         """The terms' history (softmech.packing.Engine.history), outliving each engine."""
         self.check_time_step(strict)
@@ -278,10 +280,9 @@ class Simulation:
         self._evaluate(self._engine())
         der = self._der(name)
         if der is not None:     # (node accelerations (B, N, 3), twist accelerations (B, m))
-            n0, e0 = self._der_slots.node[name], self._der_slots.edge[name]
-            ws = self.workspace
-            return (from_blocks(ws.der_force, self.lanes, (3,))[:, n0:n0 + der.n_nodes].copy(),
-                    from_blocks(ws.der_torque, self.lanes, ())[:, e0:e0 + der.n_elems].copy())
+            ws, slots = self.workspace, self._der_slots
+            return (from_blocks(ws.der_force, self.lanes, (3,))[:, slots.index("node", der)],
+                    from_blocks(ws.der_torque, self.lanes, ())[:, slots.index("edge", der)])
         body = self._rigid(name)
         if body is not None:
             i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
@@ -338,7 +339,7 @@ class Simulation:
         self._check_params()
         cached = getattr(self, "_engine_cache", None)
         if cached is not None and self._packed.unchanged(self.params, cached[0]):
-            return cached[1]
+            return self._sampled_now(cached[1])
         ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies,
                              self.der_rods)
         engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace,
@@ -346,6 +347,16 @@ class Simulation:
         self._engine_cache = (self._packed.snapshot(self.params), engine)
         if cached is not None:  # parameters changed since the last run: stiffer may mean unstable
             self.check_time_step(self.strict)
+        return self._sampled_now(engine)
+
+    def _sampled_now(self, engine):
+        """The engine, its function schedules sampled at the current time unless they were
+        sampled at this clock (a force evaluation outside a step reads them there; a chunk's
+        samples hold it too)."""
+        if engine.sampled and engine.sampled_clock != self.clock:
+            for schedule in engine.sampled:
+                schedule.sample(np.array([self.time]))
+            engine.sampled_clock = self.clock
         return engine
 
     def _step(self, engine):
@@ -388,6 +399,17 @@ class Simulation:
         return self._implicit[1]
 
     def _advance(self, engine, n_steps):
+        if not engine.sampled or n_steps == 0:
+            self._advance_steps(engine, n_steps)
+            return
+        drifts = None if self.scheme in IMPLICIT_SCHEMES else SCHEME_TABLES[SCHEMES[self.scheme]][0]
+        for _, n, times in sampled_chunks(self._t0, self._steps, self.dt, n_steps, drifts):
+            for schedule in engine.sampled:     # rest shapes given as functions of time
+                schedule.sample(times)
+            engine.sampled_clock = self.clock   # (they hold the current time too)
+            self._advance_steps(engine, n)
+
+    def _advance_steps(self, engine, n_steps):
         saved = tuple(a.copy() for a in self._state) + tuple(
             a.copy() for a in self._histories.values())
         try:

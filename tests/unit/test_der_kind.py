@@ -58,20 +58,10 @@ def test_unsupported_combinations_are_refused():
     with pytest.raises(ValueError, match="corotate"):
         scene.compile(dt=1e-3, engine="unified",
                       newton=sm.ImplicitOptions(corotate=True)).step(1)
-    scene = sm.Scene()
-    scene.add_der_rod(name="r", start=(0, 0, 0), direction=(1, 0, 0), length=L, n_elems=N,
-                      radius=R, density=RHO, youngs_modulus=E,
-                      natural_curvature=lambda t: np.zeros((N - 1, 2)))
-    with pytest.raises(ValueError, match="given as a Python function is not supported by the unified"):
-        scene.compile(dt=1e-3, engine="unified").step(1)
     scene, rod = der_scene()
     scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x)))
     with pytest.raises(ValueError, match="user_force .NodeUserForce. is not supported on a "
                                          "discrete rod of the unified engine yet"):
-        scene.compile(dt=1e-3, engine="unified").step(1)
-    scene, rod = der_scene()
-    scene.add(sm.JoinNodes(rod, 0, rod, 3))         # names its bodies body_a, body_b
-    with pytest.raises(ValueError, match="is not supported on a discrete rod of the unified"):
         scene.compile(dt=1e-3, engine="unified").step(1)
 
 

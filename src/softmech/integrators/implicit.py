@@ -186,13 +186,11 @@ class ImplicitIntegrator:
         from softmech.packing import to_blocks
 
         s, ws, nb = engine.state, engine.workspace, lanes.n_blocks
-        per_rod = []
+        scale = np.full(engine.der_slots.n_nodes, np.inf)     # (a joined node: every rod's)
         for r in engine.der_rods:
-            node = np.full(r.n_nodes, np.inf)
-            np.minimum.at(node, r.edge_nodes[:, 0], r.rest_lengths)
-            np.minimum.at(node, r.edge_nodes[:, 1], r.rest_lengths)
-            per_rod.append(node)
-        scale = np.concatenate(per_rod)
+            slot = engine.der_slots.nodes[r.name]
+            np.minimum.at(scale, slot[r.edge_nodes[:, 0]], r.rest_lengths)
+            np.minimum.at(scale, slot[r.edge_nodes[:, 1]], r.rest_lengths)
         n_x = scale.size
         like = lambda arrays: [np.zeros_like(a) for a in arrays]
         state = (s.der_x, s.der_v, s.der_theta, s.der_w, s.der_a1, s.der_tangent, s.der_ref)

@@ -124,14 +124,17 @@ def der_commit_frames(a, bi, W, t):
 
 
 DerScheduleArgs = namedtuple("DerScheduleArgs", [
-    "times",     # (k,) [s] strictly increasing: the schedule's table (softmech.bodies.schedules)
-    "values",    # (k, n): its values, flattened (natural curvature: kappa1, kappa2 per spring)
+    "times",     # (k,) [s] increasing: the schedule's table (softmech.bodies.schedules)
+    "values",    # (1, 1, k, n) a table's values, flattened (natural curvature: kappa1, kappa2
+                 # per spring), or (n_blocks, W, k, n) one row per lane: a function's samples
+                 # (softmech.function_schedules)
     "scale",     # (n,) [m]: the Voronoi length of each value's spring
     "start",     # (1,) int64: where the rod's first value sits in target's last axis
     "target",    # (n_blocks, W, L): a view of der_elastic_forces' kbar (L = 2 s) or tbar (L = s)
     "row",       # (n_blocks, n) scratch: the table's value at t
 ])
-"""Arrays of der_rest_schedule (one rod's natural curvature or twist given as a table)."""
+"""Arrays of der_rest_schedule (one rod's natural curvature or twist given as a table or as a
+function of time sampled into one)."""
 
 
 @kernel
@@ -139,12 +142,15 @@ def der_rest_schedule(a, bi, W, t):
     """Every lane's discrete natural curvature kappa^ l_i (or twist tau^ l_i) of one rod <- its
     table's value at t [s] (the end of the step solved for, implicit Euler) times the Voronoi
     length, as the discrete engine's der_natural_binding writes it (ref. 004 sec. 6.1,
-    actuation by natural curvature). A forces-stage kernel before der_elastic_forces."""
+    actuation by natural curvature). A forces-stage kernel before der_elastic_forces. A table
+    shared by every lane is interpolated once."""
     row = a.row[bi]
-    table_write(a.times, a.values, t, row)
     target = a.target[bi]
     s0 = a.start[0]
+    shared = a.values.shape[0] == 1 and a.values.shape[1] == 1   # (one lane: either way)
     for lane in range(W):
+        if lane == 0 or not shared:
+            table_write(a.times, a.values[0 if shared else bi, 0 if shared else lane], t, row)
         for i in range(row.shape[0]):
             target[lane, s0 + i] = row[i] * a.scale[i]
 

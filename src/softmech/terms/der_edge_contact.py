@@ -54,18 +54,20 @@ class DerEdgeContacts(Part):
     def calls(self, engine):
         calls = []
         for term, rods, params in self.entries:
-            slots, edges, first = [], [], 0
-            for r in rods:
-                slots.append(engine.der_slots.node[r.name] + np.arange(r.n_nodes))
-                edges.append(first + r.edge_nodes)
-                first += r.n_nodes
-            edge_nodes = np.ascontiguousarray(np.concatenate(edges), dtype=np.int64)
+            # the contact's nodes numbered by their slots: a node joined into two of its rods
+            # (sm.JoinNodes) is one node, so their edges meeting there are adjacent
+            slot_of = [engine.der_slots.nodes[r.name] for r in rods]
+            slots, local = np.unique(np.concatenate(slot_of), return_inverse=True)
+            first = len(slots)
+            at = np.cumsum([0] + [r.n_nodes for r in rods])
+            edge_nodes = np.ascontiguousarray(np.concatenate(
+                [local[a + r.edge_nodes] for a, r in zip(at, rods)]), dtype=np.int64)
             edge_dofs = 3 * edge_nodes[:, [0, 0, 0, 1, 1, 1]] + np.array([0, 1, 2, 0, 1, 2])
             m = len(edge_nodes)
             pairs = max(m * (m - 1) // 2, 1)
             args = engine.args(
                 DerEdgeContactArgs,
-                ec_slot=np.concatenate(slots).astype(np.int64),
+                ec_slot=slots.astype(np.int64),
                 ec_edge_dofs=np.ascontiguousarray(edge_dofs, dtype=np.int64),
                 ec_edge_nodes=edge_nodes,
                 ec_geometry=np.array([term.distance, term.sharpness, 15.0 / term.slip_tolerance,

@@ -93,7 +93,7 @@ class DerGroundContacts(Part):
             n = rod.n_nodes
             args = engine.args(
                 DerGroundArgs,
-                dg_slot=engine.der_slots.node[rod.name] + np.arange(n, dtype=np.int64),
+                dg_slot=engine.der_slots.nodes[rod.name],
                 dg_dofs=np.arange(3 * n, dtype=np.int64).reshape(n, 3),
                 dg_point=term.plane_point.astype(float), dg_normal=term.plane_normal.astype(float),
                 dg_geometry=np.array([term.distance, term.sharpness,

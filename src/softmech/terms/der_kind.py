@@ -4,6 +4,7 @@ sm.FixNodes. Kernels: softmech.kernels.der_kind; the kind's arrays: softmech.der
 import numpy as np
 
 from softmech.der_packing import per_lane_rows
+from softmech.function_schedules import CAPACITY, SampledSchedule
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
                                        der_commit_frames, der_elastic_forces, der_fix_positions,
@@ -62,8 +63,10 @@ class DerElasticity(Part):
 
 
 def _schedule_calls(engine, rods, slots, elastic):
-    """One der_rest_schedule call per table-scheduled natural curvature or twist of a rod,
-    writing into the elasticity's kbar / tbar (`elastic`: its DerElasticArgs)."""
+    """One der_rest_schedule call per scheduled natural curvature or twist of a rod, writing
+    into the elasticity's kbar / tbar (`elastic`: its DerElasticArgs). A table is the call's
+    own; a Python function is sampled into a table before each chunk of steps
+    (softmech.function_schedules: the SampledSchedule is added to engine.sampled)."""
     calls = []
     for r in rods:
         for key, target, width in (("natural_curvature", elastic.kbar, 2),
@@ -72,13 +75,21 @@ def _schedule_calls(engine, rods, slots, elastic):
             if schedule is None:
                 continue
             n = r.n_springs * width
+            if schedule.function is None:
+                times = schedule.times
+                values = schedule.values.reshape(1, 1, len(times), n)
+            else:
+                times = np.zeros(CAPACITY)
+                values = np.zeros((engine.lanes.n_blocks, engine.lanes.W, CAPACITY, n))
             args = engine.args(
-                DerScheduleArgs, times=schedule.times,
-                values=schedule.values.reshape(len(schedule.times), n),
+                DerScheduleArgs, times=times, values=values,
                 scale=np.repeat(r.voronoi_lengths, width),
                 start=np.array([slots.spring[r.name] * width], dtype=np.int64),
                 # a view of the elasticity's contiguous table: the kernel writes into it
                 target=target.reshape(target.shape[0], target.shape[1], -1), row=engine.zeros(n))
+            if schedule.function is not None:
+                engine.sampled.append(SampledSchedule(schedule, args,
+                                                      engine.lanes.world_of_lane))
             calls.append(Call("forces", SCHEDULE_ORDER, der_rest_schedule, args,
                               "der_rest_schedule"))
     return calls
@@ -103,7 +114,7 @@ class DerFixedNodes(Part):
         for rod, nodes, axes, angles in self.entries:
             for i in nodes:
                 for c in axes:
-                    slot.append(slots.node[rod.name] + i)
+                    slot.append(slots.nodes[rod.name][i])
                     comp.append(c)
             edge.extend(slots.edge[rod.name] + angles)
         slot, comp, edge = (np.array(v, dtype=np.int64) for v in (slot, comp, edge))

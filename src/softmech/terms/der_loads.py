@@ -46,7 +46,7 @@ class DerDampers(Part):
     def calls(self, engine):
         out = []
         for rod, eta in self.entries:
-            slot = engine.der_slots.node[rod.name] + np.arange(rod.n_nodes)
+            slot = engine.der_slots.nodes[rod.name]
             K = rod.n_nodes
             args = engine.args(
                 DerDampingArgs, node_slot=slot, dofs=np.arange(3 * K).reshape(K, 3),
@@ -84,7 +84,7 @@ class DerSlenderDrags(Part):
             K, m = rod.n_nodes, rod.n_elems
             node_dofs = 3 * rod.edge_nodes[:, :, None] + np.arange(3)            # (m, 2, 3)
             args = engine.args(
-                DerSlenderDragArgs, node_slot=engine.der_slots.node[rod.name] + np.arange(K),
+                DerSlenderDragArgs, node_slot=engine.der_slots.nodes[rod.name],
                 edge_slot=engine.der_slots.edge[rod.name] + np.arange(m),
                 edge_dofs=np.ascontiguousarray(node_dofs.reshape(m, 6), dtype=np.int64),
                 twist_dofs=3 * K + np.arange(m), rest_len=rod.rest_lengths,
@@ -110,7 +110,7 @@ class DerQuadraticDrags(Part):
     def calls(self, engine):
         out = []
         for rod, c_n, c_t in self.entries:
-            nodes = engine.der_slots.node[rod.name] + rod.edge_nodes
+            nodes = engine.der_slots.nodes[rod.name][rod.edge_nodes]
             args = engine.args(
                 DerQuadraticDragArgs, edge_nodes=np.ascontiguousarray(nodes, dtype=np.int64),
                 c_n=to_blocks(c_n, engine.lanes), c_t=to_blocks(c_t, engine.lanes))
@@ -133,7 +133,7 @@ class DerNodeForces(Part):
         out = []
         for rod, node, force in self.entries:
             args = engine.args(
-                DerNodeForceArgs, node_slot=np.array([engine.der_slots.node[rod.name] + node]),
+                DerNodeForceArgs, node_slot=engine.der_slots.nodes[rod.name][[node]],
                 dofs=np.arange(3).reshape(1, 3), weights=np.ones(1),
                 vector=per_lane(force, engine.lanes), scale=np.zeros(0), F=engine.zeros(3),
                 J=np.zeros(0))

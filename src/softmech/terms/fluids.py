@@ -296,15 +296,23 @@ class DerAddedMassPart(Part):
 
     def calls(self, engine):
         ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
-        total = np.concatenate([ctx.der_node_mass[r.name] + ctx.der_added_mass[r.name]
-                                for r in ctx.der_rods], axis=1)
+        shared = np.bincount(np.concatenate([slots.nodes[r.name] for r in ctx.der_rods]),
+                             minlength=slots.n_nodes) > 1
+        for r in self.rods:     # the projection kernel walks a rod's own chain of node slots
+            if np.any(shared[slots.nodes[r.name]]):
+                raise ValueError(f"AddedMass on discrete rod {r.name!r} is not allowed: a node "
+                                 "of it is joined to another rod's (sm.JoinNodes), and the "
+                                 "added mass needs each rod's nodes in one chain of its own")
+        total = slots.per_slot(ctx.der_rods, [ctx.der_node_mass[r.name] +
+                                              ctx.der_added_mass[r.name] for r in ctx.der_rods],
+                               lanes.worlds)
         am_mass, am_ratio = added_mass_tables(lanes, slots.n_nodes, [
-            (slots.node[r.name], ctx.der_added_mass[r.name], ctx.der_node_mass[r.name])
+            (slots.nodes[r.name][0], ctx.der_added_mass[r.name], ctx.der_node_mass[r.name])
             for r in self.rods])
         state = engine.state
         args = engine.args(
             AddedMassArgs, x=state.der_x, v=state.der_v, node_force=engine.workspace.der_force,
-            rod_node_off=np.array([slots.node[r.name] for r in self.rods], dtype=np.int64),
+            rod_node_off=np.array([slots.nodes[r.name][0] for r in self.rods], dtype=np.int64),
             rod_n_elems=np.array([r.n_elems for r in self.rods], dtype=np.int64),
             node_mass=to_blocks(total, lanes), node_body_acc=engine.der.der_body_acc,
             am_rod=np.arange(len(self.rods), dtype=np.int64), am_mass=am_mass, am_ratio=am_ratio)

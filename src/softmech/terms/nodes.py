@@ -194,6 +194,32 @@ class JoinNodes(_ImplicitTerm):
     def bind_implicit(self, ctx):
         return []
 
+    def der_join(self, rods):
+        """The join between two discrete rods of the unified engine (rods: {name: DerRod}), as
+        (body_a, node_a, body_b, node_b) for softmech.der_packing.DerSlots, which gives the two
+        nodes one slot; None if a body is not one of them. Checks the node indices and that the
+        nodes start within the tolerance."""
+        if self.body_a not in rods or self.body_b not in rods:
+            return None
+        at = []
+        for field, body_name, node in (("a", self.body_a, self.node_a),
+                                       ("b", self.body_b, self.node_b)):
+            rod = rods[body_name]
+            _in_range(self.name, f"node_{field}", np.array([node]), rod.n_nodes, "nodes")
+            at.append(rod.positions[node])
+        gap = float(np.linalg.norm(at[0] - at[1]))
+        if gap > self.tolerance:
+            raise ValueError(f"{self.name}: the joined nodes are {gap:.3g} m apart, more than the "
+                             f"tolerance {self.tolerance:.3g} m (they must coincide)")
+        return (self.body_a, self.node_a, self.body_b, self.node_b)
+
+    def contribute(self, ctx, p):
+        """Between two discrete rods of the unified engine the join is their shared node slot
+        (der_join); nothing to add here."""
+        if {self.body_a, self.body_b} <= set(getattr(ctx, "der_index", {})):
+            return
+        super().contribute(ctx, p)
+
 
 class PointMass(_ImplicitTerm):
     """PointMass(body, node, mass): a point mass [kg] added to one node of a discrete rod or
