@@ -20,6 +20,8 @@
     python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
                                                              # of the unified engine (issue 27)
     python benchmarks/compile_times.py --scene der_terms     # the same with its other terms
+    python benchmarks/compile_times.py --scene der_shell     # a hinge shell on the kind, a rod
+                                                             # joined to it
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
                                                              # vectorization remarks (stderr)
 
@@ -44,7 +46,8 @@ def main(argv=None):
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
-        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod", "der_terms"))
+        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod", "der_terms",
+        "der_shell"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -83,10 +86,12 @@ def main(argv=None):
         scene, dt = _surface_sticking_scene(sm)
     elif args.scene in ("der_rod", "der_terms"):
         scene, dt = _der_rod_scene(sm, terms=args.scene == "der_terms")
+    elif args.scene == "der_shell":
+        scene, dt = _der_shell_scene(sm)
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
-    unified = {"engine": "unified"} if args.scene in ("der_rod", "der_terms") else {}
+    unified = {"engine": "unified"} if args.scene.startswith("der_") else {}
     sim = scene.compile(worlds=1, dt=dt, **unified, scheme="verlet")
     engine = sim._engine()
     W = sim.lanes.W
@@ -215,6 +220,25 @@ def _der_rod_scene(sm, terms=False):
         scene.add(sm.EdgeContact(rod, stiffness=100.0, distance=4e-3,
                                  friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
     return scene, 1e-5
+
+
+def _der_shell_scene(sm):
+    """A hinge shell on the unified engine's kind (a 0.1 m square of 8 x 8 squares clamped along
+    one side, under gravity) with a discrete rod hanging from a corner (sm.JoinNodes)."""
+    from softmech.bodies import meshes
+
+    scene = sm.Scene()
+    mesh = meshes.rectangle(0.1, 0.1, 8)
+    shell = scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7,
+                            density=1000.0, bending="hinge")
+    v = mesh.vertices
+    scene.add(sm.FixNodes(shell, [int(i) for i in (v[:, 0] <= 0).nonzero()[0]]))
+    corner = int((v[:, 0] + v[:, 1]).argmax())
+    rod = scene.add_der_rod(name="rope", start=v[corner], direction=(0, 0, -1), length=0.05,
+                            n_elems=5, radius=1e-3, density=1000.0, youngs_modulus=1e8)
+    scene.add(sm.JoinNodes(shell, corner, rod, 0, tolerance=1e-12))
+    scene.add(sm.Gravity())
+    return scene, 1e-6
 
 
 def _contacts_scene(sm):

@@ -36,15 +36,17 @@ class DerSlots:
     tables of the concatenated rods (module docstring). `nodes[rod]` (n_nodes,) int64: each
     node's slot; nodes joined by sm.JoinNodes (`joins`: (rod_a, node_a, rod_b, node_b)) share
     the earlier one's (DisMech's joints through shared nodes, as the discrete engine's
-    DofLayout.merge). `edge[rod]`, `spring[rod]`: the offsets of its edges and springs."""
+    DofLayout.merge). `edge[rod]`, `spring[rod]`: the offsets of its edges and springs.
+    Shells of the kind (softmech.shell_packing) own node slots after the rods' and no edges or
+    springs; a join may name a shell's node."""
 
-    def __init__(self, rods, joins=()):
+    def __init__(self, rods, joins=(), shells=()):
         self.nodes, self.edge, self.spring = {}, {}, {}
         first = {}
         n = 0
-        for r in rods:
-            first[r.name] = n
-            n += r.n_nodes
+        for body in list(rods) + list(shells):   # shells' nodes after the rods' (no edges)
+            first[body.name] = n
+            n += node_count(body)
         parent = np.arange(n)
 
         def root(i):
@@ -59,9 +61,10 @@ class DerSlots:
         kept = np.flatnonzero(roots == np.arange(n))        # the slots of unjoined or first nodes
         slot_of = np.full(n, -1, dtype=np.int64)
         slot_of[kept] = np.arange(len(kept))
+        for body in list(rods) + list(shells):
+            self.nodes[body.name] = slot_of[roots[first[body.name] + np.arange(node_count(body))]]
         m = s = 0
         for r in rods:
-            self.nodes[r.name] = slot_of[roots[first[r.name] + np.arange(r.n_nodes)]]
             self.edge[r.name], self.spring[r.name] = m, s
             m, s = m + r.n_elems, s + r.n_springs
         self.n_nodes, self.n_edges, self.n_springs = len(kept), m, s
@@ -96,7 +99,7 @@ class DerSlots:
         return getattr(self, where)[rod.name] + np.arange(count, dtype=np.int64)
 
     def per_slot(self, rods, values, worlds, trailing=()):
-        """Per-node values of each rod ((B, n_nodes, *trailing) each, in rods' order) ->
+        """Per-node values of each body ((B, n_nodes, *trailing) each, in rods' order) ->
         (B, n_slots, *trailing) summed where nodes are shared (masses, forces)."""
         out = np.zeros((worlds, self.n_nodes) + trailing)
         for r, value in zip(rods, values):
@@ -130,49 +133,61 @@ def per_lane_rows(values, lanes):
     return np.ascontiguousarray(values.reshape((lanes.n_blocks, lanes.W) + values.shape[1:]))
 
 
-def der_joins(terms, rods):
-    """The sm.JoinNodes of `terms` between discrete rods of the kind, (rod_a, node_a, rod_b,
-    node_b) each, checked (terms' der_join: node ranges, the nodes' gap)."""
-    index = {r.name: r for r in rods}
+def node_count(body):
+    """Nodes of a discrete rod or shell of the kind."""
+    return body.n_nodes if hasattr(body, "n_nodes") else len(body.vertices)
+
+
+def initial_nodes(body):
+    """Initial node positions (n, 3) [m] of a discrete rod or shell of the kind."""
+    return body.positions if hasattr(body, "n_nodes") else body.vertices
+
+
+def der_joins(terms, bodies):
+    """The sm.JoinNodes of `terms` between discrete rods and shells of the kind, (body_a, node_a,
+    body_b, node_b) each, checked (terms' der_join: node ranges, the nodes' gap)."""
+    index = {b.name: b for b in bodies}
     joins = (getattr(t, "der_join", lambda _: None)(index) for t in terms)
     return [j for j in joins if j is not None]
 
 
-def pack_der_bodies(rods, ctx, lanes, slots):
+def pack_der_bodies(ctx, lanes, slots):
     """DerBodies (block layout) of the discrete rods: inverse node masses (ctx.der_node_mass,
     with sm.PointMass's) and twist inertias, and the body acceleration (gravity) the terms
     wrote into ctx.der_body_acc, with the fluid's added mass m_a and displaced mass m_f
     (ctx.der_added_mass, ctx.der_displaced_mass: sm.AddedMass, sm.Buoyancy): mass m + m_a,
     acceleration g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid). A node shared by
-    joined rods (slots: DerSlots) carries the sum of their masses and their mass-weighted
-    acceleration."""
-    B = lanes.worlds
-    per_slot = partial(slots.per_slot, rods, worlds=B)
-    mass = per_slot([ctx.der_node_mass[r.name] for r in rods])
+    joined rods or shells (slots: DerSlots) carries the sum of their masses and their
+    mass-weighted acceleration; the shells' nodes (ctx.der_shells) follow the rods'."""
+    B, rods = lanes.worlds, ctx.der_rods
+    bodies = rods + ctx.der_shells
+    per_slot = partial(slots.per_slot, bodies, worlds=B)
+    mass = per_slot([ctx.der_node_mass[r.name] for r in bodies])
     inertia = np.concatenate([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None]
                               for r in rods], axis=1) if rods else np.zeros((B, 0, 1))
     if slots.joined:
         acc = per_slot([ctx.der_node_mass[r.name][..., None] * ctx.der_body_acc[r.name]
-                        for r in rods], trailing=(3,)) / mass[..., None]
-    else:   # (the rods' own accelerations, bit for bit)
-        acc = per_slot([ctx.der_body_acc[r.name] for r in rods], trailing=(3,))
-    mass, acc = in_fluid(mass, acc, per_slot([ctx.der_added_mass[r.name] for r in rods]),
-                         per_slot([ctx.der_displaced_mass[r.name] for r in rods]))
+                        for r in bodies], trailing=(3,)) / mass[..., None]
+    else:   # (the bodies' own accelerations, bit for bit)
+        acc = per_slot([ctx.der_body_acc[r.name] for r in bodies], trailing=(3,))
+    mass, acc = in_fluid(mass, acc, per_slot([ctx.der_added_mass[r.name] for r in bodies]),
+                         per_slot([ctx.der_displaced_mass[r.name] for r in bodies]))
     return writable_contiguous(DerBodies(
         der_node_inv_mass=to_blocks(1.0 / mass, lanes),
         der_body_acc=to_blocks(acc, lanes),
         der_edge_inv_inertia=to_blocks(1.0 / inertia, lanes)))
 
 
-def initial_der_state(rods, lanes, slots):
-    """{State field: block array} of the discrete rods as built: at rest, twist angles as
-    given, reference frames of the initial shape (DerRod.a1_0, its tangents, ref_twist0); a
-    shared node (slots: DerSlots) at the position of the first rod that has it."""
+def initial_der_state(rods, lanes, slots, shells=()):
+    """{State field: block array} of the discrete rods and shells as built: at rest, twist
+    angles as given, reference frames of the initial shape (DerRod.a1_0, its tangents,
+    ref_twist0); a shared node (slots: DerSlots) at the position of the first body that has
+    it."""
     B = lanes.worlds
     per_rod = {k: [] for k in DER_STATE_FIELDS}
     nodes = np.zeros((slots.n_nodes, 3))
-    for r in reversed(rods):        # the first rod's positions written last
-        nodes[slots.nodes[r.name]] = r.positions
+    for r in reversed(list(rods) + list(shells)):        # the first body's written last
+        nodes[slots.nodes[r.name]] = initial_nodes(r)
     for r in rods:
         t = r.positions[r.edge_nodes[:, 1]] - r.positions[r.edge_nodes[:, 0]]
         t = t / np.linalg.norm(t, axis=1, keepdims=True)
@@ -215,7 +230,7 @@ def der_set_state(state, slots, lanes, rod, fields):
     every field is checked before any is written. Positions set without reference frames keep
     the stored ones, which the next force evaluation transports onto the new tangents. A node
     shared with another rod (sm.JoinNodes) takes the value written last."""
-    checked, B, W = {}, lanes.worlds, lanes.W
+    checked, B = {}, lanes.worlds
     for key, value in fields.items():
         if key not in DER_STATE_FIELDS:
             raise ValueError(f"set_state field {key!r} is not allowed for discrete rod "
@@ -228,9 +243,12 @@ def der_set_state(state, slots, lanes, rod, fields):
         _checks.finite(f"{rod.name}.{key}", arr, shape=(B,) + shape)
         checked[key] = (field, where, arr)
     for field, where, arr in checked.values():
-        slot = slots.index(where, rod)
-        blocks = to_blocks(arr if arr.ndim == 3 else arr[..., None], lanes)  # (n_blocks, c, n W)
-        target = getattr(state, field)
-        n = len(slot)
-        lanes_of = (slot[:, None] * W + np.arange(W)).reshape(-1)
-        target[..., lanes_of] = blocks.reshape(blocks.shape[:2] + (n * W,))
+        write_node_field(getattr(state, field), slots.index(where, rod),
+                         arr if arr.ndim == 3 else arr[..., None], lanes)
+
+
+def write_node_field(target, slot, values, lanes):
+    """target (n_blocks, c, n W) (a State field) <- values (B, k, c) at the k slots `slot`."""
+    blocks = to_blocks(values, lanes)                   # (n_blocks, c, k W)
+    lanes_of = (np.asarray(slot)[:, None] * lanes.W + np.arange(lanes.W)).reshape(-1)
+    target[..., lanes_of] = blocks.reshape(blocks.shape[:2] + (len(lanes_of),))

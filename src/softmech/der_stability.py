@@ -75,8 +75,8 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
 
 
 def der_time_step_limits(ctx):
-    """The limits (B,) of every discrete rod of an assembled scene (softmech.packing.Assembly),
-    with the damping of sm.LinearDamping and sm.SlenderBodyDrag (softmech.terms.der_loads:
+    """The limits (B,) of every discrete rod and shell of an assembled scene
+    (softmech.packing.Assembly; shells: softmech.shell_packing.shell_time_step_limit), with the damping of sm.LinearDamping and sm.SlenderBodyDrag (softmech.terms.der_loads:
     DerDampers, DerSlenderDrags; their node coefficients add, a Gershgorin bound)."""
     from softmech.terms.der_loads import DerDampers, DerSlenderDrags
     nodes, edges = {}, {}
@@ -85,6 +85,9 @@ def der_time_step_limits(ctx):
             nodes[name] = nodes.get(name, 0.0) + c
         for name, c in getattr(ctx.parts.get(part), "edge_damping", {}).items():
             edges[name] = edges.get(name, 0.0) + c
+    from softmech.shell_packing import shell_time_step_limit
     return [der_time_step_limit(r, ctx.der_params[r.name], nodes.get(r.name),
                                 ctx.der_node_mass[r.name], edges.get(r.name))
-            for r in ctx.der_rods]
+            for r in ctx.der_rods] + [
+        shell_time_step_limit(s, ctx.der_shell_params[s.name], ctx.der_node_mass[s.name])
+        for s in ctx.der_shells]

@@ -3,7 +3,6 @@ on its way to overflow, which body and quantity diverged, and the SimulationDive
 state restored to the block's start first)."""
 import numpy as np
 
-from softmech.der_packing import DER_STATE_FIELDS
 from softmech.integrators.implicit import IMPLICIT_SCHEMES, STATUS_NOT_CONVERGED
 from softmech.kernels.rod_motion import STATUS_OK, STATUS_ROTATION
 from softmech.recording import STATE_FIELDS
@@ -30,7 +29,7 @@ def culprit(sim, rotation):
     """(body, quantity) of sim's current (diverged) state: the first body with a non-finite
     state field, in the order of STATE_FIELDS; after a too-large rotation (rotation=True),
     the body of the fastest-turning element."""
-    bodies = sim.rods + sim.rigid_bodies + sim.der_rods
+    bodies = sim.rods + sim.rigid_bodies + sim.der_rods + sim.der_shells
     if rotation:        # (a discrete rod's drift turns no frame: never the culprit here)
         bodies = sim.rods + sim.rigid_bodies
         spin = [np.nanmax(np.abs(sim.get_state(b.name)["angular_velocities"]), initial=0.0)
@@ -38,7 +37,7 @@ def culprit(sim, rotation):
         return bodies[int(np.argmax(spin))].name, "angular_velocities"
     for b in bodies:
         state = sim.get_state(b.name)
-        for field in (DER_STATE_FIELDS if sim._der(b.name) is not None else STATE_FIELDS):
+        for field in (state if sim._der(b.name) is not None else STATE_FIELDS):
             if not np.all(np.abs(state[field]) <= EXPLODING):    # NaN compares False
                 return b.name, field
     return bodies[0].name, "state"
@@ -72,5 +71,6 @@ def raise_diverged(sim, saved, n_steps, status):
         f"{worlds}, {what}. Suggested time step: dt <= {min(limit, 0.5 * sim.dt):.3g} s "
         f"(current {sim.dt:g} s). The state was restored to t = {sim.time:.6g} s.",
         time=sim.time, state={r.name: sim.get_state(r.name)
-                              for r in sim.rods + sim.rigid_bodies + sim.der_rods},
+                              for r in sim.rods + sim.rigid_bodies + sim.der_rods
+                              + sim.der_shells},
         worlds=worlds, body=body, quantity=quantity)

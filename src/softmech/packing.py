@@ -18,7 +18,8 @@ from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDr
                                            rigid_clear)
 from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
 from softmech.der_packing import (DerSlots, der_joins, der_parameters, initial_der_state,
-                                  pack_der_bodies)
+                                  node_count, pack_der_bodies)
+from softmech.shell_packing import shell_node_mass, shell_parameters
 from softmech.fluid_mass import in_fluid
 from softmech.kernels.der_motion import (DER_MOTION, DerDriftArgs, DerKickArgs,
                                          DerKickDriftArgs, DerMotionArgs)
@@ -69,21 +70,29 @@ class Assembly:
     and pack them into their kernels' arrays."""
 
     def __init__(self, rods, rod_params, worlds, rigid_bodies=(), rigid_params=None,
-                 der_rods=(), der_params=None):
+                 der_rods=(), der_params=None, der_shells=(), der_shell_params=None):
         self.rods = rods
         self.der_rods = list(der_rods)
+        self.der_shells = list(der_shells)
+        """Discrete shells on the kind (hinge bending: softmech.shell_packing), their natural
+        hinge angles (B, n_hinges) in der_shell_params; their node fields below with the
+        rods'."""
+        self.der_shell_params = der_shell_params or {}
+        self.der_shell_index = {s.name: s for s in self.der_shells}
         """Discrete elastic rods (softmech.der_packing), with their per-world parameters
         (B, ...) in der_params and their body acceleration field (gravity) [m/s^2] per node
         (B, n_nodes, 3) in der_body_acc."""
         self.der_index = {r.name: r for r in self.der_rods}
         self.der_params = der_params or {}
-        self.der_body_acc = {r.name: np.zeros((worlds, r.n_nodes, 3)) for r in self.der_rods}
+        bodies = self.der_rods + self.der_shells
+        self.der_body_acc = {r.name: np.zeros((worlds, node_count(r), 3)) for r in bodies}
         self.der_node_mass = {r.name: np.tile(r.node_mass, (worlds, 1)) for r in self.der_rods}
+        self.der_node_mass.update({s.name: shell_node_mass(s, worlds) for s in self.der_shells})
         """Each discrete rod's node masses [kg], (B, n_nodes): the lumped masses of the rod and
         what sm.PointMass adds; the integrator's, the stability estimate's and the
         diagnostics' masses."""
-        self.der_displaced_mass = {r.name: np.zeros((worlds, r.n_nodes)) for r in self.der_rods}
-        self.der_added_mass = {r.name: np.zeros((worlds, r.n_nodes)) for r in self.der_rods}
+        self.der_displaced_mass = {r.name: np.zeros((worlds, node_count(r))) for r in bodies}
+        self.der_added_mass = {r.name: np.zeros((worlds, node_count(r))) for r in bodies}
         """Fluid displaced by each discrete rod's nodes and their added mass [kg] (B, n_nodes)
         (sm.Buoyancy, sm.AddedMass): the kick's mass becomes m + m_a and the body acceleration
         g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid)."""
@@ -176,7 +185,7 @@ def scene_parameters(bodies, terms):
     return params
 
 
-def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=()):
+def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=(), der_shells=()):
     """Validate per-world parameters and let every term write its contributions: returns the
     Assembly (rod parameters broadcast to B worlds in `all_rod_params`; the discrete rods' in
     `der_params`)."""
@@ -204,8 +213,9 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=()):
                              f"(an inertia that is not positive definite)")
         rigid_params[b.name] = {"mass": mass, "inertia": inertia}
     ctx = Assembly(rods, rod_params, B, rigid_bodies, rigid_params, der_rods,
-                   der_parameters(der_rods, params, B))
-    ctx.der_joins = der_joins(terms, der_rods)
+                   der_parameters(der_rods, params, B), der_shells,
+                   shell_parameters(der_shells, params, B))
+    ctx.der_joins = der_joins(terms, list(der_rods) + list(der_shells))
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -239,13 +249,16 @@ class Engine:
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)
         self.der_rods = ctx.der_rods
-        self.der_slots = DerSlots(self.der_rods, ctx.der_joins)
-        self.der = pack_der_bodies(self.der_rods, ctx, lanes, self.der_slots)
+        self.der_slots = DerSlots(self.der_rods, ctx.der_joins, ctx.der_shells)
+        self.der = pack_der_bodies(ctx, lanes, self.der_slots)
         from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
         calls = list(RodElasticity(ctx).calls(self)) if rods else []
         if self.der_rods:                       # every discrete rod has it: a body-kind term
             from softmech.terms.der_kind import DerElasticity
             calls.extend(DerElasticity(ctx).calls(self))
+        if ctx.der_shells:                      # and every shell of the kind
+            from softmech.terms.der_shell import shell_calls
+            calls.extend(shell_calls(self))
         if ctx.rigid_bodies:  # clears the rigid bodies' accumulators before every force pass
             calls.append(Call("forces", -1, rigid_clear, self.args(RigidClearArgs), "rigid_clear"))
         for part in ctx.parts.values():
@@ -264,7 +277,7 @@ class Engine:
             motions.append(RigidMotionArgs(drift=self.args(RigidDriftArgs),
                                            kick=self.args(RigidKickArgs),
                                            kick_drift=self.args(RigidKickDriftArgs)))
-        if self.der_rods:
+        if self.der_rods or ctx.der_shells:
             self.kinds.append((DER_MOTION, False))
             motions.append(DerMotionArgs(drift=self.args(DerDriftArgs), kick=self.args(DerKickArgs),
                                          kick_drift=self.args(DerKickDriftArgs)))
@@ -293,7 +306,7 @@ class Engine:
     def der_initial(self):
         """The discrete rods' state as built, {State field: block array} (the values sm.FixNodes
         holds)."""
-        return initial_der_state(self.der_rods, self.lanes, self.der_slots)
+        return initial_der_state(self.der_rods, self.lanes, self.der_slots, self.ctx.der_shells)
 
     def elem_table(self, entries, width):
         """Per-entry values on the element slots of its rod, zero elsewhere: entries of (rod
@@ -439,7 +452,7 @@ def allocate_workspace(slots, lanes, n_rigid=0, der_slots=None):
 
 
 def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, der_rods=(),
-               der_slots=None):
+               der_slots=None, der_shells=()):
     """per_rod: list (one per rod) of dicts with positions (B, n_nodes, 3), velocities,
     directors (B, n, 3, 3), angular_velocities (B, n, 3); per_rigid: the same for each rigid
     body with n_nodes = n = 1, its own (user) frame, or with principal=True already in its
@@ -466,4 +479,4 @@ def pack_state(rods, per_rod, lanes, rigid=(), per_rigid=(), principal=False, de
         rb_v=to_blocks(rigid_cat([np.asarray(d["velocities"]) for d in per_rigid], (3,)), lanes),
         rb_Q=to_blocks(rigid_cat([f[0] for f in frames], (3, 3)), lanes),
         rb_w=to_blocks(rigid_cat([f[1] for f in frames], (3,)), lanes),
-        **initial_der_state(der_rods, lanes, der_slots or DerSlots(der_rods))))
+        **initial_der_state(der_rods, lanes, der_slots or DerSlots(der_rods), der_shells)))

@@ -305,10 +305,12 @@ class Scene:
 
         engine: "discrete" (the default for a scene with discrete rods or shells: the
         ImplicitSimulation above) or "unified" (the default for a scene that mixes discrete
-        rods, and no shells, with Cosserat rods or rigid bodies): the discrete rods become a body kind of the
-        Simulation of Cosserat rods and rigid bodies (softmech.terms.der_kind), stepped beside
-        them by any of its schemes ("implicit_euler" the default when it has discrete rods);
-        shells are not a kind of it yet (docs/discrete_rods.md lists what works there).
+        rods and hinge shells with Cosserat rods or rigid bodies): the discrete rods and shells
+        with hinge bending become a body kind of the Simulation of Cosserat rods and rigid
+        bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by any
+        of its schemes ("implicit_euler" the default when it has them); mid-edge shells and
+        axisymmetric shells are not on it yet (docs/discrete_rods.md and docs/shells.md list
+        what works there).
         """
         from softmech.simulation import Simulation
 
@@ -318,20 +320,23 @@ class Scene:
         worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
                                           f"{worlds} copies of the scene's arrays")
         dt = float(_checks.positive("dt", dt, shape=()))
-        # a scene mixing discrete rods (only) with Cosserat rods or rigid bodies: unified
-        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and all(
-            getattr(b, "kind", "") == "der_rod" for b in self.implicit_bodies)
+        # a scene mixing discrete rods and hinge shells with Cosserat rods or rigid bodies
+        on_kind = [b for b in self.implicit_bodies if getattr(b, "kind", "") == "der_rod" or (
+            getattr(b, "kind", "") == "shell" and b.bending == "hinge")]
+        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and \
+            len(on_kind) == len(self.implicit_bodies)
         engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
-        der_rods = []
+        der_rods, der_shells = [], []
         if engine == "unified" and self.implicit_bodies:
-            others = [b.name for b in self.implicit_bodies if getattr(b, "kind", "") != "der_rod"]
+            others = [b.name for b in self.implicit_bodies if b not in on_kind]
             if others:
-                raise ValueError(f"engine = 'unified' is not allowed with shells ({others}): only "
-                                 "discrete rods are a body kind of the unified engine yet; "
-                                 "compile a scene of discrete rods and shells with "
-                                 "engine='discrete'")
-            der_rods = list(self.implicit_bodies)
+                raise ValueError(f"engine = 'unified' is not allowed with {others}: only discrete "
+                                 "rods and shells with bending='hinge' are a body kind of the "
+                                 "unified engine yet (not mid-edge or axisymmetric shells); "
+                                 "compile the scene with engine='discrete'")
+            der_rods = [b for b in on_kind if b.kind == "der_rod"]
+            der_shells = [b for b in on_kind if b.kind == "shell"]
             scheme = "implicit_euler" if scheme is None else scheme
         elif engine == "discrete" and not self.implicit_bodies:
             raise ValueError("engine = 'discrete' is not allowed: the scene has no discrete rods "
@@ -355,7 +360,8 @@ class Scene:
             n_threads = _checks.integer("n_threads", n_threads, 1)
         strict = _checks.boolean("strict", strict)
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
-                          n_threads=n_threads, implicit=newton, der_rods=der_rods)
+                          n_threads=n_threads, implicit=newton, der_rods=der_rods,
+                          der_shells=der_shells)
 
 
 def _field_holding(term, name, default):

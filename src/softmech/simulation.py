@@ -23,6 +23,7 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
                               to_blocks)
 from softmech.threads import block_pool
 from softmech.run_loop import EXPLODING, SimulationDiverged  # noqa: F401 (re-exported)
+from softmech.shell_packing import shell_diagnostics, shell_get_state, shell_set_state
 from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
@@ -47,12 +48,15 @@ class Simulation:
     dimension of 1 (shared) or B; edit them in place or assign new arrays between runs."""
 
     def __init__(self, scene, *, worlds, dt, scheme, strict, n_threads=None, implicit=None,
-                 der_rods=()):
+                 der_rods=(), der_shells=()):
         self.rods = list(scene.rods)
         self.rigid_bodies = list(getattr(scene, "rigid_bodies", ()))
         self.der_rods = list(der_rods)
         """Discrete elastic rods stepped by this engine (Scene.compile(engine="unified"):
         softmech.der_packing, softmech.kernels.der_kind)."""
+        self.der_shells = list(der_shells)
+        """Discrete shells (hinge bending) stepped by it, nodes of the same kind
+        (softmech.shell_packing)."""
         self.terms = list(scene.terms)
         self.worlds = worlds
         self.dt = dt
@@ -63,15 +67,16 @@ class Simulation:
         self._implicit = None   # (engine, ImplicitIntegrator) of the current engine
         self._t0, self._steps = 0.0, 0
         self.lanes = Lanes.for_worlds(worlds, n_threads)
-        self.params = Params(scene_parameters(self.rods + self.rigid_bodies + self.der_rods,
-                                              self.terms))
+        self.params = Params(scene_parameters(self.rods + self.rigid_bodies + self.der_rods
+                                              + self.der_shells, self.terms))
         self._known_params = frozenset(self.params)
         self._packed = PackedParams(self.params)
         self._index = {r.name: i for i, r in enumerate(self.rods)}
         self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
-        self._der_index = {r.name: r for r in self.der_rods}
+        self._der_index = {r.name: r for r in self.der_rods + self.der_shells}
         self._slots = Slots(self.rods)
-        self._der_slots = DerSlots(self.der_rods, der_joins(self.terms, self.der_rods))
+        self._der_slots = DerSlots(self.der_rods, der_joins(self.terms, self._der_index.values()),
+                                   self.der_shells)
         self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies),
                                             self._der_slots)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),
@@ -84,7 +89,8 @@ class Simulation:
             ("positions", b.position), ("velocities", b.velocity), ("directors", b.directors),
             ("angular_velocities", b.angular_velocity))} for b in self.rigid_bodies]
         self._state = pack_state(self.rods, initial, self.lanes, self.rigid_bodies, rigid,
-                                 der_rods=self.der_rods, der_slots=self._der_slots)
+                                 der_rods=self.der_rods, der_slots=self._der_slots,
+                                 der_shells=self.der_shells)
         self._histories = {}
         """The terms' history (softmech.packing.Engine.history), outliving each engine."""
         self.check_time_step(strict)
@@ -115,7 +121,8 @@ class Simulation:
     def rod_params(self, name):
         """Parameters of rod `name` broadcast to (B, ...); a discrete rod's: {"radius" (B, m)}."""
         if name in self._der_index:
-            return {"radius": self._der_index[name].drawn_radius(self.worlds)}
+            der = self._der_index[name]
+            return {"radius": der.drawn_radius(self.worlds)} if der.kind == "der_rod" else {}
         rod = self.rods[self._index[name]]
         return {k: broadcast_worlds(f"{name}.{k}", self.params[f"{name}.{k}"], self.worlds,
                                     v.shape[1:]) for k, v in rod.parameters().items()}
@@ -155,14 +162,18 @@ class Simulation:
         return name
 
     def _der(self, name):
-        """The discrete rod called `name`, or None."""
+        """The discrete rod or shell called `name`, or None."""
         return self._der_index.get(name)
 
     def _der_get_state(self, name):
-        return der_get_state(self._state, self._der_slots, self.lanes, self._der_index[name])
+        body = self._der_index[name]
+        get = der_get_state if body.kind == "der_rod" else shell_get_state
+        return get(self._state, self._der_slots, self.lanes, body)
 
     def _der_set_state(self, name, fields):
-        der_set_state(self._state, self._der_slots, self.lanes, self._der_index[name], fields)
+        body = self._der_index[name]
+        put = der_set_state if body.kind == "der_rod" else shell_set_state
+        put(self._state, self._der_slots, self.lanes, body, fields)
 
     def _rigid(self, name):
         """The rigid body called `name`, or None if `name` is a rod."""
@@ -258,8 +269,11 @@ class Simulation:
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
         name, engine = self._rod_name(rod), self._engine()
         if (der := self._der(name)) is not None:
-            d = der_diagnostics(der, engine.ctx.der_params[name], self.get_state(name),
-                                engine.ctx.der_node_mass[name])
+            ctx = engine.ctx
+            d = der_diagnostics(der, ctx.der_params[name], self.get_state(name),
+                                ctx.der_node_mass[name]) if der.kind == "der_rod" else \
+                shell_diagnostics(der, ctx.der_shell_params[name], self.get_state(name),
+                                  ctx.der_node_mass[name])
             d["total_energy"] = total_energy(d)
             return d
         body = self._rigid(name)
@@ -281,8 +295,9 @@ class Simulation:
         der = self._der(name)
         if der is not None:     # (node accelerations (B, N, 3), twist accelerations (B, m))
             ws, slots = self.workspace, self._der_slots
-            return (from_blocks(ws.der_force, self.lanes, (3,))[:, slots.index("node", der)],
-                    from_blocks(ws.der_torque, self.lanes, ())[:, slots.index("edge", der)])
+            edges = slots.index("edge", der) if der.kind == "der_rod" else []
+            return (from_blocks(ws.der_force, self.lanes, (3,))[:, slots.nodes[name]],
+                    from_blocks(ws.der_torque, self.lanes, ())[:, edges])
         body = self._rigid(name)
         if body is not None:
             i = slice(self._rigid_index[name], self._rigid_index[name] + 1)
@@ -341,7 +356,7 @@ class Simulation:
         if cached is not None and self._packed.unchanged(self.params, cached[0]):
             return self._sampled_now(cached[1])
         ctx = assemble_terms(self.rods, self.terms, self.params, self.worlds, self.rigid_bodies,
-                             self.der_rods)
+                             self.der_rods, self.der_shells)
         engine = Engine(self.rods, ctx, self.lanes, self._state, self.workspace,
                         self._histories)
         self._engine_cache = (self._packed.snapshot(self.params), engine)
@@ -483,7 +498,7 @@ class Simulation:
         if not fields:
             return
         per_rod, full = {}, {}
-        every = [b.name for b in self.rods + self.rigid_bodies + self.der_rods]
+        every = [b.name for b in self.rods + self.rigid_bodies] + list(self._der_index)
         for f in fields:
             rod, base = (f.split(".", 1) if "." in f else (None, f))
             names = [self._rod_name(rod)] if rod or len(every) == 1 else every
@@ -516,7 +531,9 @@ class Simulation:
         com_velocity, and the diagnostics' energies and momenta; None for a field it does not
         have (directors, contact forces): ValueError."""
         if base in DER_STATE_FIELDS:
-            return self.get_state(name)[base]
+            state = self.get_state(name)
+            if base in state:       # (a shell has positions and velocities)
+                return state[base]
         if name not in per_rod:
             per_rod[name] = self.diagnostics(name)
         if base in per_rod[name]:

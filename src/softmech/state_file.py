@@ -12,7 +12,6 @@ import zipfile
 
 import numpy as np
 
-from softmech.der_packing import DER_STATE_FIELDS
 from softmech.integrators.implicit import IMPLICIT_SCHEMES
 from softmech.io import ZIP_ERRORS, atomic_save_npz, read_state_npz
 from softmech.recording import PRINCIPAL, STATE_FIELDS
@@ -27,7 +26,7 @@ def write_state(sim, path):
     origin, steps = sim.clock
     arrays = {"time": np.array(sim.time), "clock_origin": np.array(origin),
               "clock_steps": np.array(steps, dtype=np.int64), "clock_dt": np.array(sim.dt)}
-    for r in sim.rods + sim.rigid_bodies + sim.der_rods:
+    for r in sim.rods + sim.rigid_bodies + sim.der_rods + sim.der_shells:
         arrays.update({f"{r.name}.{k}": v for k, v in sim.get_state(r.name).items()})
     for b in sim.rigid_bodies:
         exact = sim.get_state(b.name, principal=True)
@@ -53,8 +52,8 @@ def read_state(sim, path):
             sim.set_state(r.name, principal=exact, **{
                 k: data[f"{r.name}.{'principal_' if exact and k in PRINCIPAL else ''}{k}"]
                 for k in STATE_FIELDS})
-        for r in sim.der_rods:
-            sim.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in DER_STATE_FIELDS})
+        for r in sim.der_rods + sim.der_shells:     # (a shell: positions, velocities)
+            sim.set_state(r.name, **{k: data[f"{r.name}.{k}"] for k in sim.get_state(r.name)})
     except ValueError as err:          # e.g. directors that are not rotations
         for a, b in zip(sim._state, saved):
             a[...] = b
@@ -89,6 +88,6 @@ def _expected(sim, names):
             if key in STATE_FIELDS:
                 prefix = "principal_" if exact and key in PRINCIPAL else ""
                 members[f"{r.name}.{prefix}{key}"] = value.shape
-    for r in sim.der_rods:
+    for r in sim.der_rods + sim.der_shells:
         members.update({f"{r.name}.{k}": v.shape for k, v in sim.get_state(r.name).items()})
     return members

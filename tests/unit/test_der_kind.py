@@ -51,8 +51,9 @@ def test_default_engine_of_discrete_scenes_is_unchanged_and_unified_is_chosen_by
 def test_unsupported_combinations_are_refused():
     scene, _ = der_scene()
     scene.add_shell(name="flap", vertices=[[0, 0.2, 0], [0.05, 0.2, 0], [0, 0.25, 0]],
-                    triangles=[[0, 1, 2]], thickness=1e-3, youngs_modulus=1e6, density=1000.0)
-    with pytest.raises(ValueError, match="not allowed with shells"):
+                    triangles=[[0, 1, 2]], thickness=1e-3, youngs_modulus=1e6, density=1000.0,
+                    bending="midedge")      # (hinge shells are nodes of the kind)
+    with pytest.raises(ValueError, match="only discrete rods and shells with bending='hinge'"):
         scene.compile(dt=1e-3, engine="unified")
     scene, _ = der_scene()
     with pytest.raises(ValueError, match="corotate"):
@@ -61,7 +62,7 @@ def test_unsupported_combinations_are_refused():
     scene, rod = der_scene()
     scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x)))
     with pytest.raises(ValueError, match="user_force .NodeUserForce. is not supported on a "
-                                         "discrete rod of the unified engine yet"):
+                                         "discrete rod or shell of the unified engine yet"):
         scene.compile(dt=1e-3, engine="unified").step(1)
 
 

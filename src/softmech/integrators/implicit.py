@@ -187,10 +187,12 @@ class ImplicitIntegrator:
 
         s, ws, nb = engine.state, engine.workspace, lanes.n_blocks
         scale = np.full(engine.der_slots.n_nodes, np.inf)     # (a joined node: every rod's)
-        for r in engine.der_rods:
+        for r in engine.der_rods + engine.ctx.der_shells:
             slot = engine.der_slots.nodes[r.name]
-            np.minimum.at(scale, slot[r.edge_nodes[:, 0]], r.rest_lengths)
-            np.minimum.at(scale, slot[r.edge_nodes[:, 1]], r.rest_lengths)
+            pairs, lengths = (r.edge_nodes, r.rest_lengths) if r in engine.der_rods else \
+                (r.edges, r.edge_length)
+            np.minimum.at(scale, slot[pairs[:, 0]], lengths)
+            np.minimum.at(scale, slot[pairs[:, 1]], lengths)
         n_x = scale.size
         like = lambda arrays: [np.zeros_like(a) for a in arrays]
         state = (s.der_x, s.der_v, s.der_theta, s.der_w, s.der_a1, s.der_tangent, s.der_ref)

@@ -390,7 +390,8 @@ class GroundContact(BodyTerm):
         rod = ctx.der_index.get(self.implicit_body)
         if rod is None:
             raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
-                             "engine: it is not one of its discrete rods")
+                             "engine: it is not one of its discrete rods (on a shell: not yet; "
+                             "compile with engine='discrete')")
         ctx.part(DerGroundContacts).add(self, rod, p)
 
     def bind_implicit(self, ctx):

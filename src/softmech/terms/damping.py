@@ -124,8 +124,8 @@ class LinearDamping(BodyTerm):
         rod = ctx.der_index.get(self.target)
         if rod is None:
             raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
-                             "engine: it is not a discrete rod of the scene (shells are not a "
-                             "kind of it)")
+                             "engine: it is not a discrete rod of the scene (on a shell: not "
+                             "yet; compile with engine='discrete')")
         ctx.part(DerDampers).add(rod, p["coefficient"])
 
     def bind_implicit(self, ctx):

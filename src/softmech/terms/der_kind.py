@@ -116,7 +116,8 @@ class DerFixedNodes(Part):
                 for c in axes:
                     slot.append(slots.nodes[rod.name][i])
                     comp.append(c)
-            edge.extend(slots.edge[rod.name] + angles)
+            if angles.size:         # (a shell of the kind has no angles)
+                edge.extend(slots.edge[rod.name] + angles)
         slot, comp, edge = (np.array(v, dtype=np.int64) for v in (slot, comp, edge))
         W = lanes.W
         x, th = initial["der_x"], initial["der_theta"]       # (n_blocks, c, n*W)

@@ -93,6 +93,9 @@ class Buoyancy(Term):
                 ctx.rigid_displaced_mass[body.name] += rho * body_volume(self.name, body)
         for rod in ctx.der_rods:    # the rod's own volume m_i / rho per node (no PointMass's)
             ctx.der_displaced_mass[rod.name] += rho[:, None] * rod.node_mass / rod.density
+        for shell in getattr(ctx, "der_shells", []):    # its own volume h A_i per node
+            ctx.der_displaced_mass[shell.name] += rho[:, None] * shell.thickness * \
+                shell.node_areas()[None]
 
     def bind_implicit(self, ctx):
         """Discrete rods and shells: F_i = -rho_f (m_i / rho) g on every node, i.e. gravity
@@ -238,12 +241,12 @@ class QuadraticDrag(BodyTerm):
 
 def unified_der_rod(term, ctx):
     """The discrete rod a BodyTerm acts on in the unified engine (ctx: softmech.packing.Assembly);
-    ValueError naming the field for a shell (not a kind of that engine)."""
+    ValueError naming the field for a shell (not supported there yet)."""
     rod = ctx.der_index.get(term.target)
     if rod is None:
         raise ValueError(f"{term.name}.body = {term.target!r} is not allowed in the unified "
-                         "engine: it is not a discrete rod of the scene (shells are not a kind "
-                         "of it)")
+                         "engine: it is not a discrete rod of the scene (on a shell: not yet; "
+                         "compile with engine='discrete')")
     return rod
 
 

@@ -25,8 +25,9 @@ class Gravity(Term):
             ctx.body_acc[rod.name] += p["acceleration"][:, None, :]
         for body in ctx.rigid_bodies:
             ctx.rigid_body_acc[body.name] += p["acceleration"]
-        for rod in ctx.der_rods:        # discrete rods in the explicit engine: F_i = m_i g
-            ctx.der_body_acc[rod.name] += p["acceleration"][:, None, :]
+        # discrete rods and shells in the unified engine: F_i = m_i g
+        for body in ctx.der_rods + getattr(ctx, "der_shells", []):
+            ctx.der_body_acc[body.name] += p["acceleration"][:, None, :]
 
     def bind_implicit(self, ctx):
         """Discrete rods and shells: F_i = m_i g on every node (the lumped node masses)."""

@@ -9,6 +9,7 @@ by fixing its first two nodes and its first edge's twist angle (DisMech's clamp)
 import numpy as np
 
 from softmech import _checks
+from softmech.der_packing import initial_nodes, node_count
 from softmech.implicit.loads import FixedDofs, NodeLoads
 from softmech.terms.base import Term
 
@@ -48,6 +49,13 @@ def _in_range(owner, field, idx, n, what):
                          f"{what} (indices 0..{n - 1})")
 
 
+def der_body(ctx, name):
+    """The discrete rod or shell `name` of the unified engine's kind (ctx: its Assembly), or
+    None."""
+    body = getattr(ctx, "der_index", {}).get(name)
+    return body if body is not None else getattr(ctx, "der_shell_index", {}).get(name)
+
+
 class _ImplicitTerm(Term):
     implicit_only = True
     """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
@@ -57,10 +65,12 @@ class _ImplicitTerm(Term):
         # implicit_bodies() (JoinNodes, RodShellJoint, EdgeContact, ParameterWave)
         named = (getattr(self, "implicit_body", None),) + tuple(
             getattr(self, "implicit_bodies", lambda: ())())
-        if set(named) & set(getattr(ctx, "der_index", {})):
+        if set(named) & (set(getattr(ctx, "der_index", {})) |
+                         set(getattr(ctx, "der_shell_index", {}))):
             raise ValueError(f"{self.name} ({type(self).__name__}) is not supported on a discrete "
-                             "rod of the unified engine yet: compile with engine='discrete' "
-                             "(docs/discrete_rods.md lists what the unified engine supports)")
+                             "rod or shell of the unified engine yet: compile with "
+                             "engine='discrete' (docs/discrete_rods.md and docs/shells.md list "
+                             "what the unified engine supports)")
         raise ValueError(f"{self.name} ({type(self).__name__}) works on discrete rods and shells "
                          "only; for Cosserat rods use sm.Clamp, sm.Pin or sm.EndLoad")
 
@@ -112,12 +122,12 @@ class FixNodes(_ImplicitTerm):
     def contribute(self, ctx, p):
         """A discrete rod in the explicit engine's Model/State (softmech.terms.der_kind): its
         nodes' coordinates and twist angles held by a positions and a rates constraint."""
-        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        rod = der_body(ctx, self.implicit_body)
         if rod is None:
             super().contribute(ctx, p)
         from softmech.terms.der_kind import DerFixedNodes
-        _in_range(self.name, "nodes", self.nodes, rod.n_nodes, "nodes")
-        _in_range(self.name, "angles", self.angles, rod.n_elems, "angles")
+        _in_range(self.name, "nodes", self.nodes, node_count(rod), "nodes")
+        _in_range(self.name, "angles", self.angles, getattr(rod, "n_elems", 0), "angles")
         ctx.part(DerFixedNodes).hold(rod, self.nodes, ["xyz".index(c) for c in sorted(self.axes)],
                                      self.angles)
 
@@ -150,11 +160,11 @@ class NodeForce(_ImplicitTerm):
     def contribute(self, ctx, p):
         """A discrete rod in the unified engine (softmech.terms.der_loads): the force on its
         node, per world."""
-        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        rod = der_body(ctx, self.implicit_body)
         if rod is None:
             super().contribute(ctx, p)
         from softmech.terms.der_loads import DerNodeForces
-        _in_range(self.name, "node", np.array([self.node]), rod.n_nodes, "nodes")
+        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes")
         ctx.part(DerNodeForces).add(rod, self.node, p["force"])
 
 
@@ -204,9 +214,9 @@ class JoinNodes(_ImplicitTerm):
         at = []
         for field, body_name, node in (("a", self.body_a, self.node_a),
                                        ("b", self.body_b, self.node_b)):
-            rod = rods[body_name]
-            _in_range(self.name, f"node_{field}", np.array([node]), rod.n_nodes, "nodes")
-            at.append(rod.positions[node])
+            body = rods[body_name]
+            _in_range(self.name, f"node_{field}", np.array([node]), node_count(body), "nodes")
+            at.append(initial_nodes(body)[node])
         gap = float(np.linalg.norm(at[0] - at[1]))
         if gap > self.tolerance:
             raise ValueError(f"{self.name}: the joined nodes are {gap:.3g} m apart, more than the "
@@ -216,7 +226,7 @@ class JoinNodes(_ImplicitTerm):
     def contribute(self, ctx, p):
         """Between two discrete rods of the unified engine the join is their shared node slot
         (der_join); nothing to add here."""
-        if {self.body_a, self.body_b} <= set(getattr(ctx, "der_index", {})):
+        if der_body(ctx, self.body_a) is not None and der_body(ctx, self.body_b) is not None:
             return
         super().contribute(ctx, p)
 
@@ -247,8 +257,8 @@ class PointMass(_ImplicitTerm):
         """A discrete rod in the unified engine: the node's mass in ctx.der_node_mass (the
         integrator's, the stability estimate's and the diagnostics'); gravity, an acceleration
         there, then acts on it with the node's mass."""
-        rod = getattr(ctx, "der_index", {}).get(self.implicit_body)
+        rod = der_body(ctx, self.implicit_body)
         if rod is None:
             super().contribute(ctx, p)
-        _in_range(self.name, "node", np.array([self.node]), rod.n_nodes, "nodes")
+        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes")
         ctx.der_node_mass[rod.name][:, self.node] += self.mass

@@ -1,0 +1,60 @@
+"""Discrete shells (hinge bending) as nodes of the unified engine's discrete kind: the adapter
+that runs the discrete engine's DOF-vector kernels of a shell's stretching edges
+(softmech.kernels.shell_stretch, ref. 004 sec. 3.1, eqs. 9-10) and bending hinges
+(softmech.kernels.shell_hinge, ref. 004 sec. 3.4, eq. 17) on one world at a time.
+
+A shell's nodes are slots of the kind's node arrays (der_x, der_v, der_force:
+softmech.der_packing.DerSlots, after the discrete rods' nodes). For each lane the adapter
+gathers the shells' node positions into a DOF vector q (node slot i at 3 i .. 3 i + 2: the DOF
+tables index it by slot), calls the kernels -- the same compiled functions, with the same
+argument types, as the discrete engine's shell bindings, whose Jacobian blocks it writes into
+a scratch array and does not read -- and adds the forces to der_force.
+"""
+from collections import namedtuple
+
+from softmech.kernels import kernel
+from softmech.kernels.shell_hinge import hinge_forces
+from softmech.kernels.shell_stretch import stretch_forces
+
+DerShellArgs = namedtuple("DerShellArgs", [
+    "der_x", "der_force",       # State, Workspace
+    "sh_slot",        # (k,) int64: the shells' node slots, each once
+    "sh_edge_dofs",   # (e, 6) int64: the x, y, z DOFs (3 slot + c) of each edge's two nodes
+    "sh_rest_len",    # (e,) [m] rest lengths
+    "sh_stretch_k",   # (e,) [J] stretching stiffnesses (softmech.bodies.shell)
+    "sh_hinge_dofs",  # (h, 12) int64: the DOFs of each hinge's four nodes
+    "sh_hinge_k",     # (h,) [J] hinge stiffnesses
+    "sh_rest_angle",  # (n_blocks, W, h) [rad] natural hinge angles per lane
+    "sh_first",       # (1,) int64: 1 when no discrete rod initialises der_force (this writes)
+    "sh_q",           # (n_blocks, 3 n) scratch: one world's positions (n: the kind's node slots)
+    "sh_F",           # (n_blocks, 3 n) scratch: its forces
+    "sh_Js",          # (n_blocks, 36 e) scratch: stretching Jacobian blocks (not read)
+    "sh_Jh",          # (n_blocks, 144 h) scratch: hinge Jacobian blocks (not read)
+])
+"""Arrays of der_shell_forces."""
+
+
+@kernel
+def der_shell_forces(a, bi, W, t):
+    """der_force <- (or +=, after the discrete rods' elasticity) the stretching and hinge bending
+    forces [N] of every shell node (module docstring), lane by lane."""
+    f = a.der_force[bi]
+    x = a.der_x[bi]
+    q = a.sh_q[bi]
+    F = a.sh_F[bi]
+    write = a.sh_first[0] == 1
+    for lane in range(W):
+        for k in range(a.sh_slot.shape[0]):
+            s = a.sh_slot[k]
+            for c in range(3):
+                q[3 * s + c] = x[c, s * W + lane]
+                F[3 * s + c] = 0.0
+        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, F, a.sh_Js[bi])
+        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, F, a.sh_Jh[bi])
+        for k in range(a.sh_slot.shape[0]):
+            s = a.sh_slot[k]
+            for c in range(3):
+                if write:
+                    f[c, s * W + lane] = F[3 * s + c]
+                else:
+                    f[c, s * W + lane] += F[3 * s + c]

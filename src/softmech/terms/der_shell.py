@@ -1,0 +1,46 @@
+"""Discrete shells (hinge bending) on the unified engine's discrete kind: the calls of their
+elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's).
+Kernel: softmech.kernels.der_shell; the shells' arrays: softmech.shell_packing."""
+import numpy as np
+
+from softmech.bodies.shell import _node_dofs
+from softmech.der_packing import per_lane_rows
+from softmech.integrators.driver import Call
+from softmech.kernels.der_shell import DerShellArgs, der_shell_forces
+
+ORDER = 1
+"""In the force pass right after the discrete rods' elasticity (order 0, which initialises
+der_force; without discrete rods this call does)."""
+
+
+def shell_calls(engine):
+    """The elasticity call of every shell of the kind (engine.ctx.der_shells), one for all: the
+    stretching springs on their edges (k = sqrt(3)/2 E h l0^2) and the hinges on their inner
+    edges (softmech.bodies.shell), their DOF tables written in the kind's node slots (a node
+    joined to a rod's or another shell's is theirs), the natural hinge angles per world
+    (params '<shell>.rest_angle')."""
+    ctx, slots, lanes = engine.ctx, engine.der_slots, engine.lanes
+    shells = ctx.der_shells
+    if not shells:
+        return []
+
+    def dofs(shell, stencils):
+        return _node_dofs(slots.nodes[shell.name][stencils])
+
+    edge_dofs = np.concatenate([dofs(s, s.edges) for s in shells])
+    hinge_dofs = np.concatenate([dofs(s, s.hinges).reshape(-1, 12) for s in shells])
+    rest = np.concatenate([ctx.der_shell_params[s.name]["rest_angle"] for s in shells], axis=1)
+    n = slots.n_nodes
+    args = engine.args(
+        DerShellArgs,
+        sh_slot=np.unique(np.concatenate([slots.nodes[s.name] for s in shells])),
+        sh_edge_dofs=np.ascontiguousarray(edge_dofs, dtype=np.int64),
+        sh_rest_len=np.concatenate([s.edge_length for s in shells]),
+        sh_stretch_k=np.concatenate([s.stretch_stiffness for s in shells]),
+        sh_hinge_dofs=np.ascontiguousarray(hinge_dofs, dtype=np.int64),
+        sh_hinge_k=np.concatenate([s.hinge_stiffness for s in shells]),
+        sh_rest_angle=per_lane_rows(rest, lanes),
+        sh_first=np.array([0 if ctx.der_rods else 1], dtype=np.int64),
+        sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
+        sh_Js=engine.zeros(36 * len(edge_dofs)), sh_Jh=engine.zeros(144 * len(hinge_dofs)))
+    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")]
