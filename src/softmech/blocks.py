@@ -48,6 +48,13 @@ def from_blocks(arr, lanes, trailing=()):
     return out[:lanes.worlds].reshape((lanes.worlds, n) + tuple(trailing))
 
 
+def write_slots(target, slot, values, lanes):
+    """target (n_blocks, c, n*W) (a State field) <- values (B, k, c) at its k slots `slot`."""
+    blocks = to_blocks(values, lanes)                   # (n_blocks, c, k W)
+    lanes_of = (np.asarray(slot)[:, None] * lanes.W + np.arange(lanes.W)).reshape(-1)
+    target[..., lanes_of] = blocks.reshape(blocks.shape[:2] + (len(lanes_of),))
+
+
 def per_lane(arr, lanes):
     """(B or 1, ...) -> (n_blocks, ..., W): per-world vectors for the point-load tables."""
     arr = np.asarray(arr, dtype=float)

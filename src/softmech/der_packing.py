@@ -14,9 +14,11 @@ from functools import partial
 import numpy as np
 
 from softmech import _checks
-from softmech.blocks import broadcast_worlds, from_blocks, to_blocks, writable_contiguous
+from softmech.blocks import (broadcast_worlds, from_blocks, to_blocks, writable_contiguous,
+                             write_slots)
 from softmech.fluid_mass import in_fluid
 from softmech.model import DerBodies
+from softmech.shell_packing import shell_get_state, shell_set_state
 
 DER_STATE_FIELDS = ("positions", "velocities", "twist", "twist_rates", "reference_a1",
                     "reference_tangent", "reference_twist")
@@ -243,12 +245,19 @@ def der_set_state(state, slots, lanes, rod, fields):
         _checks.finite(f"{rod.name}.{key}", arr, shape=(B,) + shape)
         checked[key] = (field, where, arr)
     for field, where, arr in checked.values():
-        write_node_field(getattr(state, field), slots.index(where, rod),
-                         arr if arr.ndim == 3 else arr[..., None], lanes)
+        write_slots(getattr(state, field), slots.index(where, rod),
+                    arr if arr.ndim == 3 else arr[..., None], lanes)
 
 
-def write_node_field(target, slot, values, lanes):
-    """target (n_blocks, c, n W) (a State field) <- values (B, k, c) at the k slots `slot`."""
-    blocks = to_blocks(values, lanes)                   # (n_blocks, c, k W)
-    lanes_of = (np.asarray(slot)[:, None] * lanes.W + np.arange(lanes.W)).reshape(-1)
-    target[..., lanes_of] = blocks.reshape(blocks.shape[:2] + (len(lanes_of),))
+def kind_get_state(state, slots, lanes, body):
+    """A discrete rod's DER_STATE_FIELDS or a shell's SHELL_STATE_FIELDS (users' shapes, copies)
+    from the State (der_get_state, softmech.shell_packing.shell_get_state)."""
+    get = der_get_state if body.kind == "der_rod" else shell_get_state
+    return get(state, slots, lanes, body)
+
+
+def kind_set_state(state, slots, lanes, body, fields):
+    """Write fields of a discrete rod or shell into the State (der_set_state,
+    softmech.shell_packing.shell_set_state)."""
+    put = der_set_state if body.kind == "der_rod" else shell_set_state
+    put(state, slots, lanes, body, fields)

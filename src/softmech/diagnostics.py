@@ -135,3 +135,46 @@ def der_diagnostics(rod, p, state, node_mass):
         "linear_momentum": np.einsum("bn,bnk->bk", mass, v),
         "angular_momentum": np.einsum("bn,bnk->bk", mass, np.cross(x, v)),
     }
+
+
+def shell_diagnostics(shell, params, state, node_mass):
+    """Diagnostics of one shell in B worlds, with the keys of softmech.diagnostics.rod_diagnostics:
+    translational energy sum m_i |v_i|^2 / 2, stretching energy sum k eps^2 / 2 and hinge bending
+    energy sum k (theta - theta_bar)^2 / 2 (the discrete engine's kernels: ref. 004 eqs. 10,
+    17), rotational, twisting and shear 0; centre of mass, momenta (orbital, about the origin).
+    params: {"rest_angle": (B, n_hinges)}; state: shell_get_state's; node_mass (B, n) [kg]."""
+    from softmech.bodies.shell import _node_dofs
+    from softmech.kernels.shell_hinge import hinge_energy
+    from softmech.kernels.shell_stretch import stretch_energy
+
+    x, v, m = state["positions"], state["velocities"], node_mass
+    B = len(x)
+    edges, hinges = _node_dofs(shell.edges), _node_dofs(shell.hinges)
+    stretch, bend = np.zeros(B), np.zeros(B)
+    for b in range(B):
+        q = np.ascontiguousarray(x[b].ravel())
+        stretch[b] = stretch_energy(q, edges, shell.edge_length, shell.stretch_stiffness)
+        bend[b] = hinge_energy(q, hinges, np.ascontiguousarray(params["rest_angle"][b]),
+                               shell.hinge_stiffness)
+    total = m.sum(axis=1)[:, None]
+    zero = np.zeros(B)
+    return {
+        "translational_energy": 0.5 * np.einsum("bn,bnk->b", m, v * v),
+        "rotational_energy": zero, "bending_energy": bend, "twisting_energy": zero,
+        "shear_energy": zero, "stretch_energy": stretch,
+        "com": np.einsum("bn,bnk->bk", m, x) / total,
+        "com_velocity": np.einsum("bn,bnk->bk", m, v) / total,
+        "linear_momentum": np.einsum("bn,bnk->bk", m, v),
+        "angular_momentum": np.einsum("bn,bnk->bk", m, np.cross(x, v)),
+    }
+
+
+def kind_diagnostics(body, ctx, state):
+    """Diagnostics of a discrete rod or shell of the unified engine's kind (der_diagnostics,
+    shell_diagnostics) from its assembled parameters and masses (ctx: softmech.packing.
+    Assembly) and its state (Simulation.get_state)."""
+    if body.kind == "der_rod":
+        return der_diagnostics(body, ctx.der_params[body.name], state,
+                               ctx.der_node_mass[body.name])
+    return shell_diagnostics(body, ctx.der_shell_params[body.name], state,
+                             ctx.der_node_mass[body.name])

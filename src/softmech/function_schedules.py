@@ -83,3 +83,12 @@ def sampled_chunks(t_origin, step0, dt, n_steps, drifts=None):
         n = min(CHUNK_STEPS, n_steps - done)
         yield step0 + done, n, evaluation_times(t_origin, step0 + done, dt, n, drifts)
         done += n
+
+
+def sample_schedules(engine, times, clock):
+    """Sample every function schedule of `engine` (softmech.packing.Engine.sampled) at `times`
+    [s] (sorted) and remember the simulation's clock (time origin, steps) they were sampled at
+    (engine.sampled_clock); nothing without them."""
+    for schedule in engine.sampled:
+        schedule.sample(np.asarray(times, dtype=float))
+    engine.sampled_clock = clock

@@ -1,7 +1,8 @@
 """Discrete shells (hinge bending) as nodes of the unified engine's discrete kind
 (softmech.der_packing: their nodes are slots after the discrete rods', in der_x, der_v and
-der_force): their per-world parameters, node masses, state access, diagnostics and explicit
-time-step limit. Their forces: softmech.terms.der_shell.
+der_force): their per-world parameters, node masses, state access and explicit time-step
+limit. Their diagnostics: softmech.diagnostics.shell_diagnostics; their forces:
+softmech.terms.der_shell.
 
 A shell on the kind is DisMech's (softmech.bodies.shell): nodes with lumped masses rho h A_i / 3
 summed over each node's triangles, stretching springs on its edges and bending hinges on its
@@ -11,7 +12,7 @@ DOFs of their own, is not on the kind (refused by Scene.compile).
 import numpy as np
 
 from softmech import _checks
-from softmech.blocks import broadcast_worlds, from_blocks
+from softmech.blocks import broadcast_worlds, from_blocks, write_slots
 
 SHELL_STATE_FIELDS = ("positions", "velocities")
 """What Simulation.get_state returns for a shell of the kind: node positions [m] and velocities
@@ -47,8 +48,6 @@ def shell_get_state(state, slots, lanes, shell):
 def shell_set_state(state, slots, lanes, shell, fields):
     """Write a shell's positions and/or velocities, (n, 3) or (B, n, 3), into the State; every
     field is checked before any is written."""
-    from softmech.der_packing import write_node_field
-
     checked = {}
     n = len(shell.vertices)
     for key, value in fields.items():
@@ -60,39 +59,7 @@ def shell_set_state(state, slots, lanes, shell, fields):
             arr = np.broadcast_to(arr, (lanes.worlds, n, 3))
         checked[key] = _checks.finite(f"{shell.name}.{key}", arr, shape=(lanes.worlds, n, 3))
     for key, arr in checked.items():
-        write_node_field(getattr(state, _FIELD[key]), slots.nodes[shell.name], arr, lanes)
-
-
-def shell_diagnostics(shell, params, state, node_mass):
-    """Diagnostics of one shell in B worlds, with the keys of softmech.diagnostics.rod_diagnostics:
-    translational energy sum m_i |v_i|^2 / 2, stretching energy sum k eps^2 / 2 and hinge bending
-    energy sum k (theta - theta_bar)^2 / 2 (the discrete engine's kernels: ref. 004 eqs. 10,
-    17), rotational, twisting and shear 0; centre of mass, momenta (orbital, about the origin).
-    params: {"rest_angle": (B, n_hinges)}; state: shell_get_state's; node_mass (B, n) [kg]."""
-    from softmech.bodies.shell import _node_dofs
-    from softmech.kernels.shell_hinge import hinge_energy
-    from softmech.kernels.shell_stretch import stretch_energy
-
-    x, v, m = state["positions"], state["velocities"], node_mass
-    B = len(x)
-    edges, hinges = _node_dofs(shell.edges), _node_dofs(shell.hinges)
-    stretch, bend = np.zeros(B), np.zeros(B)
-    for b in range(B):
-        q = np.ascontiguousarray(x[b].ravel())
-        stretch[b] = stretch_energy(q, edges, shell.edge_length, shell.stretch_stiffness)
-        bend[b] = hinge_energy(q, hinges, np.ascontiguousarray(params["rest_angle"][b]),
-                               shell.hinge_stiffness)
-    total = m.sum(axis=1)[:, None]
-    zero = np.zeros(B)
-    return {
-        "translational_energy": 0.5 * np.einsum("bn,bnk->b", m, v * v),
-        "rotational_energy": zero, "bending_energy": bend, "twisting_energy": zero,
-        "shear_energy": zero, "stretch_energy": stretch,
-        "com": np.einsum("bn,bnk->bk", m, x) / total,
-        "com_velocity": np.einsum("bn,bnk->bk", m, v) / total,
-        "linear_momentum": np.einsum("bn,bnk->bk", m, v),
-        "angular_momentum": np.einsum("bn,bnk->bk", m, np.cross(x, v)),
-    }
+        write_slots(getattr(state, _FIELD[key]), slots.nodes[shell.name], arr, lanes)
 
 
 def shell_time_step_limit(shell, params, node_mass):

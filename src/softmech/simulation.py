@@ -7,11 +7,11 @@ import numpy as np
 
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
-from softmech.der_packing import (DER_STATE_FIELDS, DerSlots, der_get_state, der_joins,
-                                  der_set_state)
+from softmech.der_packing import (DER_STATE_FIELDS, DerSlots, der_joins, kind_get_state,
+                                  kind_set_state)
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
-from softmech.diagnostics import der_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
-from softmech.function_schedules import sampled_chunks
+from softmech.diagnostics import kind_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
+from softmech.function_schedules import sample_schedules, sampled_chunks
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
 from softmech.integrators.implicit import IMPLICIT_SCHEMES
@@ -23,7 +23,6 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
                               to_blocks)
 from softmech.threads import block_pool
 from softmech.run_loop import EXPLODING, SimulationDiverged  # noqa: F401 (re-exported)
-from softmech.shell_packing import shell_diagnostics, shell_get_state, shell_set_state
 from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
@@ -166,14 +165,10 @@ class Simulation:
         return self._der_index.get(name)
 
     def _der_get_state(self, name):
-        body = self._der_index[name]
-        get = der_get_state if body.kind == "der_rod" else shell_get_state
-        return get(self._state, self._der_slots, self.lanes, body)
+        return kind_get_state(self._state, self._der_slots, self.lanes, self._der_index[name])
 
     def _der_set_state(self, name, fields):
-        body = self._der_index[name]
-        put = der_set_state if body.kind == "der_rod" else shell_set_state
-        put(self._state, self._der_slots, self.lanes, body, fields)
+        kind_set_state(self._state, self._der_slots, self.lanes, self._der_index[name], fields)
 
     def _rigid(self, name):
         """The rigid body called `name`, or None if `name` is a rod."""
@@ -269,11 +264,7 @@ class Simulation:
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
         name, engine = self._rod_name(rod), self._engine()
         if (der := self._der(name)) is not None:
-            ctx = engine.ctx
-            d = der_diagnostics(der, ctx.der_params[name], self.get_state(name),
-                                ctx.der_node_mass[name]) if der.kind == "der_rod" else \
-                shell_diagnostics(der, ctx.der_shell_params[name], self.get_state(name),
-                                  ctx.der_node_mass[name])
+            d = kind_diagnostics(der, engine.ctx, self.get_state(name))
             d["total_energy"] = total_energy(d)
             return d
         body = self._rigid(name)
@@ -368,10 +359,8 @@ class Simulation:
         """The engine, its function schedules sampled at the current time unless they were
         sampled at this clock (a force evaluation outside a step reads them there; a chunk's
         samples hold it too)."""
-        if engine.sampled and engine.sampled_clock != self.clock:
-            for schedule in engine.sampled:
-                schedule.sample(np.array([self.time]))
-            engine.sampled_clock = self.clock
+        if engine.sampled_clock != self.clock:
+            sample_schedules(engine, [self.time], self.clock)
         return engine
 
     def _step(self, engine):
@@ -419,9 +408,7 @@ class Simulation:
             return
         drifts = None if self.scheme in IMPLICIT_SCHEMES else SCHEME_TABLES[SCHEMES[self.scheme]][0]
         for _, n, times in sampled_chunks(self._t0, self._steps, self.dt, n_steps, drifts):
-            for schedule in engine.sampled:     # rest shapes given as functions of time
-                schedule.sample(times)
-            engine.sampled_clock = self.clock   # (they hold the current time too)
+            sample_schedules(engine, times, self.clock)     # (they hold the current time too)
             self._advance_steps(engine, n)
 
     def _advance_steps(self, engine, n_steps):
