@@ -20,8 +20,8 @@
     python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
                                                              # of the unified engine (issue 27)
     python benchmarks/compile_times.py --scene der_terms     # the same with its other terms
-    python benchmarks/compile_times.py --scene der_shell     # a hinge shell on the kind, a rod
-                                                             # joined to it
+    python benchmarks/compile_times.py --scene der_shell     # a hinge shell on the kind (with
+                                                             # pressure, drag), a rod joined
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
                                                              # vectorization remarks (stderr)
 
@@ -224,7 +224,8 @@ def _der_rod_scene(sm, terms=False):
 
 def _der_shell_scene(sm):
     """A hinge shell on the unified engine's kind (a 0.1 m square of 8 x 8 squares clamped along
-    one side, under gravity) with a discrete rod hanging from a corner (sm.JoinNodes)."""
+    one side, under gravity, pressure and drag) with a discrete rod hanging from a corner
+    (sm.JoinNodes)."""
     from softmech.bodies import meshes
 
     scene = sm.Scene()
@@ -238,6 +239,8 @@ def _der_shell_scene(sm):
                             n_elems=5, radius=1e-3, density=1000.0, youngs_modulus=1e8)
     scene.add(sm.JoinNodes(shell, corner, rod, 0, tolerance=1e-12))
     scene.add(sm.Gravity())
+    scene.add(sm.ShellPressure(shell, 10.0))
+    scene.add(sm.ShellDrag(shell, 1.0))
     return scene, 1e-6
 
 

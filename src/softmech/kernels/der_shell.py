@@ -14,6 +14,7 @@ from collections import namedtuple
 
 from softmech.kernels import kernel
 from softmech.kernels.shell_hinge import hinge_forces
+from softmech.kernels.shell_loads import drag_forces, pressure_forces
 from softmech.kernels.shell_stretch import stretch_forces
 
 DerShellArgs = namedtuple("DerShellArgs", [
@@ -58,3 +59,62 @@ def der_shell_forces(a, bi, W, t):
                     f[c, s * W + lane] = F[3 * s + c]
                 else:
                     f[c, s * W + lane] += F[3 * s + c]
+
+
+DerShellLoadArgs = namedtuple("DerShellLoadArgs", [
+    "der_x", "der_v", "der_force",      # State, Workspace
+    "sl_slot",       # (k,) int64: the shell's node slots, each once
+    "sl_tri_dofs",   # (t, 9) int64: the x, y, z DOFs (3 slot + c) of each triangle's nodes
+    "sl_rest_area",  # (t,) [m^2] rest areas (drag)
+    "sl_value",      # (n_blocks, W) per lane: the pressure [Pa] or the drag's 1/2 rho C_d [kg/m^3]
+    "sl_q", "sl_v", "sl_F",   # (n_blocks, 3 n) scratch: one world's positions, velocities, forces
+    "sl_J",          # (n_blocks, 81 t) scratch: the kernels' Jacobian blocks (not read)
+])
+"""Arrays of der_shell_pressure and der_shell_drag (one shell's sm.ShellPressure or
+sm.ShellDrag: softmech.kernels.shell_loads, run per lane as der_shell_forces runs the
+elasticity)."""
+
+
+@kernel(inline="always")
+def shell_lanes_gather(a, bi, W, lane):
+    """One lane's positions and velocities of the shell's nodes into sl_q, sl_v; sl_F <- 0."""
+    x, v = a.der_x[bi], a.der_v[bi]
+    q, u, F = a.sl_q[bi], a.sl_v[bi], a.sl_F[bi]
+    for k in range(a.sl_slot.shape[0]):
+        s = a.sl_slot[k]
+        for c in range(3):
+            q[3 * s + c] = x[c, s * W + lane]
+            u[3 * s + c] = v[c, s * W + lane]
+            F[3 * s + c] = 0.0
+
+
+@kernel(inline="always")
+def shell_lanes_scatter(a, bi, W, lane):
+    """der_force += the lane's sl_F on the shell's nodes."""
+    f, F = a.der_force[bi], a.sl_F[bi]
+    for k in range(a.sl_slot.shape[0]):
+        s = a.sl_slot[k]
+        for c in range(3):
+            f[c, s * W + lane] += F[3 * s + c]
+
+
+@kernel
+def der_shell_pressure(a, bi, W, t):
+    """der_force += a follower pressure p A n / 3 on each node of each triangle, per lane
+    (softmech.kernels.shell_loads.pressure_forces)."""
+    for lane in range(W):
+        shell_lanes_gather(a, bi, W, lane)
+        pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
+        shell_lanes_scatter(a, bi, W, lane)
+
+
+@kernel
+def der_shell_drag(a, bi, W, t):
+    """der_force += DisMech's aerodynamic drag -c A/3 (v.n)|v.n| n on each node of each
+    triangle, per lane (softmech.kernels.shell_loads.drag_forces; its Jacobian's 1/h: 0, the
+    blocks are not read)."""
+    for lane in range(W):
+        shell_lanes_gather(a, bi, W, lane)
+        drag_forces(a.sl_q[bi], a.sl_v[bi], 0.0, a.sl_tri_dofs, a.sl_rest_area,
+                    a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
+        shell_lanes_scatter(a, bi, W, lane)

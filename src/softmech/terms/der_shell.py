@@ -1,12 +1,16 @@
 """Discrete shells (hinge bending) on the unified engine's discrete kind: the calls of their
-elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's).
-Kernel: softmech.kernels.der_shell; the shells' arrays: softmech.shell_packing."""
+elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's),
+and the Part of sm.ShellPressure and sm.ShellDrag on them. Kernels: softmech.kernels.der_shell;
+the shells' arrays: softmech.shell_packing."""
 import numpy as np
 
 from softmech.bodies.shell import _node_dofs
 from softmech.der_packing import per_lane_rows
 from softmech.integrators.driver import Call
-from softmech.kernels.der_shell import DerShellArgs, der_shell_forces
+from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
+                                        der_shell_forces, der_shell_pressure)
+from softmech.terms.base import Part
+from softmech.terms.der_loads import DRAG_ORDER, LOAD_ORDER
 
 ORDER = 1
 """In the force pass right after the discrete rods' elasticity (order 0, which initialises
@@ -44,3 +48,34 @@ def shell_calls(engine):
         sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
         sh_Js=engine.zeros(36 * len(edge_dofs)), sh_Jh=engine.zeros(144 * len(hinge_dofs)))
     return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")]
+
+
+class DerShellLoads(Part):
+    """sm.ShellPressure and sm.ShellDrag on shells of the kind: one kernel call per term
+    (softmech.kernels.der_shell.der_shell_pressure, der_shell_drag: the discrete engine's
+    kernels run per lane), per-world values."""
+
+    KERNELS = {"pressure": (der_shell_pressure, LOAD_ORDER, "der_shell_pressure"),
+               "drag": (der_shell_drag, DRAG_ORDER, "der_shell_drag")}
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (kind, shell, value (B,): pressure [Pa] or 1/2 rho C_d [kg/m^3])
+
+    def add(self, kind, shell, value):
+        self.entries.append((kind, shell, np.asarray(value, dtype=float)))
+
+    def calls(self, engine):
+        out = []
+        n = engine.der_slots.n_nodes
+        for kind, shell, value in self.entries:
+            slot = engine.der_slots.nodes[shell.name]
+            kernel, order, name = self.KERNELS[kind]
+            args = engine.args(
+                DerShellLoadArgs, sl_slot=np.unique(slot),
+                sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
+                sl_rest_area=shell.tri_area.astype(float), sl_value=per_lane_rows(value, engine.lanes),
+                sl_q=engine.zeros(3 * n), sl_v=engine.zeros(3 * n), sl_F=engine.zeros(3 * n),
+                sl_J=engine.zeros(81 * len(shell.triangles)))
+            out.append(Call("forces", order, kernel, args, name))
+        return out

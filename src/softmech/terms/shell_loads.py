@@ -24,6 +24,15 @@ class _ShellTerm(_ImplicitTerm):
     def _param(self, ctx, key):
         return ctx.params[f"{self.name}.{key}"]
 
+    def _contribute_on_kind(self, ctx, kind, value):
+        """On a shell of the unified engine's kind: its part (softmech.terms.der_shell.
+        DerShellLoads); anything else is refused as the other discrete-engine terms are."""
+        shell = getattr(ctx, "der_shell_index", {}).get(self.implicit_body)
+        if shell is None:
+            return super().contribute(ctx, {})
+        from softmech.terms.der_shell import DerShellLoads
+        ctx.part(DerShellLoads).add(kind, shell, value)
+
 
 class ShellPressure(_ShellTerm):
     """Uniform pressure [Pa] on a shell, following its triangles' normals (a follower load): each
@@ -45,6 +54,10 @@ class ShellPressure(_ShellTerm):
         _, dofs = self._dofs(ctx)
         return [_PressureBinding(self.name, dofs, self._param(ctx, "pressure"))]
 
+    def contribute(self, ctx, p):
+        """A shell of the unified engine's kind (softmech.terms.der_shell)."""
+        self._contribute_on_kind(ctx, "pressure", p["pressure"])
+
 
 class ShellDrag(_ShellTerm):
     """Aerodynamic drag on a shell (ref. 004 section 5.4): each triangle resists the normal
@@ -65,6 +78,10 @@ class ShellDrag(_ShellTerm):
     def bind_implicit(self, ctx):
         shell, dofs = self._dofs(ctx)
         return [_DragBinding(self.name, dofs, shell.tri_area, self._param(ctx, "coefficient"))]
+
+    def contribute(self, ctx, p):
+        """A shell of the unified engine's kind (softmech.terms.der_shell)."""
+        self._contribute_on_kind(ctx, "drag", p["coefficient"])
 
 
 def _rows_cols(dofs):
