@@ -95,6 +95,11 @@ class Simulation:
         self.check_time_step(strict)
 
     @property
+    def shells(self):
+        """The shells of the discrete kind (results files describe them under /shells)."""
+        return self.der_shells
+
+    @property
     def time(self):
         """Simulated time [s] = start time + steps taken * dt (no accumulated round-off)."""
         return self._t0 + self._steps * self.dt

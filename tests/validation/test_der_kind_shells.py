@@ -162,19 +162,22 @@ def test_the_explicit_limit_bounds_the_highest_frequency():
     assert np.abs(fast.get_state("plate")["positions"]).max() < 1.0
 
 
+def mixed_sim():
+    """The clamped plate beside a Cosserat rod and a rigid sphere, compiled with defaults."""
+    scene = sm.Scene()
+    clamped_plate(scene)
+    scene.add_cosserat_rod(name="rod", start=(0.0, 0.1, 0.0), direction=(1.0, 0.0, 0.0),
+                           normal=(0.0, 0.0, 1.0), length=0.1, n_elems=5, radius=2e-3,
+                           density=1000.0, youngs_modulus=1e6)
+    scene.add_sphere(name="ball", radius=0.01, density=1000.0, position=(0.0, 0.3, 0.0))
+    return scene.compile(dt=2e-4)
+
+
 def test_a_shell_beside_cosserat_rods_and_rigid_bodies_compiles_unified_and_restarts():
     """A scene mixing the plate with a Cosserat rod and a rigid body compiles to the unified
     engine by default; a run split in two with a state file saved and loaded between equals
     the unsplit run bit for bit (its state: positions and velocities)."""
-    def scene_and_sim():
-        scene = sm.Scene()
-        clamped_plate(scene)
-        scene.add_cosserat_rod(name="rod", start=(0.0, 0.1, 0.0), direction=(1.0, 0.0, 0.0),
-                      normal=(0.0, 0.0, 1.0), length=0.1, n_elems=5, radius=2e-3,
-                      density=1000.0, youngs_modulus=1e6)
-        scene.add_sphere(name="ball", radius=0.01, density=1000.0, position=(0.0, 0.3, 0.0))
-        return scene.compile(dt=2e-4)
-
+    scene_and_sim = mixed_sim
     whole = scene_and_sim()
     assert whole.scheme == "implicit_euler" and [s.name for s in whole.der_shells] == ["plate"]
     whole.step(20)
@@ -188,6 +191,24 @@ def test_a_shell_beside_cosserat_rods_and_rigid_bodies_compiles_unified_and_rest
     second.step(10)
     for key in ("positions", "velocities"):
         np.testing.assert_array_equal(second.get_state("plate")[key], whole.get_state("plate")[key])
+
+
+def test_a_results_file_describes_the_shell_and_holds_its_series(tmp_path):
+    """record_to_file on the mixed scene: the shell is described under /shells/<shell> (faces,
+    thickness) with its recorded series there, as the discrete engine writes shells, and the
+    file reads back with the positions the simulation had (bit for bit)."""
+    import h5py
+
+    from softmech.resultsfile.record import record_to_file
+
+    sim = mixed_sim()
+    results = record_to_file(sim, tmp_path / "run.h5", duration=0.002, every=0.001,
+                             fields=("positions",))
+    assert list(results.shells) == ["plate"]
+    np.testing.assert_array_equal(results["plate.positions"][:, -1],
+                                  sim.get_state("plate")["positions"])
+    with h5py.File(tmp_path / "run.h5") as f:
+        np.testing.assert_array_equal(f["shells/plate/faces"][()], sim.der_shells[0].triangles)
 
 
 def test_what_the_shell_kind_does_not_have_is_refused():
