@@ -76,7 +76,8 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
 
 def der_time_step_limits(ctx):
     """The limits (B,) of every discrete rod and shell of an assembled scene
-    (softmech.packing.Assembly; shells: softmech.shell_packing.shell_time_step_limit), with the damping of sm.LinearDamping and sm.SlenderBodyDrag (softmech.terms.der_loads:
+    (softmech.packing.Assembly; shells: softmech.shell_packing.shell_time_step_limit), with
+    the damping of sm.LinearDamping and sm.SlenderBodyDrag (softmech.terms.der_loads:
     DerDampers, DerSlenderDrags; their node coefficients add, a Gershgorin bound)."""
     from softmech.terms.der_loads import DerDampers, DerSlenderDrags
     nodes, edges = {}, {}

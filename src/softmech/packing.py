@@ -73,15 +73,15 @@ class Assembly:
                  der_rods=(), der_params=None, der_shells=(), der_shell_params=None):
         self.rods = rods
         self.der_rods = list(der_rods)
+        """Discrete elastic rods (softmech.der_packing), with their per-world parameters
+        (B, ...) in der_params and their body acceleration field (gravity) [m/s^2] per node
+        (B, n_nodes, 3) in der_body_acc."""
         self.der_shells = list(der_shells)
         """Discrete shells on the kind (hinge bending: softmech.shell_packing), their natural
         hinge angles (B, n_hinges) in der_shell_params; their node fields below with the
         rods'."""
         self.der_shell_params = der_shell_params or {}
         self.der_shell_index = {s.name: s for s in self.der_shells}
-        """Discrete elastic rods (softmech.der_packing), with their per-world parameters
-        (B, ...) in der_params and their body acceleration field (gravity) [m/s^2] per node
-        (B, n_nodes, 3) in der_body_acc."""
         self.der_index = {r.name: r for r in self.der_rods}
         self.der_params = der_params or {}
         bodies = self.der_rods + self.der_shells
@@ -238,13 +238,13 @@ class Engine:
         simulation so that it outlives this engine (a parameter change rebuilds it)."""
         self.slots = Slots(rods)
         self.scratch = []
+        """Scratch arrays the terms allocated through zeros() (the term contract tests fill them
+        with NaN: a kernel must write its scratch before reading it)."""
         self.sampled = []
         """Rest shapes given as Python functions of time (softmech.function_schedules.
         SampledSchedule): the simulation samples them before each chunk of steps."""
         self.sampled_clock = None
         """The simulation's clock (time origin, steps) when they were last sampled."""
-        """Scratch arrays the terms allocated through zeros() (the term contract tests fill them
-        with NaN: a kernel must write its scratch before reading it)."""
         self.state, self.workspace = state, workspace
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)

@@ -7,8 +7,7 @@ import numpy as np
 
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
-from softmech.der_packing import (DER_STATE_FIELDS, DerSlots, der_joins, kind_get_state,
-                                  kind_set_state)
+from softmech.der_packing import DerSlots, der_joins, kind_get_state, kind_set_state
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
 from softmech.diagnostics import kind_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.function_schedules import sample_schedules, sampled_chunks
@@ -23,14 +22,12 @@ from softmech.packing import (Engine, Lanes, Slots, allocate_workspace, assemble
                               to_blocks)
 from softmech.threads import block_pool
 from softmech.run_loop import EXPLODING, SimulationDiverged  # noqa: F401 (re-exported)
+from softmech.sampling import check_fields, sample_fields
 from softmech.state_file import read_state, write_state
 from softmech.recording import (DERIVED_FIELDS, IMPLICIT_FIELDS, PRINCIPAL,  # noqa: F401
                                 ROD_FIELDS, STATE_FIELDS, Every, Results)
 from softmech.stability import assembly_time_step_limit
 from softmech.terms.contact import node_forces as contact_node_forces
-from softmech.terms.rigid import ground_contact_force
-from softmech.terms.rod_contact import CALLS as ROD_CONTACT_CALLS
-from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
 from softmech.terms.surface_contact import node_forces as surface_node_forces
 
 
@@ -459,108 +456,16 @@ class Simulation:
         """
         def prepare(fields):
             engine = self._engine()
-            self._check_fields(engine, fields)
+            check_fields(self, engine, fields)
             # Steps between divergence checks: on divergence the state of the last check is
             # kept, so it must not be too old; at >= ~1 us per step a check (~20 us) costs < 1 %.
             return run_loop.Stepper(advance=partial(self._advance, engine),
-                                    sample=partial(self._sample, fields=fields),
+                                    sample=partial(sample_fields, self, fields=fields),
                                     block=lambda n_total, with_bar: GUARD_STEPS,
                                     rods=tuple(r.name for r in self.rods + self.der_rods),
                                     rigid_bodies=tuple(b.name for b in self.rigid_bodies))
         return run_loop.run(self, duration, record=record, progress=progress,
                             checkpoint=checkpoint, allow_large=allow_large, prepare=prepare)
-
-    def _check_fields(self, engine, fields):
-        """ValueError for a recorded field the scene cannot give: rod_contact_force of a rigid
-        body, or in a scene without sm.RodContact."""
-        for f in fields:
-            owner, base = f.split(".", 1) if "." in f else (None, f)
-            if base not in ROD_FIELDS:
-                continue
-            if owner is not None and self._rigid(self._rod_name(owner)) is not None:
-                raise ValueError(f"Every.fields entry {f!r} is not allowed: {owner!r} is a rigid "
-                                 "body; rod_contact_force is the sm.RodContact force on a rod's "
-                                 "nodes")
-            if not any(c.name in ROD_CONTACT_CALLS for c in engine.calls):
-                raise ValueError(f"Every.fields entry {f!r} is not allowed: the scene has no "
-                                 "sm.RodContact term")
-
-    def _sample(self, samples, fields):
-        samples["time"].append(self.time)
-        if not fields:
-            return
-        per_rod, full = {}, {}
-        every = [b.name for b in self.rods + self.rigid_bodies] + list(self._der_index)
-        for f in fields:
-            rod, base = (f.split(".", 1) if "." in f else (None, f))
-            names = [self._rod_name(rod)] if rod or len(every) == 1 else every
-            for name in names:
-                if self._der(name) is not None:
-                    value = self._der_sample(name, base, per_rod)
-                    if value is None:
-                        continue
-                elif base in STATE_FIELDS and self._rigid(name) is None:
-                    value = self._sliced_state(name, base, full)
-                elif base in STATE_FIELDS:
-                    value = self.get_state(name)[base]
-                elif base in ("com", "com_velocity"):
-                    value = self._centre_of_mass(name, base, full)
-                elif base == "contact_force":
-                    value = (ground_contact_force(self, name) if self._rigid(name) is not None
-                             else self.contact_forces(name))
-                elif base == "rod_contact_force":
-                    if self._rigid(name) is not None:
-                        continue  # a rod-only field (ROD_FIELDS; checked by _check_fields)
-                    value = rod_contact_node_forces(self, name)
-                else:
-                    if name not in per_rod:
-                        per_rod[name] = self.diagnostics(name)
-                    value = per_rod[name][base]
-                samples.setdefault(f"{name}.{base}", []).append(value)
-
-    def _der_sample(self, name, base, per_rod):
-        """A recorded field of a discrete rod: its state fields (DER_STATE_FIELDS), com and
-        com_velocity, and the diagnostics' energies and momenta; None for a field it does not
-        have (directors, contact forces): ValueError."""
-        if base in DER_STATE_FIELDS:
-            state = self.get_state(name)
-            if base in state:       # (a shell has positions and velocities)
-                return state[base]
-        if name not in per_rod:
-            per_rod[name] = self.diagnostics(name)
-        if base in per_rod[name]:
-            return per_rod[name][base]
-        raise ValueError(f"Every.fields entry {base!r} is not allowed for discrete rod {name!r}: "
-                         f"it records {list(DER_STATE_FIELDS)} and {sorted(per_rod[name])}")
-
-    def _unblocked(self, key, full):
-        """The state array `key` (x, v, Q, w) or the node masses ("mass") of every rod in the
-        users' layout (B, n, ...), converted once per sample and kept in `full`: sampling a
-        scene of thousands of rods then slices it per rod instead of converting the whole
-        state again for each one (quadratic in the rod count)."""
-        if key not in full:
-            trailing = {"Q": (3, 3), "mass": ()}.get(key, (3,))
-            arr = self._engine().bodies.node_mass if key == "mass" else getattr(self._state, key)
-            full[key] = from_blocks(arr, self.lanes, trailing)
-        return full[key]
-
-    def _sliced_state(self, name, field, full):
-        """get_state(name)[field] of a rod, from the sample's converted arrays."""
-        ns, es = self._slices(name)
-        key, where = {"positions": ("x", ns), "velocities": ("v", ns), "directors": ("Q", es),
-                      "angular_velocities": ("w", es)}[field]
-        return self._unblocked(key, full)[:, where].copy()
-
-    def _centre_of_mass(self, name, field, full=None):
-        """Mass-weighted mean node position [m] or velocity [m/s] of one rod, (B, 3); a rigid
-        body's centre of mass. full: a sample's converted arrays (_unblocked)."""
-        if self._rigid(name) is not None:
-            return self.get_state(name)["positions" if field == "com" else "velocities"][:, 0]
-        full = {} if full is None else full
-        ns, _ = self._slices(name)
-        values = self._unblocked("x" if field == "com" else "v", full)[:, ns]
-        mass = self._unblocked("mass", full)[:, ns]
-        return np.einsum("bn,bnk->bk", mass, values) / mass.sum(axis=1)[:, None]
 
     def _node_mass(self, name):
         """Node masses [kg] of one rod, (B, n_nodes), as packed in the rods' model."""

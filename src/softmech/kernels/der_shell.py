@@ -35,30 +35,48 @@ DerShellArgs = namedtuple("DerShellArgs", [
 """Arrays of der_shell_forces."""
 
 
+@kernel(inline="always")
+def gather_slots(src, slot, dst, W, lane):
+    """dst[3 s + c] <- src[c, s W + lane] for the node slots s in `slot`: one lane's rows of a
+    block field (der_x, der_v) into a flat DOF vector."""
+    for k in range(slot.shape[0]):
+        s = slot[k]
+        for c in range(3):
+            dst[3 * s + c] = src[c, s * W + lane]
+
+
+@kernel(inline="always")
+def zero_slots(slot, F):
+    """F[3 s + c] <- 0 for the node slots s in `slot`."""
+    for k in range(slot.shape[0]):
+        for c in range(3):
+            F[3 * slot[k] + c] = 0.0
+
+
+@kernel(inline="always")
+def scatter_slots(F, slot, f, W, lane, add):
+    """f[c, s W + lane] <- (or += with add) F[3 s + c] for the node slots s in `slot`."""
+    for k in range(slot.shape[0]):
+        s = slot[k]
+        for c in range(3):
+            if add:
+                f[c, s * W + lane] += F[3 * s + c]
+            else:
+                f[c, s * W + lane] = F[3 * s + c]
+
+
 @kernel
 def der_shell_forces(a, bi, W, t):
     """der_force <- (or +=, after the discrete rods' elasticity) the stretching and hinge bending
     forces [N] of every shell node (module docstring), lane by lane."""
-    f = a.der_force[bi]
-    x = a.der_x[bi]
-    q = a.sh_q[bi]
-    F = a.sh_F[bi]
-    write = a.sh_first[0] == 1
+    q, F = a.sh_q[bi], a.sh_F[bi]
+    add = a.sh_first[0] != 1
     for lane in range(W):
-        for k in range(a.sh_slot.shape[0]):
-            s = a.sh_slot[k]
-            for c in range(3):
-                q[3 * s + c] = x[c, s * W + lane]
-                F[3 * s + c] = 0.0
+        gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
+        zero_slots(a.sh_slot, F)
         stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, F, a.sh_Js[bi])
         hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, F, a.sh_Jh[bi])
-        for k in range(a.sh_slot.shape[0]):
-            s = a.sh_slot[k]
-            for c in range(3):
-                if write:
-                    f[c, s * W + lane] = F[3 * s + c]
-                else:
-                    f[c, s * W + lane] += F[3 * s + c]
+        scatter_slots(F, a.sh_slot, a.der_force[bi], W, lane, add)
 
 
 DerShellLoadArgs = namedtuple("DerShellLoadArgs", [
@@ -78,24 +96,9 @@ elasticity)."""
 @kernel(inline="always")
 def shell_lanes_gather(a, bi, W, lane):
     """One lane's positions and velocities of the shell's nodes into sl_q, sl_v; sl_F <- 0."""
-    x, v = a.der_x[bi], a.der_v[bi]
-    q, u, F = a.sl_q[bi], a.sl_v[bi], a.sl_F[bi]
-    for k in range(a.sl_slot.shape[0]):
-        s = a.sl_slot[k]
-        for c in range(3):
-            q[3 * s + c] = x[c, s * W + lane]
-            u[3 * s + c] = v[c, s * W + lane]
-            F[3 * s + c] = 0.0
-
-
-@kernel(inline="always")
-def shell_lanes_scatter(a, bi, W, lane):
-    """der_force += the lane's sl_F on the shell's nodes."""
-    f, F = a.der_force[bi], a.sl_F[bi]
-    for k in range(a.sl_slot.shape[0]):
-        s = a.sl_slot[k]
-        for c in range(3):
-            f[c, s * W + lane] += F[3 * s + c]
+    gather_slots(a.der_x[bi], a.sl_slot, a.sl_q[bi], W, lane)
+    gather_slots(a.der_v[bi], a.sl_slot, a.sl_v[bi], W, lane)
+    zero_slots(a.sl_slot, a.sl_F[bi])
 
 
 @kernel
@@ -105,7 +108,7 @@ def der_shell_pressure(a, bi, W, t):
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
         pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
-        shell_lanes_scatter(a, bi, W, lane)
+        scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
 
 
 @kernel
@@ -117,4 +120,4 @@ def der_shell_drag(a, bi, W, t):
         shell_lanes_gather(a, bi, W, lane)
         drag_forces(a.sl_q[bi], a.sl_v[bi], 0.0, a.sl_tri_dofs, a.sl_rest_area,
                     a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
-        shell_lanes_scatter(a, bi, W, lane)
+        scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
