@@ -386,13 +386,14 @@ class GroundContact(BodyTerm):
         ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
 
     def contribute_discrete(self, ctx, p):
-        """A discrete rod in the unified engine: its part (softmech.terms.der_ground)."""
-        rod = ctx.der_index.get(self.implicit_body)
-        if rod is None:
+        """A discrete rod or hinge shell in the unified engine: its part
+        (softmech.terms.der_ground)."""
+        name = self.implicit_body
+        body = ctx.der_index.get(name, ctx.der_shell_index.get(name))
+        if body is None:
             raise ValueError(f"{self.name}.body = {self.target!r} is not allowed in the unified "
-                             "engine: it is not one of its discrete rods (on a shell: not yet; "
-                             "compile with engine='discrete')")
-        ctx.part(DerGroundContacts).add(self, rod, p)
+                             "engine: it is not one of its discrete rods or shells")
+        ctx.part(DerGroundContacts).add(self, body, p)
 
     def bind_implicit(self, ctx):
         """The discrete body's smooth contact: one binding on its nodes."""

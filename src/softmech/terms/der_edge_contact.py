@@ -1,4 +1,4 @@
-"""sm.EdgeContact among discrete rods in the unified engine (softmech.simulation.Simulation,
+"""sm.EdgeContact among discrete rods and hinge shells in the unified engine (softmech.simulation.Simulation,
 Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
 time-step limit. The forces are the discrete engine's pair kernels (softmech.kernels.edge_contact)
 run per world by softmech.kernels.der_edge_contact, with static and kinetic friction (the static
@@ -21,28 +21,30 @@ pairs are tested each evaluation), so at most ~362 edges."""
 
 
 class DerEdgeContacts(Part):
-    """Every sm.EdgeContact among discrete rods of the unified engine: one call each."""
+    """Every sm.EdgeContact among discrete rods and hinge shells of the unified engine (their
+    edges: a rod's and a shell's `edges`, pairs of its node indices): one call each."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (term, rods, params (B, 3): stiffness, kinetic, static)
+        self.entries = []   # (term, bodies, params (B, 3): stiffness, kinetic, static)
 
     def add(self, term, rods, p):
         """The contact `term` (softmech.terms.edge_contact.EdgeContact) among discrete rods
-        `rods` with per-world parameters p; checks them (softmech.terms.der_ground's checks:
+        and shells `rods` with per-world parameters p; checks them (softmech.terms.der_ground's checks:
         stiffness > 0, coefficients >= 0), the number of edges (MAX_PAIRS), and
         appends the contact's time-step limit (the ground's penalty bound: the same smooth
         penalty, on the lightest node) to the assembly."""
         check_parameters(term.name, p)
-        m = sum(r.n_elems for r in rods)
+        m = sum(len(r.edges) for r in rods)
         if m * (m - 1) // 2 > MAX_PAIRS:
             raise ValueError(f"{term.name}.bodies: {m} edges are not allowed on discrete rods "
-                             f"in the unified engine (every pair is tested: at most "
+                             f"and shells in the unified engine (every pair is tested: at most "
                              f"{MAX_PAIRS} pairs, ~362 edges); compile with engine='discrete'")
         self.entries.append((term, list(rods),
                              np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)))
-        lightest = min(float(np.min(r.node_mass)) for r in rods)
-        self.ctx.time_step_limits.append(time_step_limit(lightest, p["stiffness"]))
+        mass = self.ctx.der_node_mass
+        lightest = np.min([np.min(mass[r.name], axis=-1) for r in rods], axis=0)   # (B,)
+        self.ctx.time_step_limits.append(time_step_limit(lightest[:, None], p["stiffness"]))
 
     def check_implicit_step(self, h, delta):
         """Warn where the friction's slip velocity is below the Newton's resolution
@@ -59,9 +61,9 @@ class DerEdgeContacts(Part):
             slot_of = [engine.der_slots.nodes[r.name] for r in rods]
             slots, local = np.unique(np.concatenate(slot_of), return_inverse=True)
             first = len(slots)
-            at = np.cumsum([0] + [r.n_nodes for r in rods])
+            at = np.cumsum([0] + [len(s) for s in slot_of])
             edge_nodes = np.ascontiguousarray(np.concatenate(
-                [local[a + r.edge_nodes] for a, r in zip(at, rods)]), dtype=np.int64)
+                [local[a + np.asarray(r.edges)] for a, r in zip(at, rods)]), dtype=np.int64)
             edge_dofs = 3 * edge_nodes[:, [0, 0, 0, 1, 1, 1]] + np.array([0, 1, 2, 0, 1, 2])
             m = len(edge_nodes)
             pairs = max(m * (m - 1) // 2, 1)

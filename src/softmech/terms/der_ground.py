@@ -1,4 +1,4 @@
-"""sm.GroundContact on a discrete rod in the unified engine (softmech.simulation.Simulation,
+"""sm.GroundContact on a discrete rod or hinge shell in the unified engine (softmech.simulation.Simulation,
 Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
 time-step limit. The forces are the discrete engine's compiled contact
 (softmech.kernels.implicit_ground, called by softmech.kernels.der_ground), the same smooth
@@ -32,9 +32,17 @@ def time_step_limit(node_mass, stiffness):
     """Explicit stability limit [s], (B,), of the contact on a node of mass m [kg]: the penalty
     is a spring of stiffness at most PENALTY_STIFFNESS k on the lightest node, dt < 2 sqrt(m /
     k_eff) (a spring-mass oscillator under position Verlet), halved as the other contacts'
-    limits (softmech.terms.contact); stiffness k (B,) [N/m]. The friction's regularization
+    limits (softmech.terms.contact); node_mass (B, n) [kg] (a body's own lumped masses: a
+    joined node's is at least that), stiffness k (B,) [N/m]. The friction's regularization
     (a damper of mu |F_n| K_f / 2 below the slip tolerance) is not included."""
-    return np.sqrt(np.min(node_mass) / (PENALTY_STIFFNESS * np.asarray(stiffness, float)))
+    lightest = np.min(np.atleast_1d(node_mass), axis=-1)
+    return np.sqrt(lightest / (PENALTY_STIFFNESS * np.asarray(stiffness, float)))
+
+
+def shortest_edge(body):
+    """The shortest edge [m] of a discrete rod (rest_lengths) or shell (edge_length)."""
+    lengths = body.rest_lengths if hasattr(body, "rest_lengths") else body.edge_length
+    return float(np.min(lengths))
 
 
 def check_parameters(name, p):
@@ -50,11 +58,11 @@ def warn_slip_below_newton_step(term, rods, h, delta):
     """Warn (RuntimeWarning, before the first step) where a contact's friction slip velocity
     (term.slip_tolerance [m/s]) is below 10 finite-difference velocity steps of the unified
     engine's Newton, delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the
-    shortest edge [m] of the contact's discrete rods `rods`, h the step [s]): its Jacobian then
+    shortest edge [m] of the contact's discrete rods or shells `rods`, h the step [s]): its Jacobian then
     cannot resolve the regularized friction, and Newton fails (measured: at the default
     1e-8 m/s a rod at rest on the ground ran 200 steps of 10 ms, then failed even at h / 256;
     tests/validation/test_der_kind_ground.py uses 1e-3 and 1e-4 m/s)."""
-    lowest = 10.0 * delta * min(float(np.min(r.rest_lengths)) for r in rods) / h
+    lowest = 10.0 * delta * min(shortest_edge(r) for r in rods) / h
     if term.slip_tolerance < lowest:
         names = ", ".join(repr(r.name) for r in rods)
         warnings.warn(
@@ -66,34 +74,37 @@ def warn_slip_below_newton_step(term, rods, h, delta):
 
 
 class DerGroundContacts(Part):
-    """Every sm.GroundContact on a discrete rod of the unified engine: one call each."""
+    """Every sm.GroundContact on a discrete rod or hinge shell of the unified engine: one call
+    each (a shell's nodes are slots of the kind as a rod's: the same kernel)."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (term, rod, params (B, 3): stiffness, kinetic, static)
+        self.entries = []   # (term, body, params (B, 3): stiffness, kinetic, static)
 
-    def add(self, term, rod, p):
+    def add(self, term, body, p):
         """The contact `term` (softmech.terms.contact.GroundContact, its kind's fields
-        resolved) on discrete rod `rod` with per-world parameters p; checks them and appends
-        the contact's time-step limit to the assembly."""
+        resolved) on discrete rod or shell `body` with per-world parameters p; checks them and
+        appends the contact's time-step limit to the assembly."""
         check_parameters(term.name, p)
         params = np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)
-        self.entries.append((term, rod, params))
-        self.ctx.time_step_limits.append(time_step_limit(rod.node_mass, p["stiffness"]))
+        self.entries.append((term, body, params))
+        self.ctx.time_step_limits.append(
+            time_step_limit(self.ctx.der_node_mass[body.name], p["stiffness"]))
 
     def check_implicit_step(self, h, delta):
         """Warn where a contact's slip velocity is below the Newton's resolution
         (warn_slip_below_newton_step)."""
-        for term, rod, _ in self.entries:
-            warn_slip_below_newton_step(term, [rod], h, delta)
+        for term, body, _ in self.entries:
+            warn_slip_below_newton_step(term, [body], h, delta)
 
     def calls(self, engine):
         calls = []
-        for term, rod, params in self.entries:
-            n = rod.n_nodes
+        for term, body, params in self.entries:
+            slot = engine.der_slots.nodes[body.name]
+            n = len(slot)
             args = engine.args(
                 DerGroundArgs,
-                dg_slot=engine.der_slots.nodes[rod.name],
+                dg_slot=slot,
                 dg_dofs=np.arange(3 * n, dtype=np.int64).reshape(n, 3),
                 dg_point=term.plane_point.astype(float), dg_normal=term.plane_normal.astype(float),
                 dg_geometry=np.array([term.distance, term.sharpness,

@@ -71,13 +71,13 @@ class EdgeContact(_ImplicitTerm):
         return tuple(self.body_names)
 
     def contribute(self, ctx, p):
-        """Discrete rods of the unified engine (softmech.terms.der_edge_contact); anything
-        else is refused as the other discrete-engine terms are."""
-        rods = getattr(ctx, "der_index", {})
-        if not all(name in rods for name in self.body_names):
+        """Discrete rods and hinge shells of the unified engine (softmech.terms.
+        der_edge_contact); anything else is refused as the other discrete-engine terms are."""
+        kind = {**getattr(ctx, "der_index", {}), **getattr(ctx, "der_shell_index", {})}
+        if not all(name in kind for name in self.body_names):
             return super().contribute(ctx, p)
         from softmech.terms.der_edge_contact import DerEdgeContacts
-        ctx.part(DerEdgeContacts).add(self, [rods[name] for name in self.body_names], p)
+        ctx.part(DerEdgeContacts).add(self, [kind[name] for name in self.body_names], p)
 
     def parameters(self):
         return {k: np.array([getattr(self, k)]) for k in ("stiffness", "static", "kinetic")}
