@@ -18,7 +18,7 @@ from softmech.blocks import (broadcast_worlds, from_blocks, to_blocks, writable_
                              write_slots)
 from softmech.fluid_mass import in_fluid
 from softmech.model import DerBodies
-from softmech.shell_packing import shell_get_state, shell_set_state
+from softmech.shell_packing import shell_edge_inertia, shell_get_state, shell_set_state
 
 DER_STATE_FIELDS = ("positions", "velocities", "twist", "twist_rates", "reference_a1",
                     "reference_tangent", "reference_twist")
@@ -39,8 +39,10 @@ class DerSlots:
     node's slot; nodes joined by sm.JoinNodes (`joins`: (rod_a, node_a, rod_b, node_b)) share
     the earlier one's (DisMech's joints through shared nodes, as the discrete engine's
     DofLayout.merge). `edge[rod]`, `spring[rod]`: the offsets of its edges and springs.
-    Shells of the kind (softmech.shell_packing) own node slots after the rods' and no edges or
-    springs; a join may name a shell's node."""
+    Shells of the kind (softmech.shell_packing) own node slots after the rods' and no springs;
+    a mid-edge shell owns one edge slot per mesh edge after the rods' edges (its angle xi in
+    der_theta, its rate in der_w, its frame tau, n0 in der_a1, der_tangent), a hinge shell
+    none; a join may name a shell's node."""
 
     def __init__(self, rods, joins=(), shells=()):
         self.nodes, self.edge, self.spring = {}, {}, {}
@@ -69,6 +71,11 @@ class DerSlots:
         for r in rods:
             self.edge[r.name], self.spring[r.name] = m, s
             m, s = m + r.n_elems, s + r.n_springs
+        self.n_rod_edges = m
+        """Edges of the discrete rods (the first; the mid-edge shells' follow)."""
+        for shell in shells:
+            self.edge[shell.name] = m
+            m += edge_count(shell)
         self.n_nodes, self.n_edges, self.n_springs = len(kept), m, s
         self.joined = len(kept) < n
         """True when some nodes are shared (sm.JoinNodes)."""
@@ -93,11 +100,11 @@ class DerSlots:
         self.spring_signs = cat(signs, 3, float)
 
     def index(self, where, rod):
-        """(n,) int64 slots of a rod's nodes, edges or springs (where: "node", "edge",
-        "spring")."""
+        """(n,) int64 slots of a rod's (or shell's) nodes, edges or springs (where: "node",
+        "edge", "spring")."""
         if where == "node":
             return self.nodes[rod.name]
-        count = rod.n_elems if where == "edge" else rod.n_springs
+        count = edge_count(rod) if where == "edge" else rod.n_springs
         return getattr(self, where)[rod.name] + np.arange(count, dtype=np.int64)
 
     def per_slot(self, rods, values, worlds, trailing=()):
@@ -140,6 +147,14 @@ def node_count(body):
     return body.n_nodes if hasattr(body, "n_nodes") else len(body.vertices)
 
 
+def edge_count(body):
+    """Edge slots of a body of the kind: a discrete rod's edges (their twists), a mid-edge
+    shell's mesh edges (their angles xi), none for a hinge shell."""
+    if hasattr(body, "n_elems"):
+        return body.n_elems
+    return len(body.edges) if body.bending == "midedge" else 0
+
+
 def initial_nodes(body):
     """Initial node positions (n, 3) [m] of a discrete rod or shell of the kind."""
     return body.positions if hasattr(body, "n_nodes") else body.vertices
@@ -165,8 +180,11 @@ def pack_der_bodies(ctx, lanes, slots):
     bodies = rods + ctx.der_shells
     per_slot = partial(slots.per_slot, bodies, worlds=B)
     mass = per_slot([ctx.der_node_mass[r.name] for r in bodies])
-    inertia = np.concatenate([np.broadcast_to(r.twist_inertia, (B, r.n_elems))[..., None]
-                              for r in rods], axis=1) if rods else np.zeros((B, 0, 1))
+    # the edges' rotary inertias: rods' twists, then mid-edge shells' angles
+    inertia = [np.broadcast_to(r.twist_inertia, (B, r.n_elems)) for r in rods] + [
+        np.broadcast_to(shell_edge_inertia(s), (B, len(s.edges)))
+        for s in ctx.der_shells if s.bending == "midedge"]
+    inertia = np.concatenate(inertia, axis=1)[..., None] if inertia else np.zeros((B, 0, 1))
     if slots.joined:
         acc = per_slot([ctx.der_node_mass[r.name][..., None] * ctx.der_body_acc[r.name]
                         for r in bodies], trailing=(3,)) / mass[..., None]
@@ -183,8 +201,7 @@ def pack_der_bodies(ctx, lanes, slots):
 def initial_der_state(rods, lanes, slots, shells=()):
     """{State field: block array} of the discrete rods and shells as built: at rest, twist
     angles as given, reference frames of the initial shape (DerRod.a1_0, its tangents,
-    ref_twist0); a shared node (slots: DerSlots) at the position of the first body that has
-    it."""
+    ref_twist0), of the rods' edges only; mid-edge shells' angles xi = 0; a shared node (slots: DerSlots) at the position of the first body that has it."""
     B = lanes.worlds
     per_rod = {k: [] for k in DER_STATE_FIELDS}
     nodes = np.zeros((slots.n_nodes, 3))
@@ -198,6 +215,10 @@ def initial_der_state(rods, lanes, slots, shells=()):
                            ("reference_tangent", t),
                            ("reference_twist", r.ref_twist0[:, None])):
             per_rod[key].append(np.broadcast_to(value, (B,) + value.shape))
+    for shell in shells:      # mid-edge angles xi = 0, at rest (no reference frames: the
+        if shell.bending == "midedge":      # kernel sets its edge frames from the positions)
+            for key in ("twist", "twist_rates"):
+                per_rod[key].append(np.zeros((B, len(shell.edges), 1)))
     per_rod["positions"] = [np.broadcast_to(nodes, (B,) + nodes.shape)]
     per_rod["velocities"] = [np.zeros((B,) + nodes.shape)]
     widths = {"reference_a1": 3, "reference_tangent": 3}

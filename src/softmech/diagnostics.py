@@ -139,28 +139,45 @@ def der_diagnostics(rod, p, state, node_mass):
 
 def shell_diagnostics(shell, params, state, node_mass):
     """Diagnostics of one shell in B worlds, with the keys of softmech.diagnostics.rod_diagnostics:
-    translational energy sum m_i |v_i|^2 / 2, stretching energy sum k eps^2 / 2 and hinge bending
-    energy sum k (theta - theta_bar)^2 / 2 (the discrete engine's kernels: ref. 004 eqs. 10,
-    17), rotational, twisting and shear 0; centre of mass, momenta (orbital, about the origin).
-    params: {"rest_angle": (B, n_hinges)}; state: shell_get_state's; node_mass (B, n) [kg]."""
+    translational energy sum m_i |v_i|^2 / 2, stretching energy sum k eps^2 / 2, bending energy
+    (hinges: sum k (theta - theta_bar)^2 / 2; mid-edge: eq. 20 with the edge frames of the
+    current positions, as the next step sets them) (the discrete engine's kernels: ref. 004
+    eqs. 10, 17, 20), rotational energy sum I_e xi_e'^2 / 2 of a mid-edge shell's angles
+    (softmech.shell_packing.shell_edge_inertia; 0 for hinges), twisting and shear 0; centre of
+    mass, momenta (orbital, about the origin). params: {"rest_angle": (B, n_hinges)} or
+    {"rest_curvature": (B, n_tris, 3)}; state: shell_get_state's; node_mass (B, n) [kg]."""
     from softmech.bodies.shell import _node_dofs
     from softmech.kernels.shell_hinge import hinge_energy
+    from softmech.kernels.shell_midedge import midedge_energy
     from softmech.kernels.shell_stretch import stretch_energy
+    from softmech.shell_packing import shell_edge_frames, shell_edge_inertia
 
     x, v, m = state["positions"], state["velocities"], node_mass
     B = len(x)
+    midedge = shell.bending == "midedge"
     edges, hinges = _node_dofs(shell.edges), _node_dofs(shell.hinges)
-    stretch, bend = np.zeros(B), np.zeros(B)
+    n = 3 * len(shell.vertices)
+    stencils = np.ascontiguousarray(np.concatenate(
+        [_node_dofs(shell.triangles), n + shell.tri_edges], axis=1), dtype=np.int64)
+    stretch, bend, rotation = np.zeros(B), np.zeros(B), np.zeros(B)
     for b in range(B):
         q = np.ascontiguousarray(x[b].ravel())
         stretch[b] = stretch_energy(q, edges, shell.edge_length, shell.stretch_stiffness)
-        bend[b] = hinge_energy(q, hinges, np.ascontiguousarray(params["rest_angle"][b]),
-                               shell.hinge_stiffness)
+        if midedge:
+            tau, n0 = shell_edge_frames(shell, x[b])
+            bend[b] = midedge_energy(np.concatenate([q, state["angles"][b]]), stencils,
+                                     shell.tri_edges, shell.tri_edge_sign.astype(float), tau, n0,
+                                     shell.length_over_area, shell.midedge_stiffness,
+                                     np.ascontiguousarray(params["rest_curvature"][b]))
+            rotation[b] = 0.5 * shell_edge_inertia(shell) @ state["angular_velocities"][b] ** 2
+        else:
+            bend[b] = hinge_energy(q, hinges, np.ascontiguousarray(params["rest_angle"][b]),
+                                   shell.hinge_stiffness)
     total = m.sum(axis=1)[:, None]
     zero = np.zeros(B)
     return {
         "translational_energy": 0.5 * np.einsum("bn,bnk->b", m, v * v),
-        "rotational_energy": zero, "bending_energy": bend, "twisting_energy": zero,
+        "rotational_energy": rotation, "bending_energy": bend, "twisting_energy": zero,
         "shear_energy": zero, "stretch_energy": stretch,
         "com": np.einsum("bn,bnk->bk", m, x) / total,
         "com_velocity": np.einsum("bn,bnk->bk", m, v) / total,

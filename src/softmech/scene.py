@@ -305,12 +305,12 @@ class Scene:
 
         engine: "discrete" (the default for a scene with discrete rods or shells: the
         ImplicitSimulation above) or "unified" (the default for a scene that mixes discrete
-        rods and hinge shells with Cosserat rods or rigid bodies): the discrete rods and shells
-        with hinge bending become a body kind of the Simulation of Cosserat rods and rigid
-        bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by any
-        of its schemes ("implicit_euler" the default when it has them); mid-edge shells and
-        axisymmetric shells are not on it yet (docs/discrete_rods.md and docs/shells.md list
-        what works there).
+        rods and shells with Cosserat rods or rigid bodies): the discrete rods and shells
+        (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
+        rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
+        any of its schemes ("implicit_euler" the default when it has them; docs/discrete_rods.md
+        and docs/shells.md list the terms that work there). Axisymmetric shells are Cosserat
+        rods (softmech.bodies.axisym_shell): always the unified engine's.
         """
         from softmech.simulation import Simulation
 
@@ -320,23 +320,14 @@ class Scene:
         worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
                                           f"{worlds} copies of the scene's arrays")
         dt = float(_checks.positive("dt", dt, shape=()))
-        # a scene mixing discrete rods and hinge shells with Cosserat rods or rigid bodies
-        on_kind = [b for b in self.implicit_bodies if getattr(b, "kind", "") == "der_rod" or (
-            getattr(b, "kind", "") == "shell" and b.bending == "hinge")]
-        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and \
-            len(on_kind) == len(self.implicit_bodies)
+        # a scene mixing discrete rods or shells with Cosserat rods or rigid bodies
+        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies)
         engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
         der_rods, der_shells = [], []
         if engine == "unified" and self.implicit_bodies:
-            others = [b.name for b in self.implicit_bodies if b not in on_kind]
-            if others:
-                raise ValueError(f"engine = 'unified' is not allowed with {others}: only discrete "
-                                 "rods and shells with bending='hinge' are a body kind of the "
-                                 "unified engine yet (not mid-edge or axisymmetric shells); "
-                                 "compile the scene with engine='discrete'")
-            der_rods = [b for b in on_kind if b.kind == "der_rod"]
-            der_shells = [b for b in on_kind if b.kind == "shell"]
+            der_rods = [b for b in self.implicit_bodies if b.kind == "der_rod"]
+            der_shells = [b for b in self.implicit_bodies if b.kind == "shell"]
             scheme = "implicit_euler" if scheme is None else scheme
         elif engine == "discrete" and not self.implicit_bodies:
             raise ValueError("engine = 'discrete' is not allowed: the scene has no discrete rods "

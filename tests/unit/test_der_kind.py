@@ -50,12 +50,6 @@ def test_default_engine_of_discrete_scenes_is_unchanged_and_unified_is_chosen_by
 
 def test_unsupported_combinations_are_refused():
     scene, _ = der_scene()
-    scene.add_shell(name="flap", vertices=[[0, 0.2, 0], [0.05, 0.2, 0], [0, 0.25, 0]],
-                    triangles=[[0, 1, 2]], thickness=1e-3, youngs_modulus=1e6, density=1000.0,
-                    bending="midedge")      # (hinge shells are nodes of the kind)
-    with pytest.raises(ValueError, match="only discrete rods and shells with bending='hinge'"):
-        scene.compile(dt=1e-3, engine="unified")
-    scene, _ = der_scene()
     with pytest.raises(ValueError, match="corotate"):
         scene.compile(dt=1e-3, engine="unified",
                       newton=sm.ImplicitOptions(corotate=True)).step(1)

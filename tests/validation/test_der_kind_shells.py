@@ -212,12 +212,8 @@ def test_a_results_file_describes_the_shell_and_holds_its_series(tmp_path):
 
 
 def test_what_the_shell_kind_does_not_have_is_refused():
-    """A mid-edge shell is refused by engine='unified' (its per-edge angles are not on the
-    kind); so is a term the kind does not support on a shell, naming it."""
-    scene = sm.Scene()
-    plate(scene, bending="midedge")
-    with pytest.raises(ValueError, match="only discrete rods and shells with bending='hinge'"):
-        scene.compile(dt=1e-3, engine="unified")
+    """A term the kind does not support on a shell is refused, naming it (mid-edge shells:
+    test_der_kind_midedge.py)."""
     scene = sm.Scene()
     shell = plate(scene)
     scene.add(sm.LinearDamping(shell, 0.1))

@@ -63,7 +63,7 @@ def der_lane_frames(a, bi, W, lane):
     tg = a.der_tangent[bi]
     a1_old = a.a1_old[bi]
     t_old = a.t_old[bi]
-    for j in range(m):
+    for j in range(a1_old.shape[0]):     # the rods' edges (mid-edge shells' have no frames)
         for c in range(3):
             a1_old[j, c] = a1[c, j * W + lane]
             t_old[j, c] = tg[c, j * W + lane]

@@ -35,7 +35,7 @@ class DerElasticity(Part):
     def calls(self, engine):
         ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
         rods = ctx.der_rods
-        m, s = slots.n_edges, slots.n_springs
+        m, s = slots.n_rod_edges, slots.n_springs      # (a mid-edge shell's edges have no frames)
         cat = lambda values: np.concatenate(values, axis=1)
         per = {k: [] for k in ("EA", "EI", "GJ", "kbar", "tbar")}
         for r in rods:

@@ -1,5 +1,5 @@
-"""Discrete shells (hinge bending) on the unified engine's discrete kind: the calls of their
-elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's),
+"""Discrete shells (hinge or mid-edge bending) on the unified engine's discrete kind: the calls of
+their elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's),
 and the Part of sm.ShellPressure and sm.ShellDrag on them. Kernels: softmech.kernels.der_shell;
 the shells' arrays: softmech.shell_packing."""
 import numpy as np
@@ -9,12 +9,19 @@ from softmech.der_packing import per_lane_rows
 from softmech.integrators.driver import Call
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
                                         der_shell_forces, der_shell_pressure)
+from softmech.kernels.der_shell_midedge import DerMidedgeArgs, der_shell_midedge
+from softmech.shell_packing import held_edges, shell_edge_frames
+from softmech.terms.der_kind import DerFixedNodes
 from softmech.terms.base import Part
 from softmech.terms.der_loads import DRAG_ORDER, LOAD_ORDER
 
 ORDER = 1
 """In the force pass right after the discrete rods' elasticity (order 0, which initialises
 der_force; without discrete rods this call does)."""
+
+MIDEDGE_ORDER = 2
+"""After the shells' stretching (which initialises der_force without discrete rods); the
+mid-edge call writes its edges' der_torque itself."""
 
 
 def shell_calls(engine):
@@ -31,9 +38,12 @@ def shell_calls(engine):
     def dofs(shell, stencils):
         return _node_dofs(slots.nodes[shell.name][stencils])
 
+    hinged = [s for s in shells if s.bending == "hinge"]
     edge_dofs = np.concatenate([dofs(s, s.edges) for s in shells])
-    hinge_dofs = np.concatenate([dofs(s, s.hinges).reshape(-1, 12) for s in shells])
-    rest = np.concatenate([ctx.der_shell_params[s.name]["rest_angle"] for s in shells], axis=1)
+    hinge_dofs = np.concatenate([dofs(s, s.hinges).reshape(-1, 12) for s in hinged]) \
+        if hinged else np.zeros((0, 12), dtype=np.int64)
+    rest = np.concatenate([ctx.der_shell_params[s.name]["rest_angle"] for s in hinged],
+                          axis=1) if hinged else np.zeros((lanes.worlds, 0))
     n = slots.n_nodes
     args = engine.args(
         DerShellArgs,
@@ -42,12 +52,56 @@ def shell_calls(engine):
         sh_rest_len=np.concatenate([s.edge_length for s in shells]),
         sh_stretch_k=np.concatenate([s.stretch_stiffness for s in shells]),
         sh_hinge_dofs=np.ascontiguousarray(hinge_dofs, dtype=np.int64),
-        sh_hinge_k=np.concatenate([s.hinge_stiffness for s in shells]),
+        sh_hinge_k=np.concatenate([s.hinge_stiffness for s in hinged] + [np.zeros(0)]),
         sh_rest_angle=per_lane_rows(rest, lanes),
         sh_first=np.array([0 if ctx.der_rods else 1], dtype=np.int64),
         sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
         sh_Js=engine.zeros(36 * len(edge_dofs)), sh_Jh=engine.zeros(144 * len(hinge_dofs)))
-    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")]
+    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")] + \
+        midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
+
+
+def midedge_calls(engine, shells):
+    """The mid-edge bending call of the mid-edge shells `shells` of the kind, one for all
+    (softmech.kernels.der_shell_midedge): their triangles' node DOFs in the kind's node slots
+    and angle DOFs after them, their edges' slots, frames of the built shape for the angles that
+    sm.FixNodes holds, the natural curvatures per world (params '<shell>.rest_curvature')."""
+    if not shells:
+        return []
+    ctx, slots = engine.ctx, engine.der_slots
+    n = slots.n_nodes
+    held = ctx.parts[DerFixedNodes].entries if DerFixedNodes in ctx.parts else []
+    offsets = np.cumsum([0] + [len(s.edges) for s in shells])
+    frames = [shell_edge_frames(s, s.vertices) for s in shells]
+    tri_offsets = np.cumsum([0] + [len(s.triangles) for s in shells])
+    cat = lambda parts, dtype=float: np.ascontiguousarray(np.concatenate(parts), dtype=dtype)
+    tri_edges = cat([o + s.tri_edges for o, s in zip(offsets, shells)], np.int64)
+    tri_nodes = cat([slots.nodes[s.name][s.triangles] for s in shells], np.int64)
+    edge_tris = cat([np.where(s.edge_tris >= 0, o + s.edge_tris, -1)
+                     for o, s in zip(tri_offsets, shells)], np.int64)
+    m = int(offsets[-1])
+    args = engine.args(
+        DerMidedgeArgs,
+        me_slot=np.unique(tri_nodes),
+        me_edge=cat([slots.index("edge", s) for s in shells], np.int64),
+        me_tri_nodes=tri_nodes,
+        me_edge_nodes=cat([slots.nodes[s.name][s.edges] for s in shells], np.int64),
+        me_edge_tris=edge_tris,
+        me_free=cat([1 - held_edges(s, held) for s in shells], np.int64),
+        me_tau0=cat([f[0] for f in frames]), me_n0=cat([f[1] for f in frames]),
+        me_dofs=np.ascontiguousarray(np.concatenate(
+            [_node_dofs(tri_nodes), 3 * n + tri_edges], axis=1), dtype=np.int64),
+        me_tri_edges=tri_edges, me_sign=cat([s.tri_edge_sign for s in shells]),
+        me_length_over_area=cat([s.length_over_area for s in shells]),
+        me_K=cat([s.midedge_stiffness for s in shells]),
+        me_rest=per_lane_rows(np.concatenate(
+            [ctx.der_shell_params[s.name]["rest_curvature"] for s in shells], axis=1),
+            engine.lanes),
+        me_q=engine.zeros(3 * n + m), me_F=engine.zeros(3 * n + m),
+        me_fn=engine.zeros(len(tri_nodes), 3), me_tau=engine.zeros(m, 3),
+        me_nrm0=engine.zeros(m, 3), me_work=engine.zeros(160),
+        me_J=engine.zeros(144 * len(tri_nodes)))
+    return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge")]
 
 
 class DerShellLoads(Part):

@@ -9,7 +9,7 @@ by fixing its first two nodes and its first edge's twist angle (DisMech's clamp)
 import numpy as np
 
 from softmech import _checks
-from softmech.der_packing import initial_nodes, node_count
+from softmech.der_packing import edge_count, initial_nodes, node_count
 from softmech.implicit.loads import FixedDofs, NodeLoads
 from softmech.terms.base import Term
 
@@ -120,14 +120,15 @@ class FixNodes(_ImplicitTerm):
         return [FixedDofs(self.name, dofs, ctx.layout.q0[dofs])]
 
     def contribute(self, ctx, p):
-        """A discrete rod in the explicit engine's Model/State (softmech.terms.der_kind): its
-        nodes' coordinates and twist angles held by a positions and a rates constraint."""
+        """A discrete rod or shell in the unified engine's Model/State (softmech.terms.der_kind):
+        its nodes' coordinates and its edges' angles (a rod's twists, a mid-edge shell's xi)
+        held by a positions and a rates constraint."""
         rod = der_body(ctx, self.implicit_body)
         if rod is None:
             super().contribute(ctx, p)
         from softmech.terms.der_kind import DerFixedNodes
         _in_range(self.name, "nodes", self.nodes, node_count(rod), "nodes")
-        _in_range(self.name, "angles", self.angles, getattr(rod, "n_elems", 0), "angles")
+        _in_range(self.name, "angles", self.angles, edge_count(rod), "angles")
         ctx.part(DerFixedNodes).hold(rod, self.nodes, ["xyz".index(c) for c in sorted(self.axes)],
                                      self.angles)
 
