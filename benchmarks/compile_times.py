@@ -22,6 +22,7 @@
     python benchmarks/compile_times.py --scene der_terms     # the same with its other terms
     python benchmarks/compile_times.py --scene der_shell     # a hinge shell on the kind (with
                                                              # pressure, drag), a rod joined
+    python benchmarks/compile_times.py --scene der_midedge   # the same with mid-edge bending
     python benchmarks/compile_times.py --scene contacts --remarks 2> remarks.txt   # + LLVM's
                                                              # vectorization remarks (stderr)
 
@@ -47,7 +48,7 @@ def main(argv=None):
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
         "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod", "der_terms",
-        "der_shell"))
+        "der_shell", "der_midedge"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -86,8 +87,8 @@ def main(argv=None):
         scene, dt = _surface_sticking_scene(sm)
     elif args.scene in ("der_rod", "der_terms"):
         scene, dt = _der_rod_scene(sm, terms=args.scene == "der_terms")
-    elif args.scene == "der_shell":
-        scene, dt = _der_shell_scene(sm)
+    elif args.scene in ("der_shell", "der_midedge"):
+        scene, dt = _der_shell_scene(sm, "hinge" if args.scene == "der_shell" else "midedge")
     else:
         scene, info = SCENES[args.scene].build()
         dt = info.dt
@@ -222,16 +223,16 @@ def _der_rod_scene(sm, terms=False):
     return scene, 1e-5
 
 
-def _der_shell_scene(sm):
-    """A hinge shell on the unified engine's kind (a 0.1 m square of 8 x 8 squares clamped along
-    one side, under gravity, pressure and drag) with a discrete rod hanging from a corner
-    (sm.JoinNodes)."""
+def _der_shell_scene(sm, bending):
+    """A hinge or mid-edge shell (`bending`) on the unified engine's kind (a 0.1 m square of 8 x 8
+    squares clamped along one side, under gravity, pressure and drag) with a discrete rod
+    hanging from a corner (sm.JoinNodes)."""
     from softmech.bodies import meshes
 
     scene = sm.Scene()
     mesh = meshes.rectangle(0.1, 0.1, 8)
     shell = scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e7,
-                            density=1000.0, bending="hinge")
+                            density=1000.0, bending=bending)
     v = mesh.vertices
     scene.add(sm.FixNodes(shell, [int(i) for i in (v[:, 0] <= 0).nonzero()[0]]))
     corner = int((v[:, 0] + v[:, 1]).argmax())

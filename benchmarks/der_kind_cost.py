@@ -7,9 +7,11 @@ under gravity, at the same dt; and, for reference, the unified engine's position
     python benchmarks/der_kind_cost.py                  # dt = 1 ms, 1 s simulated
     python benchmarks/der_kind_cost.py --dt 1e-2 --steps 200
     python benchmarks/der_kind_cost.py --body shell --steps 20
+    python benchmarks/der_kind_cost.py --body shell --bending midedge --steps 20
 
 --body shell: a hinge shell as nodes of the kind instead (benchmarks/implicit_batch.py's plate:
-1 x 1 m, ~1,000 triangles, h = 1 mm, E = 1 GPa, its edges clamped, 10 Pa of pressure).
+1 x 1 m, ~1,000 triangles, h = 1 mm, E = 1 GPa, its edges clamped, 10 Pa of pressure); with
+--bending midedge the same plate with mid-edge bending (its angles edges of the kind).
 
 Prints wall milliseconds per step (after a warm-up that compiles), the unified engine's Newton
 statistics and the two engines' tip positions (the same discrete model: they agree to the
@@ -36,28 +38,29 @@ def scene(modulus):
     return sc
 
 
-def shell_scene():
+def shell_scene(bending="hinge"):
     from softmech.bodies import meshes
     mesh = meshes.rectangle(1.0, 1.0, 21)
     v = mesh.vertices
     edge = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 1) | (v[:, 1] <= 0) | (v[:, 1] >= 1))
     sc = sm.Scene()
     sc.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e9, density=1000.0,
-                 bending="hinge")
+                 bending=bending)
     sc.add(sm.FixNodes("plate", edge))
     sc.add(sm.ShellPressure("plate", 10.0))
     return sc
 
 
 def shell_main(args):
-    unified = shell_scene().compile(dt=args.dt, engine="unified", scheme="implicit_euler")
-    discrete = shell_scene().compile(dt=args.dt)
+    unified = shell_scene(args.bending).compile(dt=args.dt, engine="unified",
+                                                scheme="implicit_euler")
+    discrete = shell_scene(args.bending).compile(dt=args.dt)
     t_u = timed(unified, args.steps)
     stats = unified.implicit_integrator().stats
     t_d = timed(discrete, args.steps)
     z_u = unified.get_state("plate")["positions"][0, :, 2].max()
     z_d = discrete.get_state("plate")["positions"][0, :, 2].max()
-    print(f"plate ({len(unified.der_shells[0].triangles)} triangles), dt = {args.dt:g} s, "
+    print(f"{args.bending} plate ({len(unified.der_shells[0].triangles)} triangles), dt = {args.dt:g} s, "
           f"{args.steps} steps:")
     print(f"  unified implicit_euler {1e3 * t_u:8.3f} ms/step  ({stats['iterations'] / stats['steps']:.2f} "
           f"Newton iterations, {stats['jacobians'] / stats['steps']:.3f} Jacobians, "
@@ -66,9 +69,9 @@ def shell_main(args):
     print(f"  highest node: {z_u:.10f} vs {z_d:.10f} m")
     with warnings.catch_warnings():     # (dt = 1 s: only to read the limit)
         warnings.simplefilter("ignore", RuntimeWarning)
-        probe = shell_scene().compile(dt=1.0, engine="unified", scheme="verlet")
+        probe = shell_scene(args.bending).compile(dt=1.0, engine="unified", scheme="verlet")
     dt = float(probe.time_step_limit().min())
-    explicit = shell_scene().compile(dt=dt, engine="unified", scheme="verlet")
+    explicit = shell_scene(args.bending).compile(dt=dt, engine="unified", scheme="verlet")
     t_v = timed(explicit, 2000)
     print(f"unified verlet at its limit dt = {dt:.3g} s: {1e6 * t_v:.1f} us/step")
 
@@ -85,6 +88,8 @@ def main(argv=None):
     parser.add_argument("--dt", type=float, default=1e-3)
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--body", choices=("rod", "shell"), default="rod")
+    parser.add_argument("--bending", choices=("hinge", "midedge"), default="hinge",
+                        help="the shell's bending model (--body shell)")
     args = parser.parse_args(argv)
     if args.body == "shell":
         return shell_main(args)

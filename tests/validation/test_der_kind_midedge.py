@@ -5,15 +5,14 @@ step's start) as nodes and edges of the kind. Checked against the discrete engin
 the same model with analytic Jacobians (and is validated against Euler-Bernoulli in
 test_dismech_cantilever.py), against the explicit stability bound and the order of position
 Verlet."""
-import os
-import tempfile
-
 import numpy as np
 import pytest
 
 import softmech as sm
 
-from test_der_kind_shells import H, LX, NX, RHO, TIGHT, plate
+from test_der_kind_shells import (H, LX, NX, RHO, TIGHT, assert_restarts_bit_for_bit,
+                                  assert_worlds_take_their_own_rest_shape,
+                                  beside_a_rod_and_a_ball, checked_step, plate)
 
 
 def clamped_midedge_plate(scene, hold_angles):
@@ -120,11 +119,7 @@ def test_the_explicit_limit_bounds_the_highest_frequency_with_the_angles():
     for row, block in zip(stencils, J.reshape(-1, 12, 12)):
         K[np.ix_(row, row)] -= block
     m = np.concatenate([np.repeat(RHO * H * shell.node_areas(), 3), shell_edge_inertia(shell)])
-    omega = np.sqrt(np.linalg.eigvalsh(K / np.sqrt(np.outer(m, m))).max())
-    limit = float(sim.time_step_limit()[0]) / 0.9      # the bound itself (SAFETY 0.9)
-    assert limit <= 2.0 / omega
-    assert limit > 0.5 * 2.0 / omega
-    fast = free_plate_sim(0.9 * limit * 0.9)
+    fast = free_plate_sim(checked_step(sim, K, m))
     fast.step(2000)
     state = fast.get_state("plate")
     assert np.abs(state["positions"]).max() < 1.0 and np.abs(state["angles"]).max() < 10.0
@@ -135,11 +130,7 @@ def mixed_sim():
     defaults."""
     scene = sm.Scene()
     clamped_midedge_plate(scene, hold_angles=True)
-    scene.add_cosserat_rod(name="rod", start=(0.0, 0.1, 0.0), direction=(1.0, 0.0, 0.0),
-                           normal=(0.0, 0.0, 1.0), length=0.1, n_elems=5, radius=2e-3,
-                           density=1000.0, youngs_modulus=1e6)
-    scene.add_sphere(name="ball", radius=0.01, density=1000.0, position=(0.0, 0.3, 0.0))
-    return scene.compile(dt=2e-4)
+    return beside_a_rod_and_a_ball(scene)
 
 
 def test_a_midedge_shell_beside_cosserat_rods_compiles_unified_and_restarts():
@@ -147,36 +138,18 @@ def test_a_midedge_shell_beside_cosserat_rods_compiles_unified_and_restarts():
     unified engine by default; a run split in two with a state file saved and loaded between
     equals the unsplit run bit for bit (its state: positions, velocities, the angles and their
     rates; the frames are a function of it)."""
-    whole = mixed_sim()
+    whole = assert_restarts_bit_for_bit(mixed_sim)
     assert whole.scheme == "implicit_euler" and [s.name for s in whole.der_shells] == ["plate"]
-    whole.step(20)
-    first = mixed_sim()
-    first.step(10)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "state.npz")
-        first.save_state(path)
-        second = mixed_sim()
-        second.load_state(path)
-    second.step(10)
     assert np.abs(whole.get_state("plate")["angular_velocities"]).max() > 0.0
-    for key, value in whole.get_state("plate").items():
-        np.testing.assert_array_equal(second.get_state("plate")[key], value)
 
 
 def test_worlds_of_a_batch_take_their_own_natural_curvatures():
     """Two worlds of the curling plate, the second given a flat natural curvature through its
     per-world parameter '<shell>.rest_curvature' (B, n_tris, 3): the first equals a single
-    world's run bit for bit, the second stays flat (z = 0 to round-off: nothing bends it)."""
-    single = free_plate_sim(2e-6)
-    single.step(300)
-    batch = free_plate_sim(2e-6, worlds=2)
-    rest = np.repeat(batch.params["plate.rest_curvature"], 2, axis=0)
-    rest[1] = 0.0
-    batch.params["plate.rest_curvature"] = rest
-    batch.step(300)
-    x = batch.get_state("plate")["positions"]
-    np.testing.assert_array_equal(x[0], single.get_state("plate")["positions"][0])
-    assert np.abs(x[1, :, 2] - x[1, 0, 2]).max() < 1e-12
+    world's run bit for bit, the second stays flat (its heights equal to 1e-12 m while it
+    drifts and spins: nothing bends it)."""
+    assert_worlds_take_their_own_rest_shape(lambda worlds: free_plate_sim(2e-6, worlds),
+                                            "plate.rest_curvature", 300, 1e-12)
 
 
 def test_state_fields_of_a_midedge_shell():

@@ -128,6 +128,17 @@ def test_a_free_curling_plate_conserves_momentum_and_energy_under_verlet():
     assert 4.0 / 1.2 < errors[0] / errors[1] < 4.0 * 1.2
 
 
+def checked_step(sim, K, m):
+    """Assert that sim's explicit limit bound (time_step_limit() / 0.9, its SAFETY) is below
+    the exact 2 / omega_max of stiffness K (n, n) with masses m (n,) (the eigenvalues of
+    M^-1/2 K M^-1/2) and above half of it; returns 0.9 of the checked limit, the step to try."""
+    omega = np.sqrt(np.linalg.eigvalsh(K / np.sqrt(np.outer(m, m))).max())
+    limit = float(sim.time_step_limit()[0]) / 0.9
+    assert limit <= 2.0 / omega
+    assert limit > 0.5 * 2.0 / omega
+    return 0.9 * limit * 0.9
+
+
 def test_the_explicit_limit_bounds_the_highest_frequency():
     """The explicit stability limit (softmech.shell_packing.shell_time_step_limit, a Gershgorin
     bound on the mass-weighted stiffness) is below the exact 2 / omega_max of the flat plate
@@ -152,20 +163,13 @@ def test_the_explicit_limit_bounds_the_highest_frequency():
         kernel(q, dofs, *args, F, J)
         for row, block in zip(dofs, J.reshape(-1, d, d)):
             K[np.ix_(row, row)] -= block
-    m = np.repeat(RHO * H * shell.node_areas(), 3)
-    omega = np.sqrt(np.linalg.eigvalsh(K / np.sqrt(np.outer(m, m))).max())
-    limit = float(sim.time_step_limit()[0]) / 0.9      # the bound itself (SAFETY 0.9)
-    assert limit <= 2.0 / omega
-    assert limit > 0.5 * 2.0 / omega
-    fast = free_plate_sim(0.9 * limit * 0.9)
+    fast = free_plate_sim(checked_step(sim, K, np.repeat(RHO * H * shell.node_areas(), 3)))
     fast.step(20000)
     assert np.abs(fast.get_state("plate")["positions"]).max() < 1.0
 
 
-def mixed_sim():
-    """The clamped plate beside a Cosserat rod and a rigid sphere, compiled with defaults."""
-    scene = sm.Scene()
-    clamped_plate(scene)
+def beside_a_rod_and_a_ball(scene):
+    """Add a Cosserat rod and a rigid sphere to `scene` and compile it with defaults."""
     scene.add_cosserat_rod(name="rod", start=(0.0, 0.1, 0.0), direction=(1.0, 0.0, 0.0),
                            normal=(0.0, 0.0, 1.0), length=0.1, n_elems=5, radius=2e-3,
                            density=1000.0, youngs_modulus=1e6)
@@ -173,24 +177,38 @@ def mixed_sim():
     return scene.compile(dt=2e-4)
 
 
-def test_a_shell_beside_cosserat_rods_and_rigid_bodies_compiles_unified_and_restarts():
-    """A scene mixing the plate with a Cosserat rod and a rigid body compiles to the unified
-    engine by default; a run split in two with a state file saved and loaded between equals
-    the unsplit run bit for bit (its state: positions and velocities)."""
-    scene_and_sim = mixed_sim
-    whole = scene_and_sim()
-    assert whole.scheme == "implicit_euler" and [s.name for s in whole.der_shells] == ["plate"]
+def mixed_sim():
+    """The clamped plate beside a Cosserat rod and a rigid sphere, compiled with defaults."""
+    scene = sm.Scene()
+    clamped_plate(scene)
+    return beside_a_rod_and_a_ball(scene)
+
+
+def assert_restarts_bit_for_bit(make_sim):
+    """make_sim() (a new simulation of one scene with a shell 'plate') run 20 steps equals 10
+    steps, a state file saved, loaded into a new simulation and 10 steps more, bit for bit in
+    every state field of the shell; the whole run's simulation is returned."""
+    whole = make_sim()
     whole.step(20)
-    first = scene_and_sim()
+    first = make_sim()
     first.step(10)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "state.npz")
         first.save_state(path)
-        second = scene_and_sim()
+        second = make_sim()
         second.load_state(path)
     second.step(10)
-    for key in ("positions", "velocities"):
-        np.testing.assert_array_equal(second.get_state("plate")[key], whole.get_state("plate")[key])
+    for key, value in whole.get_state("plate").items():
+        np.testing.assert_array_equal(second.get_state("plate")[key], value)
+    return whole
+
+
+def test_a_shell_beside_cosserat_rods_and_rigid_bodies_compiles_unified_and_restarts():
+    """A scene mixing the plate with a Cosserat rod and a rigid body compiles to the unified
+    engine by default; a run split in two with a state file saved and loaded between equals
+    the unsplit run bit for bit (its state: positions and velocities)."""
+    whole = assert_restarts_bit_for_bit(mixed_sim)
+    assert whole.scheme == "implicit_euler" and [s.name for s in whole.der_shells] == ["plate"]
 
 
 def test_a_results_file_describes_the_shell_and_holds_its_series(tmp_path):
@@ -221,21 +239,30 @@ def test_what_the_shell_kind_does_not_have_is_refused():
         scene.compile(dt=1e-3, engine="unified").step(1)
 
 
+def assert_worlds_take_their_own_rest_shape(make_sim, key, steps, flat):
+    """make_sim(worlds) (the curling plate 'plate') with the per-world natural curvature `key`
+    (B, ...) of the second of two worlds set to 0: the first world equals a single world's run
+    bit for bit and curls (its z spread above 1000 `flat`), the second stays flat (its z
+    spread below `flat` [m]: nothing bends it)."""
+    single = make_sim(1)
+    single.step(steps)
+    batch = make_sim(2)
+    rest = np.repeat(batch.params[key], 2, axis=0)
+    rest[1] = 0.0
+    batch.params[key] = rest
+    batch.step(steps)
+    x = batch.get_state("plate")["positions"]
+    np.testing.assert_array_equal(x[0], single.get_state("plate")["positions"][0])
+    assert np.ptp(x[0][:, 2]) > 1e3 * flat
+    assert np.ptp(x[1][:, 2]) < flat
+
+
 def test_worlds_of_a_batch_take_their_own_natural_angles():
     """Two worlds of the curling plate, the second given flat natural angles through its
     per-world parameter '<shell>.rest_angle' (B, n_hinges): the first equals a single world's
-    run bit for bit, the second stays flat (z = 0 to round-off: nothing bends it)."""
-    single = free_plate_sim(2e-6)
-    single.step(500)
-    batch = free_plate_sim(2e-6, worlds=2)
-    rest = np.repeat(batch.params["plate.rest_angle"], 2, axis=0)
-    rest[1] = 0.0
-    batch.params["plate.rest_angle"] = rest
-    batch.step(500)
-    x = batch.get_state("plate")["positions"]
-    np.testing.assert_array_equal(x[0], single.get_state("plate")["positions"][0])
-    assert np.abs(single.get_state("plate")["positions"][0][:, 2]).max() > 1e-5
-    assert np.abs(x[1][:, 2]).max() < 1e-15
+    run bit for bit, the second stays flat (z = 0 to round-off)."""
+    assert_worlds_take_their_own_rest_shape(lambda worlds: free_plate_sim(2e-6, worlds),
+                                            "plate.rest_angle", 500, 1e-15)
 
 
 @pytest.mark.parametrize("load", ["pressure", "drag"])
