@@ -8,6 +8,7 @@ snake it drives over periods 3-6 at two resolutions, beside the continuous-torqu
     python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.3 1.5 1.7 2
     python benchmarks/muscular_snake_projection.py --pairs 4 --axial 10
     python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.2 1.5 --lever 1.12
+    python benchmarks/muscular_snake_projection.py --pairs 4 --n-elems 50 --authors 1 2
 
 --rods F...: also the four-pair layout as glued muscle rods (muscles="rods"), its forces
 scaled by each factor (clipped to 3500 N), and the couples snake at the reciprocal
@@ -17,7 +18,12 @@ factor gives the same moments as at r/2 (the compression falls as 1 / L). --axia
 and couples, on a body F times stiffer in compression (section area x F, density / F: the same
 mass per length, bending and torsional stiffness; shear stiffness x F, rotary inertia / F), at
 dt = 8e-6 s (the stiffer shear modes), 6 s each: whether the rods' shortfall is their
-compression of the body. Prints markdown tables.
+compression of the body. --authors F...: the four pairs of the authors' public PyElastica example
+(`examples/MuscularSnake/muscular_snake.py` of GazzolaLab/PyElastica: spans in elements of 100
+from the tail node, torque amplitudes A [N m] that it divides by its arm r + 3 mm, delays
+start / 101.76 s; `authors_layout`), their amplitudes scaled by each factor, as couples (F =
+A / (r / 2)) and as muscle rods beside the body at its arm (1.12 r, F = A / 28 mm). Prints
+markdown tables.
 """
 import argparse
 
@@ -53,6 +59,42 @@ def rod_run(groups, lever_fraction, duration=6.0):
     return forward, along[0], heading[0], length
 
 
+AUTHORS_EXAMPLE = dict(first_element=(4, 33, 23, 61), elements=(39, 39, 33, 33),
+                       torque=(6.85, 4.755, 10.475, 11.48), delay_elements=(61, 23, 33, 4))
+"""The four pairs of the authors' public example, as read: first body element of each pair's
+muscles (from node 0, the tail: its wave's delays grow towards node 0), their length in
+elements of 100, torque amplitude A [N m] (its list halved and reversed), and the element
+index over 101.76 that gives each pair's delay [s] (its reversed start list)."""
+
+
+def authors_layout(scale=1.0, lever=0.0125):
+    """AUTHORS_EXAMPLE as MusclePairs rows (start, length [vertebrae from the head], force [N],
+    phase): vertebra = 100 - element, spans clipped to [5, 95], force = scale A / lever [m]
+    (the couples' r / 2 by default), phase = delay / period (1 s)."""
+    rows = []
+    e = AUTHORS_EXAMPLE
+    for first, n, torque, late in zip(e["first_element"], e["elements"], e["torque"],
+                                      e["delay_elements"]):
+        start = max(100.0 - (first + n), 5.0)
+        end = min(100.0 - first, 95.0)
+        rows.append((start, end - start, scale * torque / lever, (late / 101.76) % 1.0))
+    return np.array(rows)
+
+
+def authors_table(factors, continuous):
+    """The authors' example's pairs (authors_layout) at each torque scaling, as couples and as
+    muscle rods at its arm; prints a markdown table."""
+    print("\n| torques x | couples (+x) | muscle rods at 1.12 r: forward (+x) | along its travel "
+          "(heading) | body length at 6 s |")
+    print("|---:|---:|---:|---:|---:|")
+    couples = speeds(np.stack([authors_layout(f) for f in factors]), 50)
+    for f, c in zip(factors, couples):
+        forward, along, heading, length = rod_run(authors_layout(f, 0.028), 0.028 / 0.025)
+        print(f"| {f:g} | {c:.3f} m/s ({c / continuous:.0%}) | {forward:.3f} m/s "
+              f"({forward / continuous:.0%}) | {along:.3f} m/s ({heading:+.0f} deg) | "
+              f"{length:.3f} m |", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pairs", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6])
@@ -63,6 +105,8 @@ def main():
                    help="the rods' distance from the midline [body radii] (with --rods)")
     p.add_argument("--axial", type=float, default=None,
                    help="the four-pair layout on a body this many times stiffer in compression")
+    p.add_argument("--authors", type=float, nargs="*", default=[],
+                   help="torque scalings of the authors' public example's four pairs")
     a = p.parse_args()
     continuous = muscle_pair_speeds()[0]["continuous"]
     print(f"continuous-torque snake: {continuous:.4f} m/s (periods 3-6, 50 elements)\n")
@@ -91,6 +135,8 @@ def main():
             print(f"| {f:g} | {r:.3f} m/s | {c:.3f} m/s |", flush=True)
     if a.axial:
         axial_table(a.axial)
+    if a.authors:
+        authors_table(a.authors, continuous)
 
 
 def lever_table(factors, lever, continuous):
@@ -130,7 +176,7 @@ def axial_table(factor, dt=8e-6):
         return add_rod(self, **kw)
 
     layout = projected_layout(4)[0]
-    print(f"\n| body | muscles | forward (+x) | along its travel (heading) | body length at 6 s |")
+    print("\n| body | muscles | forward (+x) | along its travel (heading) | body length at 6 s |")
     print("|---|---|---:|---:|---:|")
     Scene.add_cosserat_rod = stiff_body
     try:

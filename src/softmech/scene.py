@@ -320,14 +320,24 @@ class Scene:
         worlds = _checks.affordable_count("worlds", worlds, 1, self._bytes_per_world(),
                                           f"{worlds} copies of the scene's arrays")
         dt = float(_checks.positive("dt", dt, shape=()))
-        # a scene mixing discrete rods or shells with Cosserat rods or rigid bodies
-        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies)
+        # a scene mixing discrete rods or shells with Cosserat rods or rigid bodies (an implicit
+        # body of another kind, e.g. a user's own, has only the discrete engine)
+        on_kind = [b for b in self.implicit_bodies if getattr(b, "kind", "") in ("der_rod",
+                                                                                  "shell")]
+        mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and \
+            len(on_kind) == len(self.implicit_bodies)
         engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
         der_rods, der_shells = [], []
         if engine == "unified" and self.implicit_bodies:
-            der_rods = [b for b in self.implicit_bodies if b.kind == "der_rod"]
-            der_shells = [b for b in self.implicit_bodies if b.kind == "shell"]
+            others = [b.name for b in self.implicit_bodies if b not in on_kind]
+            if others:
+                raise ValueError(f"engine = 'unified' is not allowed with {others}: only discrete "
+                                 "rods and shells are a body kind of the unified engine (not "
+                                 "other implicit bodies); compile the scene with "
+                                 "engine='discrete'")
+            der_rods = [b for b in on_kind if b.kind == "der_rod"]
+            der_shells = [b for b in on_kind if b.kind == "shell"]
             scheme = "implicit_euler" if scheme is None else scheme
         elif engine == "discrete" and not self.implicit_bodies:
             raise ValueError("engine = 'discrete' is not allowed: the scene has no discrete rods "

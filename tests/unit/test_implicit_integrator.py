@@ -134,6 +134,8 @@ def test_bad_input_names_the_field():
     mixed.add_sphere(position=(1, 1, 1), radius=0.1, density=1.0)
     with pytest.raises(ValueError, match="cannot also hold Cosserat rods or rigid bodies"):
         mixed.compile(dt=1e-2)
+    with pytest.raises(ValueError, match=r"engine = 'unified' is not allowed with \['chain'\]"):
+        mixed.compile(dt=1e-2, engine="unified")     # (a body of no kind of the unified engine)
     explicit = sm.Scene()
     explicit.add_sphere(position=(0, 0, 0), radius=0.1, density=1.0)
     with pytest.raises(ValueError, match="newton = .* no discrete rods"):

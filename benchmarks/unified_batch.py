@@ -1,0 +1,95 @@
+"""Batched implicit stepping on the unified engine (issue 27): wall time of B = 1 and B = 16
+worlds of an implicit scene of discrete bodies compiled with Scene.compile(engine="unified")
+(the discrete rods and shells as a body kind of Simulation: its lanes, blocks of worlds on the
+thread pool, the compiled Newton loop with per-world convergence) against B = 1, warm, over a
+fixed simulated duration (not collected by pytest).
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py
+    OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02
+
+Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
+frictional ground, dt = 1 ms; `plate`: the 1,000-triangle clamped plate under 10 Pa, hinge
+bending, dt = 1 ms), here on the unified engine with its default implicit options. Each run
+records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the
+min and median wall time of --repeats runs of a new simulation from the built state (the
+compilation cached by a warm-up run first), its ratio to B = 1's min, the process's CPU time
+over the wall time, and the Newton statistics per world and step. The machine's load
+(os.getloadavg) is printed: other users' processes share its two cores.
+"""
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+
+import softmech as sm
+
+SCENES = ("falling_rod", "plate")
+
+
+def build(scene_name, worlds):
+    """A Simulation (engine="unified") of the scene with B = worlds, and its dt [s]."""
+    if scene_name == "falling_rod":
+        from softmech.scenarios.discrete import build_falling_rod
+        scene, info = build_falling_rod(worlds=worlds)
+        return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
+    from softmech.bodies import meshes
+    mesh = meshes.rectangle(1.0, 1.0, 21)
+    v = mesh.vertices
+    edge = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 1) | (v[:, 1] <= 0) | (v[:, 1] >= 1))
+    scene = sm.Scene()
+    scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e9,
+                    density=1000.0, bending="hinge")
+    scene.add(sm.FixNodes("plate", edge))
+    scene.add(sm.ShellPressure("plate", 10.0))
+    return scene.compile(worlds=worlds, dt=1e-3, engine="unified")
+
+
+def measure(scene_name, worlds, duration, repeats):
+    """(wall times [s] of `repeats` runs, CPU time [s] of the best, Newton statistics per world
+    and step of the last)."""
+    def record(sim):
+        return sm.Every(0.01, (f"{(sim.der_rods or sim.der_shells)[0].name}.positions",))
+
+    warm = build(scene_name, worlds)
+    warm.run(min(duration, 0.02), record=record(warm))          # compiles (or loads caches)
+    walls, cpus = [], []
+    for _ in range(repeats):
+        sim = build(scene_name, worlds)
+        t0, c0 = time.perf_counter(), time.process_time()
+        sim.run(duration, record=record(sim))
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    stats = sim.implicit_integrator().stats
+    steps = max(stats["steps"], 1)
+    return walls, cpus[int(np.argmin(walls))], {k: stats[k] / steps for k in
+                                                ("iterations", "evaluations", "jacobians")}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scene", default="falling_rod", choices=SCENES)
+    parser.add_argument("--worlds", default="1,16")
+    parser.add_argument("--duration", type=float, default=None,
+                        help="simulated seconds (default: 0.6 falling_rod, 0.02 plate)")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    duration = args.duration or (0.6 if args.scene == "falling_rod" else 0.02)
+    print(f"{args.scene} on the unified engine, {duration:g} s simulated, "
+          f"load {os.getloadavg()[0]:.2f}")
+    print(f"{'B':>3} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'cpu/wall':>8} {'it/step':>7} "
+          f"{'ev/step':>7} {'jac/step':>8}")
+    base = None
+    for worlds in [int(w) for w in args.worlds.split(",")]:
+        walls, cpu, per_step = measure(args.scene, worlds, duration, args.repeats)
+        best = min(walls)
+        base = best if base is None else base
+        print(f"{worlds:>3} {best:8.3f} {statistics.median(walls):8.3f} {best / base:6.2f} "
+              f"{cpu / best:8.2f} {per_step['iterations']:7.2f} {per_step['evaluations']:7.2f} "
+              f"{per_step['jacobians']:8.3f}")
+    print(f"load {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
