@@ -41,8 +41,8 @@ class DerSlots:
     DofLayout.merge). `edge[rod]`, `spring[rod]`: the offsets of its edges and springs.
     Shells of the kind (softmech.shell_packing) own node slots after the rods' and no springs;
     a mid-edge shell owns one edge slot per mesh edge after the rods' edges (its angle xi in
-    der_theta, its rate in der_w, its frame tau, n0 in der_a1, der_tangent), a hinge shell
-    none; a join may name a shell's node."""
+    der_theta, its rate in der_w; no reference frame: der_a1, der_tangent hold the rods'
+    edges only, n_rod_edges), a hinge shell none; a join may name a shell's node."""
 
     def __init__(self, rods, joins=(), shells=()):
         self.nodes, self.edge, self.spring = {}, {}, {}
@@ -201,7 +201,8 @@ def pack_der_bodies(ctx, lanes, slots):
 def initial_der_state(rods, lanes, slots, shells=()):
     """{State field: block array} of the discrete rods and shells as built: at rest, twist
     angles as given, reference frames of the initial shape (DerRod.a1_0, its tangents,
-    ref_twist0), of the rods' edges only; mid-edge shells' angles xi = 0; a shared node (slots: DerSlots) at the position of the first body that has it."""
+    ref_twist0), of the rods' edges only; mid-edge shells' angles xi = 0; a shared node
+    (slots: DerSlots) at the position of the first body that has it."""
     B = lanes.worlds
     per_rod = {k: [] for k in DER_STATE_FIELDS}
     nodes = np.zeros((slots.n_nodes, 3))

@@ -1,8 +1,9 @@
-"""sm.EdgeContact among discrete rods and hinge shells in the unified engine (softmech.simulation.Simulation,
-Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
-time-step limit. The forces are the discrete engine's pair kernels (softmech.kernels.edge_contact)
-run per world by softmech.kernels.der_edge_contact, with static and kinetic friction (the static
-excess lagged on the last accepted step's slip, computed from the state)."""
+"""sm.EdgeContact among discrete rods and shells in the unified engine
+(softmech.simulation.Simulation, Scene.compile(engine="unified")): the part of the kind, its
+per-world parameters and its explicit time-step limit. The forces are the discrete engine's pair
+kernels (softmech.kernels.edge_contact) run per world by softmech.kernels.der_edge_contact, with
+static and kinetic friction (the static excess lagged on the last accepted step's slip, computed
+from the state)."""
 import numpy as np
 
 from softmech.der_packing import per_lane_rows
@@ -21,7 +22,7 @@ pairs are tested each evaluation), so at most ~362 edges."""
 
 
 class DerEdgeContacts(Part):
-    """Every sm.EdgeContact among discrete rods and hinge shells of the unified engine (their
+    """Every sm.EdgeContact among discrete rods and shells of the unified engine (their
     edges: a rod's and a shell's `edges`, pairs of its node indices): one call each."""
 
     def __init__(self, ctx):
@@ -30,8 +31,8 @@ class DerEdgeContacts(Part):
 
     def add(self, term, rods, p):
         """The contact `term` (softmech.terms.edge_contact.EdgeContact) among discrete rods
-        and shells `rods` with per-world parameters p; checks them (softmech.terms.der_ground's checks:
-        stiffness > 0, coefficients >= 0), the number of edges (MAX_PAIRS), and
+        and shells `rods` with per-world parameters p; checks them (softmech.terms.der_ground's
+        checks: stiffness > 0, coefficients >= 0), the number of edges (MAX_PAIRS), and
         appends the contact's time-step limit (the ground's penalty bound: the same smooth
         penalty, on the lightest node) to the assembly."""
         check_parameters(term.name, p)

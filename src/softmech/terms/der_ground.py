@@ -1,12 +1,12 @@
-"""sm.GroundContact on a discrete rod or hinge shell in the unified engine (softmech.simulation.Simulation,
-Scene.compile(engine="unified")): the part of the kind, its per-world parameters and its explicit
-time-step limit. The forces are the discrete engine's compiled contact
-(softmech.kernels.implicit_ground, called by softmech.kernels.der_ground), the same smooth
+"""sm.GroundContact on a discrete rod or shell in the unified engine
+(softmech.simulation.Simulation, Scene.compile(engine="unified")): the part of the kind, its
+per-world parameters and its explicit time-step limit. The forces are the discrete engine's compiled
+contact (softmech.kernels.implicit_ground, called by softmech.kernels.der_ground), the same smooth
 penalty and regularized Coulomb friction as GroundContact's discrete binding
 (softmech.terms.implicit_environment.GroundBinding).
 
-Static and kinetic friction: the static excess mu_s - mu_k is lagged on each node's slip speed
-at the last accepted step, which on the kind is read from the state, not kept as a history
+Static and kinetic friction: the static excess mu_s - mu_k is lagged on each node's slip speed at
+the last accepted step, which on the kind is read from the state, not kept as a history
 (softmech.kernels.der_ground: implicit Euler's base velocities, der_v_base)."""
 import warnings
 
@@ -58,10 +58,10 @@ def warn_slip_below_newton_step(term, rods, h, delta):
     """Warn (RuntimeWarning, before the first step) where a contact's friction slip velocity
     (term.slip_tolerance [m/s]) is below 10 finite-difference velocity steps of the unified
     engine's Newton, delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the
-    shortest edge [m] of the contact's discrete rods or shells `rods`, h the step [s]): its Jacobian then
-    cannot resolve the regularized friction, and Newton fails (measured: at the default
-    1e-8 m/s a rod at rest on the ground ran 200 steps of 10 ms, then failed even at h / 256;
-    tests/validation/test_der_kind_ground.py uses 1e-3 and 1e-4 m/s)."""
+    shortest edge [m] of the contact's discrete rods or shells `rods`, h the step [s]): its
+    Jacobian then cannot resolve the regularized friction, and Newton fails (measured: at the
+    default 1e-8 m/s a rod at rest on the ground ran 200 steps of 10 ms, then failed even at
+    h / 256; tests/validation/test_der_kind_ground.py uses 1e-3 and 1e-4 m/s)."""
     lowest = 10.0 * delta * min(shortest_edge(r) for r in rods) / h
     if term.slip_tolerance < lowest:
         names = ", ".join(repr(r.name) for r in rods)
@@ -74,7 +74,7 @@ def warn_slip_below_newton_step(term, rods, h, delta):
 
 
 class DerGroundContacts(Part):
-    """Every sm.GroundContact on a discrete rod or hinge shell of the unified engine: one call
+    """Every sm.GroundContact on a discrete rod or shell of the unified engine: one call
     each (a shell's nodes are slots of the kind as a rod's: the same kernel)."""
 
     def __init__(self, ctx):

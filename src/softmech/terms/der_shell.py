@@ -1,7 +1,7 @@
 """Discrete shells (hinge or mid-edge bending) on the unified engine's discrete kind: the calls of
-their elasticity, every shell's own force term (as every discrete rod has softmech.terms.der_kind's),
-and the Part of sm.ShellPressure and sm.ShellDrag on them. Kernels: softmech.kernels.der_shell;
-the shells' arrays: softmech.shell_packing."""
+their elasticity, every shell's own force term (as every discrete rod has
+softmech.terms.der_kind's), and the Part of sm.ShellPressure and sm.ShellDrag on them. Kernels:
+softmech.kernels.der_shell; the shells' arrays: softmech.shell_packing."""
 import numpy as np
 
 from softmech.bodies.shell import _node_dofs
