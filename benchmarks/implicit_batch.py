@@ -57,9 +57,15 @@ def build(scene_name, worlds, lockstep=None):
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
         return scene.compile(worlds=worlds, dt=info.dt, newton=NewtonOptions(lockstep=lockstep))
-    from softmech.bodies import meshes
     from softmech.implicit.newton import NewtonOptions
-    mesh = meshes.rectangle(1.0, 1.0, 21)      # ~1,000 triangles (benchmarks/shells.py SIDES)
+    return plate_scene().compile(worlds=worlds, dt=1e-3, newton=NewtonOptions(atol=1e-8))
+
+
+def plate_scene():
+    """The 1 x 1 m plate of ~1,000 triangles (benchmarks/shells.py SIDES), h = 1 mm, E = 1 GPa,
+    hinge bending, its edges clamped, under 10 Pa (sm.ShellPressure): a Scene."""
+    from softmech.bodies import meshes
+    mesh = meshes.rectangle(1.0, 1.0, 21)
     v = mesh.vertices
     edge = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 1) | (v[:, 1] <= 0) | (v[:, 1] >= 1))
     scene = sm.Scene()
@@ -67,7 +73,7 @@ def build(scene_name, worlds, lockstep=None):
                     density=1000.0, bending="hinge")
     scene.add(sm.FixNodes("plate", edge))
     scene.add(sm.ShellPressure("plate", 10.0))
-    return scene.compile(worlds=worlds, dt=1e-3, newton=NewtonOptions(atol=1e-8))
+    return scene
 
 
 class Timer:
@@ -125,13 +131,20 @@ def measure(scene_name, worlds, duration, repeats, lockstep=(None,)):
     return out
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def batch_arguments(doc, worlds):
+    """The command line shared by the batch benchmarks (--scene, --worlds with default `worlds`,
+    --duration, --repeats), described by the first paragraph of `doc`."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--scene", default="falling_rod", choices=SCENES)
-    parser.add_argument("--worlds", default="1,2,4,8,16")
+    parser.add_argument("--worlds", default=worlds)
     parser.add_argument("--duration", type=float, default=None,
                         help="simulated seconds (default: 0.6 falling_rod, 0.02 plate)")
     parser.add_argument("--repeats", type=int, default=3)
+    return parser
+
+
+def main(argv=None):
+    parser = batch_arguments(__doc__, "1,2,4,8,16")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--lockstep", default="auto", choices=(*LOCKSTEP, "both"))
     args = parser.parse_args(argv)

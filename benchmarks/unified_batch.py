@@ -8,8 +8,10 @@ fixed simulated duration (not collected by pytest).
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02
 
 Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
-frictional ground, dt = 1 ms; `plate`: the 1,000-triangle clamped plate under 10 Pa, hinge
-bending, dt = 1 ms), here on the unified engine with its default implicit options. Each run
+frictional ground, dt = 1 ms -- it stops at the soft rod's first contact on the unified engine,
+whose Newton fails there, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate under
+10 Pa, hinge bending, dt = 1 ms), here on the unified engine with its default implicit
+options. Each run
 records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the
 min and median wall time of --repeats runs of one simulation from its built state (a state
 file loaded before each; a warm-up run first compiles and probes the Newton matrix's
@@ -17,7 +19,6 @@ pattern, which the simulation keeps), its ratio to B = 1's min, the process's CP
 over the wall time, and the Newton statistics per world and step. The machine's load
 (os.getloadavg) is printed: other users' processes share its two cores.
 """
-import argparse
 import os
 import statistics
 import tempfile
@@ -27,25 +28,14 @@ import numpy as np
 
 import softmech as sm
 
-SCENES = ("falling_rod", "plate")
-
-
 def build(scene_name, worlds):
     """A Simulation (engine="unified") of the scene with B = worlds, and its dt [s]."""
     if scene_name == "falling_rod":
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
         return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
-    from softmech.bodies import meshes
-    mesh = meshes.rectangle(1.0, 1.0, 21)
-    v = mesh.vertices
-    edge = np.flatnonzero((v[:, 0] <= 0) | (v[:, 0] >= 1) | (v[:, 1] <= 0) | (v[:, 1] >= 1))
-    scene = sm.Scene()
-    scene.add_shell(name="plate", mesh=mesh, thickness=1e-3, youngs_modulus=1e9,
-                    density=1000.0, bending="hinge")
-    scene.add(sm.FixNodes("plate", edge))
-    scene.add(sm.ShellPressure("plate", 10.0))
-    return scene.compile(worlds=worlds, dt=1e-3, engine="unified")
+    from implicit_batch import plate_scene          # (benchmarks/: the script's folder)
+    return plate_scene().compile(worlds=worlds, dt=1e-3, engine="unified")
 
 
 def measure(scene_name, worlds, duration, repeats):
@@ -73,13 +63,8 @@ def measure(scene_name, worlds, duration, repeats):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scene", default="falling_rod", choices=SCENES)
-    parser.add_argument("--worlds", default="1,16")
-    parser.add_argument("--duration", type=float, default=None,
-                        help="simulated seconds (default: 0.6 falling_rod, 0.02 plate)")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args(argv)
+    from implicit_batch import batch_arguments
+    args = batch_arguments(__doc__, "1,16").parse_args(argv)
     duration = args.duration or (0.6 if args.scene == "falling_rod" else 0.02)
     print(f"{args.scene} on the unified engine, {duration:g} s simulated, "
           f"load {os.getloadavg()[0]:.2f}")
