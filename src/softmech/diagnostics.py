@@ -150,15 +150,14 @@ def shell_diagnostics(shell, params, state, node_mass):
     from softmech.kernels.shell_hinge import hinge_energy
     from softmech.kernels.shell_midedge import midedge_energy
     from softmech.kernels.shell_stretch import stretch_energy
-    from softmech.shell_packing import shell_edge_frames, shell_edge_inertia
+    from softmech.shell_packing import midedge_dofs, shell_edge_frames, shell_edge_inertia
 
     x, v, m = state["positions"], state["velocities"], node_mass
     B = len(x)
     midedge = shell.bending == "midedge"
     edges, hinges = _node_dofs(shell.edges), _node_dofs(shell.hinges)
-    n = 3 * len(shell.vertices)
-    stencils = np.ascontiguousarray(np.concatenate(
-        [_node_dofs(shell.triangles), n + shell.tri_edges], axis=1), dtype=np.int64)
+    stencils = midedge_dofs(shell.triangles, shell.tri_edges, len(shell.vertices)) \
+        if midedge else None
     stretch, bend, rotation = np.zeros(B), np.zeros(B), np.zeros(B)
     for b in range(B):
         q = np.ascontiguousarray(x[b].ravel())

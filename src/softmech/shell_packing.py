@@ -72,6 +72,15 @@ def held_edges(shell, held):
     return out
 
 
+def midedge_dofs(tri_nodes, tri_edges, n_nodes):
+    """DOF table (t, 12) int64 of softmech.kernels.shell_midedge in a vector of n_nodes nodes
+    (node i at 3 i .. 3 i + 2) followed by the angles (edge j at 3 n_nodes + j): each
+    triangle's three nodes (tri_nodes (t, 3)) then the angles of its edges (tri_edges (t, 3))."""
+    from softmech.bodies.shell import _node_dofs
+    return np.ascontiguousarray(np.concatenate(
+        [_node_dofs(tri_nodes), 3 * n_nodes + np.asarray(tri_edges)], axis=1), dtype=np.int64)
+
+
 def shell_edge_frames(shell, x):
     """A mid-edge shell's edge frames (tau, n0), (n_edges, 3) each, at node positions x (n, 3)
     (softmech.bodies.shell.edge_frames)."""
@@ -137,14 +146,12 @@ def shell_time_step_limit(shell, params, node_mass):
     from softmech.kernels.shell_midedge import midedge_forces
     from softmech.kernels.shell_stretch import stretch_forces
 
-    n = 3 * len(shell.vertices)
     midedge = shell.bending == "midedge"
     q = np.concatenate([shell.vertices.ravel(), np.zeros(len(shell.edges) if midedge else 0)])
     F = np.zeros_like(q)
     edges = _node_dofs(shell.edges)
     if midedge:
-        bending = np.ascontiguousarray(np.concatenate(
-            [_node_dofs(shell.triangles), n + shell.tri_edges], axis=1), dtype=np.int64)
+        bending = midedge_dofs(shell.triangles, shell.tri_edges, len(shell.vertices))
         tau, n0 = shell_edge_frames(shell, shell.vertices)
         inertia = shell_edge_inertia(shell)
     else:

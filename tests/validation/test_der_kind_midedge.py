@@ -95,11 +95,10 @@ def test_the_explicit_limit_bounds_the_highest_frequency_with_the_angles():
     from softmech.bodies.shell import _node_dofs
     from softmech.kernels.shell_midedge import midedge_forces
     from softmech.kernels.shell_stretch import stretch_forces
-    from softmech.shell_packing import shell_edge_frames, shell_edge_inertia
+    from softmech.shell_packing import midedge_dofs, shell_edge_frames, shell_edge_inertia
 
     sim = free_plate_sim(1e-6)
     shell = sim.der_shells[0]
-    n = 3 * len(shell.vertices)
     q = np.concatenate([shell.vertices.ravel(), np.zeros(len(shell.edges))])
     K = np.zeros((q.size, q.size))
     F = np.zeros_like(q)
@@ -108,8 +107,7 @@ def test_the_explicit_limit_bounds_the_highest_frequency_with_the_angles():
     stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, F, J)
     for row, block in zip(edges, J.reshape(-1, 6, 6)):
         K[np.ix_(row, row)] -= block
-    stencils = np.ascontiguousarray(np.concatenate(
-        [_node_dofs(shell.triangles), n + shell.tri_edges], axis=1), dtype=np.int64)
+    stencils = midedge_dofs(shell.triangles, shell.tri_edges, len(shell.vertices))
     tau, n0 = shell_edge_frames(shell, shell.vertices)
     J = np.zeros(144 * len(stencils))
     midedge_forces(q, stencils, shell.tri_edges, shell.tri_edge_sign.astype(float), tau, n0,

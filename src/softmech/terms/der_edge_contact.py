@@ -43,9 +43,8 @@ class DerEdgeContacts(Part):
                              f"{MAX_PAIRS} pairs, ~362 edges); compile with engine='discrete'")
         self.entries.append((term, list(rods),
                              np.stack([p["stiffness"], p["kinetic"], p["static"]], axis=1)))
-        mass = self.ctx.der_node_mass
-        lightest = np.min([np.min(mass[r.name], axis=-1) for r in rods], axis=0)   # (B,)
-        self.ctx.time_step_limits.append(time_step_limit(lightest[:, None], p["stiffness"]))
+        mass = np.concatenate([self.ctx.der_node_mass[r.name] for r in rods], axis=1)  # (B, n)
+        self.ctx.time_step_limits.append(time_step_limit(mass, p["stiffness"]))
 
     def check_implicit_step(self, h, delta):
         """Warn where the friction's slip velocity is below the Newton's resolution

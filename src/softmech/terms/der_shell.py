@@ -10,7 +10,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
                                         der_shell_forces, der_shell_pressure)
 from softmech.kernels.der_shell_midedge import DerMidedgeArgs, der_shell_midedge
-from softmech.shell_packing import held_edges, shell_edge_frames
+from softmech.shell_packing import held_edges, midedge_dofs, shell_edge_frames
 from softmech.terms.der_kind import DerFixedNodes
 from softmech.terms.base import Part
 from softmech.terms.der_loads import DRAG_ORDER, LOAD_ORDER
@@ -89,8 +89,7 @@ def midedge_calls(engine, shells):
         me_edge_tris=edge_tris,
         me_free=cat([1 - held_edges(s, held) for s in shells], np.int64),
         me_tau0=cat([f[0] for f in frames]), me_n0=cat([f[1] for f in frames]),
-        me_dofs=np.ascontiguousarray(np.concatenate(
-            [_node_dofs(tri_nodes), 3 * n + tri_edges], axis=1), dtype=np.int64),
+        me_dofs=midedge_dofs(tri_nodes, tri_edges, n),
         me_tri_edges=tri_edges, me_sign=cat([s.tri_edge_sign for s in shells]),
         me_length_over_area=cat([s.length_over_area for s in shells]),
         me_K=cat([s.midedge_stiffness for s in shells]),
