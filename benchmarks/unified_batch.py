@@ -8,8 +8,8 @@ fixed simulated duration (not collected by pytest).
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02
 
 Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
-frictional ground, dt = 1 ms -- it stops at the soft rod's first contact on the unified engine,
-whose Newton fails there, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate under
+frictional ground, dt = 1 ms -- it runs on the unified engine since its Newton's line search
+of 2026-12-01, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate under
 10 Pa, hinge bending, dt = 1 ms), here on the unified engine with its default implicit
 options. Each run
 records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the

@@ -19,7 +19,8 @@ def _kind(Q, Qf, Rn, adjacent, offsets):
     return ImplicitKindArgs(
         x=none, v=none, Q=Q, w=none, acc=none, alpha=none, xb=none, Qb=Q.copy(), vb=none,
         wb=none, xs=none, Qs=Q.copy(), vs=none, ws=none, v_mask=none, w_mask=none,
-        v_scale=none, offsets=np.asarray(offsets, dtype=np.int64),
+        v_scale=none, v_inv_mass=np.zeros((1, 0)), w_inv_inertia=none,
+        offsets=np.asarray(offsets, dtype=np.int64),
         violations=np.zeros(1, dtype=np.int64), inertia=np.ones(1), Qf=Qf, Rn=Rn,
         adjacent=np.asarray(adjacent, dtype=np.int64))
 

@@ -26,10 +26,12 @@ def released(engine):
     scene.add(sm.FixNodes(rod, nodes=[0, 1], angles=[0], name="clamp"))
     if engine == "discrete":
         return scene.compile(dt=H, engine="discrete")
-    # 25 iterations per solve: the discrete engine's budget (NewtonOptions.max_iterations);
-    # with the default 12 a few of these steps are halved, a different (finer) integration
+    # 60 corrections per solve: since the watchdog line search (2026-12-01) the hardest of
+    # these steps takes up to ~50 (the merit grows and falls through the relaxed steps, then
+    # the watchdog backtracks); with the default 25, one step in 20 is halved, a different
+    # (finer) integration. Before, with the growth-and-correction rule, 25 sufficed.
     return scene.compile(dt=H, engine="unified", scheme="implicit_euler",
-                         newton=sm.ImplicitOptions(max_iterations=25))
+                         newton=sm.ImplicitOptions(max_iterations=60))
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +50,10 @@ def paths():
 def test_every_step_converges_at_the_full_step(paths):
     stats = paths["unified"][1].implicit_integrator().stats
     assert stats["halvings"] == 0
-    assert stats["iterations"] <= 15 * STEPS          # measured 213 (10.7 per step)
+    # Newton passes (corrections and line-search trials); measured 536 (26.8 per step; 213
+    # before the watchdog line search, which bought robustness at frictional contacts,
+    # docs/implicit_cosserat.md, with this case's cost)
+    assert stats["iterations"] <= 35 * STEPS
 
 
 def test_the_tip_follows_the_discrete_engine(paths):

@@ -48,14 +48,17 @@ COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
 
 @dataclass(frozen=True)
 class ImplicitOptions:
-    """Settings of the implicit integrator of Cosserat rods and rigid bodies.
+    """Settings of the unified engine's implicit integrator (every body kind).
 
     tol: Newton stops when its correction moves no DOF by more than tol times its length scale
     (a node: its shortest element's rest length; a rigid body: its radius of gyration; a frame:
-    1 rad) [-]. max_iterations per Newton solve; max_halvings of a failing step; max_age: steps
-    a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed when one iteration
-    shrinks the correction by less than this factor [-]; delta: relative finite-difference
-    step [-]. overdamped: drop the inertia, so each step solves the force balance at its end
+    1 rad) [-]. max_iterations: Newton corrections per solve (line-search trials not counted;
+    25, the discrete engine's default: a frictional contact that has just started takes
+    damped corrections that converge linearly, and 12 halved the built-in falling_rod's steps
+    at its soft rod's first contacts until they failed at dt / 256); max_halvings of a failing
+    step; max_age: steps a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed
+    when one iteration shrinks the correction by less than this factor [-]; delta: relative
+    finite-difference step [-]. overdamped: drop the inertia, so each step solves the force balance at its end
     (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag balances every other
     force and the Reynolds number is ~0; the state's velocities are then those of that
     balance). It needs a term that resists every motion (a drag or damping on every DOF),
@@ -66,7 +69,7 @@ class ImplicitOptions:
     extrapolation of each step's Newton guess from the last steps' end velocities (0: none,
     1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict)."""
     tol: float = 1e-8
-    max_iterations: int = 12
+    max_iterations: int = 25
     max_halvings: int = 8
     max_age: int = 50
     refresh_rate: float = 0.25
@@ -95,13 +98,15 @@ class ImplicitOptions:
 
 
 SolverArgs = namedtuple("SolverArgs", [
-    "U", "Up", "R", "Rp", "dU", "dP", "U_old", "U_old2", "eps", "b", "work",  # (nb, n_dof, W)
+    "U", "Up", "R", "Rp", "dU", "U_watch", "dU_watch", "U_old", "U_old2", "eps", "b",
+    "work",                                                                  # (nb, n_dof, W)
     "values",                                            # factor values (n_blocks, nnz, W)
     "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
     "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
-    "refresh", "fresh", "exact", "active", "age", "backtracks",   # per lane (n_blocks, W) int64
-    "norm", "prev", "rprev",                             # per lane (n_blocks, W) float
+    "refresh", "fresh", "active", "age", "backtracks",   # per lane (n_blocks, W) int64
+    "searching", "retry", "iterations", "watch", "exact_watch", "relaxed",
+    "norm", "prev", "phi", "phi_watch",                  # per lane (n_blocks, W) float
     "factored_h",                                        # (n_blocks,) h of the factors [s]
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
@@ -146,10 +151,12 @@ class ImplicitIntegrator:
                 continue
             if kind is ROD_MOTION:
                 arrays = (s.x, s.v, s.Q, s.w, ws.node_force, ws.elem_couple)
+                inverse = (engine.bodies.node_inv_mass, engine.bodies.elem_inv_J)
                 scale = self._rod_scales(engine, lanes)
                 adjacent = self._rod_adjacency(engine)
             elif kind is RIGID_MOTION:
                 arrays = (s.rb_x, s.rb_v, s.rb_Q, s.rb_w, ws.rb_force, ws.rb_torque)
+                inverse = (engine.rigid.rb_inv_mass, engine.rigid.rb_inv_J)
                 scale = self._rigid_scales(engine, lanes)
                 adjacent = np.repeat(np.arange(s.rb_v.shape[2] // W), 2).reshape(-1, 2)
             else:                                   # pragma: no cover - a new body kind
@@ -161,7 +168,8 @@ class ImplicitIntegrator:
                 xb=np.zeros_like(x), Qb=np.zeros_like(Q), vb=np.zeros_like(v),
                 wb=np.zeros_like(w), xs=np.zeros_like(x), Qs=np.zeros_like(Q),
                 vs=np.zeros_like(v), ws=np.zeros_like(w), v_mask=np.ones_like(v),
-                w_mask=np.ones_like(w), v_scale=scale,
+                w_mask=np.ones_like(w), v_scale=scale, v_inv_mass=inverse[0],
+                w_inv_inertia=inverse[1],
                 offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
                 violations=np.zeros(nb, dtype=np.int64),
                 inertia=np.array([0.0 if options.overdamped else 1.0]),
@@ -210,6 +218,7 @@ class ImplicitIntegrator:
             v_mask=np.ones_like(s.der_v), w_mask=np.ones_like(s.der_w),
             v_scale=to_blocks(np.broadcast_to(scale[None, :, None], (lanes.worlds, n_x, 3)),
                               lanes),
+            v_inv_mass=engine.der.der_node_inv_mass, w_inv_inertia=engine.der.der_edge_inv_inertia,
             offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
             violations=np.zeros(nb, dtype=np.int64),
             inertia=np.array([0.0 if options.overdamped else 1.0]))
@@ -334,25 +343,27 @@ class ImplicitIntegrator:
         color_ptr = np.zeros(fp.n_colors + 1, dtype=np.int64)
         np.add.at(color_ptr, fp.color + 1, 1)
         vec = lambda: np.zeros((nb, n, W))
+        lane_ints = lambda: np.zeros((nb, W), dtype=np.int64)
         return SolverArgs(
-            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), dP=vec(), U_old=vec(), U_old2=vec(),
-            eps=vec(),
-            b=vec(), work=vec(),
+            U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), U_watch=vec(), dU_watch=vec(),
+            U_old=vec(), U_old2=vec(), eps=vec(), b=vec(), work=vec(),
             values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
             entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),
-            active=np.zeros((nb, W), dtype=np.int64), age=np.zeros((nb, W), dtype=np.int64),
-            backtracks=np.zeros((nb, W), dtype=np.int64), fresh=np.zeros((nb, W), np.int64),
-            exact=np.zeros((nb, W), dtype=np.int64), history=np.zeros(nb, dtype=np.int64),
-            norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), rprev=np.zeros((nb, W)),
+            active=lane_ints(), age=lane_ints(), backtracks=lane_ints(), fresh=lane_ints(),
+            searching=lane_ints(), retry=lane_ints(), iterations=lane_ints(),
+            watch=lane_ints(), exact_watch=lane_ints(), relaxed=lane_ints(),
+            history=np.zeros(nb, dtype=np.int64),
+            norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), phi=np.zeros((nb, W)),
+            phi_watch=np.zeros((nb, W)),
             factored_h=np.full(nb, np.nan),
             counts=np.zeros((nb, len(COUNTS)), dtype=np.int64))
 
     # -- restarts ----------------------------------------------------------------------
-    MEMORY_LANES = ("U_old", "values", "refresh", "age", "rprev")
+    MEMORY_LANES = ("U_old", "values", "refresh", "age")
     """Solver arrays carried from step to step per world (lane): the last step's velocities
-    (the predictor's), the kept LU factor, its refresh flag and age, the last contraction."""
+    (the predictor's), the kept LU factor, its refresh flag and age."""
     MEMORY_BLOCKS = ("history", "factored_h")
     """... and per block: how many past steps the predictor may extrapolate from, the step
     size factored at."""

@@ -7,8 +7,13 @@ per scene by implicit_source with the explicit engine's term hooks
 1 non-finite, 2 rotation (softmech.kernels.rod_motion), 3 not converged, 4 singular."""
 from softmech.integrators.driver import kernel_importer, step_source
 
-MAX_BACKTRACKS = 4
-"""Times a lane may go back halfway along an overshooting Newton correction in one solve."""
+MAX_LINE_SEARCH = 12
+"""Halvings of the watchdog point's Newton correction a lane's line search may try before the
+step is halved (softmech.kernels.implicit_newton.judge_lanes; the discrete engine's
+NewtonOptions.max_line_search default)."""
+RELAXED_STEPS = 4
+"""Full Newton steps a lane may take per solve without decreasing the merit enough (the
+discrete engine's NewtonOptions.relaxed_steps default)."""
 
 IMPLICIT_SOURCE = '''
 
@@ -40,8 +45,8 @@ def probe_constraints(T, S, bi, W, t, h, U, V):
 
 @kernel(inline="always")
 def jacobian(T, S, N, bi, W, t, h, delta, corotate):
-    """The Newton matrix of the lanes flagged in N.refresh by finite differences over the
-    coloring, factored in place; returns the first singular column or -1. N.R holds the
+    """The Newton matrix of the lanes flagged in N.fresh by finite differences over the
+    coloring, factored in place (their N.refresh flags cleared); returns the first singular column or -1. N.R holds the
     residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
     U = N.U[bi]
     Up = N.Up[bi]
@@ -49,7 +54,7 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     Rp = N.Rp[bi]
     eps = N.eps[bi]
     vals = N.values[bi]
-    refresh = N.refresh[bi]
+    refresh = N.fresh[bi]
     if corotate:
         keep_frames(S, bi, W, refresh)
     perturbation(S, bi, W, h, U, eps, delta)
@@ -85,19 +90,25 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     for lane in range(W):
         if refresh[lane] != 0:
             N.age[bi, lane] = 0
-        refresh[lane] = 0
+            N.refresh[bi, lane] = 0
     return bad
 
 
 @kernel(inline="always")
 def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate, corotate):
     """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
-    state is left at the solution (constraints imposed). Returns a status code."""
+    state is left at the solution (constraints imposed). Returns a status code. Each pass
+    evaluates the residual at every lane's point, lets the line search judge the lanes'
+    trial points (softmech.kernels.implicit_newton.judge_lanes), computes the Jacobians asked
+    for at accepted points, solves, and applies the accepted lanes' corrections
+    (update_lanes); a lane makes at most max_iterations corrections, RELAXED_STEPS full steps
+    without enough decrease and MAX_LINE_SEARCH halvings in each line search."""
     U = N.U[bi]
     R = N.R[bi]
     dU = N.dU[bi]
     b = N.b[bi]
     norm = N.norm[bi]
+    phi = N.phi[bi]
     prev = N.prev[bi]
     active = N.active[bi]
     refresh = N.refresh[bi]
@@ -108,12 +119,14 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
     for lane in range(W):
         active[lane] = 1
         prev[lane] = np.inf
-        N.backtracks[bi, lane] = 0
-        N.exact[bi, lane] = 0
+        N.searching[bi, lane] = 0
+        N.iterations[bi, lane] = 0
+        N.watch[bi, lane] = 0
+        N.relaxed[bi, lane] = 0
         if N.age[bi, lane] >= max_age:
             refresh[lane] = 1
     status = 3
-    for it in range(max_iterations):
+    for it in range(max_iterations * (MAX_LINE_SEARCH + 2)):
         evaluate(T, S, bi, W, t, h, U, R)
         N.counts[bi, 2] += 1
         N.counts[bi, 1] += 1
@@ -124,10 +137,26 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         if not np.isfinite(finite):
             status = 1
             break
+        for lane in range(W):
+            phi[lane] = 0.0
+        merit(S, bi, W, h, R, phi)
+        for lane in range(W):
+            phi[lane] *= 0.5
+        retrying, failed = judge_lanes(U, N.U_watch[bi], N.dU_watch[bi], phi,
+                                       N.phi_watch[bi], active, N.searching[bi],
+                                       N.watch[bi], N.exact_watch[bi], N.backtracks[bi],
+                                       N.relaxed[bi], refresh, prev, N.fresh[bi], N.retry[bi],
+                                       MAX_LINE_SEARCH, RELAXED_STEPS)
+        if failed:
+            break
+        waiting = 0
+        for lane in range(W):
+            waiting += active[lane]
+        if retrying == waiting:     # every lane moved back along its line: no solve due
+            continue
         fresh = 0
         for lane in range(W):
-            fresh += refresh[lane]
-            N.fresh[bi, lane] = refresh[lane]
+            fresh += N.fresh[bi, lane]
         if corotate:
             node_rotations(S, bi, W)
         if fresh > 0 and jacobian(T, S, N, bi, W, t, h, delta, corotate) >= 0:
@@ -150,12 +179,13 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         for lane in range(W):
             norm[lane] = 0.0
         correction(S, bi, W, h, dU, norm)
-        remaining, failed = update_lanes(U, R, dU, N.dP[bi], norm, prev, N.rprev[bi], active,
-                                         refresh, N.fresh[bi], N.exact[bi],
-                                         N.backtracks[bi], it, tol, refresh_rate, MAX_BACKTRACKS,
+        remaining, failed = update_lanes(U, dU, N.U_watch[bi], N.dU_watch[bi], norm, phi,
+                                         N.phi_watch[bi], prev, active, N.searching[bi],
+                                         N.watch[bi], N.exact_watch[bi], N.retry[bi],
+                                         N.fresh[bi], N.iterations[bi], refresh, tol,
+                                         refresh_rate, max_iterations,
                                          2 if corotate else max_iterations)
         if failed:
-            status = 3
             break
         if remaining == 0:
             status = 0
@@ -222,7 +252,7 @@ def implicit_source(calls, kinds, corotate=False):
     empty: a scene that does not use them does not compile their calls."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
-    from softmech.kernels.implicit_newton import predict, update_lanes
+    from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
     from softmech.kernels.sparse_lu import lu_factor, lu_solve
 
     lines = ["", "", "import numpy as np"]
@@ -230,8 +260,10 @@ def implicit_source(calls, kinds, corotate=False):
     lines.append(f"lu_factor = {name(lu_factor)}")
     lines.append(f"lu_solve = {name(lu_solve)}")
     lines.append(f"predict = {name(predict)}")
+    lines.append(f"judge_lanes = {name(judge_lanes)}")
     lines.append(f"update_lanes = {name(update_lanes)}")
-    lines.append(f"MAX_BACKTRACKS = {MAX_BACKTRACKS}")
+    lines.append(f"MAX_LINE_SEARCH = {MAX_LINE_SEARCH}")
+    lines.append(f"RELAXED_STEPS = {RELAXED_STEPS}")
     n = len(kinds)
 
     def hook(signature, body):
@@ -253,6 +285,8 @@ def implicit_source(calls, kinds, corotate=False):
                    "to_save, from_save)" for j, (kind, _) in enumerate(kinds)])
     hooks += hook("correction(S, bi, W, h, dU, out)",
                   [f"    {name(im.correction_norm)}(S[{j}], bi, W, h, dU, out)" for j in range(n)])
+    hooks += hook("merit(S, bi, W, h, R, out)",
+                  [f"    {name(im.merit_kind)}(S[{j}], bi, W, h, R, out)" for j in range(n)])
     hooks += hook("perturbation(S, bi, W, h, U, eps, delta)",
                   [f"    {name(im.perturbation_kind)}(S[{j}], bi, W, h, U, eps, delta)"
                    for j in range(n)])

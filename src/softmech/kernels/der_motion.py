@@ -127,13 +127,14 @@ DerImplicitArgs = namedtuple("DerImplicitArgs", [
     "xs", "vs", "ths", "ws", "a1s", "ts", "refs",    # state at the step's start
     "v_mask", "w_mask",          # 1.0 free, 0.0 constrained: (n_blocks, 3, n*W), (n_blocks, 1, m*W)
     "v_scale",                   # length scale of each velocity DOF [m] (n_blocks, 3, n*W)
+    "v_inv_mass", "w_inv_inertia",   # der_node_inv_mass, der_edge_inv_inertia (DerBodies)
     "offsets",                   # (2,) int64: first DOF of v and of w
     "violations",                # (n_blocks,) int64 (always 0: no exponential map)
     "inertia",                   # (1,): 1.0, or 0.0 for overdamped steps
 ])
 """The implicit integrator's arrays of the discrete-rod kind: softmech.kernels.implicit_motion's
-residual, gather, correction and perturbation kernels read the fields of the same names
-(v, w, acc, alpha, masks, scales, offsets), with w one row per edge (the twist rate)."""
+residual, gather, correction, merit and perturbation kernels read the fields of the same
+names (v, w, acc, alpha, masks, scales, inverse masses, offsets), with w one row per edge (the twist rate)."""
 
 
 @kernel

@@ -35,6 +35,8 @@ ImplicitKindArgs = namedtuple("ImplicitKindArgs", [
     "xs", "Qs", "vs", "ws",      # state at the start of the current step (restored on halving)
     "v_mask", "w_mask",          # 1.0 free, 0.0 constrained (n_blocks, 3, n*W)
     "v_scale",                   # length scale of each velocity DOF [m] (n_blocks, 3, n_x*W)
+    "v_inv_mass",                # 1/m of each velocity slot [1/kg] (n_blocks, n_x*W)
+    "w_inv_inertia",             # 1/J of each angular DOF [1/(kg m^2)] (like w); 0: held
     "offsets",                   # (2,) int64: v_off, w_off (first DOF of v and of w)
     "violations",                # (n_blocks,) int64: frames turned by > 1 rad in a place
     "inertia",                   # (1,): 1.0, or 0.0 for overdamped steps (module docstring)
@@ -172,6 +174,34 @@ def correction_norm(a, bi, W, h, dU, out):
                 r = abs(h * dU[w_off + nc * s + c, lane]) * wm[c, k]
                 if r > out[lane] or r != r:
                     out[lane] = r
+
+
+@kernel
+def merit_kind(a, bi, W, h, R, out):
+    """out[lane] += the sum of (r / i)^2 over the kind's free DOFs, r the residual R (n_dof, W)
+    [m/s or rad/s] and i the DOF's inverse mass or inertia: the squared impulse residual
+    m (u - u_b) - h F [N s] (J (w - w_b) - h tau [N m s]), h times the discrete engine's force
+    residual, whose half-square is the merit of both engines' line searches (softmech.implicit.
+    newton, softmech.kernels.implicit_newton.judge_lanes); masked (constrained) DOFs and
+    those of infinite mass (i = 0: a fixed rigid body) excluded (their rows u - P(u) do not
+    enter the forces)."""
+    v_off, w_off = a.offsets[0], a.offsets[1]
+    vm, wm, iv, iw = a.v_mask[bi], a.w_mask[bi], a.v_inv_mass[bi], a.w_inv_inertia[bi]
+    for s in range(a.v.shape[2] // W):
+        for c in range(3):
+            for lane in range(W):
+                k = s * W + lane
+                if vm[c, k] != 0.0 and iv[k] != 0.0:
+                    r = R[v_off + 3 * s + c, lane] / iv[k]
+                    out[lane] += r * r
+    nc = a.w.shape[1]   # 3 (angular velocities), or 1 (a discrete rod's twist rates)
+    for s in range(a.w.shape[2] // W):
+        for c in range(nc):
+            for lane in range(W):
+                k = s * W + lane
+                if wm[c, k] != 0.0 and iw[c, k] != 0.0:
+                    r = R[w_off + nc * s + c, lane] / iw[c, k]
+                    out[lane] += r * r
 
 
 @kernel
