@@ -200,7 +200,8 @@ def _der_rod_scene(sm, terms=False):
     """A clamped discrete elastic rod under gravity (falling_rod's size: 0.2 m, 30 edges), a body
     kind of the unified engine (Scene.compile(engine="unified"), issue 27); terms: also the
     kind's other terms (a natural curvature table, LinearDamping, NodeForce, GroundContact with
-    static friction, SlenderBodyDrag, Buoyancy, QuadraticDrag, EdgeContact among its edges)."""
+    static friction, SlenderBodyDrag, Buoyancy, QuadraticDrag, EdgeContact among its edges, a
+    NodeUserForce)."""
     import numpy as np
 
     scene = sm.Scene()
@@ -220,6 +221,7 @@ def _der_rod_scene(sm, terms=False):
         scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
         scene.add(sm.EdgeContact(rod, stiffness=100.0, distance=4e-3,
                                  friction=sm.IsotropicFriction(0.3, slip_velocity=1e-3)))
+        scene.add(sm.NodeUserForce(rod, lambda t, x, v: -0.1 * v))
     return scene, 1e-5
 
 

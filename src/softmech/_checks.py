@@ -113,6 +113,19 @@ MAX_WORLDS = 10**6
 """Most worlds of one compiled simulation, refused before the batched arrays are allocated."""
 
 
+def user_result(owner, value, shape, t):
+    """A user function's result at time t [s] as a float array of `shape`; ValueError naming
+    `owner` (the term) if it has another shape or a NaN or inf (sm.NodeUserForce in both
+    engines)."""
+    out = np.asarray(value, dtype=float)
+    if out.shape != shape:
+        raise ValueError(f"{owner}: the user function returned shape {out.shape}, expected "
+                         f"{shape}")
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{owner}: the user function returned NaN or inf at t = {t:.6g} s")
+    return out
+
+
 def integer(field, value, minimum, maximum=None):
     """An integer >= minimum (and <= maximum when given); a bool is not an integer."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:

@@ -53,11 +53,6 @@ def test_unsupported_combinations_are_refused():
     with pytest.raises(ValueError, match="corotate"):
         scene.compile(dt=1e-3, engine="unified",
                       newton=sm.ImplicitOptions(corotate=True)).step(1)
-    scene, rod = der_scene()
-    scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x)))
-    with pytest.raises(ValueError, match="user_force .NodeUserForce. is not supported on a "
-                                         "discrete rod or shell of the unified engine yet"):
-        scene.compile(dt=1e-3, engine="unified").step(1)
 
 
 def energy_and_momentum(dt, duration=0.1, samples=20):

@@ -1,8 +1,9 @@
 """Damping, drag and node forces on the discrete-rod kind of the unified engine
 (softmech.simulation.Simulation): the Parts of sm.LinearDamping, sm.SlenderBodyDrag,
-sm.QuadraticDrag and sm.NodeForce on a discrete rod. Kernels: softmech.kernels.der_loads (the
-discrete engine's own bindings, called per world) and softmech.kernels.der_fluids (quadratic
-drag); their explicit stability limit: softmech.der_stability."""
+sm.QuadraticDrag and sm.NodeForce on a discrete rod, and sm.NodeUserForce on a discrete rod or
+shell. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per
+world), softmech.kernels.der_fluids (quadratic drag) and softmech.kernels.der_user_force; their
+explicit stability limit: softmech.der_stability (a user's force is not in it)."""
 import numpy as np
 
 from softmech.blocks import to_blocks
@@ -10,6 +11,7 @@ from softmech.integrators.driver import Call
 from softmech.kernels.der_fluids import DerQuadraticDragArgs, der_quadratic_drag
 from softmech.kernels.der_loads import (DerDampingArgs, DerNodeForceArgs, DerSlenderDragArgs,
                                         der_damping, der_node_force, der_slender_drag)
+from softmech.kernels.der_user_force import DerUserForceArgs, der_user_force, register
 from softmech.terms.base import Part
 
 DAMPING_ORDER = 10
@@ -138,4 +140,32 @@ class DerNodeForces(Part):
                 vector=per_lane(force, engine.lanes), scale=np.zeros(0), F=engine.zeros(3),
                 J=np.zeros(0))
             out.append(Call("forces", LOAD_ORDER, der_node_force, args, "der_node_force"))
+        return out
+
+
+class DerUserForces(Part):
+    """sm.NodeUserForce on discrete rods and shells: the user's function on all of a body's
+    nodes, called per world from the force pass (softmech.kernels.der_user_force), one kernel
+    call per term. The unified engine's Newton differentiates the whole force pass by finite
+    differences, so the term's `jacobian` is not needed there (and forces that couple nodes
+    enter the Jacobian too, which the discrete engine's node-by-node blocks leave out)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (name, body, function)
+
+    def add(self, name, body, function):
+        self.entries.append((name, body, function))
+
+    def calls(self, engine):
+        out = []
+        for name, body, function in self.entries:
+            slots = engine.der_slots.nodes[body.name]
+            K = slots.size
+            args = engine.args(
+                DerUserForceArgs, node_slot=slots,
+                key=np.array([register(name, function)], dtype=np.int64),
+                user_x=engine.zeros(3 * K), user_v=engine.zeros(3 * K),
+                user_f=engine.zeros(3 * K))
+            out.append(Call("forces", LOAD_ORDER, der_user_force, args, "der_user_force"))
         return out

@@ -17,7 +17,7 @@ from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
 from softmech.kernels.implicit_bindings import GroundArgs, ground_accept, ground_binding
 from softmech.kernels.implicit_ground import ground_contact_energy
-from softmech.terms.nodes import _ImplicitTerm, _body_name
+from softmech.terms.nodes import _ImplicitTerm, _body_name, der_body
 
 
 def _node_blocks(dofs):
@@ -75,7 +75,10 @@ class NodeUserForce(_ImplicitTerm):
     each node's force's derivatives with respect to that node's own position and velocity.
     With None they are taken by central finite differences (12 calls per Newton iteration,
     every node perturbed at once). Either way forces that couple different nodes are
-    followed by the residual but not by the Jacobian (Newton then converges more slowly)."""
+    followed by the residual but not by the Jacobian (Newton then converges more slowly).
+    On the unified engine (Scene.compile(engine="unified")) the function is called once per
+    world from the compiled force pass, and its Newton differentiates the whole pass (the
+    couplings between nodes included): `jacobian` is not used there."""
 
     section = "loads"
 
@@ -96,6 +99,16 @@ class NodeUserForce(_ImplicitTerm):
         body = ctx.body(self.name, self.implicit_body)
         return [_UserBinding(self, ctx.layout.node_dof(body.nodes))]
 
+    def contribute(self, ctx, p):
+        """A discrete rod or shell in the unified engine (softmech.terms.der_loads.
+        DerUserForces): the function called per world from the compiled force pass; the
+        Newton's finite-difference Jacobian covers it, so `jacobian` is not used there."""
+        from softmech.terms.der_loads import DerUserForces
+        body = der_body(ctx, self.implicit_body)
+        if body is None:
+            super().contribute(ctx, p)
+        ctx.part(DerUserForces).add(self.name, body, self.function)
+
 
 class _UserBinding(Binding):
     def __init__(self, term, dofs):
@@ -105,13 +118,7 @@ class _UserBinding(Binding):
         self.rows, self.cols = _node_blocks(dofs)
 
     def _call(self, fn, t, x, v, shape):
-        out = np.asarray(fn(t, x, v), dtype=float)
-        if out.shape != shape:
-            raise ValueError(f"{self.name}: the user function returned shape {out.shape}, "
-                             f"expected {shape}")
-        if not np.all(np.isfinite(out)):
-            raise ValueError(f"{self.name}: the user function returned NaN or inf at t = {t:.6g} s")
-        return out
+        return _checks.user_result(self.name, fn(t, x, v), shape, t)
 
     def _force(self, t, x, v):
         return self._call(self.term.function, t, x, v, x.shape)
