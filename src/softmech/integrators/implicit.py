@@ -58,12 +58,12 @@ class ImplicitOptions:
     at its soft rod's first contacts until they failed at dt / 256); max_halvings of a failing
     step; max_age: steps a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed
     when one iteration shrinks the correction by less than this factor [-]; delta: relative
-    finite-difference step [-]. overdamped: drop the inertia, so each step solves the force balance at its end
-    (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag balances every other
-    force and the Reynolds number is ~0; the state's velocities are then those of that
-    balance). It needs a term that resists every motion (a drag or damping on every DOF),
-    else the force balance is singular. corotate: apply a kept Jacobian in the axes of the
-    current configuration, turned by the rotations of the frames since its factorization
+    finite-difference step [-]. overdamped: drop the inertia, so each step solves the force
+    balance at its end (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag
+    balances every other force and the Reynolds number is ~0; the state's velocities are then
+    those of that balance). It needs a term that resists every motion (a drag or damping on
+    every DOF), else the force balance is singular. corotate: apply a kept Jacobian in the axes
+    of the current configuration, turned by the rotations of the frames since its factorization
     (softmech.kernels.corotation), so that it stays accurate while stiff bodies turn (the
     Cosserat swimmer: renewed at ~0.1 of the steps instead of ~0.7). predictor: order of the
     extrapolation of each step's Newton guess from the last steps' end velocities (0: none,

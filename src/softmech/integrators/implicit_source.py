@@ -46,8 +46,9 @@ def probe_constraints(T, S, bi, W, t, h, U, V):
 @kernel(inline="always")
 def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     """The Newton matrix of the lanes flagged in N.fresh by finite differences over the
-    coloring, factored in place (their N.refresh flags cleared); returns the first singular column or -1. N.R holds the
-    residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
+    coloring, factored in place (their N.refresh flags cleared); returns the first singular
+    column or -1. N.R holds the residual at N.U, the state is placed at N.U (corotate: its
+    frames are kept)."""
     U = N.U[bi]
     Up = N.Up[bi]
     R0 = N.R[bi]

@@ -134,7 +134,8 @@ DerImplicitArgs = namedtuple("DerImplicitArgs", [
 ])
 """The implicit integrator's arrays of the discrete-rod kind: softmech.kernels.implicit_motion's
 residual, gather, correction, merit and perturbation kernels read the fields of the same
-names (v, w, acc, alpha, masks, scales, inverse masses, offsets), with w one row per edge (the twist rate)."""
+names (v, w, acc, alpha, masks, scales, inverse masses, offsets), with w one row per edge
+(the twist rate)."""
 
 
 @kernel
