@@ -33,7 +33,8 @@ from softmech.implicit import compiled
 from softmech.implicit.linear import JacobianPattern, SingularJacobian
 # ARMIJO (the line search's sufficient decrease constant) and ROUNDOFF (the residual floor
 # relative to the force terms' sizes) are defined with the compiled loop's pieces, once
-from softmech.kernels.newton import ARMIJO, COUNTS_FIELDS, OK, ROUNDOFF, sumsq
+from softmech.kernels.newton import (ARMIJO, COUNTS_FIELDS, MAX_LINE_SEARCH, OK, RELAXED_STEPS,
+                                     ROUNDOFF, sumsq)
 
 MAX_PSEUDO_STEPS = 400
 """Pseudo-time steps of a static solve's continuation before it gives up."""
@@ -101,9 +102,9 @@ class NewtonOptions:
     xtol: float = 1e-12
     max_iterations: int = 25
     max_halvings: int = 10
-    max_line_search: int = 12
+    max_line_search: int = MAX_LINE_SEARCH
     line_search: bool = True
-    relaxed_steps: int = 4
+    relaxed_steps: int = RELAXED_STEPS
     compiled: bool = True
     lockstep: bool = None
 

@@ -218,7 +218,8 @@ class ImplicitIntegrator:
             v_mask=np.ones_like(s.der_v), w_mask=np.ones_like(s.der_w),
             v_scale=to_blocks(np.broadcast_to(scale[None, :, None], (lanes.worlds, n_x, 3)),
                               lanes),
-            v_inv_mass=engine.der.der_node_inv_mass, w_inv_inertia=engine.der.der_edge_inv_inertia,
+            v_inv_mass=engine.der.der_node_inv_mass,
+            w_inv_inertia=engine.der.der_edge_inv_inertia,
             offsets=np.array([offset, offset + 3 * n_x], dtype=np.int64),
             violations=np.zeros(nb, dtype=np.int64),
             inertia=np.array([0.0 if options.overdamped else 1.0]))

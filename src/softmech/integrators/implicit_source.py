@@ -6,14 +6,9 @@ per scene by implicit_source with the explicit engine's term hooks
 (softmech.kernels.implicit_motion, softmech.kernels.corotation). Status codes: 0 ok,
 1 non-finite, 2 rotation (softmech.kernels.rod_motion), 3 not converged, 4 singular."""
 from softmech.integrators.driver import kernel_importer, step_source
-
-MAX_LINE_SEARCH = 12
-"""Halvings of the watchdog point's Newton correction a lane's line search may try before the
-step is halved (softmech.kernels.implicit_newton.judge_lanes; the discrete engine's
-NewtonOptions.max_line_search default)."""
-RELAXED_STEPS = 4
-"""Full Newton steps a lane may take per solve without decreasing the merit enough (the
-discrete engine's NewtonOptions.relaxed_steps default)."""
+# the watchdog line search's budgets per lane (softmech.kernels.implicit_newton.judge_lanes):
+# the discrete engine's defaults
+from softmech.kernels.newton import MAX_LINE_SEARCH, RELAXED_STEPS
 
 IMPLICIT_SOURCE = '''
 

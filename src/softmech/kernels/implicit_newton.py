@@ -40,8 +40,8 @@ def judge_lanes(U, U_watch, dU_watch, phi, phi_watch, active, searching, watch, 
                 backtracks, relaxed, refresh, prev, fresh, retry, max_line_search,
                 relaxed_steps):
     """Before an iteration's Jacobian and solve: the line search's verdict on each active
-    lane's point U (n_dof, W), whose residual gives the merit phi[lane] (half the sum of the
-    squared scaled residuals, softmech.kernels.implicit_motion.merit_kind). The discrete
+    lane's point U (n_dof, W), whose residual gives the merit phi[lane] (half the squared
+    impulse residual, softmech.kernels.implicit_motion.merit_kind). The discrete
     engine's watchdog line search (softmech.implicit.newton.NewtonOptions; Chamberlain,
     Powell, Lemarechal and Pedersen, Math. Prog. Study 16, 1982; Nocedal and Wright, Numerical
     Optimization, 2nd ed., sec. 15.6) per lane: the watchdog point U_watch (merit phi_watch,

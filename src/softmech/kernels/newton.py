@@ -204,7 +204,15 @@ COUNTS_FIELDS = ("steps", "iterations", "evaluations", "solves")
 STEPS, ITERATION_COUNT, EVALUATIONS, SOLVES = range(len(COUNTS_FIELDS))
 _INITIAL, _SEARCHING = 0, 1
 ARMIJO = 1e-4
-"""Sufficient decrease constant c of the line search (softmech.implicit.newton uses this one)."""
+"""Sufficient decrease constant c of the line search (softmech.implicit.newton uses this one,
+and the unified engine's, softmech.kernels.implicit_newton)."""
+MAX_LINE_SEARCH = 12
+"""Halvings of a correction the watchdog line search tries before the step is halved: the
+default of NewtonOptions.max_line_search, and the unified engine's (softmech.integrators.
+implicit_source)."""
+RELAXED_STEPS = 4
+"""Full Newton steps per solve taken without enough decrease of the merit: the default of
+NewtonOptions.relaxed_steps, and the unified engine's."""
 ROUNDOFF = 1e-13
 """Residual floor relative to the sum of the force terms' magnitudes: below it the residual is
 round-off (the terms cancel to ~1e-16 of their size per DOF, times a margin)."""

@@ -35,7 +35,8 @@ def time_step_limit(node_mass, stiffness):
     limits (softmech.terms.contact); node_mass (B, n) [kg] (a body's own lumped masses: a
     joined node's is at least that), stiffness k (B,) [N/m]. The friction's regularization
     (a damper of mu |F_n| K_f / 2 below the slip tolerance) is not included."""
-    return np.sqrt(np.min(node_mass, axis=-1) / (PENALTY_STIFFNESS * np.asarray(stiffness, float)))
+    lightest = np.min(node_mass, axis=-1)
+    return np.sqrt(lightest / (PENALTY_STIFFNESS * np.asarray(stiffness, float)))
 
 
 def shortest_edge(body):
