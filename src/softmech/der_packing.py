@@ -44,7 +44,7 @@ class DerSlots:
     der_theta, its rate in der_w; no reference frame: der_a1, der_tangent hold the rods'
     edges only, n_rod_edges), a hinge shell none; a join may name a shell's node."""
 
-    def __init__(self, rods, joins=(), shells=()):
+    def __init__(self, rods, joins=(), shells=(), networks=()):
         self.nodes, self.edge, self.spring = {}, {}, {}
         first = {}
         n = 0
@@ -71,26 +71,36 @@ class DerSlots:
         for r in rods:
             self.edge[r.name], self.spring[r.name] = m, s
             m, s = m + r.n_elems, s + r.n_springs
+        self.networks = list(networks)
+        """The rod-shell joints' networks (sm.RodShellJoint.der_network): their shell edges'
+        twists and frames are edge slots after the rods' edges (network_edge: the first), their
+        springs spring slots after the rods' (network_spring); their rod edges are the rod's
+        own slots and their nodes the rod's and shell's (node_refs)."""
+        self.network_edge, self.network_spring = {}, {}
+        for net in self.networks:
+            self.network_edge[net.name], self.network_spring[net.name] = m, s
+            m, s = m + net.n_elems - net.n_rod_edges, s + net.n_springs
         self.n_rod_edges = m
-        """Edges of the discrete rods (the first; the mid-edge shells' follow)."""
+        """Edges with reference frames: the discrete rods' and the joints' (the mid-edge shells'
+        follow)."""
         for shell in shells:
             self.edge[shell.name] = m
             m += edge_count(shell)
         self.n_nodes, self.n_edges, self.n_springs = len(kept), m, s
         self.joined = len(kept) < n
-        """True when some nodes are shared (sm.JoinNodes)."""
+        """True when some nodes are shared (sm.JoinNodes, sm.RodShellJoint)."""
         self.n_dof = 3 * self.n_nodes + m
         edges, springs, spring_edges, signs = [], [], [], []
-        for r in rods:
-            e0 = self.edge[r.name]
-            node = 3 * self.nodes[r.name][:, None] + np.arange(3)                # (N, 3)
-            twist = 3 * self.n_nodes + e0 + np.arange(r.n_elems)                 # (m,)
-            edges.append(np.concatenate([node[r.edge_nodes[:, 0]], node[r.edge_nodes[:, 1]]], 1))
+        for r, node_slot, edge_slot, new in self._spring_bodies(rods):
+            node = 3 * node_slot[:, None] + np.arange(3)                       # (N, 3)
+            twist = 3 * self.n_nodes + edge_slot                               # (m,)
+            edges.append(np.concatenate([node[r.edge_nodes[new:, 0]],
+                                         node[r.edge_nodes[new:, 1]]], 1))
             a, b, c = r.spring_nodes.T
             je, jf = r.spring_edges.T
             springs.append(np.concatenate([node[a], twist[je, None], node[b], twist[jf, None],
                                            node[c]], axis=1))
-            spring_edges.append(e0 + r.spring_edges)
+            spring_edges.append(edge_slot[r.spring_edges])
             signs.append(r.spring_signs)
         cat = lambda parts, width, dtype: np.ascontiguousarray(
             np.concatenate(parts) if parts else np.zeros((0, width)), dtype=dtype)
@@ -98,6 +108,19 @@ class DerSlots:
         self.spring_dofs = cat(springs, 11, np.int64)
         self.spring_edges = cat(spring_edges, 2, np.int64)
         self.spring_signs = cat(signs, 3, float)
+
+    def _spring_bodies(self, rods):
+        """(body, node slots (N,), edge slots (m,) of its local nodes and edges, its first edge
+        of its own) for each rod, then each joint network (whose first n_rod_edges edges are
+        its rod's): the bodies whose edges and springs fill the tables, in slot order."""
+        for r in rods:
+            yield r, self.nodes[r.name], self.edge[r.name] + np.arange(r.n_elems), 0
+        for net in self.networks:
+            j = net.n_rod_edges
+            nodes = np.array([self.nodes[b][i] for b, i in net.node_refs], dtype=np.int64)
+            edges = np.concatenate([self.edge[net.rod_name] + net.rod_edges,
+                                    self.network_edge[net.name] + np.arange(net.n_elems - j)])
+            yield net, nodes, edges, j
 
     def index(self, where, rod):
         """(n,) int64 slots of a rod's (or shell's) nodes, edges or springs (where: "node",
@@ -160,6 +183,14 @@ def initial_nodes(body):
     return body.positions if hasattr(body, "n_nodes") else body.vertices
 
 
+def der_networks(terms, bodies):
+    """The rod-shell joints' networks (sm.RodShellJoint.der_network) of `terms` between
+    discrete rods and shells of the kind, checked."""
+    index = {b.name: b for b in bodies}
+    nets = (getattr(t, "der_network", lambda _: None)(index) for t in terms)
+    return [n for n in nets if n is not None]
+
+
 def der_joins(terms, bodies):
     """The sm.JoinNodes of `terms` between discrete rods and shells of the kind, (body_a, node_a,
     body_b, node_b) each, checked (terms' der_join: node ranges, the nodes' gap)."""
@@ -170,7 +201,8 @@ def der_joins(terms, bodies):
 
 def pack_der_bodies(ctx, lanes, slots):
     """DerBodies (block layout) of the discrete rods: inverse node masses (ctx.der_node_mass,
-    with sm.PointMass's) and twist inertias, and the body acceleration (gravity) the terms
+    with sm.PointMass's) and twist inertias (the rods', the rod-shell joints' shell edges', the
+    mid-edge shells' angles'), and the body acceleration (gravity) the terms
     wrote into ctx.der_body_acc, with the fluid's added mass m_a and displaced mass m_f
     (ctx.der_added_mass, ctx.der_displaced_mass: sm.AddedMass, sm.Buoyancy): mass m + m_a,
     acceleration g (m - m_f) / (m + m_a) (softmech.fluid_mass.in_fluid). A node shared by
@@ -182,6 +214,8 @@ def pack_der_bodies(ctx, lanes, slots):
     mass = per_slot([ctx.der_node_mass[r.name] for r in bodies])
     # the edges' rotary inertias: rods' twists, then mid-edge shells' angles
     inertia = [np.broadcast_to(r.twist_inertia, (B, r.n_elems)) for r in rods] + [
+        np.broadcast_to(net.twist_inertia[net.n_rod_edges:], (B, net.n_elems - net.n_rod_edges))
+        for net in slots.networks] + [
         np.broadcast_to(shell_edge_inertia(s), (B, len(s.edges)))
         for s in ctx.der_shells if s.bending == "midedge"]
     inertia = np.concatenate(inertia, axis=1)[..., None] if inertia else np.zeros((B, 0, 1))
@@ -201,19 +235,22 @@ def pack_der_bodies(ctx, lanes, slots):
 def initial_der_state(rods, lanes, slots, shells=()):
     """{State field: block array} of the discrete rods and shells as built: at rest, twist
     angles as given, reference frames of the initial shape (DerRod.a1_0, its tangents,
-    ref_twist0), of the rods' edges only; mid-edge shells' angles xi = 0; a shared node
-    (slots: DerSlots) at the position of the first body that has it."""
+    ref_twist0), of the rods' edges and the rod-shell joints' (slots.networks); mid-edge
+    shells' angles xi = 0; a shared node (slots: DerSlots) at the position of the first body
+    that has it."""
     B = lanes.worlds
     per_rod = {k: [] for k in DER_STATE_FIELDS}
     nodes = np.zeros((slots.n_nodes, 3))
     for r in reversed(list(rods) + list(shells)):        # the first body's written last
         nodes[slots.nodes[r.name]] = initial_nodes(r)
-    for r in rods:
-        t = r.positions[r.edge_nodes[:, 1]] - r.positions[r.edge_nodes[:, 0]]
+    # the rods' edges and springs, then the rod-shell joints' shell edges and springs
+    for r, first in [(r, 0) for r in rods] + [(n, n.n_rod_edges) for n in slots.networks]:
+        ends = r.positions[r.edge_nodes[first:]]
+        t = ends[:, 1] - ends[:, 0]
         t = t / np.linalg.norm(t, axis=1, keepdims=True)
-        for key, value in (("twist", r.twist0[:, None]),
-                           ("twist_rates", np.zeros((r.n_elems, 1))), ("reference_a1", r.a1_0),
-                           ("reference_tangent", t),
+        for key, value in (("twist", r.twist0[first:, None]),
+                           ("twist_rates", np.zeros((r.n_elems - first, 1))),
+                           ("reference_a1", r.a1_0[first:]), ("reference_tangent", t),
                            ("reference_twist", r.ref_twist0[:, None])):
             per_rod[key].append(np.broadcast_to(value, (B,) + value.shape))
     for shell in shells:      # mid-edge angles xi = 0, at rest (no reference frames: the

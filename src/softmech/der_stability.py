@@ -36,7 +36,8 @@ def damped_limit(omega2, rate):
         return 2.0 / (np.sqrt(omega2 + rate**2) + rate)
 
 
-def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_damping=None):
+def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_damping=None,
+                        stretching=True):
     """Largest stable explicit dt [s] per world, (B,), of discrete rod `rod` (the bound of the
     module docstring, without a safety factor)
     (softmech.bodies.der_rod) with its per-world parameters (softmech.der_packing.der_parameters:
@@ -44,7 +45,9 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
     [kg/s] of its nodes (B, n_nodes) (None: undamped) and their masses m_i [kg] (B, n_nodes)
     (None: the rod's lumped masses; softmech.packing.Assembly.der_node_mass adds sm.PointMass's),
     and the viscous coefficients [N m s] of its edges' twists (B, n_elems) (None: undamped;
-    sm.SlenderBodyDrag's spin drag), which enter the edges' limits as c_i the nodes'."""
+    sm.SlenderBodyDrag's spin drag), which enter the edges' limits as c_i the nodes'.
+    stretching=False leaves the edges' stretching out (a rod-shell joint's network, whose
+    edges are stretched by its rod and shell)."""
     m = rod.node_mass if node_mass is None else node_mass
     E = params["youngs_modulus"][:, None]                       # (B, 1)
     G = params["shear_modulus"][:, None]
@@ -53,7 +56,8 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
     a_, b_, c_ = rod.spring_nodes.T                             # (s,) each
     je, jf = rod.spring_edges.T
     dL = rod.voronoi_lengths                                    # (s,)
-    k_stretch = 2.0 * E * np.asarray(rod.section_area) / l      # (B, m) [N/m], row-sum factor 2
+    # (B, m) [N/m], row-sum factor 2
+    k_stretch = 2.0 * E * np.asarray(rod.section_area) / l * stretching
     w2 = np.zeros((E.shape[0], n))
     for end in (0, 1):
         np.add.at(w2, (slice(None), rod.edge_nodes[:, end]), k_stretch)
@@ -91,4 +95,57 @@ def der_time_step_limits(ctx):
                                 ctx.der_node_mass[r.name], edges.get(r.name))
             for r in ctx.der_rods] + [
         shell_time_step_limit(s, ctx.der_shell_params[s.name], ctx.der_node_mass[s.name])
-        for s in ctx.der_shells]
+        for s in ctx.der_shells] + [_joint_limit(net, ctx) for net in ctx.der_networks]
+
+
+def _joint_limit(net, ctx):
+    """The limit (B,) of a rod-shell joint's springs (sm.RodShellJoint's network on the kind):
+    2 / omega_max with the Gershgorin bound of shell_packing.shell_time_step_limit on the
+    mass-weighted Hessian of its springs at the built shape (der_bend_twist_forces' Jacobian,
+    with the rod's moduli times the joint's stiffness factor). Its springs join edges at an
+    angle (rod against shell: a rest curvature ~2), so bending reaches the edges' twists,
+    which the straight-rod bounds of der_time_step_limit leave out. Masses: the nodes' in
+    their rod or shell (the joint node's the rod's alone: a smaller mass, the safe side), the
+    edges' own twist inertias."""
+    from softmech.kernels.der_bend_twist import der_bend_twist_forces
+    from softmech.kernels.der_frames import der_frames
+
+    factor = ctx.der_joint_stiffness[net.stiffness_key]
+    p = ctx.der_params[net.rod_name]
+    mass = np.stack([ctx.der_node_mass[body][:, i] for body, i in net.node_refs], axis=1)
+    edge_dofs, _, spring_dofs = net._local_dofs()
+    q = np.concatenate([net.positions.ravel(), net.twist0])
+    m, s = net.n_elems, net.n_springs
+    ends = net.positions[net.edge_nodes]
+    t0 = (ends[:, 1] - ends[:, 0]) / net.rest_lengths[:, None]
+    t, a1, a2, ref = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty(s)
+    der_frames(q, edge_dofs, net.a1_0, t0, net.ref_twist0, net.spring_edges, net.spring_signs,
+               t, a1, a2, ref)
+    vor = net.voronoi_lengths
+    out = np.empty(len(mass))
+    for b in range(len(mass)):
+        E, G = p["youngs_modulus"][b] * factor[b], p["shear_modulus"][b] * factor[b]
+        J = np.zeros(121 * s)
+        der_bend_twist_forces(q, spring_dofs, net.spring_edges, net.spring_signs, a1, a2, ref,
+                              net.natural_curvature * vor[:, None], net.natural_twist * vor,
+                              1.0 / vor, net.section_inertia * E, net.section_polar * G, True,
+                              np.zeros((3, 11)), np.zeros((11, 11)), np.zeros((3, 3, 3)),
+                              np.zeros_like(q), J)
+        inv = 1.0 / np.sqrt(np.concatenate([np.repeat(mass[b], 3), net.twist_inertia]))
+        out[b] = gershgorin_limit(len(q), inv, ((spring_dofs, J),))
+    return out
+
+
+def gershgorin_limit(n, inv_sqrt_mass, pieces):
+    """2 / omega [s] with omega^2 <= max_i sum_j |K_ij| / sqrt(m_i m_j) (Gershgorin's bound
+    on the spectral radius of M^-1/2 K M^-1/2), inf without stiffness. n: DOFs;
+    inv_sqrt_mass (n,) [kg^-1/2 or (kg m^2)^-1/2]; pieces: (dofs (k, d) int64, Jacobian
+    blocks (k d d,) row-major [N/m, N, N m]) each, the blocks of -K on those DOFs."""
+    row = np.zeros(n)
+    for dofs, J in pieces:
+        d = dofs.shape[1]
+        inv = inv_sqrt_mass[dofs]
+        blocks = np.abs(J.reshape(-1, d, d)) * inv[:, :, None] * inv[:, None, :]
+        np.add.at(row, dofs.ravel(), blocks.sum(axis=2).ravel())
+    omega = np.sqrt(row.max()) if row.size else 0.0
+    return 2.0 / omega if omega > 0 else np.inf

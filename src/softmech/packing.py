@@ -17,8 +17,8 @@ from softmech.kernels.rigid_motion import (RIGID_MOTION, RigidClearArgs, RigidDr
                                            RigidKickArgs, RigidKickDriftArgs, RigidMotionArgs,
                                            rigid_clear)
 from softmech.model import RigidBodies, RodBodies, State, Workspace, pick
-from softmech.der_packing import (DerSlots, der_joins, der_parameters, initial_der_state,
-                                  node_count, pack_der_bodies)
+from softmech.der_packing import (DerSlots, der_joins, der_networks, der_parameters,
+                                  initial_der_state, node_count, pack_der_bodies)
 from softmech.shell_packing import shell_node_mass, shell_parameters
 from softmech.fluid_mass import in_fluid
 from softmech.kernels.der_motion import (DER_MOTION, DerDriftArgs, DerKickArgs,
@@ -84,6 +84,11 @@ class Assembly:
         self.der_shell_index = {s.name: s for s in self.der_shells}
         self.der_index = {r.name: r for r in self.der_rods}
         self.der_params = der_params or {}
+        self.der_networks = []
+        """The rod-shell joints' networks on the kind (softmech.der_packing.der_networks)."""
+        self.der_joint_stiffness = {}
+        """Per-world stiffness factors (B,) of the rod-shell joints' springs on the kind
+        (sm.RodShellJoint), by parameter name "<joint>.stiffness"."""
         bodies = self.der_rods + self.der_shells
         self.der_body_acc = {r.name: np.zeros((worlds, node_count(r), 3)) for r in bodies}
         self.der_node_mass = {r.name: np.tile(r.node_mass, (worlds, 1)) for r in self.der_rods}
@@ -216,6 +221,7 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=(), de
                    der_parameters(der_rods, params, B), der_shells,
                    shell_parameters(der_shells, params, B))
     ctx.der_joins = der_joins(terms, list(der_rods) + list(der_shells))
+    ctx.der_networks = der_networks(terms, list(der_rods) + list(der_shells))
     for term in terms:
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
@@ -249,7 +255,7 @@ class Engine:
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)
         self.der_rods = ctx.der_rods
-        self.der_slots = DerSlots(self.der_rods, ctx.der_joins, ctx.der_shells)
+        self.der_slots = DerSlots(self.der_rods, ctx.der_joins, ctx.der_shells, ctx.der_networks)
         self.der = pack_der_bodies(ctx, lanes, self.der_slots)
         from softmech.terms.elasticity import RodElasticity  # every rod has it: a body-kind term
         calls = list(RodElasticity(ctx).calls(self)) if rods else []

@@ -142,6 +142,7 @@ def shell_time_step_limit(shell, params, node_mass):
     softmech.der_stability bounds the rods'). node_mass (B, n) [kg]: its own lumped masses and
     sm.PointMass's."""
     from softmech.bodies.shell import _node_dofs
+    from softmech.der_stability import gershgorin_limit
     from softmech.kernels.shell_hinge import hinge_forces
     from softmech.kernels.shell_midedge import midedge_forces
     from softmech.kernels.shell_stretch import stretch_forces
@@ -159,7 +160,6 @@ def shell_time_step_limit(shell, params, node_mass):
         inertia = np.zeros(0)
     out = np.empty(len(node_mass))
     for b in range(len(node_mass)):
-        row = np.zeros(len(q))
         inv = 1.0 / np.sqrt(np.concatenate([np.repeat(node_mass[b], 3), inertia]))
         Js = np.zeros(36 * len(edges))
         stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, F, Js)
@@ -172,9 +172,5 @@ def shell_time_step_limit(shell, params, node_mass):
         else:
             hinge_forces(q, bending, np.ascontiguousarray(params["rest_angle"][b]),
                          shell.hinge_stiffness, F, Jb)
-        for dofs, J, d in ((edges, Js, 6), (bending, Jb, 12)):
-            blocks = np.abs(J.reshape(-1, d, d)) * inv[dofs][:, :, None] * inv[dofs][:, None, :]
-            np.add.at(row, dofs.ravel(), blocks.sum(axis=2).ravel())
-        omega = np.sqrt(row.max()) if row.size else 0.0
-        out[b] = 2.0 / omega if omega > 0 else np.inf
+        out[b] = gershgorin_limit(len(q), inv, ((edges, Js), (bending, Jb)))
     return out

@@ -7,7 +7,8 @@ import numpy as np
 
 from softmech import _checks, run_cost, run_loop
 from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
-from softmech.der_packing import DerSlots, der_joins, kind_get_state, kind_set_state
+from softmech.der_packing import (DerSlots, der_joins, der_networks, kind_get_state,
+                                  kind_set_state)
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
 from softmech.diagnostics import kind_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
 from softmech.function_schedules import sample_schedules, sampled_chunks
@@ -71,8 +72,9 @@ class Simulation:
         self._rigid_index = {b.name: i for i, b in enumerate(self.rigid_bodies)}
         self._der_index = {r.name: r for r in self.der_rods + self.der_shells}
         self._slots = Slots(self.rods)
-        self._der_slots = DerSlots(self.der_rods, der_joins(self.terms, self._der_index.values()),
-                                   self.der_shells)
+        kind_bodies = self._der_index.values()
+        self._der_slots = DerSlots(self.der_rods, der_joins(self.terms, kind_bodies),
+                                   self.der_shells, der_networks(self.terms, kind_bodies))
         self.workspace = allocate_workspace(self._slots, self.lanes, len(self.rigid_bodies),
                                             self._der_slots)
         initial = [{"positions": np.broadcast_to(r.positions, (worlds,) + r.positions.shape),

@@ -38,20 +38,21 @@ class DerElasticity(Part):
         m, s = slots.n_rod_edges, slots.n_springs      # (a mid-edge shell's edges have no frames)
         cat = lambda values: np.concatenate(values, axis=1)
         per = {k: [] for k in ("EA", "EI", "GJ", "kbar", "tbar")}
-        for r in rods:
-            p = ctx.der_params[r.name]
-            E, G = p["youngs_modulus"], p["shear_modulus"]
-            per["EA"].append(r.section_area[None] * E[:, None])
+        for r, E, G, kappa, tau, first in _spring_sets(ctx, slots):
+            # (a joint network's edges are stretched by their rod and shell, not here: EA = 0)
+            per["EA"].append(r.section_area[None, first:] * E[:, None] * (first == 0))
             per["EI"].append(r.section_inertia[None] * E[:, None, None])
             per["GJ"].append(r.section_polar[None] * G[:, None])
-            per["kbar"].append(p["natural_curvature"] * r.voronoi_lengths[None, :, None])
-            per["tbar"].append(p["natural_twist"] * r.voronoi_lengths[None])
+            per["kbar"].append(kappa * r.voronoi_lengths[None, :, None])
+            per["tbar"].append(tau * r.voronoi_lengths[None])
         tables = {k: per_lane_rows(cat(v), lanes) for k, v in per.items()}
-        vor = np.concatenate([r.voronoi_lengths for r in rods])
+        bodies = rods + slots.networks
+        vor = np.concatenate([r.voronoi_lengths for r in bodies])
+        rest = [r.rest_lengths[getattr(r, "n_rod_edges", 0):] for r in bodies]
         args = engine.args(
             DerElasticArgs, edge_dofs=slots.edge_dofs, spring_dofs=slots.spring_dofs,
             spring_edges=slots.spring_edges, spring_signs=slots.spring_signs,
-            rest_len=np.concatenate([r.rest_lengths for r in rods]), inv_vor=1.0 / vor,
+            rest_len=np.concatenate(rest), inv_vor=1.0 / vor,
             **tables, q=engine.zeros(slots.n_dof), F=engine.zeros(slots.n_dof),
             t=engine.zeros(m, 3), a1=engine.zeros(m, 3), a2=engine.zeros(m, 3),
             ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
@@ -60,6 +61,26 @@ class DerElasticity(Part):
         return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity"),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
                      history=True)] + _schedule_calls(engine, rods, slots, args)
+
+
+def _spring_sets(ctx, slots):
+    """(body, E (B,), G (B,) [Pa], natural curvature (B, s, 2) [1/m], natural twist (B, s)
+    [rad/m], its first edge of its own) of each discrete rod, then each rod-shell joint's
+    network (softmech.terms.rod_shell_joint: its springs' moduli the rod's times the joint's
+    per-world stiffness factor, its rest shape as built; its first n_rod_edges edges are the
+    rod's), in the order of the kind's edge and spring slots (softmech.der_packing.DerSlots)."""
+    for r in ctx.der_rods:
+        p = ctx.der_params[r.name]
+        yield (r, p["youngs_modulus"], p["shear_modulus"], p["natural_curvature"],
+               p["natural_twist"], 0)
+    for net in slots.networks:
+        p = ctx.der_params[net.rod_name]
+        factor = ctx.der_joint_stiffness[net.stiffness_key]
+        B = len(factor)
+        yield (net, p["youngs_modulus"] * factor, p["shear_modulus"] * factor,
+               np.broadcast_to(net.natural_curvature, (B,) + net.natural_curvature.shape),
+               np.broadcast_to(net.natural_twist, (B,) + net.natural_twist.shape),
+               net.n_rod_edges)
 
 
 def _schedule_calls(engine, rods, slots, elastic):

@@ -56,6 +56,26 @@ def der_body(ctx, name):
     return body if body is not None else getattr(ctx, "der_shell_index", {}).get(name)
 
 
+def node_join(owner, tolerance, a, b, bodies):
+    """(body_a, node_a, body_b, node_b): nodes a = (field, body name, node) and b of discrete
+    rods or shells of the unified engine's kind (bodies: {name: body}) that share one slot
+    (softmech.der_packing.DerSlots), or None if a body is not on the kind. Checks the node
+    indices (an error names `owner`.field) and that the nodes start within `tolerance` [m] of
+    each other."""
+    if a[1] not in bodies or b[1] not in bodies:
+        return None
+    at = []
+    for field, body_name, node in (a, b):
+        body = bodies[body_name]
+        _in_range(owner, field, np.array([node]), node_count(body), "nodes")
+        at.append(initial_nodes(body)[node])
+    gap = float(np.linalg.norm(at[0] - at[1]))
+    if gap > tolerance:
+        raise ValueError(f"{owner}: the joined nodes are {gap:.3g} m apart, more than the "
+                         f"tolerance {tolerance:.3g} m (they must coincide)")
+    return (a[1], a[2], b[1], b[2])
+
+
 class _ImplicitTerm(Term):
     implicit_only = True
     """Works on discrete rods and shells only (softmech.implicit), not on Cosserat rods."""
@@ -206,23 +226,10 @@ class JoinNodes(_ImplicitTerm):
         return []
 
     def der_join(self, rods):
-        """The join between two discrete rods of the unified engine (rods: {name: DerRod}), as
-        (body_a, node_a, body_b, node_b) for softmech.der_packing.DerSlots, which gives the two
-        nodes one slot; None if a body is not one of them. Checks the node indices and that the
-        nodes start within the tolerance."""
-        if self.body_a not in rods or self.body_b not in rods:
-            return None
-        at = []
-        for field, body_name, node in (("a", self.body_a, self.node_a),
-                                       ("b", self.body_b, self.node_b)):
-            body = rods[body_name]
-            _in_range(self.name, f"node_{field}", np.array([node]), node_count(body), "nodes")
-            at.append(initial_nodes(body)[node])
-        gap = float(np.linalg.norm(at[0] - at[1]))
-        if gap > self.tolerance:
-            raise ValueError(f"{self.name}: the joined nodes are {gap:.3g} m apart, more than the "
-                             f"tolerance {self.tolerance:.3g} m (they must coincide)")
-        return (self.body_a, self.node_a, self.body_b, self.node_b)
+        """The join between two discrete rods or shells of the unified engine (rods: {name:
+        body}), for softmech.der_packing.DerSlots (node_join)."""
+        return node_join(self.name, self.tolerance, ("node_a", self.body_a, self.node_a),
+                         ("node_b", self.body_b, self.node_b), rods)
 
     def contribute(self, ctx, p):
         """Between two discrete rods of the unified engine the join is their shared node slot

@@ -39,7 +39,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.bodies.der_rod import DerRod
-from softmech.terms.nodes import _ImplicitTerm, _body_name, _in_range
+from softmech.terms.nodes import _ImplicitTerm, _body_name, _in_range, der_body, node_join
 
 
 class _JointNetwork(DerRod):
@@ -53,7 +53,8 @@ class _JointNetwork(DerRod):
     def __init__(self, name, positions, edges, a1, twist, radius, density, youngs_modulus,
                  shear_modulus, n_rod_edges):
         self._a1_given = np.asarray(a1, dtype=float)
-        self._n_rod_edges = n_rod_edges
+        self.n_rod_edges = n_rod_edges
+        """Edges 0..n_rod_edges-1 are the rod's (1 or 2)."""
         super().__init__(name, centerline=positions, edges=edges, normal=a1[0], twist=twist,
                          radius=radius, density=density, youngs_modulus=youngs_modulus,
                          shear_modulus=shear_modulus, natural_curvature="initial",
@@ -61,7 +62,7 @@ class _JointNetwork(DerRod):
 
     def _set_geometry(self, centerline, start, direction, length, n_elems, edges):
         super()._set_geometry(centerline, start, direction, length, n_elems, edges)
-        keep = ~np.all(self.spring_edges < self._n_rod_edges, axis=1)
+        keep = ~np.all(self.spring_edges < self.n_rod_edges, axis=1)
         self.spring_nodes = self.spring_nodes[keep]
         self.spring_edges = self.spring_edges[keep]
         self.spring_signs = self.spring_signs[keep]
@@ -118,12 +119,12 @@ class RodShellJoint(_ImplicitTerm):
                              f"polyline); it has {len(at_node)}")
         return rod, shell, at_node
 
-    def place_implicit(self, layout, bodies):
-        """Merge the joint nodes, build the joint's network and add the shell edges' twist
-        DOFs (after the joint node) with their mass moments."""
-        rod, shell, rod_edges = self._bodies(bodies)
-        layout.merge(rod.nodes[self.rod_node], shell.nodes[self.shell_node],
-                     tolerance=self.tolerance, owner=self.name)
+    def build_network(self, rod, shell, rod_edges):
+        """The joint's rod network (_JointNetwork) from the bodies as built: its nodes are the
+        joint node, the rod's neighbours and the shell's (`node_refs`: (body name, node index)
+        of each), its first `n_rod_edges` edges the rod's edges `rod_edges` at the joint node
+        (`rod_edges`: their indices in the rod), the rest the shell edges there, whose
+        reference directors start along the shell's normal. Used by both engines."""
         j = len(rod_edges)
         # the rod's other node of each of its edges at the joint; the network's rod edges keep
         # the rod's storage direction (DisMech's edge-negation bookkeeping, build_springs,
@@ -149,18 +150,53 @@ class RodShellJoint(_ImplicitTerm):
         a1 /= np.linalg.norm(a1, axis=1, keepdims=True)
         # section of the shell edges' springs: the rod's at the joint (mean over its edges)
         radius = np.concatenate([rod.radius[rod_edges], np.full(k, rod.radius[rod_edges].mean())])
-        self.network = _JointNetwork(
+        net = _JointNetwork(
             self.name, x, edges, np.concatenate([rod.a1_0[rod_edges], a1]),
             np.concatenate([rod.twist0[rod_edges], np.zeros(k)]), radius, rod.density,
             rod.youngs_modulus, rod.shear_modulus, n_rod_edges=j)
-        net = self.network
-        net.nodes = np.concatenate([rod.nodes[[self.rod_node]], rod.nodes[others],
-                                    shell.nodes[neighbours]])
+        net.rod_name, net.rod_edges = rod.name, rod_edges
+        net.node_refs = ([(rod.name, self.rod_node)] + [(rod.name, int(o)) for o in others]
+                         + [(shell.name, int(n)) for n in neighbours])
+        return net
+
+    def place_implicit(self, layout, bodies):
+        """Merge the joint nodes, build the joint's network and add the shell edges' twist
+        DOFs (after the joint node) with their mass moments."""
+        rod, shell, rod_edges = self._bodies(bodies)
+        layout.merge(rod.nodes[self.rod_node], shell.nodes[self.shell_node],
+                     tolerance=self.tolerance, owner=self.name)
+        self.network = net = self.build_network(rod, shell, rod_edges)
+        j = len(rod_edges)
+        net.nodes = np.array([bodies[b].nodes[i] for b, i in net.node_refs], dtype=np.int64)
         # each new twist is an angle about its shell edge, from the joint node to its neighbour
-        new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], k), initial=0.0,
-                                 axis_to=shell.nodes[neighbours])
+        new = layout.add_scalars(after=np.repeat(shell.nodes[self.shell_node], net.n_elems - j),
+                                 initial=0.0, axis_to=net.nodes[1 + j:])
         layout.add_mass("scalar", new, net.twist_inertia[j:])
         net.scalars = np.concatenate([rod.scalars[rod_edges], new])
+
+    def der_join(self, bodies):
+        """The shared node on the unified engine's kind (bodies: {name: DerRod or Shell}), as
+        sm.JoinNodes.der_join gives it; None if a body is not on the kind."""
+        return node_join(self.name, self.tolerance, ("rod_node", self.rod_name, self.rod_node),
+                         ("shell_node", self.shell_name, self.shell_node), bodies)
+
+    def der_network(self, bodies):
+        """The joint's network on the unified engine's kind (bodies: {name: DerRod or Shell}):
+        build_network's, its springs' stiffness the per-world parameter "<name>.stiffness"
+        (`stiffness_key`); None if a body is not on the kind."""
+        if self.rod_name not in bodies or self.shell_name not in bodies:
+            return None
+        net = self.build_network(*self._bodies(bodies))
+        net.stiffness_key = f"{self.name}.stiffness"
+        return net
+
+    def contribute(self, ctx, p):
+        """On the unified engine's kind the joint is a shared node slot (der_join) and the
+        network's springs, which the kind's elasticity evaluates (softmech.der_packing.DerSlots,
+        softmech.terms.der_kind.DerElasticity) with the per-world stiffness factor kept here."""
+        if der_body(ctx, self.rod_name) is None or der_body(ctx, self.shell_name) is None:
+            super().contribute(ctx, p)
+        ctx.der_joint_stiffness[f"{self.name}.stiffness"] = p["stiffness"]
 
     def bind_implicit(self, ctx):
         from softmech.terms.der_elasticity import DerBendTwist
