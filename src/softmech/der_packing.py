@@ -116,11 +116,14 @@ class DerSlots:
         for r in rods:
             yield r, self.nodes[r.name], self.edge[r.name] + np.arange(r.n_elems), 0
         for net in self.networks:
-            j = net.n_rod_edges
-            nodes = np.array([self.nodes[b][i] for b, i in net.node_refs], dtype=np.int64)
-            edges = np.concatenate([self.edge[net.rod_name] + net.rod_edges,
-                                    self.network_edge[net.name] + np.arange(net.n_elems - j)])
-            yield net, nodes, edges, j
+            yield (net, *self.network_slots(net), net.n_rod_edges)
+
+    def network_slots(self, net):
+        """(node slots (N,), edge slots (m,)) int64 of a joint network's local nodes and edges:
+        its nodes the rod's and shell's, its first n_rod_edges edges the rod's."""
+        nodes = np.array([self.nodes[b][i] for b, i in net.node_refs], dtype=np.int64)
+        new = self.network_edge[net.name] + np.arange(net.n_elems - net.n_rod_edges)
+        return nodes, np.concatenate([self.edge[net.rod_name] + net.rod_edges, new])
 
     def index(self, where, rod):
         """(n,) int64 slots of a rod's (or shell's) nodes, edges or springs (where: "node",

@@ -97,31 +97,21 @@ def der_diagnostics(rod, p, state, node_mass):
     angular_momentum is the nodes' orbital sum m x x v about the origin (the twist's spin
     about each tangent, sum I_j w_j t_j, is not added: DisMech's kinetic energy of the twist
     is I w^2 / 2 alone)."""
-    from softmech.kernels.der_bend_twist import der_strains
-    from softmech.kernels.der_frames import der_frames
     from softmech.kernels.der_stretch import der_stretch_forces
 
     x, v = state["positions"], state["velocities"]
-    B, m, s = len(x), rod.n_elems, rod.n_springs
-    edge_dofs, _, spring_dofs = rod._local_dofs()
+    B, m = len(x), rod.n_elems
+    edge_dofs = rod._local_dofs()[0]
     stretch, bend, twist = np.zeros(B), np.zeros(B), np.zeros(B)
     F, J = np.zeros(3 * rod.n_nodes + m), np.zeros(0)
-    t, a1, a2, ref = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty(s)
-    kappa, tau = np.empty((s, 2)), np.empty(s)
     for b in range(B):
         q = np.concatenate([x[b].ravel(), state["twist"][b]])
         EA = np.ascontiguousarray(rod.section_area * p["youngs_modulus"][b])
         stretch[b] = der_stretch_forces(q, edge_dofs, rod.rest_lengths, EA, False, F, J)
-        der_frames(q, edge_dofs, np.ascontiguousarray(state["reference_a1"][b]),
-                   np.ascontiguousarray(state["reference_tangent"][b]),
-                   np.ascontiguousarray(state["reference_twist"][b]), rod.spring_edges,
-                   rod.spring_signs, t, a1, a2, ref)
-        der_strains(q, spring_dofs, rod.spring_edges, rod.spring_signs, a1, a2, ref, kappa, tau)
-        vor = rod.voronoi_lengths
-        dk = kappa - p["natural_curvature"][b] * vor[:, None]
-        dt = tau - p["natural_twist"][b] * vor
-        bend[b] = 0.5 * np.sum(rod.section_inertia * p["youngs_modulus"][b] * dk**2 / vor[:, None])
-        twist[b] = 0.5 * np.sum(rod.section_polar * p["shear_modulus"][b] * dt**2 / vor)
+        bend[b], twist[b] = bending_twisting(
+            rod, q, state["reference_a1"][b], state["reference_tangent"][b],
+            state["reference_twist"][b], p["youngs_modulus"][b], p["shear_modulus"][b],
+            p["natural_curvature"][b], p["natural_twist"][b])
     mass = node_mass
     total = mass.sum(axis=1)[:, None]
     w = state["twist_rates"]
@@ -135,6 +125,54 @@ def der_diagnostics(rod, p, state, node_mass):
         "linear_momentum": np.einsum("bn,bnk->bk", mass, v),
         "angular_momentum": np.einsum("bn,bnk->bk", mass, np.cross(x, v)),
     }
+
+
+def bending_twisting(body, q, a1_old, t_old, ref_old, E, G, curvature, twist_rate):
+    """(bending, twisting) energies [J] (ref. 004 eqs. 14, 16) of the springs of a discrete rod
+    or a rod-shell joint's network (softmech.bodies.der_rod.DerRod) in one world: q (n_dof,)
+    its local DOFs [m, rad]; its stored reference frames a1_old, t_old (m, 3) and twists
+    ref_old (s,) [rad], transported to q (der_frames); moduli E, G [Pa]; natural curvature
+    (s, 2) [1/m] and twist (s,) [rad/m]."""
+    from softmech.kernels.der_bend_twist import der_strains
+    from softmech.kernels.der_frames import der_frames
+
+    m, s = body.n_elems, body.n_springs
+    edge_dofs, _, spring_dofs = body._local_dofs()
+    t, a1, a2, ref = np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty(s)
+    kappa, tau = np.empty((s, 2)), np.empty(s)
+    contiguous = np.ascontiguousarray
+    der_frames(q, edge_dofs, contiguous(a1_old), contiguous(t_old), contiguous(ref_old),
+               body.spring_edges, body.spring_signs, t, a1, a2, ref)
+    der_strains(q, spring_dofs, body.spring_edges, body.spring_signs, a1, a2, ref, kappa, tau)
+    vor = body.voronoi_lengths
+    dk = kappa - curvature * vor[:, None]
+    dt = tau - twist_rate * vor
+    return (0.5 * np.sum(body.section_inertia * E * dk**2 / vor[:, None]),
+            0.5 * np.sum(body.section_polar * G * dt**2 / vor))
+
+
+def joint_energies(net, slots, ctx, kind):
+    """{bending_energy, twisting_energy, rotational_energy: (B,) [J]} of a rod-shell joint's
+    network on the unified engine's kind (sm.RodShellJoint: its springs with the rod's moduli
+    times the joint's stiffness, and the spin I w^2 / 2 of its shell edges' twists), which the
+    discrete engine counts in its rod's energies. slots: softmech.der_packing.DerSlots; ctx:
+    the Assembly; kind: the kind's State fields in users' shape ({der_x, der_theta, der_w,
+    der_a1, der_tangent, der_ref}: (B, slots, ...))."""
+    nodes, edges = slots.network_slots(net)
+    springs = slots.network_spring[net.name] + np.arange(net.n_springs)
+    new = edges[net.n_rod_edges:]
+    p = ctx.der_params[net.rod_name]
+    factor = ctx.der_joint_stiffness[net.stiffness_key]
+    B = len(factor)
+    bend, twist = np.zeros(B), np.zeros(B)
+    for b in range(B):
+        q = np.concatenate([kind["der_x"][b, nodes].ravel(), kind["der_theta"][b, edges]])
+        bend[b], twist[b] = bending_twisting(
+            net, q, kind["der_a1"][b, edges], kind["der_tangent"][b, edges],
+            kind["der_ref"][b, springs], p["youngs_modulus"][b] * factor[b],
+            p["shear_modulus"][b] * factor[b], net.natural_curvature, net.natural_twist)
+    spin = 0.5 * (net.twist_inertia[net.n_rod_edges:] * kind["der_w"][:, new] ** 2).sum(axis=1)
+    return {"bending_energy": bend, "twisting_energy": twist, "rotational_energy": spin}
 
 
 def shell_diagnostics(shell, params, state, node_mass):

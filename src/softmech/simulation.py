@@ -10,7 +10,8 @@ from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.der_packing import (DerSlots, der_joins, der_networks, kind_get_state,
                                   kind_set_state)
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
-from softmech.diagnostics import kind_diagnostics, rigid_diagnostics, rod_diagnostics, total_energy
+from softmech.diagnostics import (joint_energies, kind_diagnostics, rigid_diagnostics,
+                                  rod_diagnostics, total_energy)
 from softmech.function_schedules import sample_schedules, sampled_chunks
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
@@ -269,6 +270,7 @@ class Simulation:
         name, engine = self._rod_name(rod), self._engine()
         if (der := self._der(name)) is not None:
             d = kind_diagnostics(der, engine.ctx, self.get_state(name))
+            self._add_joint_energies(d, name, engine.ctx)
             d["total_energy"] = total_energy(d)
             return d
         body = self._rigid(name)
@@ -280,6 +282,19 @@ class Simulation:
                             self.get_state(name), engine.ctx.discrete[name])
         d["total_energy"] = total_energy(d)
         return d
+
+    def _add_joint_energies(self, d, name, ctx):
+        """Add the energies of the rod-shell joints on discrete rod `name` to its diagnostics d
+        (softmech.diagnostics.joint_energies), as the discrete engine counts them."""
+        nets = [n for n in self._der_slots.networks if n.rod_name == name]
+        if not nets:
+            return
+        widths = {"der_x": (3,), "der_a1": (3,), "der_tangent": (3,)}
+        kind = {k: from_blocks(getattr(self._state, k), self.lanes, widths.get(k, ()))
+                for k in ("der_x", "der_theta", "der_w", "der_a1", "der_tangent", "der_ref")}
+        for net in nets:
+            for key, value in joint_energies(net, self._der_slots, ctx, kind).items():
+                d[key] = d[key] + value
 
     def accelerations(self, rod=None):
         """(node accelerations (B, n+1, 3) [m/s^2], element angular accelerations (B, n, 3)) at
