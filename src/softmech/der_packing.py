@@ -42,7 +42,10 @@ class DerSlots:
     Shells of the kind (softmech.shell_packing) own node slots after the rods' and no springs;
     a mid-edge shell owns one edge slot per mesh edge after the rods' edges (its angle xi in
     der_theta, its rate in der_w; no reference frame: der_a1, der_tangent hold the rods'
-    edges only, n_rod_edges), a hinge shell none; a join may name a shell's node."""
+    edges only, n_rod_edges), a hinge shell none; a join may name a shell's node. A rod-shell
+    joint's network (`networks`) shares its nodes and its rod edges with the bodies and owns
+    edge slots for its shell edges (with frames, before the mid-edge shells') and spring
+    slots after the rods'."""
 
     def __init__(self, rods, joins=(), shells=(), networks=()):
         self.nodes, self.edge, self.spring = {}, {}, {}

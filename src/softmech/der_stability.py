@@ -36,8 +36,7 @@ def damped_limit(omega2, rate):
         return 2.0 / (np.sqrt(omega2 + rate**2) + rate)
 
 
-def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_damping=None,
-                        stretching=True):
+def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_damping=None):
     """Largest stable explicit dt [s] per world, (B,), of discrete rod `rod` (the bound of the
     module docstring, without a safety factor)
     (softmech.bodies.der_rod) with its per-world parameters (softmech.der_packing.der_parameters:
@@ -45,9 +44,7 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
     [kg/s] of its nodes (B, n_nodes) (None: undamped) and their masses m_i [kg] (B, n_nodes)
     (None: the rod's lumped masses; softmech.packing.Assembly.der_node_mass adds sm.PointMass's),
     and the viscous coefficients [N m s] of its edges' twists (B, n_elems) (None: undamped;
-    sm.SlenderBodyDrag's spin drag), which enter the edges' limits as c_i the nodes'.
-    stretching=False leaves the edges' stretching out (a rod-shell joint's network, whose
-    edges are stretched by its rod and shell)."""
+    sm.SlenderBodyDrag's spin drag), which enter the edges' limits as c_i the nodes'."""
     m = rod.node_mass if node_mass is None else node_mass
     E = params["youngs_modulus"][:, None]                       # (B, 1)
     G = params["shear_modulus"][:, None]
@@ -56,8 +53,7 @@ def der_time_step_limit(rod, params, node_damping=None, node_mass=None, edge_dam
     a_, b_, c_ = rod.spring_nodes.T                             # (s,) each
     je, jf = rod.spring_edges.T
     dL = rod.voronoi_lengths                                    # (s,)
-    # (B, m) [N/m], row-sum factor 2
-    k_stretch = 2.0 * E * np.asarray(rod.section_area) / l * stretching
+    k_stretch = 2.0 * E * np.asarray(rod.section_area) / l      # (B, m) [N/m], row-sum factor 2
     w2 = np.zeros((E.shape[0], n))
     for end in (0, 1):
         np.add.at(w2, (slice(None), rod.edge_nodes[:, end]), k_stretch)
