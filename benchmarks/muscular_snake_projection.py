@@ -22,8 +22,10 @@ compression of the body. --authors F...: the four pairs of the authors' public P
 (`examples/MuscularSnake/muscular_snake.py` of GazzolaLab/PyElastica: spans in elements of 100
 from the tail node, torque amplitudes A [N m] that it divides by its arm r + 3 mm, delays
 start / 101.76 s; `authors_layout`), their amplitudes scaled by each factor, as couples (F =
-A / (r / 2)) and as muscle rods beside the body at its arm (1.12 r, F = A / 28 mm). Prints
-markdown tables.
+A / (r / 2)) and as muscle rods beside the body at its arm (1.12 r, F = A / 28 mm). (Its list
+was read halved: a pair's net moment is the full A, see the paper's own pairs,
+softmech.scenarios.muscular_snake.PAPER_CODE_PAIRS, which softmech.validation.papers.
+muscle_pair_speeds runs.) Prints markdown tables.
 """
 import argparse
 

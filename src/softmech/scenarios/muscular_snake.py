@@ -79,9 +79,31 @@ def non_overlapping_groups(raw):
     return flat.reshape(g.shape)
 
 
+PAPER_CODE_PAIRS = dict(start=(5.0, 33.0, 23.0, 61.0), length=(38.0, 39.0, 33.0, 33.0),
+                        torque=(22.96, 20.95, 9.51, 13.7), element=(4, 33, 23, 61),
+                        wave_speed=101.76)
+"""The four pairs of the paper's own code: the repository its text links (mattialab/elastica,
+source/MuscularSnake.cpp and the FLAGMUSCULARSNAKE part of source/ExternalContact.h, read,
+not copied). Muscles from body elements 4 and 33 (13 muscle elements over 3 body elements
+each: 39 vertebrae) and 23 and 61 (11: 33), the head at node 0; each muscle pulls with
+A / (r / 2) (its "factor" 80 = 1 / 0.0125 m) times eq. 2's activation, left and right in
+antiphase, so the pair's net moment is A sin(2 pi (t - element / wave_speed)) with the torque
+amplitudes A [N m] and the delays element / 101.76 s [s] listed here. The first pair's start,
+body element 4, is moved to vertebra 5 (eq. 2's lower bound), its end kept at 43; its delay
+stays the code's."""
+
 LAYOUTS = ("projected", "uniform")
 """Starting layouts of the muscular snake: the continuous gait projected onto the pairs
 (`projected_layout`), or n equal non-overlapping spans at 1500 N (`initial_layout`)."""
+
+
+def paper_code_layout():
+    """PAPER_CODE_PAIRS as rows (start, length, force [N], phase): force = A / (r / 2) (the
+    couples' lever, r the Table 2 radius), phase = the delay over the Table 2 gait's period."""
+    p = PAPER_CODE_PAIRS
+    force = np.array(p["torque"]) / (TABLE2["radius"] / 2.0)
+    phase = (np.array(p["element"]) / p["wave_speed"] / TABLE2["period"]) % 1.0
+    return np.column_stack([p["start"], p["length"], force, phase])
 
 
 def pair_moment_fit(spans, vertebra, target, lever, max_force=MAX_FORCE):

@@ -68,20 +68,22 @@ def me498_snake_lateral_speed():
 @functools.lru_cache(maxsize=1)
 def muscle_pair_speeds():
     """Mean forward (+x) speeds [m/s] over periods 3-6 (the campaigns' fitness) of the Table 2
-    snake driven by: the continuous torque wave (the README demo), and four muscle pairs in the
+    snake driven by: the continuous torque wave (the README demo), four muscle pairs in the
     continuous gait's projection (softmech.scenarios.muscular_snake.projected_layout) with
-    overlapping and with non-overlapping spans. Returns {"continuous", "overlapping",
-    "non_overlapping": speed} and the two layouts (4, 4)."""
+    overlapping and with non-overlapping spans, and the four pairs of the paper's own code
+    (paper_code_layout), as couples, in one batched run. Returns {"continuous",
+    "overlapping", "non_overlapping", "paper_code": speed} and the projection's two layouts
+    (4, 4)."""
     from softmech.optimize.muscular_snake import MuscularSnakeProblem
-    from softmech.scenarios.muscular_snake import projected_layout
+    from softmech.scenarios.muscular_snake import paper_code_layout, projected_layout
     from softmech.scenarios.snake import mean_velocities
 
     continuous = float(mean_velocities(*_snake_run(), 3, 6)[0][0])
     layouts = [projected_layout(4, overlap=overlap)[0] for overlap in (True, False)]
-    pairs = MuscularSnakeProblem(4, 2, window=(3.0, 6.0)).speeds(np.stack([np.ravel(g)
-                                                                           for g in layouts]))
+    pairs = MuscularSnakeProblem(4, 3, window=(3.0, 6.0)).speeds(np.stack(
+        [np.ravel(g) for g in layouts + [paper_code_layout()]]))
     speeds = {"continuous": continuous, "overlapping": float(pairs[0]),
-              "non_overlapping": float(pairs[1])}
+              "non_overlapping": float(pairs[1]), "paper_code": float(pairs[2])}
     return speeds, layouts
 
 
