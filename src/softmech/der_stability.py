@@ -96,7 +96,7 @@ def der_time_step_limits(ctx):
 
 def _joint_limit(net, ctx):
     """The limit (B,) of a rod-shell joint's springs (sm.RodShellJoint's network on the kind):
-    2 / omega_max with the Gershgorin bound of shell_packing.shell_time_step_limit on the
+    2 / omega_max with the Gershgorin bound of the shells' limit (shell_packing) on the
     mass-weighted Hessian of its springs at the built shape (der_bend_twist_forces' Jacobian,
     with the rod's moduli times the joint's stiffness factor). Its springs join edges at an
     angle (rod against shell: a rest curvature ~2), so bending reaches the edges' twists,
@@ -105,6 +105,7 @@ def _joint_limit(net, ctx):
     edges' own twist inertias."""
     from softmech.kernels.der_bend_twist import der_bend_twist_forces
     from softmech.kernels.der_frames import der_frames
+    from softmech.shell_packing import gershgorin_limit
 
     factor = ctx.der_joint_stiffness[net.stiffness_key]
     p = ctx.der_params[net.rod_name]
@@ -131,17 +132,3 @@ def _joint_limit(net, ctx):
         out[b] = gershgorin_limit(len(q), inv, ((spring_dofs, J),))
     return out
 
-
-def gershgorin_limit(n, inv_sqrt_mass, pieces):
-    """2 / omega [s] with omega^2 <= max_i sum_j |K_ij| / sqrt(m_i m_j) (Gershgorin's bound
-    on the spectral radius of M^-1/2 K M^-1/2), inf without stiffness. n: DOFs;
-    inv_sqrt_mass (n,) [kg^-1/2 or (kg m^2)^-1/2]; pieces: (dofs (k, d) int64, Jacobian
-    blocks (k d d,) row-major [N/m, N, N m]) each, the blocks of -K on those DOFs."""
-    row = np.zeros(n)
-    for dofs, J in pieces:
-        d = dofs.shape[1]
-        inv = inv_sqrt_mass[dofs]
-        blocks = np.abs(J.reshape(-1, d, d)) * inv[:, :, None] * inv[:, None, :]
-        np.add.at(row, dofs.ravel(), blocks.sum(axis=2).ravel())
-    omega = np.sqrt(row.max()) if row.size else 0.0
-    return 2.0 / omega if omega > 0 else np.inf

@@ -142,7 +142,6 @@ def shell_time_step_limit(shell, params, node_mass):
     softmech.der_stability bounds the rods'). node_mass (B, n) [kg]: its own lumped masses and
     sm.PointMass's."""
     from softmech.bodies.shell import _node_dofs
-    from softmech.der_stability import gershgorin_limit
     from softmech.kernels.shell_hinge import hinge_forces
     from softmech.kernels.shell_midedge import midedge_forces
     from softmech.kernels.shell_stretch import stretch_forces
@@ -174,3 +173,18 @@ def shell_time_step_limit(shell, params, node_mass):
                          shell.hinge_stiffness, F, Jb)
         out[b] = gershgorin_limit(len(q), inv, ((edges, Js), (bending, Jb)))
     return out
+
+
+def gershgorin_limit(n, inv_sqrt_mass, pieces):
+    """2 / omega [s] with omega^2 <= max_i sum_j |K_ij| / sqrt(m_i m_j) (Gershgorin's bound
+    on the spectral radius of M^-1/2 K M^-1/2), inf without stiffness. n: DOFs;
+    inv_sqrt_mass (n,) [kg^-1/2 or (kg m^2)^-1/2]; pieces: (dofs (k, d) int64, Jacobian
+    blocks (k d d,) row-major [N/m, N, N m]) each, the blocks of -K on those DOFs."""
+    row = np.zeros(n)
+    for dofs, J in pieces:
+        d = dofs.shape[1]
+        inv = inv_sqrt_mass[dofs]
+        blocks = np.abs(J.reshape(-1, d, d)) * inv[:, :, None] * inv[:, None, :]
+        np.add.at(row, dofs.ravel(), blocks.sum(axis=2).ravel())
+    omega = np.sqrt(row.max()) if row.size else 0.0
+    return 2.0 / omega if omega > 0 else np.inf
