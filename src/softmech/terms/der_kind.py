@@ -38,6 +38,7 @@ class DerElasticity(Part):
         m, s = slots.n_rod_edges, slots.n_springs      # (a mid-edge shell's edges have no frames)
         cat = lambda values: np.concatenate(values, axis=1)
         per = {k: [] for k in ("EA", "EI", "GJ", "kbar", "tbar")}
+        rest, vor = [], []
         for r, E, G, kappa, tau, first in _spring_sets(ctx, slots):
             # (a joint network's edges are stretched by their rod and shell, not here: EA = 0)
             per["EA"].append(r.section_area[None, first:] * E[:, None] * (first == 0))
@@ -45,14 +46,13 @@ class DerElasticity(Part):
             per["GJ"].append(r.section_polar[None] * G[:, None])
             per["kbar"].append(kappa * r.voronoi_lengths[None, :, None])
             per["tbar"].append(tau * r.voronoi_lengths[None])
+            rest.append(r.rest_lengths[first:])
+            vor.append(r.voronoi_lengths)
         tables = {k: per_lane_rows(cat(v), lanes) for k, v in per.items()}
-        bodies = rods + slots.networks
-        vor = np.concatenate([r.voronoi_lengths for r in bodies])
-        rest = [r.rest_lengths[getattr(r, "n_rod_edges", 0):] for r in bodies]
         args = engine.args(
             DerElasticArgs, edge_dofs=slots.edge_dofs, spring_dofs=slots.spring_dofs,
             spring_edges=slots.spring_edges, spring_signs=slots.spring_signs,
-            rest_len=np.concatenate(rest), inv_vor=1.0 / vor,
+            rest_len=np.concatenate(rest), inv_vor=1.0 / np.concatenate(vor),
             **tables, q=engine.zeros(slots.n_dof), F=engine.zeros(slots.n_dof),
             t=engine.zeros(m, 3), a1=engine.zeros(m, 3), a2=engine.zeros(m, 3),
             ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
