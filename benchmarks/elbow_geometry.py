@@ -7,12 +7,12 @@ al. 2019 report ~28 %, experiments 30-34 %).
    and Delp (Ann. Biomed. Eng. 33:829, 2005; its OpenSim "arm26" file, opensim-models,
    Models/Arm26/arm26.osim), whose last segment runs from a humerus point to the radial
    tuberosity and turns with the elbow: its moment arm -dL/dtheta and the excursion
-   L(20 deg) - L(90 deg), beside the scene's straight origin -> insertion line.
+   L(start) - L(90 deg), beside the scene's straight origin -> insertion line.
 2. The incompressible estimate (softmech.scenarios.elbow.geometric_growth) against the belly's
-   share of the origin -> insertion line and the insertion's distance from the elbow, and for
-   the bellies the literature's fascicle lengths would give.
+   length (the scene: the paper code's 0.238 m) and the insertion's distance from the elbow,
+   and for the bellies the literature's fascicle lengths would give.
 3. --simulate: the reduced scene's (7 rods per head) measured growth at 90 deg for some of
-   those geometries (~10 s each on one core, more under load).
+   those geometries (~20 s each on one core, more under load).
 """
 import argparse
 
@@ -41,7 +41,8 @@ def arm26_length(deg):
 
 
 def simulate(belly, insertion, fibers=7):
-    """Measured growth at 90 deg of the reduced scene with these geometry constants."""
+    """Measured growth at 90 deg of the reduced scene with these geometry constants (belly [m];
+    insertion [m], a node of the radius)."""
     import softmech as sm
 
     saved = elbow.BELLY, elbow.INSERTION
@@ -52,7 +53,7 @@ def simulate(belly, insertion, fibers=7):
         elbow.BELLY, elbow.INSERTION = saved
     sim = scene.compile(dt=info.dt)
     fields = ("humerus.positions", "radius.positions") + tuple(f"{f}.positions" for f in info.fibers)
-    out = sim.run(duration=0.3, record=sm.Every(0.001, fields))
+    out = sim.run(duration=0.5, record=sm.Every(0.001, fields))
     angle = elbow.flexion_angle(out["humerus.positions"][0], out["radius.positions"][0])
     section = elbow.belly_section([out[f"{f}.positions"][0] for f in info.fibers],
                                   info.fiber_rest_length, info.fiber_area)
@@ -75,28 +76,32 @@ def main():
     exsc = elbow.insertion_distance(start) - elbow.insertion_distance(90.0)
     d0 = elbow.insertion_distance(start)
     print(f"\nexcursion {start:g} -> 90 deg: arm26 {1e3 * ex26:.1f} mm, scene {1e3 * exsc:.1f} mm; "
-          f"scene's origin -> insertion {1e3 * d0:.0f} mm, belly {elbow.BELLY:g} of it = "
-          f"{1e3 * elbow.BELLY * d0:.0f} mm")
-    inserts = (0.025, 0.04, 0.05, 0.06, 0.075)
-    print("\nincompressible estimate [%] (stiff tendons), belly share (rows) x insertion [mm] (columns)")
-    print("| belly share (length at 5 cm) | " + " | ".join(f"{1e3 * i:.0f}" for i in inserts) + " |")
+          f"scene's origin -> insertion {1e3 * d0:.0f} mm, belly {1e3 * elbow.BELLY:.0f} mm")
+    step = elbow.FOREARM_LENGTH / elbow.FOREARM_ELEMS
+    inserts = [k * step for k in (1, 2, 3)] + [0.04, 0.06]
+    print("\nincompressible estimate [%] (stiff tendons), belly (rows) x insertion [mm] (columns)")
+    print("| belly [mm] | " + " | ".join(f"{1e3 * i:.1f}" for i in inserts) + " |")
     print("|---" * (len(inserts) + 1) + "|")
-    for b in (0.35, 0.45, 0.55, 0.65, 0.75):
+    for b in (0.16, 0.191, 0.213, 0.238, 0.26):
         row = [100 * elbow.geometric_growth(belly=b, insertion=i) for i in inserts]
-        print(f"| {b:.2f} ({1e3 * b * d0:.0f} mm) | " + " | ".join(f"{g:.1f}" for g in row) + " |")
-    print("\nbellies of the literature's fascicle lengths (insertion 50 mm, stiff tendons):")
+        print(f"| {1e3 * b:.0f} | " + " | ".join(f"{g:.1f}" for g in row) + " |")
+    print(f"\nbellies of the literature's fascicle lengths (insertion "
+          f"{1e3 * elbow.INSERTION:.0f} mm, stiff tendons):")
     for name, length in FASCICLES.items():
-        print(f"  {name}: {1e3 * length:.1f} mm -> {100 * elbow.geometric_growth(belly=length / d0):.1f} %")
-    want = 0.28
-    belly = (1 + want) / want * exsc
-    print(f"\n28 % needs a belly of {1e3 * belly:.0f} mm ({belly / d0:.2f} of the line) at "
-          f"the scene's excursion ({1e3 * (1 + want) / want * ex26:.0f} mm at arm26's)")
+        growth = 100 * elbow.geometric_growth(belly=length)
+        print(f"  {name}: {1e3 * length:.1f} mm -> {growth:.1f} %")
+    for want in (0.25, 0.28, 0.31):
+        belly = (1 + want) / want * exsc
+        print(f"{100 * want:.0f} % needs a belly of {1e3 * belly:.0f} mm at the scene's excursion "
+              f"({1e3 * (1 + want) / want * ex26:.0f} mm at arm26's)")
     if args.simulate:
-        print("\n| belly share | insertion [mm] | estimate [%] | reduced scene [%] |")
+        print("\n| belly [mm] | insertion [mm] | estimate [%] | reduced scene [%] |")
         print("|---|---|---|---|")
-        for b, i in ((0.45, 0.05), (0.55, 0.05), (0.65, 0.05), (0.55, 0.025), (0.55, 0.075)):
-            print(f"| {b:.2f} | {1e3 * i:.0f} | {100 * elbow.geometric_growth(belly=b, insertion=i):.1f} "
-                  f"| {100 * simulate(b, i):.1f} |", flush=True)
+        for b, i in ((0.213, 2 * step), (0.238, 2 * step), (0.26, 2 * step), (0.238, step),
+                     (0.238, 3 * step)):
+            estimate = 100 * elbow.geometric_growth(belly=b, insertion=i)
+            print(f"| {1e3 * b:.0f} | {1e3 * i:.1f} | {estimate:.1f} | {100 * simulate(b, i):.1f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The elbow's flexion into its 150 deg stop (issue 28): how far each forearm bone goes past it,
 and why (docs/musculoskeletal.md, "The flexion stop").
 
-    python benchmarks/elbow_stop.py [--fibers 18] [--zeta 1.01e5] [--dt 2.5e-6] [--duration 0.4]
+    python benchmarks/elbow_stop.py [--fibers 18] [--zeta 1.43e5] [--dt 2.5e-6] [--duration 0.4]
                                     [--shoulder clamp] [--radioulnar 2000]
                                     [--scheme verlet|implicit_euler] [--fast]
 
@@ -9,7 +9,7 @@ Prints the largest flexion [deg] of the radius's and the ulna's chords, the hing
 there (between the humerus's last and the radius's first element, where the stop acts), the
 forearm's peak angular velocity before it [rad/s], the biceps' growth at 90 deg and the wall
 and CPU time per 0.1 s simulated (excluding compiling and the first step). --zeta sets every
-fibre's strain-rate damping (default: Hill-fitted, 1.01e5 Pa s, which needs --dt <= 2.5e-6
+fibre's strain-rate damping (default: Hill-fitted, 1.43e5 Pa s, which needs --dt <= 2.5e-6
 explicit; the former settings: --zeta 1e3 --dt 5e-6); --radioulnar overrides
 softmech.scenarios.elbow.RADIOULNAR_STIFFNESS (the former: 50). The full scene takes ~2.4 s
 of CPU per 0.1 s simulated at the former settings and ~4.4 s at the default (2026-11-29).

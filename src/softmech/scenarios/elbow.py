@@ -2,25 +2,27 @@
 Fig. 1 -- bones, tendons and a biceps of active muscle rods.
 
 Assembly (x anterior, z up, y lateral; the paper's joints, Methods eqs. 5-6):
-  * humerus: stiff tapered rod from the shoulder (0, 0, 0.30) down to the elbow (0, 0, 0), its
+  * humerus: stiff tapered rod from the shoulder (0, 0, 0.34) down to the elbow (0, 0, 0), its
     top clamped (default), or, shoulder="spherical", on the paper's spherical shoulder joint
     with the elbow resting on the dynamometer's arm pad (SHOULDERS);
-  * radius and ulna: stiff tapered rods from the elbow, at the initial flexion `start_angle`;
+  * radius and ulna: stiff tapered rods from the elbow, at the initial flexion `start_angle`
+    (0: the forearm in line with the upper arm, as in the paper's code);
     hinge joint humerus-radius about y with stops at full extension and at FLEXION_RANGE's
     largest flexion, fixed joint ulna-radius (both at the elbow); the forearm's soft tissue is lumped into the two bones' density (forearm mass ~1 kg);
-  * biceps, two heads (long, short) side by side in y, each: a tapered proximal tendon from its
-    origin (0.03, +-0.0125, 0.30), a bundle of `fibers` parallel active muscle rods (1 + 6 +
-    rest in two rings) between two aponeurosis plates (thin rigid discs) and a tapered distal
-    tendon to the insertion on the radius 5 cm below the elbow; spherical joints at every
+  * biceps, two heads (long, short) side by side in y, each: a tapered proximal tendon of
+    0.085 m from its origin (0.0315, +-0.0125, 0.34), a bundle of `fibers` parallel active
+    muscle rods 0.238 m long (1 + 6 + rest in two rings) between two aponeurosis plates (thin
+    rigid discs) and a tapered distal tendon to the insertion on the radius 5.1 cm below the
+    elbow (PAPER_CODE_GEOMETRY: the dimensions of the paper's own code); spherical joints at every
     muscle-plate and tendon-plate and tendon-bone connection (paper: "spherical joints for the
     muscle-tendon, bone-tendon ... connections");
   * rod-rod contact (eq. 7) among all muscle rods of both heads; gravity; linear damping;
     the bones' and tendons' rotary inertia scaled x10 (SPIN_SCALING); dt = 2.5e-6 s (the
-    fibres' viscous limit at Hill's damping, 3.0e-6 s, HILL_DAMPING; the cortical bones' axial
+    fibres' viscous limit at Hill's damping, 3.3e-6 s, HILL_DAMPING; the cortical bones' axial
     waves alone allow 5.7e-6 s).
 
 Muscles (softmech.terms.active_muscle): sigma_max = 0.4 MPa, default force-length fits,
-incompressible (A = A^ / eta), strain-rate damping zeta = 1.01e5 Pa s (HILL_DAMPING: fitted to
+incompressible (A = A^ / eta), strain-rate damping zeta = 1.43e5 Pa s (HILL_DAMPING: fitted to
 Hill's force-velocity law on the isokinetic experiment; the paper's fitted values of Fig. 1d
 are not in the sources), activation ramped 0 -> 1 (MVC) over 0.1 s.
 
@@ -38,25 +40,43 @@ import softmech as sm
 from softmech import _checks
 from softmech.terms.active_muscle import ActiveMuscle
 
-HILL_DAMPING = 1.01e5
+HILL_DAMPING = 1.43e5
 """The muscle rods' strain-rate damping zeta [Pa s] fitted to Hill's force-velocity law on the
 isokinetic experiment (Fig. 1d; softmech.scenarios.elbow_isokinetic, benchmarks/
-elbow_isokinetic.py; docs/musculoskeletal.md): the default. It sets the explicit step: the
-fibres' viscous limit dt < rho l^2 / (2 zeta) = 1060 (0.191 m / 8)^2 / (2 1.01e5) = 3.0e-6 s
-(at 3 us the flexion and the growth already part from the converged run by 1 deg and 0.5 point;
-at 2.5 us they agree with 1.25 us and with implicit Euler at 0.1 ms)."""
+elbow_isokinetic.py; docs/musculoskeletal.md): the default (1.01e5 before the paper code's
+geometry: the fit follows the fibres' strain rates, which the longer belly lowers). It sets the
+explicit step: the fibres' viscous limit dt < rho l^2 / (2 zeta) = 1060 (0.238 m / 8)^2 /
+(2 1.43e5) = 3.3e-6 s; dt = 2.5 us agrees with 1.25 us (docs/musculoskeletal.md)."""
 FORMER_SETTINGS = {"muscle_damping": 1.0e3, "dt": 5.0e-6}
 """The settings before Hill's damping: zeta = 1e3 Pa s (practically no force-velocity
 dependence) at the bones' limit dt = 5 us, half the steps; build_elbow(**FORMER_SETTINGS)."""
 DEFAULTS = {"fibers": 18, "n_elems": 8, "fiber_radius": 0.002, "max_stress": 4.0e5,
-            "muscle_damping": HILL_DAMPING, "start_angle": 20.0, "dt": 2.5e-6, "duration": 0.4,
+            "muscle_damping": HILL_DAMPING, "start_angle": 0.0, "dt": 2.5e-6, "duration": 0.4,
             "ramp_time": 0.1, "incompressible": False}
 
-SHOULDER, ELBOW = np.array([0.0, 0.0, 0.30]), np.zeros(3)
-FOREARM_LENGTH, INSERTION = 0.25, 0.05           # [m]; insertion: distance from the elbow
-# (a node of the radius: 2 of its 10 elements; the radial tuberosity, ~4-5 cm from the axis)
-ORIGIN_X, HEAD_Y = 0.03, 0.0125                  # [m]
-PROXIMAL, BELLY = 0.30, 0.55                     # fractions of origin -> insertion
+PAPER_CODE_GEOMETRY = {"humerus": 0.34, "forearm": 0.255, "insertion": 0.051, "origin_x": 0.0315,
+                       "proximal_tendon": 0.085, "belly": 0.238}
+"""The biceps' geometry [m] of the paper's own code (Elbow.cpp and ExternalContact.h's
+FLAGELBOW section of mattialab/elastica, the repository Zhang et al. 2019 link; read, not
+copied; Supplementary Table 1 itself is not in our sources): humerus 0.34 m (20 elements of
+17 mm), radius and ulna 0.255 m (15 of 17 mm); the insertion on the radius's node 4, i.e. 3
+elements = 5.1 cm below the hinge at its node 1 (the code's own lever, `TorqArm = 0.017 * 3`);
+each head's origin 3 humerus radii (3 x 10.5 mm) in front of the humerus's axis at its top,
+its fibres 14 x 17 mm = 0.238 m, starting 5 x 17 mm = 0.085 m down the proximal tendon; the arm
+straight at the start (every bone along -z) with the fibres at rest (DEFAULTS' start_angle
+0). What is not taken: the
+code's origin-to-hinge 0.357 m (its hinge one element below the humerus's end; the excursion
+0 -> 90 deg differs by < 0.1 mm), its short head's origin 6.3 cm lateral (ours: the heads side
+by side, HEAD_Y), its fibres' 4 mm radius and 43.38 N (ours: 2 mm, sigma_max = 0.4 MPa) and its
+kinked distal tendon (ours straight). The cross-section growth at 90 deg follows from the belly
+and the excursion (geometric_growth; docs/musculoskeletal.md)."""
+SHOULDER, ELBOW = np.array([0.0, 0.0, PAPER_CODE_GEOMETRY["humerus"]]), np.zeros(3)
+FOREARM_LENGTH, FOREARM_ELEMS = PAPER_CODE_GEOMETRY["forearm"], 10
+# (the code's 15 elements of 17 mm: 10 of 25.5 mm keep the insertion on a node, the stop's end
+# elements as long as before, and the step)
+INSERTION = PAPER_CODE_GEOMETRY["insertion"]     # [m] from the elbow: a node of the radius
+ORIGIN_X, HEAD_Y = PAPER_CODE_GEOMETRY["origin_x"], 0.0125              # [m]
+PROXIMAL_TENDON, BELLY = PAPER_CODE_GEOMETRY["proximal_tendon"], PAPER_CODE_GEOMETRY["belly"]
 BONE = dict(density=1900.0, youngs_modulus=1.7e10, shear_modulus=1.7e10 / 1.5)
 """Cortical bone: E = 17 GPa (human cortical bone, longitudinal: 17-18 GPa, Reilly & Burstein,
 J. Biomech. 8:393, 1975). As solid rods of the bones' outer radii their bending stiffness
@@ -130,6 +150,15 @@ def ring_offsets(n, spacing):
     return np.array(pts[:n])
 
 
+def insertion_node_of(insertion):
+    """The radius's node [-] at `insertion` [m] from the elbow (refused unless it is a node)."""
+    node = int(round(insertion / (FOREARM_LENGTH / FOREARM_ELEMS)))
+    if abs(node * FOREARM_LENGTH / FOREARM_ELEMS - insertion) > 1e-9:
+        raise ValueError(f"insertion = {insertion!r} m is not allowed: must be a node of the "
+                         f"radius, a multiple of {FOREARM_LENGTH / FOREARM_ELEMS:.4g} m")
+    return node
+
+
 def _frame(direction):
     """Two unit vectors perpendicular to `direction` (the second along y where possible)."""
     d = direction / np.linalg.norm(direction)
@@ -157,18 +186,18 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
     scene = sm.Scene()
     taper = np.linspace
     humerus = scene.add_cosserat_rod(name="humerus", start=SHOULDER, direction=(0, 0, -1),
-                                     normal=(1, 0, 0), length=0.30, n_elems=6,
+                                     normal=(1, 0, 0), length=SHOULDER[2], n_elems=6,
                                      radius=taper(0.011, 0.008, 6), **BONE)
     a = np.radians(p["start_angle"])
     forearm = np.array([np.sin(a), 0.0, -np.cos(a)])
     forearm_bone = dict(BONE, density=FOREARM_DENSITY)
     radius = scene.add_cosserat_rod(name="radius", start=ELBOW, direction=forearm, normal=(0, 1, 0),
-                                    length=FOREARM_LENGTH, n_elems=10,
-                                    radius=taper(0.008, 0.006, 10), **forearm_bone)
+                                    length=FOREARM_LENGTH, n_elems=FOREARM_ELEMS,
+                                    radius=taper(0.008, 0.006, FOREARM_ELEMS), **forearm_bone)
     ulna_dir = forearm + (0.0, 0.06, 0.0)
     ulna = scene.add_cosserat_rod(name="ulna", start=ELBOW, direction=ulna_dir, normal=(0, 1, 0),
-                                  length=FOREARM_LENGTH, n_elems=10,
-                                  radius=taper(0.008, 0.005, 10), **forearm_bone)
+                                  length=FOREARM_LENGTH, n_elems=FOREARM_ELEMS,
+                                  radius=taper(0.008, 0.005, FOREARM_ELEMS), **forearm_bone)
     if shoulder == "clamp":
         scene.add(sm.Clamp(humerus, "first"))
     else:
@@ -183,14 +212,15 @@ def build_elbow(n_elems=DEFAULTS["n_elems"], worlds=1, *, fibers=DEFAULTS["fiber
                             limit_damping=STOP_DAMPING, name="elbow_hinge"))
     scene.add(sm.FixedJoint((ulna, "first"), (radius, "first"), stiffness=1e6,
                             rotational_stiffness=RADIOULNAR_STIFFNESS, damping=10.0, name="ulna_radius"))
-    insertion_node = int(round(INSERTION / (FOREARM_LENGTH / 10)))
+    insertion_node = insertion_node_of(INSERTION)
     insertion = radius.positions[insertion_node]
     names, fiber_radius = [], p["fiber_radius"]
     offsets = ring_offsets(fibers, 2.25 * fiber_radius)
     for head, y in (("long", HEAD_Y), ("short", -HEAD_Y)):
         origin = np.array([ORIGIN_X, y, SHOULDER[2]])
         line = insertion + (0.0, y, 0.0) - origin      # the heads' bellies run side by side
-        p1, p2 = origin + PROXIMAL * line, origin + (PROXIMAL + BELLY) * line
+        unit = line / np.linalg.norm(line)
+        p1, p2 = origin + PROXIMAL_TENDON * unit, origin + (PROXIMAL_TENDON + BELLY) * unit
         prox = scene.add_cosserat_rod(name=f"{head}_tendon_proximal", centerline=np.linspace(origin, p1, 6),
                                       normal=(1, 0, 0), radius=taper(0.004, 0.003, 5), **TENDON)
         dist = scene.add_cosserat_rod(name=f"{head}_tendon_distal", centerline=np.linspace(p2, insertion, 4),
@@ -294,30 +324,32 @@ def insertion_distance(angle, insertion=INSERTION):
                                 + (0.0, HEAD_Y, 0.0) - origin))
 
 
-def geometric_growth(target=90.0, *, belly=BELLY, insertion=INSERTION, stretch=0.0):
+def geometric_growth(target=90.0, *, belly=BELLY, insertion=INSERTION, stretch=0.0,
+                     start=DEFAULTS["start_angle"]):
     """The biceps' cross-section growth [-] at flexion `target` [deg] that the assembly's geometry
     implies: with stiff tendons the belly absorbs the shortening of the origin -> insertion
-    distance d between the start angle and `target` (plus `stretch` [m], what the tendons and
-    joints lengthen under the pull), and an incompressible belly of rest length L_b = belly
-    d(start) grows its section by L_b / (L_b - (d(start) - d(target) + stretch)) - 1 (volume
-    A L conserved). belly: fraction of the origin -> insertion line, in (0, 1]; insertion: its
-    distance from the elbow along the radius [m], in (0, FOREARM_LENGTH]."""
+    distance d between the `start` angle [deg] (the fibres at rest) and `target` (plus
+    `stretch` [m], what the tendons and joints lengthen under the pull), and an incompressible
+    belly of rest length L_b = `belly` [m] grows its section by
+    L_b / (L_b - (d(start) - d(target) + stretch)) - 1 (volume A L conserved). belly: in
+    (0, d(start)) [m]; insertion: its distance from the elbow along the radius [m], in
+    (0, FOREARM_LENGTH]."""
     target = float(_checks.finite("target", target, shape=()))
-    belly = float(_checks.positive("belly", belly, shape=()))
+    start = float(_checks.finite("start", start, shape=()))
+    length = float(_checks.positive("belly", belly, shape=()))
     insertion = float(_checks.positive("insertion", insertion, shape=()))
     stretch = float(_checks.nonnegative("stretch", stretch, shape=()))
-    if belly > 1.0:
-        raise ValueError(f"belly = {belly!r} is not allowed: must be in (0, 1] (a fraction of "
-                         f"the origin -> insertion line)")
     if insertion > FOREARM_LENGTH:
         raise ValueError(f"insertion = {insertion!r} m is not allowed: must be in "
                          f"(0, {FOREARM_LENGTH}] m (on the radius)")
-    d0 = insertion_distance(DEFAULTS["start_angle"], insertion)
-    length = belly * d0
+    d0 = insertion_distance(start, insertion)
+    if length >= d0:
+        raise ValueError(f"belly = {belly!r} m is not allowed: must be in (0, {d0:.4g}) m (the "
+                         f"origin -> insertion line at {start:g} deg)")
     shortening = d0 - insertion_distance(target, insertion) + stretch
     if shortening >= length:
-        raise ValueError(f"belly = {belly!r} is not allowed here: the belly ({length:.3g} m) "
-                         f"would shorten by {shortening:.3g} m, to nothing")
+        raise ValueError(f"belly = {belly!r} m is not allowed here: the belly would shorten by "
+                         f"{shortening:.3g} m, to nothing")
     return length / (length - shortening) - 1.0
 
 

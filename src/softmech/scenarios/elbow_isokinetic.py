@@ -21,7 +21,8 @@ import softmech as sm
 from softmech import _checks
 from softmech.contributions import contributions
 from softmech.packing import from_blocks
-from softmech.scenarios.elbow import FORMER_SETTINGS, build_elbow, flexion_angle
+from softmech.scenarios.elbow import (DEFAULTS, FORMER_SETTINGS, INSERTION, build_elbow,
+                                      flexion_angle, insertion_node_of)
 
 HILL_KAPPA = 0.25
 """Hill's a / F_0 (Zajac 1989: 0.25 for mammalian muscle)."""
@@ -30,8 +31,8 @@ HILL_VMAX = 10.0
 HOLD = 0.2
 """Isometric hold [s] before the drive starts: the activation ramps to MVC over 0.1 s
 (DEFAULTS["ramp_time"]), then the muscle settles."""
-SWEEP = 100.0
-"""Degrees of flexion driven, from the start angle (20 deg) to 120 deg."""
+SWEEP = 120.0 - DEFAULTS["start_angle"]
+"""Degrees of flexion driven, from the scene's start angle (0 deg: the arm straight) to 120 deg."""
 
 
 def hill_ratio(u, kappa=HILL_KAPPA):
@@ -50,10 +51,10 @@ def _drive(speed):
 
 
 def isokinetic_run(speed, *, zeta=(0.0, 1e4), fibers=7, at=90.0, window=5.0):
-    """Drive the elbow at `speed` [rad/s] > 0 from 20 to 120 deg with the biceps at MVC, in one
-    world per muscle damping of `zeta` [Pa s] (at the former step of 5 us, FORMER_SETTINGS:
+    """Drive the elbow at `speed` [rad/s] > 0 from its start to 120 deg with the biceps at MVC, in
+    one world per muscle damping of `zeta` [Pa s] (at the former step of 5 us, FORMER_SETTINGS:
     the fit needs only zeta = 0 and a reference well under the fibres' viscous limit there,
-    ~6e4 Pa s; the torque is linear in zeta); returns {"torque": (B,) biceps torque about the
+    ~9e4 Pa s; the torque is linear in zeta); returns {"torque": (B,) biceps torque about the
     hinge [N m] and "rate": (B,) mean fibre stretch rate d(eta)/dt [1/s], both averaged over
     the flexion angles at +- window deg, "stretch": (B,) mean fibre stretch there,
     "moment_arm": (B,) the biceps' moment arm [m], torque / |insertion force|}."""
@@ -66,7 +67,7 @@ def isokinetic_run(speed, *, zeta=(0.0, 1e4), fibers=7, at=90.0, window=5.0):
     sim = scene.compile(worlds=len(zeta), dt=info.dt)
     for f in info.fibers:
         sim.params[f"{f}_muscle.damping"] = np.asarray(zeta, dtype=float)
-    insertion = int(round(0.05 / (radius.length / radius.n_elems)))
+    insertion = insertion_node_of(INSERTION)
     samples = []
     sim.run(HOLD)
     every = max(1, int(round(0.002 / info.dt)))
