@@ -63,13 +63,13 @@ copied; Supplementary Table 1 itself is not in our sources): humerus 0.34 m (20 
 elements = 5.1 cm below the hinge at its node 1 (the code's own lever, `TorqArm = 0.017 * 3`);
 each head's origin 3 humerus radii (3 x 10.5 mm) in front of the humerus's axis at its top,
 its fibres 14 x 17 mm = 0.238 m, starting 5 x 17 mm = 0.085 m down the proximal tendon; the arm
-straight at the start (every bone along -z) with the fibres at rest (DEFAULTS' start_angle
-0). What is not taken: the
-code's origin-to-hinge 0.357 m (its hinge one element below the humerus's end; the excursion
-0 -> 90 deg differs by < 0.1 mm), its short head's origin 6.3 cm lateral (ours: the heads side
-by side, HEAD_Y), its fibres' 4 mm radius and 43.38 N (ours: 2 mm, sigma_max = 0.4 MPa) and its
-kinked distal tendon (ours straight). The cross-section growth at 90 deg follows from the belly
-and the excursion (geometric_growth; docs/musculoskeletal.md)."""
+straight at the start (every bone along -z) with the fibres at rest (DEFAULTS' start_angle 0).
+What is not taken: the code's origin-to-hinge 0.357 m (its hinge one element below the
+humerus's end; the excursion 0 -> 90 deg differs by < 0.1 mm), its short head's origin 6.3 cm
+lateral (ours: the heads side by side, HEAD_Y), its fibres' 4 mm radius and 43.38 N (ours:
+2 mm, sigma_max = 0.4 MPa) and its kinked distal tendon (ours straight). The cross-section
+growth at 90 deg follows from the belly and the excursion (geometric_growth;
+docs/musculoskeletal.md)."""
 SHOULDER, ELBOW = np.array([0.0, 0.0, PAPER_CODE_GEOMETRY["humerus"]]), np.zeros(3)
 FOREARM_LENGTH, FOREARM_ELEMS = PAPER_CODE_GEOMETRY["forearm"], 10
 # (the code's 15 elements of 17 mm: 10 of 25.5 mm keep the insertion on a node, the stop's end
