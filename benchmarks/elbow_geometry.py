@@ -100,8 +100,8 @@ def main():
         for b, i in ((0.213, 2 * step), (0.238, 2 * step), (0.26, 2 * step), (0.238, step),
                      (0.238, 3 * step)):
             estimate = 100 * elbow.geometric_growth(belly=b, insertion=i)
-            print(f"| {1e3 * b:.0f} | {1e3 * i:.1f} | {estimate:.1f} | {100 * simulate(b, i):.1f} |",
-                  flush=True)
+            measured = 100 * simulate(b, i)
+            print(f"| {1e3 * b:.0f} | {1e3 * i:.1f} | {estimate:.1f} | {measured:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
