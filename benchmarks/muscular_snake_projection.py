@@ -9,6 +9,7 @@ snake it drives over periods 3-6 at two resolutions, beside the continuous-torqu
     python benchmarks/muscular_snake_projection.py --pairs 4 --axial 10
     python benchmarks/muscular_snake_projection.py --pairs 4 --rods 1 1.2 1.5 --lever 1.12
     python benchmarks/muscular_snake_projection.py --pairs 4 --n-elems 50 --authors 1 2
+    python benchmarks/muscular_snake_projection.py --pairs 4 --n-elems 50 --paper-rods
 
 --rods F...: also the four-pair layout as glued muscle rods (muscles="rods"), its forces
 scaled by each factor (clipped to 3500 N), and the couples snake at the reciprocal
@@ -25,7 +26,9 @@ start / 101.76 s; `authors_layout`), their amplitudes scaled by each factor, as 
 A / (r / 2)) and as muscle rods beside the body at its arm (1.12 r, F = A / 28 mm). (Its list
 was read halved: a pair's net moment is the full A, see the paper's own pairs,
 softmech.scenarios.muscular_snake.PAPER_CODE_PAIRS, which softmech.validation.papers.
-muscle_pair_speeds runs.) Prints markdown tables.
+muscle_pair_speeds runs.) --paper-rods: the paper's own four pairs and the four-pair
+projection as muscle rods glued the way the paper's code glues them (muscles="paper_rods": the
+anchors' moments as couples on the body). Prints markdown tables.
 """
 import argparse
 
@@ -44,14 +47,14 @@ def speeds(layouts, n_elems, muscles="couples"):
     return problem.speeds(layouts.reshape(len(layouts), -1))
 
 
-def rod_run(groups, lever_fraction, duration=6.0):
-    """One muscle-rod snake with `groups` at `lever_fraction` body radii: its forward speed
-    (+x) and speed along its direction of travel over periods 3-6 [m/s], heading [deg] and body
-    length at the end [m]."""
+def rod_run(groups, lever_fraction=0.5, duration=6.0, muscles="rods"):
+    """One muscle-rod snake (`muscles`: "rods" or "paper_rods") with `groups` at
+    `lever_fraction` body radii: its forward speed (+x) and speed along its direction of travel
+    over periods 3-6 [m/s], heading [deg] and body length at the end [m]."""
     import softmech as sm
     from softmech.scenarios.muscular_snake import build_muscular_snake
     from softmech.scenarios.snake import mean_velocities, travel_velocities
-    scene, info = build_muscular_snake(groups=groups, muscles="rods", duration=duration,
+    scene, info = build_muscular_snake(groups=groups, muscles=muscles, duration=duration,
                                        lever_fraction=lever_fraction)
     out = scene.compile(dt=info.dt).run(duration, record=sm.Every(
         0.05, ("snake.com", "snake.positions")))
@@ -109,6 +112,8 @@ def main():
                    help="the four-pair layout on a body this many times stiffer in compression")
     p.add_argument("--authors", type=float, nargs="*", default=[],
                    help="torque scalings of the authors' public example's four pairs")
+    p.add_argument("--paper-rods", action="store_true", dest="paper_rods",
+                   help="the paper's pairs and the projection as rods glued the paper's way")
     a = p.parse_args()
     continuous = muscle_pair_speeds()[0]["continuous"]
     print(f"continuous-torque snake: {continuous:.4f} m/s (periods 3-6, 50 elements)\n")
@@ -139,6 +144,21 @@ def main():
         axial_table(a.axial)
     if a.authors:
         authors_table(a.authors, continuous)
+    if a.paper_rods:
+        paper_rods_table(continuous)
+
+
+def paper_rods_table(continuous):
+    """The paper's own four pairs and the four-pair projection as muscle rods glued one way
+    (muscles="paper_rods"), 6 s each."""
+    from softmech.scenarios.muscular_snake import paper_code_layout
+    print("\n| layout | forward (+x) | along its travel (heading) | body length at 6 s |")
+    print("|---|---:|---:|---:|")
+    for name, layout in (("paper's own pairs", paper_code_layout()),
+                         ("projection", projected_layout(4)[0])):
+        forward, along, heading, length = rod_run(layout, muscles="paper_rods")
+        print(f"| {name} | {forward:.4f} m/s ({forward / continuous:.1%}) | {along:.4f} m/s "
+              f"({along / continuous:.1%}, {heading:+.1f} deg) | {length:.4f} m |", flush=True)
 
 
 def lever_table(factors, lever, continuous):

@@ -182,8 +182,37 @@ def test_walker_kernel_force_is_eq1():
         assert abs(-force / want - 1) < 1e-10, (eta, force, want)
 
 
+def test_wave_ramp_scales_eq2_over_its_first_ramp_time():
+    """activation="wave" with ramp_time t_r (the paper's code's muscular snake: "ramp" over the
+    first second after each muscle's delay): the tension of a rod at rest length (no elastic
+    force) is A sigma_max a(t) with a = min(1, (t - phase / f) / t_r) (0.5 + 0.5 side
+    sin(2 pi (f t - phase))) for t >= phase / f, 0 before; to 1e-10 relative (rounding)."""
+    f, phase, ramp, side = 2.0, 0.25, 0.6, -1
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=L0, n_elems=N_ELEMS, radius=RADIUS, density=1060.0,
+                                 youngs_modulus=E_ROD)
+    scene.add(ActiveMuscle(rod, SIGMA_MAX, activation="wave", frequency=f, phase=phase,
+                           side=side, ramp_time=ramp, active_coefficients=(1.0,),
+                           passive_coefficients=(), incompressible=False))
+    sim = scene.compile(dt=1e-6)
+    engine = sim._engine()
+    mass = from_blocks(engine.bodies.node_mass, sim.lanes)[0]
+    for t in (0.1, 0.2, 0.3, 0.55, 0.8, 1.2):
+        sim.time = t
+        sim._evaluate(engine)
+        force = -mass[-1] * from_blocks(engine.workspace.node_force, sim.lanes, (3,))[0, N_ELEMS, 0]
+        start = phase / f
+        a = 0.0 if t < start else min(1.0, (t - start) / ramp) * (
+            0.5 + 0.5 * side * np.sin(2 * np.pi * (f * t - phase)))
+        np.testing.assert_allclose(force, AREA * SIGMA_MAX * a, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     (dict(max_stress=-1.0), "max_stress"),
+    (dict(activation="wave", frequency=1.0, ramp_time=-1.0), "ramp_time"),
+    (dict(activation="abs_sin", frequency=1.0, ramp_time=1.0), "ramp_time"),
+    (dict(activation=1.0, ramp_time=1.0), "ramp_time"),
     (dict(damping=-1.0), "damping"),
     (dict(activation=1.5), "activation"),
     (dict(activation=[0.0, 1.0]), "times"),

@@ -42,15 +42,16 @@ D = R / 2                                             # lateral offset [m]
 GLUE = 1e5                                            # glue stiffness [N/m]
 
 
-def glued_pair(tension=None):
+def glued_pair(tension=None, reaction="force"):
     """Body along +x (d1 = +z, d2 = -y) with a muscle glued on the +y side (offset -d along d2)
-    over nodes I0..I1, pulling with `tension` [N] (None: no muscle term)."""
+    over nodes I0..I1 with the glue's `reaction`, pulling with `tension` [N] (None: no muscle
+    term)."""
     scene = sm.Scene()
     body = scene.add_cosserat_rod(name="body", start=(0, 0, 0), direction=(1, 0, 0),
                                   normal=(0, 0, 1), length=L, n_elems=N, radius=R, density=RHO,
                                   youngs_modulus=E, shear_modulus=E / 1.5)
     muscle = glue_muscle(scene, body, I0, I1, (0.0, -D, 0.0), radius=RM, youngs_modulus=EM,
-                         density=RHO, stiffness=GLUE, damping=5.0, name="m")
+                         density=RHO, stiffness=GLUE, damping=5.0, reaction=reaction, name="m")
     if tension is not None:
         # flat force-length curve, no passive curve, rest section: T = A_m sigma_max exactly
         scene.add(sm.ActiveMuscle(muscle, tension / (np.pi * RM ** 2), activation=1.0,
@@ -133,3 +134,87 @@ def test_rod_end_offsets_are_validated_and_survive_a_scenario_file():
     again = loads_scenario(text).scene
     glue = [t for t in again.terms if t.name == "m_glue3"][0]
     assert glue.a == ("body", I0 + 3) and np.allclose(glue.a_offset, (0.0, -D, 0.0))
+    assert glue.reaction == "force"
+    scene, body, muscle = couple_glued_pair(49.0)                  # the one-way glue too
+    text = dumps(Scenario(scene=scene, run=RunSettings(dt=2.5e-5, duration=0.01), name="glued"))
+    glue = {t.name: t for t in loads_scenario(text).scene.terms}
+    assert glue["m_glue0"].reaction == "couple" and glue["m_glue3"].reaction == "none"
+
+
+def couple_glued_pair(tension):
+    """glued_pair with the paper's code's one-way glue (reaction="couple"): the body feels the
+    end anchors' moments only. The muscle is damped by the paper's nu_m = 5 kg/(m s) (its glue
+    pulls it alone, so the glue's damping does not reach the body)."""
+    scene, body, muscle = glued_pair(tension, reaction="couple")
+    scene.add(sm.LinearDamping(body, 80.0))
+    scene.add(sm.LinearDamping(muscle, 5.0, rotational_coefficient=1e-3, name="muscle_damping"))
+    return scene, body, muscle
+
+
+@pytest.mark.parametrize("F", [49.0, 245.0])
+def test_one_way_glue_bends_the_body_by_the_anchors_moment_alone(F):
+    """reaction="couple" (the paper's code; softmech.scenarios.muscle_rods): the body gets the
+    moments r x T of the anchor forces T at its span's ends and nothing else, so it bends at
+    kappa = T d / E I (pure bending, Euler-Bernoulli) and is not compressed (its length stays
+    L), and the muscle adds no stiffness. Tolerance 0.3 %: measured 0.003 % (49 N), 0.007 %
+    (245 N).
+
+    T itself is the muscle's F less what the interior glue next to each anchor takes (shear lag:
+    a chain of elements c = E_m A_m / l on springs k, whose end displacements decay by
+    e^-beta per node, cosh beta = 1 + k / 2c) and less the muscle's elastic recoil on the
+    concave side of the bend (strain -kappa d): T / F ~ k / (k + c (1 - e^-beta)) -
+    E_m A_m kappa d / F. Estimated 0.939 and 0.939, measured 0.938 and 0.932 (the second at
+    0.15 rad of end rotation); tolerance 1 %."""
+    scene, body, muscle = couple_glued_pair(F)
+    sim = scene.compile(dt=2.5e-5)
+    sim.run(0.5)
+    s = sim.get_state("body")
+    assert np.abs(s["velocities"]).max() < 1e-3                     # static
+    t = np.diff(s["positions"][0], axis=0)
+    np.testing.assert_allclose(np.linalg.norm(t, axis=1).sum(), L, rtol=1e-6)  # not compressed
+    angle = np.unwrap(np.arctan2(t[:, 1], t[:, 0]))
+    a, b = I0 + 1, I1 - 2
+    kappa = (angle[b] - angle[a]) / ((b - a) * L / N)
+    assert kappa > 0                           # concave towards the muscle's side (+y)
+    I, Am = np.pi * R ** 4 / 4, np.pi * RM ** 2
+    T = np.linalg.norm(joint_forces(sim._engine())[0][:, [0, I1 - I0]], axis=0)  # anchors [N]
+    np.testing.assert_allclose(kappa, T.mean() * D / (E * I), rtol=3e-3)
+    c = EM * Am / (L / N)
+    lag = np.exp(-np.arccosh(1.0 + GLUE / (2.0 * c)))
+    estimate = GLUE / (GLUE + c * (1.0 - lag)) - EM * Am * kappa * D / F
+    np.testing.assert_allclose(T / F, estimate, rtol=1e-2)
+
+
+def test_one_way_glue_options_act_on_one_end_only():
+    """SphericalJoint's one-way options on two free spheres (no gravity; a: 2 kg, I = 2/5 m r^2
+    = 0.002 kg m^2), b moved by delta from a's point r_a: the default obeys Newton's third law
+    (a: +k delta at r_a, b: -k delta); reaction="none" pulls b only; "couple" gives a the
+    moment r_a x k delta and no force. Exact to rounding."""
+    delta, r_a, k, inertia = np.array([0.01, 0.02, -0.005]), np.array([0.0, 0.1, 0.0]), 100.0, 0.002
+    out = {}
+    for label, options in (("force", {}), ("none", dict(reaction="none")),
+                           ("couple", dict(reaction="couple"))):
+        scene = sm.Scene()
+        scene.add_sphere(name="a", position=(0.0, 0.0, 0.0), radius=0.05, mass=2.0)
+        scene.add_sphere(name="b", position=r_a, radius=0.05, mass=1.0)
+        scene.add(sm.SphericalJoint(("a", tuple(r_a)), ("b", (0.0, 0.0, 0.0)), stiffness=k,
+                                    name="j", **options))
+        sim = scene.compile(dt=1e-4)
+        sim.set_state("b", positions=(r_a + delta)[None])
+        out[label] = [np.asarray(v)[0, 0] for v in sim.accelerations("a") + sim.accelerations("b")]
+    spring = k * delta                                       # force on a [N]
+    moment = np.cross(r_a, spring) / inertia                 # its angular acceleration of a
+    fa, ta, fb, tb = out["force"]
+    np.testing.assert_allclose(fa, spring / 2.0, rtol=1e-12)
+    np.testing.assert_allclose(ta, moment, rtol=1e-12)
+    np.testing.assert_allclose(fb, -spring, rtol=1e-12)
+    assert np.all(tb == 0)
+    fa, ta, fb, _ = out["none"]
+    assert np.all(fa == 0) and np.all(ta == 0)
+    np.testing.assert_allclose(fb, -spring, rtol=1e-12)
+    fa, ta, fb, _ = out["couple"]
+    assert np.all(fa == 0)
+    np.testing.assert_allclose(ta, moment, rtol=1e-12)
+    np.testing.assert_allclose(fb, -spring, rtol=1e-12)
+    with pytest.raises(ValueError, match="reaction"):
+        sm.SphericalJoint(("a", "first"), ("b", 0), stiffness=1.0, reaction="half", name="bad")

@@ -67,12 +67,14 @@ def add_arguments(parser):
                                "B periods are simulated per evaluation")
     advanced.add_argument("--pairs", type=int, metavar="N", default=None,
                           help="muscle pairs of the muscular_snake problem (1-6, default 4)")
-    advanced.add_argument("--muscles", choices=("couples", "rods", "rings", "strip"),
+    advanced.add_argument("--muscles",
+                          choices=("couples", "rods", "paper_rods", "rings", "strip"),
                           default=None,
                           help="muscular_snake: the pairs as bending couples (default, one "
-                               "batched run per generation) or glued muscle rods (one run per "
-                               "candidate); walker: rings and strip (default, strip height "
-                               "clipped to where the rings fit) or the strip alone (0.5-3 mm)")
+                               "batched run per generation) or glued muscle rods (rods, "
+                               "paper_rods: one run per candidate); walker: rings and strip "
+                               "(default, strip height clipped to where the rings fit) or the "
+                               "strip alone (0.5-3 mm)")
     advanced.add_argument("--no-overlap", action="store_true", dest="no_overlap", default=None,
                           help="muscular_snake: the paper's non-overlapping study; every layout's "
                                "spans are made disjoint (default: spans may overlap)")

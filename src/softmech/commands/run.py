@@ -60,10 +60,12 @@ def add_arguments(parser):
     parser.add_argument("--n-elems", type=int, metavar="N", dest="n_elems", default=None,
                         help="elements per rod of a built-in scene (default: the scene's; in a "
                              "scenario file, edit n_elems)")
-    parser.add_argument("--muscles", choices=("couples", "rods", "rings", "strip"), default=None,
-                        help="muscular_snake: its muscle pairs as bending couples (default) or "
-                             "as muscle rods glued to the body at +-r/2; walker: two muscle "
-                             "rings joined by a strip (default) or the strip alone")
+    parser.add_argument("--muscles", choices=("couples", "rods", "paper_rods", "rings", "strip"),
+                        default=None,
+                        help="muscular_snake: its muscle pairs as bending couples (default), "
+                             "as muscle rods glued to the body at +-r/2, or as rods glued the "
+                             "paper's code's way (their anchors' moments as couples); walker: "
+                             "two muscle rings joined by a strip (default) or the strip alone")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "

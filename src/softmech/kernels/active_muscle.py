@@ -27,7 +27,9 @@ strain eta - 1). Activation a(t, s):
   * ACT_ABS_SIN: |sin(2 pi f t + phase)| (the walker's stimulation, Zhang et al. 2019 eq. 1);
   * ACT_WAVE: 0.5 + 0.5 side sin(2 pi f t - 2 pi phase - k s) for t >= phase / f, 0 before
     (eq. 2 of Zhang et al. 2019, phase in periods, side +1 right / -1 left; k = 2 pi / lambda
-    makes it travel along the arc length s, k = 0 is eq. 2 itself).
+    makes it travel along the arc length s, k = 0 is eq. 2 itself), times
+    min(1, (t - phase / f) / t_ramp) with a ramp time t_ramp > 0 (the paper's code ramps its
+    snake's muscles over their first second; t_ramp = 0: none).
 """
 import math
 from collections import namedtuple
@@ -37,10 +39,10 @@ from softmech.kernels import kernel
 ACT_TABLE, ACT_ABS_SIN, ACT_WAVE = 0, 1, 2
 
 (P_MAX_STRESS, P_DAMPING, P_FREQUENCY, P_PHASE, P_SIDE, P_WAVENUMBER, P_AREA_EXPONENT,
- P_ACTIVE_LO, P_ACTIVE_HI) = range(9)
-N_MUSCLE_PARAMS = 9
+ P_ACTIVE_LO, P_ACTIVE_HI, P_RAMP) = range(10)
+N_MUSCLE_PARAMS = 10
 """Rows of muscle_param: sigma_max [Pa], zeta [Pa s], f [Hz], phase [rad (|sin|) or periods
-(wave)], side (+-1), k [rad/m], p (0 or 1), eta_lo, eta_hi [-]."""
+(wave)], side (+-1), k [rad/m], p (0 or 1), eta_lo, eta_hi [-], ramp time [s] (wave)."""
 
 MAX_COEFFICIENTS = 8
 """Largest number of coefficients of each force-length polynomial (degree 7)."""
@@ -106,6 +108,10 @@ def active_muscles(a, bi, W, t):
             if kind == ACT_ABS_SIN:
                 act = abs(math.sin(2.0 * math.pi * prm[P_FREQUENCY] * t + prm[P_PHASE]))
             started = t * prm[P_FREQUENCY] >= prm[P_PHASE]     # eq. 2: active for t > phase
+            ramp = 1.0
+            if prm[P_RAMP] > 0.0:
+                ramp = min(1.0, (t * prm[P_FREQUENCY] - prm[P_PHASE])
+                           / (prm[P_FREQUENCY] * prm[P_RAMP]))
             omega_t = 2.0 * math.pi * (prm[P_FREQUENCY] * t - prm[P_PHASE])
             n_e = a.rod_n_elems[r]
             for j in range(n_e):
@@ -125,8 +131,9 @@ def active_muscles(a, bi, W, t):
                 if kind == ACT_WAVE:
                     act = 0.0
                     if started:
-                        act = 0.5 + 0.5 * prm[P_SIDE] * math.sin(
-                            omega_t - prm[P_WAVENUMBER] * a.muscle_elem[bi, a.muscle_layer[i], 1, k])
+                        arc = a.muscle_elem[bi, a.muscle_layer[i], 1, k]
+                        act = ramp * (0.5 + 0.5 * prm[P_SIDE] * math.sin(
+                            omega_t - prm[P_WAVENUMBER] * arc))
                 f_a = 0.0
                 if prm[P_ACTIVE_LO] <= eta <= prm[P_ACTIVE_HI]:
                     f_a = max(0.0, polynomial(active, eta))

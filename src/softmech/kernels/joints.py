@@ -14,6 +14,14 @@ and the torque on B (on A: its opposite), in the lab frame:
             frame; energy k_r |phi|^2 / 2)
 with dw = w_B - w_A the relative angular velocity (lab frame). Forces are applied at the end
 points (a rigid body also receives (p - x) x F), torques to the end element's or body's frame.
+
+A spherical joint can be the one-way glue of Zhang et al.'s code (the muscular snake's muscle
+rods: "we ignore the effect of the opposite, equivalent force applied on the body"): A's
+reaction is
+    force:  -F at A (Newton's third law, the default),
+    couple: the moment r_A x F of the force about A's node or centre only, no force,
+    none:   nothing (B is pulled towards A's point; A does not feel it).
+The last two do not conserve momentum on purpose: the force on B has no opposite.
 """
 from collections import namedtuple
 
@@ -23,6 +31,8 @@ from softmech.kernels.cosserat_forces import relative_rotation
 END_ROD_NODE, END_RIGID_POINT = 0, 1
 """Kinds of end point: a rod node (the engine's rod arrays) or a rigid-body point (rb_ arrays)."""
 SPHERICAL, HINGE, FIXED = 0, 1, 2
+REACTION_FORCE, REACTION_COUPLE, REACTION_NONE = 0, 1, 2
+"""What end A receives of a joint's force (module docstring)."""
 J_STIFFNESS, J_DAMPING, J_ROT_STIFFNESS, J_ROT_DAMPING = range(4)
 N_JOINT_PARAMS = 4
 
@@ -35,6 +45,7 @@ JointsArgs = namedtuple("JointsArgs", [
     "joint_offset",     # body-frame offset r of a rigid end point (principal frame) [m], (n_j, 2, 3)
     "joint_axis",       # hinge axis in A's and B's frames, (n_j, 2, 3)
     "joint_rest",       # R0 (fixed joints): B's rest frame is R0 Q_A, (n_j, 9)
+    "joint_reaction",   # REACTION_FORCE / _COUPLE / _NONE: what A receives, (n_j,) int64
     "joint_params",     # k [N/m], c [N s/m], k_r [N m/rad], c_r [N m s/rad], (n_blocks, n_j, 4, W)
     "joint_force",      # output: force on B [N], (n_blocks, 3, n_j*W)
     "node_force", "elem_couple", "rb_force", "rb_torque",   # outputs (added to)
@@ -130,6 +141,7 @@ def joints(a, bi, W, t):
         sa, sb = a.joint_end_slot[j, 0], a.joint_end_slot[j, 1]
         fa, fb = a.joint_end_frame[j, 0], a.joint_end_frame[j, 1]
         oa, ob = a.joint_offset[j, 0], a.joint_offset[j, 1]
+        reaction = a.joint_reaction[j]
         for lane in range(W):
             pa, ua, qa, wa, ra = end_point(xa, va, Qa, wa_, sa, fa, oa, W, lane)
             pb, ub, qb, wb, rb = end_point(xb, vb, Qb, wb_, sb, fb, ob, W, lane)
@@ -140,7 +152,13 @@ def joints(a, bi, W, t):
                  k * (pb[2] - pa[2]) + c * (ub[2] - ua[2]))
             tau = joint_torque(a.joint_kind[j], qa, qb, wa, wb, a.joint_axis[j], a.joint_rest[j],
                                p[J_ROT_STIFFNESS, lane], p[J_ROT_DAMPING, lane])
-            apply_at(fa_, ca, sa, fa, qa, ra, f, (-tau[0], -tau[1], -tau[2]), W, lane)
+            if reaction == REACTION_FORCE:
+                apply_at(fa_, ca, sa, fa, qa, ra, f, (-tau[0], -tau[1], -tau[2]), W, lane)
+            elif reaction == REACTION_COUPLE:       # r_A x F as a couple, no force
+                moment = (ra[1] * f[2] - ra[2] * f[1] - tau[0],
+                          ra[2] * f[0] - ra[0] * f[2] - tau[1],
+                          ra[0] * f[1] - ra[1] * f[0] - tau[2])
+                apply_at(fa_, ca, sa, fa, qa, ra, (0.0, 0.0, 0.0), moment, W, lane)
             apply_at(fb_, cb, sb, fb, qb, rb, (-f[0], -f[1], -f[2]), tau, W, lane)
             out[0, j * W + lane] = -f[0]
             out[1, j * W + lane] = -f[1]

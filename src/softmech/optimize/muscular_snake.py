@@ -16,7 +16,8 @@ simulation: the layout is the per-world parameter `muscle.groups` (B, n, 4).
 muscles="rods": the pairs are glued muscle rods (softmech.scenarios.muscular_snake.
 add_muscle_rods); a layout's spans decide which body nodes carry muscles, i.e. the scene's
 bodies, so every sample is its own scene and simulation (one world each, in turn): a generation
-costs popsize runs instead of one batched run.
+costs popsize runs instead of one batched run. muscles="paper_rods": the same rods glued as in
+the paper's code (their end anchors' moments as couples on the body).
 
 overlap=False: the paper's non-overlapping study (Supplementary Note 4: "non-overlapping
 architectures were systematically discarded by CMA-ES as sub-optimal (up to 60% speed
@@ -83,8 +84,8 @@ class MuscularSnakeProblem:
     def meta(self):
         meta = {"problem": "muscular_snake", "pairs": self.pairs, "n_elems": self.info.n_elems,
                 "dt": self.info.dt, "window_periods": list(self.window)}
-        if self.muscles == "rods":      # only then: the couples' campaigns resume unchanged
-            meta["muscles"] = "rods"
+        if self.muscles != "couples":   # only then: the couples' campaigns resume unchanged
+            meta["muscles"] = self.muscles
         if not self.overlap:            # likewise: only the non-overlapping study names it
             meta["overlap"] = False
         if self.start != "uniform":     # likewise: campaigns logged before the projected start
@@ -99,7 +100,7 @@ class MuscularSnakeProblem:
     def speeds(self, params):
         """Forward speeds (B,) [m/s] of the layouts params (B <= popsize, 4 n)."""
         params = np.atleast_2d(np.asarray(params, dtype=float))
-        if self.muscles == "rods":
+        if self.muscles != "couples":
             return np.array([self._rod_speed(g) for g in self.groups(params)])
         k = len(params)
         padded = np.concatenate([params, np.repeat(params[:1], self.popsize - k, axis=0)])
@@ -117,7 +118,7 @@ class MuscularSnakeProblem:
         when no pair spans a body node (no muscle: the snake lies still)."""
         if all(pair_nodes(self.scene.rods[0], g[0], g[1]) is None for g in groups):
             return 0.0
-        scene, _ = build_muscular_snake(self.n_elems, 1, groups=groups, muscles="rods")
+        scene, _ = build_muscular_snake(self.n_elems, 1, groups=groups, muscles=self.muscles)
         return float(self._run(scene.compile(dt=self.info.dt), 1)[0])
 
     def _run(self, sim, k):

@@ -10,23 +10,43 @@ the torque (Q^T offset) x F on the body's element). The muscle's contraction (an
 is thus carried by the body through the glue: its end joints (the tendons' anchors) take the
 muscle tension, its interior joints the lateral pull T kappa dl of a curved muscle.
 
+reaction="couple" glues the muscle the way the paper's own code does (mattialab/elastica,
+ExternalContact.h, FLAGMUSCULARSNAKE; read, not copied): the end joints pull the muscle and
+give the body only their moment about its axis, (Q^T offset) x F, as couples on the span's end
+elements ("we ... apply this averaged torque to the snake body"), and the interior joints pull
+the muscle alone ("we ignore the effect of the opposite, equivalent force applied on the
+body"). So the body is bent but never compressed by its muscles, nor does it carry their
+weight: a couples model with the muscles' dynamics, not Newton's third law
+(softmech.kernels.joints, one-way glue). One difference: that code's interior glue pulls only
+along the muscle's lateral director and lets it slide along the body; here it holds the muscle
+in every direction, because a sliding muscle went unstable (its nodes oscillating laterally,
+growing within 0.12 s of the snake's first contraction at dt = 25 and 12.5 us; measured). The
+end anchors still carry the muscle's tension less what the glue next to them takes
+(E_m A_m / (k l) of it, 0.6 % for the snake's muscles).
+
     glue_muscle(scene, body, first, last, offset, radius=..., youngs_modulus=..., density=...,
-                stiffness=..., damping=..., name="m")        # -> the muscle rod
+                stiffness=..., damping=..., reaction="force", name="m")   # -> the muscle rod
 """
 import numpy as np
 
 from softmech import _checks
 from softmech.terms.joints import SphericalJoint, rod_node, rod_offset
 
+GLUE_REACTIONS = ("force", "couple")
+"""How the body feels a glued muscle: Newton's third law at every glue joint, or the paper's
+code's couples at the span's ends (module docstring)."""
+
 
 def glue_muscle(scene, body, first, last, offset, *, radius, youngs_modulus, density,
-                stiffness, damping=0.0, shear_modulus=None, name):
+                stiffness, damping=0.0, shear_modulus=None, reaction="force", name):
     """Add a straight muscle rod glued to body rod `body` (straight between its nodes `first` <
     `last`) at `offset` (3,) [m] in the body's element frames, one element per body element,
     and its last - first + 1 glue joints (stiffness [N/m], damping [N s/m]; names
     `<name>_glue<j>`). radius [m], youngs_modulus [Pa], density [kg/m^3] of the muscle; shear
-    modulus default E / 3 (incompressible). Returns the muscle rod (its d1, d3 those of the body).
+    modulus default E / 3 (incompressible); reaction "force" or "couple" (GLUE_REACTIONS).
+    Returns the muscle rod (its d1, d3 those of the body).
     """
+    reaction = _checks.choice(f"{name}.reaction", reaction, set(GLUE_REACTIONS))
     first = rod_node(name, "first", body, first)
     last = rod_node(name, "last", body, last)
     if not first < last:
@@ -45,10 +65,13 @@ def glue_muscle(scene, body, first, last, offset, *, radius, youngs_modulus, den
         name=name, centerline=nodes + shift, normal=d[0][0], radius=radius, density=density,
         youngs_modulus=youngs_modulus,
         shear_modulus=youngs_modulus / 3.0 if shear_modulus is None else shear_modulus)
-    for j in range(last - first + 1):
+    n = last - first
+    for j in range(n + 1):
+        one_way = "force" if reaction == "force" else ("couple" if j in (0, n) else "none")
         scene.add(SphericalJoint((body, first + j, tuple(offset)), (muscle, j),
-                                 stiffness=stiffness, damping=damping, name=f"{name}_glue{j}"))
+                                 stiffness=stiffness, damping=damping, reaction=one_way,
+                                 name=f"{name}_glue{j}"))
     return muscle
 
 
-__all__ = ["glue_muscle"]
+__all__ = ["GLUE_REACTIONS", "glue_muscle"]

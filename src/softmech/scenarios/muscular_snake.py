@@ -25,6 +25,9 @@ two end joints carry its tension into the body at the span's ends (no separate t
 The muscle's force does not depend on its length (flat force-length curve, no passive curve,
 rest section): its tension is F_i a(t) exactly, a(t) eq. 2's activation, so the pair's peak
 force is F_i (0..3500 N) as for the couples, with max_stress = F_i / A_m on the section A_m.
+muscles="paper_rods" glues the same rods the way the paper's own code does (muscle_rods,
+reaction="couple"): the body feels only the end anchors' moments, as couples, so the rods bend
+it without compressing it or carrying the muscles' weight.
 """
 import numpy as np
 
@@ -178,7 +181,7 @@ def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1):
 
 MUSCLE_ROD = dict(radius=TABLE2["radius"] / 4, youngs_modulus=1e6, density=TABLE2["density"],
                   glue_stiffness=1e6, glue_damping=10.0, rotational_damping=1e-3,
-                  lever_fraction=0.5)
+                  lever_fraction=0.5, one_way_damping=5.0, one_way_ramp=1.0)
 """The snake's muscle rods (muscles="rods"): radius [m] (r / 4: both muscles of a pair fit in
 the body's half-width), Young's modulus [Pa] (1/10 of the body's: the two muscles add ~1% to
 its bending and axial stiffness), density [kg/m^3] (the body's; the muscles add their mass,
@@ -187,10 +190,20 @@ stretches F / k: 1.5 mm at 1500 N; sqrt(m_node / k) = 35 us > dt), rotational da
 muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only), the
 muscles' distance from the midline as a fraction of the body radius [-] (the paper: "half its
 radius"; 3500 N for ~40 N m is a lever of 11.4 mm ~ r/2; the authors' public PyElastica
-example puts them beside the body, (r + 3 mm) / r = 1.12)."""
+example puts them beside the body, (r + 3 mm) / r = 1.12), and the translational damping
+[kg/(m s)] of muscles glued one way (muscles="paper_rods": the paper's code's nu_m = 5, the
+body's value; their interior glue lets them slide along their axis, so nothing else damps their
+axial waves; the momentum-conserving glue damps them itself) and their activation's ramp time
+[s] (muscles="paper_rods": the paper's code ramps each muscle linearly over the first second
+after its delay; the "rods" keep eq. 2's switch-on, their measured results unchanged)."""
 
-MUSCLE_KINDS = ("couples", "rods")
-"""The muscular snake's actuators: MusclePairs couples, or glued muscle rods."""
+MUSCLE_KINDS = ("couples", "rods", "paper_rods")
+"""The muscular snake's actuators: MusclePairs couples, glued muscle rods (Newton's third law
+at every glue joint), or the same rods glued as in the paper's code (their end anchors' moments
+as couples on the body, the interior glue one-way)."""
+
+GLUE_OF = {"rods": "force", "paper_rods": "couple"}
+"""Muscle kind -> the glue's reaction (softmech.scenarios.muscle_rods.glue_muscle)."""
 
 
 def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups=None,
@@ -199,9 +212,9 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
     """The muscular snake (module docstring): `groups` rows (start, length, force, phase), or
     without them `pairs` pairs in the starting `layout`: "projected" (the continuous gait
     projected onto the pairs, `projected_layout`) or "uniform" (`initial_layout`); muscles
-    "couples" (MusclePairs) or "rods" (glued muscle rods, `add_muscle_rods`, at
-    `lever_fraction` body radii from the midline, in (0, 2]). Returns (scene, SnakeInfo) of the
-    snake template."""
+    "couples" (MusclePairs), "rods" (glued muscle rods, `add_muscle_rods`, at `lever_fraction`
+    body radii from the midline, in (0, 2]) or "paper_rods" (the same rods glued as in the
+    paper's code: MUSCLE_KINDS). Returns (scene, SnakeInfo) of the snake template."""
     muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
     lever_fraction = float(_checks.positive("lever_fraction", lever_fraction, shape=()))
     if lever_fraction > 2.0:
@@ -209,7 +222,7 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
                          "body radii (a muscle glued farther out is not on the body)")
     if muscles == "couples" and lever_fraction != MUSCLE_ROD["lever_fraction"]:
         raise ValueError(f"lever_fraction = {lever_fraction!r} is not allowed with muscles = "
-                         "'couples': the couples' lever is MusclePairs' r/2 (muscles='rods' only)")
+                         "'couples': the couples' lever is MusclePairs' r/2 (muscle rods only)")
     layout = _checks.choice("layout", layout, set(LAYOUTS))
     if groups is not None:
         layout = tuple(map(tuple, np.asarray(groups, dtype=float)))
@@ -222,10 +235,11 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
     g = validate_pairs("groups", _checks.finite("groups", layout))
     scene, info = build_snake(n_elems, worlds, duration=duration, dt=dt, actuated=False)
     names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period,
-                            muscle=dict(MUSCLE_ROD, lever_fraction=lever_fraction))
+                            muscle=dict(MUSCLE_ROD, lever_fraction=lever_fraction),
+                            reaction=GLUE_OF[muscles])
     if not names:
-        raise ValueError(f"groups = {g.tolist()} is not allowed with muscles = 'rods': no pair "
-                         f"spans an interior node of the {n_elems}-element body")
+        raise ValueError(f"groups = {g.tolist()} is not allowed with muscles = {muscles!r}: "
+                         f"no pair spans an interior node of the {n_elems}-element body")
     info.muscle = names[0]
     info.reference_name = CONTINUOUS_SNAKE
     return scene, info
@@ -242,16 +256,19 @@ def pair_nodes(body, start, length):
     return (int(inside.min()) - 1, int(inside.max()) + 1) if len(inside) else None
 
 
-def add_muscle_rods(scene, body, groups, *, frequency, muscle=MUSCLE_ROD):
+def add_muscle_rods(scene, body, groups, *, frequency, muscle=MUSCLE_ROD, reaction="force"):
     """Per pair i of `groups` (n, 4) rows (start, length, force, phase): a right and a left
     muscle rod `right<i>`, `left<i>` at muscle["lever_fraction"] r (r/2) from the midline along
     -d2 = d1 x d3, resp. +d2
     (so that right > left bends the body as MusclePairs' positive moment about d1 does: +y for
     the snake along +x with d1 = +z), glued to the body over `pair_nodes`, each pulled by an ActiveMuscle
     `muscle_right<i>` / `muscle_left<i>` (eq. 2 wave, side +1 / -1, phase_i, `frequency` [Hz],
-    max_stress F_i / A_m). Pairs that span no interior node get none. Returns the ActiveMuscle
-    names."""
+    max_stress F_i / A_m), glued with `reaction` ("force" or "couple": glue_muscle; "couple"
+    also damps the muscles by muscle["one_way_damping"] and ramps their activation over
+    muscle["one_way_ramp"], as the paper's code does). Pairs that span no interior node get
+    none. Returns the ActiveMuscle names."""
     names = []
+    ramp = 0.0 if reaction == "force" else muscle["one_way_ramp"]
     half = muscle["lever_fraction"] * float(np.max(body.radius))
     area = np.pi * muscle["radius"] ** 2
     for i, (start, length, force, phase) in enumerate(groups):
@@ -262,12 +279,14 @@ def add_muscle_rods(scene, body, groups, *, frequency, muscle=MUSCLE_ROD):
             rod = glue_muscle(scene, body, *span, (0.0, -side * half, 0.0), radius=muscle["radius"],
                               youngs_modulus=muscle["youngs_modulus"], density=muscle["density"],
                               stiffness=muscle["glue_stiffness"], damping=muscle["glue_damping"],
-                              name=f"{label}{i}")
-            scene.add(sm.LinearDamping(rod, 0.0, rotational_coefficient=muscle["rotational_damping"],
+                              reaction=reaction, name=f"{label}{i}")
+            along = 0.0 if reaction == "force" else muscle["one_way_damping"]
+            scene.add(sm.LinearDamping(rod, along,
+                                       rotational_coefficient=muscle["rotational_damping"],
                                        name=f"{label}{i}_damping"))
             names.append(f"muscle_{label}{i}")
             scene.add(sm.ActiveMuscle(rod, force / area, activation="wave", frequency=frequency,
                                       phase=phase, side=side, active_coefficients=(1.0,),
                                       passive_coefficients=(), incompressible=False,
-                                      name=names[-1]))
+                                      ramp_time=ramp, name=names[-1]))
     return names

@@ -40,7 +40,8 @@ linearly, held outside); a function of time sampled at `times` once (scenario fi
 table); "abs_sin": |sin(2 pi f t + phase)| (phase [rad]; the walker's stimulation); "wave":
 eq. 2 of Zhang et al. 2019, 0.5 + 0.5 side sin(2 pi (f t - phase) - 2 pi s / wavelength) for
 t >= phase / f and 0 before (phase in periods, in [0, 1]; side +1 right, -1 left muscle; s the
-arc length from the rod's first node; wavelength 0: no travel, eq. 2 itself).
+arc length from the rod's first node; wavelength 0: no travel, eq. 2 itself), ramped up
+linearly over its first `ramp_time` [s] when that is > 0 (default 0: eq. 2's switch-on).
 
 Sign convention: T > 0 is tension (the muscle pulls its ends together); eta > 1 stretched.
 
@@ -132,7 +133,7 @@ class ActiveMuscle(Term):
     def __init__(self, rod, max_stress, *, activation=1.0, times=None, frequency=0.0, phase=0.0,
                  side=1, wavelength=0.0, active_coefficients=ACTIVE_FIT, active_range=None,
                  passive_coefficients=PASSIVE_FIT, damping=0.0, incompressible=True,
-                 name="active_muscle"):
+                 ramp_time=0.0, name="active_muscle"):
         self.name = name
         self.rod = rod_name(name, rod)
         self.max_stress = float(_checks.nonnegative(f"{name}.max_stress", max_stress, shape=()))
@@ -141,6 +142,7 @@ class ActiveMuscle(Term):
         self.phase = float(_checks.finite(f"{name}.phase", phase, shape=()))
         self.side = _checks.choice(f"{name}.side", side, {1, -1})
         self.wavelength = float(_checks.nonnegative(f"{name}.wavelength", wavelength, shape=()))
+        self.ramp_time = float(_checks.nonnegative(f"{name}.ramp_time", ramp_time, shape=()))
         if not isinstance(incompressible, bool):
             raise ValueError(f"{name}.incompressible = {incompressible!r} is not allowed: must be "
                              f"True or False")
@@ -160,6 +162,9 @@ class ActiveMuscle(Term):
                                  f"(eta_lo, eta_hi) with 0 <= eta_lo < 1 < eta_hi")
             self.active_range = (float(lo), float(hi))
         self.kind, self.times, self.values = self._activation(name, activation, times)
+        if self.kind != ACT_WAVE and self.ramp_time > 0:
+            raise ValueError(f"{name}.ramp_time = {self.ramp_time!r} is not allowed with this "
+                             f"activation: a ramp is for activation = 'wave' (use 0)")
 
     def _activation(self, name, activation, times):
         """(kind, times (n,), values (n,)) of the activation argument (module docstring)."""
@@ -244,7 +249,8 @@ class ActiveMuscle(Term):
         k = 0.0 if self.wavelength == 0 else 2.0 * np.pi / self.wavelength
         params = np.zeros((B, N_MUSCLE_PARAMS))
         params[:, :4] = np.stack([p[f] for f in self.FIELDS], axis=1)
-        params[:, 4:] = (self.side, k, float(self.incompressible), *self.active_range)
+        params[:, 4:] = (self.side, k, float(self.incompressible), *self.active_range,
+                         self.ramp_time)
         area = np.pi * ctx.rod_params(self.rod)["radius"] ** 2                  # (B, n) [m^2]
         mid = np.cumsum(rod.rest_lengths) - 0.5 * rod.rest_lengths              # (n,) [m]
         elem = np.stack([area, np.broadcast_to(mid, area.shape)], axis=-1)

@@ -12,7 +12,7 @@ An end point is written (body, where):
     (default: the centre), or "attach": the point of the body that coincides with the other
     end's initial position (how a muscle or tendon rides on a bone).
 
-    SphericalJoint(a, b, stiffness, damping=0)
+    SphericalJoint(a, b, stiffness, damping=0, reaction="force")
     HingeJoint(a, b, axis, stiffness, damping=0, rotational_stiffness, rotational_damping=0,
                limits=None, limit_stiffness=None, limit_damping=0)   (stops: terms.joint_stops)
     FixedJoint(a, b, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
@@ -21,6 +21,11 @@ Per-world parameters `<name>.stiffness` [N/m], `.damping` [N s/m], `.rotational_
 [N m/rad], `.rotational_damping` [N m s/rad], shape (B,). The ends must coincide initially
 (within 1e-3 of the smaller body's length scale): a joint holds bodies together, it does not
 pull them together.
+
+A spherical joint can also be one-way glue (the muscle rods of Zhang et al.'s code, which load
+the body through couples only): reaction="couple" gives end a the moment of the force about its
+node (or centre) instead of the force, reaction="none" gives it nothing. Both break Newton's
+third law on purpose (softmech.kernels.joints).
 """
 from dataclasses import dataclass
 
@@ -34,6 +39,9 @@ from softmech.kernels.joints import (
     FIXED,
     HINGE,
     N_JOINT_PARAMS,
+    REACTION_COUPLE,
+    REACTION_FORCE,
+    REACTION_NONE,
     SPHERICAL,
     JointsArgs,
     joints,
@@ -156,13 +164,17 @@ def rigid_end(ctx, owner, field, body, where, other_position):
 KIND_NAMES = {SPHERICAL: "spherical", HINGE: "hinge", FIXED: "fixed"}
 """Joint kind (kernel constant) -> its name in results files."""
 
+REACTIONS = {"force": REACTION_FORCE, "couple": REACTION_COUPLE, "none": REACTION_NONE}
+"""SphericalJoint's reaction -> what end a receives (kernel constant)."""
+
 
 class Joints(Part):
     """All joints of a scene in one kernel call."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (kind, End a, End b, axes (2, 3), rest (9,), params (B, 4))
+        # (kind, End a, End b, axes (2, 3), rest (9,), params (B, 4), reaction (REACTIONS))
+        self.entries = []
 
     def calls(self, engine):
         e = self.entries
@@ -175,6 +187,7 @@ class Joints(Part):
             joint_end_frame=ends("frame_slot", np.int64), joint_offset=ends("offset", float),
             joint_axis=np.array([x[3] for x in e]).reshape(n, 2, 3),
             joint_rest=np.array([x[4] for x in e]).reshape(n, 9),
+            joint_reaction=np.array([x[6] for x in e], dtype=np.int64),
             joint_params=lane_table([x[5] for x in e], engine.lanes, N_JOINT_PARAMS),
             joint_force=np.zeros((engine.lanes.n_blocks, 3, n * engine.lanes.W)))
         return [Call("forces", ORDER, joints, args, "joints")]
@@ -183,6 +196,7 @@ class Joints(Part):
 class _Joint(Term):
     section = "joints"
     kind = SPHERICAL
+    reaction = "force"
 
     def __init__(self, a, b, *, stiffness, damping=0.0, rotational_stiffness=0.0,
                  rotational_damping=0.0, axis=None, limits=None, name):
@@ -288,7 +302,8 @@ class _Joint(Term):
         rest = (b.frame @ a.frame.T).ravel()   # B's frame = R0 A's frame at the start
         params = np.stack([p["stiffness"], p["damping"], p["rotational_stiffness"],
                            p["rotational_damping"]], axis=1)
-        ctx.part(Joints).entries.append((self.kind, a, b, axes, rest, params))
+        ctx.part(Joints).entries.append((self.kind, a, b, axes, rest, params,
+                                         REACTIONS[self.reaction]))
         if self.limits is not None:
             add_stop(ctx, self.name, a, b, self.axis, p)
         # explicit stability: a spring k on the lighter end, dt < 2 sqrt(m / k), halved
@@ -300,12 +315,18 @@ class _Joint(Term):
 
 class SphericalJoint(_Joint):
     """Ends a and b held together by a spring (stiffness [N/m], damping [N s/m]); free relative
-    rotation (Zhang et al. 2019 eq. 5)."""
+    rotation (Zhang et al. 2019 eq. 5).
+
+    One-way glue (module docstring): reaction "force" (default: a receives the opposite force),
+    "couple" (a receives only its moment about a's node or centre) or "none" (a receives
+    nothing)."""
 
     kind = SPHERICAL
 
-    def __init__(self, a, b, *, stiffness, damping=0.0, name="spherical_joint"):
+    def __init__(self, a, b, *, stiffness, damping=0.0, reaction="force",
+                 name="spherical_joint"):
         super().__init__(a, b, stiffness=stiffness, damping=damping, name=name)
+        self.reaction = _checks.choice(f"{name}.reaction", reaction, set(REACTIONS))
 
 
 class HingeJoint(_Joint):
