@@ -190,12 +190,11 @@ stretches F / k: 1.5 mm at 1500 N; sqrt(m_node / k) = 35 us > dt), rotational da
 muscle elements [kg m/s] (their frames are held by the muscle's shear stiffness only), the
 muscles' distance from the midline as a fraction of the body radius [-] (the paper: "half its
 radius"; 3500 N for ~40 N m is a lever of 11.4 mm ~ r/2; the authors' public PyElastica
-example puts them beside the body, (r + 3 mm) / r = 1.12), and the translational damping
-[kg/(m s)] of muscles glued one way (muscles="paper_rods": the paper's code's nu_m = 5, the
-body's value; their interior glue lets them slide along their axis, so nothing else damps their
-axial waves; the momentum-conserving glue damps them itself) and their activation's ramp time
-[s] (muscles="paper_rods": the paper's code ramps each muscle linearly over the first second
-after its delay; the "rods" keep eq. 2's switch-on, their measured results unchanged)."""
+example puts them beside the body, (r + 3 mm) / r = 1.12), and for muscles glued one way
+(muscles="paper_rods", as in the paper's code) their translational damping [kg/(m s)] (the
+code's nu_m = 5, the body's value; the "rods" have none but the glue's) and their activation's
+ramp time [s] (the code ramps each muscle linearly over the first second after its delay; the
+"rods" keep eq. 2's switch-on, their measured results unchanged)."""
 
 MUSCLE_KINDS = ("couples", "rods", "paper_rods")
 """The muscular snake's actuators: MusclePairs couples, glued muscle rods (Newton's third law
