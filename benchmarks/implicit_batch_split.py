@@ -7,11 +7,13 @@ cores needs each world's work halved when batched; not collected by pytest).
 Part 1 times, alone and warm, each compiled piece of one evaluation of the compiled Newton loop
 (softmech.implicit.compiled) at a state in ground contact (t = 0.3 s: friction makes the matrix
 unsymmetric, LAPACK's banded LU dgbsv): begin_evaluation, every binding's forces and Jacobian,
-the banded assembly and solve (softmech.kernels.newton). Each is called from Python, so each
-includes ~0.3 us of dispatch.
+the banded assembly and solve (softmech.kernels.newton). Each compiled piece is called in a
+loop from a compiled driver: a call from Python would add numba's dispatch, which for a kernel
+of ~40 arguments costs more than the kernel (2026-12-01: the bending-twisting forces took 51 us
+called from Python, 25 us from the driver); LAPACK's solve is called from Python.
 
 Part 2 times, per world, the lockstep loop's solve across worlds (softmech.kernels.band_lanes,
-NewtonOptions.lockstep): the lanes assembly of each world's matrix (add_lane, close_lanes) and
+NewtonOptions.lockstep): the lanes assembly of the worlds' matrices (assemble_lanes, close_lanes) and
 the banded LU with partial pivoting of LAPACK's dgbtf2 + dgbtrs written with the worlds
 innermost (band_lu_solve_lanes, LANES = 8 lanes), for L worlds solved together, each the
 same matrix; its answers agree with LAPACK's to round-off (printed), and a world's answer is the
@@ -26,11 +28,56 @@ checks that every world's forces and Jacobian entries equal the per-world kernel
 import os
 import time
 
+import numba
 import numpy as np
 import softmech as sm
 from softmech.kernels import newton as kn
-from softmech.kernels.band_lanes import add_lane, allocate, band_lu_solve_lanes, close_lanes
+from softmech.kernels.band_lanes import (allocate, assemble_lanes, band_lu_solve_lanes,
+                                         close_lanes)
 from softmech.scenarios.discrete import build_falling_rod
+
+
+@numba.njit
+def drive_forces(forces, args, q, v, t, h, F, J, calls):
+    """`calls` calls of a binding's forces kernel (no dispatch between them)."""
+    for _ in range(calls):
+        forces(args, 0, q, v, t, h, F, J)
+
+
+@numba.njit
+def drive_begin(W, q, h, calls):
+    for _ in range(calls):
+        kn.begin_evaluation(W, q, h)
+
+
+@numba.njit
+def drive_assemble(J, slot_of_entry, diag_slot, diagonal, ab, calls):
+    for _ in range(calls):
+        kn.assemble_band(J, slot_of_entry, diag_slot, diagonal, ab)
+
+
+@numba.njit
+def drive_assemble_lanes(J, lane_world, slot_of_entry, diag_slot, diagonals, ab, lanes, calls):
+    for _ in range(calls):
+        assemble_lanes(J, lane_world, slot_of_entry, ab, lanes)
+        close_lanes(ab, lanes, diag_slot, diagonals, lane_world)
+
+
+@numba.njit
+def drive_lanes(kernel, args, x, S, i, Q, t, h, worlds, calls):
+    for _ in range(calls):
+        kernel(args, x, S, i, 0, Q, t, h, worlds)
+
+
+def driven(f, calls, repeats=7):
+    """(min, median) time of one of `calls` calls made by f(calls) [us]."""
+    f(1)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        f(calls)
+        times.append((time.perf_counter() - t0) / calls * 1e6)
+    return min(times), float(np.median(times))
 
 
 def timed(f, calls, repeats=7):
@@ -54,17 +101,18 @@ def main():
     W, T = loop.W, loop.T
     q = sim.q[0] + h * sim.v[0]
     kn.predict(W, sim.q[0].copy(), sim.v[0].copy(), h)
-    pieces = {"begin_evaluation": lambda: kn.begin_evaluation(W, q, h)}
+    pieces = {"begin_evaluation": lambda calls: drive_begin(W, q, h, calls)}
     for i, form in enumerate(loop.forms):
         args, J = T[W.kinds[i]][W.members[i]], W.J[W.offsets[i]:W.offsets[i + 1]]
         pieces[f"forces {form.name}"] = (
-            lambda form=form, args=args, J=J: form.forces(args, 0, q, W.v, 0.3, h, W.F, J))
+            lambda calls, form=form, args=args, J=J:
+            drive_forces(form.forces, args, q, W.v, 0.3, h, W.F, J, calls))
     for piece in pieces.values():
-        piece()
+        piece(1)
     band = W.band
-    pieces["assemble_band"] = lambda: kn.assemble_band(W.J, band.slot_of_entry, band.diag_slot,
-                                                       W.diagonal, band.ab)
-    pieces["assemble_band"]()
+    pieces["assemble_band"] = lambda calls: drive_assemble(
+        W.J, band.slot_of_entry, band.diag_slot, W.diagonal, band.ab, calls)
+    pieces["assemble_band"](1)
     ab0 = band.ab.copy()
     J0 = W.J.copy()         # (the timing below adds to W.J again and again)
     n, kd = int(band.lapack_ints[0]), int(band.lapack_ints[7])
@@ -75,13 +123,17 @@ def main():
         band.ab[:] = ab0
         x[:] = rhs
         kn.solve_band(band, x)
-    pieces["solve_band (LAPACK)"] = lapack
+
+    def lapack_calls(calls):
+        for _ in range(calls):
+            lapack()
+    pieces["solve_band (LAPACK)"] = lapack_calls
     symmetric = kn._symmetric_upper(ab0.copy(), band.chol.copy(), kd, n)
     print(f"Part 1: one evaluation, {n} DOFs, half bandwidth {kd}, symmetric: {symmetric}")
     total = 0.0
     times = {}
     for name, piece in pieces.items():
-        best, median = timed(piece, 1000)
+        best, median = driven(piece, 1000)
         times[name] = best
         total += best
         print(f"  {name:32s} {best:8.2f} {median:8.2f} us")
@@ -95,12 +147,13 @@ def main():
         S = allocate(n, kd, kd)
 
         diagonals = np.repeat(W.diagonal[None], lanes, axis=0)
-        lane_row = np.arange(lanes)
+        Js = np.repeat(J0[None], lanes, axis=0)
+        lane_world = np.zeros(S.ab.shape[1], np.int64)
+        lane_world[:lanes] = np.arange(lanes)
 
-        def assemble():
-            for w in range(lanes):
-                add_lane(J0, band.slot_of_entry, S.ab, w)
-            close_lanes(S.ab, lanes, band.diag_slot, diagonals, lane_row)
+        def assemble(calls=1):
+            drive_assemble_lanes(Js, lane_world, band.slot_of_entry, band.diag_slot, diagonals,
+                                 S.ab, lanes, calls)
         assemble()
         ab_start = S.ab.copy()
         S.rhs[:, :lanes] = rhs[:, None]
@@ -110,7 +163,7 @@ def main():
             S.ab[:] = ab_start
             S.rhs[:] = b_start
             band_lu_solve_lanes(S, lanes)
-        a_best, a_median = timed(assemble, max(300 // lanes, 20))
+        a_best, a_median = driven(assemble, max(300 // lanes, 20))
         best, median = timed(lanes_solve, max(300 // lanes, 20))
         reference = S.rhs[:, 0].copy() if reference is None else reference
         same = all(np.array_equal(S.rhs[:, w], reference) for w in range(lanes))
@@ -143,9 +196,9 @@ def lanes_part(loop, q, h, times):
             S.evaluating[:] = np.arange(worlds)
             Q = q[None].copy()
 
-            def run():
-                form.lanes(args, x, S, i, 0, Q, 0.3, h, worlds)
-            best, median = timed(run, max(400 // worlds, 20))
+            def run(calls=1):
+                drive_lanes(form.lanes, args, x, S, i, Q, 0.3, h, worlds, calls)
+            best, median = driven(run, max(400 // worlds, 20))
             S.F[:] = 0.0
             S.J[:] = 0.0
             run()

@@ -19,7 +19,7 @@ import pytest
 
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
-from softmech.kernels.band_lanes import (LANES, add_lane, allocate, band_lu_solve_lanes,
+from softmech.kernels.band_lanes import (LANES, allocate, assemble_lanes, band_lu_solve_lanes,
                                          close_lanes)
 from softmech.implicit.compiled import lockstep_work
 from softmech.kernels.newton import NONFINITE, OK
@@ -50,11 +50,14 @@ def lanes_solve(matrices, rhs, kd):
     s = allocate(n, kd, kd)
     s.ab[:] = np.nan                        # every entry is written before it is read
     s.rhs[:] = np.nan
-    for w, (A, r, c) in enumerate(matrices):
-        # the Newton matrix diag(d) - J with d = 0: J = -A
-        add_lane(np.ascontiguousarray(-A[r, c]), band.slot_of_entry, s.ab, w)
-        s.rhs[:, w] = rhs
-    close_lanes(s.ab, L, band.diag_slot, np.zeros((L, n)), np.arange(L))
+    # the Newton matrix diag(d) - J with d = 0: J = -A, lane w from row L - 1 - w of J
+    J = np.array([-A[r, c] for A, r, c in matrices[::-1]])
+    lane_world = np.zeros(LANES, np.int64)
+    lane_world[:L] = np.arange(L)[::-1]
+    assemble_lanes(J, lane_world, band.slot_of_entry, s.ab, L)
+    s.rhs[:, :L] = rhs[:, None]
+    diagonal = np.zeros((L, n))
+    close_lanes(s.ab, L, band.diag_slot, diagonal, lane_world)
     band_lu_solve_lanes(s, L)
     return s.rhs[:, :L].copy(), s.info[:L].copy()
 

@@ -60,3 +60,28 @@ def kernel(fn=None, **extra):
     if fn is None:
         return lambda f: _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
     return _nb.njit(**KERNEL_OPTIONS)(fn)
+
+
+def compile_slp_vectorized(dispatcher, args):
+    """Compile the kernel `dispatcher` for the types of `args` (a tuple of its arguments) with
+    LLVM's SLP vectorizer, once (a no-op when that overload exists; numba's disk cache then keeps
+    it). numba turns the SLP vectorizer off for every function (config.SLP_VECTORIZE, read each
+    time a module is optimized), which leaves straight-line code over short fixed-length rows
+    (the 8 lanes of softmech.kernels.band_lanes) as scalar instructions: the loop vectorizer
+    skips loops of 8. Turning it on for one kernel only, under numba's compiler lock so that no
+    other compilation sees the switch, changes no result (no fast-math: the same operations in
+    the same order, in SIMD registers) and leaves every other kernel as numba compiles it. Call
+    it before the kernel's first call or the first compilation of a caller (a caller links the
+    overload it finds; it does not recompile it)."""
+    from numba.core import config
+    from numba.core.compiler_lock import global_compiler_lock
+    signature = tuple(_nb.typeof(a) for a in args)
+    if signature in dispatcher.overloads:
+        return
+    with global_compiler_lock:
+        before = config.SLP_VECTORIZE
+        config.SLP_VECTORIZE = 1
+        try:
+            dispatcher.compile(signature)
+        finally:
+            config.SLP_VECTORIZE = before

@@ -10,8 +10,10 @@ BandSystem.slot_of_entry), and the innermost loops of the factorization run acro
 so that the loop overhead, index arithmetic and pivot bookkeeping of the rank-1 updates
 (almost all the flops) are shared by the worlds: 12 us per world for falling_rod's band
 against LAPACK's 26.5 us. numba runs LLVM without its SLP vectorizer
-(NUMBA_SLP_VECTORIZE=0), so the 8-lane rows are unrolled scalar instructions; with it
-(a process-wide setting, not made here) the same code runs in SIMD registers, 6.9 us.
+(NUMBA_SLP_VECTORIZE=0), which left the 8-lane rows as unrolled scalar instructions (12 us);
+`allocate` therefore compiles the factorization with it, for this kernel only
+(softmech.kernels.compile_slp_vectorized): the same code in SIMD registers, 6.9 us (idle,
+2026-11-29, the process-wide switch) and 2.4x cheaper than without it (2026-12-01).
 
 The algorithm is LAPACK's unblocked banded LU with partial pivoting (dgbtf2: column by column,
 the pivot the largest |entry| of the column below the diagonal, rows swapped up to the last
@@ -33,7 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from softmech.kernels import kernel
+from softmech.kernels import compile_slp_vectorized, kernel
 
 LANES = 8
 """Lanes solved together: the solve's arithmetic runs over all of them, idle lanes included
@@ -58,34 +60,42 @@ lockstep thread."""
 
 def allocate(n, kl, ku):
     """BandLanes for LANES systems of order n, bandwidths kl, ku (band storage of
-    softmech.kernels.newton.BandSystem: size = (2 kl + ku + 1) n slots and a spare)."""
+    softmech.kernels.newton.BandSystem: size = (2 kl + ku + 1) n slots and a spare), and the
+    factorization compiled for them with LLVM's SLP vectorizer (once per process, then cached)."""
     width = LANES
     size = (2 * kl + ku + 1) * n
-    return BandLanes(ab=np.zeros((size + 1, width)), rhs=np.zeros((n, width)),
-                     ipiv=np.zeros((n, width), np.int64), info=np.zeros(width, np.int64),
-                     last=np.zeros(width, np.int64), recip=np.zeros(width),
-                     col=np.zeros((kl + 1, width)), row=np.zeros(width),
-                     pick=np.zeros(width, np.int64),
-                     dims=np.array([n, kl, ku], np.int64))
+    s = BandLanes(ab=np.zeros((size + 1, width)), rhs=np.zeros((n, width)),
+                  ipiv=np.zeros((n, width), np.int64), info=np.zeros(width, np.int64),
+                  last=np.zeros(width, np.int64), recip=np.zeros(width),
+                  col=np.zeros((kl + 1, width)), row=np.zeros(width),
+                  pick=np.zeros(width, np.int64), dims=np.array([n, kl, ku], np.int64))
+    compile_slp_vectorized(_solve, (s.ab, s.rhs, s.ipiv, s.last, s.recip, s.info, s.col,
+                                    s.row, s.pick, n, kl, ku, width))
+    return s
 
 
 @kernel
-def add_lane(J, slot_of_entry, ab, lane):
-    """Lane `lane` of ab (size + 1, LANES) += the Jacobian entries J (nnz,) at their slots
-    (slot_of_entry (nnz,) int64), in entry order; the lanes are filled in order 0, 1, ...:
-    lane 0 first zeroes every lane (row by row, LANES contiguous entries). Then close_lanes."""
-    if lane == 0:
-        for i in range(ab.shape[0]):
-            ai = ab[i]
-            for w in range(LANES):
-                ai[w] = 0.0
-    for i in range(J.shape[0]):
-        ab[slot_of_entry[i], lane] += J[i]
+def assemble_lanes(J, lane_world, slot_of_entry, ab, m):
+    """Lanes 0 .. m - 1 of ab (size + 1, LANES) = the sums of world lane_world[w]'s Jacobian
+    entries J[lane_world[w]] (J (worlds, nnz); lane_world (LANES,) int64) at their slots
+    (slot_of_entry (nnz,) int64), every lane zeroed first; then close_lanes. Entry after entry
+    with the lanes innermost: each slot's cache line (its LANES lanes) is touched once per
+    entry, not once per entry and lane as when the lanes are filled one after another (2x the
+    per-world assembly's time, falling_rod: 20 against 12 us per world). Each lane's sums run
+    in entry order from 0.0, as in softmech.kernels.newton.assemble_band."""
+    for i in range(ab.shape[0]):
+        ai = ab[i]
+        for w in range(LANES):
+            ai[w] = 0.0
+    for i in range(J.shape[1]):
+        ai = ab[slot_of_entry[i]]
+        for w in range(m):
+            ai[w] += J[lane_world[w], i]
 
 
 @kernel
 def close_lanes(ab, L, diag_slot, diagonal, lane_row):
-    """After add_lane of lanes 0 .. L - 1 (L <= LANES): A = diag(d) - J in each lane,
+    """After assemble_lanes of lanes 0 .. L - 1 (L <= LANES): A = diag(d) - J in each lane,
     d = diagonal[lane_row[w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the sums negated, then the
     diagonal added -- softmech.kernels.newton.assemble_band's operations in its order, so a
     lane holds that matrix bit for bit."""
@@ -102,7 +112,7 @@ def close_lanes(ab, L, diag_slot, diagonal, lane_row):
 @kernel
 def band_lu_solve_lanes(s, L):
     """Solve A_w x_w = b_w in place for lanes w = 0 .. L - 1 of s (BandLanes; L <= LANES):
-    s.ab holds each lane's matrix (add_lane, close_lanes), s.rhs its right-hand side, which
+    s.ab holds each lane's matrix (assemble_lanes, close_lanes), s.rhs its right-hand side, which
     becomes the solution. s.ab and s.ipiv are overwritten; s.info[w] = 0 where lane w was
     solved, j + 1 where U(j, j) = 0 (its solution is then inf / NaN). The arithmetic runs over
     all LANES lanes; lanes L .. LANES - 1 compute with zero multipliers and are not read."""

@@ -10,7 +10,7 @@ steps of the per-world loop run unchanged on it.
 from collections import namedtuple
 
 from softmech.kernels import kernel
-from softmech.kernels.band_lanes import add_lane, band_lu_solve_lanes, close_lanes
+from softmech.kernels.band_lanes import assemble_lanes, band_lu_solve_lanes, close_lanes
 from softmech.kernels.newton import NewtonWork
 
 PER_WORLD = ("q_n", "v_n", "v", "F", "J", "R", "dq", "q_free", "diagonal", "tmp", "q_watch",
@@ -44,10 +44,9 @@ def world_work(S, r):
 
 @kernel
 def load_lane(W, lanes, lane):
-    """Put world W's Newton system (after newton_continue answered SOLVE) into lane `lane` of
-    lanes (BandLanes): its Jacobian entries (band_lanes.add_lane; close_lanes completes the
-    matrix diag(W.diagonal) - J) and the right-hand side -R."""
-    add_lane(W.J, W.band.slot_of_entry, lanes.ab, lane)
+    """Put world W's right-hand side -R (after newton_continue answered SOLVE) into lane `lane`
+    of lanes (BandLanes); its matrix is assembled with the other lanes' by solve_lanes, from
+    its Jacobian entries W.J, which nothing changes before that solve."""
     for i in range(W.free.shape[0]):
         lanes.rhs[i, lane] = -W.R[i]
 
@@ -55,6 +54,9 @@ def load_lane(W, lanes, lane):
 @kernel
 def solve_lanes(S, m):
     """Solve the Newton systems of lanes 0 .. m - 1 (load_lane; lane w holds world
-    S.lane_world[w]): the matrices completed (close_lanes), then the LU across lanes."""
+    S.lane_world[w]): the matrices assembled from the worlds' Jacobian entries S.J and
+    completed (band_lanes.assemble_lanes, close_lanes: diag(S.diagonal) - J), then the LU
+    across lanes."""
+    assemble_lanes(S.J, S.lane_world, S.band.slot_of_entry, S.lanes.ab, m)
     close_lanes(S.lanes.ab, m, S.band.diag_slot, S.diagonal, S.lane_world)
     band_lu_solve_lanes(S.lanes, m)
