@@ -96,6 +96,37 @@ def test_a_singular_lane_is_reported_and_leaves_the_others_alone():
         np.testing.assert_array_equal(x[:, w], lanes_solve([matrices[w]], rhs, kd)[0][:, 0])
 
 
+def test_the_solve_compiled_with_the_slp_vectorizer_equals_numbas_plain_compile_bit_for_bit():
+    """allocate compiles the lanes LU with LLVM's SLP vectorizer (for that kernel only,
+    softmech.kernels.compile_slp_vectorized): SIMD instructions for the same operations in the
+    same order, no fast-math, so every entry of L, U and the solutions must be the plain
+    compile's exactly (and the overload must be the one the solve calls)."""
+    from softmech.kernels import KERNEL_OPTIONS, band_lanes
+    rng = np.random.default_rng(3)
+    n, kd = 40, 4
+    matrices = [band_matrix(n, kd, rng) for _ in range(LANES)]
+    rhs = rng.normal(size=n)
+    x, _ = lanes_solve(matrices, rhs, kd)              # allocate, then the SLP-compiled solve
+    s = allocate(n, kd, kd)
+    assert len(band_lanes._solve.overloads) >= 1       # compiled by allocate, before any call
+    options = {k: v for k, v in KERNEL_OPTIONS.items() if k != "cache"}
+    plain = numba.njit(**options)(band_lanes._solve.py_func)
+    from softmech.implicit.linear import JacobianPattern
+    _, rows, cols = matrices[0]
+    band = JacobianPattern(n, rows, cols, []).band
+    J = np.array([-A[r, c] for A, r, c in matrices])
+    lane_world = np.arange(LANES)
+    assemble_lanes(J, lane_world, band.slot_of_entry, s.ab, LANES)
+    close_lanes(s.ab, LANES, band.diag_slot, np.zeros((LANES, n)), lane_world)
+    s.rhs[:] = rhs[:, None]
+    c = s._replace(**{k: np.copy(a) for k, a in s._asdict().items()})
+    band_lu_solve_lanes(s, LANES)
+    plain(c.ab, c.rhs, c.ipiv, c.last, c.recip, c.info, c.col, c.row, c.pick, n, kd, kd, LANES)
+    for name, vectorized, scalar in zip(s._fields, s, c):
+        np.testing.assert_array_equal(vectorized, scalar, err_msg=name)
+    np.testing.assert_array_equal(s.rhs, x)
+
+
 def falling_rods(worlds, lockstep, moduli=None):
     """falling_rod with B worlds, each its own soft rod's Young's modulus and friction (so that
     they take different Newton iterations), in lockstep or not."""
