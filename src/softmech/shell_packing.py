@@ -161,16 +161,16 @@ def shell_time_step_limit(shell, params, node_mass):
     for b in range(len(node_mass)):
         inv = 1.0 / np.sqrt(np.concatenate([np.repeat(node_mass[b], 3), inertia]))
         Js = np.zeros(36 * len(edges))
-        stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, F, Js)
+        stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, True, F, Js)
         Jb = np.zeros(144 * len(bending))
         if midedge:
             midedge_forces(q, bending, shell.tri_edges, shell.tri_edge_sign.astype(float), tau,
                            n0, shell.length_over_area, shell.midedge_stiffness,
-                           np.ascontiguousarray(params["rest_curvature"][b]), np.zeros(160), F,
-                           Jb)
+                           np.ascontiguousarray(params["rest_curvature"][b]), np.zeros(160),
+                           True, F, Jb)
         else:
             hinge_forces(q, bending, np.ascontiguousarray(params["rest_angle"][b]),
-                         shell.hinge_stiffness, F, Jb)
+                         shell.hinge_stiffness, True, F, Jb)
         out[b] = gershgorin_limit(len(q), inv, ((edges, Js), (bending, Jb)))
     return out
 

@@ -213,3 +213,48 @@ def test_hinge_convention_defaults_to_dismech_for_dismech_files_and_is_checked(t
     with pytest.raises(ValueError, match=r"hinge_convention = 'kirchhoff' is not allowed"):
         Shell("s", mesh=str(path), thickness=H, youngs_modulus=E, poisson_ratio=NU,
               density=RHO, hinge_convention="kirchhoff")
+
+
+@pytest.mark.parametrize("bending", ["hinge", "midedge"])
+def test_without_want_jac_the_kernels_add_the_same_forces_and_leave_j_alone(bending):
+    """The unified engine calls the shell kernels with want_jac False (its Jacobian is probed):
+    the forces must be those of want_jac True bit for bit (the Jacobian's code only adds to J)
+    and J must not be written (a NaN canary stays). Stretching, bending, pressure and drag on a
+    curved, randomly deformed sheet with random node velocities."""
+    from softmech.bodies.shell import _node_dofs
+    from softmech.kernels.shell_hinge import hinge_forces
+    from softmech.kernels.shell_loads import drag_forces, pressure_forces
+    from softmech.kernels.shell_midedge import midedge_forces
+    from softmech.kernels.shell_stretch import stretch_forces
+    from softmech.shell_packing import midedge_dofs, shell_edge_frames
+
+    rng = np.random.default_rng(11)
+    shell, layout, _ = build(bending, rest_shape=_bumped(meshes.rectangle(0.03, 0.02, 3)))
+    q = deformed(layout, rng)
+    v = rng.standard_normal(q.size)
+    tris = _node_dofs(shell.triangles)
+    rest = shell.parameters()["rest_angle" if bending == "hinge" else "rest_curvature"][0]
+    rest = np.ascontiguousarray(rest)
+    if bending == "hinge":
+        bend = (hinge_forces, (q, _node_dofs(shell.hinges), rest, shell.hinge_stiffness), 144,
+                len(shell.hinges))
+    else:
+        tau, n0 = shell_edge_frames(shell, shell.vertices)
+        bend = (midedge_forces, (q, midedge_dofs(shell.triangles, shell.tri_edges,
+                                                 len(shell.vertices)),
+                                 shell.tri_edges, shell.tri_edge_sign.astype(float), tau, n0,
+                                 shell.length_over_area, shell.midedge_stiffness, rest,
+                                 np.zeros(160)), 144, len(shell.triangles))
+    cases = [(stretch_forces, (q, _node_dofs(shell.edges), shell.edge_length,
+                               shell.stretch_stiffness), 36, len(shell.edges)), bend,
+             (pressure_forces, (q, tris, 7.0), 81, len(tris)),
+             (drag_forces, (q, v, 1e3, tris, shell.tri_area.astype(float), 0.6), 81, len(tris))]
+    for kernel, args, block, count in cases:
+        F_with, F_without = np.zeros(q.size), np.zeros(q.size)
+        J = np.zeros(block * count)
+        kernel(*args, True, F_with, J)
+        assert np.abs(J).max() > 0.0, kernel.__name__
+        canary = np.full(block * count, np.nan)
+        kernel(*args, False, F_without, canary)
+        np.testing.assert_array_equal(F_without, F_with, err_msg=kernel.__name__)
+        assert np.isnan(canary).all(), kernel.__name__

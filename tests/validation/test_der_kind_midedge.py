@@ -104,7 +104,7 @@ def test_the_explicit_limit_bounds_the_highest_frequency_with_the_angles():
     F = np.zeros_like(q)
     edges = _node_dofs(shell.edges)
     J = np.zeros(36 * len(edges))
-    stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, F, J)
+    stretch_forces(q, edges, shell.edge_length, shell.stretch_stiffness, True, F, J)
     for row, block in zip(edges, J.reshape(-1, 6, 6)):
         K[np.ix_(row, row)] -= block
     stencils = midedge_dofs(shell.triangles, shell.tri_edges, len(shell.vertices))
@@ -113,7 +113,7 @@ def test_the_explicit_limit_bounds_the_highest_frequency_with_the_angles():
     midedge_forces(q, stencils, shell.tri_edges, shell.tri_edge_sign.astype(float), tau, n0,
                    shell.length_over_area, shell.midedge_stiffness,
                    np.ascontiguousarray(sim.params["plate.rest_curvature"][0]), np.zeros(160),
-                   F, J)
+                   True, F, J)
     for row, block in zip(stencils, J.reshape(-1, 12, 12)):
         K[np.ix_(row, row)] -= block
     m = np.concatenate([np.repeat(RHO * H * shell.node_areas(), 3), shell_edge_inertia(shell)])

@@ -160,7 +160,7 @@ def test_the_explicit_limit_bounds_the_highest_frequency():
             (_node_dofs(shell.hinges), hinge_forces,
              (np.ascontiguousarray(sim.params["plate.rest_angle"][0]), shell.hinge_stiffness), 12)):
         J = np.zeros(d * d * len(dofs))
-        kernel(q, dofs, *args, F, J)
+        kernel(q, dofs, *args, True, F, J)
         for row, block in zip(dofs, J.reshape(-1, d, d)):
             K[np.ix_(row, row)] -= block
     fast = free_plate_sim(checked_step(sim, K, np.repeat(RHO * H * shell.node_areas(), 3)))

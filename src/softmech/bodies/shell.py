@@ -341,7 +341,7 @@ class _StretchBinding(_ShellElasticity):
         self.rows, self.cols = _block_rows_cols(dofs)
 
     def forces(self, b, q, v, t, h, F, J):
-        shell_stretch.stretch_forces(q, self.dofs, self.rest_length, self.stiffness, F, J)
+        shell_stretch.stretch_forces(q, self.dofs, self.rest_length, self.stiffness, True, F, J)
 
     def energy(self, b, q):
         return shell_stretch.stretch_energy(q, self.dofs, self.rest_length, self.stiffness)
@@ -355,7 +355,7 @@ class _HingeBinding(_ShellElasticity):
 
     def forces(self, b, q, v, t, h, F, J):
         rest = self.rest[b % self.rest.shape[0]]
-        shell_hinge.hinge_forces(q, self.dofs, rest, self.stiffness, F, J)
+        shell_hinge.hinge_forces(q, self.dofs, rest, self.stiffness, True, F, J)
 
     def energy(self, b, q):
         return shell_hinge.hinge_energy(q, self.dofs, self.rest[b % self.rest.shape[0]],
@@ -392,7 +392,7 @@ class _MidedgeBinding(_ShellElasticity):
         self.nrm0[b, self.free_frames] = n0[self.free_frames]
 
     def forces(self, b, q, v, t, h, F, J):
-        shell_midedge.midedge_forces(q, *self._args(b), self.work, F, J)
+        shell_midedge.midedge_forces(q, *self._args(b), self.work, True, F, J)
 
     def for_thread(self, worlds):
         # forces' `work` is scratch; begin_step writes world b's frames only

@@ -29,8 +29,8 @@ DerShellArgs = namedtuple("DerShellArgs", [
     "sh_first",       # (1,) int64: 1 when no discrete rod initialises der_force (this writes)
     "sh_q",           # (n_blocks, 3 n) scratch: one world's positions (n: the kind's node slots)
     "sh_F",           # (n_blocks, 3 n) scratch: its forces
-    "sh_Js",          # (n_blocks, 36 e) scratch: stretching Jacobian blocks (not read)
-    "sh_Jh",          # (n_blocks, 144 h) scratch: hinge Jacobian blocks (not read)
+    "sh_Js",          # (n_blocks, 0): the stretching kernel's J argument, unused: the kernels
+    "sh_Jh",          # (n_blocks, 0):   run with want_jac False (the Jacobian is probed)
 ])
 """Arrays of der_shell_forces."""
 
@@ -74,8 +74,9 @@ def der_shell_forces(a, bi, W, t):
     for lane in range(W):
         gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
         zero_slots(a.sh_slot, F)
-        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, F, a.sh_Js[bi])
-        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, F, a.sh_Jh[bi])
+        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, False, F, a.sh_Js[bi])
+        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, False, F,
+                     a.sh_Jh[bi])
         scatter_slots(F, a.sh_slot, a.der_force[bi], W, lane, add)
 
 
@@ -86,7 +87,7 @@ DerShellLoadArgs = namedtuple("DerShellLoadArgs", [
     "sl_rest_area",  # (t,) [m^2] rest areas (drag)
     "sl_value",      # (n_blocks, W) per lane: the pressure [Pa] or the drag's 1/2 rho C_d [kg/m^3]
     "sl_q", "sl_v", "sl_F",   # (n_blocks, 3 n) scratch: one world's positions, velocities, forces
-    "sl_J",          # (n_blocks, 81 t) scratch: the kernels' Jacobian blocks (not read)
+    "sl_J",          # (n_blocks, 0): the kernels' J argument, unused (want_jac False)
 ])
 """Arrays of der_shell_pressure and der_shell_drag (one shell's sm.ShellPressure or
 sm.ShellDrag: softmech.kernels.shell_loads, run per lane as der_shell_forces runs the
@@ -107,7 +108,8 @@ def der_shell_pressure(a, bi, W, t):
     (softmech.kernels.shell_loads.pressure_forces)."""
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
-        pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
+        pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], False, a.sl_F[bi],
+                        a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
 
 
@@ -119,5 +121,5 @@ def der_shell_drag(a, bi, W, t):
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
         drag_forces(a.sl_q[bi], a.sl_v[bi], 0.0, a.sl_tri_dofs, a.sl_rest_area,
-                    a.sl_value[bi, lane], a.sl_F[bi], a.sl_J[bi])
+                    a.sl_value[bi, lane], False, a.sl_F[bi], a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)

@@ -43,7 +43,7 @@ DerMidedgeArgs = namedtuple("DerMidedgeArgs", [
     "me_K",           # (t, 9) [N m] bending stiffness matrices (softmech.bodies.shell)
     "me_rest",        # (n_blocks, W, t, 3) [1/m] natural curvatures a_bar per lane
     # scratch, one row per block: q, F (3 n + e); face normals (t, 3); frames (e, 3);
-    # the kernel's work (160) and Jacobian blocks (144 t), not read
+    # the kernel's work (160) and its J argument (0: want_jac False, not written)
     "me_q", "me_F", "me_fn", "me_tau", "me_nrm0", "me_work", "me_J",
 ])
 """Arrays of der_shell_midedge (every mid-edge shell of the kind, one call)."""
@@ -103,8 +103,8 @@ def der_shell_midedge(a, bi, W, t):
             F[3 * n + j] = 0.0
         midedge_frames(a, bi, W, lane)
         midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
-                       a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], F,
-                       a.me_J[bi])
+                       a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], False,
+                       F, a.me_J[bi])
         scatter_slots(F, a.me_slot, a.der_force[bi], W, lane, True)
         for j in range(a.me_edge.shape[0]):
             tq[0, a.me_edge[j] * W + lane] = F[3 * n + j]

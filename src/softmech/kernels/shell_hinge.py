@@ -53,9 +53,10 @@ def hinge_energy(q, dofs, rest_angle, stiffness):
 
 
 @kernel
-def hinge_forces(q, dofs, rest_angle, stiffness, F, J):
-    """Add forces -dE/dq to F (n_dof,) [N] and the Jacobian -d2E/dq2 to J (144 n_hinges,),
-    hinge h's 12 x 12 block row-major at J[144 h:144 (h + 1)] in the order of `dofs`.
+def hinge_forces(q, dofs, rest_angle, stiffness, want_jac, F, J):
+    """Add forces -dE/dq to F (n_dof,) [N] and, if want_jac, the Jacobian -d2E/dq2 to J
+    (144 n_hinges,), hinge h's 12 x 12 block row-major at J[144 h:144 (h + 1)] in the order of
+    `dofs` (J unused without it: the unified engine's residuals, whose Jacobian is probed).
 
     dE/dq = k (theta - theta_bar) grad theta, d2E/dq2 = k (grad theta grad theta^T +
     (theta - theta_bar) Hess theta), grad and Hess of theta by Tamstorf & Grinspun 2013."""
@@ -82,6 +83,8 @@ def hinge_forces(q, dofs, rest_angle, stiffness, F, J):
         for a in range(4):
             for c in range(3):
                 F[dofs[h, 3 * a + c]] -= k * d * g[a][c]
+        if not want_jac:
+            continue
         base = 144 * h
         for a in range(4):
             for b in range(4):

@@ -11,10 +11,11 @@ from softmech.kernels.vec3 import cross, dot, load, norm, scale, skew, sub
 
 
 @kernel
-def pressure_forces(q, dofs, pressure, F, J):
+def pressure_forces(q, dofs, pressure, want_jac, F, J):
     """Pressure p [Pa] on every triangle along its normal n (positive p pushes towards +n; a
-    follower load): each node gets p A n / 3 = p N / 6. J (81 n_tris,): block (a, k) of triangle t
-    is dF_a/dx_k = p/6 [w_k]x, row-major 9 x 9 at J[81 t:81 (t + 1)]. dofs (n_tris, 9) int64."""
+    follower load): each node gets p A n / 3 = p N / 6. J (81 n_tris,), added to if want_jac:
+    block (a, k) of triangle t is dF_a/dx_k = p/6 [w_k]x, row-major 9 x 9 at J[81 t:81 (t + 1)].
+    dofs (n_tris, 9) int64."""
     c = pressure / 6.0
     for t in range(dofs.shape[0]):
         x0, x1, x2 = load(q, dofs, t, 0), load(q, dofs, t, 1), load(q, dofs, t, 2)
@@ -24,13 +25,15 @@ def pressure_forces(q, dofs, pressure, F, J):
         for a in range(3):
             for i in range(3):
                 F[dofs[t, 3 * a + i]] += c * N[i]
+                if not want_jac:
+                    continue
                 for k in range(3):
                     for j in range(3):
                         J[base + 9 * (3 * a + i) + 3 * k + j] += c * skew(w[k], i, j)
 
 
 @kernel
-def drag_forces(q, v, inv_h, dofs, rest_area, coefficient, F, J):
+def drag_forces(q, v, inv_h, dofs, rest_area, coefficient, want_jac, F, J):
     """DisMech's aerodynamic drag (ref. 004 section 5.4): every triangle t pushes each of its
     nodes i against the normal component of the node's velocity,
 
@@ -40,7 +43,8 @@ def drag_forces(q, v, inv_h, dofs, rest_area, coefficient, F, J):
         dF_i/dv_i = -c A/3 2|s| n n^T,
         dF_i/dx_k = -c A/3 (2|s| n v_i^T + s|s| I) dn/dx_k,  dn/dx_k = (I - n n^T)[w_k]x / |N|.
     q, v (n_dof,) positions [m] and velocities [m/s]; inv_h = 1/h [1/s] (0 in a static solve);
-    dofs (n_tris, 9); rest_area (n_tris,) [m^2]; J (81 n_tris,) as pressure_forces."""
+    dofs (n_tris, 9); rest_area (n_tris,) [m^2]; J (81 n_tris,) as pressure_forces, added to
+    if want_jac."""
     for t in range(dofs.shape[0]):
         x0, x1, x2 = load(q, dofs, t, 0), load(q, dofs, t, 1), load(q, dofs, t, 2)
         N = cross(sub(x1, x0), sub(x2, x0))
@@ -55,7 +59,7 @@ def drag_forces(q, v, inv_h, dofs, rest_area, coefficient, F, J):
             mag = abs(s)
             for i in range(3):
                 F[dofs[t, 3 * a + i]] -= cA * s * mag * n[i]
-            if mag == 0.0:
+            if mag == 0.0 or not want_jac:
                 continue
             for i in range(3):
                 for j in range(3):

@@ -87,10 +87,12 @@ def _delta(q, dofs, tri_edges, sign, tau, nrm0, length_over_area, rest, n, t, i)
 
 
 @kernel
-def midedge_forces(q, dofs, tri_edges, sign, tau, nrm0, length_over_area, K, rest, work, F, J):
-    """Add forces -dE/dq to F (n_dof,) and the Jacobian -d2E/dq2 to J (144 n_tris,), triangle t's
-    12 x 12 block row-major at J[144 t:144 (t + 1)] in the order of `dofs`. work: scratch
-    (>= 150,) float64 (kernels do not allocate). Arguments as midedge_energy."""
+def midedge_forces(q, dofs, tri_edges, sign, tau, nrm0, length_over_area, K, rest, work,
+                   want_jac, F, J):
+    """Add forces -dE/dq to F (n_dof,) and, if want_jac, the Jacobian -d2E/dq2 to J
+    (144 n_tris,), triangle t's 12 x 12 block row-major at J[144 t:144 (t + 1)] in the order of
+    `dofs` (J unused without it). work: scratch (>= 150,) float64 (kernels do not allocate).
+    Arguments as midedge_energy."""
     ga = work[0:36].reshape((3, 12))       # grad a_i over the 12 stencil DOFs
     gu = work[36:63].reshape((3, 9))       # grad u_i
     gv = work[63:90].reshape((3, 9))       # grad v_i
@@ -122,6 +124,8 @@ def midedge_forces(q, dofs, tri_edges, sign, tau, nrm0, length_over_area, K, res
         for k in range(12):
             g = lam[0] * ga[0, k] + lam[1] * ga[1, k] + lam[2] * ga[2, k]
             F[dofs[t, k]] -= g
+        if not want_jac:
+            continue
         base = 144 * t
         # Gauss-Newton part: sum_ij K_ij grad a_i grad a_j^T
         for i in range(3):

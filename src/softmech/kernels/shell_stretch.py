@@ -29,9 +29,10 @@ def stretch_energy(q, dofs, rest_length, stiffness):
 
 
 @kernel
-def stretch_forces(q, dofs, rest_length, stiffness, F, J):
-    """Add forces -dE/dq to F (n_dof,) [N] and the Jacobian -d2E/dq2 to J (36 n_springs,), spring
-    s's 6 x 6 block row-major at J[36 s:36 (s + 1)] in the order of `dofs`.
+def stretch_forces(q, dofs, rest_length, stiffness, want_jac, F, J):
+    """Add forces -dE/dq to F (n_dof,) [N] and, if want_jac, the Jacobian -d2E/dq2 to J
+    (36 n_springs,), spring s's 6 x 6 block row-major at J[36 s:36 (s + 1)] in the order of
+    `dofs` (J unused without it).
 
     Per spring, with u = (x1 - x0)/|x1 - x0|:  dE/dx1 = k eps / l0 u = -dE/dx0,
     d2E/dx1^2 = k / l0^2 u u^T + k eps / (l0 |x1 - x0|) (I - u u^T)  (blocks +H, -H, -H, +H)."""
@@ -51,6 +52,8 @@ def stretch_forces(q, dofs, rest_length, stiffness, F, J):
         F[dofs[s, 3]] -= g * u0
         F[dofs[s, 4]] -= g * u1
         F[dofs[s, 5]] -= g * u2
+        if not want_jac:
+            continue
         a = k / (l0 * l0)
         b = g / length
         base = 36 * s

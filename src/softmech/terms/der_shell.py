@@ -56,7 +56,7 @@ def shell_calls(engine):
         sh_rest_angle=per_lane_rows(rest, lanes),
         sh_first=np.array([0 if ctx.der_rods else 1], dtype=np.int64),
         sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
-        sh_Js=engine.zeros(36 * len(edge_dofs)), sh_Jh=engine.zeros(144 * len(hinge_dofs)))
+        sh_Js=engine.zeros(0), sh_Jh=engine.zeros(0))     # (want_jac False: not written)
     return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")] + \
         midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
 
@@ -99,7 +99,7 @@ def midedge_calls(engine, shells):
         me_q=engine.zeros(3 * n + m), me_F=engine.zeros(3 * n + m),
         me_fn=engine.zeros(len(tri_nodes), 3), me_tau=engine.zeros(m, 3),
         me_nrm0=engine.zeros(m, 3), me_work=engine.zeros(160),
-        me_J=engine.zeros(144 * len(tri_nodes)))
+        me_J=engine.zeros(0))
     return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge")]
 
 
@@ -129,6 +129,6 @@ class DerShellLoads(Part):
                 sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
                 sl_rest_area=shell.tri_area.astype(float), sl_value=per_lane_rows(value, engine.lanes),
                 sl_q=engine.zeros(3 * n), sl_v=engine.zeros(3 * n), sl_F=engine.zeros(3 * n),
-                sl_J=engine.zeros(81 * len(shell.triangles)))
+                sl_J=engine.zeros(0))
             out.append(Call("forces", order, kernel, args, name))
         return out

@@ -96,7 +96,8 @@ class _PressureBinding(Binding):
         self.rows, self.cols = _rows_cols(dofs)
 
     def forces(self, b, q, v, t, h, F, J):
-        shell_loads.pressure_forces(q, self.dofs, float(self.pressure[b % len(self.pressure)]), F, J)
+        shell_loads.pressure_forces(q, self.dofs, float(self.pressure[b % len(self.pressure)]),
+                                    True, F, J)
 
 
 class _DragBinding(Binding):
@@ -108,4 +109,4 @@ class _DragBinding(Binding):
 
     def forces(self, b, q, v, t, h, F, J):
         c = float(self.coefficient[b % len(self.coefficient)])
-        shell_loads.drag_forces(q, v, 1.0 / h, self.dofs, self.rest_area, c, F, J)
+        shell_loads.drag_forces(q, v, 1.0 / h, self.dofs, self.rest_area, c, True, F, J)
