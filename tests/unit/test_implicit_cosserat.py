@@ -48,6 +48,30 @@ def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
                      np.ones(2, np.int64)) == 0
 
 
+@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
+def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density):
+    """B = 1 takes the single-lane code (_factor_one, _solve_one: no loops over lanes): the
+    same operations in the same order, so each lane of a 3-lane factor and solve must come out
+    the same bit for bit alone; a lane not flagged is left as it is, a zero pivot reported."""
+    fp, _, values = _random_system(n, density, lanes=3, seed=n)
+    b = np.random.default_rng(2).standard_normal((n, 3))[fp.perm].copy()
+    alone = [(values[:, [lane]].copy(), b[:, [lane]].copy()) for lane in range(3)]
+    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, 3)), np.ones(3, np.int64))
+    lu_solve(fp.colptr, fp.rows, fp.diag, values, b)
+    for lane, (v, x) in enumerate(alone):
+        assert lu_factor(fp.colptr, fp.rows, fp.diag, v, np.zeros((n, 1)),
+                         np.ones(1, np.int64)) == -1
+        lu_solve(fp.colptr, fp.rows, fp.diag, v, x)
+        np.testing.assert_array_equal(v[:, 0], values[:, lane])
+        np.testing.assert_array_equal(x[:, 0], b[:, lane])
+    kept = alone[0][0].copy()
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, kept, np.zeros((n, 1)),
+                     np.zeros(1, np.int64)) == -1
+    np.testing.assert_array_equal(kept, alone[0][0])
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, np.zeros((fp.nnz, 1)), np.zeros((n, 1)),
+                     np.ones(1, np.int64)) == 0
+
+
 def test_coloring_separates_columns_that_share_a_row():
     """Curtis-Powell-Reid: columns of one color have no row in common, so one residual
     evaluation per color gives every entry."""

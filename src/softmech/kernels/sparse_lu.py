@@ -30,9 +30,16 @@ def lu_factor(colptr, rows, diag, values, work, lanes):
     on fill-in) and receive L (strict lower) and U (upper with diagonal). colptr (n + 1,),
     rows (nnz,), diag (n,) int64: the pattern; work (n, W) scratch; lanes (W,) int64: only
     lanes with lanes[l] != 0 are factored (the others' values are left as they are). Returns
-    the first column whose pivot is zero or not finite in a factored lane, or -1."""
+    the first column whose pivot is zero or not finite in a factored lane, or -1. One lane
+    (B = 1) takes _factor_one: the same operations without the loops over lanes, which for
+    W = 1 cost more than their one multiply-add (the unified plate's B = 1: 2026-12-01)."""
     n = colptr.shape[0] - 1
     W = values.shape[1]
+    if W == 1:
+        if lanes[0] == 0:
+            return -1
+        return _factor_one(colptr, rows, diag, values.reshape(values.shape[0]),
+                           work.reshape(work.shape[0]))
     bad = -1
     for j in range(n):
         start = colptr[j]
@@ -62,11 +69,41 @@ def lu_factor(colptr, rows, diag, values, work, lanes):
 
 
 @kernel
+def _factor_one(colptr, rows, diag, values, work):
+    """lu_factor of one matrix: values (nnz,), work (n,)."""
+    n = colptr.shape[0] - 1
+    bad = -1
+    for j in range(n):
+        start = colptr[j]
+        end = colptr[j + 1]
+        for p in range(start, end):
+            work[rows[p]] = values[p]
+        for p in range(start, diag[j]):
+            k = rows[p]
+            wk = work[k]
+            for q in range(diag[k] + 1, colptr[k + 1]):
+                work[rows[q]] -= values[q] * wk
+        pivot = work[j]
+        if bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
+            bad = j
+        for p in range(start, diag[j] + 1):
+            values[p] = work[rows[p]]
+        inv = 1.0 / pivot
+        for p in range(diag[j] + 1, end):
+            values[p] = work[rows[p]] * inv
+    return bad
+
+
+@kernel
 def lu_solve(colptr, rows, diag, values, b):
     """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix): forward
-    substitution with the unit lower L, then backward with U, column by column."""
+    substitution with the unit lower L, then backward with U, column by column (one lane:
+    _solve_one, the same operations without the loops over lanes)."""
     n = colptr.shape[0] - 1
     W = b.shape[1]
+    if W == 1:
+        _solve_one(colptr, rows, diag, values.reshape(values.shape[0]), b.reshape(n))
+        return
     for k in range(n):
         for q in range(diag[k] + 1, colptr[k + 1]):
             r = rows[q]
@@ -80,3 +117,18 @@ def lu_solve(colptr, rows, diag, values, b):
             r = rows[q]
             for lane in range(W):
                 b[r, lane] -= values[q, lane] * b[k, lane]
+
+
+@kernel
+def _solve_one(colptr, rows, diag, values, b):
+    """lu_solve of one matrix: values (nnz,), b (n,)."""
+    n = colptr.shape[0] - 1
+    for k in range(n):
+        bk = b[k]
+        for q in range(diag[k] + 1, colptr[k + 1]):
+            b[rows[q]] -= values[q] * bk
+    for k in range(n - 1, -1, -1):
+        b[k] /= values[diag[k]]
+        bk = b[k]
+        for q in range(colptr[k], diag[k]):
+            b[rows[q]] -= values[q] * bk
