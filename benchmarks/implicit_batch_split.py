@@ -13,9 +13,9 @@ of ~40 arguments costs more than the kernel (2026-12-01: the bending-twisting fo
 called from Python, 25 us from the driver); LAPACK's solve is called from Python.
 
 Part 2 times, per world, the lockstep loop's solve across worlds (softmech.kernels.band_lanes,
-NewtonOptions.lockstep): the lanes assembly of the worlds' matrices (assemble_lanes, close_lanes) and
-the banded LU with partial pivoting of LAPACK's dgbtf2 + dgbtrs written with the worlds
-innermost (band_lu_solve_lanes, LANES = 8 lanes), for L worlds solved together, each the
+NewtonOptions.lockstep): the lanes assembly of the worlds' matrices (assemble_lanes,
+close_lanes) and the banded LU with partial pivoting of LAPACK's dgbtf2 + dgbtrs written
+with the worlds innermost (band_lu_solve_lanes, LANES = 8 lanes), for L worlds solved together, each the
 same matrix; its answers agree with LAPACK's to round-off (printed), and a world's answer is the
 same bit for bit whatever L. Min and median of 7 repeats, per world, in microseconds.
 

@@ -1,7 +1,8 @@
 """Where a warm implicit batch spends its time, by compiled function (issue 27; not collected by
 pytest). Needs Linux `perf` and `gdb`.
 
-    OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene plate --engine unified --worlds 16
+    OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene plate --engine unified \
+        --worlds 16
     OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene falling_rod --worlds 16
 
 A child process builds the scene (benchmarks/implicit_batch.py's scenes: `falling_rod`, the
