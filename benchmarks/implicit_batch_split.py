@@ -147,7 +147,7 @@ def main():
         S = allocate(n, kd, kd)
 
         diagonals = np.repeat(W.diagonal[None], lanes, axis=0)
-        Js = np.repeat(J0[None], lanes, axis=0)
+        Js = np.repeat(J0[:, None], lanes, axis=1)     # (nnz, worlds): LockstepWork.J
         lane_world = np.zeros(S.ab.shape[1], np.int64)
         lane_world[:lanes] = np.arange(lanes)
 
@@ -202,7 +202,7 @@ def lanes_part(loop, q, h, times):
             S.F[:] = 0.0
             S.J[:] = 0.0
             run()
-            same = all(np.array_equal(S.F[r], F_ref) and np.array_equal(S.J[r, o0:o1], J_ref)
+            same = all(np.array_equal(S.F[r], F_ref) and np.array_equal(S.J[o0:o1, r], J_ref)
                        for r in range(worlds))
             line += f"  L={worlds}: {best / worlds:6.2f} {median / worlds:6.2f}" + \
                 ("" if same else " (NOT bit-equal)")

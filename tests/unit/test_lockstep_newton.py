@@ -20,7 +20,7 @@ import pytest
 import softmech as sm
 from softmech.implicit.newton import NewtonOptions
 from softmech.kernels.band_lanes import (LANES, allocate, assemble_lanes, band_lu_solve_lanes,
-                                         close_lanes)
+                                         close_lanes, compile_assembly)
 from softmech.implicit.compiled import lockstep_work
 from softmech.kernels.newton import NONFINITE, OK
 from softmech.scenarios.discrete import build_falling_rod, build_pneunet
@@ -51,7 +51,7 @@ def lanes_solve(matrices, rhs, kd):
     s.ab[:] = np.nan                        # every entry is written before it is read
     s.rhs[:] = np.nan
     # the Newton matrix diag(d) - J with d = 0: J = -A, lane w from row L - 1 - w of J
-    J = np.array([-A[r, c] for A, r, c in matrices[::-1]])
+    J = np.array([-A[r, c] for A, r, c in matrices[::-1]]).T     # (nnz, worlds)
     lane_world = np.zeros(LANES, np.int64)
     lane_world[:L] = np.arange(L)[::-1]
     assemble_lanes(J, lane_world, band.slot_of_entry, s.ab, L)
@@ -96,6 +96,42 @@ def test_a_singular_lane_is_reported_and_leaves_the_others_alone():
         np.testing.assert_array_equal(x[:, w], lanes_solve([matrices[w]], rhs, kd)[0][:, 0])
 
 
+@pytest.mark.parametrize("lanes", ["consecutive", "shuffled", "fewer"])
+def test_each_lane_is_assembled_as_the_per_world_band_bit_for_bit(lanes):
+    # assemble_lanes + close_lanes against softmech.kernels.newton.assemble_band, the
+    # per-world loop's assembly of diag(d) - J, world by world: the same sums in the same
+    # order, subtracted instead of added then negated (exact: rounding to nearest is
+    # symmetric), so tolerance zero. Every entry twice (repeated slots, as the bindings'
+    # overlapping stencils) and ten worlds: eight consecutive ones (the constant-length loop),
+    # the same shuffled and five of them (the general loop); compiled as the lockstep loop
+    # compiles it, with LLVM's SLP vectorizer (band_lanes.compile_assembly).
+    from softmech.implicit.linear import JacobianPattern
+    from softmech.kernels.newton import assemble_band
+    rng = np.random.default_rng(5)
+    n, kd, worlds = 30, 3, 10
+    _, rows, cols = band_matrix(n, kd, rng)
+    rows, cols = np.concatenate([rows, rows]), np.concatenate([cols, cols])
+    band = JacobianPattern(n, rows, cols, []).band
+    J = rng.normal(size=(rows.size, worlds))              # (nnz, worlds): LockstepWork.J
+    diagonal = rng.uniform(1.0, 2.0, size=(worlds, n))
+    lane_world = {"consecutive": np.arange(2, 2 + LANES), "fewer": np.array([7, 1, 4, 9, 2]),
+                  "shuffled": rng.permutation(np.arange(2, 2 + LANES))}[lanes]
+    m = lane_world.size
+    s = allocate(n, kd, kd)
+    s.ab[:] = np.nan                        # every entry is written before it is read
+    lw = np.zeros(LANES, np.int64)
+    lw[:m] = lane_world
+    compile_assembly(J, band.slot_of_entry, s.ab)    # as lockstep_work: the SLP compile
+    assemble_lanes(J, lw, band.slot_of_entry, s.ab, m)
+    close_lanes(s.ab, m, band.diag_slot, diagonal, lw)
+    for w, world in enumerate(lane_world):
+        ab = np.full(band.ab.shape, np.nan)
+        assemble_band(np.ascontiguousarray(J[:, world]), band.slot_of_entry, band.diag_slot,
+                      diagonal[world], ab)
+        np.testing.assert_array_equal(s.ab[:-1, w], ab[:-1])
+    assert np.abs(s.ab[:-1, :m]).max() > 0
+
+
 def test_the_solve_compiled_with_the_slp_vectorizer_equals_numbas_plain_compile_bit_for_bit():
     """allocate compiles the lanes LU with LLVM's SLP vectorizer (for that kernel only,
     softmech.kernels.compile_slp_vectorized): SIMD instructions for the same operations in the
@@ -114,7 +150,7 @@ def test_the_solve_compiled_with_the_slp_vectorizer_equals_numbas_plain_compile_
     from softmech.implicit.linear import JacobianPattern
     _, rows, cols = matrices[0]
     band = JacobianPattern(n, rows, cols, []).band
-    J = np.array([-A[r, c] for A, r, c in matrices])
+    J = np.array([-A[r, c] for A, r, c in matrices]).T           # (nnz, worlds)
     lane_world = np.arange(LANES)
     assemble_lanes(J, lane_world, band.slot_of_entry, s.ab, LANES)
     close_lanes(s.ab, LANES, band.diag_slot, np.zeros((LANES, n)), lane_world)
@@ -276,15 +312,16 @@ def star_rods(worlds):
 def lanes_forces(sim, Q, t, order, F0, J0):
     """Each bending-twisting binding's forces and Jacobian entries at the worlds' DOFs Q (B,
     n_dof), time t, from its lanes kernel (CompiledForm.lanes) for the worlds `order` (their
-    lanes in that order), added to F0 (B, n_dof) and J0 (B, nnz); and from the per-world
-    kernel, world by world: [(name, lanes F, lanes J, per-world F, per-world J)]. The lockstep
+    lanes in that order), added to F0 (B, n_dof) and J0 (B, nnz) (the lockstep work holds
+    J0 transposed: LockstepWork.J (nnz, B)); and from the per-world kernel, world by world:
+    [(name, lanes F, lanes J (B, nnz), per-world F, per-world J)]. The lockstep
     work S is falling_rod's with the scene's F, J and offsets (a rod network has no compiled
     loop of its own: its matrix is not banded; the kernels' types are the same)."""
     worlds = Q.shape[0]
     bindings = sim.stepper.bindings
     offsets = np.concatenate([[0], np.cumsum([len(bd.rows) for bd in bindings])])
     S = lockstep_work(falling_rods(1, True).stepper.loop.W, worlds)._replace(
-        F=np.zeros_like(F0), J=np.zeros_like(J0), offsets=offsets.astype(np.int64))
+        F=np.zeros_like(F0), J=np.zeros(J0.T.shape), offsets=offsets.astype(np.int64))
     S.rows[:] = np.arange(worlds)
     S.evaluating[:len(order)] = order
     out = []
@@ -293,13 +330,13 @@ def lanes_forces(sim, Q, t, order, F0, J0):
         if form.lanes is None:
             continue
         S.F[:] = F0
-        S.J[:] = J0
+        S.J[:] = J0.T
         form.lanes(form.args, form.lanes_scratch(form.args), S, i, 0, Q, t, DT, len(order))
         F, J = F0.copy(), J0.copy()
         for b in order:
             form.forces(form.args, b, Q[b].copy(), np.zeros(Q.shape[1]), t, DT, F[b],
                         J[b, offsets[i]:offsets[i + 1]])
-        out.append((form.name, S.F.copy(), S.J.copy(), F, J))
+        out.append((form.name, S.F.copy(), S.J.T.copy(), F, J))
     assert out
     return out
 

@@ -74,35 +74,55 @@ def allocate(n, kl, ku):
     return s
 
 
+def compile_assembly(J, slot_of_entry, ab):
+    """Compile assemble_lanes for these arrays (J (nnz, worlds), slot_of_entry (nnz,) int64,
+    ab (size + 1, LANES): LockstepWork's) with LLVM's SLP vectorizer, as allocate compiles the
+    solve: its loop over LANES consecutive lanes is otherwise unrolled into 8 scalar
+    subtractions (the loop vectorizer skips loops of 8; seen in the assembly)."""
+    compile_slp_vectorized(assemble_lanes, (J, np.zeros(LANES, np.int64), slot_of_entry, ab,
+                                            0))
+
+
 @kernel
 def assemble_lanes(J, lane_world, slot_of_entry, ab, m):
-    """Lanes 0 .. m - 1 of ab (size + 1, LANES) = the sums of world lane_world[w]'s Jacobian
-    entries J[lane_world[w]] (J (worlds, nnz); lane_world (LANES,) int64) at their slots
-    (slot_of_entry (nnz,) int64), every lane zeroed first; then close_lanes. Entry after entry
-    with the lanes innermost: each slot's cache line (its LANES lanes) is touched once per
-    entry, not once per entry and lane as when the lanes are filled one after another (2x the
-    per-world assembly's time, falling_rod: 20 against 12 us per world). Each lane's sums run
-    in entry order from 0.0, as in softmech.kernels.newton.assemble_band."""
+    """Lanes 0 .. m - 1 of ab (size + 1, LANES) = minus the sums of world lane_world[w]'s
+    Jacobian entries J[:, lane_world[w]] (J (nnz, worlds), the worlds innermost:
+    LockstepWork.J; lane_world (LANES,) int64) at their slots (slot_of_entry (nnz,) int64),
+    every lane zeroed first; then close_lanes adds the diagonal. Entry after entry with the
+    lanes innermost: each slot's cache line (its LANES lanes) is touched once per entry, and
+    the worlds' entry i read from one row of J. Each lane's sums run in entry order from 0.0,
+    subtracting: -(0 + a + b) = (0 - a) - b exactly (rounding to nearest is symmetric), so
+    each lane holds softmech.kernels.newton.assemble_band's -J bit for bit but for the sign
+    of an exact zero sum (+0 here, -0 there; x - (+0) = x - (-0) for every other x). Where
+    the lanes are LANES consecutive worlds (the common case: every world of a thread of
+    LANES solves), a loop of constant length that LLVM vectorizes."""
     for i in range(ab.shape[0]):
         ai = ab[i]
         for w in range(LANES):
             ai[w] = 0.0
-    for i in range(J.shape[1]):
+    w0 = lane_world[0]
+    consecutive = m == LANES and w0 + LANES <= J.shape[1]
+    for w in range(m):
+        consecutive = consecutive and lane_world[w] == w0 + w
+    if consecutive:
+        for i in range(J.shape[0]):
+            ai = ab[slot_of_entry[i]]
+            Ji = J[i, w0:w0 + LANES]
+            for w in range(LANES):
+                ai[w] -= Ji[w]
+        return
+    for i in range(J.shape[0]):
         ai = ab[slot_of_entry[i]]
+        Ji = J[i]
         for w in range(m):
-            ai[w] += J[lane_world[w], i]
+            ai[w] -= Ji[lane_world[w]]
 
 
 @kernel
 def close_lanes(ab, L, diag_slot, diagonal, lane_row):
     """After assemble_lanes of lanes 0 .. L - 1 (L <= LANES): A = diag(d) - J in each lane,
-    d = diagonal[lane_row[w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the sums negated, then the
-    diagonal added -- softmech.kernels.newton.assemble_band's operations in its order, so a
-    lane holds that matrix bit for bit."""
-    for i in range(ab.shape[0]):
-        ai = ab[i]
-        for w in range(LANES):
-            ai[w] = -ai[w]
+    d = diagonal[lane_row[w]] (diagonal (rows, n_free), diag_slot (n_free,) int64): the
+    diagonal added to -J, as in softmech.kernels.newton.assemble_band."""
     for w in range(L):
         r = lane_row[w]
         for i in range(diag_slot.shape[0]):

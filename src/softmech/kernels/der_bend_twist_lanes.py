@@ -499,7 +499,8 @@ def _zero(x):
 def _forces_lanes(a, x, F, J, worlds, m, j0):
     """der_bend_twist_forces (want_jac) for the worlds of lanes 0 .. m - 1, whose inputs x
     holds (_gather): adds to the forces F[worlds[w]] (n_dof,) and the Jacobian entries
-    J[worlds[w], j0 + 121 s + ...] of lane w's world, in the per-world kernel's order."""
+    J[j0 + 121 s + ..., worlds[w]] of lane w's world (J (nnz, worlds): LockstepWork.J), in
+    the per-world kernel's order."""
     nl = x.cg.shape[0]          # = LANES, as a runtime value (module docstring)
     _edge_frames(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
     _reference_twists(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.ref, x.pt, x.ang,
@@ -529,9 +530,10 @@ def _forces_lanes(a, x, F, J, worlds, m, j0):
             Fw = F[worlds[w]]
             for r in range(11):
                 Fw[d[r]] -= x.Fl[r * L + w]
-            Jw = J[worlds[w]]
-            for e in range(121):
-                Jw[base + e] -= x.Jl[e * L + w]
+        for e in range(121):     # each entry once: the order of the loops is free
+            Je = J[base + e]
+            for w in range(m):
+                Je[worlds[w]] -= x.Jl[e * L + w]
 
 
 @kernel
@@ -569,7 +571,7 @@ def der_bend_twist_lanes_binding(a, x, S, i, world0, Q, t, h, n):
     """The lockstep form of softmech.kernels.implicit_bindings.der_bend_twist_binding: for
     the worlds r = S.evaluating[0 .. n - 1] of a lockstep thread (S: LockstepWork; world
     world0 + S.rows[r], DOFs Q[S.rows[r]]), binding i's bending and twisting forces added to
-    S.F[r] and its Jacobian entries to S.J[r, S.offsets[i]:S.offsets[i + 1]], LANES worlds a
+    S.F[r] and its Jacobian entries to S.J[S.offsets[i]:S.offsets[i + 1], r], LANES worlds a
     call of _forces_lanes; each world's numbers those of the per-world binding, bit for bit."""
     j0 = S.offsets[i]
     for c0 in range(0, n, L):

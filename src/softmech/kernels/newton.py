@@ -238,11 +238,18 @@ def predict(W, q, v, h):
 def begin_evaluation(W, q, h):
     """Before the bindings add their forces at q: velocities v = (q - q_n) / h, F = 0, J = 0
     (ImplicitStepper._residual and forces)."""
+    begin_forces(W, q, h)
+    for i in range(W.J.shape[0]):
+        W.J[i] = 0.0
+
+
+@kernel
+def begin_forces(W, q, h):
+    """begin_evaluation without J = 0 (the lockstep loop clears its worlds' Jacobian entries
+    together, softmech.kernels.newton_lockstep.clear_jacobians)."""
     for i in range(q.shape[0]):
         W.v[i] = (q[i] - W.q_n[i]) / h
         W.F[i] = 0.0
-    for i in range(W.J.shape[0]):
-        W.J[i] = 0.0
 
 
 @kernel
