@@ -371,6 +371,26 @@ def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene):
         np.testing.assert_array_equal(J, J_ref, err_msg=name)
 
 
+def test_a_thread_of_eight_worlds_in_order_gets_the_per_world_jacobian_bit_for_bit():
+    # the lanes kernel's other way of writing its Jacobian entries (_write_jacobian: all of
+    # the thread's LANES worlds in order, one flat loop over LockstepWork.J's rows) against the
+    # per-world kernel, tolerance zero as above; random J0 underneath, so that a missed or
+    # doubled entry shows
+    worlds = LANES
+    sim = falling_rods(worlds, True)
+    sim.run(0.02)
+    rng = np.random.default_rng(6)
+    Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
+    nnz = sum(len(bd.rows) for bd in sim.stepper.bindings)
+    F0 = rng.standard_normal(Q.shape)
+    J0 = rng.standard_normal((worlds, nnz))
+    results = lanes_forces(sim, Q, 0.05, np.arange(worlds), F0, J0)
+    for name, F, J, F_ref, J_ref in results:
+        assert np.abs(J - J0).max() > 0, name
+        np.testing.assert_array_equal(F, F_ref, err_msg=name)
+        np.testing.assert_array_equal(J, J_ref, err_msg=name)
+
+
 def test_a_worlds_lanes_forces_do_not_depend_on_the_other_lanes():
     # world 2 alone in a chunk (7 idle lanes computing on its copy), and among 7 others, one
     # of them non-finite (a NaN DOF) and one far from the rest: its numbers bit for bit

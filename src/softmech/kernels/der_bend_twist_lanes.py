@@ -530,10 +530,29 @@ def _forces_lanes(a, x, F, J, worlds, m, j0):
             Fw = F[worlds[w]]
             for r in range(11):
                 Fw[d[r]] -= x.Fl[r * L + w]
-        for e in range(121):     # each entry once: the order of the loops is free
-            Je = J[base + e]
-            for w in range(m):
-                Je[worlds[w]] -= x.Jl[e * L + w]
+        _write_jacobian(J, base, x.Jl, worlds, m)
+
+
+@kernel
+def _write_jacobian(J, base, Jl, worlds, m):
+    """J[base + e, worlds[w]] -= Jl[e L + w] for the spring's 121 entries e and lanes w < m
+    (J (nnz, worlds): LockstepWork.J; each entry once, so the order of the loops is free).
+    Where the lanes are all of J's L worlds in order (a thread of L worlds that all evaluate:
+    the common round), J's rows base .. base + 120 are Jl's layout, one flat loop that LLVM's
+    loop vectorizer takes (a loop over 8 lanes it leaves scalar)."""
+    if m == L and J.shape[1] == L and worlds[0] == 0 and worlds[L - 1] == L - 1:
+        consecutive = True
+        for w in range(L):
+            consecutive = consecutive and worlds[w] == w
+        if consecutive:
+            flat = J[base:base + 121].reshape(121 * L)
+            for k in range(121 * L):
+                flat[k] -= Jl[k]
+            return
+    for e in range(121):
+        Je = J[base + e]
+        for w in range(m):
+            Je[worlds[w]] -= Jl[e * L + w]
 
 
 @kernel
