@@ -341,15 +341,20 @@ def lanes_forces(sim, Q, t, order, F0, J0):
     return out
 
 
-@pytest.mark.parametrize("scene", ["falling_rod", "pneunet", "network"])
-def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene):
+@pytest.mark.parametrize("scene, worlds, in_order", [
+    ("falling_rod", 10, False), ("pneunet", 10, False), ("network", 10, False),
+    ("falling_rod", LANES, True)])
+def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene, worlds,
+                                                                          in_order):
     # random configurations: the rods' DOFs (positions and twist angles) perturbed per world,
     # the accepted frames of a run, a per-world modulus (falling_rod), natural curvature
     # tables written at time t (pneunet), reversed edges and half-turned frames (network).
     # The lanes kernel does the per-world kernel's operations in its order (numba: no
     # fast-math, no FMA contraction), so the tolerance is zero: measured 0 difference on
-    # every entry. 10 worlds: a full chunk of LANES = 8 and one of 2 (6 idle lanes).
-    worlds = 10
+    # every entry. 10 worlds in random order: a full chunk of LANES = 8 and one of 2 (6 idle
+    # lanes); LANES worlds in order: the other way of writing the Jacobian entries
+    # (_write_jacobian: a thread's LANES worlds in order, one flat loop over LockstepWork.J's
+    # rows). Random F0, J0 underneath, so that a missed or doubled entry shows.
     if scene == "falling_rod":
         sim = falling_rods(worlds, True)
     elif scene == "pneunet":
@@ -363,30 +368,10 @@ def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene):
     nnz = sum(len(bd.rows) for bd in sim.stepper.bindings)
     F0 = rng.standard_normal(Q.shape)
     J0 = rng.standard_normal((worlds, nnz))
-    order = rng.permutation(worlds)
+    order = np.arange(worlds) if in_order else rng.permutation(worlds)
     results = lanes_forces(sim, Q, 0.05, order, F0, J0)
     for name, F, J, F_ref, J_ref in results:
         assert np.abs(F - F0).max() > 0 and np.abs(J - J0).max() > 0, name
-        np.testing.assert_array_equal(F, F_ref, err_msg=name)
-        np.testing.assert_array_equal(J, J_ref, err_msg=name)
-
-
-def test_a_thread_of_eight_worlds_in_order_gets_the_per_world_jacobian_bit_for_bit():
-    # the lanes kernel's other way of writing its Jacobian entries (_write_jacobian: all of
-    # the thread's LANES worlds in order, one flat loop over LockstepWork.J's rows) against the
-    # per-world kernel, tolerance zero as above; random J0 underneath, so that a missed or
-    # doubled entry shows
-    worlds = LANES
-    sim = falling_rods(worlds, True)
-    sim.run(0.02)
-    rng = np.random.default_rng(6)
-    Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
-    nnz = sum(len(bd.rows) for bd in sim.stepper.bindings)
-    F0 = rng.standard_normal(Q.shape)
-    J0 = rng.standard_normal((worlds, nnz))
-    results = lanes_forces(sim, Q, 0.05, np.arange(worlds), F0, J0)
-    for name, F, J, F_ref, J_ref in results:
-        assert np.abs(J - J0).max() > 0, name
         np.testing.assert_array_equal(F, F_ref, err_msg=name)
         np.testing.assert_array_equal(J, J_ref, err_msg=name)
 
