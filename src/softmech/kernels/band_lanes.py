@@ -84,6 +84,20 @@ def compile_assembly(J, slot_of_entry, ab):
 
 
 @kernel
+def lanes_in_order(worlds, m, width):
+    """Whether the m lanes are LANES consecutive worlds worlds[0], worlds[0] + 1, ... of a
+    block of `width` worlds (worlds (>= m,) int64): the case in which the lanes kernels
+    read and write rows of LANES worlds in loops of constant length."""
+    w0 = worlds[0]
+    if m != LANES or w0 + LANES > width:
+        return False
+    for w in range(LANES):
+        if worlds[w] != w0 + w:
+            return False
+    return True
+
+
+@kernel
 def assemble_lanes(J, lane_world, slot_of_entry, ab, m):
     """Lanes 0 .. m - 1 of ab (size + 1, LANES) = minus the sums of world lane_world[w]'s
     Jacobian entries J[:, lane_world[w]] (J (nnz, worlds), the worlds innermost:
@@ -101,10 +115,7 @@ def assemble_lanes(J, lane_world, slot_of_entry, ab, m):
         for w in range(LANES):
             ai[w] = 0.0
     w0 = lane_world[0]
-    consecutive = m == LANES and w0 + LANES <= J.shape[1]
-    for w in range(m):
-        consecutive = consecutive and lane_world[w] == w0 + w
-    if consecutive:
+    if lanes_in_order(lane_world, m, J.shape[1]):
         for i in range(J.shape[0]):
             ai = ab[slot_of_entry[i]]
             Ji = J[i, w0:w0 + LANES]

@@ -37,7 +37,7 @@ from collections import namedtuple
 import numpy as np
 
 from softmech.kernels import kernel
-from softmech.kernels.band_lanes import LANES
+from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
 from softmech.kernels.der_frames import axpy3, cross3, dot3, rotate_cs, scale3, transport3
 from softmech.kernels.implicit_bindings import der_natural_binding
@@ -540,15 +540,11 @@ def _write_jacobian(J, base, Jl, worlds, m):
     Where the lanes are all of J's L worlds in order (a thread of L worlds that all evaluate:
     the common round), J's rows base .. base + 120 are Jl's layout, one flat loop that LLVM's
     loop vectorizer takes (a loop over 8 lanes it leaves scalar)."""
-    if m == L and J.shape[1] == L and worlds[0] == 0 and worlds[L - 1] == L - 1:
-        consecutive = True
-        for w in range(L):
-            consecutive = consecutive and worlds[w] == w
-        if consecutive:
-            flat = J[base:base + 121].reshape(121 * L)
-            for k in range(121 * L):
-                flat[k] -= Jl[k]
-            return
+    if J.shape[1] == L and worlds[0] == 0 and lanes_in_order(worlds, m, L):
+        flat = J[base:base + 121].reshape(121 * L)
+        for k in range(121 * L):
+            flat[k] -= Jl[k]
+        return
     for e in range(121):
         Je = J[base + e]
         for w in range(m):
