@@ -15,6 +15,10 @@ _llvm.set_option("softmech", "-vectorize-memory-check-threshold=4096")
 
 import numba as _nb
 
+from softmech.kernels import inline_copy as _inline_copy
+
+_inline_copy.install()   # numba's IR inlining copies a function's scope once, not per block
+
 
 def _enable_noalias_option():
     """Let @njit accept noalias=True (numba has the compiler flag, used by parfors, but does not
