@@ -31,13 +31,6 @@ def constrain(T, S, bi, W, t, h, U):
     rates(T, bi, W, t)
 
 
-@kernel
-def probe_constraints(T, S, bi, W, t, h, U, V):
-    """V <- the velocities after the constraints of velocities U (which DOFs they hold)."""
-    constrain(T, S, bi, W, t, h, U)
-    gather(S, bi, W, V)
-
-
 @kernel(inline="always")
 def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     """The Newton matrix of the lanes flagged in N.fresh by finite differences over the
