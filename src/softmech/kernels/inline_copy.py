@@ -54,10 +54,6 @@ class BlockCopier:
         self._seen.add(id(x))
         return _copy.deepcopy(x, self._memo)
 
-    def reset(self):
-        """Drop the memo (and the objects it keeps alive)."""
-        self._scope, self._memo, self._seen = None, None, set()
-
 
 def enabled():
     """False when SOFTMECH_NUMBA_INLINE_COPY is "0"."""
