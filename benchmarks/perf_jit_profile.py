@@ -64,6 +64,9 @@ def main():
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--library-symbols", action="store_true",
+                        help="split the shared libraries' time by function (libm: sin, cos, "
+                             "atan2, ...)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         ready = os.path.join(tmp, "ready")
@@ -81,7 +84,8 @@ def main():
             subprocess.run(["perf", "record", "-q", "-F", "3000", "-p", str(child.pid), "-o",
                             data, "--", "sleep", str(args.seconds)], check=True,
                            stderr=subprocess.DEVNULL)
-            script = subprocess.run(["perf", "script", "-i", data, "-F", "ip,dso"],
+            script = subprocess.run(["perf", "script", "-i", data, "-F",
+                                     "ip,sym,dso" if args.library_symbols else "ip,dso"],
                                     capture_output=True, text=True).stdout
             jit, other, total = collections.Counter(), collections.Counter(), 0
             for line in script.splitlines():
@@ -92,7 +96,10 @@ def main():
                 if "perf-" in fields[-1]:       # JIT code (perf's map file: none written)
                     jit[fields[0]] += 1
                 else:
-                    other[os.path.basename(fields[-1].strip("()"))] += 1
+                    library = os.path.basename(fields[-1].strip("()"))
+                    if args.library_symbols and len(fields) > 2:
+                        library += "::" + fields[1]
+                    other[library] += 1
             addresses = [a for a, _ in jit.most_common(4000)]
             commands = os.path.join(tmp, "gdb")
             with open(commands, "w") as f:

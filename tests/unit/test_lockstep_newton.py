@@ -10,8 +10,9 @@ thread advance together, each with its own iterations, line search and status.
 - against the per-world loop (LAPACK's Cholesky or LU) they differ by the solve's round-off
   only, which the Newton iterations keep within the solver's tolerance;
 - the bending-twisting forces are evaluated across worlds too (softmech.kernels.
-  der_bend_twist_lanes): the same operations per world as the per-world kernel, so the same
-  numbers bit for bit, whatever the other lanes hold.
+  der_bend_twist_lanes), and the converged steps' frames accepted across worlds
+  (softmech.kernels.der_frames_lanes): the same operations per world as the per-world
+  kernels, so the same numbers bit for bit, whatever the other lanes hold.
 """
 import numba
 import numpy as np
@@ -254,6 +255,50 @@ def test_a_lockstep_restart_continues_bit_for_bit(tmp_path):
     np.testing.assert_array_equal(sim.q, again.q)
 
 
+def unwinding_helices(worlds, lockstep):
+    """A free rod bent into a helix with a straight rest shape, unwinding in 3D: its reference
+    twists change at every step (falling_rod's planar rods keep theirs at 0), B worlds with
+    their own modulus, in lockstep or not."""
+    s = np.linspace(0.0, 3.0 * np.pi, 25)
+    x = np.stack([0.05 * np.cos(s), 0.05 * np.sin(s), 0.02 * s], axis=1)
+    scene = sm.Scene()
+    scene.add_der_rod(name="helix", centerline=x, radius=0.004, density=1000.0,
+                      youngs_modulus=1e6)
+    sim = scene.compile(worlds=worlds, dt=DT, newton=NewtonOptions(lockstep=lockstep))
+    sim.params["helix.youngs_modulus"] = np.geomspace(5e5, 2e6, worlds)
+    return sim
+
+
+def test_a_twisting_rod_in_lockstep_agrees_with_the_per_world_loop_and_restarts_exactly(
+        tmp_path):
+    # the lanes kernels read the accepted reference twists' cos and sin from a cache refreshed
+    # at each world's first evaluation of a step (der_bend_twist_lanes_binding): a cache left
+    # unrefreshed (all zeros) moves the twists by O(1) rad here and misses the per-world loop by
+    # far more than the Newton tolerance (the same bound and measure as the falling rods'
+    # test above: measured 1.4e-14 m) or, where Newton fails with it, makes the lockstep blocks
+    # fail and be redone by the per-world loop (which the runs here refuse); one refreshed only
+    # once is stale after a restart (which refreshes it), so the restart would not be bit for
+    # bit.
+    def no_python_redo():
+        raise AssertionError("a lockstep block failed and was redone in Python")
+    a, b = unwinding_helices(3, True), unwinding_helices(3, False)
+    a._advance = no_python_redo
+    assert a.stepper.loop.uses_lockstep(3) and not b.stepper.loop.uses_lockstep(3)
+    a.run(0.05)
+    b.run(0.05)
+    moved = np.max(np.abs(a.q - unwinding_helices(3, True).q))
+    assert moved > 1e-3
+    assert np.max(np.abs(a.q - b.q)) <= 1e-12
+    a.save_state(tmp_path / "half.npz")
+    straight = a.run(0.03, record=sm.Every(0.01, ("positions",)))
+    again = unwinding_helices(3, True)
+    again._advance = no_python_redo
+    again.load_state(tmp_path / "half.npz")
+    resumed = again.run(0.03, record=sm.Every(0.01, ("positions",)))
+    np.testing.assert_array_equal(straight["helix.positions"], resumed["helix.positions"])
+    np.testing.assert_array_equal(a.q, again.q)
+
+
 def test_newton_options_lockstep_is_true_false_or_none():
     with pytest.raises(ValueError, match="NewtonOptions.lockstep = 1 is not allowed"):
         NewtonOptions(lockstep=1)
@@ -324,6 +369,8 @@ def lanes_forces(sim, Q, t, order, F0, J0):
         F=np.zeros_like(F0), J=np.zeros(J0.T.shape), offsets=offsets.astype(np.int64))
     S.rows[:] = np.arange(worlds)
     S.evaluating[:len(order)] = order
+    S.measure[:] = 1            # each world's first evaluation of a step: its accepted twists'
+    #                             cos and sin computed (der_bend_twist_lanes_binding)
     out = []
     for i, bd in enumerate(bindings):
         form = bd.compiled()
@@ -374,6 +421,49 @@ def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene, 
         assert np.abs(F - F0).max() > 0 and np.abs(J - J0).max() > 0, name
         np.testing.assert_array_equal(F, F_ref, err_msg=name)
         np.testing.assert_array_equal(J, J_ref, err_msg=name)
+
+
+@pytest.mark.parametrize("scene", ["falling_rod", "pneunet", "network"])
+def test_the_lanes_accept_commits_the_per_world_accepts_frames_bit_for_bit(scene):
+    # the lockstep loop accepts its converged worlds together (CompiledForm.lanes_accept,
+    # softmech.kernels.der_frames_lanes): the frames' lanes kernels do der_frames' operations
+    # in its order, so each world's accepted tangents, directors and reference twists are the
+    # per-world accept's bit for bit (tolerance zero; measured 0). 10 worlds in random order
+    # (a full chunk and one of 2 with 6 idle lanes), DOFs perturbed from a run's state so
+    # that the frames move; the worlds not accepted keep their history.
+    worlds = 10
+    if scene == "falling_rod":
+        sim = falling_rods(worlds, True)
+    elif scene == "pneunet":
+        sim = build_pneunet(worlds=worlds)[0].compile(worlds=worlds, dt=DT,
+                                                      newton=NewtonOptions(lockstep=True))
+    else:
+        sim = star_rods(worlds)
+    sim.run(0.02)
+    rng = np.random.default_rng(6)
+    Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
+    order = rng.permutation(worlds)[:9]
+    S = lockstep_work(falling_rods(1, True).stepper.loop.W, worlds)
+    S.rows[:] = np.arange(worlds)
+    S.evaluating[:order.size] = order
+    checked = 0
+    for bd in sim.stepper.bindings:
+        form = bd.compiled()
+        if form.lanes_accept is None:
+            continue
+        history = ("acc_a1", "acc_tangent", "acc_ref")
+        before = [getattr(form.args, k).copy() for k in history]
+        for b in order:
+            form.accept(form.args, b, Q[b].copy())
+        per_world = [getattr(form.args, k).copy() for k in history]
+        for k, v in zip(history, before):
+            getattr(form.args, k)[:] = v
+        form.lanes_accept(form.args, form.lanes_scratch(form.args), S, 0, Q, order.size)
+        for k, v0, v in zip(history, before, per_world):
+            assert np.abs(v - v0)[order].max() > 0, (form.name, k)
+            np.testing.assert_array_equal(getattr(form.args, k), v, err_msg=f"{form.name} {k}")
+        checked += 1
+    assert checked
 
 
 def test_a_worlds_lanes_forces_do_not_depend_on_the_other_lanes():

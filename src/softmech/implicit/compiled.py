@@ -68,7 +68,10 @@ class CompiledForm:
     thread that evaluate, k(args, x, S, i, world0, Q, t, h, n) (softmech.kernels.
     der_bend_twist_lanes.der_bend_twist_lanes_binding documents it), with its scratch
     x = lanes_scratch(args) (one per lockstep thread); its numbers per world must be those of
-    `forces` bit for bit."""
+    `forces` bit for bit. `lanes_accept` (optional, with `lanes`): the lockstep loop's form of
+    `accept`, k(args, x, S, world0, Q, n) for the worlds r = S.evaluating[0 .. n - 1] whose
+    step converged (softmech.kernels.der_frames_lanes.der_bend_twist_accept_lanes documents
+    it), with the same scratch; its history per world must be that of `accept` bit for bit."""
     name: str
     args: tuple
     forces: object
@@ -77,6 +80,7 @@ class CompiledForm:
     accept: object = None
     lanes: object = None
     lanes_scratch: object = None
+    lanes_accept: object = None
 
     def __post_init__(self):
         arrays = [(k, v) for k, v in zip(self.args._fields, self.args) if isinstance(v, np.ndarray)]
@@ -96,7 +100,7 @@ def group_forms(forms):
     index, groups, kinds, members = {}, [], [], []
     for form in forms:
         key = (form.forces, form.update, form.constrain, form.accept, form.lanes,
-               numba.typeof(form.args))
+               form.lanes_accept, numba.typeof(form.args))
         if key not in index:
             index[key] = len(groups)
             groups.append([])
@@ -137,7 +141,7 @@ def loop_source(groups):
 
     for grp in groups:
         for kernel in (grp[0].forces, grp[0].update, grp[0].constrain, grp[0].accept,
-                       grp[0].lanes):
+                       grp[0].lanes, grp[0].lanes_accept):
             if kernel is not None:
                 name(kernel)
 
@@ -165,6 +169,28 @@ def loop_source(groups):
                       f"{indent}            after = math.sqrt(sumsq(S.F[r]))",
                       f"{indent}            S.norms[r] += abs(after - S.before[r])",
                       f"{indent}            S.before[r] = after"]
+    def lockstep_accept(indent):
+        """The accept hooks in lockstep, binding after binding, for the worlds r =
+        S.evaluating[e] (e < ne) whose step converged: a group's `lanes_accept` kernel for all
+        of them in one call, else its `accept` world by world (each binding's history is its
+        own, so the order across worlds is free)."""
+        out = [f"{indent}for i in range(S.kinds.shape[0]):",
+               f"{indent}    g = S.kinds[i]",
+               f"{indent}    j = S.members[i]"]
+        branches = [(g, grp[0]) for g, grp in enumerate(groups)
+                    if grp[0].lanes_accept is not None or grp[0].accept is not None]
+        for n, (g, form) in enumerate(branches):
+            out.append(f"{indent}    {'if' if n == 0 else 'elif'} g == {g}:")
+            if form.lanes_accept is not None:
+                out.append(f"{indent}        {name(form.lanes_accept)}(T[{g}][j], X[{g}][j], S, "
+                           "world0, Q, ne)")
+            else:
+                out += [f"{indent}        for e in range(ne):",
+                        f"{indent}            r = S.evaluating[e]",
+                        f"{indent}            {name(form.accept)}(T[{g}][j], world0 + S.rows[r], "
+                        "Q[S.rows[r]])"]
+        return out if branches else []
+
     # the round-off floor's estimate of each binding's force size, |F| after minus before
     # (ImplicitStepper.forces with measure=True), also for a binding that adds nothing
     measure = ["if measure:",
@@ -212,25 +238,30 @@ def loop_source(groups):
               '                break',
               '        for i in range(W.counts.shape[0]):',
               '            counts[row, i] = W.counts[i]']
-    lines += _lockstep_source(hook, lockstep_forces)
+    lines += _lockstep_source(hook, lockstep_forces, lockstep_accept)
     return "\n".join(lines) + "\n"
 
 
 def _accept_source(hook):
     """Source lines (inside a world's step, 12 spaces deep) that accept world `row`'s converged
-    step (state OK): finish it, run the accept hooks, flag an exploding state; and a world whose
-    state is not OK records its status and step and stops. Shared by the per-world and the
-    lockstep loops."""
+    step (state OK): finish it, run the accept hooks, then _stop_source."""
     return ['                finish_step(W, q, v, dt)',
             *hook("accept", "b, q", " " * 16),
-            '                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
+            *_stop_source()]
+
+
+def _stop_source():
+    """Source lines (12 spaces deep) after world `row`'s step has been accepted (state OK,
+    q, v its state) or has failed: flag an exploding state; a world whose state is not OK
+    records its status and step and stops. Shared by the per-world and the lockstep loops."""
+    return ['                if not (max_abs(q) <= exploding and max_abs(v) <= exploding):',
             '                    state = EXPLODED',
             '            if state != OK:',
             '                status[row] = state',
             '                done[row] = k']
 
 
-def _lockstep_source(hook, lockstep_forces):
+def _lockstep_source(hook, lockstep_forces, lockstep_accept):
     """Lines of `run_steps_lockstep` (loop_source's hooks): run_steps's worlds advanced
     together in rounds: in each, one Newton evaluation of every world that needs one -- the
     bindings' forces binding after binding across those worlds (lockstep_forces: a binding
@@ -238,7 +269,8 @@ def _lockstep_source(hook, lockstep_forces):
     each world's own operations in the per-world loop's order -- then each world's Newton step,
     and the Newton systems that are due solved across worlds (softmech.kernels.band_lanes), a
     chunk of LANES worlds as soon as it is full, until each world's step has converged or
-    failed."""
+    failed; then the converged worlds' steps are finished and accepted together
+    (lockstep_accept: a binding with a lanes_accept kernel accepts them LANES at a time)."""
     return [
         '', '', '@loop_kernel(nogil=True)',
         'def run_steps_lockstep(T, X, S, world0, first, stride, Q, V, t_origin, step0, dt,',
@@ -312,17 +344,23 @@ def _lockstep_source(hook, lockstep_forces):
         '            for r in range(n):',
         '                if S.phase[r] == EVALUATE:',
         '                    busy = True',
+        '        ne = 0                            # the worlds whose step converged',
+        '        for r in range(n):',
+        '            if S.alive[r] == 1 and S.phase[r] == OK:',
+        '                W = world_work(S, r)',
+        '                finish_step(W, Q[S.rows[r]], V[S.rows[r]], dt)',
+        '                S.evaluating[ne] = r',
+        '                ne += 1',
+        *lockstep_accept(" " * 8),
         '        for r in range(n):',
         '            if S.alive[r] == 0:',
         '                continue',
         '            row = S.rows[r]',
         '            state = S.phase[r]',
+        '            q = Q[row]',
+        '            v = V[row]',
         '            if state == OK:',
-        '                W = world_work(S, r)',
-        '                b = world0 + row',
-        '                q = Q[row]',
-        '                v = V[row]',
-        *_accept_source(hook),
+        *_stop_source(),
         '                S.alive[r] = 0',
         '    for r in range(n):',
         '        for i in range(S.counts.shape[1]):',

@@ -7,7 +7,8 @@ The formulas are those of der_bend_twist and der_frames (Bergou et al. 2008; ref
 11-16; Jawed et al. 2018 sec. 7), evaluated by the same operations in the same order: every
 per-lane value is written as the per-world kernel writes it, with the same inline helpers
 (softmech.kernels.der_frames' dot3, cross3, axpy3, scale3, transport3, rotate_cs;
-der_bend_twist.material_frame). numba compiles without fast-math or FMA contraction, and a SIMD
+der_bend_twist.material_frame; the frames' lanes kernels are softmech.kernels.der_frames_lanes).
+numba compiles without fast-math or FMA contraction, and a SIMD
 instruction does per lane what the scalar one does, so each world's forces and Jacobian
 entries equal the per-world kernel's bit for bit (tests/unit/test_lockstep_newton.py), and a
 lane's numbers do not depend on what the other lanes hold.
@@ -23,9 +24,11 @@ small loop that LLVM left rolled kept the loop over lanes from being innermost, 
 not vectorized), with plain array arguments (numba marks them noalias, not a tuple's fields),
 and every index a constant offset from w, so that it vectorizes without runtime overlap
 checks. LLVM's remarks (-pass-remarks=loop-vectorize) report every arithmetic loop here
-vectorized, width 4 (AVX2); only the gathers of the worlds' inputs stay scalar. sin, cos and atan2 have no SIMD form in this numba (no SVML):
-they run in loops of their own, each call scalar, so that they do not keep the arithmetic
-scalar. The helpers are separate compiled functions (not inlined into one body), each one loop
+vectorized, width 4 (AVX2); only the gathers of the worlds' inputs stay scalar. sin, cos and
+atan2 have no SIMD form in this numba (no SVML): they run in loops of their own, each call
+scalar, so that they do not keep the arithmetic scalar, and as few times as the formulas allow
+(the twist angles' cos and sin once per edge, not per spring; the accepted reference twists'
+once per step, not per evaluation: falling_rod, 16 worlds, libm 11 % of the time before). The helpers are separate compiled functions (not inlined into one body), each one loop
 across the lanes: one kernel per piece of the per-world kernel, compiled once for every scene.
 
 Idle lanes (a chunk of fewer than LANES worlds) compute on a copy of lane 0's inputs and are
@@ -39,17 +42,24 @@ import numpy as np
 from softmech.kernels import kernel
 from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
-from softmech.kernels.der_frames import axpy3, cross3, dot3, rotate_cs, scale3, transport3
+from softmech.kernels.der_frames import axpy3, cross3, dot3, scale3
+from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, edge_trig_lanes,
+                                                gather_frames, lane_vec as _v,
+                                                put_lane_vec as _put, reference_twists_lanes)
 from softmech.kernels.implicit_bindings import der_natural_binding
 
 DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
     "dof_map",      # (k,) int64: the global DOFs of the rod's springs and edges
     "edge_ld",      # (m, 6) int64: edge_dofs as rows of q below
     "spring_ld",    # (s, 11) int64: spring_dofs as rows of q below
+    "edge_theta",   # (m,) int64: the row of q below holding each edge's twist angle
+    "accepted_cs",  # (B, 2, s): cos, sin of each world's accepted reference twists, refreshed
+                    #   at its step's first evaluation (LockstepWork.measure; constant in a step)
     # gathered per chunk (lane w: world S.evaluating[c0 + w]); shapes below before flattening
     "q",            # (k, L) [m, rad]
     "acc_a1", "acc_t",   # (m, 3, L) accepted frames
     "acc_ref",      # (s, L) [rad]
+    "acc_cos", "acc_sin",   # (s, L) cos, sin of acc_ref
     "kbar",         # (s, 2, L) [-] discrete natural curvatures
     "tbar",         # (s, L) [rad]
     "EI",           # (s, 2, L) [N m^2]
@@ -58,7 +68,8 @@ DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
     "t", "a1", "a2",     # (m, 3, L)
     "ref",          # (s, L) [rad]
     "pt",           # (3, L) scratch: a1^e transported onto t^f
-    "ang",          # (2, L) scratch: cos, sin of the old reference twist; then atan2's (y, x)
+    "ang",          # (2, L) scratch: atan2's (y, x)
+    "ecos", "esin",      # (m, L) cos, sin of each edge's twist angle
     # one spring
     "vec",          # (_NV, 3, L): te, tf, a1e, a2e, a1f, a2f, m1e, m1f, m2e, m2f, kb, tt
     "geo",          # (6, L): |e|, |f| [m], theta_e', theta_f' [rad], chi, twist m [rad]
@@ -93,92 +104,23 @@ def lanes_scratch(a):
     local[dofs] = np.arange(dofs.size)
     m, s = a.edge_dofs.shape[0], a.spring_dofs.shape[0]
 
+    spring_ld = local[a.spring_dofs]
+    # each edge's twist-angle row, from the springs that hold it (an edge of no spring: row 0,
+    # computed and never read)
+    edge_theta = np.zeros(m, np.int64)
+    edge_theta[a.spring_edges[:, 0]] = spring_ld[:, _TE]
+    edge_theta[a.spring_edges[:, 1]] = spring_ld[:, _TF]
+
     def z(n):
         return np.zeros(n * L)
     return DerBendTwistLanes(
-        dof_map=dofs.astype(np.int64), edge_ld=local[a.edge_dofs],
-        spring_ld=local[a.spring_dofs], q=z(dofs.size), acc_a1=z(3 * m), acc_t=z(3 * m),
-        acc_ref=z(s), kbar=z(2 * s), tbar=z(s), EI=z(2 * s), GJ=z(s), t=z(3 * m),
-        a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV), geo=z(6),
+        dof_map=dofs.astype(np.int64), edge_ld=local[a.edge_dofs], spring_ld=spring_ld,
+        edge_theta=edge_theta, accepted_cs=np.zeros((a.acc_ref.shape[0], 2, s)),
+        q=z(dofs.size), acc_a1=z(3 * m), acc_t=z(3 * m), acc_ref=z(s), acc_cos=z(s),
+        acc_sin=z(s), ecos=z(m), esin=z(m), kbar=z(2 * s), tbar=z(s), EI=z(2 * s), GJ=z(s),
+        t=z(3 * m), a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV), geo=z(6),
         trig=z(4), kap=z(2), coef=z(6), cg=z(1), g=z(33), H=z(121), blk=z(27), gE=z(12),
         qq=z(2), Fl=z(11), Jl=z(121))
-
-
-@kernel(inline="always")
-def _v(arr, i, w):
-    """Lane w of 3-vector i of a flat (n, 3, L) array, as a 3-tuple."""
-    o = 3 * i * L + w
-    return (arr[o], arr[o + L], arr[o + 2 * L])
-
-
-@kernel(inline="always")
-def _put(arr, i, w, v):
-    """Lane w of 3-vector i of a flat (n, 3, L) array = v."""
-    o = 3 * i * L + w
-    arr[o] = v[0]
-    arr[o + L] = v[1]
-    arr[o + 2 * L] = v[2]
-
-
-# -- frames (der_frames.der_frames, lane by lane) ------------------------------------------
-@kernel
-def _edge_frames(q, edge_ld, acc_a1, acc_t, t, a1, a2, nl):
-    """der_frames' loop over edges: tangents and reference directors, time-parallel transported
-    from the accepted step, of every lane (q (k, L), edge_ld (m, 6); frames (m, 3, L))."""
-    for j in range(edge_ld.shape[0]):
-        d0 = edge_ld[j, 0] * L
-        d1 = edge_ld[j, 1] * L
-        d2 = edge_ld[j, 2] * L
-        d3 = edge_ld[j, 3] * L
-        d4 = edge_ld[j, 4] * L
-        d5 = edge_ld[j, 5] * L
-        for w in range(nl):
-            e = axpy3(-1.0, (q[d0 + w], q[d1 + w], q[d2 + w]), (q[d3 + w], q[d4 + w], q[d5 + w]))
-            tj = scale3(1.0 / math.sqrt(dot3(e, e)), e)
-            b1 = transport3(_v(acc_a1, j, w), _v(acc_t, j, w), tj)
-            b1 = axpy3(-dot3(b1, tj), tj, b1)
-            b1 = scale3(1.0 / math.sqrt(dot3(b1, b1)), b1)
-            _put(t, j, w, tj)
-            _put(a1, j, w, b1)
-            _put(a2, j, w, cross3(tj, b1))
-
-
-@kernel(inline="always")
-def _spring_axes(t, a1, je, jf, se, sf, ce, w):
-    """der_frames' oriented tangents t^e, t^f and directors a1^e, a1^f of a spring, lane w."""
-    te = scale3(se, _v(t, je, w))
-    tf = scale3(sf, _v(t, jf, w))
-    ae = scale3(se * ce, _v(a1, je, w))
-    af = scale3(sf, _v(a1, jf, w))
-    return te, tf, ae, af
-
-
-@kernel
-def _reference_twists(t, a1, spring_edges, spring_signs, acc_ref, ref, pt, ang, nl):
-    """der_frames' loop over springs: the reference twists ref (s, L) [rad], continuous in time
-    from acc_ref (s, L) (DisMech's computeRefTwist); the trigonometry in loops of its own."""
-    for s in range(spring_edges.shape[0]):
-        je = spring_edges[s, 0]
-        jf = spring_edges[s, 1]
-        se = spring_signs[s, 0]
-        sf = spring_signs[s, 1]
-        ce = spring_signs[s, 2]
-        o = s * L
-        for w in range(nl):
-            te, tf, ae, af = _spring_axes(t, a1, je, jf, se, sf, ce, w)
-            _put(pt, 0, w, transport3(ae, te, tf))
-        for w in range(nl):
-            ang[w] = math.cos(acc_ref[o + w])
-        for w in range(nl):
-            ang[L + w] = math.sin(acc_ref[o + w])
-        for w in range(nl):
-            te, tf, ae, af = _spring_axes(t, a1, je, jf, se, sf, ce, w)
-            ut = rotate_cs(_v(pt, 0, w), tf, ang[w], ang[L + w])
-            wv = cross3(ut, af)          # signed_angle(ut, af, tf)
-            ang[w] = dot3(wv, tf)
-            ang[L + w] = dot3(ut, af)
-        for w in range(nl):
-            ref[o + w] = acc_ref[o + w] + math.atan2(ang[w], ang[L + w])
 
 
 # -- one spring (der_bend_twist.der_bend_twist_forces, lane by lane) -------------------------
@@ -210,16 +152,14 @@ def _spring_geometry(q, dl, je, jf, se, sf, ce, a1, a2, vec, geo, nl):
 
 
 @kernel
-def _trig(geo, trig, nl):
-    """cos and sin of both twist angles, every lane (scalar calls: no SIMD sin/cos here)."""
+def _trig(ecos, esin, je, jf, se, sf, trig, nl):
+    """cos and sin of the spring's oriented twist angles se theta_e, sf theta_f, every lane,
+    from its edges' (edge_trig_lanes: the sign on the sine)."""
     for w in range(nl):
-        trig[w] = math.cos(geo[_THE * L + w])
-    for w in range(nl):
-        trig[L + w] = math.sin(geo[_THE * L + w])
-    for w in range(nl):
-        trig[2 * L + w] = math.cos(geo[_THF * L + w])
-    for w in range(nl):
-        trig[3 * L + w] = math.sin(geo[_THF * L + w])
+        trig[w] = ecos[je * L + w]
+        trig[L + w] = se * esin[je * L + w]
+        trig[2 * L + w] = ecos[jf * L + w]
+        trig[3 * L + w] = sf * esin[jf * L + w]
 
 
 @kernel
@@ -502,15 +442,16 @@ def _forces_lanes(a, x, F, J, worlds, m, j0):
     J[j0 + 121 s + ..., worlds[w]] of lane w's world (J (nnz, worlds): LockstepWork.J), in
     the per-world kernel's order."""
     nl = x.cg.shape[0]          # = LANES, as a runtime value (module docstring)
-    _edge_frames(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
-    _reference_twists(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.ref, x.pt, x.ang,
-                      nl)
+    edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
+    reference_twists_lanes(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.acc_cos,
+                           x.acc_sin, x.ref, x.pt, x.ang, nl)
+    edge_trig_lanes(x.q, x.edge_theta, x.ecos, x.esin, nl)
     for s in range(a.spring_dofs.shape[0]):
         se = a.spring_signs[s, 0]
         sf = a.spring_signs[s, 1]
         _spring_geometry(x.q, x.spring_ld[s], a.spring_edges[s, 0], a.spring_edges[s, 1], se,
                          sf, a.spring_signs[s, 2], x.a1, x.a2, x.vec, x.geo, nl)
-        _trig(x.geo, x.trig, nl)
+        _trig(x.ecos, x.esin, a.spring_edges[s, 0], a.spring_edges[s, 1], se, sf, x.trig, nl)
         _strains(s, x.trig, x.ref, x.kbar, x.tbar, a.inv_vor, x.EI, x.GJ, x.vec, x.geo, x.kap,
                  x.coef, nl)
         _zero(x.H)
@@ -553,18 +494,12 @@ def _write_jacobian(J, base, Jl, worlds, m):
 
 @kernel
 def _gather(a, x, b, q, t, w):
-    """Lane w of x's inputs from world b: its DOFs q (n_dof,), accepted frames, and its natural
-    strains and stiffnesses at time t [s] (der_natural_binding: the actuation tables written,
-    as the per-world binding does)."""
-    for k in range(x.dof_map.shape[0]):
-        x.q[k * L + w] = q[x.dof_map[k]]
-    for j in range(a.acc_a1.shape[1]):
-        for k in range(3):
-            x.acc_a1[(3 * j + k) * L + w] = a.acc_a1[b, j, k]
-            x.acc_t[(3 * j + k) * L + w] = a.acc_tangent[b, j, k]
+    """Lane w of x's inputs from world b: its DOFs q (n_dof,), accepted frames
+    (der_frames_lanes.gather_frames), and its natural strains and stiffnesses at time t [s]
+    (der_natural_binding: the actuation tables written, as the per-world binding does)."""
+    gather_frames(a, x, b, q, w)
     der_natural_binding(a, b, t, True)
     for s in range(a.acc_ref.shape[1]):
-        x.acc_ref[s * L + w] = a.acc_ref[b, s]
         x.tbar[s * L + w] = a.tbar[s]
         x.GJ[s * L + w] = a.GJ[s]
         for k in range(2):
@@ -573,12 +508,20 @@ def _gather(a, x, b, q, t, w):
 
 
 @kernel
-def _copy_lane0(x, m):
-    """Lanes m .. L - 1 of the flat (n, L) array x = its lane 0 (idle lanes compute on a copy
-    of a world)."""
-    for i in range(0, x.shape[0], L):
-        for w in range(m, L):
-            x[i + w] = x[i]
+def _gather_accepted_trig(a, x, b, fresh, w):
+    """Lane w of x.acc_cos, x.acc_sin: cos and sin of world b's accepted reference twists,
+    from its row of the cache x.accepted_cs, computed first where `fresh` (the world's first
+    evaluation of a step: the accepted twists are constant during a step, so that the libm
+    calls run once per step, not once per evaluation)."""
+    cs = x.accepted_cs[b]
+    if fresh:
+        for s in range(a.acc_ref.shape[1]):
+            cs[0, s] = math.cos(a.acc_ref[b, s])
+        for s in range(a.acc_ref.shape[1]):
+            cs[1, s] = math.sin(a.acc_ref[b, s])
+    for s in range(cs.shape[1]):
+        x.acc_cos[s * L + w] = cs[0, s]
+        x.acc_sin[s * L + w] = cs[1, s]
 
 
 @kernel
@@ -587,14 +530,20 @@ def der_bend_twist_lanes_binding(a, x, S, i, world0, Q, t, h, n):
     the worlds r = S.evaluating[0 .. n - 1] of a lockstep thread (S: LockstepWork; world
     world0 + S.rows[r], DOFs Q[S.rows[r]]), binding i's bending and twisting forces added to
     S.F[r] and its Jacobian entries to S.J[S.offsets[i]:S.offsets[i + 1], r], LANES worlds a
-    call of _forces_lanes; each world's numbers those of the per-world binding, bit for bit."""
+    call of _forces_lanes; each world's numbers those of the per-world binding, bit for bit.
+    S.measure[r] == 1 marks world r's first evaluation of a step (the lockstep loop sets it),
+    where the cos and sin of its accepted reference twists are computed (_gather_accepted_trig);
+    later evaluations of the step read them."""
     j0 = S.offsets[i]
     for c0 in range(0, n, L):
         m = min(L, n - c0)
         for w in range(m):
-            row = S.rows[S.evaluating[c0 + w]]
+            r = S.evaluating[c0 + w]
+            row = S.rows[r]
             _gather(a, x, world0 + row, Q[row], t, w)
+            _gather_accepted_trig(a, x, world0 + row, S.measure[r] == 1, w)
         if m < L:
-            for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.kbar, x.tbar, x.EI, x.GJ):
-                _copy_lane0(arr, m)
+            for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.acc_cos, x.acc_sin, x.kbar, x.tbar,
+                        x.EI, x.GJ):
+                copy_lane0(arr, m)
         _forces_lanes(a, x, S.F, S.J, S.evaluating[c0:c0 + m], m, j0)

@@ -33,7 +33,8 @@ LockstepWork = namedtuple("LockstepWork", [
     "alive",         # (L,) int64: 1 while the world has not stopped in this call
     "lane_world",    # (width,) int64: the world (index r) of each lane of the next solve; width
                      #   = lanes.ab.shape[1]: the lanes solved together (band_lanes.LANES)
-    "evaluating",    # (L,) int64: the worlds (indices r) that evaluate their forces this round
+    "evaluating",    # (L,) int64: the worlds (indices r) that evaluate their forces this round;
+                     #   after a step's last round, those whose step converged (the accept)
     "norms",         # (L,) each world's sum of its bindings' force sizes (measure), ...
     "before",        # (L,) ... and |F| before the current binding's forces
 ])

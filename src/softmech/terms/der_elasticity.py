@@ -13,6 +13,7 @@ from softmech.implicit.binding import Binding
 from softmech.implicit.compiled import CompiledForm
 from softmech.kernels.der_bend_twist import der_strains
 from softmech.kernels.der_bend_twist_lanes import der_bend_twist_lanes_binding, lanes_scratch
+from softmech.kernels.der_frames_lanes import der_bend_twist_accept_lanes
 from softmech.kernels.implicit_bindings import (
     DerBendTwistArgs, DerStretchArgs, der_bend_twist_accept, der_bend_twist_binding,
     der_bend_twist_energy, der_frames_binding, der_natural_binding, der_stretch_binding,
@@ -154,7 +155,8 @@ class DerBendTwist(Binding):
             return None
         return CompiledForm(self.name, self.args, forces=der_bend_twist_binding,
                             accept=der_bend_twist_accept, lanes=der_bend_twist_lanes_binding,
-                            lanes_scratch=lanes_scratch)
+                            lanes_scratch=lanes_scratch,
+                            lanes_accept=der_bend_twist_accept_lanes)
 
     def energy(self, b, q):
         return der_bend_twist_energy(self.args, b, q, self._F, self._J)
