@@ -315,3 +315,26 @@ def test_shell_terms_reject_bad_arguments():
     other.add(sm.AxisymmetricShell(bare, thickness=2e-3, youngs_modulus=4e4))
     with pytest.raises(ValueError, match="no root body"):   # the thrust would have nowhere to go
         other.compile(dt=1e-5)
+
+
+@pytest.mark.parametrize("builder", ["poseidron", "quadropus", "monopus"])
+def test_the_explicit_default_step_follows_the_grid_and_runs(builder):
+    """With an explicit scheme the robots' default dt is EXPLICIT_FRACTION (0.9) of the scene's
+    own stability estimate (Scene.time_step_limit), so it follows the grid: a fixed 2e-5 s,
+    right for the former coarse grids, diverged on Table 1's (118 / 4 x 49 elements, estimate
+    2.24e-6 s with the x100 rotary inertia) in the first 0.01 s. Checked on Table 1's grid
+    (the estimate's ratio exactly, a run of 2,000 steps without divergence) and on a coarse one
+    (a larger step)."""
+    from softmech.scenarios.poseidron import EXPLICIT_FRACTION
+    from softmech.scenarios.quadropus import build_quadropus
+    build = {"poseidron": build_poseidron, "quadropus": build_quadropus,
+             "monopus": build_monopus}[builder]
+    scene, info = build(scheme="verlet", duration=0.004)
+    limit = float(scene.time_step_limit().min())
+    assert info.dt == pytest.approx(EXPLICIT_FRACTION * limit, rel=1e-12)
+    sim = scene.compile(dt=info.dt, scheme="verlet")
+    sim.step(2000)           # raises SimulationDiverged if the step is unstable
+    assert np.isfinite(sim.time) and sim.time == pytest.approx(2000 * info.dt)
+    coarse, coarse_info = build(scheme="verlet", duration=0.004, n_elems=30, arm_elems=12)
+    assert coarse_info.dt > 5 * info.dt
+    assert build(scheme="verlet", dt=1e-6, duration=0.004)[1].dt == 1e-6

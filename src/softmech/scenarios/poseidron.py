@@ -66,8 +66,11 @@ s, unscaled inertia): the mean surge of the PoseiDRONE over 2 s is 0.03044 m/s a
 0.03038 at 1e-3 s, 0.03048 at 2e-4 s and 0.03050 with explicit Verlet at 2e-6 s (no scaling,
 root free, 30 mantle and 16 arm elements; benchmarks/implicit_cosserat.py,
 docs/benchmarks_log.md)."""
-EXPLICIT_DT = 2e-5
-"""Time step of the explicit schemes [s] (rotary inertia x ROTARY_INERTIA)."""
+EXPLICIT_FRACTION = 0.9
+"""Default time step of the explicit schemes (rotary inertia x ROTARY_INERTIA) as a fraction of
+the scene's explicit stability estimate (Scene.time_step_limit): the step follows the grid
+(Table 1's 118 mantle / 4 x 49 arm elements: 0.9 x 2.24e-6 s; a fixed 2e-5 s, right for the
+former coarse grids, diverged on it in the first 0.01 s)."""
 DEFAULTS = dict(frequency=1.51, peak_tension=4.0, cycles=8, n_shell=118, n_arm=49)
 """n_shell, n_arm: Table 1's grids, 1 mm along the mantle's 118 mm meridian and 5 mm along
 the 245 mm arms. The mean surge at 1.51 pps over 2 s is converged in them: 2.950 cm/s, against
@@ -166,9 +169,14 @@ def rotary_inertia(scheme):
     return 1.0 if scheme == "implicit_euler" else ROTARY_INERTIA
 
 
-def default_dt(scheme, dt):
-    """dt [s] if given, else the scheme's default (IMPLICIT_DT or EXPLICIT_DT)."""
-    return (IMPLICIT_DT if scheme == "implicit_euler" else EXPLICIT_DT) if dt is None else dt
+def default_dt(scheme, dt, scene):
+    """dt [s] if given, else the scheme's default for the built `scene`: IMPLICIT_DT, or
+    EXPLICIT_FRACTION x its explicit stability estimate."""
+    if dt is not None:
+        return dt
+    if scheme == "implicit_euler":
+        return IMPLICIT_DT
+    return EXPLICIT_FRACTION * float(scene.time_step_limit().min())
 
 
 def add_scaling(scene, rod, scaling, name):
@@ -237,7 +245,7 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     elements (default 118: Table 1's 1 mm); frequency [pulsations/s] > 0; peak_tension [N] >= 0 of the cable
     pull; duration [s] (default 8 pulsations); scheme: "implicit_euler" (default: unscaled
     inertia, dt IMPLICIT_DT) or an explicit one (rotary inertia x ROTARY_INERTIA, dt
-    EXPLICIT_DT); dt [s]: another step; hold: pitch and lift held as in the paper's experiment
+    EXPLICIT_FRACTION x the stability estimate); dt [s]: another step; hold: pitch and lift held as in the paper's experiment
     (HoldMotion "pitch_lift_hold"), False: the root is free in SE(3); arm_elems: elements per
     arm (default 49: Table 1's 5 mm)."""
     from softmech import _checks
@@ -247,7 +255,7 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
     _checks.nonnegative("peak_tension", peak_tension)
     duration = DEFAULTS["cycles"] / frequency if duration is None else duration
     _checks.positive("duration", duration)
-    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
+    scaling = rotary_inertia(scheme)
     com, inertia = root_inertia()
     scene = sm.Scene()
     root = scene.add_rigid_body(name="root", position=com, mass=4 * TABLE2_ROOT["bar_mass"],
@@ -265,8 +273,9 @@ def build_poseidron(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=None,
             R = turn_z(k) @ R1
             add_arm(scene, root, f"arm{k + 1}", turn_z(k) @ G_RB1[1], R[:, 0], R[:, 1],
                     arm_elems, scaling)
-    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
-                                duration=duration, frequency=frequency,
+    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds,
+                                dt=default_dt(scheme, dt, scene), duration=duration,
+                                frequency=frequency,
                                 axis=tuple(G_RS[0][:, 2]), n_elems=n_elems, scheme=scheme)
 
 

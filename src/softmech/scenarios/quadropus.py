@@ -91,7 +91,7 @@ def build_quadropus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
     moment m_baz [N m] of the sculling stroke; frequency [pps] > 0;
     duration [s] > 0; scheme and dt [s] as build_poseidron's."""
     q = QUADROPUS
-    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
+    scaling = rotary_inertia(scheme)
     scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment, scaling)
     for k in range(4):
         base = turn_x(k) @ np.asarray(q["arm_base"])
@@ -99,7 +99,8 @@ def build_quadropus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
         arm = add_arm(scene, root, f"arm{k + 1}", base, out, axis, arm_elems, scaling)
         scene.add(sm.RecruitedBending(arm, -moment, start=q["start"], duration=q["recruitment"],
                                       axis="d2", body=root, name=f"arm{k + 1}_sculling"))
-    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
+    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds,
+                                dt=default_dt(scheme, dt, scene),
                                 duration=duration, frequency=frequency, axis=tuple(axis),
                                 n_elems=n_elems, origin=tuple(G_RS[1]), title="Quadropus",
                                 scheme=scheme, steady_start=q["start"] + q["recruitment"] + 1.0)
@@ -121,7 +122,7 @@ def build_monopus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
     g_rb's printed rotation would point the arm along -z; the text's "rear-pointing" arm is
     taken (along -x). scheme, dt [s] and arm_elems as build_quadropus's."""
     mo = MONOPUS
-    scaling, dt = rotary_inertia(scheme), default_dt(scheme, dt)
+    scaling = rotary_inertia(scheme)
     scene, root, rod, axis = _cone_and_mantle(n_elems, duration, frequency, moment, scaling)
     arm = add_arm(scene, root, "arm", np.asarray(mo["arm_base"]), -axis, (0.0, 0.0, 1.0),
                   arm_elems, scaling)
@@ -130,7 +131,8 @@ def build_monopus(n_elems=DEFAULTS["n_shell"], worlds=1, *, duration=6.0,
                                       body=root, name=f"steer_{which}"))
     r, z = mantle_profile(n_elems=n_elems)
     mantle_length = float(np.hypot(np.diff(r), np.diff(z)).sum())        # L_s = 118 mm
-    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds, dt=dt,
+    return scene, PoseidronInfo(rod=rod.name, body="root", worlds=worlds,
+                                dt=default_dt(scheme, dt, scene),
                                 duration=duration, frequency=frequency, axis=tuple(axis),
                                 n_elems=n_elems, origin=tuple(G_RS[1]), title="Monopus",
                                 length=mantle_length + TABLE1_ARM["length"], scheme=scheme)
