@@ -72,34 +72,6 @@ def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density
                      np.ones(1, np.int64)) == 0
 
 
-@pytest.mark.parametrize("lanes", [1, 3])
-def test_the_single_precision_copy_of_the_factor_solves_to_its_rounding(lanes):
-    """The implicit integrator's solves read the factor rounded to float32 (half the bytes).
-    Their answer is the exact solve of a factor perturbed by float32 rounding, |dL|, |dU| <=
-    2^-24 |L|, |U| entrywise, so its relative error is bounded by ~n eps32 cond(A) (Higham,
-    "Accuracy and Stability of Numerical Algorithms", 2nd ed., thm 9.3); these diagonally
-    dominant systems have cond(A) < 10, so 1e-5 relative (the float64 solve: 1e-12), checked
-    against a dense float64 solve, lane by lane, and equal bit for bit to the solve of the
-    factor widened back to float64 (the widening is exact)."""
-    n, density = 250, 0.02
-    fp, matrices, values = _random_system(n, density, lanes=lanes, seed=7)
-    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, lanes)),
-              np.ones(lanes, np.int64))
-    rounded = values.astype(np.float32)
-    b = np.random.default_rng(3).standard_normal((n, lanes))
-    single, widened = b[fp.perm].copy(), b[fp.perm].copy()
-    lu_solve(fp.colptr, fp.rows, fp.diag, rounded, single)
-    lu_solve(fp.colptr, fp.rows, fp.diag, rounded.astype(np.float64), widened)
-    np.testing.assert_array_equal(single, widened)
-    x = np.empty_like(b)
-    x[fp.perm] = single
-    for lane, M in enumerate(matrices):
-        exact = np.linalg.solve(M, b[:, lane])
-        assert np.linalg.cond(M) < 10.0
-        error = np.linalg.norm(x[:, lane] - exact) / np.linalg.norm(exact)
-        assert 0.0 < error < 1e-5          # rounded (not exact), within the bound
-
-
 def test_coloring_separates_columns_that_share_a_row():
     """Curtis-Powell-Reid: columns of one color have no row in common, so one residual
     evaluation per color gives every entry."""

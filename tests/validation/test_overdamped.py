@@ -31,19 +31,15 @@ def test_a_sedimenting_rod_moves_at_its_stokes_velocity_from_the_first_step():
     """A free horizontal rod under gravity: force balance rho A g = c_n v on every element, so
     v = rho pi r^2 g / c_n (broadside sedimentation in resistive-force theory; Lighthill 1976)
     at once -- an inertial step would start from rest and approach it over rho A / c_n. Equal
-    to 1e-9 of v in the first step, on every node, and no sideways motion beyond that. (1e-12
-    until 2026-12-02, when one float64 Newton correction solved this linear balance exactly;
-    the solves now read the factor rounded to single precision, so the corrections meet it to
-    the Newton tolerance, 1e-8 of an element per step: measured 4.1e-12 along the fall,
-    1.4e-10 of v across it. An inertial first step misses v by O(1).)"""
+    to 1e-12 in the first step, on every node."""
     scene, _, c_n = rod_in_stokes_flow(20, normal=(0, 1, 0))
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     sim = scene.compile(dt=1e-3, scheme="implicit_euler", newton=OVERDAMPED)
     sim.step(1)
     v = sim.get_state()["velocities"][0]
     expected = -RHO * math.pi * R**2 * 9.81 / c_n
-    np.testing.assert_allclose(v[:, 2], expected, rtol=1e-9)
-    np.testing.assert_allclose(v[:, :2], 0.0, atol=1e-9 * abs(expected))
+    np.testing.assert_allclose(v[:, 2], expected, rtol=1e-12)
+    np.testing.assert_allclose(v[:, :2], 0.0, atol=1e-12 * abs(expected))
 
 
 def test_a_bent_cantilever_relaxes_at_the_first_mode_rate_of_the_overdamped_beam():

@@ -101,7 +101,6 @@ SolverArgs = namedtuple("SolverArgs", [
     "U", "Up", "R", "Rp", "dU", "U_watch", "dU_watch", "U_old", "U_old2", "eps", "b",
     "work",                                                                  # (nb, n_dof, W)
     "values",                                            # factor values (n_blocks, nnz, W)
-    "values32",             # the factor rounded to float32, which the solves read (same shape)
     "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
     "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
@@ -349,9 +348,7 @@ class ImplicitIntegrator:
         return SolverArgs(
             U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), U_watch=vec(), dU_watch=vec(),
             U_old=vec(), U_old2=vec(), eps=vec(), b=vec(), work=vec(),
-            values=np.zeros((nb, fp.nnz, W)),
-            values32=np.zeros((nb, fp.nnz, W), dtype=np.float32),
-            colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
+            values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
             entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),
@@ -421,7 +418,6 @@ class ImplicitIntegrator:
                 raise ValueError(f"implicit integrator memory: {key} has shape {saved.shape}, "
                                  f"expected {(lanes.worlds,) + arr.shape[1:-1]}")
             arr[...] = np.moveaxis(saved[world], 1, -1)
-        s.values32[...] = s.values          # the solves' copy, rounded as after a factorization
         for key in self.MEMORY_BLOCKS:
             saved = np.asarray(arrays[key])[world]                           # (nb, W)
             same = np.all(saved == saved[:, :1], axis=1)

@@ -76,15 +76,6 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     N.counts[bi, 2] += n_colors
     N.counts[bi, 3] += 1
     bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
-    # the solves read the factor rounded to single precision: half the bytes, which is what a
-    # solve costs once a block's factors outgrow the cache (the plate's 16 worlds: 29 MB in
-    # float64; docs/benchmarks.md, batched implicit stepping). Its error, ~6e-8 relative per
-    # entry, acts as that of an aged Jacobian: the Newton loop's tolerance is unchanged.
-    v32 = N.values32[bi]
-    for p in range(vals.shape[0]):
-        for lane in range(W):
-            if refresh[lane] != 0:
-                v32[p, lane] = vals[p, lane]
     for lane in range(W):
         if refresh[lane] != 0:
             N.age[bi, lane] = 0
@@ -168,7 +159,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         for i in range(b.shape[0]):
             for lane in range(W):
                 b[i, lane] = dU[N.perm[i], lane]
-        lu_solve(N.colptr, N.rows, N.diag, N.values32[bi], b)
+        lu_solve(N.colptr, N.rows, N.diag, N.values[bi], b)
         for i in range(b.shape[0]):
             for lane in range(W):
                 dU[N.perm[i], lane] = b[i, lane] * active[lane]

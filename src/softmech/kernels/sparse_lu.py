@@ -98,9 +98,7 @@ def _factor_one(colptr, rows, diag, values, work):
 def lu_solve(colptr, rows, diag, values, b):
     """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix): forward
     substitution with the unit lower L, then backward with U, column by column (one lane:
-    _solve_one, the same operations without the loops over lanes). values (nnz, W) float64,
-    or float32 (the factor rounded, as the implicit integrator's solves read it: each entry
-    widened exactly, the arithmetic in b's float64)."""
+    _solve_one, the same operations without the loops over lanes)."""
     n = colptr.shape[0] - 1
     W = b.shape[1]
     if W == 1:
