@@ -24,8 +24,6 @@ import os
 import sys
 import time
 
-import numpy as np
-
 import softmech as sm
 from softmech.scenarios.poseidron import build_poseidron, surge
 from softmech.scenarios.quadropus import build_monopus, build_quadropus

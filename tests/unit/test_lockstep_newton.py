@@ -388,6 +388,17 @@ def lanes_forces(sim, Q, t, order, F0, J0):
     return out
 
 
+def lanes_scene(scene, worlds):
+    """B worlds in lockstep of the lanes tests' scenes: falling_rod (a per-world modulus),
+    pneunet (natural curvature tables), a rod network (reversed edges, half-turned frames)."""
+    if scene == "falling_rod":
+        return falling_rods(worlds, True)
+    if scene == "pneunet":
+        return build_pneunet(worlds=worlds)[0].compile(worlds=worlds, dt=DT,
+                                                       newton=NewtonOptions(lockstep=True))
+    return star_rods(worlds)
+
+
 @pytest.mark.parametrize("scene, worlds, in_order", [
     ("falling_rod", 10, False), ("pneunet", 10, False), ("network", 10, False),
     ("falling_rod", LANES, True)])
@@ -402,13 +413,7 @@ def test_the_lanes_bend_twist_kernel_is_the_per_world_kernel_bit_for_bit(scene, 
     # lanes); LANES worlds in order: the other way of writing the Jacobian entries
     # (_write_jacobian: a thread's LANES worlds in order, one flat loop over LockstepWork.J's
     # rows). Random F0, J0 underneath, so that a missed or doubled entry shows.
-    if scene == "falling_rod":
-        sim = falling_rods(worlds, True)
-    elif scene == "pneunet":
-        sim = build_pneunet(worlds=worlds)[0].compile(worlds=worlds, dt=DT,
-                                                      newton=NewtonOptions(lockstep=True))
-    else:
-        sim = star_rods(worlds)
+    sim = lanes_scene(scene, worlds)
     sim.run(0.02)
     rng = np.random.default_rng(3)
     Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
@@ -432,13 +437,7 @@ def test_the_lanes_accept_commits_the_per_world_accepts_frames_bit_for_bit(scene
     # (a full chunk and one of 2 with 6 idle lanes), DOFs perturbed from a run's state so
     # that the frames move; the worlds not accepted keep their history.
     worlds = 10
-    if scene == "falling_rod":
-        sim = falling_rods(worlds, True)
-    elif scene == "pneunet":
-        sim = build_pneunet(worlds=worlds)[0].compile(worlds=worlds, dt=DT,
-                                                      newton=NewtonOptions(lockstep=True))
-    else:
-        sim = star_rods(worlds)
+    sim = lanes_scene(scene, worlds)
     sim.run(0.02)
     rng = np.random.default_rng(6)
     Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
