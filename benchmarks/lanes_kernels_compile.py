@@ -46,8 +46,8 @@ def main(argv=None):
     S.rows[:] = np.arange(worlds)
     S.evaluating[:] = np.arange(worlds)
     S.measure[:] = 1
-    form = next(bd.compiled() for bd in sim.stepper.bindings
-                if bd.compiled() is not None and bd.compiled().lanes_accept is not None)
+    forms = (bd.compiled() for bd in sim.stepper.bindings)
+    form = next(f for f in forms if f is not None and f.lanes_accept is not None)
     x = form.lanes_scratch(form.args)
     Q = sim.q.copy()
     rows = []

@@ -435,29 +435,38 @@ def test_the_lanes_accept_commits_the_per_world_accepts_frames_bit_for_bit(scene
     # in its order, so each world's accepted tangents, directors and reference twists are the
     # per-world accept's bit for bit (tolerance zero; measured 0). 10 worlds in random order
     # (a full chunk and one of 2 with 6 idle lanes), DOFs perturbed from a run's state so
-    # that the frames move; the worlds not accepted keep their history.
+    # that the frames move; the worlds not accepted keep their history. As in the loop, the
+    # lanes forces run first (each world's first evaluation of the step, S.measure = 1): they
+    # fill the cache of the accepted twists' cos and sin that the accept reads.
     worlds = 10
     sim = lanes_scene(scene, worlds)
     sim.run(0.02)
     rng = np.random.default_rng(6)
     Q = sim.q + 0.02 * rng.standard_normal(sim.q.shape)
     order = rng.permutation(worlds)[:9]
-    S = lockstep_work(falling_rods(1, True).stepper.loop.W, worlds)
+    bindings = sim.stepper.bindings
+    offsets = np.concatenate([[0], np.cumsum([len(bd.rows) for bd in bindings])])
+    S = lockstep_work(falling_rods(1, True).stepper.loop.W, worlds)._replace(
+        F=np.zeros(Q.shape), J=np.zeros((offsets[-1], worlds)),
+        offsets=offsets.astype(np.int64))
     S.rows[:] = np.arange(worlds)
     S.evaluating[:order.size] = order
+    S.measure[:] = 1
     checked = 0
-    for bd in sim.stepper.bindings:
+    for i, bd in enumerate(bindings):
         form = bd.compiled()
         if form.lanes_accept is None:
             continue
         history = ("acc_a1", "acc_tangent", "acc_ref")
         before = [getattr(form.args, k).copy() for k in history]
+        x = form.lanes_scratch(form.args)
+        form.lanes(form.args, x, S, i, 0, Q, 0.05, DT, order.size)
         for b in order:
             form.accept(form.args, b, Q[b].copy())
         per_world = [getattr(form.args, k).copy() for k in history]
         for k, v in zip(history, before):
             getattr(form.args, k)[:] = v
-        form.lanes_accept(form.args, form.lanes_scratch(form.args), S, 0, Q, order.size)
+        form.lanes_accept(form.args, x, S, 0, Q, order.size)
         for k, v0, v in zip(history, before, per_world):
             assert np.abs(v - v0)[order].max() > 0, (form.name, k)
             np.testing.assert_array_equal(getattr(form.args, k), v, err_msg=f"{form.name} {k}")

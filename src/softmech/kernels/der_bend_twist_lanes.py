@@ -28,7 +28,8 @@ vectorized, width 4 (AVX2); only the gathers of the worlds' inputs stay scalar. 
 atan2 have no SIMD form in this numba (no SVML): they run in loops of their own, each call
 scalar, so that they do not keep the arithmetic scalar, and as few times as the formulas allow
 (the twist angles' cos and sin once per edge, not per spring; the accepted reference twists'
-once per step, not per evaluation: falling_rod, 16 worlds, libm 11 % of the time before). The helpers are separate compiled functions (not inlined into one body), each one loop
+once per step, not per evaluation: falling_rod, 16 worlds, libm 11 % of the time before).
+The helpers are separate compiled functions (not inlined into one body), each one loop
 across the lanes: one kernel per piece of the per-world kernel, compiled once for every scene.
 
 Idle lanes (a chunk of fewer than LANES worlds) compute on a copy of lane 0's inputs and are
@@ -118,8 +119,8 @@ def lanes_scratch(a):
         edge_theta=edge_theta, accepted_cs=np.zeros((a.acc_ref.shape[0], 2, s)),
         q=z(dofs.size), acc_a1=z(3 * m), acc_t=z(3 * m), acc_ref=z(s), acc_cos=z(s),
         acc_sin=z(s), ecos=z(m), esin=z(m), kbar=z(2 * s), tbar=z(s), EI=z(2 * s), GJ=z(s),
-        t=z(3 * m), a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV), geo=z(6),
-        trig=z(4), kap=z(2), coef=z(6), cg=z(1), g=z(33), H=z(121), blk=z(27), gE=z(12),
+        t=z(3 * m), a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV),
+        geo=z(6), trig=z(4), kap=z(2), coef=z(6), cg=z(1), g=z(33), H=z(121), blk=z(27), gE=z(12),
         qq=z(2), Fl=z(11), Jl=z(121))
 
 
@@ -508,20 +509,15 @@ def _gather(a, x, b, q, t, w):
 
 
 @kernel
-def _gather_accepted_trig(a, x, b, fresh, w):
-    """Lane w of x.acc_cos, x.acc_sin: cos and sin of world b's accepted reference twists,
-    from its row of the cache x.accepted_cs, computed first where `fresh` (the world's first
-    evaluation of a step: the accepted twists are constant during a step, so that the libm
-    calls run once per step, not once per evaluation)."""
+def refresh_accepted_trig(a, x, b):
+    """x.accepted_cs[b] = cos and sin of world b's accepted reference twists, at the world's
+    first evaluation of a step (they are constant during a step, so that the libm calls run
+    once per step, not once per evaluation; gather_frames then reads them)."""
     cs = x.accepted_cs[b]
-    if fresh:
-        for s in range(a.acc_ref.shape[1]):
-            cs[0, s] = math.cos(a.acc_ref[b, s])
-        for s in range(a.acc_ref.shape[1]):
-            cs[1, s] = math.sin(a.acc_ref[b, s])
-    for s in range(cs.shape[1]):
-        x.acc_cos[s * L + w] = cs[0, s]
-        x.acc_sin[s * L + w] = cs[1, s]
+    for s in range(a.acc_ref.shape[1]):
+        cs[0, s] = math.cos(a.acc_ref[b, s])
+    for s in range(a.acc_ref.shape[1]):
+        cs[1, s] = math.sin(a.acc_ref[b, s])
 
 
 @kernel
@@ -532,7 +528,7 @@ def der_bend_twist_lanes_binding(a, x, S, i, world0, Q, t, h, n):
     S.F[r] and its Jacobian entries to S.J[S.offsets[i]:S.offsets[i + 1], r], LANES worlds a
     call of _forces_lanes; each world's numbers those of the per-world binding, bit for bit.
     S.measure[r] == 1 marks world r's first evaluation of a step (the lockstep loop sets it),
-    where the cos and sin of its accepted reference twists are computed (_gather_accepted_trig);
+    where the cos and sin of its accepted reference twists are computed (refresh_accepted_trig);
     later evaluations of the step read them."""
     j0 = S.offsets[i]
     for c0 in range(0, n, L):
@@ -540,8 +536,9 @@ def der_bend_twist_lanes_binding(a, x, S, i, world0, Q, t, h, n):
         for w in range(m):
             r = S.evaluating[c0 + w]
             row = S.rows[r]
+            if S.measure[r] == 1:
+                refresh_accepted_trig(a, x, world0 + row)
             _gather(a, x, world0 + row, Q[row], t, w)
-            _gather_accepted_trig(a, x, world0 + row, S.measure[r] == 1, w)
         if m < L:
             for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.acc_cos, x.acc_sin, x.kbar, x.tbar,
                         x.EI, x.GJ):

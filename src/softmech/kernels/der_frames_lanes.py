@@ -72,8 +72,8 @@ def reference_twists_lanes(t, a1, spring_edges, spring_signs, acc_ref, acc_cos, 
                            pt, ang, nl):
     """der_frames' loop over springs: the reference twists ref (s, L) [rad], continuous in time
     from acc_ref (s, L) (DisMech's computeRefTwist), whose cos and sin acc_cos, acc_sin (s, L)
-    the caller supplies (accepted_trig_lanes, or the forces' per-step cache: they are constant
-    during a step); atan2 in a loop of its own."""
+    the caller supplies (gather_frames: from the per-step cache, they are constant during a
+    step); atan2 in a loop of its own."""
     for s in range(spring_edges.shape[0]):
         je = spring_edges[s, 0]
         jf = spring_edges[s, 1]
@@ -95,16 +95,6 @@ def reference_twists_lanes(t, a1, spring_edges, spring_signs, acc_ref, acc_cos, 
 
 
 @kernel
-def accepted_trig_lanes(acc_ref, acc_cos, acc_sin):
-    """acc_cos, acc_sin = cos, sin of the accepted reference twists acc_ref (s, L) [rad], every
-    lane (scalar libm calls: no SIMD cos/sin in this numba)."""
-    for i in range(acc_ref.shape[0]):
-        acc_cos[i] = math.cos(acc_ref[i])
-    for i in range(acc_ref.shape[0]):
-        acc_sin[i] = math.sin(acc_ref[i])
-
-
-@kernel
 def edge_trig_lanes(q, edge_theta, ecos, esin, nl):
     """cos and sin of every edge's twist angle (q (k, L) [m, rad]; edge_theta (m,) int64: the
     row of q holding edge j's angle) into ecos, esin (m, L): once per edge, where the springs
@@ -122,15 +112,19 @@ def edge_trig_lanes(q, edge_theta, ecos, esin, nl):
 @kernel
 def gather_frames(a, x, b, q, w):
     """Lane w of x (DerBendTwistLanes) from world b (a: DerBendTwistArgs): its DOFs q (n_dof,),
-    accepted tangents, directors and reference twists."""
+    accepted tangents, directors and reference twists, and the latter's cos and sin from the
+    cache x.accepted_cs[b] (filled at the world's first evaluation of a step)."""
     for k in range(x.dof_map.shape[0]):
         x.q[k * L + w] = q[x.dof_map[k]]
     for j in range(a.acc_a1.shape[1]):
         for k in range(3):
             x.acc_a1[(3 * j + k) * L + w] = a.acc_a1[b, j, k]
             x.acc_t[(3 * j + k) * L + w] = a.acc_tangent[b, j, k]
+    cs = x.accepted_cs[b]
     for s in range(a.acc_ref.shape[1]):
         x.acc_ref[s * L + w] = a.acc_ref[b, s]
+        x.acc_cos[s * L + w] = cs[0, s]
+        x.acc_sin[s * L + w] = cs[1, s]
 
 
 @kernel
@@ -149,8 +143,11 @@ def der_bend_twist_accept_lanes(a, x, S, world0, Q, n):
     r = S.evaluating[0 .. n - 1] of a lockstep thread (S: LockstepWork; world world0 +
     S.rows[r]), LANES worlds a call of the frames' lanes kernels (x: the binding's
     DerBendTwistLanes scratch); each world's accepted frames those of the per-world accept,
-    bit for bit. Per world, the accept cost as much as 1.2 of the lanes kernel's evaluations of
-    the frames (falling_rod, 16 worlds: der_frames and its transport 4.6 % of the time)."""
+    bit for bit. The cos and sin of the accepted reference twists are read from the cache
+    that the world's first evaluation of this step filled (der_bend_twist_lanes.
+    refresh_accepted_trig): the accept runs in the lockstep loop after its worlds' evaluations,
+    with the same scratch. (Per world, the per-world accept had cost 4.6 % of falling_rod's
+    16 worlds; this one costs 1.95 us per rod of 29 springs.)"""
     nl = x.cg.shape[0]
     for c0 in range(0, n, L):
         m = min(L, n - c0)
@@ -158,10 +155,9 @@ def der_bend_twist_accept_lanes(a, x, S, world0, Q, n):
             row = S.rows[S.evaluating[c0 + w]]
             gather_frames(a, x, world0 + row, Q[row], w)
         if m < L:
-            for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref):
+            for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.acc_cos, x.acc_sin):
                 copy_lane0(arr, m)
         edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
-        accepted_trig_lanes(x.acc_ref, x.acc_cos, x.acc_sin)
         reference_twists_lanes(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.acc_cos,
                                x.acc_sin, x.ref, x.pt, x.ang, nl)
         for w in range(m):
