@@ -24,6 +24,9 @@ def main():
     ap.add_argument("--dt", type=float, default=1e-5)
     ap.add_argument("--tangential-stiffness", type=float, default=0.0,
                     help="k_t [N/m] of sm.StickingFriction on the ground; 0: the regularized law")
+    ap.add_argument("--penalty-stiffness", type=float, default=0.0,
+                    help="k [N/m] of the surface penalty contact with the mollified friction "
+                         "(build_walker(penalty_stiffness=...)); 0: the element-centre contact")
     ap.add_argument("--duration", type=float, default=6.0)
     ap.add_argument("--frequencies", type=float, nargs="+", default=[0.5, 1.0, 2.0])
     ap.add_argument("--scheme", choices=("verlet", "implicit_euler"), default="verlet")
@@ -47,7 +50,8 @@ def main():
         given = {"tol": args.tol, "predictor": args.predictor}
         newton = sm.ImplicitOptions(corotate=args.corotate,
                                     **{k: v for k, v in given.items() if v is not None})
-    given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance}
+    given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance,
+             "penalty_stiffness": args.penalty_stiffness or None}
     extra = {k: v for k, v in given.items() if v is not None}
     groups = [(f,) for f in args.frequencies] if args.alone else [tuple(args.frequencies)]
     print(f"dt {args.dt:g} s, {args.scheme}, ground {args.ground} {extra}, k_t "

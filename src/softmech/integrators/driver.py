@@ -39,13 +39,19 @@ class Call:
     at the configuration that closes a block of steps (closing_positions), where a block ends
     and the next one starts with its opening drift. A constraint may be imposed there twice
     (projecting again changes nothing), a history update may not: run there, it made a run's
-    result depend on how it was split into blocks, i.e. on the record interval."""
+    result depend on how it was split into blocks, i.e. on the record interval.
+    proximity: None, or a Python function (args, bi, lane, W) -> (m, 2) int64 pairs of
+    element slots that the call may couple at block bi's lane (contact between elements near
+    each other, touching or not): the implicit integrator adds their couplings to the Jacobian's
+    pattern (softmech.integrators.implicit), which a probe of the current forces alone misses
+    until they touch."""
     stage: str
     order: int
     kernel: object
     args: tuple
     name: str = ""
     history: bool = False
+    proximity: object = None
 
     def __post_init__(self):
         if self.stage not in STAGES:

@@ -140,6 +140,7 @@ class ImplicitIntegrator:
         nb, W = lanes.n_blocks, lanes.W
         s, ws = engine.state, engine.workspace
         kinds, offset = [], 0
+        self._rod_kind = None
         for kind, _ in engine.kinds:
             if kind is DER_MOTION:
                 if options.corotate:
@@ -161,6 +162,8 @@ class ImplicitIntegrator:
                 adjacent = np.repeat(np.arange(s.rb_v.shape[2] // W), 2).reshape(-1, 2)
             else:                                   # pragma: no cover - a new body kind
                 raise ValueError(f"body kind {kind!r} has no implicit form")
+            if kind is ROD_MOTION:
+                self._rod_kind = len(kinds)
             x, v, Q, w, acc, alpha = arrays
             n_x, n_q = v.shape[2] // W, w.shape[2] // W
             kinds.append(ImplicitKindArgs(
@@ -333,10 +336,33 @@ class ImplicitIntegrator:
             rows.append(changed)
             cols.append(np.full(changed.size, j, dtype=np.int64))
         self._copy_states(bi, from_save=True)
-        self._couplings = (np.concatenate(rows).astype(np.int64),
-                           np.concatenate(cols).astype(np.int64))
+        near_rows, near_cols = self._proximity_couplings(bi)
+        self._couplings = (np.concatenate(rows + [near_rows]).astype(np.int64),
+                           np.concatenate(cols + [near_cols]).astype(np.int64))
         self.pattern = factor_pattern(self.n_dof, *self._couplings)
         self.solver = self._solver_arrays(self.pattern)
+
+    def _proximity_couplings(self, bi):
+        """Couplings (rows, cols) of the rod elements that the scene's contact calls may
+        couple at block bi's lane 0 (driver.Call.proximity: near each other, touching or not):
+        every velocity of the two elements' four nodes and both frames with every other. A
+        probe of the forces sees a contact only while it touches; without these, a contact
+        that starts later has no entries in the Jacobian, and Newton on a contact stiffer
+        than the inertia (k h^2 > m) diverges: the walker's rings around its pillars, ~240
+        iterations and ~3 halvings per step, 7 with them (docs/implicit_cosserat.md)."""
+        W, empty = self.lanes.W, np.zeros(0, dtype=np.int64)
+        calls = [c for c in self.engine.calls if c.proximity is not None]
+        if self._rod_kind is None or not calls:
+            return empty, empty
+        v_off, w_off = self.kinds[self._rod_kind].offsets
+        rows, cols = [empty], [empty]
+        for c in calls:
+            nodes, elems = c.proximity(c.args, bi, 0, W)
+            dofs = np.concatenate([v_off + 3 * nodes, w_off + 3 * elems], axis=1)   # (m, 6)
+            dofs = (dofs[:, :, None] + np.arange(3)).reshape(len(dofs), -1)         # (m, 18)
+            rows.append(np.repeat(dofs, dofs.shape[1], axis=1).ravel())
+            cols.append(np.tile(dofs, (1, dofs.shape[1])).ravel())
+        return np.concatenate(rows), np.concatenate(cols)
 
     def _solver_arrays(self, fp):
         nb, W, n = self.lanes.n_blocks, self.lanes.W, self.n_dof

@@ -27,11 +27,27 @@ eq. 4.10) acts at every end in contact on that node's velocity, with the end's n
 |f_a|, along the element's in-plane axial direction a and lateral direction a x u. A node has
 no frame, so the section's spin (rolling) and the static-friction pass of the centre model are
 not part of this model (softmech.terms.contact refuses them with surface=True).
+
+Mollified friction (`regularization="mollified"`: one coefficient, no static branch), the
+smooth friction of incremental-potential contact (Li et al., ACM Trans. Graph. 39(4) 2020,
+"Incremental Potential Contact", eqs. 13-15, there in displacement per step, here in velocity):
+
+    F = -mu N f1(|v| / v_eps) dir,    f1(y) = y (2 - y) for y < 1, 1 above
+
+per direction (dir = sign, mu forward or backward by the sign) or on the unit slip velocity
+("unit": f1(|v| / v_eps) v / |v|). f1 is C1, rises from 0 with slope 2 / v_eps and reaches the
+Coulomb value at v_eps: the force is continuous and monotone in the slip velocity, so an implicit
+step's equations have one solution (the static branch above, with its fall from the static to the
+kinetic force, has several once h > m v_eps / ((mu_s - mu_k) N)). Below v_eps a node held by
+a tangential load F_t < mu N creeps at about v_eps F_t / (2 mu N) <= v_eps / 2: the
+regularization's error, set by v_eps.
 """
 from collections import namedtuple
 
+import numpy as np
+
 from softmech.kernels import kernel
-from softmech.kernels.contact import in_plane_axes, kinetic_friction
+from softmech.kernels.contact import by_direction, in_plane_axes, kinetic_friction, sign
 
 # rows of surface_param (n_blocks, n_c, N_SURFACE_PARAMS, n_elems*W)
 (S_PX, S_PY, S_PZ, S_UX, S_UY, S_UZ, S_K, S_GAMMA, S_MU_F, S_MU_B, S_MU_L, S_V_EPS) = range(12)
@@ -56,16 +72,43 @@ def end_force(delta, vn, k, gamma):
 
 
 @kernel(inline="always")
-def end_friction(v0, v1, v2, a0, a1, a2, r0, r1, r2, normal, mu_f, mu_b, mu_l, v_eps, unit):
-    """Kinetic friction [N] (3 components) on a node of velocity v with normal force `normal`,
-    along the in-plane axial direction a and lateral direction r."""
-    f_ax, f_lat = kinetic_friction(v0 * a0 + v1 * a1 + v2 * a2, v0 * r0 + v1 * r1 + v2 * r2,
-                                   normal, mu_f, mu_b, mu_l, v_eps, 1.0 / v_eps, unit)
+def end_friction(v0, v1, v2, a0, a1, a2, r0, r1, r2, normal, mu_f, mu_b, mu_l, v_eps, unit,
+                 mollified):
+    """Kinetic (or, mollified, the mollified law's) friction [N] (3 components) on a node of
+    velocity v with normal force `normal`, along the in-plane axial direction a and lateral
+    direction r."""
+    v_ax = v0 * a0 + v1 * a1 + v2 * a2
+    v_lat = v0 * r0 + v1 * r1 + v2 * r2
+    if mollified:
+        f_ax, f_lat = mollified_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, 1.0 / v_eps, unit)
+    else:
+        f_ax, f_lat = kinetic_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, v_eps,
+                                       1.0 / v_eps, unit)
     return f_ax * a0 + f_lat * r0, f_ax * a1 + f_lat * r1, f_ax * a2 + f_lat * r2
 
 
 @kernel(inline="always")
-def surface_entry(a, bi, W, i, unit):
+def mollifier(speed, inv_v_eps):
+    """f1(|v| / v_eps) / |v| [s/m] of the mollified law (module docstring), finite at |v| = 0:
+    (2 - y) / v_eps below v_eps, 1 / |v| above."""
+    y = speed * inv_v_eps
+    return (2.0 - y) * inv_v_eps if y < 1.0 else 1.0 / speed
+
+
+@kernel(inline="always")
+def mollified_friction(v_ax, v_lat, normal, mu_f, mu_b, mu_l, inv_v_eps, unit):
+    """Mollified friction magnitudes along the axial and lateral directions (module docstring)
+    for slip velocities v_ax, v_lat [m/s] and normal force N [N]."""
+    mu_ax = by_direction(mu_f, mu_b, sign(v_ax))
+    if unit:
+        g = mollifier(np.sqrt(v_ax * v_ax + v_lat * v_lat), inv_v_eps)
+        return -mu_ax * normal * g * v_ax, -mu_l * normal * g * v_lat
+    return (-mu_ax * normal * mollifier(abs(v_ax), inv_v_eps) * v_ax,
+            -mu_l * normal * mollifier(abs(v_lat), inv_v_eps) * v_lat)
+
+
+@kernel(inline="always")
+def surface_entry(a, bi, W, i, unit, mollified):
     """Contact entry i (one rod, one plane) in block bi: every element's two end spheres against
     the plane; adds the forces to a.node_force [N] (a closed rod's last element ends on node 0;
     its ghost slot holds node 0's position and velocity)."""
@@ -104,9 +147,9 @@ def surface_entry(a, bi, W, i, unit):
         ml = prm[S_MU_L, e]
         ve = prm[S_V_EPS, e]
         ga0, ga1, ga2 = end_friction(v[0, ia], v[1, ia], v[2, ia], a0, a1, a2, r0, r1, r2, fa,
-                                     mf, mb, ml, ve, unit)
+                                     mf, mb, ml, ve, unit, mollified)
         gb0, gb1, gb2 = end_friction(v[0, ib], v[1, ib], v[2, ib], a0, a1, a2, r0, r1, r2, fb,
-                                     mf, mb, ml, ve, unit)
+                                     mf, mb, ml, ve, unit, mollified)
         out[0, e] = fa * u0 + ga0
         out[1, e] = fa * u1 + ga1
         out[2, e] = fa * u2 + ga2
@@ -120,21 +163,34 @@ def surface_entry(a, bi, W, i, unit):
 
 
 @kernel(inline="always")
-def surface_entries(a, bi, W, unit):
+def surface_entries(a, bi, W, unit, mollified):
     for i in range(a.surface_rod.shape[0]):
-        surface_entry(a, bi, W, i, unit)
+        surface_entry(a, bi, W, i, unit, mollified)
 
 
-# one kernel per friction decomposition (a literal constant of each), as softmech.kernels.contact
+# one kernel per friction decomposition and law (literal constants), as softmech.kernels.contact:
+# a scene compiles only the ones it uses
 @kernel
 def surface_contacts_sign(a, bi, W, t):
-    surface_entries(a, bi, W, False)
+    surface_entries(a, bi, W, False, False)
 
 
 @kernel
 def surface_contacts_unit(a, bi, W, t):
-    surface_entries(a, bi, W, True)
+    surface_entries(a, bi, W, True, False)
 
 
-SURFACE_VARIANTS = {False: surface_contacts_sign, True: surface_contacts_unit}
-"""unit decomposition -> the kernel (takes SurfaceContactArgs)."""
+@kernel
+def surface_contacts_sign_mollified(a, bi, W, t):
+    surface_entries(a, bi, W, False, True)
+
+
+@kernel
+def surface_contacts_unit_mollified(a, bi, W, t):
+    surface_entries(a, bi, W, True, True)
+
+
+SURFACE_VARIANTS = {(False, False): surface_contacts_sign, (True, False): surface_contacts_unit,
+                    (False, True): surface_contacts_sign_mollified,
+                    (True, True): surface_contacts_unit_mollified}
+"""(unit decomposition, mollified law) -> the kernel (takes SurfaceContactArgs)."""

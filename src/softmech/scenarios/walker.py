@@ -88,7 +88,7 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
-            "tangential_stiffness": 0.0}
+            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
 GROUNDS = {"softmech": {},
@@ -191,6 +191,11 @@ def walker_parameters(overrides, muscle="strip"):
         raise ValueError(f"static_friction = {p['static_friction']!r} is not allowed: must be >= "
                          f"friction (the kinetic coefficient) = {p['friction']!r}")
     _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
+    _checks.nonnegative("penalty_stiffness", p["penalty_stiffness"])
+    if p["penalty_stiffness"] > 0 and p["tangential_stiffness"] > 0:
+        raise ValueError(f"tangential_stiffness = {p['tangential_stiffness']!r} is not allowed "
+                         f"with penalty_stiffness = {p['penalty_stiffness']!r} > 0: the surface "
+                         "contact's friction is the mollified law (give one of the two)")
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
@@ -276,9 +281,7 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                                     stiffness=50.0, damping=1e-3, name=f"ring_short_{k}"))
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
-        scene.add(sm.GroundContact(skeleton, stiffness=10.0, damping=1e-3, name=f"ground_{k}",
-                                   friction=ground_friction(p),
-                                   surface_tolerance=p["surface_tolerance"]))
+        scene.add(ground_contact(skeleton, p, f"ground_{k}"))
         scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
@@ -288,6 +291,22 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
                              n_elems=sum(r.n_elems for r in scene.rods),
                              frequencies=tuple(float(f) for f in freqs), skeletons=tuple(skeletons))
+
+
+def ground_contact(rod, p, name):
+    """The ground contact of a walker's rod with parameters p: penalty_stiffness 0 (default):
+    the element-centre contact (stiffness 10 N/m, damping 1e-3 kg/s, the contact band
+    surface_tolerance) with ground_friction(p); > 0: the rod's surface against the ground with
+    that penalty stiffness [N/m] per element and the mollified friction of coefficient
+    `friction` over `slip_velocity` (module docstring)."""
+    k = p["penalty_stiffness"]
+    if k > 0:
+        friction = sm.IsotropicFriction(p["friction"], slip_velocity=p["slip_velocity"],
+                                        rolling=False, regularization="mollified")
+        return sm.GroundContact(rod, stiffness=k, damping=1e-3, surface=True, name=name,
+                                friction=friction)
+    return sm.GroundContact(rod, stiffness=10.0, damping=1e-3, name=name,
+                            friction=ground_friction(p), surface_tolerance=p["surface_tolerance"])
 
 
 def ground_friction(p):
@@ -320,10 +339,7 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                       density=1100.0, youngs_modulus=p["youngs_modulus"])
         scene.add(sm.FixedJoint((foot, n // 2), (skeleton, node), **CROSS_FOOT_JOINT,
                                 name=f"{side}_cross_foot_joint_{k}"))
-        scene.add(sm.GroundContact(foot, stiffness=10.0, damping=1e-3,
-                                   name=f"{side}_cross_foot_ground_{k}",
-                                   friction=ground_friction(p),
-                                   surface_tolerance=p["surface_tolerance"]))
+        scene.add(ground_contact(foot, p, f"{side}_cross_foot_ground_{k}"))
         scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
 
 

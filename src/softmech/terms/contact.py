@@ -64,6 +64,7 @@ ORDER = 90
 """Last in the force pass: the wall response balances the total force of every other term."""
 
 DECOMPOSITIONS = {"sign": 0, "unit": 1}
+REGULARIZATIONS = ("band", "mollified")
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ class AnisotropicFriction:
     "unit" weights each direction by the unit slip velocity's component (PyElastica >= 0.3).
     per_node: each half of an element's kinetic friction uses its own node's velocity (instead of
     the element's mass-weighted velocity) and acts on that node.
+    regularization: "band" (default: below slip_velocity the kinetic friction fades out and the
+    static pass holds, Gazzola et al. 2018) or "mollified" (one coefficient, the kinetic one,
+    smoothly from 0 to mu N over slip_velocity, no static branch: a force monotone in the slip
+    velocity that implicit steps can solve; Li et al. 2020, softmech.kernels.surface_contact;
+    GroundContact(rod, surface=True) only).
     """
     forward: float
     backward: float
@@ -88,6 +94,7 @@ class AnisotropicFriction:
     rolling: bool = True
     decomposition: str = "sign"
     per_node: bool = False
+    regularization: str = "band"
 
     def __post_init__(self):
         for f in ("forward", "backward", "lateral", "static_forward", "static_backward",
@@ -95,15 +102,22 @@ class AnisotropicFriction:
             _checks.nonnegative(f"friction.{f}", getattr(self, f), shape=())
         _checks.positive("friction.slip_velocity", self.slip_velocity, shape=())
         _checks.choice("friction.decomposition", self.decomposition, DECOMPOSITIONS)
+        _checks.choice("friction.regularization", self.regularization, REGULARIZATIONS)
+        if self.regularization == "mollified" and (
+                self.static_forward, self.static_backward, self.static_lateral) != (0, 0, 0):
+            raise ValueError(f"friction.static_* = ({self.static_forward!r}, "
+                             f"{self.static_backward!r}, {self.static_lateral!r}) is not allowed "
+                             "with regularization='mollified': its law has one coefficient per "
+                             "direction, the kinetic one (static coefficients 0)")
         for f in ("rolling", "per_node"):
             _checks.boolean(f"friction.{f}", getattr(self, f))
 
 
 def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
-                      decomposition="sign", per_node=False):
+                      decomposition="sign", per_node=False, regularization="band"):
     """The same coefficient in every in-plane direction."""
     return AnisotropicFriction(kinetic, kinetic, kinetic, static, static, static,
-                               slip_velocity, rolling, decomposition, per_node)
+                               slip_velocity, rolling, decomposition, per_node, regularization)
 
 
 NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
@@ -121,11 +135,12 @@ def isotropic_coefficients(owner, friction, where):
                          "sm.IsotropicFriction(kinetic, static, slip_velocity=...)")
     if (len({f.forward, f.backward, f.lateral}) > 1
             or len({f.static_forward, f.static_backward, f.static_lateral}) > 1
-            or f.decomposition != "sign" or f.per_node or not f.rolling):
+            or f.decomposition != "sign" or f.per_node or not f.rolling
+            or f.regularization != "band"):
         raise ValueError(f"{owner}.friction = {friction!r} is not allowed on {where}: "
                          "its friction is isotropic (sm.IsotropicFriction(kinetic, static, "
                          "slip_velocity=...) with rolling True, decomposition 'sign', "
-                         "per_node False)")
+                         "per_node False, regularization 'band')")
     return float(f.forward), float(f.static_forward), float(f.slip_velocity)
 
 
@@ -224,6 +239,11 @@ class GroundContact(BodyTerm):
             self.surface = g.get("surface", False)
             if self.surface:
                 self._check_surface()
+            elif self.friction.regularization != "band":
+                raise ValueError(f"{self.name}.friction.regularization = "
+                                 f"{self.friction.regularization!r} is not allowed on the "
+                                 f"element-centre contact ({self.target!r}): the mollified law "
+                                 "acts on the rod's surface contact (surface=True)")
             return
         for key in ("stiffness",) + (("distance",) if kind == DISCRETE else ()):
             if key not in g:
@@ -359,7 +379,8 @@ class GroundContact(BodyTerm):
             raise ValueError(f"params of {self.name}: stiffness and slip_velocity must be > 0, "
                              "damping and friction coefficients >= 0")
         ctx.part(SurfaceContacts).add(ctx.rod_index[self.rod], prm,
-                                      self.friction.decomposition == "unit", sticking)
+                                      self.friction.decomposition == "unit", sticking,
+                                      self.friction.regularization == "mollified")
         ctx.time_step_limits.append(surface_time_step_limit(
             ctx.discrete[rod.name]["node_mass"], rod.closed, prm[:, 6]))
 

@@ -240,6 +240,32 @@ def check_initial_overlap(term, ctx, indices):
             ratio[k], "(r_i + r_j)", ratio[k] * (rad[i] + rad[j]))
 
 
+def near_pairs(args, bi, lane, W):
+    """The contact elements of one RodContact call (args: RodContactArgs or RodStickArgs) that
+    may touch soon at block bi's lane: every pair of one entry (self contact only where the
+    entry has it) whose centres are within r_i + r_j + l_i + l_j (l: rest lengths), i.e. whose
+    surfaces are at most about half an element apart, touching or not. Returns (nodes (m, 4):
+    the node slots of element i's ends and of element j's, elems (m, 2): their element slots),
+    int64: the couplings an implicit step's Jacobian needs for contacts that start during a
+    run (Call.proximity; softmech.integrators.implicit)."""
+    from scipy.spatial import cKDTree    # here: scipy.spatial costs import time otherwise
+
+    x = args.x[bi][:, lane::W].T                                        # node slots (n, 3)
+    a, b = args.rc_node_a, args.rc_node_b
+    centre = 0.5 * (x[a] + x[b])
+    reach = args.elem_radius[bi][lane::W][args.rc_elem] + args.rc_len
+    pairs = cKDTree(centre).query_pairs(2.0 * reach.max(), output_type="ndarray")
+    i, j = pairs[:, 0], pairs[:, 1]
+    near = np.linalg.norm(centre[i] - centre[j], axis=1) < reach[i] + reach[j]
+    ri, rj = args.rc_rod[i], args.rc_rod[j]
+    shared = (args.rc_member[ri] * args.rc_member[rj]) > 0              # (m, n_entries)
+    allowed = np.where(ri == rj, (shared * args.rc_self[None, :]).any(axis=1),
+                       shared.any(axis=1)) if len(pairs) else np.zeros(0, dtype=bool)
+    i, j = i[near & allowed], j[near & allowed]
+    nodes = np.stack([a[i], b[i], a[j], b[j]], axis=1).astype(np.int64)
+    return nodes, np.stack([args.rc_elem[i], args.rc_elem[j]], axis=1).astype(np.int64)
+
+
 class FrictionSplitPart(Part):
     """A contact Part whose entries (tuples ending with the sticking flag) compile into one
     kernel call set per friction law: the regularized entries together, then the sticking ones
@@ -318,14 +344,16 @@ class RodContacts(FrictionSplitPart):
             rc_stats=engine.zeros(3, lanes.W))
         if not sticking:
             args = engine.args(RodContactArgs, **own)
-            return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts")]
+            return [Call("forces", ORDER, rod_rod_contacts, args, "rod_contacts",
+                         proximity=near_pairs)]
         # the anchors' slots are history (softmech.packing.Engine.history), saved with the state
         args = engine.args(RodStickArgs, rs_slot=engine.history("rod_sticking", SLOT_ROWS,
                                                                  n_ce * SLOTS),
                            rs_seen=engine.zeros(n_ce * SLOTS * lanes.W, dtype=np.int64), **own)
         return [Call("positions", ANCHOR_ORDER, rod_sticking_anchors, args,
                      "rod_sticking_anchors", history=True),
-                Call("forces", ORDER, rod_sticking_contacts, args, "rod_sticking")]
+                Call("forces", ORDER, rod_sticking_contacts, args, "rod_sticking",
+                     proximity=near_pairs)]
 
 
 CALLS = ("rod_contacts", "rod_sticking")

@@ -44,8 +44,9 @@ def time_step_limit(node_mass, closed, stiffness):
 
 class SurfaceContacts(Part):
     """All surface plane contacts of a scene: per entry the rod index, the parameters
-    (B, N_SURFACE_PARAMS) and whether friction uses the unit decomposition. One call per run of
-    consecutive entries with the same decomposition (a scene compiles only what it uses). An
+    (B, N_SURFACE_PARAMS) and the friction's variant (unit decomposition, mollified law). One
+    call per run of consecutive entries with the same variant (a scene compiles only what it
+    uses). An
     entry with sticking friction (its kinetic coefficients 0 in params) adds the anchors' update
     and the friction of softmech.kernels.surface_sticking, one pair of calls per entry."""
 
@@ -54,10 +55,11 @@ class SurfaceContacts(Part):
         self.entries = []
         self.sticking = []
 
-    def add(self, rod_index, params, unit, sticking=None):
+    def add(self, rod_index, params, unit, sticking=None, mollified=False):
         """sticking: None, or (name, plane (B, 6): point (3) [m], unit normal (3), rows (B,
-        N_STICK_PARAMS): softmech.terms.friction.sticking_rows)."""
-        self.entries.append((rod_index, params, bool(unit)))
+        N_STICK_PARAMS): softmech.terms.friction.sticking_rows); mollified: the mollified
+        friction law (softmech.kernels.surface_contact) instead of the kinetic one."""
+        self.entries.append((rod_index, params, (bool(unit), bool(mollified))))
         if sticking is not None:
             self.sticking.append((rod_index,) + tuple(sticking))
 
