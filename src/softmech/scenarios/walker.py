@@ -40,6 +40,16 @@ share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5
 1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s; 5.9 at 3.125e-7 s, all short) and moves
 with k_t and c_t, so that speed is not converged at dt = 1e-5 s -- an option, not the default
 (docs/musculoskeletal.md).
+A smooth ground for implicit steps (`penalty_stiffness` k > 0 [N/m]; 0, the default: the
+element-centre contact above): every ground contact is the rod's surface contact (penalty k per
+element, damping 1e-3 kg/s) with the mollified friction of coefficient `friction` over
+`slip_velocity` (sm.IsotropicFriction(..., regularization="mollified"): continuous and monotone
+in the slip velocity, creep <= slip_velocity under a load below mu N; no static coefficient).
+Implicit Euler steps it at 10x the explicit step: with k = 10 N/m and slip_velocity 1e-5 m/s
+the original walks +135.7, +81.0, -89.6 um/s at 0.5/1/2 Hz with dt = 1e-4 s and +136.1, +82.4,
+-88.1 with 5e-5 s (converged to ~2 %; ~1 min of one core per simulated second): backwards at
+2 Hz, unlike the paper. Not the default: the campaign at that cost is out of reach here
+(docs/musculoskeletal.md, section 5).
 The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
 it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
 neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %
@@ -104,7 +114,8 @@ from static to kinetic between v_s and 1.5 v_s, softmech's (softmech.kernels.con
 v_s and 2 v_s: the static threshold is theirs, the ramp 2x as wide. Neither the explicit step
 (it resolves v_s only below ~1e-8 s; the authors ran 7.5e-8 s) nor, today, implicit Euler
 (measured at dt = 1e-4 s: ~200 Newton iterations and ~4 step halvings per step, and the
-accepted steps lift the feet 1.5 mm off the ground within 0.05 s; docs/musculoskeletal.md)
+accepted steps lift the feet 1.5 mm off the ground within 0.05 s; with the rings' contact
+couplings in the Jacobian since, Newton fails within 0.01 s; docs/musculoskeletal.md)
 runs this law usefully: an option for studies, not a converged model. Given overrides (friction=...,
 ...) win over the preset."""
 RING_ELEMENTS = 16
