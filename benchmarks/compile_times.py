@@ -17,6 +17,8 @@
     python benchmarks/compile_times.py --scene contacts      # surface plane contact, sticking friction
     python benchmarks/compile_times.py --scene surface_sticking   # a rod's surface on the ground,
                                                              # sticking friction
+    python benchmarks/compile_times.py --scene surface_mollified   # the surface contact's
+                                                             # kinetic and mollified friction
     python benchmarks/compile_times.py --scene der_rod --implicit   # a discrete rod as a kind
                                                              # of the unified engine (issue 27)
     python benchmarks/compile_times.py --scene der_terms     # the same with its other terms
@@ -47,7 +49,8 @@ def main(argv=None):
     parser.add_argument("--scene", default="snake", choices=(
         "snake", "cantilever", "plectoneme", "swimmer", "rod_contact", "rod_sticking",
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
-        "poseidron", "quadropus", "contacts", "surface_sticking", "der_rod", "der_terms",
+        "poseidron", "quadropus", "contacts", "surface_sticking", "surface_mollified",
+        "der_rod", "der_terms",
         "der_shell", "der_midedge"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
@@ -85,6 +88,8 @@ def main(argv=None):
         scene, dt = _contacts_scene(sm)
     elif args.scene == "surface_sticking":
         scene, dt = _surface_sticking_scene(sm)
+    elif args.scene == "surface_mollified":
+        scene, dt = _surface_mollified_scene(sm)
     elif args.scene in ("der_rod", "der_terms"):
         scene, dt = _der_rod_scene(sm, terms=args.scene == "der_terms")
     elif args.scene in ("der_shell", "der_midedge"):
@@ -270,6 +275,24 @@ def _contacts_scene(sm):
                                name="crate_ground"))
     scene.add(sm.RodBodyContact(["on_table"], ["table"], stiffness=1e4, damping=2.0,
                                 friction=sticking))
+    return scene, 1e-5
+
+
+def _surface_mollified_scene(sm):
+    """Two rods on the ground by their surface (GroundContact surface=True), one with the
+    kinetic law, one with the mollified law (softmech.kernels.surface_contact): the two kernel
+    variants compiled in one process, for their ratio."""
+    scene = sm.Scene()
+    for k, law in enumerate(("band", "mollified")):
+        scene.add_cosserat_rod(name=f"rod_{law}", start=(0, k, 0.01), direction=(1, 0, 0),
+                               n_elems=8, normal=(0, 0, 1), length=0.2, radius=0.01,
+                               density=1000.0, youngs_modulus=1e6)
+        scene.add(sm.GroundContact(f"rod_{law}", stiffness=1e3, damping=1.0, surface=True,
+                                   friction=sm.IsotropicFriction(0.4, rolling=False,
+                                                                 slip_velocity=1e-3,
+                                                                 regularization=law),
+                                   name=f"ground_{law}"))
+    scene.add(sm.Gravity((4.0, 1.0, -9.0)))
     return scene, 1e-5
 
 
