@@ -40,11 +40,12 @@ class Call:
     and the next one starts with its opening drift. A constraint may be imposed there twice
     (projecting again changes nothing), a history update may not: run there, it made a run's
     result depend on how it was split into blocks, i.e. on the record interval.
-    proximity: None, or a Python function (args, bi, lane, W) -> (m, 2) int64 pairs of
-    element slots that the call may couple at block bi's lane (contact between elements near
-    each other, touching or not): the implicit integrator adds their couplings to the Jacobian's
-    pattern (softmech.integrators.implicit), which a probe of the current forces alone misses
-    until they touch."""
+    proximity: None, or a Python function (args, bi, lane, W) -> (nodes (m, 4), elems (m, 2))
+    int64: the node and element slots of m pairs of rod elements that the call may couple at
+    block bi's lane (contact between elements near each other, touching or not; e.g.
+    softmech.terms.rod_contact.near_pairs): the implicit integrator adds their couplings to the
+    Jacobian's pattern (softmech.integrators.implicit), which a probe of the current forces
+    alone misses until they touch."""
     stage: str
     order: int
     kernel: object

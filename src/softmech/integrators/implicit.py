@@ -349,7 +349,7 @@ class ImplicitIntegrator:
         probe of the forces sees a contact only while it touches; without these, a contact
         that starts later has no entries in the Jacobian, and Newton on a contact stiffer
         than the inertia (k h^2 > m) diverges: the walker's rings around its pillars, ~240
-        iterations and ~3 halvings per step, 7 with them (docs/implicit_cosserat.md)."""
+        iterations and ~3 halvings per step, 3 iterations with them (docs/implicit_cosserat.md)."""
         W, empty = self.lanes.W, np.zeros(0, dtype=np.int64)
         calls = [c for c in self.engine.calls if c.proximity is not None]
         if self._rod_kind is None or not calls:

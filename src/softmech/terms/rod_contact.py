@@ -260,7 +260,7 @@ def near_pairs(args, bi, lane, W):
     ri, rj = args.rc_rod[i], args.rc_rod[j]
     shared = (args.rc_member[ri] * args.rc_member[rj]) > 0              # (m, n_entries)
     allowed = np.where(ri == rj, (shared * args.rc_self[None, :]).any(axis=1),
-                       shared.any(axis=1)) if len(pairs) else np.zeros(0, dtype=bool)
+                       shared.any(axis=1))
     i, j = i[near & allowed], j[near & allowed]
     nodes = np.stack([a[i], b[i], a[j], b[j]], axis=1).astype(np.int64)
     return nodes, np.stack([args.rc_elem[i], args.rc_elem[j]], axis=1).astype(np.int64)

@@ -46,9 +46,9 @@ class SurfaceContacts(Part):
     """All surface plane contacts of a scene: per entry the rod index, the parameters
     (B, N_SURFACE_PARAMS) and the friction's variant (unit decomposition, mollified law). One
     call per run of consecutive entries with the same variant (a scene compiles only what it
-    uses). An
-    entry with sticking friction (its kinetic coefficients 0 in params) adds the anchors' update
-    and the friction of softmech.kernels.surface_sticking, one pair of calls per entry."""
+    uses). An entry with sticking friction (its kinetic coefficients 0 in params) adds the
+    anchors' update and the friction of softmech.kernels.surface_sticking, one pair of calls
+    per entry."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
