@@ -19,12 +19,24 @@ import importlib.util
 import os
 import sys
 from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
 
 from softmech.cache import cache_dir, kernel_fingerprint
 from softmech.integrators.explicit import STEP_BLOCK_SOURCE
 
 STAGES = ("forces", "positions", "rates")
 """Hooks of the integrator a term kernel can take part in."""
+
+
+class Proximity(NamedTuple):
+    """Groups of slots a contact call may couple (Call.proximity), one row per group, int64:
+    nodes (m, a) rod node slots, elems (m, b) rod element slots, bodies (m, c) rigid-body
+    slots (a, b or c may be 0). Every velocity of a group is coupled with every other."""
+    nodes: np.ndarray
+    elems: np.ndarray
+    bodies: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -40,12 +52,13 @@ class Call:
     and the next one starts with its opening drift. A constraint may be imposed there twice
     (projecting again changes nothing), a history update may not: run there, it made a run's
     result depend on how it was split into blocks, i.e. on the record interval.
-    proximity: None, or a Python function (args, bi, lane, W) -> (nodes (m, 4), elems (m, 2))
-    int64: the node and element slots of m pairs of rod elements that the call may couple at
-    block bi's lane (contact between elements near each other, touching or not; e.g.
-    softmech.terms.rod_contact.near_pairs): the implicit integrator adds their couplings to the
-    Jacobian's pattern (softmech.integrators.implicit), which a probe of the current forces
-    alone misses until they touch."""
+    proximity: None, or a Python function (args, bi, lane, W) -> Proximity: the m groups of
+    rod nodes, rod elements and rigid bodies that the call may couple at block bi's lane
+    (contact between bodies near each other, touching or not; e.g.
+    softmech.terms.rod_contact.near_pairs, softmech.terms.rod_body_contact.near_bodies): the
+    implicit integrator adds their couplings to the Jacobian's pattern
+    (softmech.integrators.implicit), which a probe of the current forces alone misses until
+    they touch."""
     stage: str
     order: int
     kernel: object

@@ -140,7 +140,7 @@ class ImplicitIntegrator:
         nb, W = lanes.n_blocks, lanes.W
         s, ws = engine.state, engine.workspace
         kinds, offset = [], 0
-        self._rod_kind = None
+        self._rod_kind = self._rigid_kind = None
         for kind, _ in engine.kinds:
             if kind is DER_MOTION:
                 if options.corotate:
@@ -164,6 +164,8 @@ class ImplicitIntegrator:
                 raise ValueError(f"body kind {kind!r} has no implicit form")
             if kind is ROD_MOTION:
                 self._rod_kind = len(kinds)
+            else:
+                self._rigid_kind = len(kinds)
             x, v, Q, w, acc, alpha = arrays
             n_x, n_q = v.shape[2] // W, w.shape[2] // W
             kinds.append(ImplicitKindArgs(
@@ -343,23 +345,28 @@ class ImplicitIntegrator:
         self.solver = self._solver_arrays(self.pattern)
 
     def _proximity_couplings(self, bi):
-        """Couplings (rows, cols) of the rod elements that the scene's contact calls may
-        couple at block bi's lane 0 (driver.Call.proximity: near each other, touching or not):
-        every velocity of the two elements' four nodes and both frames with every other. A
-        probe of the forces sees a contact only while it touches; without these, a contact
-        that starts later has no entries in the Jacobian, and Newton on a contact stiffer
-        than the inertia (k h^2 > m) diverges: the walker's rings around its pillars, ~240
-        iterations and ~3 halvings per step, 3 iterations with them (docs/implicit_cosserat.md)."""
+        """Couplings (rows, cols) of the rod elements and rigid bodies that the scene's contact
+        calls may couple at block bi's lane 0 (driver.Call.proximity: near each other,
+        touching or not): every velocity of a group's rod nodes, element frames and bodies
+        (linear and angular) with every other. A probe of the forces sees a contact only while
+        it touches; without these, a contact that starts later has no entries in the Jacobian,
+        and Newton on a contact stiffer than the inertia (k h^2 > m) diverges: the walker's
+        rings around its pillars, ~240 iterations and ~3 halvings per step, 3 iterations with
+        them (docs/implicit_cosserat.md)."""
         W, empty = self.lanes.W, np.zeros(0, dtype=np.int64)
         calls = [c for c in self.engine.calls if c.proximity is not None]
         if self._rod_kind is None or not calls:
             return empty, empty
-        v_off, w_off = self.kinds[self._rod_kind].offsets
+        rod_v, rod_w = self.kinds[self._rod_kind].offsets
+        # (a call that names bodies exists only in a scene with them)
+        body_v, body_w = (self.kinds[self._rigid_kind].offsets if self._rigid_kind is not None
+                          else (0, 0))
         rows, cols = [empty], [empty]
         for c in calls:
-            nodes, elems = c.proximity(c.args, bi, 0, W)
-            dofs = np.concatenate([v_off + 3 * nodes, w_off + 3 * elems], axis=1)   # (m, 6)
-            dofs = (dofs[:, :, None] + np.arange(3)).reshape(len(dofs), -1)         # (m, 18)
+            near = c.proximity(c.args, bi, 0, W)
+            dofs = np.concatenate([rod_v + 3 * near.nodes, rod_w + 3 * near.elems,
+                                   body_v + 3 * near.bodies, body_w + 3 * near.bodies], axis=1)
+            dofs = (dofs[:, :, None] + np.arange(3)).reshape(len(dofs), -1)     # (m, 3 slots)
             rows.append(np.repeat(dofs, dofs.shape[1], axis=1).ravel())
             cols.append(np.tile(dofs, (1, dofs.shape[1])).ravel())
         return np.concatenate(rows), np.concatenate(cols)

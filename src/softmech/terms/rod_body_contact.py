@@ -38,7 +38,7 @@ from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
 from softmech.terms.base import rod_name
 from softmech.terms.rod_contact import (FRICTION_MASS_SHARE, FrictionSplitPart, _PenaltyContact,
-                                        contact_elements)
+                                        contact_elements, near_bodies)
 from softmech.terms.rod_mesh_contact import CALL as MESH_CALL
 from softmech.terms.rod_mesh_contact import STICK_CALLS as MESH_STICK_CALLS
 from softmech.terms.rod_mesh_contact import is_mesh, mesh_calls, mesh_overlaps
@@ -61,6 +61,13 @@ def shape_dims(body):
     if body.shape == "cylinder":
         return SHAPE_CYLINDER, np.array([size["radius"], 0.5 * size["length"], 0.0])
     return SHAPE_BOX, 0.5 * np.asarray(size["lengths"], dtype=float)
+
+
+def near_convex_bodies(args, bi, lane, W):
+    """Call.proximity of the convex bodies' calls (rod_contact.near_bodies): a body's bounding
+    radius is |dims| (the kernels' bounding_radius: a sphere's and a cylinder's unused dims
+    are 0)."""
+    return near_bodies(args, bi, lane, W, np.linalg.norm(args.rbc_dims, axis=1))
 
 
 def _names(owner, field, items, what):
@@ -202,14 +209,16 @@ class RodBodyContacts(FrictionSplitPart):
             rbc_stats=engine.zeros(2, lanes.W))
         if not sticking:
             args = engine.args(RodBodyContactArgs, **own)
-            return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts")] + calls
+            return [Call("forces", ORDER, rod_body_contacts, args, "rod_body_contacts",
+                         proximity=near_convex_bodies)] + calls
         # the anchors are history: kept by the simulation across parameter changes, saved
         # with its state (softmech.packing.Engine.history)
         args = engine.args(RodBodyStickArgs,
                            rbc_anchor=engine.history("rod_body_sticking", ANCHOR_ROWS, len(rows)), **own)
         return [Call("positions", ANCHOR_ORDER, rod_body_anchors, args, "rod_body_anchors",
                      history=True),
-                Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking")]
+                Call("forces", ORDER, rod_body_sticking, args, "rod_body_sticking",
+                     proximity=near_convex_bodies)]
 
 
 CALLS = ("rod_body_contacts", MESH_CALL, "rod_body_sticking", MESH_STICK_CALLS[0])

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from softmech import _checks
-from softmech.integrators.driver import Call
+from softmech.integrators.driver import Call, Proximity
 from softmech.kernels.rod_contact import N_PARAMS, RodContactArgs, initial_overlaps, rod_rod_contacts
 from softmech.kernels.rod_sticking import (SLOT_ROWS, SLOTS, RodStickArgs, rod_sticking_anchors,
                                            rod_sticking_contacts)
@@ -244,10 +244,11 @@ def near_pairs(args, bi, lane, W):
     """The contact elements of one RodContact call (args: RodContactArgs or RodStickArgs) that
     may touch soon at block bi's lane: every pair of one entry (self contact only where the
     entry has it) whose centres are within r_i + r_j + l_i + l_j (l: rest lengths), i.e. whose
-    surfaces are at most about half an element apart, touching or not. Returns (nodes (m, 4):
-    the node slots of element i's ends and of element j's, elems (m, 2): their element slots),
-    int64: the couplings an implicit step's Jacobian needs for contacts that start during a
-    run (Call.proximity; softmech.integrators.implicit)."""
+    surfaces are at most about half an element apart, touching or not. Returns a
+    driver.Proximity of m pairs (nodes (m, 4): the node slots of element i's ends and of
+    element j's, elems (m, 2): their element slots, no bodies): the couplings an implicit
+    step's Jacobian needs for contacts that start during a run (Call.proximity;
+    softmech.integrators.implicit)."""
     from scipy.spatial import cKDTree    # here: scipy.spatial costs import time otherwise
 
     x = args.x[bi][:, lane::W].T                                        # node slots (n, 3)
@@ -263,7 +264,26 @@ def near_pairs(args, bi, lane, W):
                        shared.any(axis=1))
     i, j = i[near & allowed], j[near & allowed]
     nodes = np.stack([a[i], b[i], a[j], b[j]], axis=1).astype(np.int64)
-    return nodes, np.stack([args.rc_elem[i], args.rc_elem[j]], axis=1).astype(np.int64)
+    return Proximity(nodes, np.stack([args.rc_elem[i], args.rc_elem[j]], axis=1).astype(np.int64),
+                     np.zeros((len(i), 0), dtype=np.int64))
+
+
+def near_bodies(args, bi, lane, W, bound):
+    """The (element, body) pairs of one rod-body contact call (args: a RodBodyContactArgs,
+    RodMeshContactArgs or their sticking forms) that may touch soon at block bi's lane: those
+    whose element centre is within bound + r + l of the body's centre (bound (n_p,) [m]: each
+    pair's body's bounding radius; r, l: the element's radius and current length), i.e. about
+    an element beyond the kernels' bounding-sphere test. Returns a driver.Proximity (nodes
+    (m, 2), elems (m, 1), bodies (m, 1)) for Call.proximity, as near_pairs does for two rods."""
+    x = args.x[bi][:, lane::W].T                                        # node slots (n, 3)
+    body_x = args.rb_x[bi][:, lane::W].T                                # body slots (n_b, 3)
+    a, b, k = args.rbc_node_a, args.rbc_node_b, args.rbc_body
+    centre = 0.5 * (x[a] + x[b])
+    reach = bound + args.elem_radius[bi][lane::W][args.rbc_elem] \
+        + np.linalg.norm(x[b] - x[a], axis=1)
+    p = np.flatnonzero(np.linalg.norm(centre - body_x[k], axis=1) < reach)
+    return Proximity(np.stack([a[p], b[p]], axis=1).astype(np.int64),
+                     args.rbc_elem[p, None].astype(np.int64), k[p, None].astype(np.int64))
 
 
 class FrictionSplitPart(Part):

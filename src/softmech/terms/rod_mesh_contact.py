@@ -17,11 +17,12 @@ from softmech.bodies.contact_mesh import pack_meshes
 from softmech.integrators.driver import Call
 from softmech.kernels.rod_body_sticking import ANCHOR_ROWS
 from softmech.kernels.rod_contact import N_PARAMS
-from softmech.kernels.rod_mesh_contact import (NEAR_ROWS, RodMeshContactArgs, initial_mesh_overlaps,
-                                               rod_mesh_contacts)
+from softmech.kernels.rod_mesh_contact import (G_RADIUS, NEAR_ROWS, RodMeshContactArgs,
+                                               initial_mesh_overlaps, rod_mesh_contacts)
 from softmech.kernels.rod_mesh_sticking import RodMeshStickArgs, rod_mesh_anchors, rod_mesh_sticking
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import lane_table
+from softmech.terms.rod_contact import near_bodies
 
 CALL = "rod_mesh_contacts"
 """Name of the mesh bodies' force call (the regularized law)."""
@@ -49,6 +50,12 @@ def mesh_overlaps(x0, x1, rad, body):
     return out
 
 
+def near_mesh_bodies(args, bi, lane, W):
+    """Call.proximity of the mesh bodies' calls (rod_contact.near_bodies): a body's bounding
+    radius is its mesh grid's (its farthest vertex from the centre)."""
+    return near_bodies(args, bi, lane, W, args.mesh_grid[args.rbc_mesh, G_RADIUS])
+
+
 def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor_order=None):
     """The calls of the pairs `rows` (n_p, 5): node a, node b, element slot, body slot, entry,
     whose bodies are meshes; params: each entry's (B, N_PARAMS), or (B, N_STICK_PARAMS) when
@@ -70,8 +77,9 @@ def mesh_calls(engine, rigid_bodies, rows, params, order, sticking=False, anchor
         rbc_stats=engine.zeros(2, lanes.W))
     if not sticking:
         return [Call("forces", order, rod_mesh_contacts, engine.args(RodMeshContactArgs, **own),
-                     CALL)]
+                     CALL, proximity=near_mesh_bodies)]
     args = engine.args(RodMeshStickArgs, **own,
                        rbc_anchor=engine.history(STICK_CALLS[0], ANCHOR_ROWS, 2 * len(rows)))
     return [Call("positions", anchor_order, rod_mesh_anchors, args, STICK_CALLS[1], history=True),
-            Call("forces", order, rod_mesh_sticking, args, STICK_CALLS[0])]
+            Call("forces", order, rod_mesh_sticking, args, STICK_CALLS[0],
+                 proximity=near_mesh_bodies)]
