@@ -14,7 +14,7 @@ from softmech.bodies.meshes import icosphere
 from softmech.integrators import implicit as implicit_module
 from softmech.terms.rod_body_contact import body_contact_forces, body_contact_stats
 
-NO_COUPLINGS = (lambda self, bi: (np.zeros(0, np.int64), np.zeros(0, np.int64)))
+NO_COUPLINGS = (lambda self: (np.zeros(0, np.int64), np.zeros(0, np.int64)))
 """ImplicitIntegrator._proximity_couplings without any (the pattern of the forces' probe)."""
 
 R = 0.01
@@ -60,6 +60,19 @@ def test_rods_near_each_other_are_coupled_before_they_touch():
     c_all = np.concatenate([node_dofs(integrator, sim, "c", k) for k in range(5)])
     a_all = np.concatenate([node_dofs(integrator, sim, "a", k) for k in range(5)])
     assert not coupled(integrator, a_all, c_all) and not coupled(integrator, c_all, a_all)
+
+
+def test_a_pair_near_in_one_world_only_is_coupled_for_the_batch():
+    # two worlds share one pattern: b 0.4 r above a in world 1, 0.3 m above it (out of reach)
+    # in world 0 (the block's lane 0, which the forces' probe sees); world 1's pair is coupled
+    sim = crossing_rods(0.3).compile(worlds=2, dt=1e-3, scheme="implicit_euler",
+                                     newton=sm.ImplicitOptions())
+    b = sim.get_state("b")["positions"].copy()                              # (2, 5, 3)
+    b[1, :, 2] -= 0.3 - 0.4 * R
+    sim.set_state("b", positions=b)
+    integrator = sim.implicit_integrator()
+    a_mid, b_mid = node_dofs(integrator, sim, "a", 2), node_dofs(integrator, sim, "b", 2)
+    assert coupled(integrator, a_mid, b_mid) and coupled(integrator, b_mid, a_mid)
 
 
 @pytest.mark.parametrize("proximity", [True, False], ids=["with", "without"])

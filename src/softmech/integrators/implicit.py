@@ -338,22 +338,23 @@ class ImplicitIntegrator:
             rows.append(changed)
             cols.append(np.full(changed.size, j, dtype=np.int64))
         self._copy_states(bi, from_save=True)
-        near_rows, near_cols = self._proximity_couplings(bi)
+        near_rows, near_cols = self._proximity_couplings()
         self._couplings = (np.concatenate(rows + [near_rows]).astype(np.int64),
                            np.concatenate(cols + [near_cols]).astype(np.int64))
         self.pattern = factor_pattern(self.n_dof, *self._couplings)
         self.solver = self._solver_arrays(self.pattern)
 
-    def _proximity_couplings(self, bi):
+    def _proximity_couplings(self):
         """Couplings (rows, cols) of the rod elements and rigid bodies that the scene's contact
-        calls may couple at block bi's lane 0 (driver.Call.proximity: near each other,
-        touching or not): every velocity of a group's rod nodes, element frames and bodies
+        calls may couple in any world (driver.Call.proximity: near each other, touching or
+        not; the union over every block's lanes, since the worlds share one pattern and their
+        geometry may differ): every velocity of a group's rod nodes, element frames and bodies
         (linear and angular) with every other. A probe of the forces sees a contact only while
         it touches; without these, a contact that starts later has no entries in the Jacobian,
         and Newton on a contact stiffer than the inertia (k h^2 > m) diverges: the walker's
-        rings around its pillars, ~240 iterations and ~3 halvings per step, 3 iterations with
+        rings around their pillars, ~240 iterations and ~3 halvings per step, 3 iterations with
         them (docs/implicit_cosserat.md)."""
-        W, empty = self.lanes.W, np.zeros(0, dtype=np.int64)
+        lanes, empty = self.lanes, np.zeros(0, dtype=np.int64)
         calls = [c for c in self.engine.calls if c.proximity is not None]
         if self._rod_kind is None or not calls:
             return empty, empty
@@ -363,9 +364,13 @@ class ImplicitIntegrator:
                           else (0, 0))
         rows, cols = [empty], [empty]
         for c in calls:
-            near = c.proximity(c.args, bi, 0, W)
-            dofs = np.concatenate([rod_v + 3 * near.nodes, rod_w + 3 * near.elems,
-                                   body_v + 3 * near.bodies, body_w + 3 * near.bodies], axis=1)
+            groups = []
+            for world in range(lanes.worlds):
+                near = c.proximity(c.args, world // lanes.W, world % lanes.W, lanes.W)
+                groups.append(np.concatenate([rod_v + 3 * near.nodes, rod_w + 3 * near.elems,
+                                              body_v + 3 * near.bodies, body_w + 3 * near.bodies],
+                                             axis=1))
+            dofs = np.unique(np.concatenate(groups), axis=0)                    # (m, slots)
             dofs = (dofs[:, :, None] + np.arange(3)).reshape(len(dofs), -1)     # (m, 3 slots)
             rows.append(np.repeat(dofs, dofs.shape[1], axis=1).ravel())
             cols.append(np.tile(dofs, (1, dofs.shape[1])).ravel())
