@@ -37,6 +37,10 @@ def main():
     ap.add_argument("--predictor", type=int, default=None, help="ImplicitOptions.predictor")
     ap.add_argument("--slip-velocity", type=float, default=None,
                     help="override the ground's slip velocity v_s [m/s]")
+    ap.add_argument("--friction", type=float, default=None,
+                    help="override the ground's kinetic friction coefficient [-]")
+    ap.add_argument("--bath-damping", type=float, default=None,
+                    help="override the bath's linear damping on every rod [kg/(m s)]")
     ap.add_argument("--surface-tolerance", type=float, default=None,
                     help="override the ground's contact band [m]")
     ap.add_argument("--trace", type=float, default=None, metavar="SECONDS",
@@ -51,6 +55,7 @@ def main():
         newton = sm.ImplicitOptions(corotate=args.corotate,
                                     **{k: v for k, v in given.items() if v is not None})
     given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance,
+             "friction": args.friction, "bath_damping": args.bath_damping,
              "penalty_stiffness": args.penalty_stiffness or None}
     extra = {k: v for k, v in given.items() if v is not None}
     groups = [(f,) for f in args.frequencies] if args.alone else [tuple(args.frequencies)]

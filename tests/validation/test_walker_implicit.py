@@ -98,3 +98,15 @@ def test_penalty_ground_options_are_checked_by_name():
     with pytest.raises(ValueError, match=r"tangential_stiffness = 10.0 is not allowed with "
                                          r"penalty_stiffness = 10.0"):
         build_walker(frequencies=(2.0,), penalty_stiffness=10.0, tangential_stiffness=10.0)
+
+
+def test_bath_damping_is_set_on_every_rod_and_checked_by_name():
+    # the bath's linear damping is softmech's assumption (the authors have none): one value on
+    # the skeleton, strip, rings and cross feet, so that its effect can be measured
+    scene, _ = build_walker(frequencies=(2.0,), bath_damping=0.01)
+    baths = [t for t in scene.terms if isinstance(t, sm.LinearDamping)]
+    assert len(baths) == 6 and {t.coefficient for t in baths} == {0.01}
+    assert {t.coefficient for t in build_walker(frequencies=(2.0,))[0].terms
+            if isinstance(t, sm.LinearDamping)} == {0.05}
+    with pytest.raises(ValueError, match=r"bath_damping"):
+        build_walker(frequencies=(2.0,), bath_damping=-1.0)

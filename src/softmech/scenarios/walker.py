@@ -14,7 +14,8 @@ wrap the pillars and carry the strip's pull to them, represented by these joints
 Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
-Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath.
+Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath
+(`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' walker has none).
 The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
 2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
 changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
@@ -98,7 +99,7 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
-            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0}
+            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
 GROUNDS = {"softmech": {},
@@ -208,6 +209,7 @@ def walker_parameters(overrides, muscle="strip"):
                          f"with penalty_stiffness = {p['penalty_stiffness']!r} > 0: the surface "
                          "contact's friction is the mollified law (give one of the two)")
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
+    _checks.nonnegative("bath_damping", p["bath_damping"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
     _checks.nonnegative("foot_width", p["foot_width"])
@@ -293,10 +295,10 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
         scene.add(ActiveMuscle.walker(strip, p["muscle_stress"], frequency=float(f),
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(ground_contact(skeleton, p, f"ground_{k}"))
-        scene.add(sm.LinearDamping(skeleton, 0.05, name=f"bath_{k}"))
+        scene.add(sm.LinearDamping(skeleton, p["bath_damping"], name=f"bath_{k}"))
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
-        scene.add(sm.LinearDamping(strip, 0.05, name=f"strip_bath_{k}"))
+        scene.add(sm.LinearDamping(strip, p["bath_damping"], name=f"strip_bath_{k}"))
         skeletons.append(skeleton.name)
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
@@ -351,7 +353,7 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
         scene.add(sm.FixedJoint((foot, n // 2), (skeleton, node), **CROSS_FOOT_JOINT,
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(ground_contact(foot, p, f"{side}_cross_foot_ground_{k}"))
-        scene.add(sm.LinearDamping(foot, 0.05, name=f"{side}_cross_foot_bath_{k}"))
+        scene.add(sm.LinearDamping(foot, p["bath_damping"], name=f"{side}_cross_foot_bath_{k}"))
 
 
 def add_rings(scene, k, p, skeleton, centres, frequency):
@@ -372,7 +374,7 @@ def add_rings(scene, k, p, skeleton, centres, frequency):
         scene.add(ActiveMuscle.walker(ring, p["muscle_stress"], frequency=frequency,
                                       active_fraction=p["active_fraction"],
                                       name=f"{side}_ring_muscle_{k}"))
-        scene.add(sm.LinearDamping(ring, 0.05, name=f"{side}_ring_bath_{k}"))
+        scene.add(sm.LinearDamping(ring, p["bath_damping"], name=f"{side}_ring_bath_{k}"))
         rings.append((ring, node))
     scene.add(sm.RodContact([skeleton, rings[0][0], rings[1][0]], **RING_CONTACT,
                             name=f"ring_contact_{k}"))
