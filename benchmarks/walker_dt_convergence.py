@@ -1,12 +1,14 @@
 """The original walker's speeds at 0.5, 1 and 2 Hz for one time step, friction law and scheme
 (issue 28: is the walker converged in dt?). Prints the mean speeds over the whole periods from
-2 s, each period's step, the wall-clock time and (implicit) the Newton counters
-(docs/musculoskeletal.md, "Friction that sticks" and "The authors' friction, stepped
-implicitly").
+2 s, each period's step, the wall-clock time and (implicit) the Newton counters and the Newton
+matrix's size and colors (docs/musculoskeletal.md, "Friction that sticks", "The authors'
+friction, stepped implicitly" and sections 5-6).
 
     python benchmarks/walker_dt_convergence.py --dt 1e-5                           # regularized
     python benchmarks/walker_dt_convergence.py --dt 5e-6 --tangential-stiffness 10  # sticking
     python benchmarks/walker_dt_convergence.py --scheme implicit_euler --ground paper --dt 1e-4
+    python benchmarks/walker_dt_convergence.py --scheme implicit_euler --penalty-stiffness 10 \
+        --slip-velocity 1e-5 --dt 1e-4 --frequencies 2 --duration 4 --bath-damping 4e-3
 """
 import argparse
 import time
@@ -17,6 +19,22 @@ import softmech as sm
 from softmech.scenarios.walker import GROUNDS, build_walker, mean_speeds
 
 SETTLE = 2.0   # [s] as tests/validation/test_walker_protocol.py
+
+
+def print_pattern(integrator):
+    """The Newton matrix's size: DOFs, couplings, those from the contacts' proximity
+    (Call.proximity), and the colors of its finite-difference Jacobian (residual evaluations
+    per Jacobian)."""
+    rows, cols = integrator._couplings
+    n = integrator.n_dof
+    near_rows, near_cols = integrator._proximity_couplings()
+    every = np.unique(rows * n + cols)
+    near = np.intersect1d(every, np.unique(near_rows * n + near_cols))
+    others = np.setdiff1d(every, near)
+    per_row = np.bincount(others // n, minlength=n).max() if others.size else 0
+    print(f"  {n} DOFs, {every.size} couplings ({near.size} from the contacts' proximity; at "
+          f"most {per_row} per row without them), {integrator.pattern.n_colors} colors",
+          flush=True)
 
 
 def main():
@@ -67,7 +85,7 @@ def main():
         sim = scene.compile(dt=args.dt, scheme=args.scheme, newton=newton)
         record = sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons))
         if args.scheme == "implicit_euler":     # compile and probe outside the timing
-            sim.implicit_integrator()
+            print_pattern(sim.implicit_integrator())
         start, cpu = time.perf_counter(), time.process_time()
         if args.trace:
             trace(sim, info, args, start)

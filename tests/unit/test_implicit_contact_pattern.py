@@ -38,6 +38,17 @@ def crossing_rods(gap):
     return scene
 
 
+def run_implicit(scene, duration, proximity, monkeypatch):
+    """(simulation, Newton counters) after `duration` [s] of implicit Euler at dt = 1 ms, with
+    the proximity couplings or (proximity False) without them."""
+    if not proximity:
+        monkeypatch.setattr(implicit_module.ImplicitIntegrator, "_proximity_couplings",
+                            NO_COUPLINGS)
+    sim = scene.compile(dt=1e-3, scheme="implicit_euler", newton=sm.ImplicitOptions())
+    sim.run(duration)
+    return sim, sim.implicit_integrator().stats
+
+
 def node_dofs(integrator, sim, rod, node):
     """Velocity DOF numbers (3,) of a rod's node (softmech.integrators.implicit numbering)."""
     slot = sim._engine().slots.node[rod] + node
@@ -81,13 +92,7 @@ def test_a_stiff_contact_that_starts_during_the_run_converges(proximity, monkeyp
     # k h^2 / m = 64). With the proximity couplings Newton converges in a few iterations;
     # without them (ImplicitIntegrator._proximity_couplings none) it has no contact entries
     # once b lands, and crawls (a fixed-point iteration of ratio ~k h^2 / m) and halves.
-    if not proximity:
-        monkeypatch.setattr(implicit_module.ImplicitIntegrator, "_proximity_couplings",
-                            NO_COUPLINGS)
-    sim = crossing_rods(0.4 * R).compile(dt=1e-3, scheme="implicit_euler",
-                                        newton=sm.ImplicitOptions())
-    sim.run(0.2)
-    stats = sim.implicit_integrator().stats
+    sim, stats = run_implicit(crossing_rods(0.4 * R), 0.2, proximity, monkeypatch)
     # b rests on a's middle (which sags under it): centrelines 2 r apart less the overlap
     # m_b g / k = 0.6 um
     rest = sim.get_state("b")["positions"][0][2, 2] - sim.get_state("a")["positions"][0][2, 2]
@@ -146,13 +151,7 @@ def test_a_stiff_rod_body_contact_that_starts_during_the_run_converges(proximity
     # the ball falls 0.4 r onto the beam: k = 1e6 N/m against the ball's m / h^2 = 5e4 N/m
     # (h = 1 ms, k h^2 / m = 20); the couplings join the beam's two middle elements to the
     # ball's six velocities
-    if not proximity:
-        monkeypatch.setattr(implicit_module.ImplicitIntegrator, "_proximity_couplings",
-                            NO_COUPLINGS)
-    sim = ball_over_beam(0.4 * R).compile(dt=1e-3, scheme="implicit_euler",
-                                         newton=sm.ImplicitOptions())
-    sim.run(0.8)
-    stats = sim.implicit_integrator().stats
+    sim, stats = run_implicit(ball_over_beam(0.4 * R), 0.8, proximity, monkeypatch)
     # measured: 2.0 Newton iterations per step with the couplings (no halvings), 90 without
     # (1,373 halvings in the 800 steps); the bounds leave a factor 2 either way
     per_step = stats["iterations"] / stats["steps"]
