@@ -55,10 +55,9 @@ class Call:
     proximity: None, or a Python function (args, bi, lane, W) -> Proximity: the m groups of
     rod nodes, rod elements and rigid bodies that the call may couple at block bi's lane
     (contact between bodies near each other, touching or not; e.g.
-    softmech.terms.rod_contact.near_pairs, softmech.terms.rod_body_contact.near_bodies): the
-    implicit integrator adds their couplings to the Jacobian's pattern
-    (softmech.integrators.implicit), which a probe of the current forces alone misses until
-    they touch."""
+    softmech.terms.rod_contact.near_pairs and near_bodies): the implicit integrator adds their
+    couplings to the Jacobian's pattern (softmech.integrators.implicit), which a probe of the
+    current forces alone misses until they touch."""
     stage: str
     order: int
     kernel: object
