@@ -368,3 +368,29 @@ def test_two_rods_and_zero_duration(tmp_path):
         assert "positions" not in f["rods/left"] and f["rods/right/positions"].shape == (1, 1, 5, 3)
         np.testing.assert_allclose(f["rods/right/com"][0, 0], [0.25, 1.0, 0.0], atol=1e-12)
         assert f["rods/right/rest_lengths"].shape == (4,)
+
+
+def test_a_copy_of_a_checked_file_is_not_checked_again_but_a_changed_one_is(reference, tmp_path,
+                                                                             monkeypatch):
+    """Soundness is a property of a file's bytes: `softmech run` adds its report's values to an
+    atomic copy of the file it just read, and a wing's layout check takes ~45 s, so a byte-equal
+    copy reuses the check (reader._CHECKED), while a copy with one attribute changed is checked
+    (and refused here: its dt is not a number)."""
+    from softmech.resultsfile import reader
+
+    calls = []
+    real = reader.check_layout
+    monkeypatch.setattr(reader, "check_layout", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    path = reference[0]
+    load_results(path)
+    copy, changed = tmp_path / "copy.h5", tmp_path / "changed.h5"
+    copy.write_bytes(path.read_bytes())
+    changed.write_bytes(path.read_bytes())
+    checks = len(calls)
+    np.testing.assert_array_equal(load_results(copy)["time"], load_results(path)["time"])
+    assert len(calls) == checks                             # the copy: no second check
+    with h5py.File(changed, "r+") as f:
+        f.attrs["dt"] = "abc"
+    with pytest.raises(ValueError, match=r"dt"):
+        load_results(changed)
+    assert calls[-1] == str(changed)
