@@ -69,3 +69,34 @@ def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
     assert set(summary["speedups"]) == {"0.5", "1", "2"}
     assert np.isfinite(list(summary["speeds_original"].values())).all()
     assert os.path.exists(tmp_path / "best.json") and os.path.exists(tmp_path / "fitness.png")
+
+
+def test_the_campaign_takes_the_baths_damping_for_every_design(tmp_path, monkeypatch):
+    """`softmech optimize walker --bath-damping C` (the bath's 0.05 kg/(m s) is ours; the
+    paper's medium's Stokes drag is 4.1e-3: docs/musculoskeletal.md, section 6): every design's
+    scene gets C, the campaign log's meta records it (a resume with another C is refused), and
+    the flag is checked by name and refused for the other problems."""
+    import argparse
+
+    import softmech.optimize.walker as walker_opt
+    from softmech.commands import optimize
+
+    problem = walker_opt.WalkerDesignProblem(4, bath_damping=4e-3)
+    assert problem.meta()["bath_damping"] == 4e-3
+    assert "bath_damping" not in walker_opt.WalkerDesignProblem(4).meta()   # old logs resume
+    built = []
+
+    def build(**kwargs):
+        built.append(kwargs)
+        raise KeyboardInterrupt           # stop before the run: only the scene's options matter
+    monkeypatch.setattr(walker_opt, "build_walker", build)
+    with pytest.raises(KeyboardInterrupt):
+        problem.speeds(np.stack([walker_opt.original_design()] * 4))
+    assert built[0]["bath_damping"] == 4e-3
+    with pytest.raises(ValueError, match=r"bath_damping = -1\.0 is not allowed"):
+        walker_opt.WalkerDesignProblem(4, bath_damping=-1.0)
+    parser = argparse.ArgumentParser()
+    optimize.add_arguments(parser)
+    args = parser.parse_args(["swimmer", "--bath-damping", "0.01", "--output", str(tmp_path)])
+    with pytest.raises(ValueError, match=r"--bath-damping is not allowed with 'swimmer'"):
+        optimize.execute(args)

@@ -90,6 +90,11 @@ def add_arguments(parser):
                                "curve on circular sections (default) or as Zhang et al.'s soft "
                                "contractile filament on the caption's bending stiffness "
                                "(softmech.scenarios.swimmer.PAPER_MODEL)")
+    advanced.add_argument("--bath-damping", type=float, metavar="C", dest="bath_damping",
+                          default=None,
+                          help="walker: the bath's linear damping on every rod [kg/(m s)] "
+                               "(default 0.05; the paper's medium's Stokes drag is 4.1e-3, "
+                               "docs/musculoskeletal.md)")
     advanced.add_argument("--figure-periods", type=float, metavar="P", dest="figure_periods",
                           default=None, help="periods simulated for the figures (default 6)")
 
@@ -143,6 +148,9 @@ def execute(args):
     if getattr(args, "cell", None) is not None and args.problem != "swimmer":
         raise ValueError(f"--cell is not allowed with {args.problem!r}: it is an option of the "
                          "swimmer problem only")
+    if getattr(args, "bath_damping", None) is not None and args.problem != "walker":
+        raise ValueError(f"--bath-damping is not allowed with {args.problem!r}: it is an option "
+                         "of the walker problem only")
     for flag in ("no_overlap", "start", "sigma0"):
         if getattr(args, flag, None) is not None and args.problem != "muscular_snake":
             raise ValueError(f"--{flag.replace('_', '-')} is not allowed with {args.problem!r}: "
@@ -355,8 +363,9 @@ def execute_walker(args, quiet, as_json):
     options = _campaign_options(args, "walker", ("dt", "figure_periods", "ray", "chunk", "n_elems",
                                                  "window", "pairs"),
                                 CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration",
-                                                   "muscle"),
-                                muscle=getattr(args, "muscles", None))
+                                                   "muscle", "bath_damping"),
+                                muscle=getattr(args, "muscles", None),
+                                bath_damping=getattr(args, "bath_damping", None))
     return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
                         as_json, lambda s: [
                             _best(s),

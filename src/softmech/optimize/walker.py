@@ -51,7 +51,7 @@ PAPER_SPEEDUP = 2.5
 SETTLE = 2.0
 """[s] before a design's speed is measured: the original's gaits are periodic from 2 s."""
 CAMPAIGN_DEFAULTS = dict(problem="walker_design", popsize=8, seed=1, max_generations=25,
-                         duration=4.0, muscle="rings")
+                         duration=4.0, muscle="rings", bath_damping=None)
 """Settings of `softmech optimize walker` (duration [s] of each evaluation: SETTLE + 2 s)."""
 
 
@@ -64,7 +64,8 @@ class WalkerDesignProblem:
     """Batched fitness: params (popsize, 3) -> walking speed along +x (popsize,) [m/s] (NaN if
     the run diverged). See the module docstring."""
 
-    def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings"):
+    def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings",
+                 bath_damping=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.duration = float(_checks.positive("duration", duration))
         self.settle = float(_checks.nonnegative("settle", settle))
@@ -73,18 +74,21 @@ class WalkerDesignProblem:
                              f"period at {FREQUENCY:g} Hz = {self.settle + 1.0 / FREQUENCY:g} s "
                              f"(the speed is measured over whole periods after the settling time)")
         self.muscle = _checks.choice("muscle", muscle, set(MUSCLES))
+        # the bath's damping on every rod [kg/(m s)] (build_walker's; None: its default)
+        self.bath = {} if bath_damping is None else {
+            "bath_damping": float(_checks.nonnegative("bath_damping", bath_damping))}
         self.names, self.lower, self.upper = NAMES, LOWER, UPPER
         # one dt for every design (a design's fitness must not depend on its companions):
         # 0.9 x the stability limit of the box's stiffest corners (strip at a pillar's top)
         corners = np.array([[UPPER[0], p, UPPER[2]] for p in (LOWER[1], UPPER[1])])
         scene, info = build_walker(frequencies=(FREQUENCY,), designs=self.designs(corners),
-                                   muscle=self.muscle)
+                                   muscle=self.muscle, **self.bath)
         limit = float(scene.time_step_limit().min())
         self.dt = min(info.dt, 0.9 * limit)
 
     def meta(self):
         return {"problem": "walker_design", "frequency": FREQUENCY, "duration": self.duration,
-                "settle": self.settle, "dt": self.dt, "muscle": self.muscle}
+                "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath}
 
     def designs(self, params):
         """Search variables (B, 3) -> build_walker designs (list of dicts, SI units)."""
@@ -117,7 +121,7 @@ class WalkerDesignProblem:
     def _speeds(self, params, frequency, duration):
         """Speeds (B,) [m/s] of the designs params (B, 3), all in one simulation."""
         scene, info = build_walker(frequencies=(frequency,), designs=self.designs(params),
-                                   duration=duration, muscle=self.muscle)
+                                   duration=duration, muscle=self.muscle, **self.bath)
         sim = scene.compile(dt=self.dt)
         try:
             out = sim.run(duration, record=sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons)))
@@ -143,17 +147,19 @@ class WalkerDesignProblem:
 
 
 def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_generations=5,
-                    patience=8, tolerance=1e-9, duration=4.0, muscle="rings", resume=False,
-                    progress=False, say=None):
+                    patience=8, tolerance=1e-9, duration=4.0, muscle="rings", bath_damping=None,
+                    resume=False, progress=False, say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png into
     output_dir and returns the summary (best design, its speed at 2 Hz, the original's,
-    speed-up; both designs at REPORT_FREQUENCIES: WalkerDesignProblem.report)."""
+    speed-up; both designs at REPORT_FREQUENCIES: WalkerDesignProblem.report). bath_damping
+    [kg/(m s)]: build_walker's, for every design and the original (None: its default)."""
     from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
-    problem = WalkerDesignProblem(popsize, duration=duration, muscle=muscle)
+    problem = WalkerDesignProblem(popsize, duration=duration, muscle=muscle,
+                                  bath_damping=bath_damping)
     campaign = design_campaign(problem, output_dir, names=NAMES, lower=LOWER, upper=UPPER,
                                initial=original_design(), resume=resume, popsize=popsize,
                                seed=seed, max_generations=max_generations,
