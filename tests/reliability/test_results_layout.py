@@ -293,6 +293,9 @@ def test_a_sound_file_is_checked_once_until_its_bytes_change(base, tmp_path, mon
 
     path = tmp_path / "results.h5"
     shutil.copyfile(base, path)
+    # an empty cache: `base` may have been read by another test of this process, and a
+    # byte-equal copy of a checked file is not checked again (the key is the bytes, not the path)
+    monkeypatch.setattr(reader, "_CHECKED", {})
     calls = []
     check = reader.check_layout
     monkeypatch.setattr(reader, "check_layout", lambda *a, **k: calls.append(1) or check(*a, **k))
