@@ -43,10 +43,11 @@ _CHECKED = {}
 """(size, BLAKE2 digest of the bytes, values) -> what check_layout read, for the files this
 process has found sound: `softmech run` writes a results file and then reads it for the report,
 the plots and the video, and a wing's ~94,000 objects take 21-22 s to check each time (45 s
-under cProfile; `softmech run wing --duration 0.001` takes ~100-120 s in all), against ~0.05 s to hash its 39 MB. The key is the content, not the modification
-time (whose clock ticks in milliseconds: a byte flipped in place within one tick would otherwise be read unchecked),
-nor the path: soundness is a property of the bytes, so a copy of a checked file (the atomic
-copy to which `softmech run` adds the report's derived values) is not checked again."""
+under cProfile; `softmech run wing --duration 0.001` takes ~100-120 s in all), against ~0.05 s
+to hash its 39 MB. The key is the content, not the modification time (whose clock ticks in
+milliseconds: a byte flipped in place within one tick would otherwise be read unchecked), nor
+the path: soundness is a property of the bytes, so a copy of a checked file (the atomic copy
+to which `softmech run` adds the report's derived values) is not checked again."""
 _CHECKED_MAX = 8
 
 
