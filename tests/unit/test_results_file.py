@@ -373,7 +373,7 @@ def test_two_rods_and_zero_duration(tmp_path):
 def test_a_copy_of_a_checked_file_is_not_checked_again_but_a_changed_one_is(reference, tmp_path,
                                                                              monkeypatch):
     """Soundness is a property of a file's bytes: `softmech run` adds its report's values to an
-    atomic copy of the file it just read, and a wing's layout check takes ~45 s, so a byte-equal
+    atomic copy of the file it just read, and a wing's layout check takes ~21 s, so a byte-equal
     copy reuses the check (reader._CHECKED), while a copy with one attribute changed is checked
     (and refused here: its dt is not a number)."""
     from softmech.resultsfile import reader

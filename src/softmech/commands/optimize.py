@@ -19,6 +19,9 @@ from softmech.commands.trust import add_trust_argument, load_trusted
 from softmech.text import plural
 
 PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
+PROBLEM_FLAGS = {"cell": "swimmer", "bath_damping": "walker", "no_overlap": "muscular_snake",
+                 "start": "muscular_snake", "sigma0": "muscular_snake"}
+"""Options (argparse dest) of one built-in problem only -> that problem; refused for the others."""
 
 
 def add_arguments(parser):
@@ -145,16 +148,10 @@ def execute(args):
         from softmech.scenarios import muscle_option
 
         muscle_option(args.problem, muscles)        # refused here for any other problem
-    if getattr(args, "cell", None) is not None and args.problem != "swimmer":
-        raise ValueError(f"--cell is not allowed with {args.problem!r}: it is an option of the "
-                         "swimmer problem only")
-    if getattr(args, "bath_damping", None) is not None and args.problem != "walker":
-        raise ValueError(f"--bath-damping is not allowed with {args.problem!r}: it is an option "
-                         "of the walker problem only")
-    for flag in ("no_overlap", "start", "sigma0"):
-        if getattr(args, flag, None) is not None and args.problem != "muscular_snake":
+    for flag, owner in PROBLEM_FLAGS.items():
+        if getattr(args, flag, None) is not None and args.problem != owner:
             raise ValueError(f"--{flag.replace('_', '-')} is not allowed with {args.problem!r}: "
-                             "it is an option of the muscular_snake problem only")
+                             f"it is an option of the {owner} problem only")
     if args.problem.endswith(".toml") or args.problem == "snake":   # the others refuse --ray
         check_executor_arguments(args)  # before the scenario is read or anything simulated
     options = dict(DEFAULTS)
