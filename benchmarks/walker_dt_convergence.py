@@ -9,6 +9,7 @@ friction, stepped implicitly" and sections 5-6).
     python benchmarks/walker_dt_convergence.py --scheme implicit_euler --ground paper --dt 1e-4
     python benchmarks/walker_dt_convergence.py --scheme implicit_euler --penalty-stiffness 10 \
         --slip-velocity 1e-5 --dt 1e-4 --frequencies 2 --duration 4 --bath-damping 4e-3
+    python benchmarks/walker_dt_convergence.py --model paper --duration 4   # the authors' walker
 """
 import argparse
 import time
@@ -40,8 +41,16 @@ def print_pattern(integrator):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dt", type=float, default=1e-5)
-    ap.add_argument("--tangential-stiffness", type=float, default=0.0,
-                    help="k_t [N/m] of sm.StickingFriction on the ground; 0: the regularized law")
+    ap.add_argument("--model", choices=("softmech", "paper"), default="softmech",
+                    help="build_walker(model=...): softmech's walker or the authors' own "
+                         "(softmech.scenarios.walker_paper)")
+    ap.add_argument("--tangential-stiffness", type=float, default=None,
+                    help="k_t [N/m] of sm.StickingFriction on the ground; 0: the regularized "
+                         "law (default: the model's, 0 for softmech's walker, 1e3 for the paper's)")
+    ap.add_argument("--static-friction", type=float, default=None,
+                    help="override the ground's static friction coefficient [-]")
+    ap.add_argument("--muscle-force", type=float, default=None,
+                    help="--model paper: each muscle rod's tension amplitude [N] (theirs 6e-4)")
     ap.add_argument("--penalty-stiffness", type=float, default=0.0,
                     help="k [N/m] of the surface penalty contact with the mollified friction "
                          "(build_walker(penalty_stiffness=...)); 0: the element-centre contact")
@@ -73,15 +82,18 @@ def main():
         newton = sm.ImplicitOptions(corotate=args.corotate,
                                     **{k: v for k, v in given.items() if v is not None})
     given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance,
-             "friction": args.friction, "bath_damping": args.bath_damping,
-             "penalty_stiffness": args.penalty_stiffness or None}
+             "friction": args.friction, "static_friction": args.static_friction,
+             "bath_damping": args.bath_damping, "penalty_stiffness": args.penalty_stiffness or None,
+             "tangential_stiffness": args.tangential_stiffness, "muscle_force": args.muscle_force}
     extra = {k: v for k, v in given.items() if v is not None}
+    if args.model == "paper":
+        extra["model"] = "paper"
+    else:
+        extra["ground"] = args.ground
     groups = [(f,) for f in args.frequencies] if args.alone else [tuple(args.frequencies)]
-    print(f"dt {args.dt:g} s, {args.scheme}, ground {args.ground} {extra}, k_t "
-          f"{args.tangential_stiffness:g} N/m, {newton}", flush=True)
+    print(f"dt {args.dt:g} s, {args.scheme}, {extra}, {newton}", flush=True)
     for freqs in groups:
-        scene, info = build_walker(frequencies=freqs, dt=args.dt, ground=args.ground,
-                                   tangential_stiffness=args.tangential_stiffness, **extra)
+        scene, info = build_walker(frequencies=freqs, dt=args.dt, **extra)
         sim = scene.compile(dt=args.dt, scheme=args.scheme, newton=newton)
         record = sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons))
         if args.scheme == "implicit_euler":     # compile and probe outside the timing

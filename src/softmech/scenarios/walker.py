@@ -15,7 +15,8 @@ Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath
-(`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' walker has none).
+(`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' code has no fluid loads but damps
+its skeleton's rods with 0.13 kg/(m s) and its muscles' with 0.05, softmech.scenarios.walker_paper).
 The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
 2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
 changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
@@ -101,6 +102,8 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
             "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05}
 MUSCLES = ("strip", "rings")
+MODELS = ("softmech", "paper")
+"""build_walker(model=...): softmech's walker (this module) or the authors' (walker_paper)."""
 """The muscle topologies of build_walker (module docstring)."""
 GROUNDS = {"softmech": {},
            "paper": {"friction": 0.3, "static_friction": 0.42, "slip_velocity": 1e-7,
@@ -243,7 +246,7 @@ def ring_height_range(p):
 
 def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                  duration=DEFAULTS["duration"], dt=DEFAULTS["dt"], designs=None, muscle="rings",
-                 ground="softmech", **overrides):
+                 ground="softmech", model="softmech", **overrides):
     """The walker scene (module docstring); returns (scene, WalkerInfo). One walker per
     frequency [Hz]; overrides: any of DEFAULTS' geometry and material values (SI units) for
     every walker; designs: a list of such dicts, one per walker (a population of designs side
@@ -251,7 +254,10 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     of each muscle strip (default 12). muscle: "strip" (the strip jointed to the pillars) or
     "rings" (the strip between two muscle rings around the pillars). ground: the ground's
     friction law and contact band, "softmech" or "paper" (the authors' values: GROUNDS; each
-    override given wins over it)."""
+    override given wins over it). model: "softmech" (this module's walker) or "paper" (the
+    authors' own walker, softmech.scenarios.walker_paper: overrides and designs from its
+    DEFAULTS; n_elems, muscle and ground do not apply to it)."""
+    _checks.choice("model", model, set(MODELS))
     _checks.choice("muscle", muscle, set(MUSCLES))
     _checks.choice("ground", ground, set(GROUNDS))
     freqs = _checks.positive("frequencies", frequencies)
@@ -262,6 +268,9 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                              f"give one, or one per design")
     if freqs.ndim != 1 or not 1 <= len(freqs) <= 64:
         raise ValueError(f"frequencies = {frequencies!r} is not allowed: 1 to 64 frequencies [Hz]")
+    if model == "paper":
+        return paper_walker(n_elems, worlds, freqs, duration, dt, designs, muscle, ground,
+                            overrides)
     designs = [{}] * len(freqs) if designs is None else designs
     params = [walker_parameters({**GROUNDS[ground], **overrides, **d}, muscle) for d in designs]
     n_strip = 12 if n_elems is None else _checks.integer("n_elems", n_elems, 2)
@@ -304,6 +313,20 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
                              n_elems=sum(r.n_elems for r in scene.rods),
                              frequencies=tuple(float(f) for f in freqs), skeletons=tuple(skeletons))
+
+
+def paper_walker(n_elems, worlds, freqs, duration, dt, designs, muscle, ground, overrides):
+    """build_walker(model="paper"): the authors' walker (softmech.scenarios.walker_paper), after
+    refusing the options that belong to softmech's walker."""
+    from softmech.scenarios.walker_paper import build_paper_walker
+
+    given = {"n_elems": (n_elems, None), "muscle": (muscle, "rings"),
+             "ground": (ground, "softmech")}
+    for field, (value, default) in given.items():
+        if value != default:
+            raise ValueError(f"{field} = {value!r} is not allowed with model='paper': the "
+                             f"authors' walker has its own muscles and ground (leave it out)")
+    return build_paper_walker(freqs, duration, dt, designs, worlds=worlds, **overrides)
 
 
 def ground_contact(rod, p, name):

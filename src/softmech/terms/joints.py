@@ -273,17 +273,22 @@ class _Joint(Term):
             point = rigid_point(self.name, field, body, where, other_position)
             return {"body": name, "node": -1, "point": point}, body.position + body.directors.T @ point
 
-        first, second = ("b", "a") if self.a[1] == "attach" else ("a", "b")
+        first, second = ("b", "a") if self._a_attaches() else ("a", "b")
         specs = {"a": self.a, "b": self.b}
         out, position = {}, None
         for field in (first, second):       # an 'attach' end is placed at the other end
             out[field], position = end(field, specs[field], position)
         return {"kind": KIND_NAMES[self.kind], "a": out["a"], "b": out["b"]}
 
+    def _a_attaches(self):
+        """Whether end a is a rigid body's 'attach' point (its `where` may be a point (3,), an
+        array: compared as a string only when it is one)."""
+        return isinstance(self.a[1], str) and self.a[1] == "attach"
+
     def contribute(self, ctx, p):
         if np.any(p["stiffness"] <= 0):
             raise ValueError(f"params['{self.name}.stiffness'] has entries <= 0 (must be > 0)")
-        a_is_attach = self.a[1] == "attach"
+        a_is_attach = self._a_attaches()
         first = self._end(ctx, "b" if a_is_attach else "a", self.b if a_is_attach else self.a)
         second = self._end(ctx, "a" if a_is_attach else "b", self.a if a_is_attach else self.b,
                            first.position)
