@@ -326,7 +326,10 @@ def paper_walker(n_elems, worlds, freqs, duration, dt, designs, muscle, ground, 
         if value != default:
             raise ValueError(f"{field} = {value!r} is not allowed with model='paper': the "
                              f"authors' walker has its own muscles and ground (leave it out)")
-    return build_paper_walker(freqs, duration, dt, designs, worlds=worlds, **overrides)
+    scene, skeletons = build_paper_walker(freqs, designs, **overrides)
+    return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
+                             n_elems=sum(r.n_elems for r in scene.rods),
+                             frequencies=tuple(float(f) for f in freqs), skeletons=skeletons)
 
 
 def ground_contact(rod, p, name):

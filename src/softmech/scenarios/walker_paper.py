@@ -281,12 +281,11 @@ def add_muscle(scene, rod, radius, p, frequency):
                                name=f"{rod.name}_damping"))
 
 
-def build_paper_walker(frequencies, duration, dt, designs=None, worlds=1, **overrides):
+def build_paper_walker(frequencies, designs=None, **overrides):
     """The authors' walkers (module docstring), one per frequency [Hz] side by side SPACING apart
     in y; designs: one dict of DEFAULTS' keys per walker (softmech.optimize.walker). Returns
-    (scene, softmech.scenarios.walker.WalkerInfo) with beam 0 of each walker as its skeleton."""
-    from softmech.scenarios.walker import WalkerInfo
-
+    (scene, names of each walker's beam 0: the rods whose speed is the walker's);
+    softmech.scenarios.walker.build_walker(model="paper") wraps it with its WalkerInfo."""
     freqs = np.atleast_1d(np.asarray(frequencies, dtype=float))
     designs = [{}] * len(freqs) if designs is None else designs
     params = [paper_parameters({**overrides, **d}) for d in designs]
@@ -294,7 +293,4 @@ def build_paper_walker(frequencies, duration, dt, designs=None, worlds=1, **over
     skeletons = [add_paper_walker(scene, k, p, float(f))
                  for k, (f, p) in enumerate(zip(freqs, params))]
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
-    return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
-                             n_elems=sum(r.n_elems for r in scene.rods),
-                             frequencies=tuple(float(f) for f in freqs),
-                             skeletons=tuple(skeletons))
+    return scene, tuple(skeletons)
