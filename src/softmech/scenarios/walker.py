@@ -15,8 +15,8 @@ Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
 (softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
 paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath
-(`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' code has no fluid loads but damps
-its skeleton's rods with 0.13 kg/(m s) and its muscles' with 0.05, softmech.scenarios.walker_paper).
+(`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' code has no fluid loads but
+damps its skeleton's rods with 0.13 kg/(m s) and its muscles' with 0.05: scenarios.walker_paper).
 The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
 2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
 changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
@@ -102,9 +102,9 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
             "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05}
 MUSCLES = ("strip", "rings")
+"""The muscle topologies of build_walker (module docstring)."""
 MODELS = ("softmech", "paper")
 """build_walker(model=...): softmech's walker (this module) or the authors' (walker_paper)."""
-"""The muscle topologies of build_walker (module docstring)."""
 GROUNDS = {"softmech": {},
            "paper": {"friction": 0.3, "static_friction": 0.42, "slip_velocity": 1e-7,
                      "surface_tolerance": 1e-7}}
