@@ -115,3 +115,17 @@ def test_fixed_joint_makes_two_rods_bend_like_one():
     the ME498 Table 1 cantilever, within 1 % of Timoshenko (its docstring)."""
     record = J.joint_fixed_two_rods()
     assert record["passed"], record["detail"]
+
+
+def test_a_rigid_body_point_given_as_an_array_joins():
+    """A joint's rigid-body point may be a numpy array (it was compared with 'attach' as a
+    string, which raised for an array: found building the authors' walker)."""
+    scene = sm.Scene()
+    a = scene.add_cylinder(name="a", position=(0, 0, 0), radius=0.01, length=0.02, density=1e3)
+    b = scene.add_cylinder(name="b", position=(0.02, 0, 0), radius=0.01, length=0.02, density=1e3)
+    scene.add(sm.FixedJoint((a, np.array([0.01, 0, 0])), (b, np.array([-0.01, 0, 0])),
+                            stiffness=1e3, rotational_stiffness=1.0, name="glue"))
+    sim = scene.compile(dt=1e-4)
+    sim.run(1e-3)
+    gap = sim.get_state("b")["positions"][0, 0] - sim.get_state("a")["positions"][0, 0]
+    assert np.allclose(gap, (0.02, 0, 0), atol=1e-12)

@@ -8,7 +8,6 @@ The numbers below are recomputed here from the code's constants, independently o
 import numpy as np
 import pytest
 
-import softmech as sm
 from softmech.scenarios.walker import build_walker
 from softmech.scenarios.walker_paper import DEFAULTS, paper_parameters
 
@@ -104,17 +103,3 @@ def test_the_authors_walker_refuses_softmech_walker_options():
     with pytest.raises(ValueError, match="model"):
         build_walker(frequencies=(1.0,), model="theirs")
     assert set(DEFAULTS) >= {"youngs_modulus", "short_pillar", "static_friction", "friction"}
-
-
-def test_a_rigid_body_point_given_as_an_array_joins():
-    """A joint's rigid-body point may be a numpy array (it was compared with 'attach' as a
-    string, which raised for an array: found building the authors' walker)."""
-    scene = sm.Scene()
-    a = scene.add_cylinder(name="a", position=(0, 0, 0), radius=0.01, length=0.02, density=1e3)
-    b = scene.add_cylinder(name="b", position=(0.02, 0, 0), radius=0.01, length=0.02, density=1e3)
-    scene.add(sm.FixedJoint((a, np.array([0.01, 0, 0])), (b, np.array([-0.01, 0, 0])),
-                            stiffness=1e3, rotational_stiffness=1.0, name="glue"))
-    sim = scene.compile(dt=1e-4)
-    sim.run(1e-3)
-    gap = sim.get_state("b")["positions"][0, 0] - sim.get_state("a")["positions"][0, 0]
-    assert np.allclose(gap, (0.02, 0, 0), atol=1e-12)

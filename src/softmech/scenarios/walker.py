@@ -91,6 +91,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.terms.active_muscle import ActiveMuscle
+from softmech.terms.contact import sticking_or_regularized
 
 MM = 1e-3
 DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pillar": 4.0 * MM,
@@ -352,13 +353,11 @@ def ground_friction(p):
     """The ground's isotropic Coulomb friction of a walker with parameters p: kinetic
     `friction`, static `static_friction` (default 1.2x the kinetic), below `slip_velocity`
     [m/s] (module docstring)."""
-    mu, mu_s = p["friction"], p["static_friction"]
-    if p["tangential_stiffness"] > 0:
-        # critical damping of the stick spring on a skeleton element (rho = 1100 kg/m^3)
-        m_e = 1100.0 * np.pi * p["radius"] ** 2 * p["element"]
-        return sm.StickingFriction(mu_s, mu, tangential_stiffness=p["tangential_stiffness"],
-                                   tangential_damping=2.0 * np.sqrt(p["tangential_stiffness"] * m_e))
-    return sm.IsotropicFriction(mu, mu_s, slip_velocity=p["slip_velocity"])
+    # with friction that sticks, critically damped on a skeleton element (rho = 1100 kg/m^3)
+    m_e = 1100.0 * np.pi * p["radius"] ** 2 * p["element"]
+    return sticking_or_regularized(p["static_friction"], p["friction"], mass=m_e,
+                                   tangential_stiffness=p["tangential_stiffness"],
+                                   slip_velocity=p["slip_velocity"])
 
 
 def add_cross_feet(scene, k, p, skeleton, centerline, shift):

@@ -64,6 +64,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.terms.active_muscle import ActiveMuscle
+from softmech.terms.contact import sticking_or_regularized
 
 MM = 1e-3
 DEFAULTS = {"youngs_modulus": 3.194e5, "short_pillar": 2.8 * MM, "long_pillar": 3.4 * MM,
@@ -78,7 +79,7 @@ BEAM = dict(length=14.0 * MM, n=16, mass_radius=0.8786 * MM, middle_radius=0.584
 LEG_RADIUS, LEG_NODES = 1.75 * MM, (2, 14)
 CROSS_MASS = RHO * np.pi * (0.72 * MM) ** 2 * 3.5 * MM
 RING = dict(across=7.6 * MM, radius=0.29 * MM, heights=(1.5 * MM, 0.9 * MM),
-            back=(-0.35 * MM, 4.25 * MM), front=(9.73 * MM, 14.33 * MM), y0=-2.05 * MM)
+            back=(-0.35 * MM, 4.25 * MM), front=(14.33 * MM, 9.73 * MM), y0=-2.05 * MM)
 STRIP = dict(radius=0.227 * MM, n=4)
 GLUED_NODES, STRIP_NODES = range(12, 18), range(13, 17)
 """Ring nodes (ring_centerline's numbering, theirs) glued between the layers, and holding the
@@ -98,7 +99,11 @@ RING_CONTACT = dict(stiffness=300.0, damping=1e-3)
 """Ring-leg contact: ~4 um of overlap under the rings' ~1 mN."""
 RING_SLAB = dict(stiffness=100.0, damping=1e-3)
 """The planes that hold a ring at its height (hold_height): ~1 um under a 0.1 mN vertical load."""
-GROUND = dict(stiffness=1e3)
+GROUND_STIFFNESS = 1e3
+"""[N/m] the ground's penalty on a leg's rim (theirs 1e6 g/s^2), critically damped."""
+NU_ROTATION = 1e-6
+"""[m^2] their rotational damping per unit length over their linear one: both are nu in mm-g-s,
+g/(mm s) and g mm/s, i.e. 1e-6 x nu kg m/s for nu kg/(m s)."""
 SPACING = 15 * MM
 """[m] between the walkers in y (8.4 mm wide each)."""
 
@@ -137,18 +142,16 @@ def beam_sections():
     return r, BEAM["density_factor"] * RHO * (BEAM["mass_radius"] / r) ** 2
 
 
-def ring_centerline(x_range, height, y_shift):
-    """Nodes (22, 3) [m] of a closed rectangular ring: 7 segments across (y), 4 along (x),
-    starting at its corner (x_range[0] or [1], y0) as theirs, the inner side (facing the other
-    ring) being nodes 11-18."""
-    x0, x1 = x_range
-    inner_first = x0 < 5 * MM           # the back ring's inner side is at x1
-    xa, xb = (x0, x1) if inner_first else (x1, x0)
+def ring_centerline(sides, height, y_shift):
+    """Nodes (22, 3) [m] of a closed rectangular ring at `height` whose sides across the walker
+    are at x = sides (outer, inner) [m]: 7 segments across (y), 4 along (x), starting at the
+    outer side's corner (theirs), the inner side (facing the other ring) being nodes 11-18."""
+    outer, inner = sides
     y = RING["y0"] + y_shift + RING["across"] * np.arange(8) / 7
-    xs = xa + (xb - xa) * np.arange(1, 4) / 4
-    side1 = [(xa, v) for v in y]                     # nodes 0-7
+    xs = outer + (inner - outer) * np.arange(1, 4) / 4
+    side1 = [(outer, v) for v in y]                  # nodes 0-7
     side2 = [(x, y[-1]) for x in xs]                 # 8-10
-    side3 = [(xb, v) for v in y[::-1]]               # 11-18
+    side3 = [(inner, v) for v in y[::-1]]            # 11-18
     side4 = [(x, y[0]) for x in xs[::-1]]            # 19-21
     return np.array([(a, b, height) for a, b in side1 + side2 + side3 + side4])
 
@@ -164,9 +167,7 @@ def add_paper_walker(scene, k, p, frequency):
         radius=r_beam, density=rho_beam, youngs_modulus=p["youngs_modulus"])
         for j in (0, 1)]
     for beam in beams:
-        scene.add(sm.LinearDamping(beam, p["skeleton_damping"],
-                                   rotational_coefficient=1e-6 * p["skeleton_damping"],
-                                   name=f"{beam.name}_damping"))
+        add_damping(scene, beam, p["skeleton_damping"])
     legs = [leg for side in ("back", "front") for leg in add_legs(scene, k, p, beams, side)]
     rings = {side: add_rings(scene, k, p, side, y0, frequency) for side in ("back", "front")}
     add_strips(scene, k, p, rings["front"][0], rings["back"][0], frequency)
@@ -191,12 +192,13 @@ def add_legs(scene, k, p, beams, side):
         hip = dict(LEG_JOINT, rotational_stiffness=HIP_SPRING * length * HIP_ARM)
         scene.add(sm.FixedJoint((beam, node), (leg, (0.0, 0.0, 0.5 * length)), **hip,
                                 name=f"{side}_hip{j}_{k}"))
-        scene.add(sm.GroundContact(leg, stiffness=GROUND["stiffness"],
-                                   damping=2.0 * np.sqrt(GROUND["stiffness"] * mass),
-                                   friction=leg_friction(p, mass), name=f"{leg.name}_ground"))
-        scene.add(sm.LinearDamping(leg, p["skeleton_damping"] * length,
-                                   rotational_coefficient=1e-6 * p["skeleton_damping"] * length,
-                                   name=f"{leg.name}_damping"))
+        friction = sticking_or_regularized(p["static_friction"], p["friction"], mass=mass,
+                                           tangential_stiffness=p["tangential_stiffness"],
+                                           slip_velocity=p["slip_velocity"])
+        scene.add(sm.GroundContact(leg, stiffness=GROUND_STIFFNESS,
+                                   damping=2.0 * np.sqrt(GROUND_STIFFNESS * mass),
+                                   friction=friction, name=f"{leg.name}_ground"))
+        add_damping(scene, leg, p["skeleton_damping"], length)
         pair.append((leg, centre))
     # the crosses: the two legs held together where they touch, halfway down
     (a, ca), (b, cb) = pair
@@ -240,16 +242,13 @@ def add_strips(scene, k, p, front, back, frequency):
                                     name=f"{strip.name}_back"))
 
 
-def leg_friction(p, mass):
-    """The ground's friction on a leg of `mass` [kg]: friction that sticks (tangential_stiffness
-    k_t > 0, critically damped on the leg) or, with k_t = 0, the regularized law (static below
-    slip_velocity, softmech.kernels.rigid_contact; module docstring)."""
-    k_t = p["tangential_stiffness"]
-    if k_t > 0:
-        return sm.StickingFriction(p["static_friction"], p["friction"], tangential_stiffness=k_t,
-                                   tangential_damping=2.0 * np.sqrt(k_t * mass))
-    return sm.IsotropicFriction(p["friction"], p["static_friction"],
-                                slip_velocity=p["slip_velocity"])
+def add_damping(scene, body, nu, length=None):
+    """Their damping (module docstring) on a rod (nu [kg/(m s)] per unit length, and nu x 1e-6
+    kg m/s per unit length on its rotation: their nu in g mm/s) or on a rigid leg of `length`
+    [m] (the same per unit length times its length, in N s/m and N m s)."""
+    scale = 1.0 if length is None else length
+    scene.add(sm.LinearDamping(body, nu * scale, rotational_coefficient=NU_ROTATION * nu * scale,
+                               name=f"{body.name}_damping"))
 
 
 def hold_height(scene, ring, height):
@@ -276,9 +275,7 @@ def add_muscle(scene, rod, radius, p, frequency):
                            passive_coefficients=(), incompressible=False,
                            name=f"{rod.name}_base"))
     scene.add(sm.UniformLoad(rod, (0.0, 0.0, RHO_M * area * 9.81), name=f"{rod.name}_buoyant"))
-    scene.add(sm.LinearDamping(rod, p["muscle_damping"],
-                               rotational_coefficient=1e-6 * p["muscle_damping"],
-                               name=f"{rod.name}_damping"))
+    add_damping(scene, rod, p["muscle_damping"])
 
 
 def build_paper_walker(frequencies, designs=None, **overrides):

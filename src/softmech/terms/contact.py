@@ -120,6 +120,17 @@ def IsotropicFriction(kinetic, static=0.0, *, slip_velocity=1e-8, rolling=True,
                                slip_velocity, rolling, decomposition, per_node, regularization)
 
 
+def sticking_or_regularized(static, kinetic, *, tangential_stiffness, mass, slip_velocity):
+    """Isotropic ground friction of a contact carrying `mass` [kg]: friction that sticks
+    (StickingFriction) with its spring k_t = tangential_stiffness [N/m] critically damped,
+    c_t = 2 sqrt(k_t m), where k_t > 0; with k_t = 0 the regularized law, static below
+    slip_velocity [m/s] (IsotropicFriction). How the walkers choose between the two."""
+    if tangential_stiffness > 0:
+        return StickingFriction(static, kinetic, tangential_stiffness=tangential_stiffness,
+                                tangential_damping=2.0 * np.sqrt(tangential_stiffness * mass))
+    return IsotropicFriction(kinetic, static, slip_velocity=slip_velocity)
+
+
 NO_FRICTION = AnisotropicFriction(0.0, 0.0, 0.0)
 
 
