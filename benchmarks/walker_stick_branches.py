@@ -1,5 +1,6 @@
-"""Why the sticking walker's 2 Hz speed is not converged in dt (issue 28): each world of one
-batched run is the 2 Hz walker with its own variant, and each world's step per period is
+"""Why the sticking walker's 4 Hz speed is not converged in dt (issue 28; "2 Hz" before
+ActiveMuscle.walker's one contraction per stimulus, 2026-12-03): each world of one batched
+run is the walker at --frequency with its own variant, and each world's step per period is
 printed, so that variants are compared in one run (docs/musculoskeletal.md, "Friction that
 sticks").
 
@@ -8,8 +9,9 @@ ground is the same everywhere along x: a shift changes nothing but round-off, so
 that changes branch under it is chosen by round-off, not by dt); k_t times --kt-factor; c_t
 (critical on a skeleton element) times --ct-factor.
 
-    python benchmarks/walker_stick_branches.py --dt 1e-5 --shift 0 1e-9 2e-9 3e-9
-    python benchmarks/walker_stick_branches.py --dt 5e-6 --kt-factor 0.5 1 2 --ct-factor 0 1
+    python benchmarks/walker_stick_branches.py --frequency 4 --dt 1e-5 --shift 0 1e-9 2e-9 3e-9
+    python benchmarks/walker_stick_branches.py --frequency 4 --dt 5e-6 --kt-factor 0.5 1 2 \
+        --ct-factor 0 1
 """
 import argparse
 import itertools
@@ -36,7 +38,7 @@ def main():
     ap.add_argument("--short", type=float, default=15e-6,
                     help="[m] a period's step below this counts as short")
     ap.add_argument("--feet", action="store_true",
-                    help="also each foot's slide per contraction (half period) [um]")
+                    help="also each foot's slide per contraction (one period) [um]")
     args = ap.parse_args()
     variants = list(itertools.product(args.shift, args.kt_factor, args.ct_factor))
     scene, info = build_walker(frequencies=(args.frequency,), dt=args.dt,
@@ -75,8 +77,9 @@ def main():
 def feet_slides(x, time, f, duration):
     """Print each world's back (long pillar) and front (short pillar) foot slides per
     contraction: the mean x of the foot's first and last three nodes, x (B, n_samples,
-    n_nodes) [m], between the zeros of |sin(2 pi f t)|."""
-    marks = np.arange(SETTLE, duration + 1e-9, 0.5 / f)
+    n_nodes) [m], between the zeros of |sin(pi f t)| (ActiveMuscle.walker: one contraction per
+    stimulus, period 1 / f)."""
+    marks = np.arange(SETTLE, duration + 1e-9, 1.0 / f)
     for b in range(x.shape[0]):
         for name, nodes in (("back", slice(0, 3)), ("front", slice(-3, None))):
             foot = x[b][:, nodes].mean(axis=1)

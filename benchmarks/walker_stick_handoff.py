@@ -1,9 +1,12 @@
-"""Is the sticking walker's short 2 Hz step a property of the state or of the time step (issue
-28)? The 2 Hz walker alone runs to --handoff [s] at --dt-from, then its whole state (every
+"""Is the sticking walker's short step a property of the state or of the time step (issue 28;
+measured at 4 Hz, which was "2 Hz" before ActiveMuscle.walker's one contraction per stimulus,
+2026-12-03)? The walker alone runs to --handoff [s] at --dt-from, then its whole state (every
 rod, the friction anchors, the clock) continues at each of --dt-to for --periods periods; each
-continuation's steps per contraction (half period) are printed with each foot's slide.
+continuation's steps per contraction (one period: ActiveMuscle.walker contracts once per
+stimulus) are printed with each foot's slide.
 
-    python benchmarks/walker_stick_handoff.py --dt-from 2.5e-6 --handoff 2.5 --dt-to 2.5e-6 1e-5
+    python benchmarks/walker_stick_handoff.py --frequency 4 --dt-from 2.5e-6 --handoff 2.5 \
+        --dt-to 2.5e-6 1e-5
 """
 import argparse
 import time
@@ -39,7 +42,7 @@ def main():
             cont.set_state(name, **s)
         cont.set_history(history)
         cont.time = t0
-        out = cont.run(args.periods / f, record=sm.Every(0.25 / f, (f"{skeleton}.com",
+        out = cont.run(args.periods / f, record=sm.Every(0.5 / f, (f"{skeleton}.com",
                                                                    f"{skeleton}.positions")))
         com = out[f"{skeleton}.com"][0][:, 0]
         feet = out[f"{skeleton}.positions"][0][..., 0]

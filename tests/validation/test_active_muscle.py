@@ -150,8 +150,9 @@ def test_per_world_parameters_are_checked():
 
 
 def test_walker_law_is_eq1():
-    """ActiveMuscle.walker: F_m = A gamma sigma_m |sin(2 pi f t)| (eq. 1's active term on the
-    rest section, no force-length dependence); the elastic term is the rod's own."""
+    """ActiveMuscle.walker: F_m = A gamma sigma_m |sin(pi f t)| (eq. 1's active term on the
+    rest section, no force-length dependence; f the stimulation frequency, one contraction per
+    stimulus); the elastic term is the rod's own."""
     m = ActiveMuscle.walker("m", stress=2.0e3, active_fraction=0.5, frequency=2.0)
     eta = np.array([0.7, 1.0, 1.3])
     np.testing.assert_allclose(m.tension(eta, activation=0.5, rest_area=AREA), AREA * 1.0e3 * 0.5)
@@ -160,7 +161,7 @@ def test_walker_law_is_eq1():
 def test_walker_kernel_force_is_eq1():
     """The compiled force of ActiveMuscle.walker on a rod stretched uniformly to eta, at time t,
     with the rod's own elasticity (law "gazzola2018"): the end node is pulled back by
-    F_m = A gamma sigma_m |sin(2 pi f t)| + E A eps / (1 + eps), eps = eta - 1 (eq. 1, sign
+    F_m = A gamma sigma_m |sin(pi f t)| + E A eps / (1 + eps), eps = eta - 1 (eq. 1, sign
     convention of ActiveMuscle.walker), to 1e-10 relative."""
     gamma, sigma, f, t = 0.5, 2.0e3, 2.0, 0.37
     scene = sm.Scene()
@@ -178,7 +179,7 @@ def test_walker_kernel_force_is_eq1():
         mass = from_blocks(engine.bodies.node_mass, sim.lanes)[0]
         force = mass[-1] * from_blocks(engine.workspace.node_force, sim.lanes, (3,))[0, N_ELEMS, 0]
         eps = eta - 1
-        want = AREA * gamma * sigma * abs(np.sin(2 * np.pi * f * t)) + E_ROD * AREA * eps / (1 + eps)
+        want = AREA * gamma * sigma * abs(np.sin(np.pi * f * t)) + E_ROD * AREA * eps / (1 + eps)
         assert abs(-force / want - 1) < 1e-10, (eta, force, want)
 
 

@@ -6,25 +6,28 @@ Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 2i; issue 28).
   eq. 4.8), and inside that band nothing pulls it back down. With GroundContact's default
   1e-4 m (20 % of the feet's radius) the feet drifted up through the band and hovered 40-50 um
   above the ground, their friction switching on and off: the original's 2 Hz gait took ~3.5 s
-  to become periodic (steps per period from 2 s: 61, 117, 80, 29, 63, 63 ... um). With the
-  walker's 1e-5 m every gait is periodic from its second period: measured steps from 2 s,
-  0.5 Hz 475, 484 um; 1 Hz 117-122 um; 2 Hz 85-88 um (each walker alone, dt = 1e-5 s). Bound:
-  every step within 10 % of the median step, ~3x the largest deviation measured (2 % at 1 Hz
-  and 0.5 Hz); the old band's 2 Hz steps deviated by -54 % and +86 %.
+  to become periodic (steps per period from 2 s: 61, 117, 80, 29, 63, 63 ... um; at what is
+  now 4 Hz: until 2026-12-03 ActiveMuscle.walker contracted twice per stimulation period, so
+  its "f Hz" was today's 2f Hz). With the walker's 1e-5 m every gait is periodic from 2 s:
+  measured steps per period from 2 s, 0.5 Hz 296.0, 293.3 um; 1 Hz 237.3-242.2 um; 2 Hz
+  58.6-61.4 um (side by side, dt = 1e-5 s). Bound: every step within 10 % of the median step,
+  ~3x the largest deviation measured (3 % at 2 Hz); the old band's steps deviated by -54 % and
+  +86 %.
 * The original walks forward (+x, towards the short pillar) at each of the paper's stimulation
-  frequencies, 0.5, 1 and 2 Hz, as in Fig. 2i: measured +240, +120, +172 um/s (alone; with
-  the muscle strip jointed to the pillars -- muscle="strip", not the paper's topology -- the
-  direction changed with the frequency). Why it walks: each contraction pulls the feet ~1 mm
+  frequencies, 0.5, 1 and 2 Hz, as in Fig. 2i: measured +147.3, +239.7, +119.5 um/s (side by
+  side; +240 and +120 alone at 1 and 2 Hz; with the muscle strip jointed to the pillars --
+  muscle="strip", not the paper's topology -- the direction changed with the frequency).
+  Why it walks: each contraction pulls the feet ~1 mm
   together and each relaxation lets them apart (the muscle's ~2 mN is ~12x the ground's kinetic
   friction on the whole walker, 0.17 mN, so both feet slide), and the net step is the small
   difference of the two feet's slides, set by the unequal loads of the two pillars (4 and
   2.9 mm high) and by the skeleton's dynamic response -- hence its dependence on f. Bound:
   half the slowest measured speed.
 * Not tested, measured (docs/musculoskeletal.md): the speed is not converged in the time step
-  (2 Hz: 172 um/s at dt = 1e-5 s, 138 um/s at 5e-6 s) because the static friction's slip
+  (1, 2, 4 Hz: 241.5, 119.5, 169.4 um/s at dt = 1e-5 s; 220.9, 88.0, 136.3 at 5e-6 s) because the static friction's slip
   velocity (1e-6 m/s) is not resolved at these steps (module docstring of
   softmech.scenarios.walker). Friction that sticks (build_walker(tangential_stiffness=10))
-  converges at 0.5 and 1 Hz but not at 2 Hz (each contraction's step is ~9.5 or ~1.2 um,
+  converges at 1 and 2 Hz but not at 4 Hz (each contraction's step is ~9.5 or ~1.2 um,
   and the share of the short ones grows as dt falls): an option, tested below for what it
   builds.
 """

@@ -24,7 +24,8 @@ f_a(eta) = max(0, sum_k c_k eta^k) inside [eta_lo, eta_hi], 0 outside (active fo
 curve); f_p(eta) = max(0, sum_k p_k (eta - 1)^k) for eta > 1, 0 otherwise (passive curve, in the
 strain eta - 1). Activation a(t, s):
   * ACT_TABLE: linear interpolation of a table (times, values), held constant outside it;
-  * ACT_ABS_SIN: |sin(2 pi f t + phase)| (the walker's stimulation, Zhang et al. 2019 eq. 1);
+  * ACT_ABS_SIN: |sin(2 pi f t + phase)| (the walker's stimulation at f = half the stimulation
+    frequency, Zhang et al. 2019 eq. 1);
   * ACT_WAVE: 0.5 + 0.5 side sin(2 pi f t - 2 pi phase - k s) for t >= phase / f, 0 before
     (eq. 2 of Zhang et al. 2019, phase in periods, side +1 right / -1 left; k = 2 pi / lambda
     makes it travel along the arc length s, k = 0 is eq. 2 itself), times

@@ -12,10 +12,11 @@ runs at one dt: 0.9 x the stability limit of the box's stiffest corners (or 1e-5
 design's fitness does not depend on the others in its generation. Fitness [m/s]: the mean
 speed along +x (the original design's walking direction) over the whole periods between
 `settle` [s] and `duration` [s] (softmech.scenarios.walker.mean_speeds): 2 s and 4 s by
-default -- the original's gaits are periodic from the second period at 0.5 Hz (from 2 s) and
-from the first at 1 and 2 Hz. (Before the ground's surface tolerance was fixed, issue 28, the
-feet hovered and the 2 Hz gait was periodic only from ~3.5 s: a window from 1 s to 3 s read it
-26 % fast; docs/musculoskeletal.md.) The paper optimizes at 2 Hz and reports the design at 0.5,
+default -- the original's gaits are periodic from 2 s at 0.5, 1 and 2 Hz (steps within 1-4 %
+of each other). (Before the ground's surface tolerance was fixed, issue 28, the feet hovered
+and the 4 Hz gait, "2 Hz" before ActiveMuscle.walker's one contraction per stimulus, was
+periodic only from ~3.5 s: a window from 1 s to 3 s read it 26 % fast;
+docs/musculoskeletal.md.) The paper optimizes at 2 Hz and reports the design at 0.5,
 1 and 2 Hz: the summary gives the best and the original designs' speeds at REPORT_FREQUENCIES,
 each over `settle` + REPORT_SPAN [s] (two periods at 0.5 Hz).
 

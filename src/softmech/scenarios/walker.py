@@ -11,9 +11,12 @@ paper's range 250-350 kPa), rho = 1100 kg/m^3. Muscle: a strip (radius 0.5 mm, E
 between the pillars at height `strip_height` (default 1.5 mm; range 0.5-3 mm), its ends on the
 pillars' centrelines by spherical joints with muscle="strip" (the paper's muscle rings, which
 wrap the pillars and carry the strip's pull to them, represented by these joints).
-Eq. 1: F_m = A gamma sigma_m |sin(2 pi f t)| + E_m A eps / (1 + eps)
-(softmech.terms.active_muscle.ActiveMuscle.walker) with sigma_m = 5 kPa, gamma = 0.5 (ours: the
-paper's sigma_m and gamma, from Pagan-Diaz et al., are not in the sources). Ground: isotropic
+Eq. 1: F_m = A gamma sigma_m |sin(pi f t)| + E_m A eps / (1 + eps), one contraction per
+stimulus at the stimulation frequency f (softmech.terms.active_muscle.ActiveMuscle.walker),
+with sigma_m = 5 kPa, gamma = 0.5 (ours: the paper's sigma_m and gamma, from Pagan-Diaz et al.,
+are not in the sources). Until 2026-12-03 the muscle contracted twice per stimulation period
+(|sin(2 pi f t)|), so every speed measured before at "f Hz" is the speed at 2f Hz now (the same
+simulation); the numbers below are relabelled so. Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath
 (`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' code has no fluid loads but
 damps its skeleton's rods with 0.13 kg/(m s) and its muscles' with 0.05: scenarios.walker_paper).
@@ -21,8 +24,8 @@ The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, G
 2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
 changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
 sticking foot overshoots the static band and chatters; the speeds then move by 10-20 % between
-dt = 1e-5 and 5e-6 s (measured at 2 Hz: 172 and 138 um/s; with the old contact band below,
-214/103/109 and 190/94/112 um/s at 0.5/1/2 Hz). A v_s large
+dt = 1e-5 and 5e-6 s (measured at 4 Hz: 172 and 138 um/s; with the old contact band below,
+214/103/109 and 190/94/112 um/s at 1/2/4 Hz). A v_s large
 enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" foot coast at
 up to v_s, since the static force also cancels the bath's damping: with the muscles off the
 walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
@@ -34,9 +37,9 @@ k_t, c_t) on every ground contact, c_t = 2 sqrt(k_t m_e) critical on a skeleton 
 m_e; 0, the default: the regularized law above) holds a foot without creep and needs no slip
 velocity: with k_t = 10 N/m (the ground's normal stiffness; a foot element's stick stretch
 mu_s N_e / k_t ~ 1 um, its period 2 pi sqrt(m_e / k_t) = 1.3 ms, 130 steps) the original's
-speeds are 629.1, 100.1, 41.7 um/s at 0.5/1/2 Hz with dt = 1e-5 s and 628.8, 100.0, 37.1 with
+speeds are 629.1, 100.1, 41.7 um/s at 1/2/4 Hz with dt = 1e-5 s and 628.8, 100.0, 37.1 with
 5e-6 s (the regularized law: 241.5, 119.5, 169.4 and 220.9, 88.0, 136.3; before the anchors'
-block-end fix of issue 28). At 2 Hz each contraction's net step is either ~9.5 um or ~1.2 um
+block-end fix of issue 28). At 4 Hz each contraction's net step is either ~9.5 um or ~1.2 um
 (both converged in dt), decided by when a foot held by one sticking element breaks loose; the
 share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5, 5e-6, 2.5e-6,
 1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s; 5.9 at 3.125e-7 s, all short) and moves
@@ -48,16 +51,16 @@ element, damping 1e-3 kg/s) with the mollified friction of coefficient `friction
 `slip_velocity` (sm.IsotropicFriction(..., regularization="mollified"): continuous and monotone
 in the slip velocity, creep <= slip_velocity under a load below mu N; no static coefficient).
 Implicit Euler steps it at 10x the explicit step: with k = 10 N/m and slip_velocity 1e-5 m/s
-the original walks +135.7, +81.0, -89.6 um/s at 0.5/1/2 Hz with dt = 1e-4 s and +136.1, +82.4,
--88.1 with 5e-5 s (converged to ~2 %; ~1 min of one core per simulated second): backwards at
-2 Hz, unlike the paper. Not the default: the campaign at that cost is out of reach here
+the original walks +135.7, +81.0, -89.6 um/s at 1/2/4 Hz with dt = 1e-4 s and +136.1, +82.4,
+-88.1 with 5e-5 s (converged to ~2 %; ~1 min of one core per simulated second): forward at the
+paper's 1 and 2 Hz. Not the default: the campaign at that cost is out of reach here
 (docs/musculoskeletal.md, section 5).
 The ground's surface tolerance (`surface_tolerance`, 1e-5 m): an element whose surface is within
 it of the ground is in contact, its normal load balanced (Gazzola et al. 2018, eq. 4.8), so it
 neither falls nor is pushed back inside that band. GroundContact's default, 1e-4 m, is 0.4 %
 of the snake's radius it was set for but 20 % of these feet's: the feet drifted up through the
 band and hovered 40-50 um above the ground with their friction switching on and off, which
-gave the original's 2 Hz gait a 3.5 s transient and some designs sliding "gaits" of 1-3 mm/s.
+gave the original's 4 Hz gait a 3.5 s transient and some designs sliding "gaits" of 1-3 mm/s.
 With 1e-5 m the feet come back to the ground each cycle and every gait is periodic from its
 second period; 1e-6 m chatters at dt = 1e-5 s (the strip walker, muscles off, bounced at up to
 3 mm/s and crept at 55 um/s). The authors' walker uses 1e-4 mm = 1e-7 m, at dt = 7.5e-8 s.
@@ -417,7 +420,7 @@ def walker_info(scene, run, report):
     k = 0
     while f"muscle_{k}" in muscles:
         skeletons.append(find_rod(scene, f"skeleton_{k}").name)
-        freqs.append(muscles[f"muscle_{k}"].frequency)
+        freqs.append(2.0 * muscles[f"muscle_{k}"].frequency)    # ActiveMuscle.walker: f / 2
         k += 1
     if not skeletons:
         raise ValueError("a walker scenario needs rods skeleton_0, ... with ActiveMuscle terms "

@@ -35,10 +35,11 @@ the fluid", their gravity on the muscle rods is zero; here an upward load rho_m 
     their inner sides (nodes 12-17, theirs in x and y only);
   * four strips, radius 0.227 mm, 5.48 mm, 4 elements, 1.5 mm up, from the front ring's inner
     side to the back one's (their ends on the upper rings' nodes 13-16);
-  * every muscle rod contracts with the tension 0.6 mN |sin(2 pi f t)| + 0.2 mN (their "Amp =
+  * every muscle rod contracts with the tension 0.6 mN |sin(pi f t)| + 0.2 mN (their "Amp =
     600" from sigma_m = 3.706 kPa on the strips' section; the rings' too, with gamma = 0.6;
     the constant 0.2 mN, ramped in over 0.2 s, "to make the muscle conform to the scaffold").
-    Theirs starts at 0.1 s; here at 0 (the speed is measured after SETTLE_TIME).
+    Theirs starts at 0.1 s; here at 0 (the speed is measured after SETTLE_TIME). Their |sin(2 pi
+    t / T)| with T = 1 s is their "2 Hz" walker: one contraction per stimulus, as here.
   * the rings touch the legs (sm.RodBodyContact; theirs a penalty against the line through a
     side's two leg axes at 2.04 mm = 1.75 + 0.29, that pushes the legs only along the walking
     direction).
@@ -265,7 +266,7 @@ def hold_height(scene, ring, height):
 
 
 def add_muscle(scene, rod, radius, p, frequency):
-    """A muscle rod's tension muscle_force |sin(2 pi f t)| + base_force (ramped in over 0.2 s),
+    """A muscle rod's tension muscle_force |sin(pi f t)| + base_force (ramped in over 0.2 s),
     its buoyancy (an upward rho_m A g) and its damping (module docstring)."""
     area = np.pi * radius ** 2
     scene.add(ActiveMuscle.walker(rod, p["muscle_force"] / area, frequency=frequency,

@@ -4,7 +4,7 @@ equations: softmech.kernels.active_muscle).
     ActiveMuscle(rod, max_stress=2.8e5, activation=1.0)               # maximal contraction
     ActiveMuscle(rod, 2.8e5, activation=lambda t: min(t / 0.1, 1.0), times=np.linspace(0, 1, 101))
     ActiveMuscle(rod, 2.8e5, activation=[0, 1, 1, 0], times=[0, 0.1, 0.5, 0.6])
-    ActiveMuscle.walker(rod, stress=1.2e3, active_fraction=0.45, frequency=2.0)   # eq. 1
+    ActiveMuscle.walker(rod, stress=1.2e3, active_fraction=0.45, frequency=2.0)   # eq. 1, 2 Hz
     ActiveMuscle(rod, 1e5, activation="wave", frequency=1.0, phase=0.25, side=-1)  # eq. 2
 
 Every element of the rod pulls its two nodes together with the tension
@@ -37,7 +37,8 @@ at most 8 each) to use other fits. `active_range` = (eta_lo, eta_hi): f_a is 0 o
 
 Activation a in [0, 1]: a number (constant); values at `times` [s] (a table, interpolated
 linearly, held outside); a function of time sampled at `times` once (scenario files keep the
-table); "abs_sin": |sin(2 pi f t + phase)| (phase [rad]; the walker's stimulation); "wave":
+table); "abs_sin": |sin(2 pi f t + phase)| (phase [rad]; the walker's stimulation, f half the
+stimulation frequency: ActiveMuscle.walker); "wave":
 eq. 2 of Zhang et al. 2019, 0.5 + 0.5 side sin(2 pi (f t - phase) - 2 pi s / wavelength) for
 t >= phase / f and 0 before (phase in periods, in [0, 1]; side +1 right, -1 left muscle; s the
 arc length from the rod's first node; wavelength 0: no travel, eq. 2 itself), ramped up
@@ -209,20 +210,28 @@ class ActiveMuscle(Term):
     @classmethod
     def walker(cls, rod, stress, *, active_fraction=1.0, frequency, name="muscle"):
         """The bio-hybrid walker's muscle (Zhang et al. 2019, eq. 1): an active tension
-        A gamma sigma_m |sin(2 pi f t)| on the rest section A (gamma = A_act / A_m, the active
+        A gamma sigma_m |sin(pi f t)| on the rest section A (gamma = A_act / A_m, the active
         fraction), no force-length dependence, no passive curve; with the rod's own elastic
         force E A (eta - 1) / eta (law "gazzola2018") the tension on the skeleton is
 
-            F_m = A gamma sigma_m |sin(2 pi f t)| + E A eps / (1 + eps),   eps = eta - 1,
+            F_m = A gamma sigma_m |sin(pi f t)| + E A eps / (1 + eps),   eps = eta - 1,
 
         eq. 1 with eps counted positive in extension (the paper's minus sign counts it in
-        shortening: a shortened muscle's elastic response reduces its pull)."""
+        shortening: a shortened muscle's elastic response reduces its pull).
+
+        `frequency` f [Hz] is the stimulation frequency, one contraction per stimulus: |sin(pi f
+        t)| peaks f times a second. So the authors' code runs its "2 Hz" walker
+        (mattialab/elastica, ExternalContact.h: T = 1 s, |sin(2 pi t / T)|; its Rod.cpp: "actuated
+        at 2Hz (or T = 0.5s)"), and so a tissue twitches once per electrical pulse. The
+        activation is therefore "abs_sin" at f / 2 (|sin| peaks twice per period)."""
         fraction = float(_checks.finite(f"{name}.active_fraction", active_fraction, shape=()))
         if not 0.0 < fraction <= 1.0:
             raise ValueError(f"{name}.active_fraction = {fraction!r} is not allowed: must be in "
                              f"(0, 1] (A_act / A_m)")
         return cls(rod, fraction * float(_checks.nonnegative(f"{name}.stress", stress, shape=())),
-                   activation="abs_sin", frequency=frequency, active_coefficients=(1.0,),
+                   activation="abs_sin", frequency=0.5 * float(
+                       _checks.positive(f"{name}.frequency", frequency, shape=())),
+                   active_coefficients=(1.0,),
                    passive_coefficients=(), incompressible=False, name=name)
 
     def arguments(self):
