@@ -4,7 +4,7 @@ package index) with three small patches, run its walker, and print how it moves,
 softmech's rebuild of the same walker (softmech.scenarios.walker_paper).
 
     python benchmarks/peer_elastica_walker.py --source PATH/TO/elastica --duration 1.6 \
-        [--period 1.0] [--workdir DIR] [--track FILE]
+        [--period 1.0] [--friction-scale 1] [--workdir DIR] [--track FILE]
 
 --source: a checkout of mattialab/elastica (its `source/` and `makefiles/`); it is copied to
 --workdir (default a temporary folder) and built there with g++ (`make walker`, the
@@ -12,7 +12,8 @@ repository's own flags plus -DNDEBUG, which only drops asserts and the per-step 
 Patches, none of which changes the physics:
   * Walker.cpp: the simulated time from the environment (WALKER_T, default their 10 s);
   * ExternalContact.h: the muscle period T from the environment (WALKER_PERIOD, default their
-    1 s: |sin(2 pi t / T)| contracts 2 / T times a second, their "2 Hz" walker);
+    1 s: |sin(2 pi t / T)| contracts 2 / T times a second, their "2 Hz" walker), and a factor
+    on both friction coefficients (WALKER_MU_SCALE, default 1: theirs, bit for bit);
   * Polymer.cpp: every 0.01 s one line of walker_track.txt: time [s], the middle node (8) of
     beams 0 and 1 (x, y, z) and the tip node (6) of legs 2-5 (x, y, z), their mm.
 --track FILE: skip the build and the run, read a walker_track.txt written before.
@@ -39,7 +40,11 @@ PATCHES = {
         "      const REAL T = 1.0;\n      const REAL w = 2.0 * M_PI / T;\n"
         "      const REAL Kattach = 1.0e8;",
         '      static const REAL T = getenv("WALKER_PERIOD") ? atof(getenv("WALKER_PERIOD"))'
-        " : 1.0;\n      const REAL w = 2.0 * M_PI / T;\n      const REAL Kattach = 1.0e8;")],
+        " : 1.0;\n      const REAL w = 2.0 * M_PI / T;\n      const REAL Kattach = 1.0e8;"), (
+        "    const REAL muKinetic = 0.3;\n    const REAL muStaticF = 0.42;",
+        '    static const REAL muScale = getenv("WALKER_MU_SCALE") ?'
+        ' atof(getenv("WALKER_MU_SCALE")) : 1.0;\n    const REAL muKinetic = 0.3 * muScale;\n'
+        "    const REAL muStaticF = 0.42 * muScale;")],
     "source/Polymer.cpp": [(
         "    step += 1;\n",
         "    step += 1;\n#ifdef FLAGWALKER\n"
@@ -83,11 +88,13 @@ def build(source, workdir):
     return os.path.join(mk, "walker")
 
 
-def run(exe, workdir, duration, period):
-    """Run the walker for `duration` [s] with muscle period `period` [s]; returns the track."""
+def run(exe, workdir, duration, period, friction_scale):
+    """Run the walker for `duration` [s] with muscle period `period` [s] and friction
+    coefficients times `friction_scale`; returns the track."""
     out = os.path.join(workdir, "run")
     os.makedirs(out, exist_ok=True)
-    env = dict(os.environ, WALKER_T=str(duration), WALKER_PERIOD=str(period))
+    env = dict(os.environ, WALKER_T=str(duration), WALKER_PERIOD=str(period),
+               WALKER_MU_SCALE=str(friction_scale))
     t0 = time.time()
     subprocess.run([exe], cwd=out, env=env, check=True, stdout=subprocess.DEVNULL)
     print(f"their walker, {duration:g} s simulated: {time.time() - t0:.0f} s wall")
@@ -123,6 +130,8 @@ def main():
     ap.add_argument("--duration", type=float, default=1.6, help="simulated time [s]")
     ap.add_argument("--period", type=float, default=1.0,
                     help="their muscle period T [s] (1: their 2 Hz walker)")
+    ap.add_argument("--friction-scale", type=float, default=1.0,
+                    help="factor on their mu_s 0.42 and mu_k 0.3 (0: no friction)")
     ap.add_argument("--workdir", help="build and run folder (default: a temporary one)")
     ap.add_argument("--track", help="report a walker_track.txt written before (no build, no run)")
     args = ap.parse_args()
@@ -133,7 +142,7 @@ def main():
         ap.error("--source (a checkout of mattialab/elastica) or --track is needed")
     workdir = args.workdir or tempfile.mkdtemp(prefix="elastica_walker_")
     exe = build(args.source, workdir)
-    report(run(exe, workdir, args.duration, args.period), args.period)
+    report(run(exe, workdir, args.duration, args.period, args.friction_scale), args.period)
 
 
 if __name__ == "__main__":
