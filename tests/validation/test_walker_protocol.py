@@ -24,12 +24,12 @@ Zhang et al., Nat. Commun. 10:4825 (2019), Fig. 2i; issue 28).
   2.9 mm high) and by the skeleton's dynamic response -- hence its dependence on f. Bound:
   half the slowest measured speed.
 * Not tested, measured (docs/musculoskeletal.md): the speed is not converged in the time step
-  (1, 2, 4 Hz: 241.5, 119.5, 169.4 um/s at dt = 1e-5 s; 220.9, 88.0, 136.3 at 5e-6 s) because the static friction's slip
-  velocity (1e-6 m/s) is not resolved at these steps (module docstring of
-  softmech.scenarios.walker). Friction that sticks (build_walker(tangential_stiffness=10))
-  converges at 1 and 2 Hz but not at 4 Hz (each contraction's step is ~9.5 or ~1.2 um,
-  and the share of the short ones grows as dt falls): an option, tested below for what it
-  builds.
+  (1, 2, 4 Hz: 241.5, 119.5, 169.4 um/s at dt = 1e-5 s; 220.9, 88.0, 136.3 at 5e-6 s) because
+  the static friction's slip velocity (1e-6 m/s) is not resolved at these steps (module
+  docstring of softmech.scenarios.walker). Friction that sticks
+  (build_walker(tangential_stiffness=10)) converges at 1 and 2 Hz but not at 4 Hz (each
+  contraction's step is ~9.5 or ~1.2 um, and the share of the short ones grows as dt falls):
+  an option, tested below for what it builds.
 """
 import numpy as np
 import pytest
