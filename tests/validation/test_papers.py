@@ -45,3 +45,13 @@ def test_validate_papers_names_an_unknown_case():
     with pytest.raises(ValueError,
                        match="'timoshenko_cantilever' is not allowed.*dismech_fig8_rod"):
         command.execute(parse(["--papers", "--case", "timoshenko_cantilever"]))
+
+
+def test_validate_papers_draws_the_figure_of_each_case_that_ran(tmp_path, capsys):
+    # the rod's case draws Fig. 8 (softmech's rod and hinge shell beside the published tips)
+    # and no other figure; the file is a whole PNG
+    folder = tmp_path / "figures"
+    assert command.execute(parse(["--papers", "--case", "dismech_fig8_rod", "--figures",
+                                  str(folder), "--quiet"])) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["dismech_fig8.png"]
+    assert (folder / "dismech_fig8.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -353,15 +353,21 @@ def geometric_growth(target=90.0, *, belly=BELLY, insertion=INSERTION, stretch=0
     return length / (length - shortening) - 1.0
 
 
-def growth_at(angle, section, target=90.0):
-    """Relative cross-section growth section / section[0] - 1 where the flexion angle first
-    reaches `target` [deg] (linear interpolation between samples); NaN if it never does."""
+def first_crossing(angle, values, target=90.0):
+    """`values` (n,) where the flexion angle (n,) [deg] first reaches `target` [deg] (linear
+    interpolation between samples); NaN if it never does (or already does at the start)."""
     above = np.nonzero(angle >= target)[0]
     if not len(above) or above[0] == 0:
         return float("nan")
     k = above[0]
     w = (target - angle[k - 1]) / (angle[k] - angle[k - 1])
-    return float((section[k - 1] + w * (section[k] - section[k - 1])) / section[0] - 1.0)
+    return float(values[k - 1] + w * (values[k] - values[k - 1]))
+
+
+def growth_at(angle, section, target=90.0):
+    """Relative cross-section growth section / section[0] - 1 where the flexion angle first
+    reaches `target` [deg] (first_crossing); NaN if it never does."""
+    return first_crossing(angle, section, target) / float(section[0]) - 1.0
 
 
 # ------------------------------------------------------------------ isometric map (Fig. 1c)

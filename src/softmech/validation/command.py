@@ -14,6 +14,10 @@
     softmech validate --report PATH        also write the Markdown report page (the docs site's
                                            docs/validation.md) and one figure per group, after
                                            the run
+    softmech validate --papers --figures DIR
+                                           also draw the papers' figures (softmech's curves
+                                           with the paper's numbers; validation.paper_figures)
+                                           into DIR, after the run
 
 Exit code 0 when every selected case passed, 1 otherwise (2 for bad usage, via softmech.cli).
 """
@@ -52,6 +56,10 @@ def add_arguments(parser):
                         help="write a Markdown report (every case by group: quantity, measured, "
                              "reference, error, tolerance, result, source; a figure per group "
                              "next to it) to PATH (.md) after the run")
+    parser.add_argument("--figures", metavar="DIR", default=None,
+                        help="draw the figures of the papers' cases that ran (softmech's "
+                             "curves beside the papers' numbers, docs/reproductions.md) into "
+                             "DIR after the run (DIR is created; its parent must exist)")
 
 
 def _groups(args):
@@ -84,6 +92,20 @@ def _report_path(path):
                          "ending in .md")
     if not os.path.isdir(folder):
         raise ValueError(f"--report = {path!r} is not allowed: its folder {folder!r} does not exist")
+    return path
+
+
+def _figures_path(path):
+    """Validated --figures folder (None: no figures): a folder, or a new one whose parent
+    exists."""
+    if path is None:
+        return None
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"--figures = {path!r} is not allowed: must be a folder, not a file")
+    if not os.path.isdir(parent):
+        raise ValueError(f"--figures = {path!r} is not allowed: its parent folder {parent!r} "
+                         "does not exist")
     return path
 
 
@@ -128,12 +150,13 @@ def _command_line(args, report):
 
 def execute(args):
     """Run the selected cases; returns the exit code (0 all passed, 1 otherwise)."""
+    report = _report_path(getattr(args, "report", None))
+    figures = _figures_path(getattr(args, "figures", None))
     chosen = select(_groups(args), fast=bool(getattr(args, "fast", False)))
     if args.list:
         _print_list(chosen)
         return 0
     chosen = _selected(args.cases, chosen)
-    report = _report_path(getattr(args, "report", None))
     if report:
         for _, name, function in chosen:
             case_info(name, function)  # every case must say what it measures before the run
@@ -162,6 +185,12 @@ def execute(args):
                                command=_command_line(args, report))
         if not (args.json or quiet):
             print(f"wrote {', '.join(written)}", file=sys.stderr)
+    if figures:
+        from softmech.validation.paper_figures import write_figures
+        drawn = write_figures(figures, [r["case"] for r in records if r["group"] == "papers"])
+        if not (args.json or quiet):
+            print(f"wrote {', '.join(drawn) or 'no figure (no paper case ran)'}",
+                  file=sys.stderr)
     if args.json:
         print(json.dumps([dict({"group": r["group"]}, **{k: r[k] for k in RECORD_KEYS})
                           for r in records], indent=2))

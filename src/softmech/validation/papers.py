@@ -17,8 +17,20 @@ from softmech.validation import dismech_cantilever as dismech
 from softmech.validation.common import rel_error, result
 
 
+SNAKE_TOLERANCES = (0.10, 0.01)
+"""Tolerances of the ME498 snake's cases: forward speed relative [-], lateral absolute [m/s]
+(their docstrings say why)."""
+
+CONTINUOUS_SNAKE_SPEED = 0.58
+"""Zhang et al. 2019's mean forward speed [m/s] of the continuous snake and of four muscle pairs
+alike ("approximately equal mean forward velocities (0.58 m/s)")."""
+
+FOUR_PAIRS_TOLERANCE = 0.10
+"""Tolerance [-] of the four pairs' speed over the continuous snake's (the case's docstring)."""
+
+
 @functools.lru_cache(maxsize=1)
-def _snake_run():
+def snake_run():
     """The README demo (Table 2 snake, published optimal gait, 6 s): its recorded time [s] and
     centre of mass (1, n, 3) [m] and its period [s]. Run once for every snake case."""
     scene, info = build_snake()
@@ -30,7 +42,7 @@ def _snake_run():
 def _snake_travel():
     """(forward, lateral, heading) of the README demo along and across its direction of travel
     over periods 3-6 [m/s, m/s, deg]."""
-    forward, lateral, heading = travel_velocities(*_snake_run(), 3, 6)
+    forward, lateral, heading = travel_velocities(*snake_run(), 3, 6)
     return float(forward[0]), float(lateral[0]), float(heading[0])
 
 
@@ -44,7 +56,8 @@ def me498_snake_forward_speed():
     table: each moves the speed by up to 5 %)."""
     forward, _, heading = _snake_travel()
     error = rel_error(forward, REFERENCE_SPEED)
-    return result("me498_snake_forward_speed", forward, REFERENCE_SPEED, error, 0.10,
+    return result("me498_snake_forward_speed", forward, REFERENCE_SPEED, error,
+                  SNAKE_TOLERANCES[0],
                   f"{forward:.4f} m/s along the direction of travel (heading {heading:+.1f} deg) "
                   f"vs {REFERENCE_SPEED} m/s: {forward / REFERENCE_SPEED - 1:+.1%}")
 
@@ -60,7 +73,8 @@ def me498_snake_lateral_speed():
     error = abs(lateral - REFERENCE_LATERAL_SPEED)
     h = np.radians(heading)
     lab_y = forward * np.sin(h) + lateral * np.cos(h)     # the same velocity along the lab's y
-    return result("me498_snake_lateral_speed", lateral, REFERENCE_LATERAL_SPEED, error, 0.01,
+    return result("me498_snake_lateral_speed", lateral, REFERENCE_LATERAL_SPEED, error,
+                  SNAKE_TOLERANCES[1],
                   f"{lateral:+.4f} m/s across the direction of travel (heading {heading:+.1f} "
                   f"deg; along the lab's y axis the start-up heading gives {lab_y:+.4f} m/s)")
 
@@ -79,7 +93,7 @@ def muscle_pair_speeds():
     from softmech.scenarios.muscular_snake import paper_code_layout, projected_layout
     from softmech.scenarios.snake import mean_velocities
 
-    continuous = float(mean_velocities(*_snake_run(), 3, 6)[0][0])
+    continuous = float(mean_velocities(*snake_run(), 3, 6)[0][0])
     layouts = [projected_layout(4, overlap=overlap)[0] for overlap in (True, False)]
     pairs = MuscularSnakeProblem(4, 3, window=(3.0, 6.0)).speeds(np.stack(
         [np.ravel(g) for g in layouts + [paper_code_layout()]]))
@@ -103,7 +117,8 @@ def zhang2019_four_muscle_pairs():
     speeds, layouts = muscle_pair_speeds()
     ratio = speeds["overlapping"] / speeds["continuous"]
     spans = ", ".join(f"{a:.0f}-{a + n:.0f}" for a, n in layouts[0][:, :2])
-    return result("zhang2019_four_muscle_pairs", ratio, 1.0, abs(ratio - 1.0), 0.10,
+    return result("zhang2019_four_muscle_pairs", ratio, 1.0, abs(ratio - 1.0),
+                  FOUR_PAIRS_TOLERANCE,
                   f"4 pairs {speeds['overlapping']:.4f} m/s vs continuous "
                   f"{speeds['continuous']:.4f} m/s ({ratio:.1%}); spans {spans} vertebrae; "
                   f"the paper's own pairs as its muscle rods "
@@ -129,6 +144,25 @@ def _fig8_case(name, model, modulus, tips):
                   f"{len(tips)} moduli {spread:.2%}")
 
 
+@functools.lru_cache(maxsize=1)
+def fig8_rod_tips():
+    """softmech's tip z [m] of DisMech's rod cantilever at every modulus of Fig. 8
+    (dismech_cantilever.MODULI), one batched static solve; run once for the case and its
+    figure."""
+    return dismech.rod_tips()
+
+
+FIG8_HINGE_MODULI = dismech.MODULI[:6]
+"""The moduli [Pa] at which the hinge shell is solved: 5e10 .. 1e9 Pa, small deflections."""
+
+
+@functools.lru_cache(maxsize=1)
+def fig8_hinge_tips():
+    """softmech's tip z [m] of the hinge shell cantilever on the figure's mesh at
+    FIG8_HINGE_MODULI; run once for the case and its figure."""
+    return np.array([dismech.shell_tip("hinge", E, "figure_8") for E in FIG8_HINGE_MODULI])
+
+
 def dismech_fig8_rod():
     """MAT-DiSMech (ref. 004) sec. 7.2, Fig. 8: the discrete elastic rod cantilever under its
     own weight sags +4.5 % more than Euler-Bernoulli, delta = 1.5 rho g L^4 / (E h^2), on
@@ -138,7 +172,7 @@ def dismech_fig8_rod():
     published tip (the figure's script). Error absolute [-]; tolerance 1e-3 (0.1 percentage
     point): the figure's own values scatter by 0.7 point at the stiffest moduli (DisMech's
     stopping rule), the paper quotes one digit."""
-    return _fig8_case("dismech_fig8_rod", "rod", 2e9, dismech.rod_tips())
+    return _fig8_case("dismech_fig8_rod", "rod", 2e9, fig8_rod_tips())
 
 
 def dismech_fig8_hinge():
@@ -148,9 +182,7 @@ def dismech_fig8_hinge():
     published values, +16.35 % from 5e9 to 1e9 Pa); reference the published tip. Error absolute
     [-]; tolerance 1e-3 as for the rod. (On DisMech's example mesh of today both codes give
     +18.05 %: the number belongs to the mesh.)"""
-    moduli = dismech.MODULI[:6]                        # 5e10 .. 1e9 Pa: small deflections
-    tips = np.array([dismech.shell_tip("hinge", E, "figure_8") for E in moduli])
-    return _fig8_case("dismech_fig8_hinge", "hinge", 5e9, tips)
+    return _fig8_case("dismech_fig8_hinge", "hinge", 5e9, fig8_hinge_tips())
 
 
 PAPER_CASES = {f.__name__: f for f in (
