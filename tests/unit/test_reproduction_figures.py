@@ -122,3 +122,17 @@ def test_flexion_plot_marks_softmechs_growth_where_the_elbow_reaches_90_degrees(
     mark = next(line for line in growth_axes.get_lines() if line.get_marker() == "o")
     assert mark.get_xdata()[0] == pytest.approx(0.3) and mark.get_ydata()[0] == pytest.approx(30)
     assert len(lines_at(growth_axes, 28.0)) == 1                     # the paper's ~28 %
+
+
+def test_walker_speedups_figure_draws_both_designs_and_the_papers_speedup(drawn):
+    reproductions.walker_speedups_figure("x.png", (0.5, 1.0, 2.0), (3e-4, 2e-4, 1e-4),
+                                         (1e-4, 1e-4, 1e-4), 2.5, 2.0)
+    speeds, ratios = drawn[0].axes
+    original, best = speeds.containers
+    assert np.allclose([p.get_height() for p in original], 100.0)           # um/s
+    assert np.allclose([p.get_height() for p in best], (300.0, 200.0, 100.0))
+    assert np.allclose([p.get_height() for p in ratios.containers[0]], (3.0, 2.0, 1.0))
+    # green where the speed-up meets the least one asked for, red where it does not
+    colors = [p.get_facecolor()[:3] for p in ratios.containers[0]]
+    assert colors[0] == colors[1] != colors[2]
+    assert len(lines_at(ratios, 2.5)) == 1 and len(lines_at(ratios, 2.0)) == 1

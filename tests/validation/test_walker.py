@@ -70,6 +70,7 @@ def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
     assert set(summary["speedups"]) == {"0.5", "1", "2"}
     assert np.isfinite(list(summary["speeds_original"].values())).all()
     assert os.path.exists(tmp_path / "best.json") and os.path.exists(tmp_path / "fitness.png")
+    assert os.path.exists(tmp_path / "speedups.png")      # the report against the paper's 2.5x
 
 
 def test_the_campaign_takes_the_baths_damping_for_every_design(tmp_path, monkeypatch):

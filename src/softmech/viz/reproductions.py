@@ -137,3 +137,39 @@ def fig8_figure(path, moduli, rod_tips, hinge_moduli, hinge_tips, published, eul
     ax.set_title("Cantilever under self-weight (MAT-DiSMech Fig. 8)", fontsize=10)
     ax.legend(fontsize=7)
     return save(fig, path, dpi=_DPI)
+
+
+def walker_speedups_figure(path, frequencies, speeds_best, speeds_original, paper_speedup,
+                           required_speedup):
+    """Zhang et al. 2019, Fig. 2i: left, the original and the optimized walkers' mean speeds
+    [um/s] at each stimulation frequency [Hz]; right, the speed-ups best / original against the
+    paper's (~2.5x at every frequency, dashed) and the least one issue 28 asks for (dotted).
+
+    frequencies (k,) [Hz]; speeds_best, speeds_original (k,) [m/s]."""
+    frequencies = np.asarray(frequencies, dtype=float)
+    best, original = (1e6 * np.asarray(s, dtype=float) for s in (speeds_best, speeds_original))
+    fig, _ = figure(0, size=(10.0, 4.0))
+    speeds, ratios = fig.subplots(1, 2)
+    x = np.arange(len(frequencies))
+    speeds.bar(x - 0.2, original, 0.4, color="0.55", label="original design")
+    speeds.bar(x + 0.2, best, 0.4, color="tab:blue", label="campaign's best design")
+    speeds.axhline(0.0, color="black", lw=0.8)
+    speeds.set_xticks(x, [f"{f:g} Hz" for f in frequencies])
+    speeds.set_ylabel("mean speed along +x [um/s]")
+    speeds.set_title("softmech's walkers", fontsize=10)
+    speeds.legend(fontsize=8)
+    ratio = best / original
+    ratios.bar(x, ratio, 0.5, color=np.where(ratio >= required_speedup, "tab:green", "tab:red"))
+    for i, r in enumerate(ratio):
+        ratios.text(i, max(r, 0.0), f"{r:.2f}x", ha="center", va="bottom", fontsize=8)
+    ratios.axhline(paper_speedup, color="tab:orange", ls="--", lw=1.5,
+                   label=f"paper: ~{paper_speedup:g}x at every frequency")
+    ratios.axhline(required_speedup, color="black", ls=":", lw=1.0,
+                   label=f"issue 28: >= {required_speedup:g}x at each")
+    ratios.axhline(1.0, color="black", lw=0.8)
+    ratios.set_xticks(x, [f"{f:g} Hz" for f in frequencies])
+    ratios.set_ylabel("speed-up, best / original [-]")
+    ratios.set_ylim(min(0.0, 1.1 * ratio.min()), 1.2 * max(paper_speedup, ratio.max()))
+    ratios.set_title("against the paper's speed-up (Fig. 2i)", fontsize=10)
+    ratios.legend(fontsize=8, loc="upper left")
+    return save(fig, path, dpi=_DPI)
