@@ -136,3 +136,16 @@ def test_walker_speedups_figure_draws_both_designs_and_the_papers_speedup(drawn)
     colors = [p.get_facecolor()[:3] for p in ratios.containers[0]]
     assert colors[0] == colors[1] != colors[2]
     assert len(lines_at(ratios, 2.5)) == 1 and len(lines_at(ratios, 2.0)) == 1
+
+
+def test_a_design_campaigns_fitness_figure_draws_the_papers_target(monkeypatch):
+    # the swimmer's and walker's campaigns draw the paper's speed-up times the original's speed
+    from softmech.optimize import figures as campaign_figures
+    from softmech.viz import figures
+    drawn = []
+    monkeypatch.setattr(figures, "save", lambda fig, path, dpi: drawn.append(fig) or path)
+    campaign_figures.plot_fitness([1, 2], [1.0, 2.0], [1.0, 2.0], [0.5, 1.0], "x.png",
+                                  reference=2.44 * 1.2, reference_label="the paper's 2.44x")
+    ax = drawn[0].axes[0]
+    target = lines_at(ax, 2.44 * 1.2)
+    assert len(target) == 1 and target[0].get_label() == "the paper's 2.44x 2.93 m/s"

@@ -42,10 +42,12 @@ def design_campaign(problem, output_dir, *, names, lower, upper, initial, resume
                     resume=campaign_resume(resume, output_dir), **settings)
 
 
-def write_design_summary(output_dir, campaign, result, summary, ylabel):
+def write_design_summary(output_dir, campaign, result, summary, ylabel, reference=None,
+                         reference_label=None):
     """Finish a design campaign: best.json (summary + the campaign's result fields), the log and
-    fitness.png (best so far, best and mean per generation; ylabel names the fitness); returns
-    the summary with its "files"."""
+    fitness.png (best so far, best and mean per generation; ylabel names the fitness; reference
+    [m/s]: the paper's target drawn dotted, named by reference_label, or None); returns the
+    summary with its "files"."""
     import math
 
     from softmech.optimize import figures
@@ -63,5 +65,6 @@ def write_design_summary(output_dir, campaign, result, summary, ylabel):
                           json.dumps(summary, indent=2, allow_nan=False) + "\n"),
         figures.plot_fitness([g.generation for g in h], best, [g.best_fitness for g in h],
                              [g.mean_fitness for g in h], os.path.join(output_dir, "fitness.png"),
-                             ylabel=ylabel)]
+                             reference=reference, ylabel=ylabel,
+                             reference_label=reference_label)]
     return summary

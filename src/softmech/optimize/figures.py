@@ -23,14 +23,16 @@ def _figure(rows=1, cols=1, size=(7.0, 4.2), **kwargs):
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=120)
-    return path
+    """Write fig to path atomically (softmech.viz.figures.save); returns path."""
+    from softmech.viz.figures import save
+    return save(fig, path, dpi=120)
 
 
 def plot_fitness(generations, best, generation_best, mean, path, reference=None,
-                 ylabel="fitness: mean forward speed [m/s]"):
+                 ylabel="fitness: mean forward speed [m/s]", reference_label=None):
     """Fitness vs generation: arrays (n_generations,) each; reference: a speed [m/s] drawn
-    as a dotted line (the published optimum's), or None; ylabel: what the fitness is."""
+    as a dotted line (the published optimum's), or None, named by reference_label (default:
+    "published optimum"); ylabel: what the fitness is."""
     fig, ax = _figure()
     ax.grid(True, alpha=0.3)
     ax.plot(generations, best, "-", color="C0", lw=2, label="best so far")
@@ -38,7 +40,7 @@ def plot_fitness(generations, best, generation_best, mean, path, reference=None,
     ax.plot(generations, mean, "--", color="k", lw=1.2, label="mean of the generation")
     if reference is not None:
         ax.axhline(reference, color="0.5", ls=":", lw=1.2,
-                   label=f"published optimum {reference:.3g} m/s")
+                   label=f"{reference_label or 'published optimum'} {reference:.3g} m/s")
     ax.set_xlabel("generation")
     ax.set_ylabel(ylabel)
     unit = ylabel.rsplit("[", 1)[1].rstrip("]") if ylabel.endswith("]") else ""

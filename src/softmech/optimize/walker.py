@@ -179,8 +179,9 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
         "speed_best": float(speeds[0]), "speed_original": float(speeds[1]),
         "speedup": float(speeds[0] / speeds[1]), **problem.report(result.best_vector),
         "paper_reported_speedup": PAPER_SPEEDUP, "settings": problem.meta()},
-        ylabel="fitness: walking speed [m/s]")
-    _speedups_figure(os.path.join(output_dir, "speedups.png"), summary)
+        ylabel="fitness: walking speed [m/s]", reference=PAPER_SPEEDUP * float(speeds[1]),
+        reference_label=f"the paper's {PAPER_SPEEDUP:g}x the original's")
+    summary["files"].append(_speedups_figure(os.path.join(output_dir, "speedups.png"), summary))
     summary["wall_s"] = time.perf_counter() - started
     return summary
 
