@@ -14,11 +14,11 @@ from softmech.viz.figures import figure, save
 _DPI = 110
 
 
-def _reference_band(ax, value, tolerance, label, horizontal=True):
-    """The paper's number as a dashed line and its tolerance as a shaded band."""
-    span, line = (ax.axhspan, ax.axhline) if horizontal else (ax.axvspan, ax.axvline)
-    span(value - tolerance, value + tolerance, color="tab:orange", alpha=0.18, lw=0)
-    line(value, color="tab:orange", ls="--", lw=1.5, label=label)
+def _reference_band(ax, value, tolerance, label):
+    """The paper's number as a dashed horizontal line and its tolerance (same unit) as a
+    shaded band."""
+    ax.axhspan(value - tolerance, value + tolerance, color="tab:orange", alpha=0.18, lw=0)
+    ax.axhline(value, color="tab:orange", ls="--", lw=1.5, label=label)
 
 
 def snake_figure(path, time, com, period, forward_reference, lateral_reference,
@@ -57,9 +57,9 @@ def snake_figure(path, time, com, period, forward_reference, lateral_reference,
                 label=f"softmech, periods 3-6: {mean_forward[0]:.3f}, {mean_lateral[0]:+.4f}")
     speeds.plot([3, 6], [mean_lateral[0]] * 2, color="tab:green", lw=3, alpha=0.5)
     _reference_band(speeds, forward_reference, forward_tolerance * forward_reference,
-                    f"handout: {forward_reference} m/s (band: 10 %)")
+                    f"handout: {forward_reference} m/s (band: {100 * forward_tolerance:g} %)")
     _reference_band(speeds, lateral_reference, lateral_tolerance,
-                    f"course data: {lateral_reference} m/s (band: 0.01 m/s)")
+                    f"course data: {lateral_reference} m/s (band: {lateral_tolerance:g} m/s)")
     speeds.set_xlabel("period")
     speeds.set_ylabel("speed along / across the travel [m/s]")
     speeds.set_title("mean speeds: softmech against the ME498 reference", fontsize=10)
@@ -89,7 +89,8 @@ def muscle_pairs_figure(path, speeds, layout, paper_layout, reference_speed, tol
         bars.text(i, v, f"{v:.3f}\n{v / speeds['continuous']:.0%}", ha="center",
                   va="bottom", fontsize=7)
     _reference_band(bars, reference_speed, tolerance * speeds["continuous"],
-                    f"paper: ~{reference_speed} m/s, continuous and 4 pairs (band: 10 %)")
+                    f"paper: ~{reference_speed} m/s, continuous and 4 pairs "
+                    f"(band: {100 * tolerance:g} %)")
     bars.set_xticks(range(len(values)), [label for _, label in names], fontsize=7)
     bars.set_ylabel("mean forward speed, periods 3-6 [m/s]")
     bars.set_ylim(0.0, 1.25 * max(values + [reference_speed]))
