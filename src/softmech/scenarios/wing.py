@@ -30,11 +30,13 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
   * feathers: 9 secondaries along the forearm and 10 primaries along the hand, rachis pointing
     back (-x) and fanning out to the tip (feather_layout); each a tapered rachis (an effective
     solid rod with a foam-filled tube's EI and mass per length: E = 0.12 GPa, rho = 500 kg/m^3,
-    radius 1.7 -> 0.5 mm), clamped to its bone by a fixed joint; one barb on each side per
-    rachis node (outer vane narrow, inner vane wide), at 50 deg to the rachis, 2 elements each,
-    fixed to its rachis node; a barb stands for the ~5 real barbs (r = 0.1 mm, every 0.3 mm) on
-    its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its density giving
-    the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb count);
+    radius 1.7 -> 0.5 mm), clamped to its bone by a fixed joint; its vane in strips of equal
+    width, one barb on each side at each strip's middle (outer vane narrow, inner vane wide),
+    at 50 deg to the rachis, 2 elements each, fixed to its rachis node (rachis_nodes: at least
+    RACHIS_ELEMENTS along the vane); a barb stands for the ~5 real barbs (r = 0.1 mm, every
+    0.3 mm) on its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its
+    density giving the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb
+    count);
   * muscles: one ActiveMuscle rod each (sigma_max = 0.4 MPa, its radius giving F_max: 50 N for
     the shoulder's, 10 N -- the paper's "~10 N" -- for the elbow's: turning a pigeon's wing
     through the bird's stroke takes >= 0.54 N m (stroke_torque), 10 N at a pigeon's ~17 mm
@@ -49,7 +51,8 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     their ends;
   * air: QuadraticDrag on every barb with the vane's plate drag C_D = 1.5 on the strip a barb
     stands for (normal coefficient C_D s / (2 r), s the barb spacing normal to the barbs) and
-    a cylinder's C = 1 edgewise (QuadraticDrag's binormal); on the rachises C_n = 1.2;
+    its skin friction edgewise (QuadraticDrag's binormal, SKIN_FRICTION); on the rachises
+    C_n = 1.2;
     rho_air = 1.2 kg/m^3; gravity;
   * activation (EMG timing of pigeon take-off, Dial 1992; shapes ours, Supplementary Eqs. 6-10
     are not in the sources): an initiation phase (supracoracoideus and scapulotriceps raise and
@@ -59,8 +62,11 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
 
 Time step: barbs and rachis elements of a few mm set dt by their axial waves (l / c), and the
 spin of their thin sections about the shear modes (~r / c) would set dt ~1e-7 s: their rotary
-inertia is scaled (BARB_SPIN, RACHIS_SPIN; RotaryInertiaScaling), which changes nothing at the
-wing's frequencies (the barbs' first bending mode is ~100x the flapping frequency).
+inertia is scaled (BARB_SPIN, RACHIS_SPIN; RotaryInertiaScaling). The barbs' scaling adds the
+same spin inertia per unit vane area at any barb count (barb_properties), ~4 % of a vane's
+inertia in pitch about its rachis (an estimate): a constant scaling of 1000 added 4.5x more of
+it at 152 barbs than at 2,800 and moved the stroke's bottom by ~8 deg (docs/musculoskeletal.md,
+"Converged in the barb count").
 """
 from dataclasses import dataclass
 
@@ -77,7 +83,14 @@ FULL_BARBS = DEFAULTS["barbs"]
 2,819 rods)."""
 
 AIR_DENSITY = 1.2                                  # [kg/m^3]
-PLATE_DRAG, BARB_EDGE_DRAG, RACHIS_DRAG = 1.5, 1.0, 1.2
+PLATE_DRAG, RACHIS_DRAG = 1.5, 1.2
+SKIN_FRICTION = 0.023
+"""Edgewise drag coefficient of a vane (flow in its plane, across the barbs) on its area:
+laminar skin friction on both faces, 2 x 1.328 / sqrt(Re) (Blasius; Schlichting, Boundary-Layer
+Theory, ch. 7) at Re = v c / nu = 10 m/s x 0.02 m / 1.5e-5 m^2/s = 1.3e4. The barbs of a
+vane are hooked into one surface by their barbules, and in-plane flow passes them one behind
+the other: not ~5 cylinders side by side (each computational barb as a cylinder of C = 1,
+the rule before 2026-12-04, gave a vane an edgewise drag growing as barbs^(3/4))."""
 BONES = (("humerus", 0.045, 0.012, 0.0045), ("forearm", 0.055, 0.006, 0.0035),
          ("hand", 0.070, 0.003, 0.003))            # name, length [m], mass [kg], radius [m]
 SECONDARIES, PRIMARIES = 9, 10
@@ -90,7 +103,8 @@ BARB_ANGLE, MIN_BARB = np.radians(50.0), 0.008     # to the rachis [rad]; shorte
 VANE_START = 0.12                                  # calamus: bare fraction of the rachis
 MUSCLE = dict(density=1060.0, youngs_modulus=2e4, shear_modulus=2e4 / 1.5)
 MAX_STRESS, MUSCLE_DAMPING, MUSCLE_ELEMS = 4.0e5, 1.0e3, 6
-BARB_SPIN, RACHIS_SPIN = 1000.0, 100.0
+BARB_SPIN, SPIN_RADIUS, RACHIS_SPIN = 1000.0, 1.5e-4, 100.0   # [-], [m], [-]
+RACHIS_ELEMENTS = 32                               # a rachis's vane has at least this many
 SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs of the hinges
 START_ELBOW, ELBOW_LIGAMENT = 180.0, 0.02          # [deg], [N m/rad]
 """The wing starts straight and flat (the paper: "a straight, flat configuration", Fig. 4d):
@@ -107,8 +121,9 @@ ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 1.0        # elbow angles [deg]; stop s
 body; pigeon joint ranges are not in the sources)."""
 JOINT_K, MUSCLE_K, RACHIS_K, BARB_K = 1e5, 2e5, 2e4, 2e3      # [N/m]
 DT = 2.5e-6
-"""Time step [s] of the documented wing, set by its barbs' and rachises' shortest elements
-(a rachis element per barb pair: more barbs, shorter elements; `wing_time_step`)."""
+"""Time step [s] of the wing at most, less where its barbs' and rachises' shortest elements
+need it (a rachis element per barb pair at the documented count, rachis_nodes: more barbs,
+shorter elements; `wing_time_step`)."""
 RACHIS_KR = 1.0                                    # [N m/rad]
 BARB_ROOT = 4.0
 """A barb's root (its fixed joint to the rachis): rotational stiffness BARB_ROOT x the barb's
@@ -120,15 +135,17 @@ it lifts the straight wing to ~60 deg, where its straight line of action (no tri
 pulley) still has ~6 mm of moment arm (moment_arm); 0.3 (the former value) lifts it to
 ~73 deg, where the pectoralis's arm has fallen from 17 to ~8 mm, and the downstroke then
 stops at +34 deg (152 barbs, 50 N)."""
-SUPRA_ON = 0.30
+SUPRA_ON = 0.28
 """Onset of the supracoracoideus in the cycle [fraction of the period], in the downstroke
 (the first 55 %), before the pectoralis turns off (0.35): the upstroke muscles "are
 activated in late downstroke to decelerate and then reaccelerate the wing" (Dial, Goslow &
 Jenkins 1991) and the two muscles' forces overlap (Tobalske & Biewener 2008, J. Exp. Biol.
-211:170). Chosen between 0.40 (the former value) and 0.30 by the joint angles of a 608-barb
-wing against BIRD_RANGES: the dorsoventral range -62 to +55 deg at 0.40, -28 to +74 deg at
-0.30 (the bird's -20 to +85); ours, the paper's Supplementary Eqs. 7-10 are not in our
-sources."""
+211:170). Ours (the paper's Supplementary Eqs. 7-10 are not in our sources), chosen by the
+joint angles of a 608-barb wing against BIRD_RANGES (the bird's -20 to +85 deg), a
+one-parameter fit: -10 to +98 deg at 0.25, -18 to +97 at 0.28, -23 to +102 at 0.30, -28 to
++114 at 0.32, -36 to +116 at 0.35, -50 to +63 at 0.40 (2026-12-04, the wing converged in the
+barb count: 2,796 barbs at 0.28 -19 to +96; 0.30 was chosen the same way on the unconverged
+wing of before)."""
 TONE = 0.05                                        # resting activation of every muscle
 RAMP = 0.012                                       # [s] on/off ramps of the activation
 
@@ -226,16 +243,21 @@ def barb_properties(spacing):
     """A computational barb standing for the real barbs on `spacing` [m] of rachis (~5 at the
     documented wing's ~1.5 mm): radius [m] giving their aggregate bending stiffness EI [N m^2]
     (the paper's rule: r = r_real (spacing / s_real)^(1/4)), density [kg/m^3] giving the vane
-    its areal mass VANE_MASS, and the normal drag coefficient that gives its strip of vane
-    (width spacing sin(BARB_ANGLE) normal to the barb) a flat plate's drag 1/2 rho C_D w v^2
-    per unit length: C_n r = C_D w / 2 (QuadraticDrag's D = C_n r). Halving or doubling the
-    barbs thus keeps the vanes' stiffness, mass and drag per unit area."""
+    its areal mass VANE_MASS, the normal drag coefficient that gives its strip of vane
+    (width w = spacing sin(BARB_ANGLE) normal to the barb) a flat plate's drag 1/2 rho C_D w v^2
+    per unit length (C_n r = C_D w / 2, QuadraticDrag's D = C_n r), the edgewise one giving
+    it the plate's skin friction 1/2 rho SKIN_FRICTION w v^2 (C_b r = SKIN_FRICTION w / 2) and
+    the rotary-inertia scaling `spin` that adds the same spin inertia per unit vane area
+    (BARB_SPIN at radius SPIN_RADIUS, times (SPIN_RADIUS / r)^2). Halving or doubling the
+    barbs thus keeps the vanes' stiffness, mass, drag and added spin inertia per unit area."""
     radius = REAL_BARB_RADIUS * (spacing / REAL_BARB_SPACING) ** 0.25
     across = spacing * np.sin(BARB_ANGLE)
     area = np.pi * radius ** 2
     return {"radius": radius, "density": VANE_MASS * across / area, "youngs_modulus": BARB_E,
             "shear_modulus": BARB_E / 3.0, "EI": BARB_E * area * radius ** 2 / 4.0,
-            "normal": PLATE_DRAG * across / (2.0 * radius)}
+            "normal": PLATE_DRAG * across / (2.0 * radius),
+            "edge": SKIN_FRICTION * across / (2.0 * radius),
+            "spin": BARB_SPIN * (SPIN_RADIUS / radius) ** 2}
 
 
 def _vane_width(width, u):
@@ -333,18 +355,44 @@ def _add_muscles(scene, bones, duration, initiation, frequency, forces):
         scene.add(sm.LinearDamping(rod, 0.05, name=f"{name}_damping"))
 
 
-def _add_feather(scene, bones, name, bone, base, direction, length, outer, inner, count, n_elems,
-                 drag):
-    """A rachis from `base` along `direction` with count / 2 barb pairs, one per rachis node past
-    the calamus; barbs in the wing plane (z = 0), d1 = z normal to the vane."""
-    pairs = count // 2
+def rachis_nodes(length, pairs):
+    """Arc lengths [m] of a rachis's nodes from its base, (n + 1,), and the node of each barb
+    pair, (pairs,) int: the calamus (the bare VANE_START of the rachis), then the vane in
+    `pairs` strips of equal width with a barb pair at each strip's middle, where the strip's
+    drag and mass act (at its outer end, as before 2026-12-04, the feathers bent as if loaded
+    half a strip further out, by more the fewer the barbs). Few pairs: each strip cut into k
+    elements, k the least even number giving RACHIS_ELEMENTS or more over the vane, so the
+    rachis's bending is resolved however few the barbs, and the calamus into elements no
+    longer. Many pairs (k would be 1): one element per strip from middle to middle and the
+    last pair at the tip (its half strip's shift is O(spacing^2) of the feather's load, as the
+    midpoint rule's error), so that no element is shorter than a strip: a half-strip element
+    would halve the wing's dt (the rachis's axial wave, wing_time_step)."""
     calamus = VANE_START * length
     spacing = (length - calamus) / pairs
-    n_rachis = pairs                       # nodes 1..pairs carry a barb pair; element 0 the calamus
-    s = np.concatenate([[0.0], calamus + spacing * np.arange(1, pairs + 1)])
+    k = int(np.ceil(RACHIS_ELEMENTS / pairs))
+    if k > 1:
+        k += k % 2
+        n_calamus = int(np.ceil(calamus / (spacing / k) - 1e-9))
+        s = np.concatenate([calamus * np.arange(n_calamus) / n_calamus,
+                            calamus + spacing / k * np.arange(k * pairs + 1)])
+        return s, n_calamus + k // 2 + k * np.arange(pairs)
+    n_calamus = max(1, int(calamus / spacing))
+    middles = calamus + spacing * (np.arange(pairs - 1) + 0.5)
+    s = np.concatenate([calamus * np.arange(n_calamus) / n_calamus, middles, [length]])
+    return s, n_calamus + np.arange(pairs)
+
+
+def _add_feather(scene, bones, name, bone, base, direction, length, outer, inner, count, n_elems,
+                 drag):
+    """A rachis from `base` along `direction` with count / 2 barb pairs (rachis_nodes); barbs in
+    the wing plane (z = 0), d1 = z normal to the vane."""
+    pairs = count // 2
+    s, barb_nodes = rachis_nodes(length, pairs)
+    spacing = (length - VANE_START * length) / pairs
+    middle = 0.5 * (s[1:] + s[:-1]) / length              # the linear taper at element middles
     rachis = scene.add_cosserat_rod(
         name=f"{name}_rachis", centerline=base + s[:, None] * direction, normal=(0, 0, 1),
-        radius=np.linspace(*RACHIS_RADIUS, n_rachis), **RACHIS)
+        radius=RACHIS_RADIUS[0] + (RACHIS_RADIUS[1] - RACHIS_RADIUS[0]) * middle, **RACHIS)
     # the spin scaling before the joints: their time-step limits read the scaled inertia
     scene.add(sm.RotaryInertiaScaling(rachis, RACHIS_SPIN, name=f"{name}_rachis_spin"))
     scene.add(sm.FixedJoint((rachis, "first"), (bones[bone], "attach"), stiffness=RACHIS_K,
@@ -356,25 +404,24 @@ def _add_feather(scene, bones, name, bone, base, direction, length, outer, inner
     side = np.cross((0.0, 0.0, 1.0), direction)            # in the plane, to the inner side
     barb = barb_properties(spacing)
     material = {k: barb[k] for k in ("radius", "density", "youngs_modulus", "shear_modulus")}
-    for j in range(1, pairs + 1):
+    for j, node in enumerate(barb_nodes, start=1):
         u = (j - 0.5) / pairs
         for vane, width, sign in (("o", outer, -1.0), ("i", inner, 1.0)):
             tilt = np.cos(BARB_ANGLE) * direction + sign * np.sin(BARB_ANGLE) * side
             blen = max(MIN_BARB, _vane_width(width, u) / np.sin(BARB_ANGLE))
             rod = scene.add_cosserat_rod(
-                name=f"{name}_{vane}{j}", start=rachis.positions[j], direction=tilt,
+                name=f"{name}_{vane}{j}", start=rachis.positions[node], direction=tilt,
                 normal=(0, 0, 1), length=blen, n_elems=n_elems, **material)
-            scene.add(sm.RotaryInertiaScaling(rod, BARB_SPIN, name=f"{name}_{vane}{j}_spin"))
+            scene.add(sm.RotaryInertiaScaling(rod, barb["spin"], name=f"{name}_{vane}{j}_spin"))
             root = BARB_ROOT * barb["EI"] / (blen / n_elems)
-            scene.add(sm.FixedJoint((rachis, j), (rod, "first"), stiffness=BARB_K,
+            scene.add(sm.FixedJoint((rachis, int(node)), (rod, "first"), stiffness=BARB_K,
                                     rotational_stiffness=root, name=f"{name}_{vane}{j}_root"))
             if drag:
-                scene.add(sm.QuadraticDrag(rod, normal=barb["normal"], binormal=BARB_EDGE_DRAG,
+                scene.add(sm.QuadraticDrag(rod, normal=barb["normal"], binormal=barb["edge"],
                                            tangential=0.0, fluid_density=AIR_DENSITY,
                                            name=f"{name}_{vane}{j}_drag"))
 
 
-# --------------------------------------------------------------------------- joint angles
 def joint_angles(humerus_directors, forearm_directors):
     """(dorsoventral, anteroposterior, elbow) angles [deg] from the humerus's and forearm's
     frames (..., 3, 3) (rows d1, d2, d3; d3 along the bone, d1 anterior at the start): the
