@@ -2,7 +2,8 @@
 converged in the discretization of its vanes?
 
     python benchmarks/wing_barb_convergence.py [--barbs 152,304,608,2800] [--supra-on 0.28]
-                                               [--rachis-modulus 1.2e8] [--samples 100]
+                                               [--rachis-modulus 1.2e8] [--rachis-spin 100]
+                                               [--barb-spin 1000] [--dt DT] [--samples 100]
 
 Each barb stands for the real barbs on its strip of vane (softmech.scenarios.wing,
 barb_properties), so the wing's stiffness, mass, drag and added spin inertia per unit vane area
@@ -10,9 +11,11 @@ do not depend on the count, and neither should its motion. For each count this b
 default wing (`build_wing(barbs=N)`, its own dt), runs the initiation and one wingbeat, and
 prints the ranges `softmech run wing` reports: the initiation's top, the dorsoventral range
 over the wingbeat, the anteroposterior excursion, the elbow's range, and the deviation from the
-bird's ranges (bird_deviation), with the wall time. --supra-on and --rachis-modulus change the
-module constants SUPRA_ON and the rachis's Young's modulus for this process only (the
-sensitivity runs of docs/musculoskeletal.md). The 2,800-barb wing takes ~2.5 min on one core.
+bird's ranges (bird_deviation), with the wall time. --supra-on, --rachis-modulus, --rachis-spin
+and --barb-spin change the module constants SUPRA_ON, the rachis's Young's modulus, RACHIS_SPIN
+and BARB_SPIN for this process only, --dt the time step (default the scene's; smaller spin
+scalings need a smaller one): the sensitivity runs of docs/musculoskeletal.md. The 2,800-barb
+wing takes ~1 min on one idle core.
 """
 import argparse
 import time
@@ -22,11 +25,12 @@ import numpy as np
 from softmech.scenarios import wing as W
 
 
-def wingbeat_ranges(barbs, samples):
+def wingbeat_ranges(barbs, samples, dt=None):
     """{quantity: value} of a default wing of `barbs` barbs over its initiation and wingbeat:
-    angles [deg] sampled `samples` times over the run (joint_angles)."""
+    angles [deg] sampled `samples` times over the run (joint_angles); dt [s] (None: the
+    scene's)."""
     start = time.perf_counter()
-    scene, info = W.build_wing(barbs=barbs)
+    scene, info = W.build_wing(barbs=barbs, dt=dt)
     sim = scene.compile(dt=info.dt)
     angles = []
     for _ in range(samples):
@@ -54,14 +58,21 @@ def main():
                         help="supracoracoideus onset in the cycle [fraction of the period]")
     parser.add_argument("--rachis-modulus", type=float, default=W.RACHIS["youngs_modulus"],
                         help="the rachis's Young's modulus [Pa] (shear modulus E / 3)")
+    parser.add_argument("--rachis-spin", type=float, default=W.RACHIS_SPIN,
+                        help="the rachises' rotary-inertia scaling [-]")
+    parser.add_argument("--barb-spin", type=float, default=W.BARB_SPIN,
+                        help="the barbs' rotary-inertia scaling at radius SPIN_RADIUS [-]")
+    parser.add_argument("--dt", type=float, default=None, help="time step [s]")
     parser.add_argument("--samples", type=int, default=100, help="samples over the run")
     args = parser.parse_args()
+    W.RACHIS_SPIN, W.BARB_SPIN = args.rachis_spin, args.barb_spin
     W.SUPRA_ON = args.supra_on
     W.RACHIS = dict(W.RACHIS, youngs_modulus=args.rachis_modulus,
                     shear_modulus=args.rachis_modulus / 3.0)
-    print(f"SUPRA_ON {W.SUPRA_ON}, rachis E {args.rachis_modulus:.3g} Pa")
+    print(f"SUPRA_ON {W.SUPRA_ON}, rachis E {args.rachis_modulus:.3g} Pa, spin scalings "
+          f"{W.RACHIS_SPIN:g} (rachis), {W.BARB_SPIN:g} (barbs)")
     for barbs in (int(b) for b in args.barbs.split(",")):
-        row = wingbeat_ranges(barbs, args.samples)
+        row = wingbeat_ranges(barbs, args.samples, args.dt)
         print("  ".join(f"{k} " + (" to ".join(f"{x:.1f}" for x in v) if isinstance(v, tuple)
                                    else f"{v:.3g}" if isinstance(v, float) else str(v))
                         for k, v in row.items()), flush=True)
