@@ -30,15 +30,7 @@ def wingbeat_ranges(barbs, samples, dt=None):
     angles [deg] sampled `samples` times over the run (joint_angles); dt [s] (None: the
     scene's)."""
     start = time.perf_counter()
-    scene, info = W.build_wing(barbs=barbs, dt=dt)
-    sim = scene.compile(dt=info.dt)
-    angles = []
-    for _ in range(samples):
-        sim.run(info.duration / samples)
-        angles.append(W.joint_angles(sim.get_state("humerus")["directors"][0, 0],
-                                     sim.get_state("forearm")["directors"][0, 0]))
-    angles = np.array(angles)
-    time_ = info.duration * (np.arange(samples) + 1) / samples
+    time_, angles, info = W.run_wingbeat(barbs, samples, dt)
     dv, ap, elbow = angles[time_ >= info.initiation].T
     deviation = W.bird_deviation(dv, ap, elbow)
     return {"barbs": info.barbs, "dt [us]": info.dt * 1e6,

@@ -242,16 +242,8 @@ def test_bird_deviation_of_known_ranges():
 def _wingbeat(barbs, samples=100):
     """Joint angles [deg] (dorsoventral, anteroposterior, elbow), each (n,), of the default
     wing with `barbs` barbs over its wingbeat (after the initiation), and the dorsoventral
-    angle's largest value in the initiation."""
-    scene, info = build_wing(barbs=barbs)
-    sim = scene.compile(dt=info.dt)
-    angles = []
-    for _ in range(samples):
-        sim.run(info.duration / samples)
-        angles.append(joint_angles(sim.get_state("humerus")["directors"][0, 0],
-                                   sim.get_state("forearm")["directors"][0, 0]))
-    time = info.duration * (np.arange(samples) + 1) / samples
-    angles = np.array(angles)
+    angle's largest value in the initiation (W.run_wingbeat)."""
+    time, angles, info = W.run_wingbeat(barbs, samples)
     return angles[time >= info.initiation].T, angles[time < info.initiation, 0].max()
 
 

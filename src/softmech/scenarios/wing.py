@@ -451,6 +451,21 @@ compares with (Fig. 4e, its ref. 82) are images, in none of our sources; no pige
 joint-angle numbers were found in text: these are the closest published ones."""
 
 
+def run_wingbeat(barbs=DEFAULTS["barbs"], samples=100, dt=None):
+    """Run the default wing of `barbs` barbs (build_wing; dt [s], None: its own) over its
+    initiation and wingbeat; returns (time (samples,) [s], angles (samples, 3) [deg]:
+    joint_angles' dorsoventral, anteroposterior and elbow at the ends of `samples` equal
+    chunks of the run, WingInfo)."""
+    scene, info = build_wing(barbs=barbs, dt=dt)
+    sim = scene.compile(dt=info.dt)
+    angles = []
+    for _ in range(samples):
+        sim.run(info.duration / samples)
+        angles.append(joint_angles(sim.get_state(info.humerus)["directors"][0, 0],
+                                   sim.get_state(info.forearm)["directors"][0, 0]))
+    return info.duration * (np.arange(samples) + 1) / samples, np.array(angles), info
+
+
 def bird_deviation(dorsoventral, anteroposterior, elbow):
     """Largest deviation [deg] of each angle's range over a wingbeat (arrays [deg], the cycle
     only) from BIRD_RANGES: {'dorsoventral': max(|min - bird min|, |max - bird max|),

@@ -5,8 +5,9 @@ them), so drawing it after `--papers` costs no simulation; the drawing is
 softmech.viz.reproductions.
 
 The references drawn: the ME498 handout's mean speeds (Table 2 snake), Zhang et al. 2019's
-continuous-snake speed and the spans of its own four muscle pairs (its linked code), and the
-tip deflections of MAT-DiSMech's Fig. 8 (the figure's script).
+continuous-snake speed and the spans of its own four muscle pairs (its linked code), the
+starling's joint ranges beside the wing's angles (Fig. 4e's pigeon curves are in no source we
+have), and the tip deflections of MAT-DiSMech's Fig. 8 (the figure's script).
 """
 import os
 
@@ -34,10 +35,19 @@ def _draw_fig8(path):
                             dismech.PUBLISHED, dismech.euler_bernoulli)
 
 
+def _draw_wing(path):
+    from softmech.scenarios.wing import BIRD_RANGES
+    from softmech.viz.musculoskeletal import plot_wing_angles
+    time, angles, info = papers.wing_run()
+    return plot_wing_angles(path, time, *angles.T, info.initiation, info.frequency,
+                            bird=BIRD_RANGES, bird_label="starling (Dial et al. 1991)")
+
+
 FIGURES = {
     "me498_snake.png": (("me498_snake_forward_speed", "me498_snake_lateral_speed"),
                         _draw_snake),
     "zhang2019_muscle_pairs.png": (("zhang2019_four_muscle_pairs",), _draw_muscle_pairs),
+    "zhang2019_wing.png": (("zhang2019_wing_joint_angles",), _draw_wing),
     "dismech_fig8.png": (("dismech_fig8_rod", "dismech_fig8_hinge"), _draw_fig8),
 }
 """File name -> (the cases it illustrates, function(path) that draws it from their runs)."""

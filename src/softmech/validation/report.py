@@ -90,6 +90,9 @@ CASE_INFO = {
     "zhang2019_four_muscle_pairs": CaseInfo("speed of four muscle pairs over the continuous "
                                             "snake's, periods 3–6 [-]", "Zhang et al. 2019, "
                                             "Fig. 3b and text: ≈ equal (both ≈ 0.58 m/s)"),
+    "zhang2019_wing_joint_angles": CaseInfo("largest deviation of the shoulder's joint angles "
+                                            "from a starling's over a wingbeat [deg]",
+                                            "Zhang et al. 2019, Fig. 4e and text: ≈ 10°"),
     "dismech_fig8_rod": CaseInfo("rod tip over Euler–Bernoulli − 1 at E = 2 GPa [-]",
                                  "MAT-DiSMech §7.2, Fig. 8 (the figure's script): +4.5 %"),
     "dismech_fig8_hinge": CaseInfo("hinge shell tip over Euler–Bernoulli − 1 at E = 5 GPa [-]",
