@@ -34,6 +34,8 @@ def test_the_wing_has_the_papers_rod_counts():
     assert len(drags) == info.barbs + 19
     with pytest.raises(ValueError, match="barbs"):
         build_wing(barbs=SMALL - 1)
+    with pytest.raises(ValueError, match="samples = 0"):               # before any work
+        W.run_wingbeat(SMALL, samples=0)
 
 
 @pytest.mark.parametrize("spacing", [0.0007, 0.00145, 0.0029])

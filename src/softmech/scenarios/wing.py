@@ -33,7 +33,8 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     radius 1.7 -> 0.5 mm), clamped to its bone by a fixed joint; its vane in strips of equal
     width, one barb on each side at each strip's middle (outer vane narrow, inner vane wide),
     at 50 deg to the rachis, 2 elements each, fixed to its rachis node (rachis_nodes: at least
-    RACHIS_ELEMENTS along the vane); a barb stands for the ~5 real barbs (r = 0.1 mm, every
+    RACHIS_ELEMENTS along the vane for few barbs, one per strip and the last pair at the tip
+    for many); a barb stands for the ~5 real barbs (r = 0.1 mm, every
     0.3 mm) on its ~1.5 mm of rachis: r = 0.15 mm (their aggregate EI), E = 2.5 GPa, its
     density giving the vane 0.1 kg/m^2 (barb_properties: the same per unit area for any barb
     count);
@@ -422,6 +423,7 @@ def _add_feather(scene, bones, name, bone, base, direction, length, outer, inner
                                            name=f"{name}_{vane}{j}_drag"))
 
 
+# --------------------------------------------------------------------------- joint angles
 def joint_angles(humerus_directors, forearm_directors):
     """(dorsoventral, anteroposterior, elbow) angles [deg] from the humerus's and forearm's
     frames (..., 3, 3) (rows d1, d2, d3; d3 along the bone, d1 anterior at the start): the
@@ -456,6 +458,7 @@ def run_wingbeat(barbs=DEFAULTS["barbs"], samples=100, dt=None):
     initiation and wingbeat; returns (time (samples,) [s], angles (samples, 3) [deg]:
     joint_angles' dorsoventral, anteroposterior and elbow at the ends of `samples` equal
     chunks of the run, WingInfo)."""
+    samples = _checks.integer("samples", samples, 1)
     scene, info = build_wing(barbs=barbs, dt=dt)
     sim = scene.compile(dt=info.dt)
     angles = []
