@@ -117,9 +117,13 @@ N m/rad (about a 150 deg rest angle) the biceps would flex a straight elbow by 0
 rad = 13 deg only; a bird's elbow works at ~60-120 deg (BIRD_RANGES), hence 0.02 (ours: the
 paper gives no elbow ligament). Stops (HingeJoint limits, ELBOW_RANGE) keep the elbow between
 folded and straight: the triceps cannot hyperextend it past 180 deg."""
-ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 1.0        # elbow angles [deg]; stop stiffness [N m/rad]
+ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 20.0       # elbow angles [deg]; stop stiffness [N m/rad]
 """The elbow's range: straight (180 deg) to folded (30 deg, ours: the wing folds against the
-body; pigeon joint ranges are not in the sources)."""
+body; pigeon joint ranges are not in the sources). The stops hold: the scapulotriceps (10 N at
+~5 mm, ~0.05 N m) with the hand's and feathers' loads takes the elbow 0.3 deg past 180 at 20
+N m/rad (measured, 152 barbs); the former 1 N m/rad let it 6.5 deg past, against the stop's
+purpose. Its frequency sqrt(k / I) ~ 450 rad/s (I ~ 1e-4 kg m^2 of forearm, hand and
+feathers about the elbow) leaves dt where it was."""
 JOINT_K, MUSCLE_K, RACHIS_K, BARB_K = 1e5, 2e5, 2e4, 2e3      # [N/m]
 DT = 2.5e-6
 """Time step [s] of the wing at most, less where its barbs' and rachises' shortest elements
@@ -146,7 +150,9 @@ joint angles of a 608-barb wing against BIRD_RANGES (the bird's -20 to +85 deg),
 one-parameter fit: -10 to +98 deg at 0.25, -18 to +97 at 0.28, -23 to +102 at 0.30, -28 to
 +114 at 0.32, -36 to +116 at 0.35, -50 to +63 at 0.40 (2026-12-04, the wing converged in the
 barb count: 2,796 barbs at 0.28 -19 to +96; 0.30 was chosen the same way on the unconverged
-wing of before)."""
+wing of before). With the elbow's stop made to hold (ELBOW_STOP 20, the same day): -17 to +92
+at 0.26, -22 to +93 at 0.28, -27 to +100 at 0.30, the shoulder's largest deviation 9.3, 9.4,
+14.8 deg: 0.28 kept."""
 TONE = 0.05                                        # resting activation of every muscle
 RAMP = 0.012                                       # [s] on/off ramps of the activation
 

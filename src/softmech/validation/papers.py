@@ -148,9 +148,9 @@ def zhang2019_wing_joint_angles():
     the dorsoventral range's ends and the anteroposterior excursion; the pigeon's curves of
     Fig. 4e are in none of our sources) on the default wing with WING_BARBS barbs, which makes
     the documented 2,796-barb wing's wingbeat within 1.5 deg (converged in the barb count,
-    docs/musculoskeletal.md; 10.8 against 11.5 deg). Error: the deviation beyond the paper's
+    docs/musculoskeletal.md; 8.7 against 8.9 deg). Error: the deviation beyond the paper's
     10 deg [deg]; tolerance 5 deg (WING_MARGIN): the source gives the bird's top as "80-90
-    deg" and its bottom as "about 20 deg". What this does not cover: the elbow (66 deg off:
+    deg" and its bottom as "about 20 deg". What this does not cover: the elbow (60 deg off:
     held on its 180 deg stop through the downstroke, docs/reproductions.md), and the
     supracoracoideus's onset (SUPRA_ON) was fitted to this comparison, so the case checks
     that the fit holds, not a prediction."""
