@@ -46,6 +46,10 @@ def main():
     parser.add_argument("--barbs", type=int, default=152)
     parser.add_argument("--air", action="store_true", help="keep softmech's air loads")
     parser.add_argument("--gravity", action="store_true", help="keep gravity")
+    parser.add_argument("--dt", type=float, default=3e-7,
+                        help="time step [s]: the light rachises' root joints (their rotational "
+                             "damping on a light first element's spin inertia, dt < 2 J / c) "
+                             "need ~3e-7 s since each rachis has >= 32 elements (2026-12-04)")
     args = parser.parse_args()
     bones, feathers = paper_code_masses()
     pigeon, _ = W.build_wing(barbs=args.barbs)
@@ -59,10 +63,10 @@ def main():
     print(f"bones {', '.join(f'{k} {1e3 * v:.2f} g' for k, v in bones.items())}; feathers "
           f"{1e3 * feather_mass(scene):.2f} g (x{scale:.3f}); inertia "
           f"{W.flapping_inertia(scene):.3g} kg m^2 (softmech's pigeon: "
-          f"{W.flapping_inertia(pigeon):.3g}); dt {info.dt:.3g} s; "
+          f"{W.flapping_inertia(pigeon):.3g}); dt {args.dt:.3g} s; "
           f"shoulder {args.force:g} N, air {args.air}, gravity {args.gravity}")
     start, samples = time.perf_counter(), 100
-    sim = scene.compile(dt=info.dt)
+    sim = scene.compile(dt=args.dt)
     angles = []
     for _ in range(samples):
         sim.run(info.duration / samples)
