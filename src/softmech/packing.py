@@ -222,7 +222,7 @@ def assemble_terms(rods, terms, params, worlds, rigid_bodies=(), der_rods=(), de
                    shell_parameters(der_shells, params, B))
     ctx.der_joins = der_joins(terms, list(der_rods) + list(der_shells))
     ctx.der_networks = der_networks(terms, list(der_rods) + list(der_shells))
-    for term in terms:
+    for term in sorted(terms, key=lambda t: not t.modifies_bodies):    # stable: scene order
         p = {k: broadcast_worlds(f"{term.name}.{k}", params[f"{term.name}.{k}"], B,
                                  np.shape(v)[1:]) for k, v in term.parameters().items()}
         term.contribute(ctx, p)

@@ -27,6 +27,35 @@ from softmech.der_stability import der_time_step_limits
 SAFETY = 0.9
 
 
+def damping_factor(zeta):
+    """sqrt(1 + zeta^2) - zeta [-]: how much a damping ratio zeta [-] lowers an explicit step's
+    stability limit (Belytschko, Liu & Moran, Nonlinear Finite Elements, eq. 6.3.29)."""
+    return np.sqrt(1.0 + zeta**2) - zeta
+
+
+def damped_time_step(omega, zeta):
+    """Largest stable explicit dt [s] of an oscillator of natural frequency omega [rad/s] and
+    damping ratio zeta [-] (arrays broadcast): (2 / omega) damping_factor(zeta); 2 / omega
+    undamped, 2 m / c for a dashpot alone."""
+    return 2.0 / omega * damping_factor(zeta)
+
+
+def spring_time_step(mass, stiffness, damping=0.0, own_stiffness=0.0):
+    """Explicit limit [s] of a stiff term's spring k [N/m or N m/rad] with a dashpot c [N s/m
+    or N m s/rad] in parallel on its lighter end, of mass m [kg] (or moment of inertia
+    [kg m^2]) (arrays broadcast): sqrt(m / k), half the undamped bound 2 sqrt(m / k) (the
+    stiff terms' convention), times the dashpot's damping_factor(zeta) for the mode it damps, zeta = c / (2 sqrt((k + K) m)), where K is the
+    end's own restoring stiffness (a rod element's bending and shear, a node's stretch:
+    element_rotational_stiffness; 0 for a rigid body). With K = 0 this is half the damped
+    oscillator's limit: 0.41 sqrt(m / k) at c = 2 sqrt(k m), and m / c for a dashpot
+    c >> sqrt(k m) on a free light end (the bound the undamped estimate missed: a light
+    feather root's rotational damping, 2026-12-04). A stiff rod's K keeps its stiff mode
+    lightly damped (an elbow stop's dashpot on a bone's end element)."""
+    mass, stiffness = np.asarray(mass, float), np.asarray(stiffness, float)
+    zeta = np.asarray(damping, float) / (2.0 * np.sqrt((stiffness + own_stiffness) * mass))
+    return np.sqrt(mass / stiffness) * damping_factor(zeta)
+
+
 def assembly_time_step_limit(ctx):
     """Largest stable explicit dt [s] per world, (B,), of an assembled scene
     (softmech.packing.Assembly): every rod's limit (rod_time_step_limit, with its Kelvin-Voigt
@@ -40,6 +69,23 @@ def assembly_time_step_limit(ctx):
         for r in ctx.rods] + list(ctx.time_step_limits), axis=0)
 
 
+def element_rotational_stiffness(rod, discrete):
+    """Gershgorin bound of the stiffness [N m/rad] (B, n, 3) restraining each element's rotation
+    about its d1, d2, d3 (module docstring): shear 2 S_bb l^ and the bending/twist of its
+    Voronoi domains, 4 B_aa / D^ each. discrete: the rod's discrete_properties."""
+    l = rod.rest_lengths
+    bend = np.zeros_like(discrete["elem_J"])
+    k_vor = 4.0 * discrete["vor_B"] / rod.voronoi_rest_lengths[:, None]  # on elements j, j + 1
+    bend[:, :rod.n_vor] += k_vor
+    if rod.closed:
+        bend += np.roll(k_vor, 1, axis=1)
+    else:
+        bend[:, 1:] += k_vor
+    S = discrete["elem_S"]
+    shear = np.stack([2 * S[..., 1] * l, 2 * S[..., 0] * l, np.zeros_like(l * S[..., 0])], axis=-1)
+    return shear + bend
+
+
 def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
@@ -50,22 +96,11 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     l = rod.rest_lengths
     rho_a = p["density"] * area
     w2_trans = 4.0 * d["elem_S"] / (rho_a * l**2)[..., None]
-    Bv = d["vor_B"]
-    Dv = rod.voronoi_rest_lengths
-    bend = np.zeros_like(d["elem_J"])
-    k_vor = 4.0 * Bv / Dv[:, None]  # (B, n_vor, 3), acting on elements j and j + 1 (mod n)
-    bend[:, :rod.n_vor] += k_vor
-    if rod.closed:
-        bend += np.roll(k_vor, 1, axis=1)
-    else:
-        bend[:, 1:] += k_vor
+    k_rot = element_rotational_stiffness(rod, d)
     if anchor_stiffness is not None:
         # a one-sided spring to a fixed frame: diagonal only, half the Voronoi domains' factor
-        bend += 2.0 * anchor_stiffness
-    S = d["elem_S"]
-    shear_rot = np.stack([2 * (S[..., 1]) * l, 2 * (S[..., 0]) * l, np.zeros_like(l * S[..., 0])], axis=-1)
-    w2_rot = (shear_rot + bend) / d["elem_J"]
+        k_rot = k_rot + 2.0 * anchor_stiffness
+    w2_rot = k_rot / d["elem_J"]
     omega = np.sqrt(np.maximum(w2_trans, w2_rot))  # (B, n, 3)
     zeta = 0.0 if kv_tau is None else 0.5 * kv_tau[..., None] * omega
-    dt = 2.0 / omega * (np.sqrt(1.0 + zeta**2) - zeta)
-    return SAFETY * dt.min(axis=(1, 2))
+    return SAFETY * damped_time_step(omega, zeta).min(axis=(1, 2))

@@ -121,7 +121,7 @@ def everything_scene():
                                name="rigid_ground_contact"))
     scene.add(sm.SphericalJoint((arm, "last"), (bob, "attach"), stiffness=1e3))
     scene.add(sm.FixedJoint(("bob", (0.05, 0, 0)), ("crate", "attach"), stiffness=1e3,
-                            rotational_stiffness=1.0))
+                            rotational_stiffness=1.0, rest_axis=(0, 1, 0), rest_angle=0.3))
     scene.add(sm.HingeJoint(("ring", 3), ("rock", "attach"), axis=(0, 0, 1), stiffness=1e3,
                             rotational_stiffness=1e-3, damping=0.1, limits=(-0.4, 0.6),
                             limit_stiffness=1e-2))

@@ -86,3 +86,81 @@ def test_the_scene_knows_its_limit_before_compiling(name):
     scene = SCENES[name]()
     sim = scene.compile(dt=1e-7, worlds=2)
     np.testing.assert_array_equal(scene.time_step_limit(worlds=2), sim.time_step_limit())
+
+
+def damped_bar(zeta):
+    """A box (m = 1 kg, 0.4 x 0.02 x 0.02 m, smallest moment of inertia I = 6.7e-5 kg m^2) on a
+    fixed joint to a fixed sphere (k = 1e3 N/m, k_r = 1 N m/rad) whose rotational dashpot
+    gives its lightest mode the damping ratio zeta, spinning about all three axes."""
+    inertia = 2 * 0.02**2 / 12
+    scene = sm.Scene()
+    scene.add_sphere(name="pivot", position=(0, 0, 0), radius=0.05, density=1000.0, fixed=True)
+    scene.add_box(name="bar", position=(0, 0, 0), lengths=(0.4, 0.02, 0.02), mass=1.0,
+                  angular_velocity=(1.0, 0.5, 0.3))
+    scene.add(sm.FixedJoint("pivot", "bar", stiffness=1e3, rotational_stiffness=1.0,
+                            rotational_damping=2 * zeta * np.sqrt(inertia)))
+    return scene
+
+
+def spins_boundedly(scene, dt, steps=3000):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        sim = scene.compile(dt=dt)
+    try:
+        sim.step(steps)
+    except sm.SimulationDiverged:
+        return False
+    return bool(np.abs(sim.get_state("bar")["angular_velocities"]).max() < 10.0)
+
+
+@pytest.mark.parametrize("zeta", [0.0, 1.0, 10.0])
+def test_a_joints_dashpot_lowers_its_limit_as_the_damped_oscillators(zeta):
+    """A joint's spring k_r and dashpot c_r on a body of inertia I: the explicit step is stable
+    for dt < (2 / w) (sqrt(1 + zeta^2) - zeta), w = sqrt(k_r / I), zeta = c_r / (2 sqrt(k_r I))
+    (Belytschko, Liu & Moran eq. 6.3.29), and the estimate is half of it (the stiff terms'
+    convention, softmech.stability.spring_time_step): stable at 1.9x the estimate, divergent
+    at 2.1x (measured by bisection: 2.000-2.001x at zeta 0 to 10). The estimate of before, the
+    undamped sqrt(I / k_r), was 10x the stable step at zeta = 10."""
+    scene = damped_bar(zeta)
+    estimate = scene.time_step_limit()[0]
+    inertia = 2 * 0.02**2 / 12
+    expected = np.sqrt(inertia) * (np.sqrt(1 + zeta**2) - zeta)
+    assert estimate == pytest.approx(expected, rel=1e-12)
+    assert spins_boundedly(damped_bar(zeta), 1.9 * estimate)
+    assert not spins_boundedly(damped_bar(zeta), 2.1 * estimate)
+
+
+def test_spring_time_step_by_hand():
+    """sqrt(m / k) undamped; x (sqrt(2) - 1) at critical damping; -> m / c for a strong dashpot
+    on a free end; the end's own stiffness K lowers the mode's damping ratio, c / (2 sqrt((k +
+    K) m))."""
+    from softmech.stability import spring_time_step
+    m, k = 2e-3, 50.0
+    assert spring_time_step(m, k) == pytest.approx(np.sqrt(m / k), rel=1e-14)
+    critical = 2 * np.sqrt(k * m)
+    assert spring_time_step(m, k, critical) == pytest.approx(np.sqrt(m / k) * (np.sqrt(2) - 1))
+    assert spring_time_step(m, k, 1e3 * critical) == pytest.approx(m / (1e3 * critical), rel=1e-5)
+    zeta = critical / (2 * np.sqrt((k + 3 * k) * m))                   # 1/2
+    assert spring_time_step(m, k, critical, own_stiffness=3 * k) == pytest.approx(
+        np.sqrt(m / k) * (np.sqrt(1 + zeta**2) - zeta))
+
+
+def test_the_limit_reads_the_scaled_rotary_inertia_whatever_the_terms_order():
+    """A rod's end element on a damped fixed joint: RotaryInertiaScaling added after the joint
+    gives the same estimate as added before it (the scaling contributes first: the joint's
+    limit reads the scaled inertia; before 2026-12-04 it read the unscaled one when added
+    later, the elbow's order)."""
+    def scene(scaling_first):
+        s = sm.Scene()
+        s.add_sphere(name="pivot", position=(0, 0, 0), radius=0.01, density=1000.0, fixed=True)
+        rod = s.add_cosserat_rod(name="rod", start=(0, 0, 0), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=0.1, n_elems=10, radius=0.002,
+                                 density=1000.0, youngs_modulus=1e6)
+        terms = [sm.RotaryInertiaScaling(rod, 100.0),
+                 sm.FixedJoint(("pivot", "attach"), (rod, "first"), stiffness=1e3,
+                               rotational_stiffness=1e-2, rotational_damping=1e-3)]
+        for term in terms if scaling_first else terms[::-1]:
+            s.add(term)
+        return s
+
+    assert scene(False).time_step_limit()[0] == scene(True).time_step_limit()[0]

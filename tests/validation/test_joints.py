@@ -129,3 +129,39 @@ def test_a_rigid_body_point_given_as_an_array_joins():
     sim.run(1e-3)
     gap = sim.get_state("b")["positions"][0, 0] - sim.get_state("a")["positions"][0, 0]
     assert np.allclose(gap, (0.02, 0, 0), atol=1e-12)
+
+
+def test_a_fixed_joint_oscillates_about_its_rest_angle():
+    """softmech.validation.joints.joint_fixed_rest_angle (its docstring: formula, tolerance)."""
+    record = J.joint_fixed_rest_angle()
+    assert record["passed"], record["detail"]
+
+
+def test_a_fixed_joint_settles_at_its_rest_turn_about_an_oblique_axis():
+    """A damped bar held by a fixed joint whose rest is the start turned by 2 rad about
+    (1, 2, 3)/|.|: its directors settle at R D0^T (Rodrigues), within 1e-6, whatever the axis
+    (the bar's principal axes are not along it)."""
+    axis = np.array([1.0, 2.0, 3.0]) / math.sqrt(14.0)
+    angle = 2.0
+    scene = sm.Scene()
+    scene.add_sphere(name="pivot", position=(0, 0, 0), radius=0.05, density=1000.0, fixed=True)
+    scene.add_box(name="bar", position=(0, 0, 0), **J.BAR)
+    scene.add(sm.FixedJoint("pivot", "bar", stiffness=1e5, rotational_stiffness=1.0,
+                            rotational_damping=0.15, rest_axis=axis, rest_angle=angle))
+    sim = _compile(scene, 1e-4)
+    start = sim.get_state("bar")["directors"][0, 0].copy()
+    sim.run(6.0)
+    cross = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    turn = np.eye(3) + math.sin(angle) * cross + (1 - math.cos(angle)) * cross @ cross
+    assert np.allclose(sim.get_state("bar")["directors"][0, 0], start @ turn.T, atol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rest_angle=4.0, rest_axis=(0, 0, 1)), "rest_angle = 4.0 rad is not allowed"),
+    (dict(rest_angle=0.5), "rest_axis = None is not allowed"),
+    (dict(rest_angle=0.5, rest_axis=(0, 0, 0)), "rest_axis"),
+    (dict(rest_angle=float("nan"), rest_axis=(0, 0, 1)), "rest_angle"),
+])
+def test_a_fixed_joints_rest_turn_is_validated(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        sm.FixedJoint("a", "b", stiffness=1.0, rotational_stiffness=1.0, name="lig", **kwargs)

@@ -34,6 +34,11 @@ class Term:
     name = "term"
     section = "terms"
     """Table of a scenario file that holds terms of this type (softmech.scenefile)."""
+    modifies_bodies = False
+    """Whether `contribute` changes a body's model (RotaryInertiaScaling: its rotary inertia).
+    Such terms contribute before every other term, whatever the scene's order, since the
+    others' stability limits read the bodies (a joint added before the scaling read the
+    unscaled inertia: the elbow's stop, 2026-12-04)."""
 
     def __init_subclass__(cls, register=True, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -23,6 +23,7 @@ class RotaryInertiaScaling(Term):
     """Multiply a rod's rotary inertia rho I l^ by factor >= 1 (module docstring)."""
 
     section = "environment"
+    modifies_bodies = True
 
     def __init__(self, rod, factor, *, name="rotary_inertia_scaling"):
         self.name = name

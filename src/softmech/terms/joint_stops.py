@@ -17,6 +17,7 @@ from softmech import _checks
 from softmech.integrators.driver import Call
 from softmech.kernels.joint_stops import N_STOP_PARAMS, JointStopsArgs, joint_stops
 from softmech.packing import lane_table
+from softmech.stability import spring_time_step
 from softmech.terms.base import Part
 
 ORDER = 51
@@ -82,6 +83,23 @@ def normal_to(axis):
     return n / np.linalg.norm(n)
 
 
+def rotation_limit(end, stiffness, damping, direction=None):
+    """Explicit limit [s] (B,) of a rotational spring [N m/rad] (B,) and dashpot [N m s/rad]
+    (B,) acting on a joint's End (softmech.terms.joints.End), on its own: spring_time_step
+    about the unit `direction` (3,) in its frame (moment and own stiffness sum_i X_i n_i^2),
+    or the least over its axes (None). A joint's limit is the lesser of its two ends' (the
+    heavier end's is the larger)."""
+    inertia = np.asarray(end.inertia, float)
+    own = np.broadcast_to(np.asarray(end.own_rotational_stiffness, float), inertia.shape)
+    k, c = np.asarray(stiffness, float)[:, None], np.asarray(damping, float)[:, None]
+    if direction is None:
+        return spring_time_step(inertia, k, c, own).min(axis=1)
+    if np.isinf(inertia).any():                     # a fixed body
+        return np.full(inertia.shape[0], np.inf)
+    weights = np.asarray(direction, float) ** 2
+    return spring_time_step(inertia @ weights, k[:, 0], c[:, 0], own @ weights)
+
+
 def add_stop(ctx, owner, a, b, axis, p):
     """Register the stop of hinge `owner` between resolved ends a and b (softmech.terms.joints.End)
     about the lab axis (3,), per-world parameters p (lower, upper, limit_stiffness,
@@ -96,6 +114,8 @@ def add_stop(ctx, owner, a, b, axis, p):
     normals = np.array([a.frame @ normal, b.frame @ normal])
     params = np.stack([p["lower"], p["upper"], p["limit_stiffness"], p["limit_damping"]], axis=1)
     ctx.part(JointStops).entries.append((a, b, axes, normals, params))
-    # explicit stability, as for the hinge's own rotational spring: dt < sqrt(I / k_s)
-    ctx.time_step_limits.append(np.sqrt(np.minimum(a.inertia, b.inertia) / p["limit_stiffness"]))
+    # explicit stability of the stop's spring and dashpot about the axis, on either end
+    ctx.time_step_limits.append(np.minimum(
+        rotation_limit(a, p["limit_stiffness"], p["limit_damping"], axes[0]),
+        rotation_limit(b, p["limit_stiffness"], p["limit_damping"], axes[1])))
 

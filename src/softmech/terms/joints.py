@@ -15,7 +15,8 @@ An end point is written (body, where):
     SphericalJoint(a, b, stiffness, damping=0, reaction="force")
     HingeJoint(a, b, axis, stiffness, damping=0, rotational_stiffness, rotational_damping=0,
                limits=None, limit_stiffness=None, limit_damping=0)   (stops: terms.joint_stops)
-    FixedJoint(a, b, stiffness, damping=0, rotational_stiffness, rotational_damping=0)
+    FixedJoint(a, b, stiffness, damping=0, rotational_stiffness, rotational_damping=0,
+               rest_axis=None, rest_angle=0)
 
 Per-world parameters `<name>.stiffness` [N/m], `.damping` [N s/m], `.rotational_stiffness`
 [N m/rad], `.rotational_damping` [N m s/rad], shape (B,). The ends must coincide initially
@@ -47,8 +48,9 @@ from softmech.kernels.joints import (
     joints,
 )
 from softmech.packing import lane_table
+from softmech.stability import element_rotational_stiffness, spring_time_step
 from softmech.terms.base import Part, Term
-from softmech.terms.joint_stops import add_stop, limit_arguments
+from softmech.terms.joint_stops import add_stop, limit_arguments, rotation_limit
 
 ORDER = 50
 """Place in the force pass: after the prescribed loads and muscles, before ground contact."""
@@ -62,8 +64,11 @@ body (a rod's end element, a rigid body's size)."""
 class End:
     """A resolved end point: kind (END_ROD_NODE / END_RIGID_POINT), engine slot, frame slot
     (element slot of a rod end, body slot of a rigid one), offset (principal frame) [m], lab
-    position [m] and frame (3, 3) at build time, length scale [m], mass [kg] (B,) and smallest
-    moment of inertia [kg m^2] (B,) (stability limits)."""
+    position [m] and frame (3, 3) at build time, length scale [m], mass [kg] (B,), moments
+    of inertia about the frame's axes [kg m^2] (B, 3), and the body's own restoring stiffness
+    of the end's translation [N/m] (B,) and rotation about the frame's axes [N m/rad] (B, 3)
+    (a rod node's stretch and shear, its element's bending, twist and shear; 0 on a rigid
+    body) (stability limits: softmech.terms.joint_stops.rotation_limit)."""
     kind: int
     slot: int
     frame_slot: int
@@ -73,6 +78,8 @@ class End:
     scale: float
     mass: np.ndarray
     inertia: np.ndarray
+    own_stiffness: np.ndarray = 0.0
+    own_rotational_stiffness: np.ndarray = 0.0    # (B, 3), or 0 (a rigid body)
 
 
 MAX_ROD_OFFSET = 10.0
@@ -145,7 +152,9 @@ def rod_end(ctx, owner, field, rod, where, offset=None):
     d = ctx.discrete[rod.name]
     return End(END_ROD_NODE, ctx.node_offset[rod.name] + node, ctx.elem_offset[rod.name] + elem,
                r, rod.positions[node] + rod.directors[elem].T @ r, rod.directors[elem],
-               float(rod.rest_lengths[elem]), d["node_mass"][:, node], d["elem_J"][:, elem].min(axis=1))
+               float(rod.rest_lengths[elem]), d["node_mass"][:, node], d["elem_J"][:, elem],
+               d["elem_S"][:, elem].min(axis=1) / rod.rest_lengths[elem],
+               element_rotational_stiffness(rod, d)[:, elem])
 
 
 def rigid_end(ctx, owner, field, body, where, other_position):
@@ -155,7 +164,7 @@ def rigid_end(ctx, owner, field, body, where, other_position):
     scale = max((float(np.max(v)) for v in body.size.values()), default=1.0)
     params = ctx.rigid_params[body.name]
     mass = np.full(ctx.worlds, np.inf) if body.fixed else params["mass"]
-    inertia = np.full(ctx.worlds, np.inf) if body.fixed else params["inertia"].min(axis=1)
+    inertia = np.full((ctx.worlds, 3), np.inf) if body.fixed else params["inertia"]
     return End(END_RIGID_POINT, ctx.rigid_index[body.name], ctx.rigid_index[body.name],
                body.to_principal(offset_user), body.position + body.directors.T @ offset_user,
                body.principal_directors, scale, mass, inertia)
@@ -280,6 +289,10 @@ class _Joint(Term):
             out[field], position = end(field, specs[field], position)
         return {"kind": KIND_NAMES[self.kind], "a": out["a"], "b": out["b"]}
 
+    def _rest_frame(self, frame):
+        """b's rest frame (3, 3) given its start frame: the start's (FixedJoint may turn it)."""
+        return frame
+
     def _a_attaches(self):
         """Whether end a is a rigid body's 'attach' point (its `where` may be a point (3,), an
         array: compared as a string only when it is one)."""
@@ -304,18 +317,22 @@ class _Joint(Term):
         axes = np.zeros((2, 3))
         if self.kind == HINGE:
             axes = np.array([a.frame @ self.axis, b.frame @ self.axis])
-        rest = (b.frame @ a.frame.T).ravel()   # B's frame = R0 A's frame at the start
+        rest = (self._rest_frame(b.frame) @ a.frame.T).ravel()   # B's rest frame = R0 A's frame
         params = np.stack([p["stiffness"], p["damping"], p["rotational_stiffness"],
                            p["rotational_damping"]], axis=1)
         ctx.part(Joints).entries.append((self.kind, a, b, axes, rest, params,
                                          REACTIONS[self.reaction]))
         if self.limits is not None:
             add_stop(ctx, self.name, a, b, self.axis, p)
-        # explicit stability: a spring k on the lighter end, dt < 2 sqrt(m / k), halved
-        ctx.time_step_limits.append(np.sqrt(np.minimum(a.mass, b.mass) / p["stiffness"]))
+        # explicit stability: the spring k and dashpot c on either end (spring_time_step; the
+        # lighter end's limit is the lesser), the rotational ones about each end's axes
+        ctx.time_step_limits.append(np.minimum(*(
+            spring_time_step(end.mass, p["stiffness"], p["damping"], end.own_stiffness)
+            for end in (a, b))))
         if self.kind != SPHERICAL:
-            ctx.time_step_limits.append(np.sqrt(np.minimum(a.inertia, b.inertia)
-                                                / p["rotational_stiffness"]))
+            ctx.time_step_limits.append(np.minimum(*(
+                rotation_limit(end, p["rotational_stiffness"], p["rotational_damping"])
+                for end in (a, b))))
 
 
 class SphericalJoint(_Joint):
@@ -357,16 +374,42 @@ class HingeJoint(_Joint):
 
 
 class FixedJoint(_Joint):
-    """A spherical joint that also holds the relative orientation of a's and b's frames at its
-    initial value (rotational_stiffness [N m/rad], rotational_damping [N m s/rad])."""
+    """A spherical joint that also holds the relative orientation of a's and b's frames
+    (rotational_stiffness [N m/rad], rotational_damping [N m s/rad]) at its initial value, or,
+    with rest_angle [rad] (|rest_angle| <= pi) about rest_axis (3,) (lab frame at the start),
+    at the orientation b would have if it were turned by rest_angle (right-handed) about that
+    axis from its start: a ligament whose rest angle is not the start pose's (a bird's elbow
+    starting straight, its ligaments' rest flexed). The spring pulls b towards that orientation
+    from the first step."""
 
     kind = FIXED
 
     def __init__(self, a, b, *, stiffness, rotational_stiffness, damping=0.0,
-                 rotational_damping=0.0, name="fixed_joint"):
+                 rotational_damping=0.0, rest_axis=None, rest_angle=0.0, name="fixed_joint"):
         super().__init__(a, b, stiffness=stiffness, damping=damping,
                          rotational_stiffness=rotational_stiffness,
                          rotational_damping=rotational_damping, name=name)
+        self.rest_angle = float(_checks.finite(f"{name}.rest_angle", rest_angle, shape=()))
+        if abs(self.rest_angle) > np.pi:
+            raise ValueError(f"{name}.rest_angle = {rest_angle!r} rad is not allowed: must be "
+                             f"within [-pi, pi] rad")
+        if rest_axis is None and self.rest_angle != 0.0:
+            raise ValueError(f"{name}.rest_axis = None is not allowed with rest_angle = "
+                             f"{rest_angle!r}: say the axis (3,) the rest turn is about")
+        self.rest_axis = None if rest_axis is None else _checks.unit_vector(f"{name}.rest_axis",
+                                                                            rest_axis)
+
+    def _rest_frame(self, frame):
+        """b's rest frame (3, 3) (rows: directors, lab frame) from its start frame: turned by
+        rest_angle about rest_axis (Rodrigues' formula; the directors d -> R d, so the rows
+        frame -> frame R^T)."""
+        if self.rest_angle == 0.0:
+            return frame
+        x, y, z = self.rest_axis
+        cross = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+        turn = (np.eye(3) + np.sin(self.rest_angle) * cross
+                + (1.0 - np.cos(self.rest_angle)) * cross @ cross)
+        return frame @ turn.T
 
 
 def joint_forces(engine):

@@ -146,6 +146,45 @@ def joint_stop_statics(torque=2.0):
                   f"T = {torque:g} N m: bar at {angle:.9f} rad vs limit + T/k_s = {expected:.9f} rad")
 
 
+REST_ANGLE, K_REST = 1.0, 1.0     # [rad], [N m/rad]
+
+
+@validation_case("oscillation about the rest angle: period [s]",
+                 "torsional oscillator: θ(t) = θ₀ (1 − cos ωt), ω = √(k_r / I)", fast=True)
+def joint_fixed_rest_angle():
+    """A bar (box, long axis x, I_zz = m (a^2 + b^2) / 12 about its centre) on a fixed joint to
+    a fixed sphere at the same centre, rest_angle theta0 = 1 rad about z, k_r = 1 N m/rad,
+    released at rest at angle 0: the spring's energy k_r |phi|^2 / 2 with phi the turn from the
+    rest orientation makes it a torsional oscillator about theta0 (a rotation about a principal
+    axis, so exact at any amplitude): theta(t) = theta0 (1 - cos wt), w = sqrt(k_r / I_zz),
+    period 2 pi / w = 0.7265 s, turning points 0 and 2 theta0. Error relative, on the period
+    over 6 periods; tolerance 1e-5 (position Verlet at w dt = 8.7e-4: a period error of
+    (w dt)^2 / 24 = 3e-8; the zero crossings interpolated linearly between samples 5 steps
+    apart); the turning points within 1e-3 rad also required."""
+    scene = sm.Scene()
+    scene.add_sphere(name="pivot", position=(0, 0, 0), radius=0.05, density=1000.0, fixed=True)
+    scene.add_box(name="bar", position=(0, 0, 0), **BAR)
+    scene.add(sm.FixedJoint("pivot", "bar", stiffness=1e5, rotational_stiffness=K_REST,
+                            rest_axis=(0, 0, 1), rest_angle=REST_ANGLE, name="ligament"))
+    sim = compile_below_limits(scene, 1e-4)
+    period = 2.0 * math.pi * math.sqrt(I_ZZ / K_REST)
+    chunk = 5e-4                 # five steps: run() takes whole steps
+    times, angles = [], []
+    for k in range(1, int(6 * period / chunk) + 2):
+        sim.run(chunk)
+        times.append(k * chunk)
+        angles.append(bar_angle(sim))
+    times, angles = np.array(times), np.unwrap(angles)
+    measured, n = crossing_period(times, angles - REST_ANGLE)
+    turning = max(abs(angles.max() - 2 * REST_ANGLE), abs(angles.min()))
+    error = rel_error(measured, period)
+    return result("joint_fixed_rest_angle", measured, period, error, 1e-5,
+                  f"period {measured:.6f} s over {n} crossings vs 2 pi sqrt(I / k_r) = "
+                  f"{period:.6f} s; turning points {angles.min():.2e} and {angles.max():.6f} rad "
+                  f"(expected 0 and {2 * REST_ANGLE:g})",
+                  passed=n >= 5 and error <= 1e-5 and turning <= 1e-3)
+
+
 def rolling_body(kind):
     """(speed at 0.4 s [m/s], angular velocity (3,) [rad/s], radius [m]) of a sphere (R = 0.1 m)
     or a solid cylinder on its side (r = 0.05 m) launched sliding at 1 m/s, no spin, on the
@@ -185,5 +224,6 @@ def rigid_sphere_rolls_five_sevenths():
 
 
 CASES = {f.__name__: f for f in (joint_compound_pendulum, joint_fixed_two_rods,
-                                 joint_stop_statics, rigid_sphere_rolls_five_sevenths)}
+                                 joint_stop_statics, joint_fixed_rest_angle,
+                                 rigid_sphere_rolls_five_sevenths)}
 """Case name -> function returning its record."""
