@@ -264,6 +264,26 @@ def test_a_small_wing_makes_a_wingbeat():
     assert W.ELBOW_RANGE[1] - 1.0 < elbow.max() < W.ELBOW_RANGE[1] + 1.0, elbow.max()
 
 
+def test_with_the_papers_own_activation_the_elbow_flexes_in_the_downstroke():
+    """The paper's code pairs the biceps with the pectoralis (wing_paper_activation): driven
+    by it, the small wing's elbow leaves its straight start and is below 150 deg when the
+    stroke reaches its bottom (measured 2026-12-04: 143.0 deg at 152 barbs), where the default
+    EMG schedule (scapulotriceps through the downstroke) has held it on its 180 deg stop and
+    is above 170 deg (measured 176.3, the biceps just on); the code's schedule also strokes (bottom below +10 deg, the upstroke back above
+    +60: measured -0.4 and +79.9) and swings the passive anteroposterior angle within 5 deg of
+    the bird's excursion (measured 25.6 against 25)."""
+    def elbow_at_bottom(activation):
+        time, angles, info = W.run_wingbeat(SMALL, 100, activation=activation)
+        dv, ap, elbow = angles[time >= info.initiation].T
+        return elbow[np.argmin(dv)], dv, ap
+
+    paper, dv, ap = elbow_at_bottom("paper_code")
+    emg, _, _ = elbow_at_bottom("emg")
+    assert paper < 150.0 and emg > 170.0, (paper, emg)
+    assert dv.min() < 10.0 and dv[-1] > 60.0, (dv.min(), dv[-1])
+    assert abs(np.ptp(ap) - W.BIRD_RANGES["anteroposterior"]) < 5.0, np.ptp(ap)
+
+
 def test_the_wingbeat_is_converged_in_the_barb_count():
     """Halving the barb spacing (152 -> 304 barbs; each barb then stands for half as many real
     ones, barb_properties) moves no end of the three joint angles' ranges over the wingbeat, nor

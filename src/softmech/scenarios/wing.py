@@ -59,7 +59,9 @@ humerus above the horizontal plane (+ up), anteroposterior = its sweep in the ho
     are not in the sources): an initiation phase (supracoracoideus and scapulotriceps raise and
     extend the wing) then one cycle at 8 Hz (activation_windows): pectoralis from late
     upstroke through mid downstroke, scapulotriceps through the downstroke, supracoracoideus
-    and biceps through the upstroke; smooth on/off ramps of RAMP.
+    and biceps through the upstroke; smooth on/off ramps of RAMP. Or (activation="paper_code")
+    the schedule the paper's own code writes out (softmech.scenarios.wing_paper_activation:
+    the biceps with the pectoralis, the scapulotriceps with the supracoracoideus).
 
 Time step: barbs and rachis elements of a few mm set dt by their axial waves (l / c), and the
 spin of their thin sections about the shear modes (~r / c) would set dt ~1e-7 s: their rotary
@@ -75,6 +77,7 @@ import numpy as np
 
 import softmech as sm
 from softmech import _checks
+from softmech.scenarios.wing_paper_activation import paper_code_initiation, paper_code_table
 from softmech.terms.active_muscle import ActiveMuscle
 
 DEFAULTS = {"barbs": 2800, "n_elems": 2, "dt": None, "frequency": 8.0, "initiation": 0.06,
@@ -108,6 +111,14 @@ BARB_SPIN, SPIN_RADIUS, RACHIS_SPIN = 1000.0, 1.5e-4, 100.0   # [-], [m], [-]
 RACHIS_ELEMENTS = 32                               # a rachis's vane has at least this many
 SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs of the hinges
 START_ELBOW, ELBOW_LIGAMENT = 180.0, 0.02          # [deg], [N m/rad]
+ELBOW_REST = START_ELBOW
+"""Rest angle [deg] of the elbow's ligament (FixedJoint's rest turn). A bird's elbow works
+flexed (the forearm "often about a right angle" to the humerus: Pennycuick 1967), but a flexed
+rest alone does not keep the straight-started elbow off its 180 deg stop in the downstroke:
+at 0.02 N m/rad, 90 and 120 deg leave the elbow at 180.3 deg (the scapulotriceps's ~0.05 N m
+outweighs the 0.03 N m the ligament gives there) and widen the stroke (+104 deg top); at 0.1
+and 0.2 N m/rad and 90 deg the elbow stays within 71-131 and 55-128 deg but the folded wing
+strokes down to -89 and -92 deg (152 barbs, 2026-12-04). So the start angle stays the rest."""
 """The wing starts straight and flat (the paper: "a straight, flat configuration", Fig. 4d):
 elbow at START_ELBOW = 180 deg, every bone and feather in z = 0. A rotational spring
 ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge holds its start angle,
@@ -145,7 +156,8 @@ SUPRA_ON = 0.28
 (the first 55 %), before the pectoralis turns off (0.35): the upstroke muscles "are
 activated in late downstroke to decelerate and then reaccelerate the wing" (Dial, Goslow &
 Jenkins 1991) and the two muscles' forces overlap (Tobalske & Biewener 2008, J. Exp. Biol.
-211:170). Ours (the paper's Supplementary Eqs. 7-10 are not in our sources), chosen by the
+211:170). Ours (the paper's Supplementary Eqs. 7-10 are not in our sources; its code's
+schedule, activation="paper_code", comes on at 45 % of its cycle), chosen by the
 joint angles of a 608-barb wing against BIRD_RANGES (the bird's -20 to +85 deg), a
 one-parameter fit: -10 to +98 deg at 0.25, -18 to +97 at 0.28, -23 to +102 at 0.30, -28 to
 +114 at 0.32, -36 to +116 at 0.35, -50 to +63 at 0.40 (2026-12-04, the wing converged in the
@@ -283,17 +295,24 @@ def wing_time_step(scene):
 
 def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"],
                duration=None, dt=DEFAULTS["dt"], frequency=DEFAULTS["frequency"],
-               initiation=DEFAULTS["initiation"], shoulder_force=DEFAULTS["shoulder_force"],
-               elbow_force=DEFAULTS["elbow_force"], drag=True):
+               initiation=None, shoulder_force=DEFAULTS["shoulder_force"],
+               elbow_force=DEFAULTS["elbow_force"], drag=True, activation="emg"):
     """The wing scene (module docstring); returns (scene, WingInfo). barbs: barbs over the 19
     feathers (>= 152; the documented wing: FULL_BARBS); n_elems: elements per barb (>= 2);
-    frequency [Hz] of the flapping cycle after the initiation phase [s]; duration: default the
-    initiation and one cycle; shoulder_force, elbow_force: sigma_max A [N] of the shoulder's
-    (pectoralis, supracoracoideus) and the elbow's muscles; drag: the air; dt [s]:
-    default wing_time_step."""
+    frequency [Hz] of the flapping cycle after the initiation phase [s] (None: 0.06 s, or
+    with activation "paper_code" the code's proportion, 0.11 / 0.38 of a period); duration:
+    default the initiation and one cycle; shoulder_force, elbow_force: sigma_max A [N] of the
+    shoulder's (pectoralis, supracoracoideus) and the elbow's muscles; drag: the air;
+    activation: "emg" (activation_windows: EMG timing, ours) or "paper_code" (the paper's
+    own code's schedule, softmech.scenarios.wing_paper_activation); dt [s]: default
+    wing_time_step."""
     barbs = _checks.integer("barbs", barbs, 8 * (SECONDARIES + PRIMARIES))
     n_elems = _checks.integer("n_elems", n_elems, 2)
     frequency = float(_checks.positive("frequency", frequency))
+    activation = _checks.choice("activation", activation, {"emg", "paper_code"})
+    if initiation is None:
+        initiation = (DEFAULTS["initiation"] if activation == "emg"
+                      else paper_code_initiation(frequency))
     initiation = float(_checks.positive("initiation", initiation))
     forces = {m: float(_checks.positive(key, value)) for key, value, group in (
         ("shoulder_force", shoulder_force, ("pectoralis", "supracoracoideus")),
@@ -323,11 +342,12 @@ def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"]
                             limit_damping=2e-3, name="elbow"))
     scene.add(sm.FixedJoint(end("humerus", 1), end("forearm", -1), stiffness=JOINT_K,
                             rotational_stiffness=ELBOW_LIGAMENT, rotational_damping=1e-3,
+                            rest_axis=(0, 0, 1), rest_angle=-np.radians(START_ELBOW - ELBOW_REST),
                             name="elbow_ligament"))
     scene.add(sm.FixedJoint(end("forearm", 1), end("hand", -1), stiffness=JOINT_K,
                             rotational_stiffness=ELBOW_SPRING, damping=5.0,
                             rotational_damping=2e-3, name="wrist"))
-    _add_muscles(scene, bones, duration, initiation, frequency, forces)
+    _add_muscles(scene, bones, duration, initiation, frequency, forces, activation)
     layout = feather_layout()
     counts = barbs_per_feather(barbs, [f[3] for f in layout])
     for k, (feather, count) in enumerate(zip(layout, counts)):
@@ -340,9 +360,9 @@ def build_wing(n_elems=DEFAULTS["n_elems"], worlds=1, *, barbs=DEFAULTS["barbs"]
                            initiation=initiation, frequency=frequency)
 
 
-def _add_muscles(scene, bones, duration, initiation, frequency, forces):
+def _add_muscles(scene, bones, duration, initiation, frequency, forces, activation):
     """The four muscle rods, F_max = forces[name] [N], with their activation tables
-    (activation_windows)."""
+    (activation "emg": activation_windows; "paper_code": paper_code_table)."""
     windows = activation_windows(initiation, frequency)
     for name, ((a_body, a_point), (b_body, b_point)) in MUSCLES.items():
         radius = np.sqrt(forces[name] / MAX_STRESS / np.pi)
@@ -355,7 +375,8 @@ def _add_muscles(scene, bones, duration, initiation, frequency, forces):
         for where, body in (("first", a_body), ("last", b_body)):
             scene.add(sm.SphericalJoint((rod, where), (body, "attach"), stiffness=MUSCLE_K,
                                         name=f"{name}_{where}"))
-        times, values = activation_table(windows[name], duration)
+        times, values = (activation_table(windows[name], duration) if activation == "emg"
+                         else paper_code_table(name, initiation, frequency, duration))
         scene.add(ActiveMuscle(rod, MAX_STRESS, activation=values, times=times,
                                damping=MUSCLE_DAMPING, incompressible=False,
                                name=f"{name}_muscle"))
@@ -459,13 +480,13 @@ compares with (Fig. 4e, its ref. 82) are images, in none of our sources; no pige
 joint-angle numbers were found in text: these are the closest published ones."""
 
 
-def run_wingbeat(barbs=DEFAULTS["barbs"], samples=100, dt=None):
-    """Run the default wing of `barbs` barbs (build_wing; dt [s], None: its own) over its
-    initiation and wingbeat; returns (time (samples,) [s], angles (samples, 3) [deg]:
-    joint_angles' dorsoventral, anteroposterior and elbow at the ends of `samples` equal
-    chunks of the run, WingInfo)."""
+def run_wingbeat(barbs=DEFAULTS["barbs"], samples=100, dt=None, **options):
+    """Run the default wing of `barbs` barbs (build_wing; dt [s], None: its own; options:
+    build_wing's keywords) over its initiation and wingbeat; returns (time (samples,) [s],
+    angles (samples, 3) [deg]: joint_angles' dorsoventral, anteroposterior and elbow at the
+    ends of `samples` equal chunks of the run, WingInfo)."""
     samples = _checks.integer("samples", samples, 1)
-    scene, info = build_wing(barbs=barbs, dt=dt)
+    scene, info = build_wing(barbs=barbs, dt=dt, **options)
     sim = scene.compile(dt=info.dt)
     angles = []
     for _ in range(samples):
