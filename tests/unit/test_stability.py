@@ -102,7 +102,9 @@ def damped_bar(zeta):
     return scene
 
 
-def spins_boundedly(scene, dt, steps=3000):
+def stays_bounded(scene, dt, body, field, steps=3000):
+    """Whether `steps` steps of dt [s] neither diverge nor take the body's `field`
+    (velocities [m/s], angular_velocities [rad/s]) beyond 10."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         sim = scene.compile(dt=dt)
@@ -110,7 +112,7 @@ def spins_boundedly(scene, dt, steps=3000):
         sim.step(steps)
     except sm.SimulationDiverged:
         return False
-    return bool(np.abs(sim.get_state("bar")["angular_velocities"]).max() < 10.0)
+    return bool(np.abs(sim.get_state(body)[field]).max() < 10.0)
 
 
 @pytest.mark.parametrize("zeta", [0.0, 1.0, 10.0])
@@ -126,8 +128,9 @@ def test_a_joints_dashpot_lowers_its_limit_as_the_damped_oscillators(zeta):
     inertia = 2 * 0.02**2 / 12
     expected = np.sqrt(inertia) * (np.sqrt(1 + zeta**2) - zeta)
     assert estimate == pytest.approx(expected, rel=1e-12)
-    assert spins_boundedly(damped_bar(zeta), 1.9 * estimate)
-    assert not spins_boundedly(damped_bar(zeta), 2.1 * estimate)
+    spins = "bar", "angular_velocities"
+    assert stays_bounded(damped_bar(zeta), 1.9 * estimate, *spins)
+    assert not stays_bounded(damped_bar(zeta), 2.1 * estimate, *spins)
 
 
 def test_spring_time_step_by_hand():
@@ -164,3 +167,27 @@ def test_the_limit_reads_the_scaled_rotary_inertia_whatever_the_terms_order():
         return s
 
     assert scene(False).time_step_limit()[0] == scene(True).time_step_limit()[0]
+
+
+def ball_on_ground(zeta, k=1e4, m=1.0):
+    """A rigid ball (1 kg) landing at 0.1 m/s on the ground's penalty (k = 1e4 N/m) whose
+    dashpot gives the contact the damping ratio zeta."""
+    scene = sm.Scene()
+    scene.add_sphere(name="ball", position=(0, 0, 0.05 - 1e-3), radius=0.05, mass=m,
+                     velocity=(0, 0, -0.1))
+    scene.add(sm.Gravity())
+    scene.add(sm.GroundContact("ball", stiffness=k, damping=zeta * 2 * np.sqrt(k * m),
+                               friction=sm.IsotropicFriction(0.0, slip_velocity=1e-4)))
+    return scene
+
+
+def test_a_contacts_dashpot_lowers_its_limit():
+    """The ground's penalty on a rigid ball with a dashpot of damping ratio 10: the estimate is
+    sqrt(m / k) (sqrt(1 + zeta^2) - zeta) (spring_time_step; the undamped sqrt(m / k) of
+    before: 20x larger); the ball lands at it and diverges at 4x it (measured by bisection:
+    the one-sided contact diverges at 1.99x, 2.51x and 2.77x the estimate at zeta 0, 1, 10)."""
+    estimate = ball_on_ground(10.0).time_step_limit()[0]
+    assert estimate == pytest.approx(0.01 * (np.sqrt(101.0) - 10.0), rel=1e-12)
+    falls = "ball", "velocities"
+    assert stays_bounded(ball_on_ground(10.0), estimate, *falls, steps=4000)
+    assert not stays_bounded(ball_on_ground(10.0), 4.0 * estimate, *falls, steps=4000)

@@ -51,6 +51,7 @@ from softmech.kernels.contact import (FLAG_PER_NODE, FLAG_UNIFORM, FLAG_UNIT_DEC
                                       N_CONTACT_FLAGS, N_CONTACT_PARAMS, VARIANTS,
                                       GroundContactArgs)
 from softmech.packing import add_element_ends
+from softmech.stability import spring_time_step
 from softmech.terms.base import DISCRETE, RIGID, ROD, BodyTerm, Part, optional
 from softmech.terms.der_ground import DerGroundContacts
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
@@ -349,7 +350,8 @@ class GroundContact(BodyTerm):
             prm[:, 14] = 1.0
             # the stick spring on the lightest node, as a penalty spring: dt < 2 sqrt(m / k_t)
             m = ctx.discrete[self.rod]["node_mass"].min()
-            ctx.time_step_limits.append(np.sqrt(m / p["tangential_stiffness"]))
+            ctx.time_step_limits.append(spring_time_step(m, p["tangential_stiffness"],
+                                                         p["tangential_damping"]))
         else:
             prm[:, 8:11] = p["kinetic"]
             prm[:, 11:14] = p["static"]
@@ -358,6 +360,10 @@ class GroundContact(BodyTerm):
         if np.any(prm[:, 14] <= 0) or np.any(prm[:, 6:14] < 0):
             raise ValueError(f"params of {self.name}: stiffness, damping and friction coefficients "
                              "must be >= 0 and slip_velocity > 0")
+        # the wall's spring and dashpot per element, half on each node: as the surface's
+        rod = ctx.rods[ctx.rod_index[self.rod]]
+        ctx.time_step_limits.append(surface_time_step_limit(
+            ctx.discrete[self.rod]["node_mass"], rod.closed, p["stiffness"], p["damping"]))
         flags = (int(self.friction.rolling), DECOMPOSITIONS[self.friction.decomposition],
                  int(self.friction.per_node))
         ctx.part(GroundContacts).add(ctx.rod_index[self.rod], prm, flags, sticking)
@@ -378,7 +384,8 @@ class GroundContact(BodyTerm):
             # the stick spring on the lightest node (k_t / 2 on an open rod's end node), as
             # the penalty's: dt < 2 sqrt(m / k_t), halved
             ctx.time_step_limits.append(surface_time_step_limit(
-                ctx.discrete[rod.name]["node_mass"], rod.closed, p["tangential_stiffness"]))
+                ctx.discrete[rod.name]["node_mass"], rod.closed, p["tangential_stiffness"],
+                p["tangential_damping"]))
         else:
             prm[:, 8:11] = p["kinetic"]
             prm[:, 11] = p["slip_velocity"]
@@ -393,7 +400,7 @@ class GroundContact(BodyTerm):
                                       self.friction.decomposition == "unit", sticking,
                                       self.friction.regularization == "mollified")
         ctx.time_step_limits.append(surface_time_step_limit(
-            ctx.discrete[rod.name]["node_mass"], rod.closed, prm[:, 6]))
+            ctx.discrete[rod.name]["node_mass"], rod.closed, prm[:, 6], prm[:, 7]))
 
     def contribute_rigid_body(self, ctx, p):
         body = ctx.rigid_body(self.body, self.name)
@@ -406,7 +413,8 @@ class GroundContact(BodyTerm):
             params = sticking_rows(self.name, p)
             ctx.part(RigidGroundContacts).add(body, plane, params, sticking=True)
             # the stick spring on the body's mass, as the normal one below
-            ctx.time_step_limits.append(np.sqrt(mass / p["tangential_stiffness"]))
+            ctx.time_step_limits.append(spring_time_step(mass, p["tangential_stiffness"],
+                                                         p["tangential_damping"]))
         else:
             for k in ("stiffness", "slip_velocity"):
                 if np.any(p[k] <= 0):
@@ -414,8 +422,8 @@ class GroundContact(BodyTerm):
             params = np.stack([p["stiffness"], p["damping"], p["static"], p["kinetic"],
                                p["slip_velocity"]], axis=1)
             ctx.part(RigidGroundContacts).add(body, plane, params)
-        # a contact spring on the body's mass: dt < 2 sqrt(m / k) (explicit stability), halved
-        ctx.time_step_limits.append(np.sqrt(mass / p["stiffness"]))
+        # a contact spring and dashpot on the body's mass (explicit stability, halved)
+        ctx.time_step_limits.append(spring_time_step(mass, p["stiffness"], p["damping"]))
 
     def contribute_discrete(self, ctx, p):
         """A discrete rod or hinge shell in the unified engine: its part

@@ -36,6 +36,7 @@ from softmech.kernels.rod_body_sticking import (ANCHOR_ROWS, RodBodyStickArgs, r
 from softmech.kernels.rod_contact import N_PARAMS
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
+from softmech.stability import spring_time_step
 from softmech.terms.base import rod_name
 from softmech.terms.rod_contact import (FRICTION_MASS_SHARE, FrictionSplitPart, _PenaltyContact,
                                         contact_elements, near_bodies)
@@ -123,12 +124,12 @@ class RodBodyContact(_PenaltyContact):
         slots = [ctx.rigid_index[n] for n in bodies]
         check_initial_overlap(self, ctx, rod_indices, slots)
         ctx.part(RodBodyContacts).add(self.name, rod_indices, slots, prm, self.sticks())
-        # explicit stability of the penalty spring on the lightest node: dt < 2 sqrt(m / k), halved
+        # explicit stability of the penalty spring and dashpot on the lightest node (halved)
         m = min(ctx.discrete[n]["node_mass"].min(axis=1).min() for n in rods)
-        ctx.time_step_limits.append(np.sqrt(m / p["stiffness"]))
+        ctx.time_step_limits.append(spring_time_step(m, p["stiffness"], p["damping"]))
         if self.sticks():   # the stick spring likewise, on a surface point (FRICTION_MASS_SHARE)
-            ctx.time_step_limits.append(np.sqrt(FRICTION_MASS_SHARE * m
-                                                / p["tangential_stiffness"]))
+            ctx.time_step_limits.append(spring_time_step(
+                FRICTION_MASS_SHARE * m, p["tangential_stiffness"], p["tangential_damping"]))
 
 
 def check_initial_overlap(term, ctx, rod_indices, slots):

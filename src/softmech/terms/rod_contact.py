@@ -31,6 +31,7 @@ from softmech.kernels.rod_sticking import (SLOT_ROWS, SLOTS, RodStickArgs, rod_s
                                            rod_sticking_contacts)
 from softmech.kernels.sticking import N_STICK_PARAMS
 from softmech.packing import from_blocks, lane_table
+from softmech.stability import spring_time_step
 from softmech.terms.base import Part, Term, rod_name
 from softmech.terms.friction import STICK_FIELDS, StickingFriction, sticking_rows
 
@@ -191,8 +192,8 @@ class RodContact(_PenaltyContact):
         ctx.part(RodContacts).add(self.name, indices, self.self_contact, prm, self.sticks())
         if self.sticks():   # explicit stability of the stick spring on the lightest node
             m = min(ctx.discrete[ctx.rods[r].name]["node_mass"].min(axis=1).min() for r in indices)
-            ctx.time_step_limits.append(np.sqrt(FRICTION_MASS_SHARE * m
-                                                / p["tangential_stiffness"]))
+            ctx.time_step_limits.append(spring_time_step(
+                FRICTION_MASS_SHARE * m, p["tangential_stiffness"], p["tangential_damping"]))
 
 
 def contact_elements(rods, indices):

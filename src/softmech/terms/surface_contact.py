@@ -15,6 +15,7 @@ from softmech.kernels.surface_contact import (N_SURFACE_PARAMS, SURFACE_VARIANTS
 from softmech.kernels.surface_sticking import (ANCHOR_ROWS, SurfaceStickArgs, surface_anchors,
                                                surface_sticking)
 from softmech.packing import add_element_ends, lane_table
+from softmech.stability import spring_time_step
 from softmech.terms.base import Part
 
 ORDER = 90
@@ -34,12 +35,16 @@ def node_stiffness(n_nodes, closed, stiffness):
     return k
 
 
-def time_step_limit(node_mass, closed, stiffness):
-    """dt limit [s] (B,) of the penalty springs on the nodes: sqrt(min_i m_i / k_i) (the
-    explicit stability bound 2 sqrt(m/k) of a spring on a mass, halved, as for the other contact
-    terms). node_mass (B, n_nodes) [kg], stiffness (B,) [N/m]."""
-    k = node_stiffness(node_mass.shape[1], closed, stiffness)
-    return np.sqrt(np.min(node_mass / k, axis=1))
+def time_step_limit(node_mass, closed, stiffness, damping=0.0):
+    """dt limit [s] (B,) of the penalty springs on the nodes, k inside and k/2 at an open rod's
+    end nodes (node_stiffness), with their dashpots shared alike: min_i spring_time_step(m_i,
+    k_i, c_i), sqrt(min_i m_i / k_i) without them (the explicit stability bound 2 sqrt(m/k) of
+    a spring on a mass, halved, as for the other contact terms). node_mass (B, n_nodes) [kg],
+    stiffness (B,) [N/m], damping (B,) or a number [N s/m]."""
+    n = node_mass.shape[1]
+    k = node_stiffness(n, closed, stiffness)
+    c = node_stiffness(n, closed, np.broadcast_to(np.asarray(damping, float), k.shape[:1]))
+    return spring_time_step(node_mass, k, c).min(axis=1)
 
 
 class SurfaceContacts(Part):
