@@ -50,9 +50,10 @@ def main():
                         help="time step [s]: the light rachises' root joints (their rotational "
                              "damping on a light first element's spin inertia, dt < 2 J / c) "
                              "need ~3e-7 s since each rachis has >= 32 elements (2026-12-04); "
-                             "the engine's estimate has included the joints' dashpots since "
-                             "(5.2e-7 s at 152 barbs), not the muscles' strain-rate damping: at "
-                             "it the pectoralis diverges, at 4.1e-7 s the run holds")
+                             "the engine's estimate has included the joints' dashpots and "
+                             "the muscles' strain-rate damping since (5.2e-7 s at 152 barbs), "
+                             "but at it the pectoralis diverges (cause not found), at 4.1e-7 s "
+                             "the run holds")
     args = parser.parse_args()
     bones, feathers = paper_code_masses()
     pigeon, _ = W.build_wing(barbs=args.barbs)

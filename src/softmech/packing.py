@@ -118,6 +118,9 @@ class Assembly:
         B = worlds
         self.body_acc = {r.name: np.zeros((B, r.n_nodes, 3)) for r in rods}
         self.kv_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        self.axial_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        """Retardation time [s] of a viscosity on the stretch alone, per element (an
+        ActiveMuscle's strain-rate damping over the rod's modulus; the time-step limit)."""
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
         """Stiffness K / D [N m] of elastic frame anchors per element (the time-step limit)."""
         self.discrete = {r.name: discrete_properties(r.rest_lengths, rod_params[r.name], r.closed)

@@ -65,7 +65,8 @@ def assembly_time_step_limit(ctx):
     return np.min([np.full(ctx.worlds, np.inf)] + [
         SAFETY * dt for dt in der_time_step_limits(ctx)] + [
         rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
-                            ctx.anchor_stiffness[r.name], ctx.discrete[r.name])
+                            ctx.anchor_stiffness[r.name], ctx.discrete[r.name],
+                            ctx.axial_tau[r.name])
         for r in ctx.rods] + list(ctx.time_step_limits), axis=0)
 
 
@@ -86,11 +87,15 @@ def element_rotational_stiffness(rod, discrete):
     return shear + bend
 
 
-def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None):
+def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None,
+                        axial_tau=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
     stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,). discrete: the rod's
-    discrete_properties if already computed (softmech.packing.Assembly.discrete)."""
+    discrete_properties if already computed (softmech.packing.Assembly.discrete). axial_tau
+    (B, n) [s]: a viscosity on the stretch alone (an ActiveMuscle's strain-rate damping zeta
+    / E), added to kv_tau on the stretch mode only; heavily damped, that mode needs dt <
+    rho l^2 / (2 zeta) whatever its stiffness (the elbow's fibres: 3.3 us)."""
     d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
     area = rod_section(p)[0]
     l = rod.rest_lengths
@@ -103,4 +108,9 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     w2_rot = k_rot / d["elem_J"]
     omega = np.sqrt(np.maximum(w2_trans, w2_rot))  # (B, n, 3)
     zeta = 0.0 if kv_tau is None else 0.5 * kv_tau[..., None] * omega
-    return SAFETY * damped_time_step(omega, zeta).min(axis=(1, 2))
+    dt = damped_time_step(omega, zeta).min(axis=(1, 2))
+    if axial_tau is not None and np.any(axial_tau > 0):
+        stretch = np.sqrt(w2_trans[..., 2])                                    # (B, n)
+        tau = axial_tau + (0.0 if kv_tau is None else kv_tau)
+        dt = np.minimum(dt, damped_time_step(stretch, 0.5 * tau * stretch).min(axis=1))
+    return SAFETY * dt

@@ -191,3 +191,30 @@ def test_a_contacts_dashpot_lowers_its_limit():
     falls = "ball", "velocities"
     assert stays_bounded(ball_on_ground(10.0), estimate, *falls, steps=4000)
     assert not stays_bounded(ball_on_ground(10.0), 4.0 * estimate, *falls, steps=4000)
+
+
+def viscous_muscle(zeta):
+    """A free muscle rod (0.2 m, 8 elements, rho 1060 kg/m^3, E 2e4 Pa) at activation 0.5
+    with strain-rate damping zeta [Pa s] (the elbow's fibres' Hill-fitted 1.43e5)."""
+    from softmech.terms.active_muscle import ActiveMuscle
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=0.2, n_elems=8, radius=0.002,
+                                 density=1060.0, youngs_modulus=2e4)
+    scene.add(ActiveMuscle(rod, 4e5, activation=0.5, damping=zeta, incompressible=False))
+    return scene
+
+
+def test_a_muscles_strain_rate_damping_lowers_the_limit():
+    """The muscle's viscous tension A zeta deta/dt on an element of length l: heavily damped,
+    its stretch mode needs dt < rho l^2 / (2 zeta) whatever its stiffness (2.3 us here; the
+    rod's own limit, which the estimate gave before, 436 us); the estimate is 0.9 of it (the
+    rods' SAFETY), and a run diverges at 1.28x the estimate (bisection, zeta 1e4 and 1.43e5;
+    1.16x at 1e3): stable at it, divergent at 1.6x."""
+    zeta = 1.43e5
+    estimate = viscous_muscle(zeta).time_step_limit()[0]
+    assert estimate == pytest.approx(0.9 * 1060.0 * 0.025**2 / (2 * zeta), rel=0.01)
+    scene = viscous_muscle(zeta)
+    assert np.all(np.isfinite(run_at(scene, 1.0).get_state()["positions"]))
+    with pytest.raises(sm.SimulationDiverged):
+        run_at(viscous_muscle(zeta), 1.6)
