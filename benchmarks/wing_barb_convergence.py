@@ -31,7 +31,8 @@ from softmech.scenarios import wing as W
 def wingbeat_ranges(barbs, samples, dt=None, activation="emg", cycles=1):
     """{quantity: value} of a default wing of `barbs` barbs over its initiation and `cycles`
     wingbeats (the ranges: the last one's): angles [deg] sampled `samples` times over the
-    initiation and each wingbeat (joint_angles); dt [s] (None: the scene's); activation: build_wing's."""
+    initiation and each wingbeat (joint_angles); dt [s] (None: the scene's); activation:
+    build_wing's."""
     start = time.perf_counter()
     frequency = W.DEFAULTS["frequency"]
     initiation = (W.paper_code_initiation(frequency) if activation == "paper_code"
@@ -62,7 +63,8 @@ def main():
     parser.add_argument("--barb-spin", type=float, default=W.BARB_SPIN,
                         help="the barbs' rotary-inertia scaling at radius SPIN_RADIUS [-]")
     parser.add_argument("--dt", type=float, default=None, help="time step [s]")
-    parser.add_argument("--samples", type=int, default=100, help="samples over the initiation and each wingbeat")
+    parser.add_argument("--samples", type=int, default=100,
+                        help="samples over the initiation and each wingbeat")
     parser.add_argument("--activation", choices=("emg", "paper_code"), default="emg",
                         help="the muscles' schedule (build_wing)")
     parser.add_argument("--cycles", type=int, default=1,

@@ -42,9 +42,10 @@ def damped_time_step(omega, zeta):
 
 def spring_time_step(mass, stiffness, damping=0.0, own_stiffness=0.0):
     """Explicit limit [s] of a stiff term's spring k [N/m or N m/rad] with a dashpot c [N s/m
-    or N m s/rad] in parallel on its lighter end, of mass m [kg] (or moment of inertia
+    or N m s/rad] in parallel acting on an end of mass m [kg] (or moment of inertia
     [kg m^2]) (arrays broadcast): sqrt(m / k), half the undamped bound 2 sqrt(m / k) (the
-    stiff terms' convention), times the dashpot's damping_factor(zeta) for the mode it damps, zeta = c / (2 sqrt((k + K) m)), where K is the
+    stiff terms' convention), times the dashpot's damping_factor(zeta) for the mode it damps,
+    zeta = c / (2 sqrt((k + K) m)), where K is the
     end's own restoring stiffness (a rod element's bending and shear, a node's stretch:
     element_rotational_stiffness; 0 for a rigid body). With K = 0 this is half the damped
     oscillator's limit: 0.41 sqrt(m / k) at c = 2 sqrt(k m), and m / c for a dashpot

@@ -269,7 +269,8 @@ def test_with_the_papers_own_activation_the_elbow_flexes_in_the_downstroke():
     by it, the small wing's elbow leaves its straight start and is below 150 deg when the
     stroke reaches its bottom (measured 2026-12-04: 143.0 deg at 152 barbs), where the default
     EMG schedule (scapulotriceps through the downstroke) has held it on its 180 deg stop and
-    is above 170 deg (measured 176.3, the biceps just on); the code's schedule also strokes (bottom below +10 deg, the upstroke back above
+    is above 170 deg (measured 176.3, the biceps just on); the code's schedule also strokes
+    (bottom below +10 deg, the upstroke back above
     +60: measured -0.4 and +79.9) and swings the passive anteroposterior angle within 5 deg of
     the bird's excursion (measured 25.6 against 25)."""
     def elbow_at_bottom(activation):

@@ -261,7 +261,8 @@ class ActiveMuscle(Term):
         params[:, 4:] = (self.side, k, float(self.incompressible), *self.active_range,
                          self.ramp_time)
         # the strain-rate damping as a viscosity on the stretch, zeta / E (explicit limit)
-        ctx.axial_tau[self.rod] += p["damping"][:, None] / ctx.rod_params(self.rod)["youngs_modulus"]
+        modulus = ctx.rod_params(self.rod)["youngs_modulus"]
+        ctx.axial_tau[self.rod] += p["damping"][:, None] / modulus
         area = np.pi * ctx.rod_params(self.rod)["radius"] ** 2                  # (B, n) [m^2]
         mid = np.cumsum(rod.rest_lengths) - 0.5 * rod.rest_lengths              # (n,) [m]
         elem = np.stack([area, np.broadcast_to(mid, area.shape)], axis=-1)
