@@ -111,14 +111,6 @@ BARB_SPIN, SPIN_RADIUS, RACHIS_SPIN = 1000.0, 1.5e-4, 100.0   # [-], [m], [-]
 RACHIS_ELEMENTS = 32                               # a rachis's vane has at least this many
 SHOULDER_SPRING, ELBOW_SPRING = 0.3, 2.0           # [N m/rad] off-axis springs of the hinges
 START_ELBOW, ELBOW_LIGAMENT = 180.0, 0.02          # [deg], [N m/rad]
-ELBOW_REST = START_ELBOW
-"""Rest angle [deg] of the elbow's ligament (FixedJoint's rest turn). A bird's elbow works
-flexed (the forearm "often about a right angle" to the humerus: Pennycuick 1967), but a flexed
-rest alone does not keep the straight-started elbow off its 180 deg stop in the downstroke:
-at 0.02 N m/rad, 90 and 120 deg leave the elbow at 180.3 deg (the scapulotriceps's ~0.05 N m
-outweighs the 0.03 N m the ligament gives there) and widen the stroke (+104 deg top); at 0.1
-and 0.2 N m/rad and 90 deg the elbow stays within 71-131 and 55-128 deg but the folded wing
-strokes down to -89 and -92 deg (152 barbs, 2026-12-04). So the start angle stays the rest."""
 """The wing starts straight and flat (the paper: "a straight, flat configuration", Fig. 4d):
 elbow at START_ELBOW = 180 deg, every bone and feather in z = 0. A rotational spring
 ELBOW_LIGAMENT (ligaments and joint capsule) about the elbow's hinge holds its start angle,
@@ -128,6 +120,14 @@ N m/rad (about a 150 deg rest angle) the biceps would flex a straight elbow by 0
 rad = 13 deg only; a bird's elbow works at ~60-120 deg (BIRD_RANGES), hence 0.02 (ours: the
 paper gives no elbow ligament). Stops (HingeJoint limits, ELBOW_RANGE) keep the elbow between
 folded and straight: the triceps cannot hyperextend it past 180 deg."""
+ELBOW_REST = START_ELBOW
+"""Rest angle [deg] of the elbow's ligament (FixedJoint's rest turn). A bird's elbow works
+flexed (the forearm "often about a right angle" to the humerus: Pennycuick 1967), but a flexed
+rest alone does not keep the straight-started elbow off its 180 deg stop in the downstroke:
+at 0.02 N m/rad, 90 and 120 deg leave the elbow at 180.3 deg (the scapulotriceps's ~0.05 N m
+outweighs the 0.03 N m the ligament gives there) and widen the stroke (+104 deg top); at 0.1
+and 0.2 N m/rad and 90 deg the elbow stays within 71-131 and 55-128 deg but the folded wing
+strokes down to -89 and -92 deg (152 barbs, 2026-12-04). So the start angle stays the rest."""
 ELBOW_RANGE, ELBOW_STOP = (30.0, 180.0), 20.0       # elbow angles [deg]; stop stiffness [N m/rad]
 """The elbow's range: straight (180 deg) to folded (30 deg, ours: the wing folds against the
 body; pigeon joint ranges are not in the sources). The stops hold: the scapulotriceps (10 N at

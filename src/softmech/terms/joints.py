@@ -31,6 +31,7 @@ third law on purpose (softmech.kernels.joints).
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from softmech import _checks
 from softmech.integrators.driver import Call
@@ -154,7 +155,16 @@ def rod_end(ctx, owner, field, rod, where, offset=None):
                r, rod.positions[node] + rod.directors[elem].T @ r, rod.directors[elem],
                float(rod.rest_lengths[elem]), d["node_mass"][:, node], d["elem_J"][:, elem],
                d["elem_S"][:, elem].min(axis=1) / rod.rest_lengths[elem],
-               element_rotational_stiffness(rod, d)[:, elem])
+               own_rotational_stiffness(d, rod)[:, elem])
+
+
+def own_rotational_stiffness(discrete, rod):
+    """The rod's element_rotational_stiffness (B, n, 3) [N m/rad], computed once per assembly
+    and kept in its discrete properties (a scene may join thousands of ends to one rod's
+    elements; the wing: 5,600 ends)."""
+    if "elem_K_rot" not in discrete:
+        discrete["elem_K_rot"] = element_rotational_stiffness(rod, discrete)
+    return discrete["elem_K_rot"]
 
 
 def rigid_end(ctx, owner, field, body, where, other_position):
@@ -401,15 +411,10 @@ class FixedJoint(_Joint):
 
     def _rest_frame(self, frame):
         """b's rest frame (3, 3) (rows: directors, lab frame) from its start frame: turned by
-        rest_angle about rest_axis (Rodrigues' formula; the directors d -> R d, so the rows
-        frame -> frame R^T)."""
+        rest_angle about rest_axis (the directors d -> R d, so the rows frame -> frame R^T)."""
         if self.rest_angle == 0.0:
             return frame
-        x, y, z = self.rest_axis
-        cross = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-        turn = (np.eye(3) + np.sin(self.rest_angle) * cross
-                + (1.0 - np.cos(self.rest_angle)) * cross @ cross)
-        return frame @ turn.T
+        return frame @ Rotation.from_rotvec(self.rest_angle * self.rest_axis).as_matrix().T
 
 
 def joint_forces(engine):

@@ -43,7 +43,7 @@ def time_step_limit(node_mass, closed, stiffness, damping=0.0):
     stiffness (B,) [N/m], damping (B,) or a number [N s/m]."""
     n = node_mass.shape[1]
     k = node_stiffness(n, closed, stiffness)
-    c = node_stiffness(n, closed, np.broadcast_to(np.asarray(damping, float), k.shape[:1]))
+    c = node_stiffness(n, closed, damping)
     return spring_time_step(node_mass, k, c).min(axis=1)
 
 
