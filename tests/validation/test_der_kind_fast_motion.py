@@ -50,16 +50,19 @@ def paths():
 def test_every_step_converges_at_the_full_step(paths):
     stats = paths["unified"][1].implicit_integrator().stats
     assert stats["halvings"] == 0
-    # Newton passes (corrections and line-search trials); measured 536 (26.8 per step; 213
-    # before the watchdog line search, which bought robustness at frictional contacts,
-    # docs/implicit_cosserat.md, with this case's cost)
+    # Newton passes (corrections and line-search trials); measured 144 (7.2 per step) with
+    # the elasticity's analytic Jacobian renewed every step (2026-12-04), 536 by finite
+    # differences kept over steps (213 before the watchdog line search, which bought
+    # robustness at frictional contacts, docs/implicit_cosserat.md, with this case's cost)
     assert stats["iterations"] <= 35 * STEPS
 
 
 def test_the_tip_follows_the_discrete_engine(paths):
-    """Every step's tip within 1e-8 m of the discrete engine's (measured 3.4e-11 m after 20
-    steps): the Newton tolerances, 1e-8 of an edge length (2e-10 m) per step in the unified
-    engine, |R| to 1e-6 of its first value in the discrete one. The tip moves ~1 cm."""
+    """Every step's tip within 1e-8 m of the discrete engine's (measured 1.0e-9 m over 20
+    steps with the analytic Jacobian, 1.7e-10 m by finite differences): the Newton
+    tolerances, 1e-8 of an edge length (2e-10 m) per step in the unified engine, |R| to 1e-6
+    of its first value in the discrete one. The tip moves ~1 cm. (With the analytic Jacobian
+    kept over steps, 1.3e-7 m: docs/discrete_rods.md, analytic Jacobians.)"""
     (tip_u, _), (tip_d, _) = paths["unified"], paths["discrete"]
     assert np.abs(tip_d[-1] - tip_d[0]).max() > 1e-3
     assert np.abs(tip_u - tip_d).max() < 1e-8

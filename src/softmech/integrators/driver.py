@@ -57,7 +57,10 @@ class Call:
     (contact between bodies near each other, touching or not; e.g.
     softmech.terms.rod_contact.near_pairs and near_bodies): the implicit integrator adds their
     couplings to the Jacobian's pattern (softmech.integrators.implicit), which a probe of the
-    current forces alone misses until they touch."""
+    current forces alone misses until they touch.
+    jacobian: None, or a "forces" call's softmech.integrators.analytic.AnalyticJacobian: the
+    implicit integrator takes its entries of the Newton matrix from it instead of finite
+    differences."""
     stage: str
     order: int
     kernel: object
@@ -65,6 +68,7 @@ class Call:
     name: str = ""
     history: bool = False
     proximity: object = None
+    jacobian: object = None
 
     def __post_init__(self):
         if self.stage not in STAGES:
@@ -72,6 +76,9 @@ class Call:
         if self.history and self.stage != "positions":
             raise ValueError(f"Call.history = True is not allowed with stage = {self.stage!r}: "
                              "only a 'positions' call updates a history")
+        if self.jacobian is not None and self.stage != "forces":
+            raise ValueError(f"Call.jacobian is not allowed with stage = {self.stage!r}: only a "
+                             "'forces' call has forces to differentiate")
 
 
 @dataclass(frozen=True)

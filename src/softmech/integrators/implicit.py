@@ -25,11 +25,12 @@ lane has its own Jacobian, convergence test and refresh decisions, so a batched 
 single runs bit for bit unless a step is halved (halving acts on the whole block).
 """
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from softmech import _checks
+from softmech.integrators.analytic import analytic_entries, dof_weights, node_blocks
 from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
@@ -41,6 +42,9 @@ softmech.integrators.explicit.SCHEMES)."""
 
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
+
+DEFAULT_MAX_AGE = 50
+"""Steps a finite-difference Jacobian is kept at most (ImplicitOptions.max_age None)."""
 
 COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
 """Counters of each block (ImplicitIntegrator.stats)."""
@@ -56,7 +60,10 @@ class ImplicitOptions:
     25, the discrete engine's default: a frictional contact that has just started takes
     damped corrections that converge linearly, and 12 halved the built-in falling_rod's steps
     at its soft rod's first contacts until they failed at dt / 256); max_halvings of a failing
-    step; max_age: steps a Jacobian is kept at most; refresh_rate: a Jacobian is recomputed
+    step; max_age: steps a Jacobian is kept at most (None: 50, or 1 in a scene with analytic
+    Jacobians, below: cheap to renew, and inexact where the discrete rods' is, so kept over
+    steps it let a stiff rod's step stop at 10^3 times its tolerance); refresh_rate: a
+    Jacobian is recomputed
     when one iteration shrinks the correction by less than this factor [-]; delta: relative
     finite-difference step [-]. overdamped: drop the inertia, so each step solves the force
     balance at its end (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag
@@ -67,28 +74,34 @@ class ImplicitOptions:
     (softmech.kernels.corotation), so that it stays accurate while stiff bodies turn (the
     Cosserat swimmer: renewed at ~0.1 of the steps instead of ~0.7). predictor: order of the
     extrapolation of each step's Newton guess from the last steps' end velocities (0: none,
-    1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict)."""
+    1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict). analytic: take the
+    Newton matrix's entries of the terms that have an analytic Jacobian (the discrete rods'
+    elasticity) from it, the rest by finite differences (softmech.integrators.analytic);
+    False: every term by finite differences."""
     tol: float = 1e-8
     max_iterations: int = 25
     max_halvings: int = 8
-    max_age: int = 50
+    max_age: int | None = None
     refresh_rate: float = 0.25
     delta: float = 1e-7
     overdamped: bool = False
     corotate: bool = False
     predictor: int = 1
+    analytic: bool = True
 
     def __post_init__(self):
         _checks.positive("ImplicitOptions.tol", self.tol)
         _checks.boolean("ImplicitOptions.overdamped", self.overdamped)
         _checks.boolean("ImplicitOptions.corotate", self.corotate)
+        _checks.boolean("ImplicitOptions.analytic", self.analytic)
         _checks.integer("ImplicitOptions.predictor", self.predictor, 0)
         if self.predictor > 2:
             raise ValueError(f"ImplicitOptions.predictor = {self.predictor!r} is not allowed: "
                              "must be 0, 1 or 2")
         _checks.integer("ImplicitOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("ImplicitOptions.max_halvings", self.max_halvings, 0)
-        _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
+        if self.max_age is not None:
+            _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
         if not 0 < self.refresh_rate < 1:
             raise ValueError(f"ImplicitOptions.refresh_rate = {self.refresh_rate!r} is not "
                              "allowed: must be in (0, 1)")
@@ -108,6 +121,9 @@ SolverArgs = namedtuple("SolverArgs", [
     "searching", "retry", "iterations", "watch", "exact_watch", "relaxed",
     "norm", "prev", "phi", "phi_watch",                  # per lane (n_blocks, W) float
     "factored_h",                                        # (n_blocks,) h of the factors [s]
+    "Rfd",               # (n_blocks, n_dof, W) residual without the analytic terms' forces
+    "inv_mass", "free",  # (n_blocks, n_dof, W): 1/m of each row, 1.0 on free DOFs
+    "analytic",          # tuple of AnalyticArgs (softmech.integrators.analytic)
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
@@ -182,10 +198,16 @@ class ImplicitIntegrator:
             offset += 3 * (n_x + n_q)
         self.kinds = tuple(kinds)
         self.n_dof = offset
+        self._calls = calls = engine.calls if options.analytic else [
+            replace(c, jacobian=None) for c in engine.calls]
         self.module = load_generated(
-            implicit_source(engine.calls, engine.kinds, options.corotate), "implicit")
+            implicit_source(calls, engine.kinds, options.corotate), "implicit")
         self.dt = dt
         self._probe_masks(time)
+        self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb)
+        self.max_age = options.max_age or (1 if self._analytic else DEFAULT_MAX_AGE)
+        self._weights = dof_weights(self.kinds, lanes.W, nb, self.n_dof) if self._analytic \
+            else (np.zeros((nb, 0, lanes.W)),) * 2
         self.pattern = None
         self._couplings = (np.zeros(0, np.int64), np.zeros(0, np.int64))
         self._probe_pattern(time)
@@ -324,7 +346,7 @@ class ImplicitIntegrator:
             scale[v_off:v_off + 3 * n_x] = kind_dofs(a.v_scale[bi], W)
         U0 = U0 + 1e-3 * scale / h * rng.uniform(-1.0, 1.0, U0.shape)
         R0, Rp = np.zeros_like(U0), np.zeros_like(U0)
-        evaluate = self.module.evaluate
+        evaluate = self.module.evaluate_fd      # (the analytic terms' couplings: not probed)
         T = self.engine.T
         evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
         finite = np.isfinite(R0[:, 0])
@@ -339,9 +361,24 @@ class ImplicitIntegrator:
             cols.append(np.full(changed.size, j, dtype=np.int64))
         self._copy_states(bi, from_save=True)
         near_rows, near_cols = self._proximity_couplings()
-        self._couplings = (np.concatenate(rows + [near_rows]).astype(np.int64),
-                           np.concatenate(cols + [near_cols]).astype(np.int64))
-        self.pattern = factor_pattern(self.n_dof, *self._couplings)
+        node_rows, node_cols = node_blocks(self._calls, self.engine.kinds, self.kinds, W) \
+            if self._analytic else (near_rows[:0],) * 2
+        self._couplings = (np.concatenate(rows + [near_rows, node_rows]).astype(np.int64),
+                           np.concatenate(cols + [near_cols, node_cols]).astype(np.int64))
+        self._build_pattern()
+
+    def _build_pattern(self):
+        """The factor pattern of the probed couplings (colored) and of the analytic terms'
+        entries (not colored: softmech.integrators.analytic), and the solver's arrays."""
+        extra = [a for _, a in self._analytic]
+        self.pattern = factor_pattern(
+            self.n_dof, *self._couplings,
+            extra=(np.concatenate([a.rows for a in extra]), np.concatenate([a.cols for a in extra]))
+            if extra else None)
+        start = 0
+        for a in extra:
+            a.pos[:] = self.pattern.extra_pos[start:start + a.rows.size]
+            start += a.rows.size
         self.solver = self._solver_arrays(self.pattern)
 
     def _proximity_couplings(self):
@@ -397,7 +434,10 @@ class ImplicitIntegrator:
             norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), phi=np.zeros((nb, W)),
             phi_watch=np.zeros((nb, W)),
             factored_h=np.full(nb, np.nan),
-            counts=np.zeros((nb, len(COUNTS)), dtype=np.int64))
+            counts=np.zeros((nb, len(COUNTS)), dtype=np.int64),
+            Rfd=vec() if self._analytic else np.zeros((nb, 0, W)),
+            inv_mass=self._weights[0], free=self._weights[1],
+            analytic=tuple(a for _, a in self._analytic))
 
     # -- restarts ----------------------------------------------------------------------
     MEMORY_LANES = ("U_old", "values", "refresh", "age")
@@ -444,8 +484,7 @@ class ImplicitIntegrator:
                              f"do not fit this scene's {self.n_dof} degrees of freedom")
         if not np.array_equal(couplings, np.stack(self._couplings)):
             self._couplings = (couplings[0].copy(), couplings[1].copy())
-            self.pattern = factor_pattern(self.n_dof, *self._couplings)
-            self.solver = self._solver_arrays(self.pattern)
+            self._build_pattern()
         s, lanes = self.solver, self.lanes
         world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
         lane_keys = [k for k in self._lane_keys() if k in arrays or k in self.MEMORY_LANES]
@@ -499,7 +538,7 @@ class ImplicitIntegrator:
         def run(bi, start, count):
             return self.module.implicit_block(
                 self.engine.T, self.kinds, self.solver, bi, self.lanes.W, t_origin, start, dt,
-                count, o.tol, o.max_iterations, o.max_halvings, o.delta, o.max_age,
+                count, o.tol, o.max_iterations, o.max_halvings, o.delta, self.max_age,
                 o.refresh_rate, o.corotate, o.predictor)
 
         before = self.solver.counts[:, 0].copy()

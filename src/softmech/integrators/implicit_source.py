@@ -10,18 +10,24 @@ from softmech.integrators.driver import kernel_importer, step_source
 # the discrete engine's defaults
 from softmech.kernels.newton import MAX_LINE_SEARCH, RELAXED_STEPS
 
-IMPLICIT_SOURCE = '''
+EVALUATE_SOURCE = '''
 
 @kernel
-def evaluate(T, S, bi, W, t, h, U, R):
-    """R <- the residual of velocities U (n_dof, W) for a step of h ending at t."""
+def {name}(T, S, bi, W, t, h, U, R):
+    """{doc}"""
     place(S, bi, W, h, U)
     positions(T, bi, W, t)
     rates(T, bi, W, t)
-    forces(T, bi, W, t)
+    {forces}(T, bi, W, t)
     accelerations(T, bi, W)
     residual(S, bi, W, h, U, R)
+'''
+"""A residual evaluation with a forces hook (evaluate: every term; evaluate_fd: the finite
+differences', softmech.integrators.analytic)."""
 
+IMPLICIT_SOURCE = EVALUATE_SOURCE.format(
+    name="evaluate", forces="forces",
+    doc="R <- the residual of velocities U (n_dof, W) for a step of h ending at t.") + '''
 
 @kernel
 def constrain(T, S, bi, W, t, h, U):
@@ -34,9 +40,10 @@ def constrain(T, S, bi, W, t, h, U):
 @kernel(inline="always")
 def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     """The Newton matrix of the lanes flagged in N.fresh by finite differences over the
-    coloring, factored in place (their N.refresh flags cleared); returns the first singular
-    column or -1. N.R holds the residual at N.U, the state is placed at N.U (corotate: its
-    frames are kept)."""
+    coloring, plus the entries of the terms with analytic Jacobians (fd_base, add_entries:
+    softmech.integrators.analytic; their forces are left out of the differences), factored in
+    place (their N.refresh flags cleared); returns the first singular column or -1. N.R holds
+    the residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
     U = N.U[bi]
     Up = N.Up[bi]
     R0 = N.R[bi]
@@ -51,6 +58,7 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
         for lane in range(W):
             if refresh[lane] != 0:
                 vals[p, lane] = 0.0
+    R0 = fd_base(T, S, N, bi, W, t, h, U, R0, refresh)
     for d in range(U.shape[0]):
         for lane in range(W):
             Up[d, lane] = U[d, lane]
@@ -61,7 +69,7 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
             for lane in range(W):
                 if refresh[lane] != 0:
                     Up[j, lane] = U[j, lane] + eps[j, lane]
-        evaluate(T, S, bi, W, t, h, Up, Rp)
+        evaluate_fd(T, S, bi, W, t, h, Up, Rp)
         for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
             j = N.color_dofs[q]
             for lane in range(W):
@@ -73,6 +81,7 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
                 for lane in range(W):
                     if refresh[lane] != 0:
                         vals[pos, lane] = (Rp[r, lane] - R0[r, lane]) / eps[j, lane]
+    add_entries(N, bi, W, h, refresh)
     N.counts[bi, 2] += n_colors
     N.counts[bi, 3] += 1
     bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
@@ -236,9 +245,10 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
 def implicit_source(calls, kinds, corotate=False):
     """Source text of the implicit step module of a scene: the explicit step module's hooks
     (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
-    kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple) and
-    IMPLICIT_SOURCE. Without corotate (ImplicitOptions.corotate) the corotation hooks are
-    empty: a scene that does not use them does not compile their calls."""
+    kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple),
+    IMPLICIT_SOURCE and the hooks of the calls with analytic Jacobians (analytic_hooks).
+    Without corotate (ImplicitOptions.corotate) the corotation hooks are empty: a scene that
+    does not use them does not compile their calls."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
@@ -287,4 +297,40 @@ def implicit_source(calls, kinds, corotate=False):
                   ["    total = 0"]
                   + [f"    total += S[{j}].violations[bi]\n    S[{j}].violations[bi] = 0"
                      for j in range(n)] + ["    return total"])
-    return step_source(calls, kinds) + "\n".join(lines + hooks) + "\n" + IMPLICIT_SOURCE
+    hooks += analytic_hooks(calls, name)
+    return step_source(calls, kinds) + "\n".join(lines + hooks) + "\n" + IMPLICIT_SOURCE \
+        + ANALYTIC_TAIL[any(c.jacobian is not None for c in calls)]
+
+
+ANALYTIC_TAIL = {False: "\n\nevaluate_fd = evaluate\n", True: EVALUATE_SOURCE.format(
+    name="evaluate_fd", forces="forces_fd",
+    doc="evaluate, with the calls that have analytic Jacobians replaced by their `without`.")}
+"""The module's finite-difference evaluation: the full one when no call has an analytic
+Jacobian (the same compiled code as before them), else one without those calls' forces."""
+
+
+def analytic_hooks(calls, name):
+    """The hooks of the analytic Jacobians (softmech.integrators.analytic): forces_fd (the
+    forces hook with each such call's `without` kernel in its place), fd_base (the base
+    evaluation of the finite differences and the analytic entries' values, per fresh lane; it
+    returns the residual to difference against) and add_entries (those values into the
+    factor's). Without such calls fd_base returns N.R's block and add_entries does nothing."""
+    from softmech.kernels.analytic_jacobian import add_analytic
+
+    own = [(i, c) for i, c in enumerate(calls, start=1) if c.jacobian is not None]
+    head = lambda sig: ["", "", '@kernel(inline="always")', f"def {sig}:"]
+    if not own:
+        return (head("fd_base(T, S, N, bi, W, t, h, U, R, refresh)") + ["    return R"]
+                + head("add_entries(N, bi, W, h, refresh)") + ["    pass"])
+    forces = [f"    {name(c.jacobian.without if c.jacobian else c.kernel)}(T[{i}], bi, W, t)"
+              for i, c in enumerate(calls, start=1) if c.stage == "forces"]
+    base = ["    Rf = N.Rfd[bi]", "    evaluate_fd(T, S, bi, W, t, h, U, Rf)",
+            "    N.counts[bi, 2] += 1", "    for lane in range(W):",
+            "        if refresh[lane] != 0:"]
+    base += [f"            {name(c.jacobian.kernel)}(T[{i}], bi, W, t, lane, "
+             f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)]
+    add = [f"    {name(add_analytic)}(N.analytic[{k}], bi, W, h, N.inv_mass[bi], N.free[bi], "
+           "N.values[bi], refresh)" for k in range(len(own))]
+    return (head("forces_fd(T, bi, W, t)") + forces
+            + head("fd_base(T, S, N, bi, W, t, h, U, R, refresh)") + base + ["    return Rf"]
+            + head("add_entries(N, bi, W, h, refresh)") + add)

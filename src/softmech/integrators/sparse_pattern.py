@@ -33,7 +33,9 @@ class FactorPattern:
     int64: the factor's columns; entry_pos (m,) int64: the factor position of each probed
     coupling (the i-th of `coupling_rows`, `coupling_cols`, DOF numbering); color (n,) int64 per
     DOF, n_colors; col_ptr / col_entries: for each DOF (column) j, the couplings of column j
-    (indices into the coupling arrays), CSC over DOFs."""
+    (indices into the coupling arrays), CSC over DOFs. extra_pos (k,) int64: the factor
+    position of each of the `extra` entries given to factor_pattern (entries that an analytic
+    Jacobian fills: in the factor, not in the coloring)."""
     n: int
     perm: np.ndarray
     colptr: np.ndarray
@@ -47,6 +49,7 @@ class FactorPattern:
     col_ptr: np.ndarray
     col_entries: np.ndarray
     ordering: str
+    extra_pos: np.ndarray
 
     @property
     def nnz(self):
@@ -78,15 +81,21 @@ def _fill(columns):
     return sum(len(c) for c in columns)
 
 
-def factor_pattern(n, coupling_rows, coupling_cols):
+def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     """The FactorPattern of a residual with n DOFs whose Jacobian may be non-zero at
-    (coupling_rows, coupling_cols) (int arrays, DOF numbering; the diagonal is always added)."""
+    (coupling_rows, coupling_cols) (int arrays, DOF numbering; the diagonal is always added),
+    found by finite differences over the coloring, and at the `extra` entries (rows, cols),
+    which an analytic Jacobian fills: they are in the factor's pattern but not colored (two
+    columns coupled only through them share a color)."""
     cr = np.concatenate([np.asarray(coupling_rows, np.int64), np.arange(n)])
     cc = np.concatenate([np.asarray(coupling_cols, np.int64), np.arange(n)])
     A = scipy.sparse.coo_matrix((np.ones(cr.size), (cr, cc)), shape=(n, n)).tocsr()
     A.sum_duplicates()
     coo = A.tocoo()
     cr, cc = coo.row.astype(np.int64), coo.col.astype(np.int64)   # unique couplings
+    er, ec = (np.zeros(0, np.int64),) * 2 if extra is None else (
+        np.asarray(extra[0], np.int64), np.asarray(extra[1], np.int64))
+    A = A + scipy.sparse.coo_matrix((np.ones(er.size), (er, ec)), shape=(n, n)).tocsr()
     sym = (A + A.T).tocsr()
     sym.data[:] = 1.0
     best = None
@@ -115,18 +124,8 @@ def factor_pattern(n, coupling_rows, coupling_cols):
         rows.extend(lower[j].tolist())
         colptr[j + 1] = len(rows)
     rows = np.array(rows, dtype=np.int64)
-    # position of each coupling (i, j) (DOF numbering) in the factor: permuted (inverse[i],
-    # inverse[j]), found by a search in the permuted column
-    pi, pj = inverse[cr], inverse[cc]
-    entry_pos = np.empty(cr.size, dtype=np.int64)
-    for e in range(cr.size):
-        start, end = colptr[pj[e]], colptr[pj[e] + 1]
-        k = start + np.searchsorted(rows[start:diag[pj[e]]], pi[e]) if pi[e] < pj[e] else (
-            diag[pj[e]] if pi[e] == pj[e] else
-            diag[pj[e]] + 1 + np.searchsorted(rows[diag[pj[e]] + 1:end], pi[e]))
-        if k >= end or rows[k] != pi[e]:       # the symbolic pattern holds A: cannot happen
-            raise AssertionError("coupling missing from the symbolic factor")
-        entry_pos[e] = k
+    entry_pos = _positions(colptr, rows, diag, inverse[cr], inverse[cc])
+    extra_pos = _positions(colptr, rows, diag, inverse[er], inverse[ec])
     color, n_colors = column_coloring(n, cr, cc)
     order = np.argsort(cc, kind="stable")
     col_ptr = np.zeros(n + 1, dtype=np.int64)
@@ -135,7 +134,23 @@ def factor_pattern(n, coupling_rows, coupling_cols):
     return FactorPattern(n=n, perm=perm, colptr=colptr, rows=rows, diag=diag,
                          coupling_rows=cr, coupling_cols=cc, entry_pos=entry_pos, color=color,
                          n_colors=n_colors, col_ptr=col_ptr, col_entries=order.astype(np.int64),
-                         ordering=name)
+                         ordering=name, extra_pos=extra_pos)
+
+
+def _positions(colptr, rows, diag, pi, pj):
+    """Position in the factor of each entry (pi, pj) (permuted numbering), found by a search
+    in its column: above the diagonal, the diagonal, or below it (the symbolic pattern holds A
+    + A^T, so every entry is found)."""
+    pos = np.empty(pi.size, dtype=np.int64)
+    for e in range(pi.size):
+        start, end = colptr[pj[e]], colptr[pj[e] + 1]
+        k = start + np.searchsorted(rows[start:diag[pj[e]]], pi[e]) if pi[e] < pj[e] else (
+            diag[pj[e]] if pi[e] == pj[e] else
+            diag[pj[e]] + 1 + np.searchsorted(rows[diag[pj[e]] + 1:end], pi[e]))
+        if k >= end or rows[k] != pi[e]:       # the symbolic pattern holds A: cannot happen
+            raise AssertionError("coupling missing from the symbolic factor")
+        pos[e] = k
+    return pos
 
 
 def column_coloring(n, rows, cols):

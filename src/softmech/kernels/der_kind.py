@@ -103,6 +103,41 @@ def der_elastic_forces(a, bi, W, t):
 
 
 @kernel
+def der_elastic_jacobian(a, bi, W, t, lane, out):
+    """out <- dF/dq of lane's stretching (36 entries per edge, first) and bending-twisting (121
+    per spring) forces at its current state, each element's entries row-major over its DOFs
+    (edge_dofs, spring_dofs): the discrete engine's analytic Jacobian (ref. 004 eqs. 9-16;
+    softmech.kernels.der_stretch, der_bend_twist), for the unified engine's implicit step
+    (softmech.integrators.analytic). out: (36 m + 121 s,) [N/m, N, N m]."""
+    der_lane_frames(a, bi, W, lane)
+    q = a.q[bi]
+    F = a.F[bi]
+    for d in range(F.shape[0]):
+        F[d] = 0.0
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    n_stretch = 36 * a.edge_dofs.shape[0]
+    der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], True, F, out[:n_stretch])
+    der_bend_twist_forces(q, a.spring_dofs, a.spring_edges, a.spring_signs, a.a1[bi], a.a2[bi],
+                          a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,
+                          a.EI[bi, lane], a.GJ[bi, lane], True, a.g[bi], a.H[bi], a.blk[bi],
+                          F, out[n_stretch:])
+
+
+@kernel
+def der_clear_forces(a, bi, W, t):
+    """der_force, der_torque <- 0: what der_elastic_forces leaves for the other terms when its
+    forces are left out of a finite-difference evaluation (its analytic Jacobian is used)."""
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    for c in range(3):
+        for k in range(f.shape[1]):
+            f[c, k] = 0.0
+    for k in range(tq.shape[1]):
+        tq[0, k] = 0.0
+
+
+@kernel
 def der_commit_frames(a, bi, W, t):
     """Store the frames transported to the current positions (time-parallel transport, module
     docstring): der_a1, der_tangent, der_ref. A positions-stage history update

@@ -7,8 +7,9 @@ from softmech.der_packing import per_lane_rows
 from softmech.function_schedules import CAPACITY, SampledSchedule
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
-                                       der_commit_frames, der_elastic_forces, der_fix_positions,
-                                       der_fix_rates, der_rest_schedule)
+                                       der_clear_forces, der_commit_frames,
+                                       der_elastic_forces, der_elastic_jacobian,
+                                       der_fix_positions, der_fix_rates, der_rest_schedule)
 from softmech.terms.base import Part
 
 ORDER = 0
@@ -58,9 +59,27 @@ class DerElasticity(Part):
             ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
             ref_old=engine.zeros(s), g=engine.zeros(3, 11), H=engine.zeros(11, 11),
             blk=engine.zeros(3, 3, 3), J=np.zeros(0))
-        return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity"),
+        return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity",
+                     jacobian=_elastic_jacobian(slots)),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
                      history=True)] + _schedule_calls(engine, rods, slots, args)
+
+
+def _elastic_jacobian(slots):
+    """The elasticity's analytic Jacobian (softmech.integrators.analytic): the entries of
+    der_elastic_jacobian, each edge's 6 x 6 then each spring's 11 x 11, in the kind's
+    coordinates (node slot s, axis c: 3 s + c; edge slot j: 3 n + j, as the kernels' q)."""
+    from softmech.integrators.analytic import AnalyticJacobian
+    from softmech.kernels.der_motion import DER_MOTION
+
+    rows, cols = [], []
+    for dofs in (slots.edge_dofs, slots.spring_dofs):
+        k = dofs.shape[1]
+        rows.append(np.repeat(dofs, k, axis=1).ravel())
+        cols.append(np.tile(dofs, (1, k)).ravel())
+    return AnalyticJacobian(kernel=der_elastic_jacobian, without=der_clear_forces,
+                            rows=np.concatenate(rows), cols=np.concatenate(cols),
+                            kind=DER_MOTION)
 
 
 def _spring_sets(ctx, slots):

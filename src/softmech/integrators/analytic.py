@@ -1,0 +1,103 @@
+"""Analytic Jacobians in the implicit integrator of the unified engine: what a force term
+declares (AnalyticJacobian, on its softmech.integrators.driver.Call) and how the integrator
+turns it into entries of the Newton matrix (analytic_entries).
+
+The integrator's Jacobian is otherwise a colored finite difference of the whole residual
+(softmech.integrators.implicit): one residual evaluation per color, and a term that couples
+many DOFs (a discrete rod's bending: 11 DOFs per spring) makes many colors. A term with an
+analytic Jacobian is left out of the finite differences (its `without` kernel runs in their
+evaluations instead of its own: e.g. clearing the accumulators it would have initialised),
+so the coloring covers the other terms alone, and its entries are added from its own kernel
+(softmech.kernels.analytic_jacobian). The Newton matrix is the same up to the finite
+differences' error in the entries the term owns.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from softmech.kernels.analytic_jacobian import AnalyticArgs
+
+
+@dataclass(frozen=True)
+class AnalyticJacobian:
+    """The analytic Jacobian of a "forces" Call.
+
+    kernel(args, bi, W, t, lane, out): out (k,) <- dF/dq of the term's k entries at lane's
+    current state (its forces' derivative with respect to the coordinates of its body kind;
+    the forces may depend on the coordinates only), args the Call's; without(args, bi, W, t):
+    what the Call does in a finite-difference evaluation instead of its kernel; rows, cols
+    (k,) int64: each entry's row and column in the kind's coordinate numbering (the positions
+    of its n velocity slots, 3 s + c, then its angular DOFs, 3 n + j); kind: the BodyKind
+    (softmech.integrators.driver) whose coordinates they are."""
+    kernel: object
+    without: object
+    rows: np.ndarray
+    cols: np.ndarray
+    kind: object
+
+    def __post_init__(self):
+        rows, cols = np.asarray(self.rows), np.asarray(self.cols)
+        if rows.ndim != 1 or rows.shape != cols.shape:
+            raise ValueError(f"AnalyticJacobian.rows and cols have shapes {rows.shape} and "
+                             f"{cols.shape}: must be one-dimensional and of the same length")
+
+
+def kind_to_dofs(index, offsets, n_slots):
+    """The Newton matrix's DOFs of a kind's coordinate indices (AnalyticJacobian.rows): a
+    velocity slot's v_off + index below 3 n_slots, an angular DOF's w_off + index - 3 n_slots."""
+    index = np.asarray(index, dtype=np.int64)
+    return np.where(index < 3 * n_slots, offsets[0] + index, offsets[1] + index - 3 * n_slots)
+
+
+def analytic_entries(calls, engine_kinds, kinds, W, n_blocks):
+    """[(Call index into T, AnalyticArgs without positions)] of the calls with an analytic
+    Jacobian, their rows and columns as the Newton matrix's DOFs (kinds: the integrator's
+    ImplicitKindArgs, in the order of engine_kinds)."""
+    out = []
+    for i, call in enumerate(calls, start=1):
+        spec = call.jacobian
+        if spec is None:
+            continue
+        j = [k for k, _ in engine_kinds].index(spec.kind)
+        n_slots = kinds[j].v.shape[2] // W
+        rows = kind_to_dofs(spec.rows, kinds[j].offsets, n_slots)
+        cols = kind_to_dofs(spec.cols, kinds[j].offsets, n_slots)
+        out.append((i, AnalyticArgs(values=np.zeros((n_blocks, W, rows.size)), rows=rows,
+                                    cols=cols, pos=np.zeros(rows.size, dtype=np.int64))))
+    return out
+
+
+def node_blocks(calls, engine_kinds, kinds, W):
+    """(rows, cols) int64: the 3 x 3 block of every velocity slot of each kind that has an
+    analytic term, for the finite differences' coloring. An analytic term leaves the coloring
+    (its couplings are not probed) and with it the couplings among a node's three components
+    that its stiffness used to bring; a node's own loads (ground friction, drag, damping) make
+    them, possibly only later (a contact that starts after the probe), so they are kept."""
+    rows, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for j in sorted({[k for k, _ in engine_kinds].index(c.jacobian.kind) for c in calls
+                     if c.jacobian is not None}):
+        v_off, n_slots = kinds[j].offsets[0], kinds[j].v.shape[2] // W
+        dofs = v_off + 3 * np.arange(n_slots)[:, None] + np.arange(3)       # (n_slots, 3)
+        rows.append(np.repeat(dofs, 3, axis=1).ravel())
+        cols.append(np.tile(dofs, (1, 3)).ravel())
+    return np.concatenate(rows), np.concatenate(cols)
+
+
+def dof_weights(kinds, W, n_blocks, n_dof):
+    """(inv_mass, free), each (n_blocks, n_dof, W): 1/m (or 1/J) of each DOF's row and 1.0 on
+    free DOFs, 0.0 on those the constraints hold (the kinds' probed masks), for add_analytic."""
+    from softmech.integrators.implicit import kind_dofs
+
+    inv_mass, free = np.zeros((n_blocks, n_dof, W)), np.zeros((n_blocks, n_dof, W))
+    for a in kinds:
+        v_off, w_off = a.offsets
+        n_x, rows = a.v.shape[2] // W, a.w.shape[1]
+        n_w = rows * (a.w.shape[2] // W)
+        for bi in range(n_blocks):
+            inv_mass[bi, v_off:v_off + 3 * n_x] = kind_dofs(
+                np.broadcast_to(a.v_inv_mass[bi][None], (3, n_x * W)), W)
+            free[bi, v_off:v_off + 3 * n_x] = kind_dofs(a.v_mask[bi], W)
+            inv_mass[bi, w_off:w_off + n_w] = kind_dofs(
+                np.broadcast_to(a.w_inv_inertia[bi], (rows, a.w.shape[2])), W)
+            free[bi, w_off:w_off + n_w] = kind_dofs(a.w_mask[bi], W)
+    return inv_mass, free
