@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.integrators.analytic import AnalyticJacobian
+from softmech.integrators.analytic import AnalyticJacobian, dof_weights
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import der_clear_forces, der_elastic_forces, der_elastic_jacobian
 
@@ -58,12 +58,11 @@ def newton_matrices(sim):
     i_call, entries = ig._analytic[0]
     values = np.zeros(entries.rows.size)
     der_elastic_jacobian(T[i_call], 0, W, t, 0, values)
-    inv_mass, free = (w[0][:, 0] for w in ig._weights)
     ours = without.copy()
-    np.add.at(ours, (entries.rows, entries.cols),
-              -H * H * inv_mass[entries.rows] * free[entries.rows] * free[entries.cols] * values)
+    np.add.at(ours, (entries.rows, entries.cols), -H * H * entries.weight[0, :, 0] * values)
     ig._copy_states(0, from_save=True)
-    keep = free > 0
+    inv_mass, free = dof_weights(ig.kinds, W, 1, n)
+    inv_mass, keep = inv_mass[0, :, 0], free[0, :, 0] > 0
     stiffness = lambda J: (-(J - without) / (H * H * inv_mass[:, None]))[np.ix_(keep, keep)]
     twist = (np.arange(n) >= ig.kinds[0].offsets[1])[keep]
     return full, ours, stiffness(full), stiffness(ours), twist

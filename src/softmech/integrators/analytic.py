@@ -49,10 +49,14 @@ def kind_to_dofs(index, offsets, n_slots):
     return np.where(index < 3 * n_slots, offsets[0] + index, offsets[1] + index - 3 * n_slots)
 
 
-def analytic_entries(calls, engine_kinds, kinds, W, n_blocks):
+def analytic_entries(calls, engine_kinds, kinds, W, n_blocks, n_dof):
     """[(Call index into T, AnalyticArgs without positions)] of the calls with an analytic
-    Jacobian, their rows and columns as the Newton matrix's DOFs (kinds: the integrator's
+    Jacobian, their rows and columns as the Newton matrix's DOFs (n_dof of them), their
+    weights from the kinds' masses and probed masks (kinds: the integrator's
     ImplicitKindArgs, in the order of engine_kinds)."""
+    if all(c.jacobian is None for c in calls):
+        return []
+    inv_mass, free = dof_weights(kinds, W, n_blocks, n_dof)
     out = []
     for i, call in enumerate(calls, start=1):
         spec = call.jacobian
@@ -62,8 +66,10 @@ def analytic_entries(calls, engine_kinds, kinds, W, n_blocks):
         n_slots = kinds[j].v.shape[2] // W
         rows = kind_to_dofs(spec.rows, kinds[j].offsets, n_slots)
         cols = kind_to_dofs(spec.cols, kinds[j].offsets, n_slots)
+        weight = inv_mass[:, rows] * free[:, rows] * free[:, cols]              # (nb, k, W)
         out.append((i, AnalyticArgs(values=np.zeros((n_blocks, W, rows.size)), rows=rows,
-                                    cols=cols, pos=np.zeros(rows.size, dtype=np.int64))))
+                                    cols=cols, pos=np.zeros(rows.size, dtype=np.int64),
+                                    weight=np.ascontiguousarray(weight))))
     return out
 
 
@@ -85,7 +91,7 @@ def node_blocks(calls, engine_kinds, kinds, W):
 
 def dof_weights(kinds, W, n_blocks, n_dof):
     """(inv_mass, free), each (n_blocks, n_dof, W): 1/m (or 1/J) of each DOF's row and 1.0 on
-    free DOFs, 0.0 on those the constraints hold (the kinds' probed masks), for add_analytic."""
+    free DOFs, 0.0 on those the constraints hold (the kinds' probed masks)."""
     from softmech.integrators.implicit import kind_dofs
 
     inv_mass, free = np.zeros((n_blocks, n_dof, W)), np.zeros((n_blocks, n_dof, W))

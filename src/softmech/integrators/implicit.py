@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from softmech import _checks
-from softmech.integrators.analytic import analytic_entries, dof_weights, node_blocks
+from softmech.integrators.analytic import analytic_entries, node_blocks
 from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
@@ -42,9 +42,6 @@ softmech.integrators.explicit.SCHEMES)."""
 
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
-
-DEFAULT_MAX_AGE = 50
-"""Steps a finite-difference Jacobian is kept at most (ImplicitOptions.max_age None)."""
 
 COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
 """Counters of each block (ImplicitIntegrator.stats)."""
@@ -60,10 +57,10 @@ class ImplicitOptions:
     25, the discrete engine's default: a frictional contact that has just started takes
     damped corrections that converge linearly, and 12 halved the built-in falling_rod's steps
     at its soft rod's first contacts until they failed at dt / 256); max_halvings of a failing
-    step; max_age: steps a Jacobian is kept at most (None: 50, or 1 in a scene with analytic
-    Jacobians, below: cheap to renew, and inexact where the discrete rods' is, so kept over
-    steps it let a stiff rod's step stop at 10^3 times its tolerance); refresh_rate: a
-    Jacobian is recomputed
+    step; max_age: steps a Jacobian is kept at most (the entries of analytic Jacobians,
+    below, are renewed at every step: cheap, and inexact where the discrete rods' are, so
+    kept over steps they let a stiff rod's step stop at 10^3 times its tolerance);
+    refresh_rate: a Jacobian is recomputed
     when one iteration shrinks the correction by less than this factor [-]; delta: relative
     finite-difference step [-]. overdamped: drop the inertia, so each step solves the force
     balance at its end (x = x_n + h v with F(x, v) = 0: Stokes flow, where the viscous drag
@@ -81,7 +78,7 @@ class ImplicitOptions:
     tol: float = 1e-8
     max_iterations: int = 25
     max_halvings: int = 8
-    max_age: int | None = None
+    max_age: int = 50
     refresh_rate: float = 0.25
     delta: float = 1e-7
     overdamped: bool = False
@@ -100,8 +97,7 @@ class ImplicitOptions:
                              "must be 0, 1 or 2")
         _checks.integer("ImplicitOptions.max_iterations", self.max_iterations, 1)
         _checks.integer("ImplicitOptions.max_halvings", self.max_halvings, 0)
-        if self.max_age is not None:
-            _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
+        _checks.integer("ImplicitOptions.max_age", self.max_age, 1)
         if not 0 < self.refresh_rate < 1:
             raise ValueError(f"ImplicitOptions.refresh_rate = {self.refresh_rate!r} is not "
                              "allowed: must be in (0, 1)")
@@ -122,8 +118,9 @@ SolverArgs = namedtuple("SolverArgs", [
     "norm", "prev", "phi", "phi_watch",                  # per lane (n_blocks, W) float
     "factored_h",                                        # (n_blocks,) h of the factors [s]
     "Rfd",               # (n_blocks, n_dof, W) residual without the analytic terms' forces
-    "inv_mass", "free",  # (n_blocks, n_dof, W): 1/m of each row, 1.0 on free DOFs
     "analytic",          # tuple of AnalyticArgs (softmech.integrators.analytic)
+    "fd_values",         # (n_blocks, nnz, W) the last finite differences (values' layout)
+    "partial", "fd_mask",  # (n_blocks, W) int64: renewing the analytic entries alone
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
@@ -204,10 +201,8 @@ class ImplicitIntegrator:
             implicit_source(calls, engine.kinds, options.corotate), "implicit")
         self.dt = dt
         self._probe_masks(time)
-        self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb)
-        self.max_age = options.max_age or (1 if self._analytic else DEFAULT_MAX_AGE)
-        self._weights = dof_weights(self.kinds, lanes.W, nb, self.n_dof) if self._analytic \
-            else (np.zeros((nb, 0, lanes.W)),) * 2
+        self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb,
+                                          self.n_dof)
         self.pattern = None
         self._couplings = (np.zeros(0, np.int64), np.zeros(0, np.int64))
         self._probe_pattern(time)
@@ -436,8 +431,9 @@ class ImplicitIntegrator:
             factored_h=np.full(nb, np.nan),
             counts=np.zeros((nb, len(COUNTS)), dtype=np.int64),
             Rfd=vec() if self._analytic else np.zeros((nb, 0, W)),
-            inv_mass=self._weights[0], free=self._weights[1],
-            analytic=tuple(a for _, a in self._analytic))
+            analytic=tuple(a for _, a in self._analytic),
+            fd_values=np.zeros((nb, fp.nnz if self._analytic else 0, W)),
+            partial=lane_ints(), fd_mask=lane_ints())
 
     # -- restarts ----------------------------------------------------------------------
     MEMORY_LANES = ("U_old", "values", "refresh", "age")
@@ -448,8 +444,10 @@ class ImplicitIntegrator:
     size factored at."""
 
     def _lane_keys(self):
-        """MEMORY_LANES, and the velocities of the step before (U_old2) for predictor 2."""
-        return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ())
+        """MEMORY_LANES, the velocities of the step before (U_old2) for predictor 2, and the
+        last finite differences (fd_values) with analytic Jacobians."""
+        return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ()) + (
+            ("fd_values",) if self._analytic else ())
 
     def memory(self):
         """What the integrator carries between steps, {key: array}, for a restart that continues
@@ -502,6 +500,8 @@ class ImplicitIntegrator:
             getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
         if "U_old2" not in lane_keys:       # saved without it: extrapolate linearly at most
             np.minimum(s.history, 1, out=s.history)
+        if self._analytic and "fd_values" not in lane_keys:     # new differences at once
+            s.age[...] = self.options.max_age
         if self.options.corotate:
             self._restore_frames(arrays, world)
 
@@ -538,7 +538,7 @@ class ImplicitIntegrator:
         def run(bi, start, count):
             return self.module.implicit_block(
                 self.engine.T, self.kinds, self.solver, bi, self.lanes.W, t_origin, start, dt,
-                count, o.tol, o.max_iterations, o.max_halvings, o.delta, self.max_age,
+                count, o.tol, o.max_iterations, o.max_halvings, o.delta, o.max_age,
                 o.refresh_rate, o.corotate, o.predictor)
 
         before = self.solver.counts[:, 0].copy()

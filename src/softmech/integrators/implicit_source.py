@@ -41,9 +41,10 @@ def constrain(T, S, bi, W, t, h, U):
 def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     """The Newton matrix of the lanes flagged in N.fresh by finite differences over the
     coloring, plus the entries of the terms with analytic Jacobians (fd_base, add_entries:
-    softmech.integrators.analytic; their forces are left out of the differences), factored in
-    place (their N.refresh flags cleared); returns the first singular column or -1. N.R holds
-    the residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
+    softmech.integrators.analytic; their forces are left out of the differences, and a lane
+    that renews only them reuses its last differences: fd_lanes), factored in place (their
+    N.refresh flags cleared); returns the first singular column or -1. N.R holds the
+    residual at N.U, the state is placed at N.U (corotate: its frames are kept)."""
     U = N.U[bi]
     Up = N.Up[bi]
     R0 = N.R[bi]
@@ -58,16 +59,20 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
         for lane in range(W):
             if refresh[lane] != 0:
                 vals[p, lane] = 0.0
-    R0 = fd_base(T, S, N, bi, W, t, h, U, R0, refresh)
+    lanes = fd_lanes(N, bi, W, refresh)
+    R0 = fd_base(T, S, N, bi, W, t, h, U, R0, lanes, refresh)
     for d in range(U.shape[0]):
         for lane in range(W):
             Up[d, lane] = U[d, lane]
     n_colors = N.color_ptr.shape[0] - 1
-    for c in range(n_colors):
+    differences = 0
+    for lane in range(W):
+        differences += lanes[lane]
+    for c in range(n_colors if differences > 0 else 0):
         for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
             j = N.color_dofs[q]
             for lane in range(W):
-                if refresh[lane] != 0:
+                if lanes[lane] != 0:
                     Up[j, lane] = U[j, lane] + eps[j, lane]
         evaluate_fd(T, S, bi, W, t, h, Up, Rp)
         for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
@@ -79,15 +84,17 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
                 r = N.coupling_rows[entry]
                 pos = N.entry_pos[entry]
                 for lane in range(W):
-                    if refresh[lane] != 0:
+                    if lanes[lane] != 0:
                         vals[pos, lane] = (Rp[r, lane] - R0[r, lane]) / eps[j, lane]
-    add_entries(N, bi, W, h, refresh)
-    N.counts[bi, 2] += n_colors
+    add_entries(N, bi, W, h, lanes, refresh)
+    if differences > 0:
+        N.counts[bi, 2] += n_colors
     N.counts[bi, 3] += 1
     bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
     for lane in range(W):
-        if refresh[lane] != 0:
+        if lanes[lane] != 0:
             N.age[bi, lane] = 0
+        if refresh[lane] != 0:
             N.refresh[bi, lane] = 0
     return bad
 
@@ -123,6 +130,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         N.relaxed[bi, lane] = 0
         if N.age[bi, lane] >= max_age:
             refresh[lane] = 1
+    renew_analytic(N, bi, W, refresh)
     status = 3
     for it in range(max_iterations * (MAX_LINE_SEARCH + 2)):
         evaluate(T, S, bi, W, t, h, U, R)
@@ -313,24 +321,43 @@ def analytic_hooks(calls, name):
     """The hooks of the analytic Jacobians (softmech.integrators.analytic): forces_fd (the
     forces hook with each such call's `without` kernel in its place), fd_base (the base
     evaluation of the finite differences and the analytic entries' values, per fresh lane; it
-    returns the residual to difference against) and add_entries (those values into the
-    factor's). Without such calls fd_base returns N.R's block and add_entries does nothing."""
-    from softmech.kernels.analytic_jacobian import add_analytic
+    returns the residual to difference against), add_entries (those values into the
+    factor's), renew_analytic (at a step's start: every lane renews its analytic entries) and
+    fd_lanes (the fresh lanes that take new differences: not those renewing their analytic
+    entries alone, which reuse their last differences, N.fd_values). Without such calls
+    fd_base returns N.R's block, fd_lanes the fresh lanes, and the others do nothing."""
+    from softmech.kernels.analytic_jacobian import add_analytic, keep_differences
 
     own = [(i, c) for i, c in enumerate(calls, start=1) if c.jacobian is not None]
     head = lambda sig: ["", "", '@kernel(inline="always")', f"def {sig}:"]
     if not own:
-        return (head("fd_base(T, S, N, bi, W, t, h, U, R, refresh)") + ["    return R"]
-                + head("add_entries(N, bi, W, h, refresh)") + ["    pass"])
+        return (head("renew_analytic(N, bi, W, refresh)") + ["    pass"]
+                + head("fd_lanes(N, bi, W, refresh)") + ["    return refresh"]
+                + head("fd_base(T, S, N, bi, W, t, h, U, R, lanes, refresh)") + ["    return R"]
+                + head("add_entries(N, bi, W, h, lanes, refresh)") + ["    pass"])
     forces = [f"    {name(c.jacobian.without if c.jacobian else c.kernel)}(T[{i}], bi, W, t)"
               for i, c in enumerate(calls, start=1) if c.stage == "forces"]
-    base = ["    Rf = N.Rfd[bi]", "    evaluate_fd(T, S, bi, W, t, h, U, Rf)",
-            "    N.counts[bi, 2] += 1", "    for lane in range(W):",
-            "        if refresh[lane] != 0:"]
+    # every step renews the analytic entries of every lane (N.partial: only those; a lane
+    # whose Jacobian is due for another reason, or renewed again within the step, takes new
+    # differences too)
+    renew = ["    for lane in range(W):", "        N.partial[bi, lane] = 1 - refresh[lane]",
+             "        refresh[lane] = 1"]
+    lanes = ["    mask = N.fd_mask[bi]", "    for lane in range(W):",
+             "        mask[lane] = refresh[lane] * (1 - N.partial[bi, lane])",
+             "        N.partial[bi, lane] = N.partial[bi, lane] * (1 - refresh[lane])",
+             "    return mask"]
+    base = ["    Rf = N.Rfd[bi]", "    full = 0", "    for lane in range(W):",
+            "        full += lanes[lane]", "    if full > 0:",
+            "        evaluate_fd(T, S, bi, W, t, h, U, Rf)", "        N.counts[bi, 2] += 1",
+            "    for lane in range(W):", "        if refresh[lane] != 0:"]
     base += [f"            {name(c.jacobian.kernel)}(T[{i}], bi, W, t, lane, "
              f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)]
-    add = [f"    {name(add_analytic)}(N.analytic[{k}], bi, W, h, N.inv_mass[bi], N.free[bi], "
-           "N.values[bi], refresh)" for k in range(len(own))]
+    add = [f"    {name(keep_differences)}(N.values[bi], N.fd_values[bi], lanes, refresh)"]
+    add += [f"    {name(add_analytic)}(N.analytic[{k}], bi, W, h, N.values[bi], refresh)"
+            for k in range(len(own))]
     return (head("forces_fd(T, bi, W, t)") + forces
-            + head("fd_base(T, S, N, bi, W, t, h, U, R, refresh)") + base + ["    return Rf"]
-            + head("add_entries(N, bi, W, h, refresh)") + add)
+            + head("renew_analytic(N, bi, W, refresh)") + renew
+            + head("fd_lanes(N, bi, W, refresh)") + lanes
+            + head("fd_base(T, S, N, bi, W, t, h, U, R, lanes, refresh)") + base
+            + ["    return Rf"]
+            + head("add_entries(N, bi, W, h, lanes, refresh)") + add)

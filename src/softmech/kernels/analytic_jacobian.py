@@ -21,24 +21,34 @@ AnalyticArgs = namedtuple("AnalyticArgs", [
     "rows",      # (k,) int64: the DOF (row of the Newton matrix) of each entry
     "cols",      # (k,) int64: its column
     "pos",       # (k,) int64: its position in the factor's values (softmech.kernels.sparse_lu)
+    "weight",    # (n_blocks, k, W) 1/m of its row [1/kg or 1/(kg m^2)], 0 where its row or
+                 # column is held
 ])
 """One analytic term's entries (softmech.integrators.analytic)."""
 
 
 @kernel
-def add_analytic(a, bi, W, h, inv_mass, free, vals, lanes):
-    """vals[pos, lane] -= h^2 inv_mass[row, lane] free[row, lane] free[col, lane] dF/dq for
-    every entry of term `a` and every lane flagged in lanes (W,).
-
-    inv_mass (n_dof, W) [1/kg or 1/(kg m^2)]: 1/m of each DOF's row; free (n_dof, W): 1.0 on
-    free DOFs, 0.0 on held ones; vals (nnz, W): the factor's values of block bi."""
+def add_analytic(a, bi, W, h, vals, lanes):
+    """vals[pos, lane] -= h^2 weight dF/dq (module docstring) for every entry of term `a` and
+    every lane flagged in lanes (W,); vals (nnz, W): the factor's values of block bi."""
     values = a.values[bi]
+    weight = a.weight[bi]
     h2 = h * h
-    for k in range(a.rows.shape[0]):
-        r = a.rows[k]
-        c = a.cols[k]
+    for k in range(a.pos.shape[0]):
         p = a.pos[k]
         for lane in range(W):
             if lanes[lane] != 0:
-                vals[p, lane] -= h2 * inv_mass[r, lane] * free[r, lane] * free[c, lane] \
-                    * values[lane, k]
+                vals[p, lane] -= h2 * weight[k, lane] * values[lane, k]
+
+
+@kernel
+def keep_differences(vals, kept, lanes, refresh):
+    """The finite-difference part of the factor's values (nnz, W) of block bi: kept <- vals on
+    the lanes that took new differences (lanes), vals <- kept on the other fresh lanes
+    (refresh), which renew their analytic entries alone."""
+    for p in range(vals.shape[0]):
+        for lane in range(vals.shape[1]):
+            if lanes[lane] != 0:
+                kept[p, lane] = vals[p, lane]
+            elif refresh[lane] != 0:
+                vals[p, lane] = kept[p, lane]
