@@ -121,6 +121,9 @@ class Assembly:
         self.axial_tau = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         """Retardation time [s] of a viscosity on the stretch alone, per element (an
         ActiveMuscle's strain-rate damping over the rod's modulus; the time-step limit)."""
+        self.axial_modulus = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        """Modulus [Pa] added to the stretch by a term, per element (an ActiveMuscle's
+        force-length slope times its maximal stress; the time-step limit)."""
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
         """Stiffness K / D [N m] of elastic frame anchors per element (the time-step limit)."""
         self.discrete = {r.name: discrete_properties(r.rest_lengths, rod_params[r.name], r.closed)

@@ -67,7 +67,7 @@ def assembly_time_step_limit(ctx):
         SAFETY * dt for dt in der_time_step_limits(ctx)] + [
         rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
                             ctx.anchor_stiffness[r.name], ctx.discrete[r.name],
-                            ctx.axial_tau[r.name])
+                            ctx.axial_tau[r.name], ctx.axial_modulus[r.name])
         for r in ctx.rods] + list(ctx.time_step_limits), axis=0)
 
 
@@ -89,19 +89,23 @@ def element_rotational_stiffness(rod, discrete):
 
 
 def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None,
-                        axial_tau=None):
+                        axial_tau=None, axial_modulus=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
     stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,). discrete: the rod's
     discrete_properties if already computed (softmech.packing.Assembly.discrete). axial_tau
     (B, n) [s]: a viscosity on the stretch alone (an ActiveMuscle's strain-rate damping zeta
     / E), added to kv_tau on the stretch mode only; heavily damped, that mode needs dt <
-    rho l^2 / (2 zeta) whatever its stiffness (the elbow's fibres: 3.3 us)."""
+    rho l^2 / (2 zeta) whatever its stiffness (the elbow's fibres: 3.3 us). axial_modulus
+    (B, n) [Pa]: a modulus added to the stretch (an ActiveMuscle's force-length slope: its
+    tension's stiffness, which the rod's own Young's modulus does not hold)."""
     d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
     area = rod_section(p)[0]
     l = rod.rest_lengths
     rho_a = p["density"] * area
     w2_trans = 4.0 * d["elem_S"] / (rho_a * l**2)[..., None]
+    if axial_modulus is not None:
+        w2_trans[..., 2] += 4.0 * axial_modulus * area / (rho_a * l**2)
     k_rot = element_rotational_stiffness(rod, d)
     if anchor_stiffness is not None:
         # a one-sided spring to a fixed frame: diagonal only, half the Voronoi domains' factor
@@ -113,5 +117,7 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     if axial_tau is not None and np.any(axial_tau > 0):
         stretch = np.sqrt(w2_trans[..., 2])                                    # (B, n)
         tau = axial_tau + (0.0 if kv_tau is None else kv_tau)
+        if axial_modulus is not None:   # the viscosities' times are over the rod's E alone
+            tau = tau * d["elem_S"][..., 2] / (d["elem_S"][..., 2] + axial_modulus * area)
         dt = np.minimum(dt, damped_time_step(stretch, 0.5 * tau * stretch).min(axis=1))
     return SAFETY * dt

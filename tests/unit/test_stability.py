@@ -218,3 +218,64 @@ def test_a_muscles_strain_rate_damping_lowers_the_limit():
     assert np.all(np.isfinite(run_at(scene, 1.0).get_state()["positions"]))
     with pytest.raises(sm.SimulationDiverged):
         run_at(viscous_muscle(zeta), 1.6)
+
+
+def stretched_spring_muscle(with_muscle=True):
+    """A free rod (0.2 m, 8 elements, rho 1060 kg/m^3, E 2e4 Pa) that is an ActiveMuscle with a
+    linear passive curve f_p = 200 eps and no activation (a spring of modulus 200 x 1e5 Pa in
+    tension), every element stretched to eta = 1.2 at the start."""
+    from softmech.terms.active_muscle import ActiveMuscle
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(name="m", start=(0, 0, 0), direction=(1, 0, 0),
+                                 normal=(0, 0, 1), length=0.2, n_elems=8, radius=0.002,
+                                 density=1060.0, youngs_modulus=2e4)
+    if with_muscle:
+        scene.add(ActiveMuscle(rod, 1e5, activation=0.0, active_coefficients=(1.0,),
+                               passive_coefficients=(0.0, 200.0), incompressible=False))
+    return scene
+
+
+def stretched_run(dt, steps=4000):
+    """Whether `steps` steps of dt from the stretched start stay finite."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        sim = stretched_spring_muscle().compile(dt=dt)
+    sim.set_state(positions=1.2 * sim.get_state()["positions"][0])
+    try:
+        sim.step(steps)
+    except sm.SimulationDiverged:
+        return False
+    return bool(np.all(np.isfinite(sim.get_state()["positions"])))
+
+
+def test_a_muscles_force_length_slope_lowers_the_limit():
+    """The tension's stiffness dT/d eta = A^ sigma_max (a f_a + f_p)' adds to the rod's E A on
+    the stretch mode: dt < 0.9 l sqrt(rho / (E + 200 sigma_max)) (stretch mode omega^2 =
+    4 E A / (rho A l^2), the rods' SAFETY 0.9), 2.7x below the rod's own limit here (its
+    rotation). A run from the stretched start is stable at the estimate and diverges at 3x it
+    and at the rod's own limit, which the estimate gave before (bisection: at 1.114x the
+    estimate, the undamped bound 2 / omega over the SAFETY 0.9)."""
+    estimate = stretched_spring_muscle().time_step_limit()[0]
+    assert estimate == pytest.approx(0.9 * 0.025 * np.sqrt(1060.0 / (2e4 + 200 * 1e5)),
+                                     rel=1e-9)
+    own = stretched_spring_muscle(with_muscle=False).time_step_limit()[0]
+    assert own > 2.5 * estimate
+    assert stretched_run(estimate)
+    assert not stretched_run(3.0 * estimate)
+    assert not stretched_run(own)
+
+
+def test_the_slope_of_the_force_length_curves():
+    """stiffness_slope: the largest of d/d eta [eta^-p (a f_a + f_p)] over the active range
+    and a in {0, a_max}, by hand for polynomials: f_a = 2 eta - 1 on (0.5, inf) (capped at
+    eta = 2), f_p = 3 eps; incompressible=False: a_max 2 + 3 = 5 at a_max = 1, 0.4 2 + 3 =
+    3.8 with a table reaching 0.4; a constant force (the walker's) 0."""
+    from softmech.terms.active_muscle import ActiveMuscle
+    m = ActiveMuscle("r", 1.0, active_coefficients=(-1.0, 2.0), passive_coefficients=(0, 3.0),
+                     incompressible=False)
+    assert m.stiffness_slope() == pytest.approx(5.0, rel=1e-9)
+    m = ActiveMuscle("r", 1.0, activation=[0.0, 0.4], times=[0.0, 1.0],
+                     active_coefficients=(-1.0, 2.0), passive_coefficients=(0, 3.0),
+                     incompressible=False)
+    assert m.stiffness_slope() == pytest.approx(3.8, rel=1e-9)
+    assert ActiveMuscle.walker("r", 1e3, frequency=2.0).stiffness_slope() == 0.0

@@ -263,6 +263,8 @@ class ActiveMuscle(Term):
         # the strain-rate damping as a viscosity on the stretch, zeta / E (explicit limit)
         modulus = ctx.rod_params(self.rod)["youngs_modulus"]
         ctx.axial_tau[self.rod] += p["damping"][:, None] / modulus
+        # the tension's stiffness dT/d eta = A^ sigma_max slope (explicit limit)
+        ctx.axial_modulus[self.rod] += p["max_stress"][:, None] * self.stiffness_slope()
         area = np.pi * ctx.rod_params(self.rod)["radius"] ** 2                  # (B, n) [m^2]
         mid = np.cumsum(rod.rest_lengths) - 0.5 * rod.rest_lengths              # (n,) [m]
         elem = np.stack([area, np.broadcast_to(mid, area.shape)], axis=-1)
@@ -273,12 +275,36 @@ class ActiveMuscle(Term):
     def tension(self, eta, activation=1.0, rest_area=1.0, rate=0.0):
         """T [N] of an element at stretch eta (numpy, broadcasting), activation a, rest section
         A^ [m^2] and stretch rate [1/s]: the formula of the kernel, for tests and reports."""
+        return self.section_area(eta, rest_area) * (
+            self.max_stress * self.force_length(eta, activation) + self.damping * rate)
+
+    def force_length(self, eta, activation=1.0):
+        """a f_a(eta) + f_p(eta) [-]: the stress per max_stress at stretch eta (numpy,
+        broadcasting) and activation a (module docstring)."""
         eta = np.asarray(eta, dtype=float)
         lo, hi = self.active_range
         f_a = np.where((eta >= lo) & (eta <= hi),
                        np.maximum(0.0, np.polynomial.polynomial.polyval(eta, self.active)), 0.0)
-        f_p = np.where(eta > 1.0, np.maximum(0.0, np.polynomial.polynomial.polyval(eta - 1.0, self.passive)), 0.0)
-        return self.section_area(eta, rest_area) * (self.max_stress * (activation * f_a + f_p) + self.damping * rate)
+        f_p = np.where(eta > 1.0, np.maximum(
+            0.0, np.polynomial.polynomial.polyval(eta - 1.0, self.passive)), 0.0)
+        return activation * f_a + f_p
+
+    def stiffness_slope(self, samples=401):
+        """The largest slope [-] of the tension per rest section and max_stress,
+        d/d eta [eta^-p (a f_a(eta) + f_p(eta))] (module docstring), over the active range
+        (at most 0 to 2) and the activations a between 0 and the largest this muscle reaches
+        (the slope is linear in a: its ends bound it); 0 where it only falls (a descending
+        limb is a negative stiffness: no explicit-step limit). Times max_stress it is a
+        modulus on the stretch (softmech.stability.rod_time_step_limit), which a muscle rod's
+        own Young's modulus does not hold (the wing's: E = 2e4 Pa, 6.2 x 0.4 MPa of slope).
+        Beyond the range the passive curve is not bounded; a muscle stretched so far is
+        outside its working one."""
+        lo, hi = max(self.active_range[0], 0.0), min(self.active_range[1], 2.0)
+        eta = np.linspace(max(lo, 1e-3), hi, samples)
+        a_max = float(np.max(self.values)) if self.kind == ACT_TABLE else 1.0
+        slope = [np.gradient(self.section_area(eta, 1.0) * self.force_length(eta, a),
+                             eta[1] - eta[0]) for a in (0.0, a_max)]
+        return max(0.0, float(np.max(slope)))
 
     def section_area(self, eta, rest_area):
         """Current cross-section [m^2] at stretch eta: A^ / eta (incompressible, Poisson 0.5:
