@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from softmech.integrators.dof_layout import kind_dofs
 from softmech.kernels.analytic_jacobian import AnalyticArgs
 
 
@@ -92,8 +93,6 @@ def node_blocks(calls, engine_kinds, kinds, W):
 def dof_weights(kinds, W, n_blocks, n_dof):
     """(inv_mass, free), each (n_blocks, n_dof, W): 1/m (or 1/J) of each DOF's row and 1.0 on
     free DOFs, 0.0 on those the constraints hold (the kinds' probed masks)."""
-    from softmech.integrators.implicit import kind_dofs
-
     inv_mass, free = np.zeros((n_blocks, n_dof, W)), np.zeros((n_blocks, n_dof, W))
     for a in kinds:
         v_off, w_off = a.offsets

@@ -31,6 +31,7 @@ import numpy as np
 
 from softmech import _checks
 from softmech.integrators.analytic import analytic_entries, node_blocks
+from softmech.integrators.dof_layout import kind_array, kind_dofs
 from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
@@ -125,19 +126,6 @@ SolverArgs = namedtuple("SolverArgs", [
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
 """The Newton solver's arrays (one row per block)."""
-
-def kind_dofs(arr, W):
-    """A kind's (c, n*W) block array -> its DOF rows (c n, W) (DOF c s + i <- arr[i, s W + l];
-    c = 3, or 1 for a discrete rod's twist rates)."""
-    c, n = arr.shape[0], arr.shape[1] // W
-    return arr.reshape(c, n, W).transpose(1, 0, 2).reshape(c * n, W)
-
-
-def kind_array(dofs, W, rows=3):
-    """Inverse of kind_dofs: (rows n, W) -> (rows, n*W)."""
-    n = dofs.shape[0] // rows
-    return np.ascontiguousarray(dofs.reshape(n, rows, W).transpose(1, 0, 2).reshape(rows, n * W))
-
 
 class ImplicitIntegrator:
     """Implicit Euler steps of an explicit engine's scene (softmech.packing.Engine): its state
