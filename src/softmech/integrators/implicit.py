@@ -11,7 +11,9 @@ CVODE/LSODE):
 
 - the Jacobian dR/du is computed by finite differences over a column coloring of its sparsity
   (Curtis, Powell and Reid 1974; softmech.integrators.sparse_pattern), one residual evaluation
-  per color: every term's forces count, none needs a Jacobian of its own;
+  per color: every term's forces count, none needs a Jacobian of its own; a term that has one
+  (the discrete rods' elasticity: softmech.integrators.analytic) gives its entries instead,
+  renewed at every step, and leaves the coloring;
 - it is factored (softmech.kernels.sparse_lu: fixed pattern, fill-reducing ordering) and kept
   over Newton iterations and steps, refreshed only when the iteration contracts slowly (rate
   above `refresh_rate`), after `max_age` steps, when the step size changes, or after a failure;
