@@ -232,8 +232,8 @@ def _der_rod_scene(sm, terms=False):
 
 def _der_shell_scene(sm, bending):
     """A hinge or mid-edge shell (`bending`) on the unified engine's kind (a 0.1 m square of 8 x 8
-    squares clamped along one side, under gravity, pressure and drag) with a discrete rod
-    hanging from a corner (sm.JoinNodes)."""
+    squares clamped along one side, under gravity, pressure and drag, its natural angles or
+    curvatures waved) with a discrete rod hanging from a corner (sm.JoinNodes)."""
     from softmech.bodies import meshes
 
     scene = sm.Scene()
@@ -249,6 +249,10 @@ def _der_shell_scene(sm, bending):
     scene.add(sm.Gravity())
     scene.add(sm.ShellPressure(shell, 10.0))
     scene.add(sm.ShellDrag(shell, 1.0))
+    # its natural angles waved (sm.ParameterWave on the kind: der_parameter_wave, 2026-12-04)
+    name, amplitude = ("rest_angle", 0.1) if bending == "hinge" else ("rest_curvature",
+                                                                      [1.0, 0.0, 0.0])
+    scene.add(sm.ParameterWave(f"plate.{name}", amplitude, 2.0, name="flap"))
     return scene, 1e-6
 
 

@@ -16,7 +16,8 @@ Scenes: `falling_rod` (softmech.scenarios: two discrete rods dropped on friction
 dt = 1 ms; banded Newton matrix, the compiled Newton loop) and `plate`, the 1,000-triangle
 clamped plate under pressure of benchmarks/shells.py (hinge bending, dt = 1 ms; a sparse
 Newton matrix: the Python Newton loop, a stepper per worker thread, and the reused incomplete
-LU with the compiled GMRES). Each run records the
+LU with the compiled GMRES), and `manta`, the built-in manta (a 156-triangle hinge shell
+flapping by sm.ParameterWave, dt = 10 ms, 1 s). Each run records the
 centre of mass every 10 ms (sm.Every), as a user's run does.
 
 For each B: the wall time of sim.run(duration) from the same initial state (min and median of
@@ -43,10 +44,13 @@ import numpy as np
 
 import softmech as sm
 
-SCENES = ("falling_rod", "plate")
+SCENES = ("falling_rod", "plate", "manta")
 
 
 LOCKSTEP = {"auto": None, "on": True, "off": False}
+
+DURATIONS = {"falling_rod": 0.6, "plate": 0.02, "manta": 1.0}
+"""Default simulated duration [s] per scene."""
 
 
 def build(scene_name, worlds, lockstep=None):
@@ -57,8 +61,18 @@ def build(scene_name, worlds, lockstep=None):
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
         return scene.compile(worlds=worlds, dt=info.dt, newton=NewtonOptions(lockstep=lockstep))
+    if scene_name == "manta":
+        scene, info = manta_scene(worlds)
+        return scene.compile(worlds=worlds, dt=info.dt)
     from softmech.implicit.newton import NewtonOptions
     return plate_scene().compile(worlds=worlds, dt=1e-3, newton=NewtonOptions(atol=1e-8))
+
+
+def manta_scene(worlds):
+    """The built-in manta (softmech.scenarios.shells: a 156-triangle hinge shell flapping by
+    sm.ParameterWave on its natural hinge angles, buoyancy, drag; dt = 10 ms): (scene, info)."""
+    from softmech.scenarios.shells import build_manta
+    return build_manta(worlds=worlds)
 
 
 def plate_scene():
@@ -152,7 +166,7 @@ def main(argv=None):
     if args.threads is not None:
         import numba
         numba.set_num_threads(args.threads)
-    duration = args.duration or (0.6 if args.scene == "falling_rod" else 0.02)
+    duration = args.duration or DURATIONS[args.scene]
     print(f"{args.scene}, {duration:g} s simulated, load {os.getloadavg()[0]:.2f}")
     print(f"{'B':>3} {'lockstep':>8} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'stepping':>9} "
           f"{'solve':>7} {'rest':>6} {'cpu/wall':>8} {'it/step':>7} {'ev/step':>7} {'cpu/ev':>7}")

@@ -10,7 +10,8 @@ fixed simulated duration (not collected by pytest).
 Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
 frictional ground, dt = 1 ms -- it runs on the unified engine since its Newton's line search
 of 2026-12-01, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate under
-10 Pa, hinge bending, dt = 1 ms), here on the unified engine with its default implicit
+10 Pa, hinge bending, dt = 1 ms; `manta`: the built-in manta, a 156-triangle hinge shell
+flapping by sm.ParameterWave, dt = 10 ms, 1 s), here on the unified engine with its default implicit
 options. Each run
 records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the
 min and median wall time of --repeats runs of one simulation from its built state (a state
@@ -34,7 +35,10 @@ def build(scene_name, worlds):
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
         return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
-    from implicit_batch import plate_scene          # (benchmarks/: the script's folder)
+    from implicit_batch import manta_scene, plate_scene   # (benchmarks/: the script's folder)
+    if scene_name == "manta":
+        scene, info = manta_scene(worlds)
+        return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
     return plate_scene().compile(worlds=worlds, dt=1e-3, engine="unified")
 
 
@@ -63,9 +67,9 @@ def measure(scene_name, worlds, duration, repeats):
 
 
 def main(argv=None):
-    from implicit_batch import batch_arguments
+    from implicit_batch import DURATIONS, batch_arguments
     args = batch_arguments(__doc__, "1,16").parse_args(argv)
-    duration = args.duration or (0.6 if args.scene == "falling_rod" else 0.02)
+    duration = args.duration or DURATIONS[args.scene]
     print(f"{args.scene} on the unified engine, {duration:g} s simulated, "
           f"load {os.getloadavg()[0]:.2f}")
     print(f"{'B':>3} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'cpu/wall':>8} {'it/step':>7} "

@@ -10,6 +10,7 @@ of them, so the DOF tables of softmech.kernels.der_stretch and der_bend_twist (e
 spring_dofs) are the rods' own tables, shifted.
 """
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -169,6 +170,18 @@ def per_lane_rows(values, lanes):
     form in which the adapter hands one world's arrays to the DOF-vector kernels."""
     values = np.asarray(values, dtype=float)[lanes.world_of_lane]
     return np.ascontiguousarray(values.reshape((lanes.n_blocks, lanes.W) + values.shape[1:]))
+
+
+class PackedParam(NamedTuple):
+    """Where a kernel reads one body's per-world parameter on the unified engine's kind: its
+    values sit at table[bi, lane, start:start + scale.size] of a packed per-lane table
+    (per_lane_rows, flattened past (n_blocks, W)), each the parameter's entry times `scale`
+    (a rod's natural curvature and twist: the Voronoi lengths, as DisMech's discrete values;
+    a shell's natural angles: 1). Engine.packed_params names them, for the terms that change
+    such a parameter during a run (sm.ParameterWave)."""
+    table: np.ndarray    # (n_blocks, W, k) a view of the kernel's table
+    start: int
+    scale: np.ndarray    # (n,) the factor of each entry of the parameter's row, flattened
 
 
 def node_count(body):

@@ -257,6 +257,10 @@ class Engine:
         SampledSchedule): the simulation samples them before each chunk of steps."""
         self.sampled_clock = None
         """The simulation's clock (time origin, steps) when they were last sampled."""
+        self.packed_params = {}
+        """{"<body>.<name>": softmech.der_packing.PackedParam}: the discrete kind's per-world
+        parameters that its kernels read from packed tables (natural curvatures, twists and
+        angles), filled as the body-kind calls are built, for the parts that change them."""
         self.state, self.workspace = state, workspace
         self.bodies = pack_rod_bodies(rods, ctx, lanes)
         self.rigid = pack_rigid_bodies(ctx, lanes)

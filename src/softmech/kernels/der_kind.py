@@ -15,6 +15,7 @@ force kernel transports the stored frames to the current positions itself, so th
 are a function of the state alone (a diagnostic, or a state saved at a block's end, where the
 last drift's commit has not run yet, gives the same forces as the step does).
 """
+import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
@@ -188,6 +189,38 @@ def der_rest_schedule(a, bi, W, t):
             table_write(a.times, a.values[0 if shared else bi, 0 if shared else lane], t, row)
         for i in range(row.shape[0]):
             target[lane, s0 + i] = row[i] * a.scale[i]
+
+
+DerWaveArgs = namedtuple("DerWaveArgs", [
+    "target",    # (n_blocks, W, k): a view of the packed table the kind's kernel reads
+                 # (softmech.der_packing.PackedParam)
+    "start",     # (1,) int64: where the parameter's first entry sits in target's last axis
+    "scale",     # (n,): each entry's factor (a rod's Voronoi lengths [m]; a shell's 1)
+    "amplitude", "phase", "offset",     # (n,) the wave per entry (phase [rad])
+    "wave",      # (2,): frequency [Hz], ramp time [s]
+    "row",       # (n_blocks, n) scratch: the parameter's row at t
+])
+"""Arrays of der_parameter_wave (sm.ParameterWave on a body of the unified engine's kind)."""
+
+
+@kernel
+def der_parameter_wave(a, bi, W, t):
+    """Every lane's packed parameter <- (offset + ramp(t) amplitude sin(2 pi f t + phase))
+    scale, ramp(t) = min(t / ramp_time, 1) (1 without a ramp), at t [s] (the end of the step
+    solved for, implicit Euler): the discrete engine's parameter_wave_update, then the scale
+    its kernels apply (der_natural_binding: the natural curvature times the Voronoi length).
+    A forces-stage kernel before the elasticity that reads the table."""
+    row = a.row[bi]
+    frequency, ramp_time = a.wave[0], a.wave[1]
+    ramp = 1.0 if ramp_time == 0.0 else min(t / ramp_time, 1.0)
+    arg = 2.0 * math.pi * frequency * t
+    for i in range(row.shape[0]):
+        row[i] = (a.offset[i] + ramp * a.amplitude[i] * math.sin(arg + a.phase[i])) * a.scale[i]
+    target = a.target[bi]
+    s0 = a.start[0]
+    for lane in range(W):
+        for i in range(row.shape[0]):
+            target[lane, s0 + i] = row[i]
 
 
 DerFixArgs = namedtuple("DerFixArgs", [

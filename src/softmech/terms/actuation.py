@@ -9,6 +9,11 @@ each world before every force evaluation (at the time the implicit step is solve
 = min(t / ramp_time, 1) (1 without a ramp). amplitude, phase [rad] and offset broadcast to the
 parameter's shape per world (scalars, or one value per hinge / spring / ...); offset defaults to
 the parameter's value when the scene is compiled.
+
+On the discrete engine the wave writes the per-world parameter itself (sim.params), which its
+bindings read; on the unified engine's kind (softmech.terms.der_kind.DerParameterWaves) it
+writes the packed table the kind's elasticity reads (a rod's natural curvature or twist, a
+shell's natural angles or curvatures), and sim.params keeps its built value.
 """
 import numpy as np
 
@@ -41,11 +46,9 @@ class ParameterWave(_ImplicitTerm):
     def implicit_bodies(self):
         return (self.parameter.split(".", 1)[0],)
 
-    def bind_implicit(self, ctx):
-        if self.parameter not in ctx.params:
-            raise ValueError(f"{self.name}.parameter = {self.parameter!r} is not allowed: no such "
-                             f"per-world parameter (parameters: {sorted(ctx.params)})")
-        target = ctx.params[self.parameter]
+    def _waves(self, target):
+        """amplitude, phase, offset broadcast to the parameter's shape per world (target
+        (B, ...) its values; offset: world 0's by default)."""
         shape = target.shape[1:]
         arrays = {}
         for field in ("amplitude", "phase", "offset"):
@@ -57,7 +60,26 @@ class ParameterWave(_ImplicitTerm):
             except ValueError:
                 raise ValueError(f"{self.name}.{field} has shape {np.shape(value)}: it does not "
                                  f"broadcast to the parameter's shape {shape}") from None
-        return [_WaveBinding(self, target, **arrays)]
+        return arrays
+
+    def bind_implicit(self, ctx):
+        if self.parameter not in ctx.params:
+            raise ValueError(f"{self.name}.parameter = {self.parameter!r} is not allowed: no such "
+                             f"per-world parameter (parameters: {sorted(ctx.params)})")
+        target = ctx.params[self.parameter]
+        return [_WaveBinding(self, target, **self._waves(target))]
+
+    def contribute(self, ctx, p):
+        """A discrete rod or shell of the unified engine's kind: its natural curvature, twist or
+        angles (softmech.terms.der_kind.DerParameterWaves); elsewhere refused as the other
+        discrete-engine terms are."""
+        from softmech.terms.der_kind import DerParameterWaves, wave_parameter
+        target = wave_parameter(ctx, self.name, self.parameter)
+        if target is None:
+            return super().contribute(ctx, p)
+        waves = self._waves(np.asarray(target, dtype=float))
+        ctx.part(DerParameterWaves).add(self, *(np.ascontiguousarray(waves[f]).reshape(-1)
+                                                for f in ("amplitude", "phase", "offset")))
 
 
 class _WaveBinding(Binding):

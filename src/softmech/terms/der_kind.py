@@ -3,13 +3,14 @@ their elasticity, the kind's own force term (every discrete rod has it), and the
 sm.FixNodes. Kernels: softmech.kernels.der_kind; the kind's arrays: softmech.der_packing."""
 import numpy as np
 
-from softmech.der_packing import per_lane_rows
+from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.function_schedules import CAPACITY, SampledSchedule
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
-                                       der_clear_forces, der_commit_frames,
+                                       DerWaveArgs, der_clear_forces, der_commit_frames,
                                        der_elastic_forces, der_elastic_jacobian,
-                                       der_fix_positions, der_fix_rates, der_rest_schedule)
+                                       der_fix_positions, der_fix_rates, der_parameter_wave,
+                                       der_rest_schedule)
 from softmech.terms.base import Part
 
 ORDER = 0
@@ -59,6 +60,13 @@ class DerElasticity(Part):
             ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
             ref_old=engine.zeros(s), g=engine.zeros(3, 11), H=engine.zeros(11, 11),
             blk=engine.zeros(3, 3, 3), J=np.zeros(0))
+        for r in rods:          # (a ParameterWave writes these tables: DerParameterWaves)
+            first = slots.spring[r.name]
+            engine.packed_params[f"{r.name}.natural_curvature"] = PackedParam(
+                args.kbar.reshape(lanes.n_blocks, lanes.W, -1), 2 * first,
+                np.repeat(r.voronoi_lengths, 2))
+            engine.packed_params[f"{r.name}.natural_twist"] = PackedParam(
+                args.tbar, first, r.voronoi_lengths)
         return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity",
                      jacobian=_elastic_jacobian(slots)),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
@@ -133,6 +141,61 @@ def _schedule_calls(engine, rods, slots, elastic):
             calls.append(Call("forces", SCHEDULE_ORDER, der_rest_schedule, args,
                               "der_rest_schedule"))
     return calls
+
+
+class DerParameterWaves(Part):
+    """sm.ParameterWave on bodies of the kind: one der_parameter_wave call per wave, writing
+    the parameter's packed table (Engine.packed_params: a rod's natural curvature or twist, a
+    shell's natural hinge angles or mid-edge curvatures) before the elasticity reads it, at
+    every force evaluation, as the discrete engine's wave binding writes sim.params. The
+    per-world parameter in sim.params keeps its built value here (changing it would rebuild
+    the engine)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (term, amplitude, phase, offset: (n,) each)
+
+    def add(self, term, amplitude, phase, offset):
+        self.entries.append((term, amplitude, phase, offset))
+
+    def calls(self, engine):
+        out = []
+        for term, amplitude, phase, offset in self.entries:
+            packed = engine.packed_params[term.parameter]
+            n = packed.scale.size
+            args = engine.args(
+                DerWaveArgs, target=packed.table,
+                start=np.array([packed.start], dtype=np.int64), scale=packed.scale,
+                amplitude=amplitude, phase=phase, offset=offset,
+                wave=np.array([term.frequency, term.ramp_time]),
+                row=engine.zeros(n))
+            out.append(Call("forces", SCHEDULE_ORDER, der_parameter_wave, args, term.name))
+        return out
+
+
+WAVE_PARAMETERS = {"rod": ("natural_curvature", "natural_twist"),
+                   "hinge": ("rest_angle",), "midedge": ("rest_curvature",)}
+"""The parameters a ParameterWave drives on each body of the unified engine's kind (a
+discrete rod; a shell by its bending), those its elasticity reads from packed tables."""
+
+
+def wave_parameter(ctx, owner, parameter):
+    """The per-world values (B, ...) of `parameter` ('<body>.<name>') of a body of the kind in
+    the Assembly ctx, checked to be one WAVE_PARAMETERS allows (the error names `owner`'s
+    field); None where the body is not on the kind."""
+    body, name = parameter.split(".", 1)
+    if body in getattr(ctx, "der_index", {}):
+        kind, values = "rod", ctx.der_params[body]
+    elif body in getattr(ctx, "der_shell_index", {}):
+        kind, values = ctx.der_shell_index[body].bending, ctx.der_shell_params[body]
+    else:
+        return None
+    if name not in WAVE_PARAMETERS[kind]:
+        raise ValueError(f"{owner}.parameter = {parameter!r} is not allowed on the unified "
+                         f"engine: a {'discrete rod' if kind == 'rod' else kind + ' shell'}'s "
+                         f"wave drives {WAVE_PARAMETERS[kind]} there (the discrete engine, "
+                         "engine='discrete', drives any per-world parameter)")
+    return values[name]
 
 
 class DerFixedNodes(Part):

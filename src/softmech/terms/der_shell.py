@@ -5,7 +5,7 @@ softmech.kernels.der_shell; the shells' arrays: softmech.shell_packing."""
 import numpy as np
 
 from softmech.bodies.shell import _node_dofs
-from softmech.der_packing import per_lane_rows
+from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.integrators.driver import Call
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
                                         der_shell_forces, der_shell_pressure)
@@ -57,6 +57,10 @@ def shell_calls(engine):
         sh_first=np.array([0 if ctx.der_rods else 1], dtype=np.int64),
         sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
         sh_Js=engine.zeros(0), sh_Jh=engine.zeros(0))     # (want_jac False: not written)
+    offsets = np.cumsum([0] + [len(s.hinges) for s in hinged])
+    for shell, first in zip(hinged, offsets):     # (for DerParameterWaves)
+        engine.packed_params[f"{shell.name}.rest_angle"] = PackedParam(
+            args.sh_rest_angle, int(first), np.ones(len(shell.hinges)))
     return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")] + \
         midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
 
@@ -100,6 +104,10 @@ def midedge_calls(engine, shells):
         me_fn=engine.zeros(len(tri_nodes), 3), me_tau=engine.zeros(m, 3),
         me_nrm0=engine.zeros(m, 3), me_work=engine.zeros(160),
         me_J=engine.zeros(0))
+    rest = args.me_rest.reshape(engine.lanes.n_blocks, engine.lanes.W, -1)
+    for shell, first in zip(shells, tri_offsets):  # (for DerParameterWaves)
+        engine.packed_params[f"{shell.name}.rest_curvature"] = PackedParam(
+            rest, 3 * int(first), np.ones(3 * len(shell.triangles)))
     return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge")]
 
 
