@@ -205,6 +205,7 @@ class DerFixedNodes(Part):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.entries = []   # (rod, node indices, axes (0-2), edge indices)
+        self.planar = False     # whether sm.Planar has added its entries
 
     def hold(self, rod, nodes, axes, angles):
         self.entries.append((rod, np.asarray(nodes, np.int64), list(axes),

@@ -61,3 +61,39 @@ class Planar(_ImplicitTerm):
             raise ValueError(f"{self.name}: a scene takes one sm.Planar")
         dofs = np.setdiff1d(dofs, np.concatenate(held + [np.zeros(0, np.int64)]))
         return [FixedDofs(self.name, dofs, layout.q0[dofs])]
+
+    def contribute(self, ctx, p):
+        """The unified engine's kind (softmech.terms.der_kind.DerFixedNodes): every node of its
+        discrete rods and shells held along the normal and every edge angle (a rod's twists, a
+        mid-edge shell's xi) held, by its positions and rates constraints, where the discrete
+        engine removes those DOFs from the solve (the same equations for the other DOFs). A
+        scene with Cosserat rods, rigid bodies or a rod-shell joint beside them is refused:
+        Planar holds discrete bodies only."""
+        from softmech.der_packing import edge_count, initial_nodes, node_count
+        from softmech.terms.der_kind import DerFixedNodes
+        bodies = list(getattr(ctx, "der_rods", ())) + list(getattr(ctx, "der_shells", ()))
+        if not bodies:
+            raise ValueError(f"{self.name}: the scene has no discrete rod or shell")
+        others = [kind for kind, present in (("Cosserat rods", ctx.rods),
+                                             ("rigid bodies", ctx.rigid_bodies),
+                                             ("a rod-shell joint", ctx.der_networks)) if present]
+        if others:
+            raise ValueError(f"{self.name} (Planar) is not allowed with {', '.join(others)} on "
+                             "the unified engine: it holds discrete rods and shells only "
+                             "(compile a scene of those alone, or with engine='discrete')")
+        part = ctx.part(DerFixedNodes)
+        if part.planar:
+            raise ValueError(f"{self.name}: a scene takes one sm.Planar")
+        axis = AXES[self.normal]
+        plane = initial_nodes(bodies[0])[0, axis]
+        for body in bodies:
+            spread = float(np.abs(initial_nodes(body)[:, axis] - plane).max())
+            if spread > self.tolerance:
+                raise ValueError(
+                    f"{self.name}.normal = {self.normal!r} is not allowed for this scene: "
+                    f"{body.kind} {body.name!r} has nodes {spread:.3g} m off the plane "
+                    f"{self.normal} = {plane:.6g} m (tolerance {self.tolerance:.3g} m): every "
+                    "node must start in one plane normal to the axis")
+        part.planar = True
+        for body in bodies:
+            part.hold(body, np.arange(node_count(body)), [axis], np.arange(edge_count(body)))
