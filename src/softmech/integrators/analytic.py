@@ -43,6 +43,71 @@ class AnalyticJacobian:
                              f"{cols.shape}: must be one-dimensional and of the same length")
 
 
+@dataclass(frozen=True)
+class Couplings:
+    """The structural couplings of a Call (driver.Call.couplings): rows, cols (k,) int64, the
+    entries dR/du it can make at any state, in `kind`'s coordinate numbering (as
+    AnalyticJacobian's); none (k = 0) for a call that couples nothing (a constraint, a
+    parameter it writes)."""
+    rows: np.ndarray
+    cols: np.ndarray
+    kind: object
+
+    def __post_init__(self):
+        rows, cols = np.asarray(self.rows), np.asarray(self.cols)
+        if rows.ndim != 1 or rows.shape != cols.shape:
+            raise ValueError(f"Couplings.rows and cols have shapes {rows.shape} and "
+                             f"{cols.shape}: must be one-dimensional and of the same length")
+
+    @classmethod
+    def blocks(cls, stencils, kind):
+        """Every entry among each stencil's coordinates: stencils (m, k) int64, each row the k
+        coordinates of one element of the term (e.g. a hinge's 12)."""
+        stencils = np.asarray(stencils, dtype=np.int64)
+        k = stencils.shape[1]
+        return cls(np.repeat(stencils, k, axis=1).ravel(), np.tile(stencils, (1, k)).ravel(),
+                   kind)
+
+    @classmethod
+    def union(cls, parts):
+        """The couplings of every one of `parts` (Couplings of one kind)."""
+        return cls(np.concatenate([p.rows for p in parts]),
+                   np.concatenate([p.cols for p in parts]), parts[0].kind)
+
+    @classmethod
+    def none(cls, kind):
+        """A call that couples nothing."""
+        return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), kind)
+
+
+def declared_couplings(calls, engine_kinds, kinds, W, n_blocks, n_dof):
+    """(rows, cols) int64 in the Newton matrix's DOFs of every call's declared couplings
+    (Call.couplings; a call with an analytic Jacobian adds its entries apart and none here)
+    among the DOFs free in some world (the kinds' probed masks), and every DOF's own (its
+    residual depends on its velocity, held or not: what a probe finds), or None where a call
+    declares neither: then the pattern must be probed."""
+    if any(c.couplings is None and c.jacobian is None for c in calls):
+        return None
+    _, free = dof_weights(kinds, W, n_blocks, n_dof)
+    free = free.any(axis=(0, 2))
+    every = np.arange(n_dof, dtype=np.int64)
+    rows, cols = [every], [every]
+    for call in calls:
+        spec = call.couplings
+        if call.jacobian is not None or spec is None or spec.rows.size == 0:
+            continue
+        j = [k for k, _ in engine_kinds].index(spec.kind)
+        n_slots = kinds[j].v.shape[2] // W
+        r = kind_to_dofs(spec.rows, kinds[j].offsets, n_slots)
+        c = kind_to_dofs(spec.cols, kinds[j].offsets, n_slots)
+        keep = free[r] & free[c]
+        rows.append(r[keep])
+        cols.append(c[keep])
+    # each coupling once (stencils share entries), in the order (row, col) a probe finds them
+    unique = np.unique(np.concatenate(cols) * n_dof + np.concatenate(rows))
+    return unique % n_dof, unique // n_dof
+
+
 def kind_to_dofs(index, offsets, n_slots):
     """The Newton matrix's DOFs of a kind's coordinate indices (AnalyticJacobian.rows): a
     velocity slot's v_off + index below 3 n_slots, an angular DOF's w_off + index - 3 n_slots."""

@@ -60,7 +60,12 @@ class Call:
     current forces alone misses until they touch.
     jacobian: None, or a "forces" call's softmech.integrators.analytic.AnalyticJacobian: the
     implicit integrator takes its entries of the Newton matrix from it instead of finite
-    differences."""
+    differences.
+    couplings: None, or a softmech.integrators.analytic.Couplings: every entry dR_i/du_j that
+    the call can make, at any state (its stencils; none for a constraint or a parameter it
+    writes). Where every call of a scene declares them (or an analytic Jacobian), the implicit
+    integrator builds its pattern from them instead of probing the residual column by column
+    (one evaluation per DOF)."""
     stage: str
     order: int
     kernel: object
@@ -69,6 +74,7 @@ class Call:
     history: bool = False
     proximity: object = None
     jacobian: object = None
+    couplings: object = None
 
     def __post_init__(self):
         if self.stage not in STAGES:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from softmech import _checks
-from softmech.integrators.analytic import analytic_entries, node_blocks
+from softmech.integrators.analytic import analytic_entries, declared_couplings, node_blocks
 from softmech.integrators.dof_layout import kind_array, kind_dofs
 from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_source import implicit_source
@@ -333,10 +333,17 @@ class ImplicitIntegrator:
         R0, Rp = np.zeros_like(U0), np.zeros_like(U0)
         evaluate = self.module.evaluate_fd      # (the analytic terms' couplings: not probed)
         T = self.engine.T
-        evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
-        finite = np.isfinite(R0[:, 0])
         rows, cols = [self._couplings[0]], [self._couplings[1]]
-        for j in range(self.n_dof):
+        # every call declares its couplings (shells, waves, constraints): no probe
+        declared = declared_couplings(self._calls, self.engine.kinds, self.kinds, W,
+                                      self.lanes.n_blocks, self.n_dof)
+        if declared is not None:
+            rows.append(declared[0])
+            cols.append(declared[1])
+        else:
+            evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
+        finite = np.isfinite(R0[:, 0])
+        for j in range(self.n_dof if declared is None else 0):
             Up = U0.copy()
             Up[j, 0] += 1e-6 * max(abs(U0[j, 0]), scale[j, 0] / h)
             evaluate(T, self.kinds, bi, W, time + h, h, Up, Rp)

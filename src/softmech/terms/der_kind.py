@@ -5,12 +5,14 @@ import numpy as np
 
 from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.function_schedules import CAPACITY, SampledSchedule
+from softmech.integrators.analytic import AnalyticJacobian, Couplings
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
                                        DerWaveArgs, der_clear_forces, der_commit_frames,
                                        der_elastic_forces, der_elastic_jacobian,
                                        der_fix_positions, der_fix_rates, der_parameter_wave,
                                        der_rest_schedule)
+from softmech.kernels.der_motion import DER_MOTION
 from softmech.terms.base import Part
 
 ORDER = 0
@@ -67,19 +69,19 @@ class DerElasticity(Part):
                 np.repeat(r.voronoi_lengths, 2))
             engine.packed_params[f"{r.name}.natural_twist"] = PackedParam(
                 args.tbar, first, r.voronoi_lengths)
+        jacobian = _elastic_jacobian(slots)
         return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity",
-                     jacobian=_elastic_jacobian(slots)),
+                     jacobian=jacobian,
+                     couplings=Couplings(jacobian.rows, jacobian.cols, DER_MOTION)),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
-                     history=True)] + _schedule_calls(engine, rods, slots, args)
+                     history=True, couplings=Couplings.none(DER_MOTION))] + \
+            _schedule_calls(engine, rods, slots, args)
 
 
 def _elastic_jacobian(slots):
     """The elasticity's analytic Jacobian (softmech.integrators.analytic): the entries of
     der_elastic_jacobian, each edge's 6 x 6 then each spring's 11 x 11, in the kind's
     coordinates (node slot s, axis c: 3 s + c; edge slot j: 3 n + j, as the kernels' q)."""
-    from softmech.integrators.analytic import AnalyticJacobian
-    from softmech.kernels.der_motion import DER_MOTION
-
     rows, cols = [], []
     for dofs in (slots.edge_dofs, slots.spring_dofs):
         k = dofs.shape[1]
@@ -139,7 +141,7 @@ def _schedule_calls(engine, rods, slots, elastic):
                 engine.sampled.append(SampledSchedule(schedule, args,
                                                       engine.lanes.world_of_lane))
             calls.append(Call("forces", SCHEDULE_ORDER, der_rest_schedule, args,
-                              "der_rest_schedule"))
+                              "der_rest_schedule", couplings=Couplings.none(DER_MOTION)))
     return calls
 
 
@@ -169,7 +171,8 @@ class DerParameterWaves(Part):
                 amplitude=amplitude, phase=phase, offset=offset,
                 wave=np.array([term.frequency, term.ramp_time]),
                 row=engine.zeros(n))
-            out.append(Call("forces", SCHEDULE_ORDER, der_parameter_wave, args, term.name))
+            out.append(Call("forces", SCHEDULE_ORDER, der_parameter_wave, args, term.name,
+                            couplings=Couplings.none(DER_MOTION)))
         return out
 
 
@@ -232,5 +235,7 @@ class DerFixedNodes(Part):
             np.zeros((lanes.n_blocks, 0, W))
         args = engine.args(DerFixArgs, fix_slot=slot, fix_comp=comp, fix_value=value,
                            fix_edge=edge, fix_angle=angle)
-        return [Call("positions", 0, der_fix_positions, args, "der_fix_positions"),
-                Call("rates", 0, der_fix_rates, args, "der_fix_rates")]
+        return [Call("positions", 0, der_fix_positions, args, "der_fix_positions",
+                     couplings=Couplings.none(DER_MOTION)),
+                Call("rates", 0, der_fix_rates, args, "der_fix_rates",
+                     couplings=Couplings.none(DER_MOTION))]

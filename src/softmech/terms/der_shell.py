@@ -6,7 +6,9 @@ import numpy as np
 
 from softmech.bodies.shell import _node_dofs
 from softmech.der_packing import PackedParam, per_lane_rows
+from softmech.integrators.analytic import Couplings
 from softmech.integrators.driver import Call
+from softmech.kernels.der_motion import DER_MOTION
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
                                         der_shell_forces, der_shell_pressure)
 from softmech.kernels.der_shell_midedge import DerMidedgeArgs, der_shell_midedge
@@ -61,7 +63,10 @@ def shell_calls(engine):
     for shell, first in zip(hinged, offsets):     # (for DerParameterWaves)
         engine.packed_params[f"{shell.name}.rest_angle"] = PackedParam(
             args.sh_rest_angle, int(first), np.ones(len(shell.hinges)))
-    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity")] + \
+    couplings = Couplings.union([Couplings.blocks(edge_dofs, DER_MOTION),
+                                 Couplings.blocks(hinge_dofs, DER_MOTION)])
+    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity",
+                 couplings=couplings)] + \
         midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
 
 
@@ -108,7 +113,11 @@ def midedge_calls(engine, shells):
     for shell, first in zip(shells, tri_offsets):  # (for DerParameterWaves)
         engine.packed_params[f"{shell.name}.rest_curvature"] = PackedParam(
             rest, 3 * int(first), np.ones(3 * len(shell.triangles)))
-    return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge")]
+    # each triangle's nodes and its edges' angles, in the kind's numbering (the kernel's own
+    # numbers the mid-edge shells' edges from 0: me_edge maps them to the kind's edge slots)
+    stencils = np.concatenate([_node_dofs(tri_nodes), 3 * n + args.me_edge[tri_edges]], axis=1)
+    return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge",
+                 couplings=Couplings.blocks(stencils, DER_MOTION))]
 
 
 class DerShellLoads(Part):
@@ -138,5 +147,6 @@ class DerShellLoads(Part):
                 sl_rest_area=shell.tri_area.astype(float), sl_value=per_lane_rows(value, engine.lanes),
                 sl_q=engine.zeros(3 * n), sl_v=engine.zeros(3 * n), sl_F=engine.zeros(3 * n),
                 sl_J=engine.zeros(0))
-            out.append(Call("forces", order, kernel, args, name))
+            out.append(Call("forces", order, kernel, args, name,
+                            couplings=Couplings.blocks(args.sl_tri_dofs, DER_MOTION)))
         return out
