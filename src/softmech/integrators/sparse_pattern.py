@@ -109,23 +109,9 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     name, perm, lower = best
     inverse = np.empty(n, dtype=np.int64)
     inverse[perm] = np.arange(n)
-    # column j of the factor: U's rows above the diagonal are L^T's, i.e. the i < j with j in
-    # lower[i]; then j; then lower[j]
-    upper = [[] for _ in range(n)]
-    for i, col in enumerate(lower):
-        for j in col:
-            upper[j].append(i)
-    colptr = np.zeros(n + 1, dtype=np.int64)
-    rows, diag = [], np.zeros(n, dtype=np.int64)
-    for j in range(n):
-        diag[j] = len(rows) + len(upper[j])
-        rows.extend(upper[j])
-        rows.append(j)
-        rows.extend(lower[j].tolist())
-        colptr[j + 1] = len(rows)
-    rows = np.array(rows, dtype=np.int64)
-    entry_pos = _positions(colptr, rows, diag, inverse[cr], inverse[cc])
-    extra_pos = _positions(colptr, rows, diag, inverse[er], inverse[ec])
+    colptr, rows, diag = _factor_columns(n, lower)
+    entry_pos = _positions(colptr, rows, inverse[cr], inverse[cc])
+    extra_pos = _positions(colptr, rows, inverse[er], inverse[ec])
     color, n_colors = column_coloring(n, cr, cc)
     order = np.argsort(cc, kind="stable")
     col_ptr = np.zeros(n + 1, dtype=np.int64)
@@ -137,20 +123,37 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
                          ordering=name, extra_pos=extra_pos)
 
 
-def _positions(colptr, rows, diag, pi, pj):
-    """Position in the factor of each entry (pi, pj) (permuted numbering), found by a search
-    in its column: above the diagonal, the diagonal, or below it (the symbolic pattern holds A
-    + A^T, so every entry is found)."""
-    pos = np.empty(pi.size, dtype=np.int64)
-    for e in range(pi.size):
-        start, end = colptr[pj[e]], colptr[pj[e] + 1]
-        k = start + np.searchsorted(rows[start:diag[pj[e]]], pi[e]) if pi[e] < pj[e] else (
-            diag[pj[e]] if pi[e] == pj[e] else
-            diag[pj[e]] + 1 + np.searchsorted(rows[diag[pj[e]] + 1:end], pi[e]))
-        if k >= end or rows[k] != pi[e]:       # the symbolic pattern holds A: cannot happen
-            raise AssertionError("coupling missing from the symbolic factor")
-        pos[e] = k
-    return pos
+def _factor_columns(n, lower):
+    """(colptr (n + 1,), rows (nnz,), diag (n,)) int64 of the LU factor's columns from the
+    Cholesky pattern `lower` (symbolic_cholesky): column j holds U's rows above the diagonal
+    (L^T's: the i < j with j in lower[i]), then j, then lower[j] -- rows ascending in each
+    column; diag[j] the position of (j, j)."""
+    sizes = np.array([c.size for c in lower], dtype=np.int64)
+    below_rows = np.concatenate(lower + [np.zeros(0, np.int64)]).astype(np.int64)
+    below_cols = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    every = np.arange(n, dtype=np.int64)
+    # the entries below the diagonal, their transposes above it, and the diagonal
+    r = np.concatenate([below_rows, below_cols, every])
+    c = np.concatenate([below_cols, below_rows, every])
+    keys = np.sort(c * n + r)
+    rows = keys % n
+    colptr = np.concatenate([[0], np.cumsum(np.bincount(keys // n, minlength=n))])
+    diag = np.searchsorted(keys, every * n + every)
+    return colptr.astype(np.int64), rows.astype(np.int64), diag.astype(np.int64)
+
+
+def _positions(colptr, rows, pi, pj):
+    """Position in the factor of each entry (pi, pj) (permuted numbering): each column's rows
+    are ascending and the columns follow each other, so the keys column * n + row of the
+    factor's entries are sorted and one search finds them all (the symbolic pattern holds A +
+    A^T, so every entry is found)."""
+    n = colptr.size - 1
+    keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(colptr)) * n + rows
+    wanted = np.asarray(pj, np.int64) * n + np.asarray(pi, np.int64)
+    pos = np.searchsorted(keys, wanted)
+    if np.any(pos >= keys.size) or np.any(keys[np.minimum(pos, keys.size - 1)] != wanted):
+        raise AssertionError("coupling missing from the symbolic factor")
+    return pos.astype(np.int64)
 
 
 def column_coloring(n, rows, cols):

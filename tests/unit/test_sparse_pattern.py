@@ -1,0 +1,41 @@
+"""The LU factor's symbolic pattern (softmech.integrators.sparse_pattern.factor_pattern): its
+columns and the positions of the couplings in it, checked entry by entry against their
+definitions on random patterns (the assembly and the search are vectorized: one sort and one
+search over keys column * n + row)."""
+import numpy as np
+import pytest
+
+from softmech.integrators.sparse_pattern import factor_pattern, symbolic_cholesky
+
+
+@pytest.mark.parametrize("n, k, seed", [(1, 1, 0), (30, 120, 1), (300, 2500, 2)])
+def test_every_coupling_sits_at_its_row_and_column_of_the_factor(n, k, seed):
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n, k)
+    cols = np.clip(rows + rng.integers(-15, 16, k), 0, n - 1)
+    extra = (rng.integers(0, n, 40), rng.integers(0, n, 40))
+    fp = factor_pattern(n, rows, cols, extra=extra)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[fp.perm] = np.arange(n)
+    column = np.repeat(np.arange(n), np.diff(fp.colptr))
+    for j in range(n):                   # each column: rows ascending, the diagonal among them
+        own = fp.rows[fp.colptr[j]:fp.colptr[j + 1]]
+        assert np.all(np.diff(own) > 0)
+        assert fp.rows[fp.diag[j]] == j and column[fp.diag[j]] == j
+    for (r, c), pos in ((fp.coupling_rows, fp.coupling_cols), fp.entry_pos), \
+            (extra, fp.extra_pos):
+        assert np.array_equal(fp.rows[pos], inverse[r])
+        assert np.array_equal(column[pos], inverse[c])
+
+
+def test_an_arrow_fills_everything_below_its_head():
+    """symbolic_cholesky, whose columns the factor's are built from: eliminating the arrow's
+    head (row and column 0 full) first couples every later column with every other, so L is
+    full below the diagonal (George & Liu 1981, the arrowhead example)."""
+    import scipy.sparse
+    n = 5
+    arrow = np.zeros((n, n))
+    arrow[0, :] = arrow[:, 0] = 1.0
+    arrow[np.arange(n), np.arange(n)] = 1.0
+    lower = symbolic_cholesky(scipy.sparse.csr_matrix(arrow))
+    assert [c.tolist() for c in lower] == [[1, 2, 3, 4], [2, 3, 4], [3, 4], [4], []]
