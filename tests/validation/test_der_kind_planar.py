@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.bodies import meshes
 
-from test_planar import ROUND_OFF, curved_cantilever
+from test_planar import ROUND_OFF, curved_cantilever, hanging_sheet
 
 
 def run(build, planar, body, engine="unified", duration=0.5, dt=1e-2):
@@ -41,16 +40,7 @@ def test_a_planar_swinging_cantilever_moves_as_in_3d_and_in_the_discrete_engine(
 def test_a_planar_sheet_hangs_as_in_3d(bending):
     """test_planar.py's 0.1 x 0.05 m sheet in the plane z = 0 hanging from its top row under
     gravity -y (a membrane problem): Planar equal to the 3D run within round-off."""
-    def build():
-        scene = sm.Scene()
-        sheet = scene.add_shell(name="sheet", mesh=meshes.rectangle(0.1, 0.05, 6),
-                                thickness=1e-3, youngs_modulus=1e5, density=1000.0,
-                                bending=bending)
-        top = np.flatnonzero(sheet.vertices[:, 1] >= sheet.vertices[:, 1].max() - 1e-12)
-        scene.add(sm.FixNodes(sheet, top))
-        scene.add(sm.Gravity((0.0, -9.81, 0.0)))
-        return scene, "z"
-
+    build = hanging_sheet(bending)
     planar, flat3d = (run(build, flag, "sheet", duration=0.1) for flag in (True, False))
     assert np.ptp(flat3d[..., 1]) > 1e-4                           # it does stretch
     np.testing.assert_allclose(planar, flat3d, rtol=0, atol=ROUND_OFF * 0.1)

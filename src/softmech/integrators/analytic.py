@@ -19,6 +19,14 @@ from softmech.integrators.dof_layout import kind_dofs
 from softmech.kernels.analytic_jacobian import AnalyticArgs
 
 
+def _check_entries(owner, rows, cols):
+    """rows and cols of a Jacobian's entries: one-dimensional, of the same length."""
+    rows, cols = np.asarray(rows), np.asarray(cols)
+    if rows.ndim != 1 or rows.shape != cols.shape:
+        raise ValueError(f"{owner}.rows and cols have shapes {rows.shape} and {cols.shape}: "
+                         "must be one-dimensional and of the same length")
+
+
 @dataclass(frozen=True)
 class AnalyticJacobian:
     """The analytic Jacobian of a "forces" Call.
@@ -37,10 +45,7 @@ class AnalyticJacobian:
     kind: object
 
     def __post_init__(self):
-        rows, cols = np.asarray(self.rows), np.asarray(self.cols)
-        if rows.ndim != 1 or rows.shape != cols.shape:
-            raise ValueError(f"AnalyticJacobian.rows and cols have shapes {rows.shape} and "
-                             f"{cols.shape}: must be one-dimensional and of the same length")
+        _check_entries("AnalyticJacobian", self.rows, self.cols)
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,7 @@ class Couplings:
     kind: object
 
     def __post_init__(self):
-        rows, cols = np.asarray(self.rows), np.asarray(self.cols)
-        if rows.ndim != 1 or rows.shape != cols.shape:
-            raise ValueError(f"Couplings.rows and cols have shapes {rows.shape} and "
-                             f"{cols.shape}: must be one-dimensional and of the same length")
+        _check_entries("Couplings", self.rows, self.cols)
 
     @classmethod
     def blocks(cls, stencils, kind):

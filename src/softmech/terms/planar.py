@@ -34,15 +34,11 @@ class Planar(_ImplicitTerm):
         self.normal = _checks.choice(f"{name}.normal", normal, set(AXES))
         self.tolerance = float(_checks.nonnegative(f"{name}.tolerance", tolerance, shape=()))
 
-    def bind_implicit(self, ctx):
-        layout, axis = ctx.layout, AXES[self.normal]
-        if not ctx.bodies:
-            raise ValueError(f"{self.name}: the scene has no discrete rod or shell")
-        out_of_plane, plane = [], None
-        for body in ctx.bodies.values():
-            nd = layout.node_dof(body.nodes)
-            coord = layout.q0[nd[:, axis]]
-            plane = coord[0] if plane is None else plane
+    def _check_in_plane(self, coordinates):
+        """Every node starts in one plane normal to the axis: coordinates [(body, its nodes'
+        coordinates along the normal (n,) [m])], the first node's the plane's."""
+        plane = coordinates[0][1][0]
+        for body, coord in coordinates:
             spread = float(np.abs(coord - plane).max())
             if spread > self.tolerance:
                 raise ValueError(
@@ -50,7 +46,16 @@ class Planar(_ImplicitTerm):
                     f"{body.kind} {body.name!r} has nodes {spread:.3g} m off the plane "
                     f"{self.normal} = {plane:.6g} m (tolerance {self.tolerance:.3g} m): every "
                     "node must start in one plane normal to the axis")
-            out_of_plane.append(nd[:, axis])
+
+    def bind_implicit(self, ctx):
+        layout, axis = ctx.layout, AXES[self.normal]
+        if not ctx.bodies:
+            raise ValueError(f"{self.name}: the scene has no discrete rod or shell")
+        out_of_plane = []
+        self._check_in_plane([(body, layout.q0[layout.node_dof(body.nodes)[:, axis]])
+                              for body in ctx.bodies.values()])
+        for body in ctx.bodies.values():
+            out_of_plane.append(layout.node_dof(body.nodes)[:, axis])
         node_dofs = np.unique(np.concatenate([layout.node_dof(b.nodes).reshape(-1)
                                               for b in ctx.bodies.values()]))
         scalar_dofs = np.setdiff1d(np.arange(layout.n_dof), node_dofs)
@@ -85,15 +90,7 @@ class Planar(_ImplicitTerm):
         if part.planar:
             raise ValueError(f"{self.name}: a scene takes one sm.Planar")
         axis = AXES[self.normal]
-        plane = initial_nodes(bodies[0])[0, axis]
-        for body in bodies:
-            spread = float(np.abs(initial_nodes(body)[:, axis] - plane).max())
-            if spread > self.tolerance:
-                raise ValueError(
-                    f"{self.name}.normal = {self.normal!r} is not allowed for this scene: "
-                    f"{body.kind} {body.name!r} has nodes {spread:.3g} m off the plane "
-                    f"{self.normal} = {plane:.6g} m (tolerance {self.tolerance:.3g} m): every "
-                    "node must start in one plane normal to the axis")
+        self._check_in_plane([(body, initial_nodes(body)[:, axis]) for body in bodies])
         part.planar = True
         for body in bodies:
             part.hold(body, np.arange(node_count(body)), [axis], np.arange(edge_count(body)))
