@@ -3,6 +3,11 @@ iterations per step with the compiled Newton loop and with the Python loop, in o
 cold compile time of both loops.
 
     OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python benchmarks/implicit_scenes.py [--cold]
+    OPENBLAS_NUM_THREADS=1 python benchmarks/implicit_scenes.py --engines
+
+--engines: instead, each scene's whole duration on the discrete and on the unified engine
+(Scene.compile(engine=...)): wall times and the largest node distance between the two final
+states.
 
 Steady state: each scene as built (SCENES[name].build(): its dt, duration and Newton options),
 10 steps to compile and load, then its whole duration timed in CPU time of this process
@@ -81,11 +86,40 @@ def first_step(name, compiled, numba_cache, softmech_cache, source=FIRST_STEP, *
     return build, step
 
 
+def on_both_engines():
+    """Each scene's whole duration on the discrete and the unified engine (warm: two steps
+    first), wall time, and the largest node distance between the engines' final states."""
+    import numpy as np
+    from softmech.scenarios import SCENES
+    print("| scene | simulated [s] | discrete engine [s] | unified engine [s] | largest node "
+          "distance at the end [m] |")
+    print("|---|---:|---:|---:|---:|")
+    for name in SCENES_TIMED:
+        wall, final = {}, {}
+        for engine in ("discrete", "unified"):
+            scene, info = SCENES[name].build()
+            sim = scene.compile(dt=info.dt, engine=engine)
+            sim.run(2 * info.dt)
+            t0 = time.perf_counter()
+            sim.run(info.duration)
+            wall[engine] = time.perf_counter() - t0
+            final[engine] = {b.name: np.asarray(sim.get_state(b.name)["positions"])
+                             for b in scene.implicit_bodies}
+        gap = max(np.abs(final["unified"][b] - final["discrete"][b]).max()
+                  for b in final["discrete"])
+        print(f"| `{name}` | {info.duration:g} | {wall['discrete']:.3f} | "
+              f"{wall['unified']:.3f} | {gap:.2g} |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cold", action="store_true", help="also the cold compile times")
+    parser.add_argument("--engines", action="store_true",
+                        help="only each scene on the discrete and the unified engine")
     args = parser.parse_args()
     print(f"load average at the start {os.getloadavg()[0]:.2f}\n")
+    if args.engines:
+        return on_both_engines()
     print("| scene | free DOFs, storage | Newton loop | CPU ms per step | Newton it./step |")
     print("|---|---|---|---|---|")
     for name in SCENES_TIMED:
