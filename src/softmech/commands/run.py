@@ -66,6 +66,10 @@ def add_arguments(parser):
                              "as muscle rods glued to the body at +-r/2, or as rods glued the "
                              "paper's code's way (their anchors' moments as couples); walker: "
                              "two muscle rings joined by a strip (default) or the strip alone")
+    parser.add_argument("--engine", choices=("discrete", "unified"), default=None,
+                        help="the engine of a scene's discrete rods and shells (default: the "
+                             "scene's or the file's; the discrete engine unless the scene mixes "
+                             "them with Cosserat rods or rigid bodies)")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "
@@ -82,7 +86,16 @@ def add_arguments(parser):
 
 def scenario_of(args):
     """The Scenario that `softmech run` runs: a scenario file (an argument ending in .toml), or a
-    built-in scene built with --n-elems; --duration overrides either's duration."""
+    built-in scene built with --n-elems; --duration and --engine override either's settings."""
+    scenario = _scenario_of(args)
+    engine = getattr(args, "engine", None)
+    if engine is not None:
+        scenario.run.engine = _checks.choice("--engine", engine, {"discrete", "unified"})
+    return scenario
+
+
+def _scenario_of(args):
+    """scenario_of before --engine."""
     from softmech.scenefile import builtin_scenario
 
     name = getattr(args, "scene", None) or DEFAULT_SCENE
@@ -125,7 +138,7 @@ def default_output(args, name):
 def command_line(args, name):
     """The command line that reproduces `args` (stored in the run settings)."""
     words = ["softmech", "run", getattr(args, "scene", None) or name]
-    for option in ("output", "duration", "n_elems", "muscles", "checkpoint_every"):
+    for option in ("output", "duration", "n_elems", "muscles", "engine", "checkpoint_every"):
         value = getattr(args, option, None)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]

@@ -12,7 +12,8 @@ import inspect
 from softmech import _checks
 from softmech.scene import Scene
 from softmech.scenefile.schema import (FRICTION_FIELDS, MATERIAL_FIELDS, RECORD_FIELDS,
-                                       BODY_KINDS, ROD_KINDS, RUN_FIELDS, SCHEMES, SCENE_FIELDS, SCHEMA_VERSION,
+                                       BODY_KINDS, ENGINES, ROD_KINDS, RUN_FIELDS, SCHEMES,
+                                       SCENE_FIELDS, SCHEMA_VERSION,
                                        TERM_ALIASES, TERM_SECTIONS, TERM_TYPES, TOP_LEVEL,
                                        RunSettings,
                                        Scenario, term_fields)
@@ -136,12 +137,14 @@ class DocumentReader:
             worlds = _checks.integer("worlds", t["worlds"], 1, _checks.MAX_WORLDS)
             scheme = (None if t["scheme"] is None
                       else _checks.choice("scheme", t["scheme"], set(SCHEMES)))
+            engine = (None if t["engine"] is None
+                      else _checks.choice("engine", t["engine"], set(ENGINES)))
         except ValueError as err:
             self.fail("[run]", str(err))
         for flag in ("strict", "allow_large"):
             if not isinstance(t[flag], bool):
                 self.fail("[run]", f"{flag} = {t[flag]!r} is not allowed: must be true or false")
-        return RunSettings(dt=dt, duration=duration, worlds=worlds, scheme=scheme,
+        return RunSettings(dt=dt, duration=duration, worlds=worlds, scheme=scheme, engine=engine,
                            strict=t["strict"], allow_large=t["allow_large"])
 
     def number(self, where, value):

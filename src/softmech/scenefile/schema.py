@@ -6,7 +6,8 @@ A scenario file is TOML. Every call of the scene builder has a table form:
     schema_version = 1
     [scene]        name, description, template ("generic", "snake", "cantilever": what
                    `softmech run` derives and plots)
-    [run]          dt [s], duration [s], worlds, scheme ("verlet" | "pefrl"), strict,
+    [run]          dt [s], duration [s], worlds, scheme ("verlet" | "pefrl"), engine
+                   ("discrete" | "unified": discrete rods and shells), strict,
                    allow_large (run above softmech.run_cost's budgets)
     [record]       every [s], fields (as sm.Every); optional: the template's default otherwise
     [materials.NAME]  density, youngs_modulus, ... shared by rods that say material = "NAME"
@@ -167,9 +168,11 @@ FRICTION_FIELDS = tuple(AnisotropicFriction.__dataclass_fields__)
 
 SCENE_FIELDS = {"name": "scenario", "description": "", "template": "generic"}
 RUN_FIELDS = {"dt": inspect.Parameter.empty, "duration": inspect.Parameter.empty, "worlds": 1,
-              "scheme": None, "strict": False, "allow_large": False}
+              "scheme": None, "engine": None, "strict": False, "allow_large": False}
 SCHEMES = ("verlet", "pefrl", "implicit_euler", "symplectic_euler")
 """Integrator schemes a [run] table may name (Scene.compile checks them against the bodies)."""
+ENGINES = ("discrete", "unified")
+"""Engines a [run] table may name for discrete rods and shells (Scene.compile's `engine`)."""
 RECORD_FIELDS = {"every": inspect.Parameter.empty, "fields": inspect.Parameter.empty}
 
 TOP_LEVEL = ("schema_version", "scene", "run", "record", "materials", "rods", "bodies") + TERM_SECTIONS + (
@@ -185,13 +188,15 @@ def term_fields(cls):
 class RunSettings:
     """How `softmech run` runs a scenario: time step dt [s], simulated duration [s], number of
     worlds, integrator scheme (None: the bodies' default, "verlet" for Cosserat rods and rigid
-    bodies, "implicit_euler" for discrete rods and shells), whether a dt above the
+    bodies, "implicit_euler" for discrete rods and shells), the engine of discrete rods and
+    shells (None: Scene.compile's default; "discrete" or "unified"), whether a dt above the
     stability estimate raises, and whether `softmech run` may exceed the budgets of
     softmech.run_cost (compute, memory, disk; refused before the first step otherwise)."""
     dt: float
     duration: float
     worlds: int = 1
     scheme: str = None
+    engine: str = None
     strict: bool = False
     allow_large: bool = False
 
@@ -220,6 +225,8 @@ class Scenario:
         settings = dict(worlds=self.run.worlds, dt=self.run.dt, scheme=self.run.scheme)
         if not self.scene.implicit_bodies:          # the explicit engine's own option
             settings["strict"] = self.run.strict
+        if self.run.engine is not None:
+            settings["engine"] = self.run.engine
         settings.update(overrides)
         return self.scene.compile(**settings)
 
