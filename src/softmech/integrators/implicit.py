@@ -342,7 +342,7 @@ class ImplicitIntegrator:
             cols.append(declared[1])
         else:
             evaluate(T, self.kinds, bi, W, time + h, h, U0, R0)
-        finite = np.isfinite(R0[:, 0])
+            finite = np.isfinite(R0[:, 0])
         for j in range(self.n_dof if declared is None else 0):
             Up = U0.copy()
             Up[j, 0] += 1e-6 * max(abs(U0[j, 0]), scale[j, 0] / h)

@@ -51,11 +51,9 @@ class Planar(_ImplicitTerm):
         layout, axis = ctx.layout, AXES[self.normal]
         if not ctx.bodies:
             raise ValueError(f"{self.name}: the scene has no discrete rod or shell")
-        out_of_plane = []
-        self._check_in_plane([(body, layout.q0[layout.node_dof(body.nodes)[:, axis]])
-                              for body in ctx.bodies.values()])
-        for body in ctx.bodies.values():
-            out_of_plane.append(layout.node_dof(body.nodes)[:, axis])
+        out_of_plane = [layout.node_dof(body.nodes)[:, axis] for body in ctx.bodies.values()]
+        self._check_in_plane([(body, layout.q0[dofs])
+                              for body, dofs in zip(ctx.bodies.values(), out_of_plane)])
         node_dofs = np.unique(np.concatenate([layout.node_dof(b.nodes).reshape(-1)
                                               for b in ctx.bodies.values()]))
         scalar_dofs = np.setdiff1d(np.arange(layout.n_dof), node_dofs)
