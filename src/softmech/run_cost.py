@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass
 
 from softmech import _checks
+from softmech.der_packing import edge_count, node_count
 from softmech.diagnostics import ENERGY_KEYS
 from softmech.recording import ROD_FIELDS, rods_of
 
@@ -176,7 +177,9 @@ def _count_elements(sim):
     implicit = getattr(sim, "bodies", None)
     if isinstance(implicit, dict):
         return sum(sim._dofs(b)[0].shape[0] for b in implicit.values())
-    return sum(r.n_elems for r in rods_of(sim)) + len(sim.rigid_bodies)
+    shells = getattr(sim, "der_shells", ())         # (the unified engine's)
+    return sum(r.n_elems for r in rods_of(sim)) + len(sim.rigid_bodies) + sum(
+        node_count(s) for s in shells)
 
 
 def _field_values(sim, fields):
@@ -189,13 +192,16 @@ def _field_values(sim, fields):
                                       scalars.size if base in ("angles", "angular_velocities")
                                       else _summary_size(base))
         return out
-    bodies = rods_of(sim) + list(sim.rigid_bodies)
+    bodies = rods_of(sim) + list(sim.rigid_bodies) + list(getattr(sim, "der_shells", ()))
     rods = {r.name for r in rods_of(sim)}
     out = {}
     for f in fields:
         owner, base = f.split(".", 1) if "." in f else (None, f)
         chosen = ([b for b in bodies if b.name == owner] if owner else bodies)
         for body in chosen:
+            if getattr(body, "kind", "") in ("der_rod", "shell"):
+                out[f"{body.name}.{base}"] = _kind_field_size(body, base)
+                continue
             if base in ROD_FIELDS and body.name not in rods:
                 continue
             rigid = body.name not in rods
@@ -207,6 +213,17 @@ def _field_values(sim, fields):
                 "reference_a1": 3 * n_elems, "reference_tangent": 3 * n_elems,
                 "reference_twist": getattr(body, "n_springs", 0)}.get(base) or _summary_size(base)
     return out
+
+
+def _kind_field_size(body, base):
+    """Values per world of one sample of a field of a discrete rod or shell of the unified
+    engine (softmech.sampling._der_sample: its state fields, a rod's twists also as angles)."""
+    nodes, edges = node_count(body), edge_count(body)
+    size = {"positions": 3 * nodes, "velocities": 3 * nodes, "angles": edges,
+            "angular_velocities": edges, "twist": edges, "twist_rates": edges,
+            "reference_a1": 3 * edges, "reference_tangent": 3 * edges,
+            "reference_twist": getattr(body, "n_springs", 0)}.get(base)
+    return _summary_size(base) if size is None else size
 
 
 def _summary_size(base):

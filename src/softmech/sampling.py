@@ -4,8 +4,8 @@ once per sample; and the check of the requested fields before a run."""
 import numpy as np
 
 from softmech.blocks import from_blocks
-from softmech.der_packing import DER_STATE_FIELDS
 from softmech.recording import ROD_FIELDS, STATE_FIELDS
+from softmech.shell_packing import MIDEDGE_STATE_FIELDS
 from softmech.terms.rigid import ground_contact_force
 from softmech.terms.rod_contact import CALLS as ROD_CONTACT_CALLS
 from softmech.terms.rod_contact import node_forces as rod_contact_node_forces
@@ -41,8 +41,6 @@ def sample_fields(sim, samples, fields):
         for name in names:
             if sim._der(name) is not None:
                 value = _der_sample(sim, name, base, per_rod)
-                if value is None:
-                    continue
             elif base in STATE_FIELDS and sim._rigid(name) is None:
                 value = _sliced_state(sim, name, base, full)
             elif base in STATE_FIELDS:
@@ -63,20 +61,33 @@ def sample_fields(sim, samples, fields):
             samples.setdefault(f"{name}.{base}", []).append(value)
 
 
+DISCRETE_ENGINE_NAMES = {"angles": "twist", "angular_velocities": "twist_rates"}
+"""A discrete rod's fields under the names the discrete engine records them with (its edge
+angles are the rod's twists), so that one sm.Every records the same series on both engines."""
+
+
 def _der_sample(sim, name, base, per_rod):
-    """A recorded field of a discrete rod: its state fields (DER_STATE_FIELDS), com and
-    com_velocity, and the diagnostics' energies and momenta; None for a field it does not
-    have (directors, contact forces): ValueError."""
-    if base in DER_STATE_FIELDS:
-        state = sim.get_state(name)
-        if base in state:       # (a shell has positions and velocities)
-            return state[base]
+    """A recorded field of a discrete rod or shell: its state fields (get_state: a rod's
+    softmech.der_packing.DER_STATE_FIELDS, a shell's positions and velocities, a mid-edge
+    shell's angles and angular_velocities; a rod's twists also under the discrete engine's
+    names, DISCRETE_ENGINE_NAMES; a hinge shell's angles, none), com and com_velocity, and the diagnostics' energies and
+    momenta; ValueError for a field it does not have (directors, contact forces)."""
+    if (name, "state") not in per_rod:      # (once per sample, as the diagnostics)
+        per_rod[name, "state"] = sim.get_state(name)
+    state = per_rod[name, "state"]
+    if base in state:
+        return state[base]
+    if DISCRETE_ENGINE_NAMES.get(base) in state:
+        return state[DISCRETE_ENGINE_NAMES[base]]
+    if base in MIDEDGE_STATE_FIELDS:        # a hinge shell's (none), as the discrete engine's
+        return np.zeros((sim.worlds, 0))
     if name not in per_rod:
         per_rod[name] = sim.diagnostics(name)
     if base in per_rod[name]:
         return per_rod[name][base]
-    raise ValueError(f"Every.fields entry {base!r} is not allowed for discrete rod {name!r}: "
-                     f"it records {list(DER_STATE_FIELDS)} and {sorted(per_rod[name])}")
+    kind = "shell" if getattr(sim._der(name), "kind", "") == "shell" else "discrete rod"
+    raise ValueError(f"Every.fields entry {base!r} is not allowed for {kind} {name!r}: "
+                     f"it records {sorted(state)} and {sorted(per_rod[name])}")
 
 
 def _unblocked(sim, key, full):

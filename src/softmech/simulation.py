@@ -259,11 +259,14 @@ class Simulation:
         for history in self._histories.values():   # anchors of the old configuration: forget
             history[...] = 0.0                      # them (a contact starts sticking afresh)
 
-    def _restore(self, arrays):
+    def _restore(self, arrays, memory=None):
         """Copy arrays into the state, then the terms' history, in place (the compiled step
-        holds their arrays)."""
+        holds their arrays); memory: the implicit integrator's (ImplicitIntegrator.memory), or
+        None to leave it."""
         for dst, src in zip(tuple(self._state) + tuple(self._histories.values()), arrays):
             dst[...] = src
+        if memory is not None:
+            self.implicit_integrator().restore_memory(memory)
 
     def diagnostics(self, rod=None):
         """Energies [J], com [m], momenta of one rod now, each (B, ...) (see softmech.diagnostics)."""
@@ -403,6 +406,14 @@ class Simulation:
         calls = [c.name for c in self._engine().calls]
         return f"the {self.scheme} step with {', '.join(calls)}"
 
+    def solve_static(self):
+        """Replace every world's state by the equilibrium reached from it at the current time
+        (velocities set to 0), by pseudo-transient continuation with the implicit integrator
+        (softmech.static_solve); raises SimulationDiverged (state kept) if it does not
+        converge."""
+        from softmech.static_solve import solve_static
+        solve_static(self)
+
     def implicit_integrator(self):
         """The softmech.integrators.implicit.ImplicitIntegrator of the current parameters
         (scheme "implicit_euler"), built (sparsity probed) when they change."""
@@ -433,18 +444,23 @@ class Simulation:
     def _advance_steps(self, engine, n_steps):
         saved = tuple(a.copy() for a in self._state) + tuple(
             a.copy() for a in self._histories.values())
+        implicit = self.implicit_integrator() if self.scheme in IMPLICIT_SCHEMES else None
+        # (the integrator's memory too: a failed step leaves NaN in its kept factor, and the
+        # last good state, saved with it, must continue as the run would have)
+        memory = None if implicit is None else implicit.memory()
         try:
-            if self.scheme in IMPLICIT_SCHEMES:
-                status = self.implicit_integrator().advance(
-                    block_pool(), self._t0, self._steps, self.dt, n_steps)
+            if implicit is not None:
+                status = implicit.advance(block_pool(), self._t0, self._steps, self.dt, n_steps)
             else:
                 status = self._explicit_blocks(engine, n_steps)
         except ValueError:  # a kernel refused the state (softmech.kernels.rod_sticking.OVERFLOW)
-            self._restore(saved)
+            self._restore(saved, memory)
             raise
         exploded = exploded_blocks(self)
         status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
         if np.any(status != STATUS_OK):
+            if memory is not None:
+                implicit.restore_memory(memory)
             raise_diverged(self, saved, n_steps, status)
         self._steps += n_steps
 

@@ -210,3 +210,21 @@ def test_recorders_are_not_called_for_the_estimate_and_their_size_is_checked_at_
                          recorders=[sm.Recorder("small", lambda s: calls.append(1) or
                                                 np.zeros(s.worlds))])
     assert len(calls) == 6 and out["small"].shape == (1, 6)
+
+
+@pytest.mark.parametrize("engine", ["discrete", "unified"])
+def test_the_estimate_counts_what_the_run_records_on_both_engines(engine):
+    """The estimate's values per world of each recorded field are the recorded arrays' sizes
+    per world and sample, for a mid-edge shell, a hinge shell and a discrete rod joined to
+    the first (the unified engine left its shells out: no values, no elements, 2026-12-05)."""
+    import numpy as np
+    from test_implicit_scenefile import shell_scene
+
+    sim = shell_scene().compile(engine=engine)
+    fields = ("positions", "velocities", "angles", "angular_velocities", "total_energy", "com")
+    cost = run_cost.estimate(sim, 2 * sim.dt, sim.dt, fields)
+    out = sim.run(2 * sim.dt, record=sm.Every(sim.dt, fields))
+    recorded = {key: int(np.prod(np.shape(value)[2:])) for key, value in out.items()
+                if key != "time"}
+    assert cost.values == recorded and len(recorded) == 3 * len(fields) and cost.samples == 3
+    assert cost.elements > 0

@@ -116,25 +116,32 @@ def shell_scene(pressure):
     return scene, "sheet"
 
 
-@pytest.mark.parametrize("build, bad, good", [
-    (discrete_scene, (0.0, 0.0, 1e300), (0.0, 0.0, 1e-3)),     # overflowing force
-    (shell_scene, 1e305, 5.0),
+@pytest.mark.parametrize("build, bad, good, engine", [
+    (discrete_scene, (0.0, 0.0, 1e300), (0.0, 0.0, 1e-3), "discrete"),     # overflowing force
+    (discrete_scene, (0.0, 0.0, 1e300), (0.0, 0.0, 1e-3), "unified"),
+    (shell_scene, 1e305, 5.0, "discrete"),
+    (shell_scene, 1e305, 5.0, "unified"),
 ])
 def test_implicit_divergence_stops_names_the_body_and_reruns_from_its_file(tmp_path, build,
-                                                                          bad, good):
+                                                                          bad, good, engine):
     """Implicit Euler is stable at any dt, so the divergence is provoked by a force that
-    overflows (Newton meets non-finite forces); the saved state reruns with a sane force."""
+    overflows (Newton meets non-finite forces); the saved state reruns with a sane force. On
+    the unified engine the last good state holds the integrator's memory (its kept factor) as
+    it was before the failed step (it held the failed step's NaN, and the file was refused)."""
     scene, body = build(bad)
     dt = 1e-3
-    sim = scene.compile(dt=dt)
+    sim = scene.compile(dt=dt, engine=engine)
     sim.step(0)
+    before = sim.implicit_integrator().memory() if engine == "unified" else {}
     path = tmp_path / "last_good.npz"
     with pytest.raises(sm.SimulationDiverged) as info:
         sim.run(5 * dt, checkpoint=path)
     err = info.value
     assert sim.time == err.time == 0.0      # checked every step: it stops at the first one
     check_message(err, body, dt)
-    again = build(good)[0].compile(dt=dt / 4)
+    for key, value in before.items():
+        np.testing.assert_array_equal(sim.implicit_integrator().memory()[key], value, key)
+    again = build(good)[0].compile(dt=dt / 4, engine=engine)
     again.load_state(path)
     again.step(3)
     assert all(np.all(np.isfinite(v)) for v in again.get_state(body).values())

@@ -170,6 +170,38 @@ def _restart_states(tmp_path, worlds):
     return straight.get_state()["positions"], second.get_state()["positions"]
 
 
+def test_a_failed_step_leaves_the_integrators_memory_as_it_was():
+    """After a failed block the integrator's memory (its kept factor, with the failed step's
+    NaN before 2026-12-05: memory() handed out views of it with one world) is the last good
+    step's, so the last good state and a restart from it continue as the run would have."""
+    sim = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
+    sim.step(3)
+    before = sim.implicit_integrator().memory()
+    assert np.any(before["values"] != 0.0)                      # a factor is kept
+    velocities = sim.get_state("rod")["velocities"]
+    sim.set_state("rod", velocities=np.full_like(velocities, 1e300))     # Newton overflows
+    with pytest.raises(sm.SimulationDiverged):
+        sim.step(2)
+    after = sim.implicit_integrator().memory()
+    assert before.keys() == after.keys()
+    for key, value in before.items():
+        np.testing.assert_array_equal(after[key], value, key)
+
+
+def test_a_memory_without_its_members_is_refused_naming_them():
+    """A state file or results checkpoint whose integrator memory lacks a member raises a
+    ValueError naming it (was KeyError), before anything changes."""
+    sim = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
+    sim.step(2)
+    memory = sim.implicit_integrator().memory()
+    for key in ("couplings", "values", "factored_h"):
+        partial = {k: v for k, v in memory.items() if k != key}
+        with pytest.raises(ValueError, match=f"'{key}'.*missing"):
+            sim.implicit_integrator().restore_memory(partial)
+    with pytest.raises(ValueError, match="factored_h has shape"):
+        sim.implicit_integrator().restore_memory({**memory, "factored_h": np.zeros(3)})
+
+
 @pytest.mark.parametrize("worlds", [1, 3])
 def test_a_restart_from_a_saved_state_continues_bit_for_bit(tmp_path, worlds):
     """save_state keeps the integrator's memory (the predictor's last velocities, the kept

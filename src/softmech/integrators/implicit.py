@@ -447,21 +447,23 @@ class ImplicitIntegrator:
             ("fd_values",) if self._analytic else ())
 
     def memory(self):
-        """What the integrator carries between steps, {key: array}, for a restart that continues
-        bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and MEMORY_BLOCKS
-        arrays per world (B, ...) (a block's value repeated for its worlds); with
+        """What the integrator carries between steps, {key: array} (copies), for a restart that
+        continues bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and
+        MEMORY_BLOCKS arrays per world (B, ...) (a block's value repeated for its worlds); with
         ImplicitOptions.predictor 2, U_old2; with ImplicitOptions.corotate, each kind's frames
         of the factorization ("frames<j>", (B, 9, n_q))."""
         s, lanes = self.solver, self.lanes
         out = {"couplings": np.stack(self._couplings)}
         for key in self._lane_keys():
             arr = getattr(s, key)                                       # (nb, ..., W)
-            out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[:lanes.worlds]
+            # (a copy: with one lane per block the reshape is a view of the solver's array)
+            out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[
+                :lanes.worlds].copy()
         if self.options.corotate:
             for j, a in enumerate(self.kinds):
                 nb, _, size = a.Qf.shape
                 per = np.moveaxis(a.Qf.reshape(nb, 9, size // lanes.W, lanes.W), -1, 1)
-                out[f"frames{j}"] = per.reshape((-1, 9, size // lanes.W))[:lanes.worlds]
+                out[f"frames{j}"] = per.reshape((-1, 9, size // lanes.W))[:lanes.worlds].copy()
         for key in self.MEMORY_BLOCKS:
             # a step size never factored (NaN) is saved as 0: also "refactor at the next step"
             out[key] = np.nan_to_num(np.repeat(getattr(s, key), lanes.W)[:lanes.worlds], nan=0.0)
@@ -472,6 +474,14 @@ class ImplicitIntegrator:
         rebuilt from them if they differ from the probed ones), then the arrays. A block whose
         worlds disagree on a block value (the run was saved with another blocking) refactors
         and does not extrapolate at its next step (factored_h 0, history 0)."""
+        missing = sorted({"couplings", *self.MEMORY_LANES, *self.MEMORY_BLOCKS} - set(arrays))
+        if missing:
+            raise ValueError(f"implicit integrator memory: {missing} missing (saved: "
+                             f"{sorted(arrays)})")
+        for key in self.MEMORY_BLOCKS:
+            if np.shape(arrays[key]) != (self.lanes.worlds,):
+                raise ValueError(f"implicit integrator memory: {key} has shape "
+                                 f"{np.shape(arrays[key])}, expected ({self.lanes.worlds},)")
         couplings = np.asarray(arrays["couplings"], dtype=np.int64)
         if couplings.ndim != 2 or couplings.shape[0] != 2 or np.any(couplings < 0) or np.any(
                 couplings >= self.n_dof):
@@ -495,8 +505,8 @@ class ImplicitIntegrator:
             same = np.all(saved == saved[:, :1], axis=1)
             fallback = 0
             getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
-        if "U_old2" not in lane_keys:       # saved without it: extrapolate linearly at most
-            np.minimum(s.history, 1, out=s.history)
+        if self.options.predictor == 2 and "U_old2" not in arrays:
+            np.minimum(s.history, 1, out=s.history)     # saved without it: linearly at most
         if self._analytic and "fd_values" not in lane_keys:     # new differences at once
             s.age[...] = self.options.max_age
         if self.options.corotate:

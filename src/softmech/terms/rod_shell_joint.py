@@ -109,9 +109,9 @@ class RodShellJoint(_ImplicitTerm):
         if getattr(shell, "kind", None) != "shell":
             raise ValueError(f"{self.name}.shell = {self.shell_name!r} is not allowed: must be a "
                              f"discrete shell of the scene")
-        _in_range(self.name, "rod_node", np.array([self.rod_node]), rod.n_nodes, "nodes")
+        _in_range(self.name, "rod_node", np.array([self.rod_node]), rod.n_nodes, "nodes", rod)
         _in_range(self.name, "shell_node", np.array([self.shell_node]), len(shell.vertices),
-                  "nodes")
+                  "nodes", shell)
         at_node = np.flatnonzero((rod.edge_nodes == self.rod_node).any(axis=1))
         if len(at_node) not in (1, 2):
             raise ValueError(f"{self.name}.rod_node = {self.rod_node} is not allowed: must be a "
@@ -177,6 +177,8 @@ class RodShellJoint(_ImplicitTerm):
     def der_join(self, bodies):
         """The shared node on the unified engine's kind (bodies: {name: DerRod or Shell}), as
         sm.JoinNodes.der_join gives it; None if a body is not on the kind."""
+        if self.rod_name in bodies and self.shell_name in bodies:
+            self._bodies(bodies)        # (which body is the rod and which the shell, first)
         return node_join(self.name, self.tolerance, ("rod_node", self.rod_name, self.rod_node),
                          ("shell_node", self.shell_name, self.shell_node), bodies)
 

@@ -1,0 +1,80 @@
+"""The static equilibrium of a unified-engine Simulation (Simulation.solve_static): pseudo-transient
+continuation by the implicit integrator's own steps.
+
+Each pseudo step sets every velocity to zero and takes one implicit Euler step of size h at the
+current time, h doubling from the simulation's dt. Implicit Euler from rest solves
+M (x1 - x0) / h^2 = F(x1) (damping forces, c (x1 - x0) / h, fall away likewise): for small h
+it moves the bodies a little along their forces (the continuation keeps Newton near its
+answer), and once h is far above the slowest elastic period, M / h^2 is negligible beside the
+stiffness and the step is Newton's method on F(x1) = 0 itself, converged to the integrator's
+tolerance (ImplicitOptions.tol of each DOF's length scale). DOUBLINGS steps take h to 2^40 dt:
+a mode of period T is then held back by a relative force of (T / (2^40 dt))^2, 1e-16 for
+T = 10^4 dt. This is the continuation that the discrete engine falls back to
+(softmech.implicit.newton: Kelley & Keyes 1998, pseudo-transient continuation), without its
+first attempt of a plain Newton solve, which the unified engine has no separate form of.
+
+A scene without a unique equilibrium (a free body under a load, a body sliding on a
+frictionless plane) makes the large steps fail or explode: SimulationDiverged, the state
+kept as it was before the solve.
+"""
+import numpy as np
+
+from softmech.divergence import STATUS_EXPLODED, culprit, exploded_blocks
+from softmech.kernels.rod_motion import STATUS_OK
+from softmech.run_loop import SimulationDiverged
+from softmech.threads import block_pool
+
+DOUBLINGS = 40
+"""Pseudo steps after the first: h from dt to 2^DOUBLINGS dt."""
+
+VELOCITIES = ("v", "w", "rb_v", "rb_w", "der_v", "der_w")
+"""The State's velocity arrays (softmech.model.State), zeroed before every pseudo step."""
+
+
+def solve_static(sim):
+    """Replace every world's state of `sim` (softmech.simulation.Simulation) by the equilibrium
+    reached from it at the current time, velocities 0; SimulationDiverged (the state and the
+    integrator's memory kept) if a pseudo step fails."""
+    integrator = sim.implicit_integrator()
+    engine = sim._engine()
+    if engine.sampled:      # function schedules at the current time
+        from softmech.function_schedules import sample_schedules
+        sample_schedules(engine, [sim.time], sim.clock)
+    saved = tuple(a.copy() for a in sim._state) + tuple(
+        a.copy() for a in sim._histories.values())
+    memory = integrator.memory()
+    h = sim.dt
+    for _ in range(DOUBLINGS + 1):
+        _at_rest(sim, integrator)
+        # one step ending at the current time (step 0 of a clock that starts h before it)
+        status = integrator.advance(block_pool(), sim.time - h, 0, h, 1)
+        status[(status == STATUS_OK) & exploded_blocks(sim)] = STATUS_EXPLODED
+        if np.any(status != STATUS_OK):
+            _fail(sim, integrator, saved, memory, status, h)
+        h *= 2.0
+    _at_rest(sim, integrator)
+
+
+def _fail(sim, integrator, saved, memory, status, h):
+    """Restore the state and the integrator's memory from before the solve and raise
+    SimulationDiverged naming the worlds, the body and the pseudo step."""
+    body, quantity = culprit(sim, False)
+    sim._restore(saved, memory)
+    lanes = sim.lanes
+    worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
+                     for w in lanes.world_of_lane[bi * lanes.W:(bi + 1) * lanes.W]})
+    raise SimulationDiverged(
+        f"static solve failed in world(s) {worlds} at a pseudo step of {h:.3g} s (near body "
+        f"{body!r}, {quantity}): the scene may have no unique equilibrium (a free body under "
+        f"a load, a body sliding without friction). The state was restored to t = "
+        f"{sim.time:.6g} s.", time=sim.time,
+        state={b.name: sim.get_state(b.name) for b in sim.rods + sim.rigid_bodies
+               + sim.der_rods + sim.der_shells},
+        worlds=worlds, body=body, quantity=quantity)
+
+
+def _at_rest(sim, integrator):
+    """Every velocity 0, and nothing for the integrator's predictor to extrapolate."""
+    for name in VELOCITIES:
+        getattr(sim._state, name)[...] = 0.0
+    integrator.solver.history[...] = 0
