@@ -303,9 +303,10 @@ class Scene:
         ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
         terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
 
-        engine: "discrete" (the default for a scene with discrete rods or shells: the
-        ImplicitSimulation above) or "unified" (the default for a scene that mixes discrete
-        rods and shells with Cosserat rods or rigid bodies): the discrete rods and shells
+        engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
+        _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
+        rods and shells, and for shells below 1,700 nodes; discrete for discrete rods alone and
+        larger shells, or with NewtonOptions or "symplectic_euler"): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
         any of its schemes ("implicit_euler" the default when it has them; docs/discrete_rods.md
@@ -326,7 +327,7 @@ class Scene:
                                                                                   "shell")]
         mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and \
             len(on_kind) == len(self.implicit_bodies)
-        engine = ("unified" if mixed or not self.implicit_bodies else "discrete") \
+        engine = _default_engine(self, on_kind, mixed, scheme, newton) \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
         der_rods, der_shells = [], []
         if engine == "unified" and self.implicit_bodies:
@@ -363,6 +364,26 @@ class Scene:
         return Simulation(self, worlds=worlds, dt=dt, scheme=scheme, strict=strict,
                           n_threads=n_threads, implicit=newton, der_rods=der_rods,
                           der_shells=der_shells)
+
+
+def _default_engine(scene, on_kind, mixed, scheme, newton):
+    """The engine a scene compiles to when none is given: "unified" for Cosserat rods and
+    rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
+    without discrete rods below the discrete engine's multigrid size (AMG_MIN_NODES shell
+    nodes: there the unified engine is 1.4-3x faster for one world and 4x for 16,
+    docs/benchmarks.md) unless the call passes what only the discrete engine takes (its
+    NewtonOptions, scheme "symplectic_euler"); "discrete" otherwise (discrete rods alone,
+    whose Newton is faster there; large shells, for its multigrid; a body of another kind)."""
+    if mixed or not scene.implicit_bodies:
+        return "unified"
+    from softmech.implicit.multigrid import AMG_MIN_NODES
+    from softmech.implicit.newton import NewtonOptions
+
+    shells = [b for b in on_kind if b.kind == "shell"]
+    discrete_only = scheme == "symplectic_euler" or isinstance(newton, NewtonOptions)
+    small = sum(len(b.vertices) for b in shells) < AMG_MIN_NODES
+    on_kind_only = len(on_kind) == len(scene.implicit_bodies)
+    return "unified" if shells and small and on_kind_only and not discrete_only else "discrete"
 
 
 def _field_holding(term, name, default):

@@ -216,7 +216,7 @@ def test_recorders_are_not_called_for_the_estimate_and_their_size_is_checked_at_
 def test_the_estimate_counts_what_the_run_records_on_both_engines(engine):
     """The estimate's values per world of each recorded field are the recorded arrays' sizes
     per world and sample, for a mid-edge shell, a hinge shell and a discrete rod joined to
-    the first (the unified engine left its shells out: no values, no elements, 2026-12-05)."""
+    the first (the unified engine left its shells out: no values, no elements, 2026-12-04)."""
     import numpy as np
     from test_implicit_scenefile import shell_scene
 

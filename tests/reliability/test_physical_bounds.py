@@ -87,8 +87,8 @@ def test_a_node_force_beyond_the_body_names_its_node_range():
     """NodeForce(node=10**9) is refused when added (not at compile), naming the nodes."""
     scene = sm.Scene()
     rod = scene.add_der_rod(**DER)
-    with pytest.raises(ValueError, match=r"node_force.node = \[1000000000\] is not allowed: the "
-                                         r"body has 5 nodes \(indices 0..4\)"):
+    with pytest.raises(ValueError, match=r"node_force.node = \[1000000000\] is not allowed: "
+                                         r"discrete rod 'd' has 5 nodes \(indices 0..4\)"):
         scene.add(sm.NodeForce(rod, 10**9, (0.0, 0.0, 1.0)))
     scene.add(sm.NodeForce(rod, 4, (0.0, 0.0, 1.0)))
 
@@ -98,11 +98,11 @@ def test_fixed_nodes_and_angles_beyond_the_body_are_refused_when_added():
     discrete rod's edge angles are now checked against the body when the term is added."""
     scene = sm.Scene()
     rod = scene.add_der_rod(**DER)
-    with pytest.raises(ValueError, match=r"fix.nodes = \[0, 1000000000\] is not allowed: the "
-                                         r"body has 5 nodes \(indices 0..4\)"):
+    with pytest.raises(ValueError, match=r"fix.nodes = \[0, 1000000000\] is not allowed: "
+                                         r"discrete rod 'd' has 5 nodes \(indices 0..4\)"):
         scene.add(sm.FixNodes(rod, [0, 10**9]))
-    with pytest.raises(ValueError, match=r"fix.angles = \[4\] is not allowed: the body has 4 "
-                                         r"angles \(indices 0..3\)"):
+    with pytest.raises(ValueError, match=r"fix.angles = \[4\] is not allowed: discrete rod "
+                                         r"'d' has 4 angles \(indices 0..3\)"):
         scene.add(sm.FixNodes(rod, [0], angles=[4]))
     scene.add(sm.FixNodes(rod, [0, 4], angles=[3]))
 

@@ -172,7 +172,7 @@ def _restart_states(tmp_path, worlds):
 
 def test_a_failed_step_leaves_the_integrators_memory_as_it_was():
     """After a failed block the integrator's memory (its kept factor, with the failed step's
-    NaN before 2026-12-05: memory() handed out views of it with one world) is the last good
+    NaN before 2026-12-04: memory() handed out views of it with one world) is the last good
     step's, so the last good state and a restart from it continue as the run would have."""
     sim = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
     sim.step(3)

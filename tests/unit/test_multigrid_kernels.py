@@ -20,7 +20,8 @@ from test_multigrid import pressed_plate
 def plate_matrix(bending="hinge", divisions=12):
     """The Newton matrix (CSR, sorted) of a plate deflected by three steps, its rigid modes at
     the current positions, each DOF's node."""
-    sim = pressed_plate(bending=bending, divisions=divisions).compile(dt=1e-3)
+    sim = pressed_plate(bending=bending, divisions=divisions).compile(dt=1e-3,
+                                                                     engine="discrete")
     sim.step(3)
     st = sim.stepper
     q = sim.q[0].copy()

@@ -57,7 +57,7 @@ def rod_on_plate():
 def stiffness_and_modes(scene):
     """dF/dq (n_dof, n_dof) at the compiled scene's initial (rest) state and its rigid modes
     (n_dof, 6) with the angle DOFs' part (mask of those DOFs)."""
-    sim = scene.compile(dt=1e-3)
+    sim = scene.compile(dt=1e-3, engine="discrete")   # (the discrete engine's multigrid's)
     st = sim.stepper
     q = sim.q[0].copy()
     st._begin(0, q, 0.0)
@@ -107,7 +107,7 @@ def test_a_curved_mid_edge_shell_is_rotation_invariant_up_to_its_frames():
 def test_modes_of_the_free_dofs_only():
     # a constrained DOF is not in the solve: the modes are rows of the free DOFs, the rotation
     # centre the free nodes' centroid, the translations unit entries of their own component
-    sim = curved_plate("midedge").compile(dt=1e-3)
+    sim = curved_plate("midedge").compile(dt=1e-3, engine="discrete")
     modes = RigidModes.from_layout(sim.layout)
     q = sim.q[0]
     free = np.arange(5, q.size, 2)

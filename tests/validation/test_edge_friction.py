@@ -49,9 +49,11 @@ def test_a_narrow_regularization_still_holds(slider):
     it moves the regularized law's creep 2 artanh(0.98) / K_f = 0.31 v_s (0.9 um; bound
     3 um), not the 0.075 m of sliding at mu_k it moved when the Jacobian's central difference
     moved the velocities by 1e-5 m/s, the regularization's whole width (the step is now at
-    most 1e-3 of v_s / 15 in velocity: _EdgeContactBinding._step)."""
+    most 1e-3 of v_s / 15 in velocity: _EdgeContactBinding._step). On the discrete engine: the
+    unified engine's finite-difference Newton cannot resolve so narrow a law at this dt (it
+    warns, naming the smallest slip velocity it resolves, 4e-5 m/s here, and slides 7 cm)."""
     t, x, _ = der_rod_on_two_rods([0.98 * 0.5], 0.5, 0.3, 0.3, slip_velocity=1e-5,
-                                  slider=slider)
+                                  slider=slider, engine="discrete")
     assert np.ptp(x[0]) < 3e-6, np.ptp(x[0])
 
 

@@ -31,7 +31,7 @@ def clamped_strip(bending, E, engine):
 def test_a_heavy_strip_settles_where_the_discrete_engine_puts_it(bending, E):
     """The same discrete model, two solvers: the unified engine's continuation and the
     discrete engine's Newton (its own tolerances) agree within 1e-9 m (measured 3.0e-13 m
-    hinge, 1.0e-12 m mid-edge, 2026-12-05; the tip sags 0.100 and 0.078 m); the mid-edge
+    hinge, 1.0e-12 m mid-edge, 2026-12-04; the tip sags 0.100 and 0.078 m); the mid-edge
     strip is within 1 % of the heavy elastica (measured 0.004 %: plate.heavy_elastica)."""
     positions, tips = {}, {}
     for engine in ("discrete", "unified"):

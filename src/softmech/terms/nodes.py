@@ -134,7 +134,7 @@ class FixNodes(_ImplicitTerm):
         body = ctx.body(self.name, self.implicit_body)
         _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes", of=body)
         scalars = np.zeros(0, np.int64) if body.scalars is None else body.scalars
-        _in_range(self.name, "angles", self.angles, len(scalars), "angles")
+        _in_range(self.name, "angles", self.angles, len(scalars), "angles", of=body)
         held = ["xyz".index(c) for c in sorted(self.axes)]
         return np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes])[:, held].reshape(-1),
                                ctx.layout.scalar_dof(scalars[self.angles])])

@@ -270,7 +270,7 @@ def rod_across_two_rods(mu_s, mu_k, slip_velocity=3e-4, slider="rod"):
 
 
 def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt=1e-3,
-                        slider="rod"):
+                        slider="rod", engine=None):
     """The rod across two rods (rod_across_two_rods) with gravity tilted by alpha about y, one
     world per tan(alpha) (mu_s, mu_k: one value): an incline of angle alpha along the rails.
     The slider starts at rest in its static equilibrium under gravity's normal part
@@ -280,10 +280,11 @@ def der_rod_on_two_rods(tan_alphas, mu_s, mu_k, duration, slip_velocity=3e-4, dt
     (B, n_samples).
 
     slip_velocity [m/s]: the regularization's width (held at 0.98 mu_s down to 1e-5 m/s with
-    either slider, 1e-6 m/s with the rod). slider: "rod" or "shell" (rod_across_two_rods)."""
+    either slider, 1e-6 m/s with the rod). slider: "rod" or "shell" (rod_across_two_rods).
+    engine: Scene.compile's (None: its default, the unified engine with a shell slider)."""
     tan_alphas = np.atleast_1d(np.asarray(tan_alphas, dtype=float))
     sim = rod_across_two_rods(mu_s, mu_k, slip_velocity, slider).compile(
-        worlds=len(tan_alphas), dt=dt)
+        worlds=len(tan_alphas), dt=dt, engine=engine)
     alpha = np.arctan(tan_alphas)
     zero = np.zeros_like(alpha)
     sim.params["gravity.acceleration"] = np.stack([zero, zero, -9.81 * np.cos(alpha)], axis=1)

@@ -1,0 +1,57 @@
+"""Which engine Scene.compile picks when none is given (softmech.scene._default_engine; the
+rule and its reasons: docs/implicit.md#a-scene)."""
+import pytest
+
+import softmech as sm
+from softmech.bodies import meshes
+from softmech.implicit.multigrid import AMG_MIN_NODES
+from softmech.implicit.newton import NewtonOptions
+from softmech.implicit.simulation import ImplicitSimulation
+from softmech.simulation import Simulation
+
+
+def shell_scene(divisions=4, rod=False, cosserat=False):
+    scene = sm.Scene()
+    scene.add_shell(name="sheet", mesh=meshes.rectangle(0.1, 0.1, divisions), thickness=1e-3,
+                    youngs_modulus=1e6, density=1000.0)
+    if rod:
+        scene.add_der_rod(name="mast", start=(0, 0, 0.01), direction=(0, 0, 1), length=0.05,
+                          n_elems=4, radius=1e-3, density=1000.0, youngs_modulus=1e6)
+    if cosserat:
+        scene.add_cosserat_rod(start=(0, 0, 0.1), direction=(1, 0, 0), normal=(0, 0, 1),
+                               length=0.1, n_elems=4, radius=1e-3, density=1000.0,
+                               youngs_modulus=1e6)
+    return scene
+
+
+def rod_scene():
+    scene = sm.Scene()
+    scene.add_der_rod(name="whip", start=(0, 0, 0), direction=(1, 0, 0), length=0.2,
+                      n_elems=6, radius=2e-3, density=1200.0, youngs_modulus=2e6)
+    return scene
+
+
+@pytest.mark.parametrize("build, options, expected", [
+    (lambda: shell_scene(), {}, Simulation),                      # shells: unified
+    (lambda: shell_scene(rod=True), {}, Simulation),              # shells with discrete rods
+    (lambda: shell_scene(cosserat=True), {}, Simulation),         # mixed: unified
+    (lambda: shell_scene(), {"newton": NewtonOptions()}, ImplicitSimulation),
+    (lambda: shell_scene(), {"scheme": "symplectic_euler"}, ImplicitSimulation),
+    (lambda: shell_scene(), {"engine": "discrete"}, ImplicitSimulation),
+    (rod_scene, {}, ImplicitSimulation),                          # discrete rods alone
+    (rod_scene, {"engine": "unified"}, Simulation),
+])
+def test_the_default_engine(build, options, expected):
+    sim = build().compile(dt=1e-3, **options)
+    assert type(sim) is expected
+
+
+def test_shells_from_the_multigrid_size_stay_on_the_discrete_engine():
+    """From AMG_MIN_NODES shell nodes the discrete engine's multigrid (not on the unified one)."""
+    divisions = 2
+    while len(meshes.rectangle(0.1, 0.1, divisions).vertices) < AMG_MIN_NODES:
+        divisions += 2
+    below = divisions - 2
+    assert len(meshes.rectangle(0.1, 0.1, below).vertices) < AMG_MIN_NODES
+    assert type(shell_scene(below).compile(dt=1e-3)) is Simulation
+    assert type(shell_scene(divisions).compile(dt=1e-3)) is ImplicitSimulation
