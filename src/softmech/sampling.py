@@ -70,8 +70,9 @@ def _der_sample(sim, name, base, per_rod):
     """A recorded field of a discrete rod or shell: its state fields (get_state: a rod's
     softmech.der_packing.DER_STATE_FIELDS, a shell's positions and velocities, a mid-edge
     shell's angles and angular_velocities; a rod's twists also under the discrete engine's
-    names, DISCRETE_ENGINE_NAMES; a hinge shell's angles, none), com and com_velocity, and the diagnostics' energies and
-    momenta; ValueError for a field it does not have (directors, contact forces)."""
+    names, DISCRETE_ENGINE_NAMES; a hinge shell's angles, none), com and com_velocity, and the
+    diagnostics' energies and momenta; ValueError for a field it does not have (directors,
+    contact forces)."""
     if (name, "state") not in per_rod:      # (once per sample, as the diagnostics)
         per_rod[name, "state"] = sim.get_state(name)
     state = per_rod[name, "state"]
