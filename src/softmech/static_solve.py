@@ -86,9 +86,9 @@ def _fail(sim, integrator, saved, memory, status, h):
                      for w in lanes.world_of_lane[bi * lanes.W:(bi + 1) * lanes.W]})
     raise SimulationDiverged(
         f"static solve failed in world(s) {worlds} at a pseudo step of {h:.3g} s (near body "
-        f"{body!r}, {quantity}): the scene may have no unique equilibrium (a free body under "
-        f"a load, a body sliding without friction). The state was restored to t = "
-        f"{sim.time:.6g} s.", time=sim.time,
+        f"{body!r}, {quantity}): the scene may have no equilibrium (a free body under a "
+        f"load), or one that only friction holds (use engine='discrete'). The state was "
+        f"restored to t = {sim.time:.6g} s.", time=sim.time,
         state={b.name: sim.get_state(b.name) for b in sim.rods + sim.rigid_bodies
                + sim.der_rods + sim.der_shells},
         worlds=worlds, body=body, quantity=quantity)
