@@ -71,14 +71,20 @@ def writable_contiguous(tup):
 
 
 def broadcast_worlds(field, arr, worlds, trailing):
-    """Check a per-world parameter (1 or B, *trailing) and broadcast it to (B, *trailing); trailing
-    axes of size 1 broadcast too (e.g. (B, 1) for one value per world on every element)."""
+    """Check a per-world parameter (1 or B, *trailing), or *trailing alone (one value for every
+    world, as the discrete engine's params take it: a bare scalar for a scalar parameter), and
+    broadcast it to (B, *trailing); trailing axes of size 1 broadcast too (e.g. (B, 1) for one
+    value per world on every element)."""
     arr = np.asarray(arr, dtype=float)
+    given = arr.shape
+    if arr.ndim == len(trailing):
+        arr = arr[None]
     trailing_ok = arr.ndim == 1 + len(trailing) and all(
         a in (1, t) for a, t in zip(arr.shape[1:], trailing))
     if not trailing_ok or arr.shape[0] not in (1, worlds):
-        raise ValueError(f"params['{field}'] has shape {arr.shape}, expected (1, {', '.join(map(str, trailing))}) "
-                         f"or ({worlds}, {', '.join(map(str, trailing))})".replace(", )", ")"))
+        shapes = [tuple(trailing), (1, *trailing)] + ([(worlds, *trailing)] if worlds > 1 else [])
+        raise ValueError(f"params['{field}'] has shape {given}, expected one of "
+                         f"{', '.join(map(str, shapes))}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"params['{field}'] contains NaN or inf (must be finite)")
     return np.broadcast_to(arr, (worlds,) + tuple(trailing))

@@ -55,3 +55,27 @@ def test_shells_from_the_multigrid_size_stay_on_the_discrete_engine():
     assert len(meshes.rectangle(0.1, 0.1, below).vertices) < AMG_MIN_NODES
     assert type(shell_scene(below).compile(dt=1e-3)) is Simulation
     assert type(shell_scene(divisions).compile(dt=1e-3)) is ImplicitSimulation
+
+
+@pytest.mark.parametrize("engine", ["discrete", "unified"])
+def test_a_value_for_every_world_is_taken_bare_on_both_engines(engine):
+    """A script that set `params[...] = 5.0` on a shell scene (the discrete engine, the default
+    before) keeps working on the unified engine: a value without the world axis is every
+    world's (was refused there, "expected (1) or (2)"); a wrong shape names the ones allowed."""
+    import numpy as np
+
+    scene = shell_scene()
+    scene.add(sm.ShellPressure("sheet", 1.0, name="pressure"))
+    bare, rows = scene.compile(dt=1e-3, worlds=2, engine=engine), \
+        scene.compile(dt=1e-3, worlds=2, engine=engine)
+    bare.params["pressure.pressure"] = 5.0
+    rows.params["pressure.pressure"] = [5.0, 5.0]
+    bare.step(3)
+    rows.step(3)
+    np.testing.assert_array_equal(bare.get_state("sheet")["positions"],
+                                  rows.get_state("sheet")["positions"])
+    assert np.ptp(bare.get_state("sheet")["positions"][..., 2]) > 0
+    bad = scene.compile(dt=1e-3, worlds=2, engine=engine)
+    with pytest.raises(ValueError, match=r"pressure.pressure.*\(3,\)"):
+        bad.params["pressure.pressure"] = [1.0, 2.0, 3.0]  # (refused here by the discrete
+        bad.step(1)                                         # engine, at the step by the other)
