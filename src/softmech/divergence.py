@@ -29,7 +29,7 @@ def culprit(sim, rotation):
     """(body, quantity) of sim's current (diverged) state: the first body with a non-finite
     state field, in the order of STATE_FIELDS; after a too-large rotation (rotation=True),
     the body of the fastest-turning element."""
-    bodies = sim.rods + sim.rigid_bodies + sim.der_rods + sim.der_shells
+    bodies = _bodies(sim)
     if rotation:        # (a discrete rod's drift turns no frame: never the culprit here)
         bodies = sim.rods + sim.rigid_bodies
         spin = [np.nanmax(np.abs(sim.get_state(b.name)["angular_velocities"]), initial=0.0)
@@ -51,9 +51,7 @@ def raise_diverged(sim, saved, n_steps, status):
     sim._restore(saved)
     limit = (np.inf if sim.scheme in IMPLICIT_SCHEMES
              else float(sim.time_step_limit().min()))
-    lanes = sim.lanes
-    worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
-                     for w in lanes.world_of_lane[bi * lanes.W:(bi + 1) * lanes.W]})
+    worlds = failed_worlds(sim, status)
     if np.any(status >= STATUS_NOT_CONVERGED):
         what = (f"implicit step: Newton did not converge even at dt / "
                 f"{2 ** sim.implicit_integrator().options.max_halvings} (near body "
@@ -70,7 +68,20 @@ def raise_diverged(sim, saved, n_steps, status):
         f"simulation diverged between t = {sim.time:.6g} s and t = {t_end:.6g} s in world(s) "
         f"{worlds}, {what}. Suggested time step: dt <= {min(limit, 0.5 * sim.dt):.3g} s "
         f"(current {sim.dt:g} s). The state was restored to t = {sim.time:.6g} s.",
-        time=sim.time, state={r.name: sim.get_state(r.name)
-                              for r in sim.rods + sim.rigid_bodies + sim.der_rods
-                              + sim.der_shells},
-        worlds=worlds, body=body, quantity=quantity)
+        time=sim.time, state=body_states(sim), worlds=worlds, body=body, quantity=quantity)
+
+
+def failed_worlds(sim, status):
+    """The worlds (sorted list) of the blocks whose status (n_blocks,) is not STATUS_OK."""
+    lanes = sim.lanes
+    return sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
+                   for w in lanes.world_of_lane[bi * lanes.W:(bi + 1) * lanes.W]})
+
+
+def body_states(sim):
+    """{body name: get_state} of every body of sim (SimulationDiverged.state)."""
+    return {b.name: sim.get_state(b.name) for b in _bodies(sim)}
+
+
+def _bodies(sim):
+    return sim.rods + sim.rigid_bodies + sim.der_rods + sim.der_shells

@@ -259,6 +259,11 @@ class Simulation:
         for history in self._histories.values():   # anchors of the old configuration: forget
             history[...] = 0.0                      # them (a contact starts sticking afresh)
 
+    def _snapshot(self):
+        """Copies of the state's arrays, then the terms' history (what _restore takes)."""
+        return tuple(a.copy() for a in self._state) + tuple(
+            a.copy() for a in self._histories.values())
+
     def _restore(self, arrays, memory=None):
         """Copy arrays into the state, then the terms' history, in place (the compiled step
         holds their arrays); memory: the implicit integrator's (ImplicitIntegrator.memory), or
@@ -442,8 +447,7 @@ class Simulation:
             self._advance_steps(engine, n)
 
     def _advance_steps(self, engine, n_steps):
-        saved = tuple(a.copy() for a in self._state) + tuple(
-            a.copy() for a in self._histories.values())
+        saved = self._snapshot()
         implicit = self.implicit_integrator() if self.scheme in IMPLICIT_SCHEMES else None
         # (the integrator's memory too: a failed step leaves NaN in its kept factor, and the
         # last good state, saved with it, must continue as the run would have)

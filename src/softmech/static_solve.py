@@ -23,7 +23,8 @@ an equilibrium here (the discrete engine's Newton solves it).
 """
 import numpy as np
 
-from softmech.divergence import STATUS_EXPLODED, culprit, exploded_blocks
+from softmech.divergence import (STATUS_EXPLODED, body_states, culprit, exploded_blocks,
+                                 failed_worlds)
 from softmech.kernels.rod_motion import STATUS_OK
 from softmech.run_loop import SimulationDiverged
 from softmech.threads import block_pool
@@ -54,8 +55,7 @@ def solve_static(sim):
     if engine.sampled:      # function schedules at the current time
         from softmech.function_schedules import sample_schedules
         sample_schedules(engine, [sim.time], sim.clock)
-    saved = tuple(a.copy() for a in sim._state) + tuple(
-        a.copy() for a in sim._histories.values())
+    saved = sim._snapshot()
     memory = integrator.memory()
     h, first = sim.dt, None
     for _ in range(DOUBLINGS + 1):
@@ -81,16 +81,12 @@ def _fail(sim, integrator, saved, memory, status, h):
     SimulationDiverged naming the worlds, the body and the pseudo step."""
     body, quantity = culprit(sim, False)
     sim._restore(saved, memory)
-    lanes = sim.lanes
-    worlds = sorted({int(w) for bi in np.flatnonzero(status != STATUS_OK)
-                     for w in lanes.world_of_lane[bi * lanes.W:(bi + 1) * lanes.W]})
+    worlds = failed_worlds(sim, status)
     raise SimulationDiverged(
         f"static solve failed in world(s) {worlds} at a pseudo step of {h:.3g} s (near body "
         f"{body!r}, {quantity}): the scene may have no equilibrium (a free body under a "
         f"load), or one that only friction holds (use engine='discrete'). The state was "
-        f"restored to t = {sim.time:.6g} s.", time=sim.time,
-        state={b.name: sim.get_state(b.name) for b in sim.rods + sim.rigid_bodies
-               + sim.der_rods + sim.der_shells},
+        f"restored to t = {sim.time:.6g} s.", time=sim.time, state=body_states(sim),
         worlds=worlds, body=body, quantity=quantity)
 
 

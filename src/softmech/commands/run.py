@@ -68,8 +68,7 @@ def add_arguments(parser):
                              "two muscle rings joined by a strip (default) or the strip alone")
     parser.add_argument("--engine", choices=("discrete", "unified"), default=None,
                         help="the engine of a scene's discrete rods and shells (default: the "
-                             "scene's or the file's; the discrete engine unless the scene mixes "
-                             "them with Cosserat rods or rigid bodies)")
+                             "file's, else Scene.compile's: docs/implicit.md)")
     parser.add_argument("--checkpoint-every", type=float, metavar="SECONDS",
                         dest="checkpoint_every", default=CHECKPOINT_EVERY,
                         help="simulated time [s] between checkpoints in results.h5 (default: "

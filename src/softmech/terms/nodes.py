@@ -43,14 +43,13 @@ def _node_count(body):
     return len(body.positions if hasattr(body, "positions") else body.vertices)
 
 
-def _in_range(owner, field, idx, n, what, of=None):
-    """ValueError naming owner.field if an index of idx is >= n, the count of `what` of body
-    `of` (a discrete rod or shell, named in the message; None: "the body")."""
+def _in_range(owner, field, idx, n, what, body):
+    """ValueError naming owner.field if an index of idx is >= n, the count of `what` of `body`
+    (named in the message with its kind)."""
     if idx.size and idx.max() >= n:
-        kind = {"shell": "shell", "der_rod": "discrete rod"}.get(getattr(of, "kind", ""), "body")
-        body = "the body" if of is None else f"{kind} {of.name!r}"
-        raise ValueError(f"{owner}.{field} = {idx.tolist()} is not allowed: {body} has {n} "
-                         f"{what} (indices 0..{n - 1})")
+        kind = {"shell": "shell", "der_rod": "discrete rod"}.get(getattr(body, "kind", ""), "body")
+        raise ValueError(f"{owner}.{field} = {idx.tolist()} is not allowed: {kind} "
+                         f"{body.name!r} has {n} {what} (indices 0..{n - 1})")
 
 
 def der_body(ctx, name):
@@ -71,7 +70,7 @@ def node_join(owner, tolerance, a, b, bodies):
     at = []
     for field, body_name, node in (a, b):
         body = bodies[body_name]
-        _in_range(owner, field, np.array([node]), node_count(body), "nodes", of=body)
+        _in_range(owner, field, np.array([node]), node_count(body), "nodes", body)
         at.append(initial_nodes(body)[node])
     gap = float(np.linalg.norm(at[0] - at[1]))
     if gap > tolerance:
@@ -125,16 +124,16 @@ class FixNodes(_ImplicitTerm):
         """ValueError naming the range if a node, or a discrete rod's edge angle, is not one of
         `body` (Scene.add, before any compile). A shell's scalars exist only once joints have
         added them, so its `angles` are checked at compile (fixed_dofs)."""
-        _in_range(self.name, "nodes", self.nodes, _node_count(body), "nodes", of=body)
+        _in_range(self.name, "nodes", self.nodes, _node_count(body), "nodes", body)
         if hasattr(body, "edge_nodes"):
-            _in_range(self.name, "angles", self.angles, len(body.edge_nodes), "angles", of=body)
+            _in_range(self.name, "angles", self.angles, len(body.edge_nodes), "angles", body)
 
     def fixed_dofs(self, ctx):
         """The DOFs (k,) this term holds, in the finalized layout of ctx."""
         body = ctx.body(self.name, self.implicit_body)
-        _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes", of=body)
+        _in_range(self.name, "nodes", self.nodes, len(body.nodes), "nodes", body)
         scalars = np.zeros(0, np.int64) if body.scalars is None else body.scalars
-        _in_range(self.name, "angles", self.angles, len(scalars), "angles", of=body)
+        _in_range(self.name, "angles", self.angles, len(scalars), "angles", body)
         held = ["xyz".index(c) for c in sorted(self.axes)]
         return np.concatenate([ctx.layout.node_dof(body.nodes[self.nodes])[:, held].reshape(-1),
                                ctx.layout.scalar_dof(scalars[self.angles])])
@@ -151,8 +150,8 @@ class FixNodes(_ImplicitTerm):
         if rod is None:
             super().contribute(ctx, p)
         from softmech.terms.der_kind import DerFixedNodes
-        _in_range(self.name, "nodes", self.nodes, node_count(rod), "nodes", of=rod)
-        _in_range(self.name, "angles", self.angles, edge_count(rod), "angles", of=rod)
+        _in_range(self.name, "nodes", self.nodes, node_count(rod), "nodes", rod)
+        _in_range(self.name, "angles", self.angles, edge_count(rod), "angles", rod)
         ctx.part(DerFixedNodes).hold(rod, self.nodes, ["xyz".index(c) for c in sorted(self.axes)],
                                      self.angles)
 
@@ -174,11 +173,11 @@ class NodeForce(_ImplicitTerm):
 
     def check_body(self, body):
         """ValueError naming the node range if `node` is not a node of `body` (Scene.add)."""
-        _in_range(self.name, "node", np.array([self.node]), _node_count(body), "nodes", of=body)
+        _in_range(self.name, "node", np.array([self.node]), _node_count(body), "nodes", body)
 
     def bind_implicit(self, ctx):
         body = ctx.body(self.name, self.implicit_body)
-        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes", of=body)
+        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes", body)
         dofs = ctx.layout.node_dof(body.nodes[[self.node]])
         return [NodeLoads(self.name, dofs, np.ones(1), ctx.params[f"{self.name}.force"])]
 
@@ -189,7 +188,7 @@ class NodeForce(_ImplicitTerm):
         if rod is None:
             super().contribute(ctx, p)
         from softmech.terms.der_loads import DerNodeForces
-        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes", of=rod)
+        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes", rod)
         ctx.part(DerNodeForces).add(rod, self.node, p["force"])
 
 
@@ -223,7 +222,7 @@ class JoinNodes(_ImplicitTerm):
                                  f"discrete rod or shell of that name (bodies: {sorted(bodies)})")
             body = bodies[body_name]
             _in_range(self.name, f"node_{field}", np.array([node]), len(body.nodes), "nodes",
-                      of=body)
+                      body)
             slots.append(body.nodes[node])
         layout.merge(slots[0], slots[1], tolerance=self.tolerance, owner=self.name)
 
@@ -260,7 +259,7 @@ class PointMass(_ImplicitTerm):
 
     def place_implicit(self, layout, bodies):
         body = bodies[self.implicit_body]
-        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes", of=body)
+        _in_range(self.name, "node", np.array([self.node]), len(body.nodes), "nodes", body)
         layout.add_mass("node", body.nodes[[self.node]], self.mass)
 
     def bind_implicit(self, ctx):
@@ -273,5 +272,5 @@ class PointMass(_ImplicitTerm):
         rod = der_body(ctx, self.implicit_body)
         if rod is None:
             super().contribute(ctx, p)
-        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes", of=rod)
+        _in_range(self.name, "node", np.array([self.node]), node_count(rod), "nodes", rod)
         ctx.der_node_mass[rod.name][:, self.node] += self.mass
