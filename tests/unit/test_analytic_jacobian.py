@@ -6,11 +6,10 @@ import numpy as np
 import pytest
 
 import softmech as sm
-from softmech.integrators.analytic import AnalyticJacobian, dof_weights
+from softmech.integrators.analytic import AnalyticJacobian
 from softmech.integrators.driver import Call
 from softmech.kernels.der_kind import der_clear_forces, der_elastic_forces, der_elastic_jacobian
-
-H = 2e-3
+from jacobian_fixture import H, newton_matrices
 
 
 def bent_rod(analytic=True):
@@ -27,45 +26,6 @@ def bent_rod(analytic=True):
     scene.add(sm.Gravity())
     return scene.compile(dt=H, engine="unified", scheme="implicit_euler",
                          newton=sm.ImplicitOptions(analytic=analytic, max_iterations=60))
-
-
-def newton_matrices(sim):
-    """(the Newton matrix dR/du by central differences of the full residual, the integrator's
-    one: finite differences without the elasticity plus its analytic entries, the
-    elasticity's stiffness dF/dq from each of the two (free DOFs only), the DOFs' kinds
-    (True: a twist angle)) at a perturbed copy of the current state."""
-    ig = sim.implicit_integrator()
-    W, n, T, t = ig.lanes.W, ig.n_dof, ig.engine.T, float(sim.time) + H
-    ig._copy_states(0, to_base=True, to_save=True)
-    U0 = ig._velocities(0) + 0.01
-
-    def central(evaluate):
-        J = np.zeros((n, n))
-        for j in range(n):
-            e = 1e-7 * max(1.0, abs(U0[j, 0]))
-            R = []
-            for sign in (1.0, -1.0):
-                U = U0.copy()
-                U[j, 0] += sign * e
-                out = np.zeros((n, W))
-                evaluate(T, ig.kinds, 0, W, t, H, U, out)
-                R.append(out[:, 0])
-            J[:, j] = (R[0] - R[1]) / (2 * e)
-        return J
-
-    full, without = central(ig.module.evaluate), central(ig.module.evaluate_fd)
-    ig.module.evaluate_fd(T, ig.kinds, 0, W, t, H, U0, np.zeros((n, W)))
-    i_call, entries = ig._analytic[0]
-    values = np.zeros(entries.rows.size)
-    der_elastic_jacobian(T[i_call], 0, W, t, 0, values)
-    ours = without.copy()
-    np.add.at(ours, (entries.rows, entries.cols), -H * H * entries.weight[0, :, 0] * values)
-    ig._copy_states(0, from_save=True)
-    inv_mass, free = dof_weights(ig.kinds, W, 1, n)
-    inv_mass, keep = inv_mass[0, :, 0], free[0, :, 0] > 0
-    stiffness = lambda J: (-(J - without) / (H * H * inv_mass[:, None]))[np.ix_(keep, keep)]
-    twist = (np.arange(n) >= ig.kinds[0].offsets[1])[keep]
-    return full, ours, stiffness(full), stiffness(ours), twist
 
 
 @pytest.fixture(scope="module")

@@ -31,21 +31,41 @@ def _check_entries(owner, rows, cols):
 class AnalyticJacobian:
     """The analytic Jacobian of a "forces" Call.
 
-    kernel(args, bi, W, t, lane, out): out (k,) <- dF/dq of the term's k entries at lane's
-    current state (its forces' derivative with respect to the coordinates of its body kind;
-    the forces may depend on the coordinates only), args the Call's; without(args, bi, W, t):
+    kernel(args, bi, W, t, h, lane, out): out (k,) <- dF/dq + dF/dv / h of the term's k
+    entries at lane's current state (its forces' derivatives with respect to the coordinates
+    and velocities of its body kind; h [s] the step, softmech.kernels.analytic_jacobian), args
+    the Call's; without(args, bi, W, t):
     what the Call does in a finite-difference evaluation instead of its kernel; rows, cols
     (k,) int64: each entry's row and column in the kind's coordinate numbering (the positions
     of its n velocity slots, 3 s + c, then its angular DOFs, 3 n + j); kind: the BodyKind
-    (softmech.integrators.driver) whose coordinates they are."""
+    (softmech.integrators.driver) whose coordinates they are; every_step: renew the entries
+    at every step's start (a lane then takes new finite differences only when its Jacobian is
+    due), or, False, only with the finite differences, when the Jacobian is due (kept up to
+    ImplicitOptions.max_age steps). If one analytic term renews every step, all do."""
     kernel: object
     without: object
     rows: np.ndarray
     cols: np.ndarray
     kind: object
+    every_step: bool = True
 
     def __post_init__(self):
         _check_entries("AnalyticJacobian", self.rows, self.cols)
+
+    @classmethod
+    def blocks(cls, kernel, without, stencils, kind, every_step=True):
+        """The Jacobian of a kernel that writes one dense block per element, row-major over
+        the element's coordinates: the elements of each (m, k) int64 array of `stencils` in
+        turn (each row the k coordinates of one element, e.g. a spring's 11), as the discrete
+        rods' and shells' kernels write their Jacobians."""
+        parts = [Couplings.blocks(s, kind) for s in stencils]
+        return cls(kernel=kernel, without=without, rows=np.concatenate([p.rows for p in parts]),
+                   cols=np.concatenate([p.cols for p in parts]), kind=kind,
+                   every_step=every_step)
+
+    def couplings(self):
+        """Its entries as the Call's couplings (driver.Call.couplings)."""
+        return Couplings(self.rows, self.cols, self.kind)
 
 
 @dataclass(frozen=True)
@@ -69,12 +89,6 @@ class Couplings:
         k = stencils.shape[1]
         return cls(np.repeat(stencils, k, axis=1).ravel(), np.tile(stencils, (1, k)).ravel(),
                    kind)
-
-    @classmethod
-    def union(cls, parts):
-        """The couplings of every one of `parts` (Couplings of one kind)."""
-        return cls(np.concatenate([p.rows for p in parts]),
-                   np.concatenate([p.cols for p in parts]), parts[0].kind)
 
     @classmethod
     def none(cls, kind):

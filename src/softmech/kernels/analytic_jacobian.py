@@ -1,13 +1,15 @@
 """Analytic Jacobian entries of a force term in the implicit integrator of the unified engine
 (softmech.integrators.implicit, softmech.integrators.analytic).
 
-A term that knows the derivative of its forces with respect to its body kind's coordinates,
-dF/dq (e.g. the discrete rods' stretching, bending and twisting: their Hessians, which the
-discrete engine uses too), writes it per lane into AnalyticArgs.values in its own entry order;
-add_analytic adds it to the Newton matrix. With the implicit Euler step of the velocities u
-(softmech.kernels.implicit_motion: q = q_b + h u, a = F / m on free DOFs),
+A term that knows the derivative of its forces with respect to its body kind's coordinates
+and velocities (e.g. the discrete rods' stretching, bending and twisting: their Hessians, which
+the discrete engine uses too; a shell's drag) writes K = dF/dq + dF/dv / h per lane into
+AnalyticArgs.values in its own entry order (the discrete engine's implicit Euler Jacobian in
+the positions, v = (q - q_b) / h); add_analytic adds it to the Newton matrix. With the
+implicit Euler step of the velocities u (softmech.kernels.implicit_motion: q = q_b + h u,
+v = u, a = F / m on free DOFs),
 
-    dR_i/du_j = -h^2 (1/m_i) dF_i/dq_j             (F a function of the coordinates alone)
+    dR_i/du_j = -(1/m_i) (h^2 dF_i/dq_j + h dF_i/dv_j) = -h^2 (1/m_i) K_ij
 
 on free rows i and free columns j; a held row (u - P(u)) or column (its coordinate set by a
 constraint) has no such entry (Hairer and Wanner, Solving ODEs II, IV.8).
@@ -17,7 +19,7 @@ from collections import namedtuple
 from softmech.kernels import kernel
 
 AnalyticArgs = namedtuple("AnalyticArgs", [
-    "values",    # (n_blocks, W, k) dF/dq of each entry [N/m, N, N m], written per lane
+    "values",    # (n_blocks, W, k) K = dF/dq + dF/dv / h of each entry [N/m, N, N m]
     "rows",      # (k,) int64: the DOF (row of the Newton matrix) of each entry
     "cols",      # (k,) int64: its column
     "pos",       # (k,) int64: its position in the factor's values (softmech.kernels.sparse_lu)
@@ -29,7 +31,7 @@ AnalyticArgs = namedtuple("AnalyticArgs", [
 
 @kernel
 def add_analytic(a, bi, W, h, vals, lanes):
-    """vals[pos, lane] -= h^2 weight dF/dq (module docstring) for every entry of term `a` and
+    """vals[pos, lane] -= h^2 weight K (module docstring) for every entry of term `a` and
     every lane flagged in lanes (W,); vals (nnz, W): the factor's values of block bi."""
     values = a.values[bi]
     weight = a.weight[bi]

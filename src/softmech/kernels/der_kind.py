@@ -104,7 +104,7 @@ def der_elastic_forces(a, bi, W, t):
 
 
 @kernel
-def der_elastic_jacobian(a, bi, W, t, lane, out):
+def der_elastic_jacobian(a, bi, W, t, h, lane, out):
     """out <- dF/dq of lane's stretching (36 entries per edge, first) and bending-twisting (121
     per spring) forces at its current state, each element's entries row-major over its DOFs
     (edge_dofs, spring_dofs): the discrete engine's analytic Jacobian (ref. 004 eqs. 9-16;

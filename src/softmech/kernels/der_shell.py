@@ -80,6 +80,40 @@ def der_shell_forces(a, bi, W, t):
         scatter_slots(F, a.sh_slot, a.der_force[bi], W, lane, add)
 
 
+@kernel
+def der_shell_jacobian(a, bi, W, t, h, lane, out):
+    """out <- dF/dq of lane's stretching (36 entries per edge, first) and hinge bending (144 per
+    hinge) forces at its current positions, each element's entries row-major over its DOFs
+    (sh_edge_dofs, sh_hinge_dofs): the discrete engine's analytic Jacobians (ref. 004 eqs.
+    9-10 and 17; softmech.kernels.shell_stretch, shell_hinge), for the unified engine's
+    implicit step (softmech.integrators.analytic). out: (36 e + 144 h,) [N/m]."""
+    q, F = a.sh_q[bi], a.sh_F[bi]
+    gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
+    zero_slots(a.sh_slot, F)        # (the forces are computed alongside: not read)
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    n_stretch = 36 * a.sh_edge_dofs.shape[0]
+    stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, True, F, out[:n_stretch])
+    hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, True, F,
+                 out[n_stretch:])
+
+
+@kernel
+def der_shell_without(a, bi, W, t):
+    """What der_shell_forces leaves for the other terms when its forces are left out of a
+    finite-difference evaluation (its analytic Jacobian is used): the shells' der_force <- 0
+    when no discrete rod's elasticity initialises it, nothing otherwise (that one's own
+    `without` clears the accumulators: softmech.kernels.der_kind.der_clear_forces)."""
+    if a.sh_first[0] != 1:
+        return
+    f = a.der_force[bi]
+    for k in range(a.sh_slot.shape[0]):
+        s = a.sh_slot[k]
+        for lane in range(W):
+            for c in range(3):
+                f[c, s * W + lane] = 0.0
+
+
 DerShellLoadArgs = namedtuple("DerShellLoadArgs", [
     "der_x", "der_v", "der_force",      # State, Workspace
     "sl_slot",       # (k,) int64: the shell's node slots, each once
@@ -111,6 +145,37 @@ def der_shell_pressure(a, bi, W, t):
         pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], False, a.sl_F[bi],
                         a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
+
+
+@kernel
+def der_shell_pressure_jacobian(a, bi, W, t, h, lane, out):
+    """out <- dF/dx of lane's follower pressure (81 entries per triangle, row-major over its 9
+    node DOFs sl_tri_dofs: p/6 [w_k]x, softmech.kernels.shell_loads.pressure_forces) at its
+    current positions, for the unified engine's implicit step
+    (softmech.integrators.analytic). out: (81 t,) [N/m]."""
+    shell_lanes_gather(a, bi, W, lane)
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], True, a.sl_F[bi], out)
+
+
+@kernel
+def der_shell_drag_jacobian(a, bi, W, t, h, lane, out):
+    """out <- dF/dx + dF/dv / h of lane's drag (81 entries per triangle, row-major over its 9
+    node DOFs sl_tri_dofs: softmech.kernels.shell_loads.drag_forces, ref. 004 Appendix B) at
+    its current positions and velocities, for the unified engine's implicit step
+    (softmech.integrators.analytic). out: (81 t,) [N/m]."""
+    shell_lanes_gather(a, bi, W, lane)
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    drag_forces(a.sl_q[bi], a.sl_v[bi], 1.0 / h, a.sl_tri_dofs, a.sl_rest_area,
+                a.sl_value[bi, lane], True, a.sl_F[bi], out)
+
+
+@kernel
+def adds_nothing(a, bi, W, t):
+    """The `without` of a term that only adds to the accumulators (its analytic Jacobian is
+    used): leaving it out of a finite-difference evaluation leaves nothing to do."""
 
 
 @kernel

@@ -87,24 +87,61 @@ def midedge_frames(a, bi, W, lane):
         n0[e, 0], n0[e, 1], n0[e, 2] = m0, m1, m2
 
 
+@kernel(inline="always")
+def midedge_gather(a, bi, W, lane):
+    """One lane's node positions and angles of the mid-edge shells into me_q (me_F <- 0 on
+    them) and their edge frames into me_tau, me_nrm0; returns n, the kind's node slots."""
+    q, F = a.me_q[bi], a.me_F[bi]
+    n = (q.shape[0] - a.me_edge.shape[0]) // 3
+    th = a.der_theta[bi]
+    gather_slots(a.der_x[bi], a.me_slot, q, W, lane)
+    zero_slots(a.me_slot, F)
+    for j in range(a.me_edge.shape[0]):
+        q[3 * n + j] = th[0, a.me_edge[j] * W + lane]
+        F[3 * n + j] = 0.0
+    midedge_frames(a, bi, W, lane)
+    return n
+
+
 @kernel
 def der_shell_midedge(a, bi, W, t):
     """der_force += the mid-edge bending forces [N] on the shells' nodes, der_torque <- -dE/dxi
     [N m] of their edges, lane by lane (module docstring; after the shells' stretching, which
     initialises der_force when the kind has no discrete rod)."""
     q, F = a.me_q[bi], a.me_F[bi]
-    n = (q.shape[0] - a.me_edge.shape[0]) // 3
-    th, tq = a.der_theta[bi], a.der_torque[bi]
+    tq = a.der_torque[bi]
     for lane in range(W):
-        gather_slots(a.der_x[bi], a.me_slot, q, W, lane)
-        zero_slots(a.me_slot, F)
-        for j in range(a.me_edge.shape[0]):
-            q[3 * n + j] = th[0, a.me_edge[j] * W + lane]
-            F[3 * n + j] = 0.0
-        midedge_frames(a, bi, W, lane)
+        n = midedge_gather(a, bi, W, lane)
         midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
                        a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], False,
                        F, a.me_J[bi])
         scatter_slots(F, a.me_slot, a.der_force[bi], W, lane, True)
         for j in range(a.me_edge.shape[0]):
             tq[0, a.me_edge[j] * W + lane] = F[3 * n + j]
+
+
+@kernel
+def der_midedge_jacobian(a, bi, W, t, h, lane, out):
+    """out <- dF/dq of lane's mid-edge bending forces (144 entries per triangle, row-major over
+    its 12 DOFs me_dofs: 9 node coordinates, 3 edge angles) at its current state, with the
+    frames of the step's start held (as in the forces): the discrete engine's analytic
+    Jacobian (ref. 004 eqs. 19-20, Appendix A; softmech.kernels.shell_midedge), for the unified
+    engine's implicit step (softmech.integrators.analytic). out: (144 t,) [N/m, N, N m]."""
+    q, F = a.me_q[bi], a.me_F[bi]
+    midedge_gather(a, bi, W, lane)
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
+                   a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], True,
+                   F, out)
+
+
+@kernel
+def der_midedge_without(a, bi, W, t):
+    """What der_shell_midedge leaves for the other terms when its forces are left out of a
+    finite-difference evaluation (its analytic Jacobian is used): its edges' der_torque <- 0
+    (it writes them; its node forces it adds)."""
+    tq = a.der_torque[bi]
+    for j in range(a.me_edge.shape[0]):
+        for lane in range(W):
+            tq[0, a.me_edge[j] * W + lane] = 0.0

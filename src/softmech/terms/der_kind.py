@@ -71,8 +71,7 @@ class DerElasticity(Part):
                 args.tbar, first, r.voronoi_lengths)
         jacobian = _elastic_jacobian(slots)
         return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity",
-                     jacobian=jacobian,
-                     couplings=Couplings(jacobian.rows, jacobian.cols, DER_MOTION)),
+                     jacobian=jacobian, couplings=jacobian.couplings()),
                 Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
                      history=True, couplings=Couplings.none(DER_MOTION))] + \
             _schedule_calls(engine, rods, slots, args)
@@ -82,14 +81,8 @@ def _elastic_jacobian(slots):
     """The elasticity's analytic Jacobian (softmech.integrators.analytic): the entries of
     der_elastic_jacobian, each edge's 6 x 6 then each spring's 11 x 11, in the kind's
     coordinates (node slot s, axis c: 3 s + c; edge slot j: 3 n + j, as the kernels' q)."""
-    rows, cols = [], []
-    for dofs in (slots.edge_dofs, slots.spring_dofs):
-        k = dofs.shape[1]
-        rows.append(np.repeat(dofs, k, axis=1).ravel())
-        cols.append(np.tile(dofs, (1, k)).ravel())
-    return AnalyticJacobian(kernel=der_elastic_jacobian, without=der_clear_forces,
-                            rows=np.concatenate(rows), cols=np.concatenate(cols),
-                            kind=DER_MOTION)
+    return AnalyticJacobian.blocks(der_elastic_jacobian, der_clear_forces,
+                                   (slots.edge_dofs, slots.spring_dofs), DER_MOTION)
 
 
 def _spring_sets(ctx, slots):

@@ -6,12 +6,15 @@ import numpy as np
 
 from softmech.bodies.shell import _node_dofs
 from softmech.der_packing import PackedParam, per_lane_rows
-from softmech.integrators.analytic import Couplings
+from softmech.integrators.analytic import AnalyticJacobian
 from softmech.integrators.driver import Call
 from softmech.kernels.der_motion import DER_MOTION
-from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, der_shell_drag,
-                                        der_shell_forces, der_shell_pressure)
-from softmech.kernels.der_shell_midedge import DerMidedgeArgs, der_shell_midedge
+from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, adds_nothing,
+                                        der_shell_drag, der_shell_drag_jacobian,
+                                        der_shell_forces, der_shell_jacobian, der_shell_pressure,
+                                        der_shell_pressure_jacobian, der_shell_without)
+from softmech.kernels.der_shell_midedge import (DerMidedgeArgs, der_midedge_jacobian,
+                                                der_midedge_without, der_shell_midedge)
 from softmech.shell_packing import held_edges, midedge_dofs, shell_edge_frames
 from softmech.terms.der_kind import DerFixedNodes
 from softmech.terms.base import Part
@@ -20,6 +23,10 @@ from softmech.terms.der_loads import DRAG_ORDER, LOAD_ORDER
 ORDER = 1
 """In the force pass right after the discrete rods' elasticity (order 0, which initialises
 der_force; without discrete rods this call does)."""
+
+KEEP = False
+"""The shells' analytic Jacobian entries are kept as long as the finite differences of the
+other terms (AnalyticJacobian.every_step): ..."""
 
 MIDEDGE_ORDER = 2
 """After the shells' stretching (which initialises der_force without discrete rods); the
@@ -63,10 +70,11 @@ def shell_calls(engine):
     for shell, first in zip(hinged, offsets):     # (for DerParameterWaves)
         engine.packed_params[f"{shell.name}.rest_angle"] = PackedParam(
             args.sh_rest_angle, int(first), np.ones(len(shell.hinges)))
-    couplings = Couplings.union([Couplings.blocks(edge_dofs, DER_MOTION),
-                                 Couplings.blocks(hinge_dofs, DER_MOTION)])
+    jacobian = AnalyticJacobian.blocks(der_shell_jacobian, der_shell_without,
+                                       (edge_dofs, hinge_dofs), DER_MOTION,
+                                       every_step=KEEP)
     return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity",
-                 couplings=couplings)] + \
+                 jacobian=jacobian, couplings=jacobian.couplings())] + \
         midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
 
 
@@ -116,17 +124,20 @@ def midedge_calls(engine, shells):
     # each triangle's nodes and its edges' angles, in the kind's numbering (the kernel's own
     # numbers the mid-edge shells' edges from 0: me_edge maps them to the kind's edge slots)
     stencils = np.concatenate([_node_dofs(tri_nodes), 3 * n + args.me_edge[tri_edges]], axis=1)
+    jacobian = AnalyticJacobian.blocks(der_midedge_jacobian, der_midedge_without, (stencils,),
+                                       DER_MOTION, every_step=KEEP)
     return [Call("forces", MIDEDGE_ORDER, der_shell_midedge, args, "der_shell_midedge",
-                 couplings=Couplings.blocks(stencils, DER_MOTION))]
+                 jacobian=jacobian, couplings=jacobian.couplings())]
 
 
 class DerShellLoads(Part):
     """sm.ShellPressure and sm.ShellDrag on shells of the kind: one kernel call per term
     (softmech.kernels.der_shell.der_shell_pressure, der_shell_drag: the discrete engine's
-    kernels run per lane), per-world values."""
+    kernels run per lane), per-world values, with their analytic Jacobians."""
 
-    KERNELS = {"pressure": (der_shell_pressure, LOAD_ORDER, "der_shell_pressure"),
-               "drag": (der_shell_drag, DRAG_ORDER, "der_shell_drag")}
+    KERNELS = {"pressure": (der_shell_pressure, der_shell_pressure_jacobian, LOAD_ORDER,
+                            "der_shell_pressure"),
+               "drag": (der_shell_drag, der_shell_drag_jacobian, DRAG_ORDER, "der_shell_drag")}
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -140,13 +151,15 @@ class DerShellLoads(Part):
         n = engine.der_slots.n_nodes
         for kind, shell, value in self.entries:
             slot = engine.der_slots.nodes[shell.name]
-            kernel, order, name = self.KERNELS[kind]
+            kernel, jacobian_kernel, order, name = self.KERNELS[kind]
             args = engine.args(
                 DerShellLoadArgs, sl_slot=np.unique(slot),
                 sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
                 sl_rest_area=shell.tri_area.astype(float), sl_value=per_lane_rows(value, engine.lanes),
                 sl_q=engine.zeros(3 * n), sl_v=engine.zeros(3 * n), sl_F=engine.zeros(3 * n),
                 sl_J=engine.zeros(0))
-            out.append(Call("forces", order, kernel, args, name,
-                            couplings=Couplings.blocks(args.sl_tri_dofs, DER_MOTION)))
+            jacobian = AnalyticJacobian.blocks(jacobian_kernel, adds_nothing, (args.sl_tri_dofs,),
+                                               DER_MOTION, every_step=KEEP)
+            out.append(Call("forces", order, kernel, args, name, jacobian=jacobian,
+                            couplings=jacobian.couplings()))
         return out
