@@ -58,21 +58,23 @@ def solve_static(sim):
     saved = sim._snapshot()
     memory = integrator.memory()
     h, first = sim.dt, None
-    for _ in range(DOUBLINGS + 1):
-        _at_rest(sim, integrator)
-        before = [getattr(sim._state, name).copy() for name in COORDINATES]
-        # one step ending at the current time (step 0 of a clock that starts h before it)
-        status = integrator.advance(block_pool(), sim.time - h, 0, h, 1)
-        status[(status == STATUS_OK) & exploded_blocks(sim)] = STATUS_EXPLODED
-        if np.any(status != STATUS_OK):
-            _fail(sim, integrator, saved, memory, status, h)
-        # the step from rest gives the forces at its end: M dx / h^2 = F(x1) (+ damping)
-        imbalance = np.array([np.max(np.abs(getattr(sim._state, name) - b), initial=0.0)
-                              for name, b in zip(COORDINATES, before)]) / h ** 2
-        first = imbalance if first is None else first
-        if np.all(imbalance <= RTOL * first):
-            break
-        h *= 2.0
+    # (each pseudo step is far from the last: its analytic Jacobian entries are renewed)
+    with integrator.renewing_every_step():
+        for _ in range(DOUBLINGS + 1):
+            _at_rest(sim, integrator)
+            before = [getattr(sim._state, name).copy() for name in COORDINATES]
+            # one step ending at the current time (step 0 of a clock that starts h before it)
+            status = integrator.advance(block_pool(), sim.time - h, 0, h, 1)
+            status[(status == STATUS_OK) & exploded_blocks(sim)] = STATUS_EXPLODED
+            if np.any(status != STATUS_OK):
+                _fail(sim, integrator, saved, memory, status, h)
+            # the step from rest gives the forces at its end: M dx / h^2 = F(x1) (+ damping)
+            imbalance = np.array([np.max(np.abs(getattr(sim._state, name) - b), initial=0.0)
+                                  for name, b in zip(COORDINATES, before)]) / h ** 2
+            first = imbalance if first is None else first
+            if np.all(imbalance <= RTOL * first):
+                break
+            h *= 2.0
     _at_rest(sim, integrator)
 
 

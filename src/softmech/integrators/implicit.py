@@ -27,6 +27,7 @@ lane has its own Jacobian, convergence test and refresh decisions, so a batched 
 single runs bit for bit unless a step is halved (halving acts on the whole block).
 """
 from collections import namedtuple
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -124,6 +125,7 @@ SolverArgs = namedtuple("SolverArgs", [
     "analytic",          # tuple of AnalyticArgs (softmech.integrators.analytic)
     "fd_values",         # (n_blocks, nnz, W) the last finite differences (values' layout)
     "partial", "fd_mask",  # (n_blocks, W) int64: renewing the analytic entries alone
+    "renew_every",       # (1,) int64: 1 renews the analytic entries at every step's start
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
@@ -430,7 +432,9 @@ class ImplicitIntegrator:
             Rfd=vec() if self._analytic else np.zeros((nb, 0, W)),
             analytic=tuple(a for _, a in self._analytic),
             fd_values=np.zeros((nb, fp.nnz if self._analytic else 0, W)),
-            partial=lane_ints(), fd_mask=lane_ints())
+            partial=lane_ints(), fd_mask=lane_ints(),
+            renew_every=np.array([int(any(c.jacobian.every_step for c in self._calls
+                                          if c.jacobian is not None))]))
 
     # -- restarts ----------------------------------------------------------------------
     MEMORY_LANES = ("U_old", "values", "refresh", "age")
@@ -445,6 +449,19 @@ class ImplicitIntegrator:
         last finite differences (fd_values) with analytic Jacobians."""
         return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ()) + (
             ("fd_values",) if self._analytic else ())
+
+    @contextmanager
+    def renewing_every_step(self):
+        """Within: every step renews the analytic Jacobian entries at its start (the static
+        solve's pseudo steps, each far from the last; softmech.static_solve), whatever the
+        terms declare (AnalyticJacobian.every_step)."""
+        flag = self.solver.renew_every
+        before = flag[0]
+        flag[0] = 1
+        try:
+            yield
+        finally:
+            flag[0] = before
 
     def memory(self):
         """What the integrator carries between steps, {key: array} (copies), for a restart that

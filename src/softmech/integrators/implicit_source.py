@@ -322,8 +322,8 @@ def analytic_hooks(calls, name):
     forces hook with each such call's `without` kernel in its place), fd_base (the base
     evaluation of the finite differences and the analytic entries' values, per fresh lane; it
     returns the residual to difference against), add_entries (those values into the
-    factor's), renew_analytic (at a step's start: every lane renews its analytic entries, if a
-    term asks for it: AnalyticJacobian.every_step) and
+    factor's), renew_analytic (at a step's start: every lane renews its analytic entries, if
+    N.renew_every: AnalyticJacobian.every_step, ImplicitIntegrator.renewing_every_step) and
     fd_lanes (the fresh lanes that take new differences: not those renewing their analytic
     entries alone, which reuse their last differences, N.fd_values). Without such calls
     fd_base returns N.R's block, fd_lanes the fresh lanes, and the others do nothing."""
@@ -340,10 +340,11 @@ def analytic_hooks(calls, name):
               for i, c in enumerate(calls, start=1) if c.stage == "forces"]
     # every step renews the analytic entries of every lane (N.partial: only those; a lane
     # whose Jacobian is due for another reason, or renewed again within the step, takes new
-    # differences too), unless no analytic term asks for it (AnalyticJacobian.every_step)
-    renew = ["    for lane in range(W):", "        N.partial[bi, lane] = 1 - refresh[lane]",
-             "        refresh[lane] = 1"] \
-        if any(c.jacobian.every_step for _, c in own) else ["    pass"]
+    # differences too), if a term asks for it (AnalyticJacobian.every_step) or the static
+    # solve does (N.renew_every)
+    renew = ["    if N.renew_every[0] != 0:", "        for lane in range(W):",
+             "            N.partial[bi, lane] = 1 - refresh[lane]",
+             "            refresh[lane] = 1"]
     lanes = ["    mask = N.fd_mask[bi]", "    for lane in range(W):",
              "        mask[lane] = refresh[lane] * (1 - N.partial[bi, lane])",
              "        N.partial[bi, lane] = N.partial[bi, lane] * (1 - refresh[lane])",
