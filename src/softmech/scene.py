@@ -305,7 +305,7 @@ class Scene:
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
-        rods and shells, and for shells below 1,700 nodes; discrete for discrete rods alone and
+        rods and shells, and for shells below 3,000 nodes; discrete for discrete rods alone and
         larger shells, or with NewtonOptions or "symplectic_euler"): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
@@ -366,22 +366,30 @@ class Scene:
                           der_shells=der_shells)
 
 
+UNIFIED_SHELL_NODES = 3000
+"""Shells with fewer nodes than this compile to the unified engine by default: with the shells'
+analytic Jacobians its steps are faster than the discrete engine's up to ~3,700 nodes, where
+the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) catches up (a clamped plate,
+10 steps: 1,950 nodes 0.171 against 0.266 s, 3,672 nodes 0.584 against 0.588 s, 5,863 nodes
+1.064 against 0.979 s; the unified set-up 0.74, 1.69, 3.2 s against 0.13-0.28 s;
+docs/benchmarks.md, `python benchmarks/shell_engines.py`)."""
+
+
 def _default_engine(scene, on_kind, mixed, scheme, newton):
     """The engine a scene compiles to when none is given: "unified" for Cosserat rods and
     rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
-    without discrete rods below the discrete engine's multigrid size (AMG_MIN_NODES shell
-    nodes: there the unified engine is 1.4-3x faster for one world and 4x for 16,
-    docs/benchmarks.md) unless the call passes what only the discrete engine takes (its
-    NewtonOptions, scheme "symplectic_euler"); "discrete" otherwise (discrete rods alone,
-    whose Newton is faster there; large shells, for its multigrid; a body of another kind)."""
+    without discrete rods below UNIFIED_SHELL_NODES shell nodes (there the unified engine is
+    faster, 1.5-5x for the built-in shell scenes, docs/benchmarks.md) unless the call passes
+    what only the discrete engine takes (its NewtonOptions, scheme "symplectic_euler");
+    "discrete" otherwise (discrete rods alone, whose Newton is faster there; large shells, for
+    its multigrid; a body of another kind)."""
     if mixed or not scene.implicit_bodies:
         return "unified"
-    from softmech.implicit.multigrid import AMG_MIN_NODES
     from softmech.implicit.newton import NewtonOptions
 
     shells = [b for b in on_kind if b.kind == "shell"]
     discrete_only = scheme == "symplectic_euler" or isinstance(newton, NewtonOptions)
-    small = sum(len(b.vertices) for b in shells) < AMG_MIN_NODES
+    small = sum(len(b.vertices) for b in shells) < UNIFIED_SHELL_NODES
     on_kind_only = len(on_kind) == len(scene.implicit_bodies)
     return "unified" if shells and small and on_kind_only and not discrete_only else "discrete"
 

@@ -5,6 +5,7 @@ import pytest
 import softmech as sm
 from softmech.bodies import meshes
 from softmech.implicit.multigrid import AMG_MIN_NODES
+from softmech.scene import UNIFIED_SHELL_NODES
 from softmech.implicit.newton import NewtonOptions
 from softmech.implicit.simulation import ImplicitSimulation
 from softmech.simulation import Simulation
@@ -46,13 +47,17 @@ def test_the_default_engine(build, options, expected):
     assert type(sim) is expected
 
 
-def test_shells_from_the_multigrid_size_stay_on_the_discrete_engine():
-    """From AMG_MIN_NODES shell nodes the discrete engine's multigrid (not on the unified one)."""
+def test_large_shells_stay_on_the_discrete_engine():
+    """From UNIFIED_SHELL_NODES shell nodes the discrete engine (its multigrid, which the
+    unified engine lacks, is as fast there); below it the unified engine, also above the
+    multigrid's own threshold (AMG_MIN_NODES), where it is still faster."""
+    assert UNIFIED_SHELL_NODES > AMG_MIN_NODES
     divisions = 2
-    while len(meshes.rectangle(0.1, 0.1, divisions).vertices) < AMG_MIN_NODES:
+    while len(meshes.rectangle(0.1, 0.1, divisions).vertices) < UNIFIED_SHELL_NODES:
         divisions += 2
     below = divisions - 2
-    assert len(meshes.rectangle(0.1, 0.1, below).vertices) < AMG_MIN_NODES
+    assert AMG_MIN_NODES <= len(meshes.rectangle(0.1, 0.1, below).vertices) \
+        < UNIFIED_SHELL_NODES
     assert type(shell_scene(below).compile(dt=1e-3)) is Simulation
     assert type(shell_scene(divisions).compile(dt=1e-3)) is ImplicitSimulation
 
