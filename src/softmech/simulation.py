@@ -432,7 +432,7 @@ class Simulation:
             options = self.implicit_options or ImplicitOptions()
             for part in engine.ctx.parts.values():      # terms' limits of the FD Newton
                 if hasattr(part, "check_implicit_step"):
-                    part.check_implicit_step(self.dt, options.delta)
+                    part.check_implicit_step(self.dt, options)
             self._implicit = (engine, ImplicitIntegrator(engine, self.lanes, options, self.dt,
                                                          self.time))
         return self._implicit[1]

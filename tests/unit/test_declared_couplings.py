@@ -41,7 +41,11 @@ def declared(integ):
 
 
 def pairs(integ):
-    return set(zip(*(c.tolist() for c in integ._couplings)))
+    """The Newton matrix's entries: the finite differences' couplings and the analytic terms'
+    entries (softmech.integrators.analytic; since 2026-12-04 every shell term's)."""
+    rows = np.concatenate([integ._couplings[0]] + [a.rows for _, a in integ._analytic])
+    cols = np.concatenate([integ._couplings[1]] + [a.cols for _, a in integ._analytic])
+    return set(zip(rows.tolist(), cols.tolist()))
 
 
 @pytest.mark.parametrize("bending", ["hinge", "midedge"])
@@ -58,12 +62,14 @@ def test_the_declared_pattern_holds_every_probed_coupling(bending, monkeypatch):
 
 
 def test_a_scene_with_an_undeclared_call_is_probed():
-    """A discrete rod on the ground: the ground contact declares no couplings (its contacts
-    come and go), so the pattern is probed as before."""
+    """A damped discrete rod: the damping declares no couplings, so the pattern is probed as
+    before (a ground contact declares each node's own block since its Jacobian is analytic)."""
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.002), direction=(1.0, 0.0, 0.0),
                             length=0.1, n_elems=5, radius=1e-3, density=1000.0,
                             youngs_modulus=1e7)
     scene.add(sm.Gravity())
     scene.add(sm.GroundContact(rod, stiffness=10.0, distance=1e-3))
+    assert declared(integrator(scene)) is not None
+    scene.add(sm.LinearDamping(rod, 10.0))
     assert declared(integrator(scene)) is None

@@ -160,7 +160,8 @@ def node_blocks(calls, engine_kinds, kinds, W):
     analytic term, for the finite differences' coloring. An analytic term leaves the coloring
     (its couplings are not probed) and with it the couplings among a node's three components
     that its stiffness used to bring; a node's own loads (ground friction, drag, damping) make
-    them, possibly only later (a contact that starts after the probe), so they are kept."""
+    them, possibly only later (a contact that starts after the probe), so they are kept when
+    the pattern is probed (where every call declares its couplings, those are all there is)."""
     rows, cols = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for j in sorted({[k for k, _ in engine_kinds].index(c.jacobian.kind) for c in calls
                      if c.jacobian is not None}):

@@ -355,8 +355,9 @@ class ImplicitIntegrator:
             cols.append(np.full(changed.size, j, dtype=np.int64))
         self._copy_states(bi, from_save=True)
         near_rows, near_cols = self._proximity_couplings()
+        # (where every call declares its couplings they are all known: no node blocks)
         node_rows, node_cols = node_blocks(self._calls, self.engine.kinds, self.kinds, W) \
-            if self._analytic else (near_rows[:0],) * 2
+            if self._analytic and declared is None else (near_rows[:0],) * 2
         self._couplings = (np.concatenate(rows + [near_rows, node_rows]).astype(np.int64),
                            np.concatenate(cols + [near_cols, node_cols]).astype(np.int64))
         self._build_pattern()

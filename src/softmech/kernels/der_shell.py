@@ -173,12 +173,6 @@ def der_shell_drag_jacobian(a, bi, W, t, h, lane, out):
 
 
 @kernel
-def adds_nothing(a, bi, W, t):
-    """The `without` of a term that only adds to the accumulators (its analytic Jacobian is
-    used): leaving it out of a finite-difference evaluation leaves nothing to do."""
-
-
-@kernel
 def der_shell_drag(a, bi, W, t):
     """der_force += DisMech's aerodynamic drag -c A/3 (v.n)|v.n| n on each node of each
     triangle, per lane (softmech.kernels.shell_loads.drag_forces; its Jacobian's 1/h: 0, the

@@ -46,12 +46,13 @@ class DerEdgeContacts(Part):
         mass = np.concatenate([self.ctx.der_node_mass[r.name] for r in rods], axis=1)  # (B, n)
         self.ctx.time_step_limits.append(time_step_limit(mass, p["stiffness"]))
 
-    def check_implicit_step(self, h, delta):
+    def check_implicit_step(self, h, options):
         """Warn where the friction's slip velocity is below the Newton's resolution
-        (softmech.terms.der_ground.warn_slip_below_newton_step)."""
+        (softmech.terms.der_ground.warn_slip_below_newton_step; options: the ImplicitOptions,
+        whose delta sets it: this contact's Jacobian is taken by finite differences)."""
         for term, rods, _ in self.entries:
             if term.friction is not None:
-                warn_slip_below_newton_step(term, rods, h, delta)
+                warn_slip_below_newton_step(term, rods, h, options.delta)
 
     def calls(self, engine):
         calls = []

@@ -12,9 +12,13 @@ import warnings
 
 import numpy as np
 
+from softmech.bodies.shell import _node_dofs
 from softmech.der_packing import per_lane_rows
+from softmech.integrators.analytic import AnalyticJacobian
 from softmech.integrators.driver import Call
-from softmech.kernels.der_ground import DerGroundArgs, der_ground_forces
+from softmech.kernels.analytic_jacobian import adds_nothing
+from softmech.kernels.der_ground import DerGroundArgs, der_ground_forces, der_ground_jacobian
+from softmech.kernels.der_motion import DER_MOTION
 from softmech.terms.base import Part
 
 ORDER = 90
@@ -59,9 +63,10 @@ def warn_slip_below_newton_step(term, rods, h, delta):
     (term.slip_tolerance [m/s]) is below 10 finite-difference velocity steps of the unified
     engine's Newton, delta l / h (softmech.kernels.implicit_motion.perturbation_kind; l the
     shortest edge [m] of the contact's discrete rods or shells `rods`, h the step [s]): its
-    Jacobian then cannot resolve the regularized friction, and Newton fails (measured: at the
-    default 1e-8 m/s a rod at rest on the ground ran 200 steps of 10 ms, then failed even at
-    h / 256; tests/validation/test_der_kind_ground.py uses 1e-3 and 1e-4 m/s)."""
+    Jacobian then cannot resolve the regularized friction, and Newton fails (measured with the
+    ground contact's Jacobian by finite differences: at the default 1e-8 m/s a rod at rest on
+    the ground ran 200 steps of 10 ms, then failed even at h / 256). The ground contact's own
+    blocks are analytic unless ImplicitOptions(analytic=False); an edge contact's are not."""
     lowest = 10.0 * delta * min(shortest_edge(r) for r in rods) / h
     if term.slip_tolerance < lowest:
         names = ", ".join(repr(r.name) for r in rods)
@@ -91,11 +96,16 @@ class DerGroundContacts(Part):
         self.ctx.time_step_limits.append(
             time_step_limit(self.ctx.der_node_mass[body.name], p["stiffness"]))
 
-    def check_implicit_step(self, h, delta):
+    def check_implicit_step(self, h, options):
         """Warn where a contact's slip velocity is below the Newton's resolution
-        (warn_slip_below_newton_step)."""
+        (warn_slip_below_newton_step) when its Jacobian is taken by finite differences
+        (ImplicitOptions.analytic False; its analytic blocks resolve any slip velocity: the
+        default 1e-8 m/s at rest equal to the discrete engine's, tests/validation/
+        test_der_kind_ground.py)."""
+        if options.analytic:
+            return
         for term, body, _ in self.entries:
-            warn_slip_below_newton_step(term, [body], h, delta)
+            warn_slip_below_newton_step(term, [body], h, options.delta)
 
     def calls(self, engine):
         calls = []
@@ -112,5 +122,11 @@ class DerGroundContacts(Part):
                 dg_param=per_lane_rows(params, engine.lanes), dg_q=engine.zeros(3 * n),
                 dg_u=engine.zeros(3 * n), dg_F=engine.zeros(3 * n), dg_w=engine.zeros(3 * n),
                 dg_slip=engine.zeros(n), dg_speed=engine.zeros(n), dg_J=engine.zeros(9 * n))
-            calls.append(Call("forces", ORDER, der_ground_forces, args, "der_ground_contact"))
+            # its Jacobian: each node's 3 x 3 block, dF/dq + dF/dv / h, the discrete engine's,
+            # kept as long as the finite differences of the other terms
+            jacobian = AnalyticJacobian.blocks(der_ground_jacobian, adds_nothing,
+                                               (_node_dofs(slot[:, None]),), DER_MOTION,
+                                               every_step=False)
+            calls.append(Call("forces", ORDER, der_ground_forces, args, "der_ground_contact",
+                              jacobian=jacobian, couplings=jacobian.couplings()))
         return calls

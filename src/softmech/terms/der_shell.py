@@ -8,8 +8,9 @@ from softmech.bodies.shell import _node_dofs
 from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.integrators.analytic import AnalyticJacobian
 from softmech.integrators.driver import Call
+from softmech.kernels.analytic_jacobian import adds_nothing
 from softmech.kernels.der_motion import DER_MOTION
-from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs, adds_nothing,
+from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs,
                                         der_shell_drag, der_shell_drag_jacobian,
                                         der_shell_forces, der_shell_jacobian, der_shell_pressure,
                                         der_shell_pressure_jacobian, der_shell_without)
