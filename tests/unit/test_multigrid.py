@@ -81,7 +81,7 @@ def plate_system(bending="hinge", divisions=12, seed=3):
     M/h^2, a random rhs, and a ReusedAMG with the plate's rigid modes; q: the DOF values.
     (Not a randomly perturbed shape: compressed edges make that matrix indefinite, which
     Gauss-Seidel smoothing cannot handle -- the LU fallback's case.)"""
-    sim = pressed_plate(bending=bending, divisions=divisions).compile(dt=1e-3)
+    sim = pressed_plate(bending=bending, divisions=divisions).compile(dt=1e-3, engine="discrete")
     sim.step(3)
     st = sim.stepper
     rng = np.random.default_rng(seed)
@@ -206,7 +206,7 @@ def test_shell_nodes_choose_the_multigrid_and_rod_nodes_do_not(monkeypatch):
     # DofLayout.add_nodes(surface=True) for a shell's mesh, not for a rod network's nodes
     monkeypatch.setattr(sparse_solve, "KRYLOV_MIN_DOFS", 0)
     monkeypatch.setattr(multigrid, "AMG_MIN_NODES", 100)
-    plate = pressed_plate().compile(dt=1e-3)
+    plate = pressed_plate().compile(dt=1e-3, engine="discrete")
     assert plate.stepper.pattern.solver == "amg"
     k = 12
     x, y = np.meshgrid(np.linspace(0, 0.1, k), np.linspace(0, 0.1, k), indexing="ij")

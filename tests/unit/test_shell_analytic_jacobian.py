@@ -1,7 +1,7 @@
 """The shells' analytic Jacobians on the unified engine (softmech.integrators.analytic): their
 stretching, hinge and mid-edge bending, pressure and drag enter the Newton matrix from the
 discrete engine's own derivatives (ref. 004 eqs. 9-10, 17, 19-20 and Appendix B), so the
-finite differences color a node's own 3 x 3 block alone."""
+finite differences are left with each DOF's own entry (the inertia's identity, a held row)."""
 import numpy as np
 import pytest
 
@@ -32,15 +32,15 @@ def test_the_analytic_entries_are_the_residuals_derivative(bending, load):
     """Every term of a shell has an analytic Jacobian, so the integrator's Newton matrix is
     exact: equal to central differences of the full residual to their error (measured
     2.4e-8 of the largest stiffness entry; allowed 1e-6), the mid-edge angles' rows and
-    columns included; the finite differences color a node's own block (3 colors; 24-45 with
-    the shells' couplings)."""
+    columns included; every call declares its couplings, so the finite differences take the
+    diagonal alone (1 color; 24-45 with the shells' couplings)."""
     sim = loaded_strip(bending, load)
     sim.step(20)        # (bent and moving: every block of the Jacobians non-zero)
     full, ours, K_true, K_ours, angle = newton_matrices(sim)
     scale = np.abs(K_true).max()
     assert np.abs(K_ours - K_true).max() < 1e-6 * scale
     assert angle.any() == (bending == "midedge")
-    assert sim.implicit_integrator().pattern.n_colors == 3
+    assert sim.implicit_integrator().pattern.n_colors == 1
 
 
 def test_the_drags_velocity_part_is_in_the_entries():
