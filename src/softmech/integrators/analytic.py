@@ -34,8 +34,9 @@ class AnalyticJacobian:
     kernel(args, bi, W, t, h, lane, out): out (k,) <- dF/dq + dF/dv / h of the term's k
     entries at lane's current state (its forces' derivatives with respect to the coordinates
     and velocities of its body kind; h [s] the step, softmech.kernels.analytic_jacobian), args
-    the Call's; without(args, bi, W, t):
-    what the Call does in a finite-difference evaluation instead of its kernel; rows, cols
+    the Call's; without(args, bi, W, t): what the Call does in a finite-difference evaluation
+    instead of its kernel (softmech.kernels.analytic_jacobian.adds_nothing for a term that
+    only adds to the accumulators); rows, cols
     (k,) int64: each entry's row and column in the kind's coordinate numbering (the positions
     of its n velocity slots, 3 s + c, then its angular DOFs, 3 n + j); kind: the BodyKind
     (softmech.integrators.driver) whose coordinates they are; every_step: renew the entries
