@@ -158,6 +158,8 @@ def shell_time_step_limit(shell, params, node_mass):
         bending = _node_dofs(shell.hinges)
         inertia = np.zeros(0)
     out = np.empty(len(node_mass))
+    # (writeable copies of the per-world rows, which may be read-only views: the kernels then
+    # see the array types of the force pass and are compiled once, not again for these)
     for b in range(len(node_mass)):
         inv = 1.0 / np.sqrt(np.concatenate([np.repeat(node_mass[b], 3), inertia]))
         Js = np.zeros(36 * len(edges))
@@ -166,10 +168,10 @@ def shell_time_step_limit(shell, params, node_mass):
         if midedge:
             midedge_forces(q, bending, shell.tri_edges, shell.tri_edge_sign.astype(float), tau,
                            n0, shell.length_over_area, shell.midedge_stiffness,
-                           np.ascontiguousarray(params["rest_curvature"][b]), np.zeros(160),
+                           np.array(params["rest_curvature"][b]), np.zeros(160),
                            True, F, Jb)
         else:
-            hinge_forces(q, bending, np.ascontiguousarray(params["rest_angle"][b]),
+            hinge_forces(q, bending, np.array(params["rest_angle"][b]),
                          shell.hinge_stiffness, True, F, Jb)
         out[b] = gershgorin_limit(len(q), inv, ((edges, Js), (bending, Jb)))
     return out

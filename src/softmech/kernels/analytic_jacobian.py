@@ -61,3 +61,13 @@ def adds_nothing(a, bi, W, t):
     """The `without` of a term that only adds to the accumulators (its analytic Jacobian is
     used, softmech.integrators.analytic): leaving it out of a finite-difference evaluation
     leaves nothing to do."""
+
+
+@kernel(inline="always")
+def wants_jacobian(J):
+    """Whether a kernel called with the Jacobian array J writes into it (J has room): the
+    `want_jac` argument of the discrete engine's force kernels (softmech.kernels.shell_stretch
+    etc.) as a run-time bool. Called with a literal True from one caller and False from
+    another, numba compiles such a kernel twice (it specializes on literal booleans: 4.6 s for
+    the hinge kernel, 2026-12-04); with this flag, once."""
+    return J.shape[0] > 0

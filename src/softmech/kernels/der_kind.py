@@ -19,6 +19,7 @@ import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.der_bend_twist import der_bend_twist_forces
 from softmech.kernels.der_frames import der_frames
 from softmech.kernels.der_stretch import der_stretch_forces
@@ -91,10 +92,11 @@ def der_elastic_forces(a, bi, W, t):
         F = a.F[bi]
         for d in range(F.shape[0]):
             F[d] = 0.0
-        der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], False, F, a.J)
+        jac = wants_jacobian(a.J)       # (False: the scratch is empty)
+        der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, a.J)
         der_bend_twist_forces(q, a.spring_dofs, a.spring_edges, a.spring_signs, a.a1[bi],
                               a.a2[bi], a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,
-                              a.EI[bi, lane], a.GJ[bi, lane], False, a.g[bi], a.H[bi],
+                              a.EI[bi, lane], a.GJ[bi, lane], jac, a.g[bi], a.H[bi],
                               a.blk[bi], F, a.J)
         for i in range(n):
             for c in range(3):
@@ -118,10 +120,11 @@ def der_elastic_jacobian(a, bi, W, t, h, lane, out):
     for k in range(out.shape[0]):
         out[k] = 0.0
     n_stretch = 36 * a.edge_dofs.shape[0]
-    der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], True, F, out[:n_stretch])
+    jac = wants_jacobian(out)
+    der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, out[:n_stretch])
     der_bend_twist_forces(q, a.spring_dofs, a.spring_edges, a.spring_signs, a.a1[bi], a.a2[bi],
                           a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,
-                          a.EI[bi, lane], a.GJ[bi, lane], True, a.g[bi], a.H[bi], a.blk[bi],
+                          a.EI[bi, lane], a.GJ[bi, lane], jac, a.g[bi], a.H[bi], a.blk[bi],
                           F, out[n_stretch:])
 
 

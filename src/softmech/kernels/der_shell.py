@@ -13,6 +13,7 @@ a scratch array and does not read -- and adds the forces to der_force.
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.shell_hinge import hinge_forces
 from softmech.kernels.shell_loads import drag_forces, pressure_forces
 from softmech.kernels.shell_stretch import stretch_forces
@@ -71,11 +72,12 @@ def der_shell_forces(a, bi, W, t):
     forces [N] of every shell node (module docstring), lane by lane."""
     q, F = a.sh_q[bi], a.sh_F[bi]
     add = a.sh_first[0] != 1
+    jac = wants_jacobian(a.sh_Jh[bi])       # (False: the scratch is empty)
     for lane in range(W):
         gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
         zero_slots(a.sh_slot, F)
-        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, False, F, a.sh_Js[bi])
-        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, False, F,
+        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, jac, F, a.sh_Js[bi])
+        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, jac, F,
                      a.sh_Jh[bi])
         scatter_slots(F, a.sh_slot, a.der_force[bi], W, lane, add)
 
@@ -93,8 +95,9 @@ def der_shell_jacobian(a, bi, W, t, h, lane, out):
     for k in range(out.shape[0]):
         out[k] = 0.0
     n_stretch = 36 * a.sh_edge_dofs.shape[0]
-    stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, True, F, out[:n_stretch])
-    hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, True, F,
+    jac = wants_jacobian(out)
+    stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, jac, F, out[:n_stretch])
+    hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, jac, F,
                  out[n_stretch:])
 
 
@@ -142,7 +145,8 @@ def der_shell_pressure(a, bi, W, t):
     (softmech.kernels.shell_loads.pressure_forces)."""
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
-        pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], False, a.sl_F[bi],
+        pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane],
+                        wants_jacobian(a.sl_J[bi]), a.sl_F[bi],
                         a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
 
@@ -156,7 +160,8 @@ def der_shell_pressure_jacobian(a, bi, W, t, h, lane, out):
     shell_lanes_gather(a, bi, W, lane)
     for k in range(out.shape[0]):
         out[k] = 0.0
-    pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], True, a.sl_F[bi], out)
+    pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane], wants_jacobian(out),
+                    a.sl_F[bi], out)
 
 
 @kernel
@@ -169,7 +174,7 @@ def der_shell_drag_jacobian(a, bi, W, t, h, lane, out):
     for k in range(out.shape[0]):
         out[k] = 0.0
     drag_forces(a.sl_q[bi], a.sl_v[bi], 1.0 / h, a.sl_tri_dofs, a.sl_rest_area,
-                a.sl_value[bi, lane], True, a.sl_F[bi], out)
+                a.sl_value[bi, lane], wants_jacobian(out), a.sl_F[bi], out)
 
 
 @kernel
@@ -180,5 +185,5 @@ def der_shell_drag(a, bi, W, t):
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
         drag_forces(a.sl_q[bi], a.sl_v[bi], 0.0, a.sl_tri_dofs, a.sl_rest_area,
-                    a.sl_value[bi, lane], False, a.sl_F[bi], a.sl_J[bi])
+                    a.sl_value[bi, lane], wants_jacobian(a.sl_J[bi]), a.sl_F[bi], a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)

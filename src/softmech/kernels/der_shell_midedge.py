@@ -23,6 +23,7 @@ import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.der_shell import gather_slots, scatter_slots, zero_slots
 from softmech.kernels.shell_midedge import midedge_forces
 
@@ -113,8 +114,8 @@ def der_shell_midedge(a, bi, W, t):
     for lane in range(W):
         n = midedge_gather(a, bi, W, lane)
         midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
-                       a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], False,
-                       F, a.me_J[bi])
+                       a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi],
+                       wants_jacobian(a.me_J[bi]), F, a.me_J[bi])
         scatter_slots(F, a.me_slot, a.der_force[bi], W, lane, True)
         for j in range(a.me_edge.shape[0]):
             tq[0, a.me_edge[j] * W + lane] = F[3 * n + j]
@@ -132,7 +133,7 @@ def der_midedge_jacobian(a, bi, W, t, h, lane, out):
     for k in range(out.shape[0]):
         out[k] = 0.0
     midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
-                   a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], True,
+                   a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], wants_jacobian(out),
                    F, out)
 
 
