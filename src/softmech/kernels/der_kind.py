@@ -86,13 +86,13 @@ def der_elastic_forces(a, bi, W, t):
     tq = a.der_torque[bi]
     n = f.shape[1] // W
     m = tq.shape[1] // W
+    jac = wants_jacobian(a.J)       # (False: the scratch is empty)
     for lane in range(W):
         der_lane_frames(a, bi, W, lane)
         q = a.q[bi]
         F = a.F[bi]
         for d in range(F.shape[0]):
             F[d] = 0.0
-        jac = wants_jacobian(a.J)       # (False: the scratch is empty)
         der_stretch_forces(q, a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, a.J)
         der_bend_twist_forces(q, a.spring_dofs, a.spring_edges, a.spring_signs, a.a1[bi],
                               a.a2[bi], a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,

@@ -66,20 +66,28 @@ def scatter_slots(F, slot, f, W, lane, add):
                 f[c, s * W + lane] = F[3 * s + c]
 
 
+@kernel(inline="always")
+def shell_elastic_lane(a, bi, W, lane, Js, Jh):
+    """sh_F <- lane's stretching and hinge bending forces [N] on the shells' node slots, and
+    their Jacobian blocks added to Js (36 per edge) and Jh (144 per hinge) where those have
+    room (the force pass's scratches are empty: softmech.kernels.analytic_jacobian.
+    wants_jacobian)."""
+    q, F = a.sh_q[bi], a.sh_F[bi]
+    gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
+    zero_slots(a.sh_slot, F)
+    stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, wants_jacobian(Js), F, Js)
+    hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k,
+                 wants_jacobian(Jh), F, Jh)
+
+
 @kernel
 def der_shell_forces(a, bi, W, t):
     """der_force <- (or +=, after the discrete rods' elasticity) the stretching and hinge bending
     forces [N] of every shell node (module docstring), lane by lane."""
-    q, F = a.sh_q[bi], a.sh_F[bi]
     add = a.sh_first[0] != 1
-    jac = wants_jacobian(a.sh_Jh[bi])       # (False: the scratch is empty)
     for lane in range(W):
-        gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
-        zero_slots(a.sh_slot, F)
-        stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, jac, F, a.sh_Js[bi])
-        hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, jac, F,
-                     a.sh_Jh[bi])
-        scatter_slots(F, a.sh_slot, a.der_force[bi], W, lane, add)
+        shell_elastic_lane(a, bi, W, lane, a.sh_Js[bi], a.sh_Jh[bi])
+        scatter_slots(a.sh_F[bi], a.sh_slot, a.der_force[bi], W, lane, add)
 
 
 @kernel
@@ -89,16 +97,11 @@ def der_shell_jacobian(a, bi, W, t, h, lane, out):
     (sh_edge_dofs, sh_hinge_dofs): the discrete engine's analytic Jacobians (ref. 004 eqs.
     9-10 and 17; softmech.kernels.shell_stretch, shell_hinge), for the unified engine's
     implicit step (softmech.integrators.analytic). out: (36 e + 144 h,) [N/m]."""
-    q, F = a.sh_q[bi], a.sh_F[bi]
-    gather_slots(a.der_x[bi], a.sh_slot, q, W, lane)
-    zero_slots(a.sh_slot, F)        # (the forces are computed alongside: not read)
     for k in range(out.shape[0]):
         out[k] = 0.0
     n_stretch = 36 * a.sh_edge_dofs.shape[0]
-    jac = wants_jacobian(out)
-    stretch_forces(q, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, jac, F, out[:n_stretch])
-    hinge_forces(q, a.sh_hinge_dofs, a.sh_rest_angle[bi, lane], a.sh_hinge_k, jac, F,
-                 out[n_stretch:])
+    # (the forces are computed alongside, into sh_F: not read)
+    shell_elastic_lane(a, bi, W, lane, out[:n_stretch], out[n_stretch:])
 
 
 @kernel
