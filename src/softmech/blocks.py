@@ -65,8 +65,12 @@ def per_lane(arr, lanes):
 
 def writable_contiguous(tup):
     """Same tuple with every array C-contiguous and writable: numba types encode layout and
-    read-only flags, so any variation would compile the kernels again."""
-    fix = lambda a: a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
+    read-only flags, so any variation would compile the kernels again. A field that is a
+    namedtuple of arrays (a kernel's nested scratch) is made so field by field."""
+    def fix(a):
+        if isinstance(a, tuple) and hasattr(a, "_fields"):
+            return writable_contiguous(a)
+        return a if a.flags.c_contiguous and a.flags.writeable else np.array(a, order="C")
     return type(tup)(*(fix(a) for a in tup))
 
 

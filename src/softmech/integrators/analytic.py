@@ -42,19 +42,24 @@ class AnalyticJacobian:
     (softmech.integrators.driver) whose coordinates they are; every_step: renew the entries
     at every step's start (a lane then takes new finite differences only when its Jacobian is
     due), or, False, only with the finite differences, when the Jacobian is due (kept up to
-    ImplicitOptions.max_age steps). If one analytic term renews every step, all do."""
+    ImplicitOptions.max_age steps). If one analytic term renews every step, all do.
+    lanes_kernel(args, bi, W, t, h, lanes, values), optional: `kernel` for every lane flagged
+    in lanes (W,) int64 at once, into values (W, k) (a kernel whose lanes run together in SIMD
+    registers: the discrete rods' elasticity); given, the integrator calls it instead of
+    `kernel` lane by lane."""
     kernel: object
     without: object
     rows: np.ndarray
     cols: np.ndarray
     kind: object
     every_step: bool = True
+    lanes_kernel: object = None
 
     def __post_init__(self):
         _check_entries("AnalyticJacobian", self.rows, self.cols)
 
     @classmethod
-    def blocks(cls, kernel, without, stencils, kind, every_step=True):
+    def blocks(cls, kernel, without, stencils, kind, every_step=True, lanes_kernel=None):
         """The Jacobian of a kernel that writes one dense block per element, row-major over
         the element's coordinates: the elements of each (m, k) int64 array of `stencils` in
         turn (each row the k coordinates of one element, e.g. a spring's 11), as the discrete
@@ -62,7 +67,7 @@ class AnalyticJacobian:
         parts = [Couplings.blocks(s, kind) for s in stencils]
         return cls(kernel=kernel, without=without, rows=np.concatenate([p.rows for p in parts]),
                    cols=np.concatenate([p.cols for p in parts]), kind=kind,
-                   every_step=every_step)
+                   every_step=every_step, lanes_kernel=lanes_kernel)
 
     def couplings(self):
         """Its entries as the Call's couplings (driver.Call.couplings)."""

@@ -354,7 +354,12 @@ def analytic_hooks(calls, name):
             "        evaluate_fd(T, S, bi, W, t, h, U, Rf)", "        N.counts[bi, 2] += 1",
             "    for lane in range(W):", "        if refresh[lane] != 0:"]
     base += [f"            {name(c.jacobian.kernel)}(T[{i}], bi, W, t, h, lane, "
-             f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)]
+             f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)
+             if c.jacobian.lanes_kernel is None] + ["            pass"]
+    # (a term whose lanes run together: every fresh lane at once)
+    base += [f"    {name(c.jacobian.lanes_kernel)}(T[{i}], bi, W, t, h, refresh, "
+             f"N.analytic[{k}].values[bi])" for k, (i, c) in enumerate(own)
+             if c.jacobian.lanes_kernel is not None]
     add = [f"    {name(keep_differences)}(N.values[bi], N.fd_values[bi], lanes, refresh)"]
     add += [f"    {name(add_analytic)}(N.analytic[{k}], bi, W, h, N.values[bi], refresh)"
             for k in range(len(own))]

@@ -41,6 +41,7 @@ from collections import namedtuple
 import numpy as np
 
 from softmech.kernels import kernel
+from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
 from softmech.kernels.der_frames import axpy3, cross3, dot3, scale3
@@ -100,28 +101,37 @@ L = LANES
 def lanes_scratch(a):
     """DerBendTwistLanes for the binding arguments `a` (DerBendTwistArgs): the rod's DOFs
     (its edges' and springs') and their rows, and scratch for LANES worlds."""
-    dofs = np.unique(np.concatenate([a.edge_dofs.ravel(), a.spring_dofs.ravel()]))
-    local = np.full(int(dofs.max()) + 1, -1, np.int64)
-    local[dofs] = np.arange(dofs.size)
-    m, s = a.edge_dofs.shape[0], a.spring_dofs.shape[0]
+    return scratch_of(a.edge_dofs, a.spring_dofs, a.spring_edges, a.acc_ref.shape[0])
 
-    spring_ld = local[a.spring_dofs]
+
+def scratch_of(edge_dofs, spring_dofs, spring_edges, n_worlds):
+    """DerBendTwistLanes of springs spring_dofs (s, 11) int64 on edges edge_dofs (m, 6) int64
+    (their DOFs' rows of q, spring_edges (s, 2) int64) with room for n_worlds worlds'
+    accepted_cs, and its scratch for LANES worlds: each float array (n * LANES,), n as
+    scratch_sizes gives it."""
+    dofs = np.unique(np.concatenate([edge_dofs.ravel(), spring_dofs.ravel()]))
+    local = np.full(int(dofs.max()) + 1 if dofs.size else 0, -1, np.int64)
+    local[dofs] = np.arange(dofs.size)
+    m, s = edge_dofs.shape[0], spring_dofs.shape[0]
+
+    spring_ld = local[spring_dofs]
     # each edge's twist-angle row, from the springs that hold it (an edge of no spring: row 0,
     # computed and never read)
     edge_theta = np.zeros(m, np.int64)
-    edge_theta[a.spring_edges[:, 0]] = spring_ld[:, _TE]
-    edge_theta[a.spring_edges[:, 1]] = spring_ld[:, _TF]
-
-    def z(n):
-        return np.zeros(n * L)
+    edge_theta[spring_edges[:, 0]] = spring_ld[:, _TE]
+    edge_theta[spring_edges[:, 1]] = spring_ld[:, _TF]
     return DerBendTwistLanes(
-        dof_map=dofs.astype(np.int64), edge_ld=local[a.edge_dofs], spring_ld=spring_ld,
-        edge_theta=edge_theta, accepted_cs=np.zeros((a.acc_ref.shape[0], 2, s)),
-        q=z(dofs.size), acc_a1=z(3 * m), acc_t=z(3 * m), acc_ref=z(s), acc_cos=z(s),
-        acc_sin=z(s), ecos=z(m), esin=z(m), kbar=z(2 * s), tbar=z(s), EI=z(2 * s), GJ=z(s),
-        t=z(3 * m), a1=z(3 * m), a2=z(3 * m), ref=z(s), pt=z(3), ang=z(2), vec=z(3 * _NV),
-        geo=z(6), trig=z(4), kap=z(2), coef=z(6), cg=z(1), g=z(33), H=z(121), blk=z(27), gE=z(12),
-        qq=z(2), Fl=z(11), Jl=z(121))
+        dofs.astype(np.int64), local[edge_dofs].reshape(m, 6), spring_ld.reshape(s, 11),
+        edge_theta, np.zeros((n_worlds, 2, s)),
+        *[np.zeros(n * L) for n in scratch_sizes(dofs.size, m, s)])
+
+
+@kernel
+def scratch_sizes(k, m, s):
+    """The sizes / LANES of DerBendTwistLanes' float arrays, q to Jl in field order, for k
+    DOFs, m edges and s springs (tuple of 31 ints)."""
+    return (k, 3 * m, 3 * m, s, s, s, 2 * s, s, 2 * s, s, 3 * m, 3 * m, 3 * m, s, 3, 2, m, m,
+            3 * _NV, 6, 4, 2, 6, 1, 33, 121, 27, 12, 2, 11, 121)
 
 
 # -- one spring (der_bend_twist.der_bend_twist_forces, lane by lane) -------------------------
@@ -311,12 +321,12 @@ def _add_chain(H, c, blk, gE, qq, nl):
 
 
 @kernel
-def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, nl):
+def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, jac, nl):
     """der_bend_twist._curvature for curvature `row` (0: kappa1, P = m2, R = -m1; 1: kappa2,
     P = -m1, R = -m2), P = sp * vec[ip (e), ip + 1 (f)], R = sr * vec[ir, ir + 1], every
-    lane: its gradient into g[row], and the inputs of _add_chain (blk, gE, qq, cg: c1 dk1 or
-    c2 dk2) for its Hessian. (Loops inside the loop over lanes are short, so that LLVM
-    unrolls them and vectorizes the loop over lanes.)"""
+    lane: its gradient into g[row], and, if jac, the inputs of _add_chain (blk, gE, qq; cg:
+    c1 dk1 or c2 dk2 always) for its Hessian. (Loops inside the loop over lanes are short, so
+    that LLVM unrolls them and vectorizes the loop over lanes.)"""
     for w in range(nl):
         kappa = kap[row * L + w]
         cg[w] = coef[(_C1 + row) * L + w] * coef[(_DK1 + row) * L + w]
@@ -339,6 +349,8 @@ def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, nl)
         kRe = 0.5 * dot3(b, Re)
         kRf = 0.5 * dot3(b, Rf)
         _put_grad(g, row, w, de, df, kRe, kRf)
+        if not jac:
+            continue
         ie2 = 1.0 / (ne * ne)
         if2 = 1.0 / (nf * nf)
         ief = 1.0 / (ne * nf)
@@ -370,12 +382,13 @@ def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, nl)
 
 
 @kernel
-def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, nl):
+def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, jac, nl):
     """The twist's gradient into g[2], the sign flips of edges stored the other way, the
-    spring's forces Fl (11, L), and the inputs of _add_chain for the twist's Hessian
+    spring's forces Fl (11, L), and, if jac, the inputs of _add_chain for the twist's Hessian
     (der_bend_twist._twist_hessian), every lane."""
-    _zero(gE)
-    _zero(qq)
+    if jac:
+        _zero(gE)
+        _zero(qq)
     for w in range(nl):
         b = _v(vec, _KB, w)
         ne = geo[_NE * L + w]
@@ -388,6 +401,8 @@ def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, nl):
         g[(22 + _TE) * L + w] *= se
         g[(22 + _TF) * L + w] *= sf
         cg[w] = coef[_CT * L + w] * coef[_DTW * L + w]
+        if not jac:
+            continue
         t_e = _v(vec, _TEV, w)
         t_f = _v(vec, _TFV, w)
         ttw = _v(vec, _TT, w)
@@ -437,42 +452,63 @@ def _zero(x):
 
 
 @kernel
+def frames_lanes(x, spring_edges, spring_signs, nl):
+    """The frames of every lane at x.q from its accepted ones (der_frames: tangents, reference
+    directors, reference twists) and the cos and sin of its edges' twist angles, into x."""
+    edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
+    reference_twists_lanes(x.t, x.a1, spring_edges, spring_signs, x.acc_ref, x.acc_cos,
+                           x.acc_sin, x.ref, x.pt, x.ang, nl)
+    edge_trig_lanes(x.q, x.edge_theta, x.ecos, x.esin, nl)
+
+
+@kernel
+def spring_lanes(x, s, spring_edges, spring_signs, inv_vor, jac, nl):
+    """Spring s of der_bend_twist_forces, every lane, at the frames of frames_lanes: its
+    forces -dE/dq into x.Fl (11, L) (to be subtracted: F[d] -= Fl, as the per-world kernel
+    does) and, if jac, its Jacobian entries H + sum_k c_k g_k g_k^T into x.Jl (121, L)."""
+    se = spring_signs[s, 0]
+    sf = spring_signs[s, 1]
+    _spring_geometry(x.q, x.spring_ld[s], spring_edges[s, 0], spring_edges[s, 1], se, sf,
+                     spring_signs[s, 2], x.a1, x.a2, x.vec, x.geo, nl)
+    _trig(x.ecos, x.esin, spring_edges[s, 0], spring_edges[s, 1], se, sf, x.trig, nl)
+    _strains(s, x.trig, x.ref, x.kbar, x.tbar, inv_vor, x.EI, x.GJ, x.vec, x.geo, x.kap,
+             x.coef, nl)
+    if jac:
+        _zero(x.H)
+    # kappa1: P = m2, R = -m1 (1.0 * m2 is m2 exactly); kappa2: P = -m1, R = -m2
+    _curvature(0, 1.0, -1.0, _M2E, _M1E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
+               x.qq, x.cg, jac, nl)
+    if jac:
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+    _curvature(1, -1.0, -1.0, _M1E, _M2E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
+               x.qq, x.cg, jac, nl)
+    if jac:
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+    _twist(se, sf, x.coef, x.vec, x.geo, x.g, x.Fl, x.blk, x.gE, x.qq, x.cg, jac, nl)
+    if jac:
+        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
+        _jacobian(se, sf, x.coef, x.g, x.H, x.Jl, nl)
+
+
+@kernel
 def _forces_lanes(a, x, F, J, worlds, m, j0):
     """der_bend_twist_forces (want_jac) for the worlds of lanes 0 .. m - 1, whose inputs x
     holds (_gather): adds to the forces F[worlds[w]] (n_dof,) and the Jacobian entries
     J[j0 + 121 s + ..., worlds[w]] of lane w's world (J (nnz, worlds): LockstepWork.J), in
     the per-world kernel's order."""
     nl = x.cg.shape[0]          # = LANES, as a runtime value (module docstring)
-    edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
-    reference_twists_lanes(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.acc_cos,
-                           x.acc_sin, x.ref, x.pt, x.ang, nl)
-    edge_trig_lanes(x.q, x.edge_theta, x.ecos, x.esin, nl)
+    # True, as a run-time flag: numba compiles spring_lanes once for this caller and the
+    # unified engine's (softmech.kernels.der_kind_lanes), which passes False for its forces
+    jac = wants_jacobian(J)
+    frames_lanes(x, a.spring_edges, a.spring_signs, nl)
     for s in range(a.spring_dofs.shape[0]):
-        se = a.spring_signs[s, 0]
-        sf = a.spring_signs[s, 1]
-        _spring_geometry(x.q, x.spring_ld[s], a.spring_edges[s, 0], a.spring_edges[s, 1], se,
-                         sf, a.spring_signs[s, 2], x.a1, x.a2, x.vec, x.geo, nl)
-        _trig(x.ecos, x.esin, a.spring_edges[s, 0], a.spring_edges[s, 1], se, sf, x.trig, nl)
-        _strains(s, x.trig, x.ref, x.kbar, x.tbar, a.inv_vor, x.EI, x.GJ, x.vec, x.geo, x.kap,
-                 x.coef, nl)
-        _zero(x.H)
-        # kappa1: P = m2, R = -m1 (1.0 * m2 is m2 exactly); kappa2: P = -m1, R = -m2
-        _curvature(0, 1.0, -1.0, _M2E, _M1E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
-                   x.qq, x.cg, nl)
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-        _curvature(1, -1.0, -1.0, _M1E, _M2E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
-                   x.qq, x.cg, nl)
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-        _twist(se, sf, x.coef, x.vec, x.geo, x.g, x.Fl, x.blk, x.gE, x.qq, x.cg, nl)
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-        _jacobian(se, sf, x.coef, x.g, x.H, x.Jl, nl)
+        spring_lanes(x, s, a.spring_edges, a.spring_signs, a.inv_vor, jac, nl)
         d = a.spring_dofs[s]
-        base = j0 + 121 * s
         for w in range(m):
             Fw = F[worlds[w]]
             for r in range(11):
                 Fw[d[r]] -= x.Fl[r * L + w]
-        _write_jacobian(J, base, x.Jl, worlds, m)
+        _write_jacobian(J, j0 + 121 * s, x.Jl, worlds, m)
 
 
 @kernel

@@ -22,6 +22,7 @@ from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.der_bend_twist import der_bend_twist_forces
 from softmech.kernels.der_frames import der_frames
+from softmech.kernels.der_kind_lanes import gather_lane_q
 from softmech.kernels.der_stretch import der_stretch_forces
 from softmech.kernels.implicit_bindings import table_write
 
@@ -43,6 +44,7 @@ DerElasticArgs = namedtuple("DerElasticArgs", [
     # (n_blocks, m, 3) and reference twists (n_blocks, s); der_bend_twist_forces' g, H, blk;
     # J (0,): no Jacobian is written
     "q", "F", "t", "a1", "a2", "ref", "t_old", "a1_old", "ref_old", "g", "H", "blk", "J",
+    "lanes",  # blocks of W > 1 worlds: the lanes kernels' scratch (der_kind_lanes); else (0,)
 ])
 """Arrays of der_elastic_forces and der_commit_frames."""
 
@@ -51,16 +53,8 @@ DerElasticArgs = namedtuple("DerElasticArgs", [
 def der_lane_frames(a, bi, W, lane):
     """Gather world `lane` of block bi into a.q[bi] and its stored frames into the *_old
     scratch, and transport them to q: a.t, a.a1, a.a2 (m, 3), a.ref (s,) (der_frames)."""
+    gather_lane_q(a, bi, W, lane)
     q = a.q[bi]
-    x = a.der_x[bi]
-    th = a.der_theta[bi]
-    n = x.shape[1] // W
-    m = th.shape[1] // W
-    for i in range(n):
-        for c in range(3):
-            q[3 * i + c] = x[c, i * W + lane]
-    for j in range(m):
-        q[3 * n + j] = th[0, j * W + lane]
     a1 = a.der_a1[bi]
     tg = a.der_tangent[bi]
     a1_old = a.a1_old[bi]
@@ -81,7 +75,8 @@ def der_lane_frames(a, bi, W, lane):
 def der_elastic_forces(a, bi, W, t):
     """der_force <- stretching and bending-twisting forces [N] (ref. 004 eqs. 9-16), der_torque
     <- -dE/dtheta [N m] of every edge: the first force kernel of the discrete rods (it
-    initialises their accumulators, as the rods' elasticity does theirs)."""
+    initialises their accumulators, as the rods' elasticity does theirs). Blocks of W > 1
+    worlds take der_kind_lanes.der_elastic_forces_lanes instead (the same numbers)."""
     f = a.der_force[bi]
     tq = a.der_torque[bi]
     n = f.shape[1] // W
@@ -145,7 +140,8 @@ def der_clear_forces(a, bi, W, t):
 def der_commit_frames(a, bi, W, t):
     """Store the frames transported to the current positions (time-parallel transport, module
     docstring): der_a1, der_tangent, der_ref. A positions-stage history update
-    (softmech.integrators.driver.Call.history)."""
+    (softmech.integrators.driver.Call.history). Blocks of W > 1 worlds take
+    der_kind_lanes.der_commit_frames_lanes instead."""
     a1 = a.der_a1[bi]
     tg = a.der_tangent[bi]
     ref = a.der_ref[bi]

@@ -7,6 +7,8 @@ from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.function_schedules import CAPACITY, SampledSchedule
 from softmech.integrators.analytic import AnalyticJacobian, Couplings
 from softmech.integrators.driver import Call
+from softmech.kernels.der_kind_lanes import (block_rows, der_commit_frames_lanes,
+                                             der_elastic_forces_lanes, der_elastic_jacobian_lanes)
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
                                        DerWaveArgs, der_clear_forces, der_commit_frames,
                                        der_elastic_forces, der_elastic_jacobian,
@@ -39,6 +41,10 @@ class DerElasticity(Part):
     def calls(self, engine):
         ctx, lanes, slots = self.ctx, engine.lanes, engine.der_slots
         rods = ctx.der_rods
+        # blocks of several worlds run the springs' lanes kernels, all lanes at once (the same
+        # numbers; a single world, or shells without rods, compile none of them:
+        # softmech.kernels.der_kind_lanes)
+        together = lanes.W > 1 and slots.n_rod_edges > 0
         m, s = slots.n_rod_edges, slots.n_springs      # (a mid-edge shell's edges have no frames)
         cat = lambda values: np.concatenate(values, axis=1)
         per = {k: [] for k in ("EA", "EI", "GJ", "kbar", "tbar")}
@@ -61,7 +67,10 @@ class DerElasticity(Part):
             t=engine.zeros(m, 3), a1=engine.zeros(m, 3), a2=engine.zeros(m, 3),
             ref=engine.zeros(s), t_old=engine.zeros(m, 3), a1_old=engine.zeros(m, 3),
             ref_old=engine.zeros(s), g=engine.zeros(3, 11), H=engine.zeros(11, 11),
-            blk=engine.zeros(3, 3, 3), J=np.zeros(0))
+            blk=engine.zeros(3, 3, 3), J=np.zeros(0),
+            # (one world: a placeholder)
+            lanes=block_rows(slots.edge_dofs, slots.spring_dofs, slots.spring_edges,
+                             lanes.n_blocks) if together else np.zeros(0))
         for r in rods:          # (a ParameterWave writes these tables: DerParameterWaves)
             first = slots.spring[r.name]
             engine.packed_params[f"{r.name}.natural_curvature"] = PackedParam(
@@ -69,20 +78,24 @@ class DerElasticity(Part):
                 np.repeat(r.voronoi_lengths, 2))
             engine.packed_params[f"{r.name}.natural_twist"] = PackedParam(
                 args.tbar, first, r.voronoi_lengths)
-        jacobian = _elastic_jacobian(slots)
-        return [Call("forces", ORDER, der_elastic_forces, args, "der_elasticity",
+        jacobian = _elastic_jacobian(slots, together)
+        forces = der_elastic_forces_lanes if together else der_elastic_forces
+        commit = der_commit_frames_lanes if together else der_commit_frames
+        return [Call("forces", ORDER, forces, args, "der_elasticity",
                      jacobian=jacobian, couplings=jacobian.couplings()),
-                Call("positions", COMMIT_ORDER, der_commit_frames, args, "der_frames",
+                Call("positions", COMMIT_ORDER, commit, args, "der_frames",
                      history=True, couplings=Couplings.none(DER_MOTION))] + \
             _schedule_calls(engine, rods, slots, args)
 
 
-def _elastic_jacobian(slots):
+def _elastic_jacobian(slots, together):
     """The elasticity's analytic Jacobian (softmech.integrators.analytic): the entries of
     der_elastic_jacobian, each edge's 6 x 6 then each spring's 11 x 11, in the kind's
-    coordinates (node slot s, axis c: 3 s + c; edge slot j: 3 n + j, as the kernels' q)."""
+    coordinates (node slot s, axis c: 3 s + c; edge slot j: 3 n + j, as the kernels' q);
+    together: a block's lanes at once (der_elastic_jacobian_lanes)."""
     return AnalyticJacobian.blocks(der_elastic_jacobian, der_clear_forces,
-                                   (slots.edge_dofs, slots.spring_dofs), DER_MOTION)
+                                   (slots.edge_dofs, slots.spring_dofs), DER_MOTION,
+                                   lanes_kernel=der_elastic_jacobian_lanes if together else None)
 
 
 def _spring_sets(ctx, slots):

@@ -1,0 +1,272 @@
+"""Discrete elastic rods' bending and twisting on the unified engine, a block's W > 1 worlds at
+once (lanes): the discrete engine's lanes kernels (softmech.kernels.der_bend_twist_lanes,
+der_frames_lanes; LLVM's loop vectorizer runs LANES worlds' arithmetic in SIMD registers)
+driven from the unified engine's block layout, where the per-world adapter
+(softmech.kernels.der_kind) ran the per-world kernels once per lane.
+
+Each world's numbers are the per-world kernels' bit for bit (the lanes kernels do per lane
+what the scalar kernels do, in the same order: der_bend_twist_lanes' docstring), so a batched
+run still equals its single runs bit for bit (tests/unit/test_der_kind.py). The stretching
+stays per world (two per cent of the time of falling_rod's 16 worlds, 2026-12-05): its forces
+are set first, as the per-world adapter's accumulators hold them, and the springs' forces are
+subtracted after, in the per-world kernel's order.
+
+Compile cost: numba links a kernel's code into every compiled function that calls it and
+optimizes it again there, and the lanes kernels are large (a cold compile of a discrete rod's
+implicit scene took 102 s instead of 50 s with them behind a run-time branch of the per-world
+kernels, 2026-12-05). So they are separate kernels, which softmech.terms.der_kind puts in the
+scene's calls only for blocks of W > 1 worlds: a single world compiles none of them.
+
+Layout: the blocks' lanes scratch is one row of floats per block (DerLanesRows):
+block_scratch cuts block bi's into a DerBendTwistLanes, so that the blocks, stepped on
+threads of their own, do not share scratch. A block of W < LANES worlds
+computes its idle lanes on a copy of lane 0 and writes back only its W.
+"""
+import math
+
+from collections import namedtuple
+
+import numpy as np
+
+from softmech.kernels import kernel
+from softmech.kernels.analytic_jacobian import wants_jacobian
+from softmech.kernels.band_lanes import LANES
+from softmech.kernels.der_bend_twist_lanes import (DerBendTwistLanes, frames_lanes,
+                                                    scratch_of, scratch_sizes, spring_lanes)
+from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes,
+                                                reference_twists_lanes)
+from softmech.kernels.der_stretch import der_stretch_forces
+
+L = LANES
+
+
+DerLanesRows = namedtuple("DerLanesRows", [
+    "dof_map", "edge_ld", "spring_ld", "edge_theta", "accepted_cs",   # DerBendTwistLanes'
+    "rows",     # (n_blocks, sum(scratch_sizes) * L): each block's float scratch, one row
+])
+"""The lanes scratch of the blocks (block_scratch: block bi's DerBendTwistLanes): one row of
+floats per block rather than 31 arrays, which every compiled function that passes the
+elasticity's arguments would carry (a cold compile of a discrete rod's implicit scene took
+72 s instead of 45 s with 36 arrays, 2026-12-05)."""
+
+
+def block_rows(edge_dofs, spring_dofs, spring_edges, n_blocks):
+    """DerLanesRows of the springs (der_bend_twist_lanes.scratch_of's arguments) for n_blocks
+    blocks."""
+    x = scratch_of(edge_dofs, spring_dofs, spring_edges, 1)
+    size = sum(scratch_sizes(x.dof_map.size, x.edge_ld.shape[0], x.spring_ld.shape[0]))
+    return DerLanesRows(x.dof_map, x.edge_ld, x.spring_ld, x.edge_theta, x.accepted_cs,
+                        np.zeros((n_blocks, size * L)))
+
+
+@kernel(inline="always")
+def _cut(r, o, n):
+    """The n * L entries of row r from o * L, and o + n."""
+    return r[o * L:(o + n) * L], o + n
+
+
+@kernel
+def block_scratch(X, bi):
+    """Block bi's DerBendTwistLanes: X's (DerLanesRows) index arrays and its row bi cut into
+    the float arrays (scratch_sizes)."""
+    n = scratch_sizes(X.dof_map.shape[0], X.edge_ld.shape[0], X.spring_ld.shape[0])
+    r = X.rows[bi]
+    o = 0
+    q, o = _cut(r, o, n[0])
+    acc_a1, o = _cut(r, o, n[1])
+    acc_t, o = _cut(r, o, n[2])
+    acc_ref, o = _cut(r, o, n[3])
+    acc_cos, o = _cut(r, o, n[4])
+    acc_sin, o = _cut(r, o, n[5])
+    kbar, o = _cut(r, o, n[6])
+    tbar, o = _cut(r, o, n[7])
+    EI, o = _cut(r, o, n[8])
+    GJ, o = _cut(r, o, n[9])
+    t, o = _cut(r, o, n[10])
+    a1, o = _cut(r, o, n[11])
+    a2, o = _cut(r, o, n[12])
+    ref, o = _cut(r, o, n[13])
+    pt, o = _cut(r, o, n[14])
+    ang, o = _cut(r, o, n[15])
+    ecos, o = _cut(r, o, n[16])
+    esin, o = _cut(r, o, n[17])
+    vec, o = _cut(r, o, n[18])
+    geo, o = _cut(r, o, n[19])
+    trig, o = _cut(r, o, n[20])
+    kap, o = _cut(r, o, n[21])
+    coef, o = _cut(r, o, n[22])
+    cg, o = _cut(r, o, n[23])
+    g, o = _cut(r, o, n[24])
+    H, o = _cut(r, o, n[25])
+    blk, o = _cut(r, o, n[26])
+    gE, o = _cut(r, o, n[27])
+    qq, o = _cut(r, o, n[28])
+    Fl, o = _cut(r, o, n[29])
+    Jl, o = _cut(r, o, n[30])
+    return DerBendTwistLanes(
+        X.dof_map, X.edge_ld, X.spring_ld, X.edge_theta, X.accepted_cs, q, acc_a1,
+        acc_t, acc_ref, acc_cos, acc_sin, kbar, tbar, EI, GJ, t, a1, a2, ref, pt, ang,
+        ecos, esin, vec, geo, trig, kap, coef, cg, g, H, blk, gE, qq, Fl, Jl)
+
+
+@kernel
+def gather_lane_q(a, bi, W, lane):
+    """a.q[bi] (n_dof,) <- world `lane` of block bi's node positions and twist angles, in the
+    DOF order of softmech.der_packing (3 per node, then one per edge) [m, rad]."""
+    q = a.q[bi]
+    x = a.der_x[bi]
+    th = a.der_theta[bi]
+    n = x.shape[1] // W
+    for i in range(n):
+        for c in range(3):
+            q[3 * i + c] = x[c, i * W + lane]
+    for j in range(th.shape[1] // W):
+        q[3 * n + j] = th[0, j * W + lane]
+
+
+@kernel
+def _gather_state(a, x, bi, W):
+    """Lanes 0 .. W - 1 of x from block bi's worlds (a: DerElasticArgs): the springs' DOFs,
+    the stored frames and reference twists with the latter's cos and sin; lanes W .. L - 1 a
+    copy of lane 0."""
+    xs = a.der_x[bi]
+    th = a.der_theta[bi]
+    a1 = a.der_a1[bi]
+    tg = a.der_tangent[bi]
+    ref = a.der_ref[bi]
+    n3 = 3 * (xs.shape[1] // W)
+    for w in range(W):
+        for k in range(x.dof_map.shape[0]):
+            d = x.dof_map[k]
+            if d < n3:
+                x.q[k * L + w] = xs[d % 3, (d // 3) * W + w]
+            else:
+                x.q[k * L + w] = th[0, (d - n3) * W + w]
+        for j in range(x.edge_ld.shape[0]):
+            for c in range(3):
+                x.acc_a1[(3 * j + c) * L + w] = a1[c, j * W + w]
+                x.acc_t[(3 * j + c) * L + w] = tg[c, j * W + w]
+        for s in range(x.spring_ld.shape[0]):
+            r = ref[0, s * W + w]
+            x.acc_ref[s * L + w] = r
+            x.acc_cos[s * L + w] = math.cos(r)
+            x.acc_sin[s * L + w] = math.sin(r)
+    if W < L:
+        for arr in (x.q, x.acc_a1, x.acc_t, x.acc_ref, x.acc_cos, x.acc_sin):
+            copy_lane0(arr, W)
+
+
+@kernel
+def _gather(a, x, bi, W):
+    """_gather_state, and the natural strains and stiffnesses of the springs."""
+    _gather_state(a, x, bi, W)
+    for w in range(W):
+        kbar = a.kbar[bi, w]
+        EI = a.EI[bi, w]
+        for s in range(x.spring_ld.shape[0]):
+            x.tbar[s * L + w] = a.tbar[bi, w, s]
+            x.GJ[s * L + w] = a.GJ[bi, w, s]
+            for k in range(2):
+                x.kbar[(2 * s + k) * L + w] = kbar[s, k]
+                x.EI[(2 * s + k) * L + w] = EI[s, k]
+    if W < L:
+        for arr in (x.kbar, x.tbar, x.EI, x.GJ):
+            copy_lane0(arr, W)
+
+
+@kernel
+def der_commit_frames_lanes(a, bi, W, t):
+    """der_kind.der_commit_frames for blocks of W > 1 worlds: the stored frames der_a1,
+    der_tangent and reference twists der_ref <- those transported to the current positions,
+    all lanes at once."""
+    x = block_scratch(a.lanes, bi)
+    _gather_state(a, x, bi, W)
+    nl = x.cg.shape[0]
+    edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
+    reference_twists_lanes(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.acc_cos,
+                           x.acc_sin, x.ref, x.pt, x.ang, nl)
+    a1 = a.der_a1[bi]
+    tg = a.der_tangent[bi]
+    ref = a.der_ref[bi]
+    for j in range(x.edge_ld.shape[0]):
+        for c in range(3):
+            for w in range(W):
+                a1[c, j * W + w] = x.a1[(3 * j + c) * L + w]
+                tg[c, j * W + w] = x.t[(3 * j + c) * L + w]
+    for s in range(x.spring_ld.shape[0]):
+        for w in range(W):
+            ref[0, s * W + w] = x.ref[s * L + w]
+
+
+@kernel
+def der_elastic_forces_lanes(a, bi, W, t):
+    """der_kind.der_elastic_forces for blocks of W > 1 worlds: der_force, der_torque <- the
+    stretching forces of each lane (per world), minus every spring's bending and twisting
+    forces -dE/dq (all lanes at once) [N, N m]."""
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    n = f.shape[1] // W
+    F = a.F[bi]
+    # False, as a run-time flag: numba compiles the kernels once for every caller
+    jac = wants_jacobian(a.J)
+    for lane in range(W):
+        gather_lane_q(a, bi, W, lane)
+        for d in range(F.shape[0]):
+            F[d] = 0.0
+        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, a.J)
+        for i in range(n):
+            for c in range(3):
+                f[c, i * W + lane] = F[3 * i + c]
+        for j in range(tq.shape[1] // W):
+            tq[0, j * W + lane] = F[3 * n + j]
+    x = block_scratch(a.lanes, bi)
+    _gather(a, x, bi, W)
+    nl = x.cg.shape[0]          # = L, as a run-time value (der_bend_twist_lanes' docstring)
+    frames_lanes(x, a.spring_edges, a.spring_signs, nl)
+    for s in range(a.spring_dofs.shape[0]):
+        spring_lanes(x, s, a.spring_edges, a.spring_signs, a.inv_vor, jac, nl)
+        d = a.spring_dofs[s]
+        for r in range(11):
+            k = d[r]
+            if k < 3 * n:
+                row = f[k % 3]
+                o = (k // 3) * W
+            else:
+                row = tq[0]
+                o = (k - 3 * n) * W
+            for w in range(W):
+                row[o + w] -= x.Fl[r * L + w]
+
+
+@kernel
+def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
+    """der_kind.der_elastic_jacobian for every lane flagged in lanes (W,) int64 of a block of
+    W > 1 worlds: values[lane] (36 m + 121 s,) <- its stretching entries (per world), then
+    its springs' (all lanes at once) [N/m, N, N m] (AnalyticJacobian.lanes_kernel)."""
+    n_stretch = 36 * a.edge_dofs.shape[0]
+    F = a.F[bi]
+    jac = wants_jacobian(values[0])     # (True: a run-time flag, as above)
+    for lane in range(W):
+        if lanes[lane] == 0:
+            continue
+        out = values[lane]
+        for k in range(n_stretch):
+            out[k] = 0.0
+        gather_lane_q(a, bi, W, lane)
+        for d in range(F.shape[0]):
+            F[d] = 0.0
+        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F,
+                           out[:n_stretch])
+    x = block_scratch(a.lanes, bi)
+    _gather(a, x, bi, W)
+    nl = x.cg.shape[0]
+    frames_lanes(x, a.spring_edges, a.spring_signs, nl)
+    for s in range(a.spring_dofs.shape[0]):
+        spring_lanes(x, s, a.spring_edges, a.spring_signs, a.inv_vor, jac, nl)
+        base = n_stretch + 121 * s
+        for lane in range(W):
+            if lanes[lane] == 0:
+                continue
+            out = values[lane]
+            for e in range(121):        # (0 - J: the per-world kernel's zero, then J -= ...)
+                out[base + e] = 0.0 - x.Jl[e * L + lane]
