@@ -352,10 +352,12 @@ def analytic_hooks(calls, name):
     base = ["    Rf = N.Rfd[bi]", "    full = 0", "    for lane in range(W):",
             "        full += lanes[lane]", "    if full > 0:",
             "        evaluate_fd(T, S, bi, W, t, h, U, Rf)", "        N.counts[bi, 2] += 1",
-            "    for lane in range(W):", "        if refresh[lane] != 0:"]
-    base += [f"            {name(c.jacobian.kernel)}(T[{i}], bi, W, t, h, lane, "
-             f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)
-             if c.jacobian.lanes_kernel is None] + ["            pass"]
+]
+    per_lane = [f"            {name(c.jacobian.kernel)}(T[{i}], bi, W, t, h, lane, "
+                f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)
+                if c.jacobian.lanes_kernel is None]
+    if per_lane:
+        base += ["    for lane in range(W):", "        if refresh[lane] != 0:"] + per_lane
     # (a term whose lanes run together: every fresh lane at once)
     base += [f"    {name(c.jacobian.lanes_kernel)}(T[{i}], bi, W, t, h, refresh, "
              f"N.analytic[{k}].values[bi])" for k, (i, c) in enumerate(own)

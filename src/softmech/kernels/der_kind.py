@@ -22,7 +22,7 @@ from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.der_bend_twist import der_bend_twist_forces
 from softmech.kernels.der_frames import der_frames
-from softmech.kernels.der_kind_lanes import gather_lane_q
+from softmech.kernels.der_kind_lanes import gather_lane_q, scatter_lane_forces
 from softmech.kernels.der_stretch import der_stretch_forces
 from softmech.kernels.implicit_bindings import table_write
 
@@ -77,10 +77,6 @@ def der_elastic_forces(a, bi, W, t):
     <- -dE/dtheta [N m] of every edge: the first force kernel of the discrete rods (it
     initialises their accumulators, as the rods' elasticity does theirs). Blocks of W > 1
     worlds take der_kind_lanes.der_elastic_forces_lanes instead (the same numbers)."""
-    f = a.der_force[bi]
-    tq = a.der_torque[bi]
-    n = f.shape[1] // W
-    m = tq.shape[1] // W
     jac = wants_jacobian(a.J)       # (False: the scratch is empty)
     for lane in range(W):
         der_lane_frames(a, bi, W, lane)
@@ -93,11 +89,7 @@ def der_elastic_forces(a, bi, W, t):
                               a.a2[bi], a.ref[bi], a.kbar[bi, lane], a.tbar[bi, lane], a.inv_vor,
                               a.EI[bi, lane], a.GJ[bi, lane], jac, a.g[bi], a.H[bi],
                               a.blk[bi], F, a.J)
-        for i in range(n):
-            for c in range(3):
-                f[c, i * W + lane] = F[3 * i + c]
-        for j in range(m):
-            tq[0, j * W + lane] = F[3 * n + j]
+        scatter_lane_forces(a, bi, W, lane)
 
 
 @kernel

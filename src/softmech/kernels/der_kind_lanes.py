@@ -23,7 +23,6 @@ threads of their own, do not share scratch. A block of W < LANES worlds
 computes its idle lanes on a copy of lane 0 and writes back only its W.
 """
 import math
-
 from collections import namedtuple
 
 import numpy as np
@@ -125,6 +124,21 @@ def gather_lane_q(a, bi, W, lane):
 
 
 @kernel
+def scatter_lane_forces(a, bi, W, lane):
+    """World `lane` of block bi's der_force, der_torque <- a.F[bi] (n_dof,), the DOF order of
+    gather_lane_q [N, N m] (set: the elasticity initialises the accumulators)."""
+    F = a.F[bi]
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    n = f.shape[1] // W
+    for i in range(n):
+        for c in range(3):
+            f[c, i * W + lane] = F[3 * i + c]
+    for j in range(tq.shape[1] // W):
+        tq[0, j * W + lane] = F[3 * n + j]
+
+
+@kernel
 def _gather_state(a, x, bi, W):
     """Lanes 0 .. W - 1 of x from block bi's worlds (a: DerElasticArgs): the springs' DOFs,
     the stored frames and reference twists with the latter's cos and sin; lanes W .. L - 1 a
@@ -214,11 +228,7 @@ def der_elastic_forces_lanes(a, bi, W, t):
         for d in range(F.shape[0]):
             F[d] = 0.0
         der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, a.J)
-        for i in range(n):
-            for c in range(3):
-                f[c, i * W + lane] = F[3 * i + c]
-        for j in range(tq.shape[1] // W):
-            tq[0, j * W + lane] = F[3 * n + j]
+        scatter_lane_forces(a, bi, W, lane)
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
     nl = x.cg.shape[0]          # = L, as a run-time value (der_bend_twist_lanes' docstring)

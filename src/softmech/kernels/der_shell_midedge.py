@@ -133,8 +133,8 @@ def der_midedge_jacobian(a, bi, W, t, h, lane, out):
     for k in range(out.shape[0]):
         out[k] = 0.0
     midedge_forces(q, a.me_dofs, a.me_tri_edges, a.me_sign, a.me_tau[bi], a.me_nrm0[bi],
-                   a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi], wants_jacobian(out),
-                   F, out)
+                   a.me_length_over_area, a.me_K, a.me_rest[bi, lane], a.me_work[bi],
+                   wants_jacobian(out), F, out)
 
 
 @kernel

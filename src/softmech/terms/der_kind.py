@@ -7,13 +7,13 @@ from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.function_schedules import CAPACITY, SampledSchedule
 from softmech.integrators.analytic import AnalyticJacobian, Couplings
 from softmech.integrators.driver import Call
-from softmech.kernels.der_kind_lanes import (block_rows, der_commit_frames_lanes,
-                                             der_elastic_forces_lanes, der_elastic_jacobian_lanes)
 from softmech.kernels.der_kind import (DerElasticArgs, DerFixArgs, DerScheduleArgs,
                                        DerWaveArgs, der_clear_forces, der_commit_frames,
                                        der_elastic_forces, der_elastic_jacobian,
                                        der_fix_positions, der_fix_rates, der_parameter_wave,
                                        der_rest_schedule)
+from softmech.kernels.der_kind_lanes import (block_rows, der_commit_frames_lanes,
+                                             der_elastic_forces_lanes, der_elastic_jacobian_lanes)
 from softmech.kernels.der_motion import DER_MOTION
 from softmech.terms.base import Part
 
