@@ -6,7 +6,8 @@ import scipy.sparse
 
 import softmech as sm
 from softmech.integrators.sparse_pattern import factor_pattern
-from softmech.kernels.sparse_lu import lu_factor, lu_solve
+from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve,
+                                        prepare_factor)
 
 
 def _random_system(n, density, lanes, seed):
@@ -70,6 +71,32 @@ def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density
     np.testing.assert_array_equal(kept, alone[0][0])
     assert lu_factor(fp.colptr, fp.rows, fp.diag, np.zeros((fp.nnz, 1)), np.zeros((n, 1)),
                      np.ones(1, np.int64)) == 0
+
+
+@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
+def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density):
+    """Blocks of eight lanes take their own code (lu_factor_eight: rows of eight for the SLP
+    vectorizer, the pivots' reciprocals in the work array, selects for the lanes not flagged):
+    each flagged lane must come out as the single-lane factor of its matrix bit for bit, a lane
+    not flagged left as it is (even with a zero pivot of its own), and a zero pivot of a flagged
+    lane reported at its column."""
+    prepare_factor()
+    fp, _, values = _random_system(n, density, lanes=EIGHT, seed=n + 8)
+    flags = np.ones(EIGHT, np.int64)
+    flags[5] = flags[6] = 0
+    values[:, 6] = 0.0                      # (singular, but not flagged)
+    before = values.copy()
+    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, EIGHT)),
+                           flags) == -1
+    for lane in range(EIGHT):
+        alone = before[:, [lane]].copy()
+        if flags[lane]:
+            lu_factor(fp.colptr, fp.rows, fp.diag, alone, np.zeros((n, 1)), np.ones(1, np.int64))
+        np.testing.assert_array_equal(values[:, lane], alone[:, 0])
+    singular = before.copy()
+    singular[:, 2] = 0.0
+    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, singular, np.zeros((n, EIGHT)),
+                           flags) == 0
 
 
 def test_coloring_separates_columns_that_share_a_row():

@@ -44,9 +44,9 @@ class AnalyticJacobian:
     due), or, False, only with the finite differences, when the Jacobian is due (kept up to
     ImplicitOptions.max_age steps). If one analytic term renews every step, all do.
     lanes_kernel(args, bi, W, t, h, lanes, values), optional: `kernel` for every lane flagged
-    in lanes (W,) int64 at once, into values (W, k) (a kernel whose lanes run together in SIMD
-    registers: the discrete rods' elasticity); given, the integrator calls it instead of
-    `kernel` lane by lane."""
+    in lanes (W,) int64 at once, into values (k, W), the lanes innermost (a kernel whose lanes
+    run together in SIMD registers: the discrete rods' elasticity); given, the integrator calls
+    it instead of `kernel` lane by lane."""
     kernel: object
     without: object
     rows: np.ndarray
@@ -155,7 +155,9 @@ def analytic_entries(calls, engine_kinds, kinds, W, n_blocks, n_dof):
         rows = kind_to_dofs(spec.rows, kinds[j].offsets, n_slots)
         cols = kind_to_dofs(spec.cols, kinds[j].offsets, n_slots)
         weight = inv_mass[:, rows] * free[:, rows] * free[:, cols]              # (nb, k, W)
-        out.append((i, AnalyticArgs(values=np.zeros((n_blocks, W, rows.size)), rows=rows,
+        # (a lanes kernel writes its lanes innermost: kernels.analytic_jacobian)
+        shape = (rows.size, W) if spec.lanes_kernel is not None else (W, rows.size)
+        out.append((i, AnalyticArgs(values=np.zeros((n_blocks,) + shape), rows=rows,
                                     cols=cols, pos=np.zeros(rows.size, dtype=np.int64),
                                     weight=np.ascontiguousarray(weight))))
     return out

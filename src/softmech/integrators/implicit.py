@@ -39,6 +39,7 @@ from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
+from softmech.kernels.sparse_lu import prepare_factor
 
 IMPLICIT_SCHEMES = ("implicit_euler",)
 """Schemes of this integrator (softmech.simulation.Simulation; the explicit ones:
@@ -189,6 +190,7 @@ class ImplicitIntegrator:
         self.n_dof = offset
         self._calls = calls = engine.calls if options.analytic else [
             replace(c, jacobian=None) for c in engine.calls]
+        prepare_factor()        # (before the module that calls lu_factor is compiled)
         self.module = load_generated(
             implicit_source(calls, engine.kinds, options.corotate), "implicit")
         self.dt = dt

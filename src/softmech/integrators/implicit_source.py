@@ -90,7 +90,10 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     if differences > 0:
         N.counts[bi, 2] += n_colors
     N.counts[bi, 3] += 1
-    bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
+    if W == LANES_EIGHT:
+        bad = lu_factor_eight(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
+    else:
+        bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi], refresh)
     for lane in range(W):
         if lanes[lane] != 0:
             N.age[bi, lane] = 0
@@ -260,11 +263,13 @@ def implicit_source(calls, kinds, corotate=False):
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
-    from softmech.kernels.sparse_lu import lu_factor, lu_solve
+    from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
     lines.append(f"lu_factor = {name(lu_factor)}")
+    lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
+    lines.append(f"LANES_EIGHT = {EIGHT}")
     lines.append(f"lu_solve = {name(lu_solve)}")
     lines.append(f"predict = {name(predict)}")
     lines.append(f"judge_lanes = {name(judge_lanes)}")
@@ -327,7 +332,8 @@ def analytic_hooks(calls, name):
     fd_lanes (the fresh lanes that take new differences: not those renewing their analytic
     entries alone, which reuse their last differences, N.fd_values). Without such calls
     fd_base returns N.R's block, fd_lanes the fresh lanes, and the others do nothing."""
-    from softmech.kernels.analytic_jacobian import add_analytic, keep_differences
+    from softmech.kernels.analytic_jacobian import (add_analytic, add_analytic_lanes,
+                                                    keep_differences)
 
     own = [(i, c) for i, c in enumerate(calls, start=1) if c.jacobian is not None]
     head = lambda sig: ["", "", '@kernel(inline="always")', f"def {sig}:"]
@@ -363,8 +369,8 @@ def analytic_hooks(calls, name):
              f"N.analytic[{k}].values[bi])" for k, (i, c) in enumerate(own)
              if c.jacobian.lanes_kernel is not None]
     add = [f"    {name(keep_differences)}(N.values[bi], N.fd_values[bi], lanes, refresh)"]
-    add += [f"    {name(add_analytic)}(N.analytic[{k}], bi, W, h, N.values[bi], refresh)"
-            for k in range(len(own))]
+    add += [f"    {name(add_analytic if c.jacobian.lanes_kernel is None else add_analytic_lanes)}"
+            f"(N.analytic[{k}], bi, W, h, N.values[bi], refresh)" for k, (_, c) in enumerate(own)]
     return (head("forces_fd(T, bi, W, t)") + forces
             + head("renew_analytic(N, bi, W, refresh)") + renew
             + head("fd_lanes(N, bi, W, refresh)") + lanes

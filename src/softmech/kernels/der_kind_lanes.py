@@ -42,6 +42,7 @@ L = LANES
 DerLanesRows = namedtuple("DerLanesRows", [
     "dof_map", "edge_ld", "spring_ld", "edge_theta", "accepted_cs",   # DerBendTwistLanes'
     "rows",     # (n_blocks, sum(scratch_sizes) * L): each block's float scratch, one row
+    "stretch",  # (n_blocks, 36 m): a lane's stretching Jacobian (der_elastic_jacobian_lanes)
 ])
 """The lanes scratch of the blocks (block_scratch: block bi's DerBendTwistLanes): one row of
 floats per block rather than 31 arrays, which every compiled function that passes the
@@ -55,7 +56,8 @@ def block_rows(edge_dofs, spring_dofs, spring_edges, n_blocks):
     x = scratch_of(edge_dofs, spring_dofs, spring_edges, 1)
     size = sum(scratch_sizes(x.dof_map.size, x.edge_ld.shape[0], x.spring_ld.shape[0]))
     return DerLanesRows(x.dof_map, x.edge_ld, x.spring_ld, x.edge_theta, x.accepted_cs,
-                        np.zeros((n_blocks, size * L)))
+                        np.zeros((n_blocks, size * L)),
+                        np.zeros((n_blocks, 36 * edge_dofs.shape[0])))
 
 
 @kernel(inline="always")
@@ -251,22 +253,24 @@ def der_elastic_forces_lanes(a, bi, W, t):
 @kernel
 def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
     """der_kind.der_elastic_jacobian for every lane flagged in lanes (W,) int64 of a block of
-    W > 1 worlds: values[lane] (36 m + 121 s,) <- its stretching entries (per world), then
-    its springs' (all lanes at once) [N/m, N, N m] (AnalyticJacobian.lanes_kernel)."""
+    W > 1 worlds: values[:, lane] (36 m + 121 s,) <- its stretching entries (per world), then
+    its springs' (all lanes at once) [N/m, N, N m] (AnalyticJacobian.lanes_kernel: values
+    (k, W), the lanes innermost, as Jl's rows)."""
     n_stretch = 36 * a.edge_dofs.shape[0]
     F = a.F[bi]
-    jac = wants_jacobian(values[0])     # (True: a run-time flag, as above)
+    J = a.lanes.stretch[bi]
+    jac = wants_jacobian(J)     # (True: a run-time flag, as above)
     for lane in range(W):
         if lanes[lane] == 0:
             continue
-        out = values[lane]
         for k in range(n_stretch):
-            out[k] = 0.0
+            J[k] = 0.0
         gather_lane_q(a, bi, W, lane)
         for d in range(F.shape[0]):
             F[d] = 0.0
-        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F,
-                           out[:n_stretch])
+        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, J)
+        for k in range(n_stretch):
+            values[k, lane] = J[k]
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
     nl = x.cg.shape[0]
@@ -274,9 +278,8 @@ def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
     for s in range(a.spring_dofs.shape[0]):
         spring_lanes(x, s, a.spring_edges, a.spring_signs, a.inv_vor, jac, nl)
         base = n_stretch + 121 * s
-        for lane in range(W):
-            if lanes[lane] == 0:
-                continue
-            out = values[lane]
-            for e in range(121):        # (0 - J: the per-world kernel's zero, then J -= ...)
-                out[base + e] = 0.0 - x.Jl[e * L + lane]
+        for e in range(121):            # (0 - J: the per-world kernel's zero, then J -= ...)
+            row = values[base + e]
+            for lane in range(W):
+                if lanes[lane] != 0:
+                    row[lane] = 0.0 - x.Jl[e * L + lane]
