@@ -55,11 +55,12 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     if corotate:
         keep_frames(S, bi, W, refresh)
     perturbation(S, bi, W, h, U, eps, delta)
+    lanes = fd_lanes(N, bi, W, refresh)
+    # (the lanes taking new differences start from zero; the others renewing their analytic
+    # entries alone start from their kept differences: add_entries)
     for p in range(vals.shape[0]):
         for lane in range(W):
-            if refresh[lane] != 0:
-                vals[p, lane] = 0.0
-    lanes = fd_lanes(N, bi, W, refresh)
+            vals[p, lane] = 0.0 if lanes[lane] != 0 else vals[p, lane]
     R0 = fd_base(T, S, N, bi, W, t, h, U, R0, lanes, refresh)
     for d in range(U.shape[0]):
         for lane in range(W):

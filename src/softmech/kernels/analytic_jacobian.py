@@ -65,13 +65,14 @@ def add_analytic_lanes(a, bi, W, h, vals, lanes):
 def keep_differences(vals, kept, lanes, refresh):
     """The finite-difference part of the factor's values (nnz, W) of block bi: kept <- vals on
     the lanes that took new differences (lanes), vals <- kept on the other fresh lanes
-    (refresh), which renew their analytic entries alone."""
+    (refresh), which renew their analytic entries alone. Selects, not branches (vectorized:
+    15-21 against 10 us for falling_rod's 4,274 entries at eight lanes, 2026-12-05)."""
     for p in range(vals.shape[0]):
         for lane in range(vals.shape[1]):
-            if lanes[lane] != 0:
-                kept[p, lane] = vals[p, lane]
-            elif refresh[lane] != 0:
-                vals[p, lane] = kept[p, lane]
+            v = vals[p, lane]
+            k = kept[p, lane]
+            kept[p, lane] = v if lanes[lane] != 0 else k
+            vals[p, lane] = k if lanes[lane] == 0 and refresh[lane] != 0 else v
 
 
 @kernel

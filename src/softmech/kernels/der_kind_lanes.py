@@ -42,7 +42,8 @@ L = LANES
 DerLanesRows = namedtuple("DerLanesRows", [
     "dof_map", "edge_ld", "spring_ld", "edge_theta", "accepted_cs",   # DerBendTwistLanes'
     "rows",     # (n_blocks, sum(scratch_sizes) * L): each block's float scratch, one row
-    "stretch",  # (n_blocks, 36 m): a lane's stretching Jacobian (der_elastic_jacobian_lanes)
+    "stretch",  # (n_blocks, L 36 m): each lane's stretching Jacobian, one after the other
+                # (der_elastic_jacobian_lanes)
 ])
 """The lanes scratch of the blocks (block_scratch: block bi's DerBendTwistLanes): one row of
 floats per block rather than 31 arrays, which every compiled function that passes the
@@ -57,7 +58,7 @@ def block_rows(edge_dofs, spring_dofs, spring_edges, n_blocks):
     size = sum(scratch_sizes(x.dof_map.size, x.edge_ld.shape[0], x.spring_ld.shape[0]))
     return DerLanesRows(x.dof_map, x.edge_ld, x.spring_ld, x.edge_theta, x.accepted_cs,
                         np.zeros((n_blocks, size * L)),
-                        np.zeros((n_blocks, 36 * edge_dofs.shape[0])))
+                        np.zeros((n_blocks, L * 36 * edge_dofs.shape[0])))
 
 
 @kernel(inline="always")
@@ -270,19 +271,25 @@ def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
     (k, W), the lanes innermost, as Jl's rows)."""
     n_stretch = 36 * a.edge_dofs.shape[0]
     F = a.F[bi]
-    J = a.lanes.stretch[bi]
-    jac = wants_jacobian(J)     # (True: a run-time flag, as above)
+    S = a.lanes.stretch[bi]
+    jac = wants_jacobian(S)     # (True: a run-time flag, as above)
     for lane in range(W):
         if lanes[lane] == 0:
             continue
+        J = S[lane * n_stretch:(lane + 1) * n_stretch]
         for k in range(n_stretch):
             J[k] = 0.0
         gather_lane_q(a, bi, W, lane)
         for d in range(F.shape[0]):
             F[d] = 0.0
         der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, J)
-        for k in range(n_stretch):
-            values[k, lane] = J[k]
+    # (entry by entry, the lanes innermost: a lane's entries written one by one 8 W bytes
+    # apart took 19 us of the 158 us of falling_rod's eight lanes, 2026-12-05; a lane not
+    # renewed keeps its values by a select)
+    for k in range(n_stretch):
+        row = values[k]
+        for lane in range(W):
+            row[lane] = S[lane * n_stretch + k] if lanes[lane] != 0 else row[lane]
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
     nl = x.cg.shape[0]
@@ -293,5 +300,4 @@ def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
         for e in range(121):            # (0 - J: the per-world kernel's zero, then J -= ...)
             row = values[base + e]
             for lane in range(W):
-                if lanes[lane] != 0:
-                    row[lane] = 0.0 - x.Jl[e * L + lane]
+                row[lane] = 0.0 - x.Jl[e * L + lane] if lanes[lane] != 0 else row[lane]
