@@ -1,15 +1,15 @@
-"""Discrete elastic rods' bending and twisting on the unified engine, a block's W > 1 worlds at
-once (lanes): the discrete engine's lanes kernels (softmech.kernels.der_bend_twist_lanes,
-der_frames_lanes; LLVM's loop vectorizer runs LANES worlds' arithmetic in SIMD registers)
-driven from the unified engine's block layout, where the per-world adapter
-(softmech.kernels.der_kind) ran the per-world kernels once per lane.
+"""Discrete elastic rods' elasticity on the unified engine, a block's W > 1 worlds at once
+(lanes): the discrete engine's lanes kernels for the bending and twisting
+(softmech.kernels.der_bend_twist_lanes, der_frames_lanes; LLVM's loop vectorizer runs LANES
+worlds' arithmetic in SIMD registers) driven from the unified engine's block layout, and the
+stretching on that layout itself (its rows hold the lanes innermost), where the per-world
+adapter (softmech.kernels.der_kind) ran the per-world kernels once per lane.
 
 Each world's numbers are the per-world kernels' bit for bit (the lanes kernels do per lane
 what the scalar kernels do, in the same order: der_bend_twist_lanes' docstring), so a batched
 run still equals its single runs bit for bit (tests/unit/test_der_kind.py). The stretching
-stays per world (two per cent of the time of falling_rod's 16 worlds, 2026-12-05): its forces
-are set first, as the per-world adapter's accumulators hold them, and the springs' forces are
-subtracted after, in the per-world kernel's order.
+forces are set first, as the per-world adapter's accumulators hold them, and the springs'
+forces are subtracted after, in the per-world kernel's order.
 
 Compile cost: numba links a kernel's code into every compiled function that calls it and
 optimizes it again there, and the lanes kernels are large (a cold compile of a discrete rod's
@@ -34,7 +34,6 @@ from softmech.kernels.der_bend_twist_lanes import (DerBendTwistLanes, frames_lan
                                                     scratch_of, scratch_sizes, spring_lanes)
 from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes,
                                                 reference_twists_lanes)
-from softmech.kernels.der_stretch import der_stretch_forces
 
 L = LANES
 
@@ -42,8 +41,6 @@ L = LANES
 DerLanesRows = namedtuple("DerLanesRows", [
     "dof_map", "edge_ld", "spring_ld", "edge_theta", "accepted_cs",   # DerBendTwistLanes'
     "rows",     # (n_blocks, sum(scratch_sizes) * L): each block's float scratch, one row
-    "stretch",  # (n_blocks, L 36 m): each lane's stretching Jacobian, one after the other
-                # (der_elastic_jacobian_lanes)
 ])
 """The lanes scratch of the blocks (block_scratch: block bi's DerBendTwistLanes): one row of
 floats per block rather than 31 arrays, which every compiled function that passes the
@@ -57,8 +54,7 @@ def block_rows(edge_dofs, spring_dofs, spring_edges, n_blocks):
     x = scratch_of(edge_dofs, spring_dofs, spring_edges, 1)
     size = sum(scratch_sizes(x.dof_map.size, x.edge_ld.shape[0], x.spring_ld.shape[0]))
     return DerLanesRows(x.dof_map, x.edge_ld, x.spring_ld, x.edge_theta, x.accepted_cs,
-                        np.zeros((n_blocks, size * L)),
-                        np.zeros((n_blocks, L * 36 * edge_dofs.shape[0])))
+                        np.zeros((n_blocks, size * L)))
 
 
 @kernel(inline="always")
@@ -203,6 +199,88 @@ def _gather(a, x, bi, W):
             copy_lane0(arr, W)
 
 
+@kernel(inline="always")
+def _edge_rows(xs, d, W):
+    """The rows of the block's (3, n W) lanes-innermost array of an edge's six DOFs d (6,)
+    (softmech.der_packing: DOF 3 i + c is row c of node i) and its two nodes' offsets i W."""
+    return (xs[d[0] % 3], xs[d[1] % 3], xs[d[2] % 3], xs[d[3] % 3], xs[d[4] % 3],
+            xs[d[5] % 3], (d[0] // 3) * W, (d[3] // 3) * W)
+
+
+@kernel(inline="always")
+def _edge_lane(r0, r1, r2, s0, s1, s2, o, p, w, lbar, ea):
+    """der_stretch_forces' strain of one edge, lane w, in its order of operations: (eps,
+    1 / length, unit tangent u)."""
+    e0 = s0[p + w] - r0[o + w]
+    e1 = s1[p + w] - r1[o + w]
+    e2 = s2[p + w] - r2[o + w]
+    length = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+    eps = length / lbar - 1.0
+    inv_l = 1.0 / length
+    return eps, inv_l, (e0 * inv_l, e1 * inv_l, e2 * inv_l)
+
+
+@kernel
+def stretch_forces_lanes(a, bi, W):
+    """The stretching forces (der_stretch.der_stretch_forces, ref. 004 eqs. 9-10) of every lane
+    of block bi, in the block's lanes-innermost rows: der_force, der_torque <- 0, then
+    der_force += each edge's -dE/dq [N]. Each lane's operations are der_stretch_forces' in its
+    order, so its numbers are the per-world adapter's bit for bit (which ran it lane by lane on
+    a gathered copy of the lane's coordinates, scattering its forces back)."""
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    for c in range(3):
+        for k in range(f.shape[1]):
+            f[c, k] = 0.0
+    for k in range(tq.shape[1]):
+        tq[0, k] = 0.0
+    n_ea = a.EA.shape[2]
+    for j in range(a.edge_dofs.shape[0]):
+        r0, r1, r2, s0, s1, s2, o, p = _edge_rows(a.der_x[bi], a.edge_dofs[j], W)
+        f0, f1, f2, g0, g1, g2, _, _ = _edge_rows(f, a.edge_dofs[j], W)
+        lbar = a.rest_len[j]
+        for w in range(W):
+            ea = a.EA[bi, w, j % n_ea]
+            eps, inv_l, u = _edge_lane(r0, r1, r2, s0, s1, s2, o, p, w, lbar, ea)
+            g = ea * eps
+            f0[o + w] += g * u[0]
+            g0[p + w] -= g * u[0]
+            f1[o + w] += g * u[1]
+            g1[p + w] -= g * u[1]
+            f2[o + w] += g * u[2]
+            g2[p + w] -= g * u[2]
+
+
+@kernel
+def stretch_jacobian_lanes(a, bi, W, lanes, values):
+    """values[36 j + e, lane] <- the stretching Jacobian entries -d2E/dq2 [N/m] of edge j
+    (der_stretch_forces' 6 x 6 blocks [[-H, H], [H, -H]], H = (a - c) u u^T + c I, as 0 - h and
+    0 + h: its zeroed J, then -=, +=) on the lanes flagged in lanes (W,) int64 of block bi
+    (the others keep theirs). Run lane by lane on a gathered copy it took 10.7 of the 169 us of
+    falling_rod's eight-lane Jacobian (2026-12-05)."""
+    n_ea = a.EA.shape[2]
+    for j in range(a.edge_dofs.shape[0]):
+        r0, r1, r2, s0, s1, s2, o, p = _edge_rows(a.der_x[bi], a.edge_dofs[j], W)
+        lbar = a.rest_len[j]
+        base = 36 * j
+        for w in range(W):
+            if lanes[w] == 0:
+                continue
+            ea = a.EA[bi, w, j % n_ea]
+            eps, inv_l, u = _edge_lane(r0, r1, r2, s0, s1, s2, o, p, w, lbar, ea)
+            ka = ea / lbar
+            kc = ea * eps * inv_l
+            for r in range(3):
+                for c in range(3):
+                    h = (ka - kc) * u[r] * u[c]
+                    if r == c:
+                        h += kc
+                    values[base + r * 6 + c, w] = 0.0 - h
+                    values[base + r * 6 + 3 + c, w] = 0.0 + h
+                    values[base + (3 + r) * 6 + c, w] = 0.0 + h
+                    values[base + (3 + r) * 6 + 3 + c, w] = 0.0 - h
+
+
 @kernel
 def der_commit_frames_lanes(a, bi, W, t):
     """der_kind.der_commit_frames for blocks of W > 1 worlds: the stored frames der_a1,
@@ -230,20 +308,14 @@ def der_commit_frames_lanes(a, bi, W, t):
 @kernel
 def der_elastic_forces_lanes(a, bi, W, t):
     """der_kind.der_elastic_forces for blocks of W > 1 worlds: der_force, der_torque <- the
-    stretching forces of each lane (per world), minus every spring's bending and twisting
+    stretching forces (stretch_forces_lanes), minus every spring's bending and twisting
     forces -dE/dq (all lanes at once) [N, N m]."""
     f = a.der_force[bi]
     tq = a.der_torque[bi]
     n = f.shape[1] // W
-    F = a.F[bi]
     # False, as a run-time flag: numba compiles the kernels once for every caller
     jac = wants_jacobian(a.J)
-    for lane in range(W):
-        gather_lane_q(a, bi, W, lane)
-        for d in range(F.shape[0]):
-            F[d] = 0.0
-        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, a.J)
-        scatter_lane_forces(a, bi, W, lane)
+    stretch_forces_lanes(a, bi, W)
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
     nl = x.cg.shape[0]          # = L, as a run-time value (der_bend_twist_lanes' docstring)
@@ -266,30 +338,12 @@ def der_elastic_forces_lanes(a, bi, W, t):
 @kernel
 def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
     """der_kind.der_elastic_jacobian for every lane flagged in lanes (W,) int64 of a block of
-    W > 1 worlds: values[:, lane] (36 m + 121 s,) <- its stretching entries (per world), then
-    its springs' (all lanes at once) [N/m, N, N m] (AnalyticJacobian.lanes_kernel: values
+    W > 1 worlds: values[:, lane] (36 m + 121 s,) <- its stretching entries, then its
+    springs' (all lanes at once) [N/m, N, N m] (AnalyticJacobian.lanes_kernel: values
     (k, W), the lanes innermost, as Jl's rows)."""
     n_stretch = 36 * a.edge_dofs.shape[0]
-    F = a.F[bi]
-    S = a.lanes.stretch[bi]
-    jac = wants_jacobian(S)     # (True: a run-time flag, as above)
-    for lane in range(W):
-        if lanes[lane] == 0:
-            continue
-        J = S[lane * n_stretch:(lane + 1) * n_stretch]
-        for k in range(n_stretch):
-            J[k] = 0.0
-        gather_lane_q(a, bi, W, lane)
-        for d in range(F.shape[0]):
-            F[d] = 0.0
-        der_stretch_forces(a.q[bi], a.edge_dofs, a.rest_len, a.EA[bi, lane], jac, F, J)
-    # (entry by entry, the lanes innermost: a lane's entries written one by one 8 W bytes
-    # apart took 19 us of the 158 us of falling_rod's eight lanes, 2026-12-05; a lane not
-    # renewed keeps its values by a select)
-    for k in range(n_stretch):
-        row = values[k]
-        for lane in range(W):
-            row[lane] = S[lane * n_stretch + k] if lanes[lane] != 0 else row[lane]
+    jac = wants_jacobian(values)     # (True: a run-time flag, as above)
+    stretch_jacobian_lanes(a, bi, W, lanes, values)
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
     nl = x.cg.shape[0]
