@@ -36,7 +36,7 @@ DerGroundArgs = namedtuple("DerGroundArgs", [
     # scratch, one row per block: positions q [m], velocities u [m/s], forces F [N] and the
     # last accepted step's velocities w [m/s] (3 n); its slip speeds (n,) [m/s]; the slip
     # speeds the kernel writes (n,) (not used: the next step reads them from the state);
-    # Jacobian blocks (9 n,)
+    # dg_J (0,): the force pass writes no Jacobian blocks
     "dg_q", "dg_u", "dg_F", "dg_w", "dg_slip", "dg_speed", "dg_J",
 ])
 """Arrays of der_ground_forces (one GroundContact on one discrete rod)."""
@@ -45,7 +45,7 @@ DerGroundArgs = namedtuple("DerGroundArgs", [
 @kernel(inline="always")
 def ground_lane(a, bi, W, lane, inv_h, J):
     """dg_F <- the ground's forces on lane's nodes (softmech.kernels.implicit_ground), and J +=
-    their 3 x 3 blocks dF/dq + dF/dv / h (inv_h = 1/h; 0 and a scratch J in the force pass)."""
+    their 3 x 3 blocks dF/dq + dF/dv / h (inv_h = 1/h; 0 and an empty J in the force pass)."""
     q, u, F, w, slip = a.dg_q[bi], a.dg_u[bi], a.dg_F[bi], a.dg_w[bi], a.dg_slip[bi]
     g, n = a.dg_geometry, a.dg_normal
     last = a.der_v_base[bi] if a.der_implicit[0] != 0 else a.der_v[bi]
@@ -68,8 +68,8 @@ def ground_lane(a, bi, W, lane, inv_h, J):
 @kernel
 def der_ground_forces(a, bi, W, t):
     """der_force += the ground's normal force and friction on every node of the rod [N]
-    (softmech.kernels.implicit_ground), world by world (the Jacobian blocks the kernel writes
-    go to a scratch: der_ground_jacobian gives them)."""
+    (softmech.kernels.implicit_ground), world by world (its empty dg_J: the forces alone; the
+    Jacobian blocks are der_ground_jacobian's)."""
     for lane in range(W):
         ground_lane(a, bi, W, lane, 0.0, a.dg_J[bi])
         scatter_add_nodes(a.dg_F[bi], a.dg_slot, W, lane, a.der_force[bi])

@@ -93,7 +93,9 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
     [m/s]: each node's slip speed at the last accepted step; speed (n_nodes,): written, each
     node's slip speed |u| at this evaluation (with a static excess only; the caller keeps the
     accepted one as the next step's slip); slip_sharpness K_f [s/m]; inv_h: 1/h [1/s] (0 in a
-    static solve)."""
+    static solve). An empty J (0,) asks for the forces alone (the unified engine's force pass:
+    the blocks are its analytic Jacobian's, written when that is due), the same F."""
+    want_jac = J.shape[0] > 0
     excess = max(static - friction, 0.0)              # mu_s - mu_k
     inv_vs = inverse_stribeck_speed(slip_sharpness)
     nx, ny, nz = normal[0], normal[1], normal[2]
@@ -112,7 +114,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
         F[b_] += fn * ny
         F[c] += fn * nz
         base = 9 * i
-        for r in range(3):
+        for r in range(3 if want_jac else 0):
             nr = normal[r]
             for col in range(3):
                 J[base + 3 * r + col] += dfn * nr * normal[col]
@@ -139,7 +141,7 @@ def ground_contact_forces(q, v, node_dofs, point, normal, stiffness, distance, s
         F[c] -= mu_fn * g2
         uhat = (h0, h1, h2)
         g = (g0, g1, g2)
-        for r in range(3):
+        for r in range(3 if want_jac else 0):
             for col in range(3):
                 # dg/du (r, m) = ratio (delta_rm - uh_r uh_m) + dgamma uh_r uh_m; times
                 # P = I - n n^T (u = P v) and 1/h

@@ -121,7 +121,7 @@ class DerGroundContacts(Part):
                                       15.0 / term.slip_tolerance]),   # K_f as GroundBinding's
                 dg_param=per_lane_rows(params, engine.lanes), dg_q=engine.zeros(3 * n),
                 dg_u=engine.zeros(3 * n), dg_F=engine.zeros(3 * n), dg_w=engine.zeros(3 * n),
-                dg_slip=engine.zeros(n), dg_speed=engine.zeros(n), dg_J=engine.zeros(9 * n))
+                dg_slip=engine.zeros(n), dg_speed=engine.zeros(n), dg_J=engine.zeros(0))
             # its Jacobian: each node's 3 x 3 block, dF/dq + dF/dv / h, the discrete engine's,
             # kept as long as the finite differences of the other terms
             jacobian = AnalyticJacobian.blocks(der_ground_jacobian, adds_nothing,
