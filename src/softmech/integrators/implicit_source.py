@@ -140,10 +140,16 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         evaluate(T, S, bi, W, t, h, U, R)
         N.counts[bi, 2] += 1
         N.counts[bi, 1] += 1
-        finite = 0.0
+        # (NaN where any entry is not finite; summed per lane, so the loop needs no
+        # reassociation to vectorize; phi is the merit's accumulator, zeroed after)
+        for lane in range(W):
+            phi[lane] = 0.0
         for d in range(R.shape[0]):
             for lane in range(W):
-                finite += R[d, lane] * 0.0 * active[lane]
+                phi[lane] += R[d, lane] * 0.0 * active[lane]
+        finite = 0.0
+        for lane in range(W):
+            finite += phi[lane]
         if not np.isfinite(finite):
             status = 1
             break
