@@ -451,20 +451,23 @@ class Simulation:
         implicit = self.implicit_integrator() if self.scheme in IMPLICIT_SCHEMES else None
         # (the integrator's memory too: a failed step leaves NaN in its kept factor, and the
         # last good state, saved with it, must continue as the run would have)
-        memory = None if implicit is None else implicit.memory()
+        if implicit is not None:
+            implicit.keep()
         try:
             if implicit is not None:
                 status = implicit.advance(block_pool(), self._t0, self._steps, self.dt, n_steps)
             else:
                 status = self._explicit_blocks(engine, n_steps)
         except ValueError:  # a kernel refused the state (softmech.kernels.rod_sticking.OVERFLOW)
-            self._restore(saved, memory)
+            self._restore(saved)
+            if implicit is not None:
+                implicit.restore_kept()
             raise
         exploded = exploded_blocks(self)
         status[(status == STATUS_OK) & exploded] = STATUS_EXPLODED
         if np.any(status != STATUS_OK):
-            if memory is not None:
-                implicit.restore_memory(memory)
+            if implicit is not None:
+                implicit.restore_kept()
             raise_diverged(self, saved, n_steps, status)
         self._steps += n_steps
 
