@@ -35,14 +35,7 @@ AnalyticArgs = namedtuple("AnalyticArgs", [
 def add_analytic(a, bi, W, h, vals, lanes):
     """vals[pos, lane] -= h^2 weight K (module docstring) for every entry of term `a` and
     every lane flagged in lanes (W,); vals (nnz, W): the factor's values of block bi."""
-    values = a.values[bi]
-    weight = a.weight[bi]
-    h2 = h * h
-    for k in range(a.pos.shape[0]):
-        p = a.pos[k]
-        for lane in range(W):
-            if lanes[lane] != 0:
-                vals[p, lane] -= h2 * weight[k, lane] * values[lane, k]
+    _add_entries(a.pos, a.weight[bi], a.values[bi].T, W, h, vals, lanes)
 
 
 @kernel
@@ -51,11 +44,16 @@ def add_analytic_lanes(a, bi, W, h, vals, lanes):
     kernel's: AnalyticJacobian.lanes_kernel): each entry's row of lanes read contiguously, as
     the factor's (the per-lane layout read W rows 8 k bytes apart for every entry: 62.6 against
     25.0 us for the 9,178 entries of falling_rod's elasticity at eight lanes, 2026-12-05)."""
-    values = a.values[bi]
-    weight = a.weight[bi]
+    _add_entries(a.pos, a.weight[bi], a.values[bi], W, h, vals, lanes)
+
+
+@kernel(inline="always")
+def _add_entries(pos, weight, values, W, h, vals, lanes):
+    """vals[pos[k], lane] -= h^2 weight[k, lane] values[k, lane] on the flagged lanes (values
+    (k, W): a lanes-innermost array, or the transposed view of a per-lane one)."""
     h2 = h * h
-    for k in range(a.pos.shape[0]):
-        p = a.pos[k]
+    for k in range(pos.shape[0]):
+        p = pos[k]
         for lane in range(W):
             if lanes[lane] != 0:
                 vals[p, lane] -= h2 * weight[k, lane] * values[k, lane]

@@ -22,7 +22,7 @@ from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.der_bend_twist import der_bend_twist_forces
 from softmech.kernels.der_frames import der_frames
-from softmech.kernels.der_kind_lanes import gather_lane_q, scatter_lane_forces
+from softmech.kernels.der_kind_lanes import clear_forces, gather_lane_q, scatter_lane_forces
 from softmech.kernels.der_stretch import der_stretch_forces
 from softmech.kernels.implicit_bindings import table_write
 
@@ -119,13 +119,7 @@ def der_elastic_jacobian(a, bi, W, t, h, lane, out):
 def der_clear_forces(a, bi, W, t):
     """der_force, der_torque <- 0: what der_elastic_forces leaves for the other terms when its
     forces are left out of a finite-difference evaluation (its analytic Jacobian is used)."""
-    f = a.der_force[bi]
-    tq = a.der_torque[bi]
-    for c in range(3):
-        for k in range(f.shape[1]):
-            f[c, k] = 0.0
-    for k in range(tq.shape[1]):
-        tq[0, k] = 0.0
+    clear_forces(a, bi)
 
 
 @kernel

@@ -200,6 +200,18 @@ def _gather(a, x, bi, W):
 
 
 @kernel(inline="always")
+def clear_forces(a, bi):
+    """Block bi's der_force, der_torque <- 0 (a: DerElasticArgs)."""
+    f = a.der_force[bi]
+    tq = a.der_torque[bi]
+    for c in range(3):
+        for k in range(f.shape[1]):
+            f[c, k] = 0.0
+    for k in range(tq.shape[1]):
+        tq[0, k] = 0.0
+
+
+@kernel(inline="always")
 def _edge_rows(xs, d, W):
     """The rows of the block's (3, n W) lanes-innermost array of an edge's six DOFs d (6,)
     (softmech.der_packing: DOF 3 i + c is row c of node i) and its two nodes' offsets i W."""
@@ -228,12 +240,7 @@ def stretch_forces_lanes(a, bi, W):
     order, so its numbers are the per-world adapter's bit for bit (which ran it lane by lane on
     a gathered copy of the lane's coordinates, scattering its forces back)."""
     f = a.der_force[bi]
-    tq = a.der_torque[bi]
-    for c in range(3):
-        for k in range(f.shape[1]):
-            f[c, k] = 0.0
-    for k in range(tq.shape[1]):
-        tq[0, k] = 0.0
+    clear_forces(a, bi)
     n_ea = a.EA.shape[2]
     for j in range(a.edge_dofs.shape[0]):
         r0, r1, r2, s0, s1, s2, o, p = _edge_rows(a.der_x[bi], a.edge_dofs[j], W)
