@@ -452,7 +452,7 @@ class Simulation:
         # (the integrator's memory too: a failed step leaves NaN in its kept factor, and the
         # last good state, saved with it, must continue as the run would have)
         if implicit is not None:
-            implicit.keep(block_pool())
+            implicit.keep()
         try:
             if implicit is not None:
                 status = implicit.advance(block_pool(), self._t0, self._steps, self.dt, n_steps)

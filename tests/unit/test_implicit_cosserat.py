@@ -202,7 +202,7 @@ def test_a_failed_step_leaves_the_integrators_memory_as_it_was(worlds):
     """After a failed block the integrator's memory (its kept factor, with the failed step's
     NaN before 2026-12-04: memory() handed out views of it with one world) is the last good
     step's, so the last good state and a restart from it continue as the run would have; with
-    several blocks (3 worlds on two threads), each block's part is kept and put back."""
+    several blocks (3 worlds on two threads) too."""
     sim = _cantilever().compile(worlds=worlds, dt=2e-2, scheme="implicit_euler", n_threads=2)
     sim.step(3)
     before = sim.implicit_integrator().memory()

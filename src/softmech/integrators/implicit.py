@@ -498,27 +498,20 @@ class ImplicitIntegrator:
             arrays += [a.Qf for a in self.kinds]
         return arrays
 
-    def keep(self, pool):
+    def keep(self):
         """Copy what memory() holds, in the solver's own layout, into buffers allocated once
         (again when the pattern changed): a chunk's fallback (softmech.simulation), which
-        restore_kept puts back. Every array leads with the blocks, whose parts are copied on
-        the blocks' threads (pool: softmech.threads.block_pool; numpy releases the GIL while it
-        copies). memory() itself converts to per-world arrays for files: the 1,032-triangle
-        plate's 16 worlds copied their 35 MB of factors twice per chunk with it, 0.093 of a
-        0.51 s run on one thread; in this layout 0.018 s on one thread (2026-12-05)."""
+        restore_kept puts back. memory() itself converts to per-world arrays for files: the
+        1,032-triangle plate's 16 worlds copied their 35 MB of factors twice per chunk with it,
+        0.093 of a 0.51 s run on one thread; in this layout 9.3 ms per chunk (the copy is
+        memory-bound: on the blocks' two threads 9.3 ms as well, and the manta's 5.4 MB took
+        0.47 ms against 0.41 ms on one, 2026-12-05)."""
         arrays = self._memory_arrays()
         if self._kept is None or any(b.shape != a.shape for b, a in zip(self._kept[1], arrays)):
             self._kept = (None, [np.empty_like(a) for a in arrays])
-        buffers = self._kept[1]
-
-        def copy(bi):
-            for buffer, a in zip(buffers, arrays):
-                np.copyto(buffer[bi:bi + 1], a[bi:bi + 1])
-        if self.lanes.n_blocks == 1:
-            copy(0)
-        else:
-            list(pool.map(copy, range(self.lanes.n_blocks)))
-        self._kept = (np.stack(self._couplings), buffers)
+        for buffer, a in zip(self._kept[1], arrays):
+            np.copyto(buffer, a)
+        self._kept = (np.stack(self._couplings), self._kept[1])
 
     def restore_kept(self):
         """Put back what keep() copied (the pattern rebuilt first if the couplings changed
