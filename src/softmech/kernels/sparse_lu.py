@@ -103,11 +103,12 @@ def _factor_one(colptr, rows, diag, values, work):
 def lu_factor_eight(colptr, rows, diag, values, work, lanes):
     """lu_factor of eight lanes (values (nnz, 8), work (n, 8)): the same operations in the same
     order per lane (each lane's factor that of lu_factor, bit for bit), written as straight
-    rows of eight for LLVM's SLP vectorizer (prepare_factor, which must run first): each update's multiplier row is read into eight locals first, then a
-    row of eight is loaded, updated and stored, so no store of the row can alter the
-    multipliers (in lu_factor's loop over lanes it could, for all LLVM knows: the multipliers
-    and the row are rows of one array; a tuple of the eight measured 5-10 % slower);
-    a lane not flagged keeps its values by a select, not a branch. Column j's row of the work
+    rows of eight for LLVM's SLP vectorizer (prepare_factor, which must run first): each
+    update's multiplier row is read into eight locals first, then a row of eight is loaded,
+    updated and stored, so no store of the row can alter the multipliers (in lu_factor's loop
+    over lanes it could, for all LLVM knows: the multipliers and the row are rows of one
+    array; a tuple of the eight measured 5-10 % slower); a lane not flagged keeps its values
+    by a select, not a branch. Column j's row of the work
     array, read for the last time when U's part is gathered, then holds the pivots'
     reciprocals. falling_rod's factor (n = 246, 4,274 entries, a band): 92 -> 52 us for eight
     lanes; the 1,032-triangle plate's (277,164 entries): 2.3 -> 1.6 ms (2026-12-05)."""
