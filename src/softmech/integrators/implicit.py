@@ -36,6 +36,7 @@ from softmech import _checks
 from softmech.integrators.analytic import analytic_entries, declared_couplings, node_blocks
 from softmech.integrators.dof_layout import kind_array, kind_dofs
 from softmech.integrators.driver import load_generated
+from softmech.integrators.implicit_memory import IntegratorMemory
 from softmech.integrators.implicit_source import implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
@@ -132,7 +133,7 @@ SolverArgs = namedtuple("SolverArgs", [
 ])
 """The Newton solver's arrays (one row per block)."""
 
-class ImplicitIntegrator:
+class ImplicitIntegrator(IntegratorMemory):
     """Implicit Euler steps of an explicit engine's scene (softmech.packing.Engine): its state
     arrays advanced in place. Built by softmech.simulation.Simulation for scheme
     "implicit_euler"; `advance` runs the blocks on the simulation's thread pool."""
@@ -440,20 +441,6 @@ class ImplicitIntegrator:
             renew_every=np.array([int(any(c.jacobian.every_step for c in self._calls
                                           if c.jacobian is not None))]))
 
-    # -- restarts ----------------------------------------------------------------------
-    MEMORY_LANES = ("U_old", "values", "refresh", "age")
-    """Solver arrays carried from step to step per world (lane): the last step's velocities
-    (the predictor's), the kept LU factor, its refresh flag and age."""
-    MEMORY_BLOCKS = ("history", "factored_h")
-    """... and per block: how many past steps the predictor may extrapolate from, the step
-    size factored at."""
-
-    def _lane_keys(self):
-        """MEMORY_LANES, the velocities of the step before (U_old2) for predictor 2, and the
-        last finite differences (fd_values) with analytic Jacobians."""
-        return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ()) + (
-            ("fd_values",) if self._analytic else ())
-
     @contextmanager
     def renewing_every_step(self):
         """Within: every step renews the analytic Jacobian entries at its start (the static
@@ -466,120 +453,6 @@ class ImplicitIntegrator:
             yield
         finally:
             flag[0] = before
-
-    def memory(self):
-        """What the integrator carries between steps, {key: array} (copies), for a restart that
-        continues bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and
-        MEMORY_BLOCKS arrays per world (B, ...) (a block's value repeated for its worlds); with
-        ImplicitOptions.predictor 2, U_old2; with ImplicitOptions.corotate, each kind's frames
-        of the factorization ("frames<j>", (B, 9, n_q))."""
-        s, lanes = self.solver, self.lanes
-        out = {"couplings": np.stack(self._couplings)}
-        for key in self._lane_keys():
-            arr = getattr(s, key)                                       # (nb, ..., W)
-            # (a copy: with one lane per block the reshape is a view of the solver's array)
-            out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[
-                :lanes.worlds].copy()
-        if self.options.corotate:
-            for j, a in enumerate(self.kinds):
-                nb, _, size = a.Qf.shape
-                per = np.moveaxis(a.Qf.reshape(nb, 9, size // lanes.W, lanes.W), -1, 1)
-                out[f"frames{j}"] = per.reshape((-1, 9, size // lanes.W))[:lanes.worlds].copy()
-        for key in self.MEMORY_BLOCKS:
-            # a step size never factored (NaN) is saved as 0: also "refactor at the next step"
-            out[key] = np.nan_to_num(np.repeat(getattr(s, key), lanes.W)[:lanes.worlds], nan=0.0)
-        return out
-
-    def _memory_arrays(self):
-        """The arrays memory() reads, in the solver's own layout (blocks, ..., lanes)."""
-        s = self.solver
-        arrays = [getattr(s, key) for key in self._lane_keys() + self.MEMORY_BLOCKS]
-        if self.options.corotate:
-            arrays += [a.Qf for a in self.kinds]
-        return arrays
-
-    def keep(self):
-        """Copy what memory() holds, in the solver's own layout, into buffers allocated once
-        (again when the pattern changed): a chunk's fallback (softmech.simulation), which
-        restore_kept puts back. memory() itself converts to per-world arrays for files: the
-        1,032-triangle plate's 16 worlds copied their 35 MB of factors twice per chunk with it,
-        0.093 of a 0.51 s run on one thread; in this layout 9.3 ms per chunk (the copy is
-        memory-bound: on the blocks' two threads 9.3 ms as well, and the manta's 5.4 MB took
-        0.47 ms against 0.41 ms on one, 2026-12-05)."""
-        arrays = self._memory_arrays()
-        if self._kept is None or any(b.shape != a.shape for b, a in zip(self._kept[1], arrays)):
-            self._kept = (None, [np.empty_like(a) for a in arrays])
-        for buffer, a in zip(self._kept[1], arrays):
-            np.copyto(buffer, a)
-        self._kept = (np.stack(self._couplings), self._kept[1])
-
-    def restore_kept(self):
-        """Put back what keep() copied (the pattern rebuilt first if the couplings changed
-        since: a failing block probes them again)."""
-        couplings, buffers = self._kept
-        if not np.array_equal(couplings, np.stack(self._couplings)):
-            self._couplings = (couplings[0].copy(), couplings[1].copy())
-            self._build_pattern()
-        for buffer, a in zip(buffers, self._memory_arrays()):
-            np.copyto(a, buffer)
-
-    def restore_memory(self, arrays):
-        """Set the memory() of a saved run (same scene and worlds): its couplings (the pattern
-        rebuilt from them if they differ from the probed ones), then the arrays. A block whose
-        worlds disagree on a block value (the run was saved with another blocking) refactors
-        and does not extrapolate at its next step (factored_h 0, history 0)."""
-        missing = sorted({"couplings", *self.MEMORY_LANES, *self.MEMORY_BLOCKS} - set(arrays))
-        if missing:
-            raise ValueError(f"implicit integrator memory: {missing} missing (saved: "
-                             f"{sorted(arrays)})")
-        for key in self.MEMORY_BLOCKS:
-            if np.shape(arrays[key]) != (self.lanes.worlds,):
-                raise ValueError(f"implicit integrator memory: {key} has shape "
-                                 f"{np.shape(arrays[key])}, expected ({self.lanes.worlds},)")
-        couplings = np.asarray(arrays["couplings"], dtype=np.int64)
-        if couplings.ndim != 2 or couplings.shape[0] != 2 or np.any(couplings < 0) or np.any(
-                couplings >= self.n_dof):
-            raise ValueError(f"implicit integrator memory: couplings of shape {couplings.shape} "
-                             f"do not fit this scene's {self.n_dof} degrees of freedom")
-        if not np.array_equal(couplings, np.stack(self._couplings)):
-            self._couplings = (couplings[0].copy(), couplings[1].copy())
-            self._build_pattern()
-        s, lanes = self.solver, self.lanes
-        world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
-        lane_keys = [k for k in self._lane_keys() if k in arrays or k in self.MEMORY_LANES]
-        for key in lane_keys:
-            arr = getattr(s, key)
-            saved = np.asarray(arrays[key])
-            if saved.shape != (lanes.worlds,) + arr.shape[1:-1]:
-                raise ValueError(f"implicit integrator memory: {key} has shape {saved.shape}, "
-                                 f"expected {(lanes.worlds,) + arr.shape[1:-1]}")
-            arr[...] = np.moveaxis(saved[world], 1, -1)
-        for key in self.MEMORY_BLOCKS:
-            saved = np.asarray(arrays[key])[world]                           # (nb, W)
-            same = np.all(saved == saved[:, :1], axis=1)
-            fallback = 0
-            getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
-        if self.options.predictor == 2 and "U_old2" not in arrays:
-            np.minimum(s.history, 1, out=s.history)     # saved without it: linearly at most
-        if self._analytic and "fd_values" not in lane_keys:     # new differences at once
-            s.age[...] = self.options.max_age
-        if self.options.corotate:
-            self._restore_frames(arrays, world)
-
-    def _restore_frames(self, arrays, world):
-        """The kinds' frames of the factorization from memory() (corotate); a memory without
-        them (saved without corotate) has every Jacobian renewed at the next step."""
-        s, W = self.solver, self.lanes.W
-        if any(f"frames{j}" not in arrays for j in range(len(self.kinds))):
-            s.refresh[...] = 1
-            return
-        for j, a in enumerate(self.kinds):
-            nb, _, size = a.Qf.shape
-            saved = np.asarray(arrays[f"frames{j}"], dtype=float)
-            if saved.shape != (self.lanes.worlds, 9, size // W):
-                raise ValueError(f"implicit integrator memory: frames{j} has shape "
-                                 f"{saved.shape}, expected {(self.lanes.worlds, 9, size // W)}")
-            a.Qf[...] = np.moveaxis(saved[world], 1, -1).reshape(nb, 9, size)
 
     # -- stepping --------------------------------------------------------------------
     @property
