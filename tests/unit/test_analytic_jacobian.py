@@ -87,3 +87,37 @@ def test_the_declarations_are_checked():
         Call("positions", 0, der_elastic_forces, (), jacobian=spec)
     with pytest.raises(ValueError, match="ImplicitOptions.analytic"):
         sm.ImplicitOptions(analytic="yes")
+
+
+@pytest.mark.parametrize("W", [1, 3, 8])
+@pytest.mark.parametrize("flags", ["all", "some", "none"])
+def test_the_entries_are_added_and_kept_as_lane_by_lane(W, flags):
+    """add_analytic_lanes and keep_differences take shortcuts where every lane (or none) is
+    flagged (a flat loop, no test per lane); each lane must get exactly what the lane-by-lane
+    definition gives: vals[pos[k], lane] -= h^2 weight values on the flagged lanes, in the
+    entries' order (repeated positions included), and kept / vals exchanged per the flags
+    (bit for bit: the same operations in the same order)."""
+    from softmech.kernels.analytic_jacobian import (AnalyticArgs, add_analytic_lanes,
+                                                    keep_differences)
+    rng = np.random.default_rng(W)
+    nnz, k, h = 40, 90, 1e-3
+    pos = rng.integers(0, nnz, k)                 # repeated positions: the order matters
+    a = AnalyticArgs(values=rng.normal(size=(1, k, W)), rows=np.zeros(k, np.int64),
+                     cols=np.zeros(k, np.int64), pos=pos,
+                     weight=rng.random((1, k, W)))
+    lanes = {"all": np.ones(W, np.int64), "none": np.zeros(W, np.int64),
+             "some": (np.arange(W) % 2).astype(np.int64)}[flags]
+    vals = rng.normal(size=(nnz, W))
+    expected = vals.copy()
+    for e in range(k):
+        for lane in np.flatnonzero(lanes):
+            expected[pos[e], lane] -= h * h * a.weight[0, e, lane] * a.values[0, e, lane]
+    add_analytic_lanes(a, 0, W, h, vals, lanes)
+    assert np.array_equal(vals, expected)
+
+    refresh = np.ones(W, np.int64)
+    kept = rng.normal(size=(nnz, W))
+    want_kept = np.where(lanes != 0, vals, kept)
+    want_vals = np.where((lanes == 0) & (refresh != 0), kept, vals)
+    keep_differences(vals, kept, lanes, refresh)
+    assert np.array_equal(kept, want_kept) and np.array_equal(vals, want_vals)

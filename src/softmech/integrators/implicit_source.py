@@ -58,9 +58,14 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
     lanes = fd_lanes(N, bi, W, refresh)
     # (the lanes taking new differences start from zero; the others renewing their analytic
     # entries alone start from their kept differences: add_entries)
-    for p in range(vals.shape[0]):
-        for lane in range(W):
-            vals[p, lane] = 0.0 if lanes[lane] != 0 else vals[p, lane]
+    if count_flagged(lanes, W) == W:        # (every lane: one flat loop)
+        flat = vals.reshape(vals.size)
+        for p in range(flat.shape[0]):
+            flat[p] = 0.0
+    else:
+        for p in range(vals.shape[0]):
+            for lane in range(W):
+                vals[p, lane] = 0.0 if lanes[lane] != 0 else vals[p, lane]
     R0 = fd_base(T, S, N, bi, W, t, h, U, R0, lanes, refresh)
     for d in range(U.shape[0]):
         for lane in range(W):
@@ -269,11 +274,13 @@ def implicit_source(calls, kinds, corotate=False):
     does not use them does not compile their calls."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
+    from softmech.kernels.analytic_jacobian import count_flagged
     from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
     from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
+    lines.append(f"count_flagged = {name(count_flagged)}")
     lines.append(f"lu_factor = {name(lu_factor)}")
     lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
     lines.append(f"LANES_EIGHT = {EIGHT}")

@@ -50,13 +50,35 @@ def add_analytic_lanes(a, bi, W, h, vals, lanes):
 @kernel(inline="always")
 def _add_entries(pos, weight, values, W, h, vals, lanes):
     """vals[pos[k], lane] -= h^2 weight[k, lane] values[k, lane] on the flagged lanes (values
-    (k, W): a lanes-innermost array, or the transposed view of a per-lane one)."""
+    (k, W): a lanes-innermost array, or the transposed view of a per-lane one). Where every
+    lane is flagged (the common case: a step's renewal) the loop runs without the flags' test,
+    and a single world without the loop over lanes (the same operations on each entry, in
+    the same order: the same numbers; falling_rod's one world spent 16 % of its time in the
+    loop over one lane with its test, 2026-12-05)."""
     h2 = h * h
-    for k in range(pos.shape[0]):
-        p = pos[k]
-        for lane in range(W):
-            if lanes[lane] != 0:
+    if count_flagged(lanes, W) < W:
+        for k in range(pos.shape[0]):
+            p = pos[k]
+            for lane in range(W):
+                if lanes[lane] != 0:
+                    vals[p, lane] -= h2 * weight[k, lane] * values[k, lane]
+    elif W == 1:
+        for k in range(pos.shape[0]):
+            vals[pos[k], 0] -= h2 * weight[k, 0] * values[k, 0]
+    else:
+        for k in range(pos.shape[0]):
+            p = pos[k]
+            for lane in range(W):
                 vals[p, lane] -= h2 * weight[k, lane] * values[k, lane]
+
+
+@kernel(inline="always")
+def count_flagged(lanes, W):
+    """How many of the W lanes are flagged (lanes (W,) int64, nonzero: flagged)."""
+    n = 0
+    for lane in range(W):
+        n += 1 if lanes[lane] != 0 else 0
+    return n
 
 
 @kernel
@@ -65,12 +87,27 @@ def keep_differences(vals, kept, lanes, refresh):
     the lanes that took new differences (lanes), vals <- kept on the other fresh lanes
     (refresh), which renew their analytic entries alone. Selects, not branches (vectorized:
     15-21 against 10 us for falling_rod's 4,274 entries at eight lanes, 2026-12-05)."""
+    W = vals.shape[1]
+    taking = count_flagged(lanes, W)
+    if taking == W:         # every lane took new differences: a flat copy (the same values)
+        flat_copy(vals.reshape(vals.size), kept.reshape(kept.size))
+        return
+    if taking == 0 and count_flagged(refresh, W) == W:      # every lane renews its entries
+        flat_copy(kept.reshape(kept.size), vals.reshape(vals.size))
+        return
     for p in range(vals.shape[0]):
-        for lane in range(vals.shape[1]):
+        for lane in range(W):
             v = vals[p, lane]
             k = kept[p, lane]
             kept[p, lane] = v if lanes[lane] != 0 else k
             vals[p, lane] = k if lanes[lane] == 0 and refresh[lane] != 0 else v
+
+
+@kernel(inline="always")
+def flat_copy(src, dst):
+    """dst[:] = src (1-d arrays of one size)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
 
 
 @kernel
