@@ -86,7 +86,9 @@ def keep_differences(vals, kept, lanes, refresh):
     """The finite-difference part of the factor's values (nnz, W) of block bi: kept <- vals on
     the lanes that took new differences (lanes), vals <- kept on the other fresh lanes
     (refresh), which renew their analytic entries alone. Selects, not branches (vectorized:
-    15-21 against 10 us for falling_rod's 4,274 entries at eight lanes, 2026-12-05)."""
+    15-21 against 10 us for falling_rod's 4,274 entries at eight lanes, 2026-12-05); where
+    all lanes take new differences, or all renew their analytic entries alone, one flat copy
+    (the same values; one world paid a loop over its lane per entry)."""
     W = vals.shape[1]
     taking = count_flagged(lanes, W)
     if taking == W:         # every lane took new differences: a flat copy (the same values)
