@@ -191,7 +191,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         for i in range(b.shape[0]):
             for lane in range(W):
                 b[i, lane] = dU[N.perm[i], lane]
-        lu_solve(N.colptr, N.rows, N.diag, N.values[bi], b)
+        lu_solve_block(N.colptr, N.rows, N.diag, N.values[bi], b)
         for i in range(b.shape[0]):
             for lane in range(W):
                 dU[N.perm[i], lane] = b[i, lane] * active[lane]
@@ -276,7 +276,7 @@ def implicit_source(calls, kinds, corotate=False):
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.analytic_jacobian import count_flagged
     from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
-    from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve
+    from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
@@ -284,7 +284,7 @@ def implicit_source(calls, kinds, corotate=False):
     lines.append(f"lu_factor = {name(lu_factor)}")
     lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
     lines.append(f"LANES_EIGHT = {EIGHT}")
-    lines.append(f"lu_solve = {name(lu_solve)}")
+    lines.append(f"lu_solve_block = {name(lu_solve_block)}")
     lines.append(f"predict = {name(predict)}")
     lines.append(f"judge_lanes = {name(judge_lanes)}")
     lines.append(f"update_lanes = {name(update_lanes)}")

@@ -46,8 +46,9 @@ from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
 from softmech.kernels.der_frames import axpy3, cross3, dot3, scale3
 from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, edge_trig_lanes,
-                                                gather_frames, lane_vec as _v,
-                                                put_lane_vec as _put, reference_twists_lanes)
+                                                gather_frames, lane_rows, lane_vec as _v,
+                                                put_lane_vec as _put, reference_twists_lanes,
+                                                vec_at)
 from softmech.kernels.implicit_bindings import der_natural_binding
 
 DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
@@ -135,29 +136,37 @@ def scratch_sizes(k, m, s):
 
 
 # -- one spring (der_bend_twist.der_bend_twist_forces, lane by lane) -------------------------
+@kernel(inline="always")
+def _row(arr, i):
+    """Row i (L,) of a flat (rows, L) array, as a view (der_frames_lanes.lane_rows)."""
+    return lane_rows(arr, i, 1)
+
+
 @kernel
 def _spring_geometry(q, dl, je, jf, se, sf, ce, a1, a2, vec, geo, nl):
     """_spring_frames without its trigonometry: tangents, lengths, oriented twist angles and
     the oriented reference directors of one spring (its DOF rows dl (11,), edges je, jf,
     signs se, sf, ce), every lane."""
-    xa0, xa1, xa2 = dl[_XA] * L, dl[_XA + 1] * L, dl[_XA + 2] * L
-    xb0, xb1, xb2 = dl[_XB] * L, dl[_XB + 1] * L, dl[_XB + 2] * L
-    xc0, xc1, xc2 = dl[_XC] * L, dl[_XC + 1] * L, dl[_XC + 2] * L
-    oe, of = dl[_TE] * L, dl[_TF] * L
+    xa0, xa1, xa2 = _row(q, dl[_XA]), _row(q, dl[_XA + 1]), _row(q, dl[_XA + 2])
+    xb0, xb1, xb2 = _row(q, dl[_XB]), _row(q, dl[_XB + 1]), _row(q, dl[_XB + 2])
+    xc0, xc1, xc2 = _row(q, dl[_XC]), _row(q, dl[_XC + 1]), _row(q, dl[_XC + 2])
+    oe, of = _row(q, dl[_TE]), _row(q, dl[_TF])
+    a1e, a2e = lane_rows(a1, 3 * je, 3), lane_rows(a2, 3 * je, 3)
+    a1f, a2f = lane_rows(a1, 3 * jf, 3), lane_rows(a2, 3 * jf, 3)
     for w in range(nl):
-        xb = (q[xb0 + w], q[xb1 + w], q[xb2 + w])
-        e = axpy3(-1.0, (q[xa0 + w], q[xa1 + w], q[xa2 + w]), xb)
-        f = axpy3(-1.0, xb, (q[xc0 + w], q[xc1 + w], q[xc2 + w]))
+        xb = (xb0[w], xb1[w], xb2[w])
+        e = axpy3(-1.0, (xa0[w], xa1[w], xa2[w]), xb)
+        f = axpy3(-1.0, xb, (xc0[w], xc1[w], xc2[w]))
         ne = math.sqrt(dot3(e, e))
         nf = math.sqrt(dot3(f, f))
         geo[_NE * L + w] = ne
         geo[_NF * L + w] = nf
-        geo[_THE * L + w] = se * q[oe + w]
-        geo[_THF * L + w] = sf * q[of + w]
-        _put(vec, _A1E, w, scale3(se * ce, _v(a1, je, w)))
-        _put(vec, _A2E, w, scale3(ce, _v(a2, je, w)))
-        _put(vec, _A1F, w, scale3(sf, _v(a1, jf, w)))
-        _put(vec, _A2F, w, _v(a2, jf, w))
+        geo[_THE * L + w] = se * oe[w]
+        geo[_THF * L + w] = sf * of[w]
+        _put(vec, _A1E, w, scale3(se * ce, vec_at(a1e, w)))
+        _put(vec, _A2E, w, scale3(ce, vec_at(a2e, w)))
+        _put(vec, _A1F, w, scale3(sf, vec_at(a1f, w)))
+        _put(vec, _A2F, w, vec_at(a2f, w))
         _put(vec, _TEV, w, scale3(1.0 / ne, e))
         _put(vec, _TFV, w, scale3(1.0 / nf, f))
 
@@ -166,11 +175,13 @@ def _spring_geometry(q, dl, je, jf, se, sf, ce, a1, a2, vec, geo, nl):
 def _trig(ecos, esin, je, jf, se, sf, trig, nl):
     """cos and sin of the spring's oriented twist angles se theta_e, sf theta_f, every lane,
     from its edges' (edge_trig_lanes: the sign on the sine)."""
+    ce, cf = _row(ecos, je), _row(ecos, jf)
+    sine, sinf = _row(esin, je), _row(esin, jf)
     for w in range(nl):
-        trig[w] = ecos[je * L + w]
-        trig[L + w] = se * esin[je * L + w]
-        trig[2 * L + w] = ecos[jf * L + w]
-        trig[3 * L + w] = sf * esin[jf * L + w]
+        trig[w] = ce[w]
+        trig[L + w] = se * sine[w]
+        trig[2 * L + w] = cf[w]
+        trig[3 * L + w] = sf * sinf[w]
 
 
 @kernel
@@ -178,6 +189,8 @@ def _strains(s, trig, ref, kbar, tbar, inv_vor, EI, GJ, vec, geo, kap, coef, nl)
     """Material frames, curvature binormal, curvatures, twist and their stiffness factors of
     spring s (ref. 004 eqs. 11-16), every lane."""
     iv = inv_vor[s]
+    ref_s, tbar_s, GJ_s = _row(ref, s), _row(tbar, s), _row(GJ, s)
+    kbar_s, EI_s = lane_rows(kbar, 2 * s, 2), lane_rows(EI, 2 * s, 2)
     for w in range(nl):
         m1, m2 = material_frame(_v(vec, _A1E, w), _v(vec, _A2E, w), trig[w], trig[L + w])
         n1, n2 = material_frame(_v(vec, _A1F, w), _v(vec, _A2F, w), trig[2 * L + w],
@@ -197,13 +210,13 @@ def _strains(s, trig, ref, kbar, tbar, inv_vor, EI, GJ, vec, geo, kap, coef, nl)
         k2 = -0.5 * (dot3(b, m1) + dot3(b, n1))
         kap[w] = k1
         kap[L + w] = k2
-        tw = geo[_THF * L + w] - geo[_THE * L + w] + ref[s * L + w]
-        coef[_C1 * L + w] = EI[2 * s * L + w] * iv
-        coef[_C2 * L + w] = EI[(2 * s + 1) * L + w] * iv
-        coef[_CT * L + w] = GJ[s * L + w] * iv
-        coef[_DK1 * L + w] = k1 - kbar[2 * s * L + w]
-        coef[_DK2 * L + w] = k2 - kbar[(2 * s + 1) * L + w]
-        coef[_DTW * L + w] = tw - tbar[s * L + w]
+        tw = geo[_THF * L + w] - geo[_THE * L + w] + ref_s[w]
+        coef[_C1 * L + w] = EI_s[w] * iv
+        coef[_C2 * L + w] = EI_s[L + w] * iv
+        coef[_CT * L + w] = GJ_s[w] * iv
+        coef[_DK1 * L + w] = k1 - kbar_s[w]
+        coef[_DK2 * L + w] = k2 - kbar_s[L + w]
+        coef[_DTW * L + w] = tw - tbar_s[w]
 
 
 @kernel(inline="always")
@@ -430,18 +443,21 @@ def _jacobian(se, sf, coef, g, H, Jl, nl):
             H[_h(r, _TE, w)] *= se
             H[_h(_TF, r, w)] *= sf
             H[_h(r, _TF, w)] *= sf
+    # each gradient through its own view: read as g[(11 + k) L + w] in a loop over k inside
+    # the loop over lanes, the loads were gathers (1,334 ns per spring; 232 ns this way)
+    g1, g2, g3 = lane_rows(g, 0, 11), lane_rows(g, 11, 11), lane_rows(g, 22, 11)
     for r in range(11):
         for w in range(nl):
             c1 = coef[_C1 * L + w]
             c2 = coef[_C2 * L + w]
             ct = coef[_CT * L + w]
-            g0 = g[r * L + w]
-            g1 = g[(11 + r) * L + w]
-            g2 = g[(22 + r) * L + w]
+            g0 = g1[r * L + w]
+            g1r = g2[r * L + w]
+            g2r = g3[r * L + w]
             for k in range(11):
-                Jl[(11 * r + k) * L + w] = (H[_h(r, k, w)] + c1 * g0 * g[k * L + w]
-                                            + c2 * g1 * g[(11 + k) * L + w]
-                                            + ct * g2 * g[(22 + k) * L + w])
+                Jl[(11 * r + k) * L + w] = (H[_h(r, k, w)] + c1 * g0 * g1[k * L + w]
+                                            + c2 * g1r * g2[k * L + w]
+                                            + ct * g2r * g3[k * L + w])
 
 
 @kernel

@@ -157,16 +157,68 @@ def lu_factor_eight(colptr, rows, diag, values, work, lanes):
 
 
 def prepare_factor():
-    """Compile lu_factor_eight with LLVM's SLP vectorizer (softmech.kernels.
-    compile_slp_vectorized; without it its rows of eight stay scalar: 84 instead of 52 us on
-    falling_rod's factor). Call it before lu_factor_eight's first call and before compiling
-    any function that calls it (the implicit integrator's generated Newton loop): a caller
-    links the overload it finds, and numba's disk cache keeps the first one compiled, so no
-    other kernel calls lu_factor_eight (lu_factor does not: a test or a script calling it would
-    compile and cache the scalar form)."""
+    """Compile lu_factor_eight and lu_solve_eight with LLVM's SLP vectorizer (softmech.kernels.
+    compile_slp_vectorized; without it their rows of eight stay scalar: 84 instead of 52 us on
+    falling_rod's factor). Call it before their first call and before compiling any function
+    that calls them (the implicit integrator's generated Newton loop): a caller links the
+    overload it finds, and numba's disk cache keeps the first one compiled, so no other kernel
+    calls them (lu_factor and lu_solve do not: a test or a script calling them would compile
+    and cache the scalar form)."""
     pattern = np.zeros(1, np.int64)
     compile_slp_vectorized(lu_factor_eight, (pattern, pattern, pattern, np.zeros((1, EIGHT)),
                                            np.zeros((1, EIGHT)), pattern))
+    compile_slp_vectorized(lu_solve_eight, (pattern, pattern, pattern, np.zeros((1, EIGHT)),
+                                          np.zeros((1, EIGHT))))
+
+
+@kernel
+def lu_solve_eight(colptr, rows, diag, values, b):
+    """lu_solve of eight lanes (values (nnz, 8), b (n, 8)): the same operations in the same
+    order per lane (each lane's answer that of lu_solve, bit for bit), written as
+    lu_factor_eight's rows of eight (prepare_factor must compile it first): the solved row
+    b[k] is read into eight locals before the rows it updates, which lie strictly below
+    (forward) or above (backward) it, so no update can alter them. In lu_solve's loop over
+    lanes LLVM cannot tell b[k] from the updated row b[r] and keeps the loop scalar: it took
+    55 % of the 1,032-triangle plate's time at 16 worlds (2026-12-05), where the plate solves
+    ~20 times per factorization."""
+    n = colptr.shape[0] - 1
+    for k in range(n):
+        x = b[k]
+        x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
+        x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
+        for q in range(diag[k] + 1, colptr[k + 1]):
+            _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
+    for k in range(n - 1, -1, -1):
+        x = b[k]
+        v = values[diag[k]]
+        x0 = x[0] / v[0]; x1 = x[1] / v[1]; x2 = x[2] / v[2]; x3 = x[3] / v[3]
+        x4 = x[4] / v[4]; x5 = x[5] / v[5]; x6 = x[6] / v[6]; x7 = x[7] / v[7]
+        x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3
+        x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7
+        for q in range(colptr[k], diag[k]):
+            _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
+
+
+@kernel
+def lu_solve_block(colptr, rows, diag, values, b):
+    """lu_solve for a block of worlds: lu_solve_eight where it has eight lanes (compile it
+    after prepare_factor, as lu_solve_eight's callers)."""
+    if b.shape[1] == EIGHT:
+        lu_solve_eight(colptr, rows, diag, values, b)
+    else:
+        lu_solve(colptr, rows, diag, values, b)
+
+
+@kernel(inline="always")
+def _update_eight(w, v, x0, x1, x2, x3, x4, x5, x6, x7):
+    """The row of eight w (8,) -= v (8,) * x (lu_solve's b[r] -= values[q] b[k], lane by
+    lane), all eight loaded before any is stored."""
+    a0 = w[0] - v[0] * x0; a1 = w[1] - v[1] * x1
+    a2 = w[2] - v[2] * x2; a3 = w[3] - v[3] * x3
+    a4 = w[4] - v[4] * x4; a5 = w[5] - v[5] * x5
+    a6 = w[6] - v[6] * x6; a7 = w[7] - v[7] * x7
+    w[0] = a0; w[1] = a1; w[2] = a2; w[3] = a3
+    w[4] = a4; w[5] = a5; w[6] = a6; w[7] = a7
 
 
 @kernel
