@@ -31,6 +31,13 @@ scalar, so that they do not keep the arithmetic scalar, and as few times as the 
 once per step, not per evaluation: falling_rod, 16 worlds, libm 11 % of the time before).
 The helpers are separate compiled functions (not inlined into one body), each one loop
 across the lanes: one kernel per piece of the per-world kernel, compiled once for every scene.
+A row known only at run time (a DOF's, an edge's, a spring's) is read through a view of its
+lanes (der_frames_lanes.lane_rows): indexed as row * L + w, numba's negative-index wraparound
+on every lane turned the vectorized loads into gathers. A spring's Hessian is summed entry by
+entry in registers (softmech.kernels.der_hessian_lanes: 0, + kappa1's, kappa2's and the
+twist's chain rules, the signs, + the outer products; the per-world kernel's operations in its
+order), not through an (11, 11, L) scratch passed over five times (2026-12-05: forces and Jacobian of falling_rod's
+29 springs for eight lanes 59.5 -> 36.4 us, the forces alone 42.1 -> 21.9 us).
 
 Idle lanes (a chunk of fewer than LANES worlds) compute on a copy of lane 0's inputs and are
 not written back.
@@ -45,6 +52,8 @@ from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
 from softmech.kernels.der_frames import axpy3, cross3, dot3, scale3
+from softmech.kernels.der_hessian_lanes import (_C1, _C2, _CT, _DK1, _DK2, _DTW,
+                                                 chain_jacobian)
 from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, edge_trig_lanes,
                                                 gather_frames, lane_rows, lane_vec as _v,
                                                 put_lane_vec as _put, reference_twists_lanes,
@@ -79,12 +88,11 @@ DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
     "trig",         # (4, L): cos, sin of theta_e', cos, sin of theta_f'
     "kap",          # (2, L): kappa1, kappa2
     "coef",         # (6, L): c1, c2, ct [N m], dk1, dk2, dtw (der_bend_twist_forces' names)
-    "cg",           # (L,) the factor c of _curvature's Hessian (c1 dk1, c2 dk2, ct dtw)
+    "cg",           # (3, L) the factor c of each quantity's Hessian (c1 dk1, c2 dk2, ct dtw)
     "g",            # (3, 11, L) gradients of kappa1, kappa2, the twist
-    "H",            # (11, 11, L) the curvatures' and twist's Hessian parts
-    "blk",          # (3, 3, 3, L)
-    "gE",           # (4, 3, L): gEe, gFe, gEf, gFf of _curvature
-    "qq",           # (2, L): qee, qff
+    "blk",          # (3, 3, 3, 3, L): each quantity's d2Q/de2, d2Q/df2, d2Q/de df
+    "gE",           # (3, 4, 3, L): each quantity's gEe, gFe, gEf, gFf (_curvature)
+    "qq",           # (3, 2, L): each quantity's qee, qff
     "Fl",           # (11, L) [N, N m] the spring's forces
     "Jl",           # (121, L) its Jacobian entries
 ])
@@ -92,7 +100,6 @@ DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
 (L = LANES): every float array flat (module docstring)."""
 
 _NE, _NF, _THE, _THF, _CHI, _TW = range(6)
-_C1, _C2, _CT, _DK1, _DK2, _DTW = range(6)
 _TEV, _TFV, _A1E, _A2E, _A1F, _A2F, _M1E, _M1F, _M2E, _M2F, _KB, _TT = range(12)
 """Rows of DerBendTwistLanes.vec (each m of edge e followed by that of edge f: _curvature)."""
 _NV = 12
@@ -127,12 +134,19 @@ def scratch_of(edge_dofs, spring_dofs, spring_edges, n_worlds):
         *[np.zeros(n * L) for n in scratch_sizes(dofs.size, m, s)])
 
 
+@kernel(inline="always")
+def lane_count(x):
+    """LANES, read from the shape of x's (DerBendTwistLanes) cg (3, L): a run-time value
+    (module docstring)."""
+    return x.cg.shape[0] // 3
+
+
 @kernel
 def scratch_sizes(k, m, s):
     """The sizes / LANES of DerBendTwistLanes' float arrays, q to Jl in field order, for k
-    DOFs, m edges and s springs (tuple of 31 ints)."""
+    DOFs, m edges and s springs (tuple of 30 ints)."""
     return (k, 3 * m, 3 * m, s, s, s, 2 * s, s, 2 * s, s, 3 * m, 3 * m, 3 * m, s, 3, 2, m, m,
-            3 * _NV, 6, 4, 2, 6, 1, 33, 121, 27, 12, 2, 11, 121)
+            3 * _NV, 6, 4, 2, 6, 3, 33, 81, 36, 6, 11, 121)
 
 
 # -- one spring (der_bend_twist.der_bend_twist_forces, lane by lane) -------------------------
@@ -287,59 +301,14 @@ def _h(r, c, w):
     return (11 * r + c) * L + w
 
 
-@kernel(inline="always")
-def _mixed(H, r, col, w, cw, ge, gf):
-    """_add_chain's position-angle entries of row / column `col` (theta_e or theta_f)."""
-    H[_h(_XA + r, col, w)] -= cw * ge
-    H[_h(_XB + r, col, w)] += cw * (ge - gf)
-    H[_h(_XC + r, col, w)] += cw * gf
-    H[_h(col, _XA + r, w)] -= cw * ge
-    H[_h(col, _XB + r, w)] += cw * (ge - gf)
-    H[_h(col, _XC + r, w)] += cw * gf
-
-
-@kernel
-def _add_chain(H, c, blk, gE, qq, nl):
-    """H (11, 11, L) += c * the chain rule of blk, gE = (gEe, gFe, gEf, gFf), qq = (qee, qff)
-    (der_bend_twist._add_chain, every lane; c (L,)); every entry of H is added to once, so
-    the order of the loops is free."""
-    for r in range(3):
-        for w in range(nl):
-            cw = c[w]
-            for s in range(3):
-                A = blk[(3 * r + s) * L + w]
-                C = blk[(9 + 3 * r + s) * L + w]
-                D = blk[(18 + 3 * r + s) * L + w]
-                Dt = blk[(18 + 3 * s + r) * L + w]
-                H[_h(_XA + r, _XA + s, w)] += cw * A
-                H[_h(_XA + r, _XB + s, w)] += cw * (D - A)
-                H[_h(_XA + r, _XC + s, w)] -= cw * D
-                H[_h(_XB + r, _XA + s, w)] += cw * (Dt - A)
-                H[_h(_XB + r, _XB + s, w)] += cw * (A - D - Dt + C)
-                H[_h(_XB + r, _XC + s, w)] += cw * (D - C)
-                H[_h(_XC + r, _XA + s, w)] -= cw * Dt
-                H[_h(_XC + r, _XB + s, w)] += cw * (Dt - C)
-                H[_h(_XC + r, _XC + s, w)] += cw * C
-    for w in range(nl):          # r written out: every offset a constant
-        cw = c[w]
-        _mixed(H, 0, _TE, w, cw, gE[w], gE[3 * L + w])
-        _mixed(H, 0, _TF, w, cw, gE[6 * L + w], gE[9 * L + w])
-        _mixed(H, 1, _TE, w, cw, gE[L + w], gE[4 * L + w])
-        _mixed(H, 1, _TF, w, cw, gE[7 * L + w], gE[10 * L + w])
-        _mixed(H, 2, _TE, w, cw, gE[2 * L + w], gE[5 * L + w])
-        _mixed(H, 2, _TF, w, cw, gE[8 * L + w], gE[11 * L + w])
-    for w in range(nl):
-        H[_h(_TE, _TE, w)] += c[w] * qq[w]
-        H[_h(_TF, _TF, w)] += c[w] * qq[L + w]
-
-
 @kernel
 def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, jac, nl):
     """der_bend_twist._curvature for curvature `row` (0: kappa1, P = m2, R = -m1; 1: kappa2,
     P = -m1, R = -m2), P = sp * vec[ip (e), ip + 1 (f)], R = sr * vec[ir, ir + 1], every
-    lane: its gradient into g[row], and, if jac, the inputs of _add_chain (blk, gE, qq; cg:
-    c1 dk1 or c2 dk2 always) for its Hessian. (Loops inside the loop over lanes are short, so
-    that LLVM unrolls them and vectorizes the loop over lanes.)"""
+    lane: its gradient into g[row], and, if jac, the inputs of chain_jacobian for its
+    Hessian (its thirds of blk, gE, qq; cg: c1 dk1 or c2 dk2 always). (Loops inside the loop
+    over lanes are short, so that LLVM unrolls them and vectorizes the loop over lanes; the
+    rows are literal constants at its calls, spring_lanes.)"""
     for w in range(nl):
         kappa = kap[row * L + w]
         cg[w] = coef[(_C1 + row) * L + w] * coef[(_DK1 + row) * L + w]
@@ -397,8 +366,8 @@ def _curvature(row, sp, sr, ip, ir, kap, coef, vec, geo, g, blk, gE, qq, cg, jac
 @kernel
 def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, jac, nl):
     """The twist's gradient into g[2], the sign flips of edges stored the other way, the
-    spring's forces Fl (11, L), and, if jac, the inputs of _add_chain for the twist's Hessian
-    (der_bend_twist._twist_hessian), every lane."""
+    spring's forces Fl (11, L), and, if jac, the inputs of chain_jacobian for the twist's
+    Hessian (der_bend_twist._twist_hessian), every lane."""
     if jac:
         _zero(gE)
         _zero(qq)
@@ -434,33 +403,6 @@ def _twist(se, sf, coef, vec, geo, g, Fl, blk, gE, qq, cg, jac, nl):
 
 
 @kernel
-def _jacobian(se, sf, coef, g, H, Jl, nl):
-    """The sign flips of H and the spring's Jacobian entries Jl (121, L) = H + sum_k c_k g_k
-    g_k^T (der_bend_twist_forces' last loop, before its J -= ...), every lane."""
-    for r in range(11):
-        for w in range(nl):
-            H[_h(_TE, r, w)] *= se
-            H[_h(r, _TE, w)] *= se
-            H[_h(_TF, r, w)] *= sf
-            H[_h(r, _TF, w)] *= sf
-    # each gradient through its own view: read as g[(11 + k) L + w] in a loop over k inside
-    # the loop over lanes, the loads were gathers (1,334 ns per spring; 232 ns this way)
-    g1, g2, g3 = lane_rows(g, 0, 11), lane_rows(g, 11, 11), lane_rows(g, 22, 11)
-    for r in range(11):
-        for w in range(nl):
-            c1 = coef[_C1 * L + w]
-            c2 = coef[_C2 * L + w]
-            ct = coef[_CT * L + w]
-            g0 = g1[r * L + w]
-            g1r = g2[r * L + w]
-            g2r = g3[r * L + w]
-            for k in range(11):
-                Jl[(11 * r + k) * L + w] = (H[_h(r, k, w)] + c1 * g0 * g1[k * L + w]
-                                            + c2 * g1r * g2[k * L + w]
-                                            + ct * g2r * g3[k * L + w])
-
-
-@kernel
 def _zero(x):
     """x = 0."""
     for i in range(x.shape[0]):
@@ -489,21 +431,20 @@ def spring_lanes(x, s, spring_edges, spring_signs, inv_vor, jac, nl):
     _trig(x.ecos, x.esin, spring_edges[s, 0], spring_edges[s, 1], se, sf, x.trig, nl)
     _strains(s, x.trig, x.ref, x.kbar, x.tbar, inv_vor, x.EI, x.GJ, x.vec, x.geo, x.kap,
              x.coef, nl)
+    # kappa1: P = m2, R = -m1 (1.0 * m2 is m2 exactly); kappa2: P = -m1, R = -m2; each
+    # quantity's chain-rule inputs in its own third of cg, blk, gE, qq (chain_jacobian).
+    # Constants, not a loop over the two: numba compiles _curvature for the literal rows,
+    # which LLVM needs to vectorize it (with them as variables it stayed scalar)
+    _curvature(0, 1.0, -1.0, _M2E, _M1E, x.kap, x.coef, x.vec, x.geo, x.g,
+               lane_rows(x.blk, 0, 27), lane_rows(x.gE, 0, 12), lane_rows(x.qq, 0, 2),
+               lane_rows(x.cg, 0, 1), jac, nl)
+    _curvature(1, -1.0, -1.0, _M1E, _M2E, x.kap, x.coef, x.vec, x.geo, x.g,
+               lane_rows(x.blk, 27, 27), lane_rows(x.gE, 12, 12), lane_rows(x.qq, 2, 2),
+               lane_rows(x.cg, 1, 1), jac, nl)
+    _twist(se, sf, x.coef, x.vec, x.geo, x.g, x.Fl, lane_rows(x.blk, 54, 27),
+           lane_rows(x.gE, 24, 12), lane_rows(x.qq, 4, 2), lane_rows(x.cg, 2, 1), jac, nl)
     if jac:
-        _zero(x.H)
-    # kappa1: P = m2, R = -m1 (1.0 * m2 is m2 exactly); kappa2: P = -m1, R = -m2
-    _curvature(0, 1.0, -1.0, _M2E, _M1E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
-               x.qq, x.cg, jac, nl)
-    if jac:
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-    _curvature(1, -1.0, -1.0, _M1E, _M2E, x.kap, x.coef, x.vec, x.geo, x.g, x.blk, x.gE,
-               x.qq, x.cg, jac, nl)
-    if jac:
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-    _twist(se, sf, x.coef, x.vec, x.geo, x.g, x.Fl, x.blk, x.gE, x.qq, x.cg, jac, nl)
-    if jac:
-        _add_chain(x.H, x.cg, x.blk, x.gE, x.qq, nl)
-        _jacobian(se, sf, x.coef, x.g, x.H, x.Jl, nl)
+        chain_jacobian(se, sf, x.coef, x.g, x.cg, x.blk, x.gE, x.qq, x.Jl, nl)
 
 
 @kernel
@@ -512,7 +453,7 @@ def _forces_lanes(a, x, F, J, worlds, m, j0):
     holds (_gather): adds to the forces F[worlds[w]] (n_dof,) and the Jacobian entries
     J[j0 + 121 s + ..., worlds[w]] of lane w's world (J (nnz, worlds): LockstepWork.J), in
     the per-world kernel's order."""
-    nl = x.cg.shape[0]          # = LANES, as a runtime value (module docstring)
+    nl = lane_count(x)
     # True, as a run-time flag: numba compiles spring_lanes once for this caller and the
     # unified engine's (softmech.kernels.der_kind_lanes), which passes False for its forces
     jac = wants_jacobian(J)

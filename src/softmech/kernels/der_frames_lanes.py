@@ -25,8 +25,10 @@ def lane_rows(arr, i, n):
     lanes w that reads arr[i * L + w] with a row i known only at run time gets numba's
     negative-index wraparound (idx < 0 ? idx + size : idx) on every lane, which LLVM cannot
     fold, so its vectorized loads become gathers; through the view, the index is a constant
-    offset from w >= 0 and the loads are plain vector loads (der_bend_twist_lanes._jacobian:
-    24 gathers, 1,334 ns per spring; through views: none, 232 ns, the same bits)."""
+    offset from w >= 0 and the loads are plain vector loads (the springs' Jacobian entries,
+    2026-12-05: 24 gathers, 1,334 ns per spring; through views: none, 232 ns, the same bits).
+    Offsets from a loop's counter are fine (LLVM knows their range); a kernel's integer
+    argument is not (der_bend_twist_lanes._curvature is compiled for its literal rows)."""
     return arr[i * L:(i + n) * L]
 
 
@@ -189,7 +191,7 @@ def der_bend_twist_accept_lanes(a, x, S, world0, Q, n):
     refresh_accepted_trig): the accept runs in the lockstep loop after its worlds' evaluations,
     with the same scratch. (Per world, the per-world accept had cost 4.6 % of falling_rod's
     16 worlds; this one costs 1.95 us per rod of 29 springs.)"""
-    nl = x.cg.shape[0]
+    nl = x.cg.shape[0] // 3     # (der_bend_twist_lanes.lane_count)
     for c0 in range(0, n, L):
         m = min(L, n - c0)
         for w in range(m):

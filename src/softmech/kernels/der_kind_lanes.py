@@ -31,7 +31,8 @@ from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import count_flagged, wants_jacobian
 from softmech.kernels.band_lanes import LANES
 from softmech.kernels.der_bend_twist_lanes import (DerBendTwistLanes, frames_lanes,
-                                                    scratch_of, scratch_sizes, spring_lanes)
+                                                    lane_count, scratch_of, scratch_sizes,
+                                                    spring_lanes)
 from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, lane_rows,
                                                 reference_twists_lanes)
 
@@ -95,16 +96,15 @@ def block_scratch(X, bi):
     coef, o = _cut(r, o, n[22])
     cg, o = _cut(r, o, n[23])
     g, o = _cut(r, o, n[24])
-    H, o = _cut(r, o, n[25])
-    blk, o = _cut(r, o, n[26])
-    gE, o = _cut(r, o, n[27])
-    qq, o = _cut(r, o, n[28])
-    Fl, o = _cut(r, o, n[29])
-    Jl, o = _cut(r, o, n[30])
+    blk, o = _cut(r, o, n[25])
+    gE, o = _cut(r, o, n[26])
+    qq, o = _cut(r, o, n[27])
+    Fl, o = _cut(r, o, n[28])
+    Jl, o = _cut(r, o, n[29])
     return DerBendTwistLanes(
         X.dof_map, X.edge_ld, X.spring_ld, X.edge_theta, X.accepted_cs, q, acc_a1,
         acc_t, acc_ref, acc_cos, acc_sin, kbar, tbar, EI, GJ, t, a1, a2, ref, pt, ang,
-        ecos, esin, vec, geo, trig, kap, coef, cg, g, H, blk, gE, qq, Fl, Jl)
+        ecos, esin, vec, geo, trig, kap, coef, cg, g, blk, gE, qq, Fl, Jl)
 
 
 @kernel
@@ -308,7 +308,7 @@ def der_commit_frames_lanes(a, bi, W, t):
     all lanes at once."""
     x = block_scratch(a.lanes, bi)
     _gather_state(a, x, bi, W)
-    nl = x.cg.shape[0]
+    nl = lane_count(x)
     edge_frames_lanes(x.q, x.edge_ld, x.acc_a1, x.acc_t, x.t, x.a1, x.a2, nl)
     reference_twists_lanes(x.t, x.a1, a.spring_edges, a.spring_signs, x.acc_ref, x.acc_cos,
                            x.acc_sin, x.ref, x.pt, x.ang, nl)
@@ -336,7 +336,7 @@ def der_elastic_forces_lanes(a, bi, W, t):
     stretch_forces_lanes(a, bi, W)
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
-    nl = x.cg.shape[0]          # = L, as a run-time value (der_bend_twist_lanes' docstring)
+    nl = lane_count(x)          # = L, as a run-time value (der_bend_twist_lanes' docstring)
     frames_lanes(x, a.spring_edges, a.spring_signs, nl)
     for s in range(a.spring_dofs.shape[0]):
         spring_lanes(x, s, a.spring_edges, a.spring_signs, a.inv_vor, jac, nl)
@@ -366,7 +366,7 @@ def der_elastic_jacobian_lanes(a, bi, W, t, h, lanes, values):
     stretch_jacobian_lanes(a, bi, W, lanes, values)
     x = block_scratch(a.lanes, bi)
     _gather(a, x, bi, W)
-    nl = x.cg.shape[0]
+    nl = lane_count(x)
     frames_lanes(x, a.spring_edges, a.spring_signs, nl)
     # every lane of a full block renewed (the common case): a spring's rows of values are
     # Jl's layout, one flat loop instead of 121 loops over W lanes with a flag each (this
