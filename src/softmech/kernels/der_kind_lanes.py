@@ -140,7 +140,13 @@ def scatter_lane_forces(a, bi, W, lane):
 @kernel(inline="always")
 def _copy_lanes(dst, src, W):
     """dst[:W] = src[:W] (views of one row's lanes on each side: lane_rows; indexed by the lane
-    alone, the copy is vector loads and stores, not gathers and scatters)."""
+    alone, the copy is vector loads and stores, not gathers and scatters). A full row of L
+    lanes is copied by L assignments: LLVM turns the loop of a run-time length into a call
+    of libc's memmove, which for 64 bytes costs more than the copy."""
+    if W == L:
+        for w in range(L):
+            dst[w] = src[w]
+        return
     for w in range(W):
         dst[w] = src[w]
 
@@ -279,26 +285,36 @@ def stretch_jacobian_lanes(a, bi, W, lanes, values):
     (the others keep theirs). Run lane by lane on a gathered copy it took 10.7 of the 169 us of
     falling_rod's eight-lane Jacobian (2026-12-05)."""
     n_ea = a.EA.shape[2]
+    every = count_flagged(lanes, W) == W
     for j in range(a.edge_dofs.shape[0]):
         r0, r1, r2, s0, s1, s2 = _edge_rows(a.der_x[bi], a.edge_dofs[j], W)
         lbar = a.rest_len[j]
-        base = 36 * j
+        ea = a.EA[bi, :, j % n_ea]
+        out = values[36 * j:36 * (j + 1)]
+        if every:       # (no test per lane: a loop LLVM vectorizes, the common case)
+            for w in range(W):
+                _stretch_entries(out, w, r0, r1, r2, s0, s1, s2, lbar, ea[w])
+            continue
         for w in range(W):
-            if lanes[w] == 0:
-                continue
-            ea = a.EA[bi, w, j % n_ea]
-            eps, inv_l, u = _edge_lane(r0, r1, r2, s0, s1, s2, w, lbar, ea)
-            ka = ea / lbar
-            kc = ea * eps * inv_l
-            for r in range(3):
-                for c in range(3):
-                    h = (ka - kc) * u[r] * u[c]
-                    if r == c:
-                        h += kc
-                    values[base + r * 6 + c, w] = 0.0 - h
-                    values[base + r * 6 + 3 + c, w] = 0.0 + h
-                    values[base + (3 + r) * 6 + c, w] = 0.0 + h
-                    values[base + (3 + r) * 6 + 3 + c, w] = 0.0 - h
+            if lanes[w] != 0:
+                _stretch_entries(out, w, r0, r1, r2, s0, s1, s2, lbar, ea[w])
+
+
+@kernel(inline="always")
+def _stretch_entries(out, w, r0, r1, r2, s0, s1, s2, lbar, ea):
+    """out[:, w] (36, W) <- one edge's stretching entries of lane w (stretch_jacobian_lanes)."""
+    eps, inv_l, u = _edge_lane(r0, r1, r2, s0, s1, s2, w, lbar, ea)
+    ka = ea / lbar
+    kc = ea * eps * inv_l
+    for r in range(3):
+        for c in range(3):
+            h = (ka - kc) * u[r] * u[c]
+            if r == c:
+                h += kc
+            out[r * 6 + c, w] = 0.0 - h
+            out[r * 6 + 3 + c, w] = 0.0 + h
+            out[(3 + r) * 6 + c, w] = 0.0 + h
+            out[(3 + r) * 6 + 3 + c, w] = 0.0 - h
 
 
 @kernel
