@@ -128,14 +128,7 @@ def lu_factor_eight(colptr, rows, diag, values, work, lanes):
             x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
             x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
             for q in range(diag[k] + 1, colptr[k + 1]):
-                w = work[rows[q]]
-                v = values[q]
-                a0 = w[0] - v[0] * x0; a1 = w[1] - v[1] * x1
-                a2 = w[2] - v[2] * x2; a3 = w[3] - v[3] * x3
-                a4 = w[4] - v[4] * x4; a5 = w[5] - v[5] * x5
-                a6 = w[6] - v[6] * x6; a7 = w[7] - v[7] * x7
-                w[0] = a0; w[1] = a1; w[2] = a2; w[3] = a3
-                w[4] = a4; w[5] = a5; w[6] = a6; w[7] = a7
+                _update_eight(work[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
         pivots = work[j]
         for lane in range(EIGHT):
             pivot = pivots[lane]
@@ -211,8 +204,8 @@ def lu_solve_block(colptr, rows, diag, values, b):
 
 @kernel(inline="always")
 def _update_eight(w, v, x0, x1, x2, x3, x4, x5, x6, x7):
-    """The row of eight w (8,) -= v (8,) * x (lu_solve's b[r] -= values[q] b[k], lane by
-    lane), all eight loaded before any is stored."""
+    """The row of eight w (8,) -= v (8,) * x, lane by lane (lu_factor's work[r] -= values[q]
+    work[k], lu_solve's b[r] -= values[q] b[k]), all eight loaded before any is stored."""
     a0 = w[0] - v[0] * x0; a1 = w[1] - v[1] * x1
     a2 = w[2] - v[2] * x2; a3 = w[3] - v[3] * x3
     a4 = w[4] - v[4] * x4; a5 = w[5] - v[5] * x5
