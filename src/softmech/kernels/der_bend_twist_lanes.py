@@ -52,12 +52,13 @@ from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.band_lanes import LANES, lanes_in_order
 from softmech.kernels.der_bend_twist import _TE, _TF, _XA, _XB, _XC, material_frame
 from softmech.kernels.der_frames import axpy3, cross3, dot3, scale3
-from softmech.kernels.der_hessian_lanes import (_C1, _C2, _CT, _DK1, _DK2, _DTW,
-                                                 chain_jacobian)
 from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, edge_trig_lanes,
-                                                gather_frames, lane_rows, lane_vec as _v,
+                                                gather_frames, lane_count, lane_rows,
+                                                lane_vec as _v,
                                                 put_lane_vec as _put, reference_twists_lanes,
                                                 vec_at)
+from softmech.kernels.der_hessian_lanes import (_C1, _C2, _CT, _DK1, _DK2, _DTW,
+                                                 chain_jacobian)
 from softmech.kernels.implicit_bindings import der_natural_binding
 
 DerBendTwistLanes = namedtuple("DerBendTwistLanes", [
@@ -132,13 +133,6 @@ def scratch_of(edge_dofs, spring_dofs, spring_edges, n_worlds):
         dofs.astype(np.int64), local[edge_dofs].reshape(m, 6), spring_ld.reshape(s, 11),
         edge_theta, np.zeros((n_worlds, 2, s)),
         *[np.zeros(n * L) for n in scratch_sizes(dofs.size, m, s)])
-
-
-@kernel(inline="always")
-def lane_count(x):
-    """LANES, read from the shape of x's (DerBendTwistLanes) cg (3, L): a run-time value
-    (module docstring)."""
-    return x.cg.shape[0] // 3
 
 
 @kernel

@@ -33,6 +33,14 @@ def lane_rows(arr, i, n):
 
 
 @kernel(inline="always")
+def lane_count(x):
+    """LANES, read from the shape of x's (der_bend_twist_lanes.DerBendTwistLanes) cg (3, L):
+    a run-time value, so that LLVM neither unrolls the loops over lanes fully nor treats them
+    as too short to vectorize (der_bend_twist_lanes' docstring)."""
+    return x.cg.shape[0] // 3
+
+
+@kernel(inline="always")
 def lane_vec(arr, i, w):
     """Lane w of 3-vector i of a flat (n, 3, L) array, as a 3-tuple (i a constant: a row known
     only at run time is read through its view, lane_rows and vec_at)."""
@@ -191,7 +199,7 @@ def der_bend_twist_accept_lanes(a, x, S, world0, Q, n):
     refresh_accepted_trig): the accept runs in the lockstep loop after its worlds' evaluations,
     with the same scratch. (Per world, the per-world accept had cost 4.6 % of falling_rod's
     16 worlds; this one costs 1.95 us per rod of 29 springs.)"""
-    nl = x.cg.shape[0] // 3     # (der_bend_twist_lanes.lane_count)
+    nl = lane_count(x)
     for c0 in range(0, n, L):
         m = min(L, n - c0)
         for w in range(m):

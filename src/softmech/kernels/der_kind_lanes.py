@@ -31,10 +31,9 @@ from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import count_flagged, wants_jacobian
 from softmech.kernels.band_lanes import LANES
 from softmech.kernels.der_bend_twist_lanes import (DerBendTwistLanes, frames_lanes,
-                                                    lane_count, scratch_of, scratch_sizes,
-                                                    spring_lanes)
-from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, lane_rows,
-                                                reference_twists_lanes)
+                                                    scratch_of, scratch_sizes, spring_lanes)
+from softmech.kernels.der_frames_lanes import (copy_lane0, edge_frames_lanes, lane_count,
+                                                lane_rows, reference_twists_lanes)
 
 L = LANES
 
