@@ -21,16 +21,64 @@ from softmech.kernels.vec3 import add, add_outer, cross, dot, load, norm, scale,
 
 
 @kernel(inline="always")
-def _geometry(q, dofs, h):
-    """Edge vectors e0..e4, their lengths, the unit normals n1, n2 and theta of hinge h."""
-    x0, x1, x2, x3 = load(q, dofs, h, 0), load(q, dofs, h, 1), load(q, dofs, h, 2), load(q, dofs, h, 3)
+def hinge_frame(x0, x1, x2, x3):
+    """The hinge of nodes x0..x3 (3-tuples [m]): its edge vectors e = (e0, .., e4), the unit
+    normals n1, n2, the arguments (y, x) of theta = atan2(y, x) (the atan2 call is left to the
+    caller: its libm has no SIMD form, softmech.kernels.shell_lanes calls it in a loop of its
+    own), l0 = |e0|, a1 = |e0 x e1| and a2 = |e2 x e0| (twice the triangles' areas [m^2]), and
+    r1 = 1 / (l0 a1), r2 = 1 / (l0 a2) [1/m^3]: 3 square roots and 2 divisions, from which the
+    gradient needs no more (hinge_gradient)."""
     e0, e1, e2, e3, e4 = sub(x1, x0), sub(x2, x0), sub(x3, x0), sub(x2, x1), sub(x3, x1)
     c1, c2 = cross(e0, e1), cross(e2, e0)
-    n1 = scale(1.0 / norm(c1), c1)
-    n2 = scale(1.0 / norm(c2), c2)
-    l0 = norm(e0)
-    theta = np.arctan2(dot(cross(n1, n2), e0) / l0, dot(n1, n2))
-    return e0, e1, e2, e3, e4, n1, n2, theta
+    l0, a1, a2 = norm(e0), norm(c1), norm(c2)
+    r1 = 1.0 / (l0 * a1)
+    r2 = 1.0 / (l0 * a2)
+    n1 = scale(l0 * r1, c1)             # c1 / a1
+    n2 = scale(l0 * r2, c2)
+    y = dot(cross(n1, n2), e0) * (a1 * r1)          # (n1 x n2) . e0 / l0
+    return (e0, e1, e2, e3, e4), n1, n2, y, dot(n1, n2), l0, a1, a2, r1, r2
+
+
+@kernel(inline="always")
+def _geometry(q, dofs, h):
+    """Hinge h's hinge_frame (its atan2 arguments replaced by theta [rad])."""
+    e, n1, n2, y, x, l0, a1, a2, r1, r2 = hinge_frame(
+        load(q, dofs, h, 0), load(q, dofs, h, 1), load(q, dofs, h, 2), load(q, dofs, h, 3))
+    return e, n1, n2, np.arctan2(y, x), l0, a1, a2, r1, r2
+
+
+@kernel(inline="always")
+def hinge_gradient(e, n1, n2, l0, r1, r2):
+    """grad theta of the hinge (Tamstorf & Grinspun 2013, section 3), its four nodes'
+    3-tuples, from hinge_frame's values: with the angles alpha_i of the stencil at x0 (i = 1,
+    2) and x1 (3, 4), the heights h_i = l0 sin alpha_i and h01, h02 of x2, x3 over the hinge
+    edge,
+
+        g0 = cos a3 / h3 n1 + cos a4 / h4 n2,   g1 = cos a1 / h1 n1 + cos a2 / h2 n2,
+        g2 = -n1 / h01,                           g3 = -n2 / h02,
+
+    where cos a1 / h1 = (e0 . e1) / (l0 |e0 x e1|) = (e0 . e1) r1 (e3 = e1 - e0, so
+    |e0 x e3| = a1 and cos a3 / h3 = -(e0 . e3) r1; likewise a2 for alpha2 and alpha4) and
+    1 / h01 = l0 / a1 = l0^2 r1: multiplications only (the paper's cosines over heights took
+    12 square roots and 17 divisions per hinge, which bound the shells' force pass)."""
+    e0, e1, e2, e3, e4 = e
+    q = l0 * l0
+    return (add(scale(-dot(e0, e3) * r1, n1), scale(-dot(e0, e4) * r2, n2)),
+            add(scale(dot(e0, e1) * r1, n1), scale(dot(e0, e2) * r2, n2)),
+            scale(-q * r1, n1),
+            scale(-q * r2, n2))
+
+
+@kernel(inline="always")
+def hinge_stencil(e, l0, a1, a2):
+    """What the Hessian of theta needs besides the gradient (Tamstorf & Grinspun 2013): the
+    edge lengths (l1..l4) [m], the cosines of alpha1..alpha4 and the heights (h1..h4, h01,
+    h02) [m] (hinge_gradient's docstring; h1 = l0 sin alpha1 = a1 / l1, h01 = a1 / l0)."""
+    e0, e1, e2, e3, e4 = e
+    l1, l2, l3, l4 = norm(e1), norm(e2), norm(e3), norm(e4)
+    cosines = (dot(e0, e1) / (l0 * l1), dot(e0, e2) / (l0 * l2),
+               -dot(e0, e3) / (l0 * l3), -dot(e0, e4) / (l0 * l4))
+    return (l1, l2, l3, l4), cosines, (a1 / l1, a2 / l2, a1 / l3, a2 / l4, a1 / l0, a2 / l0)
 
 
 @kernel
@@ -38,7 +86,7 @@ def hinge_angles(q, dofs, out):
     """Signed hinge angles theta [rad] into out (n_hinges,). q: DOFs (n_dof,); dofs (n_hinges,
     12) int64: the x, y, z DOFs of x0, x1, x2, x3."""
     for h in range(dofs.shape[0]):
-        out[h] = _geometry(q, dofs, h)[7]
+        out[h] = _geometry(q, dofs, h)[3]
 
 
 @kernel
@@ -47,7 +95,7 @@ def hinge_energy(q, dofs, rest_angle, stiffness):
     stiffness k [J]: (n_hinges,)."""
     total = 0.0
     for h in range(dofs.shape[0]):
-        d = _geometry(q, dofs, h)[7] - rest_angle[h]
+        d = _geometry(q, dofs, h)[3] - rest_angle[h]
         total += 0.5 * stiffness[h] * d * d
     return total
 
@@ -61,23 +109,8 @@ def hinge_forces(q, dofs, rest_angle, stiffness, want_jac, F, J):
     dE/dq = k (theta - theta_bar) grad theta, d2E/dq2 = k (grad theta grad theta^T +
     (theta - theta_bar) Hess theta), grad and Hess of theta by Tamstorf & Grinspun 2013."""
     for h in range(dofs.shape[0]):
-        e0, e1, e2, e3, e4, n1, n2, theta = _geometry(q, dofs, h)
-        l0, l1, l2, l3, l4 = norm(e0), norm(e1), norm(e2), norm(e3), norm(e4)
-        # angles of the stencil at x0 (alpha1, alpha2) and x1 (alpha3, alpha4)
-        cos1 = dot(e0, e1) / (l0 * l1)
-        cos2 = dot(e0, e2) / (l0 * l2)
-        cos3 = -dot(e0, e3) / (l0 * l3)
-        cos4 = -dot(e0, e4) / (l0 * l4)
-        sin1 = norm(cross(e0, e1)) / (l0 * l1)
-        sin2 = norm(cross(e0, e2)) / (l0 * l2)
-        sin3 = norm(cross(e0, e3)) / (l0 * l3)
-        sin4 = norm(cross(e0, e4)) / (l0 * l4)
-        h1, h2, h3, h4 = l0 * sin1, l0 * sin2, l0 * sin3, l0 * sin4
-        h01, h02 = l1 * sin1, l2 * sin2          # heights of x2, x3 over the hinge edge
-        g = (add(scale(cos3 / h3, n1), scale(cos4 / h4, n2)),
-             add(scale(cos1 / h1, n1), scale(cos2 / h2, n2)),
-             scale(-1.0 / h01, n1),
-             scale(-1.0 / h02, n2))
+        e, n1, n2, theta, l0, a1, a2, r1, r2 = _geometry(q, dofs, h)
+        g = hinge_gradient(e, n1, n2, l0, r1, r2)
         k = stiffness[h]
         d = theta - rest_angle[h]
         for a in range(4):
@@ -91,6 +124,11 @@ def hinge_forces(q, dofs, rest_angle, stiffness, want_jac, F, J):
                 add_outer(J, base, 12, 3 * a, 3 * b, -k, g[a], g[b])
         if d == 0.0:
             continue
+        e0, e1, e2, e3, e4 = e
+        lengths, cosines, heights = hinge_stencil(e, l0, a1, a2)
+        l1, l2, l3, l4 = lengths
+        cos1, cos2, cos3, cos4 = cosines
+        h1, h2, h3, h4, h01, h02 = heights
         # in-plane unit normals of the stencil's edges (Tamstorf & Grinspun 2013, Fig. 1)
         m1 = scale(1.0 / l1, cross(n1, e1))
         m2 = scale(-1.0 / l2, cross(n2, e2))

@@ -28,6 +28,16 @@ def stretch_energy(q, dofs, rest_length, stiffness):
     return total
 
 
+@kernel(inline="always")
+def spring_pull(e0, e1, e2, l0, k):
+    """(g, u0, u1, u2, |e|) of a spring of rest length l0 [m] and stiffness k [J] stretched to
+    the edge vector e = x1 - x0 [m]: g = k eps / l0 [N] (eps = |e| / l0 - 1) and the unit
+    direction u = e / |e|; the force on x0 is +g u, on x1 -g u."""
+    length = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+    eps = length / l0 - 1.0
+    return k * eps / l0, e0 / length, e1 / length, e2 / length, length
+
+
 @kernel
 def stretch_forces(q, dofs, rest_length, stiffness, want_jac, F, J):
     """Add forces -dE/dq to F (n_dof,) [N] and, if want_jac, the Jacobian -d2E/dq2 to J
@@ -40,12 +50,9 @@ def stretch_forces(q, dofs, rest_length, stiffness, want_jac, F, J):
         e0 = q[dofs[s, 3]] - q[dofs[s, 0]]
         e1 = q[dofs[s, 4]] - q[dofs[s, 1]]
         e2 = q[dofs[s, 5]] - q[dofs[s, 2]]
-        length = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
         l0 = rest_length[s]
         k = stiffness[s]
-        eps = length / l0 - 1.0
-        u0, u1, u2 = e0 / length, e1 / length, e2 / length
-        g = k * eps / l0
+        g, u0, u1, u2, length = spring_pull(e0, e1, e2, l0, k)
         F[dofs[s, 0]] += g * u0
         F[dofs[s, 1]] += g * u1
         F[dofs[s, 2]] += g * u2

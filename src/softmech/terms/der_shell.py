@@ -9,6 +9,7 @@ from softmech.der_packing import PackedParam, per_lane_rows
 from softmech.integrators.analytic import AnalyticJacobian
 from softmech.integrators.driver import Call
 from softmech.kernels.analytic_jacobian import adds_nothing
+from softmech.kernels.band_lanes import LANES
 from softmech.kernels.der_motion import DER_MOTION
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs,
                                         der_shell_drag, der_shell_drag_jacobian,
@@ -16,6 +17,7 @@ from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs,
                                         der_shell_pressure_jacobian, der_shell_without)
 from softmech.kernels.der_shell_midedge import (DerMidedgeArgs, der_midedge_jacobian,
                                                 der_midedge_without, der_shell_midedge)
+from softmech.kernels.shell_lanes import HINGE_ROWS
 from softmech.shell_packing import held_edges, midedge_dofs, shell_edge_frames
 from softmech.terms.der_kind import DerFixedNodes
 from softmech.terms.base import Part
@@ -68,7 +70,8 @@ def shell_calls(engine):
         sh_rest_angle=per_lane_rows(rest, lanes),
         sh_first=np.array([0 if ctx.der_rods else 1], dtype=np.int64),
         sh_q=engine.zeros(3 * n), sh_F=engine.zeros(3 * n),
-        sh_Js=engine.zeros(0), sh_Jh=engine.zeros(0))     # (want_jac False: not written)
+        sh_Js=engine.zeros(0), sh_Jh=engine.zeros(0),     # (want_jac False: not written)
+        sh_Fl=engine.zeros(3 * n * lanes.W), sh_s=engine.zeros(HINGE_ROWS * LANES))
     offsets = np.cumsum([0] + [len(s.hinges) for s in hinged])
     for shell, first in zip(hinged, offsets):     # (for DerParameterWaves)
         engine.packed_params[f"{shell.name}.rest_angle"] = PackedParam(

@@ -1,0 +1,145 @@
+"""Stretching and hinge bending forces of discrete shells for the W worlds of a block at once,
+the worlds innermost (lanes): the unified engine's force pass of shells in blocks of several
+worlds (softmech.kernels.der_shell.der_shell_forces), which otherwise runs the per-world
+kernels (softmech.kernels.shell_stretch.stretch_forces, shell_hinge.hinge_forces) once per
+lane on a gathered copy of its positions.
+
+The formulas are the per-world kernels' (ref. 004 eqs. 9-10 and 17; Tamstorf & Grinspun 2013),
+through the same inline helpers (shell_stretch.spring_pull; shell_hinge.hinge_frame,
+hinge_gradient), so each lane's forces are the per-world kernel's bit for bit: numba compiles
+without fast-math or FMA contraction, and a SIMD instruction does per lane what the scalar one
+does (softmech.kernels.der_bend_twist_lanes' docstring). The forces are summed into a lanes
+scratch F in the per-world kernel's order (the edges, then the hinges, each element's entries
+in its DOF order), so der_shell_forces copies or adds it as it does the per-world F.
+
+Layout: the positions x and forces F are a block field (3, n W) of the discrete kind (node slot
+s, coordinate c, lane w at c n W + s W + w), flattened. A node's W lanes are read through a
+view (node_lanes): indexed as a row known only at run time plus w, numba's negative-index
+wraparound on every lane made LLVM's vectorized loads gathers (der_frames_lanes.lane_rows).
+Each element's per-lane results go to a scratch of rows LANES apart (constant offsets from w:
+no runtime overlap checks keep the loop over lanes from vectorizing), and a loop per DOF adds
+them to F's views. atan2 has no SIMD form in this numba (no SVML): it runs in a loop of its own,
+between the hinge geometry and gradient (its arguments and grad theta, kept in the scratch) and
+their product k (theta - theta_bar) grad theta. The 1,503 hinges of the 1,032-triangle plate
+for eight lanes on one thread: 253 against 433 ns per hinge for the per-world kernel eight
+times (2026-12-05), of which atan2 ~100 ns, eight scalar libm calls.
+"""
+import numpy as np
+
+from softmech.kernels import kernel
+from softmech.kernels.band_lanes import LANES
+from softmech.kernels.shell_hinge import hinge_frame, hinge_gradient
+from softmech.kernels.shell_stretch import spring_pull
+
+L = LANES
+
+HINGE_ROWS = 15
+"""Rows of the lanes scratch (HINGE_ROWS L,): atan2's arguments y and x, theta, then the 12
+force entries k (theta - theta_bar) grad theta of a hinge's nodes (the stretching uses the
+first 3 rows)."""
+
+
+@kernel(inline="always")
+def node_lanes(flat, dof, nW, W):
+    """The W lanes (a view (W,)) of DOF dof = 3 s + c (node slot s, coordinate c) of a flat
+    block field (3 n W,), nW = n W."""
+    s = dof // 3
+    o = (dof - 3 * s) * nW + s * W
+    return flat[o:o + W]
+
+
+@kernel(inline="always")
+def _point(p, i, w):
+    """Lane w of the node whose coordinates' views are p[i], p[i + 1], p[i + 2] (3-tuple)."""
+    return (p[i][w], p[i + 1][w], p[i + 2][w])
+
+
+@kernel(inline="always")
+def _subtract_rows(F, dofs, row, nW, W, s, first):
+    """F's lanes of DOFs dofs[row, j] -= s[(first + j) L + w], j in order: an element's
+    per-lane force entries, subtracted as the per-world kernel's F[dof] -= ... ."""
+    for j in range(dofs.shape[1]):
+        f = node_lanes(F, dofs[row, j], nW, W)
+        o = (first + j) * L
+        for w in range(W):
+            f[w] -= s[o + w]
+
+
+@kernel
+def stretch_forces_lanes(x, F, dofs, rest_length, stiffness, W, s):
+    """F += the stretching springs' forces (shell_stretch.stretch_forces) of W lanes: x, F flat
+    block fields (3 n W,) [m], [N]; dofs (e, 6) int64 (3 slot + c of each edge's two nodes);
+    rest_length [m], stiffness [J] (e,); s: scratch (HINGE_ROWS L,)."""
+    nW = x.shape[0] // 3
+    for e in range(dofs.shape[0]):
+        a0, a1, a2 = (node_lanes(x, dofs[e, 0], nW, W), node_lanes(x, dofs[e, 1], nW, W),
+                      node_lanes(x, dofs[e, 2], nW, W))
+        b0, b1, b2 = (node_lanes(x, dofs[e, 3], nW, W), node_lanes(x, dofs[e, 4], nW, W),
+                      node_lanes(x, dofs[e, 5], nW, W))
+        l0 = rest_length[e]
+        k = stiffness[e]
+        for w in range(W):
+            g, u0, u1, u2, _ = spring_pull(b0[w] - a0[w], b1[w] - a1[w], b2[w] - a2[w], l0, k)
+            s[w] = g * u0
+            s[L + w] = g * u1
+            s[2 * L + w] = g * u2
+        # (node 0 gets +g u, node 1 -g u: per DOF in the per-world kernel's order)
+        for j in range(6):
+            f = node_lanes(F, dofs[e, j], nW, W)
+            o = (j % 3) * L
+            if j < 3:
+                for w in range(W):
+                    f[w] += s[o + w]
+            else:
+                for w in range(W):
+                    f[w] -= s[o + w]
+
+
+@kernel
+def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
+    """F -= k (theta - theta_bar) grad theta of every hinge (shell_hinge.hinge_forces, its
+    forces) for W lanes: x, F flat block fields (3 n W,) [m], [N]; dofs (h, 12) int64;
+    rest_angle (W, h) [rad] per lane; stiffness (h,) [J]; s: scratch (HINGE_ROWS L,)."""
+    nW = x.shape[0] // 3
+    for h in range(dofs.shape[0]):
+        p = (node_lanes(x, dofs[h, 0], nW, W), node_lanes(x, dofs[h, 1], nW, W),
+             node_lanes(x, dofs[h, 2], nW, W), node_lanes(x, dofs[h, 3], nW, W),
+             node_lanes(x, dofs[h, 4], nW, W), node_lanes(x, dofs[h, 5], nW, W),
+             node_lanes(x, dofs[h, 6], nW, W), node_lanes(x, dofs[h, 7], nW, W),
+             node_lanes(x, dofs[h, 8], nW, W), node_lanes(x, dofs[h, 9], nW, W),
+             node_lanes(x, dofs[h, 10], nW, W), node_lanes(x, dofs[h, 11], nW, W))
+        for w in range(W):
+            e, n1, n2, y, c, l0, _, _, r1, r2 = hinge_frame(
+                _point(p, 0, w), _point(p, 3, w), _point(p, 6, w), _point(p, 9, w))
+            s[w] = y
+            s[L + w] = c
+            _put_gradient(s, w, hinge_gradient(e, n1, n2, l0, r1, r2))
+        for w in range(W):
+            s[2 * L + w] = np.arctan2(s[w], s[L + w])
+        k = stiffness[h]
+        for w in range(W):
+            s[L + w] = s[2 * L + w] - rest_angle[w, h]         # d = theta - theta_bar
+        for r in range(3, HINGE_ROWS):
+            o = r * L
+            for w in range(W):
+                s[o + w] = k * s[L + w] * s[o + w]              # k d g, as k * d * g
+        _subtract_rows(F, dofs, h, nW, W, s, 3)
+
+
+@kernel(inline="always")
+def _put_gradient(s, w, g):
+    """Rows 3 .. 14 of the scratch, lane w: grad theta's g[a][c] for the hinge's nodes a and
+    coordinates c in order (written out: a loop here kept the loop over lanes from being
+    innermost, der_bend_twist_lanes' docstring)."""
+    s[3 * L + w] = g[0][0]
+    s[4 * L + w] = g[0][1]
+    s[5 * L + w] = g[0][2]
+    s[6 * L + w] = g[1][0]
+    s[7 * L + w] = g[1][1]
+    s[8 * L + w] = g[1][2]
+    s[9 * L + w] = g[2][0]
+    s[10 * L + w] = g[2][1]
+    s[11 * L + w] = g[2][2]
+    s[12 * L + w] = g[3][0]
+    s[13 * L + w] = g[3][1]
+    s[14 * L + w] = g[3][2]
