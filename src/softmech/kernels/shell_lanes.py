@@ -40,18 +40,23 @@ first 3 rows)."""
 
 
 @kernel(inline="always")
-def node_lanes(flat, dof, nW, W):
-    """The W lanes (a view (W,)) of DOF dof = 3 s + c (node slot s, coordinate c) of a flat
-    block field (3 n W,), nW = n W."""
+def lane_offset(dof, nW, W):
+    """Where lane 0 of DOF dof = 3 s + c (node slot s, coordinate c) lies in a flat block
+    field (3 n W,), nW = n W, unsigned (np.uint64): with an unsigned offset and lane, numba
+    indexes flat[o + w] without its negative-index wraparound, which LLVM cannot fold for an
+    offset known only at run time (it made the vectorized loads gathers:
+    der_frames_lanes.lane_rows); a view per DOF (lane_rows' way) avoids it too, but making
+    the views cost as much as the arithmetic (the plate's stretching, eight lanes: 49 against
+    26 ns per edge, 2026-12-05)."""
     s = dof // 3
-    o = (dof - 3 * s) * nW + s * W
-    return flat[o:o + W]
+    return np.uint64((dof - 3 * s) * nW + s * W)
 
 
 @kernel(inline="always")
-def _point(p, i, w):
-    """Lane w of the node whose coordinates' views are p[i], p[i + 1], p[i + 2] (3-tuple)."""
-    return (p[i][w], p[i + 1][w], p[i + 2][w])
+def _point(x, o, i, w):
+    """Lane w of the node whose coordinates' offsets (lane_offset) are o[i], o[i + 1],
+    o[i + 2] in x (a 3-tuple)."""
+    return (x[o[i] + w], x[o[i + 1] + w], x[o[i + 2] + w])
 
 
 @kernel(inline="always")
@@ -59,10 +64,10 @@ def _subtract_rows(F, dofs, row, nW, W, s, first):
     """F's lanes of DOFs dofs[row, j] -= s[(first + j) L + w], j in order: an element's
     per-lane force entries, subtracted as the per-world kernel's F[dof] -= ... ."""
     for j in range(dofs.shape[1]):
-        f = node_lanes(F, dofs[row, j], nW, W)
-        o = (first + j) * L
-        for w in range(W):
-            f[w] -= s[o + w]
+        o = lane_offset(dofs[row, j], nW, W)
+        r = np.uint64((first + j) * L)
+        for w in range(np.uint64(W)):
+            F[o + w] -= s[r + w]
 
 
 @kernel
@@ -71,28 +76,29 @@ def stretch_forces_lanes(x, F, dofs, rest_length, stiffness, W, s):
     block fields (3 n W,) [m], [N]; dofs (e, 6) int64 (3 slot + c of each edge's two nodes);
     rest_length [m], stiffness [J] (e,); s: scratch (HINGE_ROWS L,)."""
     nW = x.shape[0] // 3
+    lanes = np.uint64(W)
     for e in range(dofs.shape[0]):
-        a0, a1, a2 = (node_lanes(x, dofs[e, 0], nW, W), node_lanes(x, dofs[e, 1], nW, W),
-                      node_lanes(x, dofs[e, 2], nW, W))
-        b0, b1, b2 = (node_lanes(x, dofs[e, 3], nW, W), node_lanes(x, dofs[e, 4], nW, W),
-                      node_lanes(x, dofs[e, 5], nW, W))
+        a0, a1, a2 = (lane_offset(dofs[e, 0], nW, W), lane_offset(dofs[e, 1], nW, W),
+                      lane_offset(dofs[e, 2], nW, W))
+        b0, b1, b2 = (lane_offset(dofs[e, 3], nW, W), lane_offset(dofs[e, 4], nW, W),
+                      lane_offset(dofs[e, 5], nW, W))
         l0 = rest_length[e]
         k = stiffness[e]
-        for w in range(W):
-            g, u0, u1, u2, _ = spring_pull(b0[w] - a0[w], b1[w] - a1[w], b2[w] - a2[w], l0, k)
+        for w in range(lanes):
+            g, u0, u1, u2, _ = spring_pull(x[b0 + w] - x[a0 + w], x[b1 + w] - x[a1 + w],
+                                           x[b2 + w] - x[a2 + w], l0, k)
             s[w] = g * u0
             s[L + w] = g * u1
             s[2 * L + w] = g * u2
         # (node 0 gets +g u, node 1 -g u: per DOF in the per-world kernel's order)
-        for j in range(6):
-            f = node_lanes(F, dofs[e, j], nW, W)
-            o = (j % 3) * L
-            if j < 3:
-                for w in range(W):
-                    f[w] += s[o + w]
-            else:
-                for w in range(W):
-                    f[w] -= s[o + w]
+        for j, o in enumerate((a0, a1, a2)):
+            r = np.uint64(j * L)
+            for w in range(lanes):
+                F[o + w] += s[r + w]
+        for j, o in enumerate((b0, b1, b2)):
+            r = np.uint64(j * L)
+            for w in range(lanes):
+                F[o + w] -= s[r + w]
 
 
 @kernel
@@ -101,28 +107,29 @@ def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
     forces) for W lanes: x, F flat block fields (3 n W,) [m], [N]; dofs (h, 12) int64;
     rest_angle (W, h) [rad] per lane; stiffness (h,) [J]; s: scratch (HINGE_ROWS L,)."""
     nW = x.shape[0] // 3
+    lanes = np.uint64(W)
     for h in range(dofs.shape[0]):
-        p = (node_lanes(x, dofs[h, 0], nW, W), node_lanes(x, dofs[h, 1], nW, W),
-             node_lanes(x, dofs[h, 2], nW, W), node_lanes(x, dofs[h, 3], nW, W),
-             node_lanes(x, dofs[h, 4], nW, W), node_lanes(x, dofs[h, 5], nW, W),
-             node_lanes(x, dofs[h, 6], nW, W), node_lanes(x, dofs[h, 7], nW, W),
-             node_lanes(x, dofs[h, 8], nW, W), node_lanes(x, dofs[h, 9], nW, W),
-             node_lanes(x, dofs[h, 10], nW, W), node_lanes(x, dofs[h, 11], nW, W))
-        for w in range(W):
+        o = (lane_offset(dofs[h, 0], nW, W), lane_offset(dofs[h, 1], nW, W),
+             lane_offset(dofs[h, 2], nW, W), lane_offset(dofs[h, 3], nW, W),
+             lane_offset(dofs[h, 4], nW, W), lane_offset(dofs[h, 5], nW, W),
+             lane_offset(dofs[h, 6], nW, W), lane_offset(dofs[h, 7], nW, W),
+             lane_offset(dofs[h, 8], nW, W), lane_offset(dofs[h, 9], nW, W),
+             lane_offset(dofs[h, 10], nW, W), lane_offset(dofs[h, 11], nW, W))
+        for w in range(lanes):
             e, n1, n2, y, c, l0, _, _, r1, r2 = hinge_frame(
-                _point(p, 0, w), _point(p, 3, w), _point(p, 6, w), _point(p, 9, w))
+                _point(x, o, 0, w), _point(x, o, 3, w), _point(x, o, 6, w), _point(x, o, 9, w))
             s[w] = y
             s[L + w] = c
             _put_gradient(s, w, hinge_gradient(e, n1, n2, l0, r1, r2))
-        for w in range(W):
+        for w in range(lanes):
             s[2 * L + w] = np.arctan2(s[w], s[L + w])
         k = stiffness[h]
-        for w in range(W):
+        for w in range(lanes):
             s[L + w] = s[2 * L + w] - rest_angle[w, h]         # d = theta - theta_bar
         for r in range(3, HINGE_ROWS):
-            o = r * L
-            for w in range(W):
-                s[o + w] = k * s[L + w] * s[o + w]              # k d g, as k * d * g
+            row = r * L
+            for w in range(lanes):
+                s[row + w] = k * s[L + w] * s[row + w]          # k d g, as k * d * g
         _subtract_rows(F, dofs, h, nW, W, s, 3)
 
 
