@@ -15,7 +15,8 @@ from collections import namedtuple
 from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import wants_jacobian
 from softmech.kernels.shell_hinge import hinge_forces
-from softmech.kernels.shell_lanes import hinge_forces_lanes, stretch_forces_lanes
+from softmech.kernels.shell_lanes import (hinge_forces_lanes, pressure_forces_lanes,
+                                         stretch_forces_lanes)
 from softmech.kernels.shell_loads import drag_forces, pressure_forces
 from softmech.kernels.shell_stretch import stretch_forces
 
@@ -97,19 +98,33 @@ def der_shell_forces(a, bi, W, t):
             scatter_slots(a.sh_F[bi], a.sh_slot, a.der_force[bi], W, lane, add)
         return
     x = a.der_x[bi].reshape(a.der_x[bi].size)
-    F = a.sh_Fl[bi]
-    for i in range(F.shape[0]):
-        F[i] = 0.0
+    F = zeroed(a.sh_Fl[bi])
     stretch_forces_lanes(x, F, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, W, a.sh_s[bi])
     hinge_forces_lanes(x, F, a.sh_hinge_dofs, a.sh_rest_angle[bi], a.sh_hinge_k, W,
                        a.sh_s[bi])
-    f = a.der_force[bi].reshape(a.der_force[bi].size)
-    nW = f.shape[0] // 3
-    for k in range(a.sh_slot.shape[0]):
-        o = a.sh_slot[k] * W
+    put_slots_lanes(F, a.sh_slot, a.der_force[bi], W, add)
+
+
+@kernel(inline="always")
+def zeroed(F):
+    """F (1-d) <- 0; returns F."""
+    for i in range(F.shape[0]):
+        F[i] = 0.0
+    return F
+
+
+@kernel(inline="always")
+def put_slots_lanes(F, slot, f, W, add):
+    """f[c, s W + w] <- (or += with add) F[c n W + s W + w] for the node slots s in `slot` and
+    every lane w: a block of lanes' forces F, a flat block field, into the kind's f (3, n W)
+    (scatter_slots' form for every lane at once, the same operations per lane)."""
+    flat = f.reshape(f.size)
+    nW = flat.shape[0] // 3
+    for k in range(slot.shape[0]):
+        o = slot[k] * W
         for c in range(3):
             src = F[c * nW + o:c * nW + o + W]
-            dst = f[c * nW + o:c * nW + o + W]
+            dst = flat[c * nW + o:c * nW + o + W]
             for w in range(W):
                 dst[w] = dst[w] + src[w] if add else src[w]
 
@@ -152,6 +167,8 @@ DerShellLoadArgs = namedtuple("DerShellLoadArgs", [
     "sl_value",      # (n_blocks, W) per lane: the pressure [Pa] or the drag's 1/2 rho C_d [kg/m^3]
     "sl_q", "sl_v", "sl_F",   # (n_blocks, 3 n) scratch: one world's positions, velocities, forces
     "sl_J",          # (n_blocks, 0): the kernels' J argument, unused (want_jac False)
+    "sl_Fl",         # (n_blocks, 3 n W) scratch: the lanes' forces (blocks of W > 1 worlds)
+    "sl_s",          # (n_blocks, HINGE_ROWS LANES) scratch of the lanes kernel
 ])
 """Arrays of der_shell_pressure and der_shell_drag (one shell's sm.ShellPressure or
 sm.ShellDrag: softmech.kernels.shell_loads, run per lane as der_shell_forces runs the
@@ -168,8 +185,16 @@ def shell_lanes_gather(a, bi, W, lane):
 
 @kernel
 def der_shell_pressure(a, bi, W, t):
-    """der_force += a follower pressure p A n / 3 on each node of each triangle, per lane
-    (softmech.kernels.shell_loads.pressure_forces)."""
+    """der_force += a follower pressure p A n / 3 on each node of each triangle
+    (softmech.kernels.shell_loads.pressure_forces): a block of several worlds by the lanes
+    kernel (softmech.kernels.shell_lanes.pressure_forces_lanes, each lane's forces bit for bit
+    the per-world kernel's), one world by the per-world kernel."""
+    if W > 1:
+        F = zeroed(a.sl_Fl[bi])
+        pressure_forces_lanes(a.der_x[bi].reshape(a.der_x[bi].size), F, a.sl_tri_dofs,
+                              a.sl_value[bi], W, a.sl_s[bi])
+        put_slots_lanes(F, a.sl_slot, a.der_force[bi], W, True)
+        return
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
         pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane],

@@ -1,4 +1,4 @@
-"""Stretching and hinge bending forces of discrete shells for the W worlds of a block at once,
+"""Stretching, hinge bending and pressure forces of discrete shells for the W worlds of a block at once,
 the worlds innermost (lanes): the unified engine's force pass of shells in blocks of several
 worlds (softmech.kernels.der_shell.der_shell_forces), which otherwise runs the per-world
 kernels (softmech.kernels.shell_stretch.stretch_forces, shell_hinge.hinge_forces) once per
@@ -30,6 +30,7 @@ from softmech.kernels import kernel
 from softmech.kernels.band_lanes import LANES
 from softmech.kernels.shell_hinge import hinge_frame, hinge_gradient
 from softmech.kernels.shell_stretch import spring_pull
+from softmech.kernels.vec3 import cross, sub
 
 L = LANES
 
@@ -150,3 +151,29 @@ def _put_gradient(s, w, g):
     s[12 * L + w] = g[3][0]
     s[13 * L + w] = g[3][1]
     s[14 * L + w] = g[3][2]
+
+
+@kernel
+def pressure_forces_lanes(x, F, dofs, pressure, W, s):
+    """F += the follower pressure's p N / 6 on each node of each triangle
+    (shell_loads.pressure_forces, its forces) for W lanes: x, F flat block fields (3 n W,) [m],
+    [N]; dofs (t, 9) int64; pressure (W,) [Pa] per lane; s: scratch (HINGE_ROWS L,)."""
+    nW = x.shape[0] // 3
+    lanes = np.uint64(W)
+    for t in range(dofs.shape[0]):
+        o = (lane_offset(dofs[t, 0], nW, W), lane_offset(dofs[t, 1], nW, W),
+             lane_offset(dofs[t, 2], nW, W), lane_offset(dofs[t, 3], nW, W),
+             lane_offset(dofs[t, 4], nW, W), lane_offset(dofs[t, 5], nW, W),
+             lane_offset(dofs[t, 6], nW, W), lane_offset(dofs[t, 7], nW, W),
+             lane_offset(dofs[t, 8], nW, W))
+        for w in range(lanes):
+            x0 = _point(x, o, 0, w)
+            N = cross(sub(_point(x, o, 3, w), x0), sub(_point(x, o, 6, w), x0))
+            c = pressure[w] / 6.0
+            s[w] = c * N[0]
+            s[L + w] = c * N[1]
+            s[2 * L + w] = c * N[2]
+        for j in range(9):
+            r = np.uint64((j % 3) * L)
+            for w in range(lanes):
+                F[o[j] + w] += s[r + w]

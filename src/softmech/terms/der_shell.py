@@ -163,7 +163,8 @@ class DerShellLoads(Part):
                 sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
                 sl_rest_area=shell.tri_area.astype(float), sl_value=per_lane_rows(value, engine.lanes),
                 sl_q=engine.zeros(3 * n), sl_v=engine.zeros(3 * n), sl_F=engine.zeros(3 * n),
-                sl_J=engine.zeros(0))
+                sl_J=engine.zeros(0), sl_Fl=engine.zeros(3 * n * engine.lanes.W),
+                sl_s=engine.zeros(HINGE_ROWS * LANES))
             jacobian = AnalyticJacobian.blocks(jacobian_kernel, adds_nothing, (args.sl_tri_dofs,),
                                                DER_MOTION, every_step=RENEW_EVERY_STEP)
             out.append(Call("forces", order, kernel, args, name, jacobian=jacobian,
