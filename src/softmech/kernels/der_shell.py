@@ -87,22 +87,27 @@ def shell_elastic_lane(a, bi, W, lane, Js, Jh):
 @kernel
 def der_shell_forces(a, bi, W, t):
     """der_force <- (or +=, after the discrete rods' elasticity) the stretching and hinge bending
-    forces [N] of every shell node (module docstring): a block of several worlds by the lanes
-    kernels (softmech.kernels.shell_lanes: each lane's forces bit for bit the per-world
-    kernels'; the 1,032-triangle plate's 16 worlds spent 25 % of their time in the per-world
-    kernels, lane after lane, 2026-12-05), one world lane by lane."""
+    forces [N] of every shell node (module docstring), lane by lane: blocks of one world
+    (several: der_shell_forces_lanes)."""
     add = a.sh_first[0] != 1
-    if W == 1:
-        for lane in range(W):
-            shell_elastic_lane(a, bi, W, lane, a.sh_Js[bi], a.sh_Jh[bi])
-            scatter_slots(a.sh_F[bi], a.sh_slot, a.der_force[bi], W, lane, add)
-        return
+    for lane in range(W):
+        shell_elastic_lane(a, bi, W, lane, a.sh_Js[bi], a.sh_Jh[bi])
+        scatter_slots(a.sh_F[bi], a.sh_slot, a.der_force[bi], W, lane, add)
+
+
+@kernel
+def der_shell_forces_lanes(a, bi, W, t):
+    """der_shell_forces for blocks of several worlds, by the lanes kernels
+    (softmech.kernels.shell_lanes: each lane's forces bit for bit the per-world kernels'; the
+    1,032-triangle plate's 16 worlds spent 25 % of their time in the per-world kernels, lane
+    after lane, 2026-12-05). A separate kernel, chosen when the scene is compiled
+    (softmech.terms.der_shell), so that a single world does not compile the lanes kernels."""
     x = a.der_x[bi].reshape(a.der_x[bi].size)
     F = zeroed(a.sh_Fl[bi])
     stretch_forces_lanes(x, F, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, W, a.sh_s[bi])
     hinge_forces_lanes(x, F, a.sh_hinge_dofs, a.sh_rest_angle[bi], a.sh_hinge_k, W,
                        a.sh_s[bi])
-    put_slots_lanes(F, a.sh_slot, a.der_force[bi], W, add)
+    put_slots_lanes(F, a.sh_slot, a.der_force[bi], W, a.sh_first[0] != 1)
 
 
 @kernel(inline="always")
@@ -185,22 +190,26 @@ def shell_lanes_gather(a, bi, W, lane):
 
 @kernel
 def der_shell_pressure(a, bi, W, t):
-    """der_force += a follower pressure p A n / 3 on each node of each triangle
-    (softmech.kernels.shell_loads.pressure_forces): a block of several worlds by the lanes
-    kernel (softmech.kernels.shell_lanes.pressure_forces_lanes, each lane's forces bit for bit
-    the per-world kernel's), one world by the per-world kernel."""
-    if W > 1:
-        F = zeroed(a.sl_Fl[bi])
-        pressure_forces_lanes(a.der_x[bi].reshape(a.der_x[bi].size), F, a.sl_tri_dofs,
-                              a.sl_value[bi], W, a.sl_s[bi])
-        put_slots_lanes(F, a.sl_slot, a.der_force[bi], W, True)
-        return
+    """der_force += a follower pressure p A n / 3 on each node of each triangle, per lane
+    (softmech.kernels.shell_loads.pressure_forces): blocks of one world (several:
+    der_shell_pressure_lanes)."""
     for lane in range(W):
         shell_lanes_gather(a, bi, W, lane)
         pressure_forces(a.sl_q[bi], a.sl_tri_dofs, a.sl_value[bi, lane],
                         wants_jacobian(a.sl_J[bi]), a.sl_F[bi],
                         a.sl_J[bi])
         scatter_slots(a.sl_F[bi], a.sl_slot, a.der_force[bi], W, lane, True)
+
+
+@kernel
+def der_shell_pressure_lanes(a, bi, W, t):
+    """der_shell_pressure for blocks of several worlds, by the lanes kernel
+    (softmech.kernels.shell_lanes.pressure_forces_lanes, each lane's forces bit for bit the
+    per-world kernel's; chosen as der_shell_forces_lanes is)."""
+    F = zeroed(a.sl_Fl[bi])
+    pressure_forces_lanes(a.der_x[bi].reshape(a.der_x[bi].size), F, a.sl_tri_dofs,
+                          a.sl_value[bi], W, a.sl_s[bi])
+    put_slots_lanes(F, a.sl_slot, a.der_force[bi], W, True)
 
 
 @kernel

@@ -1,8 +1,8 @@
-"""Stretching, hinge bending and pressure forces of discrete shells for the W worlds of a block at once,
-the worlds innermost (lanes): the unified engine's force pass of shells in blocks of several
-worlds (softmech.kernels.der_shell.der_shell_forces), which otherwise runs the per-world
-kernels (softmech.kernels.shell_stretch.stretch_forces, shell_hinge.hinge_forces) once per
-lane on a gathered copy of its positions.
+"""Stretching, hinge bending and pressure forces of discrete shells for the W worlds of a block
+at once, the worlds innermost (lanes): the unified engine's force pass of shells in blocks of
+several worlds (softmech.kernels.der_shell.der_shell_forces_lanes, der_shell_pressure_lanes);
+blocks of one world run the per-world kernels (softmech.kernels.shell_stretch.stretch_forces,
+shell_hinge.hinge_forces, shell_loads.pressure_forces) on a gathered copy of its positions.
 
 The formulas are the per-world kernels' (ref. 004 eqs. 9-10 and 17; Tamstorf & Grinspun 2013),
 through the same inline helpers (shell_stretch.spring_pull; shell_hinge.hinge_frame,
@@ -10,7 +10,8 @@ hinge_gradient), so each lane's forces are the per-world kernel's bit for bit: n
 without fast-math or FMA contraction, and a SIMD instruction does per lane what the scalar one
 does (softmech.kernels.der_bend_twist_lanes' docstring). The forces are summed into a lanes
 scratch F in the per-world kernel's order (the edges, then the hinges, each element's entries
-in its DOF order), so der_shell_forces copies or adds it as it does the per-world F.
+in its DOF order), so der_shell_forces_lanes copies or adds it as der_shell_forces does the
+per-world F.
 
 Layout: the positions x and forces F are a block field (3, n W) of the discrete kind (node slot
 s, coordinate c, lane w at c n W + s W + w), flattened. A node's W lanes are read through a
@@ -54,10 +55,11 @@ def lane_offset(dof, nW, W):
 
 
 @kernel(inline="always")
-def _point(x, o, i, w):
-    """Lane w of the node whose coordinates' offsets (lane_offset) are o[i], o[i + 1],
-    o[i + 2] in x (a 3-tuple)."""
-    return (x[o[i] + w], x[o[i + 1] + w], x[o[i + 2] + w])
+def _point(x, a, b, c, w):
+    """Lane w of the node whose coordinates' offsets (lane_offset) are a, b, c in x (a
+    3-tuple). (Offsets, not a tuple of them and an index: a tuple indexed by a variable is a
+    switch with a raising default, an early exit that kept the loop over lanes scalar.)"""
+    return (x[a + w], x[b + w], x[c + w])
 
 
 @kernel(inline="always")
@@ -118,7 +120,8 @@ def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
              lane_offset(dofs[h, 10], nW, W), lane_offset(dofs[h, 11], nW, W))
         for w in range(lanes):
             e, n1, n2, y, c, l0, _, _, r1, r2 = hinge_frame(
-                _point(x, o, 0, w), _point(x, o, 3, w), _point(x, o, 6, w), _point(x, o, 9, w))
+                _point(x, o[0], o[1], o[2], w), _point(x, o[3], o[4], o[5], w),
+                _point(x, o[6], o[7], o[8], w), _point(x, o[9], o[10], o[11], w))
             s[w] = y
             s[L + w] = c
             _put_gradient(s, w, hinge_gradient(e, n1, n2, l0, r1, r2))
@@ -167,8 +170,9 @@ def pressure_forces_lanes(x, F, dofs, pressure, W, s):
              lane_offset(dofs[t, 6], nW, W), lane_offset(dofs[t, 7], nW, W),
              lane_offset(dofs[t, 8], nW, W))
         for w in range(lanes):
-            x0 = _point(x, o, 0, w)
-            N = cross(sub(_point(x, o, 3, w), x0), sub(_point(x, o, 6, w), x0))
+            x0 = _point(x, o[0], o[1], o[2], w)
+            N = cross(sub(_point(x, o[3], o[4], o[5], w), x0),
+                      sub(_point(x, o[6], o[7], o[8], w), x0))
             c = pressure[w] / 6.0
             s[w] = c * N[0]
             s[L + w] = c * N[1]

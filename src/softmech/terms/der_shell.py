@@ -13,8 +13,10 @@ from softmech.kernels.band_lanes import LANES
 from softmech.kernels.der_motion import DER_MOTION
 from softmech.kernels.der_shell import (DerShellArgs, DerShellLoadArgs,
                                         der_shell_drag, der_shell_drag_jacobian,
-                                        der_shell_forces, der_shell_jacobian, der_shell_pressure,
-                                        der_shell_pressure_jacobian, der_shell_without)
+                                        der_shell_forces, der_shell_forces_lanes,
+                                        der_shell_jacobian, der_shell_pressure,
+                                        der_shell_pressure_jacobian, der_shell_pressure_lanes,
+                                        der_shell_without)
 from softmech.kernels.der_shell_midedge import (DerMidedgeArgs, der_midedge_jacobian,
                                                 der_midedge_without, der_shell_midedge)
 from softmech.kernels.shell_lanes import HINGE_ROWS
@@ -79,7 +81,9 @@ def shell_calls(engine):
     jacobian = AnalyticJacobian.blocks(der_shell_jacobian, der_shell_without,
                                        (edge_dofs, hinge_dofs), DER_MOTION,
                                        every_step=RENEW_EVERY_STEP)
-    return [Call("forces", ORDER, der_shell_forces, args, "der_shell_elasticity",
+    # (blocks of several worlds: the lanes kernels, compiled only then)
+    forces = der_shell_forces_lanes if lanes.W > 1 else der_shell_forces
+    return [Call("forces", ORDER, forces, args, "der_shell_elasticity",
                  jacobian=jacobian, couplings=jacobian.couplings())] + \
         midedge_calls(engine, [s for s in shells if s.bending == "midedge"])
 
@@ -158,6 +162,8 @@ class DerShellLoads(Part):
         for kind, shell, value in self.entries:
             slot = engine.der_slots.nodes[shell.name]
             kernel, jacobian_kernel, order, name = self.KERNELS[kind]
+            if kind == "pressure" and engine.lanes.W > 1:       # (as shell_calls)
+                kernel = der_shell_pressure_lanes
             args = engine.args(
                 DerShellLoadArgs, sl_slot=np.unique(slot),
                 sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
