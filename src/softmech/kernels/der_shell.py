@@ -1,7 +1,9 @@
 """Discrete shells (hinge bending) as nodes of the unified engine's discrete kind: the adapter
 that runs the discrete engine's DOF-vector kernels of a shell's stretching edges
 (softmech.kernels.shell_stretch, ref. 004 sec. 3.1, eqs. 9-10) and bending hinges
-(softmech.kernels.shell_hinge, ref. 004 sec. 3.4, eq. 17) on one world at a time.
+(softmech.kernels.shell_hinge, ref. 004 sec. 3.4, eq. 17) on one world at a time, and, for
+blocks of several worlds, their lanes forms on every world at once
+(softmech.kernels.shell_lanes: der_shell_forces_lanes, der_shell_pressure_lanes).
 
 A shell's nodes are slots of the kind's node arrays (der_x, der_v, der_force:
 softmech.der_packing.DerSlots, after the discrete rods' nodes). For each lane the adapter
