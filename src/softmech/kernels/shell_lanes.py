@@ -55,11 +55,19 @@ def lane_offset(dof, nW, W):
 
 
 @kernel(inline="always")
-def _point(x, a, b, c, w):
-    """Lane w of the node whose coordinates' offsets (lane_offset) are a, b, c in x (a
-    3-tuple). (Offsets, not a tuple of them and an index: a tuple indexed by a variable is a
-    switch with a raising default, an early exit that kept the loop over lanes scalar.)"""
-    return (x[a + w], x[b + w], x[c + w])
+def node_offsets(dofs, row, node, nW, W):
+    """The lane offsets (lane_offset) of the x, y, z DOFs of node `node` of stencil `row` of
+    dofs (a 3-tuple)."""
+    return (lane_offset(dofs[row, 3 * node], nW, W), lane_offset(dofs[row, 3 * node + 1], nW, W),
+            lane_offset(dofs[row, 3 * node + 2], nW, W))
+
+
+@kernel(inline="always")
+def _point(x, o, w):
+    """Lane w of the node whose coordinates' offsets are o (node_offsets) in x (a 3-tuple).
+    (Indexed by constants: a tuple indexed by a variable is a switch with a raising default,
+    an early exit that kept the loops over lanes scalar.)"""
+    return (x[o[0] + w], x[o[1] + w], x[o[2] + w])
 
 
 @kernel(inline="always")
@@ -81,27 +89,22 @@ def stretch_forces_lanes(x, F, dofs, rest_length, stiffness, W, s):
     nW = x.shape[0] // 3
     lanes = np.uint64(W)
     for e in range(dofs.shape[0]):
-        a0, a1, a2 = (lane_offset(dofs[e, 0], nW, W), lane_offset(dofs[e, 1], nW, W),
-                      lane_offset(dofs[e, 2], nW, W))
-        b0, b1, b2 = (lane_offset(dofs[e, 3], nW, W), lane_offset(dofs[e, 4], nW, W),
-                      lane_offset(dofs[e, 5], nW, W))
+        a, b = node_offsets(dofs, e, 0, nW, W), node_offsets(dofs, e, 1, nW, W)
         l0 = rest_length[e]
         k = stiffness[e]
         for w in range(lanes):
-            g, u0, u1, u2, _ = spring_pull(x[b0 + w] - x[a0 + w], x[b1 + w] - x[a1 + w],
-                                           x[b2 + w] - x[a2 + w], l0, k)
-            s[w] = g * u0
-            s[L + w] = g * u1
-            s[2 * L + w] = g * u2
+            d = sub(_point(x, b, w), _point(x, a, w))
+            g, u0, u1, u2, _ = spring_pull(d[0], d[1], d[2], l0, k)
+            _put3(s, 0, w, (g * u0, g * u1, g * u2))
         # (node 0 gets +g u, node 1 -g u: per DOF in the per-world kernel's order)
-        for j, o in enumerate((a0, a1, a2)):
-            r = np.uint64(j * L)
+        for i in range(3):
+            r = np.uint64(i * L)
             for w in range(lanes):
-                F[o + w] += s[r + w]
-        for j, o in enumerate((b0, b1, b2)):
-            r = np.uint64(j * L)
+                F[a[i] + w] += s[r + w]
+        for i in range(3):
+            r = np.uint64(i * L)
             for w in range(lanes):
-                F[o + w] -= s[r + w]
+                F[b[i] + w] -= s[r + w]
 
 
 @kernel
@@ -112,19 +115,18 @@ def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
     nW = x.shape[0] // 3
     lanes = np.uint64(W)
     for h in range(dofs.shape[0]):
-        o = (lane_offset(dofs[h, 0], nW, W), lane_offset(dofs[h, 1], nW, W),
-             lane_offset(dofs[h, 2], nW, W), lane_offset(dofs[h, 3], nW, W),
-             lane_offset(dofs[h, 4], nW, W), lane_offset(dofs[h, 5], nW, W),
-             lane_offset(dofs[h, 6], nW, W), lane_offset(dofs[h, 7], nW, W),
-             lane_offset(dofs[h, 8], nW, W), lane_offset(dofs[h, 9], nW, W),
-             lane_offset(dofs[h, 10], nW, W), lane_offset(dofs[h, 11], nW, W))
+        o0, o1 = node_offsets(dofs, h, 0, nW, W), node_offsets(dofs, h, 1, nW, W)
+        o2, o3 = node_offsets(dofs, h, 2, nW, W), node_offsets(dofs, h, 3, nW, W)
         for w in range(lanes):
             e, n1, n2, y, c, l0, _, _, r1, r2 = hinge_frame(
-                _point(x, o[0], o[1], o[2], w), _point(x, o[3], o[4], o[5], w),
-                _point(x, o[6], o[7], o[8], w), _point(x, o[9], o[10], o[11], w))
+                _point(x, o0, w), _point(x, o1, w), _point(x, o2, w), _point(x, o3, w))
             s[w] = y
             s[L + w] = c
-            _put_gradient(s, w, hinge_gradient(e, n1, n2, l0, r1, r2))
+            g = hinge_gradient(e, n1, n2, l0, r1, r2)       # rows 3 .. 14: grad theta
+            _put3(s, 3, w, g[0])
+            _put3(s, 6, w, g[1])
+            _put3(s, 9, w, g[2])
+            _put3(s, 12, w, g[3])
         for w in range(lanes):
             s[2 * L + w] = np.arctan2(s[w], s[L + w])
         k = stiffness[h]
@@ -138,22 +140,13 @@ def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
 
 
 @kernel(inline="always")
-def _put_gradient(s, w, g):
-    """Rows 3 .. 14 of the scratch, lane w: grad theta's g[a][c] for the hinge's nodes a and
-    coordinates c in order (written out: a loop here kept the loop over lanes from being
-    innermost, der_bend_twist_lanes' docstring)."""
-    s[3 * L + w] = g[0][0]
-    s[4 * L + w] = g[0][1]
-    s[5 * L + w] = g[0][2]
-    s[6 * L + w] = g[1][0]
-    s[7 * L + w] = g[1][1]
-    s[8 * L + w] = g[1][2]
-    s[9 * L + w] = g[2][0]
-    s[10 * L + w] = g[2][1]
-    s[11 * L + w] = g[2][2]
-    s[12 * L + w] = g[3][0]
-    s[13 * L + w] = g[3][1]
-    s[14 * L + w] = g[3][2]
+def _put3(s, row, w, v):
+    """Rows row .. row + 2 of the scratch, lane w <- the 3-tuple v (row a constant at every
+    call: the rows written out, as a loop here kept the loop over lanes from being innermost,
+    der_bend_twist_lanes' docstring)."""
+    s[row * L + w] = v[0]
+    s[(row + 1) * L + w] = v[1]
+    s[(row + 2) * L + w] = v[2]
 
 
 @kernel
@@ -164,20 +157,15 @@ def pressure_forces_lanes(x, F, dofs, pressure, W, s):
     nW = x.shape[0] // 3
     lanes = np.uint64(W)
     for t in range(dofs.shape[0]):
-        o = (lane_offset(dofs[t, 0], nW, W), lane_offset(dofs[t, 1], nW, W),
-             lane_offset(dofs[t, 2], nW, W), lane_offset(dofs[t, 3], nW, W),
-             lane_offset(dofs[t, 4], nW, W), lane_offset(dofs[t, 5], nW, W),
-             lane_offset(dofs[t, 6], nW, W), lane_offset(dofs[t, 7], nW, W),
-             lane_offset(dofs[t, 8], nW, W))
+        o0, o1 = node_offsets(dofs, t, 0, nW, W), node_offsets(dofs, t, 1, nW, W)
+        o2 = node_offsets(dofs, t, 2, nW, W)
         for w in range(lanes):
-            x0 = _point(x, o[0], o[1], o[2], w)
-            N = cross(sub(_point(x, o[3], o[4], o[5], w), x0),
-                      sub(_point(x, o[6], o[7], o[8], w), x0))
+            x0 = _point(x, o0, w)
+            N = cross(sub(_point(x, o1, w), x0), sub(_point(x, o2, w), x0))
             c = pressure[w] / 6.0
-            s[w] = c * N[0]
-            s[L + w] = c * N[1]
-            s[2 * L + w] = c * N[2]
-        for j in range(9):
-            r = np.uint64((j % 3) * L)
-            for w in range(lanes):
-                F[o[j] + w] += s[r + w]
+            _put3(s, 0, w, (c * N[0], c * N[1], c * N[2]))
+        for o in (o0, o1, o2):
+            for i in range(3):
+                r = np.uint64(i * L)
+                for w in range(lanes):
+                    F[o[i] + w] += s[r + w]
