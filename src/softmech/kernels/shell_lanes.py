@@ -14,16 +14,16 @@ in its DOF order), so der_shell_forces_lanes copies or adds it as der_shell_forc
 per-world F.
 
 Layout: the positions x and forces F are a block field (3, n W) of the discrete kind (node slot
-s, coordinate c, lane w at c n W + s W + w), flattened. A node's W lanes are read through a
-view (node_lanes): indexed as a row known only at run time plus w, numba's negative-index
+s, coordinate c, lane w at c n W + s W + w), flattened. A node's W lanes are read at unsigned
+offsets (lane_offset): indexed as a row known only at run time plus w, numba's negative-index
 wraparound on every lane made LLVM's vectorized loads gathers (der_frames_lanes.lane_rows).
 Each element's per-lane results go to a scratch of rows LANES apart (constant offsets from w:
 no runtime overlap checks keep the loop over lanes from vectorizing), and a loop per DOF adds
-them to F's views. atan2 has no SIMD form in this numba (no SVML): it runs in a loop of its own,
+them to F. atan2 has no SIMD form in this numba (no SVML): it runs in a loop of its own,
 between the hinge geometry and gradient (its arguments and grad theta, kept in the scratch) and
 their product k (theta - theta_bar) grad theta. The 1,503 hinges of the 1,032-triangle plate
-for eight lanes on one thread: 253 against 433 ns per hinge for the per-world kernel eight
-times (2026-12-05), of which atan2 ~100 ns, eight scalar libm calls.
+for eight lanes on one thread: 186-226 against 344-419 ns per hinge for the per-world kernel
+eight times (2026-12-05), of which atan2 ~100 ns, eight scalar libm calls.
 """
 import numpy as np
 
