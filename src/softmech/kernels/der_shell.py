@@ -16,6 +16,7 @@ from collections import namedtuple
 
 from softmech.kernels import kernel
 from softmech.kernels.analytic_jacobian import wants_jacobian
+from softmech.kernels.der_loads import zero
 from softmech.kernels.shell_hinge import hinge_forces
 from softmech.kernels.shell_lanes import (hinge_forces_lanes, pressure_forces_lanes,
                                          stretch_forces_lanes)
@@ -105,19 +106,12 @@ def der_shell_forces_lanes(a, bi, W, t):
     after lane, 2026-12-05). A separate kernel, chosen when the scene is compiled
     (softmech.terms.der_shell), so that a single world does not compile the lanes kernels."""
     x = a.der_x[bi].reshape(a.der_x[bi].size)
-    F = zeroed(a.sh_Fl[bi])
+    F = a.sh_Fl[bi]
+    zero(F)
     stretch_forces_lanes(x, F, a.sh_edge_dofs, a.sh_rest_len, a.sh_stretch_k, W, a.sh_s[bi])
     hinge_forces_lanes(x, F, a.sh_hinge_dofs, a.sh_rest_angle[bi], a.sh_hinge_k, W,
                        a.sh_s[bi])
     put_slots_lanes(F, a.sh_slot, a.der_force[bi], W, a.sh_first[0] != 1)
-
-
-@kernel(inline="always")
-def zeroed(F):
-    """F (1-d) <- 0; returns F."""
-    for i in range(F.shape[0]):
-        F[i] = 0.0
-    return F
 
 
 @kernel(inline="always")
@@ -208,7 +202,8 @@ def der_shell_pressure_lanes(a, bi, W, t):
     """der_shell_pressure for blocks of several worlds, by the lanes kernel
     (softmech.kernels.shell_lanes.pressure_forces_lanes, each lane's forces bit for bit the
     per-world kernel's; chosen as der_shell_forces_lanes is)."""
-    F = zeroed(a.sl_Fl[bi])
+    F = a.sl_Fl[bi]
+    zero(F)
     pressure_forces_lanes(a.der_x[bi].reshape(a.der_x[bi].size), F, a.sl_tri_dofs,
                           a.sl_value[bi], W, a.sl_s[bi])
     put_slots_lanes(F, a.sl_slot, a.der_force[bi], W, True)

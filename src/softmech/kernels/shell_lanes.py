@@ -71,14 +71,18 @@ def _point(x, o, w):
 
 
 @kernel(inline="always")
-def _subtract_rows(F, dofs, row, nW, W, s, first):
-    """F's lanes of DOFs dofs[row, j] -= s[(first + j) L + w], j in order: an element's
-    per-lane force entries, subtracted as the per-world kernel's F[dof] -= ... ."""
-    for j in range(dofs.shape[1]):
-        o = lane_offset(dofs[row, j], nW, W)
-        r = np.uint64((first + j) * L)
-        for w in range(np.uint64(W)):
-            F[o + w] -= s[r + w]
+def _apply3(F, o, s, row, lanes, subtract):
+    """F's lanes of one node's DOFs (offsets o, node_offsets) += (or -= with subtract) rows
+    row .. row + 2 of the scratch, in the order x, y, z: the per-world kernels' F[dof] += ...
+    (-= ...) of that node."""
+    for i in range(3):
+        r = np.uint64((row + i) * L)
+        if subtract:
+            for w in range(lanes):
+                F[o[i] + w] -= s[r + w]
+        else:
+            for w in range(lanes):
+                F[o[i] + w] += s[r + w]
 
 
 @kernel
@@ -96,15 +100,8 @@ def stretch_forces_lanes(x, F, dofs, rest_length, stiffness, W, s):
             d = sub(_point(x, b, w), _point(x, a, w))
             g, u0, u1, u2, _ = spring_pull(d[0], d[1], d[2], l0, k)
             _put3(s, 0, w, (g * u0, g * u1, g * u2))
-        # (node 0 gets +g u, node 1 -g u: per DOF in the per-world kernel's order)
-        for i in range(3):
-            r = np.uint64(i * L)
-            for w in range(lanes):
-                F[a[i] + w] += s[r + w]
-        for i in range(3):
-            r = np.uint64(i * L)
-            for w in range(lanes):
-                F[b[i] + w] -= s[r + w]
+        _apply3(F, a, s, 0, lanes, False)       # node 0 gets +g u, node 1 -g u
+        _apply3(F, b, s, 0, lanes, True)
 
 
 @kernel
@@ -136,7 +133,10 @@ def hinge_forces_lanes(x, F, dofs, rest_angle, stiffness, W, s):
             row = r * L
             for w in range(lanes):
                 s[row + w] = k * s[L + w] * s[row + w]          # k d g, as k * d * g
-        _subtract_rows(F, dofs, h, nW, W, s, 3)
+        _apply3(F, o0, s, 3, lanes, True)
+        _apply3(F, o1, s, 6, lanes, True)
+        _apply3(F, o2, s, 9, lanes, True)
+        _apply3(F, o3, s, 12, lanes, True)
 
 
 @kernel(inline="always")
@@ -165,7 +165,4 @@ def pressure_forces_lanes(x, F, dofs, pressure, W, s):
             c = pressure[w] / 6.0
             _put3(s, 0, w, (c * N[0], c * N[1], c * N[2]))
         for o in (o0, o1, o2):
-            for i in range(3):
-                r = np.uint64(i * L)
-                for w in range(lanes):
-                    F[o[i] + w] += s[r + w]
+            _apply3(F, o, s, 0, lanes, False)

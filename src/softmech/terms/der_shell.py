@@ -145,9 +145,12 @@ class DerShellLoads(Part):
     (softmech.kernels.der_shell.der_shell_pressure, der_shell_drag: the discrete engine's
     kernels run per lane), per-world values, with their analytic Jacobians."""
 
-    KERNELS = {"pressure": (der_shell_pressure, der_shell_pressure_jacobian, LOAD_ORDER,
-                            "der_shell_pressure"),
-               "drag": (der_shell_drag, der_shell_drag_jacobian, DRAG_ORDER, "der_shell_drag")}
+    KERNELS = {"pressure": (der_shell_pressure, der_shell_pressure_lanes,
+                            der_shell_pressure_jacobian, LOAD_ORDER, "der_shell_pressure"),
+               "drag": (der_shell_drag, der_shell_drag, der_shell_drag_jacobian, DRAG_ORDER,
+                        "der_shell_drag")}
+    """{kind: (kernel for blocks of one world, for blocks of several -- the drag runs per
+    world in both --, analytic Jacobian kernel, order, call name)}."""
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -161,9 +164,8 @@ class DerShellLoads(Part):
         n = engine.der_slots.n_nodes
         for kind, shell, value in self.entries:
             slot = engine.der_slots.nodes[shell.name]
-            kernel, jacobian_kernel, order, name = self.KERNELS[kind]
-            if kind == "pressure" and engine.lanes.W > 1:       # (as shell_calls)
-                kernel = der_shell_pressure_lanes
+            one, several, jacobian_kernel, order, name = self.KERNELS[kind]
+            kernel = several if engine.lanes.W > 1 else one         # (as shell_calls)
             args = engine.args(
                 DerShellLoadArgs, sl_slot=np.unique(slot),
                 sl_tri_dofs=np.ascontiguousarray(_node_dofs(slot[shell.triangles]), dtype=np.int64),
