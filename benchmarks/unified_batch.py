@@ -6,13 +6,15 @@ fixed simulated duration (not collected by pytest).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02
+    OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --predictor-guard off
 
 Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
 frictional ground, dt = 1 ms -- it runs on the unified engine since its Newton's line search
 of 2026-12-01, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate under
 10 Pa, hinge bending, dt = 1 ms; `manta`: the built-in manta, a 156-triangle hinge shell
 flapping by sm.ParameterWave, dt = 10 ms, 1 s), here on the unified engine with its default implicit
-options. Each run
+options (--predictor, --predictor-guard: the Newton guess's extrapolation,
+ImplicitOptions.predictor and predictor_guard). Each run
 records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the
 min and median wall time of --repeats runs of one simulation from its built state (a state
 file loaded before each; a warm-up run first compiles and probes the Newton matrix's
@@ -29,26 +31,27 @@ import numpy as np
 
 import softmech as sm
 
-def build(scene_name, worlds):
-    """A Simulation (engine="unified") of the scene with B = worlds, and its dt [s]."""
+def build(scene_name, worlds, newton=None):
+    """A Simulation (engine="unified", Newton settings `newton`: sm.ImplicitOptions or None,
+    the default) of the scene with B = worlds."""
     if scene_name == "falling_rod":
         from softmech.scenarios.discrete import build_falling_rod
         scene, info = build_falling_rod(worlds=worlds)
-        return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
+        return scene.compile(worlds=worlds, dt=info.dt, engine="unified", newton=newton)
     from implicit_batch import manta_scene, plate_scene   # (benchmarks/: the script's folder)
     if scene_name == "manta":
         scene, info = manta_scene(worlds)
-        return scene.compile(worlds=worlds, dt=info.dt, engine="unified")
-    return plate_scene().compile(worlds=worlds, dt=1e-3, engine="unified")
+        return scene.compile(worlds=worlds, dt=info.dt, engine="unified", newton=newton)
+    return plate_scene().compile(worlds=worlds, dt=1e-3, engine="unified", newton=newton)
 
 
-def measure(scene_name, worlds, duration, repeats):
+def measure(scene_name, worlds, duration, repeats, newton=None):
     """(wall times [s] of `repeats` runs, CPU time [s] of the best, Newton statistics per world
     and step of the last)."""
     def record(sim):
         return sm.Every(0.01, (f"{(sim.der_rods or sim.der_shells)[0].name}.positions",))
 
-    sim = build(scene_name, worlds)
+    sim = build(scene_name, worlds, newton)
     with tempfile.TemporaryDirectory() as tmp:
         start = os.path.join(tmp, "start.npz")
         sim.save_state(start)
@@ -68,15 +71,25 @@ def measure(scene_name, worlds, duration, repeats):
 
 def main(argv=None):
     from implicit_batch import DURATIONS, batch_arguments
-    args = batch_arguments(__doc__, "1,16").parse_args(argv)
+    parser = batch_arguments(__doc__, "1,16")
+    parser.add_argument("--predictor", type=int, default=None,
+                        help="ImplicitOptions.predictor (default: ImplicitOptions' own)")
+    parser.add_argument("--predictor-guard", choices=("on", "off"), default=None,
+                        help="ImplicitOptions.predictor_guard (default: ImplicitOptions' own)")
+    args = parser.parse_args(argv)
+    given = {"predictor": args.predictor,
+             "predictor_guard": None if args.predictor_guard is None
+             else args.predictor_guard == "on"}
+    given = {k: v for k, v in given.items() if v is not None}
+    newton = sm.ImplicitOptions(**given) if given else None
     duration = args.duration or DURATIONS[args.scene]
     print(f"{args.scene} on the unified engine, {duration:g} s simulated, "
-          f"load {os.getloadavg()[0]:.2f}")
+          f"{''.join(f'{k} {v}, ' for k, v in given.items())}load {os.getloadavg()[0]:.2f}")
     print(f"{'B':>3} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'cpu/wall':>8} {'it/step':>7} "
           f"{'ev/step':>7} {'jac/step':>8}")
     base = None
     for worlds in [int(w) for w in args.worlds.split(",")]:
-        walls, cpu, per_step = measure(args.scene, worlds, duration, args.repeats)
+        walls, cpu, per_step = measure(args.scene, worlds, duration, args.repeats, newton)
         best = min(walls)
         base = best if base is None else base
         print(f"{worlds:>3} {best:8.3f} {statistics.median(walls):8.3f} {best / base:6.2f} "

@@ -92,12 +92,12 @@ def test_the_predictor_is_exact_for_polynomials_of_its_order(order):
     u = lambda t: c[0] + c[1] * t + c[2] * t**2
     h = 0.1
     U, U_old, U_old2 = u(0.0), u(-h), u(-2 * h)
-    predict(U, U_old, U_old2, order)
+    predict(U, U_old, U_old2, order, np.zeros(U.shape[1], dtype=np.int64))
     assert np.allclose(U, u(h), rtol=0, atol=1e-14)
     assert np.array_equal(U_old, u(0.0)) and np.array_equal(U_old2, u(-h))
     if order == 2:      # a lower order is not exact for a parabola
         U, U_old, U_old2 = u(0.0), u(-h), u(-2 * h)
-        predict(U, U_old, U_old2, 1)
+        predict(U, U_old, U_old2, 1, np.zeros(U.shape[1], dtype=np.int64))
         assert not np.allclose(U, u(h), rtol=0, atol=1e-6)
 
 

@@ -77,7 +77,12 @@ class ImplicitOptions:
     (softmech.kernels.corotation), so that it stays accurate while stiff bodies turn (the
     Cosserat swimmer: renewed at ~0.1 of the steps instead of ~0.7). predictor: order of the
     extrapolation of each step's Newton guess from the last steps' end velocities (0: none,
-    1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict). analytic: take the
+    1: linear, 2: quadratic; softmech.kernels.implicit_newton.predict). predictor_guard: a
+    world whose last step had a trial point rejected by Newton's line search (its velocities
+    crossed a kink of the forces: a contact starting, friction switching between sticking and
+    sliding) starts its next step from its velocities, not extrapolated past the kink
+    (softmech.kernels.implicit_newton.mark_rough; the built-in falling_rod: 3.46 Newton
+    iterations per step instead of 4.38, docs/implicit.md). analytic: take the
     Newton matrix's entries of the terms that have an analytic Jacobian (the discrete rods'
     elasticity) from it, the rest by finite differences (softmech.integrators.analytic);
     False: every term by finite differences."""
@@ -90,6 +95,7 @@ class ImplicitOptions:
     overdamped: bool = False
     corotate: bool = False
     predictor: int = 1
+    predictor_guard: bool = True
     analytic: bool = True
 
     def __post_init__(self):
@@ -97,6 +103,7 @@ class ImplicitOptions:
         _checks.boolean("ImplicitOptions.overdamped", self.overdamped)
         _checks.boolean("ImplicitOptions.corotate", self.corotate)
         _checks.boolean("ImplicitOptions.analytic", self.analytic)
+        _checks.boolean("ImplicitOptions.predictor_guard", self.predictor_guard)
         _checks.integer("ImplicitOptions.predictor", self.predictor, 0)
         if self.predictor > 2:
             raise ValueError(f"ImplicitOptions.predictor = {self.predictor!r} is not allowed: "
@@ -129,6 +136,7 @@ SolverArgs = namedtuple("SolverArgs", [
     "partial", "fd_mask",  # (n_blocks, W) int64: renewing the analytic entries alone
     "renew_every",       # (1,) int64: 1 renews the analytic entries at every step's start
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
+    "rough",         # (n_blocks, W) int64: the lane's last step crossed a kink (mark_rough)
     "counts",                                            # (n_blocks, len(COUNTS)) int64
 ])
 """The Newton solver's arrays (one row per block)."""
@@ -429,7 +437,7 @@ class ImplicitIntegrator(IntegratorMemory):
             active=lane_ints(), age=lane_ints(), backtracks=lane_ints(), fresh=lane_ints(),
             searching=lane_ints(), retry=lane_ints(), iterations=lane_ints(),
             watch=lane_ints(), exact_watch=lane_ints(), relaxed=lane_ints(),
-            history=np.zeros(nb, dtype=np.int64),
+            history=np.zeros(nb, dtype=np.int64), rough=lane_ints(),
             norm=np.zeros((nb, W)), prev=np.zeros((nb, W)), phi=np.zeros((nb, W)),
             phi_watch=np.zeros((nb, W)),
             factored_h=np.full(nb, np.nan),
@@ -473,7 +481,7 @@ class ImplicitIntegrator(IntegratorMemory):
             return self.module.implicit_block(
                 self.engine.T, self.kinds, self.solver, bi, self.lanes.W, t_origin, start, dt,
                 count, o.tol, o.max_iterations, o.max_halvings, o.delta, o.max_age,
-                o.refresh_rate, o.corotate, o.predictor)
+                o.refresh_rate, o.corotate, o.predictor, o.predictor_guard)
 
         before = self.solver.counts[:, 0].copy()
         blocks = range(self.lanes.n_blocks)

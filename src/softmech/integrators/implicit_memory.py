@@ -17,16 +17,19 @@ class IntegratorMemory:
     size factored at."""
 
     def _lane_keys(self):
-        """MEMORY_LANES, the velocities of the step before (U_old2) for predictor 2, and the
-        last finite differences (fd_values) with analytic Jacobians."""
+        """MEMORY_LANES, the velocities of the step before (U_old2) for predictor 2, whether
+        the last step crossed a kink (rough) with the predictor's guard, and the last finite
+        differences (fd_values) with analytic Jacobians."""
         return self.MEMORY_LANES + (("U_old2",) if self.options.predictor == 2 else ()) + (
+            ("rough",) if self.options.predictor_guard else ()) + (
             ("fd_values",) if self._analytic else ())
 
     def memory(self):
         """What the integrator carries between steps, {key: array} (copies), for a restart that
         continues bit for bit: the sparsity's couplings (2, n) and the MEMORY_LANES and
         MEMORY_BLOCKS arrays per world (B, ...) (a block's value repeated for its worlds); with
-        ImplicitOptions.predictor 2, U_old2; with ImplicitOptions.corotate, each kind's frames
+        ImplicitOptions.predictor 2, U_old2; with ImplicitOptions.predictor_guard, rough (B,);
+        with ImplicitOptions.corotate, each kind's frames
         of the factorization ("frames<j>", (B, 9, n_q))."""
         s, lanes = self.solver, self.lanes
         out = {"couplings": np.stack(self._couplings)}
@@ -116,6 +119,8 @@ class IntegratorMemory:
             getattr(s, key)[...] = np.where(same, saved[:, 0], fallback)
         if self.options.predictor == 2 and "U_old2" not in arrays:
             np.minimum(s.history, 1, out=s.history)     # saved without it: linearly at most
+        if "rough" not in lane_keys:                    # saved without the guard: smooth
+            s.rough[...] = 0
         if self._analytic and "fd_values" not in lane_keys:     # new differences at once
             s.age[...] = self.options.max_age
         if self.options.corotate:

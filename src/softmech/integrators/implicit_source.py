@@ -109,7 +109,8 @@ def jacobian(T, S, N, bi, W, t, h, delta, corotate):
 
 
 @kernel(inline="always")
-def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate, corotate):
+def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_rate, corotate,
+           guard):
     """Solve the step of h ending at t for every lane of block bi from the guess in N.U; the
     state is left at the solution (constraints imposed). Returns a status code. Each pass
     evaluates the residual at every lane's point, lets the line search judge the lanes'
@@ -137,6 +138,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
         N.iterations[bi, lane] = 0
         N.watch[bi, lane] = 0
         N.relaxed[bi, lane] = 0
+        N.rough[bi, lane] = 0
         if N.age[bi, lane] >= max_age:
             refresh[lane] = 1
     renew_analytic(N, bi, W, refresh)
@@ -170,6 +172,8 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
                                        MAX_LINE_SEARCH, RELAXED_STEPS)
         if failed:
             break
+        if guard:
+            mark_rough(N.rough[bi], N.retry[bi], W)
         waiting = 0
         for lane in range(W):
             waiting += active[lane]
@@ -221,7 +225,7 @@ def newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age, refresh_ra
 
 @kernel(nogil=True)
 def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterations,
-                   max_halvings, delta, max_age, refresh_rate, corotate, predictor):
+                   max_halvings, delta, max_age, refresh_rate, corotate, predictor, guard):
     """Steps step0 .. step0 + n_steps - 1 of block bi (step i ends at t_origin + (i + 1) dt);
     a failing step is redone as 2, 4, ... substeps. Returns a status code (0: all done; else
     the state is that of the failing step's start, after the steps before it)."""
@@ -237,9 +241,9 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                 copy_states(S, bi, True, False, False)
                 gather(S, bi, W, N.U[bi])
                 predict(N.U[bi], N.U_old[bi], N.U_old2[bi],
-                        min(N.history[bi], predictor) if n_sub == 1 else 0)
+                        min(N.history[bi], predictor) if n_sub == 1 else 0, N.rough[bi])
                 status = newton(T, S, N, bi, W, t, h, tol, max_iterations, delta, max_age,
-                                refresh_rate, corotate)
+                                refresh_rate, corotate, guard)
                 if status != 0:
                     break
             if status == 0:
@@ -275,7 +279,7 @@ def implicit_source(calls, kinds, corotate=False):
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.analytic_jacobian import count_flagged
-    from softmech.kernels.implicit_newton import judge_lanes, predict, update_lanes
+    from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
     from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block
 
     lines = ["", "", "import numpy as np"]
@@ -286,6 +290,7 @@ def implicit_source(calls, kinds, corotate=False):
     lines.append(f"LANES_EIGHT = {EIGHT}")
     lines.append(f"lu_solve_block = {name(lu_solve_block)}")
     lines.append(f"predict = {name(predict)}")
+    lines.append(f"mark_rough = {name(mark_rough)}")
     lines.append(f"judge_lanes = {name(judge_lanes)}")
     lines.append(f"update_lanes = {name(update_lanes)}")
     lines.append(f"MAX_LINE_SEARCH = {MAX_LINE_SEARCH}")

@@ -14,20 +14,41 @@ per color."""
 
 
 @kernel
-def predict(U, U_old, U_old2, order):
+def predict(U, U_old, U_old2, order, rough):
     """The Newton guess of a step from the current velocities U (n_dof, W), extrapolated from
     the last steps' end velocities: order 0, U; 1, U + (U - U_old), the line through the last
     two (an error of O(h^2 da/dt) instead of O(h a)); 2, 3 U - 3 U_old + U_old2, the parabola
-    through the last three (O(h^3 d2a/dt2)). U_old2 <- U_old, U_old <- the current U."""
+    through the last three (O(h^3 d2a/dt2)). A lane with rough[lane] != 0 (rough (W,) int64:
+    its last step crossed a kink, ImplicitOptions.predictor_guard) takes order 0.
+    U_old2 <- U_old, U_old <- the current U."""
     for d in range(U.shape[0]):
         for lane in range(U.shape[1]):
             u = U[d, lane]
-            if order == 1:
-                U[d, lane] = u + (u - U_old[d, lane])
-            elif order == 2:
-                U[d, lane] = 3.0 * (u - U_old[d, lane]) + U_old2[d, lane]
+            if rough[lane] == 0:
+                if order == 1:
+                    U[d, lane] = u + (u - U_old[d, lane])
+                elif order == 2:
+                    U[d, lane] = 3.0 * (u - U_old[d, lane]) + U_old2[d, lane]
             U_old2[d, lane] = U_old[d, lane]
             U_old[d, lane] = u
+
+
+@kernel
+def mark_rough(rough, retry, W):
+    """rough[lane] <- 1 where the line search rejected a trial point of the lane in this solve
+    (after judge_lanes: retry, the point moved back along its line or to the watchdog point).
+    Newton's model of the merit failed there, beyond the full steps it may take without enough
+    decrease: the lane's velocities crossed a kink of the forces (a contact starting or
+    releasing, friction switching between sticking and sliding), which an extrapolation of the
+    last steps' velocities does not see, so its next step starts from its velocities
+    (ImplicitOptions.predictor_guard). Other signs were measured and are no such sign (2026-12-05):
+    a full step taken without enough decrease (relaxed) is routine on the stiff Cosserat
+    swimmer (with it, its Newton iterations per step grew from 4.12 to 5.14, and from 2.94 to
+    3.21 corotated), a Jacobian renewed because the iteration contracted slowly is routine
+    with kept Jacobians (the manta: 11 % more Jacobians). rough, retry (W,) int64."""
+    for lane in range(W):
+        if retry[lane] != 0:
+            rough[lane] = 1
 
 
 FULL_STEP, BACKTRACKING = 1, 2
