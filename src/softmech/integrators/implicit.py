@@ -82,7 +82,7 @@ class ImplicitOptions:
     crossed a kink of the forces: a contact starting, friction switching between sticking and
     sliding) starts its next step from its velocities, not extrapolated past the kink
     (softmech.kernels.implicit_newton.mark_rough; the built-in falling_rod: 3.46 Newton
-    iterations per step instead of 4.38, docs/implicit.md). analytic: take the
+    iterations per step instead of 4.38, docs/implicit_cosserat.md). analytic: take the
     Newton matrix's entries of the terms that have an analytic Jacobian (the discrete rods'
     elasticity) from it, the rest by finite differences (softmech.integrators.analytic);
     False: every term by finite differences."""
