@@ -62,6 +62,8 @@ def main():
     ap.add_argument("--tol", type=float, default=None, help="ImplicitOptions.tol")
     ap.add_argument("--corotate", action="store_true", help="ImplicitOptions(corotate=True)")
     ap.add_argument("--predictor", type=int, default=None, help="ImplicitOptions.predictor")
+    ap.add_argument("--predictor-guard", choices=("on", "off"), default=None,
+                    help="ImplicitOptions.predictor_guard")
     ap.add_argument("--slip-velocity", type=float, default=None,
                     help="override the ground's slip velocity v_s [m/s]")
     ap.add_argument("--friction", type=float, default=None,
@@ -78,7 +80,9 @@ def main():
     args = ap.parse_args()
     newton = None
     if args.scheme == "implicit_euler":
-        given = {"tol": args.tol, "predictor": args.predictor}
+        given = {"tol": args.tol, "predictor": args.predictor,
+                 "predictor_guard": None if args.predictor_guard is None
+                 else args.predictor_guard == "on"}
         newton = sm.ImplicitOptions(corotate=args.corotate,
                                     **{k: v for k, v in given.items() if v is not None})
     given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance,
