@@ -24,6 +24,11 @@ def test_a_rough_lane_starts_from_its_velocities_and_the_others_extrapolate():
     assert np.array_equal(U_old, before) and np.array_equal(U_old2, old)
 
 
+def test_the_option_is_validated():
+    with pytest.raises(ValueError, match="ImplicitOptions.predictor_guard = 'yes' .*True or False"):
+        sm.ImplicitOptions(predictor_guard="yes")
+
+
 def test_only_a_rejected_trial_point_marks_a_lane():
     """mark_rough sets rough where retry is set and leaves the other lanes as they were (a lane
     marked earlier in the solve stays marked)."""
