@@ -259,6 +259,31 @@ class Simulation:
         for history in self._histories.values():   # anchors of the old configuration: forget
             history[...] = 0.0                      # them (a contact starts sticking afresh)
 
+    def snapshot(self):
+        """A copy of everything a run continues from, for restore(): the state's arrays of
+        every body kind and the terms' history (_snapshot), the clock, and with implicit Euler
+        the integrator's memory (ImplicitIntegrator.memory: the predictor's last velocities,
+        the kept factor, ...), None before its first step. An optimizer's cached simulation
+        starts every evaluation from it (softmech.optimize.study), as from the discrete
+        engine's (softmech.implicit.simulation.ImplicitSimulation.snapshot)."""
+        self._engine()          # (the terms' histories exist once an engine was built)
+        memory = (self._implicit[1].memory()
+                  if self.scheme in IMPLICIT_SCHEMES and self._implicit is not None else None)
+        return self._snapshot(), self.clock, memory
+
+    def restore(self, snapshot):
+        """Return to a snapshot() of this simulation, bit for bit: the state, the terms'
+        history, the clock and the implicit integrator's memory. A snapshot taken before the
+        integrator's first step drops the integrator, so that the next step starts it afresh,
+        as a new simulation's first step does (it probes the Newton matrix's pattern there)."""
+        arrays, clock, memory = snapshot
+        self._restore(arrays)
+        self.clock = clock
+        if memory is not None:
+            self.implicit_integrator().restore_memory(memory)
+        else:
+            self._implicit = None
+
     def _snapshot(self):
         """Copies of the state's arrays, then the terms' history (what _restore takes)."""
         return tuple(a.copy() for a in self._state) + tuple(

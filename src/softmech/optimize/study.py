@@ -283,14 +283,14 @@ class Study:
                     substitute(doc, path, np.broadcast_to(values[0], (path.size,)))
         scenario = read_document(doc, source=self.source or "<study>")
         sim = scenario.compile(worlds=worlds)
-        # the initial state: a discrete rod's or shell's simulation also keeps history (the
-        # rods' reference frames), restored with it for every evaluation
-        # rigid bodies are state too: without them each evaluation started where the last one
-        # left the bodies, and a campaign depended on its evaluation order (a resumed one
-        # differed; tests/reliability/test_determinism.py); principal frames: exact
-        initial = (sim.snapshot() if hasattr(sim, "snapshot")
-                   else {b.name: sim.get_state(b.name, principal=True)
-                         for b in sim.rods + sim.rigid_bodies})
+        # the initial state of every body kind, with what the simulation carries from step to
+        # step (the rods' reference frames, the terms' history, the implicit integrator's
+        # memory), restored for every evaluation (snapshot / restore, both engines): without
+        # it each evaluation started where the last one left a body, and a campaign depended
+        # on its evaluation order (rigid bodies once: tests/reliability/test_determinism.py;
+        # discrete rods and shells on the unified engine until 2026-12-05:
+        # tests/unit/test_der_study.py)
+        initial = sim.snapshot()
         compiled = (sim, initial, {key: np.array(v, copy=True) for key, v in sim.params.items()})
         if row is None:
             self._sims[worlds] = compiled
@@ -316,11 +316,7 @@ class Study:
                 write_world_values(arrays, path, np.asarray(values, dtype=float))
         for key, value in base.items():
             sim.params[key] = arrays.get(key, value)
-        if hasattr(sim, "restore"):
-            sim.restore(initial)
-        else:
-            for body, state in initial.items():       # the initial state at t = 0
-                sim.set_state(body, principal=True, **state)
+        sim.restore(initial)                          # the initial state at t = 0
         sim.time = 0.0
         dt = sim.dt
         requests = set().union(*(q.requests(dt) for q in self.quantities.values()))
