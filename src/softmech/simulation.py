@@ -267,8 +267,7 @@ class Simulation:
         starts every evaluation from it (softmech.optimize.study), as from the discrete
         engine's (softmech.implicit.simulation.ImplicitSimulation.snapshot)."""
         self._engine()          # (the terms' histories exist once an engine was built)
-        memory = (self._implicit[1].memory()
-                  if self.scheme in IMPLICIT_SCHEMES and self._implicit is not None else None)
+        memory = None if self._implicit is None else self._implicit[1].memory()
         return self._snapshot(), self.clock, memory
 
     def restore(self, snapshot):
@@ -277,11 +276,9 @@ class Simulation:
         integrator's first step drops the integrator, so that the next step starts it afresh,
         as a new simulation's first step does (it probes the Newton matrix's pattern there)."""
         arrays, clock, memory = snapshot
-        self._restore(arrays)
+        self._restore(arrays, memory)
         self.clock = clock
-        if memory is not None:
-            self.implicit_integrator().restore_memory(memory)
-        else:
+        if memory is None:
             self._implicit = None
 
     def _snapshot(self):
