@@ -10,8 +10,8 @@ from softmech.bodies.rigid_body import to_engine_frame, to_user_frame
 from softmech.der_packing import (DerSlots, der_joins, der_networks, kind_get_state,
                                   kind_set_state)
 from softmech.divergence import STATUS_EXPLODED, exploded_blocks, raise_diverged
-from softmech.diagnostics import (joint_energies, kind_diagnostics, rigid_diagnostics,
-                                  rod_diagnostics, total_energy)
+from softmech.diagnostics import (ENERGY_KEYS, joint_energies, kind_diagnostics,
+                                  rigid_diagnostics, rod_diagnostics, total_energy)
 from softmech.function_schedules import sample_schedules, sampled_chunks
 from softmech.integrators.driver import step_module
 from softmech.integrators.explicit import SCHEME_TABLES, SCHEMES
@@ -301,17 +301,19 @@ class Simulation:
         if (der := self._der(name)) is not None:
             d = kind_diagnostics(der, engine.ctx, self.get_state(name))
             self._add_joint_energies(d, name, engine.ctx)
-            d["total_energy"] = total_energy(d)
-            return d
-        body = self._rigid(name)
-        if body is not None:
+        elif (body := self._rigid(name)) is not None:
             d = rigid_diagnostics(body, engine.ctx.rigid_params[name], self.get_state(name))
-            d["total_energy"] = total_energy(d)
-            return d
-        d = rod_diagnostics(self.rods[self._index[name]], engine.ctx.all_rod_params[name],
-                            self.get_state(name), engine.ctx.discrete[name])
+        else:
+            d = rod_diagnostics(self.rods[self._index[name]], engine.ctx.all_rod_params[name],
+                                self.get_state(name), engine.ctx.discrete[name])
         d["total_energy"] = total_energy(d)
         return d
+
+    def energies(self, rod=None):
+        """{key: (B,)} [J] of one body now: diagnostics' energies (ENERGY_KEYS) and their
+        total_energy (as softmech.implicit.simulation.ImplicitSimulation.energies)."""
+        d = self.diagnostics(rod)
+        return {k: d[k] for k in (*ENERGY_KEYS, "total_energy")}
 
     def _add_joint_energies(self, d, name, ctx):
         """Add the energies of the rod-shell joints on discrete rod `name` to its diagnostics d

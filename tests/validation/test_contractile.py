@@ -48,8 +48,9 @@ def soft_cell_rotation(F, k, h, span, EI, EA):
     return f * h / EI * span
 
 
-def clamped_cell_rotation(model, n_elems, F, cell_radius, start, span, modulus):
-    """Rotation [rad] of the free end of a clamped rod (the module's) bent by a cell, at rest."""
+def clamped_cell_rotation(model, n_elems, F, cell_radius, start, span, modulus, engine=None):
+    """Rotation [rad] of the free end of a clamped rod (the module's) bent by a cell, at rest
+    (a discrete rod on `engine`, "discrete" or "unified"; None: the default)."""
     scene = sm.Scene()
     add = scene.add_cosserat_rod if model == "cosserat" else scene.add_der_rod
     rod = add(name="rod", start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 1, 0), length=L,
@@ -63,14 +64,15 @@ def clamped_cell_rotation(model, n_elems, F, cell_radius, start, span, modulus):
         sim = scene.compile(dt=2e-3 / n_elems, strict=True)
         sim.run(3.0)
     else:                   # implicit Euler with large steps settles to the equilibrium
-        sim = scene.compile(dt=0.05)
+        sim = scene.compile(dt=0.05, engine=engine)
         sim.run(20.0)
     x = sim.get_state("rod")["positions"][0]
     return float(np.arctan2(x[-1, 1] - x[-2, 1], x[-1, 0] - x[-2, 0]))
 
 
-@pytest.mark.parametrize("model", ["cosserat", "discrete"])
-def test_soft_cell_bends_a_clamped_rod_by_the_spring_in_series(model):
+@pytest.mark.parametrize("model, engine", [("cosserat", None), ("discrete", "discrete"),
+                                           ("discrete", "unified")])
+def test_soft_cell_bends_a_clamped_rod_by_the_spring_in_series(model, engine):
     # ContractileCell(modulus=E_c): a soft filament (Zhang et al. 2019's swimmer cell) pulls
     # with F less its own elastic resistance k (l_n - |D|), k = E_c pi r_c^2 / l_n. The rod's
     # rotation beyond it is soft_cell_rotation (Euler-Bernoulli and the span's compression, with
@@ -82,12 +84,13 @@ def test_soft_cell_bends_a_clamped_rod_by_the_spring_in_series(model):
     # 0.5 % (measured +0.1 %, +0.2 %). Without its modulus the same cell must bend the rod by
     # > 20 % more (else this proves nothing about the spring).
     F, cell_radius, start, span, modulus = 5e-3, 0.005, 0.05, 0.05, 2e4
-    coarse, fine = (clamped_cell_rotation(model, n, F, cell_radius, start, span, modulus)
+    # (a discrete rod: on either engine, the same kernel, contractile_cell_der)
+    coarse, fine = (clamped_cell_rotation(model, n, F, cell_radius, start, span, modulus, engine)
                     for n in (40, 80))
     k = modulus * np.pi * cell_radius**2 / span
     theta = soft_cell_rotation(F, k, R + cell_radius, span, E * np.pi * R**4 / 4, E * np.pi * R**2)
     np.testing.assert_allclose(2.0 * fine - coarse, theta, rtol=5e-3)
-    assert clamped_cell_rotation(model, 80, F, cell_radius, start, span, 0.0) > 1.2 * fine
+    assert clamped_cell_rotation(model, 80, F, cell_radius, start, span, 0.0, engine) > 1.2 * fine
 
 
 def test_cell_forces_have_no_net_force_or_torque():

@@ -64,19 +64,27 @@ def test_each_world_has_its_own_coefficients():
     assert moved[1] > 1e-3          # 0.5 g (sin - 0.3 cos) t^2 = 3.5 mm in 0.1 s from rest
 
 
-def test_the_old_one_coefficient_key_reads_kinetic_and_writes_both():
+@pytest.mark.parametrize("engine", ["discrete", "unified"])
+def test_the_old_one_coefficient_key_reads_kinetic_and_writes_both(engine):
     """`<name>.friction` (the paper's one coefficient, before static and kinetic) reads the
-    kinetic coefficient and writes both, with a DeprecationWarning."""
-    sim = _rod_scene(sm.IsotropicFriction(0.3, 0.5, slip_velocity=1e-6)).compile(worlds=2,
-                                                                               dt=1e-3)
+    kinetic coefficient and writes both, with a DeprecationWarning, on either engine
+    (softmech.params.RENAMED_FIELDS)."""
+    sim = _rod_scene(sm.IsotropicFriction(0.3, 0.5, slip_velocity=1e-6)).compile(
+        worlds=2, dt=1e-3, engine=engine)
     with pytest.warns(DeprecationWarning, match="ground.kinetic"):
-        assert np.array_equal(sim.params["ground.friction"], [0.3, 0.3])
+        # (the unified engine keeps a parameter shared by the worlds as one row)
+        assert np.array_equal(np.broadcast_to(sim.params["ground.friction"], 2), [0.3, 0.3])
     with pytest.warns(DeprecationWarning):
         sim.params["ground.friction"] = [0.6, 0.7]
     np.testing.assert_array_equal(sim.params["ground.static"], [0.6, 0.7])
     np.testing.assert_array_equal(sim.params["ground.kinetic"], [0.6, 0.7])
-    with pytest.raises(KeyError):
+    if engine == "discrete":
+        with pytest.raises(KeyError):
+            sim.params["ground.frictions"] = 0.5
+    else:                   # the unified engine checks its keys when it runs
         sim.params["ground.frictions"] = 0.5
+        with pytest.raises(ValueError, match="'ground.frictions' is not allowed"):
+            sim.run(1e-3)
 
 
 def test_a_restart_continues_bit_for_bit(tmp_path):

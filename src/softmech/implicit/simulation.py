@@ -6,7 +6,6 @@ step when Newton fails), so a batched run equals B single runs bit for bit; all 
 at every step of size dt, where they are recorded.
 """
 import dataclasses
-import warnings
 from functools import partial
 
 import numpy as np
@@ -19,6 +18,7 @@ from softmech.implicit.near_null import RigidModes
 from softmech.implicit.newton import ImplicitStepper, NewtonFailed, NewtonOptions
 from softmech.implicit.worlds import WorldSteps
 from softmech.kernels.newton import OK
+from softmech.params import Params
 from softmech.io import atomic_save_npz, read_state_npz
 from softmech.run_loop import EXPLODING, SimulationDiverged
 from softmech.terms.base import TERM_SECTIONS
@@ -32,40 +32,14 @@ the energies of softmech.diagnostics (kinetic: translational = nodes, rotational
 elastic: from the body's bindings' energy_parts)."""
 
 
-class ParameterTable(dict):
+class ParameterTable(Params):
     """Per-world parameters {"<owner>.<name>": array (B, ...)}. Assigning a value writes it
     into the existing array (broadcast to B rows), so that the compiled bindings, which hold
-    these arrays, see it; the shape and finiteness are checked.
-
-    `<name>.friction`, the one coefficient mu a discrete body's GroundContact and EdgeContact
-    had before they took static and kinetic ones
-    (docs/contact.md#friction-models-and-contact-kinds), is still read (as `<name>.kinetic`)
-    and written (to both: mu_s = mu_k = mu, the same law as before) with a
+    these arrays, see it; the shape and finiteness are checked. Renamed fields' old keys
+    (softmech.params.RENAMED_FIELDS, e.g. `<name>.friction`) are read and written with a
     DeprecationWarning."""
 
-    def _renamed(self, key):
-        """The (kinetic, static) keys of a deprecated `<name>.friction`, else None."""
-        owner, _, field = key.rpartition(".") if isinstance(key, str) else ("", "", "")
-        pair = (f"{owner}.kinetic", f"{owner}.static")
-        if field != "friction" or not all(dict.__contains__(self, k) for k in pair):
-            return None
-        warnings.warn(f"params['{key}'] is deprecated: the contact's coefficients are "
-                      f"params['{pair[0]}'] and params['{pair[1]}'] (writing '{key}' sets "
-                      "both)", DeprecationWarning, stacklevel=3)
-        return pair
-
-    def __missing__(self, key):
-        pair = self._renamed(key)
-        if pair is None:
-            raise KeyError(key)
-        return dict.__getitem__(self, pair[0])
-
-    def __setitem__(self, key, value):
-        pair = None if key in self else self._renamed(key)
-        if pair is not None:
-            for k in pair:
-                self[k] = value
-            return
+    def _store(self, key, value):
         if key not in self:
             raise KeyError(f"sim.params has no parameter {key!r}; parameters: {sorted(self)}")
         target = dict.__getitem__(self, key)

@@ -55,6 +55,15 @@ def force_length(curve, lam):
 
 
 @kernel(inline="always")
+def twitch(force, frequency, phase, t):
+    """A cell's pull at time t [N]: F (1 - cos(2 pi f t + phase)) / 2, the constant F when
+    f = 0 (force F [N], frequency f [Hz], phase [rad])."""
+    if frequency > 0.0:
+        return force * (0.5 - 0.5 * math.cos(2.0 * math.pi * frequency * t + phase))
+    return force
+
+
+@kernel(inline="always")
 def add_node_couple(couple, Q, k0, k1, c0, c1, c2):
     """Half of a lab-frame couple c into each of element slots k0, k1 (their local frames, Q c;
     k0 == k1 for an end node's single element)."""
@@ -73,10 +82,7 @@ def contractile_cells(a, bi, W, t):
         row = 3 * a.cell_axis[i]
         for lane in range(W):
             prm = a.cell_param[bi, i, :, lane]
-            act = prm[CELL_FORCE]
-            if prm[CELL_FREQUENCY] > 0.0:
-                act *= 0.5 - 0.5 * math.cos(2.0 * math.pi * prm[CELL_FREQUENCY] * t
-                                            + prm[CELL_PHASE])
+            act = twitch(prm[CELL_FORCE], prm[CELL_FREQUENCY], prm[CELL_PHASE], t)
             ja = a.cell_nodes[bi, i, 0, lane]
             jb = a.cell_nodes[bi, i, 1, lane]
             na = (a.rod_node_off[r] + ja) * W + lane

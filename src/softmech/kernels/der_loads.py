@@ -1,8 +1,8 @@
 """Node loads of discrete elastic rods in the unified engine's block layout (softmech.der_packing):
 the adapter that runs the discrete engine's own compiled bindings -- viscous damping
-(softmech.kernels.implicit_bindings.viscous_binding, ref. 004 eq. 27) and constant node forces
-(node_loads_binding) -- and its slender-body drag (softmech.kernels.implicit_drag) on one
-world at a time, without their Jacobians (h = inf: the unified engine's Newton takes a
+(softmech.kernels.implicit_bindings.viscous_binding, ref. 004 eq. 27), constant node forces
+(node_loads_binding) and contractile cells (softmech.kernels.contractile.contractile_cell_der)
+-- and its slender-body drag (softmech.kernels.implicit_drag) on one world at a time, without their Jacobians (h = inf: the unified engine's Newton takes a
 finite-difference Jacobian of the force pass).
 
 A term's nodes are numbered k = 0..K-1 (`node_slot[k]`: the node slot in der_x / der_v,
@@ -16,6 +16,7 @@ import math
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.contractile import contractile_cell_der, twitch
 from softmech.kernels.implicit_bindings import (NodeLoadsArgs, ViscousArgs, node_loads_binding,
                                                 viscous_binding)
 from softmech.kernels.implicit_drag import slender_drag_forces
@@ -130,3 +131,39 @@ def der_slender_drag(a, bi, W, t):
         scatter_add_nodes(F, a.node_slot, W, lane, a.der_force[bi])
         for j in range(a.edge_slot.shape[0]):
             a.der_torque[bi][0, a.edge_slot[j] * W + lane] += F[3 * K + j]
+
+
+DerContractileArgs = namedtuple("DerContractileArgs", [
+    "der_x",          # State: node positions [m] (n_blocks, 3, n W)
+    "der_force",      # Workspace: node forces [N] (n_blocks, 3, n W), accumulated into
+    "cell_slot",      # (n_blocks W, 4) int64: each lane's node slots of the edges holding the
+                      # cell's two ends, (x_0, x_1, x_2, x_3) of contractile_cell_der
+    "cell_frac",      # (n_blocks W, 2): the ends' fractions along those edges
+    "cell_axis",      # (n_blocks W, 2, 3): the bending plane's unit normal at each end
+    "cell_param",     # (n_blocks W, 8): h_a, h_b [m], l_0 [m] (0: no force-length curve),
+                      # k [N/m], l_n [m], F [N], f [Hz], phase [rad]
+    "cell_curve",     # (2 + C,) the force-length curve (softmech.kernels.contractile.force_length)
+    "dofs",           # (12,) int64: 0..11, the compact positions' DOFs
+    "q", "F",         # scratch (n_blocks, 12): compact positions [m] and forces [N]
+    "J", "JD", "H",   # scratch (n_blocks, 144), (n_blocks, 3, 12), (n_blocks, 12, 12): the
+                      # kernel's Jacobian and its parts (not used)
+])
+"""Arrays of der_contractile_cell (one sm.ContractileCell on a discrete rod)."""
+
+
+@kernel(inline="always")
+def der_contractile_cell(a, bi, W, t):
+    """der_force += the pull of the cell on the four nodes of the edges holding its ends
+    (softmech.kernels.contractile.contractile_cell_der, the discrete engine's kernel, on each
+    lane's own attachment: per-world start and length give per-world edges)."""
+    q, F, J = a.q[bi], a.F[bi], a.J[bi]
+    for lane in range(W):
+        b = bi * W + lane
+        slot, p = a.cell_slot[b], a.cell_param[b]
+        gather_nodes(a.der_x[bi], slot, W, lane, q)
+        zero(F)
+        zero(J)
+        contractile_cell_der(q, a.dofs, a.cell_frac[b, 0], a.cell_frac[b, 1], a.cell_axis[b, 0],
+                             a.cell_axis[b, 1], p[0], p[1], p[2], a.cell_curve, p[3], p[4],
+                             twitch(p[5], p[6], p[7], t), F, J, a.JD[bi], a.H[bi])
+        scatter_add_nodes(F, slot, W, lane, a.der_force[bi])

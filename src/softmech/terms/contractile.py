@@ -35,13 +35,15 @@ direction at each end is the rod's initial material direction d_k there, turned 
 edge's tangent about the fixed normal of the plane it spans with the tangent (the cell bends
 the rod in that plane; a planar swimmer's d_k is exactly that).
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from softmech import _checks
 from softmech.implicit.binding import Binding
 from softmech.integrators.driver import Call
 from softmech.kernels.contractile import (N_CELL_PARAMS, ContractileCellsArgs,
-                                          contractile_cell_der, contractile_cells)
+                                          contractile_cell_der, contractile_cells, twitch)
 from softmech.packing import lane_table, per_lane
 from softmech.terms.active_muscle import ACTIVE_FIT, positive_interval
 from softmech.terms.base import Part, Term, rod_name
@@ -159,7 +161,29 @@ class ContractileCell(Term):
         frac = (ends - arc[edges]) / rest_lengths[edges]
         return edges, frac, self._offsets(radius, edges, p)
 
+    def der_attachment(self, rod, p):
+        """The cell on the discrete rod `rod` (a polyline) in B worlds, from its parameters p
+        {field: (B,)}: a DerAttachment, its ends at their exact arc lengths
+        (edge_attachments), its natural length l_n the span's arc length."""
+        radius = np.broadcast_to(rod.radius, (len(p["start"]), rod.n_elems))
+        edges, frac, h = self.edge_attachments(rod.rest_lengths, radius, p)
+        natural = np.asarray(p["length"], dtype=float)
+        rest = natural * (self.force_length is not None)
+        params = np.column_stack([h, rest, self.stiffness(p, natural), natural, p["force"],
+                                  p["frequency"], p["phase"]])
+        return DerAttachment(
+            nodes=np.stack([edges[:, 0], edges[:, 0] + 1, edges[:, 1], edges[:, 1] + 1], axis=1),
+            frac=frac, axes=initial_side_directions(rod, self.side)[edges], params=params,
+            curve=FORCE_LENGTH.get(self.force_length, NO_CURVE))
+
     def contribute(self, ctx, p):
+        der = getattr(ctx, "der_index", {}).get(self.rod,
+                                                getattr(ctx, "der_shell_index", {}).get(self.rod))
+        if der is not None:                  # a discrete rod in the unified engine
+            from softmech.terms.der_loads import DerContractileCells
+            rod = _polyline(self, der)
+            ctx.part(DerContractileCells).add(self, rod, ORDER, self.der_attachment(rod, p))
+            return
         rod = ctx.rod(self.rod, self.name)
         if rod.closed:
             raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: a cell needs an open rod")
@@ -175,12 +199,32 @@ class ContractileCell(Term):
     def bind_implicit(self, ctx):
         """A discrete elastic rod (polyline): one binding, its attachment DOFs per world
         refreshed at every step from the per-world parameters."""
-        rod = ctx.body(self.name, self.rod)
-        if getattr(rod, "kind", None) != "der_rod" or not np.array_equal(
-                rod.edge_nodes, np.column_stack([np.arange(rod.n_elems), np.arange(1, rod.n_elems + 1)])):
-            raise ValueError(f"{self.name}.rod = {self.rod!r} is not allowed: a cell needs a "
-                             "Cosserat rod or a discrete rod that is a single polyline")
-        return [_CellBinding(self, rod, ctx)]
+        return [_CellBinding(self, _polyline(self, ctx.body(self.name, self.rod)), ctx)]
+
+
+class DerAttachment(NamedTuple):
+    """A cell on a discrete rod in B worlds (ContractileCell.der_attachment): the arguments of
+    softmech.kernels.contractile.contractile_cell_der per world."""
+    nodes: np.ndarray    # (B, 4) int: the nodes (x_0, x_1) and (x_2, x_3) of the edges holding its ends
+    frac: np.ndarray     # (B, 2): the ends' fractions along those edges
+    axes: np.ndarray     # (B, 2, 3): the bending plane's unit normal at each end
+    params: np.ndarray   # (B, 8): h_a, h_b [m], l_0 [m] (0: no curve), k [N/m], l_n [m],
+                         # F [N], f [Hz], phase [rad] (DER_H_A ... DER_PHASE)
+    curve: np.ndarray    # (2 + C,) the force-length curve as the kernels read it
+
+
+DER_H_A, DER_H_B, DER_REST, DER_K, DER_NATURAL, DER_FORCE, DER_FREQUENCY, DER_PHASE = range(8)
+"""Columns of DerAttachment.params."""
+
+
+def _polyline(cell, rod):
+    """`rod` if it is a discrete rod that is a single polyline (edge j joins nodes j and j + 1);
+    ValueError naming the cell's field otherwise."""
+    if getattr(rod, "kind", None) != "der_rod" or not np.array_equal(
+            rod.edge_nodes, np.column_stack([np.arange(rod.n_elems), np.arange(1, rod.n_elems + 1)])):
+        raise ValueError(f"{cell.name}.rod = {cell.rod!r} is not allowed: a cell needs a "
+                         "Cosserat rod or a discrete rod that is a single polyline")
+    return rod
 
 
 def initial_side_directions(rod, side):
@@ -208,13 +252,10 @@ class _CellBinding(Binding):
     def __init__(self, term, rod, ctx):
         self.name = term.name
         self.term = term
-        self.rest_lengths = rod.rest_lengths
-        self.radius = rod.radius[None]
-        self.axes = np.ascontiguousarray(initial_side_directions(rod, term.side))
+        self.rod = rod
         self.node_dofs = ctx.layout.node_dof(rod.nodes)               # (N, 3)
         self.p = {k: ctx.params[f"{term.name}.{k}"] for k in term.FIELDS}
         self._JD, self._H = np.empty((3, 12)), np.empty((12, 12))      # kernel scratch
-        self.curve = FORCE_LENGTH.get(term.force_length, NO_CURVE)
         self._setup(0)
 
     def _setup(self, b):
@@ -223,30 +264,24 @@ class _CellBinding(Binding):
         if key == getattr(self, "_key", None):      # the same attachment as the last step's
             return
         self._key = key
-        edges, frac, h = self.term.edge_attachments(self.rest_lengths, self.radius, row)
-        a, c = int(edges[0, 0]), int(edges[0, 1])
-        dofs = np.ascontiguousarray(self.node_dofs[[a, a + 1, c, c + 1]].reshape(-1))
+        at = self.term.der_attachment(self.rod, row)
+        dofs = np.ascontiguousarray(self.node_dofs[at.nodes[0]].reshape(-1))
         if getattr(self, "dofs", None) is None or not np.array_equal(dofs, self.dofs):
             self.dofs = dofs
             self.rows = np.repeat(dofs, 12)
             self.cols = np.tile(dofs, 12)
             self.pattern_version += 1
-        natural = float(row["length"][0])
-        rest = natural if self.term.force_length is not None else 0.0
-        self.ends = (float(frac[0, 0]), float(frac[0, 1]), self.axes[a], self.axes[c],
-                     float(h[0, 0]), float(h[0, 1]), rest, self.curve,
-                     float(self.term.stiffness(row, natural)[0]), natural)
+        p = at.params[0]
+        self.ends = (float(at.frac[0, 0]), float(at.frac[0, 1]), at.axes[0, 0], at.axes[0, 1],
+                     p[DER_H_A], p[DER_H_B], p[DER_REST], at.curve, p[DER_K], p[DER_NATURAL])
 
     def begin_step(self, b, q, t):
         self._setup(b)
 
     def amplitude(self, b, t):
-        """The cell's pull at time t [N]: F (1 - cos(2 pi f t + phase)) / 2, or F (f = 0)."""
-        force, frequency = float(self.p["force"][b]), float(self.p["frequency"][b])
-        if frequency > 0.0:
-            return force * 0.5 * (1.0 - np.cos(2.0 * np.pi * frequency * t
-                                               + float(self.p["phase"][b])))
-        return force
+        """The cell's pull at time t [N] (softmech.kernels.contractile.twitch)."""
+        return twitch(float(self.p["force"][b]), float(self.p["frequency"][b]),
+                      float(self.p["phase"][b]), t)
 
     def forces(self, b, q, v, t, h, F, J):
         contractile_cell_der(q, self.dofs, *self.ends, self.amplitude(b, t), F, J, self._JD,

@@ -1,7 +1,7 @@
 """Damping, drag and node forces on the discrete-rod kind of the unified engine
 (softmech.simulation.Simulation): the Parts of sm.LinearDamping, sm.SlenderBodyDrag,
-sm.QuadraticDrag and sm.NodeForce on a discrete rod, and sm.NodeUserForce on a discrete rod or
-shell. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per
+sm.QuadraticDrag, sm.NodeForce and sm.ContractileCell on a discrete rod, and sm.NodeUserForce
+on a discrete rod or shell. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per
 world), softmech.kernels.der_fluids (quadratic drag) and softmech.kernels.der_user_force; their
 explicit stability limit: softmech.der_stability (a user's force is not in it)."""
 import numpy as np
@@ -9,8 +9,12 @@ import numpy as np
 from softmech.blocks import to_blocks
 from softmech.integrators.driver import Call
 from softmech.kernels.der_fluids import DerQuadraticDragArgs, der_quadratic_drag
-from softmech.kernels.der_loads import (DerDampingArgs, DerNodeForceArgs, DerSlenderDragArgs,
-                                        der_damping, der_node_force, der_slender_drag)
+from softmech.bodies.shell import _node_dofs
+from softmech.integrators.analytic import Couplings
+from softmech.kernels.der_loads import (DerContractileArgs, DerDampingArgs, DerNodeForceArgs,
+                                        DerSlenderDragArgs, der_contractile_cell, der_damping,
+                                        der_node_force, der_slender_drag)
+from softmech.kernels.der_motion import DER_MOTION
 from softmech.kernels.der_user_force import DerUserForceArgs, der_user_force, register
 from softmech.terms.base import Part
 
@@ -28,6 +32,13 @@ def per_lane(values, lanes):
     """(B, ...) per-world values -> (n_blocks W, ...): the row of each lane's world, indexed by
     b = bi W + lane in softmech.kernels.der_loads."""
     return np.ascontiguousarray(np.asarray(values, dtype=float)[lanes.world_of_lane])
+
+
+def edge_couplings(engine, rod):
+    """The couplings of a load on each edge of a discrete rod that depends on its two nodes'
+    positions and velocities: the edges' 6 x 6 blocks (driver.Call.couplings)."""
+    slots = engine.der_slots.nodes[rod.name][rod.edge_nodes]                      # (m, 2)
+    return Couplings.blocks(_node_dofs(slots), DER_MOTION)
 
 
 class DerDampers(Part):
@@ -54,7 +65,10 @@ class DerDampers(Part):
                 DerDampingArgs, node_slot=slot, dofs=np.arange(3 * K).reshape(K, 3),
                 lengths=rod.node_lengths(), viscosity=per_lane(eta, engine.lanes),
                 v=engine.zeros(3 * K), F=engine.zeros(3 * K), J=np.zeros(0))
-            out.append(Call("forces", DAMPING_ORDER, der_damping, args, "der_damping"))
+            # (each node's force depends on its own velocity alone: no couplings beyond a DOF's
+            # own, which the implicit solver always keeps)
+            out.append(Call("forces", DAMPING_ORDER, der_damping, args, "der_damping",
+                            couplings=Couplings.none(DER_MOTION)))
         return out
 
 
@@ -93,7 +107,10 @@ class DerSlenderDrags(Part):
                 c_t=per_lane(c_t, engine.lanes), c_n=per_lane(c_n, engine.lanes),
                 spin=per_lane(spin, engine.lanes), q=engine.zeros(3 * K + m),
                 v=engine.zeros(3 * K + m), F=engine.zeros(3 * K + m), J=engine.zeros(37 * m))
-            out.append(Call("forces", DAMPING_ORDER, der_slender_drag, args, "der_slender_drag"))
+            # each edge's two nodes (its tangent and its consistent matrix); its twist's spin
+            # drag depends on its own rate alone
+            out.append(Call("forces", DAMPING_ORDER, der_slender_drag, args, "der_slender_drag",
+                            couplings=edge_couplings(engine, rod)))
         return out
 
 
@@ -116,7 +133,8 @@ class DerQuadraticDrags(Part):
             args = engine.args(
                 DerQuadraticDragArgs, edge_nodes=np.ascontiguousarray(nodes, dtype=np.int64),
                 c_n=to_blocks(c_n, engine.lanes), c_t=to_blocks(c_t, engine.lanes))
-            out.append(Call("forces", DRAG_ORDER, der_quadratic_drag, args, "der_quadratic_drag"))
+            out.append(Call("forces", DRAG_ORDER, der_quadratic_drag, args, "der_quadratic_drag",
+                            couplings=edge_couplings(engine, rod)))
         return out
 
 
@@ -139,7 +157,8 @@ class DerNodeForces(Part):
                 dofs=np.arange(3).reshape(1, 3), weights=np.ones(1),
                 vector=per_lane(force, engine.lanes), scale=np.zeros(0), F=engine.zeros(3),
                 J=np.zeros(0))
-            out.append(Call("forces", LOAD_ORDER, der_node_force, args, "der_node_force"))
+            out.append(Call("forces", LOAD_ORDER, der_node_force, args, "der_node_force",
+                            couplings=Couplings.none(DER_MOTION)))
         return out
 
 
@@ -168,4 +187,36 @@ class DerUserForces(Part):
                 user_x=engine.zeros(3 * K), user_v=engine.zeros(3 * K),
                 user_f=engine.zeros(3 * K))
             out.append(Call("forces", LOAD_ORDER, der_user_force, args, "der_user_force"))
+        return out
+
+
+class DerContractileCells(Part):
+    """sm.ContractileCell on discrete rods (softmech.kernels.der_loads.der_contractile_cell: the
+    discrete engine's kernel), one kernel call per cell, each lane's attachment (the edges
+    holding the cell's ends, their fractions, offsets and side directions) from its world's
+    parameters (softmech.terms.contractile.ContractileCell.der_attachment). Its couplings: the
+    twelve DOFs of each world's four nodes (their union over the worlds)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.entries = []   # (cell, rod, order, attachment (ContractileCell.der_attachment))
+
+    def add(self, cell, rod, order, attachment):
+        self.entries.append((cell, rod, order, attachment))
+
+    def calls(self, engine):
+        out = []
+        for cell, rod, order, at in self.entries:
+            lanes = engine.lanes
+            slots = engine.der_slots.nodes[rod.name][at.nodes]                      # (B, 4)
+            args = engine.args(
+                DerContractileArgs,
+                cell_slot=np.ascontiguousarray(slots[lanes.world_of_lane], dtype=np.int64),
+                cell_frac=per_lane(at.frac, lanes), cell_axis=per_lane(at.axes, lanes),
+                cell_param=per_lane(at.params, lanes), cell_curve=at.curve,
+                dofs=np.arange(12, dtype=np.int64), q=engine.zeros(12), F=engine.zeros(12),
+                J=engine.zeros(144), JD=engine.zeros(3, 12), H=engine.zeros(12, 12))
+            stencils = _node_dofs(np.unique(slots, axis=0))
+            out.append(Call("forces", order, der_contractile_cell, args, "der_contractile_cell",
+                            couplings=Couplings.blocks(stencils, DER_MOTION)))
         return out
