@@ -40,6 +40,12 @@ def culprit(sim, rotation):
         for field in (state if sim._der(b.name) is not None else STATE_FIELDS):
             if not np.all(np.abs(state[field]) <= EXPLODING):    # NaN compares False
                 return b.name, field
+    # a finite state whose forces overflow (an implicit step stops at its start: its residual
+    # was not finite): the first node whose acceleration is not finite or beyond EXPLODING
+    for b in bodies:
+        bad = ~(np.abs(sim.accelerations(b.name)[0]) <= EXPLODING)         # (B, n, 3)
+        if bad.any():
+            return b.name, f"accelerations of node {int(np.argwhere(bad)[0][1])}"
     return bodies[0].name, "state"
 
 
@@ -52,15 +58,19 @@ def raise_diverged(sim, saved, n_steps, status):
     limit = (np.inf if sim.scheme in IMPLICIT_SCHEMES
              else float(sim.time_step_limit().min()))
     worlds = failed_worlds(sim, status)
+    overflow = (f"{quantity} not finite or beyond {EXPLODING:g} m/s^2 at the step's start (the "
+                "force is too large)") if quantity.startswith("accelerations") else ""
     if np.any(status >= STATUS_NOT_CONVERGED):
         what = (f"implicit step: Newton did not converge even at dt / "
                 f"{2 ** sim.implicit_integrator().options.max_halvings} (near body "
-                f"{body!r})")
+                f"{body!r}{': ' + overflow if overflow else ''})")
     elif rotation:
         what = (f"body {body!r}: a frame rotated by more than 1 rad in one drift (its "
                 f"{quantity} * dt too large)")
     elif np.any(status == STATUS_EXPLODED):
         what = f"body {body!r}: exploding {quantity} (|value| > {EXPLODING:g} in SI units)"
+    elif overflow:
+        what = f"body {body!r}: {overflow}"
     else:
         what = f"body {body!r}: non-finite {quantity}"
     t_end = sim.time + n_steps * sim.dt

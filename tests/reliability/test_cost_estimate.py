@@ -218,8 +218,11 @@ def test_the_estimate_counts_what_the_run_records_on_both_engines(engine):
     per world and sample, for a mid-edge shell, a hinge shell and a discrete rod joined to
     the first (the unified engine left its shells out: no values, no elements, 2026-12-04)."""
     import numpy as np
-    from test_implicit_scenefile import shell_scene
+    from fuzz_cases import _test_module
 
+    # (by path: tests/unit is on sys.path only where pytest collected a test there)
+    shell_scene = _test_module("unit/test_implicit_scenefile.py",
+                               "test_implicit_scenefile").shell_scene
     sim = shell_scene().compile(engine=engine)
     fields = ("positions", "velocities", "angles", "angular_velocities", "total_energy", "com")
     cost = run_cost.estimate(sim, 2 * sim.dt, sim.dt, fields)
