@@ -79,17 +79,17 @@ def test_the_compiled_loop_gives_the_python_loops_states_bit_for_bit(case):
 
 def test_batched_worlds_equal_single_runs_and_a_restart_continues_bit_for_bit(tmp_path):
     stiffness = [1e6, 5e6, 2e7]
-    batched = rod_scene().compile(worlds=3, dt=2e-3)
+    batched = rod_scene().compile(worlds=3, dt=2e-3, engine="discrete")
     batched.params["arm.youngs_modulus"] = np.array(stiffness)
     batched.run(0.1)
     for b, E in enumerate(stiffness):
-        single = rod_scene().compile(dt=2e-3)
+        single = rod_scene().compile(dt=2e-3, engine="discrete")
         single.params["arm.youngs_modulus"] = E
         single.run(0.1)
         np.testing.assert_array_equal(single.q[0], batched.q[b])
     batched.save_state(tmp_path / "half.npz")
     straight = batched.run(0.1, record=sm.Every(0.02, ("positions",)))
-    again = rod_scene().compile(worlds=3, dt=2e-3)
+    again = rod_scene().compile(worlds=3, dt=2e-3, engine="discrete")
     again.params["arm.youngs_modulus"] = np.array(stiffness)
     again.load_state(tmp_path / "half.npz")
     resumed = again.run(0.1, record=sm.Every(0.02, ("positions",)))
@@ -128,7 +128,7 @@ def test_a_step_that_fails_stops_with_the_python_loops_error_and_keeps_the_state
 def test_the_python_loop_runs_where_a_binding_has_no_compiled_form():
     scene, rod = cantilever(1e9, n=10)
     scene.add(sm.NodeUserForce(rod, lambda t, x, v: np.zeros_like(x), name="user"))
-    sim = scene.compile(dt=1e-3)
+    sim = scene.compile(dt=1e-3, engine="discrete")
     assert sim.stepper.loop is None
     assert "'user'" in sim.stepper.loop_unavailable
     # a natural curvature given as a function of time: written from Python at every call
@@ -137,11 +137,12 @@ def test_the_python_loop_runs_where_a_binding_has_no_compiled_form():
                       radius=1e-3, density=1000.0, youngs_modulus=1e6,
                       natural_curvature=lambda t: np.full((4, 2), t))
     scene.add(sm.FixNodes("rod", nodes=[0, 1], angles=[0]))
-    sim = scene.compile(dt=1e-3)
+    sim = scene.compile(dt=1e-3, engine="discrete")
     assert sim.stepper.loop is None and "rod.bend_twist" in sim.stepper.loop_unavailable
     sim.run(0.005)
     np.testing.assert_array_equal(sim.params["rod.natural_curvature"][0], np.full((4, 2), 0.005))
-    assert cantilever(1e9, n=10)[0].compile(dt=1e-3).stepper.loop is not None
+    assert cantilever(1e9, n=10)[0].compile(
+        dt=1e-3, engine="discrete").stepper.loop is not None
 
 
 def test_newton_options_compiled_must_be_a_bool():
@@ -272,7 +273,7 @@ def test_argument_tuples_not_known_to_be_thread_safe_run_on_one_thread():
     Unknown = namedtuple("Unknown", ["x"])
     assert not threads_safe(Unknown(np.zeros(3)), 4)
     assert threads_safe(FixedDofsArgs(np.zeros(1, np.int64), np.zeros(1)), 4)
-    bend = rod_scene().compile(worlds=2, dt=2e-3).stepper.loop.forms[1].args
+    bend = rod_scene().compile(worlds=2, dt=2e-3, engine="discrete").stepper.loop.forms[1].args
     assert type(bend).__name__ == "DerBendTwistArgs" and set(SCRATCH["DerBendTwistArgs"]) <= \
         set(bend._fields)
     assert threads_safe(bend, 2)                       # its tables write per-world rows
@@ -285,7 +286,7 @@ def test_one_call_steps_every_world_and_reports_each_worlds_status():
     # step) reports its own status and steps done, and the worlds after it in the same call
     # still take all their steps, bit for bit as when each world is stepped alone (`run`)
     from softmech.kernels.newton import COUNTS_FIELDS, EXPLODED
-    sim = rod_scene().compile(worlds=3, dt=2e-3)
+    sim = rod_scene().compile(worlds=3, dt=2e-3, engine="discrete")
     loop = sim.stepper.loop
     q, v = sim.q.copy(), sim.v.copy()
     v[1, -1] = 50.0            # world 1: its last DOF (a twist) spins at 50 rad/s

@@ -218,7 +218,7 @@ def test_shell_nodes_choose_the_multigrid_and_rod_nodes_do_not(monkeypatch):
                       edges=edges, radius=1e-3, density=1000.0, youngs_modulus=1e9,
                       normal=(0.0, 0.0, 1.0))
     scene.add(sm.FixNodes("net", [0]))
-    net = scene.compile(dt=1e-3)
+    net = scene.compile(dt=1e-3, engine="discrete")
     assert net.stepper.pattern.kind == "sparse" and net.stepper.pattern.solver == "ilu"
 
 

@@ -226,7 +226,7 @@ def test_quadratic_drag_on_a_discrete_rod_is_round_and_unified_only():
     scene.add(sm.QuadraticDrag(rod, 2.5, 0.01))
     with pytest.raises(ValueError, match="not supported by the discrete engine: compile with "
                                          "engine='unified'"):
-        scene.compile(dt=1e-3)
+        scene.compile(dt=1e-3, engine="discrete")
     sim = scene.compile(dt=1e-3, engine="unified", worlds=2)
     sim.params["quadratic_drag.binormal"] = np.array([2.5, 3.0])
     with pytest.raises(ValueError, match="binormal'] differs from"):
@@ -291,7 +291,7 @@ def test_added_mass_on_a_discrete_rod_needs_a_chain_and_the_unified_engine():
                                          "needs a discrete rod that is one open chain"):
         scene.compile(dt=1e-3, engine="unified")
     with pytest.raises(ValueError, match="not supported by the discrete engine"):
-        scene.compile(dt=1e-3)
+        scene.compile(dt=1e-3, engine="discrete")
 
 
 def test_mixed_fluid_scene_round_trips_through_a_scenario_file(tmp_path):
