@@ -33,6 +33,12 @@ _STATE_KEYS = dict(zip(DER_STATE_FIELDS, ("der_x", "der_v", "der_theta", "der_w"
                                           "der_tangent", "der_ref")))
 """DER_STATE_FIELDS -> State field."""
 
+DISCRETE_ENGINE_NAMES = {"angles": "twist", "angular_velocities": "twist_rates"}
+"""A discrete rod's fields under the names the discrete engine gives them (its edge angles are
+the rod's twists): recorded (softmech.sampling) and set (der_set_state) under either name, so
+that one sm.Every records the same series on both engines and a state read from one engine
+sets the other."""
+
 
 class DerSlots:
     """Where each discrete rod's nodes, edges and springs sit in the engine's arrays, and the DOF
@@ -307,10 +313,17 @@ def der_get_state(state, slots, lanes, rod):
 
 def der_set_state(state, slots, lanes, rod, fields):
     """Write any of a discrete rod's DER_STATE_FIELDS, (n, ...) or (B, n, ...), into the State;
-    every field is checked before any is written. Positions set without reference frames keep
+    every field is checked before any is written (the discrete engine's names "angles" and
+    "angular_velocities" for "twist" and "twist_rates": DISCRETE_ENGINE_NAMES). Positions set
+    without reference frames keep
     the stored ones, which the next force evaluation transports onto the new tangents. A node
     shared with another rod (sm.JoinNodes) takes the value written last."""
     checked, B = {}, lanes.worlds
+    for name in set(fields) & set(DISCRETE_ENGINE_NAMES):
+        if DISCRETE_ENGINE_NAMES[name] in fields:
+            raise ValueError(f"set_state fields {name!r} and {DISCRETE_ENGINE_NAMES[name]!r} of "
+                             f"discrete rod {rod.name!r} are the same: give one")
+    fields = {DISCRETE_ENGINE_NAMES.get(k, k): v for k, v in fields.items()}
     for key, value in fields.items():
         if key not in DER_STATE_FIELDS:
             raise ValueError(f"set_state field {key!r} is not allowed for discrete rod "

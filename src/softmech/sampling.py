@@ -4,6 +4,7 @@ once per sample; and the check of the requested fields before a run."""
 import numpy as np
 
 from softmech.blocks import from_blocks
+from softmech.der_packing import DISCRETE_ENGINE_NAMES
 from softmech.recording import ROD_FIELDS, STATE_FIELDS
 from softmech.shell_packing import MIDEDGE_STATE_FIELDS
 from softmech.terms.rigid import ground_contact_force
@@ -59,11 +60,6 @@ def sample_fields(sim, samples, fields):
                     per_rod[name] = sim.diagnostics(name)
                 value = per_rod[name][base]
             samples.setdefault(f"{name}.{base}", []).append(value)
-
-
-DISCRETE_ENGINE_NAMES = {"angles": "twist", "angular_velocities": "twist_rates"}
-"""A discrete rod's fields under the names the discrete engine records them with (its edge
-angles are the rod's twists), so that one sm.Every records the same series on both engines."""
 
 
 def _der_sample(sim, name, base, per_rod):

@@ -141,3 +141,21 @@ def test_a_shells_elastic_energies_are_recorded_by_kind(bending):
     assert e["twisting_energy"][0] == 0 and e["shear_energy"][0] == 0
     assert e["total_energy"][0] == pytest.approx(
         elastic + e["translational_energy"][0] + e["rotational_energy"][0], rel=1e-12)
+
+
+def test_a_state_read_from_the_discrete_engine_sets_the_unified_one():
+    # the discrete engine names a rod's edge twists "angles" and their rates
+    # "angular_velocities" (softmech.der_packing.DISCRETE_ENGINE_NAMES); the unified engine takes
+    # either name, and refuses both at once
+    discrete, unified = swinging_rod("discrete"), swinging_rod("unified")
+    discrete.run(0.02)
+    state = discrete.get_state("rod")
+    state["angles"] = state["angles"] + 0.01 * np.arange(12)       # (a twist to carry over)
+    unified.set_state("rod", **state)
+    got = unified.get_state("rod")
+    for key, name in (("positions", "positions"), ("velocities", "velocities"),
+                      ("angles", "twist"), ("angular_velocities", "twist_rates")):
+        np.testing.assert_array_equal(got[name], state[key], err_msg=key)
+    with pytest.raises(ValueError, match="'angles' and 'twist' of discrete rod 'rod' are the "
+                                         "same: give one"):
+        unified.set_state("rod", angles=state["angles"], twist=state["angles"])
