@@ -62,8 +62,30 @@ def kernel(fn=None, **extra):
     under a second to a step's compile; inlining everything (the old fused step) was ~5 % faster
     still but compiled for 54 s and 1.5 GB per scene."""
     if fn is None:
-        return lambda f: _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
+        unliteral = extra.pop("unliteral", False)
+        return lambda f: _plain_types(_nb.njit(**{**KERNEL_OPTIONS, **extra})(f)) if unliteral \
+            else _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
     return _nb.njit(**KERNEL_OPTIONS)(fn)
+
+
+def _plain_types(dispatcher):
+    """@kernel(unliteral=True): calls from compiled code compile and link the overload of the
+    arguments' plain types. numba otherwise compiles one overload per combination of constant
+    arguments at the call sites (Literal[bool](True), Literal[int](0), ...): the implicit step's
+    state copies (three combinations of literal flags) and a discrete rod's curvature helper
+    (its rows 0 and 1) compiled four and two times, ~3.4 s of a cold start (docs/benchmarks.md,
+    2026-12-05). For kernels whose flags are cheap to test at run time, not for those whose
+    constants a benchmark shows to pay."""
+    from numba.core import types
+
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args),
+                     {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def compile_slp_vectorized(dispatcher, args):

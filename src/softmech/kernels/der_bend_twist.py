@@ -109,7 +109,7 @@ def _put_grad(g, row, de, df, dte, dtf):
     g[row, _TF] = dtf
 
 
-@kernel
+@kernel(unliteral=True)
 def _curvature(kappa, c, Pe, Pf, Re, Rf, kb, te, tf, tt, chi, ne, nf, want_hess, g, row, blk, H):
     """One material curvature kappa = 1/2 kb . (Pe + Pf) (kappa1: P = m2, R = -m1; kappa2:
     P = -m1, R = -m2): writes its gradient to g[row] and, if want_hess, adds c * its Hessian

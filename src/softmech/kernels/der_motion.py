@@ -150,7 +150,7 @@ def der_place(a, bi, W, h, U):
     _copy(a.refb[bi], a.ref[bi])
 
 
-@kernel
+@kernel(unliteral=True)
 def der_copy_state(a, bi, to_base, to_save, from_save):
     """Copy the kind's state (with its frames): to the stage base, to the step-start save, or
     back from the save, on block bi (softmech.kernels.implicit_motion.copy_state)."""

@@ -124,7 +124,7 @@ def _gather_rows(p, off, W, U):
                 U[off + nc * s + c, lane] = p[c, s * W + lane]
 
 
-@kernel
+@kernel(unliteral=True)
 def copy_state(a, bi, to_base, to_save, from_save):
     """Copy the kind's state: to the stage base (to_base), to the step-start save (to_save), or
     back from the save (from_save) on block bi."""
