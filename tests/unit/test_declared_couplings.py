@@ -62,14 +62,17 @@ def test_the_declared_pattern_holds_every_probed_coupling(bending, monkeypatch):
 
 
 def test_a_scene_with_an_undeclared_call_is_probed():
-    """A damped discrete rod: the damping declares no couplings, so the pattern is probed as
-    before (a ground contact declares each node's own block since its Jacobian is analytic)."""
+    """A discrete rod on the ground: the contact declares each node's own block (its Jacobian
+    is analytic) and the damping declares none beyond a DOF's own (since 2026-12-05), so no
+    probe; a user's force (sm.NodeUserForce: its couplings are unknown) makes the pattern
+    probed as before."""
     scene = sm.Scene()
     rod = scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.002), direction=(1.0, 0.0, 0.0),
                             length=0.1, n_elems=5, radius=1e-3, density=1000.0,
                             youngs_modulus=1e7)
     scene.add(sm.Gravity())
     scene.add(sm.GroundContact(rod, stiffness=10.0, distance=1e-3))
-    assert declared(integrator(scene)) is not None
     scene.add(sm.LinearDamping(rod, 10.0))
+    assert declared(integrator(scene)) is not None
+    scene.add(sm.NodeUserForce(rod, lambda t, x, v: -0.1 * v, name="user"))
     assert declared(integrator(scene)) is None
