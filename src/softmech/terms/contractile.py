@@ -182,7 +182,7 @@ class ContractileCell(Term):
         if der is not None:                  # a discrete rod in the unified engine
             from softmech.terms.der_loads import DerContractileCells
             rod = _polyline(self, der)
-            ctx.part(DerContractileCells).add(self, rod, ORDER, self.der_attachment(rod, p))
+            ctx.part(DerContractileCells).add(rod, ORDER, self.der_attachment(rod, p))
             return
         rod = ctx.rod(self.rod, self.name)
         if rod.closed:

@@ -1,16 +1,17 @@
 """Damping, drag and node forces on the discrete-rod kind of the unified engine
 (softmech.simulation.Simulation): the Parts of sm.LinearDamping, sm.SlenderBodyDrag,
 sm.QuadraticDrag, sm.NodeForce and sm.ContractileCell on a discrete rod, and sm.NodeUserForce
-on a discrete rod or shell. Kernels: softmech.kernels.der_loads (the discrete engine's own bindings, called per
-world), softmech.kernels.der_fluids (quadratic drag) and softmech.kernels.der_user_force; their
-explicit stability limit: softmech.der_stability (a user's force is not in it)."""
+on a discrete rod or shell. Kernels: softmech.kernels.der_loads (the discrete engine's own
+bindings, called per world), softmech.kernels.der_fluids (quadratic drag) and
+softmech.kernels.der_user_force; their explicit stability limit: softmech.der_stability (a
+user's force is not in it)."""
 import numpy as np
 
 from softmech.blocks import to_blocks
-from softmech.integrators.driver import Call
-from softmech.kernels.der_fluids import DerQuadraticDragArgs, der_quadratic_drag
 from softmech.bodies.shell import _node_dofs
 from softmech.integrators.analytic import Couplings
+from softmech.integrators.driver import Call
+from softmech.kernels.der_fluids import DerQuadraticDragArgs, der_quadratic_drag
 from softmech.kernels.der_loads import (DerContractileArgs, DerDampingArgs, DerNodeForceArgs,
                                         DerSlenderDragArgs, der_contractile_cell, der_damping,
                                         der_node_force, der_slender_drag)
@@ -199,14 +200,14 @@ class DerContractileCells(Part):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.entries = []   # (cell, rod, order, attachment (ContractileCell.der_attachment))
+        self.entries = []   # (rod, order, attachment (ContractileCell.der_attachment))
 
-    def add(self, cell, rod, order, attachment):
-        self.entries.append((cell, rod, order, attachment))
+    def add(self, rod, order, attachment):
+        self.entries.append((rod, order, attachment))
 
     def calls(self, engine):
         out = []
-        for cell, rod, order, at in self.entries:
+        for rod, order, at in self.entries:
             lanes = engine.lanes
             slots = engine.der_slots.nodes[rod.name][at.nodes]                      # (B, 4)
             args = engine.args(
