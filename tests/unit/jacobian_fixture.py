@@ -5,6 +5,7 @@ analytic entries)."""
 import numpy as np
 
 from softmech.integrators.analytic import dof_weights
+from softmech.integrators.implicit_source import DIFFERENCES, RESIDUAL
 
 H = 2e-3
 """The step [s] of the tests' scenes."""
@@ -35,8 +36,9 @@ def newton_matrices(sim):
             J[:, j] = (R[0] - R[1]) / (2 * e)
         return J
 
-    full, without = central(ig.module.evaluate), central(ig.module.evaluate_fd)
-    ig.module.evaluate_fd(T, ig.kinds, 0, W, t, H, U0, np.zeros((n, W)))
+    full = central(lambda *args: ig.module.evaluate(*args, RESIDUAL))
+    without = central(lambda *args: ig.module.evaluate(*args, DIFFERENCES))
+    ig.module.evaluate(T, ig.kinds, 0, W, t, H, U0, np.zeros((n, W)), DIFFERENCES)
     ours = without.copy()
     for i_call, entries in ig._analytic:        # (every term with an analytic Jacobian)
         values = np.zeros(entries.rows.size)

@@ -37,7 +37,7 @@ from softmech.integrators.analytic import analytic_entries, declared_couplings, 
 from softmech.integrators.dof_layout import kind_array, kind_dofs
 from softmech.integrators.driver import load_generated
 from softmech.integrators.implicit_memory import IntegratorMemory
-from softmech.integrators.implicit_source import implicit_source
+from softmech.integrators.implicit_source import CONSTRAIN, DIFFERENCES, implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
 from softmech.kernels.sparse_lu import prepare_factor
@@ -318,9 +318,11 @@ class ImplicitIntegrator(IntegratorMemory):
         for bi in range(self.lanes.n_blocks):
             self._copy_states(bi, to_base=True, to_save=True)
             U = self._velocities(bi) + rng.uniform(0.5, 1.5, (self.n_dof, W))
-            # the compiled constrain, then the kinds' velocities gathered from Python: a compiled
-            # probe doing both linked every constraint kernel into one more function per scene
-            self.module.constrain(self.engine.T, self.kinds, bi, W, time + self.dt, self.dt, U)
+            # the compiled evaluation's constraints alone, then the kinds' velocities gathered
+            # from Python: a compiled probe doing both linked every constraint kernel into one
+            # more function per scene (the residual's argument is not touched in this mode)
+            self.module.evaluate(self.engine.T, self.kinds, bi, W, time + self.dt, self.dt, U,
+                                 np.zeros_like(U), CONSTRAIN)
             free = (self._velocities(bi) == U).astype(float)
             for a in self.kinds:
                 v_off, w_off = a.offsets
@@ -349,7 +351,8 @@ class ImplicitIntegrator(IntegratorMemory):
         # out-of-plane entries, was found at one width and missed at another)
         U0 = U0 + 1e-3 * scale / h * rng.uniform(-1.0, 1.0, (U0.shape[0], 1))
         R0, Rp = np.zeros_like(U0), np.zeros_like(U0)
-        evaluate = self.module.evaluate_fd      # (the analytic terms' couplings: not probed)
+        # (the analytic terms' couplings: not probed)
+        evaluate = lambda *args: self.module.evaluate(*args, DIFFERENCES)
         T = self.engine.T
         rows, cols = [self._couplings[0]], [self._couplings[1]]
         # every call declares its couplings (shells, waves, constraints): no probe
