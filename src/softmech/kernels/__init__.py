@@ -60,11 +60,14 @@ def kernel(fn=None, **extra):
     rods at B = 1 (docs/benchmarks_log.md): a separate call costs ~30-40 ns per step whatever its
     arguments, ~3 % of a 50-element rod's step each, while inlining a small kernel adds well
     under a second to a step's compile; inlining everything (the old fused step) was ~5 % faster
-    still but compiled for 54 s and 1.5 GB per scene."""
+    still but compiled for 54 s and 1.5 GB per scene. @kernel(unliteral=True): see _plain_types."""
     if fn is None:
         unliteral = extra.pop("unliteral", False)
-        return lambda f: _plain_types(_nb.njit(**{**KERNEL_OPTIONS, **extra})(f)) if unliteral \
-            else _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
+
+        def decorate(f):
+            dispatcher = _nb.njit(**{**KERNEL_OPTIONS, **extra})(f)
+            return _plain_types(dispatcher) if unliteral else dispatcher
+        return decorate
     return _nb.njit(**KERNEL_OPTIONS)(fn)
 
 
@@ -73,8 +76,9 @@ def _plain_types(dispatcher):
     arguments' plain types. numba otherwise compiles one overload per combination of constant
     arguments at the call sites (Literal[bool](True), Literal[int](0), ...): the implicit step's
     state copies (three combinations of literal flags) and a discrete rod's curvature helper
-    (its rows 0 and 1) compiled four and two times, ~3.4 s of a cold start (docs/benchmarks.md,
-    2026-12-05). For kernels whose flags are cheap to test at run time, not for those whose
+    (its rows 0 and 1) compiled four and two times, ~5 s of a discrete rod's cold implicit start
+    (docs/benchmarks.md, 2026-12-05); the implicit module's evaluate (its mode) would compile
+    three times. For kernels whose flags are cheap to test at run time, not for those whose
     constants a benchmark shows to pay."""
     from numba.core import types
 
