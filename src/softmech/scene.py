@@ -296,17 +296,19 @@ class Scene:
                 newton=None, engine=None):
         """Return a Simulation of `worlds` copies of this scene advanced with time step dt [s].
 
-        Cosserat rods and rigid bodies: scheme "verlet" (position Verlet, the default) or
-        "pefrl" (explicit; strict: raise instead of warn when dt is above the estimated
-        stability limit), or "implicit_euler" (softmech.integrators.implicit: any dt the motion
-        allows; newton: softmech.ImplicitOptions). Discrete rods and shells: an
-        ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or "symplectic_euler" (explicit, the same force
-        terms: for comparisons); newton: softmech.implicit.newton.NewtonOptions.
+        Cosserat rods and rigid bodies: scheme "verlet" (position Verlet, the default),
+        "pefrl" or "symplectic_euler" (explicit, softmech.integrators.explicit; strict: raise
+        instead of warn when dt is above the estimated stability limit), or "implicit_euler"
+        (softmech.integrators.implicit: any dt the motion allows; newton:
+        softmech.ImplicitOptions). Discrete rods and shells on the discrete engine: an
+        ImplicitSimulation (softmech.implicit), scheme "implicit_euler" (the default) or
+        "symplectic_euler" (explicit, the same force terms: for comparisons); newton:
+        softmech.implicit.newton.NewtonOptions.
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
         rods and shells, and for shells below 3,000 nodes; discrete for discrete rods alone and
-        larger shells, or with NewtonOptions or "symplectic_euler"): the discrete rods and shells
+        larger shells, or with NewtonOptions): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
         any of its schemes ("implicit_euler" the default when it has them; docs/discrete_rods.md
@@ -350,7 +352,8 @@ class Scene:
             _checks.choice("scheme", scheme, {"implicit_euler", "symplectic_euler"})
             return compile_implicit(self, worlds=worlds, dt=dt, newton=newton, scheme=scheme)
         scheme = "verlet" if scheme is None else scheme
-        _checks.choice("scheme", scheme, {"verlet", "pefrl", "implicit_euler"})
+        _checks.choice("scheme", scheme,
+                       {"verlet", "pefrl", "symplectic_euler", "implicit_euler"})
         from softmech.integrators.implicit import ImplicitOptions
         if newton is not None and (scheme != "implicit_euler"
                                    or not isinstance(newton, ImplicitOptions)):
@@ -380,15 +383,16 @@ def _default_engine(scene, on_kind, mixed, scheme, newton):
     rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
     without discrete rods below UNIFIED_SHELL_NODES shell nodes (there the unified engine is
     faster, 1.5-5x for the built-in shell scenes, docs/benchmarks.md) unless the call passes
-    what only the discrete engine takes (its NewtonOptions, scheme "symplectic_euler");
-    "discrete" otherwise (discrete rods alone, whose Newton is faster there; large shells, for
-    its multigrid; a body of another kind)."""
+    what only the discrete engine takes (its NewtonOptions); "discrete" otherwise (discrete
+    rods alone: their steps cost the same on both engines, but the unified engine compiles a
+    Newton loop for each scene, ~17 s more of a cold start, docs/benchmarks.md; large shells,
+    for its multigrid; a body of another kind)."""
     if mixed or not scene.implicit_bodies:
         return "unified"
     from softmech.implicit.newton import NewtonOptions
 
     shells = [b for b in on_kind if b.kind == "shell"]
-    discrete_only = scheme == "symplectic_euler" or isinstance(newton, NewtonOptions)
+    discrete_only = isinstance(newton, NewtonOptions)
     small = sum(len(b.vertices) for b in shells) < UNIFIED_SHELL_NODES
     on_kind_only = len(on_kind) == len(scene.implicit_bodies)
     return "unified" if shells and small and on_kind_only and not discrete_only else "discrete"

@@ -69,7 +69,7 @@ def check_message(err, body, dt):
     return suggested
 
 
-@pytest.mark.parametrize("scheme", ["verlet", "pefrl"])
+@pytest.mark.parametrize("scheme", ["verlet", "pefrl", "symplectic_euler"])
 @pytest.mark.parametrize("build", [cantilever, damped_ball, mantle])
 def test_explicit_divergence_stops_names_the_body_and_reruns_from_its_file(tmp_path, build,
                                                                           scheme):

@@ -37,7 +37,7 @@ def rod_scene():
     (lambda: shell_scene(rod=True), {}, Simulation),              # shells with discrete rods
     (lambda: shell_scene(cosserat=True), {}, Simulation),         # mixed: unified
     (lambda: shell_scene(), {"newton": NewtonOptions()}, ImplicitSimulation),
-    (lambda: shell_scene(), {"scheme": "symplectic_euler"}, ImplicitSimulation),
+    (lambda: shell_scene(), {"scheme": "symplectic_euler"}, Simulation),    # every kind has it
     (lambda: shell_scene(), {"engine": "discrete"}, ImplicitSimulation),
     (rod_scene, {}, ImplicitSimulation),                          # discrete rods alone
     (rod_scene, {"engine": "unified"}, Simulation),

@@ -156,10 +156,11 @@ def test_a_function_of_time_actuates_as_in_the_discrete_engine():
     assert np.abs(nodes["unified"] - nodes["discrete"]).max() < 1e-7
 
 
-@pytest.mark.parametrize("scheme", ["verlet", "pefrl"])
+@pytest.mark.parametrize("scheme", ["verlet", "pefrl", "symplectic_euler"])
 def test_under_the_explicit_schemes_the_function_is_read_at_each_force_pass(scheme):
     """The explicit schemes evaluate forces in the middle of the step (position Verlet, at
-    i dt + dt / 2) or at PEFRL's four drift points: the function's samples there are exact,
+    i dt + dt / 2), at PEFRL's four drift points or at the step's start (symplectic Euler,
+    after its drift of 0): the function's samples there are exact,
     so a run with the function equals, bit for bit, a run with a table holding the function's
     values at those times (computed here with the stepper's arithmetic,
     softmech.integrators.explicit.step_block), which interpolates to the sample itself."""

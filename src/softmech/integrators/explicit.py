@@ -6,6 +6,10 @@ Position Verlet with the corrected frame-update signs (ME498 handout eqs. 5-10):
     x += dt/2 v,  Q <- exp(-dt/2 [w]x) Q          (drift, eqs. 9-10)
 PEFRL (Omelyan, Mryglod, Folk, Comput. Phys. Commun. 146:188, 2002, eq. 20): four force
 evaluations per step, fourth order for conservative forces.
+Symplectic Euler (kick, then drift: v += dt a(t_n), x += dt v; Hairer, Lubich and Wanner,
+Geometric Numerical Integration, 2nd ed., sec. I.1.2): first order, the explicit comparison
+scheme of the discrete engine (softmech.implicit.newton.ImplicitStepper.explicit_step) for every
+body kind; its opening drift of 0 is the identity bit for bit (a rotation by exp(0) = I).
 
 The integrator owns the time loop, inertia (forces -> accelerations), the drifts and the order
 in which constraints are imposed; it never names a term nor a body kind. Both enter through
@@ -21,10 +25,10 @@ T[0] is the tuple of the body kinds' motion arguments; T[1:] the terms' argument
 """
 import numpy as np
 
-SCHEMES = {"verlet": 0, "pefrl": 1}
+SCHEMES = {"verlet": 0, "pefrl": 1, "symplectic_euler": 2}
 """Name -> code of the explicit schemes."""
 
-FORCE_EVALUATIONS = {"verlet": 1, "pefrl": 4}
+FORCE_EVALUATIONS = {"verlet": 1, "pefrl": 4, "symplectic_euler": 1}
 
 _PEFRL_XI = 0.1786178958448091
 _PEFRL_LAMBDA = -0.2123418310626054
@@ -38,7 +42,8 @@ def _scheme_tables():
     verlet = (np.array([0.5, 0.5]), np.array([1.0]))
     pefrl = (np.array([xi, chi, 1.0 - 2.0 * (chi + xi), chi, xi]),
              np.array([0.5 * (1.0 - 2.0 * lam), lam, lam, 0.5 * (1.0 - 2.0 * lam)]))
-    return verlet, pefrl
+    symplectic_euler = (np.array([0.0, 1.0]), np.array([1.0]))
+    return verlet, pefrl, symplectic_euler
 
 
 SCHEME_TABLES = _scheme_tables()

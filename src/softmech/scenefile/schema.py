@@ -6,7 +6,8 @@ A scenario file is TOML. Every call of the scene builder has a table form:
     schema_version = 1
     [scene]        name, description, template ("generic", "snake", "cantilever": what
                    `softmech run` derives and plots)
-    [run]          dt [s], duration [s], worlds, scheme ("verlet" | "pefrl"), engine
+    [run]          dt [s], duration [s], worlds, scheme ("verlet" | "pefrl" | "symplectic_euler" |
+                   "implicit_euler"), engine
                    ("discrete" | "unified": discrete rods and shells), strict,
                    allow_large (run above softmech.run_cost's budgets)
     [record]       every [s], fields (as sm.Every); optional: the template's default otherwise
