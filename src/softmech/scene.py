@@ -329,7 +329,7 @@ class Scene:
                                                                                   "shell")]
         mixed = bool(self.implicit_bodies) and bool(self.rods or self.rigid_bodies) and \
             len(on_kind) == len(self.implicit_bodies)
-        engine = _default_engine(self, on_kind, mixed, scheme, newton) \
+        engine = _default_engine(self, on_kind, mixed, newton) \
             if engine is None else _checks.choice("engine", engine, {"unified", "discrete"})
         der_rods, der_shells = [], []
         if engine == "unified" and self.implicit_bodies:
@@ -378,7 +378,7 @@ the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) catches up (a 
 docs/benchmarks.md, `python benchmarks/shell_engines.py`)."""
 
 
-def _default_engine(scene, on_kind, mixed, scheme, newton):
+def _default_engine(scene, on_kind, mixed, newton):
     """The engine a scene compiles to when none is given: "unified" for Cosserat rods and
     rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
     without discrete rods below UNIFIED_SHELL_NODES shell nodes (there the unified engine is

@@ -7,9 +7,9 @@ Position Verlet with the corrected frame-update signs (ME498 handout eqs. 5-10):
 PEFRL (Omelyan, Mryglod, Folk, Comput. Phys. Commun. 146:188, 2002, eq. 20): four force
 evaluations per step, fourth order for conservative forces.
 Symplectic Euler (kick, then drift: v += dt a(t_n), x += dt v; Hairer, Lubich and Wanner,
-Geometric Numerical Integration, 2nd ed., sec. I.1.2): first order, the explicit comparison
-scheme of the discrete engine (softmech.implicit.newton.ImplicitStepper.explicit_step) for every
-body kind; its opening drift of 0 is the identity bit for bit (a rotation by exp(0) = I).
+Geometric Numerical Integration, 2nd ed., sec. I.1.2): first order; the discrete engine's
+explicit comparison scheme (softmech.implicit.newton.ImplicitStepper.explicit_step), here for
+every body kind. Its opening drift of 0 is the identity bit for bit (a rotation by exp(0) = I).
 
 The integrator owns the time loop, inertia (forces -> accelerations), the drifts and the order
 in which constraints are imposed; it never names a term nor a body kind. Both enter through
