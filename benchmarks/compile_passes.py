@@ -21,6 +21,20 @@ import os
 import sys
 import tempfile
 import time
+from typing import NamedTuple
+
+
+class Compiled(NamedTuple):
+    """One compiled overload's LLVM seconds by stage, numba's typing and lowering seconds."""
+    all: float
+    own: float
+    module: float
+    code: float
+    wrapper: float
+    typing: float
+    lowering: float
+    name: str
+    timings: object     # numba's llvm_pass_timings records
 
 
 def main(argv=None):
@@ -45,25 +59,25 @@ def main(argv=None):
         scene.compile(worlds=1, dt=info.dt, **options).step(1)
     total = time.perf_counter() - t_start
     rows = _functions()
-    print(f"cold compile of {', '.join(args.scenes)} {options or ''}: {total:.1f} s in all "
+    print(f"cold compile of {', '.join(args.scenes)}{f' {options}' if options else ''}: "
+          f"{total:.1f} s in all "
           f"(caches in {folder}); LLVM seconds per function:")
     print(f"  {'all':>6} {'own':>6} {'module':>6} {'code':>6} {'wrapper':>7}  "
           "numba: type inference, lowering  function")
     for row in rows[:args.top]:
         print("  {:6.2f} {:6.2f} {:6.2f} {:6.2f} {:7.2f}  {:5.2f} {:5.2f}  {}".format(*row[:8]))
-    sums = [sum(row[i] for row in rows) for i in range(1, 5)]
-    print("  sum: own {:.1f}, module {:.1f}, code {:.1f}, wrappers {:.1f}".format(*sums))
+    print("  sum: own {:.1f}, module {:.1f}, code {:.1f}, wrappers {:.1f}".format(
+        *(sum(getattr(row, f) for row in rows) for f in ("own", "module", "code", "wrapper"))))
     if args.passes:
         for row in rows:
-            if row[7].endswith("." + args.passes):
-                _print_passes(row[8])
+            if row.name.endswith("." + args.passes):
+                _print_passes(row.timings)
                 break
     return 0
 
 
 def _functions():
-    """(all, own, module, code, wrapper, typing, lowering, name, llvm_pass_timings) of every
-    compiled overload in this process, largest first."""
+    """A Compiled for every compiled overload in this process, largest first."""
     import gc
 
     from numba.core.registry import CPUDispatcher
@@ -93,10 +107,11 @@ def _functions():
                     key = pass_name.split("_", 1)[-1]
                     pipeline[key] = pipeline.get(key, 0.0) + t.run
             name = f"{obj.py_func.__module__}.{obj.py_func.__name__}"
-            rows.append((sum(stage.values()), stage["own"], stage["module"], stage["code"],
-                         stage["wrapper"], pipeline.get("nopython_type_inference", 0.0),
-                         pipeline.get("native_lowering", 0.0), name, timings))
-    return sorted(rows, key=lambda row: -row[0])
+            rows.append(Compiled(sum(stage.values()), stage["own"], stage["module"],
+                                 stage["code"], stage["wrapper"],
+                                 pipeline.get("nopython_type_inference", 0.0),
+                                 pipeline.get("native_lowering", 0.0), name, timings))
+    return sorted(rows, key=lambda row: -row.all)
 
 
 def _print_passes(timings, n=8):
