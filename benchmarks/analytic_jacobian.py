@@ -79,7 +79,7 @@ def main():
     args = parser.parse_args()
     print(f"load {os.getloadavg()[0]:.2f}")
     reference = None
-    print("falling_rod, 0.6 s, one world: best wall [s], per step passes / evaluations / "
+    print("falling_rod, 0.6 s, one world: best wall [s], per step Newton iterations / evaluations / "
           "Jacobians, max node distance from the finite-difference run [m]")
     for label, options in SETTINGS.items():
         wall, counts, x = falling_rod(options, args.repeats)
@@ -88,7 +88,7 @@ def main():
               f"{counts['evaluations']:6.2f} {counts['jacobians']:5.2f}  "
               f"{np.abs(x - reference).max():.2e}")
     tips, _ = stiff_rod("discrete")
-    print("stiff rod, 20 steps: max tip distance from the discrete engine [m], Newton passes, "
+    print("stiff rod, 20 steps: max tip distance from the discrete engine [m], Newton iterations, "
           "evaluations, Jacobians")
     for label, options in SETTINGS.items():
         ours, stats = stiff_rod("unified", options)

@@ -44,7 +44,8 @@ def measure(name, guard, predictor, duration):
     wall = time.perf_counter() - t0
     counts = dict(zip(COUNTS, solver.counts.sum(axis=0) - before))
     steps = max(int(counts["steps"]), 1)
-    return wall, {k: counts[k] / steps for k in ("iterations", "evaluations", "jacobians")}
+    return wall, {k: counts[k] / steps for k in ("iterations", "residuals", "evaluations",
+                                                       "jacobians")}
 
 
 def main(argv=None):
@@ -54,13 +55,13 @@ def main(argv=None):
     parser.add_argument("--duration", type=float, default=None, help="simulated seconds")
     args = parser.parse_args(argv)
     print(f"predictor {args.predictor}, load {os.getloadavg()[0]:.2f}")
-    print(f"{'scene':12} {'guard':5} {'wall [s]':>8} {'it/step':>7} {'ev/step':>7} "
+    print(f"{'scene':12} {'guard':5} {'wall [s]':>8} {'it/step':>7} {'res/step':>8} {'ev/step':>7} "
           f"{'jac/step':>8}")
     for name in args.scenes.split(","):
         for guard in (False, True):
             wall, per = measure(name, guard, args.predictor, args.duration)
             print(f"{name:12} {'on' if guard else 'off':5} {wall:8.3f} {per['iterations']:7.2f} "
-                  f"{per['evaluations']:7.2f} {per['jacobians']:8.3f}", flush=True)
+                  f"{per['residuals']:8.2f} {per['evaluations']:7.2f} {per['jacobians']:8.3f}", flush=True)
     print(f"load {os.getloadavg()[0]:.2f}")
 
 

@@ -66,7 +66,8 @@ def measure(scene_name, worlds, duration, repeats, newton=None):
     stats = sim.implicit_integrator().stats
     steps = max(stats["steps"], 1)
     return walls, cpus[int(np.argmin(walls))], {k: stats[k] / steps for k in
-                                                ("iterations", "evaluations", "jacobians")}
+                                                ("iterations", "residuals", "evaluations",
+                                                 "jacobians")}
 
 
 def main(argv=None):
@@ -86,14 +87,15 @@ def main(argv=None):
     print(f"{args.scene} on the unified engine, {duration:g} s simulated, "
           f"{''.join(f'{k} {v}, ' for k, v in given.items())}load {os.getloadavg()[0]:.2f}")
     print(f"{'B':>3} {'min [s]':>8} {'median':>8} {'/B=1':>6} {'cpu/wall':>8} {'it/step':>7} "
-          f"{'ev/step':>7} {'jac/step':>8}")
+          f"{'res/step':>8} {'ev/step':>7} {'jac/step':>8}")
     base = None
     for worlds in [int(w) for w in args.worlds.split(",")]:
         walls, cpu, per_step = measure(args.scene, worlds, duration, args.repeats, newton)
         best = min(walls)
         base = best if base is None else base
         print(f"{worlds:>3} {best:8.3f} {statistics.median(walls):8.3f} {best / base:6.2f} "
-              f"{cpu / best:8.2f} {per_step['iterations']:7.2f} {per_step['evaluations']:7.2f} "
+              f"{cpu / best:8.2f} {per_step['iterations']:7.2f} {per_step['residuals']:8.2f} "
+              f"{per_step['evaluations']:7.2f} "
               f"{per_step['jacobians']:8.3f}")
     print(f"load {os.getloadavg()[0]:.2f}")
 

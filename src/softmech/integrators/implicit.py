@@ -49,8 +49,13 @@ softmech.integrators.explicit.SCHEMES)."""
 STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
 
-COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings")
-"""Counters of each block (ImplicitIntegrator.stats)."""
+COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings", "residuals")
+"""Counters of each block (ImplicitIntegrator.stats): steps; iterations, the Newton
+corrections (linear solves; as the discrete engine's NewtonStats.iterations counts them);
+evaluations of the residual, finite differences included; Jacobians factored; steps halved;
+residuals, the evaluations at Newton's points (its iterates and line-search trials, the
+discrete engine's NewtonStats.evaluations; until 2026-12-06 this engine reported these as its
+iterations, docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,8 @@ class ImplicitOptions:
     world whose last step had a trial point rejected by Newton's line search (its velocities
     crossed a kink of the forces: a contact starting, friction switching between sticking and
     sliding) starts its next step from its velocities, not extrapolated past the kink
-    (softmech.kernels.implicit_newton.mark_rough; the built-in falling_rod: 3.46 Newton
-    iterations per step instead of 4.38, docs/implicit_cosserat.md). analytic: take the
+    (softmech.kernels.implicit_newton.mark_rough; the built-in falling_rod: 2.88 Newton
+    iterations per step instead of 3.28, docs/implicit_cosserat.md). analytic: take the
     Newton matrix's entries of the terms that have an analytic Jacobian (the discrete rods'
     elasticity) from it, the rest by finite differences (softmech.integrators.analytic);
     False: every term by finite differences."""

@@ -112,7 +112,7 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                 for it in range(max_iterations * (MAX_LINE_SEARCH + 2)):
                     evaluate(T, S, bi, W, t, h, U, R, RESIDUAL)
                     N.counts[bi, 2] += 1
-                    N.counts[bi, 1] += 1
+                    N.counts[bi, 5] += 1
                     # (NaN where any entry is not finite; summed per lane, so the loop needs
                     # no reassociation to vectorize; phi is the merit's accumulator, zeroed
                     # after)
@@ -222,6 +222,7 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                         for lane in range(W):
                             b[i, lane] = dU[N.perm[i], lane]
                     lu_solve_block(N.colptr, N.rows, N.diag, N.values[bi], b)
+                    N.counts[bi, 1] += 1
                     for i in range(b.shape[0]):
                         for lane in range(W):
                             dU[N.perm[i], lane] = b[i, lane] * active[lane]
