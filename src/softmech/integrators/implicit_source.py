@@ -158,10 +158,13 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                             keep_frames(S, bi, W, fresh_lanes)
                         perturbation(S, bi, W, h, U, eps, delta)
                         # @splice fd_lanes
+                        differences = 0         # lanes taking new differences
+                        for lane in range(W):
+                            differences += lanes[lane]
                         # (the lanes taking new differences start from zero; the others
                         # renewing their analytic entries alone start from their kept
                         # differences: add_entries)
-                        if count_flagged(lanes, W) == W:        # (every lane: one flat loop)
+                        if differences == W:        # (every lane: one flat loop)
                             flat = vals.reshape(vals.size)
                             for p in range(flat.shape[0]):
                                 flat[p] = 0.0
@@ -173,9 +176,6 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                         for d in range(U.shape[0]):
                             for lane in range(W):
                                 Up[d, lane] = U[d, lane]
-                        differences = 0
-                        for lane in range(W):
-                            differences += lanes[lane]
                         for c in range(n_colors if differences > 0 else 0):
                             for q in range(N.color_ptr[c], N.color_ptr[c + 1]):
                                 j = N.color_dofs[q]
@@ -282,13 +282,11 @@ def implicit_source(calls, kinds, corotate=False):
     does not use them does not compile their calls."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
-    from softmech.kernels.analytic_jacobian import count_flagged
     from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
     from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
-    lines.append(f"count_flagged = {name(count_flagged)}")
     lines.append(f"lu_factor = {name(lu_factor)}")
     lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
     lines.append(f"LANES_EIGHT = {EIGHT}")
@@ -370,9 +368,8 @@ def analytic_hooks(calls, name):
     lanes = ["lanes = N.fd_mask[bi]", "for lane in range(W):",
              "    lanes[lane] = fresh_lanes[lane] * (1 - N.partial[bi, lane])",
              "    N.partial[bi, lane] = N.partial[bi, lane] * (1 - fresh_lanes[lane])"]
-    base = ["R0 = N.Rfd[bi]", "full = 0", "for lane in range(W):", "    full += lanes[lane]",
-            "if full > 0:", "    evaluate(T, S, bi, W, t, h, U, R0, DIFFERENCES)",
-            "    N.counts[bi, 2] += 1"]
+    base = ["R0 = N.Rfd[bi]", "if differences > 0:",
+            "    evaluate(T, S, bi, W, t, h, U, R0, DIFFERENCES)", "    N.counts[bi, 2] += 1"]
     per_lane = [f"        {name(c.jacobian.kernel)}(T[{i}], bi, W, t, h, lane, "
                 f"N.analytic[{k}].values[bi, lane])" for k, (i, c) in enumerate(own)
                 if c.jacobian.lanes_kernel is None]
