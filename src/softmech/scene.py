@@ -375,7 +375,12 @@ analytic Jacobians its steps are faster than the discrete engine's up to ~3,700 
 the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) catches up (a clamped plate,
 10 steps: 1,950 nodes 0.171 against 0.266 s, 3,672 nodes 0.584 against 0.588 s, 5,863 nodes
 1.064 against 0.979 s; the unified set-up 0.74, 1.69, 3.2 s against 0.13-0.28 s;
-docs/benchmarks.md, `python benchmarks/shell_engines.py`)."""
+docs/benchmarks.md, `python benchmarks/shell_engines.py`). Where they cross depends on the
+run's length: over the plate's first 40 steps, whose Newton iterations the unified engine's kept
+Jacobian makes more (4.4-4.6 per step against 3.0), at ~1,600 nodes; over 200 steps, where it
+renews a Jacobian every ~15 steps at 2.9-3.4 iterations, at ~6,000 (3,038 nodes 8.9 against
+13.3 s, 5,863 nodes 26.8 against 28.3 s, 11,774 nodes 78 against 66 s). 3,000 lies between
+(2026-12-06, `--steps 40`, `--steps 200`)."""
 
 
 def _default_engine(scene, on_kind, mixed, newton):
