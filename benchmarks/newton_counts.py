@@ -3,7 +3,8 @@ it (not collected by pytest): Newton iterations (corrections: linear solves), re
 evaluations at Newton's points (iterates and line-search trials) and Jacobians, per step.
 
     python benchmarks/newton_counts.py
-    python benchmarks/newton_counts.py --window 0.12,0.18 --options refresh_rate=0.01,max_age=1,predictor=0
+    python benchmarks/newton_counts.py --window 0.12,0.18 \
+        --options refresh_rate=0.01,max_age=1,predictor=0
 
 The engines count the same things (softmech.integrators.implicit.COUNTS against
 softmech.implicit.newton.NewtonStats): the discrete engine computes a Jacobian with every

@@ -80,11 +80,11 @@ def test_the_guard_engages_at_the_impact_and_saves_newton_iterations(impacts):
     the guess on the wrong side of the contact's and the friction's kinks (the built-in scene's
     0.6 s: 2.88 against 3.28 Newton iterations (corrections) per step, 3.46 against 4.38
     residual evaluations at Newton's points; here 1,225 against 1,432 iterations in 0.3 s,
-    1,562 against 2,027 residual evaluations, 2026-12-06). The path is the same within 1e-6 m (measured 2.0e-8 m): only Newton's
-    starting points differ, both runs stop within tol = 1e-8 of an edge (7e-11 m) per step,
-    and the impact's stick and slip carry the different stopping points over (the unified
-    and the discrete engines, whose Newtons differ more, part by 4.9e-5 m on this rod:
-    tests/validation/test_der_kind_ground.py)."""
+    1,562 against 2,027 residual evaluations, 2026-12-06). The path is the same within 1e-6 m
+    (measured 2.0e-8 m): only Newton's starting points differ, both runs stop within
+    tol = 1e-8 of an edge (7e-11 m) per step, and the impact's stick and slip carry the
+    different stopping points over (the unified and the discrete engines, whose Newtons differ
+    more, part by 4.9e-5 m on this rod: tests/validation/test_der_kind_ground.py)."""
     (path_off, iterations_off, rough_off), (path_on, iterations_on, rough_on) = (
         impacts[False], impacts[True])
     assert rough_off == 0 and rough_on > 0

@@ -50,8 +50,9 @@ STATUS_NOT_CONVERGED, STATUS_SINGULAR = 3, 4
 """Block status codes beyond softmech.kernels.rod_motion's (0 ok, 1 non-finite, 2 rotation)."""
 
 COUNTS = ("steps", "iterations", "evaluations", "jacobians", "halvings", "residuals")
-"""Counters of each block (ImplicitIntegrator.stats): steps; iterations, the Newton
-corrections (linear solves; as the discrete engine's NewtonStats.iterations counts them);
+"""Counters of each block (ImplicitIntegrator.stats; a block's lanes share its steps, solves
+and evaluations, so each counts once per block): steps; iterations, the Newton corrections
+(linear solves; for one world as the discrete engine's NewtonStats.iterations counts them);
 evaluations of the residual, finite differences included; Jacobians factored; steps halved;
 residuals, the evaluations at Newton's points (its iterates and line-search trials, the
 discrete engine's NewtonStats.evaluations; until 2026-12-06 this engine reported these as its
