@@ -71,6 +71,10 @@ def main(argv=None):
                         help="the unified engine's ImplicitOptions: name=value,...")
     args = parser.parse_args(argv)
     window = tuple(float(t) for t in args.window.split(","))
+    duration = builtin_scenario(args.scene).info().duration
+    if len(window) != 2 or not 0.0 <= window[0] < window[1] <= duration:
+        parser.error(f"--window {args.window!r} is not allowed: start,end [s] with "
+                     f"0 <= start < end <= the scene's duration {duration:g} s")
     options = {k: option_value(v) for k, v in
                (pair.split("=") for pair in args.options.split(",") if pair)}
     print(f"{args.scene}; unified options {options or 'default'}; window {window[0]:g}-"
