@@ -7,13 +7,21 @@ import scipy.sparse
 import softmech as sm
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve,
-                                        lu_solve_eight, prepare_factor)
+                                        lu_solve_eight, prepare_factor, work_rows)
+from softmech.kernels.sparse_lu import _block_width, _chain_end
 
 
-def _random_system(n, density, lanes, seed):
+def _random_system(n, density, lanes, seed, per_node=1):
+    """A random sparse pattern of n DOFs, couplings of density `density` between nodes of
+    per_node DOFs each (3: every DOF of two coupled nodes coupled, as a shell's or a discrete
+    rod's), diagonally dominant values for each lane."""
     rng = np.random.default_rng(seed)
-    A = scipy.sparse.random(n, n, density=density, random_state=seed, format="coo")
-    fp = factor_pattern(n, A.row, A.col)
+    nodes = n // per_node
+    A = scipy.sparse.random(nodes, nodes, density=density, random_state=seed, format="coo")
+    block = np.arange(per_node)
+    rows = (per_node * A.row[:, None, None] + block[:, None] + 0 * block).ravel()
+    cols = (per_node * A.col[:, None, None] + 0 * block[:, None] + block).ravel()
+    fp = factor_pattern(n, rows, cols)
     matrices, values = [], np.zeros((fp.nnz, lanes))
     for lane in range(lanes):
         v = rng.standard_normal(fp.coupling_rows.size)
@@ -49,28 +57,37 @@ def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
                      np.ones(2, np.int64)) == 0
 
 
-@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
-def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density):
-    """B = 1 takes the single-lane code (_factor_one, _solve_one: no loops over lanes): the
-    same operations in the same order, so each lane of a 3-lane factor and solve must come out
-    the same bit for bit alone; a lane not flagged is left as it is, a zero pivot reported."""
-    fp, _, values = _random_system(n, density, lanes=3, seed=n)
+@pytest.mark.parametrize("n, density, per_node", [(1, 1.0, 1), (40, 0.1, 1), (250, 0.02, 1),
+                                                   (300, 0.015, 3)])
+def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density, per_node):
+    """B = 1 takes the single-lane code (_factor_one, _solve_one: no loops over lanes; the
+    factor in chains of columns and blocks of a node's columns): the same operations in the
+    same order, so each lane of a 3-lane factor and solve must come out the same bit for bit
+    alone; a lane not flagged is left as it is, a zero pivot reported. Nodes of three DOFs
+    make blocks of three columns and chains (counted: the test would not try them else)."""
+    fp, _, values = _random_system(n, density, lanes=3, seed=n, per_node=per_node)
+    if per_node == 3:
+        widths = [_block_width(fp.colptr, fp.rows, fp.diag, j, fp.n) for j in range(fp.n)]
+        assert widths.count(3) > n // 30
+        chained = [_chain_end(fp.colptr, fp.rows, fp.diag, p, fp.diag[j]) - fp.rows[p]
+                   for j in range(fp.n) for p in range(fp.colptr[j], fp.diag[j])]
+        assert max(chained) >= 5
     b = np.random.default_rng(2).standard_normal((n, 3))[fp.perm].copy()
     alone = [(values[:, [lane]].copy(), b[:, [lane]].copy()) for lane in range(3)]
     lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, 3)), np.ones(3, np.int64))
     lu_solve(fp.colptr, fp.rows, fp.diag, values, b)
     for lane, (v, x) in enumerate(alone):
-        assert lu_factor(fp.colptr, fp.rows, fp.diag, v, np.zeros((n, 1)),
+        assert lu_factor(fp.colptr, fp.rows, fp.diag, v, np.zeros((work_rows(n, 1), 1)),
                          np.ones(1, np.int64)) == -1
         lu_solve(fp.colptr, fp.rows, fp.diag, v, x)
         np.testing.assert_array_equal(v[:, 0], values[:, lane])
         np.testing.assert_array_equal(x[:, 0], b[:, lane])
     kept = alone[0][0].copy()
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, kept, np.zeros((n, 1)),
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, kept, np.zeros((work_rows(n, 1), 1)),
                      np.zeros(1, np.int64)) == -1
     np.testing.assert_array_equal(kept, alone[0][0])
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, np.zeros((fp.nnz, 1)), np.zeros((n, 1)),
-                     np.ones(1, np.int64)) == 0
+    assert lu_factor(fp.colptr, fp.rows, fp.diag, np.zeros((fp.nnz, 1)),
+                     np.zeros((work_rows(n, 1), 1)), np.ones(1, np.int64)) == 0
 
 
 @pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
@@ -91,7 +108,8 @@ def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density):
     for lane in range(EIGHT):
         alone = before[:, [lane]].copy()
         if flags[lane]:
-            lu_factor(fp.colptr, fp.rows, fp.diag, alone, np.zeros((n, 1)), np.ones(1, np.int64))
+            lu_factor(fp.colptr, fp.rows, fp.diag, alone, np.zeros((work_rows(n, 1), 1)),
+                      np.ones(1, np.int64))
         np.testing.assert_array_equal(values[:, lane], alone[:, 0])
     singular = before.copy()
     singular[:, 2] = 0.0

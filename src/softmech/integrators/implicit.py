@@ -40,7 +40,7 @@ from softmech.integrators.implicit_memory import IntegratorMemory
 from softmech.integrators.implicit_source import CONSTRAIN, DIFFERENCES, implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
-from softmech.kernels.sparse_lu import prepare_factor
+from softmech.kernels.sparse_lu import prepare_factor, work_rows
 
 IMPLICIT_SCHEMES = ("implicit_euler",)
 """Schemes of this integrator (softmech.simulation.Simulation; the explicit ones:
@@ -127,7 +127,7 @@ class ImplicitOptions:
 
 SolverArgs = namedtuple("SolverArgs", [
     "U", "Up", "R", "Rp", "dU", "U_watch", "dU_watch", "U_old", "U_old2", "eps", "b",
-    "work",                                                                  # (nb, n_dof, W)
+    "work",                   # (nb, work_rows(n_dof, W), W) (softmech.kernels.sparse_lu)
     "values",                                            # factor values (n_blocks, nnz, W)
     "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
@@ -442,7 +442,8 @@ class ImplicitIntegrator(IntegratorMemory):
         lane_ints = lambda: np.zeros((nb, W), dtype=np.int64)
         return SolverArgs(
             U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), U_watch=vec(), dU_watch=vec(),
-            U_old=vec(), U_old2=vec(), eps=vec(), b=vec(), work=vec(),
+            U_old=vec(), U_old2=vec(), eps=vec(), b=vec(),
+            work=np.zeros((nb, work_rows(n, W), W)),
             values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,

@@ -1,0 +1,107 @@
+"""The unified engine's sparse LU (softmech.kernels.sparse_lu) on a hinge plate's Newton pattern,
+alone (issue 27; not collected by pytest): the factor's size, its multiply-adds and the wall
+time of one factorization and one solve, for one lane (B = 1) and for eight (a block of 16
+worlds), and how much of the factor lies in chains of columns that share their rows
+(sparse_lu._chain_end).
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/sparse_lu_chains.py --sides 30,70,108
+
+The pattern is the one the unified engine builds for a plate of `sides` x `sides` squares
+(meshes.rectangle): every hinge's four nodes (3 DOFs each) coupled, the diagonal, ordered by
+sparse_pattern.factor_pattern (nested dissection or reverse Cuthill-McKee, whichever fills
+less). The values are random and diagonally dominant: the time of a factorization without
+pivoting does not depend on them. Run it twice (the first run compiles); for an A/B against
+another commit, run it with PYTHONPATH=<worktree>/src.
+"""
+import argparse
+import time
+
+import numpy as np
+
+from softmech.bodies import meshes
+from softmech.integrators.sparse_pattern import factor_pattern
+from softmech.kernels import sparse_lu
+from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block, \
+    prepare_factor
+
+# (a commit before work_rows, for an A/B: its work array had n rows)
+work_rows = getattr(sparse_lu, "work_rows", lambda n, W: n)
+
+
+def plate_pattern(sides):
+    """The FactorPattern of a hinge plate's Newton matrix (3 DOFs per node)."""
+    mesh = meshes.rectangle(1.0, 1.0, sides)
+    quads, _ = meshes.hinges(mesh.triangles)
+    dofs = (3 * quads[:, :, None] + np.arange(3)).reshape(len(quads), 12)
+    rows = np.repeat(dofs, 12, axis=1).ravel()
+    cols = np.tile(dofs, (1, 12)).ravel()
+    return len(mesh.vertices), factor_pattern(3 * len(mesh.vertices), rows, cols)
+
+
+def multiply_adds(fp):
+    """sum over columns j, over k in U(:, j), of the rows of L(:, k): the left-looking LU's
+    multiply-adds."""
+    below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
+    upper = np.concatenate([fp.rows[fp.colptr[j]:fp.diag[j]] for j in range(fp.n)])
+    return int(below[upper].sum())
+
+
+def chained_share(fp):
+    """The share of the multiply-adds whose column k chains with k + 1 or k - 1."""
+    below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
+    first = np.where(below > 0, fp.rows[np.minimum(fp.diag + 1, fp.rows.size - 1)], -1)
+    k = np.arange(fp.n - 1)
+    links = (first[k] == k + 1) & (below[k] == below[k + 1] + 1)
+    chained = np.zeros(fp.n, bool)
+    chained[:-1] |= links
+    chained[1:] |= links
+    upper = np.concatenate([fp.rows[fp.colptr[j]:fp.diag[j]] for j in range(fp.n)])
+    return float(below[upper][chained[upper]].sum() / max(below[upper].sum(), 1))
+
+
+def best_of(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sides", default="30,70")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--lanes", default="1,8", help="lane counts to time (1 and/or 8)")
+    args = parser.parse_args()
+    prepare_factor()
+    print("| nodes | DOFs | factor entries | multiply-adds | chained | lanes | factor [s] "
+          "| solve [ms] |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for sides in (int(s) for s in args.sides.split(",")):
+        nodes, fp = plate_pattern(sides)
+        madds, share = multiply_adds(fp), chained_share(fp)
+        for W in (int(w) for w in args.lanes.split(",")):
+            matrix = np.zeros((fp.nnz, W))
+            matrix[fp.entry_pos] = rng.standard_normal((fp.entry_pos.size, W))
+            diagonal = fp.entry_pos[fp.coupling_rows == fp.coupling_cols]
+            matrix[diagonal] += 100.0
+            values, work = np.empty_like(matrix), np.zeros((work_rows(fp.n, W), W))
+            flags = np.ones(W, np.int64)
+            factor = lu_factor_eight if W == EIGHT else lu_factor
+
+            def run_factor():
+                np.copyto(values, matrix)
+                assert factor(fp.colptr, fp.rows, fp.diag, values, work, flags) == -1
+
+            t_factor = best_of(run_factor, args.repeats)
+            b = rng.standard_normal((fp.n, W))
+            t_solve = best_of(lambda: lu_solve_block(fp.colptr, fp.rows, fp.diag, values,
+                                                     b.copy()), args.repeats)
+            print(f"| {nodes:,} | {fp.n:,} | {fp.nnz:,} | {madds:.3g} | {share:.0%} | {W} "
+                  f"| {t_factor:.3f} | {1e3 * t_solve:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
