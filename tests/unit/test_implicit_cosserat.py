@@ -90,21 +90,23 @@ def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density
                      np.zeros((work_rows(n, 1), 1)), np.ones(1, np.int64)) == 0
 
 
-@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
-def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density):
+@pytest.mark.parametrize("n, density, per_node", [(1, 1.0, 1), (40, 0.1, 1), (250, 0.02, 1),
+                                                   (300, 0.015, 3)])
+def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density, per_node):
     """Blocks of eight lanes take their own code (lu_factor_eight: rows of eight for the SLP
     vectorizer, the pivots' reciprocals in the work array, selects for the lanes not flagged):
-    each flagged lane must come out as the single-lane factor of its matrix bit for bit, a lane
-    not flagged left as it is (even with a zero pivot of its own), and a zero pivot of a flagged
+    each flagged lane must come out as the single-lane factor of its matrix bit for bit (that
+    one in blocks of a node's columns and chains where the nodes have three DOFs), a lane not
+    flagged left as it is (even with a zero pivot of its own), and a zero pivot of a flagged
     lane reported at its column."""
     prepare_factor()
-    fp, _, values = _random_system(n, density, lanes=EIGHT, seed=n + 8)
+    fp, _, values = _random_system(n, density, lanes=EIGHT, seed=n + 8, per_node=per_node)
+    work = np.zeros((work_rows(n, EIGHT), EIGHT))
     flags = np.ones(EIGHT, np.int64)
     flags[5] = flags[6] = 0
     values[:, 6] = 0.0                      # (singular, but not flagged)
     before = values.copy()
-    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, EIGHT)),
-                           flags) == -1
+    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, values, work, flags) == -1
     for lane in range(EIGHT):
         alone = before[:, [lane]].copy()
         if flags[lane]:
@@ -113,8 +115,7 @@ def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density):
         np.testing.assert_array_equal(values[:, lane], alone[:, 0])
     singular = before.copy()
     singular[:, 2] = 0.0
-    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, singular, np.zeros((n, EIGHT)),
-                           flags) == 0
+    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, singular, work, flags) == 0
 
 
 @pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
