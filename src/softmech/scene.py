@@ -369,18 +369,19 @@ class Scene:
                           der_shells=der_shells)
 
 
-UNIFIED_SHELL_NODES = 3000
-"""Shells with fewer nodes than this compile to the unified engine by default: with the shells'
-analytic Jacobians its steps are faster than the discrete engine's up to ~3,700 nodes, where
-the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) catches up (a clamped plate,
-10 steps: 1,950 nodes 0.171 against 0.266 s, 3,672 nodes 0.584 against 0.588 s, 5,863 nodes
-1.064 against 0.979 s; the unified set-up 0.74, 1.69, 3.2 s against 0.13-0.28 s;
-docs/benchmarks.md, `python benchmarks/shell_engines.py`). Where they cross depends on the
-run's length: over the plate's first 40 steps, whose Newton iterations the unified engine's kept
-Jacobian makes more (4.4-4.6 per step against 3.0), at ~1,600 nodes; over 200 steps, where it
-renews a Jacobian every ~15 steps at 2.9-3.4 iterations, at ~6,000 (3,038 nodes 8.9 against
-13.3 s, 5,863 nodes 26.8 against 28.3 s, 11,774 nodes 78 against 66 s). 3,000 lies between
-(2026-12-06, `--steps 40`, `--steps 200`)."""
+UNIFIED_SHELL_NODES = 6000
+"""Shells with fewer nodes than this compile to the unified engine by default. Where its sparse
+LU and the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) cross depends on the
+run's length: over a clamped plate's first 40 steps, whose Newton iterations the unified
+engine's kept Jacobian makes more (4.4-4.6 per step against 3.0), at ~6,000 nodes (3,038
+nodes 2.51 against 2.89 s, 5,863 nodes 6.93 against 6.96 s, 8,563 nodes 12.3 against 10.1 s);
+over 200 steps, where it renews a Jacobian every ~13 steps, above 11,774 nodes (5,863 nodes
+18.1-18.7 against 28.4 s, 11,774 nodes 47.7-51.1 against 70.6 s). The unified set-up is
+longer (the pattern and the first factorization: 2.6 against 0.4 s at 5,863 nodes) and its
+memory larger (900 against 677 MB). 2026-12-06, after the one-lane LU's blocks and chains
+(softmech.kernels.sparse_lu); it was 3,000 when the factor took 2.2x as long, and 1,700 before
+the shells' analytic Jacobians (docs/benchmarks.md; `python benchmarks/shell_engines.py
+--steps 40`, `--steps 200`)."""
 
 
 def _default_engine(scene, on_kind, mixed, newton):

@@ -49,8 +49,8 @@ def test_the_default_engine(build, options, expected):
 
 def test_large_shells_stay_on_the_discrete_engine():
     """From UNIFIED_SHELL_NODES shell nodes the discrete engine (its multigrid, which the
-    unified engine lacks, is as fast there); below it the unified engine, also above the
-    multigrid's own threshold (AMG_MIN_NODES), where it is still faster."""
+    unified engine lacks, is faster there over short runs); below it the unified engine, also
+    above the multigrid's own threshold (AMG_MIN_NODES), where it is still faster."""
     assert UNIFIED_SHELL_NODES > AMG_MIN_NODES
     divisions = 2
     while len(meshes.rectangle(0.1, 0.1, divisions).vertices) < UNIFIED_SHELL_NODES:

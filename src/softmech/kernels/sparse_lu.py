@@ -94,7 +94,8 @@ def _factor_one(colptr, rows, diag, values, work):
     memory), and each column then takes the block's earlier columns, ascending: per entry the
     operations and their order of column by column, so the factor is the same bit for bit.
     A 13,797-node hinge plate's factor (41,391 columns, 17.3 million entries, 3.4e9
-    multiply-adds): column by column ~4 s (2026-12-06, benchmarks/sparse_lu_chains.py)."""
+    multiply-adds): 4.3 s column by column, 1.7 s so (2026-12-06, benchmarks/
+    sparse_lu_chains.py; docs/benchmarks.md)."""
     n = colptr.shape[0] - 1
     X = work[:TARGETS * n].reshape((n, TARGETS))
     G = work[TARGETS * n:2 * TARGETS * n].reshape((n, TARGETS))
@@ -115,11 +116,13 @@ def _factor_one(colptr, rows, diag, values, work):
             # the chain's rows among its own columns, column by column (a single column:
             # all its rows)
             for k in range(k0, kl + 1):
+                x0, x1, x2 = _multipliers(X, k, T)
                 for q in range(diag[k] + 1, diag[k] + 1 + kl - k if kl > k0 else colptr[k + 1]):
                     r = rows[q]
                     v = values[q]
-                    for t in range(T):
-                        X[r, t] -= v * X[k, t]
+                    X[r, 0] -= v * x0
+                    X[r, 1] -= v * x1
+                    X[r, 2] -= v * x2
             if kl == k0:
                 continue
             # its rows below kl, the last m entries of each of its columns, gathered once
@@ -127,17 +130,19 @@ def _factor_one(colptr, rows, diag, values, work):
             m = colptr[kl + 1] - first
             for i in range(m):
                 r = rows[first + i]
-                for t in range(T):
+                for t in range(TARGETS):
                     G[i, t] = X[r, t]
             for k in range(k0, kl + 1):
+                x0, x1, x2 = _multipliers(X, k, T)
                 base = colptr[k + 1] - m
                 for i in range(m):
                     v = values[base + i]
-                    for t in range(T):
-                        G[i, t] -= v * X[k, t]
+                    G[i, 0] -= v * x0
+                    G[i, 1] -= v * x1
+                    G[i, 2] -= v * x2
             for i in range(m):
                 r = rows[first + i]
-                for t in range(T):
+                for t in range(TARGETS):
                     X[r, t] = G[i, t]
         # each column of the block: the block's earlier columns (factored), then its own
         for t in range(T):
@@ -160,7 +165,15 @@ def _factor_one(colptr, rows, diag, values, work):
 
 TARGETS = 3
 """The most columns _factor_one factors together: a node's three DOFs (a shell's, a discrete
-rod's), whose columns share their U pattern."""
+rod's), whose columns share their U pattern (its loops are written for three: _multipliers)."""
+
+
+@kernel(inline="always")
+def _multipliers(X, k, T):
+    """Row k of the block's dense columns X (n, TARGETS), zero past its T columns: the
+    updates of _factor_one run over all TARGETS columns in straight lines (a loop over T
+    compiled scalar and slower), those past T subtracting zero from entries never read."""
+    return X[k, 0], X[k, 1] if T > 1 else 0.0, X[k, 2] if T > 2 else 0.0
 
 
 def work_rows(n, W):
