@@ -307,7 +307,7 @@ class Scene:
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
-        rods and shells, and for shells below 3,000 nodes; discrete for discrete rods alone and
+        rods and shells, and for shells below 6,000 nodes; discrete for discrete rods alone and
         larger shells, or with NewtonOptions): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
