@@ -1,7 +1,7 @@
 """The LU factor's symbolic pattern (softmech.integrators.sparse_pattern.factor_pattern): its
 columns and the positions of the couplings in it, checked entry by entry against their
-definitions on random patterns (the assembly and the search are vectorized: one sort and one
-search over keys column * n + row)."""
+definitions on random patterns (the assembly and the lookup are vectorized: scipy's sparse sum
+and its lookup of sparse entries)."""
 import numpy as np
 import pytest
 
@@ -39,3 +39,23 @@ def test_an_arrow_fills_everything_below_its_head():
     arrow[np.arange(n), np.arange(n)] = 1.0
     lower = symbolic_cholesky(scipy.sparse.csr_matrix(arrow))
     assert [c.tolist() for c in lower] == [[1, 2, 3, 4], [2, 3, 4], [3, 4], [4], []]
+
+
+def test_an_ordering_that_fills_more_than_the_limit_is_not_finished():
+    """symbolic_cholesky(limit): the arrow eliminated from its head fills 10 entries below the
+    diagonal, so a limit of 9 stops it (None) and 10 lets it finish with the same columns;
+    with the head among the last two it fills nothing: factor_pattern, which tries nested
+    dissection first and then reverse Cuthill-McKee up to the first's fill (the lesser, RCM
+    on a tie), keeps a fill-free order."""
+    import scipy.sparse
+    n = 5
+    arrow = np.zeros((n, n))
+    arrow[0, :] = arrow[:, 0] = 1.0
+    arrow[np.arange(n), np.arange(n)] = 1.0
+    graph = scipy.sparse.csr_matrix(arrow)
+    assert symbolic_cholesky(graph, limit=9) is None
+    assert [c.tolist() for c in symbolic_cholesky(graph, limit=10)] == \
+        [c.tolist() for c in symbolic_cholesky(graph)]
+    rows, cols = np.nonzero(arrow)
+    fp = factor_pattern(n, rows, cols)
+    assert fp.nnz == n + 2 * (n - 1)        # the diagonal and the arrow's two arms, no fill
