@@ -44,11 +44,12 @@ def lu_factor(colptr, rows, diag, values, work, lanes):
     """Factor in place: values (nnz, W) hold the matrix's entries on the factor's pattern (zero
     on fill-in) and receive L (strict lower) and U (upper with diagonal). colptr (n + 1,),
     rows (nnz,), diag (n,) int64: the pattern; work (work_rows(n, W), W) scratch; lanes (W,)
-    int64: only lanes with lanes[l] != 0 are factored (the others' values are left as they are). Returns
-    the first column whose pivot is zero or not finite in a factored lane, or -1. One lane
-    (B = 1) takes _factor_one: the same operations without the loops over lanes, which for
-    W = 1 cost more than their one multiply-add (the unified plate's B = 1: 2026-12-01).
-    Blocks of eight lanes have their own, faster code: lu_factor_eight."""
+    int64: only lanes with lanes[l] != 0 are factored (the others' values are left as they
+    are). Returns the first column whose pivot is zero or not finite in a factored lane, or
+    -1. One lane (B = 1) takes _factor_one: the same operations without the loops over lanes,
+    which for W = 1 cost more than their one multiply-add (the unified plate's B = 1:
+    2026-12-01), in blocks and chains of columns. Blocks of eight lanes have their own, faster
+    code: lu_factor_eight."""
     n = colptr.shape[0] - 1
     W = values.shape[1]
     if W == 1:
