@@ -1,8 +1,7 @@
 """The unified engine's sparse LU (softmech.kernels.sparse_lu) on a hinge plate's Newton pattern,
 alone (issue 27; not collected by pytest): the factor's size, its multiply-adds and the wall
 time of one factorization and one solve, for one lane (B = 1) and for eight (a block of 16
-worlds), and how much of the factor lies in chains of columns that share their rows
-(sparse_lu._chain_end).
+worlds).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/sparse_lu_chains.py --sides 30,70,108
 
@@ -42,21 +41,9 @@ def multiply_adds(fp):
     """sum over columns j, over k in U(:, j), of the rows of L(:, k): the left-looking LU's
     multiply-adds."""
     below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
-    upper = np.concatenate([fp.rows[fp.colptr[j]:fp.diag[j]] for j in range(fp.n)])
+    column = np.repeat(np.arange(fp.n), np.diff(fp.colptr))
+    upper = fp.rows[np.arange(fp.nnz) < fp.diag[column]]        # the rows k of U(:, j)
     return int(below[upper].sum())
-
-
-def chained_share(fp):
-    """The share of the multiply-adds whose column k chains with k + 1 or k - 1."""
-    below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
-    first = np.where(below > 0, fp.rows[np.minimum(fp.diag + 1, fp.rows.size - 1)], -1)
-    k = np.arange(fp.n - 1)
-    links = (first[k] == k + 1) & (below[k] == below[k + 1] + 1)
-    chained = np.zeros(fp.n, bool)
-    chained[:-1] |= links
-    chained[1:] |= links
-    upper = np.concatenate([fp.rows[fp.colptr[j]:fp.diag[j]] for j in range(fp.n)])
-    return float(below[upper][chained[upper]].sum() / max(below[upper].sum(), 1))
 
 
 def best_of(fn, repeats):
@@ -75,13 +62,12 @@ def main():
     parser.add_argument("--lanes", default="1,8", help="lane counts to time (1 and/or 8)")
     args = parser.parse_args()
     prepare_factor()
-    print("| nodes | DOFs | factor entries | multiply-adds | chained | lanes | factor [s] "
-          "| solve [ms] |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| nodes | DOFs | factor entries | multiply-adds | lanes | factor [s] | solve [ms] |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     rng = np.random.default_rng(0)
     for sides in (int(s) for s in args.sides.split(",")):
         nodes, fp = plate_pattern(sides)
-        madds, share = multiply_adds(fp), chained_share(fp)
+        madds = multiply_adds(fp)
         for W in (int(w) for w in args.lanes.split(",")):
             matrix = np.zeros((fp.nnz, W))
             matrix[fp.entry_pos] = rng.standard_normal((fp.entry_pos.size, W))
@@ -99,7 +85,7 @@ def main():
             b = rng.standard_normal((fp.n, W))
             t_solve = best_of(lambda: lu_solve_block(fp.colptr, fp.rows, fp.diag, values,
                                                      b.copy()), args.repeats)
-            print(f"| {nodes:,} | {fp.n:,} | {fp.nnz:,} | {madds:.3g} | {share:.0%} | {W} "
+            print(f"| {nodes:,} | {fp.n:,} | {fp.nnz:,} | {madds:.3g} | {W} "
                   f"| {t_factor:.3f} | {1e3 * t_solve:.1f} |", flush=True)
 
 

@@ -121,8 +121,10 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     inverse = np.empty(n, dtype=np.int64)
     inverse[perm] = np.arange(n)
     colptr, rows, diag = _factor_columns(n, lower)
-    entry_pos = _positions(colptr, rows, inverse[cr], inverse[cc])
-    extra_pos = _positions(colptr, rows, inverse[er], inverse[ec])
+    # (the couplings' and the extra entries' positions in one lookup)
+    pos = _positions(colptr, rows, inverse[np.concatenate([cr, er])],
+                     inverse[np.concatenate([cc, ec])])
+    entry_pos, extra_pos = pos[:cr.size], pos[cr.size:]
     color, n_colors = column_coloring(n, cr, cc)
     order = np.argsort(cc, kind="stable")
     col_ptr = np.zeros(n + 1, dtype=np.int64)
