@@ -1,7 +1,8 @@
 """The unified engine's sparse LU (softmech.kernels.sparse_lu) on a hinge plate's Newton pattern,
 alone (issue 27; not collected by pytest): the factor's size, its multiply-adds and the wall
 time of one factorization and one solve, for one lane (B = 1) and for eight (a block of 16
-worlds).
+worlds); the solve warm (repeated: its factor in the caches as far as it fits) and cold
+(64 MB written first: its factor streamed from memory, as a block's in a batch's run).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/sparse_lu_chains.py --sides 30,70,108
 
@@ -37,21 +38,49 @@ def plate_pattern(sides):
     return len(mesh.vertices), factor_pattern(3 * len(mesh.vertices), rows, cols)
 
 
+def layout(fp):
+    """The pattern's arrays as the LU kernels take them: (lptr, uptr, rows), the solve's passes'
+    order; (colptr, rows, diag) for a commit before 2026-12-06 (an A/B on PYTHONPATH)."""
+    return (fp.lptr, fp.uptr, fp.rows) if hasattr(fp, "lptr") else (fp.colptr, fp.rows,
+                                                                      fp.diag)
+
+
 def multiply_adds(fp):
     """sum over columns j, over k in U(:, j), of the rows of L(:, k): the left-looking LU's
     multiply-adds."""
-    below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
-    column = np.repeat(np.arange(fp.n), np.diff(fp.colptr))
-    upper = fp.rows[np.arange(fp.nnz) < fp.diag[column]]        # the rows k of U(:, j)
+    if hasattr(fp, "lptr"):
+        below = np.diff(fp.lptr)
+        rest = fp.rows[fp.lptr[-1]:]            # each column's diagonal and U, the last first
+        owner = np.repeat(np.arange(fp.n)[::-1], (fp.uptr[:-1] - fp.uptr[1:])[::-1])
+        upper = rest[rest != owner]
+    else:
+        below = np.diff(fp.colptr) - (fp.diag - fp.colptr[:-1]) - 1
+        column = np.repeat(np.arange(fp.n), np.diff(fp.colptr))
+        upper = fp.rows[np.arange(fp.nnz) < fp.diag[column]]    # the rows k of U(:, j)
     return int(below[upper].sum())
 
 
-def best_of(fn, repeats):
+FLUSH = np.ones(64 * 2**20 // 8)
+"""64 MB, read and written before each cold solve: no factor entry left in the caches (a
+block's solve in a batch finds its factor evicted by the other block's, 2026-12-06)."""
+
+
+def cold(fn):
+    def run():
+        FLUSH[:] += 1.0
+        t0 = time.perf_counter()
+        fn()
+        return time.perf_counter() - t0
+    return run
+
+
+def best_of(fn, repeats, timed=False):
+    """The least wall time [s] of `repeats` calls of fn (timed: fn returns its own time)."""
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
+        own = fn()
+        times.append(own if timed else time.perf_counter() - t0)
     return min(times)
 
 
@@ -62,8 +91,9 @@ def main():
     parser.add_argument("--lanes", default="1,8", help="lane counts to time (1 and/or 8)")
     args = parser.parse_args()
     prepare_factor()
-    print("| nodes | DOFs | factor entries | multiply-adds | lanes | factor [s] | solve [ms] |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| nodes | DOFs | factor entries | multiply-adds | lanes | factor [s] | solve [ms] "
+          "| solve, cold [ms] |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     rng = np.random.default_rng(0)
     for sides in (int(s) for s in args.sides.split(",")):
         nodes, fp = plate_pattern(sides)
@@ -79,14 +109,15 @@ def main():
 
             def run_factor():
                 np.copyto(values, matrix)
-                assert factor(fp.colptr, fp.rows, fp.diag, values, work, flags) == -1
+                assert factor(*layout(fp), values, work, flags) == -1
 
             t_factor = best_of(run_factor, args.repeats)
             b = rng.standard_normal((fp.n, W))
-            t_solve = best_of(lambda: lu_solve_block(fp.colptr, fp.rows, fp.diag, values,
-                                                     b.copy()), args.repeats)
+            solve = lambda: lu_solve_block(*layout(fp), values, b.copy())     # noqa: E731
+            t_solve = best_of(solve, 3 * args.repeats)
+            t_cold = best_of(cold(solve), 3 * args.repeats, timed=True)
             print(f"| {nodes:,} | {fp.n:,} | {fp.nnz:,} | {madds:.3g} | {W} "
-                  f"| {t_factor:.3f} | {1e3 * t_solve:.1f} |", flush=True)
+                  f"| {t_factor:.3f} | {1e3 * t_solve:.2f} | {1e3 * t_cold:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -35,13 +35,13 @@ def time_solve(pattern, lanes, repeats):
     from softmech.kernels.sparse_lu import lu_solve
     rng = np.random.default_rng(0)
     values = rng.uniform(-1e-3, 1e-3, (pattern.nnz, lanes))
-    values[pattern.diag] = 1.0
+    values[pattern.uptr[1:]] = 1.0                 # the diagonal
     b = np.ones((pattern.n, lanes))
-    lu_solve(pattern.colptr, pattern.rows, pattern.diag, values, b)     # compiles
+    lu_solve(pattern.lptr, pattern.uptr, pattern.rows, values, b)     # compiles
     t0 = time.perf_counter()
     for _ in range(repeats):
         b[:] = 1.0
-        lu_solve(pattern.colptr, pattern.rows, pattern.diag, values, b)
+        lu_solve(pattern.lptr, pattern.uptr, pattern.rows, values, b)
     return (time.perf_counter() - t0) / repeats
 
 

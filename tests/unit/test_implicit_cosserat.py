@@ -37,10 +37,10 @@ def test_sparse_lu_solves_every_lane(n, density):
     """The fixed-pattern LU of each lane solves that lane's matrix (dense solve: 1e-12)."""
     fp, matrices, values = _random_system(n, density, lanes=3, seed=n)
     work = np.zeros((n, 3))
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, values, work, np.ones(3, np.int64)) == -1
+    assert lu_factor(fp.lptr, fp.uptr, fp.rows, values, work, np.ones(3, np.int64)) == -1
     b = np.random.default_rng(1).standard_normal((n, 3))
     permuted = b[fp.perm].copy()
-    lu_solve(fp.colptr, fp.rows, fp.diag, values, permuted)
+    lu_solve(fp.lptr, fp.uptr, fp.rows, values, permuted)
     x = np.empty_like(b)
     x[fp.perm] = permuted
     for lane, M in enumerate(matrices):
@@ -50,10 +50,10 @@ def test_sparse_lu_solves_every_lane(n, density):
 def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
     fp, _, values = _random_system(30, 0.1, lanes=2, seed=3)
     kept = values[:, 1].copy()
-    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((30, 2)), np.array([1, 0]))
+    lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((30, 2)), np.array([1, 0]))
     assert np.array_equal(values[:, 1], kept)
     values[:] = 0.0
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((30, 2)),
+    assert lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((30, 2)),
                      np.ones(2, np.int64)) == 0
 
 
@@ -67,26 +67,26 @@ def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density
     make blocks of three columns and chains (counted: the test would not try them else)."""
     fp, _, values = _random_system(n, density, lanes=3, seed=n, per_node=per_node)
     if per_node == 3:
-        widths = [_block_width(fp.colptr, fp.rows, fp.diag, j, fp.n) for j in range(fp.n)]
+        widths = [_block_width(fp.lptr, fp.uptr, fp.rows, j, fp.n) for j in range(fp.n)]
         assert widths.count(3) > n // 30
-        chained = [_chain_end(fp.colptr, fp.rows, fp.diag, p, fp.diag[j]) - fp.rows[p]
-                   for j in range(fp.n) for p in range(fp.colptr[j], fp.diag[j])]
+        chained = [_chain_end(fp.lptr, fp.rows, p, fp.uptr[j]) - fp.rows[p]
+                   for j in range(fp.n) for p in range(fp.uptr[j + 1] + 1, fp.uptr[j])]
         assert max(chained) >= 5
     b = np.random.default_rng(2).standard_normal((n, 3))[fp.perm].copy()
     alone = [(values[:, [lane]].copy(), b[:, [lane]].copy()) for lane in range(3)]
-    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, 3)), np.ones(3, np.int64))
-    lu_solve(fp.colptr, fp.rows, fp.diag, values, b)
+    lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((n, 3)), np.ones(3, np.int64))
+    lu_solve(fp.lptr, fp.uptr, fp.rows, values, b)
     for lane, (v, x) in enumerate(alone):
-        assert lu_factor(fp.colptr, fp.rows, fp.diag, v, np.zeros((work_rows(n, 1), 1)),
+        assert lu_factor(fp.lptr, fp.uptr, fp.rows, v, np.zeros((work_rows(n, 1), 1)),
                          np.ones(1, np.int64)) == -1
-        lu_solve(fp.colptr, fp.rows, fp.diag, v, x)
+        lu_solve(fp.lptr, fp.uptr, fp.rows, v, x)
         np.testing.assert_array_equal(v[:, 0], values[:, lane])
         np.testing.assert_array_equal(x[:, 0], b[:, lane])
     kept = alone[0][0].copy()
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, kept, np.zeros((work_rows(n, 1), 1)),
+    assert lu_factor(fp.lptr, fp.uptr, fp.rows, kept, np.zeros((work_rows(n, 1), 1)),
                      np.zeros(1, np.int64)) == -1
     np.testing.assert_array_equal(kept, alone[0][0])
-    assert lu_factor(fp.colptr, fp.rows, fp.diag, np.zeros((fp.nnz, 1)),
+    assert lu_factor(fp.lptr, fp.uptr, fp.rows, np.zeros((fp.nnz, 1)),
                      np.zeros((work_rows(n, 1), 1)), np.ones(1, np.int64)) == 0
 
 
@@ -106,16 +106,16 @@ def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density, per
     flags[5] = flags[6] = 0
     values[:, 6] = 0.0                      # (singular, but not flagged)
     before = values.copy()
-    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, values, work, flags) == -1
+    assert lu_factor_eight(fp.lptr, fp.uptr, fp.rows, values, work, flags) == -1
     for lane in range(EIGHT):
         alone = before[:, [lane]].copy()
         if flags[lane]:
-            lu_factor(fp.colptr, fp.rows, fp.diag, alone, np.zeros((work_rows(n, 1), 1)),
+            lu_factor(fp.lptr, fp.uptr, fp.rows, alone, np.zeros((work_rows(n, 1), 1)),
                       np.ones(1, np.int64))
         np.testing.assert_array_equal(values[:, lane], alone[:, 0])
     singular = before.copy()
     singular[:, 2] = 0.0
-    assert lu_factor_eight(fp.colptr, fp.rows, fp.diag, singular, work, flags) == 0
+    assert lu_factor_eight(fp.lptr, fp.uptr, fp.rows, singular, work, flags) == 0
 
 
 @pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
@@ -127,13 +127,13 @@ def test_eight_lanes_are_solved_as_each_lane_alone_bit_for_bit(n, density):
     fp, matrices, values = _random_system(n, density, lanes=EIGHT, seed=n + 9)
     unpermuted = np.random.default_rng(n).standard_normal((n, EIGHT))
     rhs = unpermuted[fp.perm].copy()
-    lu_factor(fp.colptr, fp.rows, fp.diag, values, np.zeros((n, EIGHT)),
+    lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((n, EIGHT)),
               np.ones(EIGHT, np.int64))
     b = rhs.copy()
-    lu_solve_eight(fp.colptr, fp.rows, fp.diag, values, b)
+    lu_solve_eight(fp.lptr, fp.uptr, fp.rows, values, b)
     for lane in range(EIGHT):
         alone = rhs[:, [lane]].copy()
-        lu_solve(fp.colptr, fp.rows, fp.diag, values[:, [lane]].copy(), alone)
+        lu_solve(fp.lptr, fp.uptr, fp.rows, values[:, [lane]].copy(), alone)
         np.testing.assert_array_equal(b[:, lane], alone[:, 0])
     x = np.empty_like(b)
     x[fp.perm] = b
@@ -222,9 +222,11 @@ def test_a_failing_newton_stops_with_the_state_kept():
     assert sim.time == 0.0
 
 
-def _restart_states(tmp_path, worlds):
+def _restart_states(tmp_path, worlds, columns=False):
     """(uninterrupted, restarted) positions after 2 x 25 steps: the restarted run saves its
-    state after 25 steps and a new simulation of the same scene loads it and takes 25 more."""
+    state after 25 steps and a new simulation of the same scene loads it and takes 25 more.
+    columns: the file is rewritten as before 2026-12-06, its factor's columns stored whole
+    (without "implicit.factor_layout")."""
     def build():
         sim = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=worlds)
         sim.params["rod.youngs_modulus"] = np.linspace(0.6e6, 2e6, worlds)[:, None]
@@ -234,6 +236,14 @@ def _restart_states(tmp_path, worlds):
     first = build()
     first.step(25)
     first.save_state(tmp_path / "state.npz")
+    if columns:
+        from softmech.integrators.sparse_pattern import columns_of, pass_layout
+        pattern = first.implicit_integrator().pattern
+        where = pass_layout(*columns_of(pattern.lptr, pattern.uptr))[2]
+        saved = dict(np.load(tmp_path / "state.npz"))
+        del saved["implicit.factor_layout"]
+        saved["implicit.values"] = saved["implicit.values"][:, where]
+        np.savez(tmp_path / "state.npz", **saved)
     second = build()
     second.load_state(tmp_path / "state.npz")
     second.step(25)
@@ -282,6 +292,20 @@ def test_a_restart_from_a_saved_state_continues_bit_for_bit(tmp_path, worlds):
     straight, restarted = _restart_states(tmp_path, worlds)
     assert np.array_equal(straight, restarted)
     assert np.abs(straight).max() > 0.01                      # the beam did bend
+
+
+def test_a_state_saved_with_the_factors_columns_whole_continues_bit_for_bit(tmp_path):
+    """A state file written before the factor was stored in the order of the solve's passes
+    (2026-12-06: no "implicit.factor_layout", each column's values together) is reordered on
+    loading: the restart continues bit for bit; a layout this version does not know is
+    refused."""
+    straight, restarted = _restart_states(tmp_path, 3, columns=True)
+    assert np.array_equal(straight, restarted)
+    sim = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
+    sim.step(2)
+    memory = sim.implicit_integrator().memory()
+    with pytest.raises(ValueError, match="factor_layout 2 is not known"):
+        sim.implicit_integrator().restore_memory({**memory, "factor_layout": np.array(2)})
 
 
 def test_a_results_file_resumes_an_implicit_run_bit_for_bit(tmp_path):

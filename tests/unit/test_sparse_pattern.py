@@ -17,15 +17,53 @@ def test_every_coupling_sits_at_its_row_and_column_of_the_factor(n, k, seed):
     fp = factor_pattern(n, rows, cols, extra=extra)
     inverse = np.empty(n, dtype=np.int64)
     inverse[fp.perm] = np.arange(n)
-    column = np.repeat(np.arange(n), np.diff(fp.colptr))
-    for j in range(n):                   # each column: rows ascending, the diagonal among them
-        own = fp.rows[fp.colptr[j]:fp.colptr[j + 1]]
-        assert np.all(np.diff(own) > 0)
-        assert fp.rows[fp.diag[j]] == j and column[fp.diag[j]] == j
+    column = _column_of_each_entry(fp)
+    for j in range(n):
+        # each column: its L rows (below j, ascending), its diagonal, its U rows (above j,
+        # ascending) right after the diagonal
+        below = fp.rows[fp.lptr[j]:fp.lptr[j + 1]]
+        above = fp.rows[fp.uptr[j + 1] + 1:fp.uptr[j]]
+        assert np.all(np.diff(below) > 0) and np.all(below > j)
+        assert np.all(np.diff(above) > 0) and np.all(above < j)
+        assert fp.rows[fp.uptr[j + 1]] == j
     for (r, c), pos in ((fp.coupling_rows, fp.coupling_cols), fp.entry_pos), \
             (extra, fp.extra_pos):
         assert np.array_equal(fp.rows[pos], inverse[r])
         assert np.array_equal(column[pos], inverse[c])
+
+
+def _column_of_each_entry(fp):
+    """The column of each factor position: L's entries first, column by column, then each
+    column's diagonal and U entries from the last column to the first (the passes' order)."""
+    column = np.empty(fp.nnz, dtype=np.int64)
+    column[:fp.lptr[-1]] = np.repeat(np.arange(fp.n), np.diff(fp.lptr))
+    for j in range(fp.n):
+        column[fp.uptr[j + 1]:fp.uptr[j]] = j
+    return column
+
+
+@pytest.mark.parametrize("n, k, seed", [(1, 1, 0), (40, 200, 3), (300, 2500, 4)])
+def test_the_factor_is_laid_out_in_the_order_of_the_solves_passes(n, k, seed):
+    """Forward substitution reads L column by column and backward substitution each column's
+    diagonal and U from the last column to the first: the layout puts them in those orders,
+    every entry once (positions 0 .. nnz - 1, no gap), and columns_of gives back the columns
+    whose layout it is (pass_layout of them: the positions of each column's entries)."""
+    from softmech.integrators.sparse_pattern import columns_of, pass_layout
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n, k)
+    fp = factor_pattern(n, rows, np.clip(rows + rng.integers(-15, 16, k), 0, n - 1))
+    assert fp.lptr[0] == 0 and np.all(np.diff(fp.lptr) >= 0)
+    assert fp.uptr[n] == fp.lptr[n] and fp.uptr[0] == fp.nnz and np.all(np.diff(fp.uptr) < 0)
+    colptr, diag = columns_of(fp.lptr, fp.uptr)
+    lptr, uptr, where = pass_layout(colptr, diag)
+    np.testing.assert_array_equal(lptr, fp.lptr)
+    np.testing.assert_array_equal(uptr, fp.uptr)
+    np.testing.assert_array_equal(np.sort(where), np.arange(fp.nnz))
+    by_column = fp.rows[where]                  # the rows in the columns' order
+    for j in range(n):
+        own = by_column[colptr[j]:colptr[j + 1]]
+        assert np.all(np.diff(own) > 0) and own[diag[j] - colptr[j]] == j
+        np.testing.assert_array_equal(np.sort(fp.rows[_column_of_each_entry(fp) == j]), own)
 
 
 def test_an_arrow_fills_everything_below_its_head():

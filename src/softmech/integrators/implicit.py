@@ -129,7 +129,7 @@ SolverArgs = namedtuple("SolverArgs", [
     "U", "Up", "R", "Rp", "dU", "U_watch", "dU_watch", "U_old", "U_old2", "eps", "b",
     "work",                   # (nb, work_rows(n_dof, W), W) (softmech.kernels.sparse_lu)
     "values",                                            # factor values (n_blocks, nnz, W)
-    "colptr", "rows", "diag", "perm",                    # factor pattern (sparse_pattern)
+    "lptr", "uptr", "rows", "perm",                      # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
     "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
     "refresh", "fresh", "active", "age", "backtracks",   # per lane (n_blocks, W) int64
@@ -444,7 +444,7 @@ class ImplicitIntegrator(IntegratorMemory):
             U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), U_watch=vec(), dU_watch=vec(),
             U_old=vec(), U_old2=vec(), eps=vec(), b=vec(),
             work=np.zeros((nb, work_rows(n, W), W)),
-            values=np.zeros((nb, fp.nnz, W)), colptr=fp.colptr, rows=fp.rows, diag=fp.diag,
+            values=np.zeros((nb, fp.nnz, W)), lptr=fp.lptr, uptr=fp.uptr, rows=fp.rows,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
             entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),

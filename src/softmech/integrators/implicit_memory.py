@@ -5,6 +5,12 @@ how it is saved and put back: for a restart from a file that continues bit for b
 import numpy as np
 
 
+FACTOR_LAYOUT = 1
+"""memory()'s "factor_layout": the kept factors' values are in the order of the solve's passes
+(softmech.integrators.sparse_pattern.pass_layout, since 2026-12-06). A memory without it was
+saved with the factor's columns stored whole: restore_memory reorders its values."""
+
+
 class IntegratorMemory:
     """The memory half of ImplicitIntegrator (a base class; it reads the integrator's solver,
     lanes, options, kinds, couplings and pattern builder)."""
@@ -32,7 +38,7 @@ class IntegratorMemory:
         with ImplicitOptions.corotate, each kind's frames
         of the factorization ("frames<j>", (B, 9, n_q))."""
         s, lanes = self.solver, self.lanes
-        out = {"couplings": np.stack(self._couplings)}
+        out = {"couplings": np.stack(self._couplings), "factor_layout": np.array(FACTOR_LAYOUT)}
         for key in self._lane_keys():
             arr = getattr(s, key)                                       # (nb, ..., W)
             # (a copy: with one lane per block the reshape is a view of the solver's array)
@@ -102,6 +108,7 @@ class IntegratorMemory:
         if not np.array_equal(couplings, np.stack(self._couplings)):
             self._couplings = (couplings[0].copy(), couplings[1].copy())
             self._build_pattern()
+        arrays = self._in_factor_layout(arrays)
         s, lanes = self.solver, self.lanes
         world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
         lane_keys = [k for k in self._lane_keys() if k in arrays or k in self.MEMORY_LANES]
@@ -125,6 +132,28 @@ class IntegratorMemory:
             s.age[...] = self.options.max_age
         if self.options.corotate:
             self._restore_frames(arrays, world)
+
+    def _in_factor_layout(self, arrays):
+        """arrays with the factor's values (and the last finite differences, in the same
+        layout) in FACTOR_LAYOUT: a memory saved before it held each column whole
+        (sparse_pattern.columns_of), reordered here so that the run continues bit for bit."""
+        layout = arrays.get("factor_layout")
+        if layout is not None:
+            layout = np.asarray(layout)
+            if layout.shape != () or layout.dtype.kind not in "iu" or layout != FACTOR_LAYOUT:
+                raise ValueError(f"implicit integrator memory: factor_layout {layout.tolist()!r} "
+                                 f"is not known (this version writes {FACTOR_LAYOUT})")
+            return arrays
+        from softmech.integrators.sparse_pattern import columns_of, pass_layout
+        where = pass_layout(*columns_of(self.pattern.lptr, self.pattern.uptr))[2]
+        arrays = dict(arrays)
+        for key in ("values", "fd_values"):
+            saved = np.asarray(arrays[key]) if key in arrays else None
+            if saved is not None and saved.ndim >= 2 and saved.shape[1] == where.size:
+                moved = np.empty_like(saved)
+                moved[:, where] = saved
+                arrays[key] = moved
+        return arrays
 
     def _restore_frames(self, arrays, world):
         """The kinds' frames of the factorization from memory() (corotate); a memory without

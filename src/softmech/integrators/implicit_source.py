@@ -200,10 +200,10 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                             N.counts[bi, 2] += n_colors
                         N.counts[bi, 3] += 1
                         if W == LANES_EIGHT:
-                            bad = lu_factor_eight(N.colptr, N.rows, N.diag, vals, N.work[bi],
+                            bad = lu_factor_eight(N.lptr, N.uptr, N.rows, vals, N.work[bi],
                                                   fresh_lanes)
                         else:
-                            bad = lu_factor(N.colptr, N.rows, N.diag, vals, N.work[bi],
+                            bad = lu_factor(N.lptr, N.uptr, N.rows, vals, N.work[bi],
                                             fresh_lanes)
                         for lane in range(W):
                             if lanes[lane] != 0:
@@ -221,7 +221,7 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                     for i in range(b.shape[0]):
                         for lane in range(W):
                             b[i, lane] = dU[N.perm[i], lane]
-                    lu_solve_block(N.colptr, N.rows, N.diag, N.values[bi], b)
+                    lu_solve_block(N.lptr, N.uptr, N.rows, N.values[bi], b)
                     N.counts[bi, 1] += 1
                     for i in range(b.shape[0]):
                         for lane in range(W):

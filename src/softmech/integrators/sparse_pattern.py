@@ -29,8 +29,10 @@ class FactorPattern:
     """The LU factor's pattern in permuted order (softmech.kernels.sparse_lu storage) and how
     the Jacobian's entries and the DOFs map onto it.
 
-    perm (n,) int64: factor row/column i is DOF perm[i]; colptr (n + 1,), rows (nnz,), diag (n,)
-    int64: the factor's columns; entry_pos (m,) int64: the factor position of each probed
+    perm (n,) int64: factor row/column i is DOF perm[i]; lptr (n + 1,), uptr (n + 1,), rows
+    (nnz,) int64: the factor's entries in the order of the solve's two passes
+    (softmech.kernels.sparse_lu: column j's L rows at lptr[j] .. lptr[j + 1], its diagonal at
+    uptr[j + 1] and its U rows after it, up to uptr[j]); entry_pos (m,) int64: the factor position of each probed
     coupling (the i-th of `coupling_rows`, `coupling_cols`, DOF numbering); color (n,) int64 per
     DOF, n_colors; col_ptr / col_entries: for each DOF (column) j, the couplings of column j
     (indices into the coupling arrays), CSC over DOFs. extra_pos (k,) int64: the factor
@@ -38,9 +40,9 @@ class FactorPattern:
     Jacobian fills: in the factor, not in the coloring)."""
     n: int
     perm: np.ndarray
-    colptr: np.ndarray
+    lptr: np.ndarray
+    uptr: np.ndarray
     rows: np.ndarray
-    diag: np.ndarray
     coupling_rows: np.ndarray
     coupling_cols: np.ndarray
     entry_pos: np.ndarray
@@ -124,13 +126,17 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     # (the couplings' and the extra entries' positions in one lookup)
     pos = _positions(colptr, rows, inverse[np.concatenate([cr, er])],
                      inverse[np.concatenate([cc, ec])])
+    lptr, uptr, where = pass_layout(colptr, diag)
+    order = np.empty_like(where)
+    order[where] = np.arange(where.size)
+    rows, pos = rows[order], where[pos]
     entry_pos, extra_pos = pos[:cr.size], pos[cr.size:]
     color, n_colors = column_coloring(n, cr, cc)
     order = np.argsort(cc, kind="stable")
     col_ptr = np.zeros(n + 1, dtype=np.int64)
     np.add.at(col_ptr, cc + 1, 1)
     col_ptr = np.cumsum(col_ptr)
-    return FactorPattern(n=n, perm=perm, colptr=colptr, rows=rows, diag=diag,
+    return FactorPattern(n=n, perm=perm, lptr=lptr, uptr=uptr, rows=rows,
                          coupling_rows=cr, coupling_cols=cc, entry_pos=entry_pos, color=color,
                          n_colors=n_colors, col_ptr=col_ptr, col_entries=order.astype(np.int64),
                          ordering=name, extra_pos=extra_pos)
@@ -155,6 +161,37 @@ def _factor_columns(n, lower):
     # column j holds, above its diagonal, the entries of row j of L
     diag = colptr[:-1] + np.bincount(below_rows, minlength=n)
     return colptr, factor.indices.astype(np.int64), diag.astype(np.int64)
+
+
+def pass_layout(colptr, diag):
+    """The factor's layout for the solve's two passes, from its columns (colptr (n + 1,),
+    diag (n,): each column's U rows, diagonal and L rows, ascending): (lptr (n + 1,),
+    uptr (n + 1,), where (nnz,)) int64. The L entries come first, column by column; then each
+    column's diagonal followed by its U entries, from the last column to the first, so that
+    forward substitution (L, columns ascending) and backward substitution (the diagonal and U,
+    columns descending) each read one ascending stream of the values, holding only their own
+    entries (softmech.kernels.sparse_lu). Column j: L at lptr[j] .. lptr[j + 1], the diagonal
+    at uptr[j + 1], U at uptr[j + 1] + 1 .. uptr[j]. where[p]: the new position of the entry
+    at position p of the columns."""
+    n = diag.size
+    lower = colptr[1:] - diag - 1                   # L entries per column
+    upper = diag - colptr[:-1] + 1                  # the diagonal and U entries per column
+    lptr = np.concatenate([[0], np.cumsum(lower)]).astype(np.int64)
+    uptr = (lptr[-1] + np.concatenate([np.cumsum(upper[::-1])[::-1], [0]])).astype(np.int64)
+    column = np.repeat(np.arange(n), colptr[1:] - colptr[:-1])
+    offset = np.arange(colptr[-1]) - diag[column]   # < 0: U, 0: the diagonal, > 0: L
+    where = np.where(offset > 0, lptr[column] + offset - 1,
+                     np.where(offset == 0, uptr[column + 1],
+                              uptr[column + 1] + 1 + offset + (diag - colptr[:-1])[column]))
+    return lptr, uptr, where.astype(np.int64)
+
+
+def columns_of(lptr, uptr):
+    """(colptr (n + 1,), diag (n,)) int64: the columns that pass_layout laid out as (lptr,
+    uptr) (a factor saved in that storage is converted with pass_layout's `where`)."""
+    per_column = np.diff(lptr) + uptr[:-1] - uptr[1:]
+    colptr = np.concatenate([[0], np.cumsum(per_column)]).astype(np.int64)
+    return colptr, (colptr[:-1] + uptr[:-1] - uptr[1:] - 1).astype(np.int64)
 
 
 def _positions(colptr, rows, pi, pj):

@@ -7,9 +7,16 @@ symbolic pattern). The worlds of a block (W lanes) share the pattern and differ 
 every value array has the lanes as its last axis and every loop over an entry runs over the W
 lanes contiguously (vectorized across worlds).
 
-Storage: the factor's columns in CSC order, column j holding the rows of U above the diagonal
-(ascending), the diagonal (position diag[j]) and the rows of L below it (ascending); L has a
-unit diagonal that is not stored. Values (nnz, W). No pivoting: the Newton matrix I - h dA/du
+Storage (softmech.integrators.sparse_pattern.pass_layout): in the order of the solve's two
+passes. First L, column by column: column j's rows below the diagonal (ascending) at
+lptr[j] .. lptr[j + 1]; L has a unit diagonal that is not stored. Then, from the last column
+to the first, each column's diagonal, at uptr[j + 1], followed by its rows of U above the
+diagonal (ascending), up to uptr[j]. Forward substitution then reads L's values as one
+ascending stream and backward substitution the rest as another, each without the other's
+entries: on the 1,032-triangle plate's factor (277,164 entries), eight lanes' solve from
+memory took 0.92-0.99 ms against 1.60-1.91 ms with the columns stored whole, where a pass read
+the lines of both and the prefetcher fetched the other pass's entries too
+(benchmarks/sparse_lu_chains.py, docs/benchmarks.md). Values (nnz, W). No pivoting: the Newton matrix I - h dA/du
 of a mechanical system is dominated by its identity (mass) part wherever h is a step the motion
 allows, and the ordering is chosen for fill only. A zero or non-finite pivot is reported, and
 the integrator then refreshes or halves its step.
@@ -20,8 +27,8 @@ earlier column k in its U pattern (x[L rows of k] -= L[:, k] x[k], k ascending: 
 order of the fixed pattern), then gathered back, the L part divided by the pivot.
 
 Supernodes (_factor_one, one lane): the pattern is an exact symbolic factor (sparse_pattern),
-so where column k's first row below the diagonal is k + 1 and its column below the diagonal is
-one entry longer than column k + 1's, the two columns share their rows below k + 1 (Liu 1990:
+so where column k's first row below the diagonal is k + 1 and its L part is one entry longer
+than column k + 1's, the two columns share their rows below k + 1 (Liu 1990:
 a column's rows are its elimination-tree parent's, plus the parent). Consecutive such columns
 k0 .. kl in column j's U pattern (a chain, _chain_end) update the same rows R below kl, the
 last m entries of each column: x[R] is gathered once, updated by the chain's columns
@@ -40,34 +47,37 @@ on two threads (softmech.blocks.Lanes)."""
 
 
 @kernel
-def lu_factor(colptr, rows, diag, values, work, lanes):
+def lu_factor(lptr, uptr, rows, values, work, lanes):
     """Factor in place: values (nnz, W) hold the matrix's entries on the factor's pattern (zero
-    on fill-in) and receive L (strict lower) and U (upper with diagonal). colptr (n + 1,),
-    rows (nnz,), diag (n,) int64: the pattern; work (work_rows(n, W), W) scratch; lanes (W,)
+    on fill-in) and receive L (strict lower) and U (upper with diagonal). lptr (n + 1,),
+    uptr (n + 1,), rows (nnz,) int64: the pattern (the module's storage); work (work_rows(n, W), W) scratch; lanes (W,)
     int64: only lanes with lanes[l] != 0 are factored (the others' values are left as they
     are). Returns the first column whose pivot is zero or not finite in a factored lane, or
     -1. One lane (B = 1) takes _factor_one: the same operations without the loops over lanes,
     which for W = 1 cost more than their one multiply-add (the unified plate's B = 1:
     2026-12-01), in blocks and chains of columns. Blocks of eight lanes have their own, faster
     code: lu_factor_eight."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     W = values.shape[1]
     if W == 1:
         if lanes[0] == 0:
             return -1
-        return _factor_one(colptr, rows, diag, values.reshape(values.shape[0]),
+        return _factor_one(lptr, uptr, rows, values.reshape(values.shape[0]),
                            work.reshape(work.shape[0]))
     bad = -1
     for j in range(n):
-        start = colptr[j]
-        end = colptr[j + 1]
-        for p in range(start, end):
+        d = uptr[j + 1]                 # the diagonal, then U up to uptr[j]
+        for p in range(lptr[j], lptr[j + 1]):
             r = rows[p]
             for lane in range(W):
                 work[r, lane] = values[p, lane]
-        for p in range(start, diag[j]):
+        for p in range(d, uptr[j]):
+            r = rows[p]
+            for lane in range(W):
+                work[r, lane] = values[p, lane]
+        for p in range(d + 1, uptr[j]):
             k = rows[p]
-            for q in range(diag[k] + 1, colptr[k + 1]):
+            for q in range(lptr[k], lptr[k + 1]):
                 r = rows[q]
                 for lane in range(W):
                     work[r, lane] -= values[q, lane] * work[k, lane]
@@ -77,16 +87,16 @@ def lu_factor(colptr, rows, diag, values, work, lanes):
             pivot = work[j, lane]
             if bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
                 bad = j
-            for p in range(start, diag[j] + 1):
+            for p in range(d, uptr[j]):
                 values[p, lane] = work[rows[p], lane]
             inv = 1.0 / pivot
-            for p in range(diag[j] + 1, end):
+            for p in range(lptr[j], lptr[j + 1]):
                 values[p, lane] = work[rows[p], lane] * inv
     return bad
 
 
 @kernel
-def _factor_one(colptr, rows, diag, values, work):
+def _factor_one(lptr, uptr, rows, values, work):
     """lu_factor of one matrix: values (nnz,), work (work_rows(n, 1),): the dense columns of a
     block of up to TARGETS columns (_block_width) and the gathered rows of a chain
     (_chain_end), each (n, TARGETS). The columns of a block share their U pattern before the
@@ -97,28 +107,31 @@ def _factor_one(colptr, rows, diag, values, work):
     A 13,797-node hinge plate's factor (41,391 columns, 17.3 million entries, 3.4e9
     multiply-adds): 4.3 s column by column, 1.7 s so (2026-12-06, benchmarks/
     sparse_lu_chains.py; docs/benchmarks.md)."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     X = work[:TARGETS * n].reshape((n, TARGETS))
     G = work[TARGETS * n:2 * TARGETS * n].reshape((n, TARGETS))
     bad = -1
     j = 0
     while j < n:
-        T = _block_width(colptr, rows, diag, j, n)
+        T = _block_width(lptr, uptr, rows, j, n)
         for t in range(T):
-            for p in range(colptr[j + t], colptr[j + t + 1]):
+            c = j + t
+            for p in range(lptr[c], lptr[c + 1]):
+                X[rows[p], t] = values[p]
+            for p in range(uptr[c + 1], uptr[c]):
                 X[rows[p], t] = values[p]
         # the U pattern before the block, shared by its columns, in chains
-        p = colptr[j]
-        dj = diag[j]
+        p = uptr[j + 1] + 1
+        dj = uptr[j]
         while p < dj:
             k0 = rows[p]
-            kl = _chain_end(colptr, rows, diag, p, dj)
+            kl = _chain_end(lptr, rows, p, dj)
             p += kl - k0 + 1
             # the chain's rows among its own columns, column by column (a single column:
             # all its rows)
             for k in range(k0, kl + 1):
                 x0, x1, x2 = _multipliers(X, k, T)
-                for q in range(diag[k] + 1, diag[k] + 1 + kl - k if kl > k0 else colptr[k + 1]):
+                for q in range(lptr[k], lptr[k] + kl - k if kl > k0 else lptr[k + 1]):
                     r = rows[q]
                     v = values[q]
                     X[r, 0] -= v * x0
@@ -127,15 +140,15 @@ def _factor_one(colptr, rows, diag, values, work):
             if kl == k0:
                 continue
             # its rows below kl, the last m entries of each of its columns, gathered once
-            first = diag[kl] + 1
-            m = colptr[kl + 1] - first
+            first = lptr[kl]
+            m = lptr[kl + 1] - first
             for i in range(m):
                 r = rows[first + i]
                 for t in range(TARGETS):
                     G[i, t] = X[r, t]
             for k in range(k0, kl + 1):
                 x0, x1, x2 = _multipliers(X, k, T)
-                base = colptr[k + 1] - m
+                base = lptr[k + 1] - m
                 for i in range(m):
                     v = values[base + i]
                     G[i, 0] -= v * x0
@@ -150,15 +163,15 @@ def _factor_one(colptr, rows, diag, values, work):
             c = j + t
             for k in range(j, c):
                 xk = X[k, t]
-                for q in range(diag[k] + 1, colptr[k + 1]):
+                for q in range(lptr[k], lptr[k + 1]):
                     X[rows[q], t] -= values[q] * xk
             pivot = X[c, t]
             if bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
                 bad = c
-            for p in range(colptr[c], diag[c] + 1):
+            for p in range(uptr[c + 1], uptr[c]):
                 values[p] = X[rows[p], t]
             inv = 1.0 / pivot
-            for p in range(diag[c] + 1, colptr[c + 1]):
+            for p in range(lptr[c], lptr[c + 1]):
                 values[p] = X[rows[p], t] * inv
         j += T
     return bad
@@ -184,22 +197,23 @@ def work_rows(n, W):
 
 
 @kernel(inline="always")
-def _block_width(colptr, rows, diag, j, n):
+def _block_width(lptr, uptr, rows, j, n):
     """How many columns from j (1 .. TARGETS) share column j's U pattern before j: column
     j + T's U pattern is column j's followed by j .. j + T - 1."""
-    above = diag[j] - colptr[j]
+    above = uptr[j] - uptr[j + 1] - 1
+    first = uptr[j + 1] + 1
     T = 1
     while T < TARGETS and j + T < n:
         c = j + T
-        if diag[c] - colptr[c] != above + T:
+        if uptr[c] - uptr[c + 1] - 1 != above + T:
             break
         same = True
         for i in range(above):
-            if rows[colptr[c] + i] != rows[colptr[j] + i]:
+            if rows[uptr[c + 1] + 1 + i] != rows[first + i]:
                 same = False
                 break
         for s in range(T):
-            if rows[colptr[c] + above + s] != j + s:
+            if rows[uptr[c + 1] + 1 + above + s] != j + s:
                 same = False
         if not same:
             break
@@ -208,23 +222,23 @@ def _block_width(colptr, rows, diag, j, n):
 
 
 @kernel(inline="always")
-def _chain_end(colptr, rows, diag, p, stop):
+def _chain_end(lptr, rows, p, stop):
     """The last column kl of the chain that starts at column k0 = rows[p] of a U pattern whose
     entries end before position stop: k0 .. kl are at positions p .. p + kl - k0, and each
     column k < kl has k + 1 as its first row below the diagonal and one entry more below it
     than column k + 1, so that (the pattern being an exact symbolic factor) its rows below kl
     are column kl's, its last entries (the module's docstring)."""
     k = rows[p]
-    while p + 1 < stop and rows[p + 1] == k + 1 and diag[k] + 1 < colptr[k + 1] \
-            and rows[diag[k] + 1] == k + 1 \
-            and colptr[k + 1] - diag[k] == colptr[k + 2] - diag[k + 1] + 1:
+    while p + 1 < stop and rows[p + 1] == k + 1 and lptr[k] < lptr[k + 1] \
+            and rows[lptr[k]] == k + 1 \
+            and lptr[k + 1] - lptr[k] == lptr[k + 2] - lptr[k + 1] + 1:
         k += 1
         p += 1
     return k
 
 
 @kernel
-def lu_factor_eight(colptr, rows, diag, values, work, lanes):
+def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
     """lu_factor of eight lanes (values (nnz, 8), work (n, 8)): the same operations in the same
     order per lane (each lane's factor that of lu_factor, bit for bit), written as straight
     rows of eight for LLVM's SLP vectorizer (prepare_factor, which must run first): each
@@ -236,36 +250,40 @@ def lu_factor_eight(colptr, rows, diag, values, work, lanes):
     array, read for the last time when U's part is gathered, then holds the pivots'
     reciprocals. falling_rod's factor (n = 246, 4,274 entries, a band): 92 -> 52 us for eight
     lanes; the 1,032-triangle plate's (277,164 entries): 2.3 -> 1.6 ms (2026-12-05)."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     bad = -1
     for j in range(n):
-        start = colptr[j]
-        end = colptr[j + 1]
-        for p in range(start, end):
+        d = uptr[j + 1]                 # the diagonal, then U up to uptr[j]
+        for p in range(lptr[j], lptr[j + 1]):
             w = work[rows[p]]
             v = values[p]
             for lane in range(EIGHT):
                 w[lane] = v[lane]
-        for p in range(start, diag[j]):
+        for p in range(d, uptr[j]):
+            w = work[rows[p]]
+            v = values[p]
+            for lane in range(EIGHT):
+                w[lane] = v[lane]
+        for p in range(d + 1, uptr[j]):
             k = rows[p]
             x = work[k]
             x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
             x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
-            for q in range(diag[k] + 1, colptr[k + 1]):
+            for q in range(lptr[k], lptr[k + 1]):
                 _update_eight(work[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
         pivots = work[j]
         for lane in range(EIGHT):
             pivot = pivots[lane]
             if lanes[lane] != 0 and bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
                 bad = j
-        for p in range(start, diag[j] + 1):
+        for p in range(d, uptr[j]):
             w = work[rows[p]]
             v = values[p]
             for lane in range(EIGHT):
                 v[lane] = w[lane] if lanes[lane] != 0 else v[lane]
         for lane in range(EIGHT):
             pivots[lane] = 1.0 / pivots[lane] if lanes[lane] != 0 else 1.0
-        for p in range(diag[j] + 1, end):
+        for p in range(lptr[j], lptr[j + 1]):
             w = work[rows[p]]
             v = values[p]
             for lane in range(EIGHT):
@@ -289,7 +307,7 @@ def prepare_factor():
 
 
 @kernel
-def lu_solve_eight(colptr, rows, diag, values, b):
+def lu_solve_eight(lptr, uptr, rows, values, b):
     """lu_solve of eight lanes (values (nnz, 8), b (n, 8)): the same operations in the same
     order per lane (each lane's answer that of lu_solve, bit for bit), written as
     lu_factor_eight's rows of eight (prepare_factor must compile it first): the solved row
@@ -298,32 +316,33 @@ def lu_solve_eight(colptr, rows, diag, values, b):
     lanes LLVM cannot tell b[k] from the updated row b[r] and keeps the loop scalar: it took
     55 % of the 1,032-triangle plate's time at 16 worlds (2026-12-05), where the plate solves
     ~20 times per factorization."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     for k in range(n):
         x = b[k]
         x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
         x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
-        for q in range(diag[k] + 1, colptr[k + 1]):
+        for q in range(lptr[k], lptr[k + 1]):
             _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
     for k in range(n - 1, -1, -1):
         x = b[k]
-        v = values[diag[k]]
+        d = uptr[k + 1]
+        v = values[d]
         x0 = x[0] / v[0]; x1 = x[1] / v[1]; x2 = x[2] / v[2]; x3 = x[3] / v[3]
         x4 = x[4] / v[4]; x5 = x[5] / v[5]; x6 = x[6] / v[6]; x7 = x[7] / v[7]
         x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3
         x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7
-        for q in range(colptr[k], diag[k]):
+        for q in range(d + 1, uptr[k]):
             _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
 
 
 @kernel
-def lu_solve_block(colptr, rows, diag, values, b):
+def lu_solve_block(lptr, uptr, rows, values, b):
     """lu_solve for a block of worlds: lu_solve_eight where it has eight lanes (compile it
     after prepare_factor, as lu_solve_eight's callers)."""
     if b.shape[1] == EIGHT:
-        lu_solve_eight(colptr, rows, diag, values, b)
+        lu_solve_eight(lptr, uptr, rows, values, b)
     else:
-        lu_solve(colptr, rows, diag, values, b)
+        lu_solve(lptr, uptr, rows, values, b)
 
 
 @kernel(inline="always")
@@ -339,40 +358,41 @@ def _update_eight(w, v, x0, x1, x2, x3, x4, x5, x6, x7):
 
 
 @kernel
-def lu_solve(colptr, rows, diag, values, b):
+def lu_solve(lptr, uptr, rows, values, b):
     """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix): forward
     substitution with the unit lower L, then backward with U, column by column (one lane:
     _solve_one, the same operations without the loops over lanes)."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     W = b.shape[1]
     if W == 1:
-        _solve_one(colptr, rows, diag, values.reshape(values.shape[0]), b.reshape(n))
+        _solve_one(lptr, uptr, rows, values.reshape(values.shape[0]), b.reshape(n))
         return
     for k in range(n):
-        for q in range(diag[k] + 1, colptr[k + 1]):
+        for q in range(lptr[k], lptr[k + 1]):
             r = rows[q]
             for lane in range(W):
                 b[r, lane] -= values[q, lane] * b[k, lane]
     for k in range(n - 1, -1, -1):
-        d = diag[k]
+        d = uptr[k + 1]
         for lane in range(W):
             b[k, lane] /= values[d, lane]
-        for q in range(colptr[k], d):
+        for q in range(d + 1, uptr[k]):
             r = rows[q]
             for lane in range(W):
                 b[r, lane] -= values[q, lane] * b[k, lane]
 
 
 @kernel
-def _solve_one(colptr, rows, diag, values, b):
+def _solve_one(lptr, uptr, rows, values, b):
     """lu_solve of one matrix: values (nnz,), b (n,)."""
-    n = colptr.shape[0] - 1
+    n = lptr.shape[0] - 1
     for k in range(n):
         bk = b[k]
-        for q in range(diag[k] + 1, colptr[k + 1]):
+        for q in range(lptr[k], lptr[k + 1]):
             b[rows[q]] -= values[q] * bk
     for k in range(n - 1, -1, -1):
-        b[k] /= values[diag[k]]
+        d = uptr[k + 1]
+        b[k] /= values[d]
         bk = b[k]
-        for q in range(colptr[k], diag[k]):
+        for q in range(d + 1, uptr[k]):
             b[rows[q]] -= values[q] * bk
