@@ -307,7 +307,7 @@ class Scene:
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
-        rods and shells, and for shells below 6,000 nodes; discrete for discrete rods alone and
+        rods and shells, and for shells below 12,000 nodes; discrete for discrete rods alone and
         larger shells, or with NewtonOptions): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
@@ -369,19 +369,19 @@ class Scene:
                           der_shells=der_shells)
 
 
-UNIFIED_SHELL_NODES = 6000
+UNIFIED_SHELL_NODES = 12000
 """Shells with fewer nodes than this compile to the unified engine by default. Where its sparse
 LU and the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) cross depends on the
 run's length: over a clamped plate's first 40 steps, whose Newton iterations the unified
-engine's kept Jacobian makes more (4.4-4.6 per step against 3.0), at ~6,000 nodes (3,038
-nodes 2.51 against 2.89 s, 5,863 nodes 6.93 against 6.96 s, 8,563 nodes 12.3 against 10.1 s);
-over 200 steps, where it renews a Jacobian every ~13 steps, above 11,774 nodes (5,863 nodes
-18.1-18.7 against 28.4 s, 11,774 nodes 47.7-51.1 against 70.6 s). The unified set-up is
-longer (the pattern and the first factorization: 2.6 against 0.4 s at 5,863 nodes) and its
-memory larger (900 against 677 MB). 2026-12-06, after the one-lane LU's blocks and chains
-(softmech.kernels.sparse_lu); it was 3,000 when the factor took 2.2x as long, and 1,700 before
-the shells' analytic Jacobians (docs/benchmarks.md; `python benchmarks/shell_engines.py
---steps 40`, `--steps 200`)."""
+engine's kept Jacobian makes more (4.6 per step against 3.0), at ~12,000 nodes (5,863 nodes
+5.2 against 7.0 s, 8,563 nodes 12.5 against 12.6 s, 11,774 nodes 16.4 against 16.6 s, 23,064
+nodes 46.6 against 42.0 s); over 200 steps, where it renews a Jacobian every ~13 steps, far
+beyond (11,774 nodes 36.0 against 74.8 s). The unified set-up is longer (the pattern and the
+first factorization: 6.4-6.9 against 1.0-1.1 s at 11,774 nodes) and its memory larger (1.7
+against 1.2 GB). 2026-12-06, after the factor's storage in the order of the solve's passes
+(softmech.kernels.sparse_lu); it was 6,000 after the one-lane LU's blocks and chains the same
+day, 3,000 when the factor took 2.2x as long, and 1,700 before the shells' analytic Jacobians
+(docs/benchmarks.md; `python benchmarks/shell_engines.py --steps 40`, `--steps 200`)."""
 
 
 def _default_engine(scene, on_kind, mixed, newton):
