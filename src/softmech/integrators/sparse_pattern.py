@@ -26,18 +26,18 @@ from softmech.implicit.ordering import nested_dissection
 
 @dataclass(frozen=True)
 class FactorPattern:
-    """The LU factor's pattern in permuted order (softmech.kernels.sparse_lu storage) and how
-    the Jacobian's entries and the DOFs map onto it.
+    """The LU factor's pattern in permuted order (softmech.kernels.sparse_lu storage) and how the
+    Jacobian's entries and the DOFs map onto it.
 
-    perm (n,) int64: factor row/column i is DOF perm[i]; lptr (n + 1,), uptr (n + 1,), rows
-    (nnz,) int64: the factor's entries in the order of the solve's two passes
-    (softmech.kernels.sparse_lu: column j's L rows at lptr[j] .. lptr[j + 1], its diagonal at
-    uptr[j + 1] and its U rows after it, up to uptr[j]); entry_pos (m,) int64: the factor position of each probed
-    coupling (the i-th of `coupling_rows`, `coupling_cols`, DOF numbering); color (n,) int64 per
-    DOF, n_colors; col_ptr / col_entries: for each DOF (column) j, the couplings of column j
-    (indices into the coupling arrays), CSC over DOFs. extra_pos (k,) int64: the factor
-    position of each of the `extra` entries given to factor_pattern (entries that an analytic
-    Jacobian fills: in the factor, not in the coloring)."""
+    perm (n,) int64: factor row/column i is DOF perm[i]; lptr (n + 1,), uptr (n + 1,), rows (nnz,)
+    int64: the factor's entries in the order of the solve's two passes (softmech.kernels.sparse_lu:
+    column j's L rows at lptr[j] .. lptr[j + 1], its diagonal at uptr[j + 1] and its U rows after
+    it, up to uptr[j]); entry_pos (m,) int64: the factor position of each probed coupling (the i-th
+    of `coupling_rows`, `coupling_cols`, DOF numbering); color (n,) int64 per DOF, n_colors; col_ptr
+    / col_entries: for each DOF (column) j, the couplings of column j (indices into the coupling
+    arrays), CSC over DOFs. extra_pos (k,) int64: the factor position of each of the `extra` entries
+    given to factor_pattern (entries that an analytic Jacobian fills: in the factor, not in the
+    coloring)."""
     n: int
     perm: np.ndarray
     lptr: np.ndarray

@@ -16,10 +16,11 @@ ascending stream and backward substitution the rest as another, each without the
 entries: on the 1,032-triangle plate's factor (277,164 entries), eight lanes' solve from
 memory took 0.92-0.99 ms against 1.60-1.91 ms with the columns stored whole, where a pass read
 the lines of both and the prefetcher fetched the other pass's entries too
-(benchmarks/sparse_lu_chains.py, docs/benchmarks.md). Values (nnz, W). No pivoting: the Newton matrix I - h dA/du
-of a mechanical system is dominated by its identity (mass) part wherever h is a step the motion
-allows, and the ordering is chosen for fill only. A zero or non-finite pivot is reported, and
-the integrator then refreshes or halves its step.
+(benchmarks/sparse_lu_chains.py, docs/benchmarks.md). Values (nnz, W).
+
+No pivoting: the Newton matrix I - h dA/du of a mechanical system is dominated by its identity
+(mass) part wherever h is a step the motion allows, and the ordering is chosen for fill only. A zero
+or non-finite pivot is reported, and the integrator then refreshes or halves its step.
 
 Left-looking LU (Gilbert and Peierls 1988, without the symbolic part, which the fixed pattern
 makes unnecessary): column j is scattered into a dense work vector x (n, W), updated by every
@@ -48,15 +49,15 @@ on two threads (softmech.blocks.Lanes)."""
 
 @kernel
 def lu_factor(lptr, uptr, rows, values, work, lanes):
-    """Factor in place: values (nnz, W) hold the matrix's entries on the factor's pattern (zero
-    on fill-in) and receive L (strict lower) and U (upper with diagonal). lptr (n + 1,),
-    uptr (n + 1,), rows (nnz,) int64: the pattern (the module's storage); work (work_rows(n, W), W) scratch; lanes (W,)
-    int64: only lanes with lanes[l] != 0 are factored (the others' values are left as they
-    are). Returns the first column whose pivot is zero or not finite in a factored lane, or
-    -1. One lane (B = 1) takes _factor_one: the same operations without the loops over lanes,
-    which for W = 1 cost more than their one multiply-add (the unified plate's B = 1:
-    2026-12-01), in blocks and chains of columns. Blocks of eight lanes have their own, faster
-    code: lu_factor_eight."""
+    """Factor in place: values (nnz, W) hold the matrix's entries on the factor's pattern (zero on
+    fill-in) and receive L (strict lower) and U (upper with diagonal). lptr (n + 1,), uptr (n + 1,),
+    rows (nnz,) int64: the pattern (the module's storage); work (work_rows(n, W), W) scratch; lanes
+    (W,) int64: only lanes with lanes[l] != 0 are factored (the others' values are left as they
+    are). Returns the first column whose pivot is zero or not finite in a factored lane, or -1.
+    One lane (B = 1) takes _factor_one: the same operations without the loops over lanes, which
+    for W = 1 cost more than their one multiply-add (the unified plate's B = 1: 2026-12-01), in
+    blocks and chains of columns. Blocks of eight lanes have their own, faster code:
+    lu_factor_eight."""
     n = lptr.shape[0] - 1
     W = values.shape[1]
     if W == 1:
@@ -122,10 +123,10 @@ def _factor_one(lptr, uptr, rows, values, work):
                 X[rows[p], t] = values[p]
         # the U pattern before the block, shared by its columns, in chains
         p = uptr[j + 1] + 1
-        dj = uptr[j]
-        while p < dj:
+        u_end = uptr[j]
+        while p < u_end:
             k0 = rows[p]
-            kl = _chain_end(lptr, rows, p, dj)
+            kl = _chain_end(lptr, rows, p, u_end)
             p += kl - k0 + 1
             # the chain's rows among its own columns, column by column (a single column:
             # all its rows)
