@@ -123,8 +123,8 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     inverse = np.empty(n, dtype=np.int64)
     inverse[perm] = np.arange(n)
     colptr, rows, diag = _factor_columns(n, lower)
-    # (the couplings' and the extra entries' positions in one lookup)
     lptr, uptr, where = pass_layout(colptr, diag)
+    # (the couplings' and the extra entries' positions in one lookup)
     pos = _positions(colptr, rows, where, inverse[np.concatenate([cr, er])],
                      inverse[np.concatenate([cc, ec])])
     laid_out = np.empty_like(rows)
@@ -185,8 +185,7 @@ def pass_layout(colptr, diag):
     shifts = np.stack([uptr[1:] + 1 - colptr[:-1], uptr[1:] - diag,
                        -np.cumsum(upper)], axis=1).ravel()
     lengths = np.stack([upper - 1, np.ones(n, np.int64), lower], axis=1).ravel()
-    where = np.arange(colptr[-1], dtype=np.int64) + np.repeat(shifts, lengths)
-    return lptr, uptr, where.astype(np.int64)
+    return lptr, uptr, np.arange(colptr[-1], dtype=np.int64) + np.repeat(shifts, lengths)
 
 
 def columns_of(lptr, uptr):
@@ -201,9 +200,9 @@ def _positions(colptr, rows, where, pi, pj):
     """Position in the factor (where[p] for the entry at position p of its columns, colptr and
     rows) of each entry (pi, pj) (permuted numbering), by scipy's lookup of sparse entries (a
     search within each entry's column: the positions, plus one, as the values of a CSC matrix
-    of the columns' pattern; a missing entry reads 0). The symbolic pattern
-    holds A + A^T, so every entry is found. (One search over the keys column * n + row of the
-    whole factor took 1.7 s of a 13,797-node plate's set-up.)"""
+    of the columns' pattern; a missing entry reads 0). The symbolic pattern holds A + A^T, so
+    every entry is found. (One search over the keys column * n + row of the whole factor took
+    1.7 s of a 13,797-node plate's set-up.)"""
     n = colptr.size - 1
     pi, pj = np.asarray(pi, np.int64), np.asarray(pj, np.int64)
     if pi.size == 0:
