@@ -4,9 +4,13 @@ pytest). Needs Linux `perf` and `gdb`.
     OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene plate --engine unified \
         --worlds 16
     OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene falling_rod --worlds 16
+    OPENBLAS_NUM_THREADS=1 python benchmarks/perf_jit_profile.py --scene plate --engine unified \
+        --worlds 16 --restart --library-symbols
 
 A child process builds the scene (benchmarks/implicit_batch.py's scenes: `falling_rod`, the
-1,032-triangle `plate`), runs it once (compiles), then runs it again and again; `perf record`
+1,032-triangle `plate`), runs it once (compiles), then runs it again and again (continuing it, or
+with --restart from its built state each time: the early phase that benchmarks/unified_batch.py
+times, with its more frequent Jacobians); `perf record`
 samples it for --seconds, and gdb, attached to the same process, names the sampled addresses:
 numba registers its JIT code with gdb's JIT interface, which perf's own symbol lookup does not
 read. Prints the share of samples per function (numba's kernels by module and name, shared
@@ -28,6 +32,7 @@ CHILD = """
 import os, sys, time
 sys.path.insert(0, {bench!r})
 scene, engine, worlds, ready = {scene!r}, {engine!r}, {worlds}, {ready!r}
+restart = {restart!r}
 if engine == "unified":
     from unified_batch import build
     sim = build(scene, worlds)
@@ -35,10 +40,14 @@ else:
     from implicit_batch import build
     sim = build(scene, worlds)
 duration = 0.02 if scene == "plate" else 0.1
+if restart:
+    sim.save_state(restart)
 sim.run(duration)
 open(ready, "w").write(str(os.getpid()))
 t0 = time.time()
 while time.time() - t0 < {budget}:
+    if restart:
+        sim.load_state(restart)
     sim.run(duration)
 """
 
@@ -64,6 +73,9 @@ def main():
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--restart", action="store_true",
+                        help="run the scene again and again from its built state (the early "
+                             "phase that unified_batch.py times) instead of continuing it")
     parser.add_argument("--library-symbols", action="store_true",
                         help="split the shared libraries' time by function (libm: sin, cos, "
                              "atan2, ...)")
@@ -72,6 +84,7 @@ def main():
         ready = os.path.join(tmp, "ready")
         code = CHILD.format(bench=os.path.dirname(os.path.abspath(__file__)), scene=args.scene,
                             engine=args.engine, worlds=args.worlds, ready=ready,
+                            restart=os.path.join(tmp, "start.npz") if args.restart else "",
                             budget=args.seconds + 120)
         child = subprocess.Popen([sys.executable, "-c", code])
         try:

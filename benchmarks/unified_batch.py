@@ -7,6 +7,8 @@ fixed simulated duration (not collected by pytest).
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02
     OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --predictor-guard off
+    OPENBLAS_NUM_THREADS=1 python benchmarks/unified_batch.py --scene plate --duration 0.02 \
+        --solve-precision single
 
 Scenes: benchmarks/implicit_batch.py's (`falling_rod`: two discrete rods dropped on
 frictional ground, dt = 1 ms -- it runs on the unified engine since its Newton's line search
@@ -14,7 +16,8 @@ of 2026-12-01, docs/benchmarks.md; `plate`: the 1,000-triangle clamped plate und
 10 Pa, hinge bending, dt = 1 ms; `manta`: the built-in manta, a 156-triangle hinge shell
 flapping by sm.ParameterWave, dt = 10 ms, 1 s), here on the unified engine with its default implicit
 options (--predictor, --predictor-guard: the Newton guess's extrapolation,
-ImplicitOptions.predictor and predictor_guard). Each run
+ImplicitOptions.predictor and predictor_guard; --solve-precision: the factor the solves read,
+ImplicitOptions.solve_precision). Each run
 records the bodies' positions every 10 ms (sm.Every), as a user's run does. For each B: the
 min and median wall time of --repeats runs of one simulation from its built state (a state
 file loaded before each; a warm-up run first compiles and probes the Newton matrix's
@@ -77,10 +80,12 @@ def main(argv=None):
                         help="ImplicitOptions.predictor (default: ImplicitOptions' own)")
     parser.add_argument("--predictor-guard", choices=("on", "off"), default=None,
                         help="ImplicitOptions.predictor_guard (default: ImplicitOptions' own)")
+    parser.add_argument("--solve-precision", choices=("single", "double"), default=None,
+                        help="ImplicitOptions.solve_precision (default: ImplicitOptions' own)")
     args = parser.parse_args(argv)
     given = {"predictor": args.predictor,
              "predictor_guard": None if args.predictor_guard is None
-             else args.predictor_guard == "on"}
+             else args.predictor_guard == "on", "solve_precision": args.solve_precision}
     given = {k: v for k, v in given.items() if v is not None}
     newton = sm.ImplicitOptions(**given) if given else None
     duration = args.duration or DURATIONS[args.scene]

@@ -7,7 +7,8 @@ import scipy.sparse
 import softmech as sm
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve,
-                                        lu_solve_eight, prepare_factor, work_rows)
+                                        lu_solve_eight, prepare_factor, single_factor,
+                                        work_rows)
 from softmech.kernels.sparse_lu import _block_width, _chain_end
 
 
@@ -47,6 +48,33 @@ def test_sparse_lu_solves_every_lane(n, density):
         assert np.allclose(x[:, lane], np.linalg.solve(M, b[:, lane]), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
+def test_the_single_precision_factor_solves_to_its_rounding(n, density):
+    """The solves read the factor rounded to single precision (single_factor), only in the
+    flagged lanes (the others keep their copy), and solve in double: each lane's answer must
+    be that of the rounded factor, i.e. within the rounding's effect on the solve: a relative
+    error of at most cond(A) times the unit roundoff 2^-24 (6e-8) times a small growth factor,
+    here 1e-5 for these diagonally dominant matrices (cond ~ 10)."""
+    fp, matrices, values = _random_system(n, density, lanes=3, seed=n + 20)
+    lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((n, 3)), np.ones(3, np.int64))
+    single = np.full(values.shape, 7.0, np.float32)
+    single_factor(values, single, np.array([1, 0, 1]))
+    np.testing.assert_array_equal(single[:, 1], 7.0)
+    np.testing.assert_array_equal(single[:, [0, 2]], values[:, [0, 2]].astype(np.float32))
+    single_factor(values, single, np.ones(3, np.int64))
+    b = np.random.default_rng(4).standard_normal((n, 3))
+    permuted = b[fp.perm].copy()
+    lu_solve(fp.lptr, fp.uptr, fp.rows, single, permuted)
+    x = np.empty_like(b)
+    x[fp.perm] = permuted
+    for lane, M in enumerate(matrices):
+        exact = np.linalg.solve(M, b[:, lane])
+        assert np.linalg.norm(x[:, lane] - exact) <= 1e-5 * np.linalg.norm(exact)
+        # (and not the double factor's answer: the test sees which one was read)
+        if n > 1:
+            assert np.linalg.norm(x[:, lane] - exact) > 1e-13 * np.linalg.norm(exact)
+
+
 def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
     fp, _, values = _random_system(30, 0.1, lanes=2, seed=3)
     kept = values[:, 1].copy()
@@ -57,9 +85,11 @@ def test_sparse_lu_factors_only_the_flagged_lanes_and_reports_a_zero_pivot():
                      np.ones(2, np.int64)) == 0
 
 
+@pytest.mark.parametrize("precision", [np.float64, np.float32])
 @pytest.mark.parametrize("n, density, per_node", [(1, 1.0, 1), (40, 0.1, 1), (250, 0.02, 1),
                                                    (300, 0.015, 3)])
-def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density, per_node):
+def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density, per_node,
+                                                                      precision):
     """B = 1 takes the single-lane code (_factor_one, _solve_one: no loops over lanes; the
     factor in chains of columns and blocks of a node's columns): the same operations in the
     same order, so each lane of a 3-lane factor and solve must come out the same bit for bit
@@ -75,11 +105,12 @@ def test_one_lane_is_factored_and_solved_as_among_several_bit_for_bit(n, density
     b = np.random.default_rng(2).standard_normal((n, 3))[fp.perm].copy()
     alone = [(values[:, [lane]].copy(), b[:, [lane]].copy()) for lane in range(3)]
     lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((n, 3)), np.ones(3, np.int64))
-    lu_solve(fp.lptr, fp.uptr, fp.rows, values, b)
+    # (the solves read the factor or its single-precision copy: single_factor)
+    lu_solve(fp.lptr, fp.uptr, fp.rows, values.astype(precision), b)
     for lane, (v, x) in enumerate(alone):
         assert lu_factor(fp.lptr, fp.uptr, fp.rows, v, np.zeros((work_rows(n, 1), 1)),
                          np.ones(1, np.int64)) == -1
-        lu_solve(fp.lptr, fp.uptr, fp.rows, v, x)
+        lu_solve(fp.lptr, fp.uptr, fp.rows, v.astype(precision), x)
         np.testing.assert_array_equal(v[:, 0], values[:, lane])
         np.testing.assert_array_equal(x[:, 0], b[:, lane])
     kept = alone[0][0].copy()
@@ -118,28 +149,33 @@ def test_eight_lanes_are_factored_as_each_lane_alone_bit_for_bit(n, density, per
     assert lu_factor_eight(fp.lptr, fp.uptr, fp.rows, singular, work, flags) == 0
 
 
+@pytest.mark.parametrize("precision", [np.float64, np.float32])
 @pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
-def test_eight_lanes_are_solved_as_each_lane_alone_bit_for_bit(n, density):
+def test_eight_lanes_are_solved_as_each_lane_alone_bit_for_bit(n, density, precision):
     """Blocks of eight lanes solve with their own code (lu_solve_eight: the solved row read
-    into eight locals, rows of eight for the SLP vectorizer): each lane's answer must be the
-    single-lane solve's bit for bit, and solve its system."""
-    prepare_factor()
+    into eight locals, rows of eight for the SLP vectorizer), from the factor or its
+    single-precision copy (ImplicitOptions.solve_precision): each lane's answer must be the
+    single-lane solve's bit for bit, and solve its system (the dense solve: 1e-12 as above in
+    double, the rounding's 1e-5 in single: the test above)."""
+    prepare_factor(precision == np.float32)
     fp, matrices, values = _random_system(n, density, lanes=EIGHT, seed=n + 9)
     unpermuted = np.random.default_rng(n).standard_normal((n, EIGHT))
     rhs = unpermuted[fp.perm].copy()
     lu_factor(fp.lptr, fp.uptr, fp.rows, values, np.zeros((n, EIGHT)),
               np.ones(EIGHT, np.int64))
+    single = values.astype(precision)
     b = rhs.copy()
-    lu_solve_eight(fp.lptr, fp.uptr, fp.rows, values, b)
+    lu_solve_eight(fp.lptr, fp.uptr, fp.rows, single, b)
     for lane in range(EIGHT):
         alone = rhs[:, [lane]].copy()
-        lu_solve(fp.lptr, fp.uptr, fp.rows, values[:, [lane]].copy(), alone)
+        lu_solve(fp.lptr, fp.uptr, fp.rows, single[:, [lane]].copy(), alone)
         np.testing.assert_array_equal(b[:, lane], alone[:, 0])
     x = np.empty_like(b)
     x[fp.perm] = b
-    for lane, M in enumerate(matrices):     # (the dense solve: 1e-12, as above)
-        assert np.allclose(x[:, lane], np.linalg.solve(M, unpermuted[:, lane]), rtol=1e-12,
-                           atol=1e-12)
+    for lane, M in enumerate(matrices):
+        exact = np.linalg.solve(M, unpermuted[:, lane])
+        tol = 1e-12 if precision == np.float64 else 1e-5
+        assert np.linalg.norm(x[:, lane] - exact) <= tol * np.linalg.norm(exact)
 
 
 def test_coloring_separates_columns_that_share_a_row():
@@ -170,6 +206,8 @@ def test_options_and_scheme_are_validated():
         sm.ImplicitOptions(tol=0.0)
     with pytest.raises(ValueError, match="refresh_rate"):
         sm.ImplicitOptions(refresh_rate=1.5)
+    with pytest.raises(ValueError, match="ImplicitOptions.solve_precision.*half"):
+        sm.ImplicitOptions(solve_precision="half")
     with pytest.raises(ValueError, match="newton"):
         _cantilever().compile(dt=1e-3, newton=sm.ImplicitOptions())
     with pytest.raises(ValueError, match="scheme"):
@@ -194,20 +232,33 @@ def test_the_clamp_holds_its_dofs_and_nothing_else(frame):
     assert np.all(w_mask[:, 1:] == 1)
 
 
-def test_batched_worlds_equal_single_runs_bit_for_bit():
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_batched_worlds_equal_single_runs_bit_for_bit(precision):
     """Each lane has its own Jacobian, convergence test and refresh decisions: a batch of
-    worlds with different stiffness equals the single runs (no step is halved here)."""
+    worlds with different stiffness equals the single runs (no step is halved here), with the
+    solves in either precision (ImplicitOptions.solve_precision); the two precisions end
+    within Newton's tolerance of each other (1e-8 of the elements' 0.25 m: 2.5e-9 m; they
+    were 4e-16 m apart on 2026-12-06, with the same Newton statistics)."""
     moduli = [0.6e6, 1e6, 2e6]
-    batch = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=3, n_threads=1)
+    newton = sm.ImplicitOptions(solve_precision=precision)
+    batch = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=3, n_threads=1,
+                                  newton=newton)
     batch.params["rod.youngs_modulus"] = np.array(moduli)[:, None]
     batch.step(60)
     assert batch.implicit_integrator().stats["halvings"] == 0
     for b, E in enumerate(moduli):
-        single = _cantilever().compile(dt=2e-2, scheme="implicit_euler")
+        single = _cantilever().compile(dt=2e-2, scheme="implicit_euler", newton=newton)
         single.params["rod.youngs_modulus"] = np.array([[E]])
         single.step(60)
         assert np.array_equal(single.get_state()["positions"][0],
                               batch.get_state()["positions"][b])
+    other = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=3, n_threads=1,
+                                  newton=sm.ImplicitOptions(solve_precision="double" if
+                                                            precision == "single" else "single"))
+    other.params["rod.youngs_modulus"] = np.array(moduli)[:, None]
+    other.step(60)
+    np.testing.assert_allclose(other.get_state()["positions"], batch.get_state()["positions"],
+                               rtol=0, atol=2.5e-9)
 
 
 def test_a_failing_newton_stops_with_the_state_kept():

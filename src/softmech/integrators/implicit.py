@@ -91,7 +91,15 @@ class ImplicitOptions:
     iterations per step instead of 3.28, docs/implicit_cosserat.md). analytic: take the
     Newton matrix's entries of the terms that have an analytic Jacobian (the discrete rods'
     elasticity) from it, the rest by finite differences (softmech.integrators.analytic);
-    False: every term by finite differences."""
+    False: every term by finite differences. solve_precision: "double" (the default), or
+    "single": the solves read the factor rounded to single precision and compute in double
+    (softmech.kernels.sparse_lu.single_factor), for batches of large factors: half the bytes
+    that eight worlds' solves stream from memory (the 1,032-triangle plate's 16 worlds 14 %
+    faster, the manta's 6 %), at the same Newton iterations on the built-in implicit scenes,
+    but one world's solve, which reads its factor from the caches, ~7-14 % slower (the plate's
+    single world 7 %, the Cosserat swimmer's 5-20 %), and less margin where Newton barely
+    converges (a contact without its Jacobian entries, which crawls in double, diverged at
+    dt / 256: tests/unit/test_implicit_contact_pattern.py's `without`); docs/benchmarks.md."""
     tol: float = 1e-8
     max_iterations: int = 25
     max_halvings: int = 8
@@ -103,6 +111,7 @@ class ImplicitOptions:
     predictor: int = 1
     predictor_guard: bool = True
     analytic: bool = True
+    solve_precision: str = "double"
 
     def __post_init__(self):
         _checks.positive("ImplicitOptions.tol", self.tol)
@@ -110,6 +119,8 @@ class ImplicitOptions:
         _checks.boolean("ImplicitOptions.corotate", self.corotate)
         _checks.boolean("ImplicitOptions.analytic", self.analytic)
         _checks.boolean("ImplicitOptions.predictor_guard", self.predictor_guard)
+        _checks.choice("ImplicitOptions.solve_precision", self.solve_precision,
+                       ("single", "double"))
         _checks.integer("ImplicitOptions.predictor", self.predictor, 0)
         if self.predictor > 2:
             raise ValueError(f"ImplicitOptions.predictor = {self.predictor!r} is not allowed: "
@@ -129,6 +140,8 @@ SolverArgs = namedtuple("SolverArgs", [
     "U", "Up", "R", "Rp", "dU", "U_watch", "dU_watch", "U_old", "U_old2", "eps", "b",
     "work",                   # (nb, work_rows(n_dof, W), W) (softmech.kernels.sparse_lu)
     "values",                                            # factor values (n_blocks, nnz, W)
+    "single",        # (n_blocks, nnz, W) float32: the factor as the solves read it (sparse_lu;
+                     # nnz 0 with ImplicitOptions.solve_precision "double")
     "lptr", "uptr", "rows", "perm",                      # factor pattern (sparse_pattern)
     "color_ptr", "color_dofs",                           # DOFs of each color (CSR)
     "col_ptr", "col_entries", "coupling_rows", "entry_pos",   # couplings of each column
@@ -206,9 +219,11 @@ class ImplicitIntegrator(IntegratorMemory):
         self.n_dof = offset
         self._calls = calls = engine.calls if options.analytic else [
             replace(c, jacobian=None) for c in engine.calls]
-        prepare_factor()        # (before the module that calls lu_factor is compiled)
+        # (before the module that calls lu_factor is compiled)
+        prepare_factor(options.solve_precision == "single")
         self.module = load_generated(
-            implicit_source(calls, engine.kinds, options.corotate), "implicit")
+            implicit_source(calls, engine.kinds, options.corotate,
+                            options.solve_precision == "single"), "implicit")
         self.dt = dt
         self._probe_masks(time)
         self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb,
@@ -444,7 +459,10 @@ class ImplicitIntegrator(IntegratorMemory):
             U=vec(), Up=vec(), R=vec(), Rp=vec(), dU=vec(), U_watch=vec(), dU_watch=vec(),
             U_old=vec(), U_old2=vec(), eps=vec(), b=vec(),
             work=np.zeros((nb, work_rows(n, W), W)),
-            values=np.zeros((nb, fp.nnz, W)), lptr=fp.lptr, uptr=fp.uptr, rows=fp.rows,
+            values=np.zeros((nb, fp.nnz, W)),
+            single=np.zeros((nb, fp.nnz if self.options.solve_precision == "single" else 0, W),
+                            np.float32),
+            lptr=fp.lptr, uptr=fp.uptr, rows=fp.rows,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,
             entry_pos=fp.entry_pos, refresh=np.ones((nb, W), dtype=np.int64),

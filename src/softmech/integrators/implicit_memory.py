@@ -86,6 +86,14 @@ class IntegratorMemory:
             self._build_pattern()
         for buffer, a in zip(buffers, self._memory_arrays()):
             np.copyto(a, buffer)
+        self._round_factors()
+
+    def _round_factors(self):
+        """The single-precision copy that the solves read (SolverArgs.single) from the kept
+        factors, after they were put back: rounded as softmech.kernels.sparse_lu.single_factor
+        rounds them (to nearest), so it is not saved."""
+        if self.solver.single.size:         # (ImplicitOptions.solve_precision "single")
+            np.copyto(self.solver.single, self.solver.values, casting="same_kind")
 
     def restore_memory(self, arrays):
         """Set the memory() of a saved run (same scene and worlds): its couplings (the pattern
@@ -132,6 +140,7 @@ class IntegratorMemory:
             s.age[...] = self.options.max_age
         if self.options.corotate:
             self._restore_frames(arrays, world)
+        self._round_factors()
 
     def _in_factor_layout(self, arrays):
         """arrays with the factor's values (and the last finite differences, in the same

@@ -56,7 +56,9 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
     the coloring, plus the entries of the terms with analytic Jacobians (the snippets
     fd_base and add_entries: softmech.integrators.analytic; their forces are left out of the
     differences, and a lane that renews only them reuses its last differences: fd_lanes),
-    factored in place (their N.refresh flags cleared); corotate: the frames are kept.
+    factored in place (their N.refresh flags cleared) and rounded to the single-precision copy
+    that the solves read (N.single: softmech.kernels.sparse_lu); corotate: the frames are
+    kept.
 
     One function, written out: the Newton iteration and the Jacobian are not functions that
     numba inlines, nor are the analytic Jacobians' hooks (they are spliced in, SPLICE). numba
@@ -205,6 +207,8 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                         else:
                             bad = lu_factor(N.lptr, N.uptr, N.rows, vals, N.work[bi],
                                             fresh_lanes)
+                        if SOLVE_SINGLE:
+                            single_factor(vals, N.single[bi], fresh_lanes)
                         for lane in range(W):
                             if lanes[lane] != 0:
                                 N.age[bi, lane] = 0
@@ -221,7 +225,10 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                     for i in range(b.shape[0]):
                         for lane in range(W):
                             b[i, lane] = dU[N.perm[i], lane]
-                    lu_solve_block(N.lptr, N.uptr, N.rows, N.values[bi], b)
+                    if SOLVE_SINGLE:
+                        lu_solve_block(N.lptr, N.uptr, N.rows, N.single[bi], b)
+                    else:
+                        lu_solve_block(N.lptr, N.uptr, N.rows, N.values[bi], b)
                     N.counts[bi, 1] += 1
                     for i in range(b.shape[0]):
                         for lane in range(W):
@@ -272,18 +279,21 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
 (the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
 
 
-def implicit_source(calls, kinds, corotate=False):
+def implicit_source(calls, kinds, corotate=False, single=False):
     """Source text of the implicit step module of a scene: the explicit step module's hooks
     (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
     kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple),
     IMPLICIT_SOURCE and the code of the calls with analytic Jacobians (analytic_hooks: a
     hook, and snippets spliced into IMPLICIT_SOURCE).
     Without corotate (ImplicitOptions.corotate) the corotation hooks are empty: a scene that
-    does not use them does not compile their calls."""
+    does not use them does not compile their calls. single (ImplicitOptions.solve_precision
+    "single"): the solves read the factor's single-precision copy (SOLVE_SINGLE, a constant:
+    numba compiles the other branch away)."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
-    from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block
+    from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve_block,
+                                            single_factor)
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
@@ -291,6 +301,8 @@ def implicit_source(calls, kinds, corotate=False):
     lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
     lines.append(f"LANES_EIGHT = {EIGHT}")
     lines.append(f"lu_solve_block = {name(lu_solve_block)}")
+    lines.append(f"single_factor = {name(single_factor)}")
+    lines.append(f"SOLVE_SINGLE = {int(single)}")
     lines.append(f"predict = {name(predict)}")
     lines.append(f"mark_rough = {name(mark_rough)}")
     lines.append(f"judge_lanes = {name(judge_lanes)}")

@@ -18,6 +18,17 @@ memory took 0.92-0.99 ms against 1.60-1.91 ms with the columns stored whole, whe
 the lines of both and the prefetcher fetched the other pass's entries too
 (benchmarks/sparse_lu_chains.py, docs/benchmarks.md). Values (nnz, W).
 
+The solves may read the factor rounded to single precision (single_factor, after each
+factorization, which itself runs in double; ImplicitOptions.solve_precision "single"), and
+compute in double: a solve is Newton's correction with a Jacobian that is kept over steps and
+so inexact anyway, and the rounding (a relative 6e-8 per entry) left the Newton statistics of
+the plate, the manta and falling_rod as they were. Its values are half the bytes: eight lanes'
+solves stream their factor from memory (each block's factor in a batch evicts the other's),
+and the 1,032-triangle plate's 16 worlds spent ~half their time there. One lane reads the
+same rounded values, so that a world's results do not depend on its batch; its solve, which
+reads its factor from the caches, is slower for the conversions (docs/benchmarks.md), hence
+not the default.
+
 No pivoting: the Newton matrix I - h dA/du of a mechanical system is dominated by its identity
 (mass) part wherever h is a step the motion allows, and the ordering is chosen for fill only. A zero
 or non-finite pivot is reported, and the integrator then refreshes or halves its step.
@@ -292,24 +303,38 @@ def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
     return bad
 
 
-def prepare_factor():
-    """Compile lu_factor_eight and lu_solve_eight with LLVM's SLP vectorizer (softmech.kernels.
-    compile_slp_vectorized; without it their rows of eight stay scalar: 84 instead of 52 us on
-    falling_rod's factor). Call it before their first call and before compiling any function
-    that calls them (the implicit integrator's generated Newton loop): a caller links the
-    overload it finds, and numba's disk cache keeps the first one compiled, so no other kernel
-    calls them (lu_factor and lu_solve do not: a test or a script calling them would compile
-    and cache the scalar form)."""
+def prepare_factor(single=False):
+    """Compile lu_factor_eight and lu_solve_eight (for the factor's values in double, or with
+    single for their single-precision copy: single_factor) with LLVM's SLP vectorizer
+    (softmech.kernels.compile_slp_vectorized; without it their rows of eight stay scalar: 84
+    instead of 52 us on falling_rod's factor). Call it before their first call and before
+    compiling any function that calls them (the implicit integrator's generated Newton loop): a
+    caller links the overload it finds, and numba's disk cache keeps the first one compiled, so
+    no other kernel calls them (lu_factor and lu_solve do not: a test or a script calling them
+    would compile and cache the scalar form)."""
     pattern = np.zeros(1, np.int64)
     compile_slp_vectorized(lu_factor_eight, (pattern, pattern, pattern, np.zeros((1, EIGHT)),
                                            np.zeros((1, EIGHT)), pattern))
-    compile_slp_vectorized(lu_solve_eight, (pattern, pattern, pattern, np.zeros((1, EIGHT)),
+    values = np.zeros((1, EIGHT), np.float32 if single else np.float64)
+    compile_slp_vectorized(lu_solve_eight, (pattern, pattern, pattern, values,
                                           np.zeros((1, EIGHT))))
 
 
 @kernel
+def single_factor(values, single, lanes):
+    """single (nnz, W) float32 <- values (nnz, W), rounded to nearest, in the lanes flagged in
+    lanes (W,) (the ones just factored; the others keep theirs): the factor the solves read."""
+    W = values.shape[1]
+    for p in range(values.shape[0]):
+        for lane in range(W):
+            single[p, lane] = np.float32(values[p, lane]) if lanes[lane] != 0 \
+                else single[p, lane]
+
+
+@kernel
 def lu_solve_eight(lptr, uptr, rows, values, b):
-    """lu_solve of eight lanes (values (nnz, 8), b (n, 8)): the same operations in the same
+    """lu_solve of eight lanes (values (nnz, 8), float32 as single_factor writes them or
+    float64; b (n, 8)): the same operations in the same
     order per lane (each lane's answer that of lu_solve, bit for bit), written as
     lu_factor_eight's rows of eight (prepare_factor must compile it first): the solved row
     b[k] is read into eight locals before the rows it updates, which lie strictly below
@@ -360,9 +385,11 @@ def _update_eight(w, v, x0, x1, x2, x3, x4, x5, x6, x7):
 
 @kernel
 def lu_solve(lptr, uptr, rows, values, b):
-    """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix): forward
-    substitution with the unit lower L, then backward with U, column by column (one lane:
-    _solve_one, the same operations without the loops over lanes)."""
+    """b (n, W) <- A^{-1} b for the factor of lu_factor (each lane its own matrix), values
+    (nnz, W) float64 or float32 (single_factor's copy: each value widened exactly to double
+    where it is used, so one lane and eight compute the same): forward substitution with the
+    unit lower L, then backward with U, column by column (one lane: _solve_one, the same
+    operations without the loops over lanes)."""
     n = lptr.shape[0] - 1
     W = b.shape[1]
     if W == 1:
