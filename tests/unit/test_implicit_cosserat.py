@@ -33,6 +33,16 @@ def _random_system(n, density, lanes, seed, per_node=1):
     return fp, matrices, values
 
 
+def _solved(fp, factor, b):
+    """x (n, W) with A x = b in each lane, b (n, W) in DOF numbering, from the factor's values
+    (nnz, W) (lu_solve in the factor's permuted numbering)."""
+    permuted = b[fp.perm].copy()
+    lu_solve(fp.lptr, fp.uptr, fp.rows, factor, permuted)
+    x = np.empty_like(b)
+    x[fp.perm] = permuted
+    return x
+
+
 @pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.1), (250, 0.02)])
 def test_sparse_lu_solves_every_lane(n, density):
     """The fixed-pattern LU of each lane solves that lane's matrix (dense solve: 1e-12)."""
@@ -40,10 +50,7 @@ def test_sparse_lu_solves_every_lane(n, density):
     work = np.zeros((n, 3))
     assert lu_factor(fp.lptr, fp.uptr, fp.rows, values, work, np.ones(3, np.int64)) == -1
     b = np.random.default_rng(1).standard_normal((n, 3))
-    permuted = b[fp.perm].copy()
-    lu_solve(fp.lptr, fp.uptr, fp.rows, values, permuted)
-    x = np.empty_like(b)
-    x[fp.perm] = permuted
+    x = _solved(fp, values, b)
     for lane, M in enumerate(matrices):
         assert np.allclose(x[:, lane], np.linalg.solve(M, b[:, lane]), rtol=1e-12, atol=1e-12)
 
@@ -63,10 +70,7 @@ def test_the_single_precision_factor_solves_to_its_rounding(n, density):
     np.testing.assert_array_equal(single[:, [0, 2]], values[:, [0, 2]].astype(np.float32))
     single_factor(values, single, np.ones(3, np.int64))
     b = np.random.default_rng(4).standard_normal((n, 3))
-    permuted = b[fp.perm].copy()
-    lu_solve(fp.lptr, fp.uptr, fp.rows, single, permuted)
-    x = np.empty_like(b)
-    x[fp.perm] = permuted
+    x = _solved(fp, single, b)
     for lane, M in enumerate(matrices):
         exact = np.linalg.solve(M, b[:, lane])
         assert np.linalg.norm(x[:, lane] - exact) <= 1e-5 * np.linalg.norm(exact)
