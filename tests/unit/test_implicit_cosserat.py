@@ -265,6 +265,23 @@ def test_batched_worlds_equal_single_runs_bit_for_bit(precision):
                                rtol=0, atol=2.5e-9)
 
 
+def test_sixteen_worlds_in_single_precision_equal_their_single_runs_bit_for_bit():
+    """Blocks of eight lanes (16 worlds: lu_factor_eight, single_factor and lu_solve_eight on
+    the single-precision copy) against one world alone (the one-lane code on the same rounded
+    factor): a world's results do not depend on its batch in either precision."""
+    moduli = np.linspace(0.6e6, 2e6, 16)
+    newton = sm.ImplicitOptions(solve_precision="single")
+    batch = _cantilever().compile(dt=2e-2, scheme="implicit_euler", worlds=16, newton=newton)
+    batch.params["rod.youngs_modulus"] = moduli[:, None]
+    batch.step(30)
+    for world in (0, 11):
+        single = _cantilever().compile(dt=2e-2, scheme="implicit_euler", newton=newton)
+        single.params["rod.youngs_modulus"] = np.array([[moduli[world]]])
+        single.step(30)
+        assert np.array_equal(single.get_state()["positions"][0],
+                              batch.get_state()["positions"][world])
+
+
 def test_a_failing_newton_stops_with_the_state_kept():
     """One Newton iteration allowed and no halving: the step fails, the run stops with
     SimulationDiverged naming the implicit step, and the state is the last good one."""

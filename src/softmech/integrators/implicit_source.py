@@ -56,9 +56,9 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
     the coloring, plus the entries of the terms with analytic Jacobians (the snippets
     fd_base and add_entries: softmech.integrators.analytic; their forces are left out of the
     differences, and a lane that renews only them reuses its last differences: fd_lanes),
-    factored in place (their N.refresh flags cleared) and rounded to the single-precision copy
-    that the solves read (N.single: softmech.kernels.sparse_lu); corotate: the frames are
-    kept.
+    factored in place (their N.refresh flags cleared; with SOLVE_SINGLE rounded to the
+    single-precision copy that the solves then read, N.single: softmech.kernels.sparse_lu);
+    corotate: the frames are kept.
 
     One function, written out: the Newton iteration and the Jacobian are not functions that
     numba inlines, nor are the analytic Jacobians' hooks (they are spliced in, SPLICE). numba
