@@ -114,6 +114,11 @@ class ImplicitOptions:
     analytic: bool = True
     solve_precision: str = "double"
 
+    @property
+    def single_solves(self):
+        """Whether the solves read the factor's single-precision copy (solve_precision)."""
+        return self.solve_precision == "single"
+
     def __post_init__(self):
         _checks.positive("ImplicitOptions.tol", self.tol)
         _checks.boolean("ImplicitOptions.overdamped", self.overdamped)
@@ -221,10 +226,10 @@ class ImplicitIntegrator(IntegratorMemory):
         self._calls = calls = engine.calls if options.analytic else [
             replace(c, jacobian=None) for c in engine.calls]
         # (before the module that calls lu_factor is compiled)
-        prepare_factor(options.solve_precision == "single")
+        prepare_factor(options.single_solves)
         self.module = load_generated(
-            implicit_source(calls, engine.kinds, options.corotate,
-                            options.solve_precision == "single"), "implicit")
+            implicit_source(calls, engine.kinds, options.corotate, options.single_solves),
+            "implicit")
         self.dt = dt
         self._probe_masks(time)
         self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb,
@@ -461,8 +466,7 @@ class ImplicitIntegrator(IntegratorMemory):
             U_old=vec(), U_old2=vec(), eps=vec(), b=vec(),
             work=np.zeros((nb, work_rows(n, W), W)),
             values=np.zeros((nb, fp.nnz, W)),
-            single=np.zeros((nb, fp.nnz if self.options.solve_precision == "single" else 0, W),
-                            np.float32),
+            single=np.zeros((nb, fp.nnz if self.options.single_solves else 0, W), np.float32),
             lptr=fp.lptr, uptr=fp.uptr, rows=fp.rows,
             perm=fp.perm, color_ptr=np.cumsum(color_ptr), color_dofs=order.astype(np.int64),
             col_ptr=fp.col_ptr, col_entries=fp.col_entries, coupling_rows=fp.coupling_rows,

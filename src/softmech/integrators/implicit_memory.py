@@ -92,7 +92,7 @@ class IntegratorMemory:
         """The single-precision copy that the solves read (SolverArgs.single) from the kept
         factors, after they were put back: rounded as softmech.kernels.sparse_lu.single_factor
         rounds them (to nearest), so it is not saved."""
-        if self.solver.single.size:         # (ImplicitOptions.solve_precision "single")
+        if self.options.single_solves:
             np.copyto(self.solver.single, self.solver.values, casting="same_kind")
 
     def restore_memory(self, arrays):
