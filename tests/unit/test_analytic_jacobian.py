@@ -92,11 +92,12 @@ def test_the_declarations_are_checked():
 @pytest.mark.parametrize("W", [1, 3, 8])
 @pytest.mark.parametrize("flags", ["all", "some", "none"])
 def test_the_entries_are_added_and_kept_as_lane_by_lane(W, flags):
-    """add_analytic_lanes and keep_differences take shortcuts where every lane (or none) is
-    flagged (a flat loop, no test per lane); each lane must get exactly what the lane-by-lane
-    definition gives: vals[pos[k], lane] -= h^2 weight values on the flagged lanes, in the
-    entries' order (repeated positions included), and kept / vals exchanged per the flags
-    (bit for bit: the same operations in the same order)."""
+    """add_analytic_lanes takes shortcuts where every lane (or none) is flagged (a flat loop,
+    no test per lane); each lane must get exactly what the lane-by-lane definition gives:
+    vals[pos[k], lane] -= h^2 weight values on the flagged lanes, in the entries' order
+    (repeated positions included) (bit for bit: the same operations in the same order). And
+    keep_differences exchanges kept and vals at the differenced entries' positions per the
+    flags, leaving every other position alone."""
     from softmech.kernels.analytic_jacobian import (AnalyticArgs, add_analytic_lanes,
                                                     keep_differences)
     rng = np.random.default_rng(W)
@@ -116,8 +117,10 @@ def test_the_entries_are_added_and_kept_as_lane_by_lane(W, flags):
     assert np.array_equal(vals, expected)
 
     refresh = np.ones(W, np.int64)
-    kept = rng.normal(size=(nnz, W))
-    want_kept = np.where(lanes != 0, vals, kept)
-    want_vals = np.where((lanes == 0) & (refresh != 0), kept, vals)
-    keep_differences(vals, kept, lanes, refresh)
+    entry_pos = rng.permutation(nnz)[:nnz // 3]     # the differenced entries' positions
+    kept = rng.normal(size=(entry_pos.size, W))
+    want_kept = np.where(lanes != 0, vals[entry_pos], kept)
+    want_vals = vals.copy()
+    want_vals[entry_pos] = np.where((lanes == 0) & (refresh != 0), kept, vals[entry_pos])
+    keep_differences(vals, kept, entry_pos, lanes, refresh)
     assert np.array_equal(kept, want_kept) and np.array_equal(vals, want_vals)

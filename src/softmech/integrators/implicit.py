@@ -157,7 +157,8 @@ SolverArgs = namedtuple("SolverArgs", [
     "factored_h",                                        # (n_blocks,) h of the factors [s]
     "Rfd",               # (n_blocks, n_dof, W) residual without the analytic terms' forces
     "analytic",          # tuple of AnalyticArgs (softmech.integrators.analytic)
-    "fd_values",         # (n_blocks, nnz, W) the last finite differences (values' layout)
+    "fd_values",         # (n_blocks, n_entries, W) the last finite differences at their
+                         # entries' positions entry_pos (kernels.analytic_jacobian)
     "partial", "fd_mask",  # (n_blocks, W) int64: renewing the analytic entries alone
     "renew_every",       # (1,) int64: 1 renews the analytic entries at every step's start
     "history",                               # (n_blocks,) int64: U_old, U_old2 valid (0-2)
@@ -481,7 +482,7 @@ class ImplicitIntegrator(IntegratorMemory):
             counts=np.zeros((nb, len(COUNTS)), dtype=np.int64),
             Rfd=vec() if self._analytic else np.zeros((nb, 0, W)),
             analytic=tuple(a for _, a in self._analytic),
-            fd_values=np.zeros((nb, fp.nnz if self._analytic else 0, W)),
+            fd_values=np.zeros((nb, fp.entry_pos.size if self._analytic else 0, W)),
             partial=lane_ints(), fd_mask=lane_ints(),
             renew_every=np.array([int(any(c.jacobian.every_step for c in self._calls
                                           if c.jacobian is not None))]))

@@ -44,6 +44,8 @@ class IntegratorMemory:
             # (a copy: with one lane per block the reshape is a view of the solver's array)
             out[key] = np.moveaxis(arr, -1, 1).reshape((-1,) + arr.shape[1:-1])[
                 :lanes.worlds].copy()
+        if "fd_values" in out:      # files hold them in the factor's values layout
+            out["fd_values"] = self._fd_spread(out["fd_values"])
         if self.options.corotate:
             for j, a in enumerate(self.kinds):
                 nb, _, size = a.Qf.shape
@@ -116,7 +118,7 @@ class IntegratorMemory:
         if not np.array_equal(couplings, np.stack(self._couplings)):
             self._couplings = (couplings[0].copy(), couplings[1].copy())
             self._build_pattern()
-        arrays = self._in_factor_layout(arrays)
+        arrays = self._fd_gathered(self._in_factor_layout(arrays))
         s, lanes = self.solver, self.lanes
         world = lanes.world_of_lane.reshape(lanes.n_blocks, lanes.W)
         lane_keys = [k for k in self._lane_keys() if k in arrays or k in self.MEMORY_LANES]
@@ -163,6 +165,27 @@ class IntegratorMemory:
                 moved[:, where] = saved
                 arrays[key] = moved
         return arrays
+
+    def _fd_spread(self, kept):
+        """The last finite differences kept at their entries (worlds, n_entries) (SolverArgs
+        .fd_values) in the factor's values layout (worlds, nnz), as memory() has always saved
+        them: zero elsewhere, which they are (softmech.kernels.analytic_jacobian
+        .keep_differences)."""
+        spread = np.zeros((kept.shape[0], self.solver.values.shape[1]))
+        spread[:, self.solver.entry_pos] = kept
+        return spread
+
+    def _fd_gathered(self, arrays):
+        """arrays with memory()'s finite differences (worlds, nnz), in the factor's values
+        layout, gathered at their entries' positions (worlds, n_entries) as the solver keeps
+        them."""
+        if "fd_values" not in arrays:
+            return arrays
+        saved, nnz = np.asarray(arrays["fd_values"]), self.solver.values.shape[1]
+        if saved.shape != (self.lanes.worlds, nnz):
+            raise ValueError(f"implicit integrator memory: fd_values has shape {saved.shape}, "
+                             f"expected {(self.lanes.worlds, nnz)}")
+        return dict(arrays, fd_values=saved[:, self.solver.entry_pos])
 
     def _restore_frames(self, arrays, world):
         """The kinds' frames of the factorization from memory() (corotate); a memory without

@@ -163,17 +163,18 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
                         differences = 0         # lanes taking new differences
                         for lane in range(W):
                             differences += lanes[lane]
-                        # (the lanes taking new differences start from zero; the others
-                        # renewing their analytic entries alone start from their kept
-                        # differences: add_entries)
-                        if differences == W:        # (every lane: one flat loop)
+                        # (every fresh lane starts from zero; those renewing their
+                        # analytic entries alone then take their kept differences back:
+                        # add_entries)
+                        if fresh == W:              # (every lane: one flat loop)
                             flat = vals.reshape(vals.size)
                             for p in range(flat.shape[0]):
                                 flat[p] = 0.0
                         else:
                             for p in range(vals.shape[0]):
                                 for lane in range(W):
-                                    vals[p, lane] = 0.0 if lanes[lane] != 0 else vals[p, lane]
+                                    vals[p, lane] = (0.0 if fresh_lanes[lane] != 0
+                                                     else vals[p, lane])
                         # @splice fd_base
                         for d in range(U.shape[0]):
                             for lane in range(W):
@@ -391,7 +392,8 @@ def analytic_hooks(calls, name):
     base += [f"{name(c.jacobian.lanes_kernel)}(T[{i}], bi, W, t, h, fresh_lanes, "
              f"N.analytic[{k}].values[bi])" for k, (i, c) in enumerate(own)
              if c.jacobian.lanes_kernel is not None]
-    add = [f"{name(keep_differences)}(N.values[bi], N.fd_values[bi], lanes, fresh_lanes)"]
+    add = [f"{name(keep_differences)}(N.values[bi], N.fd_values[bi], N.entry_pos, lanes, "
+           "fresh_lanes)"]
     add += [f"{name(add_analytic if c.jacobian.lanes_kernel is None else add_analytic_lanes)}"
             f"(N.analytic[{k}], bi, W, h, N.values[bi], fresh_lanes)"
             for k, (_, c) in enumerate(own)]

@@ -167,7 +167,10 @@ def update_lanes(U, dU, U_watch, dU_watch, norm, phi, phi_watch, prev, active, s
     Returns (lanes still iterating, 1 if a lane failed: non-finite or out of iterations)."""
     remaining = 0
     failed = 0
-    for lane in range(U.shape[1]):
+    W = U.shape[1]
+    moving = 0          # bit `lane`: the lanes applying their correction (W <= 8: blocks)
+    watching = 0        # ... whose point becomes the watchdog's
+    for lane in range(W):
         if active[lane] == 0 or retry[lane] != 0:
             remaining += active[lane]
             continue
@@ -176,15 +179,12 @@ def update_lanes(U, dU, U_watch, dU_watch, norm, phi, phi_watch, prev, active, s
             failed = 1
             continue
         rate = n / prev[lane]
+        moving |= 1 << lane
         if watch[lane] == 0:
             watch[lane] = 1
+            watching |= 1 << lane
             exact_watch[lane] = fresh[lane]
             phi_watch[lane] = phi[lane]
-            for d in range(U.shape[0]):
-                U_watch[d, lane] = U[d, lane]
-                dU_watch[d, lane] = dU[d, lane]
-        for d in range(U.shape[0]):
-            U[d, lane] -= dU[d, lane]
         searching[lane] = FULL_STEP
         prev[lane] = n
         done = iterations[lane]         # corrections before this one
@@ -198,4 +198,14 @@ def update_lanes(U, dU, U_watch, dU_watch, norm, phi, phi_watch, prev, active, s
             remaining += 1
             if rate > refresh_rate and (n > STILL_FAR * tol or done >= trusted):
                 refresh[lane] = 1
+    # the points, every lane of a DOF together (lane by lane, the 1,032-triangle plate's
+    # eight lanes read U and dU eight times over, 64 bytes apart: 1.5 % of their run,
+    # 2026-12-06); the same operations on each value
+    for d in range(U.shape[0]):
+        for lane in range(W):
+            u, du = U[d, lane], dU[d, lane]
+            watched = (watching >> lane) & 1
+            U_watch[d, lane] = u if watched != 0 else U_watch[d, lane]
+            dU_watch[d, lane] = du if watched != 0 else dU_watch[d, lane]
+            U[d, lane] = u - du if (moving >> lane) & 1 != 0 else u
     return remaining, failed
