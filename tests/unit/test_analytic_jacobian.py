@@ -76,6 +76,30 @@ def test_a_run_with_analytic_entries_follows_the_finite_difference_run():
     assert counts[True] <= 4 < counts[False]
 
 
+def test_the_kept_differences_are_saved_in_the_factors_layout_and_continue_bit_for_bit(
+        tmp_path):
+    """The last finite differences are kept at their entries only (SolverArgs.fd_values,
+    since 2026-12-06) and saved as before, in the factor's values layout: zero outside the
+    differenced entries. The rod's analytic entries are renewed at every step from its kept
+    differences, so a restart that put them back at the wrong places would not continue bit
+    for bit; a memory whose differences have another shape is refused, naming them."""
+    sim = bent_rod()
+    sim.step(10)
+    ig = sim.implicit_integrator()
+    saved = ig.memory()["fd_values"]
+    nnz, at = ig.solver.values.shape[1], ig.solver.entry_pos
+    assert saved.shape == (1, nnz)
+    assert np.all(np.delete(saved, at, axis=1) == 0.0) and np.any(saved[:, at] != 0.0)
+    sim.save_state(tmp_path / "s.npz")
+    sim.step(15)
+    loaded = bent_rod()
+    loaded.load_state(tmp_path / "s.npz")
+    loaded.step(15)
+    assert np.array_equal(loaded.get_state("rod")["positions"], sim.get_state("rod")["positions"])
+    with pytest.raises(ValueError, match="fd_values has shape"):
+        loaded.implicit_integrator().restore_memory({**ig.memory(), "fd_values": saved[:, at]})
+
+
 def test_the_declarations_are_checked():
     rows = np.arange(4)
     with pytest.raises(ValueError, match="rows and cols"):
