@@ -263,6 +263,7 @@ def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
     reciprocals. falling_rod's factor (n = 246, 4,274 entries, a band): 92 -> 52 us for eight
     lanes; the 1,032-triangle plate's (277,164 entries): 2.3 -> 1.6 ms (2026-12-05)."""
     n = lptr.shape[0] - 1
+    flat_work, flat_values = work.reshape(work.size), values.reshape(values.size)
     bad = -1
     for j in range(n):
         d = uptr[j + 1]                 # the diagonal, then U up to uptr[j]
@@ -281,8 +282,9 @@ def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
             x = work[k]
             x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
             x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
-            for q in range(lptr[k], lptr[k + 1]):
-                _update_eight(work[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
+            for q in range(np.uint64(lptr[k]), np.uint64(lptr[k + 1])):
+                _update_eight(flat_work, row_offset(rows[q]), flat_values, row_offset(q),
+                              x0, x1, x2, x3, x4, x5, x6, x7)
         pivots = work[j]
         for lane in range(EIGHT):
             pivot = pivots[lane]
@@ -343,12 +345,14 @@ def lu_solve_eight(lptr, uptr, rows, values, b):
     55 % of the 1,032-triangle plate's time at 16 worlds (2026-12-05), where the plate solves
     ~20 times per factorization."""
     n = lptr.shape[0] - 1
+    flat_b, flat_values = b.reshape(b.size), values.reshape(values.size)
     for k in range(n):
         x = b[k]
         x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
         x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
-        for q in range(lptr[k], lptr[k + 1]):
-            _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
+        for q in range(np.uint64(lptr[k]), np.uint64(lptr[k + 1])):
+            _update_eight(flat_b, row_offset(rows[q]), flat_values, row_offset(q),
+                          x0, x1, x2, x3, x4, x5, x6, x7)
     for k in range(n - 1, -1, -1):
         x = b[k]
         d = uptr[k + 1]
@@ -357,8 +361,9 @@ def lu_solve_eight(lptr, uptr, rows, values, b):
         x4 = x[4] / v[4]; x5 = x[5] / v[5]; x6 = x[6] / v[6]; x7 = x[7] / v[7]
         x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3
         x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7
-        for q in range(d + 1, uptr[k]):
-            _update_eight(b[rows[q]], values[q], x0, x1, x2, x3, x4, x5, x6, x7)
+        for q in range(np.uint64(d + 1), np.uint64(uptr[k])):
+            _update_eight(flat_b, row_offset(rows[q]), flat_values, row_offset(q),
+                          x0, x1, x2, x3, x4, x5, x6, x7)
 
 
 @kernel
@@ -372,15 +377,30 @@ def lu_solve_block(lptr, uptr, rows, values, b):
 
 
 @kernel(inline="always")
-def _update_eight(w, v, x0, x1, x2, x3, x4, x5, x6, x7):
-    """The row of eight w (8,) -= v (8,) * x, lane by lane (lu_factor's work[r] -= values[q]
-    work[k], lu_solve's b[r] -= values[q] b[k]), all eight loaded before any is stored."""
-    a0 = w[0] - v[0] * x0; a1 = w[1] - v[1] * x1
-    a2 = w[2] - v[2] * x2; a3 = w[3] - v[3] * x3
-    a4 = w[4] - v[4] * x4; a5 = w[5] - v[5] * x5
-    a6 = w[6] - v[6] * x6; a7 = w[7] - v[7] * x7
-    w[0] = a0; w[1] = a1; w[2] = a2; w[3] = a3
-    w[4] = a4; w[5] = a5; w[6] = a6; w[7] = a7
+def _update_eight(w, o, v, s, x0, x1, x2, x3, x4, x5, x6, x7):
+    """The row of eight w[o:o + 8] -= v[s:s + 8] * x, lane by lane (lu_factor's work[r] -=
+    values[q] work[k], lu_solve's b[r] -= values[q] b[k]), all eight loaded before any is
+    stored. w and v are the flattened (rows, 8) arrays and o, s unsigned offsets of rows
+    (row_offset): indexed so, each update compiles to a row index load, a shift and the
+    row's SIMD load, multiply, subtract and store; indexed as rows of 2-d arrays, numba's
+    negative-index wraparound and the rows' run-time stride added ~14 scalar instructions
+    to every update (lu_factor_eight on the 1,032-triangle plate's factor: 23.6 -> 19.2 ms,
+    2026-12-06)."""
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    four, five, six, seven = np.uint64(4), np.uint64(5), np.uint64(6), np.uint64(7)
+    a0 = w[o] - v[s] * x0; a1 = w[o + one] - v[s + one] * x1
+    a2 = w[o + two] - v[s + two] * x2; a3 = w[o + three] - v[s + three] * x3
+    a4 = w[o + four] - v[s + four] * x4; a5 = w[o + five] - v[s + five] * x5
+    a6 = w[o + six] - v[s + six] * x6; a7 = w[o + seven] - v[s + seven] * x7
+    w[o] = a0; w[o + one] = a1; w[o + two] = a2; w[o + three] = a3
+    w[o + four] = a4; w[o + five] = a5; w[o + six] = a6; w[o + seven] = a7
+
+
+@kernel(inline="always")
+def row_offset(row):
+    """Where row `row` (>= 0) of a (rows, 8) array starts in its flattened form, unsigned:
+    numba indexes with an unsigned offset without its negative-index wraparound."""
+    return np.uint64(row) * np.uint64(EIGHT)
 
 
 @kernel
