@@ -17,6 +17,7 @@ constraint) has no such entry (Hairer and Wanner, Solving ODEs II, IV.8).
 from collections import namedtuple
 
 from softmech.kernels import kernel
+from softmech.kernels.sparse_lu import unsigned
 
 AnalyticArgs = namedtuple("AnalyticArgs", [
     "values",    # (n_blocks, W, k) K = dF/dq + dF/dv / h of each entry [N/m, N, N m]; a
@@ -54,20 +55,21 @@ def _add_entries(pos, weight, values, W, h, vals, lanes):
     lane is flagged (the common case: a step's renewal) the loop runs without the flags' test,
     and a single world without the loop over lanes (the same operations on each entry, in
     the same order: the same numbers; falling_rod's one world spent 16 % of its time in the
-    loop over one lane with its test, 2026-12-05)."""
+    loop over one lane with its test, 2026-12-05). Each position is unsigned (sparse_lu
+    .unsigned: no negative-index wraparound on the scattered rows)."""
     h2 = h * h
     if count_flagged(lanes, W) < W:
         for k in range(pos.shape[0]):
-            p = pos[k]
+            p = unsigned(pos[k])
             for lane in range(W):
                 if lanes[lane] != 0:
                     vals[p, lane] -= h2 * weight[k, lane] * values[k, lane]
     elif W == 1:
         for k in range(pos.shape[0]):
-            vals[pos[k], 0] -= h2 * weight[k, 0] * values[k, 0]
+            vals[unsigned(pos[k]), 0] -= h2 * weight[k, 0] * values[k, 0]
     else:
         for k in range(pos.shape[0]):
-            p = pos[k]
+            p = unsigned(pos[k])
             for lane in range(W):
                 vals[p, lane] -= h2 * weight[k, lane] * values[k, lane]
 
