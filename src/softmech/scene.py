@@ -377,8 +377,9 @@ engine's kept Jacobian makes more (4.6 per step against 3.0), at ~12,000 nodes (
 5.2 against 7.0 s, 8,563 nodes 12.5 against 12.6 s, 11,774 nodes 16.4 against 16.6 s, 23,064
 nodes 46.6 against 42.0 s); over 200 steps, where it renews a Jacobian every ~13 steps, far
 beyond (11,774 nodes 36.0 against 74.8 s). The unified set-up is longer (the pattern and the
-first factorization: 6.4-6.9 against 1.0-1.1 s at 11,774 nodes) and its memory larger (1.7
-against 1.2 GB). 2026-12-06, after the factor's storage in the order of the solve's passes
+first factorization: 4.0 against 1.0 s for the first two steps at 11,774 nodes, 8.8 against
+2.6-3.8 s at 23,064, since the compiled symbolic factor; its memory within 3 % of the discrete
+engine's). 2026-12-06, after the factor's storage in the order of the solve's passes
 (softmech.kernels.sparse_lu); it was 6,000 after the one-lane LU's blocks and chains the same
 day, 3,000 when the factor took 2.2x as long, and 1,700 before the shells' analytic Jacobians
 (docs/benchmarks.md; `python benchmarks/shell_engines.py --steps 40`, `--steps 200`)."""

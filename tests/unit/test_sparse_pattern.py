@@ -4,6 +4,8 @@ definitions on random patterns (the assembly and the lookup are vectorized: scip
 and its lookup of sparse entries)."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from softmech.integrators.sparse_pattern import factor_pattern, symbolic_cholesky
 
@@ -76,7 +78,13 @@ def test_an_arrow_fills_everything_below_its_head():
     arrow[0, :] = arrow[:, 0] = 1.0
     arrow[np.arange(n), np.arange(n)] = 1.0
     lower = symbolic_cholesky(scipy.sparse.csr_matrix(arrow))
-    assert [c.tolist() for c in lower] == [[1, 2, 3, 4], [2, 3, 4], [3, 4], [4], []]
+    assert _columns(lower) == [[1, 2, 3, 4], [2, 3, 4], [3, 4], [4], []]
+
+
+def _columns(lower):
+    """symbolic_cholesky's (colptr, rows) as a list of each column's rows."""
+    colptr, rows = lower
+    return [rows[colptr[j]:colptr[j + 1]].tolist() for j in range(colptr.size - 1)]
 
 
 def test_an_ordering_that_fills_more_than_the_limit_is_not_finished():
@@ -92,8 +100,50 @@ def test_an_ordering_that_fills_more_than_the_limit_is_not_finished():
     arrow[np.arange(n), np.arange(n)] = 1.0
     graph = scipy.sparse.csr_matrix(arrow)
     assert symbolic_cholesky(graph, limit=9) is None
-    assert [c.tolist() for c in symbolic_cholesky(graph, limit=10)] == \
-        [c.tolist() for c in symbolic_cholesky(graph)]
+    assert _columns(symbolic_cholesky(graph, limit=10)) == _columns(symbolic_cholesky(graph))
     rows, cols = np.nonzero(arrow)
     fp = factor_pattern(n, rows, cols)
     assert fp.nnz == n + 2 * (n - 1)        # the diagonal and the arrow's two arms, no fill
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 40), density=st.floats(0.0, 0.3), seed=st.integers(0, 2**31 - 1))
+def test_the_symbolic_factor_is_the_pattern_of_gaussian_elimination(n, density, seed):
+    """symbolic_cholesky (the elimination tree and its row subtrees) against the definition:
+    eliminating column k of a symmetric pattern joins every two of its rows below k
+    (George & Liu 1981, ch. 5: the filled graph), computed densely on booleans. Every
+    column's rows, in ascending order; and the limit stops exactly above the fill."""
+    import scipy.sparse
+    rng = np.random.default_rng(seed)
+    A = rng.random((n, n)) < density
+    A = A | A.T | np.eye(n, dtype=bool)
+    filled = A.copy()
+    for k in range(n):
+        below = np.flatnonzero(filled[k + 1:, k]) + k + 1
+        filled[np.ix_(below, below)] = True
+    expected = [np.flatnonzero(filled[j + 1:, j]) + j + 1 for j in range(n)]
+    lower = symbolic_cholesky(scipy.sparse.csr_matrix(A.astype(float)))
+    assert _columns(lower) == [c.tolist() for c in expected]
+    fill = sum(c.size for c in expected)
+    assert symbolic_cholesky(scipy.sparse.csr_matrix(A.astype(float)), limit=fill) is not None
+    if fill:
+        assert symbolic_cholesky(scipy.sparse.csr_matrix(A.astype(float)),
+                                 limit=fill - 1) is None
+
+
+def test_an_entry_outside_the_factor_is_reported_missing():
+    """entry_positions finds each entry of the factor's pattern at its position and answers
+    -1 (and counts it) for an entry the pattern does not hold: factor_pattern's check that
+    every coupling was placed rests on it."""
+    from softmech.kernels.symbolic_factor import entry_positions
+    fp = factor_pattern(3, np.array([0, 1]), np.array([1, 2]))     # a chain: no (0, 2) entry
+    inverse = np.empty(3, dtype=np.int64)
+    inverse[fp.perm] = np.arange(3)
+    pi, pj = inverse[[0, 1, 0, 2]], inverse[[1, 2, 2, 2]]
+    out = np.empty(4, np.int64)
+    missing = entry_positions(fp.lptr, fp.uptr, fp.rows, pi, pj, np.empty(4, np.int64),
+                              np.empty(4, np.int64), np.empty(3, np.int64), out)
+    assert missing == 1 and out[2] == -1
+    column = _column_of_each_entry(fp)
+    for q in (0, 1, 3):
+        assert fp.rows[out[q]] == pi[q] and column[out[q]] == pj[q]

@@ -22,6 +22,8 @@ import scipy.sparse
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from softmech.implicit.ordering import nested_dissection
+from softmech.kernels.symbolic_factor import (cholesky_counts, cholesky_rows,
+                                              entry_positions, pass_rows)
 
 
 @dataclass(frozen=True)
@@ -59,38 +61,29 @@ class FactorPattern:
 
 
 def symbolic_cholesky(graph, limit=None):
-    """Column patterns of the Cholesky factor L of a symmetric pattern `graph` (scipy CSR/CSC
-    (n, n), in elimination order): a list of sorted int arrays, the rows > j of column j. Each
-    column is A's lower part of column j merged with its elimination-tree children's columns
-    (Liu 1990, "The role of elimination trees in sparse factorization", eq. 3.1). limit: None
-    once the columns hold more than `limit` entries (an ordering that already fills more than
-    another is not finished)."""
+    """The pattern of the Cholesky factor L of a symmetric pattern `graph` (scipy CSR/CSC
+    (n, n), in elimination order), below the diagonal: (colptr (n + 1,), rows (nnz,)) int64,
+    column j's rows (> j, ascending) at colptr[j] .. colptr[j + 1] (the elimination tree and
+    its row subtrees, softmech.kernels.symbolic_factor). limit: None when L holds more than
+    `limit` entries below the diagonal (an ordering that already fills more than another is
+    not finished: its count costs a first pass only)."""
     n = graph.shape[0]
-    filled = 0
-    csc = scipy.sparse.csc_matrix(graph)
-    indptr, indices = csc.indptr, csc.indices.astype(np.int64)
-    children = [[] for _ in range(n)]
-    columns = []
-    for j in range(n):
-        own = indices[indptr[j]:indptr[j + 1]]
-        # a child's column is sorted and starts at its parent j: its rows > j are [1:]; one
-        # sorted union per column in numpy, by a sort and a mask of the repeats (a Python set
-        # over every entry took 2.9 of the 4.8 s set-up of a 5,863-node plate, np.unique
-        # 0.8 s, this 0.4 s: docs/benchmarks.md)
-        col = np.sort(np.concatenate([own[own > j]] + [columns[c][1:] for c in children[j]]))
-        if col.size > 1:
-            col = col[np.concatenate(([True], col[1:] != col[:-1]))]
-        columns.append(col)
-        filled += col.size
-        if limit is not None and filled > limit:
-            return None
-        if col.size:
-            children[int(col[0])].append(j)
-    return columns
+    csr = scipy.sparse.csr_matrix(graph)
+    indptr, indices = csr.indptr.astype(np.int64), csr.indices.astype(np.int64)
+    parent, ancestor, mark, counts = (np.empty(n, np.int64) for _ in range(4))
+    total = cholesky_counts(indptr, indices, parent, ancestor, mark, counts)
+    if limit is not None and total > limit:
+        return None
+    colptr = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=colptr[1:])
+    rows = np.empty(total, np.int64)
+    cholesky_rows(indptr, indices, parent, mark, colptr, ancestor, rows)
+    return colptr, rows
 
 
-def _fill(columns):
-    return sum(len(c) for c in columns)
+def _fill(lower):
+    """The entries below the diagonal of a symbolic_cholesky pattern."""
+    return int(lower[0][-1])
 
 
 def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
@@ -122,14 +115,10 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
     name, perm, lower = best
     inverse = np.empty(n, dtype=np.int64)
     inverse[perm] = np.arange(n)
-    colptr, rows, diag = _factor_columns(n, lower)
-    lptr, uptr, where = pass_layout(colptr, diag)
+    lptr, uptr, rows = _laid_out(lower)
     # (the couplings' and the extra entries' positions in one lookup)
-    pos = _positions(colptr, rows, where, inverse[np.concatenate([cr, er])],
+    pos = _positions(lptr, uptr, rows, inverse[np.concatenate([cr, er])],
                      inverse[np.concatenate([cc, ec])])
-    laid_out = np.empty_like(rows)
-    laid_out[where] = rows
-    rows = laid_out
     entry_pos, extra_pos = pos[:cr.size], pos[cr.size:]
     color, n_colors = column_coloring(n, cr, cc)
     order = np.argsort(cc, kind="stable")
@@ -142,25 +131,20 @@ def factor_pattern(n, coupling_rows, coupling_cols, extra=None):
                          ordering=name, extra_pos=extra_pos)
 
 
-def _factor_columns(n, lower):
-    """(colptr (n + 1,), rows (nnz,), diag (n,)) int64 of the LU factor's columns from the
-    Cholesky pattern `lower` (symbolic_cholesky): column j holds U's rows above the diagonal
-    (L^T's: the i < j with j in lower[i]), then j, then lower[j] -- rows ascending in each
-    column; diag[j] the position of (j, j)."""
-    sizes = np.array([c.size for c in lower], dtype=np.int64)
-    below_rows = np.concatenate(lower + [np.zeros(0, np.int64)]).astype(np.int64)
-    lower_ptr = np.concatenate([[0], np.cumsum(sizes)])
-    L = scipy.sparse.csc_matrix((np.ones(below_rows.size, dtype=bool), below_rows, lower_ptr),
-                                shape=(n, n))
-    # the entries below the diagonal, their transposes above it, and the diagonal, joined by
-    # scipy's sparse addition (linear in the entries; a sort of their keys took 5x as long;
-    # booleans: a byte per entry)
-    factor = (L + L.T + scipy.sparse.identity(n, dtype=bool, format="csc")).tocsc()
-    factor.sort_indices()
-    colptr = factor.indptr.astype(np.int64)
-    # column j holds, above its diagonal, the entries of row j of L
-    diag = colptr[:-1] + np.bincount(below_rows, minlength=n)
-    return colptr, factor.indices.astype(np.int64), diag.astype(np.int64)
+def _laid_out(lower):
+    """(lptr (n + 1,), uptr (n + 1,), rows (nnz,)) int64: the LU factor's pattern in the
+    storage of softmech.kernels.sparse_lu (pass_layout's order) from the Cholesky pattern
+    `lower` (symbolic_cholesky's (colptr, rows)): L's columns as they are, then from the last
+    column to the first its diagonal and its U rows, U having L^T's pattern."""
+    colptr, below = lower
+    n = colptr.size - 1
+    upper = 1 + np.bincount(below, minlength=n)     # the diagonal and U entries per column
+    uptr = np.empty(n + 1, np.int64)
+    uptr[n] = colptr[n]
+    uptr[:n] = colptr[n] + np.cumsum(upper[::-1])[::-1]
+    rows = np.empty(int(uptr[0]), np.int64)
+    pass_rows(colptr, below, uptr, np.empty(n, np.int64), rows)
+    return colptr, uptr, rows
 
 
 def pass_layout(colptr, diag):
@@ -196,22 +180,18 @@ def columns_of(lptr, uptr):
     return colptr, (colptr[:-1] + uptr[:-1] - uptr[1:] - 1).astype(np.int64)
 
 
-def _positions(colptr, rows, where, pi, pj):
-    """Position in the factor (where[p] for the entry at position p of its columns, colptr and
-    rows) of each entry (pi, pj) (permuted numbering), by scipy's lookup of sparse entries (a
-    search within each entry's column: the positions, plus one, as the values of a CSC matrix
-    of the columns' pattern; a missing entry reads 0). The symbolic pattern holds A + A^T, so
-    every entry is found. (One search over the keys column * n + row of the whole factor took
-    1.7 s of a 13,797-node plate's set-up.)"""
-    n = colptr.size - 1
+def _positions(lptr, uptr, rows, pi, pj):
+    """Position in the factor (lptr, uptr, rows: softmech.kernels.sparse_lu's storage) of each
+    entry (pi, pj) (permuted numbering), by one pass over the columns
+    (softmech.kernels.symbolic_factor.entry_positions). The symbolic pattern holds A + A^T, so
+    every entry is found."""
+    n = lptr.size - 1
     pi, pj = np.asarray(pi, np.int64), np.asarray(pj, np.int64)
-    if pi.size == 0:
-        return np.zeros(0, np.int64)
-    at = scipy.sparse.csc_matrix((where + 1, rows, colptr), shape=(n, n))
-    pos = np.asarray(at[pi, pj]).ravel() - 1
-    if np.any(pos < 0):
+    pos = np.empty(pi.size, np.int64)
+    if entry_positions(lptr, uptr, rows, pi, pj, np.empty(n + 1, np.int64),
+                       np.empty(pi.size, np.int64), np.empty(n, np.int64), pos):
         raise AssertionError("coupling missing from the symbolic factor")
-    return pos.astype(np.int64)
+    return pos
 
 
 def column_coloring(n, rows, cols):
