@@ -21,9 +21,9 @@ from softmech.kernels import kernel
 def cholesky_counts(indptr, indices, parent, ancestor, mark, counts):
     """The elimination tree and the column counts of the Cholesky factor L of the symmetric
     pattern (indptr (n + 1,), indices) (CSR or CSC with both triangles, any order within a
-    row; the diagonal is ignored). parent (n,) int64 <- each column's parent in the tree (-1 at a root);
-    ancestor, mark (n,) int64: scratch; counts (n,) int64 <- the entries of each column of L
-    below the diagonal. Returns nnz(L) below the diagonal."""
+    row; the diagonal is ignored). parent (n,) int64 <- each column's parent in the tree (-1
+    at a root); ancestor, mark (n,) int64: scratch; counts (n,) int64 <- the entries of each
+    column of L below the diagonal. Returns nnz(L) below the diagonal."""
     n = parent.shape[0]
     for i in range(n):
         parent[i] = -1
@@ -46,14 +46,8 @@ def cholesky_counts(indptr, indices, parent, ancestor, mark, counts):
             if ancestor[r] == -1:
                 ancestor[r] = i
                 parent[r] = i
-            # row i's pattern: k's path up the tree (complete for the columns below i, whose
-            # parents are set), to the first node already reached from row i
-            j = k
-            while mark[j] != i:
-                mark[j] = i
-                counts[j] += 1
-                total += 1
-                j = parent[j]
+            # (complete for the columns below i, whose parents are set)
+            total += _reach(i, k, parent, mark, counts, counts, counts, False)
     return total
 
 
@@ -70,14 +64,29 @@ def cholesky_rows(indptr, indices, parent, mark, colptr, fill, rows):
     for i in range(n):
         mark[i] = i
         for p in range(indptr[i], indptr[i + 1]):
-            j = indices[p]
-            if j >= i:
-                continue
-            while mark[j] != i:
-                mark[j] = i
-                rows[fill[j]] = i
-                fill[j] += 1
-                j = parent[j]
+            if indices[p] < i:
+                _reach(i, indices[p], parent, mark, fill, fill, rows, True)
+
+
+@kernel(inline="always")
+def _reach(i, k, parent, mark, counts, fill, rows, write):
+    """Row i's part of L's pattern reached from its entry A[i, k] (k < i): k's path up the
+    elimination tree `parent` to the first node already reached from row i (mark (n,) holds,
+    per node, the last row that reached it; mark[i] = i stops every path at i). Each node j
+    on it gets row i: written (rows[fill[j]] = i, fill[j] += 1) or, without `write`, counted
+    (counts[j] += 1). Returns how many nodes it reached."""
+    reached = 0
+    j = k
+    while mark[j] != i:
+        mark[j] = i
+        if write:
+            rows[fill[j]] = i
+            fill[j] += 1
+        else:
+            counts[j] += 1
+        reached += 1
+        j = parent[j]
+    return reached
 
 
 @kernel
