@@ -307,7 +307,7 @@ class Scene:
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
-        rods and shells, and for shells below 12,000 nodes; discrete for discrete rods alone and
+        rods and shells, and for shells below 20,000 nodes; discrete for discrete rods alone and
         larger shells, or with NewtonOptions): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
@@ -369,20 +369,22 @@ class Scene:
                           der_shells=der_shells)
 
 
-UNIFIED_SHELL_NODES = 12000
+UNIFIED_SHELL_NODES = 20000
 """Shells with fewer nodes than this compile to the unified engine by default. Where its sparse
 LU and the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) cross depends on the
-run's length: over a clamped plate's first 40 steps, whose Newton iterations the unified
-engine's kept Jacobian makes more (4.6 per step against 3.0), at ~12,000 nodes (5,863 nodes
-5.2 against 7.0 s, 8,563 nodes 12.5 against 12.6 s, 11,774 nodes 16.4 against 16.6 s, 23,064
-nodes 46.6 against 42.0 s); over 200 steps, where it renews a Jacobian every ~13 steps, far
-beyond (11,774 nodes 36.0 against 74.8 s). The unified set-up is longer (the pattern and the
-first factorization: 4.0 against 1.0 s for the first two steps at 11,774 nodes, 8.8 against
-2.6-3.8 s at 23,064, since the compiled symbolic factor; its memory within 3 % of the discrete
-engine's). 2026-12-06, after the factor's storage in the order of the solve's passes
-(softmech.kernels.sparse_lu); it was 6,000 after the one-lane LU's blocks and chains the same
-day, 3,000 when the factor took 2.2x as long, and 1,700 before the shells' analytic Jacobians
-(docs/benchmarks.md; `python benchmarks/shell_engines.py --steps 40`, `--steps 200`)."""
+run's length and on the set-up (the unified engine's pattern and first factorization). Over a
+clamped plate's first 42 steps, set-up included, whose Newton iterations the unified engine's
+kept Jacobian makes more (4.6-4.9 per step against 3.0), they tie from ~17,000 to ~23,000
+nodes (unified / discrete: 11,774 nodes 15.0 / 15.9 s, 17,010 nodes 24.8 / 24.6 s, 23,064
+nodes 41.2 / 40.4 s; the 40 steps after the first two alone 11.3 / 14.9, 19.2 / 23.2, 33.4 /
+38.2 s); over 200 steps, where it renews a Jacobian every ~13 steps, the unified engine wins
+far beyond (11,774 nodes 36.0 against 74.8 s before these changes). Its memory is within 3 %
+of the discrete engine's. 2026-12-06 evening, after the compiled symbolic factor
+(softmech.kernels.symbolic_factor) and one lane's chains four columns per pass
+(softmech.kernels.sparse_lu._update_gathered); it was 12,000 that afternoon, 6,000 after the
+one-lane LU's blocks and chains the same day, 3,000 when the factor took 2.2x as long, and
+1,700 before the shells' analytic Jacobians (docs/benchmarks.md; `python
+benchmarks/shell_engines.py --sides 100,120,140 --steps 40`)."""
 
 
 def _default_engine(scene, on_kind, mixed, newton):
