@@ -94,10 +94,11 @@ class ImplicitOptions:
     False: every term by finite differences. solve_precision: "double" (the default), or
     "single": the solves read the factor rounded to single precision and compute in double
     (softmech.kernels.sparse_lu.single_factor), for batches of large factors: half the bytes
-    that eight worlds' solves stream from memory (the 1,032-triangle plate's 16 worlds 8-15 %
-    faster, the manta's 6 %), at the same Newton iterations on the built-in implicit scenes,
-    but one world's solve, which reads its factor from the caches, slower (the plate's single
-    world 5-10 %, the Cosserat swimmer's 7-24 % at 500 steps per beat), and less margin where
+    that eight worlds' solves stream from memory (the 1,032-triangle plate's 16 worlds 21 %
+    faster on 2026-12-06 evening, 0.227 against 0.288 s; the manta's 6 %), at the same Newton
+    iterations on the built-in implicit scenes, but one world's solve, which reads its factor
+    from the caches, slower (the plate's single world 3 % that evening, 5-10 % before; the
+    Cosserat swimmer's 7-24 % at 500 steps per beat), and less margin where
     Newton barely converges (a contact without its Jacobian entries, which crawls in double,
     diverged at dt / 256: tests/unit/test_implicit_contact_pattern.py's `without`);
     docs/benchmarks.md."""
