@@ -11,9 +11,9 @@ E = 1 GPa, hinge bending (--bending midedge: the mid-edge model), its edges clam
 10 Pa (benchmarks/implicit_batch.py's plate at sides = 21: 1,032 triangles; 70: 11,421),
 dt = 1 ms: 2 steps, then --steps steps (10). Also prints Newton's iterations and Jacobians
 per step over the timed steps (the discrete engine: one Jacobian per iteration) and the
-largest deflection, so the engines' answers can be compared. The pressure sets the plate into an oscillation whose first ~40 steps take Newton
-more iterations than the later ones, so the run's length decides which engine is faster
-(docs/benchmarks.md).
+largest deflection, so the engines' answers can be compared. The pressure sets the plate into
+an oscillation whose first ~40 steps take Newton more iterations than the later ones, so the
+run's length decides which engine is faster (docs/benchmarks.md).
 """
 import argparse
 import os
