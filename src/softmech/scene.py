@@ -379,7 +379,8 @@ nodes (unified / discrete: 11,774 nodes 15.0 / 15.9 s, 17,010 nodes 24.8 / 24.6 
 nodes 41.2 / 40.4 s; the 40 steps after the first two alone 11.3 / 14.9, 19.2 / 23.2, 33.4 /
 38.2 s); over 200 steps, where it renews a Jacobian every ~13 steps, the unified engine wins
 far beyond (11,774 nodes 36.0 against 74.8 s before these changes). Its memory is within 3 %
-of the discrete engine's. 2026-12-06 evening, after the compiled symbolic factor
+of the discrete engine's. Mid-edge shells favour it more (17,010 nodes: 22.5 against 49.7 s
+over the 42 steps, 15 % more memory). 2026-12-06 evening, after the compiled symbolic factor
 (softmech.kernels.symbolic_factor) and one lane's chains four columns per pass
 (softmech.kernels.sparse_lu._update_gathered); it was 12,000 that afternoon, 6,000 after the
 one-lane LU's blocks and chains the same day, 3,000 when the factor took 2.2x as long, and
