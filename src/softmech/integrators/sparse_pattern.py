@@ -138,10 +138,7 @@ def _laid_out(lower):
     column to the first its diagonal and its U rows, U having L^T's pattern."""
     colptr, below = lower
     n = colptr.size - 1
-    upper = 1 + np.bincount(below, minlength=n)     # the diagonal and U entries per column
-    uptr = np.empty(n + 1, np.int64)
-    uptr[n] = colptr[n]
-    uptr[:n] = colptr[n] + np.cumsum(upper[::-1])[::-1]
+    uptr = _upper_pointers(colptr[n], 1 + np.bincount(below, minlength=n))
     rows = np.empty(int(uptr[0]), np.int64)
     pass_rows(colptr, below, uptr, np.empty(n, np.int64), rows)
     return colptr, uptr, rows
@@ -161,7 +158,7 @@ def pass_layout(colptr, diag):
     lower = colptr[1:] - diag - 1                   # L entries per column
     upper = diag - colptr[:-1] + 1                  # the diagonal and U entries per column
     lptr = np.concatenate([[0], np.cumsum(lower)]).astype(np.int64)
-    uptr = (lptr[-1] + np.concatenate([np.cumsum(upper[::-1])[::-1], [0]])).astype(np.int64)
+    uptr = _upper_pointers(lptr[-1], upper)
     # each column's U entries, diagonal and L entries are runs of positions that move by one
     # shift each: U to just after its diagonal, the diagonal to uptr[j + 1], L back by the
     # diagonals and U entries of the columns up to j (one repeat over the entries; a shift
@@ -170,6 +167,13 @@ def pass_layout(colptr, diag):
                        -np.cumsum(upper)], axis=1).ravel()
     lengths = np.stack([upper - 1, np.ones(n, np.int64), lower], axis=1).ravel()
     return lptr, uptr, np.arange(colptr[-1], dtype=np.int64) + np.repeat(shifts, lengths)
+
+
+def _upper_pointers(n_lower, upper):
+    """uptr (n + 1,) int64 of the solve's layout (pass_layout) after n_lower entries of L, from
+    each column's count of the diagonal and U entries, upper (n,): the columns from the last
+    to the first, uptr[j + 1] .. uptr[j] column j's."""
+    return (n_lower + np.concatenate([np.cumsum(upper[::-1])[::-1], [0]])).astype(np.int64)
 
 
 def columns_of(lptr, uptr):

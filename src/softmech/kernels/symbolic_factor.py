@@ -47,7 +47,7 @@ def cholesky_counts(indptr, indices, parent, ancestor, mark, counts):
                 ancestor[r] = i
                 parent[r] = i
             # (complete for the columns below i, whose parents are set)
-            total += _reach(i, k, parent, mark, counts, counts, counts, False)
+            total += _reach(i, k, parent, mark, counts, counts, False)
     return total
 
 
@@ -65,25 +65,23 @@ def cholesky_rows(indptr, indices, parent, mark, colptr, fill, rows):
         mark[i] = i
         for p in range(indptr[i], indptr[i + 1]):
             if indices[p] < i:
-                _reach(i, indices[p], parent, mark, fill, fill, rows, True)
+                _reach(i, indices[p], parent, mark, fill, rows, True)
 
 
 @kernel(inline="always")
-def _reach(i, k, parent, mark, counts, fill, rows, write):
+def _reach(i, k, parent, mark, cursor, rows, write):
     """Row i's part of L's pattern reached from its entry A[i, k] (k < i): k's path up the
     elimination tree `parent` to the first node already reached from row i (mark (n,) holds,
     per node, the last row that reached it; mark[i] = i stops every path at i). Each node j
-    on it gets row i: written (rows[fill[j]] = i, fill[j] += 1) or, without `write`, counted
-    (counts[j] += 1). Returns how many nodes it reached."""
+    on it gets row i: cursor[j] += 1, after rows[cursor[j]] <- i with `write` (cursor: the
+    columns' counts, or their next free positions). Returns how many nodes it reached."""
     reached = 0
     j = k
     while mark[j] != i:
         mark[j] = i
         if write:
-            rows[fill[j]] = i
-            fill[j] += 1
-        else:
-            counts[j] += 1
+            rows[cursor[j]] = i
+        cursor[j] += 1
         reached += 1
         j = parent[j]
     return reached
