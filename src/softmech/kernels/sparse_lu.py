@@ -47,8 +47,9 @@ last m entries of each column: x[R] is gathered once, updated by the chain's col
 (contiguous rows, without an index load per entry; four columns per pass over the rows,
 _update_gathered) and scattered back. And consecutive columns
 whose U patterns agree before the first of them (a node's DOFs, _block_width) are factored
-together, each multiplier read once for all of them. Per entry the operations and their order
-are those of column by column, so the factor is the same bit for bit.
+together, each multiplier read once for all of them; eight lanes (lu_factor_eight) factor such
+blocks together too, without the chains. Per entry the operations and their order are those of
+column by column, so the factor is the same bit for bit.
 """
 import numpy as np
 
@@ -237,9 +238,10 @@ def _multipliers(X, k, T):
 
 
 def work_rows(n, W):
-    """Rows of lu_factor's work array for n columns and W lanes: n for several lanes, the
-    single-lane block's 2 TARGETS n for one (_factor_one)."""
-    return 2 * TARGETS * n if W == 1 else n
+    """Rows of lu_factor's work array for n columns and W lanes: the single-lane block's
+    2 TARGETS n for one (_factor_one), the eight-lane block's TARGETS n for eight
+    (lu_factor_eight), n for other widths."""
+    return 2 * TARGETS * n if W == 1 else TARGETS * n if W == EIGHT else n
 
 
 @kernel(inline="always")
@@ -285,58 +287,115 @@ def _chain_end(lptr, rows, p, stop):
 
 @kernel
 def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
-    """lu_factor of eight lanes (values (nnz, 8), work (n, 8)): the same operations in the same
-    order per lane (each lane's factor that of lu_factor, bit for bit), written as straight
-    rows of eight for LLVM's SLP vectorizer (prepare_factor, which must run first): each
-    update's multiplier row is read into eight locals first, then a row of eight is loaded,
-    updated and stored, so no store of the row can alter the multipliers (in lu_factor's loop
-    over lanes it could, for all LLVM knows: the multipliers and the row are rows of one
-    array; a tuple of the eight measured 5-10 % slower); a lane not flagged keeps its values
-    by a select, not a branch. Column j's row of the work
-    array, read for the last time when U's part is gathered, then holds the pivots'
-    reciprocals. falling_rod's factor (n = 246, 4,274 entries, a band): 92 -> 52 us for eight
-    lanes; the 1,032-triangle plate's (277,164 entries): 2.3 -> 1.6 ms (2026-12-05)."""
+    """lu_factor of eight lanes (values (nnz, 8), work (work_rows(n, 8), 8)): the same
+    operations in the same order per lane (each lane's factor that of lu_factor, bit for
+    bit), written as straight rows of eight for LLVM's SLP vectorizer (prepare_factor, which
+    must run first): each update's multiplier row is read into eight locals first, then a row
+    of eight is loaded, updated and stored, so no store of the row can alter the multipliers
+    (in lu_factor's loop over lanes it could, for all LLVM knows: the multipliers and the row
+    are rows of one array; a tuple of the eight measured 5-10 % slower); a lane not flagged
+    keeps its values by a select, not a branch. As _factor_one, consecutive columns that
+    share their U pattern before the first of them (a node's DOFs, _block_width) are factored
+    together in the work array's rows r TARGETS + t (row r of the block's column t), so each
+    row of L read before the block updates all of them (_update_targets): the factor's
+    entries are what eight lanes' factorization streams from memory (two blocks' factors
+    exceed the L3 cache of this machine on the 1,032-triangle plate, docs/benchmarks.md).
+    Column c's row of the work array, read for the last time when U's part is gathered, then
+    holds the pivots' reciprocals. falling_rod's factor (n = 246, 4,274 entries, a band):
+    92 -> 52 us for eight lanes; the 1,032-triangle plate's (277,164 entries): 2.3 -> 1.6 ms
+    (2026-12-05)."""
     n = lptr.shape[0] - 1
     flat_work, flat_values = work.reshape(work.size), values.reshape(values.size)
     bad = -1
-    for j in range(n):
-        d = uptr[j + 1]                 # the diagonal, then U up to uptr[j]
-        for p in range(lptr[j], lptr[j + 1]):
-            w = work[rows[p]]
-            v = values[p]
-            for lane in range(EIGHT):
-                w[lane] = v[lane]
-        for p in range(d, uptr[j]):
-            w = work[rows[p]]
-            v = values[p]
-            for lane in range(EIGHT):
-                w[lane] = v[lane]
-        for p in range(d + 1, uptr[j]):
+    j = 0
+    while j < n:
+        T = _block_width(lptr, uptr, rows, j, n)
+        for t in range(T):
+            c = j + t
+            for p in range(lptr[c], lptr[c + 1]):
+                w = work[rows[p] * TARGETS + t]
+                v = values[p]
+                for lane in range(EIGHT):
+                    w[lane] = v[lane]
+            for p in range(uptr[c + 1], uptr[c]):     # the diagonal, then U
+                w = work[rows[p] * TARGETS + t]
+                v = values[p]
+                for lane in range(EIGHT):
+                    w[lane] = v[lane]
+        # the U pattern before the block, shared by its columns
+        for p in range(uptr[j + 1] + 1, uptr[j]):
             k = rows[p]
-            x = work[k]
-            x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
-            x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
-            for q in range(unsigned(lptr[k]), unsigned(lptr[k + 1])):
-                _update_eight(flat_work, row_offset(rows[q]), flat_values, row_offset(q),
-                              x0, x1, x2, x3, x4, x5, x6, x7)
-        pivots = work[j]
-        for lane in range(EIGHT):
-            pivot = pivots[lane]
-            if lanes[lane] != 0 and bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
-                bad = j
-        for p in range(d, uptr[j]):
-            w = work[rows[p]]
-            v = values[p]
+            _update_targets(flat_work, flat_values, work, rows, k, unsigned(lptr[k]),
+                            unsigned(lptr[k + 1]), T)
+        # each column of the block: the block's earlier columns (factored), then its own
+        for t in range(T):
+            c = j + t
+            for k in range(j, c):
+                _update_target(flat_work, flat_values, work, rows, k, unsigned(lptr[k]),
+                               unsigned(lptr[k + 1]), t)
+            pivots = work[c * TARGETS + t]
             for lane in range(EIGHT):
-                v[lane] = w[lane] if lanes[lane] != 0 else v[lane]
-        for lane in range(EIGHT):
-            pivots[lane] = 1.0 / pivots[lane] if lanes[lane] != 0 else 1.0
-        for p in range(lptr[j], lptr[j + 1]):
-            w = work[rows[p]]
-            v = values[p]
+                pivot = pivots[lane]
+                if lanes[lane] != 0 and bad < 0 and not (pivot != 0.0 and np.isfinite(pivot)):
+                    bad = c
+            for p in range(uptr[c + 1], uptr[c]):
+                w = work[rows[p] * TARGETS + t]
+                v = values[p]
+                for lane in range(EIGHT):
+                    v[lane] = w[lane] if lanes[lane] != 0 else v[lane]
             for lane in range(EIGHT):
-                v[lane] = w[lane] * pivots[lane] if lanes[lane] != 0 else v[lane]
+                pivots[lane] = 1.0 / pivots[lane] if lanes[lane] != 0 else 1.0
+            for p in range(lptr[c], lptr[c + 1]):
+                w = work[rows[p] * TARGETS + t]
+                v = values[p]
+                for lane in range(EIGHT):
+                    v[lane] = w[lane] * pivots[lane] if lanes[lane] != 0 else v[lane]
+        j += T
     return bad
+
+
+@kernel(inline="always")
+def _update_targets(flat_work, flat_values, work, rows, k, lo, hi, T):
+    """Each of a block's T columns t (lu_factor_eight's work rows r TARGETS + t) minus L's
+    column k (its entries lo .. hi) times the column's row k: for a block of TARGETS columns
+    in one pass over the entries, each entry's eight lanes read once for the three (the
+    updates of a column in the order of column by column); for fewer, a pass per column."""
+    if T != TARGETS:
+        for t in range(T):
+            _update_target(flat_work, flat_values, work, rows, k, lo, hi, t)
+        return
+    a, b, c = work[k * TARGETS], work[k * TARGETS + 1], work[k * TARGETS + 2]
+    a0 = a[0]; a1 = a[1]; a2 = a[2]; a3 = a[3]; a4 = a[4]; a5 = a[5]; a6 = a[6]; a7 = a[7]
+    b0 = b[0]; b1 = b[1]; b2 = b[2]; b3 = b[3]; b4 = b[4]; b5 = b[5]; b6 = b[6]; b7 = b[7]
+    c0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3]; c4 = c[4]; c5 = c[5]; c6 = c[6]; c7 = c[7]
+    step = np.uint64(EIGHT)
+    for q in range(lo, hi):
+        o = _target_offset(rows[q])
+        s = row_offset(q)
+        _update_eight(flat_work, o, flat_values, s, a0, a1, a2, a3, a4, a5, a6, a7)
+        _update_eight(flat_work, o + step, flat_values, s, b0, b1, b2, b3, b4, b5, b6, b7)
+        _update_eight(flat_work, o + step + step, flat_values, s,
+                      c0, c1, c2, c3, c4, c5, c6, c7)
+
+
+@kernel(inline="always")
+def _update_target(flat_work, flat_values, work, rows, k, lo, hi, t):
+    """Column t of lu_factor_eight's block minus L's column k (entries lo .. hi) times its
+    row k."""
+    x = work[k * TARGETS + t]
+    x0 = x[0]; x1 = x[1]; x2 = x[2]; x3 = x[3]
+    x4 = x[4]; x5 = x[5]; x6 = x[6]; x7 = x[7]
+    shift = unsigned(t) * np.uint64(EIGHT)
+    for q in range(lo, hi):
+        _update_eight(flat_work, _target_offset(rows[q]) + shift, flat_values, row_offset(q),
+                      x0, x1, x2, x3, x4, x5, x6, x7)
+
+
+@kernel(inline="always")
+def _target_offset(row):
+    """Where row `row` (>= 0) of lu_factor_eight's block (its TARGETS columns' rows of eight,
+    (n, TARGETS, 8)) starts in the flattened work array, unsigned (row_offset)."""
+    return unsigned(row) * np.uint64(TARGETS * EIGHT)
 
 
 def prepare_factor(single=False):
