@@ -323,10 +323,23 @@ def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
                 for lane in range(EIGHT):
                     w[lane] = v[lane]
         # the U pattern before the block, shared by its columns
-        for p in range(uptr[j + 1] + 1, uptr[j]):
-            k = rows[p]
-            _update_targets(flat_work, flat_values, work, rows, k, unsigned(lptr[k]),
-                            unsigned(lptr[k + 1]), T)
+        p = uptr[j + 1] + 1
+        u_end = uptr[j]
+        while p < u_end:
+            k0 = rows[p]
+            kl = _chain_end(lptr, rows, p, u_end)
+            p += kl - k0 + 1
+            if T != TARGETS or kl == k0:
+                for k in range(k0, kl + 1):
+                    _update_targets(flat_work, flat_values, work, rows, k, unsigned(lptr[k]),
+                                    unsigned(lptr[k + 1]), T)
+                continue
+            # a chain: its rows among its own columns column by column, then its rows below
+            # kl (the last m entries of each column) two columns per pass
+            for k in range(k0, kl):
+                _update_targets(flat_work, flat_values, work, rows, k, unsigned(lptr[k]),
+                                unsigned(lptr[k] + kl - k), T)
+            _update_chain(flat_work, flat_values, work, rows, lptr, k0, kl)
         # each column of the block: the block's earlier columns (factored), then its own
         for t in range(T):
             c = j + t
@@ -376,6 +389,65 @@ def _update_targets(flat_work, flat_values, work, rows, k, lo, hi, T):
         _update_eight(flat_work, o + step, flat_values, s, b0, b1, b2, b3, b4, b5, b6, b7)
         _update_eight(flat_work, o + step + step, flat_values, s,
                       c0, c1, c2, c3, c4, c5, c6, c7)
+
+
+@kernel(inline="always")
+def _update_chain(flat_work, flat_values, work, rows, lptr, k0, kl):
+    """A block of TARGETS columns (lu_factor_eight) minus the chain k0 .. kl's columns times
+    their rows k on the chain's rows below kl (the last m entries of each of its columns,
+    whose rows are column kl's: _chain_end), two columns per pass: each row of the block is
+    loaded and stored once per two columns (_update_twice), its updates in the order of column
+    by column."""
+    m = lptr[kl + 1] - lptr[kl]
+    first = unsigned(lptr[kl])
+    step = np.uint64(EIGHT)
+    k = k0
+    while k + 1 <= kl:
+        a, b, c = work[k * TARGETS], work[k * TARGETS + 1], work[k * TARGETS + 2]
+        d, e, f = work[(k + 1) * TARGETS], work[(k + 1) * TARGETS + 1], \
+            work[(k + 1) * TARGETS + 2]
+        a0 = a[0]; a1 = a[1]; a2 = a[2]; a3 = a[3]; a4 = a[4]; a5 = a[5]; a6 = a[6]; a7 = a[7]
+        b0 = b[0]; b1 = b[1]; b2 = b[2]; b3 = b[3]; b4 = b[4]; b5 = b[5]; b6 = b[6]; b7 = b[7]
+        c0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3]; c4 = c[4]; c5 = c[5]; c6 = c[6]; c7 = c[7]
+        d0 = d[0]; d1 = d[1]; d2 = d[2]; d3 = d[3]; d4 = d[4]; d5 = d[5]; d6 = d[6]; d7 = d[7]
+        e0 = e[0]; e1 = e[1]; e2 = e[2]; e3 = e[3]; e4 = e[4]; e5 = e[5]; e6 = e[6]; e7 = e[7]
+        f0 = f[0]; f1 = f[1]; f2 = f[2]; f3 = f[3]; f4 = f[4]; f5 = f[5]; f6 = f[6]; f7 = f[7]
+        sa = row_offset(lptr[k + 1] - m)
+        sb = row_offset(lptr[k + 2] - m)
+        for i in range(unsigned(m)):
+            o = _target_offset(rows[first + i])
+            ii = unsigned(i) * step
+            _update_twice(flat_work, o, flat_values, sa + ii, sb + ii,
+                          a0, a1, a2, a3, a4, a5, a6, a7, d0, d1, d2, d3, d4, d5, d6, d7)
+            _update_twice(flat_work, o + step, flat_values, sa + ii, sb + ii,
+                          b0, b1, b2, b3, b4, b5, b6, b7, e0, e1, e2, e3, e4, e5, e6, e7)
+            _update_twice(flat_work, o + step + step, flat_values, sa + ii, sb + ii,
+                          c0, c1, c2, c3, c4, c5, c6, c7, f0, f1, f2, f3, f4, f5, f6, f7)
+        k += 2
+    if k == kl:
+        base = lptr[kl + 1] - m
+        _update_targets(flat_work, flat_values, work, rows, kl, unsigned(base),
+                        unsigned(base + m), TARGETS)
+
+
+@kernel(inline="always")
+def _update_twice(w, o, v, sa, sb, a0, a1, a2, a3, a4, a5, a6, a7,
+                  b0, b1, b2, b3, b4, b5, b6, b7):
+    """The row of eight w[o:o + 8] -= v[sa:sa + 8] * a, then -= v[sb:sb + 8] * b (two columns'
+    updates of one row, _update_eight's twice), everything loaded before the row is stored
+    once."""
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    four, five, six, seven = np.uint64(4), np.uint64(5), np.uint64(6), np.uint64(7)
+    w0 = w[o]; w1 = w[o + one]; w2 = w[o + two]; w3 = w[o + three]
+    w4 = w[o + four]; w5 = w[o + five]; w6 = w[o + six]; w7 = w[o + seven]
+    p0 = v[sa]; p1 = v[sa + one]; p2 = v[sa + two]; p3 = v[sa + three]
+    p4 = v[sa + four]; p5 = v[sa + five]; p6 = v[sa + six]; p7 = v[sa + seven]
+    q0 = v[sb]; q1 = v[sb + one]; q2 = v[sb + two]; q3 = v[sb + three]
+    q4 = v[sb + four]; q5 = v[sb + five]; q6 = v[sb + six]; q7 = v[sb + seven]
+    w[o] = (w0 - p0 * a0) - q0 * b0; w[o + one] = (w1 - p1 * a1) - q1 * b1
+    w[o + two] = (w2 - p2 * a2) - q2 * b2; w[o + three] = (w3 - p3 * a3) - q3 * b3
+    w[o + four] = (w4 - p4 * a4) - q4 * b4; w[o + five] = (w5 - p5 * a5) - q5 * b5
+    w[o + six] = (w6 - p6 * a6) - q6 * b6; w[o + seven] = (w7 - p7 * a7) - q7 * b7
 
 
 @kernel(inline="always")
