@@ -21,8 +21,12 @@ import numpy as np
 from softmech.bodies import meshes
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels import sparse_lu
-from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_factor_eight, lu_solve_block, \
-    prepare_factor
+from softmech.kernels.sparse_lu import EIGHT, lu_factor
+
+try:
+    from softmech.kernels.sparse_lu_eight import lu_factor_eight, lu_solve_block, prepare_factor
+except ImportError:         # a commit before 2026-12-06 evening (an A/B on PYTHONPATH)
+    from softmech.kernels.sparse_lu import lu_factor_eight, lu_solve_block, prepare_factor
 
 # (a commit before work_rows, for an A/B: its work array had n rows)
 work_rows = getattr(sparse_lu, "work_rows", lambda n, W: n)

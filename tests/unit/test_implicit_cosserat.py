@@ -6,9 +6,8 @@ import scipy.sparse
 
 import softmech as sm
 from softmech.integrators.sparse_pattern import factor_pattern
-from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve,
-                                        lu_solve_eight, prepare_factor, single_factor,
-                                        work_rows)
+from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_solve, single_factor, work_rows
+from softmech.kernels.sparse_lu_eight import lu_factor_eight, lu_solve_eight, prepare_factor
 from softmech.kernels.sparse_lu import _block_width, _chain_end
 
 

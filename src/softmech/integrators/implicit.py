@@ -40,7 +40,8 @@ from softmech.integrators.implicit_memory import IntegratorMemory
 from softmech.integrators.implicit_source import CONSTRAIN, DIFFERENCES, implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
-from softmech.kernels.sparse_lu import prepare_factor, work_rows
+from softmech.kernels.sparse_lu import work_rows
+from softmech.kernels.sparse_lu_eight import prepare_factor
 
 IMPLICIT_SCHEMES = ("implicit_euler",)
 """Schemes of this integrator (softmech.simulation.Simulation; the explicit ones:

@@ -293,8 +293,8 @@ def implicit_source(calls, kinds, corotate=False, single=False):
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
-    from softmech.kernels.sparse_lu import (EIGHT, lu_factor, lu_factor_eight, lu_solve_block,
-                                            single_factor)
+    from softmech.kernels.sparse_lu import EIGHT, lu_factor, single_factor
+    from softmech.kernels.sparse_lu_eight import lu_factor_eight, lu_solve_block
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
