@@ -44,8 +44,8 @@ than column k + 1's, the two columns share their rows below k + 1 (Liu 1990:
 a column's rows are its elimination-tree parent's, plus the parent). Consecutive such columns
 k0 .. kl in column j's U pattern (a chain, _chain_end) update the same rows R below kl, the
 last m entries of each column: x[R] is gathered once, updated by the chain's columns
-(contiguous rows, without an index load per entry; four columns per pass over the rows,
-_update_gathered) and scattered back. And consecutive columns
+(contiguous rows, without an index load per entry, vectorized over the rows; four columns per
+pass over the rows, _update_gathered) and scattered back. And consecutive columns
 whose U patterns agree before the first of them (a node's DOFs, _block_width) are factored
 together, each multiplier read once for all of them. Per entry the operations and their order
 are those of column by column, so the factor is the same bit for bit. Blocks of eight lanes
@@ -112,8 +112,8 @@ def lu_factor(lptr, uptr, rows, values, work, lanes):
 @kernel
 def _factor_one(lptr, uptr, rows, values, work):
     """lu_factor of one matrix: values (nnz,), work (work_rows(n, 1),): the dense columns of a
-    block of up to TARGETS columns (_block_width) and the gathered rows of a chain
-    (_chain_end), each (n, TARGETS). The columns of a block share their U pattern before the
+    block of up to TARGETS columns (_block_width), (n, TARGETS), and the gathered rows of a
+    chain (_chain_end), (TARGETS, n). The columns of a block share their U pattern before the
     block, so every multiplier L[r, k] read there updates each of them (one read of the
     factor's entries per block instead of per column: the factorization streams them from
     memory), and each column then takes the block's earlier columns, ascending: per entry the
@@ -123,7 +123,7 @@ def _factor_one(lptr, uptr, rows, values, work):
     sparse_lu_chains.py; docs/benchmarks.md)."""
     n = lptr.shape[0] - 1
     X = work[:TARGETS * n].reshape((n, TARGETS))
-    G = work[TARGETS * n:2 * TARGETS * n].reshape((n, TARGETS))
+    G = work[TARGETS * n:2 * TARGETS * n].reshape((TARGETS, n))
     bad = -1
     j = 0
     while j < n:
@@ -159,13 +159,13 @@ def _factor_one(lptr, uptr, rows, values, work):
             m = lptr[kl + 1] - first
             for i in range(m):
                 r = rows[first + i]
-                for t in range(TARGETS):
-                    G[i, t] = X[r, t]
+                for t in range(T):
+                    G[t, i] = X[r, t]
             _update_gathered(G, X, values, lptr, k0, kl, m, T)
             for i in range(m):
                 r = rows[first + i]
-                for t in range(TARGETS):
-                    X[r, t] = G[i, t]
+                for t in range(T):
+                    X[r, t] = G[t, i]
         # each column of the block: the block's earlier columns (factored), then its own
         for t in range(T):
             c = j + t
@@ -187,41 +187,42 @@ def _factor_one(lptr, uptr, rows, values, work):
 
 @kernel(inline="always")
 def _update_gathered(G, X, values, lptr, k0, kl, m, T):
-    """G[i, t] -= L[row i, k] X[k, t] for the chain's columns k = k0 .. kl, ascending, on its
-    m gathered rows below kl (the last m entries of each column), four columns at a time:
-    each row of G is loaded and stored once per four columns, its updates in the same order
-    as one column at a time (the same numbers bit for bit). The 23,064-node plate's factor
-    (69,192 columns, 32 million entries): 6.00 -> 4.73 s, the 4,305-node plate's 0.203 ->
-    0.166 s, the 562-node plate's 6.6 -> 5.9 ms (2026-12-06, docs/benchmarks.md)."""
+    """G[t, i] -= L[row i, k] X[k, t] for the chain's columns k = k0 .. kl, ascending, on its
+    m gathered rows below kl (the last m entries of each column, contiguous), for each of the
+    block's T columns t, four chain columns at a time: each row of G is loaded and stored
+    once per four columns, its updates in the same order as one column at a time (the same
+    numbers bit for bit). G holds a block column's gathered rows contiguously (TARGETS, n),
+    so the loop over the rows reads G and the four columns' entries as contiguous streams,
+    and LLVM vectorizes it. The 23,064-node plate's factor (69,192 columns, 32 million
+    entries): 6.00 -> 4.73 s with four columns per pass (the 562-node plate's 6.6 -> 5.9 ms,
+    2026-12-06, docs/benchmarks.md)."""
     k = k0
     while k + 3 <= kl:
-        a0, a1, a2 = _multipliers(X, k, T)
-        b0, b1, b2 = _multipliers(X, k + 1, T)
-        c0, c1, c2 = _multipliers(X, k + 2, T)
-        d0, d1, d2 = _multipliers(X, k + 3, T)
         oa = unsigned(lptr[k + 1] - m)
         ob = unsigned(lptr[k + 2] - m)
         oc = unsigned(lptr[k + 3] - m)
         od = unsigned(lptr[k + 4] - m)
-        for i in range(unsigned(m)):
-            g0, g1, g2 = _update3(G[i, 0], G[i, 1], G[i, 2], values[oa + i], a0, a1, a2)
-            g0, g1, g2 = _update3(g0, g1, g2, values[ob + i], b0, b1, b2)
-            g0, g1, g2 = _update3(g0, g1, g2, values[oc + i], c0, c1, c2)
-            G[i, 0], G[i, 1], G[i, 2] = _update3(g0, g1, g2, values[od + i], d0, d1, d2)
+        for t in range(T):
+            _update_rows4(G[t], values, oa, ob, oc, od, m,
+                          X[k, t], X[k + 1, t], X[k + 2, t], X[k + 3, t])
         k += 4
     while k <= kl:
-        x0, x1, x2 = _multipliers(X, k, T)
         base = unsigned(lptr[k + 1] - m)
-        for i in range(unsigned(m)):
-            G[i, 0], G[i, 1], G[i, 2] = _update3(G[i, 0], G[i, 1], G[i, 2], values[base + i],
-                                                 x0, x1, x2)
+        for t in range(T):
+            g = G[t]
+            x = X[k, t]
+            for i in range(unsigned(m)):
+                g[i] = g[i] - values[base + i] * x
         k += 1
 
 
 @kernel(inline="always")
-def _update3(g0, g1, g2, v, x0, x1, x2):
-    """(g0 - v x0, g1 - v x1, g2 - v x2): one entry's update of a row of three columns."""
-    return g0 - v * x0, g1 - v * x1, g2 - v * x2
+def _update_rows4(g, values, oa, ob, oc, od, m, a, b, c, d):
+    """g[i] -= values[oa + i] a, then values[ob + i] b, values[oc + i] c, values[od + i] d, for
+    i < m (one block column's gathered rows, four chain columns' updates in their order)."""
+    for i in range(unsigned(m)):
+        g[i] = (((g[i] - values[oa + i] * a) - values[ob + i] * b) - values[oc + i] * c) \
+            - values[od + i] * d
 
 
 TARGETS = 3
