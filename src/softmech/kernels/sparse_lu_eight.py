@@ -17,6 +17,7 @@ from softmech.kernels import compile_slp_vectorized, kernel
 from softmech.kernels.sparse_lu import (EIGHT, TARGETS, _block_width, _chain_end, lu_solve,
                                         unsigned)
 
+
 @kernel
 def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
     """lu_factor of eight lanes (values (nnz, 8), work (work_rows(n, 8), 8)): the same
@@ -67,9 +68,10 @@ def lu_factor_eight(lptr, uptr, rows, values, work, lanes):
             k0 = rows[p]
             kl = _chain_end(lptr, rows, p, u_end)
             p += kl - k0 + 1
-            # a chain (T columns of a node): its rows among its own columns column by column,
-            # then its rows below kl (the last m entries of each column) two columns per
-            # pass; of an odd count, the first column whole
+            # the columns k0 .. kl of a chain (for a block of TARGETS columns): their rows
+            # among their own columns column by column, then their rows below kl (the last m
+            # entries of each column) two columns per pass; of an odd count, the first column
+            # whole
             chain = T == TARGETS and kl > k0
             paired = k0 + (kl - k0 + 1) % 2
             for k in range(k0, kl + 1):
