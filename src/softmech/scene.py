@@ -307,7 +307,7 @@ class Scene:
 
         engine: "discrete" (the ImplicitSimulation above) or "unified"; None: the default of
         _default_engine (unified for Cosserat rods and rigid bodies, alone or with discrete
-        rods and shells, and for shells below 20,000 nodes; discrete for discrete rods alone and
+        rods and shells, and for shells below 100,000 nodes; discrete for discrete rods alone and
         larger shells, or with NewtonOptions): the discrete rods and shells
         (hinge or mid-edge bending) become a body kind of the Simulation of Cosserat rods and
         rigid bodies (softmech.terms.der_kind, softmech.terms.der_shell), stepped beside them by
@@ -369,33 +369,30 @@ class Scene:
                           der_shells=der_shells)
 
 
-UNIFIED_SHELL_NODES = 20000
-"""Shells with fewer nodes than this compile to the unified engine by default. Where its sparse
-LU and the discrete engine's multigrid (from 1,700 nodes: AMG_MIN_NODES) cross depends on the
-run's length and on the set-up (the unified engine's pattern and first factorization). Over a
-clamped plate's first 42 steps, set-up included, whose Newton iterations the unified engine's
-kept Jacobian makes more (4.6-4.9 per step against 3.0), they tie from ~17,000 to ~23,000
-nodes (unified / discrete: 11,774 nodes 15.0 / 15.9 s, 17,010 nodes 24.8 / 24.6 s, 23,064
-nodes 41.2 / 40.4 s; the 40 steps after the first two alone 11.3 / 14.9, 19.2 / 23.2, 33.4 /
-38.2 s); over 200 steps, where it renews a Jacobian every ~13 steps, the unified engine wins
-far beyond (11,774 nodes 36.0 against 74.8 s before these changes). Its memory is within 3 %
-of the discrete engine's. Mid-edge shells favour it more (17,010 nodes: 22.5 against 49.7 s
-over the 42 steps, 15 % more memory). 2026-12-06 evening, after the compiled symbolic factor
-(softmech.kernels.symbolic_factor) and one lane's chains four columns per pass
-(softmech.kernels.sparse_lu._update_gathered); it was 12,000 that afternoon, 6,000 after the
-one-lane LU's blocks and chains the same day, 3,000 when the factor took 2.2x as long, and
-1,700 before the shells' analytic Jacobians (docs/benchmarks.md; `python
-benchmarks/shell_engines.py --sides 100,120,140 --steps 40`)."""
+UNIFIED_SHELL_NODES = 100000
+"""Shells with fewer nodes than this compile to the unified engine by default, larger ones to
+the discrete engine (its multigrid). Over a clamped plate's first 42 steps, set-up included,
+the unified engine's sparse LU is 1.4-1.7x faster than the multigrid at every size measured,
+11,774 to 104,620 nodes, its peak memory within 4 % (2026-12-06, 23:00-23:50 UTC, an AMD EPYC
+Zen 3: 23,064 nodes 40.8 / 57.6 s, 56,482 nodes 137.5 / 237.5 s, 104,620 nodes 289 / 484 s;
+the Intel Xeon the same evening 1.5-1.7x at 23,064 and 37,933). Beyond, unmeasured: one
+world's factor grows as n^1.5 in time and n log n in memory, the multigrid as n. It was
+20,000 that evening, the two engines' tie on the AMD Zen 4 machine before one lane's chains
+were vectorized; 12,000, 6,000, 3,000 and 1,700 before as the unified engine's LU became
+faster (docs/benchmarks.md; `python benchmarks/shell_engines.py --sides 140,180,220,300
+--steps 40`)."""
 
 
 def _default_engine(scene, on_kind, mixed, newton):
     """The engine a scene compiles to when none is given: "unified" for Cosserat rods and
     rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
     without discrete rods below UNIFIED_SHELL_NODES shell nodes (there the unified engine is
-    faster, 1.5-5x for the built-in shell scenes, docs/benchmarks.md) unless the call passes
+    faster, 1.5-5x for the built-in shell scenes and 1.4-1.7x for large plates,
+    docs/benchmarks.md) unless the call passes
     what only the discrete engine takes (its NewtonOptions); "discrete" otherwise (discrete
     rods alone: their steps cost the same on both engines, but the unified engine compiles a
-    Newton loop for each scene, ~17 s more of a cold start, docs/benchmarks.md; large shells,
+    Newton loop for each scene and both LUs: falling_rod from empty caches 64.0 against 30.6 s,
+    2026-12-06, docs/benchmarks.md; large shells,
     for its multigrid; a body of another kind)."""
     if mixed or not scene.implicit_bodies:
         return "unified"
