@@ -372,10 +372,10 @@ class Scene:
 UNIFIED_SHELL_NODES = 100000
 """Shells with fewer nodes than this compile to the unified engine by default, larger ones to
 the discrete engine (its multigrid). Over a clamped plate's first 42 steps, set-up included,
-the unified engine's sparse LU is 1.4-1.7x faster than the multigrid at every size measured,
+the unified engine (its sparse LU) is 1.4-1.7x faster than the multigrid at every size measured,
 11,774 to 104,620 nodes, its peak memory within 4 % (2026-12-06, 23:00-23:50 UTC, an AMD EPYC
 Zen 3: 23,064 nodes 40.8 / 57.6 s, 56,482 nodes 137.5 / 237.5 s, 104,620 nodes 289 / 484 s;
-the Intel Xeon the same evening 1.5-1.7x at 23,064 and 37,933; mid-edge plates 2.9x at
+the Intel Xeon the same evening 1.5-1.7x at 23,064 and 37,933 nodes; mid-edge plates 2.9x at
 23,064 and 56,482 nodes, 2-15 % more memory). Beyond, unmeasured: one
 world's factor grows as n^1.5 in time and n log n in memory, the multigrid as n. It was
 20,000 that evening, the two engines' tie on the AMD Zen 4 machine before one lane's chains
