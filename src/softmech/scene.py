@@ -389,8 +389,8 @@ def _default_engine(scene, on_kind, mixed, newton):
     rigid bodies, with or without discrete rods and shells (`mixed`), and for shells with or
     without discrete rods below UNIFIED_SHELL_NODES shell nodes (there the unified engine is
     faster, 1.5-5x for the built-in shell scenes and 1.4-1.7x for large plates,
-    docs/benchmarks.md) unless the call passes
-    what only the discrete engine takes (its NewtonOptions); "discrete" otherwise (discrete
+    docs/benchmarks.md) unless the call passes what only the discrete engine takes (its
+    NewtonOptions); "discrete" otherwise (discrete
     rods alone: their steps cost the same on both engines, but the unified engine compiles a
     Newton loop for each scene and both LUs: falling_rod from empty caches 64.0 against 30.6 s,
     2026-12-06, docs/benchmarks.md; large shells,
