@@ -12,7 +12,9 @@ original design. It asks whether any design of the box reaches issue 28's 2x (th
 Each design's speeds are appended to the output file as one JSON line as soon as they are
 measured; a second run skips the designs already there (the grid resumes after a crash).
 --table prints the speed-ups as a markdown table. --bath-damping C runs every walker at
-build_walker's bath damping C [kg/(m s)] instead of its default.
+build_walker's bath damping C [kg/(m s)] instead of its default; --dt-scale s at s times the
+campaign's time step; --designs E,P,H ... only the designs given (modulus [Pa], short pillar
+and rings' height [m]), the original added.
 """
 import argparse
 import itertools
@@ -40,13 +42,16 @@ def grid(levels):
 
 
 def measure(job):
-    """{design, speeds {frequency: m/s}} of one design (job: (design list, bath damping))."""
-    design, bath = job
+    """{design, speeds {frequency: m/s}} of one design (job: (design list, bath damping, time
+    step scale))."""
+    design, bath, scale = job
     problem = WalkerDesignProblem(1, bath_damping=bath)
+    problem.dt *= scale
     speeds = {f"{f:g}": float(problem.speeds(np.array([design]), f,
                                              problem.settle + REPORT_SPAN)[0])
               for f in REPORT_FREQUENCIES}
-    return {"design": [float(x) for x in design], "bath_damping": bath, "speeds": speeds}
+    return {"design": [float(x) for x in design], "bath_damping": bath, "dt": problem.dt,
+            "speeds": speeds}
 
 
 def done_designs(path):
@@ -84,13 +89,17 @@ def main():
     parser.add_argument("--levels", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--bath-damping", type=float, default=None)
+    parser.add_argument("--dt-scale", type=float, default=1.0)
+    parser.add_argument("--designs", nargs="*", default=None)
     parser.add_argument("--output", default="walker_grid.jsonl")
     parser.add_argument("--table", action="store_true")
     args = parser.parse_args()
     rows = done_designs(args.output)
     if not args.table:
         seen = [r["design"] for r in rows]
-        jobs = [(list(d), args.bath_damping) for d in grid(args.levels)
+        designs = grid(args.levels) if args.designs is None else [original_design()] + [
+            np.array([float(v) for v in d.split(",")]) for d in args.designs]
+        jobs = [(list(d), args.bath_damping, args.dt_scale) for d in designs
                 if not any(np.allclose(d, s) for s in seen)]
         with multiprocessing.Pool(args.workers) as pool:
             for row in pool.imap_unordered(measure, jobs):

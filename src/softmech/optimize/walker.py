@@ -18,7 +18,10 @@ and the 4 Hz gait, "2 Hz" before ActiveMuscle.walker's one contraction per stimu
 periodic only from ~3.5 s: a window from 1 s to 3 s read it 26 % fast;
 docs/musculoskeletal.md.) The paper optimizes at 2 Hz and reports the design at 0.5,
 1 and 2 Hz: the summary gives the best and the original designs' speeds at REPORT_FREQUENCIES,
-each over `settle` + REPORT_SPAN [s] (two periods at 0.5 Hz).
+each over `settle` + REPORT_SPAN [s] (two periods at 0.5 Hz). Issue 28 asks for 2x at each of
+the three, which a campaign at 2 Hz does not aim at: with fitness="least_speedup" the fitness
+is the least of a design's three speed-ups over the original's (one run per frequency, each
+over settle .. duration; the original's measured once).
 
 Geometry changes the skeleton's rest shape, which per-world parameters cannot, so a
 generation is, with the strip, ONE simulation of popsize walkers side by side in one world (they
@@ -53,8 +56,12 @@ REQUIRED_SPEEDUP = 2.0
 
 SETTLE = 2.0
 """[s] before a design's speed is measured: the original's gaits are periodic from 2 s."""
+FITNESSES = ("speed", "least_speedup")
+"""What the campaign maximizes: the speed along +x at FREQUENCY (the paper's campaign), or the
+least, over REPORT_FREQUENCIES, of the design's speed over the original's at that frequency
+(issue 28 asks for 2x at each: one run per frequency and design)."""
 CAMPAIGN_DEFAULTS = dict(problem="walker_design", popsize=8, seed=1, max_generations=25,
-                         duration=4.0, muscle="rings", bath_damping=None)
+                         duration=4.0, muscle="rings", bath_damping=None, fitness="speed")
 """Settings of `softmech optimize walker` (duration [s] of each evaluation: SETTLE + 2 s)."""
 
 
@@ -68,14 +75,17 @@ class WalkerDesignProblem:
     the run diverged). See the module docstring."""
 
     def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings",
-                 bath_damping=None):
+                 bath_damping=None, fitness="speed"):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.duration = float(_checks.positive("duration", duration))
         self.settle = float(_checks.nonnegative("settle", settle))
-        if self.duration < self.settle + 1.0 / FREQUENCY:
+        self.fitness = _checks.choice("fitness", fitness, set(FITNESSES))
+        lowest = FREQUENCY if self.fitness == "speed" else min(REPORT_FREQUENCIES)
+        if self.duration < self.settle + 1.0 / lowest:
             raise ValueError(f"duration = {duration!r} is not allowed: must be >= settle + one "
-                             f"period at {FREQUENCY:g} Hz = {self.settle + 1.0 / FREQUENCY:g} s "
+                             f"period at {lowest:g} Hz = {self.settle + 1.0 / lowest:g} s "
                              f"(the speed is measured over whole periods after the settling time)")
+        self._original = None     # the original's speeds at REPORT_FREQUENCIES (least_speedup)
         self.muscle = _checks.choice("muscle", muscle, set(MUSCLES))
         # the bath's damping on every rod [kg/(m s)] (build_walker's; None: its default)
         self.bath = {} if bath_damping is None else {
@@ -90,8 +100,11 @@ class WalkerDesignProblem:
         self.dt = min(info.dt, 0.9 * limit)
 
     def meta(self):
+        # (the default fitness unrecorded: the logs of before resume)
+        fitness = {} if self.fitness == "speed" else {"fitness": self.fitness}
         return {"problem": "walker_design", "frequency": FREQUENCY, "duration": self.duration,
-                "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath}
+                "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath,
+                **fitness}
 
     def designs(self, params):
         """Search variables (B, 3) -> build_walker designs (list of dicts, SI units)."""
@@ -145,41 +158,60 @@ class WalkerDesignProblem:
             out["speedups"][key] = float(b / o)
         return out
 
+    def least_speedups(self, params):
+        """The least, over REPORT_FREQUENCIES, of each design's speed over the original's at
+        that frequency (B,) (NaN where a run diverged), each over the campaign's duration; the
+        original's speeds are measured once, at the first call."""
+        if self._original is None:
+            self._original = np.array([self.speeds(original_design()[None], f)[0]
+                                       for f in REPORT_FREQUENCIES])
+        ratios = np.stack([self.speeds(params, f) / o
+                           for f, o in zip(REPORT_FREQUENCIES, self._original)])
+        return ratios.min(axis=0)        # (NaN if any frequency's run diverged)
+
     def __call__(self, params, progress=None):
-        return self.speeds(_checks.finite("params", params, shape=(self.popsize, len(NAMES))))
+        params = _checks.finite("params", params, shape=(self.popsize, len(NAMES)))
+        return self.speeds(params) if self.fitness == "speed" else self.least_speedups(params)
 
 
 def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_generations=5,
                     patience=8, tolerance=1e-9, duration=4.0, muscle="rings", bath_damping=None,
-                    resume=False, progress=False, say=None):
+                    fitness="speed", resume=False, progress=False, say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png and
     speedups.png (both designs at REPORT_FREQUENCIES against the paper's speed-up) into
     output_dir and returns the summary (best design, its speed at 2 Hz, the original's,
     speed-up; both designs at REPORT_FREQUENCIES: WalkerDesignProblem.report). bath_damping
-    [kg/(m s)]: build_walker's, for every design and the original (None: its default)."""
+    [kg/(m s)]: build_walker's, for every design and the original (None: its default);
+    fitness: FITNESSES' (the speed at 2 Hz, or the least speed-up over 0.5, 1 and 2 Hz)."""
     from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
     problem = WalkerDesignProblem(popsize, duration=duration, muscle=muscle,
-                                  bath_damping=bath_damping)
+                                  bath_damping=bath_damping, fitness=fitness)
     campaign = design_campaign(problem, output_dir, names=NAMES, lower=LOWER, upper=UPPER,
                                initial=original_design(), resume=resume, popsize=popsize,
                                seed=seed, max_generations=max_generations,
                                min_generations=min(min_generations, max_generations),
                                patience=patience, tolerance=tolerance, progress=progress)
     runs = f"one run of {popsize} walkers" if muscle == "strip" else f"{popsize} runs"
+    measured = (f"{FREQUENCY:g} Hz, muscle {muscle}; fitness = speed along +x"
+                if fitness == "speed" else
+                f"{', '.join(f'{f:g}' for f in REPORT_FREQUENCIES)} Hz each, muscle {muscle}; "
+                f"fitness = the least speed-up over the original's")
     say(f"CMA-ES walker design campaign: population {popsize}, seed {seed}, at most "
-        f"{max_generations} generations of {runs} each ({duration:g} s at "
-        f"{FREQUENCY:g} Hz, muscle {muscle}; fitness = speed along +x after {problem.settle:g} s)")
+        f"{max_generations} generations of {runs} each ({duration:g} s at {measured} after "
+        f"{problem.settle:g} s)")
     result = campaign.run()
     speeds = problem.speeds(np.stack([result.best_vector, original_design()]))
     summary = write_design_summary(output_dir, campaign, result, {
         "speed_best": float(speeds[0]), "speed_original": float(speeds[1]),
         "speedup": float(speeds[0] / speeds[1]), **problem.report(result.best_vector),
         "paper_reported_speedup": PAPER_SPEEDUP, "settings": problem.meta()},
-        ylabel="fitness: walking speed [m/s]", reference=PAPER_SPEEDUP * float(speeds[1]),
+        ylabel="fitness: walking speed [m/s]" if fitness == "speed" else
+        "fitness: least speed-up over 0.5, 1, 2 Hz",
+        reference=PAPER_SPEEDUP * (float(speeds[1]) if fitness == "speed" else 1.0),
         reference_label=f"the paper's {PAPER_SPEEDUP:g}x the original's")
     summary["files"].append(_speedups_figure(os.path.join(output_dir, "speedups.png"), summary))
     summary["wall_s"] = time.perf_counter() - started
