@@ -172,6 +172,20 @@ def test_failed_evaluations_rank_last(tmp_path):
     assert np.isfinite(result.best_fitness)
 
 
+def test_a_campaign_whose_every_evaluation_fails_stops_with_a_clear_error(tmp_path):
+    """Every candidate NaN (each run diverged, or too short to measure; CMA-ES then sees a flat
+    fitness and stops): a clear error that keeps the log, not a best of NaN (which best.json,
+    written strictly, cannot hold: `softmech optimize walker --fitness least_speedup` stopped
+    so on "Out of range float values are not JSON compliant" before mean_speeds counted a
+    record's last period)."""
+    def all_fail(params, progress=None):
+        return np.full(len(params), np.nan)
+
+    with pytest.raises(ValueError, match=r"every evaluation of the campaign failed \(.*NaN"):
+        sphere_campaign(tmp_path / "c.jsonl", all_fail, max_generations=2).run()
+    assert log_records(tmp_path / "c.jsonl")[1]["fitness"][0] is None      # the log is kept
+
+
 def test_bad_campaign_input_raises_value_error(tmp_path):
     with pytest.raises(ValueError, match="popsize"):
         sphere_campaign(tmp_path / "c.jsonl", popsize=2)

@@ -146,3 +146,18 @@ def test_the_least_speedup_fitness_takes_the_worst_of_the_three_frequencies(tmp_
     args = parser.parse_args(["snake", "--fitness", "least_speedup", "--output", str(tmp_path)])
     with pytest.raises(ValueError, match=r"--fitness is not allowed with 'snake'"):
         optimize.execute(args)
+
+
+def test_a_record_a_step_short_of_its_duration_keeps_its_last_period():
+    """A run ends on a whole step, up to one step short of its duration (4 s at dt = 9.64e-6 s
+    ends at 3.9999977 s): mean_speeds still counts the period that ends at the duration, so
+    the 2 Hz fitness over 2-4 s reads four periods (it read three, 2-3.5 s) and a 4 s run has
+    its period at 0.5 Hz (it had none: NaN). A walker at 10 um/s that speeds up to 30 um/s
+    after 3.5 s: over 2-4 s, 15 um/s; over 2-3.5 s it would read 10."""
+    time = np.append(np.arange(0.0, 3.99, 0.01), 3.9999977)
+    x = 10e-6 * time + 20e-6 * np.maximum(time - 3.5, 0.0)
+    v = mean_speeds(time, np.stack([x, x]), [2.0, 0.5], settle=2.0)
+    np.testing.assert_allclose(v, [15e-6, 15e-6], rtol=1e-5)
+    short = time[time <= 3.9]                      # a period short by 0.1 s (0.2 of one at
+    v = mean_speeds(short, x[None, :short.size], [2.0], settle=2.0)   # 2 Hz): not counted
+    np.testing.assert_allclose(v, [10e-6], rtol=1e-9)

@@ -284,6 +284,11 @@ class Campaign:
     def _result(self, history, reason, wall, resumed):
         if not history:
             raise ValueError("the campaign has no finished generation")
+        if not any(np.isfinite(h.fitness).any() for h in history):
+            raise ValueError(f"every evaluation of the campaign failed ({reason}; "
+                             f"{sum(len(h.fitness) for h in history)} NaN fitness values: "
+                             "diverged runs, or runs too short to measure): no best to report; "
+                             f"the log {self.log_path} keeps the generations")
         best_g = max(history, key=lambda h: _finite_or(h.best_fitness, -np.inf))
         vec = best_g.params[best_g.best_index]
         return CampaignResult(

@@ -435,16 +435,25 @@ def walker_report(info):
     return {}
 
 
+PERIOD_TOLERANCE = 1e-3
+"""[periods] by which a record may end short of a whole period and still count it: a run ends
+on a whole step, up to one step short of its duration (4 s at dt = 9.64e-6 s ends at
+3.9999977 s), which is ~1e-5 of a period of the walker's stimulation."""
+
+
 def mean_speeds(time, com_x, frequencies, settle=SETTLE_TIME):
     """Mean speed [m/s] of each walker along x: displacement over the whole periods that fit
-    after `settle` [s]. time (n,) [s], com_x (n_walkers, n) [m], frequencies (n_walkers,) [Hz]
-    -> (n_walkers,); NaN where not one whole period fits."""
+    after `settle` [s], a period that the record misses by less than PERIOD_TOLERANCE counted
+    (up to the record's end). time (n,) [s], com_x (n_walkers, n) [m], frequencies (n_walkers,)
+    [Hz] -> (n_walkers,); NaN where not one whole period fits. (Until 2026-12-07 the shortfall
+    cost a period: the campaign's 2 Hz fitness over 2-4 s read 2-3.5 s, its report at 0.5 Hz
+    over 2-6 s read 2-4 s, and a run of 4 s had no whole period at 0.5 Hz.)"""
     out = np.full(len(frequencies), np.nan)
     for b, f in enumerate(frequencies):
-        periods = np.floor((time[-1] - settle) * f)
+        periods = np.floor((time[-1] - settle) * f + PERIOD_TOLERANCE)
         if periods < 1:
             continue
-        t1 = settle + periods / f
+        t1 = min(settle + periods / f, time[-1])
         x0, x1 = np.interp([settle, t1], time, com_x[b])
         out[b] = (x1 - x0) / (t1 - settle)
     return out
