@@ -141,6 +141,9 @@ def test_the_least_speedup_fitness_takes_the_worst_of_the_three_frequencies(tmp_
     with pytest.raises(ValueError, match=r"duration = 3\.0 is not allowed.*0\.5 Hz = 4 s"):
         walker_opt.WalkerDesignProblem(3, duration=3.0, fitness="least_speedup")
     walker_opt.WalkerDesignProblem(3, duration=3.0)          # (2 Hz: one period is 0.5 s)
+    table[1.0] = (-2.0,) + table[1.0][1:]           # an original walking backwards at 1 Hz:
+    with pytest.raises(ValueError, match=r"needs it to walk forward"):     # no speed-up
+        walker_opt.WalkerDesignProblem(3, fitness="least_speedup")(designs)
     parser = argparse.ArgumentParser()
     optimize.add_arguments(parser)
     args = parser.parse_args(["snake", "--fitness", "least_speedup", "--output", str(tmp_path)])

@@ -163,8 +163,14 @@ class WalkerDesignProblem:
         that frequency (B,) (NaN where a run diverged), each over the campaign's duration; the
         original's speeds are measured once, at the first call."""
         if self._original is None:
-            self._original = np.array([self.speeds(original_design()[None], f)[0]
-                                       for f in REPORT_FREQUENCIES])
+            original = np.array([self.speeds(original_design()[None], f)[0]
+                                 for f in REPORT_FREQUENCIES])
+            if not (original > 0.0).all():       # (NaN too: a speed-up needs a forward walker)
+                raise ValueError(f"fitness = 'least_speedup' is not allowed here: the original "
+                                 f"design walks {original * 1e6} um/s at "
+                                 f"{REPORT_FREQUENCIES} Hz, and a speed-up over it needs it "
+                                 "to walk forward at each")
+            self._original = original
         ratios = np.stack([self.speeds(params, f) / o
                            for f, o in zip(REPORT_FREQUENCIES, self._original)])
         return ratios.min(axis=0)        # (NaN if any frequency's run diverged)
