@@ -71,8 +71,9 @@ def original_design():
 
 
 class WalkerDesignProblem:
-    """Batched fitness: params (popsize, 3) -> walking speed along +x (popsize,) [m/s] (NaN if
-    the run diverged). See the module docstring."""
+    """Batched fitness: params (popsize, 3) -> walking speed along +x at FREQUENCY (popsize,)
+    [m/s], or with fitness="least_speedup" the least speed-up over the original at
+    REPORT_FREQUENCIES [-] (NaN if a run diverged). See the module docstring."""
 
     def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings",
                  bath_damping=None, fitness="speed"):
