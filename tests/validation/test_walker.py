@@ -85,7 +85,10 @@ def test_the_campaign_takes_the_baths_damping_for_every_design(tmp_path, monkeyp
 
     problem = walker_opt.WalkerDesignProblem(4, bath_damping=4e-3)
     assert problem.meta()["bath_damping"] == 4e-3
-    assert "bath_damping" not in walker_opt.WalkerDesignProblem(4).meta()   # old logs resume
+    default = walker_opt.WalkerDesignProblem(4).meta()
+    assert "bath_damping" not in default       # (the default bath, as the logs before it say)
+    # the walker held in its plane since 2026-12-07: a log of the free walker is not resumed
+    assert default["planar"] is True
     built = []
 
     def build(**kwargs):

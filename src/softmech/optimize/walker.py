@@ -103,9 +103,11 @@ class WalkerDesignProblem:
     def meta(self):
         # (the default fitness unrecorded: the logs of before resume)
         fitness = {} if self.fitness == "speed" else {"fitness": self.fitness}
+        # held in its plane since 2026-12-07 (build_walker's planar): a log of the free walker
+        # (no "planar") is refused on resume, its designs scored in another model
         return {"problem": "walker_design", "frequency": FREQUENCY, "duration": self.duration,
                 "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath,
-                **fitness}
+                **fitness, "planar": True}
 
     def designs(self, params):
         """Search variables (B, 3) -> build_walker designs (list of dicts, SI units)."""

@@ -81,6 +81,16 @@ at N ~ 0.1 mN and the ground's v_s = 1 um/s). The ring must clear the foot and t
 it, on the ground -- a skeleton one rod wide stands on two lines and topples sideways once the
 rings break its mirror symmetry (at round-off), which the strip alone never does.
 
+Held in its plane (`planar`, True by default since 2026-12-07): every node of the skeleton, the
+strip and the cross feet keeps its y (sm.HoldMotion), the rings stay free. The paper fixes "the
+overall length and width of the walker" and its skeleton (two beams and four legs in the
+authors' code) is a few mm wide; a skeleton one rod wide on cross feet is not stable out of its
+plane under the muscle's pull: every rings walker leaned 2-3 degrees sideways at each
+contraction, to the side a lateral gravity of 1e-3 g chooses (so an instability, not a bias),
+and with the rings at the top of a 3.4 mm pillar it turned ~100 degrees in 2 s, which its speed
+along x read as sliding backwards at 2-3 mm/s (docs/musculoskeletal.md). With the strip and no
+cross feet every force lies in the plane and the hold changes nothing.
+
 One walker per stimulation frequency (default 0.5, 1 and 2 Hz, the paper's), side by side 10 mm
 apart in y in one world (they do not interact; a scenario file then holds each one's frequency):
 the report is the mean speed of each skeleton's centre of mass along x against frequency,
@@ -104,7 +114,8 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
-            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05}
+            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05,
+            "planar": True}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
 MODELS = ("softmech", "paper")
@@ -217,6 +228,7 @@ def walker_parameters(overrides, muscle="strip"):
                          "contact's friction is the mollified law (give one of the two)")
     _checks.nonnegative("muscle_stress", p["muscle_stress"])
     _checks.nonnegative("bath_damping", p["bath_damping"])
+    p["planar"] = _checks.boolean("planar", p["planar"])
     if p["foot_width"] is None:
         p["foot_width"] = FOOT_WIDTH if muscle == "rings" else 0.0
     _checks.nonnegative("foot_width", p["foot_width"])
@@ -312,6 +324,8 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
         if p["foot_width"] > 0:
             add_cross_feet(scene, k, p, skeleton, centerline, shift)
         scene.add(sm.LinearDamping(strip, p["bath_damping"], name=f"strip_bath_{k}"))
+        if p["planar"]:
+            hold_in_plane(scene, k)
         skeletons.append(skeleton.name)
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
@@ -363,12 +377,26 @@ def ground_friction(p):
                                    slip_velocity=p["slip_velocity"])
 
 
+def hold_in_plane(scene, k):
+    """Hold walker k's skeleton, strip and cross feet in their plane (sm.HoldMotion on every
+    node's y: `planar`, module docstring); the rings stay free around the pillars."""
+    for rod in [r for r in scene.rods if r.name.endswith(f"_{k}") and "ring" not in r.name]:
+        scene.add(sm.HoldMotion(rod, translation=(False, True, False), name=f"{rod.name}_plane"))
+
+
 def add_cross_feet(scene, k, p, skeleton, centerline, shift):
     """Two cross feet of walker k: rods of foot_width [m] along y through the middle nodes of
     the skeleton's feet, fixed to them (CROSS_FOOT_JOINT), on the ground with the skeleton's
     friction -- the skeleton's width, without which a walker one rod wide stands on two lines
-    and topples sideways at the first asymmetry (module docstring)."""
-    n = max(2, 2 * int(round(0.5 * p["foot_width"] / p["element"])))
+    and topples sideways at the first asymmetry (module docstring).
+
+    Each cross foot has an odd number of elements and is fixed at its middle element's centre
+    (node n // 2 with an offset of half an element along d3), so that the walker stays mirror
+    symmetric about its plane: a joint at a rod's node carries the frame of the element after
+    that node (softmech.terms.joints), so a cross foot fixed at its middle node turned only its
+    +y half with the skeleton's foot. Until 2026-12-07 it was so, and every rings walker rolled
+    2-3 degrees towards -y at each contraction and yawed (test_walker_rings.py; issue 28)."""
+    n = 2 * int(round(0.5 * p["foot_width"] / p["element"])) + 1
     for side, node in (("long", int(np.argmin(np.abs(centerline[:, 0] + 0.5 * p["foot"])))),
                        ("short", int(np.argmin(np.abs(centerline[:, 0] - p["bridge"]
                                                        - 0.5 * p["foot"]))))):
@@ -378,7 +406,8 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                       direction=(0, 1, 0), normal=(0, 0, 1),
                                       length=p["foot_width"], n_elems=n, radius=p["radius"],
                                       density=1100.0, youngs_modulus=p["youngs_modulus"])
-        scene.add(sm.FixedJoint((foot, n // 2), (skeleton, node), **CROSS_FOOT_JOINT,
+        middle = (foot, n // 2, (0.0, 0.0, 0.5 * p["foot_width"] / n))
+        scene.add(sm.FixedJoint(middle, (skeleton, node), **CROSS_FOOT_JOINT,
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(ground_contact(foot, p, f"{side}_cross_foot_ground_{k}"))
         scene.add(sm.LinearDamping(foot, p["bath_damping"], name=f"{side}_cross_foot_bath_{k}"))

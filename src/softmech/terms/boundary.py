@@ -26,11 +26,14 @@ class Constraints(Part):
         super().__init__(ctx)
         self.nodes, self.frames = [], []
 
-    def constrain_node(self, rod, node, displacement, profile):
+    def constrain_node(self, rod, node, displacement, profile, mask=None):
+        """Hold node `node` of `rod` at pos0 + displacement p(t): the lab components where mask
+        (3,) is 1 (None: all three)."""
         B = self.ctx.worlds
         pos0 = np.broadcast_to(self.ctx.rod(rod, "constraint").positions[node], (B, 3))
         disp = np.zeros((B, 3)) if displacement is None else displacement
-        self.nodes.append((self.ctx.node_offset[rod] + node, pos0, disp, profile, _ALL))
+        mask = _ALL if mask is None else np.asarray(mask, dtype=float)
+        self.nodes.append((self.ctx.node_offset[rod] + node, pos0, disp, profile, mask))
 
     def constrain_frame(self, rod, elem):
         Q = np.broadcast_to(self.ctx.rod(rod, "constraint").directors[elem], (self.ctx.worlds, 3, 3))

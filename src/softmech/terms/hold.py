@@ -1,5 +1,5 @@
-"""Held degrees of freedom of a rigid body: a rail or a test rig that lets a body move only along
-some lab axes, or keeps its orientation (HoldMotion).
+"""Held degrees of freedom of a rigid body or a Cosserat rod: a rail or a test rig that lets a
+body move only along some lab axes, or keeps its orientation (HoldMotion).
 
 Renda et al. 2018 (section 6.1) compare the PoseiDRONE's simulated swimming speed with a tank
 experiment in which "the vehicle is allowed to translate along the surge direction only", and
@@ -11,12 +11,18 @@ hooks as the rods' clamps (softmech.kernels.constraints, reused on the rigid bod
 the explicit schemes project onto it after every drift and kick and implicit Euler finds the
 held components by its constraint probe. The constraint force is not a term of the equations
 (a held body feels its loads only along its free directions).
+
+On a Cosserat rod the held components are those of every node: translation=(False, True,
+False) keeps a rod that starts in the plane y = y0 in that plane, as a frictionless guide would
+(a planar mechanism modelled by one rod: a walker whose width keeps it upright, Zhang et al.
+2019 "fixing the overall length and width of the walker"; softmech.scenarios.walker). Its
+frames stay free (their in-plane rotations are the rod's bending).
 """
 import numpy as np
 
 from softmech import _checks
-from softmech.terms.base import RIGID, BodyTerm, Part, time_profile
-from softmech.terms.boundary import constraint_calls
+from softmech.terms.base import RIGID, ROD, BodyTerm, Part, time_profile
+from softmech.terms.boundary import Constraints, constraint_calls
 from softmech.terms.rigid import rigid_arrays
 
 _STILL = time_profile("hold", 0.0, 0.0, 0.0)
@@ -55,10 +61,14 @@ class HoldMotion(BodyTerm):
     orientation keeps its initial frame, with zero angular velocity. Free components move under
     the body's loads as usual. At least one component must be held. The held values are those
     the body was built with.
+
+    On a Cosserat rod: every node keeps its initial x, y and/or z (the flagged components), e.g.
+    translation=(False, True, False) holds the rod in its plane y = y0 (module docstring);
+    rotation=True is refused there (a rod's frames turn as it bends).
     """
 
     section = "boundary"
-    kinds = (RIGID,)
+    kinds = (RIGID, ROD)
 
     def __init__(self, body, translation=(False, False, False), rotation=False, *, name="hold"):
         self.name = name
@@ -74,6 +84,21 @@ class HoldMotion(BodyTerm):
         if not (any(self.translation) or self.rotation):
             raise ValueError(f"{name}: translation = {self.translation!r} and rotation = False "
                              "hold nothing: hold at least one component")
+
+    def check_kind(self, kind):
+        if kind == ROD and self.rotation:
+            raise ValueError(f"{self.name}.rotation = True is not allowed on a Cosserat rod: its "
+                             "element frames turn as it bends; hold translation components only "
+                             "(or clamp an end: sm.Clamp)")
+        if kind == ROD and not any(self.translation):
+            raise ValueError(f"{self.name}.translation = {self.translation!r} is not allowed on a "
+                             "Cosserat rod: hold at least one component")
+
+    def contribute_cosserat_rod(self, ctx, p):
+        mask = np.asarray(self.translation, dtype=float)
+        constraints = ctx.part(Constraints)
+        for node in range(len(ctx.rod(self.rod, self.name).positions)):
+            constraints.constrain_node(self.rod, node, None, _STILL, mask)
 
     def contribute_rigid_body(self, ctx, p):
         ctx.part(RigidHolds).hold(ctx.rigid_body(self.body, self.name), self.translation,
