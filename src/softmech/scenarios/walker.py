@@ -44,7 +44,9 @@ block-end fix of issue 28). At 4 Hz each contraction's net step is either ~9.5 u
 share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5, 5e-6, 2.5e-6,
 1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s; 5.9 at 3.125e-7 s, all short) and moves
 with k_t and c_t, so that speed is not converged at dt = 1e-5 s -- an option, not the default
-(docs/musculoskeletal.md).
+(docs/musculoskeletal.md). Those numbers are of the walker free in 3D; held in its plane
+(`planar`, below) it is converged at all three: 976.4/979.0, 587.6/596.6, 136.8/140.7 um/s
+at 0.5/1/2 Hz with dt = 1e-5/5e-6 s (2 Hz: 141.5 and 144.8 at dt/4 and dt/8; tested).
 A smooth ground for implicit steps (`penalty_stiffness` k > 0 [N/m]; 0, the default: the
 element-centre contact above): every ground contact is the rod's surface contact (penalty k per
 element, damping 1e-3 kg/s) with the mollified friction of coefficient `friction` over
