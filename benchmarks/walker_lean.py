@@ -20,9 +20,9 @@ from softmech.optimize.walker import SETTLE, WalkerDesignProblem, original_desig
 from softmech.scenarios.walker import build_walker, mean_speeds
 
 
-def lean(design, frequency, duration, dt, planar, lateral_gravity):
-    """(peak times (k,) [s], roll (k,) [deg], heading (k,) [deg], speed [m/s])."""
-    problem = WalkerDesignProblem(1)
+def lean(problem, design, frequency, duration, dt, planar, lateral_gravity):
+    """(peak times (k,) [s], roll (k,) [deg], heading (k,) [deg], speed [m/s]) of `design`
+    (1, 3) (problem: the campaign's WalkerDesignProblem, for its designs' geometry)."""
     scene, info = build_walker(frequencies=(frequency,), designs=problem.designs(design),
                                planar=planar)
     if lateral_gravity:
@@ -53,9 +53,10 @@ def main():
     parser.add_argument("--free", action="store_true", help="free in 3D (planar=False)")
     parser.add_argument("--lateral-gravity", type=float, default=0.0)
     args = parser.parse_args()
-    dt = WalkerDesignProblem(1).dt * args.dt_scale
-    peaks, roll, heading, speed = lean(np.array([args.design]), args.frequency, args.duration,
-                                       dt, not args.free, args.lateral_gravity)
+    problem = WalkerDesignProblem(1)
+    dt = problem.dt * args.dt_scale
+    peaks, roll, heading, speed = lean(problem, np.array([args.design]), args.frequency,
+                                       args.duration, dt, not args.free, args.lateral_gravity)
     print(f"design {args.design}, {args.frequency:g} Hz, dt {dt:.3g} s, "
           f"{'free' if args.free else 'held in its plane'}")
     print("| peak [s] | cross foot roll [deg] | heading [deg] |\n|---:|---:|---:|")

@@ -107,7 +107,7 @@ class WalkerDesignProblem:
         # (no "planar") is refused on resume, its designs scored in another model
         return {"problem": "walker_design", "frequency": FREQUENCY, "duration": self.duration,
                 "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath,
-                **fitness, "planar": True}
+                **fitness, "planar": DEFAULTS["planar"]}
 
     def designs(self, params):
         """Search variables (B, 3) -> build_walker designs (list of dicts, SI units)."""

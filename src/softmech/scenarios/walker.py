@@ -323,11 +323,11 @@ def build_walker(n_elems=None, worlds=1, *, frequencies=DEFAULTS["frequencies"],
                                       active_fraction=p["active_fraction"], name=f"muscle_{k}"))
         scene.add(ground_contact(skeleton, p, f"ground_{k}"))
         scene.add(sm.LinearDamping(skeleton, p["bath_damping"], name=f"bath_{k}"))
-        if p["foot_width"] > 0:
-            add_cross_feet(scene, k, p, skeleton, centerline, shift)
+        feet = add_cross_feet(scene, k, p, skeleton, centerline, shift) \
+            if p["foot_width"] > 0 else []
         scene.add(sm.LinearDamping(strip, p["bath_damping"], name=f"strip_bath_{k}"))
         if p["planar"]:
-            hold_in_plane(scene, k)
+            hold_in_plane(scene, [skeleton, strip, *feet])
         skeletons.append(skeleton.name)
     scene.add(sm.Gravity((0.0, 0.0, -9.81)))
     return scene, WalkerInfo(rod=skeletons[0], worlds=worlds, dt=dt, duration=duration,
@@ -379,10 +379,10 @@ def ground_friction(p):
                                    slip_velocity=p["slip_velocity"])
 
 
-def hold_in_plane(scene, k):
-    """Hold walker k's skeleton, strip and cross feet in their plane (sm.HoldMotion on every
-    node's y: `planar`, module docstring); the rings stay free around the pillars."""
-    for rod in [r for r in scene.rods if r.name.endswith(f"_{k}") and "ring" not in r.name]:
+def hold_in_plane(scene, rods):
+    """Hold a walker's rods (its skeleton, strip and cross feet; the rings stay free around the
+    pillars) in their plane: sm.HoldMotion on every node's y (`planar`, module docstring)."""
+    for rod in rods:
         scene.add(sm.HoldMotion(rod, translation=(False, True, False), name=f"{rod.name}_plane"))
 
 
@@ -397,8 +397,10 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
     symmetric about its plane: a joint at a rod's node carries the frame of the element after
     that node (softmech.terms.joints), so a cross foot fixed at its middle node turned only its
     +y half with the skeleton's foot. Until 2026-12-07 it was so, and every rings walker rolled
-    2-3 degrees towards -y at each contraction and yawed (test_walker_rings.py; issue 28)."""
+    2-3 degrees towards -y at each contraction and yawed (test_walker_rings.py; issue 28).
+    Returns the two cross feet."""
     n = 2 * int(round(0.5 * p["foot_width"] / p["element"])) + 1
+    feet = []
     for side, node in (("long", int(np.argmin(np.abs(centerline[:, 0] + 0.5 * p["foot"])))),
                        ("short", int(np.argmin(np.abs(centerline[:, 0] - p["bridge"]
                                                        - 0.5 * p["foot"]))))):
@@ -413,6 +415,8 @@ def add_cross_feet(scene, k, p, skeleton, centerline, shift):
                                 name=f"{side}_cross_foot_joint_{k}"))
         scene.add(ground_contact(foot, p, f"{side}_cross_foot_ground_{k}"))
         scene.add(sm.LinearDamping(foot, p["bath_damping"], name=f"{side}_cross_foot_bath_{k}"))
+        feet.append(foot)
+    return feet
 
 
 def add_rings(scene, k, p, skeleton, centres, frequency):

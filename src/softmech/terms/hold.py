@@ -90,9 +90,6 @@ class HoldMotion(BodyTerm):
             raise ValueError(f"{self.name}.rotation = True is not allowed on a Cosserat rod: its "
                              "element frames turn as it bends; hold translation components only "
                              "(or clamp an end: sm.Clamp)")
-        if kind == ROD and not any(self.translation):
-            raise ValueError(f"{self.name}.translation = {self.translation!r} is not allowed on a "
-                             "Cosserat rod: hold at least one component")
 
     def contribute_cosserat_rod(self, ctx, p):
         mask = np.asarray(self.translation, dtype=float)
