@@ -73,22 +73,27 @@ def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
     assert os.path.exists(tmp_path / "speedups.png")      # the report against the paper's 2.5x
 
 
-def test_the_campaign_takes_the_baths_damping_for_every_design(tmp_path, monkeypatch):
+@pytest.mark.parametrize("key, value", [("bath_damping", 4e-3), ("tangential_stiffness", 0.0)])
+def test_the_campaign_takes_the_bath_and_the_ground_for_every_design(key, value, tmp_path,
+                                                                     monkeypatch):
     """`softmech optimize walker --bath-damping C` (the bath's 0.05 kg/(m s) is ours; the
-    paper's medium's Stokes drag is 4.1e-3: docs/musculoskeletal.md, section 6): every design's
-    scene gets C, the campaign log's meta records it (a resume with another C is refused), and
-    the flag is checked by name and refused for the other problems."""
+    paper's medium's Stokes drag is 4.1e-3: docs/musculoskeletal.md, section 6) and
+    `--tangential-stiffness K` (the ground's friction sticks with 10 N/m by default since
+    2026-12-07; 0 is the regularized law of the campaigns before): every design's scene gets
+    the value, the campaign log's meta records it (a resume with another is refused), and the
+    flag is checked by name and refused for the other problems."""
     import argparse
 
     import softmech.optimize.walker as walker_opt
     from softmech.commands import optimize
 
-    problem = walker_opt.WalkerDesignProblem(4, bath_damping=4e-3)
-    assert problem.meta()["bath_damping"] == 4e-3
+    problem = walker_opt.WalkerDesignProblem(4, **{key: value})
+    assert problem.meta()[key] == value
     default = walker_opt.WalkerDesignProblem(4).meta()
     assert "bath_damping" not in default       # (the default bath, as the logs before it say)
-    # the walker held in its plane since 2026-12-07: a log of the free walker is not resumed
-    assert default["planar"] is True
+    # held in its plane on friction that sticks since 2026-12-07: a log of the free walker on
+    # the regularized friction (neither recorded) is not resumed
+    assert default["planar"] is True and default["tangential_stiffness"] == 10.0
     built = []
 
     def build(**kwargs):
@@ -97,13 +102,14 @@ def test_the_campaign_takes_the_baths_damping_for_every_design(tmp_path, monkeyp
     monkeypatch.setattr(walker_opt, "build_walker", build)
     with pytest.raises(KeyboardInterrupt):
         problem.speeds(np.stack([walker_opt.original_design()] * 4))
-    assert built[0]["bath_damping"] == 4e-3
-    with pytest.raises(ValueError, match=r"bath_damping = -1\.0 is not allowed"):
-        walker_opt.WalkerDesignProblem(4, bath_damping=-1.0)
+    assert built[0][key] == value
+    with pytest.raises(ValueError, match=rf"{key} = -1\.0 is not allowed"):
+        walker_opt.WalkerDesignProblem(4, **{key: -1.0})
     parser = argparse.ArgumentParser()
     optimize.add_arguments(parser)
-    args = parser.parse_args(["swimmer", "--bath-damping", "0.01", "--output", str(tmp_path)])
-    with pytest.raises(ValueError, match=r"--bath-damping is not allowed with 'swimmer'"):
+    flag = "--" + key.replace("_", "-")
+    args = parser.parse_args(["swimmer", flag, "0.01", "--output", str(tmp_path)])
+    with pytest.raises(ValueError, match=rf"{flag} is not allowed with 'swimmer'"):
         optimize.execute(args)
 
 

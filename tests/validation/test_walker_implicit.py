@@ -23,9 +23,10 @@ def grounds_of(scene):
 
 def test_paper_ground_sets_the_authors_friction_on_every_ground_contact():
     """build_walker(ground="paper"): mu_k 0.3, mu_s 0.42, v_s 1e-7 m/s, band 1e-7 m on the
-    skeleton's and both cross feet's contacts (the authors' values, module docstring); the
-    default ("softmech") is unchanged (mu_s = 1.2 mu_k exactly, as before the option existed);
-    an override given wins over the preset."""
+    skeleton's and both cross feet's contacts (the authors' values, module docstring, their
+    regularized law: no tangential stiffness); the default ("softmech") is unchanged (mu_s =
+    1.2 mu_k exactly, as before the option existed; friction that sticks since 2026-12-07); an
+    override given wins over the preset."""
     scene, _ = build_walker(frequencies=(2.0,), ground="paper")
     grounds = grounds_of(scene)
     assert len(grounds) == 3
@@ -36,7 +37,7 @@ def test_paper_ground_sets_the_authors_friction_on_every_ground_contact():
         assert g.surface_tolerance == 1e-7
     default, _ = build_walker(frequencies=(2.0,))
     f = grounds_of(default)[0].given_friction
-    assert (f.forward, f.static_forward, f.slip_velocity) == (0.5, 1.2 * 0.5, 1e-6)
+    assert (f.kinetic, f.static, f.tangential_stiffness) == (0.5, 1.2 * 0.5, 10.0)
     assert grounds_of(default)[0].surface_tolerance == 1e-5
     mixed, _ = build_walker(frequencies=(2.0,), ground="paper", slip_velocity=2e-7)
     assert grounds_of(mixed)[0].given_friction.slip_velocity == 2e-7

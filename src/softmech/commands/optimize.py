@@ -20,6 +20,7 @@ from softmech.text import plural
 
 PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
 PROBLEM_FLAGS = {"cell": "swimmer", "bath_damping": "walker", "fitness": "walker",
+                 "tangential_stiffness": "walker",
                  "no_overlap": "muscular_snake",
                  "start": "muscular_snake", "sigma0": "muscular_snake"}
 """Options (argparse dest) of one built-in problem only -> that problem; refused for the others."""
@@ -101,6 +102,11 @@ def add_arguments(parser):
                           help="walker: the bath's linear damping on every rod [kg/(m s)] "
                                "(default 0.05; the paper's medium's Stokes drag is 4.1e-3, "
                                "docs/musculoskeletal.md)")
+    advanced.add_argument("--tangential-stiffness", type=float, metavar="K",
+                          dest="tangential_stiffness", default=None,
+                          help="walker: the ground friction's tangential stiffness [N/m] "
+                               "(default 10: friction that sticks; 0: the regularized law of "
+                               "campaigns before 2026-12-07, docs/musculoskeletal.md)")
     advanced.add_argument("--fitness", choices=("speed", "least_speedup"), default=None,
                           help="walker: maximize the speed at 2 Hz (default, the paper's "
                                "campaign) or the least speed-up over the original at 0.5, 1 "
@@ -367,10 +373,12 @@ def execute_walker(args, quiet, as_json):
     options = _campaign_options(args, "walker", ("dt", "figure_periods", "ray", "chunk", "n_elems",
                                                  "window", "pairs"),
                                 CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration",
-                                                   "muscle", "bath_damping", "fitness"),
+                                                   "muscle", "bath_damping", "fitness",
+                                                   "tangential_stiffness"),
                                 muscle=getattr(args, "muscles", None),
                                 bath_damping=getattr(args, "bath_damping", None),
-                                fitness=getattr(args, "fitness", None))
+                                fitness=getattr(args, "fitness", None),
+                                tangential_stiffness=getattr(args, "tangential_stiffness", None))
     return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
                         as_json, lambda s: [
                             _best(s),

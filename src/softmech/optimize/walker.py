@@ -38,7 +38,7 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios.walker import (DEFAULTS, MM, MUSCLES, build_walker, mean_speeds,
-                                       ring_height_range)
+                                       ring_height_range, walker_parameters)
 
 NAMES = ("youngs_modulus", "short_pillar", "strip_height")
 LOWER = np.array([250e3, 2.4 * MM, 0.5 * MM])
@@ -61,7 +61,8 @@ FITNESSES = ("speed", "least_speedup")
 least, over REPORT_FREQUENCIES, of the design's speed over the original's at that frequency
 (issue 28 asks for 2x at each: one run per frequency and design)."""
 CAMPAIGN_DEFAULTS = dict(problem="walker_design", popsize=8, seed=1, max_generations=25,
-                         duration=4.0, muscle="rings", bath_damping=None, fitness="speed")
+                         duration=4.0, muscle="rings", bath_damping=None, fitness="speed",
+                         tangential_stiffness=None)
 """Settings of `softmech optimize walker` (duration [s] of each evaluation: SETTLE + 2 s)."""
 
 
@@ -76,7 +77,7 @@ class WalkerDesignProblem:
     REPORT_FREQUENCIES [-] (NaN if a run diverged). See the module docstring."""
 
     def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings",
-                 bath_damping=None, fitness="speed"):
+                 bath_damping=None, fitness="speed", tangential_stiffness=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.duration = float(_checks.positive("duration", duration))
         self.settle = float(_checks.nonnegative("settle", settle))
@@ -88,26 +89,30 @@ class WalkerDesignProblem:
                              f"(the speed is measured over whole periods after the settling time)")
         self._original = None     # the original's speeds at REPORT_FREQUENCIES (least_speedup)
         self.muscle = _checks.choice("muscle", muscle, set(MUSCLES))
-        # the bath's damping on every rod [kg/(m s)] (build_walker's; None: its default)
-        self.bath = {} if bath_damping is None else {
-            "bath_damping": float(_checks.nonnegative("bath_damping", bath_damping))}
+        # build_walker's options for every design: the bath's damping on every rod [kg/(m s)]
+        # and the ground friction's tangential stiffness [N/m] (None: its defaults)
+        given = {"bath_damping": bath_damping, "tangential_stiffness": tangential_stiffness}
+        self.options = {k: float(_checks.nonnegative(k, v)) for k, v in given.items()
+                        if v is not None}
         self.names, self.lower, self.upper = NAMES, LOWER, UPPER
         # one dt for every design (a design's fitness must not depend on its companions):
         # 0.9 x the stability limit of the box's stiffest corners (strip at a pillar's top)
         corners = np.array([[UPPER[0], p, UPPER[2]] for p in (LOWER[1], UPPER[1])])
         scene, info = build_walker(frequencies=(FREQUENCY,), designs=self.designs(corners),
-                                   muscle=self.muscle, **self.bath)
+                                   muscle=self.muscle, **self.options)
         limit = float(scene.time_step_limit().min())
         self.dt = min(info.dt, 0.9 * limit)
 
     def meta(self):
         # (the default fitness unrecorded: the logs of before resume)
         fitness = {} if self.fitness == "speed" else {"fitness": self.fitness}
-        # held in its plane since 2026-12-07 (build_walker's planar): a log of the free walker
-        # (no "planar") is refused on resume, its designs scored in another model
+        # held in its plane and on friction that sticks since 2026-12-07 (build_walker's planar
+        # and tangential_stiffness): a log without them (the free walker on the regularized
+        # friction) is refused on resume, its designs scored in another model
+        ground = walker_parameters(self.options, self.muscle)["tangential_stiffness"]
         return {"problem": "walker_design", "frequency": FREQUENCY, "duration": self.duration,
-                "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.bath,
-                **fitness, "planar": DEFAULTS["planar"]}
+                "settle": self.settle, "dt": self.dt, "muscle": self.muscle, **self.options,
+                **fitness, "planar": DEFAULTS["planar"], "tangential_stiffness": ground}
 
     def designs(self, params):
         """Search variables (B, 3) -> build_walker designs (list of dicts, SI units)."""
@@ -140,7 +145,7 @@ class WalkerDesignProblem:
     def _speeds(self, params, frequency, duration):
         """Speeds (B,) [m/s] of the designs params (B, 3), all in one simulation."""
         scene, info = build_walker(frequencies=(frequency,), designs=self.designs(params),
-                                   duration=duration, muscle=self.muscle, **self.bath)
+                                   duration=duration, muscle=self.muscle, **self.options)
         sim = scene.compile(dt=self.dt)
         try:
             out = sim.run(duration, record=sm.Every(0.01, tuple(f"{s}.com" for s in info.skeletons)))
@@ -185,12 +190,14 @@ class WalkerDesignProblem:
 
 def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_generations=5,
                     patience=8, tolerance=1e-9, duration=4.0, muscle="rings", bath_damping=None,
-                    fitness="speed", resume=False, progress=False, say=None):
+                    fitness="speed", tangential_stiffness=None, resume=False, progress=False,
+                    say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png and
     speedups.png (both designs at REPORT_FREQUENCIES against the paper's speed-up) into
     output_dir and returns the summary (best design, its speed at 2 Hz, the original's,
     speed-up; both designs at REPORT_FREQUENCIES: WalkerDesignProblem.report). bath_damping
-    [kg/(m s)]: build_walker's, for every design and the original (None: its default);
+    [kg/(m s)] and tangential_stiffness [N/m] (the ground friction's; 0: the regularized law):
+    build_walker's, for every design and the original (None: its defaults);
     fitness: FITNESSES' (the speed at 2 Hz, or the least speed-up over 0.5, 1 and 2 Hz)."""
     from softmech.optimize.design import design_campaign, write_design_summary
 
@@ -198,7 +205,8 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
     say = say or (lambda text: None)
     os.makedirs(output_dir, exist_ok=True)
     problem = WalkerDesignProblem(popsize, duration=duration, muscle=muscle,
-                                  bath_damping=bath_damping, fitness=fitness)
+                                  bath_damping=bath_damping, fitness=fitness,
+                                  tangential_stiffness=tangential_stiffness)
     campaign = design_campaign(problem, output_dir, names=NAMES, lower=LOWER, upper=UPPER,
                                initial=original_design(), resume=resume, popsize=popsize,
                                seed=seed, max_generations=max_generations,

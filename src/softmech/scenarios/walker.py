@@ -20,8 +20,22 @@ simulation); the numbers below are relabelled so. Ground: isotropic
 Coulomb friction (kinetic 0.5, static 0.6; ours), gravity, light linear damping for the bath
 (`bath_damping`, 0.05 kg/(m s) on every rod; ours: the authors' code has no fluid loads but
 damps its skeleton's rods with 0.13 kg/(m s) and its muscles' with 0.05: scenarios.walker_paper).
-The friction's slip velocity v_s (`slip_velocity`, 1e-6 m/s; static below v_s, Gazzola et al.
-2018's law) is not resolved by the explicit step: a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
+The ground's friction sticks (`tangential_stiffness` k_t [N/m], default 10 N/m since
+2026-12-07: sm.StickingFriction(static, kinetic, k_t, c_t) on every ground contact, c_t =
+2 sqrt(k_t m_e) critical on a skeleton element of mass m_e = 0.43 mg): a foot element that
+does not slide is held by a tangential spring to where it stopped, until that spring's force
+reaches mu_s N, so it holds without creep and needs no slip velocity; k_t is the ground's
+normal stiffness, a foot element's stick stretch mu_s N_e / k_t ~ 1 um, its period
+2 pi sqrt(m_e / k_t) = 1.3 ms, 130 steps. Held in its plane (`planar`, below) the original
+walker on it is converged in dt at the paper's three frequencies: 976.4/979.0, 587.6/596.6,
+136.8/140.7 um/s at 0.5/1/2 Hz with dt = 1e-5/5e-6 s (2 Hz: 141.5 and 144.8 at dt/4 and
+dt/8; tested), every period's step the same to 1e-10. Free in 3D it was not at 2 Hz (each
+contraction's net step ~9.5 or ~1.2 um, decided by when a foot held by one sticking element
+broke loose, the short ones taking over as dt fell: 41.7 ... 5.4 um/s; the walker leaned out
+of its plane, below).
+tangential_stiffness=0 gives the regularized law of before (Gazzola et al. 2018: static below
+the slip velocity v_s, `slip_velocity`, 1e-6 m/s), which the explicit step does not resolve:
+a foot element (m_e = 0.43 mg, N_e ~ 18 uN)
 changes speed by mu_k N_e dt / m_e ~ 2e-4 m/s per step of 1e-5 s under kinetic friction, so a
 sticking foot overshoots the static band and chatters; the speeds then move by 10-20 % between
 dt = 1e-5 and 5e-6 s (measured at 4 Hz: 172 and 138 um/s; with the old contact band below,
@@ -30,28 +44,15 @@ enough to be resolved (2e-4 m/s: 0.5-1 % between the two steps) lets a "static" 
 up to v_s, since the static force also cancels the bath's damping: with the muscles off the
 walker then drifts at 220 um/s. The authors' code resolves v_s = 1e-7 m/s with dt = 7.5e-8 s
 (mattialab/elastica, ExternalContact.h); here that would cost 130x (docs/musculoskeletal.md).
-`ground="paper"` puts the authors' values on the ground (GROUNDS; implicit Euler does not step
-them usefully either, measured).
-Friction that sticks (`tangential_stiffness` k_t > 0 [N/m]: sm.StickingFriction(static, kinetic,
-k_t, c_t) on every ground contact, c_t = 2 sqrt(k_t m_e) critical on a skeleton element of mass
-m_e; 0, the default: the regularized law above) holds a foot without creep and needs no slip
-velocity: with k_t = 10 N/m (the ground's normal stiffness; a foot element's stick stretch
-mu_s N_e / k_t ~ 1 um, its period 2 pi sqrt(m_e / k_t) = 1.3 ms, 130 steps) the original's
-speeds are 629.1, 100.1, 41.7 um/s at 1/2/4 Hz with dt = 1e-5 s and 628.8, 100.0, 37.1 with
-5e-6 s (the regularized law: 241.5, 119.5, 169.4 and 220.9, 88.0, 136.3; before the anchors'
-block-end fix of issue 28). At 4 Hz each contraction's net step is either ~9.5 um or ~1.2 um
-(both converged in dt), decided by when a foot held by one sticking element breaks loose; the
-share of the short ones grows as dt falls (0, 0, 3/16, 24/32, 32/32 at dt = 1e-5, 5e-6, 2.5e-6,
-1.25e-6, 6.25e-7 s: 41.7, 39.2, 32.2, 14.1, 5.4 um/s; 5.9 at 3.125e-7 s, all short) and moves
-with k_t and c_t, so that speed is not converged at dt = 1e-5 s -- an option, not the default
-(docs/musculoskeletal.md). Those numbers are of the walker free in 3D; held in its plane
-(`planar`, below) it is converged at all three: 976.4/979.0, 587.6/596.6, 136.8/140.7 um/s
-at 0.5/1/2 Hz with dt = 1e-5/5e-6 s (2 Hz: 141.5 and 144.8 at dt/4 and dt/8; tested).
+`ground="paper"` puts the authors' values on the ground (GROUNDS: their regularized law,
+tangential_stiffness 0 unless given; implicit Euler does not step them usefully either,
+measured).
 A smooth ground for implicit steps (`penalty_stiffness` k > 0 [N/m]; 0, the default: the
 element-centre contact above): every ground contact is the rod's surface contact (penalty k per
 element, damping 1e-3 kg/s) with the mollified friction of coefficient `friction` over
-`slip_velocity` (sm.IsotropicFriction(..., regularization="mollified"): continuous and monotone
-in the slip velocity, creep <= slip_velocity under a load below mu N; no static coefficient).
+`slip_velocity` (sm.IsotropicFriction(..., regularization="mollified"): continuous and
+monotone in the slip velocity, creep <= slip_velocity under a load below mu N; no static
+coefficient; tangential_stiffness then 0 unless given, and refused if > 0).
 Implicit Euler steps it at 10x the explicit step: with k = 10 N/m and slip_velocity 1e-5 m/s
 the original walks +135.7, +81.0, -89.6 um/s at 1/2/4 Hz with dt = 1e-4 s and +136.1, +82.4,
 -88.1 with 5e-5 s (converged to ~2 %; ~1 min of one core per simulated second): forward at the
@@ -116,7 +117,7 @@ DEFAULTS = {"frequencies": (0.5, 1.0, 2.0), "short_pillar": 2.9 * MM, "long_pill
             "surface_tolerance": 1e-5,
             "element": 0.5 * MM, "dt": 1e-5, "duration": 5.0,
             "ring_radius": 0.3 * MM, "groove_radius": 0.35 * MM, "foot_width": None,
-            "tangential_stiffness": 0.0, "penalty_stiffness": 0.0, "bath_damping": 0.05,
+            "tangential_stiffness": None, "penalty_stiffness": 0.0, "bath_damping": 0.05,
             "planar": True}
 MUSCLES = ("strip", "rings")
 """The muscle topologies of build_walker (module docstring)."""
@@ -124,7 +125,7 @@ MODELS = ("softmech", "paper")
 """build_walker(model=...): softmech's walker (this module) or the authors' (walker_paper)."""
 GROUNDS = {"softmech": {},
            "paper": {"friction": 0.3, "static_friction": 0.42, "slip_velocity": 1e-7,
-                     "surface_tolerance": 1e-7}}
+                     "surface_tolerance": 1e-7, "tangential_stiffness": 0.0}}
 """build_walker(ground=...): the ground's friction law and contact band. "softmech" (the
 default): DEFAULTS (kinetic 0.5, static 1.2x that, slip velocity 1e-6 m/s, band 1e-5 m; ours,
 module docstring). "paper": the authors' own values (Zhang et al. 2019's code,
@@ -152,6 +153,9 @@ joints; rotational stiffness [N m/rad] 2e-6, 4x the skeleton's toppling stiffnes
 RING_CONTACT = dict(stiffness=100.0, damping=1e-3)
 """Ring-pillar contact: k [N/m] (overlap ~10 um under the strip's ~2 mN pull, two pillar
 elements sharing the ring's node), gamma [kg/s] (as the joints)."""
+STICKING_STIFFNESS = 10.0
+"""[N/m] the default tangential_stiffness of the ground's friction (friction that sticks, the
+default since 2026-12-07: module docstring), the ground's normal stiffness."""
 SETTLE_TIME = 1.0
 """[s] before the speed is measured: the skeleton settles on the ground."""
 
@@ -222,8 +226,10 @@ def walker_parameters(overrides, muscle="strip"):
     if p["static_friction"] < p["friction"]:
         raise ValueError(f"static_friction = {p['static_friction']!r} is not allowed: must be >= "
                          f"friction (the kinetic coefficient) = {p['friction']!r}")
-    _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
     _checks.nonnegative("penalty_stiffness", p["penalty_stiffness"])
+    if p["tangential_stiffness"] is None:      # sticking, except on the penalty surface contact
+        p["tangential_stiffness"] = STICKING_STIFFNESS if p["penalty_stiffness"] == 0 else 0.0
+    _checks.nonnegative("tangential_stiffness", p["tangential_stiffness"])
     if p["penalty_stiffness"] > 0 and p["tangential_stiffness"] > 0:
         raise ValueError(f"tangential_stiffness = {p['tangential_stiffness']!r} is not allowed "
                          f"with penalty_stiffness = {p['penalty_stiffness']!r} > 0: the surface "
