@@ -127,7 +127,8 @@ GROUNDS = {"softmech": {},
            "paper": {"friction": 0.3, "static_friction": 0.42, "slip_velocity": 1e-7,
                      "surface_tolerance": 1e-7, "tangential_stiffness": 0.0}}
 """build_walker(ground=...): the ground's friction law and contact band. "softmech" (the
-default): DEFAULTS (kinetic 0.5, static 1.2x that, slip velocity 1e-6 m/s, band 1e-5 m; ours,
+default): DEFAULTS (kinetic 0.5, static 1.2x that, friction that sticks with k_t = 10 N/m
+or, with tangential_stiffness=0, static below the slip velocity 1e-6 m/s; band 1e-5 m; ours,
 module docstring). "paper": the authors' own values (Zhang et al. 2019's code,
 mattialab/elastica, source/ExternalContact.h, FLAGWALKER block, mm-g-s units: muKinetic = 0.3,
 muStaticF = 0.42, vStatic = 1e-4 mm/s, contact while CheckPoint[2] < 1e-4 mm): kinetic 0.3,
