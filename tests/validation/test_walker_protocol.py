@@ -164,3 +164,26 @@ def test_at_half_a_hertz_the_original_walks_as_an_inchworm():
     assert g["step"] > 0.9 * a, g
     assert min(g["contraction_back"], g["relaxation_front"]) > 0.9 * a, g
     assert max(abs(g["contraction_front"]), abs(g["relaxation_back"])) < 0.05 * a, g
+
+
+# the best design of the paper's campaign (the speed at 2 Hz) on friction that sticks, held in
+# its plane: `softmech optimize walker --popsize 6 --generations 25`, seed 1, 2026-12-07
+# (best.json: youngs_modulus [Pa], short_pillar [m], strip_height [m], the last clipped to the
+# rings' lowest height, 1.3 mm)
+STICKING_CAMPAIGN_BEST = (254906.4236460936, 0.002689431484435807, 0.0006213757186254481)
+
+
+@pytest.mark.slow            # ~40 s on an idle core: two walkers for 4 s at 2 Hz
+def test_the_2_hz_campaigns_best_walks_twice_the_original_at_2_hz():
+    """Zhang et al. 2019, Fig. 2i: the design optimized at 2 Hz walks ~2.5x the original;
+    issue 28 asks for >= 2x. On friction that sticks, held in its plane (the defaults), the
+    campaign's best (a softer skeleton, 255 against 300 kPa, and more asymmetric legs, a
+    2.69 against 2.9 mm short pillar: the paper's trend) walked 298.2 against 137.9 um/s over
+    2-4 s (2.16x; 0.97x and 0.88x at 0.5 and 1 Hz, docs/musculoskeletal.md, "On friction that
+    sticks"). Bound: issue 28's 2x at 2 Hz, the paper's 2.5x less its 14 % shortfall here."""
+    from softmech.optimize.walker import WalkerDesignProblem, original_design
+
+    problem = WalkerDesignProblem(2)
+    best, original = problem.speeds(np.stack([STICKING_CAMPAIGN_BEST, original_design()]), 2.0)
+    assert original > 60e-6, original                 # measured 137.9 um/s
+    assert best / original >= 2.0, (best, original)
