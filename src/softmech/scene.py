@@ -392,8 +392,9 @@ def _default_engine(scene, on_kind, mixed, newton):
     docs/benchmarks.md) unless the call passes what only the discrete engine takes (its
     NewtonOptions); "discrete" otherwise (discrete
     rods alone: their steps cost the same on both engines, but the unified engine compiles a
-    Newton loop for each scene and both LUs: falling_rod from empty caches 64.0 against 30.6 s,
-    2026-12-06, docs/benchmarks.md; large shells,
+    Newton loop for each scene: falling_rod from empty caches 64.0 against 30.6 s, 2026-12-06,
+    44.3-46.1 against 24.3 s on 2026-12-07 once one world stopped compiling the eight-lane LU,
+    docs/benchmarks.md; large shells,
     for its multigrid; a body of another kind)."""
     if mixed or not scene.implicit_bodies:
         return "unified"

@@ -39,3 +39,26 @@ def test_the_module_has_one_evaluation_and_every_snippet_spliced(analytic):
     assert text.count("\ndef evaluate(") == 1
     assert ("evaluate_fd" not in text) and ("def constrain(" not in text)
     assert ("forces_fd(T, bi, W, t)" in text) == analytic
+
+
+def test_only_a_scene_with_blocks_of_eight_lanes_links_the_eight_lane_lu():
+    """The eight-lane LU (lu_factor_eight, lu_solve_eight through lu_solve_block) is compiled
+    where a block has eight lanes (Lanes.W == 8: 16 worlds on two threads); a scene of one world
+    links the generic lu_factor and lu_solve under those names and does not compile them (~5.6 s
+    of a cold start, docs/benchmarks.md). The results do not change: for W != 8 the eight-lane
+    names ran the generic kernels before too, and a world's steps are the same bit for bit at
+    B = 1 and 16 (test_der_kind.py: test_full_lanes_of_moving_twisting_worlds_equal_single_runs
+    compares them)."""
+    import softmech as sm
+    from softmech.kernels.sparse_lu_eight import lu_factor_eight, lu_solve_block
+
+    scene = sm.Scene()
+    scene.add_der_rod(name="rod", start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0),
+                      length=0.05, n_elems=5, radius=1e-3, density=1000.0,
+                      youngs_modulus=1e6, normal=(0.0, 0.0, 1.0))
+    scene.add(sm.Gravity())
+    sims = {B: scene.compile(dt=1e-3, engine="unified", worlds=B) for B in (1, 16)}
+    for B, sim in sims.items():
+        module = sim.implicit_integrator().module
+        assert (module.lu_factor_eight is lu_factor_eight) == (B == 16), B
+        assert (module.lu_solve_block is lu_solve_block) == (B == 16), B

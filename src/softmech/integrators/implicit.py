@@ -40,7 +40,7 @@ from softmech.integrators.implicit_memory import IntegratorMemory
 from softmech.integrators.implicit_source import CONSTRAIN, DIFFERENCES, implicit_source
 from softmech.integrators.sparse_pattern import factor_pattern
 from softmech.kernels.implicit_motion import ImplicitKindArgs
-from softmech.kernels.sparse_lu import work_rows
+from softmech.kernels.sparse_lu import EIGHT, work_rows
 from softmech.kernels.sparse_lu_eight import prepare_factor
 
 IMPLICIT_SCHEMES = ("implicit_euler",)
@@ -228,11 +228,14 @@ class ImplicitIntegrator(IntegratorMemory):
         self.n_dof = offset
         self._calls = calls = engine.calls if options.analytic else [
             replace(c, jacobian=None) for c in engine.calls]
-        # (before the module that calls lu_factor is compiled)
-        prepare_factor(options.single_solves)
+        # the eight-lane LU only where blocks of eight lanes exist, compiled before the module
+        # that calls it (implicit_source's eight)
+        eight = lanes.W == EIGHT
+        if eight:
+            prepare_factor(options.single_solves)
         self.module = load_generated(
-            implicit_source(calls, engine.kinds, options.corotate, options.single_solves),
-            "implicit")
+            implicit_source(calls, engine.kinds, options.corotate, options.single_solves,
+                            eight), "implicit")
         self.dt = dt
         self._probe_masks(time)
         self._analytic = analytic_entries(calls, engine.kinds, self.kinds, lanes.W, nb,

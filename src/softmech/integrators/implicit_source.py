@@ -280,7 +280,7 @@ def implicit_block(T, S, N, bi, W, t_origin, step0, dt, n_steps, tol, max_iterat
 (the term hooks of softmech.integrators.driver and the body kinds' implicit hooks)."""
 
 
-def implicit_source(calls, kinds, corotate=False, single=False):
+def implicit_source(calls, kinds, corotate=False, single=False, eight=True):
     """Source text of the implicit step module of a scene: the explicit step module's hooks
     (softmech.integrators.driver.step_source), the body kinds' implicit hooks (entry j of S:
     kind j's ImplicitKindArgs; entry j of the first member of T: its motion tuple),
@@ -289,19 +289,24 @@ def implicit_source(calls, kinds, corotate=False, single=False):
     Without corotate (ImplicitOptions.corotate) the corotation hooks are empty: a scene that
     does not use them does not compile their calls. single (ImplicitOptions.solve_precision
     "single"): the solves read the factor's single-precision copy (SOLVE_SINGLE, a constant:
-    numba compiles the other branch away)."""
+    numba compiles the other branch away). eight: blocks of eight lanes exist (Lanes.W == 8);
+    without them the names of the eight-lane kernels are the generic ones', so that a scene
+    without such blocks (one world, any batch of fewer than 9 worlds on two threads) does not
+    compile lu_factor_eight and lu_solve_eight (both of its LU paths were linked before,
+    the batch width being a value the code tests at run time: ~5.6 s of falling_rod's cold
+    start, docs/benchmarks_log.md)."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
-    from softmech.kernels.sparse_lu import EIGHT, lu_factor, single_factor
+    from softmech.kernels.sparse_lu import EIGHT, lu_factor, lu_solve, single_factor
     from softmech.kernels.sparse_lu_eight import lu_factor_eight, lu_solve_block
 
     lines = ["", "", "import numpy as np"]
     name = kernel_importer(lines)
     lines.append(f"lu_factor = {name(lu_factor)}")
-    lines.append(f"lu_factor_eight = {name(lu_factor_eight)}")
+    lines.append(f"lu_factor_eight = {name(lu_factor_eight if eight else lu_factor)}")
     lines.append(f"LANES_EIGHT = {EIGHT}")
-    lines.append(f"lu_solve_block = {name(lu_solve_block)}")
+    lines.append(f"lu_solve_block = {name(lu_solve_block if eight else lu_solve)}")
     lines.append(f"single_factor = {name(single_factor)}")
     lines.append(f"SOLVE_SINGLE = {int(single)}")
     lines.append(f"predict = {name(predict)}")
