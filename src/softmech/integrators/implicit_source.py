@@ -291,8 +291,8 @@ def implicit_source(calls, kinds, corotate=False, single=False, eight=True):
     "single"): the solves read the factor's single-precision copy (SOLVE_SINGLE, a constant:
     numba compiles the other branch away). eight: blocks of eight lanes exist (Lanes.W == 8);
     without them the names of the eight-lane kernels are the generic ones', so that a scene
-    without such blocks (one world, any batch of fewer than 9 worlds on two threads) does not
-    compile lu_factor_eight and lu_solve_eight (both of its LU paths were linked before,
+    without such blocks (one world; a batch of fewer than 15 worlds on two threads,
+    softmech.blocks.Lanes) does not compile lu_factor_eight and lu_solve_eight (both of its LU paths were linked before,
     the batch width being a value the code tests at run time: ~5.6 s of falling_rod's cold
     start, docs/benchmarks_log.md)."""
     from softmech.kernels import corotation as co
