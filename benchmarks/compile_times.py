@@ -10,6 +10,7 @@
     python benchmarks/compile_times.py --scene plectoneme    # DrivenEnd and self contact
     python benchmarks/compile_times.py --scene swimmer       # slender-body drag, contractile cell
     python benchmarks/compile_times.py --scene fluids        # buoyancy, quadratic drag, added mass
+    python benchmarks/compile_times.py --scene damping       # linear and relative damping
     python benchmarks/compile_times.py --scene elbow         # active muscles, joints, contact
     python benchmarks/compile_times.py --scene poseidron     # axisymmetric shell, jet, joints, fluids
     python benchmarks/compile_times.py --scene quadropus     # the same with recruited bending (eq. 25)
@@ -51,7 +52,7 @@ def main(argv=None):
         "rod_body_contact", "rod_mesh_contact", "rod_mesh_sticking", "fluids", "elbow",
         "poseidron", "quadropus", "contacts", "surface_sticking", "surface_mollified",
         "der_rod", "der_terms",
-        "der_shell", "der_midedge"))
+        "der_shell", "der_midedge", "damping"))
     parser.add_argument("--implicit", action="store_true",
                         help="also compile the scene's implicit Newton loop (scheme "
                              "'implicit_euler': its kernels, the generated module, the sparsity "
@@ -84,6 +85,8 @@ def main(argv=None):
         scene, dt = _rod_mesh_contact_scene(sm, sticking=args.scene == "rod_mesh_sticking")
     elif args.scene == "fluids":
         scene, dt = _fluids_scene(sm)
+    elif args.scene == "damping":
+        scene, dt = _damping_scene(sm)
     elif args.scene == "contacts":
         scene, dt = _contacts_scene(sm)
     elif args.scene == "surface_sticking":
@@ -182,6 +185,21 @@ def _rod_mesh_contact_scene(sm, sticking=False):
     scene.add(sm.Gravity())
     friction = _friction(sm, sticking)
     scene.add(sm.RodBodyContact(stiffness=1e4, friction=friction))
+    return scene, 1e-5
+
+
+def _damping_scene(sm):
+    """A rod and a ring under gravity, damped linearly and relative to their rigid motion
+    together (sm.LinearDamping, sm.RelativeDamping)."""
+    scene = sm.Scene()
+    rod = scene.add_cosserat_rod(start=(0, 0, 0), direction=(1, 0, 0), normal=(0, 0, 1),
+                                 length=0.5, n_elems=20, radius=0.01, density=1000.0,
+                                 youngs_modulus=1e6)
+    ring = scene.add_cosserat_ring(name="ring", center=(0, 1, 0), ring_radius=0.1, n_elems=16,
+                                   radius=0.01, density=1000.0, youngs_modulus=1e6)
+    scene.add(sm.Gravity())
+    scene.add(sm.LinearDamping(rod, 0.01))
+    scene.add(sm.RelativeDamping([rod, ring], 0.1))
     return scene, 1e-5
 
 

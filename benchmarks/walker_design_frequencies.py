@@ -14,8 +14,9 @@ measured; a second run skips the designs already there (the grid resumes after a
 --table prints the speed-ups as a markdown table. --bath-damping C runs every walker at
 build_walker's bath damping C [kg/(m s)] instead of its default; --tangential-stiffness K on
 its ground friction's tangential stiffness K [N/m] (0: the regularized law of the grids before
-2026-12-07; default 10, friction that sticks); --dt-scale s at s times the
-campaign's time step; --designs E,P,H ... only the designs given (modulus [Pa], short pillar
+2026-12-07; default 10, friction that sticks); --internal-damping C with the damping C
+[kg/(m s)] of each walker's deformation alone (build_walker's internal_damping); --dt-scale s
+at s times the campaign's time step; --designs E,P,H ... only the designs given (modulus [Pa], short pillar
 and rings' height [m]), the original added.
 """
 import argparse
@@ -45,14 +46,16 @@ def grid(levels):
 
 def measure(job):
     """{design, speeds {frequency: m/s}} of one design (job: (design list, bath damping,
-    tangential stiffness, time step scale))."""
-    design, bath, ground, scale = job
-    problem = WalkerDesignProblem(1, bath_damping=bath, tangential_stiffness=ground)
+    tangential stiffness, time step scale, internal damping))."""
+    design, bath, ground, scale, internal = job
+    problem = WalkerDesignProblem(1, bath_damping=bath, tangential_stiffness=ground,
+                                  internal_damping=internal)
     problem.dt *= scale
     speeds = {f"{f:g}": float(problem.speeds(np.array([design]), f,
                                              problem.settle + REPORT_SPAN)[0])
               for f in REPORT_FREQUENCIES}
     return {"design": [float(x) for x in design], "bath_damping": bath,
+            "internal_damping": internal,
             "tangential_stiffness": problem.meta()["tangential_stiffness"], "dt": problem.dt,
             "speeds": speeds}
 
@@ -93,6 +96,7 @@ def main():
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--bath-damping", type=float, default=None)
     parser.add_argument("--tangential-stiffness", type=float, default=None)
+    parser.add_argument("--internal-damping", type=float, default=None)
     parser.add_argument("--dt-scale", type=float, default=1.0)
     parser.add_argument("--designs", nargs="*", default=None)
     parser.add_argument("--output", default="walker_grid.jsonl")
@@ -103,7 +107,8 @@ def main():
         seen = [r["design"] for r in rows]
         designs = grid(args.levels) if args.designs is None else [original_design()] + [
             np.array([float(v) for v in d.split(",")]) for d in args.designs]
-        jobs = [(list(d), args.bath_damping, args.tangential_stiffness, args.dt_scale)
+        jobs = [(list(d), args.bath_damping, args.tangential_stiffness, args.dt_scale,
+                 args.internal_damping)
                 for d in designs
                 if not any(np.allclose(d, s) for s in seen)]
         with multiprocessing.Pool(args.workers) as pool:

@@ -70,6 +70,9 @@ def main():
                     help="override the ground's kinetic friction coefficient [-]")
     ap.add_argument("--bath-damping", type=float, default=None,
                     help="override the bath's linear damping on every rod [kg/(m s)]")
+    ap.add_argument("--internal-damping", type=float, default=None,
+                    help="sm.RelativeDamping on every rod: the damping of its deformation alone "
+                         "[kg/(m s)] (build_walker(internal_damping=...))")
     ap.add_argument("--surface-tolerance", type=float, default=None,
                     help="override the ground's contact band [m]")
     ap.add_argument("--trace", type=float, default=None, metavar="SECONDS",
@@ -87,7 +90,9 @@ def main():
                                     **{k: v for k, v in given.items() if v is not None})
     given = {"slip_velocity": args.slip_velocity, "surface_tolerance": args.surface_tolerance,
              "friction": args.friction, "static_friction": args.static_friction,
-             "bath_damping": args.bath_damping, "penalty_stiffness": args.penalty_stiffness or None,
+             "bath_damping": args.bath_damping,
+             "internal_damping": args.internal_damping,
+             "penalty_stiffness": args.penalty_stiffness or None,
              "tangential_stiffness": args.tangential_stiffness, "muscle_force": args.muscle_force}
     extra = {k: v for k, v in given.items() if v is not None}
     if args.model == "paper":

@@ -16,7 +16,8 @@ the whole periods after the campaign's settling time (softmech.optimize.walker.S
 
 --designs E,P,H ...: skeleton modulus [Pa], short pillar and rings' height [m] (the original
 is always added); --tangential-stiffness k_t [N/m]: build_walker's (0: the regularized law);
---bath-damping c [kg/(m s)]: build_walker's (the campaign's option of that name).
+--bath-damping c, --internal-damping c [kg/(m s)]: build_walker's (the campaign's options of
+those names).
 """
 import argparse
 
@@ -53,8 +54,10 @@ def main():
     parser.add_argument("--designs", nargs="*", default=None)
     parser.add_argument("--tangential-stiffness", type=float, default=None)
     parser.add_argument("--bath-damping", type=float, default=None)
+    parser.add_argument("--internal-damping", type=float, default=None)
     args = parser.parse_args()
-    problem = WalkerDesignProblem(1, bath_damping=args.bath_damping)
+    problem = WalkerDesignProblem(1, bath_damping=args.bath_damping,
+                                  internal_damping=args.internal_damping)
     options = dict(problem.options)
     if args.tangential_stiffness is not None:
         options["tangential_stiffness"] = args.tangential_stiffness

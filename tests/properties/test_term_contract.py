@@ -46,6 +46,7 @@ def contract_scene():
     scene.add(sm.UniformLoad("ring", force_per_length=(0, 0.1, 0), name="push"))
     scene.add(sm.LinearDamping(rod, 0.5))
     scene.add(sm.KelvinVoigt("arm", 1e-3))
+    scene.add(sm.RelativeDamping(["ring", "bar"], 0.3, name="relative"))
     scene.add(sm.ViscousDrag("ring", normal=0.4, tangential=0.2))
     scene.add(sm.SlenderBodyDrag("bar", 0.5))
     scene.add(sm.RotaryInertiaScaling("bar", 2.0))
@@ -153,7 +154,8 @@ def test_force_pass_writes_every_entry_and_reads_no_stale_scratch(worlds):
         assert np.all(np.isfinite(getattr(ws, name))), name
 
 
-@pytest.mark.parametrize("call", ["linear_damping", "viscous_drag", "quadratic_drag"])
+@pytest.mark.parametrize("call", ["linear_damping", "relative_damping", "viscous_drag",
+                                  "quadratic_drag"])
 def test_dissipative_terms_never_add_energy(call):
     """Power of one dissipative term on random states: over nodes m (a_with - a_without) . v,
     over elements (J / e) (alpha_with - alpha_without) . w (the local couple C = J alpha / e);
@@ -169,6 +171,7 @@ def test_dissipative_terms_never_add_energy(call):
         scene.add(sm.LinearDamping(name, 0.5, name=f"{name}_damping"))
         scene.add(sm.ViscousDrag(name, normal=0.4, tangential=0.2, name=f"{name}_drag"))
         scene.add(sm.QuadraticDrag(name, 2.5, 0.5, name=f"{name}_quadratic_drag"))
+    scene.add(sm.RelativeDamping(["rod", "ring"], 0.5))
     scene.add(sm.Gravity())
     sim = scene.compile(worlds=4, dt=1e-5)
     rng = np.random.default_rng(7)
@@ -196,6 +199,7 @@ def test_batched_worlds_equal_single_runs_for_every_term():
     rng = np.random.default_rng(3)
     values = {"gravity.acceleration": rng.normal(scale=1.0, size=(B, 3)) + [0, 0, -9.81],
               "damping.coefficient": rng.uniform(0.1, 1.0, size=B),
+              "relative.coefficient": rng.uniform(0.1, 0.5, size=B),
               "drag.normal": rng.uniform(0.1, 1.0, size=B),
               "buoyancy.fluid_density": rng.uniform(500.0, 1500.0, size=B),
               "cell.start": rng.uniform(0.1, 0.4, size=B),

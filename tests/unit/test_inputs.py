@@ -196,6 +196,11 @@ def test_unknown_end(make):
     (lambda r: sm.LinearDamping(r, coefficient=-0.1), "coefficient"),
     (lambda r: sm.LinearDamping(r, coefficient=0.1, rotational_coefficient=np.nan), "rotational_coefficient"),
     (lambda r: sm.KelvinVoigt(r, retardation_time=-1e-3), "retardation_time"),
+    (lambda r: sm.RelativeDamping(r, coefficient=-0.1), "coefficient"),
+    (lambda r: sm.RelativeDamping(r, 0.1, rotational_coefficient=np.inf), "rotational_coefficient"),
+    (lambda r: sm.RelativeDamping([r, r], 0.1), r"relative_damping\.rods"),
+    (lambda r: sm.RelativeDamping([], 0.1), r"relative_damping\.rods"),
+    (lambda r: sm.RelativeDamping([r, 3], 0.1), r"relative_damping\.rods"),
     (lambda r: sm.EndLoad(r, force=(0, 1, 0), ramp_time=-1.0), "ramp_time"),
     (lambda r: sm.EndLoad(r, force=(0, 1, 0), frequency=np.nan), "frequency"),
     (lambda r: sm.EndLoad(r, force=(0, 1, 0), phase=np.inf), "phase")])
@@ -203,6 +208,19 @@ def test_bad_term_arguments(make, field):
     scene, rod = good_scene()
     with pytest.raises(ValueError, match=field):
         make(rod)
+
+
+def test_a_rod_in_two_relative_dampings_or_none_is_refused_by_name():
+    scene, rod = good_scene()
+    scene.add(sm.RelativeDamping(rod, 0.1, name="first"))
+    scene.add(sm.RelativeDamping(rod, 0.1, name="second"))
+    with pytest.raises(ValueError, match=r"second\.rods = \['rod'\] is not allowed: rod 'rod' "
+                                         r"is already damped relative to the group of first"):
+        scene.compile(dt=1e-5)
+    scene, rod = good_scene()
+    scene.add(sm.RelativeDamping("missing", 0.1))
+    with pytest.raises(ValueError, match=r"relative_damping\.rod = 'missing' is not allowed"):
+        scene.compile(dt=1e-5)
 
 
 def test_duplicate_names():

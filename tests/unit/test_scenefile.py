@@ -75,6 +75,7 @@ def everything_scene():
     scene.add(sm.LinearDamping(arm, 0.5))
     scene.add(sm.LinearDamping("ring", 0.5, rotational_coefficient=1e-3, name="ring_damping"))
     scene.add(sm.KelvinVoigt("beam", 1e-4))
+    scene.add(sm.RelativeDamping(["beam", "ring"], 0.3, name="relative"))
     scene.add(sm.ViscousDrag("ring", normal=0.2, tangential=0.1))
     scene.add(sm.SlenderBodyDrag("beam", 1.2e-3, form="gazzola2018"))
     scene.add(sm.Buoyancy(998.0))

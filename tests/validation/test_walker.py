@@ -73,13 +73,15 @@ def test_optimize_walker_runs_a_campaign(tmp_path, capsys):
     assert os.path.exists(tmp_path / "speedups.png")      # the report against the paper's 2.5x
 
 
-@pytest.mark.parametrize("key, value", [("bath_damping", 4e-3), ("tangential_stiffness", 0.0)])
+@pytest.mark.parametrize("key, value", [("bath_damping", 4e-3), ("tangential_stiffness", 0.0),
+                                        ("internal_damping", 0.046)])
 def test_the_campaign_takes_the_bath_and_the_ground_for_every_design(key, value, tmp_path,
                                                                      monkeypatch):
     """`softmech optimize walker --bath-damping C` (the bath's 0.05 kg/(m s) is ours; the
     paper's medium's Stokes drag is 4.1e-3: docs/musculoskeletal.md, section 6) and
     `--tangential-stiffness K` (the ground's friction sticks with 10 N/m by default since
-    2026-12-07; 0 is the regularized law of the campaigns before): every design's scene gets
+    2026-12-07; 0 is the regularized law of the campaigns before) and `--internal-damping C`
+    (the damping of each walker's deformation alone, none by default): every design's scene gets
     the value, the campaign log's meta records it (a resume with another is refused), and the
     flag is checked by name and refused for the other problems."""
     import argparse

@@ -115,3 +115,18 @@ def test_bath_damping_is_set_on_every_rod_and_checked_by_name():
             if isinstance(t, sm.LinearDamping)} == {0.05}
     with pytest.raises(ValueError, match=r"bath_damping"):
         build_walker(frequencies=(2.0,), bath_damping=-1.0)
+
+
+def test_internal_damping_damps_each_walkers_rods_together():
+    # build_walker(internal_damping=c): one sm.RelativeDamping per walker over all its rods
+    # (skeleton, strip, rings, cross feet), so that the parts' motion against each other is
+    # damped and the walker's motion as a whole is not; none by default
+    scene, _ = build_walker(frequencies=(1.0, 2.0), internal_damping=0.046)
+    groups = [t for t in scene.terms if isinstance(t, sm.RelativeDamping)]
+    assert len(groups) == 2 and {t.coefficient for t in groups} == {0.046}
+    assert set(groups[0].rods) == {"skeleton_0", "strip_0", "long_cross_foot_0",
+                                   "short_cross_foot_0", "long_ring_0", "short_ring_0"}
+    assert not [t for t in build_walker(frequencies=(2.0,))[0].terms
+                if isinstance(t, sm.RelativeDamping)]
+    with pytest.raises(ValueError, match=r"internal_damping = -1\.0 is not allowed"):
+        build_walker(frequencies=(2.0,), internal_damping=-1.0)

@@ -92,10 +92,11 @@ def test_the_walker_stands_on_friction_that_sticks_by_default():
         build_walker(frequencies=(1.0,), tangential_stiffness=10.0, penalty_stiffness=10.0)
 
 
-def sticking_walker_step(dt):
+def sticking_walker_step(dt, **options):
     """The original rings walker, held in its plane, on friction that sticks (k_t = 10 N/m; both
-    the defaults) at 2 Hz: its centre of mass's mean step per period [m] over 2-4 s at dt [s]."""
-    scene, info = build_walker(frequencies=(2.0,))
+    the defaults) at 2 Hz: its centre of mass's mean step per period [m] over 2-4 s at dt [s]
+    (build_walker `options`)."""
+    scene, info = build_walker(frequencies=(2.0,), **options)
     sim = scene.compile(dt=dt)
     com = f"{info.skeletons[0]}.com"
     out = sim.run(4.0, record=sm.Every(0.5, (com,)))
@@ -116,6 +117,25 @@ def test_held_in_its_plane_the_sticking_walker_is_converged_in_dt_at_2_hz():
     coarse, fine = sticking_walker_step(1e-5), sticking_walker_step(5e-6)
     assert fine > 20e-6                          # it walks forward: tens of um per period
     assert abs(coarse - fine) < 0.05 * fine, (coarse, fine)
+
+
+@pytest.mark.slow            # ~1.5 min on an idle core: 4 s of the walker at two step sizes
+def test_in_waters_drag_with_its_parts_damped_together_the_walker_is_converged_at_2_hz():
+    """The bath's 0.05 kg/(m s) on every rod resists the walker's motion as a whole 12x more
+    than the medium's Stokes drag (4.11e-3), at which the walker was not converged in dt (13 %
+    at 0.5 and 1 Hz). The cause: its parts (skeleton, strip, rings, cross feet) ring against
+    each other once the bath no longer damps them; each rod damped against its own rigid
+    motion (sm.RelativeDamping per rod) changed nothing (0.5 Hz: 163.1 against 163.8 um/s),
+    the walker's rods damped together against their common rigid motion (build_walker(
+    internal_damping=...)) do. With the Stokes drag and 0.046 kg/(m s) of internal damping
+    (the default's 0.05 in all) the original steps 639.3 and 635.3 um per period at 2 Hz with
+    dt = 1e-5 and 5e-6 s (1280 and 1271 um/s over 2-6 s: 9.4x the default bath's; 1 Hz: 521
+    and 514 um/s). Bounds: 3 % between dt and dt/2 (measured 0.6 %), and the step above 5x the
+    default bath's 68.4 um (docs/musculoskeletal.md, "The bath split")."""
+    water = dict(bath_damping=4.11e-3, internal_damping=0.046)
+    coarse, fine = sticking_walker_step(1e-5, **water), sticking_walker_step(5e-6, **water)
+    assert fine > 5 * 68.4e-6, fine
+    assert abs(coarse - fine) < 0.03 * fine, (coarse, fine)
 
 
 def test_the_inchworm_gait_of_an_ideal_inchworm():

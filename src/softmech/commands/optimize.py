@@ -20,7 +20,7 @@ from softmech.text import plural
 
 PROBLEMS = ("snake", "swimmer", "walker", "muscular_snake")
 PROBLEM_FLAGS = {"cell": "swimmer", "bath_damping": "walker", "fitness": "walker",
-                 "tangential_stiffness": "walker",
+                 "tangential_stiffness": "walker", "internal_damping": "walker",
                  "no_overlap": "muscular_snake",
                  "start": "muscular_snake", "sigma0": "muscular_snake"}
 """Options (argparse dest) of one built-in problem only -> that problem; refused for the others."""
@@ -102,6 +102,11 @@ def add_arguments(parser):
                           help="walker: the bath's linear damping on every rod [kg/(m s)] "
                                "(default 0.05; the paper's medium's Stokes drag is 4.1e-3, "
                                "docs/musculoskeletal.md)")
+    advanced.add_argument("--internal-damping", type=float, metavar="C", dest="internal_damping",
+                          default=None,
+                          help="walker: the damping of each walker's deformation alone "
+                               "(sm.RelativeDamping on its rods together) [kg/(m s)] (default "
+                               "0: none; docs/musculoskeletal.md)")
     advanced.add_argument("--tangential-stiffness", type=float, metavar="K",
                           dest="tangential_stiffness", default=None,
                           help="walker: the ground friction's tangential stiffness [N/m] "
@@ -374,11 +379,12 @@ def execute_walker(args, quiet, as_json):
                                                  "window", "pairs"),
                                 CAMPAIGN_DEFAULTS, ("popsize", "seed", "max_generations", "duration",
                                                    "muscle", "bath_damping", "fitness",
-                                                   "tangential_stiffness"),
+                                                   "tangential_stiffness", "internal_damping"),
                                 muscle=getattr(args, "muscles", None),
                                 bath_damping=getattr(args, "bath_damping", None),
                                 fitness=getattr(args, "fitness", None),
-                                tangential_stiffness=getattr(args, "tangential_stiffness", None))
+                                tangential_stiffness=getattr(args, "tangential_stiffness", None),
+                                internal_damping=getattr(args, "internal_damping", None))
     return _run_problem(args, "walker", optimize_walker, options, "optimize_walker", quiet,
                         as_json, lambda s: [
                             _best(s),

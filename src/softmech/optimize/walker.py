@@ -62,7 +62,7 @@ least, over REPORT_FREQUENCIES, of the design's speed over the original's at tha
 (issue 28 asks for 2x at each: one run per frequency and design)."""
 CAMPAIGN_DEFAULTS = dict(problem="walker_design", popsize=8, seed=1, max_generations=25,
                          duration=4.0, muscle="rings", bath_damping=None, fitness="speed",
-                         tangential_stiffness=None)
+                         tangential_stiffness=None, internal_damping=None)
 """Settings of `softmech optimize walker` (duration [s] of each evaluation: SETTLE + 2 s)."""
 
 
@@ -77,7 +77,8 @@ class WalkerDesignProblem:
     REPORT_FREQUENCIES [-] (NaN if a run diverged). See the module docstring."""
 
     def __init__(self, popsize=8, *, duration=4.0, settle=SETTLE, muscle="rings",
-                 bath_damping=None, fitness="speed", tangential_stiffness=None):
+                 bath_damping=None, fitness="speed", tangential_stiffness=None,
+                 internal_damping=None):
         self.popsize = _checks.integer("popsize", popsize, 1)
         self.duration = float(_checks.positive("duration", duration))
         self.settle = float(_checks.nonnegative("settle", settle))
@@ -89,9 +90,11 @@ class WalkerDesignProblem:
                              f"(the speed is measured over whole periods after the settling time)")
         self._original = None     # the original's speeds at REPORT_FREQUENCIES (least_speedup)
         self.muscle = _checks.choice("muscle", muscle, set(MUSCLES))
-        # build_walker's options for every design: the bath's damping on every rod [kg/(m s)]
-        # and the ground friction's tangential stiffness [N/m] (None: its defaults)
-        given = {"bath_damping": bath_damping, "tangential_stiffness": tangential_stiffness}
+        # build_walker's options for every design: the bath's damping on every rod and the
+        # damping of the walker's deformation [kg/(m s)], the ground friction's tangential
+        # stiffness [N/m] (None: its defaults)
+        given = {"bath_damping": bath_damping, "tangential_stiffness": tangential_stiffness,
+                 "internal_damping": internal_damping}
         self.options = {k: float(_checks.nonnegative(k, v)) for k, v in given.items()
                         if v is not None}
         self.names, self.lower, self.upper = NAMES, LOWER, UPPER
@@ -190,13 +193,14 @@ class WalkerDesignProblem:
 
 def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_generations=5,
                     patience=8, tolerance=1e-9, duration=4.0, muscle="rings", bath_damping=None,
-                    fitness="speed", tangential_stiffness=None, resume=False, progress=False,
-                    say=None):
+                    fitness="speed", tangential_stiffness=None, internal_damping=None,
+                    resume=False, progress=False, say=None):
     """Run (or resume) the design campaign; writes campaign.jsonl, best.json, fitness.png and
     speedups.png (both designs at REPORT_FREQUENCIES against the paper's speed-up) into
     output_dir and returns the summary (best design, its speed at 2 Hz, the original's,
     speed-up; both designs at REPORT_FREQUENCIES: WalkerDesignProblem.report). bath_damping
-    [kg/(m s)] and tangential_stiffness [N/m] (the ground friction's; 0: the regularized law):
+    [kg/(m s)], internal_damping [kg/(m s)] (sm.RelativeDamping on each walker's rods) and
+    tangential_stiffness [N/m] (the ground friction's; 0: the regularized law):
     build_walker's, for every design and the original (None: its defaults);
     fitness: FITNESSES' (the speed at 2 Hz, or the least speed-up over 0.5, 1 and 2 Hz)."""
     from softmech.optimize.design import design_campaign, write_design_summary
@@ -206,7 +210,8 @@ def optimize_walker(output_dir, *, popsize=8, seed=1, max_generations=25, min_ge
     os.makedirs(output_dir, exist_ok=True)
     problem = WalkerDesignProblem(popsize, duration=duration, muscle=muscle,
                                   bath_damping=bath_damping, fitness=fitness,
-                                  tangential_stiffness=tangential_stiffness)
+                                  tangential_stiffness=tangential_stiffness,
+                                  internal_damping=internal_damping)
     campaign = design_campaign(problem, output_dir, names=NAMES, lower=LOWER, upper=UPPER,
                                initial=original_design(), resume=resume, popsize=popsize,
                                seed=seed, max_generations=max_generations,

@@ -54,6 +54,30 @@ class Dampers(Part):
         return [Call("forces", ORDER, linear_damping, args, "linear_damping")]
 
 
+def damping_parameters(coefficient, rotational_coefficient):
+    """The per-world parameters of a rod's damping: `coefficient` and, if not None,
+    `rotational_coefficient`, (1,) each."""
+    p = {"coefficient": np.array([coefficient])}
+    if rotational_coefficient is not None:
+        p["rotational_coefficient"] = np.array([rotational_coefficient])
+    return p
+
+
+def rod_damping(ctx, rod, p):
+    """A Cosserat rod's damping coefficients from its parameters p (damping_parameters'):
+    per node gamma dl [kg/s], (B, n_nodes), and per element gamma_r l^ [N m s], (B, n_elems);
+    without a rotational coefficient gamma_r = gamma (I1 + I2) / (2 A), the translational
+    coefficient per unit mass applied to the rotary inertia (the mean of the section's two
+    bending mass moments per area: I1 / A for a circle)."""
+    gamma = p["coefficient"][:, None]
+    if "rotational_coefficient" in p:
+        gamma_r = p["rotational_coefficient"][:, None]
+    else:
+        area, _, inertia = rod_section(ctx.rod_params(rod.name))
+        gamma_r = gamma * (0.5 * (inertia[..., 0] + inertia[..., 1])) / area
+    return gamma * node_shares(rod.rest_lengths, rod.closed), gamma_r * rod.rest_lengths
+
+
 class LinearDamping(BodyTerm):
     """Linear damping of a Cosserat rod, a rigid body or a discrete rod (module docstring).
 
@@ -83,24 +107,14 @@ class LinearDamping(BodyTerm):
                                        else self.given_rotational)
 
     def parameters(self):
-        p = {"coefficient": np.array([self.coefficient])}
-        if self.rotational_coefficient is not None:
-            p["rotational_coefficient"] = np.array([self.rotational_coefficient])
-        return p
+        return damping_parameters(self.coefficient, self.rotational_coefficient)
 
     def contribute_cosserat_rod(self, ctx, p):
         rod = ctx.rod(self.rod, self.name)
-        gamma = p["coefficient"][:, None]
         dampers = ctx.part(Dampers)
-        dampers.node[self.rod] += gamma * node_shares(rod.rest_lengths, rod.closed)
-        if "rotational_coefficient" in p:
-            gamma_r = p["rotational_coefficient"][:, None]
-        else:
-            # the translational coefficient per unit mass, applied to the rotary inertia: the
-            # mean of the section's two bending mass moments per area (I1 / A for a circle)
-            area, _, inertia = rod_section(ctx.rod_params(self.rod))
-            gamma_r = gamma * (0.5 * (inertia[..., 0] + inertia[..., 1])) / area
-        dampers.elem[self.rod] += gamma_r * rod.rest_lengths
+        node, elem = rod_damping(ctx, rod, p)
+        dampers.node[self.rod] += node
+        dampers.elem[self.rod] += elem
 
     def contribute_rigid_body(self, ctx, p):
         body = ctx.rigid_body(self.body, self.name)
