@@ -16,8 +16,8 @@ build_walker's bath damping C [kg/(m s)] instead of its default; --tangential-st
 its ground friction's tangential stiffness K [N/m] (0: the regularized law of the grids before
 2026-12-07; default 10, friction that sticks); --internal-damping C with the damping C
 [kg/(m s)] of each walker's deformation alone (build_walker's internal_damping); --dt-scale s
-at s times the campaign's time step; --designs E,P,H ... only the designs given (modulus [Pa], short pillar
-and rings' height [m]), the original added.
+at s times the campaign's time step; --designs E,P,H ... only the designs given (modulus [Pa],
+short pillar and rings' height [m]), the original added.
 """
 import argparse
 import itertools
