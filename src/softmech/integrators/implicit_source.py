@@ -292,9 +292,9 @@ def implicit_source(calls, kinds, corotate=False, single=False, eight=True):
     numba compiles the other branch away). eight: blocks of eight lanes exist (Lanes.W == 8);
     without them the names of the eight-lane kernels are the generic ones', so that a scene
     without such blocks (one world; a batch of fewer than 15 worlds on two threads,
-    softmech.blocks.Lanes) does not compile lu_factor_eight and lu_solve_eight (both of its LU paths were linked before,
-    the batch width being a value the code tests at run time: ~5.6 s of falling_rod's cold
-    start, docs/benchmarks_log.md)."""
+    softmech.blocks.Lanes) does not compile lu_factor_eight and lu_solve_eight (both of its LU
+    paths were linked before, the batch width being a value the code tests at run time: ~5.6 s
+    of falling_rod's cold start, docs/benchmarks_log.md)."""
     from softmech.kernels import corotation as co
     from softmech.kernels import implicit_motion as im
     from softmech.kernels.implicit_newton import judge_lanes, mark_rough, predict, update_lanes
