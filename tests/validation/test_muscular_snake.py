@@ -312,7 +312,6 @@ def test_muscle_rods_glued_the_papers_way_keep_the_overlap_effect():
     assert 0.10 < degradation <= 0.60, rods
 
 
-
 def continuous_snake_speed():
     """softmech's continuous-torque snake (the README demo, Table 2): its mean forward speed over
     periods 3-6 [m/s] (0.5786 m/s)."""
@@ -352,6 +351,7 @@ def test_a_campaign_from_far_converges_to_the_continuous_snake_with_four_pairs(t
     with open(os.path.join(tmp_path, "campaign.jsonl")) as f:
         last = [json.loads(line) for line in f][-1]
     assert last["generation"] == 40 and last["mean_fitness"] > 0.75 * continuous, last
+
 
 def test_projected_layout_and_campaign_start_check_their_options(tmp_path):
     import pytest
