@@ -314,13 +314,11 @@ def test_muscle_rods_glued_the_papers_way_keep_the_overlap_effect():
 
 def continuous_snake_speed():
     """softmech's continuous-torque snake (the README demo, Table 2): its mean forward speed over
-    periods 3-6 [m/s] (0.5786 m/s)."""
-    import softmech as sm
-    from softmech.scenarios.snake import build_snake, mean_velocities
+    periods 3-6 [m/s] (0.5786 m/s), from the validation cases' cached run of the demo."""
+    from softmech.scenarios.snake import mean_velocities
+    from softmech.validation.papers import snake_run
 
-    scene, info = build_snake()
-    out = scene.compile(dt=info.dt).run(info.duration, record=sm.Every(0.05, ("snake.com",)))
-    return mean_velocities(out["time"], out["snake.com"], info.period, 3, 6)[0][0]
+    return mean_velocities(*snake_run(), 3, 6)[0][0]
 
 
 @pytest.mark.slow
@@ -340,6 +338,7 @@ def test_a_campaign_from_far_converges_to_the_continuous_snake_with_four_pairs(t
       forces stops it, docs/musculoskeletal.md), each pulling the mean down by up to 1/12.
     It can fail: with CMA-ES's default step (a quarter of each range) the same start stops at
     60 % (docs/musculoskeletal.md, "Why the earlier campaigns stopped at 60 %")."""
+    from softmech.optimize.campaign import read_log
     from softmech.optimize.muscular_snake import optimize_muscular_snake
 
     summary = optimize_muscular_snake(str(tmp_path), pairs=4, popsize=12, seed=1,
@@ -348,8 +347,7 @@ def test_a_campaign_from_far_converges_to_the_continuous_snake_with_four_pairs(t
     continuous = continuous_snake_speed()
     assert summary["speed_initial_layout"] < 0.2 * continuous, summary   # really from far
     assert abs(summary["speed_best"] / continuous - 1.0) < 0.10, (summary, continuous)
-    with open(os.path.join(tmp_path, "campaign.jsonl")) as f:
-        last = [json.loads(line) for line in f][-1]
+    last = read_log(os.path.join(tmp_path, "campaign.jsonl"))[1][-1]
     assert last["generation"] == 40 and last["mean_fitness"] > 0.75 * continuous, last
 
 
