@@ -124,6 +124,11 @@ class Assembly:
         self.axial_modulus = {r.name: np.zeros((B, r.n_elems)) for r in rods}
         """Modulus [Pa] added to the stretch by a term, per element (an ActiveMuscle's
         force-length slope times its maximal stress; the time-step limit)."""
+        self.damping_rate = {r.name: np.zeros((B, r.n_elems)) for r in rods}
+        self.rotational_damping_rate = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
+        """Linear damping per unit inertia [1/s] of each element's translation (gamma / (rho A))
+        and rotation about d1, d2, d3 (gamma_r l^ / J_a) (softmech.terms.damping; the time-step
+        limit: an explicit dashpot c on an inertia m needs dt < 2 m / c)."""
         self.anchor_stiffness = {r.name: np.zeros((B, r.n_elems, 3)) for r in rods}
         """Stiffness K / D [N m] of elastic frame anchors per element (the time-step limit)."""
         self.discrete = {r.name: discrete_properties(r.rest_lengths, rod_params[r.name], r.closed)

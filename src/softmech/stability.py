@@ -10,8 +10,10 @@ the discrete rod. A Gershgorin bound per element, from the stiffness/inertia of 
     by the Gershgorin off-diagonal terms):
       omega^2 = (2 S_bb l^ + 4 B_aa / D^) / J_a
 
-dt_max = safety * min 2 / omega. Kelvin-Voigt viscosity with retardation time tau damps each
-mode with ratio zeta = tau omega / 2, and an explicit step of a damped oscillator is stable for
+dt_max = safety * min 2 / omega, and below 2 m / c for a linear damping's dashpot c on the
+element's mass or rotary inertia m (its heavily damped limit). Kelvin-Voigt viscosity with
+retardation time tau damps each mode with ratio zeta = tau omega / 2, and an explicit step of a
+damped oscillator is stable for
 dt < (2 / omega) (sqrt(1 + zeta^2) - zeta) (Belytschko, Liu, Moran, Nonlinear Finite Elements
 for Continua and Structures, eq. 6.3.29); this factor is applied to every mode. The safety factor was set from measured divergence thresholds
 (tests/unit/test_stability.py checks that a run at the estimate is stable and one at 3x it
@@ -67,7 +69,8 @@ def assembly_time_step_limit(ctx):
         SAFETY * dt for dt in der_time_step_limits(ctx)] + [
         rod_time_step_limit(r, ctx.all_rod_params[r.name], ctx.kv_tau[r.name],
                             ctx.anchor_stiffness[r.name], ctx.discrete[r.name],
-                            ctx.axial_tau[r.name], ctx.axial_modulus[r.name])
+                            ctx.axial_tau[r.name], ctx.axial_modulus[r.name],
+                            (ctx.damping_rate[r.name], ctx.rotational_damping_rate[r.name]))
         for r in ctx.rods] + list(ctx.time_step_limits), axis=0)
 
 
@@ -89,7 +92,7 @@ def element_rotational_stiffness(rod, discrete):
 
 
 def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=None,
-                        axial_tau=None, axial_modulus=None):
+                        axial_tau=None, axial_modulus=None, damping_rates=None):
     """Largest stable explicit dt [s] for rod with parameters p (broadcast to B worlds),
     Kelvin-Voigt retardation times kv_tau (B, n) [s] (None: no viscosity) and frame-anchor
     stiffnesses K / D (B, n, 3) [N m] (clamps; None: none): (B,). discrete: the rod's
@@ -98,7 +101,13 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     / E), added to kv_tau on the stretch mode only; heavily damped, that mode needs dt <
     rho l^2 / (2 zeta) whatever its stiffness (the elbow's fibres: 3.3 us). axial_modulus
     (B, n) [Pa]: a modulus added to the stretch (an ActiveMuscle's force-length slope: its
-    tension's stiffness, which the rod's own Young's modulus does not hold)."""
+    tension's stiffness, which the rod's own Young's modulus does not hold). damping_rates:
+    (translational (B, n), rotational (B, n, 3)) [1/s], a linear damping's coefficient over the
+    inertia it acts on (softmech.terms.damping.LinearDamping: gamma / (rho A) and gamma_r l^ /
+    J_a): an explicit dashpot needs dt < 2 / rate whatever the stiffness, which binds where
+    the rate exceeds the modes' frequencies: a thin element under the ME498 snake's rotational
+    coefficient (gamma_r = gamma numerically, so rate ~ 1 / r^4; a tapered snake's tail,
+    2 J / (gamma_r l^) = 23 us against the 25 us step)."""
     d = discrete_properties(rod.rest_lengths, p, rod.closed) if discrete is None else discrete
     area = rod_section(p)[0]
     l = rod.rest_lengths
@@ -114,6 +123,13 @@ def rod_time_step_limit(rod, p, kv_tau=None, anchor_stiffness=None, discrete=Non
     omega = np.sqrt(np.maximum(w2_trans, w2_rot))  # (B, n, 3)
     zeta = 0.0 if kv_tau is None else 0.5 * kv_tau[..., None] * omega
     dt = damped_time_step(omega, zeta).min(axis=(1, 2))
+    if damping_rates is not None:
+        # an explicit step of dv/dt = -(c / m) v is stable for dt < 2 m / c: the heavily
+        # damped limit of the damped oscillator's step, which the modes above reach when c / m
+        # >> omega (a rate below them leaves their limit as it was, bit for bit)
+        rate = np.maximum(damping_rates[0].max(axis=1), damping_rates[1].max(axis=(1, 2)))
+        with np.errstate(divide="ignore"):
+            dt = np.minimum(dt, 2.0 / rate)
     if axial_tau is not None and np.any(axial_tau > 0):
         stretch = np.sqrt(w2_trans[..., 2])                                    # (B, n)
         tau = axial_tau + (0.0 if kv_tau is None else kv_tau)
