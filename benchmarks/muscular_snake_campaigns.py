@@ -11,6 +11,7 @@ whole run are printed, beside the continuous-torque snake's 0.579 m/s (docs/snak
 
     python benchmarks/muscular_snake_campaigns.py --output /tmp/msnake [--pairs 1 2 3 4 5 6]
         [--window 3 6] [--patience 40] [--no-overlap] [--start uniform --sigma0 0.25]
+        [--muscles paper_rods] [--taper 0.75] [--dt 2.5e-5]
 
 --start projected (the default) starts CMA-ES from the continuous gait's projection onto the
 pairs with a step of --sigma0 (0.05) of each range; --start uniform --sigma0 0.25 is the
@@ -24,7 +25,6 @@ import json
 import os
 import time
 
-import numpy as np
 
 import softmech as sm
 from softmech.optimize.muscular_snake import optimize_muscular_snake
@@ -32,10 +32,11 @@ from softmech.scenarios.muscular_snake import build_muscular_snake
 from softmech.scenarios.snake import mean_velocities
 
 
-def check_layout(groups, periods):
+def check_layout(groups, periods, muscles="couples", taper=1.0, dt=2.5e-5):
     """Forward speed over periods 3..periods [m/s] and the highest centre-of-mass height over
     the whole run [m] of one layout (rows start, length, force, phase)."""
-    scene, info = build_muscular_snake(groups=groups, duration=periods * 1.0)
+    scene, info = build_muscular_snake(groups=groups, duration=periods * 1.0, muscles=muscles,
+                                       taper=taper, dt=dt)
     sim = scene.compile(worlds=1, dt=info.dt)
     out = sim.run(periods * info.period, record=sm.Every(info.period / 20, ("snake.com",)))
     forward, _ = mean_velocities(out["time"], out["snake.com"], info.period, 3, periods)
@@ -57,6 +58,14 @@ def main():
     p.add_argument("--check", type=int, default=6, help="periods of the check run (>= 4)")
     p.add_argument("--start", choices=("projected", "uniform"), default="projected")
     p.add_argument("--sigma0", type=float, default=0.05)
+    p.add_argument("--taper", type=float, default=1.0,
+                   help="the body's tail-to-head radius ratio (couples only; "
+                        "softmech.scenarios.snake.tapered_radii)")
+    p.add_argument("--dt", type=float, default=2.5e-5,
+                   help="time step [s] (default Table 2's; a taper below 0.55 needs 1.25e-5)")
+    p.add_argument("--muscles", choices=("couples", "rods", "paper_rods"), default="couples",
+                   help="the pairs as couples (one batched run per generation) or glued muscle "
+                        "rods (one run per candidate)")
     a = p.parse_args()
     rows = []
     for n in a.pairs:
@@ -67,8 +76,9 @@ def main():
                                     max_generations=a.generations, min_generations=a.generations // 2,
                                     patience=a.patience, window=a.window,
                                     overlap=not a.no_overlap, start=a.start,
-                                    sigma0=a.sigma0, resume=resume)
-        forward, height = check_layout(s["best_layout"], a.check)
+                                    sigma0=a.sigma0, muscles=a.muscles, taper=a.taper,
+                                    dt=a.dt, resume=resume)
+        forward, height = check_layout(s["best_layout"], a.check, a.muscles, a.taper, a.dt)
         row = dict(pairs=n, generations=s["generations"], stop=s["stop_reason"],
                    fitness=s["speed_best"], start_speed=s["speed_initial_layout"],
                    check_speed=forward, max_com_height=height, layout=s["best_layout"],

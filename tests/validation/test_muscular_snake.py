@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 
+import softmech as sm
 from softmech.optimize.muscular_snake import MuscularSnakeProblem
 from softmech.scenarios.muscular_snake import (feasible_groups, initial_layout,
                                                non_overlapping_groups)
@@ -310,6 +311,33 @@ def test_muscle_rods_glued_the_papers_way_keep_the_overlap_effect():
     assert abs(rods[0] / continuous - 1.0) < 0.10, (rods, continuous)
     degradation = 1.0 - rods[1] / rods[0]
     assert 0.10 < degradation <= 0.60, rods
+
+
+def test_four_pairs_come_close_to_the_continuous_snake_on_a_tapered_body_too():
+    """Zhang et al. 2019's snake is 'a tapered, elastic skeleton' whose profile is not in our
+    sources (its code's comparison uses the uniform body, as softmech's reproduction does). On
+    a linearly tapered body of the same mass, tail 0.75 x head (TAPERED_SNAKE: its continuous
+    gait and its four pairs, each found by CMA-ES on that body; docs/musculoskeletal.md, "A
+    tapered body"), the four pairs are within 10 % of the continuous gait (the tolerance of
+    test_four_muscle_pairs_reproduce_the_papers_snake; measured 0.5905 against 0.6186 m/s,
+    95.5 %), and the uniform body's published gait is slower on it than the gait re-optimized
+    for it (measured 0.5392 m/s, 87 %): the taper changes the gait, not the claim. At Table 2's
+    dt = 25 us (its time-step estimate is 60 us at this taper), periods 3-6."""
+    from softmech.scenarios.muscular_snake import TAPERED_SNAKE
+    from softmech.scenarios.snake import build_snake, mean_velocities
+
+    def continuous(**gait):
+        scene, info = build_snake(taper=TAPERED_SNAKE["taper"], **gait)
+        out = scene.compile(worlds=1, dt=info.dt).run(
+            info.duration, record=sm.Every(info.period / 20, ("snake.com",)))
+        return mean_velocities(out["time"], out["snake.com"], info.period, 3, 6)[0][0]
+
+    reference = continuous(**TAPERED_SNAKE["gait"])
+    published = continuous()
+    pairs = MuscularSnakeProblem(4, 1, window=(3.0, 6.0), taper=TAPERED_SNAKE["taper"]).speeds(
+        np.ravel(TAPERED_SNAKE["pairs"])[None])[0]
+    assert abs(pairs / reference - 1.0) < 0.10, (pairs, reference)
+    assert published < 0.95 * reference, (published, reference)
 
 
 def continuous_snake_speed():

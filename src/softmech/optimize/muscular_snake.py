@@ -22,6 +22,10 @@ the paper's code (their end anchors' moments as couples on the body).
 overlap=False: the paper's non-overlapping study (Supplementary Note 4: "non-overlapping
 architectures were systematically discarded by CMA-ES as sub-optimal (up to 60% speed
 degradation)"): every sample is made a layout of disjoint spans by `non_overlapping_groups`.
+
+taper (couples only): the body's tail-to-head radius ratio (softmech.scenarios.snake.
+tapered_radii; the paper's "tapered" skeleton, whose profile it does not give); dt [s] the time
+step (Table 2's 2.5e-5 s; a taper below 0.55 needs less: the thin tail's rotational damping).
 """
 import math
 import os
@@ -32,7 +36,8 @@ import numpy as np
 import softmech as sm
 from softmech import _checks
 from softmech.scenarios.muscular_snake import (LAYOUTS, MAX_FORCE, MUSCLE_KINDS,
-                                               build_muscular_snake, feasible_groups,
+                                               build_muscular_snake, check_taper,
+                                               feasible_groups,
                                                initial_layout, non_overlapping_groups,
                                                pair_nodes, projected_layout)
 from softmech.scenarios.snake import REFERENCE_SPEED, TABLE2, mean_velocities
@@ -57,7 +62,7 @@ class MuscularSnakeProblem:
     world diverged). See the module docstring."""
 
     def __init__(self, pairs=4, popsize=12, *, n_elems=50, window=(2.0, 4.0), muscles="couples",
-                 overlap=True, start="uniform"):
+                 overlap=True, start="uniform", taper=1.0, dt=TABLE2["dt"]):
         self.pairs = _checks.integer("pairs", pairs, 1)
         if self.pairs > 6:
             raise ValueError(f"pairs = {pairs} is not allowed: must be in [1, 6] (the paper's n)")
@@ -78,7 +83,9 @@ class MuscularSnakeProblem:
         self.n_elems = _checks.integer("n_elems", n_elems, 10)
         self.start = _checks.choice("start", start, set(LAYOUTS))
         self.scene, self.info = build_muscular_snake(self.n_elems, self.popsize, pairs=self.pairs,
-                                                     layout="uniform")
+                                                     layout="uniform", dt=dt,
+                                                     taper=check_taper(taper, self.muscles))
+        self.taper = float(taper)
         self._sim = None
 
     def meta(self):
@@ -90,6 +97,8 @@ class MuscularSnakeProblem:
             meta["overlap"] = False
         if self.start != "uniform":     # likewise: campaigns logged before the projected start
             meta["start"] = self.start
+        if self.taper != 1.0:           # likewise: a tapered body (build_snake's taper)
+            meta["taper"] = self.taper
         return meta
 
     def groups(self, params):
@@ -118,7 +127,8 @@ class MuscularSnakeProblem:
         when no pair spans a body node (no muscle: the snake lies still)."""
         if all(pair_nodes(self.scene.rods[0], g[0], g[1]) is None for g in groups):
             return 0.0
-        scene, _ = build_muscular_snake(self.n_elems, 1, groups=groups, muscles=self.muscles)
+        scene, _ = build_muscular_snake(self.n_elems, 1, groups=groups, muscles=self.muscles,
+                                        taper=self.taper, dt=self.info.dt)
         return float(self._run(scene.compile(dt=self.info.dt), 1)[0])
 
     def _run(self, sim, k):
@@ -136,37 +146,40 @@ class MuscularSnakeProblem:
         return self.speeds(_checks.finite("params", params, shape=(self.popsize, 4 * self.pairs)))
 
 
-def starting_layout(start, pairs, *, overlap=True, n_elems=50):
+def starting_layout(start, pairs, *, overlap=True, n_elems=50, taper=1.0):
     """The campaign's starting layout (n, 4): "projected" (the continuous gait projected onto
     the pairs, softmech.scenarios.muscular_snake.projected_layout, non-overlapping with
     overlap=False) or "uniform" (initial_layout: n equal disjoint spans at 1500 N)."""
     start = _checks.choice("start", start, set(LAYOUTS))
     if start == "uniform":
         return np.array(initial_layout(pairs))
-    return projected_layout(pairs, overlap=overlap, n_elems=n_elems)[0]
+    return projected_layout(pairs, overlap=overlap, n_elems=n_elems, taper=taper)[0]
 
 
 def optimize_muscular_snake(output_dir, *, pairs=4, popsize=12, seed=1, max_generations=40,
                             min_generations=10, patience=8, tolerance=1e-4, window=(3.0, 6.0),
                             n_elems=50, muscles="couples", overlap=True, start="projected",
-                            sigma0=0.05, resume=False, progress=False, say=None):
+                            sigma0=0.05, taper=1.0, dt=TABLE2["dt"], resume=False,
+                            progress=False, say=None):
     """Run (or resume) the layout campaign for `pairs` pairs from the `start` layout
     (`starting_layout`) with CMA-ES's initial step sigma0 (a fraction of each variable's range);
     writes campaign.jsonl, best.json, fitness.png into output_dir and returns the summary (best
     layout, its speed, the starting layout's, the continuous-torque reference). Defaults:
-    CAMPAIGN_DEFAULTS'."""
+    CAMPAIGN_DEFAULTS'; taper, dt [s]: the body's and the time step (MuscularSnakeProblem; the
+    summary's continuous-torque speed is then still the uniform body's, REFERENCE_SPEED)."""
     from softmech.optimize.design import design_campaign, write_design_summary
 
     started = time.perf_counter()
     say = say or (lambda text: None)
     problem = MuscularSnakeProblem(pairs, popsize, n_elems=n_elems, window=window, muscles=muscles,
-                                   overlap=overlap, start=start)
+                                   overlap=overlap, start=start, taper=taper, dt=dt)
     sigma0 = float(_checks.positive("sigma0", sigma0, shape=()))
     if sigma0 > 1.0:
         raise ValueError(f"sigma0 = {sigma0:g} is not allowed: must be in (0, 1] (a fraction of "
                          "each search variable's range)")
     os.makedirs(output_dir, exist_ok=True)
-    initial = np.ravel(starting_layout(start, problem.pairs, overlap=overlap, n_elems=n_elems))
+    initial = np.ravel(starting_layout(start, problem.pairs, overlap=overlap, n_elems=n_elems,
+                                       taper=taper))
     campaign = design_campaign(problem, output_dir, names=problem.names, lower=problem.lower,
                                upper=problem.upper, initial=initial, sigma0=sigma0,
                                resume=resume, popsize=popsize, seed=seed,

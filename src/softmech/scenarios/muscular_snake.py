@@ -95,6 +95,25 @@ amplitudes A [N m] and the delays element / 101.76 s [s] listed here. The first 
 body element 4, is moved to vertebra 5 (eq. 2's lower bound), its end kept at 43; its delay
 stays the code's."""
 
+TAPERED_SNAKE = dict(
+    taper=0.75,
+    gait=dict(coefficients=(0.0, -36.057424715584, -44.50890027484156, -5.394717189876083,
+                            -9.10867015101504, 0.0), wavelength=1.0470651005763763),
+    pairs=((17.25572690624748, 38.62448562649332, 773.8513462834911, 0.5167513946860368),
+           (23.83265445937685, 38.36025260054162, 1435.5709929135314, 0.5488363181153157),
+           (5.748848157543513, 28.158789945600198, 2191.2810873270637, 0.3049559547648272),
+           (53.326288020310116, 41.673711979689884, 979.3222423493818, 0.7187041579230076)))
+"""The muscular snake on a tapered body (docs/musculoskeletal.md, "A tapered body"; the paper's
+"tapered, elastic skeleton" has no profile in our sources): taper 0.75 (build_snake's tail-to-
+head radius ratio at the uniform body's mass), its continuous gait re-optimized by CMA-ES
+(`python benchmarks/muscular_snake_taper.py --tapers 0.75 --optimize-gait DIR`: 45
+generations, population 16, seed 1, fitness over periods 3-6 at dt 12.5 us, the snake problem's
+box; the published gait's beta and wavelength optimize the uniform body), and the four pairs
+CMA-ES found on it (`python
+benchmarks/muscular_snake_campaigns.py --pairs 4 --window 3 6 --patience 40 --taper 0.75`: 40
+generations from the published gait's projection onto the tapered body's levers). Campaign
+outputs, kept as a case to check: tests/validation/test_muscular_snake.py runs both."""
+
 LAYOUTS = ("projected", "uniform")
 """Starting layouts of the muscular snake: the continuous gait projected onto the pairs
 (`projected_layout`), or n equal non-overlapping spans at 1500 N (`initial_layout`)."""
@@ -134,9 +153,13 @@ def pair_moment_fit(spans, vertebra, target, lever, max_force=MAX_FORCE):
     return force, np.angle(c) / (2.0 * np.pi) % 1.0, residual
 
 
-def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1):
+def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1, taper=1.0,
+                     gait=OPTIMAL_GAIT):
     """The Table 2 snake's continuous optimal gait (OPTIMAL_GAIT's torque wave, the paper's
-    'idealized continuous reference') projected onto `pairs` muscle pairs: the spans that
+    'idealized continuous reference'; or `gait`, a dict of 6 coefficients [N m] and a
+    wavelength [m]) projected onto `pairs` muscle pairs on the body of `taper` (build_snake's:
+    a pair's moment is its force times half the local radius, so a tapered body takes other
+    forces for the same moments): the spans that
     minimize the space-time L2 error of the bending moment (`pair_moment_fit` chooses each
     span set's forces and phases), found by scipy's differential evolution (seeded: the same
     layout every call; overlap=False searches the non-overlapping layouts of
@@ -153,14 +176,15 @@ def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1):
                          "[1, 6] (the paper's n); give `groups` for more pairs")
     if not isinstance(overlap, bool):
         raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
-    scene, _ = build_muscular_snake(n_elems, pairs=pairs, layout="uniform")
+    scene, _ = build_muscular_snake(n_elems, pairs=pairs, layout="uniform", taper=taper)
     body, term = scene.rods[0], next(t for t in scene.terms if t.name == "muscle")
     s = term.arc_from_head(body)                                    # (n_vor,) [m] from the head
     vertebra = 100.0 * s / body.length
     radius = np.broadcast_to(np.asarray(body.radius, dtype=float), (body.n_elems,))
     lever = term.lever_arms(body, radius[None])[0]
-    k = 2.0 * np.pi / OPTIMAL_GAIT["wavelength"]
-    target = muscle_spline(OPTIMAL_GAIT["coefficients"], body.length)(s) * np.exp(1j * k * s)
+    k = 2.0 * np.pi / float(_checks.positive("gait.wavelength", gait["wavelength"], shape=()))
+    coefficients = _checks.finite("gait.coefficients", gait["coefficients"], shape=(6,))
+    target = muscle_spline(coefficients, body.length)(s) * np.exp(1j * k * s)
     make = feasible_groups if overlap else non_overlapping_groups
 
     def spans(x):
@@ -207,14 +231,17 @@ GLUE_OF = {"rods": "force", "paper_rods": "couple"}
 
 def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups=None,
                          layout="projected", duration=6.0, dt=TABLE2["dt"], muscles="couples",
-                         lever_fraction=MUSCLE_ROD["lever_fraction"]):
+                         lever_fraction=MUSCLE_ROD["lever_fraction"], taper=1.0):
     """The muscular snake (module docstring): `groups` rows (start, length, force, phase), or
     without them `pairs` pairs in the starting `layout`: "projected" (the continuous gait
     projected onto the pairs, `projected_layout`) or "uniform" (`initial_layout`); muscles
     "couples" (MusclePairs), "rods" (glued muscle rods, `add_muscle_rods`, at `lever_fraction`
     body radii from the midline, in (0, 2]) or "paper_rods" (the same rods glued as in the
-    paper's code: MUSCLE_KINDS). Returns (scene, SnakeInfo) of the snake template."""
+    paper's code: MUSCLE_KINDS). taper: the body's tail-to-head radius ratio (build_snake; 1, the
+    uniform Table 2 body, the paper's code's for this comparison); couples only, since the rods'
+    glue sits at one lever for the whole body. Returns (scene, SnakeInfo) of the snake template."""
     muscles = _checks.choice("muscles", muscles, set(MUSCLE_KINDS))
+    check_taper(taper, muscles)
     lever_fraction = float(_checks.positive("lever_fraction", lever_fraction, shape=()))
     if lever_fraction > 2.0:
         raise ValueError(f"lever_fraction = {lever_fraction!r} is not allowed: must be in (0, 2] "
@@ -226,11 +253,12 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
     if groups is not None:
         layout = tuple(map(tuple, np.asarray(groups, dtype=float)))
     elif layout == "projected":
-        layout = tuple(map(tuple, projected_layout(pairs, n_elems=n_elems)[0]))
+        layout = tuple(map(tuple, projected_layout(pairs, n_elems=n_elems, taper=taper)[0]))
     else:
         layout = initial_layout(pairs)
     if muscles == "couples":
-        return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt)
+        return build_snake(n_elems, worlds, muscle_pairs=layout, duration=duration, dt=dt,
+                           taper=taper)
     g = validate_pairs("groups", _checks.finite("groups", layout))
     scene, info = build_snake(n_elems, worlds, duration=duration, dt=dt, actuated=False)
     names = add_muscle_rods(scene, scene.rods[0], g, frequency=1.0 / info.period,
@@ -242,6 +270,17 @@ def build_muscular_snake(n_elems=TABLE2["n_elems"], worlds=1, *, pairs=4, groups
     info.muscle = names[0]
     info.reference_name = CONTINUOUS_SNAKE
     return scene, info
+
+
+def check_taper(taper, muscles):
+    """`taper` (build_snake's) if the `muscles` can drive a body of that taper, else ValueError:
+    a tapered body takes couples only, since the muscle rods are glued at one lever (a fraction
+    of the largest radius) along the whole body."""
+    if muscles != "couples" and taper != 1.0:
+        raise ValueError(f"taper = {taper!r} is not allowed with muscles = {muscles!r}: the muscle "
+                         "rods are glued at one lever for the whole body (a tapered body takes "
+                         "muscles = 'couples')")
+    return taper
 
 
 def pair_nodes(body, start, length):

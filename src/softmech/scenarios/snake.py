@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import softmech as sm
+from softmech import _checks
 from softmech.terms.muscles import MusclePairs
 
 MU_FORWARD = 1.019368
@@ -73,10 +74,42 @@ CONTINUOUS_SNAKE = "the continuous-torque snake"
 """reference_name of a snake driven by muscle pairs or muscle rods."""
 
 
+def tapered_radii(n_elems, taper):
+    """Element radii (n_elems,) [m] of a snake whose radius falls linearly from the head (the last
+    node) to the tail (node 0) in the ratio `taper` = r_tail / r_head, in (0, 1], at the volume
+    (so the mass and weight) of the uniform Table 2 body: r_e ~ taper + (1 - taper) s_e / L, s_e
+    the element middle's distance from the tail, scaled so that sum(r_e^2) = n r^2 (r = Table 2's
+    radius; with taper 0.5 the head is 1.31 r, the tail 0.65 r). Zhang et al. 2019 call their
+    snake's skeleton "tapered" but give no profile (docs/musculoskeletal.md, "A tapered body");
+    a linear profile is our choice, its ratio the parameter whose sensitivity is shown there."""
+    taper = float(_checks.positive("taper", taper, shape=()))
+    if taper > 1.0:
+        raise ValueError(f"taper = {taper!r} is not allowed: must be in (0, 1] (the tail's radius "
+                         "over the head's)")
+    n = _checks.integer("n_elems", n_elems, 1)
+    profile = taper + (1.0 - taper) * (np.arange(n) + 0.5) / n
+    return TABLE2["radius"] * profile / np.sqrt(np.mean(profile ** 2))
+
+
+def resting_centerline(radius, length):
+    """Nodes (n+1, 3) [m] of a straight rod of element radii `radius` (n,) [m] and `length` [m]
+    along +x whose every element touches the ground z = 0: each element's middle at the height
+    of its radius (the ground contact's distance, softmech.kernels.contact). A rod must start
+    resting on the ground: the Table 2 wall (1 N/m) cancels the force pressing a touching
+    element into the ground but does not stop one that falls onto it, which sinks on at its
+    speed of impact. For a linear taper the nodes lie on one line."""
+    r = np.asarray(radius, dtype=float)
+    n = len(r)
+    z = np.empty(n + 1)
+    z[1:-1] = 0.5 * (r[:-1] + r[1:])
+    z[0], z[-1] = 2.0 * r[0] - z[1], 2.0 * r[-1] - z[-2]
+    return np.column_stack([np.linspace(0.0, length, n + 1), np.zeros(n + 1), z])
+
+
 def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAIT["coefficients"],
                 wavelength=OPTIMAL_GAIT["wavelength"], friction=None, damping=TABLE2["damping"],
                 rotational_damping=None, ramp=True, duration=6.0, dt=TABLE2["dt"],
-                muscle_pairs=None, actuated=True):
+                muscle_pairs=None, actuated=True, taper=1.0):
     """The Table 2 snake. friction: an sm.AnisotropicFriction (default: Table 2's coefficients,
     rolling, "sign" decomposition). damping gamma [kg/(m s)] acts on the node velocities
     (-gamma v dl) and, as in the reference implementation, with the same numerical value as
@@ -87,14 +120,21 @@ def build_snake(n_elems=TABLE2["n_elems"], worlds=1, *, coefficients=OPTIMAL_GAI
     rows (start, length, force, phase) of MusclePairs (Zhang et al. 2019; frequency 1 / period)
     that replace it, under the same term name "muscle". actuated=False: no muscle term (the
     caller adds its own actuators, e.g. the muscle rods of softmech.scenarios.muscular_snake).
-    Returns (scene, SnakeInfo)."""
+    taper: 1 (Table 2's uniform body) or the tail-to-head radius ratio of a linearly tapered body
+    of the same mass (`tapered_radii`), lying on the ground (`resting_centerline`). Returns
+    (scene, SnakeInfo)."""
     t = TABLE2
     if friction is None:
         friction = sm.AnisotropicFriction(*t["kinetic"], *t["static"], slip_velocity=t["slip_velocity"])
     scene = sm.Scene()
+    if taper == 1.0:
+        radius, shape = t["radius"], dict(start=(0.0, 0.0, t["radius"]), direction=(1.0, 0.0, 0.0),
+                                          length=t["length"], n_elems=n_elems)
+    else:
+        radius = tapered_radii(n_elems, taper)
+        shape = dict(centerline=resting_centerline(radius, t["length"]))
     rod = scene.add_cosserat_rod(
-        name="snake", start=(0.0, 0.0, t["radius"]), direction=(1.0, 0.0, 0.0),
-        normal=(0.0, 0.0, 1.0), length=t["length"], n_elems=n_elems, radius=t["radius"],
+        name="snake", normal=(0.0, 0.0, 1.0), radius=radius, **shape,
         density=t["density"], youngs_modulus=t["youngs_modulus"], shear_modulus=t["shear_modulus"])
     scene.add(sm.Gravity((0.0, 0.0, -t["gravity"])))
     scene.add(sm.LinearDamping(rod, damping, rotational_coefficient=(
