@@ -10,8 +10,9 @@ the uniform Table 2 body), the forward speed (+x) over periods 3-6 of: the conti
 snake (the published gait) and the --pairs pairs in the continuous gait's projection on that
 body (projected_layout: a pair's moment is its force times half the local radius) with
 overlapping and with disjoint spans, as fractions of the continuous snake on the same body.
-The gait is the uniform body's optimum, not re-optimized for the taper: the question is whether
-the pairs still stand for the continuous wave, not what the best tapered snake does. (The
+The gait is the uniform body's optimum (the published one), or with --optimize-gait the one a
+CMA-ES campaign finds for each tapered body (the fair reference: the published gait slows on a
+tapered body). (The
 paper's own pairs are torques of its uniform body's code; on a tapered body they have no
 forces of their own, so they are left out.) Prints a markdown table.
 """
@@ -22,8 +23,8 @@ import numpy as np
 
 import softmech as sm
 from softmech.optimize.muscular_snake import MuscularSnakeProblem
-from softmech.scenarios.muscular_snake import projected_layout
 from softmech.optimize.snake import BETA_BOUND, NAMES, WAVELENGTH_RANGE
+from softmech.scenarios.muscular_snake import projected_layout
 from softmech.scenarios.snake import OPTIMAL_GAIT, build_snake, mean_velocities
 
 
@@ -42,6 +43,7 @@ def continuous_speed(taper, dt, gait=OPTIMAL_GAIT):
 GAIT_WINDOW = (3.0, 6.0)
 """Fitness window of the gait campaigns [periods]: the comparison's (the snake problem's default,
 periods 2-3, let a campaign at taper 0.5 pick a gait going 0.63 m/s there and 0.32 m/s over 3-6)."""
+
 
 def optimized_gait(taper, dt, folder, beta_bound=BETA_BOUND, wavelength_range=WAVELENGTH_RANGE):
     """The continuous gait (coefficients, wavelength) that a CMA-ES campaign finds for the
