@@ -74,19 +74,12 @@ def test_the_projection_on_a_tapered_body_fits_the_moments_with_its_levers():
     levers is no larger than the uniform layout's (the same least squares, softmech.scenarios.
     muscular_snake.pair_moment_fit, on the uniform layout's spans). With taper = 1 the layout
     is the default's, bit for bit."""
-    from softmech.scenarios.muscular_snake import pair_moment_fit
-    from softmech.scenarios.snake import OPTIMAL_GAIT
-    from softmech.terms.muscles import muscle_spline
+    from softmech.scenarios.muscular_snake import moment_wave, pair_moment_fit
 
     uniform = projected_layout(2)[0]
     tapered, residual = projected_layout(2, taper=0.5)
     np.testing.assert_array_equal(projected_layout(2, taper=1.0)[0], uniform)
     assert not np.allclose(tapered[:, 2], uniform[:, 2])
-    scene, _ = build_muscular_snake(pairs=2, layout="uniform", taper=0.5)
-    body, term = scene.rods[0], next(t for t in scene.terms if t.name == "muscle")
-    s = term.arc_from_head(body)
-    lever = term.lever_arms(body, np.asarray(body.radius, dtype=float)[None])[0]
-    k = 2.0 * np.pi / OPTIMAL_GAIT["wavelength"]
-    target = muscle_spline(OPTIMAL_GAIT["coefficients"], body.length)(s) * np.exp(1j * k * s)
-    on_uniform_spans = pair_moment_fit(uniform[:, :2], 100.0 * s / body.length, target, lever)[2]
+    vertebra, target, lever = moment_wave(taper=0.5)
+    on_uniform_spans = pair_moment_fit(uniform[:, :2], vertebra, target, lever)[2]
     assert residual * np.sum(np.abs(target) ** 2) <= on_uniform_spans * (1 + 1e-12)

@@ -153,6 +153,24 @@ def pair_moment_fit(spans, vertebra, target, lever, max_force=MAX_FORCE):
     return force, np.angle(c) / (2.0 * np.pi) % 1.0, residual
 
 
+def moment_wave(n_elems=TABLE2["n_elems"], taper=1.0, gait=OPTIMAL_GAIT):
+    """The continuous gait's bending moment at the interior nodes of the snake of `taper`, as
+    projected_layout fits it: (vertebra (n_vor,) [0 = head .. 100], target (n_vor,) complex
+    [N m], the wave A(s) e^{i k s} of `gait` (6 coefficients [N m], wavelength [m]), lever
+    (n_vor,) [m], MusclePairs' lever arm, half the local radius)."""
+    from softmech.terms.muscles import muscle_spline
+
+    scene, _ = build_muscular_snake(n_elems, pairs=1, layout="uniform", taper=taper)
+    body, term = scene.rods[0], next(t for t in scene.terms if t.name == "muscle")
+    s = term.arc_from_head(body)                                    # (n_vor,) [m] from the head
+    radius = np.broadcast_to(np.asarray(body.radius, dtype=float), (body.n_elems,))
+    lever = term.lever_arms(body, radius[None])[0]
+    k = 2.0 * np.pi / float(_checks.positive("gait.wavelength", gait["wavelength"], shape=()))
+    coefficients = _checks.finite("gait.coefficients", gait["coefficients"], shape=(6,))
+    target = muscle_spline(coefficients, body.length)(s) * np.exp(1j * k * s)
+    return 100.0 * s / body.length, target, lever
+
+
 def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1, taper=1.0,
                      gait=OPTIMAL_GAIT):
     """The Table 2 snake's continuous optimal gait (OPTIMAL_GAIT's torque wave, the paper's
@@ -168,23 +186,13 @@ def projected_layout(pairs, *, overlap=True, n_elems=TABLE2["n_elems"], seed=1, 
     length, force, phase), relative residual: the fit's squared error over the wave's)."""
     from scipy.optimize import differential_evolution
 
-    from softmech.terms.muscles import muscle_spline
-
     pairs = _checks.integer("pairs", pairs, 1)
     if pairs > 6:       # the search grows with the pairs; the paper's n is 1-6
         raise ValueError(f"pairs = {pairs} is not allowed for the projected layout: must be in "
                          "[1, 6] (the paper's n); give `groups` for more pairs")
     if not isinstance(overlap, bool):
         raise ValueError(f"overlap = {overlap!r} is not allowed: must be True or False")
-    scene, _ = build_muscular_snake(n_elems, pairs=pairs, layout="uniform", taper=taper)
-    body, term = scene.rods[0], next(t for t in scene.terms if t.name == "muscle")
-    s = term.arc_from_head(body)                                    # (n_vor,) [m] from the head
-    vertebra = 100.0 * s / body.length
-    radius = np.broadcast_to(np.asarray(body.radius, dtype=float), (body.n_elems,))
-    lever = term.lever_arms(body, radius[None])[0]
-    k = 2.0 * np.pi / float(_checks.positive("gait.wavelength", gait["wavelength"], shape=()))
-    coefficients = _checks.finite("gait.coefficients", gait["coefficients"], shape=(6,))
-    target = muscle_spline(coefficients, body.length)(s) * np.exp(1j * k * s)
+    vertebra, target, lever = moment_wave(n_elems, taper, gait)
     make = feasible_groups if overlap else non_overlapping_groups
 
     def spans(x):

@@ -115,9 +115,10 @@ class LinearDamping(BodyTerm):
         node, elem = rod_damping(ctx, rod, p)
         dampers.node[self.rod] += node
         dampers.elem[self.rod] += elem
-        area = rod_section(ctx.rod_params(rod.name))[0]
+        # per unit inertia, for the time-step limit (softmech.stability.rod_time_step_limit)
+        params = ctx.rod_params(rod.name)
         ctx.damping_rate[self.rod] += p["coefficient"][:, None] / (
-            ctx.rod_params(rod.name)["density"] * area)
+            params["density"] * rod_section(params)[0])
         ctx.rotational_damping_rate[self.rod] += elem[..., None] / ctx.discrete[rod.name]["elem_J"]
 
     def contribute_rigid_body(self, ctx, p):
