@@ -25,6 +25,7 @@ import numpy as np
 
 from softmech.cache import cache_dir, kernel_fingerprint
 from softmech.integrators.explicit import STEP_BLOCK_SOURCE
+from softmech.kernels import external_calls
 
 STAGES = ("forces", "positions", "rates")
 """Hooks of the integrator a term kernel can take part in."""
@@ -198,11 +199,13 @@ def step_module(calls, kinds):
 
 def load_generated(source, prefix):
     """Import the module whose text is `source`, written under softmech.cache.cache_dir()/steps
-    as <prefix>_<hash>.py (the hash of the text and of the kernels' fingerprint) once, so that
+    as <prefix>_<hash>.py (the hash of the text, of the kernels' fingerprint and of whether its
+    calls go through slots, softmech.kernels.external_calls) once, so that
     numba caches its functions like any module's; the same module object for the same text
     within a process. Also used by the implicit integrator's compiled Newton loop
     (softmech.implicit.compiled)."""
-    digest = hashlib.sha256((source + kernel_fingerprint()).encode()).hexdigest()[:20]
+    calls = "slots" if external_calls.enabled() else "linked"
+    digest = hashlib.sha256((source + kernel_fingerprint() + calls).encode()).hexdigest()[:20]
     key = f"{prefix}_{digest}"
     if key in _LOADED:
         return _LOADED[key]

@@ -19,6 +19,10 @@ from softmech.kernels import inline_copy as _inline_copy
 
 _inline_copy.install()   # numba's IR inlining copies a function's scope once, not per block
 
+from softmech.kernels import external_calls as _external_calls
+
+_external_calls.install()   # generated modules call the kernels through slots, not linked copies
+
 
 def _enable_noalias_option():
     """Let @njit accept noalias=True (numba has the compiler flag, used by parfors, but does not

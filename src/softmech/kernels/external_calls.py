@@ -1,0 +1,242 @@
+"""Generated modules call compiled kernels through an address slot, not a linked copy (compile
+time only).
+
+numba compiles a call from one jitted function to another by linking the callee's optimized IR
+(and every function it calls) into the caller's module, where LLVM optimizes and compiles all
+of it again. A generated module (softmech.integrators.driver.load_generated: a scene's explicit
+step, the implicit engine's Newton loop) calls dozens of large kernels, each already compiled
+and cached on its own, so most of its compile went to recompiling them: the README snake's
+step 22.9 -> 18.5 s from empty caches, and adding a term to a discrete rod scene on the unified
+engine 24.1 -> 15.5 s with warm kernels (2026-12-07, docs/benchmarks.md).
+
+install() changes how numba lowers a call *from a function of a generated module* (its mangled
+name holds the module's name, softmech_<prefix>_<digest>) *to a softmech function* (a kernel, or
+another function of a generated module): the call loads the callee's address from a global
+variable, the slot SLOT_PREFIX + the callee's mangled name, and calls it with numba's calling
+convention, the same arguments and status handling as numba's direct call; the callee's library
+is not linked. Each slot is a pointer-sized cell in this process (ctypes), registered with
+LLVM's symbol table (llvmlite.binding.add_symbol) before the caller's machine code is loaded,
+which resolves the caller's reference to the slot's global.
+
+The caller's machine code is cached by numba like any function's; in another process it is
+loaded from the cache without being compiled again, so the slots it refers to must be filled
+first: the callee's module and name are written to a registry file (JSON, registry_folder(),
+one file per slot) when the call is first compiled, before numba caches the caller, and
+install() wraps numba's loading of a cached library (CPUCodeLibrary._unserialize) so that each
+slot named in it is filled before its code is loaded: with the callee's overload of that
+mangled name, compiled in this process already or loaded from numba's cache for one of the
+signatures in numba's index of it. A slot that cannot be
+filled (its registry file removed) points at numba's own `nrt_unresolved_abort`, so the call
+raises RuntimeError instead of jumping to an unresolved address, with a warning naming the
+folders to clear.
+
+The compiled code is the same except that these calls are not inlined: the kernels are large
+(the rods' elasticity, a contact, a sparse LU), called once per step or Newton iteration.
+Results are the same bit for bit (tests/unit/test_external_calls.py: a generated function
+calling a kernel, compiled, loaded from the cache and linked; benchmarks/external_calls.py:
+the snake and falling_rod on both engines), and the snake's step takes the same time.
+SOFTMECH_EXTERNAL_CALLS=0 turns the slots off (numba links as it always does); so does a
+numba without the internals used here.
+"""
+import ctypes
+import hashlib
+import importlib
+import os
+import json
+import re
+import sys
+import threading
+import warnings
+
+SLOT_PREFIX = "softmech.external$"
+"""The name of a slot's global variable: this, then the callee's mangled name."""
+
+GENERATED = re.compile(r"softmech_[a-z_]+?_[0-9a-f]{20}")
+"""A generated module's name inside a mangled function name (load_generated's naming)."""
+
+_slots = {}     # slot name -> ctypes.c_void_p holding the callee's address (kept alive)
+_lock = threading.RLock()
+_linking = threading.local()    # the libs of the call being lowered through a slot
+_installed = []
+
+
+def registry_folder():
+    """The folder of the registry files: softmech.cache.cache_dir()/steps/external, beside the
+    generated modules whose cached code refers to the slots."""
+    from softmech.cache import cache_dir
+    folder = cache_dir() / "steps" / "external"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _registry_file(mangled):
+    return registry_folder() / (hashlib.sha256(mangled.encode()).hexdigest()[:24] + ".json")
+
+
+def install():
+    """Patch numba's call lowering (unless SOFTMECH_EXTERNAL_CALLS=0) and its loading of cached
+    libraries (always: a cached function that calls through slots gets them filled whatever
+    the setting), once per process; nothing where this numba lacks the functions patched."""
+    if _installed:
+        return
+    try:
+        from numba.core import base, codegen, imputils
+        original_user_function = imputils.user_function
+        original_add_linking_libs = base.BaseContext.add_linking_libs
+        original_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+    except (ImportError, AttributeError):    # pragma: no cover - other numba versions
+        return
+
+    def user_function(fndesc, libs):
+        linked = original_user_function(fndesc, libs)
+        if not fndesc.modname.startswith("softmech") or len(libs) != 1:
+            return linked
+
+        def imp(context, builder, sig, args):
+            if not GENERATED.search(builder.function.name):
+                return linked(context, builder, sig, args)
+            _linking.libs = linked.libs
+            return _call_through_slot(context, builder, sig, fndesc, libs[0], args)
+        imp.signature = linked.signature
+        imp.libs = linked.libs
+        return imp
+
+    def add_linking_libs(self, libs):
+        if libs is getattr(_linking, "libs", None):    # a call through a slot: not linked
+            _linking.libs = None
+            return None
+        return original_add_linking_libs(self, libs)
+
+    def _unserialize(cls, codegen_, state):
+        _, kind, data = state
+        if kind == "object" and SLOT_PREFIX.encode() in data[0]:
+            _fill_slots_of(data[1])
+        return original_unserialize(cls, codegen_, state)
+
+    codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
+    if enabled():
+        imputils.user_function = user_function
+        base.user_function = user_function
+        base.BaseContext.add_linking_libs = add_linking_libs
+    _installed.append(True)
+
+
+def enabled():
+    """Whether generated modules compile their calls through slots: SOFTMECH_EXTERNAL_CALLS is
+    not "0". Part of a generated module's name (softmech.integrators.driver.load_generated), so
+    the two settings never share a cached generated function."""
+    return os.environ.get("SOFTMECH_EXTERNAL_CALLS", "1") != "0"
+
+
+def _call_through_slot(context, builder, sig, fndesc, library, args):
+    """Lower a call of the function `fndesc` (compiled into `library`) through its slot, as
+    numba.core.imputils.user_function lowers a direct call."""
+    from llvmlite import ir
+    from numba.core import cgutils
+    from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
+
+    name = SLOT_PREFIX + fndesc.mangled_name
+    with _lock:
+        if name not in _slots or not _slots[name].value:
+            _record(fndesc)
+            _set_slot(name, library.get_pointer_to_function(fndesc.mangled_name))
+    module = builder.module
+    try:
+        slot = module.get_global(name)
+    except KeyError:
+        slot = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), name=name)
+        slot.linkage = "external"
+    fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+    callee = builder.bitcast(builder.load(slot), fnty.as_pointer())
+    status, retval = context.call_conv.call_function(builder, callee, fndesc.restype,
+                                                     fndesc.argtypes, args)
+    with cgutils.if_unlikely(builder, status.is_error):
+        context.call_conv.return_status_propagate(builder, status)
+    retval = fix_returning_optional(context, builder, sig, status, retval)
+    return impl_ret_new_ref(context, builder, fndesc.restype, retval)
+
+
+def _record(fndesc):
+    """Write the registry file of fndesc's slot (JSON: the function's mangled name, module and
+    name) unless it exists: atomically, before the caller is cached."""
+    path = _registry_file(fndesc.mangled_name)
+    if path.exists():
+        return
+    text = json.dumps({"function": fndesc.mangled_name, "module": fndesc.modname,
+                       "name": fndesc.qualname})
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def _set_slot(name, address):
+    """Point slot `name` at `address`, registering it with LLVM's symbol table the first
+    time (later: the same cell, so code already loaded follows)."""
+    import llvmlite.binding as ll
+
+    cell = _slots.get(name)
+    if cell is None:
+        cell = _slots[name] = ctypes.c_void_p(address)
+        ll.add_symbol(name, ctypes.addressof(cell))
+    else:
+        cell.value = address
+
+
+def _fill_slots_of(shared_bitcode):
+    """Fill every slot that a cached library's code refers to (its globals named SLOT_PREFIX...,
+    read from its bitcode) and that this process has not filled yet."""
+    import llvmlite.binding as ll
+
+    names = [gv.name for gv in ll.parse_bitcode(shared_bitcode).global_variables
+             if gv.name.startswith(SLOT_PREFIX)]
+    with _lock:
+        for name in names:
+            if name not in _slots or not _slots[name].value:
+                _set_slot(name, _resolve(name[len(SLOT_PREFIX):]))
+
+
+def _resolve(mangled):
+    """The address of the compiled function named `mangled`: its dispatcher (module and name
+    from the registry file) compiled already in this process, or loaded from numba's cache for
+    one of the signatures numba's index holds; numba's nrt_unresolved_abort (the call raises
+    RuntimeError) if none is that function."""
+    try:
+        entry = json.loads(_registry_file(mangled).read_text())
+        if entry.get("function") != mangled:
+            raise LookupError(f"the registry file names {str(entry.get('function'))[:120]}")
+        module = sys.modules.get(entry["module"]) or importlib.import_module(entry["module"])
+        dispatcher = getattr(module, entry["name"])
+        address = _compiled_address(dispatcher, mangled)
+        if address is None:
+            for signature in _cached_signatures(dispatcher):
+                dispatcher.compile(signature)
+                address = _compiled_address(dispatcher, mangled)
+                if address is not None:
+                    break
+        if address is None:
+            raise LookupError("no compiled or cached overload has that name")
+        return address
+    except Exception as error:    # noqa: BLE001 - any failure: a clear error at the call
+        from numba.core.runtime import nrt
+        from softmech.cache import cache_dir
+        warnings.warn(f"softmech: a cached compiled function calls {mangled[:120]}, which could "
+                      f"not be found again ({type(error).__name__}: {error}); the call will "
+                      f"raise RuntimeError. Remove the folder {cache_dir()} and numba's cache "
+                      "(NUMBA_CACHE_DIR) to compile afresh", RuntimeWarning, stacklevel=2)
+        return nrt.rtsys.library.get_pointer_to_function("nrt_unresolved_abort")
+
+
+def _compiled_address(dispatcher, mangled):
+    """The address of the dispatcher's overload compiled (or loaded) in this process whose
+    mangled name is `mangled`, or None."""
+    for cres in list(dispatcher.overloads.values()):
+        if cres.fndesc.mangled_name == mangled:
+            return cres.library.get_pointer_to_function(mangled)
+    return None
+
+
+def _cached_signatures(dispatcher):
+    """The argument types of the dispatcher's overloads in numba's cache index (read by numba)."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = cache._cache_file._load_index() if cache is not None else {}
+    return [key[0] for key in index]
