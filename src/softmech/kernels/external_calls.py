@@ -20,15 +20,15 @@ which resolves the caller's reference to the slot's global.
 
 The caller's machine code is cached by numba like any function's; in another process it is
 loaded from the cache without being compiled again, so the slots it refers to must be filled
-first: the callee's module and name are written to a registry file (JSON, registry_folder(),
-one file per slot) when the call is first compiled, before numba caches the caller, and
-install() wraps numba's loading of a cached library (CPUCodeLibrary._unserialize) so that each
-slot named in it is filled before its code is loaded: with the callee's overload of that
-mangled name, compiled in this process already or loaded from numba's cache for one of the
-signatures in numba's index of it. A slot that cannot be
-filled (its registry file removed) points at numba's own `nrt_unresolved_abort`, so the call
-raises RuntimeError instead of jumping to an unresolved address, with a warning naming the
-folders to clear.
+first: the callee's module, name and argument types' names are written to a registry file (JSON,
+registry_folder(), one file per slot) when the call is first compiled, before numba caches the
+caller, and install() wraps numba's loading of a cached library (CPUCodeLibrary._unserialize) so
+that each slot named in it is filled before its code is loaded: with the callee's overload of
+that mangled name, compiled in this process already or loaded from numba's cache for the
+signature of those type names in numba's index of it (a kernel called by many scenes has many).
+A slot that cannot be filled (its registry file removed) points at numba's own
+`nrt_unresolved_abort`, so the call raises RuntimeError instead of jumping to an unresolved
+address, with a warning naming the folders to clear.
 
 The compiled code is the same except that these calls are not inlined: the kernels are large
 (the rods' elasticity, a contact, a sparse LU), called once per step or Newton iteration.
@@ -41,8 +41,8 @@ numba without the internals used here.
 import ctypes
 import hashlib
 import importlib
-import os
 import json
+import os
 import re
 import sys
 import threading
@@ -95,8 +95,11 @@ def install():
         def imp(context, builder, sig, args):
             if not GENERATED.search(builder.function.name):
                 return linked(context, builder, sig, args)
+            result = _call_through_slot(context, builder, sig, fndesc, libs[0], args)
+            # numba links an implementation's libs right after it returns (_wrap_impl):
+            # flagged only once the call is lowered, so that a failure leaves nothing flagged
             _linking.libs = linked.libs
-            return _call_through_slot(context, builder, sig, fndesc, libs[0], args)
+            return result
         imp.signature = linked.signature
         imp.libs = linked.libs
         return imp
@@ -137,8 +140,8 @@ def _call_through_slot(context, builder, sig, fndesc, library, args):
 
     name = SLOT_PREFIX + fndesc.mangled_name
     with _lock:
+        _record(fndesc)
         if name not in _slots or not _slots[name].value:
-            _record(fndesc)
             _set_slot(name, library.get_pointer_to_function(fndesc.mangled_name))
     module = builder.module
     try:
@@ -163,7 +166,7 @@ def _record(fndesc):
     if path.exists():
         return
     text = json.dumps({"function": fndesc.mangled_name, "module": fndesc.modname,
-                       "name": fndesc.qualname})
+                       "name": fndesc.qualname, "types": _type_names(fndesc.argtypes)})
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(text)
     tmp.replace(path)
@@ -198,8 +201,8 @@ def _fill_slots_of(shared_bitcode):
 def _resolve(mangled):
     """The address of the compiled function named `mangled`: its dispatcher (module and name
     from the registry file) compiled already in this process, or loaded from numba's cache for
-    one of the signatures numba's index holds; numba's nrt_unresolved_abort (the call raises
-    RuntimeError) if none is that function."""
+    the signature in numba's index whose type names the registry holds; numba's
+    nrt_unresolved_abort (the call raises RuntimeError) if none is that function."""
     try:
         entry = json.loads(_registry_file(mangled).read_text())
         if entry.get("function") != mangled:
@@ -209,9 +212,9 @@ def _resolve(mangled):
         address = _compiled_address(dispatcher, mangled)
         if address is None:
             for signature in _cached_signatures(dispatcher):
-                dispatcher.compile(signature)
-                address = _compiled_address(dispatcher, mangled)
-                if address is not None:
+                if _type_names(signature) == entry["types"]:
+                    dispatcher.compile(signature)
+                    address = _compiled_address(dispatcher, mangled)
                     break
         if address is None:
             raise LookupError("no compiled or cached overload has that name")
@@ -233,6 +236,12 @@ def _compiled_address(dispatcher, mangled):
         if cres.fndesc.mangled_name == mangled:
             return cres.library.get_pointer_to_function(mangled)
     return None
+
+
+def _type_names(types):
+    """numba's names of argument types (which identify them: numba interns a type by its name),
+    to pick the one overload of a cached kernel to load among the many a cache may hold."""
+    return [str(t) for t in types]
 
 
 def _cached_signatures(dispatcher):
