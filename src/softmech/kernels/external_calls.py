@@ -117,18 +117,20 @@ def install():
         return original_unserialize(cls, codegen_, state)
 
     codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
-    if enabled():
+    if os.environ.get("SOFTMECH_EXTERNAL_CALLS", "1") != "0":
         imputils.user_function = user_function
         base.user_function = user_function
         base.BaseContext.add_linking_libs = add_linking_libs
+        _installed.append("slots")
     _installed.append(True)
 
 
 def enabled():
-    """Whether generated modules compile their calls through slots: SOFTMECH_EXTERNAL_CALLS is
-    not "0". Part of a generated module's name (softmech.integrators.driver.load_generated), so
-    the two settings never share a cached generated function."""
-    return os.environ.get("SOFTMECH_EXTERNAL_CALLS", "1") != "0"
+    """Whether generated modules compile their calls through slots in this process
+    (SOFTMECH_EXTERNAL_CALLS was not "0" when softmech.kernels was imported, and this numba has
+    what install() patches). Part of a generated module's name
+    (softmech.integrators.driver.load_generated), so the two never share cached code."""
+    return "slots" in _installed
 
 
 def _call_through_slot(context, builder, sig, fndesc, library, args):
