@@ -23,12 +23,13 @@ loaded from the cache without being compiled again, so the slots it refers to mu
 first: the callee's module, name and argument types' names are written to a registry file (JSON,
 registry_folder(), one file per slot) when the call is first compiled, before numba caches the
 caller, and install() wraps numba's loading of a cached library (CPUCodeLibrary._unserialize) so
-that each slot named in it is filled before its code is loaded: with the callee's overload of
-that mangled name, compiled in this process already or loaded from numba's cache for the
-signature of those type names in numba's index of it (a kernel called by many scenes has many).
-A slot that cannot be filled (its registry file removed) points at numba's own
-`nrt_unresolved_abort`, so the call raises RuntimeError instead of jumping to an unresolved
-address, with a warning naming the folders to clear.
+that each slot named in it is filled before its code is loaded: with the callee's overload for
+those argument types, compiled in this process already or loaded from numba's cache (the
+signature of those type names in numba's index: a kernel called by many scenes has many; not
+by mangled name, which holds a per-process counter).
+Where a slot cannot be filled (its registry file removed, its callee's cache cleared), the
+cached function is not loaded: install() also wraps numba's Cache.load_overload, which then
+reports no cached overload, and numba compiles the function afresh.
 
 The compiled code is the same except that these calls are not inlined: the kernels are large
 (the rods' elasticity, a contact, a sparse LU), called once per step or Newton iteration.
@@ -46,7 +47,6 @@ import os
 import re
 import sys
 import threading
-import warnings
 
 SLOT_PREFIX = "softmech.external$"
 """The name of a slot's global variable: this, then the callee's mangled name."""
@@ -58,6 +58,12 @@ _slots = {}     # slot name -> ctypes.c_void_p holding the callee's address (kep
 _lock = threading.RLock()
 _linking = threading.local()    # the libs of the call being lowered through a slot
 _installed = []
+
+
+class Unresolved(LookupError):
+    """A slot of a cached library cannot be filled (its registry file is gone, or its callee's
+    overload is neither compiled nor in numba's cache): numba's loading of that cached function
+    is abandoned and it is compiled afresh."""
 
 
 def registry_folder():
@@ -80,10 +86,11 @@ def install():
     if _installed:
         return
     try:
-        from numba.core import base, codegen, imputils
+        from numba.core import base, caching, codegen, imputils
         original_user_function = imputils.user_function
         original_add_linking_libs = base.BaseContext.add_linking_libs
         original_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+        original_load_overload = caching.Cache.load_overload
     except (ImportError, AttributeError):    # pragma: no cover - other numba versions
         return
 
@@ -116,7 +123,14 @@ def install():
             _fill_slots_of(data[1])
         return original_unserialize(cls, codegen_, state)
 
+    def load_overload(self, sig, target_context):
+        try:
+            return original_load_overload(self, sig, target_context)
+        except Unresolved:     # numba then compiles the function afresh (and caches it)
+            return None
+
     codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
+    caching.Cache.load_overload = load_overload
     if os.environ.get("SOFTMECH_EXTERNAL_CALLS", "1") != "0":
         imputils.user_function = user_function
         base.user_function = user_function
@@ -201,42 +215,37 @@ def _fill_slots_of(shared_bitcode):
 
 
 def _resolve(mangled):
-    """The address of the compiled function named `mangled`: its dispatcher (module and name
-    from the registry file) compiled already in this process, or loaded from numba's cache for
-    the signature in numba's index whose type names the registry holds; numba's
-    nrt_unresolved_abort (the call raises RuntimeError) if none is that function."""
+    """The address of the function a slot was compiled for: from its registry file, the
+    dispatcher (module and name) and its overload for the recorded argument types, compiled in
+    this process already or loaded from numba's cache (numba's index, matched by the types'
+    names). Not by the mangled name: numba puts a per-process counter in it, so the same
+    overload has another one in another process. Unresolved if that fails."""
     try:
         entry = json.loads(_registry_file(mangled).read_text())
         if entry.get("function") != mangled:
             raise LookupError(f"the registry file names {str(entry.get('function'))[:120]}")
         module = sys.modules.get(entry["module"]) or importlib.import_module(entry["module"])
         dispatcher = getattr(module, entry["name"])
-        address = _compiled_address(dispatcher, mangled)
-        if address is None:
+        cres = _overload(dispatcher, entry["types"])
+        if cres is None:
             for signature in _cached_signatures(dispatcher):
                 if _type_names(signature) == entry["types"]:
                     dispatcher.compile(signature)
-                    address = _compiled_address(dispatcher, mangled)
+                    cres = _overload(dispatcher, entry["types"])
                     break
-        if address is None:
-            raise LookupError("no compiled or cached overload has that name")
-        return address
-    except Exception as error:    # noqa: BLE001 - any failure: a clear error at the call
-        from numba.core.runtime import nrt
-        from softmech.cache import cache_dir
-        warnings.warn(f"softmech: a cached compiled function calls {mangled[:120]}, which could "
-                      f"not be found again ({type(error).__name__}: {error}); the call will "
-                      f"raise RuntimeError. Remove the folder {cache_dir()} and numba's cache "
-                      "(NUMBA_CACHE_DIR) to compile afresh", RuntimeWarning, stacklevel=2)
-        return nrt.rtsys.library.get_pointer_to_function("nrt_unresolved_abort")
+        if cres is None:
+            raise LookupError("no compiled or cached overload for the recorded types")
+        return cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
+    except Exception as error:    # noqa: BLE001 - any failure: compile the caller afresh
+        raise Unresolved(f"{mangled[:120]}: {type(error).__name__}: {error}") from error
 
 
-def _compiled_address(dispatcher, mangled):
-    """The address of the dispatcher's overload compiled (or loaded) in this process whose
-    mangled name is `mangled`, or None."""
-    for cres in list(dispatcher.overloads.values()):
-        if cres.fndesc.mangled_name == mangled:
-            return cres.library.get_pointer_to_function(mangled)
+def _overload(dispatcher, type_names):
+    """The dispatcher's overload compiled (or loaded) in this process for arguments of these
+    type names, or None."""
+    for args, cres in list(dispatcher.overloads.items()):
+        if _type_names(args) == type_names:
+            return cres
     return None
 
 
