@@ -4,7 +4,7 @@
     python benchmarks/external_calls.py [--rounds 2]
 
 Each case runs in a fresh process with empty numba and softmech caches, with
-SOFTMECH_EXTERNAL_CALLS=1 (the default: calls through slots) and =0 (numba's linked copies)
+SOFTMECH_EXTERNAL_CALLS=1 (calls through slots, opt-in) and =0 (numba's linked copies, the default)
 in turn, and prints the wall time of compiling and taking the first step:
 
 - `snake`: the README demo's scene (the explicit engine's generated step);

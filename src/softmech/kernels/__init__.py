@@ -21,7 +21,7 @@ _inline_copy.install()   # numba's IR inlining copies a function's scope once, n
 
 from softmech.kernels import external_calls as _external_calls
 
-_external_calls.install()   # generated modules call the kernels through slots, not linked copies
+_external_calls.install()   # opt-in: generated modules call the kernels through slots
 
 
 def _enable_noalias_option():

@@ -36,8 +36,10 @@ The compiled code is the same except that these calls are not inlined: the kerne
 Results are the same bit for bit (tests/unit/test_external_calls.py: a generated function
 calling a kernel, compiled, loaded from the cache and linked; benchmarks/external_calls.py:
 the snake and falling_rod on both engines), and the snake's step takes the same time.
-SOFTMECH_EXTERNAL_CALLS=0 turns the slots off (numba links as it always does); so does a
-numba without the internals used here.
+Off by default: SOFTMECH_EXTERNAL_CALLS=1 turns the slots on (else numba links as it always
+does; so it does with a numba without the internals used here). With them on, fresh-clone CI
+runs of the test suite (two workers sharing one cache) went ~3x slower, cause not found yet
+(docs/benchmarks.md), so they stay opt-in until it is.
 """
 import ctypes
 import hashlib
@@ -80,7 +82,7 @@ def _registry_file(mangled):
 
 
 def install():
-    """Patch numba's call lowering (unless SOFTMECH_EXTERNAL_CALLS=0) and its loading of cached
+    """Patch numba's call lowering (with SOFTMECH_EXTERNAL_CALLS=1) and its loading of cached
     libraries (always: a cached function that calls through slots gets them filled whatever
     the setting), once per process; nothing where this numba lacks the functions patched."""
     if _installed:
@@ -131,7 +133,7 @@ def install():
 
     codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
     caching.Cache.load_overload = load_overload
-    if os.environ.get("SOFTMECH_EXTERNAL_CALLS", "1") != "0":
+    if os.environ.get("SOFTMECH_EXTERNAL_CALLS", "0") == "1":
         imputils.user_function = user_function
         base.user_function = user_function
         base.BaseContext.add_linking_libs = add_linking_libs
@@ -141,7 +143,7 @@ def install():
 
 def enabled():
     """Whether generated modules compile their calls through slots in this process
-    (SOFTMECH_EXTERNAL_CALLS was not "0" when softmech.kernels was imported, and this numba has
+    (SOFTMECH_EXTERNAL_CALLS was "1" when softmech.kernels was imported, and this numba has
     what install() patches). Part of a generated module's name
     (softmech.integrators.driver.load_generated), so the two never share cached code."""
     return "slots" in _installed
