@@ -37,9 +37,9 @@ Results are the same bit for bit (tests/unit/test_external_calls.py: a generated
 calling a kernel, compiled, loaded from the cache and linked; benchmarks/external_calls.py:
 the snake and falling_rod on both engines), and the snake's step takes the same time.
 Off by default: SOFTMECH_EXTERNAL_CALLS=1 turns the slots on (else numba links as it always
-does; so it does with a numba without the internals used here). With them on, fresh-clone CI
-runs of the test suite (two workers sharing one cache) went ~3x slower, cause not found yet
-(docs/benchmarks.md), so they stay opt-in until it is.
+does; so it does with a numba without the internals used here). Fresh-clone CI runs of the
+test suite with them on went ~3x slower, and one with them off as slow (a slow hour of the
+machine, most likely: docs/benchmarks.md); they stay opt-in until an A/B says otherwise.
 """
 import ctypes
 import hashlib
