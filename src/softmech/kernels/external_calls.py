@@ -5,9 +5,10 @@ numba compiles a call from one jitted function to another by linking the callee'
 (and every function it calls) into the caller's module, where LLVM optimizes and compiles all
 of it again. A generated module (softmech.integrators.driver.load_generated: a scene's explicit
 step, the implicit engine's Newton loop) calls dozens of large kernels, each already compiled
-and cached on its own, so most of its compile went to recompiling them: the README snake's
-step 22.9 -> 18.5 s from empty caches, and adding a term to a discrete rod scene on the unified
-engine 24.1 -> 15.5 s with warm kernels (2026-12-07, docs/benchmarks.md).
+and cached on its own, so most of its compile went to recompiling them: with slots, the README
+snake's compile and first step 26.7 -> 20.8 s from empty caches, and adding a term to a discrete
+rod scene on the unified engine 31.1 -> 22.9 s with cached kernels (2026-12-07,
+benchmarks/external_calls.py, docs/benchmarks.md).
 
 install() changes how numba lowers a call *from a function of a generated module* (its mangled
 name holds the module's name, softmech_<prefix>_<digest>) *to a softmech function* (a kernel, or
@@ -59,7 +60,7 @@ GENERATED = re.compile(r"softmech_[a-z_]+?_[0-9a-f]{20}")
 _slots = {}     # slot name -> ctypes.c_void_p holding the callee's address (kept alive)
 _lock = threading.RLock()
 _linking = threading.local()    # the libs of the call being lowered through a slot
-_installed = []
+_installed = {"wrappers": False, "slots": False}    # what install() patched in this process
 
 
 class Unresolved(LookupError):
@@ -85,7 +86,7 @@ def install():
     """Patch numba's call lowering (with SOFTMECH_EXTERNAL_CALLS=1) and its loading of cached
     libraries (always: a cached function that calls through slots gets them filled whatever
     the setting), once per process; nothing where this numba lacks the functions patched."""
-    if _installed:
+    if _installed["wrappers"]:
         return
     try:
         from numba.core import base, caching, codegen, imputils
@@ -137,8 +138,8 @@ def install():
         imputils.user_function = user_function
         base.user_function = user_function
         base.BaseContext.add_linking_libs = add_linking_libs
-        _installed.append("slots")
-    _installed.append(True)
+        _installed["slots"] = True
+    _installed["wrappers"] = True
 
 
 def enabled():
@@ -146,7 +147,7 @@ def enabled():
     (SOFTMECH_EXTERNAL_CALLS was "1" when softmech.kernels was imported, and this numba has
     what install() patches). Part of a generated module's name
     (softmech.integrators.driver.load_generated), so the two never share cached code."""
-    return "slots" in _installed
+    return _installed["slots"]
 
 
 def _call_through_slot(context, builder, sig, fndesc, library, args):
@@ -159,7 +160,7 @@ def _call_through_slot(context, builder, sig, fndesc, library, args):
     name = SLOT_PREFIX + fndesc.mangled_name
     with _lock:
         _record(fndesc)
-        if name not in _slots or not _slots[name].value:
+        if not _filled(name):
             _set_slot(name, library.get_pointer_to_function(fndesc.mangled_name))
     module = builder.module
     try:
@@ -180,14 +181,18 @@ def _call_through_slot(context, builder, sig, fndesc, library, args):
 def _record(fndesc):
     """Write the registry file of fndesc's slot (JSON: the function's mangled name, module and
     name) unless it exists: atomically, before the caller is cached."""
+    from softmech.io import atomic_write_text
+
     path = _registry_file(fndesc.mangled_name)
-    if path.exists():
-        return
-    text = json.dumps({"function": fndesc.mangled_name, "module": fndesc.modname,
-                       "name": fndesc.qualname, "types": _type_names(fndesc.argtypes)})
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(text)
-    tmp.replace(path)
+    if not path.exists():
+        atomic_write_text(path, json.dumps({
+            "function": fndesc.mangled_name, "module": fndesc.modname, "name": fndesc.qualname,
+            "types": _type_names(fndesc.argtypes)}))
+
+
+def _filled(name):
+    """Whether slot `name` points at a function in this process."""
+    return name in _slots and bool(_slots[name].value)
 
 
 def _set_slot(name, address):
@@ -212,7 +217,7 @@ def _fill_slots_of(shared_bitcode):
              if gv.name.startswith(SLOT_PREFIX)]
     with _lock:
         for name in names:
-            if name not in _slots or not _slots[name].value:
+            if not _filled(name):
                 _set_slot(name, _resolve(name[len(SLOT_PREFIX):]))
 
 
